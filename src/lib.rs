@@ -1,0 +1,1 @@
+//! Quota Lab playground (placeholder).
