@@ -1,1 +1,229 @@
-fn main() {}
+//! `quotasim`: the Quota Lab engine on the command line (SPEC 9). A thin shell: it reads
+//! files, calls the engine and prints; every rule lives in `quotalab-engine`.
+//!
+//! Exit codes: 0 success; 2 for any bad input (scenario, link, trace, usage), with one line
+//! per problem on stderr. Never a panic or a backtrace, whatever the input.
+
+use std::io::{self, Read, Write};
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use quotalab_engine::{compare, link, result, simulate, Options, Problem};
+
+mod trace_cmd;
+
+#[derive(Parser)]
+#[command(
+    name = "quotasim",
+    version,
+    about = "Simulate GPU quota shares (AWS Batch quota shares / Kueue cohorts)"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Simulate a scenario; print the result JSON (or a table with --summary).
+    Run {
+        /// Scenario JSON file, or - for standard input.
+        file: String,
+        /// Print an aligned per-share table instead of JSON.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// Check a scenario; print its warnings.
+    Validate {
+        /// Scenario JSON file, or - for standard input.
+        file: String,
+    },
+    /// Simulate the scenario as given, partitioned (all RESERVE) and pooled (all LEND_AND_BORROW).
+    Compare {
+        /// Scenario JSON file, or - for standard input.
+        file: String,
+        /// Print a table of the three policies instead of JSON.
+        #[arg(long)]
+        summary: bool,
+    },
+    /// Share links: a scenario as a URL-fragment payload, and back.
+    #[command(subcommand)]
+    Link(LinkCommand),
+    /// Job traces: turn a cluster's job log into a scenario.
+    #[command(subcommand)]
+    Trace(TraceCommand),
+}
+
+#[derive(Subcommand)]
+enum LinkCommand {
+    /// Print the share-link payload of a scenario.
+    Encode {
+        /// Scenario JSON file, or - for standard input.
+        file: String,
+    },
+    /// Print the scenario JSON of a payload, `#s=PAYLOAD` or a whole URL.
+    Decode {
+        /// The link text.
+        text: String,
+    },
+}
+
+#[derive(Subcommand)]
+enum TraceCommand {
+    /// Import a CSV job trace as a scenario (SPEC 11).
+    Import(trace_cmd::TraceImportArgs),
+}
+
+/// Failure: lines for stderr; exit code 2.
+struct Failure(Vec<String>);
+
+impl From<Vec<Problem>> for Failure {
+    fn from(p: Vec<Problem>) -> Failure {
+        Failure(p.iter().map(|p| format!("error: {p}")).collect())
+    }
+}
+
+impl From<Problem> for Failure {
+    fn from(p: Problem) -> Failure {
+        Failure(vec![format!("error: {p}")])
+    }
+}
+
+fn read_input(file: &str) -> Result<String, Failure> {
+    let mut text = String::new();
+    let res = if file == "-" {
+        io::stdin().read_to_string(&mut text).map(|_| ())
+    } else {
+        std::fs::read_to_string(file).map(|t| text = t)
+    };
+    res.map_err(|e| Failure(vec![format!("error: cannot read {file}: {e}")]))?;
+    Ok(text)
+}
+
+fn load(file: &str) -> Result<quotalab_engine::Loaded, Failure> {
+    let text = read_input(file)?;
+    let loaded = quotalab_engine::load(&text)?;
+    Ok(loaded)
+}
+
+fn warn(loaded: &quotalab_engine::Loaded) {
+    let mut err = io::stderr().lock();
+    for w in &loaded.warnings {
+        let _ = writeln!(err, "warning: {w}");
+    }
+}
+
+/// Prints to stdout, ignoring a closed pipe (e.g. `| head`).
+fn print(text: &str) {
+    let mut out = io::stdout().lock();
+    let _ = out.write_all(text.as_bytes());
+    if !text.ends_with('\n') {
+        let _ = out.write_all(b"\n");
+    }
+    let _ = out.flush();
+}
+
+fn execute(cli: Cli) -> Result<(), Failure> {
+    match cli.command {
+        Command::Run { file, summary } => {
+            let loaded = load(&file)?;
+            warn(&loaded);
+            if summary {
+                let sim = simulate(
+                    &loaded.scenario,
+                    Options {
+                        events: false,
+                        series: false,
+                    },
+                );
+                print(&result::summary_table(&sim));
+            } else {
+                let sim = simulate(&loaded.scenario, Options::default());
+                print(&result::to_json(&sim));
+            }
+        }
+        Command::Validate { file } => {
+            let loaded = load(&file)?;
+            warn(&loaded);
+            let sc = &loaded.scenario;
+            print(&format!(
+                "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
+                sc.shares.len(),
+                sc.jobs.len(),
+                sc.events.len(),
+                loaded.warnings.len()
+            ));
+        }
+        Command::Compare { file, summary } => {
+            let loaded = load(&file)?;
+            warn(&loaded);
+            let given = loaded.scenario;
+            let variants = [
+                ("as_given", given.clone()),
+                ("partitioned", compare::partitioned(&given)),
+                ("pooled", compare::pooled(&given)),
+            ];
+            if summary {
+                let mut out = String::new();
+                for (name, sc) in &variants {
+                    let sim = simulate(
+                        sc,
+                        Options {
+                            events: false,
+                            series: false,
+                        },
+                    );
+                    out.push_str(&format!("== {name} ==\n{}\n", result::summary_table(&sim)));
+                }
+                print(&out);
+            } else {
+                let mut out = String::from("{");
+                for (i, (name, sc)) in variants.iter().enumerate() {
+                    let sim = simulate(sc, Options::default());
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push_str(&format!("\"{name}\":{}", result::to_json(&sim)));
+                }
+                out.push('}');
+                print(&out);
+            }
+        }
+        Command::Link(LinkCommand::Encode { file }) => {
+            let text = read_input(&file)?;
+            // Only valid scenarios become links: a link that cannot open is worse than none.
+            let loaded = quotalab_engine::load(&text)?;
+            warn(&loaded);
+            print(&link::encode(&text)?);
+        }
+        Command::Link(LinkCommand::Decode { text }) => {
+            print(&link::decode(&text)?);
+        }
+        Command::Trace(TraceCommand::Import(args)) => {
+            let json = trace_cmd::run(&args).map_err(Failure)?;
+            print(&json);
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match execute(cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure(lines)) => {
+            let mut err = io::stderr().lock();
+            for l in lines {
+                let _ = writeln!(err, "{l}");
+            }
+            ExitCode::from(2)
+        }
+    }
+}

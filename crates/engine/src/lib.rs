@@ -3,7 +3,22 @@
 //! Pure and deterministic: no I/O, no clock, no global state, no web dependency. The same
 //! scenario text gives the same result bytes natively and in wasm.
 
+pub mod admission;
+pub mod catalogue;
+pub mod compare;
+pub mod lifecycle;
+pub mod link;
 pub mod model;
+pub mod pass;
+pub mod preemption;
+pub mod result;
+pub mod sim;
+pub mod trace;
+pub mod validate;
+pub mod workload;
+
+pub use sim::{Options, Sim};
+pub use validate::{load, Loaded};
 
 use std::fmt;
 
@@ -17,7 +32,10 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
-        Problem { path: path.into(), message: message.into() }
+        Problem {
+            path: path.into(),
+            message: message.into(),
+        }
     }
 }
 
@@ -31,9 +49,17 @@ impl fmt::Display for Problem {
     }
 }
 
+/// Simulates a validated scenario to the end (SPEC 4-6).
+pub fn simulate(scenario: &model::Scenario, opts: Options) -> Sim<'_> {
+    let mut sim = Sim::new(scenario, opts);
+    sim.run();
+    sim
+}
+
 /// Validates and simulates a scenario given as JSON text; returns the result JSON
-/// (SPEC 8) or every problem found (SPEC 7). TEMPORARY STUB: replaced by the real engine.
+/// (SPEC 8) or every problem found (SPEC 7).
 pub fn run_json(scenario_json: &str) -> Result<String, Vec<Problem>> {
-    let _ = scenario_json;
-    Ok(r#"{"format":"quotalab-result/v1","end_s":0,"shares":{},"totals":{},"jobs":[],"events":[],"series":{"t_s":[],"shares":{}}}"#.to_string())
+    let loaded = load(scenario_json)?;
+    let sim = simulate(&loaded.scenario, Options::default());
+    Ok(result::to_json(&sim))
 }

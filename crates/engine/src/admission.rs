@@ -1,0 +1,261 @@
+//! Admission: does a job fit? (SPEC 3)
+//!
+//! Quota is counted at admission: `used(S,T)` is the instances of S's admitted jobs
+//! (SCHEDULED, STARTING, RUNNING). [`TypeUsage`] keeps, for one instance type, every share's
+//! `used` and the aggregates the three fit conditions need, updated in O(1) per change, so a
+//! fit test costs O(1) and a trial (preemption) costs a copy of one small vector.
+
+use crate::model::{BorrowLimit, Share, Strategy};
+
+/// Why a job does not fit: the first failing condition of SPEC 3.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Misfit {
+    /// Condition 1: the share's own limit plus its borrow cap.
+    ShareLimit,
+    /// Condition 2: the lendable pool is used up.
+    LendablePool,
+    /// Condition 3: physical capacity (overcommit, or after `update_share`).
+    Capacity,
+}
+
+/// SPEC 3: the share's limit for a type; "no limit" counts as 0 for usage arithmetic.
+pub fn limit_of(share: &Share, t: usize) -> u64 {
+    share.limits.get(t).copied().flatten().unwrap_or(0)
+}
+
+/// SPEC 2/3: a share with no limit for T cannot admit a job of type T (`unschedulable`).
+pub fn has_limit(share: &Share, t: usize) -> bool {
+    share.limits.get(t).copied().flatten().is_some()
+}
+
+/// SPEC 3: `guaranteed(S,T)` is the limit for RESERVE shares, 0 otherwise (lendable).
+pub fn guaranteed(share: &Share, t: usize) -> u64 {
+    if share.strategy == Strategy::Reserve {
+        limit_of(share, t)
+    } else {
+        0
+    }
+}
+
+/// SPEC 3 condition 1: `borrow_cap` is 0 unless LEND_AND_BORROW, then
+/// `floor(limit * borrow_limit / 100)`, unbounded for -1. `None` = unbounded.
+pub fn borrow_cap(share: &Share, t: usize) -> Option<u64> {
+    match (share.strategy, share.borrow_limit) {
+        (Strategy::LendAndBorrow, BorrowLimit::Unlimited) => None,
+        (Strategy::LendAndBorrow, BorrowLimit::Percent(p)) => {
+            Some(((limit_of(share, t) as u128 * p as u128) / 100).min(u64::MAX as u128) as u64)
+        }
+        _ => Some(0),
+    }
+}
+
+/// SPEC 3: `unallocated(T) = max(0, capacity(T) - sum of limits(T))`.
+pub fn unallocated(shares: &[Share], t: usize, capacity: u64) -> u64 {
+    capacity.saturating_sub(shares.iter().map(|s| limit_of(s, t)).sum())
+}
+
+/// SPEC 3: the lendable pool of type T is
+/// `unallocated(T) + sum over S of (limit(S,T) - guaranteed(S,T))`.
+pub fn lendable_pool(shares: &[Share], t: usize, capacity: u64) -> u64 {
+    unallocated(shares, t, capacity)
+        + shares
+            .iter()
+            .map(|s| limit_of(s, t) - guaranteed(s, t))
+            .sum::<u64>()
+}
+
+/// SPEC 3: J is within entitlement when `used(S,T) + n <= limit(S,T)`.
+pub fn within_entitlement(share: &Share, t: usize, used: u64, n: u64) -> bool {
+    used + n <= limit_of(share, t)
+}
+
+/// Quota usage of one instance type: `used(S,T)` per share and the aggregates of SPEC 3.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TypeUsage {
+    pub t: usize,
+    pub capacity: u64,
+    /// `used(S,T)` per share.
+    pub used: Vec<u64>,
+    /// `sum of used(*,T)`.
+    pub sum_used: u64,
+    /// Lendable-pool usage: `sum over S of max(0, used(S,T) - guaranteed(S,T))`.
+    pub pool_used: u64,
+    /// `sum over RESERVE shares R of max(0, limit(R,T) - used(R,T))`.
+    pub reserve_idle: u64,
+    /// The lendable pool's size (depends only on limits and strategies).
+    pub pool_size: u64,
+}
+
+impl TypeUsage {
+    pub fn new(shares: &[Share], t: usize, capacity: u64) -> TypeUsage {
+        let mut u = TypeUsage {
+            t,
+            capacity,
+            used: vec![0; shares.len()],
+            sum_used: 0,
+            pool_used: 0,
+            reserve_idle: 0,
+            pool_size: 0,
+        };
+        u.recompute(shares);
+        u
+    }
+
+    /// Recomputes the aggregates from `used` (after an `update_share`).
+    pub fn recompute(&mut self, shares: &[Share]) {
+        let t = self.t;
+        self.sum_used = self.used.iter().sum();
+        self.pool_used = shares
+            .iter()
+            .zip(&self.used)
+            .map(|(s, &u)| u.saturating_sub(guaranteed(s, t)))
+            .sum();
+        self.reserve_idle = shares
+            .iter()
+            .zip(&self.used)
+            .filter(|(s, _)| s.strategy == Strategy::Reserve)
+            .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
+            .sum();
+        self.pool_size = lendable_pool(shares, t, self.capacity);
+    }
+
+    /// Sets `used(s,T)` to `new`, keeping the aggregates exact.
+    fn set(&mut self, shares: &[Share], s: usize, new: u64) {
+        let share = &shares[s];
+        let old = self.used[s];
+        let g = guaranteed(share, self.t);
+        self.sum_used = self.sum_used - old + new;
+        self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
+        if share.strategy == Strategy::Reserve {
+            let l = limit_of(share, self.t);
+            self.reserve_idle = self.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
+        }
+        self.used[s] = new;
+    }
+
+    /// A job of share `s` with `n` instances is admitted.
+    pub fn add(&mut self, shares: &[Share], s: usize, n: u64) {
+        self.set(shares, s, self.used[s] + n);
+    }
+
+    /// A job of share `s` with `n` instances releases its quota (completion or preemption).
+    pub fn remove(&mut self, shares: &[Share], s: usize, n: u64) {
+        self.set(shares, s, self.used[s] - n);
+    }
+
+    /// SPEC 3: does a job of share `s` needing `n` instances fit? `Err` names the first
+    /// failing condition (1, 2, 3 in order). The caller checks `has_limit` first.
+    pub fn fits(&self, shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
+        let share = &shares[s];
+        let t = self.t;
+        let used = self.used[s];
+        // Condition 1: used + n <= limit + borrow_cap.
+        if let Some(cap) = borrow_cap(share, t) {
+            if used + n > limit_of(share, t).saturating_add(cap) {
+                return Err(Misfit::ShareLimit);
+            }
+        }
+        // Condition 2: the lendable pool's usage stays within the pool.
+        let g = guaranteed(share, t);
+        let grown = self.pool_used - used.saturating_sub(g) + (used + n).saturating_sub(g);
+        if grown > self.pool_size {
+            return Err(Misfit::LendablePool);
+        }
+        // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
+        let own_reserve_idle = if share.strategy == Strategy::Reserve {
+            limit_of(share, t).saturating_sub(used)
+        } else {
+            0
+        };
+        if self.sum_used + (self.reserve_idle - own_reserve_idle) + n > self.capacity {
+            return Err(Misfit::Capacity);
+        }
+        Ok(())
+    }
+
+    /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
+    pub fn over_limit(&self, shares: &[Share], s: usize) -> bool {
+        self.used[s] > limit_of(&shares[s], self.t)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn share(strategy: Strategy, limit: Option<u64>, borrow: BorrowLimit) -> Share {
+        Share {
+            name: "s".into(),
+            limits: vec![limit],
+            strategy,
+            borrow_limit: borrow,
+            in_share_preemption: false,
+            enabled: true,
+        }
+    }
+
+    // SPEC 3 condition 1: borrow cap is floor(limit * borrow_limit / 100).
+    #[test]
+    fn borrow_cap_is_floor_of_percent() {
+        let s = share(Strategy::LendAndBorrow, Some(3), BorrowLimit::Percent(50));
+        assert_eq!(borrow_cap(&s, 0), Some(1));
+        let s = share(Strategy::LendAndBorrow, Some(3), BorrowLimit::Unlimited);
+        assert_eq!(borrow_cap(&s, 0), None);
+        // LEND and RESERVE never borrow.
+        assert_eq!(
+            borrow_cap(&share(Strategy::Lend, Some(3), BorrowLimit::Unlimited), 0),
+            Some(0)
+        );
+        assert_eq!(
+            borrow_cap(
+                &share(Strategy::Reserve, Some(3), BorrowLimit::Unlimited),
+                0
+            ),
+            Some(0)
+        );
+    }
+
+    // SPEC 3: RESERVE entitlement is guaranteed, not lendable; the pool is the rest.
+    #[test]
+    fn lendable_pool_excludes_reserve_and_includes_unallocated() {
+        let shares = vec![
+            share(Strategy::Reserve, Some(2), BorrowLimit::Unlimited),
+            share(Strategy::Lend, Some(3), BorrowLimit::Unlimited),
+        ];
+        assert_eq!(unallocated(&shares, 0, 10), 5);
+        assert_eq!(lendable_pool(&shares, 0, 10), 8);
+    }
+
+    // SPEC 3 conditions 1..3, first failing one reported.
+    #[test]
+    fn fit_conditions_in_order() {
+        let shares = vec![
+            share(Strategy::LendAndBorrow, Some(1), BorrowLimit::Percent(100)),
+            share(Strategy::Lend, Some(1), BorrowLimit::Unlimited),
+            share(Strategy::Reserve, Some(1), BorrowLimit::Unlimited),
+        ];
+        let mut u = TypeUsage::new(&shares, 0, 3);
+        assert_eq!(u.fits(&shares, 0, 1), Ok(()));
+        u.add(&shares, 0, 1);
+        assert_eq!(u.fits(&shares, 0, 1), Ok(())); // borrows share 1's idle instance
+        u.add(&shares, 0, 1);
+        assert_eq!(u.fits(&shares, 0, 1), Err(Misfit::ShareLimit)); // 2 + 1 > 1 + 1
+        assert_eq!(u.fits(&shares, 1, 1), Err(Misfit::LendablePool)); // lent out
+        assert_eq!(u.fits(&shares, 2, 1), Ok(())); // RESERVE is guaranteed
+        assert!(u.over_limit(&shares, 0));
+    }
+
+    // SPEC 3 condition 3 binds when overcommitted.
+    #[test]
+    fn capacity_binds_when_overcommitted() {
+        let shares = vec![
+            share(Strategy::Reserve, Some(2), BorrowLimit::Unlimited),
+            share(Strategy::Lend, Some(2), BorrowLimit::Unlimited),
+        ];
+        let mut u = TypeUsage::new(&shares, 0, 3);
+        u.add(&shares, 1, 1);
+        // share 1 within its limit (2) but RESERVE idle 2 + used 1 + 1 > 3.
+        assert_eq!(u.fits(&shares, 1, 1), Err(Misfit::Capacity));
+        assert_eq!(u.fits(&shares, 0, 2), Ok(()));
+    }
+}

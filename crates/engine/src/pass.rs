@@ -1,0 +1,213 @@
+//! The scheduling pass and waiting reasons (SPEC 4).
+//!
+//! RUNNABLE jobs of a share sit in buckets of equal (instance type, instances): jobs of one
+//! bucket fit, preempt and wait for the same reasons, and a later job of a bucket (lower or
+//! equal priority) can preempt no more than its head. So a share's offer is found by looking
+//! at bucket heads only, and a pass costs O(shares x buckets + jobs touched), not O(queued).
+
+use crate::admission::{self, Misfit};
+use crate::model::Queueing;
+use crate::preemption::Victim;
+use crate::sim::{EventKind, QKey, Reason, Sim, State};
+
+/// What a share offers in one step of the pass.
+struct Offer {
+    /// SPEC 4 step 2 order: within entitlement first, then earlier submit, then share order.
+    key: (bool, i64, usize),
+    job: u32,
+    /// `None`: the job fits as is; `Some`: it is admitted into the quota these release.
+    victims: Option<Vec<Victim>>,
+}
+
+impl Sim<'_> {
+    /// SPEC 4 "The pass": serve one offer per step until no offer can be admitted, then
+    /// bring every waiting reason up to date.
+    pub(crate) fn pass(&mut self) {
+        loop {
+            let mut best: Option<Offer> = None;
+            for s in 0..self.cfg.len() {
+                if let Some(o) = self.offer(s) {
+                    if best.as_ref().is_none_or(|b| o.key < b.key) {
+                        best = Some(o);
+                    }
+                }
+            }
+            let Some(offer) = best else { break };
+            self.steps += 1;
+            if let Some(victims) = offer.victims {
+                for v in victims {
+                    self.preempt(v.job, offer.job, v.cause);
+                }
+            }
+            self.admit(offer.job);
+            self.start_scheduled();
+        }
+        self.update_reasons();
+    }
+
+    /// Heads of a share's non-empty buckets, in queue order.
+    fn heads(&self, s: usize) -> Vec<QKey> {
+        let mut heads: Vec<QKey> = self.rt[s]
+            .buckets
+            .values()
+            .filter_map(|b| b.jobs.first().copied())
+            .collect();
+        heads.sort_unstable();
+        heads
+    }
+
+    /// SPEC 4 step 1: a share offers its first RUNNABLE job; with best-effort FIFO a job that
+    /// can neither fit nor preempt is passed over, with strict FIFO it blocks the share.
+    fn offer(&self, s: usize) -> Option<Offer> {
+        let strict = self.sc.queueing == Queueing::StrictFifo;
+        for head in self.heads(s) {
+            let j = head.3;
+            let spec = &self.sc.jobs[j as usize];
+            let t = spec.instance_type;
+            if admission::has_limit(&self.cfg[s], t) {
+                let n = spec.instances;
+                let within =
+                    admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
+                let key = (!within, spec.submit, s);
+                if self.usage[t].fits(&self.cfg, s, n).is_ok() {
+                    return Some(Offer {
+                        key,
+                        job: j,
+                        victims: None,
+                    });
+                }
+                if let Some(v) = self.select_victims(j) {
+                    return Some(Offer {
+                        key,
+                        job: j,
+                        victims: Some(v),
+                    });
+                }
+            }
+            if strict {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of
+    /// type `t` waits, judged on its own (no strict-FIFO blocking).
+    fn own_reason(&self, s: usize, t: usize, n: u64) -> Reason {
+        let share = &self.cfg[s];
+        if !admission::has_limit(share, t) {
+            return Reason::Unschedulable;
+        }
+        let within = admission::within_entitlement(share, t, self.usage[t].used[s], n);
+        match self.usage[t].fits(&self.cfg, s, n) {
+            Err(Misfit::ShareLimit) if share.strategy == crate::model::Strategy::LendAndBorrow => {
+                Reason::BorrowLimit
+            }
+            Err(Misfit::ShareLimit) => Reason::EntitlementExhausted,
+            _ if within => Reason::CapacityInUse,
+            _ => Reason::NoLendableCapacity,
+        }
+    }
+
+    /// SPEC 4 reason 2 (strict FIFO): a job behind a blocked head waits
+    /// `blocked_by_priority` if the head's priority is higher, else `head_of_line`.
+    fn behind_head_reason(&self, j: u32, head: u32) -> Reason {
+        if self.jobs[head as usize].priority > self.jobs[j as usize].priority {
+            Reason::BlockedByPriority
+        } else {
+            Reason::HeadOfLine
+        }
+    }
+
+    /// Recomputes every RUNNABLE job's reason at the end of a pass; each change is a
+    /// `waiting` event (SPEC 4), logged in share order, then queue order.
+    fn update_reasons(&mut self) {
+        let strict = self.sc.queueing == Queueing::StrictFifo;
+        let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
+        for s in 0..self.cfg.len() {
+            if strict {
+                self.strict_reasons(s, &mut changes);
+            } else {
+                self.bucket_reasons(s, &mut changes);
+            }
+            let rt = &mut self.rt[s];
+            rt.fresh.clear();
+            rt.dirty = false;
+        }
+        changes.sort_unstable_by_key(|c| (c.0, c.1));
+        changes.dedup();
+        for (s, key, reason) in changes {
+            let j = key.3;
+            self.jobs[j as usize].reason = Some(reason);
+            self.log(j, s, EventKind::Waiting(reason));
+        }
+    }
+
+    /// Best-effort FIFO: every job of a bucket has the bucket head's own reason.
+    fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
+        let buckets: Vec<(usize, u64)> = self.rt[s].buckets.keys().copied().collect();
+        for (t, n) in buckets {
+            if self.rt[s].buckets[&(t, n)].jobs.is_empty() {
+                continue;
+            }
+            let r = self.own_reason(s, t, n);
+            let b = &self.rt[s].buckets[&(t, n)];
+            if b.reason != Some(r) {
+                for key in &b.jobs {
+                    if self.jobs[key.3 as usize].reason != Some(r) {
+                        changes.push((s, *key, r));
+                    }
+                }
+                self.rt[s]
+                    .buckets
+                    .get_mut(&(t, n))
+                    .map(|b| b.reason = Some(r));
+            } else {
+                for &j in &self.rt[s].fresh {
+                    let job = &self.jobs[j as usize];
+                    let spec = &self.sc.jobs[j as usize];
+                    if job.state == State::Runnable
+                        && (spec.instance_type, spec.instances) == (t, n)
+                        && job.reason != Some(r)
+                    {
+                        changes.push((s, self.qkey(j), r));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the
+    /// head's reason can change while the queue itself is unchanged.
+    fn strict_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
+        let Some(&head) = self.heads(s).first() else {
+            return;
+        };
+        let h = head.3;
+        let spec = &self.sc.jobs[h as usize];
+        let r = self.own_reason(s, spec.instance_type, spec.instances);
+        if self.jobs[h as usize].reason != Some(r) {
+            changes.push((s, head, r));
+        }
+        if !self.rt[s].dirty {
+            return;
+        }
+        for b in self.rt[s].buckets.values() {
+            for key in &b.jobs {
+                let j = key.3;
+                if j == h {
+                    continue;
+                }
+                let t = self.sc.jobs[j as usize].instance_type;
+                let r = if !admission::has_limit(&self.cfg[s], t) {
+                    Reason::Unschedulable
+                } else {
+                    self.behind_head_reason(j, h)
+                };
+                if self.jobs[j as usize].reason != Some(r) {
+                    changes.push((s, *key, r));
+                }
+            }
+        }
+    }
+}

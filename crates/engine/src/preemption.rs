@@ -1,0 +1,155 @@
+//! Preemption: victim selection (SPEC 5), Kueue's classic algorithm.
+//!
+//! Two mechanisms: **reclaim** (always on: a job that will end within its share's
+//! entitlement may preempt jobs of other shares that are over their limit) and **in-share**
+//! preemption (per share: strictly lower priority jobs of the same share). Selection works
+//! on a copy of one type's [`TypeUsage`], so trying costs no change to the simulation.
+
+use std::collections::BinaryHeap;
+
+use crate::admission::{self, TypeUsage};
+use crate::sim::{AKey, Cause, Sim};
+
+/// A chosen victim and why.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Victim {
+    pub job: u32,
+    pub share: usize,
+    pub instances: u64,
+    pub cause: Cause,
+}
+
+/// Which fit test an attempt uses (SPEC 5 step 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Attempt {
+    /// A: J must fit *within entitlement*.
+    NoBorrowing,
+    /// B: J may borrow up to its cap.
+    Borrowing,
+}
+
+impl Sim<'_> {
+    /// SPEC 5: the victims that let job `j` be admitted, or `None` (nobody is preempted).
+    pub(crate) fn select_victims(&self, j: u32) -> Option<Vec<Victim>> {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t) = (spec.share, spec.instance_type);
+        let usage = &self.usage[t];
+        let limit = admission::limit_of(&self.cfg[s], t);
+        let others_over = (0..self.cfg.len()).any(|o| o != s && usage.over_limit(&self.cfg, o));
+        // Attempt A only when some other share's job is a candidate and used < limit.
+        if others_over && usage.used[s] < limit {
+            let cands = self.other_candidates(s, t).chain(self.own_candidates(j));
+            if let Some(v) = self.attempt(j, cands, Attempt::NoBorrowing) {
+                return Some(v);
+            }
+        }
+        // Attempt B: own-share candidates only, borrowing allowed.
+        self.attempt(j, self.own_candidates(j), Attempt::Borrowing)
+    }
+
+    /// SPEC 5 candidates, group 1: admitted jobs of type `t` of other shares that are over
+    /// their limit, lowest priority first, then latest admission first (merged across
+    /// shares). Computed lazily: attempts usually stop after a few.
+    fn other_candidates(&self, s: usize, t: usize) -> impl Iterator<Item = Victim> + '_ {
+        let mut iters: Vec<_> = (0..self.cfg.len())
+            .filter(|&o| o != s && self.usage[t].over_limit(&self.cfg, o))
+            .map(|o| (o, self.rt[o].admitted[t].iter().peekable()))
+            .collect();
+        let mut heap: BinaryHeap<std::cmp::Reverse<(AKey, usize)>> = BinaryHeap::new();
+        for (i, (_, it)) in iters.iter_mut().enumerate() {
+            if let Some(&k) = it.next() {
+                heap.push(std::cmp::Reverse((k, i)));
+            }
+        }
+        std::iter::from_fn(move || {
+            let std::cmp::Reverse((k, i)) = heap.pop()?;
+            let (o, it) = &mut iters[i];
+            if let Some(&next) = it.next() {
+                heap.push(std::cmp::Reverse((next, i)));
+            }
+            let job = k.2;
+            Some(Victim {
+                job,
+                share: *o,
+                instances: self.sc.jobs[job as usize].instances,
+                cause: Cause::Reclaim,
+            })
+        })
+    }
+
+    /// SPEC 5 candidates, group 2: with in-share preemption on, admitted jobs of J's own
+    /// share and type with strictly lower priority, lowest first, then latest admission.
+    fn own_candidates(&self, j: u32) -> impl Iterator<Item = Victim> + '_ {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t) = (spec.share, spec.instance_type);
+        let p = self.jobs[j as usize].priority;
+        let on = self.cfg[s].in_share_preemption;
+        self.rt[s].admitted[t]
+            .iter()
+            .take_while(move |k| on && k.0 < p)
+            .map(move |k| Victim {
+                job: k.2,
+                share: s,
+                instances: self.sc.jobs[k.2 as usize].instances,
+                cause: Cause::InShare,
+            })
+    }
+
+    /// The test an attempt uses: A needs J to fit within entitlement, B just to fit.
+    fn passes(&self, trial: &TypeUsage, s: usize, n: u64, attempt: Attempt) -> bool {
+        trial.fits(&self.cfg, s, n).is_ok()
+            && (attempt == Attempt::Borrowing
+                || admission::within_entitlement(&self.cfg[s], trial.t, trial.used[s], n))
+    }
+
+    /// SPEC 5 step 2: remove candidates in order until J passes the attempt's test,
+    /// skipping another share's job once that share is no longer over its limit; then
+    /// step 3, the minimal set.
+    fn attempt(
+        &self,
+        j: u32,
+        cands: impl Iterator<Item = Victim>,
+        attempt: Attempt,
+    ) -> Option<Vec<Victim>> {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let mut trial = self.usage[t].clone();
+        let mut victims = Vec::new();
+        for c in cands {
+            if c.share != s && !trial.over_limit(&self.cfg, c.share) {
+                continue;
+            }
+            trial.remove(&self.cfg, c.share, c.instances);
+            victims.push(c);
+            if self.passes(&trial, s, n, attempt) {
+                self.minimal_set(&mut trial, &mut victims, s, n, attempt);
+                return Some(victims);
+            }
+        }
+        None
+    }
+
+    /// SPEC 5 step 3: walk the victims in reverse, skipping the last one chosen, and put
+    /// back every one J still fits without (by the same test).
+    fn minimal_set(
+        &self,
+        trial: &mut TypeUsage,
+        victims: &mut Vec<Victim>,
+        s: usize,
+        n: u64,
+        attempt: Attempt,
+    ) {
+        if victims.len() < 2 {
+            return;
+        }
+        for i in (0..victims.len() - 1).rev() {
+            let v = victims[i];
+            trial.add(&self.cfg, v.share, v.instances);
+            if self.passes(trial, s, n, attempt) {
+                victims.remove(i);
+            } else {
+                trial.remove(&self.cfg, v.share, v.instances);
+            }
+        }
+    }
+}

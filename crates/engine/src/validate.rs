@@ -1,0 +1,1025 @@
+//! Scenario parsing and validation (SPEC 2 "Entities and limits", SPEC 7 "Scenario file").
+//!
+//! The JSON text is parsed into a [`serde_json::Value`] first (syntax errors give line and
+//! column), then walked by hand so that *every* problem is reported at once, each with its
+//! JSON path. Nothing is simulated from an invalid scenario. Unknown fields are warnings.
+
+use std::collections::{BTreeMap, HashMap};
+
+use serde_json::{Map, Value};
+
+use crate::catalogue;
+use crate::model::*;
+use crate::workload;
+use crate::Problem;
+
+/// SPEC 2: at most 20 quota shares.
+pub const MAX_SHARES: usize = 20;
+/// SPEC 2: a share has 1..=5 limits.
+pub const MAX_LIMITS: usize = 5;
+/// SPEC 2: share names are at most 128 characters.
+pub const MAX_NAME: usize = 128;
+/// SPEC 2: priorities are 0..=9999.
+pub const MAX_PRIORITY: u64 = 9999;
+/// Times beyond this (about 31,700 years) are refused: they would overflow millisecond sums.
+pub const MAX_TIME_S: f64 = 1e12;
+/// Counts of instances beyond this are refused for the same reason.
+pub const MAX_INSTANCES: u64 = 1_000_000_000;
+
+/// A valid scenario and the warnings found while checking it (e.g. overcommit).
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    pub scenario: Scenario,
+    pub warnings: Vec<Problem>,
+}
+
+/// Parses and validates scenario JSON text (SPEC 7). Returns every problem at once.
+pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
+    let value: Value = serde_json::from_str(text).map_err(|e| {
+        vec![Problem::new(
+            "",
+            format!(
+                "JSON syntax error at line {}, column {}: {}",
+                e.line(),
+                e.column(),
+                strip_position(&e.to_string())
+            ),
+        )]
+    })?;
+    load_value(&value)
+}
+
+fn strip_position(msg: &str) -> String {
+    match msg.rfind(" at line ") {
+        Some(i) => msg[..i].to_string(),
+        None => msg.to_string(),
+    }
+}
+
+/// Validates an already-parsed scenario document (SPEC 7).
+pub fn load_value(value: &Value) -> Result<Loaded, Vec<Problem>> {
+    let mut cx = Cx::default();
+    let scenario = cx.scenario(value);
+    if cx.errors.is_empty() {
+        if let Some(scenario) = scenario {
+            return Ok(Loaded {
+                scenario,
+                warnings: cx.warnings,
+            });
+        }
+    }
+    if cx.errors.is_empty() {
+        cx.errors.push(Problem::new("", "invalid scenario"));
+    }
+    Err(cx.errors)
+}
+
+#[derive(Default)]
+struct Cx {
+    errors: Vec<Problem>,
+    warnings: Vec<Problem>,
+    /// Instance types: declared ones first, then catalogue types in order of first use.
+    types: Vec<InstanceType>,
+    declared: HashMap<String, usize>,
+}
+
+fn join(path: &str, key: &str) -> String {
+    if path.is_empty() {
+        key.to_string()
+    } else {
+        format!("{path}.{key}")
+    }
+}
+
+fn idx(path: &str, i: usize) -> String {
+    format!("{path}[{i}]")
+}
+
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+impl Cx {
+    fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.errors.push(Problem::new(path, msg));
+    }
+    fn warn(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+        self.warnings.push(Problem::new(path, msg));
+    }
+
+    fn object<'v>(&mut self, v: &'v Value, path: &str) -> Option<&'v Map<String, Value>> {
+        match v {
+            Value::Object(m) => Some(m),
+            other => {
+                self.err(path, format!("must be an object, not {}", kind(other)));
+                None
+            }
+        }
+    }
+
+    fn array<'v>(&mut self, v: &'v Value, path: &str) -> Option<&'v Vec<Value>> {
+        match v {
+            Value::Array(a) => Some(a),
+            other => {
+                self.err(path, format!("must be an array, not {}", kind(other)));
+                None
+            }
+        }
+    }
+
+    /// Warns about fields that are not part of the format (typos are common).
+    fn unknown_fields(&mut self, m: &Map<String, Value>, path: &str, known: &[&str]) {
+        for k in m.keys() {
+            if !known.contains(&k.as_str()) {
+                self.warn(
+                    join(path, k),
+                    format!(
+                        "unknown field, ignored (expected one of: {})",
+                        known.join(", ")
+                    ),
+                );
+            }
+        }
+    }
+
+    fn string(&mut self, m: &Map<String, Value>, path: &str, key: &str) -> Option<String> {
+        match m.get(key) {
+            None => {
+                self.err(join(path, key), "is required");
+                None
+            }
+            Some(Value::String(s)) => Some(s.clone()),
+            Some(other) => {
+                self.err(
+                    join(path, key),
+                    format!("must be a string, not {}", kind(other)),
+                );
+                None
+            }
+        }
+    }
+
+    fn bool_or(&mut self, m: &Map<String, Value>, path: &str, key: &str, default: bool) -> bool {
+        match m.get(key) {
+            None | Some(Value::Null) => default,
+            Some(Value::Bool(b)) => *b,
+            Some(other) => {
+                self.err(
+                    join(path, key),
+                    format!("must be true or false, not {}", kind(other)),
+                );
+                default
+            }
+        }
+    }
+
+    /// A finite number >= 0 (times in seconds).
+    fn time(&mut self, v: &Value, path: &str) -> Option<f64> {
+        match v.as_f64() {
+            Some(x) if !x.is_finite() => {
+                self.err(path, "must be a finite number");
+                None
+            }
+            Some(x) if x < 0.0 => {
+                self.err(path, format!("must be >= 0 (got {x})"));
+                None
+            }
+            Some(x) if x > MAX_TIME_S => {
+                self.err(
+                    path,
+                    format!("must be at most {MAX_TIME_S:e} seconds (got {x})"),
+                );
+                None
+            }
+            Some(x) => Some(x),
+            None => {
+                self.err(
+                    path,
+                    format!("must be a number of seconds, not {}", kind(v)),
+                );
+                None
+            }
+        }
+    }
+
+    fn time_field(
+        &mut self,
+        m: &Map<String, Value>,
+        path: &str,
+        key: &str,
+        required: bool,
+    ) -> Option<f64> {
+        match m.get(key) {
+            None | Some(Value::Null) => {
+                if required {
+                    self.err(join(path, key), "is required");
+                }
+                None
+            }
+            Some(v) => self.time(v, &join(path, key)),
+        }
+    }
+
+    /// A whole number in `lo..=hi` (a JSON number with no fractional part).
+    fn int(&mut self, v: &Value, path: &str, lo: i64, hi: i64) -> Option<i64> {
+        let n = match v {
+            Value::Number(n) => {
+                if let Some(i) = n.as_i64() {
+                    Some(i)
+                } else if let Some(f) = n.as_f64() {
+                    if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
+                        Some(f as i64)
+                    } else if f.is_finite() && f.fract() != 0.0 {
+                        self.err(path, format!("must be a whole number (got {f})"));
+                        return None;
+                    } else {
+                        None
+                    }
+                } else {
+                    None
+                }
+            }
+            other => {
+                self.err(path, format!("must be a whole number, not {}", kind(other)));
+                return None;
+            }
+        };
+        match n {
+            Some(i) if i < lo => {
+                self.err(path, format!("must be >= {lo} (got {i})"));
+                None
+            }
+            Some(i) if i > hi => {
+                self.err(path, format!("must be <= {hi} (got {i})"));
+                None
+            }
+            Some(i) => Some(i),
+            None => {
+                self.err(
+                    path,
+                    format!("must be a whole number between {lo} and {hi}"),
+                );
+                None
+            }
+        }
+    }
+
+    /// Resolves an instance-type name: declared in `instance_types`, else the catalogue.
+    fn type_index(&mut self, name: &str, path: &str) -> Option<usize> {
+        if let Some(&i) = self.declared.get(name) {
+            return Some(i);
+        }
+        match catalogue::lookup(name) {
+            Some(t) => {
+                let i = self.types.len();
+                self.types.push(t);
+                self.declared.insert(name.to_string(), i);
+                Some(i)
+            }
+            None => {
+                let known: Vec<&str> = catalogue::names().collect();
+                self.err(
+                    path,
+                    format!(
+                        "unknown instance type \"{name}\": declare it in instance_types or use a built-in one ({})",
+                        known.join(", ")
+                    ),
+                );
+                None
+            }
+        }
+    }
+
+    fn scenario(&mut self, v: &Value) -> Option<Scenario> {
+        let top = self.object(v, "")?;
+        self.unknown_fields(
+            top,
+            "",
+            &[
+                "format",
+                "name",
+                "description",
+                "seed",
+                "horizon_s",
+                "instance_types",
+                "capacity",
+                "queue",
+                "shares",
+                "jobs",
+                "workloads",
+                "events",
+            ],
+        );
+        match top.get("format") {
+            Some(Value::String(f)) if f == "quotalab/v1" => {}
+            Some(other) => self.err("format", format!("must be \"quotalab/v1\" (got {other})")),
+            None => self.warn("format", "missing; assuming \"quotalab/v1\""),
+        }
+        let name = match top.get("name") {
+            None | Some(Value::Null) => String::new(),
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                self.err("name", format!("must be a string, not {}", kind(other)));
+                String::new()
+            }
+        };
+        let seed = match top.get("seed") {
+            None | Some(Value::Null) => 0,
+            Some(v) => self.int(v, "seed", 0, i64::MAX).unwrap_or(0) as u64,
+        };
+        let horizon = self.time_field(top, "", "horizon_s", false).map(ms_from_s);
+
+        // Declared instance types come first, in file order.
+        if let Some(v) = top.get("instance_types") {
+            if let Some(list) = self.array(v, "instance_types") {
+                for (i, t) in list.iter().enumerate() {
+                    self.instance_type(t, &idx("instance_types", i));
+                }
+            }
+        }
+
+        let queue = top.get("queue");
+        let (queueing, grace) = self.queue(queue);
+        let shares = self.shares(top.get("shares"));
+        let share_names: Vec<String> = shares.iter().map(|s| s.name.clone()).collect();
+
+        let mut jobs = Vec::new();
+        if let Some(v) = top.get("jobs") {
+            if let Some(list) = self.array(v, "jobs") {
+                for (i, j) in list.iter().enumerate() {
+                    if let Some(job) = self.job(j, &idx("jobs", i), &share_names) {
+                        jobs.push(job);
+                    }
+                }
+            }
+        }
+        let explicit_jobs = jobs.len();
+
+        // Workloads: parsed against the share and type names known so far. Catalogue types
+        // they name are added to the type list first so that their indices resolve.
+        let mut workloads = Vec::new();
+        if let Some(v) = top.get("workloads") {
+            if let Some(list) = self.array(v, "workloads") {
+                for (i, w) in list.iter().enumerate() {
+                    let path = idx("workloads", i);
+                    if let Some(Value::String(t)) = w.get("instance_type") {
+                        self.type_index(t, &join(&path, "instance_type"));
+                    }
+                    let names: Vec<&str> = share_names.iter().map(String::as_str).collect();
+                    let type_names: Vec<String> =
+                        self.types.iter().map(|t| t.name.clone()).collect();
+                    let type_refs: Vec<&str> = type_names.iter().map(String::as_str).collect();
+                    if let Some(w) = workload::parse(w, &path, &names, &type_refs, &mut self.errors)
+                    {
+                        workloads.push(w);
+                    }
+                }
+            }
+        }
+        jobs.extend(workload::generate(&workloads, seed));
+
+        // Unique ids (explicit and generated).
+        let mut ids: HashMap<&str, usize> = HashMap::with_capacity(jobs.len());
+        let mut dup = Vec::new();
+        for (i, j) in jobs.iter().enumerate() {
+            if let Some(first) = ids.insert(j.id.as_str(), i) {
+                dup.push((i, first));
+            }
+        }
+        for (i, first) in dup {
+            let path = if i < explicit_jobs {
+                idx("jobs", i) + ".id"
+            } else {
+                "workloads".to_string()
+            };
+            let what = if first < explicit_jobs {
+                format!("jobs[{first}]")
+            } else {
+                "a generated job".to_string()
+            };
+            self.err(
+                path,
+                format!("duplicate job id \"{}\" (also used by {what})", jobs[i].id),
+            );
+        }
+
+        let events = self.events(top.get("events"), &ids, &shares);
+
+        let capacity = self.capacity(top.get("capacity"), &shares);
+
+        if shares.len() != share_names.len() || !self.errors.is_empty() {
+            return None;
+        }
+        self.advise(&shares, &capacity, &jobs, explicit_jobs);
+        Some(Scenario {
+            name,
+            seed,
+            horizon,
+            instance_types: std::mem::take(&mut self.types),
+            capacity,
+            queueing,
+            grace,
+            shares,
+            jobs,
+            events,
+        })
+    }
+
+    fn instance_type(&mut self, v: &Value, path: &str) {
+        let Some(m) = self.object(v, path) else {
+            return;
+        };
+        self.unknown_fields(m, path, &["name", "gpus", "usd_per_hour"]);
+        let name = self.string(m, path, "name");
+        if let Some(n) = &name {
+            if n.is_empty() {
+                self.err(join(path, "name"), "must not be empty");
+            } else if self.declared.contains_key(n) {
+                self.err(
+                    join(path, "name"),
+                    format!("duplicate instance type \"{n}\""),
+                );
+            }
+        }
+        let builtin = name.as_deref().and_then(catalogue::lookup);
+        let gpus = match m.get("gpus") {
+            Some(v) => self
+                .int(v, &join(path, "gpus"), 1, u32::MAX as i64)
+                .map(|g| g as u32),
+            None => match &builtin {
+                Some(b) => Some(b.gpus),
+                None => {
+                    self.err(join(path, "gpus"), "is required (GPUs per instance, >= 1)");
+                    None
+                }
+            },
+        };
+        let price = match m.get("usd_per_hour") {
+            Some(v) => match v.as_f64() {
+                Some(p) if p.is_finite() && p >= 0.0 => Some(p),
+                _ => {
+                    self.err(
+                        join(path, "usd_per_hour"),
+                        format!("must be a finite number >= 0 (got {v})"),
+                    );
+                    None
+                }
+            },
+            None => Some(builtin.as_ref().map_or(0.0, |b| b.usd_per_hour)),
+        };
+        if let (Some(name), Some(gpus), Some(usd_per_hour)) = (name, gpus, price) {
+            if !name.is_empty() && !self.declared.contains_key(&name) {
+                self.declared.insert(name.clone(), self.types.len());
+                self.types.push(InstanceType {
+                    name,
+                    gpus,
+                    usd_per_hour,
+                });
+            }
+        }
+    }
+
+    fn queue(&mut self, v: Option<&Value>) -> (Queueing, Ms) {
+        let mut queueing = Queueing::BestEffortFifo;
+        let mut grace = 120_000;
+        let Some(v) = v else { return (queueing, grace) };
+        let Some(m) = self.object(v, "queue") else {
+            return (queueing, grace);
+        };
+        self.unknown_fields(m, "queue", &["queueing", "preemption_grace_s"]);
+        match m.get("queueing") {
+            None => {}
+            Some(Value::String(s)) if s == "best_effort_fifo" => {
+                queueing = Queueing::BestEffortFifo
+            }
+            Some(Value::String(s)) if s == "strict_fifo" => queueing = Queueing::StrictFifo,
+            Some(other) => self.err(
+                "queue.queueing",
+                format!("must be \"best_effort_fifo\" or \"strict_fifo\" (got {other})"),
+            ),
+        }
+        if let Some(g) = self.time_field(m, "queue", "preemption_grace_s", false) {
+            grace = ms_from_s(g);
+        }
+        (queueing, grace)
+    }
+
+    fn limits(&mut self, v: &Value, path: &str) -> Option<Vec<(usize, u64)>> {
+        let m = self.object(v, path)?;
+        if m.is_empty() || m.len() > MAX_LIMITS {
+            self.err(
+                path,
+                format!(
+                    "must have 1 to {MAX_LIMITS} instance types (has {})",
+                    m.len()
+                ),
+            );
+        }
+        let mut out = Vec::new();
+        let mut ok = true;
+        for (t, n) in m {
+            let p = join(path, t);
+            let ti = self.type_index(t, &p);
+            let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
+            match (ti, n) {
+                (Some(ti), Some(n)) => out.push((ti, n as u64)),
+                _ => ok = false,
+            }
+        }
+        ok.then_some(out)
+    }
+
+    fn borrow_limit(&mut self, v: &Value, path: &str) -> Option<BorrowLimit> {
+        let n = self.int(v, path, -1, i64::MAX)?;
+        Some(if n == -1 {
+            BorrowLimit::Unlimited
+        } else {
+            BorrowLimit::Percent(n as u64)
+        })
+    }
+
+    fn strategy(&mut self, v: &Value, path: &str) -> Option<Strategy> {
+        match v.as_str().and_then(Strategy::parse) {
+            Some(s) => Some(s),
+            None => {
+                self.err(
+                    path,
+                    format!("must be \"RESERVE\", \"LEND\" or \"LEND_AND_BORROW\" (got {v})"),
+                );
+                None
+            }
+        }
+    }
+
+    fn state(&mut self, v: &Value, path: &str) -> Option<bool> {
+        match v.as_str() {
+            Some("ENABLED") => Some(true),
+            Some("DISABLED") => Some(false),
+            _ => {
+                self.err(
+                    path,
+                    format!("must be \"ENABLED\" or \"DISABLED\" (got {v})"),
+                );
+                None
+            }
+        }
+    }
+
+    fn shares(&mut self, v: Option<&Value>) -> Vec<Share> {
+        let Some(v) = v else {
+            self.err(
+                "shares",
+                "is required: a scenario needs at least one quota share",
+            );
+            return Vec::new();
+        };
+        let Some(list) = self.array(v, "shares") else {
+            return Vec::new();
+        };
+        if list.is_empty() {
+            self.err("shares", "must have at least one quota share");
+        }
+        if list.len() > MAX_SHARES {
+            self.err(
+                "shares",
+                format!(
+                    "at most {MAX_SHARES} quota shares per queue (has {})",
+                    list.len()
+                ),
+            );
+        }
+        let mut out = Vec::new();
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (i, s) in list.iter().enumerate() {
+            let path = idx("shares", i);
+            let Some(m) = self.object(s, &path) else {
+                continue;
+            };
+            self.unknown_fields(
+                m,
+                &path,
+                &[
+                    "name",
+                    "limits",
+                    "strategy",
+                    "borrow_limit",
+                    "in_share_preemption",
+                    "state",
+                ],
+            );
+            let name = self.string(m, &path, "name");
+            if let Some(n) = &name {
+                if n.is_empty() {
+                    self.err(join(&path, "name"), "must not be empty");
+                } else if n.chars().count() > MAX_NAME {
+                    self.err(
+                        join(&path, "name"),
+                        format!("must be at most {MAX_NAME} characters"),
+                    );
+                }
+                if let Some(first) = seen.insert(n.clone(), i) {
+                    self.err(
+                        join(&path, "name"),
+                        format!("duplicate share name \"{n}\" (also shares[{first}])"),
+                    );
+                }
+            }
+            let limits = match m.get("limits") {
+                Some(v) => self.limits(v, &join(&path, "limits")),
+                None => {
+                    self.err(
+                        join(&path, "limits"),
+                        "is required (instances per type, e.g. {\"ml.g5.xlarge\": 2})",
+                    );
+                    None
+                }
+            };
+            let strategy = match m.get("strategy") {
+                Some(v) => self.strategy(v, &join(&path, "strategy")),
+                None => {
+                    self.err(
+                        join(&path, "strategy"),
+                        "is required: RESERVE, LEND or LEND_AND_BORROW",
+                    );
+                    None
+                }
+            };
+            let borrow_limit = match m.get("borrow_limit") {
+                None | Some(Value::Null) => Some(BorrowLimit::Unlimited),
+                Some(v) => {
+                    let b = self.borrow_limit(v, &join(&path, "borrow_limit"));
+                    if strategy.is_some() && strategy != Some(Strategy::LendAndBorrow) {
+                        self.err(
+                            join(&path, "borrow_limit"),
+                            "is only allowed with strategy LEND_AND_BORROW",
+                        );
+                    }
+                    b
+                }
+            };
+            let in_share_preemption = self.bool_or(m, &path, "in_share_preemption", false);
+            let enabled = match m.get("state") {
+                None | Some(Value::Null) => Some(true),
+                Some(v) => self.state(v, &join(&path, "state")),
+            };
+            if let (Some(name), Some(limits), Some(strategy), Some(borrow_limit), Some(enabled)) =
+                (name, limits, strategy, borrow_limit, enabled)
+            {
+                out.push(Share {
+                    name,
+                    limits: limits_vec(&limits),
+                    strategy,
+                    borrow_limit,
+                    in_share_preemption,
+                    enabled,
+                });
+            }
+        }
+        out
+    }
+
+    fn job(&mut self, v: &Value, path: &str, shares: &[String]) -> Option<JobSpec> {
+        let m = self.object(v, path)?;
+        self.unknown_fields(
+            m,
+            path,
+            &[
+                "id",
+                "share",
+                "instance_type",
+                "instances",
+                "priority",
+                "submit_s",
+                "work_s",
+                "startup_s",
+                "checkpoint",
+                "checkpoint_on_preempt",
+                "preemption_retries",
+                "deadline_s",
+            ],
+        );
+        let before = self.errors.len();
+        let id = self.string(m, path, "id");
+        if let Some(id) = &id {
+            if id.is_empty() {
+                self.err(join(path, "id"), "must not be empty");
+            }
+        }
+        let share = self.string(m, path, "share").and_then(|s| {
+            let found = shares.iter().position(|n| *n == s);
+            if found.is_none() {
+                self.err(
+                    join(path, "share"),
+                    format!("unknown share \"{s}\" (shares: {})", shares.join(", ")),
+                );
+            }
+            found
+        });
+        let ty = self
+            .string(m, path, "instance_type")
+            .and_then(|t| self.type_index(&t, &join(path, "instance_type")));
+        let instances = match m.get("instances") {
+            None => Some(1),
+            Some(v) => self.int(v, &join(path, "instances"), 1, MAX_INSTANCES as i64),
+        };
+        let priority = match m.get("priority") {
+            None => Some(0),
+            Some(v) => self.int(v, &join(path, "priority"), 0, MAX_PRIORITY as i64),
+        };
+        let submit = self.time_field(m, path, "submit_s", true);
+        let work = self.time_field(m, path, "work_s", true);
+        if let Some(w) = work {
+            if ms_from_s(w) <= 0 {
+                self.err(join(path, "work_s"), format!("must be > 0 (got {w})"));
+            }
+        }
+        let startup = self.time_field(m, path, "startup_s", false).unwrap_or(0.0);
+        let checkpoint = match m.get("checkpoint") {
+            None | Some(Value::Null) => None,
+            Some(v) => self.checkpoint(v, &join(path, "checkpoint")),
+        };
+        let checkpoint_on_preempt = self.bool_or(m, path, "checkpoint_on_preempt", false);
+        let retries = match m.get("preemption_retries") {
+            None | Some(Value::Null) => None,
+            Some(v) => self
+                .int(v, &join(path, "preemption_retries"), 0, i64::MAX)
+                .map(|r| r as u64),
+        };
+        let deadline = self.time_field(m, path, "deadline_s", false).map(ms_from_s);
+        if self.errors.len() != before {
+            return None;
+        }
+        Some(JobSpec {
+            id: id?,
+            share: share?,
+            instance_type: ty?,
+            instances: instances? as u64,
+            priority: priority? as u32,
+            submit: ms_from_s(submit?),
+            work: ms_from_s(work?),
+            startup: ms_from_s(startup),
+            checkpoint,
+            checkpoint_on_preempt,
+            preemption_retries: retries,
+            deadline,
+        })
+    }
+
+    fn checkpoint(&mut self, v: &Value, path: &str) -> Option<Checkpoint> {
+        let m = self.object(v, path)?;
+        self.unknown_fields(m, path, &["interval_s", "cost_s", "restore_s"]);
+        let interval = self.time_field(m, path, "interval_s", true);
+        if let Some(i) = interval {
+            if ms_from_s(i) <= 0 {
+                self.err(join(path, "interval_s"), format!("must be > 0 (got {i})"));
+                return None;
+            }
+        }
+        let cost = self.time_field(m, path, "cost_s", false).unwrap_or(0.0);
+        let restore = self.time_field(m, path, "restore_s", false).unwrap_or(0.0);
+        Some(Checkpoint {
+            interval: ms_from_s(interval?),
+            cost: ms_from_s(cost),
+            restore: ms_from_s(restore),
+        })
+    }
+
+    fn events(
+        &mut self,
+        v: Option<&Value>,
+        ids: &HashMap<&str, usize>,
+        shares: &[Share],
+    ) -> Vec<TimedEvent> {
+        let Some(v) = v else { return Vec::new() };
+        let Some(list) = self.array(v, "events") else {
+            return Vec::new();
+        };
+        let mut out = Vec::new();
+        for (i, e) in list.iter().enumerate() {
+            let path = idx("events", i);
+            let Some(m) = self.object(e, &path) else {
+                continue;
+            };
+            self.unknown_fields(m, &path, &["at_s", "set_priority", "update_share"]);
+            let at = self.time_field(m, &path, "at_s", true).map(ms_from_s);
+            let action = match (m.get("set_priority"), m.get("update_share")) {
+                (Some(sp), None) => self.set_priority(sp, &join(&path, "set_priority"), ids),
+                (None, Some(us)) => self.update_share(us, &join(&path, "update_share"), shares),
+                (Some(_), Some(_)) => {
+                    self.err(
+                        &path,
+                        "must have exactly one of set_priority or update_share, not both",
+                    );
+                    None
+                }
+                (None, None) => {
+                    self.err(&path, "must have one of set_priority or update_share");
+                    None
+                }
+            };
+            if let (Some(at), Some(action)) = (at, action) {
+                out.push(TimedEvent { at, action });
+            }
+        }
+        self.check_borrow_limits_over_time(&out, shares);
+        out
+    }
+
+    fn set_priority(
+        &mut self,
+        v: &Value,
+        path: &str,
+        ids: &HashMap<&str, usize>,
+    ) -> Option<TimedAction> {
+        let m = self.object(v, path)?;
+        self.unknown_fields(m, path, &["job", "priority"]);
+        let job = self.string(m, path, "job").and_then(|j| {
+            let found = ids.get(j.as_str()).copied();
+            if found.is_none() {
+                self.err(join(path, "job"), format!("unknown job \"{j}\""));
+            }
+            found
+        });
+        let priority = match m.get("priority") {
+            Some(v) => self.int(v, &join(path, "priority"), 0, MAX_PRIORITY as i64),
+            None => {
+                self.err(join(path, "priority"), "is required");
+                None
+            }
+        };
+        Some(TimedAction::SetPriority {
+            job: job?,
+            priority: priority? as u32,
+        })
+    }
+
+    fn update_share(&mut self, v: &Value, path: &str, shares: &[Share]) -> Option<TimedAction> {
+        let m = self.object(v, path)?;
+        self.unknown_fields(
+            m,
+            path,
+            &[
+                "share",
+                "limits",
+                "strategy",
+                "borrow_limit",
+                "in_share_preemption",
+                "state",
+            ],
+        );
+        let before = self.errors.len();
+        let share = self.string(m, path, "share").and_then(|s| {
+            let found = shares.iter().position(|x| x.name == s);
+            if found.is_none() {
+                let names: Vec<&str> = shares.iter().map(|s| s.name.as_str()).collect();
+                self.err(
+                    join(path, "share"),
+                    format!("unknown share \"{s}\" (shares: {})", names.join(", ")),
+                );
+            }
+            found
+        });
+        let mut update = ShareUpdate::default();
+        if let Some(v) = m.get("limits") {
+            update.limits = self
+                .limits(v, &join(path, "limits"))
+                .map(|l| limits_vec(&l));
+        }
+        if let Some(v) = m.get("strategy") {
+            update.strategy = self.strategy(v, &join(path, "strategy"));
+        }
+        if let Some(v) = m.get("borrow_limit") {
+            update.borrow_limit = self.borrow_limit(v, &join(path, "borrow_limit"));
+        }
+        if let Some(v) = m.get("in_share_preemption") {
+            match v {
+                Value::Bool(b) => update.in_share_preemption = Some(*b),
+                other => self.err(
+                    join(path, "in_share_preemption"),
+                    format!("must be true or false, not {}", kind(other)),
+                ),
+            }
+        }
+        if let Some(v) = m.get("state") {
+            update.enabled = self.state(v, &join(path, "state"));
+        }
+        if self.errors.len() != before {
+            return None;
+        }
+        Some(TimedAction::UpdateShare {
+            share: share?,
+            update,
+        })
+    }
+
+    /// SPEC 2: `borrow_limit` only with LEND_AND_BORROW, also for a share's later updates.
+    fn check_borrow_limits_over_time(&mut self, events: &[TimedEvent], shares: &[Share]) {
+        let mut order: Vec<usize> = (0..events.len()).collect();
+        order.sort_by_key(|&i| events[i].at);
+        let mut strategy: Vec<Strategy> = shares.iter().map(|s| s.strategy).collect();
+        for i in order {
+            if let TimedAction::UpdateShare { share, update } = &events[i].action {
+                if let Some(s) = update.strategy {
+                    strategy[*share] = s;
+                }
+                if update.borrow_limit.is_some() && strategy[*share] != Strategy::LendAndBorrow {
+                    self.err(
+                        format!("events[{i}].update_share.borrow_limit"),
+                        "is only allowed when the share's strategy is LEND_AND_BORROW",
+                    );
+                }
+            }
+        }
+    }
+
+    fn capacity(&mut self, v: Option<&Value>, shares: &[Share]) -> Vec<u64> {
+        // Default (SPEC 2): the sum of the shares' limits per type.
+        let mut given: BTreeMap<usize, u64> = BTreeMap::new();
+        if let Some(v) = v {
+            if let Some(m) = self.object(v, "capacity") {
+                for (t, n) in m {
+                    let p = join("capacity", t);
+                    let ti = self.type_index(t, &p);
+                    let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
+                    if let (Some(ti), Some(n)) = (ti, n) {
+                        given.insert(ti, n as u64);
+                    }
+                }
+            }
+        }
+        (0..self.types.len())
+            .map(|t| {
+                given.get(&t).copied().unwrap_or_else(|| {
+                    shares
+                        .iter()
+                        .map(|s| s.limits.get(t).copied().flatten().unwrap_or(0))
+                        .sum()
+                })
+            })
+            .collect()
+    }
+
+    /// Warnings that help a user (SPEC 2: overcommit is a warning, not an error).
+    fn advise(&mut self, shares: &[Share], capacity: &[u64], jobs: &[JobSpec], explicit: usize) {
+        for (t, ty) in self.types.clone().iter().enumerate() {
+            let sum: u64 = shares
+                .iter()
+                .map(|s| s.limits.get(t).copied().flatten().unwrap_or(0))
+                .sum();
+            if sum > capacity[t] {
+                self.warn(
+                    format!("capacity.{}", ty.name),
+                    format!(
+                        "overcommitted: the shares' limits add up to {sum} instances but capacity is {}; some entitlements may be unreachable",
+                        capacity[t]
+                    ),
+                );
+            }
+        }
+        let mut reported = std::collections::HashSet::new();
+        for (i, j) in jobs.iter().enumerate() {
+            let path = if i < explicit {
+                idx("jobs", i)
+            } else {
+                format!("job \"{}\"", j.id)
+            };
+            let share = &shares[j.share];
+            let limit = share.limits.get(j.instance_type).copied().flatten();
+            if limit.is_none() && reported.insert((j.share, j.instance_type)) {
+                self.warn(
+                    path,
+                    format!(
+                        "share \"{}\" has no limit for {}: its jobs of that type are unschedulable",
+                        share.name, self.types[j.instance_type].name
+                    ),
+                );
+            } else if j.instances > capacity[j.instance_type]
+                && reported.insert((usize::MAX - j.share, j.instance_type))
+            {
+                self.warn(
+                    path,
+                    format!(
+                        "needs {} instances of {} but capacity is {}: it can never start",
+                        j.instances, self.types[j.instance_type].name, capacity[j.instance_type]
+                    ),
+                );
+            }
+        }
+    }
+}
+
+fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
+    let n = limits.iter().map(|(t, _)| t + 1).max().unwrap_or(0);
+    let mut v = vec![None; n];
+    for &(t, l) in limits {
+        v[t] = Some(l);
+    }
+    v
+}
