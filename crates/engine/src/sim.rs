@@ -286,6 +286,7 @@ pub struct Sim<'a> {
     next_timed: usize,
     now_vals: Vec<PairNow>,
     last_t: Ms,
+    started: bool,
 }
 
 impl<'a> Sim<'a> {
@@ -406,6 +407,7 @@ impl<'a> Sim<'a> {
             next_timed: 0,
             now_vals: vec![PairNow::default(); n],
             last_t: 0,
+            started: false,
         }
     }
 
@@ -428,7 +430,14 @@ impl<'a> Sim<'a> {
             .push(Reverse((at, kind, self.timer_seq, job, epoch)));
     }
 
-    fn next_time(&self) -> Option<Ms> {
+    fn next_time(&mut self) -> Option<Ms> {
+        // Stale timers (a preempted job's completion) are not events: drop them first.
+        while let Some(&Reverse((_, _, _, job, epoch))) = self.heap.peek() {
+            if self.jobs[job as usize].epoch == epoch {
+                break;
+            }
+            self.heap.pop();
+        }
         let a = self.heap.peek().map(|Reverse(e)| e.0);
         let b = self
             .submissions
@@ -443,13 +452,28 @@ impl<'a> Sim<'a> {
 
     /// Runs to the end (SPEC 6 "End of the run").
     pub fn run(&mut self) {
-        self.record_values();
-        while let Some(t) = self.next_time() {
-            if self.sc.horizon.is_some_and(|h| t > h) {
-                break;
-            }
-            self.instant(t);
+        while self.step() {}
+        self.finish();
+    }
+
+    /// Processes the next instant; `false` when none is left (or the next is past the
+    /// horizon). Between steps the state is consistent and can be inspected.
+    pub fn step(&mut self) -> bool {
+        if !self.started {
+            self.started = true;
+            self.record_values();
         }
+        match self.next_time() {
+            Some(t) if !self.sc.horizon.is_some_and(|h| t > h) => {
+                self.instant(t);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Closes the run after the last step: end time, final integrals and books.
+    pub fn finish(&mut self) {
         self.end = self.sc.horizon.unwrap_or(self.last_t);
         self.now = self.end;
         self.integrate_to(self.end);
