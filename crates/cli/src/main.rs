@@ -71,7 +71,7 @@ enum LinkCommand {
 #[derive(Subcommand)]
 enum TraceCommand {
     /// Import a CSV job trace as a scenario (SPEC 11).
-    Import(trace_cmd::TraceImportArgs),
+    Import(Box<trace_cmd::TraceImportArgs>),
 }
 
 /// Failure: lines for stderr; exit code 2.

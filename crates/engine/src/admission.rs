@@ -43,7 +43,11 @@ pub fn borrow_cap(share: &Share, t: usize) -> Option<u64> {
     match (share.strategy, share.borrow_limit) {
         (Strategy::LendAndBorrow, BorrowLimit::Unlimited) => None,
         (Strategy::LendAndBorrow, BorrowLimit::Percent(p)) => {
-            Some(((limit_of(share, t) as u128 * p as u128) / 100).min(u64::MAX as u128) as u64)
+            let l = limit_of(share, t);
+            Some(match l.checked_mul(p) {
+                Some(x) => x / 100,
+                None => ((l as u128 * p as u128) / 100).min(u64::MAX as u128) as u64,
+            })
         }
         _ => Some(0),
     }
@@ -74,8 +78,10 @@ pub fn within_entitlement(share: &Share, t: usize, used: u64, n: u64) -> bool {
 pub struct TypeUsage {
     pub t: usize,
     pub capacity: u64,
-    /// `used(S,T)` per share.
-    pub used: Vec<u64>,
+    /// `used(S,T)` per share (a fixed array: trials copy it without allocating).
+    pub used: [u64; crate::validate::MAX_SHARES],
+    /// How many shares are over their limit (reclaim candidates exist when > 0).
+    pub over: usize,
     /// `sum of used(*,T)`.
     pub sum_used: u64,
     /// Lendable-pool usage: `sum over S of max(0, used(S,T) - guaranteed(S,T))`.
@@ -91,7 +97,8 @@ impl TypeUsage {
         let mut u = TypeUsage {
             t,
             capacity,
-            used: vec![0; shares.len()],
+            used: [0; crate::validate::MAX_SHARES],
+            over: 0,
             sum_used: 0,
             pool_used: 0,
             reserve_idle: 0,
@@ -105,6 +112,9 @@ impl TypeUsage {
     pub fn recompute(&mut self, shares: &[Share]) {
         let t = self.t;
         self.sum_used = self.used.iter().sum();
+        self.over = (0..shares.len())
+            .filter(|&s| self.over_limit(shares, s))
+            .count();
         self.pool_used = shares
             .iter()
             .zip(&self.used)
@@ -123,6 +133,8 @@ impl TypeUsage {
     fn set(&mut self, shares: &[Share], s: usize, new: u64) {
         let share = &shares[s];
         let old = self.used[s];
+        let l = limit_of(share, self.t);
+        self.over = self.over - usize::from(old > l) + usize::from(new > l);
         let g = guaranteed(share, self.t);
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);

@@ -26,10 +26,17 @@ impl Sim<'_> {
         loop {
             let mut best: Option<Offer> = None;
             for s in 0..self.cfg.len() {
-                if let Some(o) = self.offer(s) {
-                    if best.as_ref().is_none_or(|b| o.key < b.key) {
-                        best = Some(o);
+                let now = (self.quota_epoch, self.rt[s].version);
+                if self.rt[s].no_offer == Some(now) {
+                    continue; // nothing it depends on changed since it last had no offer
+                }
+                match self.offer(s) {
+                    Some(o) => {
+                        if best.as_ref().is_none_or(|b| o.key < b.key) {
+                            best = Some(o);
+                        }
                     }
+                    None => self.rt[s].no_offer = Some(now),
                 }
             }
             let Some(offer) = best else { break };
@@ -125,6 +132,10 @@ impl Sim<'_> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
         for s in 0..self.cfg.len() {
+            let now = (self.usage_version, self.rt[s].version);
+            if self.rt[s].reasons_at == Some(now) && self.rt[s].fresh.is_empty() {
+                continue; // nothing a reason depends on changed
+            }
             if strict {
                 self.strict_reasons(s, &mut changes);
             } else {
@@ -133,6 +144,7 @@ impl Sim<'_> {
             let rt = &mut self.rt[s];
             rt.fresh.clear();
             rt.dirty = false;
+            rt.reasons_at = Some(now);
         }
         changes.sort_unstable_by_key(|c| (c.0, c.1));
         changes.dedup();
@@ -158,10 +170,9 @@ impl Sim<'_> {
                         changes.push((s, *key, r));
                     }
                 }
-                self.rt[s]
-                    .buckets
-                    .get_mut(&(t, n))
-                    .map(|b| b.reason = Some(r));
+                if let Some(b) = self.rt[s].buckets.get_mut(&(t, n)) {
+                    b.reason = Some(r);
+                }
             } else {
                 for &j in &self.rt[s].fresh {
                     let job = &self.jobs[j as usize];

@@ -35,7 +35,7 @@ impl Sim<'_> {
         let (s, t) = (spec.share, spec.instance_type);
         let usage = &self.usage[t];
         let limit = admission::limit_of(&self.cfg[s], t);
-        let others_over = (0..self.cfg.len()).any(|o| o != s && usage.over_limit(&self.cfg, o));
+        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
         // Attempt A only when some other share's job is a candidate and used < limit.
         if others_over && usage.used[s] < limit {
             let cands = self.other_candidates(s, t).chain(self.own_candidates(j));

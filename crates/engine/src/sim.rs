@@ -214,7 +214,17 @@ pub struct ShareRt {
     pub held: Vec<u64>,
     pub reclaims: u64,
     pub in_share: u64,
+    /// Bumped whenever the RUNNABLE queue or the admitted set's priorities change.
+    pub version: u64,
+    /// `(quota_epoch, version)` at which this share last had no offer: until either
+    /// changes, it still has none (see [`Sim::quota_epoch`]).
+    pub no_offer: Option<(u64, u64)>,
+    /// `(usage_version, version)` at which the waiting reasons were last brought up to date.
+    pub reasons_at: Option<(u64, u64)>,
 }
+
+/// A pending timer: `(at, kind, sequence, job, job epoch)`.
+type TimerEntry = (Ms, Timer, u64, u32, u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Timer {
@@ -275,10 +285,17 @@ pub struct Sim<'a> {
     /// Instances were released since the SCHEDULED jobs were last scanned.
     pub released: bool,
     pub adm_seq: u64,
+    /// Bumped whenever a share's offer could become possible although its queue did not
+    /// change: quota released, a share newly borrowing (new reclaim candidates), a
+    /// configuration or priority change. Admissions within entitlement without victims
+    /// only make fitting harder, so they leave it alone.
+    pub quota_epoch: u64,
+    /// Bumped on every change of quota usage or configuration (waiting reasons depend on it).
+    pub usage_version: u64,
     pub steps: u64,
     /// Events that happened (recorded or not).
     pub event_count: u64,
-    heap: BinaryHeap<Reverse<(Ms, Timer, u64, u32, u32)>>,
+    heap: BinaryHeap<Reverse<TimerEntry>>,
     timer_seq: u64,
     submissions: Vec<u32>,
     next_submission: usize,
@@ -347,9 +364,9 @@ impl<'a> Sim<'a> {
 
         // Series pairs: every type a share ever has a limit for, or runs jobs of.
         let mut uses = vec![vec![false; types]; cfg.len()];
-        for (s, share) in cfg.iter().enumerate() {
-            for t in 0..types {
-                uses[s][t] |= admission::has_limit(share, t);
+        for (share, row) in cfg.iter().zip(uses.iter_mut()) {
+            for (t, used) in row.iter_mut().enumerate() {
+                *used |= admission::has_limit(share, t);
             }
         }
         for e in &sc.events {
@@ -397,6 +414,8 @@ impl<'a> Sim<'a> {
             scheduled: BTreeMap::new(),
             released: false,
             adm_seq: 0,
+            quota_epoch: 0,
+            usage_version: 0,
             steps: 0,
             event_count: 0,
             heap: BinaryHeap::new(),
@@ -464,7 +483,7 @@ impl<'a> Sim<'a> {
             self.record_values();
         }
         match self.next_time() {
-            Some(t) if !self.sc.horizon.is_some_and(|h| t > h) => {
+            Some(t) if self.sc.horizon.is_none_or(|h| t <= h) => {
                 self.instant(t);
                 true
             }
@@ -495,7 +514,7 @@ impl<'a> Sim<'a> {
             match kind {
                 Timer::GraceEnd => self.grace_end(job),
                 Timer::Completion => self.complete(job),
-                Timer::StartupEnd => self.to_running(job),
+                Timer::StartupEnd => self.begin_running(job),
             }
         }
         while let Some(&j) = self.submissions.get(self.next_submission) {
@@ -543,6 +562,7 @@ impl<'a> Sim<'a> {
         rt.queued[t] += 1;
         rt.fresh.push(j);
         rt.dirty = true;
+        rt.version += 1;
     }
 
     fn dequeue(&mut self, j: u32) {
@@ -552,9 +572,13 @@ impl<'a> Sim<'a> {
         let rt = &mut self.rt[s];
         if let Some(b) = rt.buckets.get_mut(&(t, n)) {
             b.jobs.remove(&key);
+            if b.jobs.is_empty() {
+                rt.buckets.remove(&(t, n));
+            }
         }
         rt.queued[t] -= 1;
         rt.dirty = true;
+        rt.version += 1;
         self.jobs[j as usize].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
     }
 
@@ -579,7 +603,11 @@ impl<'a> Sim<'a> {
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         self.dequeue(j);
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
+        if borrowing {
+            self.quota_epoch += 1; // its share is over its limit: new reclaim candidates
+        }
         self.usage[t].add(&self.cfg, s, n);
+        self.usage_version += 1;
         self.adm_seq += 1;
         let r = &mut self.jobs[j as usize];
         r.adm_seq = self.adm_seq;
@@ -645,13 +673,13 @@ impl<'a> Sim<'a> {
         r.first_start.get_or_insert(now);
         self.log(j, s, EventKind::Start);
         if len == 0 {
-            self.to_running(j);
+            self.begin_running(j);
         } else {
             self.timer(now + len, Timer::StartupEnd, j);
         }
     }
 
-    fn to_running(&mut self, j: u32) {
+    fn begin_running(&mut self, j: u32) {
         let spec = &self.sc.jobs[j as usize];
         let s = spec.share;
         let now = self.now;
@@ -672,6 +700,8 @@ impl<'a> Sim<'a> {
         let key = self.akey(j);
         self.rt[s].admitted[t].remove(&key);
         self.usage[t].remove(&self.cfg, s, n);
+        self.quota_epoch += 1;
+        self.usage_version += 1;
     }
 
     fn release_instances(&mut self, j: u32) {
@@ -810,6 +840,7 @@ impl<'a> Sim<'a> {
     fn apply_timed(&mut self, e: usize) {
         match &self.sc.events[e].action {
             TimedAction::SetPriority { job, priority } => {
+                self.quota_epoch += 1;
                 let j = *job as u32;
                 let s = self.sc.jobs[*job].share;
                 match self.jobs[*job].state {
@@ -825,6 +856,7 @@ impl<'a> Sim<'a> {
                         rt.buckets.entry(bucket).or_default().jobs.insert(key);
                         rt.fresh.push(j);
                         rt.dirty = true;
+                        rt.version += 1;
                     }
                     st if st.admitted() => {
                         let t = self.sc.jobs[*job].instance_type;
@@ -862,6 +894,8 @@ impl<'a> Sim<'a> {
                 for u in &mut self.usage {
                     u.recompute(&self.cfg);
                 }
+                self.quota_epoch += 1;
+                self.usage_version += 1;
                 for rt in &mut self.rt {
                     rt.dirty = true;
                     for b in rt.buckets.values_mut() {

@@ -43,7 +43,10 @@ fn render(result: &str) -> String {
             j["preemptions"],
             j["lost_s"],
             j["held_s"],
-            j["waiting_reason"].as_str().map(|r| format!(" waiting={r}")).unwrap_or_default()
+            j["waiting_reason"]
+                .as_str()
+                .map(|r| format!(" waiting={r}"))
+                .unwrap_or_default()
         );
     }
     let _ = writeln!(out, "end_s={}", r["end_s"]);
@@ -68,7 +71,12 @@ fn golden_scenarios() {
             .unwrap_or_else(|p| panic!("{}: invalid: {p:?}", path.display()));
         let got = render(&result);
         // Byte-identical output on a second run (SPEC 8).
-        assert_eq!(quotalab_engine::run_json(&text).unwrap(), result, "{}: not deterministic", path.display());
+        assert_eq!(
+            quotalab_engine::run_json(&text).unwrap(),
+            result,
+            "{}: not deterministic",
+            path.display()
+        );
         let expected_path = path.with_extension("expected");
         if update {
             std::fs::write(&expected_path, &got).unwrap();
@@ -76,8 +84,17 @@ fn golden_scenarios() {
         }
         let expected = std::fs::read_to_string(&expected_path).unwrap_or_default();
         if expected != got {
-            failures.push(format!("--- {}\n{}\n+++ got\n{}", expected_path.display(), expected, got));
+            failures.push(format!(
+                "--- {}\n{}\n+++ got\n{}",
+                expected_path.display(),
+                expected,
+                got
+            ));
         }
     }
-    assert!(failures.is_empty(), "golden mismatches (UPDATE_EXPECT=1 to regenerate):\n{}", failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "golden mismatches (UPDATE_EXPECT=1 to regenerate):\n{}",
+        failures.join("\n")
+    );
 }

@@ -37,9 +37,20 @@ struct JobGen {
 }
 
 fn share_gen() -> impl Strategy<Value = ShareGen> {
-    (0u8..3, 0u64..4, proptest::option::of(0u64..3), -1i64..300, any::<bool>()).prop_map(
-        |(strategy, limit, limit2, borrow, in_share)| ShareGen { strategy, limit, limit2, borrow, in_share },
+    (
+        0u8..3,
+        0u64..4,
+        proptest::option::of(0u64..3),
+        -1i64..300,
+        any::<bool>(),
     )
+        .prop_map(|(strategy, limit, limit2, borrow, in_share)| ShareGen {
+            strategy,
+            limit,
+            limit2,
+            borrow,
+            in_share,
+        })
 }
 
 fn job_gen(shares: usize) -> impl Strategy<Value = JobGen> {
@@ -56,8 +67,30 @@ fn job_gen(shares: usize) -> impl Strategy<Value = JobGen> {
         proptest::option::of(0u64..3),
     )
         .prop_map(
-            |(share, second_type, instances, priority, submit, work, startup, checkpoint, on_preempt, retries)| {
-                JobGen { share, second_type, instances, priority, submit, work, startup, checkpoint, on_preempt, retries }
+            |(
+                share,
+                second_type,
+                instances,
+                priority,
+                submit,
+                work,
+                startup,
+                checkpoint,
+                on_preempt,
+                retries,
+            )| {
+                JobGen {
+                    share,
+                    second_type,
+                    instances,
+                    priority,
+                    submit,
+                    work,
+                    startup,
+                    checkpoint,
+                    on_preempt,
+                    retries,
+                }
             },
         )
 }
@@ -137,15 +170,25 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
         // Physical capacity is never exceeded.
         let held: u64 = sim.rt.iter().map(|r| r.held[t]).sum();
         if held > cap {
-            return Err(format!("t={} type {t}: held {held} > capacity {cap}", sim.now));
+            return Err(format!(
+                "t={} type {t}: held {held} > capacity {cap}",
+                sim.now
+            ));
         }
         // Quota never exceeds capacity (no overcommit in these scenarios).
         if u.sum_used > cap {
-            return Err(format!("t={} type {t}: used {} > capacity {cap}", sim.now, u.sum_used));
+            return Err(format!(
+                "t={} type {t}: used {} > capacity {cap}",
+                sim.now, u.sum_used
+            ));
         }
         // Guaranteed entitlement: others never use a RESERVE share's limit, even physically.
-        let reserved: u64 =
-            sim.cfg.iter().filter(|s| s.strategy == ShareStrategy::Reserve).map(|s| limit_of(s, t)).sum();
+        let reserved: u64 = sim
+            .cfg
+            .iter()
+            .filter(|s| s.strategy == ShareStrategy::Reserve)
+            .map(|s| limit_of(s, t))
+            .sum();
         let others_held: u64 = sim
             .cfg
             .iter()
@@ -154,10 +197,16 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
             .map(|(_, r)| r.held[t])
             .sum();
         if others_held + reserved > cap {
-            return Err(format!("t={} type {t}: non-RESERVE shares hold {others_held}, RESERVE owns {reserved}", sim.now));
+            return Err(format!(
+                "t={} type {t}: non-RESERVE shares hold {others_held}, RESERVE owns {reserved}",
+                sim.now
+            ));
         }
         if u.pool_used > u.pool_size {
-            return Err(format!("t={} type {t}: lendable pool {} > {}", sim.now, u.pool_used, u.pool_size));
+            return Err(format!(
+                "t={} type {t}: lendable pool {} > {}",
+                sim.now, u.pool_used, u.pool_size
+            ));
         }
         for (s, share) in sim.cfg.iter().enumerate() {
             let used = u.used[s];
@@ -165,7 +214,10 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
             match share.strategy {
                 // RESERVE and LEND never borrow.
                 ShareStrategy::Reserve | ShareStrategy::Lend if used > limit => {
-                    return Err(format!("t={} {} ({:?}) borrows: used {used} > limit {limit}", sim.now, share.name, share.strategy));
+                    return Err(format!(
+                        "t={} {} ({:?}) borrows: used {used} > limit {limit}",
+                        sim.now, share.name, share.strategy
+                    ));
                 }
                 // Borrow caps hold.
                 ShareStrategy::LendAndBorrow => {
@@ -176,7 +228,10 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
                     };
                     if let Some(cap) = cap {
                         if used > limit + cap {
-                            return Err(format!("t={} {}: used {used} > limit {limit} + cap {cap}", sim.now, share.name));
+                            return Err(format!(
+                                "t={} {}: used {used} > limit {limit} + cap {cap}",
+                                sim.now, share.name
+                            ));
                         }
                     }
                 }
@@ -192,7 +247,10 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
         let a = &r.acc;
         // Instance time adds up exactly.
         if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != a.held {
-            return Err(format!("{}: useful+lost+startup+checkpoint+grace != held: {a:?}", spec.id));
+            return Err(format!(
+                "{}: useful+lost+startup+checkpoint+grace != held: {a:?}",
+                spec.id
+            ));
         }
         if a.useful() < 0 || a.lost < 0 {
             return Err(format!("{}: negative time {a:?}", spec.id));
@@ -200,7 +258,12 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
         match r.state {
             State::Succeeded => {
                 if a.useful() != spec.work {
-                    return Err(format!("{}: succeeded with useful {} != work {}", spec.id, a.useful(), spec.work));
+                    return Err(format!(
+                        "{}: succeeded with useful {} != work {}",
+                        spec.id,
+                        a.useful(),
+                        spec.work
+                    ));
                 }
             }
             State::Failed => {
@@ -219,7 +282,12 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
             s if horizon => {
                 let _ = s;
             }
-            s => return Err(format!("{}: ended the run {s:?} without a horizon", spec.id)),
+            s => {
+                return Err(format!(
+                    "{}: ended the run {s:?} without a horizon",
+                    spec.id
+                ))
+            }
         }
     }
     Ok(())
@@ -245,7 +313,7 @@ proptest! {
             prop_assert_eq!(t.useful + t.lost + t.startup + t.checkpoint + t.grace, t.held);
             let j = &st.jobs;
             prop_assert_eq!(j.submitted, j.succeeded + j.failed + j.unfinished + j.rejected);
-            
+
         }
         // RESERVE shares never lend.
         for (i, &(s, _)) in sim.series.pairs.iter().enumerate() {
