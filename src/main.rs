@@ -1,1 +1,10 @@
-fn main() {}
+//! The playground's entry point (built by Trunk).
+
+fn main() {
+    quotalab_app::panic::install();
+    leptos::mount::mount_to_body(quotalab_app::App);
+    // The static "Loading…" text of index.html has served its purpose.
+    if let Some(loading) = leptos::prelude::document().get_element_by_id("loading") {
+        loading.remove();
+    }
+}
