@@ -1,0 +1,160 @@
+// Helpers for the end-to-end tests: serve dist/ on 127.0.0.1 and drive Debian's Chromium
+// through playwright-core. Every test fails on any console error, page error or failed request.
+import { createServer } from 'node:http';
+import { mkdtemp, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = join(ROOT, 'dist');
+export const SHOTS = join(ROOT, 'target', 'e2e');
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+// Flags verified on these machines (../shared/TOOLCHAIN.md, "Browser tests").
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+  '.csv': 'text/csv; charset=utf-8',
+};
+
+/** Serves `dir` (default dist/) on a free 127.0.0.1 port; resolves to { url, close }. */
+export async function serveDist(dir = DIST) {
+  await stat(join(dir, 'index.html')).catch(() => {
+    throw new Error(`${dir}/index.html is missing: run \`trunk build --release\` first`);
+  });
+  const root = resolve(dir);
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://127.0.0.1').pathname);
+      let file = normalize(join(root, path));
+      if (file !== root && !file.startsWith(root + sep)) {
+        res.writeHead(403).end('forbidden');
+        return;
+      }
+      if ((await stat(file).catch(() => null))?.isDirectory()) file = join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': MIME[extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise((ok) => server.close(ok)),
+  };
+}
+
+/**
+ * Opens a fresh Chromium profile and one page. `problems` collects console errors, page
+ * errors, failed requests and HTTP errors; `close()` saves target/e2e/<name>.png first.
+ */
+export async function openBrowser(name, { viewport = { width: 1280, height: 900 }, deviceScaleFactor = 1 } = {}) {
+  const profile = await mkdtemp(join(tmpdir(), 'quotalab-e2e-'));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: CHROMIUM_ARGS,
+    viewport,
+    deviceScaleFactor,
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const problems = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') problems.push(`console error: ${msg.text()}`);
+  });
+  page.on('pageerror', (err) => problems.push(`page error: ${err.stack ?? err.message}`));
+  page.on('requestfailed', (req) =>
+    problems.push(`request failed: ${req.url()} (${req.failure()?.errorText ?? 'unknown'})`),
+  );
+  page.on('response', (res) => {
+    if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
+  });
+  const screenshot = async () => {
+    await mkdir(SHOTS, { recursive: true });
+    const path = join(SHOTS, `${name}.png`);
+    await page.screenshot({ path, fullPage: true });
+    return path;
+  };
+  let closed = false;
+  const close = async () => {
+    if (closed) return;
+    closed = true;
+    try {
+      await screenshot();
+    } catch (e) {
+      console.error(`could not save the screenshot of ${name}: ${e.message}`);
+    }
+    await context.close();
+    await rm(profile, { recursive: true, force: true });
+  };
+  return { page, problems, screenshot, close };
+}
+
+/** Waits until the Leptos app has rendered (the summary table, or an error box/banner). */
+export async function waitForApp(page, timeout = 30_000) {
+  await page.waitForSelector('table.summary tbody tr, .error-box, #panic-banner', { timeout });
+}
+
+/**
+ * Reads the canvas back and returns { width, height, clientWidth, dpr, colours, counts }:
+ * `colours` is the number of distinct colours (quantised to 4 bits per channel) and
+ * `counts[hex]` the number of pixels within a small distance of each `targets` colour.
+ */
+export async function canvasStats(page, selector, targets = []) {
+  return page.$eval(
+    selector,
+    (canvas, targets) => {
+      const ctx = canvas.getContext('2d');
+      const { data } = ctx.getImageData(0, 0, canvas.width, canvas.height);
+      const seen = new Set();
+      const rgb = targets.map((hex) => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)));
+      const counts = Object.fromEntries(targets.map((t) => [t, 0]));
+      for (let i = 0; i < data.length; i += 4) {
+        const [r, g, b, a] = [data[i], data[i + 1], data[i + 2], data[i + 3]];
+        seen.add(((r >> 4) << 12) | ((g >> 4) << 8) | ((b >> 4) << 4) | (a >> 4));
+        rgb.forEach(([tr, tg, tb], k) => {
+          if (Math.abs(r - tr) + Math.abs(g - tg) + Math.abs(b - tb) <= 24) counts[targets[k]] += 1;
+        });
+      }
+      return {
+        width: canvas.width,
+        height: canvas.height,
+        clientWidth: canvas.clientWidth,
+        clientHeight: canvas.clientHeight,
+        dpr: window.devicePixelRatio,
+        colours: seen.size,
+        counts,
+      };
+    },
+    targets,
+  );
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Size budget of the playground (issue 7): the gzipped wasm + JS + CSS that `trunk build
+# --release` puts in dist/ must stay within BUDGET_KB (default 600 KB, 1 KB = 1024 bytes).
+# Prints every file's raw and gzip size. Run after `trunk build --release`.
+set -euo pipefail
+cd "$(dirname "$(readlink -f "$0")")/.."
+DIST=${DIST:-dist}
+BUDGET_KB=${BUDGET_KB:-600}
+
+shopt -s nullglob
+files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)
+wasm=("$DIST"/*.wasm)
+if [ ${#wasm[@]} -eq 0 ]; then
+  echo "wasm-size: no .wasm in $DIST/: run \`trunk build --release\` first" >&2
+  exit 1
+fi
+
+total=0
+printf '%-48s %10s %10s\n' file raw gzip
+for f in "${files[@]}"; do
+  raw=$(wc -c <"$f")
+  gz=$(gzip -9 -c "$f" | wc -c)
+  total=$((total + gz))
+  awk -v f="$(basename "$f")" -v r="$raw" -v g="$gz" 'BEGIN { printf "%-48s %8.1f KB %8.1f KB\n", f, r / 1024, g / 1024 }'
+done
+budget=$((BUDGET_KB * 1024))
+awk -v t="$total" -v b="$BUDGET_KB" 'BEGIN { printf "%-48s %10s %8.1f KB  (budget %d KB)\n", "total (wasm + js + css)", "", t / 1024, b }'
+if [ "$total" -gt "$budget" ]; then
+  echo "wasm-size: FAIL: $total bytes gzipped exceed the budget of $budget bytes" >&2
+  exit 1
+fi
+echo "wasm-size: ok"
