@@ -4,7 +4,7 @@
 //! column), then walked by hand so that *every* problem is reported at once, each with its
 //! JSON path. Nothing is simulated from an invalid scenario. Unknown fields are warnings.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use serde_json::{Map, Value};
 
@@ -81,6 +81,11 @@ struct Cx {
     /// Instance types: declared ones first, then catalogue types in order of first use.
     types: Vec<InstanceType>,
     declared: HashMap<String, usize>,
+    /// Names of shares that are declared but invalid (their problems are already reported):
+    /// a job or event naming one is not also told the share is unknown.
+    invalid_shares: Vec<String>,
+    /// Ids of explicit jobs that are declared but invalid, for the same reason.
+    invalid_jobs: HashSet<String>,
 }
 
 fn join(path: &str, key: &str) -> String {
@@ -356,6 +361,8 @@ impl Cx {
                 for (i, j) in list.iter().enumerate() {
                     if let Some(job) = self.job(j, &idx("jobs", i), &share_names) {
                         jobs.push(job);
+                    } else if let Some(id) = j.get("id").and_then(Value::as_str) {
+                        self.invalid_jobs.insert(id.to_string());
                     }
                 }
             }
@@ -372,7 +379,14 @@ impl Cx {
                     if let Some(Value::String(t)) = w.get("instance_type") {
                         self.type_index(t, &join(&path, "instance_type"));
                     }
-                    let names: Vec<&str> = share_names.iter().map(String::as_str).collect();
+                    // Invalid shares are named too (after the valid ones, so that valid
+                    // indices are unchanged): their problems are reported already, and the
+                    // scenario is invalid whatever the workload's share index.
+                    let names: Vec<&str> = share_names
+                        .iter()
+                        .chain(&self.invalid_shares)
+                        .map(String::as_str)
+                        .collect();
                     let type_names: Vec<String> =
                         self.types.iter().map(|t| t.name.clone()).collect();
                     let type_refs: Vec<&str> = type_names.iter().map(String::as_str).collect();
@@ -669,17 +683,19 @@ impl Cx {
                 None | Some(Value::Null) => Some(true),
                 Some(v) => self.state(v, &join(&path, "state")),
             };
-            if let (Some(name), Some(limits), Some(strategy), Some(borrow_limit), Some(enabled)) =
-                (name, limits, strategy, borrow_limit, enabled)
-            {
-                out.push(Share {
-                    name,
-                    limits: limits_vec(&limits),
-                    strategy,
-                    borrow_limit,
-                    in_share_preemption,
-                    enabled,
-                });
+            match (name, limits, strategy, borrow_limit, enabled) {
+                (Some(name), Some(limits), Some(strategy), Some(borrow_limit), Some(enabled)) => {
+                    out.push(Share {
+                        name,
+                        limits: limits_vec(&limits),
+                        strategy,
+                        borrow_limit,
+                        in_share_preemption,
+                        enabled,
+                    })
+                }
+                (Some(name), ..) => self.invalid_shares.push(name),
+                _ => {}
             }
         }
         out
@@ -714,7 +730,7 @@ impl Cx {
         }
         let share = self.string(m, path, "share").and_then(|s| {
             let found = shares.iter().position(|n| *n == s);
-            if found.is_none() {
+            if found.is_none() && !self.invalid_shares.contains(&s) {
                 self.err(
                     join(path, "share"),
                     format!("unknown share \"{s}\" (shares: {})", shares.join(", ")),
@@ -802,6 +818,8 @@ impl Cx {
             return Vec::new();
         };
         let mut out = Vec::new();
+        // The file index of each event in `out` (invalid events are left out of `out`).
+        let mut file_index = Vec::new();
         for (i, e) in list.iter().enumerate() {
             let path = idx("events", i);
             let Some(m) = self.object(e, &path) else {
@@ -826,9 +844,10 @@ impl Cx {
             };
             if let (Some(at), Some(action)) = (at, action) {
                 out.push(TimedEvent { at, action });
+                file_index.push(i);
             }
         }
-        self.check_borrow_limits_over_time(&out, shares);
+        self.check_borrow_limits_over_time(&out, &file_index, shares);
         out
     }
 
@@ -842,7 +861,7 @@ impl Cx {
         self.unknown_fields(m, path, &["job", "priority"]);
         let job = self.string(m, path, "job").and_then(|j| {
             let found = ids.get(j.as_str()).copied();
-            if found.is_none() {
+            if found.is_none() && !self.invalid_jobs.contains(&j) {
                 self.err(join(path, "job"), format!("unknown job \"{j}\""));
             }
             found
@@ -877,7 +896,7 @@ impl Cx {
         let before = self.errors.len();
         let share = self.string(m, path, "share").and_then(|s| {
             let found = shares.iter().position(|x| x.name == s);
-            if found.is_none() {
+            if found.is_none() && !self.invalid_shares.contains(&s) {
                 let names: Vec<&str> = shares.iter().map(|s| s.name.as_str()).collect();
                 self.err(
                     join(path, "share"),
@@ -920,7 +939,13 @@ impl Cx {
     }
 
     /// SPEC 2: `borrow_limit` only with LEND_AND_BORROW, also for a share's later updates.
-    fn check_borrow_limits_over_time(&mut self, events: &[TimedEvent], shares: &[Share]) {
+    /// `file_index[i]` is the index in the file's `events` array of `events[i]`.
+    fn check_borrow_limits_over_time(
+        &mut self,
+        events: &[TimedEvent],
+        file_index: &[usize],
+        shares: &[Share],
+    ) {
         let mut order: Vec<usize> = (0..events.len()).collect();
         order.sort_by_key(|&i| events[i].at);
         let mut strategy: Vec<Strategy> = shares.iter().map(|s| s.strategy).collect();
@@ -931,7 +956,7 @@ impl Cx {
                 }
                 if update.borrow_limit.is_some() && strategy[*share] != Strategy::LendAndBorrow {
                     self.err(
-                        format!("events[{i}].update_share.borrow_limit"),
+                        format!("events[{}].update_share.borrow_limit", file_index[i]),
                         "is only allowed when the share's strategy is LEND_AND_BORROW",
                     );
                 }
