@@ -49,21 +49,22 @@ pub fn SummaryTable(result: Value) -> impl IntoView {
     view! {
         <div class="table-scroll">
             <table class="summary">
-                <caption>"Per quota share over the whole run. Instance-hours: quota of admitted jobs (own, borrowed, lent) and instances physically held."</caption>
+                <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
                 <thead>
                     <tr>
                         <th scope="col" rowspan="2">"Share"</th>
-                        <th scope="col" rowspan="2" class="num">"Jobs succeeded / submitted"</th>
+                        <th scope="col" class="num">"Jobs"</th>
                         <th scope="colgroup" colspan="2">"Completion time"</th>
                         <th scope="colgroup" colspan="2">"Preemptions"</th>
                         <th scope="colgroup" colspan="4" class="group-start">"Instance-hours"</th>
                         <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
                     </tr>
                     <tr>
+                        <th scope="col" class="num">"succeeded / submitted"</th>
                         <th scope="col" class="num">"p50"</th>
                         <th scope="col" class="num">"p90"</th>
                         <th scope="col" class="num">"reclaim"</th>
-                        <th scope="col" class="num">"in-share"</th>
+                        <th scope="col" class="num">"in\u{2011}share"</th>
                         <th scope="col" class="num group-start">"own"</th>
                         <th scope="col" class="num">"borrowed"</th>
                         <th scope="col" class="num">"lent"</th>
@@ -74,6 +75,9 @@ pub fn SummaryTable(result: Value) -> impl IntoView {
                 {totals}
             </table>
         </div>
+        <p class="table-note">
+            "Over the whole run. Completion: submit to success. Instance-hours: own, borrowed and lent count the quota of admitted jobs; held counts instances physically held. Goodput: useful time ÷ held time."
+        </p>
     }
     .into_any()
 }
