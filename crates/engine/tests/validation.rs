@@ -633,8 +633,11 @@ fn every_rule_reports_its_path_and_message() {
     );
 }
 
+/// A valid row: the rule and a change to the base scenario that keeps it valid.
+type ValidRow = (&'static str, fn(&mut Value));
+
 /// The valid side of each boundary: the values just inside the limits are accepted.
-const VALID_ROWS: &[(&str, fn(&mut Value))] = &[
+const VALID_ROWS: &[ValidRow] = &[
     ("SPEC 2: exactly 20 shares", |v| {
         v["shares"] = shares_named(20);
         v["jobs"] = json!([]);
