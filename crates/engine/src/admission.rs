@@ -90,7 +90,16 @@ pub struct TypeUsage {
     pub reserve_idle: u64,
     /// The lendable pool's size (depends only on limits and strategies).
     pub pool_size: u64,
+    /// Per share, from its configuration (refreshed by [`TypeUsage::recompute`]):
+    /// `limit(S,T)`, `limit + borrow_cap` (condition 1, `u64::MAX` when unbounded),
+    /// `guaranteed(S,T)`, and whether the share is RESERVE.
+    limit: [u64; MAX],
+    ceiling: [u64; MAX],
+    guaranteed: [u64; MAX],
+    reserve: [bool; MAX],
 }
+
+const MAX: usize = crate::validate::MAX_SHARES;
 
 impl TypeUsage {
     pub fn new(shares: &[Share], t: usize, capacity: u64) -> TypeUsage {
@@ -103,6 +112,10 @@ impl TypeUsage {
             pool_used: 0,
             reserve_idle: 0,
             pool_size: 0,
+            limit: [0; MAX],
+            ceiling: [0; MAX],
+            guaranteed: [0; MAX],
+            reserve: [false; MAX],
         };
         u.recompute(shares);
         u
@@ -111,6 +124,13 @@ impl TypeUsage {
     /// Recomputes the aggregates from `used` (after an `update_share`).
     pub fn recompute(&mut self, shares: &[Share]) {
         let t = self.t;
+        for (s, share) in shares.iter().enumerate() {
+            self.limit[s] = limit_of(share, t);
+            self.ceiling[s] =
+                borrow_cap(share, t).map_or(u64::MAX, |c| self.limit[s].saturating_add(c));
+            self.guaranteed[s] = guaranteed(share, t);
+            self.reserve[s] = share.strategy == Strategy::Reserve;
+        }
         self.sum_used = self.used.iter().sum();
         self.over = (0..shares.len())
             .filter(|&s| self.over_limit(shares, s))
@@ -130,52 +150,46 @@ impl TypeUsage {
     }
 
     /// Sets `used(s,T)` to `new`, keeping the aggregates exact.
-    fn set(&mut self, shares: &[Share], s: usize, new: u64) {
-        let share = &shares[s];
+    fn set(&mut self, s: usize, new: u64) {
         let old = self.used[s];
-        let l = limit_of(share, self.t);
+        let l = self.limit[s];
         self.over = self.over - usize::from(old > l) + usize::from(new > l);
-        let g = guaranteed(share, self.t);
+        let g = self.guaranteed[s];
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
-        if share.strategy == Strategy::Reserve {
-            let l = limit_of(share, self.t);
+        if self.reserve[s] {
             self.reserve_idle = self.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
         }
         self.used[s] = new;
     }
 
     /// A job of share `s` with `n` instances is admitted.
-    pub fn add(&mut self, shares: &[Share], s: usize, n: u64) {
-        self.set(shares, s, self.used[s] + n);
+    pub fn add(&mut self, _shares: &[Share], s: usize, n: u64) {
+        self.set(s, self.used[s] + n);
     }
 
     /// A job of share `s` with `n` instances releases its quota (completion or preemption).
-    pub fn remove(&mut self, shares: &[Share], s: usize, n: u64) {
-        self.set(shares, s, self.used[s] - n);
+    pub fn remove(&mut self, _shares: &[Share], s: usize, n: u64) {
+        self.set(s, self.used[s] - n);
     }
 
     /// SPEC 3: does a job of share `s` needing `n` instances fit? `Err` names the first
     /// failing condition (1, 2, 3 in order). The caller checks `has_limit` first.
-    pub fn fits(&self, shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
-        let share = &shares[s];
-        let t = self.t;
+    pub fn fits(&self, _shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
         let used = self.used[s];
         // Condition 1: used + n <= limit + borrow_cap.
-        if let Some(cap) = borrow_cap(share, t) {
-            if used + n > limit_of(share, t).saturating_add(cap) {
-                return Err(Misfit::ShareLimit);
-            }
+        if used + n > self.ceiling[s] {
+            return Err(Misfit::ShareLimit);
         }
         // Condition 2: the lendable pool's usage stays within the pool.
-        let g = guaranteed(share, t);
+        let g = self.guaranteed[s];
         let grown = self.pool_used - used.saturating_sub(g) + (used + n).saturating_sub(g);
         if grown > self.pool_size {
             return Err(Misfit::LendablePool);
         }
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
-        let own_reserve_idle = if share.strategy == Strategy::Reserve {
-            limit_of(share, t).saturating_sub(used)
+        let own_reserve_idle = if self.reserve[s] {
+            self.limit[s].saturating_sub(used)
         } else {
             0
         };
@@ -186,8 +200,8 @@ impl TypeUsage {
     }
 
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
-    pub fn over_limit(&self, shares: &[Share], s: usize) -> bool {
-        self.used[s] > limit_of(&shares[s], self.t)
+    pub fn over_limit(&self, _shares: &[Share], s: usize) -> bool {
+        self.used[s] > self.limit[s]
     }
 }
 

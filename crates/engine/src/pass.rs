@@ -52,22 +52,11 @@ impl Sim<'_> {
         self.update_reasons();
     }
 
-    /// Heads of a share's non-empty buckets, in queue order.
-    fn heads(&self, s: usize) -> Vec<QKey> {
-        let mut heads: Vec<QKey> = self.rt[s]
-            .buckets
-            .values()
-            .filter_map(|b| b.jobs.first().copied())
-            .collect();
-        heads.sort_unstable();
-        heads
-    }
-
     /// SPEC 4 step 1: a share offers its first RUNNABLE job; with best-effort FIFO a job that
     /// can neither fit nor preempt is passed over, with strict FIFO it blocks the share.
     fn offer(&self, s: usize) -> Option<Offer> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
-        for head in self.heads(s) {
+        for &head in &self.rt[s].heads {
             let j = head.3;
             let spec = &self.sc.jobs[j as usize];
             let t = spec.instance_type;
@@ -191,7 +180,7 @@ impl Sim<'_> {
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the
     /// head's reason can change while the queue itself is unchanged.
     fn strict_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let Some(&head) = self.heads(s).first() else {
+        let Some(&head) = self.rt[s].heads.first() else {
             return;
         };
         let h = head.3;

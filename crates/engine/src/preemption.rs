@@ -36,12 +36,22 @@ impl Sim<'_> {
         let usage = &self.usage[t];
         let limit = admission::limit_of(&self.cfg[s], t);
         let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
+        let p = self.jobs[j as usize].priority;
+        // What removing every own candidate would release (0 with in-share preemption off).
+        let own_lower = if self.cfg[s].in_share_preemption {
+            self.rt[s].admitted_below(t, p)
+        } else {
+            0
+        };
         // Attempt A only when some other share's job is a candidate and used < limit.
-        if others_over && usage.used[s] < limit {
+        if others_over && usage.used[s] < limit && self.could_pass(j, own_lower, true) {
             let cands = self.other_candidates(s, t).chain(self.own_candidates(j));
             if let Some(v) = self.attempt(j, cands, Attempt::NoBorrowing) {
                 return Some(v);
             }
+        }
+        if own_lower == 0 || !self.could_pass(j, own_lower, false) {
+            return None;
         }
         // Attempt B: own-share candidates only, borrowing allowed.
         self.attempt(j, self.own_candidates(j), Attempt::Borrowing)
@@ -93,6 +103,34 @@ impl Sim<'_> {
                 instances: self.sc.jobs[k.2 as usize].instances,
                 cause: Cause::InShare,
             })
+    }
+
+    /// A necessary condition for an attempt to succeed, in O(shares): J passes the attempt's
+    /// test once every candidate that could be removed is (own lower-priority jobs, and for
+    /// attempt A other shares down to the least they can drop to: removal from a share stops
+    /// once it is within its limit, so it keeps at least `limit + 1 - largest job`).
+    /// Removing more only helps, so if this fails the attempt fails and is not run.
+    fn could_pass(&self, j: u32, own_lower: u64, reclaim: bool) -> bool {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let mut trial = self.usage[t].clone();
+        trial.remove(&self.cfg, s, own_lower);
+        if reclaim {
+            for o in 0..self.cfg.len() {
+                if o != s && trial.over_limit(&self.cfg, o) {
+                    let floor = (admission::limit_of(&self.cfg[o], t) + 1)
+                        .saturating_sub(self.max_instances[o][t]);
+                    let drop = trial.used[o] - floor.min(trial.used[o]);
+                    trial.remove(&self.cfg, o, drop);
+                }
+            }
+        }
+        let attempt = if reclaim {
+            Attempt::NoBorrowing
+        } else {
+            Attempt::Borrowing
+        };
+        self.passes(&trial, s, n, attempt)
     }
 
     /// The test an attempt uses: A needs J to fit within entitlement, B just to fit.

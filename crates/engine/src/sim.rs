@@ -204,6 +204,8 @@ pub struct ShareRt {
     pub buckets: BTreeMap<(usize, u64), Bucket>,
     /// Admitted jobs per instance type, in candidate order.
     pub admitted: Vec<BTreeSet<AKey>>,
+    /// Per instance type: admitted instances by priority (for preemption bounds).
+    pub admitted_by_priority: Vec<BTreeMap<u32, u64>>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
     pub fresh: Vec<u32>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).
@@ -221,6 +223,74 @@ pub struct ShareRt {
     pub no_offer: Option<(u64, u64)>,
     /// `(usage_version, version)` at which the waiting reasons were last brought up to date.
     pub reasons_at: Option<(u64, u64)>,
+    /// The first job of every non-empty bucket, in queue order (a share's candidates for
+    /// its offer).
+    pub heads: BTreeSet<QKey>,
+}
+
+impl ShareRt {
+    /// Records an admitted job (candidate order and per-priority totals).
+    pub fn add_admitted(&mut self, t: usize, key: AKey, n: u64) {
+        self.admitted[t].insert(key);
+        *self.admitted_by_priority[t].entry(key.0).or_default() += n;
+    }
+
+    /// Forgets an admitted job.
+    pub fn remove_admitted(&mut self, t: usize, key: AKey, n: u64) {
+        self.admitted[t].remove(&key);
+        if let Some(x) = self.admitted_by_priority[t].get_mut(&key.0) {
+            *x -= n;
+            if *x == 0 {
+                self.admitted_by_priority[t].remove(&key.0);
+            }
+        }
+    }
+
+    /// Instances of admitted jobs of type `t` with priority strictly below `p`.
+    pub fn admitted_below(&self, t: usize, p: u32) -> u64 {
+        self.admitted_by_priority[t]
+            .range(..p)
+            .map(|(_, n)| n)
+            .sum()
+    }
+
+    /// Adds a RUNNABLE job to its bucket, keeping `heads` current.
+    pub fn insert_runnable(&mut self, bucket: (usize, u64), key: QKey) {
+        let b = self.buckets.entry(bucket).or_default();
+        if let Some(&old) = b.jobs.first() {
+            if key < old {
+                self.heads.remove(&old);
+                self.heads.insert(key);
+            }
+        } else {
+            self.heads.insert(key);
+        }
+        b.jobs.insert(key);
+        self.version += 1;
+        self.dirty = true;
+    }
+
+    /// Removes a RUNNABLE job from its bucket, keeping `heads` current.
+    pub fn remove_runnable(&mut self, bucket: (usize, u64), key: QKey) {
+        let Some(b) = self.buckets.get_mut(&bucket) else {
+            return;
+        };
+        let was_head = b.jobs.first() == Some(&key);
+        b.jobs.remove(&key);
+        if was_head {
+            self.heads.remove(&key);
+            match b.jobs.first() {
+                Some(&next) => {
+                    self.heads.insert(next);
+                }
+                None => {
+                    self.buckets.remove(&bucket);
+                }
+            }
+        }
+        self.version += 1;
+        self.dirty = true;
+    }
 }
 
 /// A pending timer: `(at, kind, sequence, job, job epoch)`.
@@ -275,6 +345,8 @@ pub struct Sim<'a> {
     pub rt: Vec<ShareRt>,
     pub usage: Vec<TypeUsage>,
     pub jobs: Vec<JobRt>,
+    /// Largest job (instances) of each share and type, for preemption bounds.
+    pub max_instances: Vec<Vec<u64>>,
     /// Rank of each job's id in string order (SPEC 4 tie-break).
     pub id_rank: Vec<u32>,
     pub events: Vec<Event>,
@@ -325,6 +397,7 @@ impl<'a> Sim<'a> {
             .iter()
             .map(|_| ShareRt {
                 admitted: vec![BTreeSet::new(); types],
+                admitted_by_priority: vec![BTreeMap::new(); types],
                 queued: vec![0; types],
                 held: vec![0; types],
                 ..ShareRt::default()
@@ -390,7 +463,13 @@ impl<'a> Sim<'a> {
             .filter(|&(s, t)| uses[s][t])
             .collect();
         let n = pairs.len();
+        let mut max_instances = vec![vec![0u64; types]; cfg.len()];
+        for j in &sc.jobs {
+            let m = &mut max_instances[j.share][j.instance_type];
+            *m = (*m).max(j.instances);
+        }
         Sim {
+            max_instances,
             sc,
             opts,
             now: 0,
@@ -558,11 +637,9 @@ impl<'a> Sim<'a> {
         let key = self.qkey(j);
         self.jobs[j as usize].state = State::Runnable;
         let rt = &mut self.rt[s];
-        rt.buckets.entry((t, n)).or_default().jobs.insert(key);
+        rt.insert_runnable((t, n), key);
         rt.queued[t] += 1;
         rt.fresh.push(j);
-        rt.dirty = true;
-        rt.version += 1;
     }
 
     fn dequeue(&mut self, j: u32) {
@@ -570,15 +647,8 @@ impl<'a> Sim<'a> {
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let key = self.qkey(j);
         let rt = &mut self.rt[s];
-        if let Some(b) = rt.buckets.get_mut(&(t, n)) {
-            b.jobs.remove(&key);
-            if b.jobs.is_empty() {
-                rt.buckets.remove(&(t, n));
-            }
-        }
+        rt.remove_runnable((t, n), key);
         rt.queued[t] -= 1;
-        rt.dirty = true;
-        rt.version += 1;
         self.jobs[j as usize].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
     }
 
@@ -613,7 +683,7 @@ impl<'a> Sim<'a> {
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;
         let key = self.akey(j);
-        self.rt[s].admitted[t].insert(key);
+        self.rt[s].add_admitted(t, key, n);
         self.scheduled.insert(self.adm_seq, j);
         self.log(j, s, EventKind::Dispatch { borrowing });
         if !self.released {
@@ -698,7 +768,7 @@ impl<'a> Sim<'a> {
         let spec = &self.sc.jobs[j as usize];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let key = self.akey(j);
-        self.rt[s].admitted[t].remove(&key);
+        self.rt[s].remove_admitted(t, key, n);
         self.usage[t].remove(&self.cfg, s, n);
         self.quota_epoch += 1;
         self.usage_version += 1;
@@ -848,23 +918,21 @@ impl<'a> Sim<'a> {
                         let key = self.qkey(j);
                         let spec = &self.sc.jobs[*job];
                         let bucket = (spec.instance_type, spec.instances);
-                        let b = self.rt[s].buckets.entry(bucket).or_default();
-                        b.jobs.remove(&key);
+                        self.rt[s].remove_runnable(bucket, key);
                         self.jobs[*job].priority = *priority;
                         let key = self.qkey(j);
                         let rt = &mut self.rt[s];
-                        rt.buckets.entry(bucket).or_default().jobs.insert(key);
+                        rt.insert_runnable(bucket, key);
                         rt.fresh.push(j);
-                        rt.dirty = true;
-                        rt.version += 1;
                     }
                     st if st.admitted() => {
                         let t = self.sc.jobs[*job].instance_type;
                         let key = self.akey(j);
-                        self.rt[s].admitted[t].remove(&key);
+                        let n = self.sc.jobs[*job].instances;
+                        self.rt[s].remove_admitted(t, key, n);
                         self.jobs[*job].priority = *priority;
                         let key = self.akey(j);
-                        self.rt[s].admitted[t].insert(key);
+                        self.rt[s].add_admitted(t, key, n);
                     }
                     _ => self.jobs[*job].priority = *priority,
                 }
