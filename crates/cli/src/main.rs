@@ -129,13 +129,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             let loaded = load(&file)?;
             warn(&loaded);
             if summary {
-                let sim = simulate(
-                    &loaded.scenario,
-                    Options {
-                        events: false,
-                        series: false,
-                    },
-                );
+                let sim = simulate(&loaded.scenario, Options::summary());
                 print(&result::summary_table(&sim));
             } else {
                 let sim = simulate(&loaded.scenario, Options::default());
@@ -166,13 +160,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             if summary {
                 let mut out = String::new();
                 for (name, sc) in &variants {
-                    let sim = simulate(
-                        sc,
-                        Options {
-                            events: false,
-                            series: false,
-                        },
-                    );
+                    let sim = simulate(sc, Options::summary());
                     out.push_str(&format!("== {name} ==\n{}\n", result::summary_table(&sim)));
                 }
                 print(&out);

@@ -27,7 +27,7 @@ impl Sim<'_> {
             let mut best: Option<Offer> = None;
             for s in 0..self.cfg.len() {
                 let now = (self.quota_epoch, self.rt[s].version);
-                if self.rt[s].no_offer == Some(now) {
+                if self.rt[s].no_offer == Some(now) && !self.opts.exhaustive {
                     continue; // nothing it depends on changed since it last had no offer
                 }
                 match self.offer(s) {
@@ -122,7 +122,10 @@ impl Sim<'_> {
         let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
         for s in 0..self.cfg.len() {
             let now = (self.usage_version, self.rt[s].version);
-            if self.rt[s].reasons_at == Some(now) && self.rt[s].fresh.is_empty() {
+            if self.rt[s].reasons_at == Some(now)
+                && self.rt[s].fresh.is_empty()
+                && !self.opts.exhaustive
+            {
                 continue; // nothing a reason depends on changed
             }
             if strict {

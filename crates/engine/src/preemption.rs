@@ -44,13 +44,17 @@ impl Sim<'_> {
             0
         };
         // Attempt A only when some other share's job is a candidate and used < limit.
-        if others_over && usage.used[s] < limit && self.could_pass(j, own_lower, true) {
+        let exhaustive = self.opts.exhaustive;
+        if others_over
+            && usage.used[s] < limit
+            && (exhaustive || self.could_pass(j, own_lower, true))
+        {
             let cands = self.other_candidates(s, t).chain(self.own_candidates(j));
             if let Some(v) = self.attempt(j, cands, Attempt::NoBorrowing) {
                 return Some(v);
             }
         }
-        if own_lower == 0 || !self.could_pass(j, own_lower, false) {
+        if own_lower == 0 || !(exhaustive || self.could_pass(j, own_lower, false)) {
             return None;
         }
         // Attempt B: own-share candidates only, borrowing allowed.

@@ -18,6 +18,9 @@ use crate::model::*;
 pub struct Options {
     pub events: bool,
     pub series: bool,
+    /// Re-evaluate everything every time: no cached "no offer", no skipped reasons, no
+    /// preemption bounds. Same results, slower: the oracle the property tests compare with.
+    pub exhaustive: bool,
 }
 
 impl Default for Options {
@@ -25,6 +28,18 @@ impl Default for Options {
         Options {
             events: true,
             series: true,
+            exhaustive: false,
+        }
+    }
+}
+
+impl Options {
+    /// Metrics only (the CLI's `--summary`): no event log, no series.
+    pub fn summary() -> Options {
+        Options {
+            events: false,
+            series: false,
+            exhaustive: false,
         }
     }
 }

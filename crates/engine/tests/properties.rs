@@ -325,6 +325,47 @@ proptest! {
         let first = result::to_json(&sim);
         let mut again = Sim::new(&loaded.scenario, Options::default());
         again.run();
-        prop_assert_eq!(first, result::to_json(&again));
+        prop_assert_eq!(&first, &result::to_json(&again));
+        // The caches and preemption bounds change nothing: same bytes as re-evaluating
+        // everything every time.
+        let mut oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() });
+        oracle.run();
+        prop_assert_eq!(&first, &result::to_json(&oracle));
     }
+}
+
+/// A congested generated workload (reclaims, in-share preemptions, checkpoints, long
+/// queues): the fast path gives the same bytes as the exhaustive oracle.
+#[test]
+fn caches_match_oracle_on_a_congested_mix() {
+    let strategies = ["LEND_AND_BORROW", "LEND", "RESERVE", "LEND_AND_BORROW"];
+    let shares: Vec<Value> = (0..8)
+        .map(|i| {
+            let mut s = json!({"name": format!("team{i}"), "limits": {T: 4}, "strategy": strategies[i % 4],
+                "in_share_preemption": i % 2 == 0});
+            if i % 4 == 0 {
+                s["borrow_limit"] = json!(150);
+            }
+            s
+        })
+        .collect();
+    let workloads: Vec<Value> = (0..8)
+        .map(|i| {
+            json!({"share": format!("team{i}"), "count": 250, "arrival": {"poisson_per_hour": 3.5},
+                "instance_type": T, "instances": {"choice": [[1, 6], [2, 2], [3, 1]]},
+                "work_s": {"lognormal": {"median": 2400, "sigma": 1.0}}, "priority": {"choice": [[0, 3], [1, 1], [5, 1]]},
+                "startup_s": 30, "checkpoint": {"interval_s": 900, "cost_s": 20, "restore_s": 40},
+                "checkpoint_on_preempt": i % 3 == 0, "preemption_retries": if i == 5 { json!(1) } else { Value::Null }})
+        })
+        .collect();
+    let sc = json!({"format": "quotalab/v1", "seed": 3, "capacity": {T: 34}, "queue": {"preemption_grace_s": 45},
+        "shares": shares, "workloads": workloads});
+    let loaded = load(&sc.to_string()).expect("valid");
+    let mut fast = Sim::new(&loaded.scenario, Options::default());
+    fast.run();
+    let (_, total) = result::stats(&fast);
+    assert!(total.reclaim > 10 && total.in_share > 10, "the mix should preempt: {total:?}");
+    let mut oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() });
+    oracle.run();
+    assert!(result::to_json(&fast) == result::to_json(&oracle), "fast path and oracle differ");
 }
