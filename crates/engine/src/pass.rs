@@ -8,7 +8,7 @@
 use crate::admission::{self, Misfit};
 use crate::model::Queueing;
 use crate::preemption::Victim;
-use crate::sim::{EventKind, QKey, Reason, Sim, State};
+use crate::sim::{EventKind, NoOffer, QKey, Reason, Sim, State};
 
 /// What a share offers in one step of the pass.
 struct Offer {
@@ -26,17 +26,27 @@ impl Sim<'_> {
         loop {
             let mut best: Option<Offer> = None;
             for s in 0..self.cfg.len() {
-                let now = (self.quota_epoch, self.rt[s].version);
-                if self.rt[s].no_offer == Some(now) && !self.opts.exhaustive {
+                if self.still_no_offer(s) {
                     continue; // nothing it depends on changed since it last had no offer
                 }
                 match self.offer(s) {
-                    Some(o) => {
+                    Ok(o) => {
                         if best.as_ref().is_none_or(|b| o.key < b.key) {
                             best = Some(o);
                         }
                     }
-                    None => self.rt[s].no_offer = Some(now),
+                    Err(limit_bound) => {
+                        let epoch = if limit_bound {
+                            self.struct_epoch
+                        } else {
+                            self.quota_epoch
+                        };
+                        self.rt[s].no_offer = Some(NoOffer {
+                            epoch,
+                            version: self.rt[s].version,
+                            limit_bound,
+                        });
+                    }
                 }
             }
             let Some(offer) = best else { break };
@@ -52,10 +62,33 @@ impl Sim<'_> {
         self.update_reasons();
     }
 
+    /// Whether share `s` still has no offer: nothing its last "no offer" depended on changed.
+    /// A share held back only by its own limit (condition 1, no preemption possible) waits
+    /// on its own queue and usage and on configuration, not on other shares' releases.
+    fn still_no_offer(&self, s: usize) -> bool {
+        if self.opts.exhaustive {
+            return false;
+        }
+        match self.rt[s].no_offer {
+            Some(c) => {
+                let epoch = if c.limit_bound {
+                    self.struct_epoch
+                } else {
+                    self.quota_epoch
+                };
+                c.epoch == epoch && c.version == self.rt[s].version
+            }
+            None => false,
+        }
+    }
+
     /// SPEC 4 step 1: a share offers its first RUNNABLE job; with best-effort FIFO a job that
     /// can neither fit nor preempt is passed over, with strict FIFO it blocks the share.
-    fn offer(&self, s: usize) -> Option<Offer> {
+    /// `Err(limit_bound)`: no offer, and whether only the share's own limit (or a missing
+    /// limit) held every job back, with no preemption possible.
+    fn offer(&self, s: usize) -> Result<Offer, bool> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
+        let mut limit_bound = true;
         for &head in &self.rt[s].heads {
             let j = head.3;
             let spec = &self.sc.jobs[j as usize];
@@ -65,15 +98,19 @@ impl Sim<'_> {
                 let within =
                     admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
                 let key = (!within, spec.submit, s);
-                if self.usage[t].fits(&self.cfg, s, n).is_ok() {
-                    return Some(Offer {
-                        key,
-                        job: j,
-                        victims: None,
-                    });
+                match self.usage[t].fits(&self.cfg, s, n) {
+                    Ok(()) => {
+                        return Ok(Offer {
+                            key,
+                            job: j,
+                            victims: None,
+                        })
+                    }
+                    Err(Misfit::ShareLimit) if !self.may_preempt(j) => {}
+                    Err(_) => limit_bound = false,
                 }
                 if let Some(v) = self.select_victims(j) {
-                    return Some(Offer {
+                    return Ok(Offer {
                         key,
                         job: j,
                         victims: Some(v),
@@ -81,10 +118,10 @@ impl Sim<'_> {
                 }
             }
             if strict {
-                return None;
+                return Err(limit_bound);
             }
         }
-        None
+        Err(limit_bound)
     }
 
     /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of

@@ -61,6 +61,22 @@ impl Sim<'_> {
         self.attempt(j, self.own_candidates(j), Attempt::Borrowing)
     }
 
+    /// Whether job `j` has any candidate at all: other shares over their limit while its
+    /// share is under its own, or lower-priority admitted jobs of its share with in-share
+    /// preemption on.
+    pub(crate) fn may_preempt(&self, j: u32) -> bool {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t) = (spec.share, spec.instance_type);
+        let usage = &self.usage[t];
+        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
+        let limit = admission::limit_of(&self.cfg[s], t);
+        (others_over && usage.used[s] < limit)
+            || (self.cfg[s].in_share_preemption
+                && self.rt[s].admitted[t]
+                    .first()
+                    .is_some_and(|k| k.0 < self.jobs[j as usize].priority))
+    }
+
     /// SPEC 5 candidates, group 1: admitted jobs of type `t` of other shares that are over
     /// their limit, lowest priority first, then latest admission first (merged across
     /// shares). Computed lazily: attempts usually stop after a few.

@@ -233,14 +233,22 @@ pub struct ShareRt {
     pub in_share: u64,
     /// Bumped whenever the RUNNABLE queue or the admitted set's priorities change.
     pub version: u64,
-    /// `(quota_epoch, version)` at which this share last had no offer: until either
-    /// changes, it still has none (see [`Sim::quota_epoch`]).
-    pub no_offer: Option<(u64, u64)>,
+    /// When this share last had no offer (see [`NoOffer`]).
+    pub no_offer: Option<NoOffer>,
     /// `(usage_version, version)` at which the waiting reasons were last brought up to date.
     pub reasons_at: Option<(u64, u64)>,
     /// The first job of every non-empty bucket, in queue order (a share's candidates for
     /// its offer).
     pub heads: BTreeSet<QKey>,
+}
+
+/// A share had no offer at `(epoch, version)`. Until the epoch (`struct_epoch` when only
+/// its own limit held it back, else `quota_epoch`) or its `version` changes, it has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoOffer {
+    pub epoch: u64,
+    pub version: u64,
+    pub limit_bound: bool,
 }
 
 impl ShareRt {
@@ -377,6 +385,9 @@ pub struct Sim<'a> {
     /// configuration or priority change. Admissions within entitlement without victims
     /// only make fitting harder, so they leave it alone.
     pub quota_epoch: u64,
+    /// Like `quota_epoch` but not bumped by releases: new reclaim candidates, configuration
+    /// and priority changes only.
+    pub struct_epoch: u64,
     /// Bumped on every change of quota usage or configuration (waiting reasons depend on it).
     pub usage_version: u64,
     pub steps: u64,
@@ -391,6 +402,8 @@ pub struct Sim<'a> {
     now_vals: Vec<PairNow>,
     last_t: Ms,
     started: bool,
+    /// `(usage_version, sum of share versions)` when the values were last computed.
+    values_at: Option<(u64, u64)>,
 }
 
 impl<'a> Sim<'a> {
@@ -509,6 +522,7 @@ impl<'a> Sim<'a> {
             released: false,
             adm_seq: 0,
             quota_epoch: 0,
+            struct_epoch: 0,
             usage_version: 0,
             steps: 0,
             event_count: 0,
@@ -521,6 +535,7 @@ impl<'a> Sim<'a> {
             now_vals: vec![PairNow::default(); n],
             last_t: 0,
             started: false,
+            values_at: None,
         }
     }
 
@@ -690,6 +705,7 @@ impl<'a> Sim<'a> {
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
         if borrowing {
             self.quota_epoch += 1; // its share is over its limit: new reclaim candidates
+            self.struct_epoch += 1;
         }
         self.usage[t].add(&self.cfg, s, n);
         self.usage_version += 1;
@@ -787,6 +803,7 @@ impl<'a> Sim<'a> {
         self.usage[t].remove(&self.cfg, s, n);
         self.quota_epoch += 1;
         self.usage_version += 1;
+        self.rt[s].version += 1; // its own usage fell
     }
 
     fn release_instances(&mut self, j: u32) {
@@ -926,6 +943,7 @@ impl<'a> Sim<'a> {
         match &self.sc.events[e].action {
             TimedAction::SetPriority { job, priority } => {
                 self.quota_epoch += 1;
+                self.struct_epoch += 1;
                 let j = *job as u32;
                 let s = self.sc.jobs[*job].share;
                 match self.jobs[*job].state {
@@ -978,6 +996,7 @@ impl<'a> Sim<'a> {
                     u.recompute(&self.cfg);
                 }
                 self.quota_epoch += 1;
+                self.struct_epoch += 1;
                 self.usage_version += 1;
                 for rt in &mut self.rt {
                     rt.dirty = true;
@@ -1011,6 +1030,15 @@ impl<'a> Sim<'a> {
     /// Computes limit, own, borrowed, lent and queued per (share, type) now (SPEC 1, 8) and
     /// records a change point if anything changed.
     fn record_values(&mut self) {
+        // Values depend only on quota usage, configuration and queue lengths.
+        let version = (
+            self.usage_version,
+            self.rt.iter().map(|r| r.version).sum::<u64>(),
+        );
+        if self.values_at == Some(version) && !self.opts.exhaustive {
+            return;
+        }
+        self.values_at = Some(version);
         let types = self.sc.instance_types.len();
         // SPEC 1 "Lent": of B = max(0, total borrowed - unallocated), min(B, total idle) is
         // split across lending shares in proportion to their idle entitlement.
