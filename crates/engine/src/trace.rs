@@ -321,6 +321,17 @@ fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
     if opts.instance_type.trim().is_empty() {
         return bad("--instance-type", "must not be empty");
     }
+    if crate::catalogue::lookup(&opts.instance_type).is_none() {
+        let known: Vec<&str> = crate::catalogue::names().collect();
+        return Err(Problem::new(
+            "--instance-type",
+            format!(
+                "unknown instance type \"{}\" (built-in: {})",
+                opts.instance_type,
+                known.join(", ")
+            ),
+        ));
+    }
     if let Some(n) = opts.top_shares {
         if opts.share.is_none() {
             return bad("--top-shares", "needs a share column (--share COL)");
