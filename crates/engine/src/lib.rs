@@ -6,6 +6,7 @@
 pub mod admission;
 pub mod catalogue;
 pub mod compare;
+pub mod digest;
 pub mod lifecycle;
 pub mod link;
 pub mod model;
@@ -62,4 +63,14 @@ pub fn run_json(scenario_json: &str) -> Result<String, Vec<Problem>> {
     let loaded = load(scenario_json)?;
     let sim = simulate(&loaded.scenario, Options::default());
     Ok(result::to_json(&sim))
+}
+
+/// Validates and simulates a scenario; returns the display digest (see [`digest`]).
+pub fn run_digest(
+    scenario_json: &str,
+    limits: digest::DigestLimits,
+) -> Result<digest::Digest, Vec<Problem>> {
+    let loaded = load(scenario_json)?;
+    let sim = simulate(&loaded.scenario, Options::default());
+    Ok(digest::digest(&sim, limits))
 }
