@@ -364,8 +364,20 @@ fn caches_match_oracle_on_a_congested_mix() {
     let mut fast = Sim::new(&loaded.scenario, Options::default());
     fast.run();
     let (_, total) = result::stats(&fast);
-    assert!(total.reclaim > 10 && total.in_share > 10, "the mix should preempt: {total:?}");
-    let mut oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() });
+    assert!(
+        total.reclaim > 10 && total.in_share > 10,
+        "the mix should preempt: {total:?}"
+    );
+    let mut oracle = Sim::new(
+        &loaded.scenario,
+        Options {
+            exhaustive: true,
+            ..Options::default()
+        },
+    );
     oracle.run();
-    assert!(result::to_json(&fast) == result::to_json(&oracle), "fast path and oracle differ");
+    assert!(
+        result::to_json(&fast) == result::to_json(&oracle),
+        "fast path and oracle differ"
+    );
 }
