@@ -34,3 +34,17 @@ pub fn hours(h: f64) -> String {
 pub fn percent(x: Option<f64>) -> String {
     x.map_or_else(|| "—".into(), |x| format!("{:.0}%", x * 100.0))
 }
+
+/// A whole number with thousands separators: `4210.0` -> `4,210`.
+pub fn thousands(x: f64) -> String {
+    let n = x.round().max(0.0) as u64;
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

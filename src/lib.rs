@@ -4,35 +4,28 @@
 //! Components: [`summary::SummaryTable`], [`charts::OccupancyChart`], [`problems::ErrorBox`].
 
 pub mod charts;
+pub mod editor;
 pub mod format;
 pub mod palette;
 pub mod panic;
+pub mod presets;
 pub mod problems;
 pub mod report;
+pub mod results;
+pub mod share;
+pub mod state;
 pub mod summary;
 
 use leptos::prelude::*;
 use serde_json::Value;
 
 use charts::OccupancyChart;
+use editor::Editor;
 use problems::ErrorBox;
+use results::ResultsPanel;
+use share::ShareBar;
+use state::{use_app, AppState};
 use summary::SummaryTable;
-
-/// A scenario the page ships with.
-#[derive(Clone, Copy, Debug)]
-pub struct Preset {
-    pub title: &'static str,
-    pub description: &'static str,
-    pub json: &'static str,
-}
-
-/// The scenario of AWS's quota-sharing walkthrough (`www/presets/aws-walkthrough.json`).
-pub const AWS_WALKTHROUGH: Preset = Preset {
-    title: "AWS walkthrough",
-    description: "Three quota shares of one ml.g5.xlarge each on a 3-instance cluster: \
-                  background lends and borrows, medium only lends, protected keeps its reserve.",
-    json: include_str!("../www/presets/aws-walkthrough.json"),
-};
 
 /// Runs a scenario through the engine: the parsed result (SPEC 8), or every problem as text.
 pub fn run_scenario(scenario_json: &str) -> Result<Value, Vec<String>> {
@@ -42,7 +35,7 @@ pub fn run_scenario(scenario_json: &str) -> Result<Value, Vec<String>> {
         .map_err(|e| vec![format!("the engine's result is not valid JSON: {e}")])
 }
 
-/// What one run shows: the summary table and the occupancy chart.
+/// What one run shows: the summary table and the occupancy chart (SPEC 8 JSON).
 #[component]
 pub fn Results(result: Value) -> impl IntoView {
     view! {
@@ -57,11 +50,42 @@ pub fn Results(result: Value) -> impl IntoView {
     }
 }
 
+/// "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending.
+#[component]
+pub fn RunStatus() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <span class="run-status" role="status">
+            {move || {
+                let problems = app.problems.get();
+                if !problems.is_empty() {
+                    return format!(
+                        "{} problem{} in the scenario: showing the last good result",
+                        problems.len(),
+                        if problems.len() == 1 { "" } else { "s" },
+                    );
+                }
+                match app.outcome.get() {
+                    None => "simulating…".to_string(),
+                    Some(o) => format!(
+                        "{} jobs, {} events in {} ms{}",
+                        format::thousands(o.digest.totals.submitted as f64),
+                        format::thousands(o.digest.event_count as f64),
+                        format::thousands(o.millis.round()),
+                        if app.stale.get() { " (updating…)" } else { "" },
+                    ),
+                }
+            }}
+        </span>
+    }
+}
+
 /// The page.
 #[component]
 pub fn App() -> impl IntoView {
-    let (preset, _set_preset) = signal(AWS_WALKTHROUGH);
-    let outcome = Memo::new(move |_| run_scenario(preset.get().json));
+    let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
+    provide_context(app);
+    state::install_runner(app, 250);
     view! {
         <header class="site-header">
             <div class="wrap">
@@ -71,18 +95,23 @@ pub fn App() -> impl IntoView {
                 </p>
             </div>
         </header>
-        <main class="wrap">
-            <section class="scenario-intro">
-                <h2>{move || preset.get().title}</h2>
-                <p>{move || preset.get().description}</p>
-            </section>
-            {move || match outcome.get() {
-                Ok(result) => view! { <Results result=result /> }.into_any(),
-                Err(problems) => {
-                    view! { <ErrorBox title="This scenario cannot be simulated" problems=problems /> }
-                        .into_any()
-                }
-            }}
+        <div class="toolbar wrap">
+            <button class="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
+            <RunStatus />
+            <ShareBar />
+        </div>
+        <main class="wrap layout">
+            <Editor />
+            <div class="results" class:stale=move || app.stale.get()>
+                {move || {
+                    let problems = app.problems.get();
+                    (!problems.is_empty()).then(|| {
+                        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                        view! { <ErrorBox title="This scenario cannot be simulated" problems=lines /> }
+                    })
+                }}
+                <ResultsPanel />
+            </div>
         </main>
         <footer class="site-footer wrap">
             "The simulator runs entirely in your browser; nothing is sent anywhere."
