@@ -379,6 +379,16 @@ impl Cx {
                     if let Some(Value::String(t)) = w.get("instance_type") {
                         self.type_index(t, &join(&path, "instance_type"));
                     }
+                    if let Value::Object(m) = w {
+                        self.unknown_fields(m, &path, workload::FIELDS);
+                        if let Some(Value::Object(c)) = m.get("checkpoint") {
+                            self.unknown_fields(
+                                c,
+                                &join(&path, "checkpoint"),
+                                workload::CHECKPOINT_FIELDS,
+                            );
+                        }
+                    }
                     // Invalid shares are named too (after the valid ones, so that valid
                     // indices are unchanged): their problems are reported already, and the
                     // scenario is invalid whatever the workload's share index.
