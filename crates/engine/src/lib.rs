@@ -4,6 +4,7 @@
 //! scenario text gives the same result bytes natively and in wasm.
 
 pub mod admission;
+pub mod advisor;
 pub mod catalogue;
 pub mod compare;
 pub mod digest;
