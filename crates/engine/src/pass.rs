@@ -186,35 +186,43 @@ impl Sim<'_> {
 
     /// Best-effort FIFO: every job of a bucket has the bucket head's own reason.
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let buckets: Vec<(usize, u64)> = self.rt[s].buckets.keys().copied().collect();
-        for (t, n) in buckets {
-            if self.rt[s].buckets[&(t, n)].jobs.is_empty() {
-                continue;
-            }
+        let mut updated = std::mem::take(&mut self.scratch_reasons);
+        updated.clear();
+        for (&(t, n), b) in &self.rt[s].buckets {
             let r = self.own_reason(s, t, n);
-            let b = &self.rt[s].buckets[&(t, n)];
             if b.reason != Some(r) {
+                // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {
                     if self.jobs[key.3 as usize].reason != Some(r) {
                         changes.push((s, *key, r));
                     }
                 }
-                if let Some(b) = self.rt[s].buckets.get_mut(&(t, n)) {
-                    b.reason = Some(r);
-                }
-            } else {
-                for &j in &self.rt[s].fresh {
-                    let job = &self.jobs[j as usize];
-                    let spec = &self.sc.jobs[j as usize];
-                    if job.state == State::Runnable
-                        && (spec.instance_type, spec.instances) == (t, n)
-                        && job.reason != Some(r)
-                    {
-                        changes.push((s, self.qkey(j), r));
-                    }
+                updated.push(((t, n), r));
+            }
+        }
+        for &(bucket, r) in &updated {
+            if let Some(b) = self.rt[s].buckets.get_mut(&bucket) {
+                b.reason = Some(r);
+            }
+        }
+        // Jobs new to their bucket take its (now current) reason.
+        for &j in &self.rt[s].fresh {
+            let job = &self.jobs[j as usize];
+            if job.state != State::Runnable {
+                continue;
+            }
+            let spec = &self.sc.jobs[j as usize];
+            let r = self.rt[s]
+                .buckets
+                .get(&(spec.instance_type, spec.instances))
+                .and_then(|b| b.reason);
+            if let Some(r) = r {
+                if job.reason != Some(r) {
+                    changes.push((s, self.qkey(j), r));
                 }
             }
         }
+        self.scratch_reasons = updated;
     }
 
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the

@@ -404,6 +404,8 @@ pub struct Sim<'a> {
     started: bool,
     /// `(usage_version, sum of share versions)` when the values were last computed.
     values_at: Option<(u64, u64)>,
+    /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
+    pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
 }
 
 impl<'a> Sim<'a> {
@@ -536,6 +538,7 @@ impl<'a> Sim<'a> {
             last_t: 0,
             started: false,
             values_at: None,
+            scratch_reasons: Vec::new(),
         }
     }
 
