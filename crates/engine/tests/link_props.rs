@@ -387,3 +387,13 @@ fn json_bomb_link_is_refused() {
         "link payload inflates past 8 MiB"
     );
 }
+
+/// The case proptest found (kept in `tests/proptest-regressions/link_props.txt`): without
+/// serde_json's `float_roundtrip`, this submit time came back as `156602.51223882005`.
+#[test]
+fn float_survives_a_link_exactly() {
+    let text = r#"{"format":"quotalab/v1","jobs":[{"submit_s":156602.51223882003,"work_s":172931.19840295607}]}"#;
+    let back = decode(&encode(text).unwrap()).unwrap();
+    assert!(back.contains("156602.51223882003"), "{back}");
+    assert!(back.contains("172931.19840295607"), "{back}");
+}
