@@ -90,9 +90,17 @@ pub struct TypeUsage {
     pub reserve_idle: u64,
     /// The lendable pool's size (depends only on limits and strategies).
     pub pool_size: u64,
-    /// Per share, from its configuration (refreshed by [`TypeUsage::recompute`]):
-    /// `limit(S,T)`, `limit + borrow_cap` (condition 1, `u64::MAX` when unbounded),
-    /// `guaranteed(S,T)`, and whether the share is RESERVE.
+    /// `unallocated(T)` (SPEC 3): capacity not covered by any share's limit.
+    pub unallocated: u64,
+    /// The shares' configuration for this type, shared by trial copies.
+    cfg: std::sync::Arc<TypeCfg>,
+}
+
+/// Per share, from its configuration (refreshed by [`TypeUsage::recompute`]):
+/// `limit(S,T)`, `limit + borrow_cap` (condition 1, `u64::MAX` when unbounded),
+/// `guaranteed(S,T)`, and whether the share is RESERVE.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct TypeCfg {
     limit: [u64; MAX],
     ceiling: [u64; MAX],
     guaranteed: [u64; MAX],
@@ -112,10 +120,13 @@ impl TypeUsage {
             pool_used: 0,
             reserve_idle: 0,
             pool_size: 0,
-            limit: [0; MAX],
-            ceiling: [0; MAX],
-            guaranteed: [0; MAX],
-            reserve: [false; MAX],
+            unallocated: 0,
+            cfg: std::sync::Arc::new(TypeCfg {
+                limit: [0; MAX],
+                ceiling: [0; MAX],
+                guaranteed: [0; MAX],
+                reserve: [false; MAX],
+            }),
         };
         u.recompute(shares);
         u
@@ -124,13 +135,20 @@ impl TypeUsage {
     /// Recomputes the aggregates from `used` (after an `update_share`).
     pub fn recompute(&mut self, shares: &[Share]) {
         let t = self.t;
+        let mut cfg = TypeCfg {
+            limit: [0; MAX],
+            ceiling: [0; MAX],
+            guaranteed: [0; MAX],
+            reserve: [false; MAX],
+        };
         for (s, share) in shares.iter().enumerate() {
-            self.limit[s] = limit_of(share, t);
-            self.ceiling[s] =
-                borrow_cap(share, t).map_or(u64::MAX, |c| self.limit[s].saturating_add(c));
-            self.guaranteed[s] = guaranteed(share, t);
-            self.reserve[s] = share.strategy == Strategy::Reserve;
+            cfg.limit[s] = limit_of(share, t);
+            cfg.ceiling[s] =
+                borrow_cap(share, t).map_or(u64::MAX, |c| cfg.limit[s].saturating_add(c));
+            cfg.guaranteed[s] = guaranteed(share, t);
+            cfg.reserve[s] = share.strategy == Strategy::Reserve;
         }
+        self.cfg = std::sync::Arc::new(cfg);
         self.sum_used = self.used.iter().sum();
         self.over = (0..shares.len())
             .filter(|&s| self.over_limit(shares, s))
@@ -147,17 +165,18 @@ impl TypeUsage {
             .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
             .sum();
         self.pool_size = lendable_pool(shares, t, self.capacity);
+        self.unallocated = unallocated(shares, t, self.capacity);
     }
 
     /// Sets `used(s,T)` to `new`, keeping the aggregates exact.
     fn set(&mut self, s: usize, new: u64) {
         let old = self.used[s];
-        let l = self.limit[s];
+        let l = self.cfg.limit[s];
         self.over = self.over - usize::from(old > l) + usize::from(new > l);
-        let g = self.guaranteed[s];
+        let g = self.cfg.guaranteed[s];
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
-        if self.reserve[s] {
+        if self.cfg.reserve[s] {
             self.reserve_idle = self.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
         }
         self.used[s] = new;
@@ -178,18 +197,18 @@ impl TypeUsage {
     pub fn fits(&self, _shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
         let used = self.used[s];
         // Condition 1: used + n <= limit + borrow_cap.
-        if used + n > self.ceiling[s] {
+        if used + n > self.cfg.ceiling[s] {
             return Err(Misfit::ShareLimit);
         }
         // Condition 2: the lendable pool's usage stays within the pool.
-        let g = self.guaranteed[s];
+        let g = self.cfg.guaranteed[s];
         let grown = self.pool_used - used.saturating_sub(g) + (used + n).saturating_sub(g);
         if grown > self.pool_size {
             return Err(Misfit::LendablePool);
         }
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
-        let own_reserve_idle = if self.reserve[s] {
-            self.limit[s].saturating_sub(used)
+        let own_reserve_idle = if self.cfg.reserve[s] {
+            self.cfg.limit[s].saturating_sub(used)
         } else {
             0
         };
@@ -199,9 +218,19 @@ impl TypeUsage {
         Ok(())
     }
 
+    /// `limit(S,T)` as configured now (0 when the share has no limit for T).
+    pub fn limit(&self, s: usize) -> u64 {
+        self.cfg.limit[s]
+    }
+
+    /// Whether share `s` lends its idle entitlement (not RESERVE).
+    pub fn lends(&self, s: usize) -> bool {
+        !self.cfg.reserve[s]
+    }
+
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
     pub fn over_limit(&self, _shares: &[Share], s: usize) -> bool {
-        self.used[s] > self.limit[s]
+        self.used[s] > self.cfg.limit[s]
     }
 }
 

@@ -406,6 +406,8 @@ pub struct Sim<'a> {
     values_at: Option<(u64, u64)>,
     /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
+    /// Scratch space of `record_values`: (lent, idle) per type.
+    scratch_lent: Vec<(u64, u64)>,
 }
 
 impl<'a> Sim<'a> {
@@ -539,6 +541,7 @@ impl<'a> Sim<'a> {
             started: false,
             values_at: None,
             scratch_reasons: Vec::new(),
+            scratch_lent: Vec::new(),
         }
     }
 
@@ -1042,32 +1045,30 @@ impl<'a> Sim<'a> {
             return;
         }
         self.values_at = Some(version);
-        let types = self.sc.instance_types.len();
         // SPEC 1 "Lent": of B = max(0, total borrowed - unallocated), min(B, total idle) is
         // split across lending shares in proportion to their idle entitlement.
-        let mut lent_total = vec![0u64; types];
-        let mut idle_total = vec![0u64; types];
-        for (t, u) in self.usage.iter().enumerate() {
-            let mut borrowed = 0;
-            for (s, c) in self.cfg.iter().enumerate() {
-                let l = admission::limit_of(c, t);
-                borrowed += u.used[s].saturating_sub(l);
-                if c.strategy.lends() {
-                    idle_total[t] += l.saturating_sub(u.used[s]);
+        let nshares = self.cfg.len();
+        let mut lent_idle = std::mem::take(&mut self.scratch_lent);
+        lent_idle.clear();
+        for u in &self.usage {
+            let (mut borrowed, mut idle) = (0u64, 0u64);
+            for s in 0..nshares {
+                let (used, l) = (u.used[s], u.limit(s));
+                borrowed += used.saturating_sub(l);
+                if u.lends(s) {
+                    idle += l.saturating_sub(used);
                 }
             }
-            let b =
-                borrowed.saturating_sub(admission::unallocated(&self.cfg, t, self.sc.capacity[t]));
-            lent_total[t] = b.min(idle_total[t]);
+            lent_idle.push((borrowed.saturating_sub(u.unallocated).min(idle), idle));
         }
         let mut changed = false;
         for (i, &(s, t)) in self.series.pairs.iter().enumerate() {
-            let c = &self.cfg[s];
-            let limit = admission::limit_of(c, t);
-            let used = self.usage[t].used[s];
+            let u = &self.usage[t];
+            let (limit, used) = (u.limit(s), u.used[s]);
             let own = used.min(limit);
-            let lent = if c.strategy.lends() && idle_total[t] > 0 {
-                lent_total[t] as f64 * limit.saturating_sub(used) as f64 / idle_total[t] as f64
+            let (lent_total, idle_total) = lent_idle[t];
+            let lent = if u.lends(s) && idle_total > 0 {
+                lent_total as f64 * limit.saturating_sub(used) as f64 / idle_total as f64
             } else {
                 0.0
             };
@@ -1083,6 +1084,7 @@ impl<'a> Sim<'a> {
                 self.now_vals[i] = v;
             }
         }
+        self.scratch_lent = lent_idle;
         if !self.opts.series {
             return;
         }
