@@ -523,13 +523,47 @@ fn human_secs(s: f64) -> String {
     }
 }
 
+/// A percentile cell: "-" when the set is empty.
+fn pct(p: &Percentiles, x: f64) -> String {
+    if p.n == 0 {
+        "-".to_string()
+    } else {
+        human_secs(x)
+    }
+}
+
+/// Instance-hours: one decimal in big runs, two in small ones.
+fn hrs(h: f64, big: bool) -> String {
+    if big {
+        format!("{h:.1}")
+    } else {
+        format!("{h:.2}")
+    }
+}
+
 /// The `--summary` table: one aligned row per share, then the totals.
 pub fn summary_table(sim: &Sim) -> String {
     let sc = sim.sc;
     let (shares, total) = stats(sim);
+    let big = total.time.held as f64 / MS_PER_HOUR >= 100.0;
     let head = [
-        "share", "jobs", "done", "failed", "unfin", "p50 done", "p90 done", "p50 wait", "reclaim",
-        "in-share", "own h", "borrow h", "lent h", "held h", "lost h", "goodput", "cost $",
+        "share",
+        "jobs",
+        "done",
+        "failed",
+        "unfin",
+        "p50 compl",
+        "p90 compl",
+        "p50 wait",
+        "reclaim",
+        "in-share",
+        "own h",
+        "borrow h",
+        "lent h",
+        "held h",
+        "lost h",
+        "goodput",
+        "cost $",
     ];
     let row = |name: &str, s: &Stats| -> Vec<String> {
         let t = &s.time;
@@ -539,18 +573,26 @@ pub fn summary_table(sim: &Sim) -> String {
             s.jobs.succeeded.to_string(),
             s.jobs.failed.to_string(),
             s.jobs.unfinished.to_string(),
-            human_secs(s.completion.p50),
-            human_secs(s.completion.p90),
-            human_secs(s.wait.p50),
+            pct(&s.completion, s.completion.p50),
+            pct(&s.completion, s.completion.p90),
+            pct(&s.wait, s.wait.p50),
             s.reclaim.to_string(),
             s.in_share.to_string(),
-            format!("{:.1}", t.own as f64 / MS_PER_HOUR),
-            format!("{:.1}", t.borrowed as f64 / MS_PER_HOUR),
-            format!("{:.1}", t.lent / MS_PER_HOUR),
-            format!("{:.1}", t.held as f64 / MS_PER_HOUR),
-            format!("{:.1}", t.lost as f64 / MS_PER_HOUR),
-            format!("{:.1}%", s.goodput() * 100.0),
-            format!("{:.0}", s.cost_usd),
+            hrs(t.own as f64 / MS_PER_HOUR, big),
+            hrs(t.borrowed as f64 / MS_PER_HOUR, big),
+            hrs(t.lent / MS_PER_HOUR, big),
+            hrs(t.held as f64 / MS_PER_HOUR, big),
+            hrs(t.lost as f64 / MS_PER_HOUR, big),
+            if t.held == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", s.goodput() * 100.0)
+            },
+            if s.cost_usd < 100.0 {
+                format!("{:.2}", s.cost_usd)
+            } else {
+                format!("{:.0}", s.cost_usd)
+            },
         ]
     };
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
@@ -591,5 +633,9 @@ pub fn summary_table(sim: &Sim) -> String {
             out.push('\n');
         }
     }
+    out.push_str(
+        "compl = completion time (end - submit) of succeeded jobs; wait = first start - submit; \
+         h = instance-hours (own/borrow: quota of admitted jobs; lent: idle entitlement others borrowed; held: instances actually held)\n",
+    );
     out
 }
