@@ -48,3 +48,81 @@ pub fn thousands(x: f64) -> String {
     }
     out
 }
+
+/// A small quantity without useless decimals: `1` -> `1`, `0.5` -> `0.5`, `2.25` -> `2.3`.
+pub fn amount(x: f64) -> String {
+    if !x.is_finite() {
+        return "—".into();
+    }
+    let r = (x * 10.0).round() / 10.0;
+    if (r - r.round()).abs() < 1e-9 {
+        format!("{r:.0}")
+    } else {
+        format!("{r:.1}")
+    }
+}
+
+/// A point in time of a run for people: `45 s`, `1 min 30 s`, `2 h 05 min`.
+pub fn clock(s: f64) -> String {
+    if !s.is_finite() {
+        return "—".into();
+    }
+    let total = s.max(0.0).round() as u64;
+    let (h, m, sec) = (total / 3600, (total % 3600) / 60, total % 60);
+    if h > 0 {
+        format!("{h} h {m:02} min")
+    } else if m > 0 {
+        if sec == 0 {
+            format!("{m} min")
+        } else {
+            format!("{m} min {sec} s")
+        }
+    } else {
+        format!("{sec} s")
+    }
+}
+
+/// A round duration as an axis tick: `10 s`, `1 min`, `2 h`, `3 d`.
+pub fn duration_tick(s: f64) -> String {
+    let pick = |v: f64, unit: &str| format!("{} {unit}", amount(v));
+    if s < 60.0 {
+        pick(s, "s")
+    } else if s < 3600.0 {
+        pick(s / 60.0, "min")
+    } else if s < 86_400.0 {
+        pick(s / 3600.0, "h")
+    } else {
+        pick(s / 86_400.0, "d")
+    }
+}
+
+/// US dollars: `$0.42`, `$12.50`, `$1,234`.
+pub fn usd(x: f64) -> String {
+    if !x.is_finite() {
+        "—".into()
+    } else if x.abs() < 1000.0 {
+        format!("${x:.2}")
+    } else {
+        format!("${}", thousands(x))
+    }
+}
+
+/// [`duration`] with fewer digits for dense tables: `45 s`, `5.0 min`, `12 min`, `1.5 h`,
+/// `30 h`.
+pub fn duration_compact(s: f64) -> String {
+    if !s.is_finite() {
+        return "—".into();
+    }
+    let (v, unit) = if s < 90.0 {
+        return format!("{s:.0} s");
+    } else if s < 90.0 * 60.0 {
+        (s / 60.0, "min")
+    } else {
+        (s / 3600.0, "h")
+    };
+    if v < 9.95 {
+        format!("{v:.1} {unit}")
+    } else {
+        format!("{v:.0} {unit}")
+    }
+}

@@ -10,45 +10,19 @@ pub mod palette;
 pub mod panic;
 pub mod presets;
 pub mod problems;
-pub mod report;
 pub mod results;
 pub mod share;
 pub mod state;
 pub mod summary;
+pub mod timeline;
 
 use leptos::prelude::*;
-use serde_json::Value;
 
-use charts::OccupancyChart;
 use editor::Editor;
 use problems::ErrorBox;
 use results::ResultsPanel;
 use share::ShareBar;
 use state::{use_app, AppState};
-use summary::SummaryTable;
-
-/// Runs a scenario through the engine: the parsed result (SPEC 8), or every problem as text.
-pub fn run_scenario(scenario_json: &str) -> Result<Value, Vec<String>> {
-    let text = quotalab_engine::run_json(scenario_json)
-        .map_err(|problems| problems.iter().map(ToString::to_string).collect::<Vec<_>>())?;
-    serde_json::from_str(&text)
-        .map_err(|e| vec![format!("the engine's result is not valid JSON: {e}")])
-}
-
-/// What one run shows: the summary table and the occupancy chart (SPEC 8 JSON).
-#[component]
-pub fn Results(result: Value) -> impl IntoView {
-    view! {
-        <section class="card" aria-labelledby="summary-heading">
-            <h2 id="summary-heading">"Summary"</h2>
-            <SummaryTable result=result.clone() />
-        </section>
-        <section class="card" aria-labelledby="occupancy-heading">
-            <h2 id="occupancy-heading">"Cluster occupancy"</h2>
-            <OccupancyChart result=result />
-        </section>
-    }
-}
 
 /// "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending.
 #[component]

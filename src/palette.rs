@@ -24,3 +24,18 @@ pub fn css(index: usize) -> String {
     let (r, g, b) = rgb(index);
     format!("#{r:02x}{g:02x}{b:02x}")
 }
+
+/// The share colour mixed with white: `amount` 0 gives the colour, 1 gives white.
+/// Lighter variants of one share's colour (borrowed, startup, waiting) stay recognisable.
+pub fn tint(index: usize, amount: f64) -> (u8, u8, u8) {
+    let (r, g, b) = rgb(index);
+    let a = amount.clamp(0.0, 1.0);
+    let mix = |c: u8| (f64::from(c) + (255.0 - f64::from(c)) * a).round() as u8;
+    (mix(r), mix(g), mix(b))
+}
+
+/// [`tint`] as CSS text (`#rrggbb`).
+pub fn css_tint(index: usize, amount: f64) -> String {
+    let (r, g, b) = tint(index, amount);
+    format!("#{r:02x}{g:02x}{b:02x}")
+}

@@ -1,20 +1,103 @@
-//! Everything shown about the last good run. STUB: the results' owner replaces the interim
-//! JSON-based view with components fed by the run's `Digest`.
+//! Everything shown about the last good run, from its [`Digest`] (`app.outcome`): the
+//! summary table, then the charts, then the sections other components add (compare, event
+//! log). Nothing here re-runs the engine or decides anything.
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
+use quotalab_engine::digest::Digest;
 
+use crate::charts::{AllocationChart, CompletionChart, InterruptionChart, OccupancyChart};
 use crate::state::use_app;
-use crate::{run_scenario, Results};
+use crate::summary::SummaryTable;
+use crate::timeline::Timeline;
 
-/// The results panel: summary, charts, explanations.
+/// The last good run's digest, changing only when a new run lands.
+fn last_digest() -> Memo<Option<Arc<Digest>>> {
+    let app = use_app();
+    Memo::new_with_compare(
+        move |_| app.outcome.with(|o| o.as_ref().map(|o| o.digest.clone())),
+        |a, b| match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+            (Some(None), Some(None)) => false,
+            _ => true,
+        },
+    )
+}
+
+/// The results panel of the page, fed by `app.outcome`.
 #[component]
 pub fn ResultsPanel() -> impl IntoView {
     let app = use_app();
+    let digest = last_digest();
     view! {
-        {move || {
-            app.outcome.get().and_then(|_| run_scenario(&app.scenario.get_untracked()).ok()).map(|result| {
-                view! { <Results result=result /> }
-            })
-        }}
+        <Show
+            when=move || digest.with(Option::is_some)
+            fallback=|| view! { <p class="empty-note results-pending">"Simulating…"</p> }
+        >
+            {move || {
+                let d = Signal::derive(move || digest.get().unwrap_or_else(|| Arc::new(empty_digest())));
+                view! { <RunResults digest=d cursor=app.cursor /> }
+            }}
+        </Show>
+    }
+}
+
+/// Every section about one run, in reading order.
+#[component]
+pub fn RunResults(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+) -> impl IntoView {
+    view! {
+        <section class="card" aria-labelledby="summary-heading">
+            <h2 id="summary-heading">"Summary"</h2>
+            <SummaryTable digest=digest />
+        </section>
+        <section class="card" aria-labelledby="allocation-heading">
+            <h2 id="allocation-heading">"Allocation vs consumption"</h2>
+            <AllocationChart digest=digest cursor=cursor />
+        </section>
+        <section class="card" aria-labelledby="occupancy-heading">
+            <h2 id="occupancy-heading">"Cluster occupancy"</h2>
+            <OccupancyChart digest=digest cursor=cursor />
+        </section>
+        <section class="card" aria-labelledby="completion-heading">
+            <h2 id="completion-heading">"Completion time"</h2>
+            <CompletionChart digest=digest />
+        </section>
+        <section class="card" aria-labelledby="interruption-heading">
+            <h2 id="interruption-heading">"Interruption cost"</h2>
+            <div class="interruption-layout">
+                <InterruptionChart digest=digest />
+                // SLOT (checkpoint advisor): `crate::explain::CheckpointAdvisor` goes here,
+                // beside the bars, when it exists; the layout gives it the right column.
+                <div class="advisor-slot"></div>
+            </div>
+        </section>
+        <section class="card" aria-labelledby="timeline-heading">
+            <h2 id="timeline-heading">"Timeline"</h2>
+            <Timeline digest=digest cursor=cursor />
+        </section>
+        // SLOT (compare): the compare section (`crate::compare`) goes here.
+        // SLOT (event log): the event log section (`crate::explain`) goes here.
+    }
+}
+
+/// A run of nothing (never shown: the panel waits for the first run).
+fn empty_digest() -> Digest {
+    Digest {
+        name: String::new(),
+        end_s: 0.0,
+        shares: Vec::new(),
+        totals: Default::default(),
+        instance_types: Vec::new(),
+        capacity: Vec::new(),
+        jobs: Vec::new(),
+        events: Vec::new(),
+        event_count: 0,
+        series: Vec::new(),
+        series_points: 0,
+        steps: 0,
     }
 }

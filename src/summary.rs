@@ -1,83 +1,120 @@
-//! The per-share summary table.
+//! The per-share summary table of a run (SPEC 8 metrics, from the run's [`Digest`]).
+
+use std::sync::Arc;
 
 use leptos::prelude::*;
-use serde_json::Value;
+use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::{format, palette, report};
+use crate::{format, palette};
 
-fn row(s: report::ShareSummary, colour: Option<String>, total: bool) -> impl IntoView {
+fn pct(p: &quotalab_engine::digest::Pct, v: f64) -> String {
+    if p.n == 0 {
+        "—".into()
+    } else {
+        format::duration_compact(v)
+    }
+}
+
+fn count(n: u64) -> String {
+    format::thousands(n as f64)
+}
+
+fn row(s: &ShareMetrics, colour: Option<String>, total: bool) -> impl IntoView + use<> {
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
     });
-    let key = s.name.clone();
+    let name = if total {
+        "All shares".to_string()
+    } else {
+        s.name.clone()
+    };
+    let goodput = (s.held_h > 0.0).then_some(s.goodput);
+    let key = name.clone();
     view! {
-        <tr class:totals=total data-share=key>
+        <tr class:totals=total data-testid=(!total).then_some("summary-row") data-share=key>
             <th scope="row" class="share-name">
                 {swatch}
-                {s.name}
+                {name}
             </th>
-            <td class="num" data-col="jobs">{format!("{} / {}", s.succeeded, s.submitted)}</td>
-            <td class="num" data-col="p50">{format::opt_duration(s.completion_p50_s)}</td>
-            <td class="num" data-col="p90">{format::opt_duration(s.completion_p90_s)}</td>
-            <td class="num" data-col="reclaim">{s.preemptions_reclaim}</td>
-            <td class="num" data-col="in-share">{s.preemptions_in_share}</td>
-            <td class="num group-start" data-col="own">{format::hours(s.hours_own)}</td>
-            <td class="num" data-col="borrowed">{format::hours(s.hours_borrowed)}</td>
-            <td class="num" data-col="lent">{format::hours(s.hours_lent)}</td>
-            <td class="num" data-col="held">{format::hours(s.hours_held)}</td>
-            <td class="num group-start" data-col="goodput">{format::percent(s.goodput)}</td>
+            <td class="num" data-col="jobs">{format!("{} / {}", count(s.succeeded), count(s.submitted))}</td>
+            <td class="num" data-col="failed">{count(s.failed)}</td>
+            <td class="num" data-col="unfinished">{count(s.unfinished)}</td>
+            <td class="num group-start" data-col="p50">{pct(&s.completion_s, s.completion_s.p50)}</td>
+            <td class="num" data-col="p90">{pct(&s.completion_s, s.completion_s.p90)}</td>
+            <td class="num group-start" data-col="wait-p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
+            <td class="num group-start" data-col="reclaim">{count(s.reclaim)}</td>
+            <td class="num" data-col="in-share">{count(s.in_share)}</td>
+            <td class="num group-start" data-col="entitled">{format::hours(s.entitled_h)}</td>
+            <td class="num" data-col="own">{format::hours(s.own_h)}</td>
+            <td class="num" data-col="borrowed">{format::hours(s.borrowed_h)}</td>
+            <td class="num" data-col="lent">{format::hours(s.lent_h)}</td>
+            <td class="num" data-col="held">{format::hours(s.held_h)}</td>
+            <td class="num" data-col="lost">{format::hours(s.lost_h)}</td>
+            <td class="num group-start" data-col="goodput">{format::percent(goodput)}</td>
+            <td class="num" data-col="cost">{format::usd(s.cost_usd)}</td>
+            <td class="num" data-col="deadline-misses">{count(s.deadline_misses)}</td>
         </tr>
     }
 }
 
-/// One row per share of the result (engine order), plus a totals row when the result has
-/// totals. Shows a note instead of an empty table when the result has no share.
+/// One row per share (scenario order) and a totals row when there are several shares.
 #[component]
-pub fn SummaryTable(result: Value) -> impl IntoView {
-    let shares = report::share_summaries(&result);
-    if shares.is_empty() {
-        return view! { <p class="empty-note">"The result has no quota shares to summarise."</p> }
-            .into_any();
+pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
+    move || {
+        let d = digest.get();
+        if d.shares.is_empty() {
+            return view! { <p class="empty-note">"The run has no quota shares to summarise."</p> }
+                .into_any();
+        }
+        let rows = d
+            .shares
+            .iter()
+            .enumerate()
+            .map(|(i, s)| row(s, Some(palette::css(i)), false))
+            .collect_view();
+        let totals =
+            (d.shares.len() > 1).then(|| view! { <tfoot>{row(&d.totals, None, true)}</tfoot> });
+        view! {
+            <div class="table-scroll">
+                <table class="summary" data-testid="summary-table">
+                    <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col" rowspan="2">"Share"</th>
+                            <th scope="colgroup" colspan="3">"Jobs"</th>
+                            <th scope="colgroup" colspan="2" class="group-start">"Completion"</th>
+                            <th scope="col" class="group-start">"Wait"</th>
+                            <th scope="colgroup" colspan="2" class="group-start">"Preemptions"</th>
+                            <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
+                            <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
+                            <th scope="col" rowspan="2" class="num">"Cost"</th>
+                            <th scope="col" rowspan="2" class="num">"Deadline misses"</th>
+                        </tr>
+                        <tr>
+                            <th scope="col" class="num" title="succeeded / submitted">"done / sub."</th>
+                            <th scope="col" class="num">"failed"</th>
+                            <th scope="col" class="num" title="not ended when the run stopped">"unfinished"</th>
+                            <th scope="col" class="num group-start" title="completion time (submit to success), median">"p50"</th>
+                            <th scope="col" class="num" title="completion time (submit to success), 90th percentile">"p90"</th>
+                            <th scope="col" class="num group-start" title="wait from submission to first start, median">"p50"</th>
+                            <th scope="col" class="num group-start" title="taken back by a share reclaiming its lent capacity">"reclaim"</th>
+                            <th scope="col" class="num" title="by a higher-priority job of the same share">"in\u{2011}share"</th>
+                            <th scope="col" class="num group-start" title="limit × time">"entitled"</th>
+                            <th scope="col" class="num" title="quota of admitted jobs within the limit">"own"</th>
+                            <th scope="col" class="num" title="quota of admitted jobs beyond the limit">"borrowed"</th>
+                            <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
+                            <th scope="col" class="num" title="instances physically held">"held"</th>
+                            <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                    {totals}
+                </table>
+            </div>
+            <p class="table-note">
+                "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time."
+            </p>
+        }
+        .into_any()
     }
-    let totals = report::totals_summary(&result).filter(|_| shares.len() > 1);
-    let rows = shares
-        .into_iter()
-        .enumerate()
-        .map(|(i, s)| row(s, Some(palette::css(i)), false))
-        .collect_view();
-    let totals = totals.map(|t| view! { <tfoot>{row(t, None, true)}</tfoot> });
-    view! {
-        <div class="table-scroll">
-            <table class="summary">
-                <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
-                <thead>
-                    <tr>
-                        <th scope="col" rowspan="2">"Share"</th>
-                        <th scope="col" class="num">"Jobs"</th>
-                        <th scope="colgroup" colspan="2">"Completion time"</th>
-                        <th scope="colgroup" colspan="2">"Preemptions"</th>
-                        <th scope="colgroup" colspan="4" class="group-start">"Instance-hours"</th>
-                        <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
-                    </tr>
-                    <tr>
-                        <th scope="col" class="num">"succeeded / submitted"</th>
-                        <th scope="col" class="num">"p50"</th>
-                        <th scope="col" class="num">"p90"</th>
-                        <th scope="col" class="num">"reclaim"</th>
-                        <th scope="col" class="num">"in\u{2011}share"</th>
-                        <th scope="col" class="num group-start">"own"</th>
-                        <th scope="col" class="num">"borrowed"</th>
-                        <th scope="col" class="num">"lent"</th>
-                        <th scope="col" class="num">"held"</th>
-                    </tr>
-                </thead>
-                <tbody>{rows}</tbody>
-                {totals}
-            </table>
-        </div>
-        <p class="table-note">
-            "Over the whole run. Completion: submit to success. Instance-hours: own, borrowed and lent count the quota of admitted jobs; held counts instances physically held. Goodput: useful time ÷ held time."
-        </p>
-    }
-    .into_any()
 }

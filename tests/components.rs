@@ -3,11 +3,16 @@
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --tests`
 #![cfg(target_arch = "wasm32")]
 
+use std::sync::Arc;
+
 use leptos::{mount::mount_to, prelude::*, task::tick};
 use quotalab_app::{
-    charts::OccupancyChart, problems::ErrorBox, report, summary::SummaryTable, App,
+    charts::{occupancy, OccupancyChart},
+    problems::ErrorBox,
+    summary::SummaryTable,
+    App,
 };
-use serde_json::{json, Value};
+use quotalab_engine::digest::{Digest, Pct, SeriesRow, ShareMetrics};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement};
@@ -50,41 +55,85 @@ fn text(root: &Element, selector: &str) -> String {
         .to_string()
 }
 
-fn share(submitted: u64, succeeded: u64, p50: f64, p90: f64, reclaim: u64, held: f64) -> Value {
-    json!({
-        "jobs": {"submitted": submitted, "succeeded": succeeded, "failed": 0,
-                 "unfinished": submitted - succeeded, "rejected": 0, "unschedulable": 0},
-        "completion_s": {"mean": p50, "p50": p50, "p90": p90, "p99": p90, "max": p90},
-        "wait_s": {"mean": 0, "p50": 0, "p90": 0, "p99": 0, "max": 0},
-        "preemptions": {"reclaim": reclaim, "in_share": 2},
-        "instance_hours": {"entitled": 1, "own": 1.25, "borrowed": 0.5, "lent": 0.25, "idle": 0,
-                           "held": held, "useful": held * 0.75, "lost": 0, "startup": 0,
-                           "checkpoint": 0, "grace": 0},
-        "goodput": 0.75, "cost_usd": 0.0, "deadline_misses": 0
-    })
+fn pct(n: u64, p50: f64, p90: f64) -> Pct {
+    Pct {
+        n,
+        mean: p50,
+        p50,
+        p90,
+        p99: p90,
+        max: p90,
+    }
 }
 
-/// A small hand-written result (SPEC 8) with two shares, totals and a series.
-fn small_result() -> Value {
-    json!({
-        "format": "quotalab-result/v1",
-        "end_s": 1800,
-        "shares": {
-            "research": share(3, 2, 300.0, 5400.0, 1, 2.0),
-            "prod": share(1, 0, 0.0, 0.0, 0, 0.0),
-        },
-        "totals": share(4, 2, 300.0, 5400.0, 1, 2.0),
-        "jobs": [],
-        "events": [],
-        "series": {
-            "t_s": [0, 600, 1200],
-            "shares": {
-                "research": {"ml.g5.xlarge": {"limit": [1, 1, 1], "own": [1, 1, 0], "borrowed": [2, 0, 0], "lent": [0, 0, 0], "queued": [0, 0, 0]}},
-                "prod": {"ml.g5.xlarge": {"limit": [2, 2, 2], "own": [0, 2, 1], "borrowed": [0, 0, 0], "lent": [2, 0, 0], "queued": [0, 0, 0]},
-                         "ml.g5.2xlarge": {"limit": [1, 1, 1], "own": [0, 1, 1], "borrowed": [0, 0, 0], "lent": [0, 0, 0], "queued": [0, 0, 0]}}
-            }
-        }
-    })
+fn share(
+    name: &str,
+    submitted: u64,
+    succeeded: u64,
+    p50: f64,
+    p90: f64,
+    held: f64,
+) -> ShareMetrics {
+    ShareMetrics {
+        name: name.into(),
+        submitted,
+        succeeded,
+        failed: 0,
+        unfinished: submitted - succeeded,
+        completion_s: pct(succeeded, p50, p90),
+        wait_s: pct(succeeded, 30.0, 60.0),
+        reclaim: 1,
+        in_share: 2,
+        entitled_h: 1.0,
+        own_h: 1.25,
+        borrowed_h: 0.5,
+        lent_h: 0.25,
+        held_h: held,
+        useful_h: held * 0.75,
+        lost_h: held * 0.25,
+        goodput: 0.75,
+        cost_usd: 2.5,
+        deadline_misses: 1,
+        ..ShareMetrics::default()
+    }
+}
+
+fn series(share: u16, ty: u16, own: [f64; 3], borrowed: [f64; 3]) -> SeriesRow {
+    SeriesRow {
+        share,
+        instance_type: ty,
+        t_s: vec![0.0, 600.0, 1200.0],
+        limit: vec![1.0; 3],
+        own: own.to_vec(),
+        borrowed: borrowed.to_vec(),
+        lent: vec![0.0; 3],
+        queued: vec![0.0; 3],
+    }
+}
+
+/// A small hand-written digest with two shares, totals and series over two instance types.
+fn small_digest() -> Digest {
+    Digest {
+        name: "small".into(),
+        end_s: 1800.0,
+        shares: vec![
+            share("research", 3, 2, 300.0, 5400.0, 2.0),
+            share("prod", 1, 0, 0.0, 0.0, 0.0),
+        ],
+        totals: share("total", 4, 2, 300.0, 5400.0, 2.0),
+        instance_types: vec!["ml.g5.xlarge".into(), "ml.g5.2xlarge".into()],
+        capacity: vec![4, 2],
+        jobs: Vec::new(),
+        events: Vec::new(),
+        event_count: 0,
+        series: vec![
+            series(0, 0, [1.0, 1.0, 0.0], [2.0, 0.0, 0.0]),
+            series(1, 0, [0.0, 2.0, 1.0], [0.0, 0.0, 0.0]),
+            series(1, 1, [0.0, 1.0, 1.0], [0.0, 0.0, 0.0]),
+        ],
+        series_points: 3,
+        steps: 0,
+    }
 }
 
 fn cells(row: &Element) -> Vec<(String, String)> {
@@ -99,73 +148,81 @@ fn cells(row: &Element) -> Vec<(String, String)> {
         .collect()
 }
 
+fn expect(pairs: &[(&str, &str)]) -> Vec<(String, String)> {
+    pairs
+        .iter()
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .collect()
+}
+
 #[wasm_bindgen_test]
 fn summary_table_has_one_row_per_share_with_its_numbers() {
-    let root = mount(|| view! { <SummaryTable result=small_result() /> });
-    let rows = all(&root, "table.summary tbody tr");
+    let root = mount(|| view! { <SummaryTable digest=Arc::new(small_digest()) /> });
+    assert!(root
+        .query_selector("table.summary[data-testid=summary-table]")
+        .unwrap()
+        .is_some());
+    let rows = all(&root, "[data-testid=summary-row]");
     let names: Vec<_> = rows
         .iter()
         .map(|r| r.get_attribute("data-share").unwrap())
         .collect();
-    assert_eq!(
-        names,
-        ["research", "prod"],
-        "one row per share, in the result's order"
-    );
+    assert_eq!(names, ["research", "prod"], "one row per share, in order");
     assert_eq!(text(&rows[0], "th"), "research");
-
-    let expect = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
-        pairs
-            .iter()
-            .map(|(a, b)| (a.to_string(), b.to_string()))
-            .collect()
-    };
     assert_eq!(
         cells(&rows[0]),
         expect(&[
             ("jobs", "2 / 3"),
+            ("failed", "0"),
+            ("unfinished", "1"),
             ("p50", "5.0 min"),
             ("p90", "1.5 h"),
+            ("wait-p50", "30 s"),
             ("reclaim", "1"),
             ("in-share", "2"),
+            ("entitled", "1.00"),
             ("own", "1.25"),
             ("borrowed", "0.50"),
             ("lent", "0.25"),
             ("held", "2.00"),
+            ("lost", "0.50"),
             ("goodput", "75%"),
+            ("cost", "$2.50"),
+            ("deadline-misses", "1"),
         ])
     );
-    // No job succeeded: no completion time; nothing held: no goodput.
-    assert_eq!(
-        cells(&rows[1]),
-        expect(&[
-            ("jobs", "0 / 1"),
-            ("p50", "—"),
-            ("p90", "—"),
-            ("reclaim", "0"),
-            ("in-share", "2"),
-            ("own", "1.25"),
-            ("borrowed", "0.50"),
-            ("lent", "0.25"),
-            ("held", "0"),
-            ("goodput", "—"),
-        ])
-    );
+    // No job succeeded or started: no completion or wait time; nothing held: no goodput.
+    let prod = cells(&rows[1]);
+    for col in ["p50", "p90", "wait-p50", "goodput"] {
+        let v = &prod.iter().find(|(c, _)| c == col).unwrap().1;
+        assert_eq!(v, "—", "{col} of a share without data");
+    }
 
     let totals = all(&root, "table.summary tfoot tr");
     assert_eq!(totals.len(), 1, "a totals row");
     assert_eq!(text(&totals[0], "th"), "All shares");
     assert_eq!(text(&totals[0], "[data-col=jobs]"), "2 / 4");
-    // Each share row carries its colour swatch; the totals row has none.
-    assert_eq!(all(&root, "tbody .swatch").len(), 2);
+    assert!(totals[0].get_attribute("data-testid").is_none());
+    // Each share row carries its palette colour; the totals row has none.
+    let swatches = all(&root, "tbody .swatch");
+    assert_eq!(swatches.len(), 2);
+    for (i, s) in swatches.iter().enumerate() {
+        let style = s.get_attribute("style").unwrap_or_default();
+        let (r, g, b) = quotalab_app::palette::rgb(i);
+        assert!(
+            style.contains(&format!("rgb({r}, {g}, {b})"))
+                || style.contains(&quotalab_app::palette::css(i)),
+            "swatch {i}: {style}"
+        );
+    }
     assert_eq!(all(&root, "tfoot .swatch").len(), 0);
 }
 
 #[wasm_bindgen_test]
 fn summary_table_without_shares_says_so() {
-    let result = json!({"format": "quotalab-result/v1", "end_s": 0, "shares": {}, "totals": {},
-                        "jobs": [], "events": [], "series": {"t_s": [], "shares": {}}});
-    let root = mount(move || view! { <SummaryTable result=result /> });
+    let mut d = small_digest();
+    d.shares.clear();
+    let root = mount(move || view! { <SummaryTable digest=Arc::new(d) /> });
     assert!(root.query_selector("table").unwrap().is_none());
     assert!(text(&root, ".empty-note").contains("no quota shares"));
 }
@@ -196,47 +253,32 @@ fn error_box_lists_every_problem() {
 }
 
 #[wasm_bindgen_test]
-fn invalid_scenario_gives_every_problem_as_text() {
-    let problems = quotalab_app::run_scenario(
+fn invalid_scenario_gives_every_problem_with_its_path() {
+    let problems = quotalab_engine::load(
         r#"{"format": "quotalab/v1", "shares": [{"name": "", "limits": {}}], "jobs": [{"id": "a"}]}"#,
     )
     .expect_err("an invalid scenario has problems");
+    let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+    assert!(lines.len() >= 2, "every problem is reported: {lines:?}");
     assert!(
-        problems.len() >= 2,
-        "every problem is reported: {problems:?}"
-    );
-    assert!(
-        problems.iter().any(|p| p.contains(": ")),
-        "problems name their path: {problems:?}"
+        lines.iter().any(|p| p.contains(": ")),
+        "problems name their path: {lines:?}"
     );
 }
 
 #[wasm_bindgen_test]
-fn occupancy_sums_own_and_borrowed_over_types() {
-    let occ = report::occupancy(&small_result());
-    assert_eq!(occ.end_s, 1800.0);
-    assert_eq!(occ.instance_types, 2);
-    assert_eq!(occ.shares[0].name, "research");
-    assert_eq!(
-        occ.shares[0].points,
-        [(0.0, 3.0), (600.0, 1.0), (1200.0, 0.0)]
-    );
-    assert_eq!(
-        occ.shares[1].points,
-        [(0.0, 0.0), (600.0, 3.0), (1200.0, 2.0)]
-    );
-    assert_eq!(occ.max_instances(), 3.0);
-    assert_eq!(
-        report::step_points(&occ.shares[0].points, 1800.0),
-        [
-            (0.0, 3.0),
-            (600.0, 3.0),
-            (600.0, 1.0),
-            (1200.0, 1.0),
-            (1200.0, 0.0),
-            (1800.0, 0.0)
-        ]
-    );
+fn occupancy_stacks_own_and_borrowed_per_type() {
+    let d = small_digest();
+    let s = occupancy::stack(&d, 0);
+    assert_eq!(s.capacity, 4.0);
+    assert_eq!(s.t_s, [0.0, 600.0, 1200.0]);
+    assert_eq!(s.layers.len(), 2);
+    assert_eq!(s.layers[0], (0, vec![0.0; 3], vec![3.0, 1.0, 0.0]));
+    assert_eq!(s.layers[1], (1, vec![3.0, 1.0, 0.0], vec![3.0, 3.0, 1.0]));
+    assert_eq!(s.peak(), 3.0);
+    let other = occupancy::stack(&d, 1);
+    assert_eq!(other.capacity, 2.0);
+    assert_eq!(other.layers.len(), 1, "only prod has ml.g5.2xlarge");
 }
 
 fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
@@ -252,45 +294,55 @@ fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
     .0
 }
 
+fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
+    data.chunks_exact(4)
+        .filter(|p| {
+            u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                <= 24
+        })
+        .count()
+}
+
 #[wasm_bindgen_test]
 async fn occupancy_chart_draws_every_share_at_device_resolution() {
-    let root = mount(|| view! { <OccupancyChart result=small_result() /> });
+    let root = mount(|| view! { <OccupancyChart digest=Arc::new(small_digest()) /> });
     settle().await;
-    let canvas: HtmlCanvasElement = root
-        .query_selector("canvas")
-        .unwrap()
-        .expect("a canvas")
-        .unchecked_into();
+    let canvases: Vec<HtmlCanvasElement> = all(&root, "[data-testid=chart-occupancy] canvas")
+        .into_iter()
+        .map(JsCast::unchecked_into)
+        .collect();
+    assert_eq!(canvases.len(), 2, "one chart per instance type");
     let dpr = web_sys::window().unwrap().device_pixel_ratio();
-    assert_eq!(
-        f64::from(canvas.width()),
-        (f64::from(canvas.client_width()) * dpr).round()
-    );
-    assert_eq!(
-        f64::from(canvas.height()),
-        (f64::from(canvas.client_height()) * dpr).round()
-    );
-
-    let data = pixels(&canvas);
-    for (i, name) in ["research", "prod"].iter().enumerate() {
-        let (r, g, b) = quotalab_app::palette::rgb(i);
-        let n = data
-            .chunks_exact(4)
-            .filter(|p| {
-                u32::from(p[0].abs_diff(r))
-                    + u32::from(p[1].abs_diff(g))
-                    + u32::from(p[2].abs_diff(b))
-                    <= 24
-            })
-            .count();
-        assert!(n > 30, "{name}'s line is drawn ({n} pixels)");
+    for canvas in &canvases {
+        assert_eq!(
+            f64::from(canvas.width()),
+            (f64::from(canvas.client_width()) * dpr).round()
+        );
+        assert_eq!(
+            f64::from(canvas.height()),
+            (f64::from(canvas.client_height()) * dpr).round()
+        );
     }
-    let legend: Vec<_> = all(&root, "ul.legend li")
+    let first = pixels(&canvases[0]);
+    for (i, name) in ["research", "prod"].iter().enumerate() {
+        let n = near(&first, quotalab_app::palette::rgb(i));
+        assert!(n > 30, "{name}'s area is drawn ({n} pixels)");
+    }
+    assert_eq!(
+        near(&pixels(&canvases[1]), quotalab_app::palette::rgb(0)),
+        0,
+        "research uses no ml.g5.2xlarge"
+    );
+    let legend: Vec<_> = all(&root, "ul.share-legend li")
         .iter()
         .map(|li| li.text_content().unwrap())
         .collect();
     assert_eq!(legend, ["research", "prod"]);
-    assert!(text(&root, "figcaption").contains("2 instance types"));
+    let titles: Vec<_> = all(&root, ".occupancy-type .panel-title")
+        .iter()
+        .map(|h| h.text_content().unwrap())
+        .collect();
+    assert_eq!(titles, ["ml.g5.xlarge", "ml.g5.2xlarge"]);
     assert!(root.query_selector(".chart-error").unwrap().is_none());
 }
 
@@ -300,15 +352,25 @@ async fn app_runs_the_aws_walkthrough_on_load() {
     settle().await;
     assert_eq!(text(&root, "header h1"), "Quota Lab");
     assert!(root.query_selector(".error-box").unwrap().is_none());
-    let names: Vec<_> = all(&root, "table.summary tbody tr")
+    let names: Vec<_> = all(&root, "[data-testid=summary-row]")
         .iter()
         .map(|r| r.get_attribute("data-share").unwrap())
         .collect();
     assert_eq!(names, ["background", "medium", "protected"]);
-    assert!(root
-        .query_selector("canvas.chart-canvas")
-        .unwrap()
-        .is_some());
+    for id in [
+        "chart-allocation",
+        "chart-occupancy",
+        "chart-completion",
+        "chart-interruption",
+        "chart-timeline",
+    ] {
+        assert!(
+            root.query_selector(&format!("[data-testid={id}] canvas"))
+                .unwrap()
+                .is_some(),
+            "{id} has a canvas"
+        );
+    }
 }
 
 #[wasm_bindgen_test]

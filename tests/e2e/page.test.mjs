@@ -4,8 +4,10 @@ import { after, before, test } from 'node:test';
 import { canvasStats, openBrowser, serveDist, waitForApp } from './helpers.mjs';
 
 const SHARES = ['background', 'medium', 'protected'];
-// src/palette.rs: the first three share colours.
-const SHARE_COLOURS = ['#4e79a7', '#f28e2b', '#59a14f'];
+// src/palette.rs: the colours of background and medium (protected never uses an instance in
+// the walkthrough, so it has no area on the occupancy chart).
+const USED_COLOURS = ['#4e79a7', '#f28e2b'];
+const OCCUPANCY = '[data-testid="chart-occupancy"] canvas';
 
 let server;
 before(async () => {
@@ -30,7 +32,8 @@ test('the page shows the AWS walkthrough: header, summary per share, occupancy c
   assert.equal((await page.locator('header h1').textContent()).trim(), 'Quota Lab');
   assert.match(await page.locator('header .tagline').textContent(), /allocated.*consumes/);
 
-  const rows = await page.$$eval('table.summary tbody tr', (trs) =>
+  assert.equal(await page.locator('[data-testid="summary-table"]').count(), 1);
+  const rows = await page.$$eval('[data-testid="summary-row"]', (trs) =>
     trs.map((tr) => ({
       share: tr.dataset.share,
       name: tr.querySelector('th').textContent.trim(),
@@ -48,22 +51,24 @@ test('the page shows the AWS walkthrough: header, summary per share, occupancy c
   );
   for (const r of rows) assert.match(r.jobs, /^\d+ \/ \d+$/, `jobs cell of ${r.share}`);
 
-  const legend = await page.$$eval('ul.legend li', (lis) => lis.map((li) => li.textContent.trim()));
+  const legend = await page.$$eval('[data-testid="chart-occupancy"] ul.share-legend li', (lis) =>
+    lis.map((li) => li.textContent.trim()),
+  );
   assert.deepEqual(legend, SHARES);
 
-  // The chart is drawn (several colours, each share's line visible) and crisp: its backing
+  // The chart is drawn (several colours, each share's area visible) and crisp: its backing
   // store is its CSS size times devicePixelRatio.
-  await page.waitForFunction(() => {
-    const c = document.querySelector('canvas.chart-canvas');
+  await page.waitForFunction((sel) => {
+    const c = document.querySelector(sel);
     return c && c.width === Math.round(c.clientWidth * window.devicePixelRatio);
-  });
-  const stats = await canvasStats(page, 'canvas.chart-canvas', SHARE_COLOURS);
+  }, OCCUPANCY);
+  const stats = await canvasStats(page, OCCUPANCY, USED_COLOURS);
   assert.equal(stats.dpr, 2);
   assert.equal(stats.width, Math.round(stats.clientWidth * stats.dpr));
   assert.equal(stats.height, Math.round(stats.clientHeight * stats.dpr));
   assert.ok(stats.colours >= 8, `the canvas has ${stats.colours} distinct colours`);
   for (const [colour, n] of Object.entries(stats.counts)) {
-    assert.ok(n >= 50, `the line of colour ${colour} has ${n} pixels`);
+    assert.ok(n >= 50, `the area of colour ${colour} has ${n} pixels`);
   }
 
   assert.deepEqual(problems, [], 'no console error, page error or failed request');

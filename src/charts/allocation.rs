@@ -1,0 +1,302 @@
+//! *Allocation vs consumption*: one small panel per share (and instance type). The limit is
+//! a black step line; own usage is a solid area in the share's colour, borrowed usage a
+//! hatched lighter area on top of it, capacity lent to others a grey band above own usage,
+//! and queued jobs a dashed line on the right axis. Entitled but unused capacity is the white
+//! gap under the limit line.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::{Digest, SeriesRow};
+use web_sys::HtmlCanvasElement;
+
+use super::{
+    band_polygon, chart_canvas, count_axis, err, fit_backing_store, hatch, root_area, share_colour,
+    share_tint, span_s, step_corners, tick_label, CanvasOpts, Frame, TimeAxis, INK, LENT, QUEUED,
+};
+use crate::{format, palette};
+
+/// The numbers behind a panel's one-line caption.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PanelSummary {
+    pub limit: (f64, f64),
+    pub used: (f64, f64),
+    pub borrowed_max: f64,
+    pub lent_max: f64,
+    pub queued_max: f64,
+}
+
+fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
+    v.fold(None, |acc: Option<(f64, f64)>, x| {
+        Some(acc.map_or((x, x), |(a, b)| (a.min(x), b.max(x))))
+    })
+    .unwrap_or((0.0, 0.0))
+}
+
+/// Ranges of one series row (limit, own + borrowed, maxima of borrowed, lent and queued).
+pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
+    let n = row.t_s.len();
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    PanelSummary {
+        limit: range(row.limit.iter().copied()),
+        used: range((0..n).map(|i| row.own[i] + row.borrowed[i])),
+        borrowed_max: max(&row.borrowed),
+        lent_max: max(&row.lent),
+        queued_max: max(&row.queued),
+    }
+}
+
+/// "entitled 1, used 0–2, borrowed up to 1, lent up to 1" (queued jobs are on the chart).
+pub fn caption(s: &PanelSummary) -> String {
+    let span = |(a, b): (f64, f64)| {
+        if (a - b).abs() < 1e-9 {
+            format::amount(a)
+        } else {
+            format!("{}–{}", format::amount(a), format::amount(b))
+        }
+    };
+    let mut parts = vec![
+        format!("entitled {}", span(s.limit)),
+        format!("used {}", span(s.used)),
+    ];
+    if s.borrowed_max > 0.0 {
+        parts.push(format!("borrowed up to {}", format::amount(s.borrowed_max)));
+    }
+    if s.lent_max > 0.0 {
+        parts.push(format!("lent up to {}", format::amount(s.lent_max)));
+    }
+    parts.join(", ")
+}
+
+/// Draws one panel (one share, one instance type).
+pub fn draw_panel(
+    canvas: &HtmlCanvasElement,
+    d: &Digest,
+    row: &SeriesRow,
+) -> Result<Option<Frame>, String> {
+    let pen = fit_backing_store(canvas, None);
+    let root = root_area(canvas)?;
+    let share = row.share as usize;
+    let end = span_s(d);
+    let axis = TimeAxis::for_span(end);
+    let x_max = end / axis.per;
+    let n = row.t_s.len();
+
+    let peak = (0..n)
+        .map(|i| {
+            row.limit[i]
+                .max(row.own[i] + row.borrowed[i])
+                .max(row.own[i] + row.lent[i])
+        })
+        .fold(0.0, f64::max);
+    let (y_top, y_labels) = count_axis(peak);
+    let q_peak = row.queued.iter().copied().fold(0.0, f64::max);
+    // A different scale from the left axis, so the dashed line does not sit on the areas' edges.
+    let (q_top, q_labels) = count_axis(q_peak * 1.35);
+
+    let mut chart = ChartBuilder::on(&root)
+        .margin_top(pen.px(10.0))
+        .margin_right(pen.px(4.0))
+        .margin_left(pen.px(4.0))
+        .margin_bottom(pen.px(2.0))
+        .x_label_area_size(pen.px(36.0))
+        .y_label_area_size(pen.px(40.0))
+        .right_y_label_area_size(pen.px(40.0))
+        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
+        .map_err(err)?
+        .set_secondary_coord(0f64..x_max, 0f64..q_top);
+
+    let int_label = |v: &f64| {
+        if (v - v.round()).abs() < 1e-6 {
+            format!("{v:.0}")
+        } else {
+            String::new()
+        }
+    };
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .x_labels(6)
+        .y_labels(y_labels)
+        .x_desc(axis.desc())
+        .y_desc("instances")
+        .x_label_formatter(&|v| tick_label(*v))
+        .y_label_formatter(&int_label)
+        .draw()
+        .map_err(err)?;
+    chart
+        .configure_secondary_axes()
+        .label_style(pen.font(11.5))
+        .axis_desc_style(pen.font(12.0))
+        .axis_style(pen.stroke(super::AXIS, 1.0))
+        .y_labels(q_labels)
+        .y_label_formatter(&int_label)
+        .y_desc("queued jobs")
+        .draw()
+        .map_err(err)?;
+
+    let t = &row.t_s;
+    let per = axis.per;
+    // Own usage: solid share colour.
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            band_polygon(t, |_| 0.0, |i| row.own[i], end, per),
+            share_colour(share).filled(),
+        )))
+        .map_err(err)?;
+    // Lent to other shares: a grey band above own usage, under the limit.
+    if row.lent.iter().any(|&l| l > 0.0) {
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                band_polygon(t, |i| row.own[i], |i| row.own[i] + row.lent[i], end, per),
+                LENT.filled(),
+            )))
+            .map_err(err)?;
+    }
+    // Borrowed: a lighter, hatched area above own usage.
+    if row.borrowed.iter().any(|&b| b > 0.0) {
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                band_polygon(
+                    t,
+                    |i| row.own[i],
+                    |i| row.own[i] + row.borrowed[i],
+                    end,
+                    per,
+                ),
+                share_tint(share, 0.55).filled(),
+            )))
+            .map_err(err)?;
+        let style = pen.stroke(share_colour(share), 1.2);
+        for i in 0..n {
+            if row.borrowed[i] <= 0.0 {
+                continue;
+            }
+            let t1 = t.get(i + 1).copied().unwrap_or(end);
+            let a = chart.backend_coord(&(t[i] / per, row.own[i] + row.borrowed[i]));
+            let b = chart.backend_coord(&(t1 / per, row.own[i]));
+            hatch(&root, a, b, pen.ipx(6.0), style)?;
+        }
+    }
+    // The limit (entitlement): a black step line on top.
+    chart
+        .draw_series(LineSeries::new(
+            step_corners(t, |i| row.limit[i], end)
+                .into_iter()
+                .map(|(x, y)| (x / per, y)),
+            pen.stroke(INK, 2.0),
+        ))
+        .map_err(err)?;
+    // Queued jobs on the right axis: dashed.
+    if q_peak > 0.0 {
+        let corners: Vec<(f64, f64)> = step_corners(t, |i| row.queued[i], end)
+            .into_iter()
+            .map(|(x, y)| (x / per, y))
+            .collect();
+        // A white halo keeps the dashes readable over the areas.
+        chart
+            .draw_secondary_series(LineSeries::new(
+                corners.clone(),
+                WHITE.mix(0.85).stroke_width(pen.px(4.0)),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_secondary_series(DashedLineSeries::new(
+                corners,
+                pen.px(5.0),
+                pen.px(3.0),
+                pen.stroke(QUEUED, 1.5),
+            ))
+            .map_err(err)?;
+    }
+    // Name the limit line at its right end, on a white tab.
+    if let Some(&last) = row.limit.last() {
+        if last > 0.0 {
+            let style = pen.text(11.0, INK, HPos::Right, VPos::Bottom);
+            let (x, y) = chart.backend_coord(&(x_max, last));
+            let (w, h) = root.estimate_text_size("limit", &style).map_err(err)?;
+            let (x, y) = (x - pen.ipx(5.0), y - pen.ipx(3.0));
+            root.draw(&Rectangle::new(
+                [
+                    (x - w as i32 - pen.ipx(3.0), y - h as i32),
+                    (x + pen.ipx(3.0), y + pen.ipx(1.0)),
+                ],
+                WHITE.filled(),
+            ))
+            .map_err(err)?;
+            root.draw_text("limit", &style, (x, y)).map_err(err)?;
+        }
+    }
+    let frame = Frame::of(chart.plotting_area(), pen, 0.0, end);
+    root.present().map_err(err)?;
+    Ok(Some(frame))
+}
+
+/// One panel per series row (share × instance type), with a shared legend.
+#[component]
+pub fn AllocationChart(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    #[prop(optional)] cursor: Option<RwSignal<Option<f64>>>,
+) -> impl IntoView {
+    let panels = move || {
+        let d = digest.get();
+        if d.series.is_empty() {
+            return view! { <p class="empty-note">"The run has no time series to chart."</p> }
+                .into_any();
+        }
+        let several_types = super::series_types(&d).len() > 1;
+        let mut rows: Vec<usize> = (0..d.series.len()).collect();
+        rows.sort_by_key(|&i| (d.series[i].share, d.series[i].instance_type));
+        rows.into_iter()
+            .map(|i| {
+                let row = &d.series[i];
+                let share = row.share as usize;
+                let name = super::share_name(&d, share).to_string();
+                let ty = several_types.then(|| {
+                    view! { <span class="panel-type">{super::type_name(&d, row.instance_type).to_string()}</span> }
+                });
+                let cap = caption(&panel_summary(row));
+                let label = format!("{name}: limit, own, borrowed and lent instances over time; {cap}");
+                let dd = d.clone();
+                let canvas = chart_canvas(
+                    CanvasOpts {
+                        class: "chart-canvas panel-canvas",
+                        label,
+                        cursor,
+                        steps: None,
+                    },
+                    move |c| draw_panel(c, &dd, &dd.series[i]),
+                );
+                let key = name.clone();
+                view! {
+                    <div class="panel" data-share=key>
+                        <h3 class="panel-title">
+                            {super::swatch(palette::css(share))}
+                            {name}
+                            {ty}
+                        </h3>
+                        <p class="panel-caption">{cap}</p>
+                        {canvas}
+                    </div>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+    view! {
+        <figure class="chart allocation" data-testid="chart-allocation">
+            <figcaption>
+                "What each share is owed (its limit) against what its admitted jobs use. The white gap under the black line is entitlement nobody used."
+            </figcaption>
+            <ul class="legend key-legend" aria-label="Legend">
+                <li><span class="key key-limit" aria-hidden="true"></span>"limit (entitled)"</li>
+                <li><span class="key key-own" aria-hidden="true"></span>"own usage (share colour)"</li>
+                <li><span class="key key-borrowed" aria-hidden="true"></span>"borrowed beyond the limit"</li>
+                <li><span class="key key-lent" aria-hidden="true"></span>"lent to other shares"</li>
+                <li><span class="key key-queued" aria-hidden="true"></span>"queued jobs (right axis)"</li>
+            </ul>
+            <div class="panels">{panels}</div>
+        </figure>
+    }
+}

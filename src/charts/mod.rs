@@ -1,0 +1,528 @@
+//! Charts of one run, drawn with plotters into `<canvas>` elements from the run's
+//! [`Digest`] only (no scheduling logic here).
+//!
+//! Every canvas goes through [`chart_canvas`]: its backing store is its CSS size times
+//! `devicePixelRatio` (crisp on high-DPI screens), it is redrawn when its size changes and
+//! when the digest changes, and it shows the shared timeline cursor as an overlay (so moving
+//! the cursor never redraws a chart). Each share keeps its [`crate::palette`] colour in every
+//! chart.
+
+pub mod allocation;
+pub mod completion;
+pub mod interruption;
+pub mod occupancy;
+
+pub use allocation::AllocationChart;
+pub use completion::CompletionChart;
+pub use interruption::InterruptionChart;
+pub use occupancy::OccupancyChart;
+
+use std::sync::Arc;
+
+use leptos::{ev, html, prelude::*};
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use plotters_canvas::CanvasBackend;
+use quotalab_engine::digest::{Digest, SeriesRow};
+use wasm_bindgen::{closure::Closure, JsCast};
+use web_sys::HtmlCanvasElement;
+
+use crate::{format, palette};
+
+pub const TEXT: RGBColor = RGBColor(0x37, 0x41, 0x51);
+pub const MUTED: RGBColor = RGBColor(0x6b, 0x72, 0x80);
+pub const AXIS: RGBColor = RGBColor(0x9c, 0xa3, 0xaf);
+pub const GRID: RGBColor = RGBColor(0xec, 0xee, 0xf1);
+/// Entitlement (limit) and capacity lines.
+pub const INK: RGBColor = RGBColor(0x11, 0x18, 0x27);
+/// Capacity lent to other shares.
+pub const LENT: RGBColor = RGBColor(0xcb, 0xd0, 0xd8);
+pub const QUEUED: RGBColor = RGBColor(0x47, 0x55, 0x69);
+/// Preemption markers: reclaim (cross-share) and in-share.
+pub const RECLAIM: RGBColor = RGBColor(0xc0, 0x1c, 0x28);
+pub const IN_SHARE: RGBColor = RGBColor(0x6d, 0x28, 0xd9);
+
+/// The root drawing area of a canvas.
+pub type Area = DrawingArea<CanvasBackend, Shift>;
+
+/// The colour of share `i` (as in the summary table's swatches).
+pub fn share_colour(i: usize) -> RGBColor {
+    let (r, g, b) = palette::rgb(i);
+    RGBColor(r, g, b)
+}
+
+/// Share `i`'s colour mixed with white (`amount` 1 = white).
+pub fn share_tint(i: usize, amount: f64) -> RGBColor {
+    let (r, g, b) = palette::tint(i, amount);
+    RGBColor(r, g, b)
+}
+
+/// Lengths in CSS pixels turned into device pixels for one drawing.
+#[derive(Clone, Copy, Debug)]
+pub struct Pen {
+    pub dpr: f64,
+}
+
+impl Pen {
+    /// A length (stroke width, margin) in device pixels, at least 1.
+    pub fn px(self, css: f64) -> u32 {
+        (css * self.dpr).round().max(1.0) as u32
+    }
+
+    /// A signed offset in device pixels.
+    pub fn ipx(self, css: f64) -> i32 {
+        (css * self.dpr).round() as i32
+    }
+
+    /// Body text of `size` CSS pixels.
+    pub fn font(self, size: f64) -> TextStyle<'static> {
+        ("sans-serif", size * self.dpr).into_font().color(&TEXT)
+    }
+
+    /// Text in another colour and anchored at `(h, v)`.
+    pub fn text(self, size: f64, colour: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
+        let mut style = self.font(size).pos(Pos::new(h, v));
+        style.color = colour.to_backend_color();
+        style
+    }
+
+    pub fn stroke(self, colour: RGBColor, css_width: f64) -> ShapeStyle {
+        ShapeStyle::from(colour).stroke_width(self.px(css_width))
+    }
+}
+
+/// Converts a plotters error to text.
+pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
+    e.to_string()
+}
+
+/// Where a chart's plotting area is, in CSS pixels of its canvas, and which times its x
+/// axis spans (seconds): used to place the cursor and to turn a click into a time.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Frame {
+    pub left: f64,
+    pub right: f64,
+    pub top: f64,
+    pub bottom: f64,
+    pub t0: f64,
+    pub t1: f64,
+}
+
+impl Frame {
+    /// The plotting area of `area` (device pixels) in CSS pixels, spanning `t0..t1` seconds.
+    pub fn of<X, Y>(
+        area: &DrawingArea<CanvasBackend, Cartesian2d<X, Y>>,
+        pen: Pen,
+        t0: f64,
+        t1: f64,
+    ) -> Frame
+    where
+        X: Ranged,
+        Y: Ranged,
+    {
+        let (x, y) = area.get_pixel_range();
+        Frame {
+            left: f64::from(x.start) / pen.dpr,
+            right: f64::from(x.end) / pen.dpr,
+            top: f64::from(y.start) / pen.dpr,
+            bottom: f64::from(y.end) / pen.dpr,
+            t0,
+            t1,
+        }
+    }
+
+    /// The CSS x of time `t` (clamped to the plotting area).
+    pub fn x_of(&self, t: f64) -> f64 {
+        let span = (self.t1 - self.t0).max(1e-9);
+        self.left + ((t - self.t0) / span).clamp(0.0, 1.0) * (self.right - self.left)
+    }
+
+    /// The time at CSS x (clamped to the x axis).
+    pub fn t_of(&self, x: f64) -> f64 {
+        let width = (self.right - self.left).max(1e-9);
+        self.t0 + ((x - self.left) / width).clamp(0.0, 1.0) * (self.t1 - self.t0)
+    }
+}
+
+/// Sizes the canvas backing store to its CSS box times `devicePixelRatio` (after setting its
+/// CSS height when given); returns the pen to draw with.
+pub fn fit_backing_store(canvas: &HtmlCanvasElement, css_height: Option<f64>) -> Pen {
+    if let Some(h) = css_height {
+        let _ =
+            web_sys::HtmlElement::style(canvas).set_property("height", &format!("{}px", h.round()));
+    }
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    let css = |v: i32, fallback: f64| if v > 0 { f64::from(v) } else { fallback };
+    let w = css(canvas.client_width(), 640.0);
+    let h = css(canvas.client_height(), css_height.unwrap_or(240.0));
+    canvas.set_width((w * dpr).round() as u32);
+    canvas.set_height((h * dpr).round() as u32);
+    Pen { dpr }
+}
+
+/// A white drawing area over the whole canvas.
+pub fn root_area(canvas: &HtmlCanvasElement) -> Result<Area, String> {
+    let root = CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or("this browser gives no 2D canvas context")?
+        .into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    Ok(root)
+}
+
+/// The unit of a time axis: seconds, minutes, hours or days, by the run's length.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct TimeAxis {
+    /// Seconds per unit.
+    pub per: f64,
+    /// The unit's short name for the axis description (`min`).
+    pub unit: &'static str,
+}
+
+impl TimeAxis {
+    pub fn for_span(end_s: f64) -> TimeAxis {
+        let (per, unit) = if end_s <= 180.0 {
+            (1.0, "s")
+        } else if end_s <= 3.0 * 3600.0 {
+            (60.0, "min")
+        } else if end_s <= 3.0 * 86_400.0 {
+            (3600.0, "h")
+        } else {
+            (86_400.0, "days")
+        };
+        TimeAxis { per, unit }
+    }
+
+    /// The axis description: `time since start (min)`.
+    pub fn desc(&self) -> String {
+        format!("time since start ({})", self.unit)
+    }
+}
+
+/// The last time a chart of `d` covers (its end, or the last change point if later; > 0).
+pub fn span_s(d: &Digest) -> f64 {
+    let last = d
+        .series
+        .iter()
+        .filter_map(|r| r.t_s.last().copied())
+        .fold(d.end_s, f64::max);
+    if last > 0.0 {
+        last
+    } else {
+        1.0
+    }
+}
+
+/// An axis tick: whole numbers without decimals, others with one.
+pub fn tick_label(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-6 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A nice upper bound for a count axis (instances, jobs) and how many labels to ask for.
+pub fn count_axis(max: f64) -> (f64, usize) {
+    let max = max.max(1.0);
+    if max <= 6.0 {
+        let top = max.ceil() + if max.fract() == 0.0 { 0.25 } else { 0.0 };
+        (top, top.floor() as usize + 1)
+    } else {
+        (max * 1.08, 6)
+    }
+}
+
+/// Turns change points into the corners of a step line that holds each value until the
+/// next change and the last one until `until`.
+pub fn step_corners(t: &[f64], v: impl Fn(usize) -> f64, until: f64) -> Vec<(f64, f64)> {
+    let mut out = Vec::with_capacity(t.len() * 2 + 1);
+    for (i, &ti) in t.iter().enumerate() {
+        if i > 0 {
+            out.push((ti, v(i - 1)));
+        }
+        out.push((ti, v(i)));
+    }
+    if let (Some(&last), false) = (t.last(), t.is_empty()) {
+        if until > last {
+            out.push((until, v(t.len() - 1)));
+        }
+    }
+    out
+}
+
+/// The outline of the region between two step functions over change points `t` (lower to
+/// upper), as one polygon in data coordinates scaled by `per` on x.
+pub fn band_polygon(
+    t: &[f64],
+    lower: impl Fn(usize) -> f64,
+    upper: impl Fn(usize) -> f64,
+    until: f64,
+    per: f64,
+) -> Vec<(f64, f64)> {
+    let mut pts: Vec<(f64, f64)> = step_corners(t, upper, until)
+        .into_iter()
+        .map(|(x, y)| (x / per, y))
+        .collect();
+    let low: Vec<(f64, f64)> = step_corners(t, lower, until)
+        .into_iter()
+        .map(|(x, y)| (x / per, y))
+        .collect();
+    pts.extend(low.into_iter().rev());
+    pts
+}
+
+/// Diagonal hatching (`/`) inside the device-pixel rectangle `(x0, y0)..(x1, y1)`. The lines
+/// are aligned on the whole canvas, so adjacent rectangles continue each other's pattern.
+pub fn hatch(
+    root: &Area,
+    (x0, y0): (i32, i32),
+    (x1, y1): (i32, i32),
+    spacing: i32,
+    style: ShapeStyle,
+) -> Result<(), String> {
+    let (x0, x1) = (x0.min(x1), x0.max(x1));
+    let (y0, y1) = (y0.min(y1), y0.max(y1));
+    if x1 - x0 < 1 || y1 - y0 < 1 {
+        return Ok(());
+    }
+    let spacing = spacing.max(2);
+    // Lines x + y = k.
+    let mut k = (x0 + y0).div_euclid(spacing) * spacing;
+    while k <= x1 + y1 {
+        let xa = x0.max(k - y1);
+        let xb = x1.min(k - y0);
+        if xa < xb {
+            root.draw(&PathElement::new(vec![(xa, k - xa), (xb, k - xb)], style))
+                .map_err(err)?;
+        }
+        k += spacing;
+    }
+    Ok(())
+}
+
+/// The series rows of `d` for instance type `ty`, in share order.
+pub fn rows_of_type(d: &Digest, ty: u16) -> Vec<&SeriesRow> {
+    let mut rows: Vec<&SeriesRow> = d.series.iter().filter(|r| r.instance_type == ty).collect();
+    rows.sort_by_key(|r| r.share);
+    rows
+}
+
+/// The instance types the series covers, in scenario order.
+pub fn series_types(d: &Digest) -> Vec<u16> {
+    let mut types: Vec<u16> = d.series.iter().map(|r| r.instance_type).collect();
+    types.sort_unstable();
+    types.dedup();
+    types
+}
+
+/// The name of instance type `ty`.
+pub fn type_name(d: &Digest, ty: u16) -> &str {
+    d.instance_types
+        .get(ty as usize)
+        .map_or("?", String::as_str)
+}
+
+/// The name of share `i`.
+pub fn share_name(d: &Digest, i: usize) -> &str {
+    d.shares.get(i).map_or("?", |s| s.name.as_str())
+}
+
+/// Configures the usual mesh: light grid, grey axes, text in `pen`'s size.
+#[macro_export]
+#[doc(hidden)]
+macro_rules! base_mesh {
+    ($mesh:expr, $pen:expr) => {
+        $mesh
+            .label_style($pen.font(11.5))
+            .axis_desc_style($pen.font(12.0))
+            .axis_style($pen.stroke($crate::charts::AXIS, 1.0))
+            .bold_line_style($pen.stroke($crate::charts::GRID, 1.0))
+            .light_line_style(::plotters::prelude::TRANSPARENT)
+            .set_all_tick_mark_size($pen.px(4.0))
+    };
+}
+
+/// How a chart's canvas behaves besides drawing.
+#[derive(Clone)]
+pub struct CanvasOpts {
+    /// The canvas's class (its CSS height lives in `www/charts.css`).
+    pub class: &'static str,
+    /// What the chart shows, for screen readers.
+    pub label: String,
+    /// The shared time cursor: drawn over the chart, and set by a click or drag.
+    pub cursor: Option<RwSignal<Option<f64>>>,
+    /// Focusable; arrow keys move the cursor through `steps` (times in seconds, ascending).
+    pub steps: Option<Signal<Arc<Vec<f64>>>>,
+}
+
+/// A `<canvas>` drawn by `draw`, which returns where its time axis is (or `None`). `draw`
+/// runs once mounted, again when a signal it reads changes, and when the canvas is resized.
+pub fn chart_canvas<F>(opts: CanvasOpts, draw: F) -> impl IntoView
+where
+    F: Fn(&HtmlCanvasElement) -> Result<Option<Frame>, String> + 'static,
+{
+    let canvas_ref = NodeRef::<html::Canvas>::new();
+    let size = RwSignal::new((0, 0));
+    let frame = RwSignal::new(None::<Frame>);
+    let error = RwSignal::new(None::<String>);
+    let drawn = StoredValue::new((0, 0));
+
+    Effect::new(move |_| {
+        size.track();
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        match draw(&canvas) {
+            Ok(f) => {
+                frame.set(f);
+                error.set(None);
+            }
+            Err(e) => error.set(Some(e)),
+        }
+        drawn.set_value((canvas.client_width(), canvas.client_height()));
+    });
+
+    // Redraw when the canvas's CSS box changes (window resize, layout change).
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        if observer.with_value(Option::is_some) {
+            return;
+        }
+        let on_resize = Closure::<dyn FnMut()>::new(move || {
+            if let Some(c) = canvas_ref.get_untracked() {
+                let now = (c.client_width(), c.client_height());
+                if now != drawn.get_value() && now.0 > 0 {
+                    size.set(now);
+                }
+            }
+        });
+        if let Ok(ro) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+            ro.observe(&canvas);
+            observer.set_value(Some((ro, on_resize)));
+        }
+    });
+    on_cleanup(move || {
+        observer.try_update_value(|o| {
+            if let Some((ro, _)) = o.take() {
+                ro.disconnect();
+            }
+        });
+    });
+
+    let cursor = opts.cursor;
+    let steps = opts.steps;
+    let focusable = steps.is_some();
+    let set_at = move |x: f64| {
+        if let (Some(c), Some(f)) = (cursor, frame.get_untracked()) {
+            c.set(Some(f.t_of(x)));
+        }
+    };
+    let on_down = move |e: ev::PointerEvent| {
+        if cursor.is_none() || e.button() != 0 {
+            return;
+        }
+        if let Some(c) = canvas_ref.get_untracked() {
+            let _ = c.set_pointer_capture(e.pointer_id());
+        }
+        set_at(f64::from(e.offset_x()));
+    };
+    let on_move = move |e: ev::PointerEvent| {
+        if e.buttons() & 1 == 1 {
+            set_at(f64::from(e.offset_x()));
+        }
+    };
+    let on_key = move |e: ev::KeyboardEvent| {
+        let (Some(c), Some(steps), Some(f)) = (cursor, steps, frame.get_untracked()) else {
+            return;
+        };
+        let steps = steps.get_untracked();
+        let now = c.get_untracked();
+        let next = match e.key().as_str() {
+            "ArrowRight" | "ArrowDown" => match now {
+                None => steps.first().copied(),
+                Some(t) => steps.iter().copied().find(|&s| s > t + 1e-9).or(Some(f.t1)),
+            },
+            "ArrowLeft" | "ArrowUp" => match now {
+                None => Some(f.t0),
+                Some(t) => steps
+                    .iter()
+                    .rev()
+                    .copied()
+                    .find(|&s| s < t - 1e-9)
+                    .or(Some(f.t0)),
+            },
+            "Home" => Some(f.t0),
+            "End" => Some(f.t1),
+            "Escape" => None,
+            _ => return,
+        };
+        e.prevent_default();
+        c.set(next);
+    };
+
+    let overlay = move || {
+        let (c, f) = (cursor?.get()?, frame.get()?);
+        let x = f.x_of(c);
+        Some(view! {
+            <div
+                class="cursor-line"
+                aria-hidden="true"
+                style:left=format!("{x:.1}px")
+                style:top=format!("{:.1}px", f.top)
+                style:height=format!("{:.1}px", (f.bottom - f.top).max(0.0))
+            ></div>
+        })
+    };
+
+    view! {
+        <div class="plot" class:scrubbable=cursor.is_some()>
+            <canvas
+                node_ref=canvas_ref
+                class=opts.class
+                role="img"
+                aria-label=opts.label
+                tabindex=if focusable { Some("0") } else { None }
+                on:pointerdown=on_down
+                on:pointermove=on_move
+                on:keydown=on_key
+            ></canvas>
+            {overlay}
+            {move || error.get().map(|e| view! { <p class="chart-error">"Could not draw the chart: " {e}</p> })}
+        </div>
+    }
+}
+
+/// A swatch for an HTML legend: a small box in `css` colour (or class `kind`).
+pub fn swatch(css: String) -> impl IntoView {
+    view! { <span class="swatch" style:background-color=css aria-hidden="true"></span> }
+}
+
+/// The share legend used under several charts: one swatch per share, in share order.
+pub fn share_legend(d: &Digest) -> impl IntoView + use<> {
+    let items = d
+        .shares
+        .iter()
+        .enumerate()
+        .map(|(i, s)| {
+            view! {
+                <li data-share=s.name.clone()>
+                    {swatch(palette::css(i))}
+                    {s.name.clone()}
+                </li>
+            }
+        })
+        .collect_view();
+    view! { <ul class="legend share-legend" aria-label="Quota shares">{items}</ul> }
+}
+
+/// `"3 s"`, `"5 min"`: the time of the cursor for captions.
+pub fn cursor_text(t: f64) -> String {
+    format!("t = {}", format::clock(t))
+}

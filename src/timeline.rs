@@ -1,0 +1,982 @@
+//! *Timeline*: a Gantt chart of the run's jobs coloured by share, from the event log only
+//! (start → preempt / succeed / fail), with preemption, priority-change and share-update
+//! markers, a time cursor (click or drag on the chart, arrow keys when it has focus) and the
+//! "state at t" panel ([`Digest::state_at`]) beside it.
+//!
+//! Up to [`PER_JOB_MAX`] jobs get one row each (with their waiting time drawn faintly);
+//! beyond, the instance-holding stretches of each share are packed into lanes (a lane is
+//! not a physical instance), bars closer than a pixel are merged and at most [`MAX_BARS`]
+//! bars are drawn; the caption says so.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::Digest;
+use web_sys::HtmlCanvasElement;
+
+use crate::charts::{
+    chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s,
+    tick_label, CanvasOpts, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
+};
+use crate::{format, palette};
+
+/// Jobs drawn one row each; more are packed into lanes.
+pub const PER_JOB_MAX: usize = 150;
+/// At most this many bars are drawn.
+pub const MAX_BARS: usize = 4000;
+/// At most this many markers are drawn.
+pub const MAX_MARKS: usize = 3000;
+
+/// What a job is doing during a segment.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seg {
+    /// RUNNABLE or SCHEDULED: submitted, not holding instances.
+    Waiting,
+    /// STARTING: instances held, starting up or restoring a checkpoint.
+    Starting,
+    Running,
+    /// PREEMPTING: notified, still holding its instances.
+    Grace,
+}
+
+/// One stretch of one job.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment {
+    pub job: u32,
+    pub kind: Seg,
+    pub t0: f64,
+    pub t1: f64,
+}
+
+/// A marker's kind.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// Preempted by reclaim (another share took back its lent capacity).
+    Reclaim,
+    /// Preempted by a higher-priority job of its own share.
+    InShare,
+    /// Its priority was changed (`set_priority`).
+    Priority,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Mark {
+    pub job: u32,
+    pub t: f64,
+    pub kind: MarkKind,
+    /// The preemptor (job row) of a preemption.
+    pub by: Option<u32>,
+    /// The new priority of a priority change.
+    pub priority: Option<u32>,
+}
+
+/// Every segment and marker of a run, read from its event log.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Gantt {
+    pub segments: Vec<Segment>,
+    pub marks: Vec<Mark>,
+    /// `(t, share)` of `update_share` events.
+    pub updates: Vec<(f64, u16)>,
+}
+
+/// Replays the event log into segments and markers (it only reads what happened).
+pub fn gantt(d: &Digest) -> Gantt {
+    let n = d.jobs.len();
+    let mut open: Vec<Option<(Seg, f64)>> = vec![None; n];
+    let mut g = Gantt::default();
+    let close = |open: &mut Vec<Option<(Seg, f64)>>, g: &mut Gantt, j: usize, t: f64| {
+        if let Some((kind, t0)) = open[j].take() {
+            if t > t0 {
+                g.segments.push(Segment {
+                    job: j as u32,
+                    kind,
+                    t0,
+                    t1: t,
+                });
+            }
+        }
+    };
+    for e in &d.events {
+        if e.kind == "update_share" {
+            g.updates.push((e.t_s, e.share));
+            continue;
+        }
+        let Some(j) = e.job.map(|j| j as usize).filter(|&j| j < n) else {
+            continue;
+        };
+        let t = e.t_s;
+        let reopen = |kind: Seg, open: &mut Vec<Option<(Seg, f64)>>, g: &mut Gantt| {
+            close(open, g, j, t);
+            open[j] = Some((kind, t));
+        };
+        match e.kind.as_str() {
+            "submit" | "requeue" => reopen(Seg::Waiting, &mut open, &mut g),
+            "start" => reopen(Seg::Starting, &mut open, &mut g),
+            "running" => reopen(Seg::Running, &mut open, &mut g),
+            "preempt" => {
+                g.marks.push(Mark {
+                    job: j as u32,
+                    t,
+                    kind: if e.cause.as_deref() == Some("in_share") {
+                        MarkKind::InShare
+                    } else {
+                        MarkKind::Reclaim
+                    },
+                    by: e.by,
+                    priority: None,
+                });
+                // A SCHEDULED victim holds nothing: it goes back to waiting at once.
+                let holding = matches!(open[j], Some((Seg::Starting | Seg::Running, _)));
+                reopen(
+                    if holding { Seg::Grace } else { Seg::Waiting },
+                    &mut open,
+                    &mut g,
+                );
+            }
+            "succeed" | "fail" | "reject" => close(&mut open, &mut g, j, t),
+            "set_priority" => g.marks.push(Mark {
+                job: j as u32,
+                t,
+                kind: MarkKind::Priority,
+                by: None,
+                priority: e.priority,
+            }),
+            _ => {}
+        }
+    }
+    let end = d.end_s;
+    for j in 0..n {
+        close(&mut open, &mut g, j, end);
+    }
+    g
+}
+
+/// Runs this small get a label beside each marker.
+const LABEL_MAX_JOBS: usize = 30;
+const LABEL_MAX_MARKS: usize = 24;
+
+/// "reclaimed by med-1", "preempted by bg-p1 (in-share)", "priority → 4".
+pub fn mark_label(d: &Digest, m: &Mark) -> String {
+    let id = |j: Option<u32>| {
+        j.and_then(|j| d.jobs.get(j as usize))
+            .map_or_else(|| "?".to_string(), |r| r.id.clone())
+    };
+    match m.kind {
+        MarkKind::Reclaim => format!("reclaimed by {}", id(m.by)),
+        MarkKind::InShare => format!("preempted by {} (in-share)", id(m.by)),
+        MarkKind::Priority => format!(
+            "priority → {}",
+            m.priority.map_or_else(|| "?".into(), |p| p.to_string())
+        ),
+    }
+}
+
+/// One drawn bar.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Bar {
+    pub lane: usize,
+    pub share: u16,
+    pub kind: Seg,
+    pub t0: f64,
+    pub t1: f64,
+}
+
+/// Rows, bars and markers ready to draw.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    /// One row per job (`true`) or packed lanes.
+    pub per_job: bool,
+    pub lanes: usize,
+    pub bars: Vec<Bar>,
+    /// `(lane, t, kind, label)`: small runs name what happened beside the marker.
+    pub marks: Vec<(usize, f64, MarkKind, Option<String>)>,
+    pub updates: Vec<(f64, u16)>,
+    /// Per-job mode: the job id of each row.
+    pub row_labels: Vec<String>,
+    /// `(share, first lane, lanes)`, top to bottom.
+    pub groups: Vec<(u16, usize, usize)>,
+    /// What was simplified to draw it (empty when nothing was).
+    pub note: String,
+}
+
+/// Lays the Gantt out: one row per job for small runs, packed lanes beyond.
+pub fn layout(d: &Digest, g: &Gantt) -> Layout {
+    let mut order: Vec<usize> = (0..d.jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        let (x, y) = (&d.jobs[a], &d.jobs[b]);
+        x.share
+            .cmp(&y.share)
+            .then(x.submit_s.total_cmp(&y.submit_s))
+            .then(a.cmp(&b))
+    });
+    let share_of = |j: u32| d.jobs[j as usize].share;
+    if d.jobs.len() <= PER_JOB_MAX {
+        let labelled = d.jobs.len() <= LABEL_MAX_JOBS && g.marks.len() <= LABEL_MAX_MARKS;
+        let mut lane_of = vec![0usize; d.jobs.len()];
+        for (lane, &j) in order.iter().enumerate() {
+            lane_of[j] = lane;
+        }
+        let mut groups: Vec<(u16, usize, usize)> = Vec::new();
+        for (lane, &j) in order.iter().enumerate() {
+            let s = d.jobs[j].share;
+            match groups.last_mut() {
+                Some(gr) if gr.0 == s => gr.2 += 1,
+                _ => groups.push((s, lane, 1)),
+            }
+        }
+        return Layout {
+            per_job: true,
+            lanes: order.len(),
+            bars: g
+                .segments
+                .iter()
+                .map(|s| Bar {
+                    lane: lane_of[s.job as usize],
+                    share: share_of(s.job),
+                    kind: s.kind,
+                    t0: s.t0,
+                    t1: s.t1,
+                })
+                .collect(),
+            marks: g
+                .marks
+                .iter()
+                .map(|m| {
+                    let label = (labelled).then(|| mark_label(d, m));
+                    (lane_of[m.job as usize], m.t, m.kind, label)
+                })
+                .collect(),
+            updates: g.updates.clone(),
+            row_labels: order.iter().map(|&j| d.jobs[j].id.clone()).collect(),
+            groups,
+            note: String::new(),
+        };
+    }
+
+    // Holds: the contiguous instance-holding stretches (start to release) of each job.
+    struct Hold {
+        job: u32,
+        t0: f64,
+        t1: f64,
+        parts: Vec<Segment>,
+    }
+    let mut holds: Vec<Hold> = Vec::new();
+    let mut segs: Vec<&Segment> = g
+        .segments
+        .iter()
+        .filter(|s| s.kind != Seg::Waiting)
+        .collect();
+    segs.sort_by(|a, b| a.job.cmp(&b.job).then(a.t0.total_cmp(&b.t0)));
+    for s in segs {
+        match holds.last_mut() {
+            Some(h) if h.job == s.job && (s.t0 - h.t1).abs() < 1e-9 => {
+                h.t1 = s.t1;
+                h.parts.push(*s);
+            }
+            _ => holds.push(Hold {
+                job: s.job,
+                t0: s.t0,
+                t1: s.t1,
+                parts: vec![*s],
+            }),
+        }
+    }
+    holds.sort_by(|a, b| {
+        share_of(a.job)
+            .cmp(&share_of(b.job))
+            .then(a.t0.total_cmp(&b.t0))
+    });
+    // Interval partitioning per share: reuse the lane that freed up earliest.
+    let mut lanes = 0usize;
+    let mut groups: Vec<(u16, usize, usize)> = Vec::new();
+    let mut placed: Vec<(usize, usize)> = Vec::with_capacity(holds.len()); // (hold, lane)
+    let mut free: BinaryHeap<Reverse<(i64, usize)>> = BinaryHeap::new();
+    let key = |t: f64| (t * 1000.0).round() as i64;
+    for (h_i, h) in holds.iter().enumerate() {
+        let s = share_of(h.job);
+        if groups.last().map(|gr| gr.0) != Some(s) {
+            groups.push((s, lanes, 0));
+            free.clear();
+        }
+        let lane = match free.peek() {
+            Some(Reverse((end, lane))) if *end <= key(h.t0) => {
+                let lane = *lane;
+                free.pop();
+                lane
+            }
+            _ => {
+                lanes += 1;
+                if let Some(gr) = groups.last_mut() {
+                    gr.2 += 1;
+                }
+                lanes - 1
+            }
+        };
+        free.push(Reverse((key(h.t1), lane)));
+        placed.push((h_i, lane));
+    }
+    let mut per_lane: Vec<Vec<Bar>> = vec![Vec::new(); lanes];
+    for &(h_i, lane) in &placed {
+        for p in &holds[h_i].parts {
+            per_lane[lane].push(Bar {
+                lane,
+                share: share_of(p.job),
+                kind: p.kind,
+                t0: p.t0,
+                t1: p.t1,
+            });
+        }
+    }
+    for v in &mut per_lane {
+        v.sort_by(|a, b| a.t0.total_cmp(&b.t0));
+    }
+    let raw: usize = per_lane.iter().map(Vec::len).sum();
+    // Merge bars closer than about a pixel; coarser until few enough are left.
+    let span = d.end_s.max(1.0);
+    let mut tol = span / 2000.0;
+    let mut bars = merge(&per_lane, tol, false);
+    while bars.len() > MAX_BARS && tol < span / 50.0 {
+        tol *= 2.0;
+        bars = merge(&per_lane, tol, true);
+    }
+    let mut note = format!(
+        "{} jobs: their instance-holding stretches are packed into {} lanes per share (a lane is not a physical instance); waiting time is not drawn",
+        format::thousands(d.jobs.len() as f64),
+        format::thousands(lanes as f64)
+    );
+    if bars.len() < raw {
+        note.push_str(&format!(
+            "; {} stretches merged into {} bars",
+            format::thousands(raw as f64),
+            format::thousands(bars.len() as f64)
+        ));
+    }
+    if bars.len() > MAX_BARS {
+        bars.sort_by(|a, b| (b.t1 - b.t0).total_cmp(&(a.t1 - a.t0)));
+        bars.truncate(MAX_BARS);
+        note.push_str(&format!(
+            "; only the {} longest bars are drawn",
+            format::thousands(MAX_BARS as f64)
+        ));
+    }
+    // Markers go on the lane of the hold they happened in.
+    let mut holds_of: Vec<Vec<(f64, f64, usize)>> = vec![Vec::new(); d.jobs.len()];
+    for &(h_i, lane) in &placed {
+        let h = &holds[h_i];
+        holds_of[h.job as usize].push((h.t0, h.t1, lane));
+    }
+    let mut marks: Vec<(usize, f64, MarkKind, Option<String>)> = g
+        .marks
+        .iter()
+        .filter_map(|m| {
+            holds_of[m.job as usize]
+                .iter()
+                .find(|(a, b, _)| *a <= m.t && m.t <= *b)
+                .map(|&(_, _, lane)| (lane, m.t, m.kind, None))
+        })
+        .collect();
+    if marks.len() > MAX_MARKS {
+        note.push_str(&format!(
+            "; {} of {} markers drawn",
+            format::thousands(MAX_MARKS as f64),
+            format::thousands(marks.len() as f64)
+        ));
+        marks.truncate(MAX_MARKS);
+    }
+    note.push('.');
+    Layout {
+        per_job: false,
+        lanes,
+        bars,
+        marks,
+        updates: g.updates.clone(),
+        row_labels: Vec::new(),
+        groups,
+        note,
+    }
+}
+
+/// Joins consecutive bars of a lane closer than `tol` seconds (of any kind when `any`, the
+/// joined bar then showing as running).
+fn merge(per_lane: &[Vec<Bar>], tol: f64, any: bool) -> Vec<Bar> {
+    let mut out = Vec::new();
+    for lane in per_lane {
+        let mut cur: Option<Bar> = None;
+        for b in lane {
+            cur = match cur {
+                Some(mut c) if b.t0 - c.t1 <= tol && (any || c.kind == b.kind) => {
+                    if c.kind != b.kind {
+                        c.kind = Seg::Running;
+                    }
+                    c.t1 = c.t1.max(b.t1);
+                    Some(c)
+                }
+                Some(c) => {
+                    out.push(c);
+                    Some(*b)
+                }
+                None => Some(*b),
+            };
+        }
+        out.extend(cur);
+    }
+    out
+}
+
+/// CSS height of a row (or lane) and of the whole canvas.
+fn heights(l: &Layout) -> (f64, f64) {
+    let n = l.lanes.max(1) as f64;
+    let row = if l.per_job {
+        (460.0 / n).clamp(5.0, 34.0)
+    } else {
+        (520.0 / n).clamp(0.4, 14.0)
+    };
+    let plot = (row * n).max(40.0);
+    (plot / n, plot + 26.0 + 44.0)
+}
+
+fn draw_mark(
+    root: &crate::charts::Area,
+    pen: Pen,
+    (x, y): (i32, i32),
+    kind: MarkKind,
+    size: f64,
+) -> Result<(), String> {
+    let r = pen.ipx(size);
+    match kind {
+        MarkKind::Reclaim => {
+            // A downward triangle whose tip touches the bar's middle.
+            root.draw(&Polygon::new(
+                vec![(x - r, y - 2 * r), (x + r, y - 2 * r), (x, y)],
+                RECLAIM.filled(),
+            ))
+            .map_err(err)?;
+            root.draw(&PathElement::new(
+                vec![
+                    (x - r, y - 2 * r),
+                    (x + r, y - 2 * r),
+                    (x, y),
+                    (x - r, y - 2 * r),
+                ],
+                pen.stroke(WHITE, 1.0),
+            ))
+            .map_err(err)?;
+        }
+        MarkKind::InShare => {
+            for (a, b) in [
+                ((x - r, y - r), (x + r, y + r)),
+                ((x - r, y + r), (x + r, y - r)),
+            ] {
+                root.draw(&PathElement::new(vec![a, b], pen.stroke(WHITE, 4.0)))
+                    .map_err(err)?;
+                root.draw(&PathElement::new(vec![a, b], pen.stroke(IN_SHARE, 2.2)))
+                    .map_err(err)?;
+            }
+        }
+        MarkKind::Priority => {
+            let pts = vec![(x, y - r), (x + r, y), (x, y + r), (x - r, y), (x, y - r)];
+            root.draw(&Polygon::new(pts.clone(), WHITE.filled()))
+                .map_err(err)?;
+            root.draw(&PathElement::new(pts, pen.stroke(INK, 1.6)))
+                .map_err(err)?;
+        }
+    }
+    Ok(())
+}
+
+/// Draws the Gantt; returns its time frame for the cursor.
+pub fn draw_timeline(
+    canvas: &HtmlCanvasElement,
+    d: &Digest,
+    l: &Layout,
+) -> Result<Option<Frame>, String> {
+    let (row_h, css_h) = heights(l);
+    let pen = fit_backing_store(canvas, Some(css_h));
+    let root = root_area(canvas)?;
+    let end = span_s(d);
+    let axis = TimeAxis::for_span(end);
+    let x_max = end / axis.per;
+    let n = l.lanes.max(1) as f64;
+
+    let labels_w = if l.per_job && row_h >= 11.0 {
+        let longest = l
+            .row_labels
+            .iter()
+            .map(|s| s.chars().count())
+            .max()
+            .unwrap_or(4);
+        (longest.min(22) as f64 * 7.0 + 14.0).clamp(48.0, 170.0)
+    } else {
+        let longest = d
+            .shares
+            .iter()
+            .map(|s| s.name.chars().count())
+            .max()
+            .unwrap_or(4);
+        (longest.min(18) as f64 * 7.0 + 14.0).clamp(48.0, 150.0)
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .margin_top(pen.px(26.0))
+        .margin_right(pen.px(16.0))
+        .margin_left(pen.px(4.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(labels_w))
+        .build_cartesian_2d(0f64..x_max, 0f64..n)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(10)
+        .x_desc(axis.desc())
+        .x_label_formatter(&|v| tick_label(*v))
+        .draw()
+        .map_err(err)?;
+
+    let per = axis.per;
+    let y_of = |lane: usize| n - lane as f64; // top of the lane
+                                              // Share groups: light banding and labels.
+    for (k, &(share, first, count)) in l.groups.iter().enumerate() {
+        if k % 2 == 1 {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y_of(first)), (x_max, y_of(first + count))],
+                    RGBColor(0xf6, 0xf7, 0xf9).filled(),
+                )))
+                .map_err(err)?;
+        }
+        let group_px = count as f64 * row_h;
+        if !(l.per_job && row_h >= 11.0) && group_px >= 12.0 {
+            let (x, y) = chart.backend_coord(&(0.0, y_of(first) - count as f64 / 2.0));
+            root.draw_text(
+                &super_short(crate::charts::share_name(d, share as usize), 18),
+                &pen.text(
+                    12.0,
+                    share_colour(share as usize),
+                    HPos::Right,
+                    VPos::Center,
+                ),
+                (x - pen.ipx(8.0), y),
+            )
+            .map_err(err)?;
+        }
+    }
+    if l.per_job && row_h >= 11.0 {
+        for (lane, id) in l.row_labels.iter().enumerate() {
+            let (x, y) = chart.backend_coord(&(0.0, y_of(lane) - 0.5));
+            root.draw_text(
+                &super_short(id, 22),
+                &pen.text(11.5, TEXT, HPos::Right, VPos::Center),
+                (x - pen.ipx(8.0), y),
+            )
+            .map_err(err)?;
+        }
+    }
+
+    let hatch_style = |share: u16| pen.stroke(share_colour(share as usize), 1.0);
+    // Waiting first (faint and thin), then held stretches.
+    for b in l.bars.iter().filter(|b| b.kind == Seg::Waiting) {
+        let top = y_of(b.lane);
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(b.t0 / per, top - 0.38), (b.t1 / per, top - 0.62)],
+                share_tint(b.share as usize, 0.8).filled(),
+            )))
+            .map_err(err)?;
+    }
+    let pad = if row_h >= 4.0 { 0.14 } else { 0.0 };
+    let min_w = 1.0 / pen.dpr * (x_max / f64::from(chart.plotting_area().dim_in_pixel().0.max(1)));
+    for b in l.bars.iter().filter(|b| b.kind != Seg::Waiting) {
+        let top = y_of(b.lane);
+        let x0 = b.t0 / per;
+        let x1 = (b.t1 / per).max(x0 + min_w * pen.dpr);
+        let rect = [(x0, top - pad), (x1, top - 1.0 + pad)];
+        let fill = match b.kind {
+            Seg::Running => share_colour(b.share as usize),
+            Seg::Starting => share_tint(b.share as usize, 0.5),
+            _ => share_tint(b.share as usize, 0.72),
+        };
+        chart
+            .draw_series(std::iter::once(Rectangle::new(rect, fill.filled())))
+            .map_err(err)?;
+        if b.kind == Seg::Grace && row_h >= 6.0 {
+            let a = chart.backend_coord(&rect[0]);
+            let c = chart.backend_coord(&rect[1]);
+            hatch(&root, a, c, pen.ipx(4.0), hatch_style(b.share))?;
+        }
+    }
+    // Share updates: a dashed line across the chart, named at the top.
+    for (k, &(t, share)) in l.updates.iter().enumerate() {
+        let x = t / per;
+        chart
+            .draw_series(DashedLineSeries::new(
+                [(x, 0.0), (x, n)],
+                pen.px(4.0),
+                pen.px(3.0),
+                pen.stroke(MUTED, 1.2),
+            ))
+            .map_err(err)?;
+        if k < 12 {
+            let (px, py) = chart.backend_coord(&(x, n));
+            root.draw_text(
+                &format!("update {}", crate::charts::share_name(d, share as usize)),
+                &pen.text(11.0, MUTED, HPos::Center, VPos::Bottom),
+                (px, py - pen.ipx(4.0)),
+            )
+            .map_err(err)?;
+        }
+    }
+    let mark_size = (row_h * 0.3).clamp(3.0, 6.5);
+    for (lane, t, kind, _) in &l.marks {
+        let at = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));
+        draw_mark(&root, pen, at, *kind, mark_size)?;
+    }
+    // Labels beside the markers of small runs, on a white tab so they read over any bar.
+    if row_h >= 14.0 {
+        let style = pen.text(11.0, INK, HPos::Left, VPos::Center);
+        let (x_end, _) = chart.backend_coord(&(x_max, 0.0));
+        for (lane, t, kind, label) in &l.marks {
+            let Some(label) = label else { continue };
+            let (x, y) = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));
+            let (w, h) = root.estimate_text_size(label, &style).map_err(err)?;
+            let (w, h) = (w as i32, h as i32);
+            let gap = pen.ipx(mark_size + 5.0);
+            // Right of the marker, or left of it when it would run off the chart.
+            let left = if x + gap + w + pen.ipx(4.0) <= x_end {
+                x + gap
+            } else {
+                x - gap - w
+            };
+            let colour = match kind {
+                MarkKind::Reclaim => RECLAIM,
+                MarkKind::InShare => IN_SHARE,
+                MarkKind::Priority => INK,
+            };
+            root.draw(&Rectangle::new(
+                [
+                    (left - pen.ipx(3.0), y - h / 2 - pen.ipx(2.0)),
+                    (left + w + pen.ipx(3.0), y + h / 2 + pen.ipx(2.0)),
+                ],
+                WHITE.mix(0.9).filled(),
+            ))
+            .map_err(err)?;
+            let mut s = style.clone();
+            s.color = colour.to_backend_color();
+            root.draw_text(label, &s, (left, y)).map_err(err)?;
+        }
+    }
+    let frame = Frame::of(chart.plotting_area(), pen, 0.0, end);
+    root.present().map_err(err)?;
+    Ok(Some(frame))
+}
+
+fn super_short(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let mut out: String = s.chars().take(max - 1).collect();
+        out.push('…');
+        out
+    }
+}
+
+/// The Gantt chart with its legend, its note and the "state at t" panel.
+#[component]
+pub fn Timeline(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+) -> impl IntoView {
+    let model = Memo::new_with_compare(
+        move |_| {
+            let d = digest.get();
+            let g = gantt(&d);
+            Arc::new(layout(&d, &g))
+        },
+        |_, _| true,
+    );
+    let steps = Memo::new_with_compare(
+        move |_| {
+            let d = digest.get();
+            let mut t: Vec<f64> = d.events.iter().map(|e| e.t_s).collect();
+            t.dedup();
+            t.push(d.end_s);
+            t.dedup();
+            Arc::new(t)
+        },
+        |_, _| true,
+    );
+    let canvas = chart_canvas(
+        CanvasOpts {
+            class: "chart-canvas timeline-canvas",
+            label: "Gantt chart of jobs over time coloured by share, with preemption markers. Click or drag to move the time cursor; arrow keys step through events.".into(),
+            cursor: Some(cursor),
+            steps: Some(steps.into()),
+        },
+        move |c| draw_timeline(c, &digest.get(), &model.get()),
+    );
+    let note = move || {
+        let l = model.get();
+        (!l.note.is_empty()).then(|| view! { <p class="chart-note">{l.note.clone()}</p> })
+    };
+    view! {
+        <div class="timeline-layout">
+            <figure class="chart timeline" data-testid="chart-timeline">
+                <figcaption>
+                    "Each job over time, coloured by share: solid while running, lighter while starting up, hatched during a grace period, faint while waiting. Click or drag on the chart to move the time cursor (arrow keys step through events when it has focus)."
+                </figcaption>
+                {canvas}
+                <ul class="legend key-legend" aria-label="Legend">
+                    <li><span class="key key-run" aria-hidden="true"></span>"running"</li>
+                    <li><span class="key key-startup" aria-hidden="true"></span>"starting / restoring"</li>
+                    <li><span class="key key-grace-bar" aria-hidden="true"></span>"grace period"</li>
+                    <li><span class="key key-wait" aria-hidden="true"></span>"waiting"</li>
+                    <li><span class="glyph glyph-reclaim" aria-hidden="true">"▼"</span>"preempted: reclaim"</li>
+                    <li><span class="glyph glyph-inshare" aria-hidden="true">"✕"</span>"preempted: in-share"</li>
+                    <li><span class="glyph glyph-priority" aria-hidden="true">"◇"</span>"priority changed"</li>
+                    <li><span class="glyph glyph-update" aria-hidden="true">"┆"</span>"share updated"</li>
+                </ul>
+                {move || crate::charts::share_legend(&digest.get())}
+                {note}
+            </figure>
+            <StateAtPanel digest=digest cursor=cursor />
+        </div>
+    }
+}
+
+/// Human words for a waiting reason code.
+pub fn reason_words(code: &str) -> &'static str {
+    match code {
+        "unschedulable" => "its share has no limit for this instance type",
+        "blocked_by_priority" => "behind a higher-priority job that cannot start (strict FIFO)",
+        "head_of_line" => "behind the head of its share's queue (strict FIFO)",
+        "borrow_limit" => "its share reached its borrow limit",
+        "entitlement_exhausted" => "its share used its whole limit and does not borrow",
+        "capacity_in_use" => "its share's capacity is lent out and cannot be reclaimed now",
+        "no_lendable_capacity" => "it would borrow, but no idle capacity is left to lend",
+        _ => "waiting",
+    }
+}
+
+/// At most this many jobs are listed per group in the panel.
+const LIST_MAX: usize = 40;
+
+/// "State at t": who holds what, who waits and why, and counts per share, at the cursor.
+#[component]
+pub fn StateAtPanel(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+) -> impl IntoView {
+    let body = move || {
+        let Some(t) = cursor.get() else {
+            return view! {
+                <p class="state-hint">
+                    "Click the timeline (or any chart over time) to see who held what at that moment, and who waited and why."
+                </p>
+            }
+            .into_any();
+        };
+        let d = digest.get();
+        let at = d.state_at(t);
+        // The engine's explanation of each waiting job's current reason, and the last instant.
+        let mut explain: Vec<Option<&str>> = vec![None; d.jobs.len()];
+        let mut last_t: Option<f64> = None;
+        for e in d.events.iter().take_while(|e| e.t_s <= t) {
+            last_t = Some(e.t_s);
+            if let (Some(j), "waiting") = (e.job, e.kind.as_str()) {
+                if let Some(slot) = explain.get_mut(j as usize) {
+                    *slot = e.explain.as_deref();
+                }
+            }
+        }
+        let job = |j: u32| &d.jobs[j as usize];
+        let share_cell = |s: u16| {
+            let name = crate::charts::share_name(&d, s as usize).to_string();
+            view! {
+                <span class="share-tag">
+                    {crate::charts::swatch(palette::css(s as usize))}
+                    {name}
+                </span>
+            }
+        };
+        let more = |n: usize| {
+            (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
+        };
+
+        let holding = at
+            .holding
+            .iter()
+            .take(LIST_MAX)
+            .map(|(j, st)| {
+                let r = job(*j);
+                view! {
+                    <li data-job=r.id.clone() data-state=st.clone()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        <span class="detail">
+                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.to_lowercase())}
+                        </span>
+                    </li>
+                }
+            })
+            .collect_view();
+        let scheduled = at
+            .scheduled
+            .iter()
+            .take(LIST_MAX)
+            .map(|j| {
+                let r = job(*j);
+                view! {
+                    <li data-job=r.id.clone()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        <span class="detail">"admitted, waiting for its instances to be free"</span>
+                    </li>
+                }
+            })
+            .collect_view();
+        let waiting = at
+            .waiting
+            .iter()
+            .take(LIST_MAX)
+            .map(|(j, reason)| {
+                let r = job(*j);
+                let code = reason.clone().unwrap_or_default();
+                let why = explain[*j as usize]
+                    .map(str::to_string)
+                    .unwrap_or_else(|| reason_words(&code).to_string());
+                view! {
+                    <li data-job=r.id.clone() data-reason=code.clone()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        {(!code.is_empty()).then(|| view! { <code class="reason">{code.clone()}</code> })}
+                        <span class="detail why">{why}</span>
+                    </li>
+                }
+            })
+            .collect_view();
+
+        // Counts per share.
+        let ns = d.shares.len();
+        let mut jobs_holding = vec![0u64; ns];
+        let mut inst_holding = vec![0u64; ns];
+        let mut admitted = vec![0u64; ns];
+        let mut waits = vec![0u64; ns];
+        for (j, _) in &at.holding {
+            let r = job(*j);
+            if let Some(s) = jobs_holding.get_mut(r.share as usize) {
+                *s += 1;
+                inst_holding[r.share as usize] += r.instances;
+            }
+        }
+        for j in &at.scheduled {
+            if let Some(s) = admitted.get_mut(job(*j).share as usize) {
+                *s += 1;
+            }
+        }
+        for (j, _) in &at.waiting {
+            if let Some(s) = waits.get_mut(job(*j).share as usize) {
+                *s += 1;
+            }
+        }
+        let counts = (0..ns)
+            .map(|s| {
+                let name = d.shares[s].name.clone();
+                view! {
+                    <tr data-share=name.clone()>
+                        <th scope="row">{share_cell(s as u16)}</th>
+                        <td class="num" data-col="holding">{jobs_holding[s]}</td>
+                        <td class="num" data-col="instances">{inst_holding[s]}</td>
+                        <td class="num" data-col="admitted">{admitted[s]}</td>
+                        <td class="num" data-col="waiting">{waits[s]}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        let last_instant = last_t.map(|lt| {
+            let lines = d
+                .events
+                .iter()
+                .filter(|e| e.t_s == lt)
+                .filter(|e| {
+                    matches!(
+                        e.kind.as_str(),
+                        "preempt" | "set_priority" | "update_share" | "succeed" | "fail" | "dispatch" | "submit" | "reject"
+                    )
+                })
+                .take(6)
+                .map(|e| {
+                    let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
+                        crate::charts::share_name(&d, e.share as usize).to_string()
+                    });
+                    let text = match (e.kind.as_str(), &e.explain) {
+                        ("preempt", Some(x)) => format!("{who}: {x}"),
+                        ("set_priority", _) => format!(
+                            "{who}: priority set to {}",
+                            e.priority.map_or_else(|| "?".into(), |p| p.to_string())
+                        ),
+                        ("dispatch", _) => format!(
+                            "{who} admitted{}",
+                            if e.borrowing == Some(true) { " (borrowing)" } else { "" }
+                        ),
+                        ("submit", _) => format!("{who} submitted"),
+                        ("succeed", _) => format!("{who} succeeded"),
+                        ("fail", _) => format!("{who} failed"),
+                        ("reject", _) => format!("{who} rejected (share disabled)"),
+                        ("update_share", _) => format!("share {who} updated"),
+                        (k, _) => format!("{who}: {k}"),
+                    };
+                    view! { <li data-kind=e.kind.clone()>{text}</li> }
+                })
+                .collect_view();
+            view! {
+                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", format::clock(lt)) }}</h4>
+                <ul class="state-list events">{lines}</ul>
+            }
+        });
+
+        view! {
+            <h3 class="state-title">{format!("State at {}", crate::charts::cursor_text(t).trim_start_matches("t = "))}</h3>
+            {last_instant}
+            <table class="state-counts">
+                <thead>
+                    <tr>
+                        <th scope="col">"Share"</th>
+                        <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
+                        <th scope="col" class="num" title="instances held">"inst."</th>
+                        <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
+                        <th scope="col" class="num" title="jobs waiting to be admitted">"wait"</th>
+                    </tr>
+                </thead>
+                <tbody>{counts}</tbody>
+            </table>
+            <p class="state-note">"jobs, inst.: jobs holding instances and how many; adm.: admitted, not started yet; wait: waiting to be admitted."</p>
+            <h4>{format!("Holding instances ({})", at.holding.len())}</h4>
+            <ul class="state-list holding">
+                {holding}
+                {more(at.holding.len())}
+                {at.holding.is_empty().then(|| view! { <li class="none">"nobody"</li> })}
+            </ul>
+            {(!at.scheduled.is_empty()).then(|| view! {
+                <h4>{format!("Admitted, not started ({})", at.scheduled.len())}</h4>
+                <ul class="state-list scheduled">{scheduled}{more(at.scheduled.len())}</ul>
+            })}
+            <h4>{format!("Waiting ({})", at.waiting.len())}</h4>
+            <ul class="state-list waiting">
+                {waiting}
+                {more(at.waiting.len())}
+                {at.waiting.is_empty().then(|| view! { <li class="none">"nobody"</li> })}
+            </ul>
+        }
+        .into_any()
+    };
+    view! {
+        <aside class="state-at" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">
+            {body}
+        </aside>
+    }
+}

@@ -1,0 +1,476 @@
+//! Chart tests in headless Chromium on the AWS walkthrough (`www/presets/aws-walkthrough.json`):
+//! every chart draws, in the shares' colours, at device resolution; the timeline has the
+//! walkthrough's markers and moves the cursor; the "state at t" panel reads the log.
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test charts`
+#![cfg(target_arch = "wasm32")]
+
+use std::sync::Arc;
+
+use leptos::{mount::mount_to, prelude::*, task::tick};
+use quotalab_app::charts::{
+    allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart, IN_SHARE,
+    RECLAIM,
+};
+use quotalab_app::palette;
+use quotalab_app::timeline::{self, MarkKind, Seg, StateAtPanel, Timeline};
+use quotalab_engine::digest::{Digest, DigestLimits};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, KeyboardEvent,
+    KeyboardEventInit, PointerEvent, PointerEventInit,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const AWS: &str = include_str!("../www/presets/aws-walkthrough.json");
+
+fn aws() -> Digest {
+    quotalab_engine::run_digest(AWS, DigestLimits::default()).expect("the walkthrough runs")
+}
+
+fn mount<F, N>(f: F) -> HtmlElement
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    // Wide enough for the charts' layout, as on a laptop screen.
+    div.set_attribute("style", "width: 1000px").unwrap();
+    document().body().unwrap().append_child(&div).unwrap();
+    mount_to(div.clone(), f).forget();
+    div
+}
+
+async fn settle() {
+    for _ in 0..6 {
+        tick().await;
+    }
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+fn canvases(root: &Element, testid: &str) -> Vec<HtmlCanvasElement> {
+    all(root, &format!("[data-testid={testid}] canvas"))
+        .into_iter()
+        .map(JsCast::unchecked_into)
+        .collect()
+}
+
+fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    ctx.get_image_data(
+        0.0,
+        0.0,
+        f64::from(canvas.width()),
+        f64::from(canvas.height()),
+    )
+    .unwrap()
+    .data()
+    .0
+}
+
+/// Pixels within a small distance of `rgb`.
+fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
+    data.chunks_exact(4)
+        .filter(|p| {
+            u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                <= 24
+        })
+        .count()
+}
+
+/// Not blank: many pixels differ from white.
+fn inked(data: &[u8]) -> usize {
+    data.chunks_exact(4)
+        .filter(|p| p[3] > 0 && (p[0] < 235 || p[1] < 235 || p[2] < 235))
+        .count()
+}
+
+/// The backing store is the CSS box times devicePixelRatio, and something is drawn.
+fn check_canvas(c: &HtmlCanvasElement, what: &str) -> Vec<u8> {
+    let dpr = web_sys::window().unwrap().device_pixel_ratio();
+    assert!(
+        c.client_width() > 100,
+        "{what}: laid out ({}px)",
+        c.client_width()
+    );
+    assert_eq!(
+        f64::from(c.width()),
+        (f64::from(c.client_width()) * dpr).round(),
+        "{what}: backing width"
+    );
+    assert_eq!(
+        f64::from(c.height()),
+        (f64::from(c.client_height()) * dpr).round(),
+        "{what}: backing height"
+    );
+    let data = pixels(c);
+    let n = inked(&data);
+    assert!(n > 500, "{what}: drawn ({n} non-white pixels)");
+    data
+}
+
+fn assert_colour(data: &[u8], share: usize, what: &str) {
+    let n = near(data, palette::rgb(share));
+    assert!(
+        n > 30,
+        "{what}: share {share}'s colour is used ({n} pixels)"
+    );
+}
+
+fn rgb(c: plotters::style::RGBColor) -> (u8, u8, u8) {
+    (c.0, c.1, c.2)
+}
+
+#[wasm_bindgen_test]
+async fn allocation_panels_per_share_in_share_colours() {
+    let d = Arc::new(aws());
+    let root = mount(move || view! { <AllocationChart digest=d /> });
+    settle().await;
+    let panels = all(&root, "[data-testid=chart-allocation] .panel");
+    let names: Vec<_> = panels
+        .iter()
+        .map(|p| p.get_attribute("data-share").unwrap())
+        .collect();
+    assert_eq!(names, ["background", "medium", "protected"]);
+    let cs = canvases(&root, "chart-allocation");
+    assert_eq!(cs.len(), 3);
+    let data: Vec<Vec<u8>> = cs
+        .iter()
+        .enumerate()
+        .map(|(i, c)| check_canvas(c, &format!("allocation panel {i}")))
+        .collect();
+    // background and medium use instances (own usage in their colour); protected never does.
+    assert_colour(&data[0], 0, "background panel");
+    assert_colour(&data[1], 1, "medium panel");
+    assert_eq!(near(&data[2], palette::rgb(2)), 0, "protected used nothing");
+    assert_eq!(
+        near(&data[0], palette::rgb(1)),
+        0,
+        "no other share's colour"
+    );
+    let captions: Vec<_> = all(&root, ".panel-caption")
+        .iter()
+        .map(|p| p.text_content().unwrap())
+        .collect();
+    assert_eq!(
+        captions,
+        [
+            "entitled 1, used 0–2, borrowed up to 1",
+            "entitled 1, used 0–1, lent up to 1",
+            "entitled 1, used 0",
+        ]
+    );
+    assert!(root.query_selector(".chart-error").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+fn allocation_caption_reads_the_series() {
+    let d = aws();
+    let s = allocation::panel_summary(&d.series[0]);
+    assert_eq!(s.limit, (1.0, 1.0));
+    assert_eq!(s.used, (0.0, 2.0));
+    assert_eq!(s.queued_max, 2.0);
+}
+
+#[wasm_bindgen_test]
+async fn occupancy_stacks_shares_under_capacity() {
+    let d = Arc::new(aws());
+    let root = mount(move || view! { <OccupancyChart digest=d /> });
+    settle().await;
+    let cs = canvases(&root, "chart-occupancy");
+    assert_eq!(cs.len(), 1, "one instance type");
+    let data = check_canvas(&cs[0], "occupancy");
+    assert_colour(&data, 0, "occupancy");
+    assert_colour(&data, 1, "occupancy");
+    let legend: Vec<_> = all(&root, "ul.share-legend li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert_eq!(legend, ["background", "medium", "protected"]);
+}
+
+#[wasm_bindgen_test]
+async fn completion_cdf_per_share() {
+    let d = Arc::new(aws());
+    let times = quotalab_app::charts::completion::completion_times(&d);
+    assert_eq!(
+        times[0],
+        [420.0, 660.0, 720.0],
+        "background: submit to success"
+    );
+    assert_eq!(times[1], [300.0]);
+    assert!(times[2].is_empty());
+    let root = mount(move || view! { <CompletionChart digest=d /> });
+    settle().await;
+    let cs = canvases(&root, "chart-completion");
+    let data = check_canvas(&cs[0], "completion");
+    assert_colour(&data, 0, "completion");
+    assert_colour(&data, 1, "completion");
+    let legend: Vec<_> = all(&root, "ul.share-legend li")
+        .iter()
+        .map(|li| li.text_content().unwrap())
+        .collect();
+    assert!(legend[0].contains("p50 11.0 min"), "{legend:?}");
+    assert!(legend[2].contains("no job succeeded"), "{legend:?}");
+}
+
+#[wasm_bindgen_test]
+async fn interruption_bars_with_counts() {
+    let d = Arc::new(aws());
+    assert_eq!(
+        quotalab_app::charts::interruption::counts_label(&d.shares[0]),
+        "1 reclaim · 1 in-share"
+    );
+    let root = mount(move || view! { <InterruptionChart digest=d /> });
+    settle().await;
+    let cs = canvases(&root, "chart-interruption");
+    let data = check_canvas(&cs[0], "interruption");
+    assert_colour(&data, 0, "interruption (background lost work)");
+    assert_eq!(near(&data, palette::rgb(1)), 0, "medium lost nothing");
+}
+
+#[wasm_bindgen_test]
+fn gantt_has_the_walkthrough_steps() {
+    let d = aws();
+    let g = timeline::gantt(&d);
+    let id = |j: u32| d.jobs[j as usize].id.as_str();
+    let marks: Vec<(&str, f64, MarkKind)> =
+        g.marks.iter().map(|m| (id(m.job), m.t, m.kind)).collect();
+    assert_eq!(
+        marks,
+        [
+            ("bg-p2", 60.0, MarkKind::Reclaim),
+            ("bg-p1", 120.0, MarkKind::Priority),
+            ("bg-p3", 120.0, MarkKind::InShare),
+        ]
+    );
+    // bg-p2 runs 0-60, waits, runs again 420-720.
+    let runs: Vec<(f64, f64)> = g
+        .segments
+        .iter()
+        .filter(|s| id(s.job) == "bg-p2" && s.kind == Seg::Running)
+        .map(|s| (s.t0, s.t1))
+        .collect();
+    assert_eq!(runs, [(0.0, 60.0), (420.0, 720.0)]);
+    let l = timeline::layout(&d, &g);
+    assert!(l.per_job);
+    assert_eq!(l.row_labels, ["bg-p3", "bg-p2", "bg-p1", "med-1"]);
+    assert_eq!(
+        l.marks
+            .iter()
+            .map(|m| m.3.clone().unwrap())
+            .collect::<Vec<_>>(),
+        [
+            "reclaimed by med-1",
+            "priority → 4",
+            "preempted by bg-p1 (in-share)"
+        ]
+    );
+}
+
+#[wasm_bindgen_test]
+fn large_runs_are_packed_into_lanes() {
+    let scenario = r#"{
+      "format": "quotalab/v1", "name": "many", "seed": 3,
+      "capacity": {"ml.g5.xlarge": 8},
+      "shares": [
+        {"name": "a", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW"},
+        {"name": "b", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW"}
+      ],
+      "jobs": [],
+      "workloads": [
+        {"share": "a", "count": 300, "arrival": {"uniform": [0, 36000]}, "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 900}}},
+        {"share": "b", "count": 300, "arrival": {"uniform": [0, 36000]}, "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 900}}}
+      ]
+    }"#;
+    let d = quotalab_engine::run_digest(scenario, DigestLimits::default()).unwrap();
+    assert_eq!(d.jobs.len(), 600);
+    let g = timeline::gantt(&d);
+    let l = timeline::layout(&d, &g);
+    assert!(!l.per_job);
+    assert_eq!(l.groups.len(), 2, "lanes grouped by share");
+    assert!(l.lanes >= 2 && l.lanes < 100, "{} lanes", l.lanes);
+    assert!(l.bars.len() <= timeline::MAX_BARS);
+    assert!(l.bars.iter().all(|b| b.kind != Seg::Waiting));
+    assert!(l.note.contains("packed into"), "{}", l.note);
+    // No two bars of one lane overlap.
+    let mut by_lane = vec![Vec::new(); l.lanes];
+    for b in &l.bars {
+        by_lane[b.lane].push((b.t0, b.t1));
+    }
+    for v in &mut by_lane {
+        v.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(v.windows(2).all(|w| w[0].1 <= w[1].0 + 1e-6));
+    }
+}
+
+fn pointer(kind: &str, x: f64, y: f64) -> PointerEvent {
+    let init = PointerEventInit::new();
+    init.set_bubbles(true);
+    init.set_client_x(x as i32);
+    init.set_client_y(y as i32);
+    init.set_button(0);
+    init.set_buttons(1);
+    init.set_pointer_id(1);
+    PointerEvent::new_with_event_init_dict(kind, &init).unwrap()
+}
+
+fn key(name: &str) -> KeyboardEvent {
+    let init = KeyboardEventInit::new();
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    init.set_key(name);
+    KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn timeline_draws_markers_and_moves_the_cursor() {
+    let d = Arc::new(aws());
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || view! { <Timeline digest=d cursor=cursor /> });
+    settle().await;
+    let cs = canvases(&root, "chart-timeline");
+    let data = check_canvas(&cs[0], "timeline");
+    assert_colour(&data, 0, "timeline");
+    assert_colour(&data, 1, "timeline");
+    assert!(near(&data, rgb(RECLAIM)) > 10, "a reclaim marker");
+    assert!(near(&data, rgb(IN_SHARE)) > 10, "an in-share marker");
+
+    // A click in the middle of the plot sets the cursor to about the middle of the run.
+    let c = &cs[0];
+    let rect = c.get_bounding_client_rect();
+    c.dispatch_event(&pointer(
+        "pointerdown",
+        rect.left() + rect.width() * 0.55,
+        rect.top() + rect.height() / 2.0,
+    ))
+    .unwrap();
+    settle().await;
+    let t = cursor.get_untracked().expect("the click set the cursor");
+    assert!(t > 200.0 && t < 600.0, "cursor at {t}");
+    assert!(
+        root.query_selector(".cursor-line").unwrap().is_some(),
+        "the cursor is drawn"
+    );
+    assert!(root
+        .query_selector("[data-testid=state-at] .state-title")
+        .unwrap()
+        .is_some());
+
+    // Arrow keys step through the times of events.
+    cursor.set(None);
+    for _ in 0..3 {
+        c.dispatch_event(&key("ArrowRight")).unwrap();
+    }
+    assert_eq!(cursor.get_untracked(), Some(120.0), "0, 60, then 120 s");
+    c.dispatch_event(&key("ArrowLeft")).unwrap();
+    assert_eq!(cursor.get_untracked(), Some(60.0));
+    c.dispatch_event(&key("End")).unwrap();
+    assert_eq!(cursor.get_untracked(), Some(720.0));
+}
+
+fn items(root: &Element, selector: &str) -> Vec<(String, String)> {
+    all(root, selector)
+        .iter()
+        .map(|li| {
+            (
+                li.get_attribute("data-job").unwrap_or_default(),
+                li.get_attribute("data-reason")
+                    .or_else(|| li.get_attribute("data-state"))
+                    .unwrap_or_default(),
+            )
+        })
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn state_at_90_s_lists_holders_and_waiters() {
+    let d = Arc::new(aws());
+    let cursor = RwSignal::new(Some(90.0));
+    let root = mount(move || view! { <StateAtPanel digest=d cursor=cursor /> });
+    settle().await;
+    let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
+    assert_eq!(
+        items(&root, "ul.holding li[data-job]"),
+        [pair("bg-p3", "RUNNING"), pair("med-1", "RUNNING")]
+    );
+    assert_eq!(
+        items(&root, "ul.waiting li[data-job]"),
+        [
+            pair("bg-p2", "no_lendable_capacity"),
+            pair("bg-p1", "no_lendable_capacity")
+        ]
+    );
+    let why = all(&root, "ul.waiting li .why")[0].text_content().unwrap();
+    assert!(why.contains("no idle ml.g5.xlarge capacity"), "{why}");
+    let title = root
+        .query_selector(".state-title")
+        .unwrap()
+        .unwrap()
+        .text_content()
+        .unwrap();
+    assert_eq!(title, "State at 1 min 30 s");
+    // Counts per share: background holds 1 job and 1 instance, 2 wait; medium holds 1.
+    let counts: Vec<Vec<String>> = all(&root, "table.state-counts tbody tr")
+        .iter()
+        .map(|tr| {
+            all(tr, "td")
+                .iter()
+                .map(|td| td.text_content().unwrap())
+                .collect()
+        })
+        .collect();
+    assert_eq!(counts[0], ["1", "1", "0", "2"]);
+    assert_eq!(counts[1], ["1", "1", "0", "0"]);
+    assert_eq!(counts[2], ["0", "0", "0", "0"]);
+
+    // Moving the cursor updates the panel: at 400 s bg-p3 runs again and bg-p2 waits alone.
+    cursor.set(Some(400.0));
+    settle().await;
+    assert_eq!(
+        items(&root, "ul.holding li[data-job]"),
+        [pair("bg-p3", "RUNNING"), pair("bg-p1", "RUNNING")]
+    );
+    assert_eq!(
+        items(&root, "ul.waiting li[data-job]"),
+        [pair("bg-p2", "no_lendable_capacity")]
+    );
+}
+
+#[wasm_bindgen_test]
+async fn one_colour_per_share_everywhere() {
+    // The summary swatches and every chart legend give share i the palette's colour i.
+    let d = Arc::new(aws());
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || {
+        view! { <quotalab_app::results::RunResults digest=d cursor=cursor /> }
+    });
+    settle().await;
+    let swatches = all(&root, ".swatch");
+    assert!(swatches.len() >= 12, "{} swatches", swatches.len());
+    for s in swatches {
+        let style = s.get_attribute("style").unwrap_or_default();
+        let share = s
+            .closest("[data-share]")
+            .unwrap()
+            .and_then(|e| e.get_attribute("data-share"));
+        let Some(share) = share else { continue };
+        let i = ["background", "medium", "protected"]
+            .iter()
+            .position(|n| *n == share)
+            .unwrap_or_else(|| panic!("unknown share {share}"));
+        let (r, g, b) = palette::rgb(i);
+        assert!(
+            style.contains(&format!("rgb({r}, {g}, {b})")),
+            "{share}'s swatch: {style}"
+        );
+    }
+}
