@@ -6,6 +6,7 @@
 pub mod charts;
 pub mod editor;
 pub mod format;
+pub mod glossary;
 pub mod palette;
 pub mod panic;
 pub mod presets;
@@ -29,7 +30,7 @@ use state::{use_app, AppState};
 pub fn RunStatus() -> impl IntoView {
     let app = use_app();
     view! {
-        <span class="run-status" role="status">
+        <span class="run-status" role="status" data-testid="run-stats">
             {move || {
                 let problems = app.problems.get();
                 if !problems.is_empty() {
@@ -70,12 +71,15 @@ pub fn App() -> impl IntoView {
             </div>
         </header>
         <div class="toolbar wrap">
-            <button class="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
+            <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
             <RunStatus />
             <ShareBar />
         </div>
         <main class="wrap layout">
-            <Editor />
+            <div class="editor-column">
+                <Editor />
+                <glossary::Glossary />
+            </div>
             <div class="results" class:stale=move || app.stale.get()>
                 {move || {
                     let problems = app.problems.get();

@@ -1,24 +1,252 @@
 //! The scenario editor: forms for all of SPEC 7 and a raw JSON view kept in sync.
-//! STUB: only the raw JSON view for now.
+//!
+//! The scenario text ([`crate::state::AppState::scenario`]) stays the single source of
+//! truth: every form field reads its value at one JSON path of the parsed text and writes
+//! its edits back as text (pretty-printed, key order kept). Each field also shows the
+//! validator's problems for its path; problems no field shows are listed at the top.
+
+pub mod context;
+pub mod dist;
+pub mod fields;
+pub mod general;
+pub mod json;
+pub mod path;
+pub mod shares;
+pub mod workloads;
 
 use leptos::prelude::*;
 
 use crate::state::use_app;
+use context::{use_ed, Ed};
 
 /// The editor panel.
 #[component]
 pub fn Editor() -> impl IntoView {
     let app = use_app();
+    let ed = Ed::new(app);
+    provide_context(ed);
+    let editable = Memo::new(move |_| ed.json_error.with(Option::is_none));
     view! {
         <section class="card editor" aria-labelledby="editor-heading">
-            <h2 id="editor-heading">"Scenario"</h2>
-            <textarea
-                class="json-editor"
-                spellcheck="false"
-                aria-label="Scenario JSON"
-                prop:value=move || app.scenario.get()
-                on:input=move |ev| app.scenario.set(event_target_value(&ev))
-            ></textarea>
+            <div class="editor-head">
+                <h2 id="editor-heading">"Scenario"</h2>
+                <ProblemCount />
+            </div>
+            <Unclaimed />
+            {move || {
+                ed.json_error
+                    .get()
+                    .map(|e| {
+                        view! {
+                            <div class="notice" role="status" data-testid="json-notice">
+                                <strong>"The JSON text is not valid: "</strong>
+                                {e}
+                                ". The forms are read-only until it is fixed in the JSON editor below."
+                            </div>
+                        }
+                    })
+            }}
+            <fieldset class="forms" disabled=move || !editable.get()>
+                <legend class="visually-hidden">"Scenario forms"</legend>
+                <Section title="General" prefixes=&["name", "description", "seed", "horizon_s", "queue", "format"]>
+                    <general::GeneralFields />
+                </Section>
+                <Section title="Instance types and capacity" prefixes=&["instance_types", "capacity"]>
+                    <general::TypesFields />
+                </Section>
+                <Section
+                    title="Quota shares"
+                    prefixes=&["shares"]
+                    count=Signal::derive(move || {
+                        format!("{} / {}", ed.share_names.with(Vec::len), quotalab_engine::validate::MAX_SHARES)
+                    })
+                >
+                    <shares::SharesFields />
+                </Section>
+                <Section title="Workload mixes" prefixes=&["workloads"] count=list_count(ed, "workloads")>
+                    <workloads::WorkloadsFields />
+                </Section>
+                <Section title="Explicit jobs" prefixes=&["jobs"] count=list_count(ed, "jobs")>
+                    <workloads::JobsFields />
+                </Section>
+                <Section title="Timed events" prefixes=&["events"] count=list_count(ed, "events")>
+                    <workloads::EventsFields />
+                </Section>
+            </fieldset>
+            <RawJson />
         </section>
+    }
+}
+
+fn list_count(ed: Ed, list: &'static str) -> Signal<String> {
+    Signal::derive(move || {
+        ed.doc.with(|d| {
+            let n = d
+                .value
+                .get(list)
+                .and_then(serde_json::Value::as_array)
+                .map_or(0, Vec::len);
+            crate::format::thousands(n as f64)
+        })
+    })
+}
+
+/// "3 problems" beside the title (nothing when valid).
+#[component]
+fn ProblemCount() -> impl IntoView {
+    let app = use_app();
+    view! {
+        {move || {
+            let n = app.problems.with(Vec::len);
+            (n > 0)
+                .then(|| {
+                    view! {
+                        <span class="badge-error" data-testid="editor-problem-count">
+                            {format!("{n} problem{}", if n == 1 { "" } else { "s" })}
+                        </span>
+                    }
+                })
+        }}
+    }
+}
+
+/// Problems (and warnings) that no field on screen shows.
+#[component]
+fn Unclaimed() -> impl IntoView {
+    let ed = use_ed();
+    // While the text is not JSON, the notice says so (the only problem then).
+    let errors = Memo::new(move |_| {
+        if ed.json_error.with(Option::is_some) {
+            return Vec::new();
+        }
+        ed.assigned.with(|a| a.unclaimed.clone())
+    });
+    let warnings = Memo::new(move |_| ed.assigned.with(|a| a.unclaimed_warnings.clone()));
+    view! {
+        {move || {
+            let errors = errors.get();
+            (!errors.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="unclaimed errors" data-testid="editor-problems" aria-label="Problems">
+                            {errors.iter().map(|p| view! { <li>{p.to_string()}</li> }).collect_view()}
+                        </ul>
+                    }
+                })
+        }}
+        {move || {
+            let warnings = warnings.get();
+            (!warnings.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class="unclaimed warnings" data-testid="editor-warnings" aria-label="Warnings">
+                            {warnings.iter().map(|p| view! { <li>{p.to_string()}</li> }).collect_view()}
+                        </ul>
+                    }
+                })
+        }}
+    }
+}
+
+/// A collapsible part of the editor; opens itself when a problem appears inside it.
+#[component]
+fn Section(
+    title: &'static str,
+    prefixes: &'static [&'static str],
+    #[prop(optional, into)] count: Option<Signal<String>>,
+    children: Children,
+) -> impl IntoView {
+    let ed = use_ed();
+    let problems = ed.problems_under(prefixes);
+    let node = NodeRef::<leptos::html::Details>::new();
+    Effect::new(move |_| {
+        if problems.get() > 0 {
+            if let Some(d) = node.get() {
+                d.set_open(true);
+            }
+        }
+    });
+    view! {
+        <details class="ed-section" open=true node_ref=node>
+            <summary>
+                <span class="section-title">{title}</span>
+                {count.map(|c| view! { <span class="section-count">{move || c.get()}</span> })}
+                {move || {
+                    let n = problems.get();
+                    (n > 0)
+                        .then(|| {
+                            view! {
+                                <span class="badge-error">
+                                    {format!("{n} problem{}", if n == 1 { "" } else { "s" })}
+                                </span>
+                            }
+                        })
+                }}
+            </summary>
+            <div class="section-body">{children()}</div>
+        </details>
+    }
+}
+
+/// The raw JSON editor. Its text is replaced only when the scenario differs from what is
+/// in it (an edit from the forms or a preset), so a typing user keeps the cursor.
+#[component]
+fn RawJson() -> impl IntoView {
+    let app = use_app();
+    let ed = use_ed();
+    let area = NodeRef::<leptos::html::Textarea>::new();
+    Effect::new(move |_| {
+        let text = app.scenario.get();
+        if let Some(el) = area.get() {
+            if el.value() != text {
+                el.set_value(&text);
+            }
+        }
+    });
+    let reformat = move |_| {
+        let doc = ed.doc.get_untracked();
+        if doc.error.is_none() {
+            app.scenario.set(json::to_text(&doc.value));
+        }
+    };
+    let id = fields::next_id("json");
+    view! {
+        <details class="ed-section raw" open=true>
+            <summary>
+                <span class="section-title">"JSON"</span>
+                <span class="section-count">"the scenario file (SPEC 7), in sync with the forms"</span>
+            </summary>
+            <div class="section-body">
+                <label for=id.clone() class="visually-hidden">"Scenario JSON"</label>
+                <textarea
+                    id=id
+                    class="json-editor"
+                    data-testid="json-editor"
+                    spellcheck="false"
+                    autocomplete="off"
+                    rows="22"
+                    node_ref=area
+                    aria-invalid=move || ed.json_error.with(Option::is_some).then_some("true")
+                    prop:value=app.scenario.get_untracked()
+                    on:input=move |ev| app.scenario.set(event_target_value(&ev))
+                ></textarea>
+                {move || {
+                    ed.json_error
+                        .get()
+                        .map(|e| {
+                            view! {
+                                <span class="field-error" data-testid="field-error">
+                                    {format!("Not valid JSON: {e}")}
+                                </span>
+                            }
+                        })
+                }}
+                <div class="raw-actions">
+                    <button type="button" class="small" on:click=reformat disabled=move || ed.json_error.with(Option::is_some)>
+                        "Reformat"
+                    </button>
+                </div>
+            </div>
+        </details>
     }
 }

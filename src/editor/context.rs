@@ -1,0 +1,252 @@
+//! The editor's shared state: the parsed scenario the forms show, how they write it back
+//! to the scenario text, and which field each validation problem belongs to.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotalab_engine::Problem;
+use serde_json::Value;
+
+use super::json;
+use super::path::Path;
+use crate::state::AppState;
+
+/// The scenario as the forms see it: the last text that parsed as a JSON object, and why
+/// the current text does not (forms are read-only until it does).
+#[derive(Clone, Debug)]
+pub struct Doc {
+    pub value: Arc<Value>,
+    pub error: Option<String>,
+}
+
+impl PartialEq for Doc {
+    fn eq(&self, other: &Doc) -> bool {
+        Arc::ptr_eq(&self.value, &other.value) && self.error == other.error
+    }
+}
+
+/// Problems (and warnings) sorted to the fields that show them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Assigned {
+    /// Field path -> messages to show beside it.
+    pub errors: HashMap<String, Vec<String>>,
+    pub warnings: HashMap<String, Vec<String>>,
+    /// Problems no field on screen can show (listed at the top of the editor).
+    pub unclaimed: Vec<Problem>,
+    pub unclaimed_warnings: Vec<Problem>,
+}
+
+/// The editor's context (cheap to copy).
+#[derive(Clone, Copy)]
+pub struct Ed {
+    pub app: AppState,
+    pub doc: Memo<Doc>,
+    pub json_error: Memo<Option<String>>,
+    pub assigned: Memo<Assigned>,
+    /// The shares' names, in order.
+    pub share_names: Memo<Vec<String>>,
+    /// Instance types to pick from: the scenario's own, then the built-in catalogue.
+    pub type_names: Memo<Vec<String>>,
+    /// Paths of the fields on screen (with a count: the same path may be shown twice).
+    registry: StoredValue<HashMap<String, u32>>,
+    registry_version: RwSignal<u64>,
+    flush_pending: StoredValue<bool>,
+}
+
+impl Ed {
+    pub fn new(app: AppState) -> Ed {
+        let doc = Memo::new(move |prev: Option<&Doc>| {
+            app.scenario.with(|text| match json::parse_object(text) {
+                Ok(v) => Doc {
+                    value: Arc::new(v),
+                    error: None,
+                },
+                Err(e) => Doc {
+                    value: prev
+                        .map(|p| p.value.clone())
+                        .unwrap_or_else(|| Arc::new(Value::Object(Default::default()))),
+                    error: Some(e),
+                },
+            })
+        });
+        let json_error = Memo::new(move |_| doc.with(|d| d.error.clone()));
+        let registry = StoredValue::new(HashMap::<String, u32>::new());
+        let registry_version = RwSignal::new(0u64);
+        let assigned = Memo::new(move |_| {
+            registry_version.track();
+            let problems = app.problems.get();
+            let warnings = if problems.is_empty() {
+                app.warnings.get()
+            } else {
+                Vec::new()
+            };
+            registry.with_value(|reg| assign(reg, &problems, &warnings))
+        });
+        let share_names = Memo::new(move |_| {
+            doc.with(|d| {
+                d.value
+                    .get("shares")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .map(|s| {
+                                s.get("name")
+                                    .and_then(Value::as_str)
+                                    .unwrap_or_default()
+                                    .to_string()
+                            })
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+        });
+        let type_names = Memo::new(move |_| {
+            let mut names: Vec<String> = doc.with(|d| {
+                d.value
+                    .get("instance_types")
+                    .and_then(Value::as_array)
+                    .map(|a| {
+                        a.iter()
+                            .filter_map(|t| t.get("name").and_then(Value::as_str))
+                            .filter(|n| !n.is_empty())
+                            .map(str::to_string)
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            });
+            for n in quotalab_engine::catalogue::names() {
+                if !names.iter().any(|x| x == n) {
+                    names.push(n.to_string());
+                }
+            }
+            names
+        });
+        Ed {
+            app,
+            doc,
+            json_error,
+            assigned,
+            share_names,
+            type_names,
+            registry,
+            registry_version,
+            flush_pending: StoredValue::new(false),
+        }
+    }
+
+    /// The value at `path` (reactive; changes only when that value does).
+    pub fn value(&self, path: Path) -> Memo<Option<Value>> {
+        let doc = self.doc;
+        Memo::new(move |_| doc.with(|d| path.get(&d.value).cloned()))
+    }
+
+    /// Applies `f` to the scenario and writes it back as text. Does nothing while the text
+    /// is not a JSON object (the forms are read-only then).
+    pub fn edit(&self, f: impl FnOnce(&mut Value)) {
+        let doc = self.doc.get_untracked();
+        if doc.error.is_some() {
+            return;
+        }
+        let mut v = (*doc.value).clone();
+        f(&mut v);
+        if v != *doc.value {
+            self.app.scenario.set(json::to_text(&v));
+        }
+    }
+
+    /// Sets (or, with None, removes) the value at `path`.
+    pub fn set(&self, path: &Path, new: Option<Value>) {
+        self.edit(|v| path.set(v, new));
+    }
+
+    /// Declares that a field shows the problems of `path` (until the calling component is
+    /// removed).
+    pub fn register(&self, path: String) {
+        self.registry
+            .update_value(|m| *m.entry(path.clone()).or_insert(0) += 1);
+        self.schedule_flush();
+        let ed = *self;
+        on_cleanup(move || {
+            ed.registry.try_update_value(|m| {
+                if let Some(n) = m.get_mut(&path) {
+                    *n -= 1;
+                    if *n == 0 {
+                        m.remove(&path);
+                    }
+                }
+            });
+            ed.schedule_flush();
+        });
+    }
+
+    /// Re-sorts problems once after a batch of fields came or went.
+    fn schedule_flush(&self) {
+        if self.flush_pending.try_get_value() != Some(false) {
+            return;
+        }
+        self.flush_pending.set_value(true);
+        let ed = *self;
+        queue_microtask(move || {
+            ed.flush_pending.try_set_value(false);
+            ed.registry_version.try_update(|n| *n += 1);
+        });
+    }
+
+    /// The messages shown beside the field at `path`: errors, then warnings.
+    pub fn messages(&self, path: String) -> Memo<(Vec<String>, Vec<String>)> {
+        let assigned = self.assigned;
+        Memo::new(move |_| {
+            assigned.with(|a| {
+                (
+                    a.errors.get(&path).cloned().unwrap_or_default(),
+                    a.warnings.get(&path).cloned().unwrap_or_default(),
+                )
+            })
+        })
+    }
+
+    /// How many problems lie at or under any of `prefixes` (for section badges).
+    pub fn problems_under(&self, prefixes: &'static [&'static str]) -> Memo<usize> {
+        let problems = self.app.problems;
+        Memo::new(move |_| {
+            problems.with(|ps| {
+                ps.iter()
+                    .filter(|p| prefixes.iter().any(|f| json::path_within(&p.path, f)))
+                    .count()
+            })
+        })
+    }
+}
+
+/// Sorts each problem to the registered field with the longest path containing it.
+fn assign(reg: &HashMap<String, u32>, problems: &[Problem], warnings: &[Problem]) -> Assigned {
+    let mut out = Assigned::default();
+    let place = |p: &Problem| -> Option<(String, String)> {
+        let field = json::candidate_paths(&p.path).find(|c| reg.contains_key(*c))?;
+        let msg = if field == p.path {
+            p.message.clone()
+        } else {
+            p.to_string()
+        };
+        Some((field.to_string(), msg))
+    };
+    for p in problems {
+        match place(p) {
+            Some((field, msg)) => out.errors.entry(field).or_default().push(msg),
+            None => out.unclaimed.push(p.clone()),
+        }
+    }
+    for p in warnings {
+        match place(p) {
+            Some((field, msg)) => out.warnings.entry(field).or_default().push(msg),
+            None => out.unclaimed_warnings.push(p.clone()),
+        }
+    }
+    out
+}
+
+/// The editor's context (inside [`super::Editor`]).
+pub fn use_ed() -> Ed {
+    expect_context::<Ed>()
+}

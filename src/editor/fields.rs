@@ -1,0 +1,435 @@
+//! Form fields bound to one JSON path of the scenario: each shows the value at its path,
+//! writes its edits there, and shows the validator's problems for that path beside it.
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use serde_json::Value;
+
+use super::context::{use_ed, Ed};
+use super::json;
+use super::path::Path;
+
+/// Called inside the same edit after a select changed: `(document, new value)`.
+pub type ChangeHook = Arc<dyn Fn(&mut Value, &Value) + Send + Sync>;
+
+/// Called inside the same edit after a text field changed: `(document, old, new)`.
+pub type RenameHook = fn(&mut Value, &str, &str);
+
+static NEXT_ID: AtomicU32 = AtomicU32::new(1);
+
+/// A page-unique element id.
+pub fn next_id(prefix: &str) -> String {
+    format!("{prefix}-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed))
+}
+
+/// Registers `path` as shown here; returns whether it has errors, and the view of its
+/// messages (`span.field-error` per error, `span.field-warning` per warning) with id
+/// `msg_id` for `aria-describedby`.
+pub fn claim(ed: Ed, path: &Path, msg_id: String) -> (Memo<bool>, impl IntoView) {
+    let key = path.to_string();
+    ed.register(key.clone());
+    let messages = ed.messages(key);
+    let invalid = Memo::new(move |_| messages.with(|(e, _)| !e.is_empty()));
+    let view = move || {
+        let (errors, warnings) = messages.get();
+        (!errors.is_empty() || !warnings.is_empty()).then(|| {
+            view! {
+                <span class="field-messages" id=msg_id.clone()>
+                    {errors
+                        .into_iter()
+                        .map(|m| {
+                            view! {
+                                <span class="field-error" data-testid="field-error">
+                                    {m}
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                    {warnings
+                        .into_iter()
+                        .map(|m| {
+                            view! {
+                                <span class="field-warning" data-testid="field-warning">
+                                    {m}
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                </span>
+            }
+        })
+    };
+    (invalid, view)
+}
+
+/// A container's own problems (a whole row, a list): shown as a line, not beside an input.
+#[component]
+pub fn Messages(path: Path) -> impl IntoView {
+    let ed = use_ed();
+    let (_, view) = claim(ed, &path, next_id("m"));
+    view! { <div class="row-messages">{view}</div> }
+}
+
+fn classes(base: &str, extra: Option<&'static str>) -> String {
+    match extra {
+        Some(c) => format!("{base} {c}"),
+        None => base.to_string(),
+    }
+}
+
+/// A string field (names, ids).
+#[component]
+pub fn TextField(
+    #[prop(into)] label: String,
+    path: Path,
+    /// Blank removes the key (else it writes "").
+    #[prop(optional)]
+    optional: bool,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional, into)] placeholder: Option<String>,
+    /// Id of a `<datalist>` of suggestions.
+    #[prop(optional, into)]
+    list: Option<String>,
+    #[prop(optional)] on_rename: Option<RenameHook>,
+    #[prop(optional)] class: Option<&'static str>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        ed.edit(|doc| {
+            let old = path.get(doc).and_then(Value::as_str).map(str::to_string);
+            let new = if text.is_empty() && optional {
+                None
+            } else {
+                Some(Value::String(text.clone()))
+            };
+            path.set(doc, new);
+            if let (Some(hook), Some(old)) = (on_rename, old) {
+                hook(doc, &old, &text);
+            }
+        });
+    };
+    view! {
+        <div class=classes("field", class)>
+            <label for=id.clone()>{label}</label>
+            <input
+                id=id
+                type="text"
+                autocomplete="off"
+                spellcheck="false"
+                placeholder=placeholder
+                list=list
+                data-testid=testid
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:value=move || json::display(value.get().as_ref())
+                on:input=on_input
+            />
+            {messages}
+        </div>
+    }
+}
+
+/// A number field. Typed text that is not a number is written as a string, so that the
+/// validator flags it here; blank removes an optional key (or writes null if required).
+#[component]
+pub fn NumField(
+    #[prop(into)] label: String,
+    path: Path,
+    #[prop(optional)] required: bool,
+    #[prop(optional, into)] placeholder: MaybeProp<String>,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional, into)] disabled: MaybeProp<bool>,
+    #[prop(optional, into)] title: MaybeProp<String>,
+    /// Shown after the input (e.g. the borrow limit in instances).
+    #[prop(optional, into)]
+    hint: Option<Signal<String>>,
+    #[prop(optional)] hint_testid: Option<&'static str>,
+    /// Whole numbers only (numeric keyboard on phones).
+    #[prop(optional)]
+    integer: bool,
+    #[prop(optional)] class: Option<&'static str>,
+    /// Read by screen readers after the label (when the visible label relies on context).
+    #[prop(optional, into)]
+    label_suffix: Option<String>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    // What the user typed and what it wrote: shown as typed while the value is unchanged
+    // ("1.50" stays "1.50", the cursor stays put).
+    let typed = StoredValue::new(None::<(String, Option<Value>)>);
+    let shown = move || {
+        let cur = value.get();
+        if let Some((text, wrote)) = typed.get_value() {
+            if wrote == cur {
+                return text;
+            }
+        }
+        json::display(cur.as_ref())
+    };
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let new = match json::number_from_text(&text) {
+            None if required => Some(Value::Null),
+            other => other,
+        };
+        typed.set_value(Some((text, new.clone())));
+        ed.set(&path, new);
+    };
+    let hint_view = hint.map(|h| {
+        view! { <span class="field-hint" data-testid=hint_testid>{move || h.get()}</span> }
+    });
+    view! {
+        <div class=classes("field num", class)>
+            <label for=id.clone()>
+                {label}
+                {label_suffix.map(|s| view! { <span class="visually-hidden">{s}</span> })}
+            </label>
+            <input
+                id=id
+                type="text"
+                inputmode=if integer { "numeric" } else { "decimal" }
+                autocomplete="off"
+                placeholder=move || placeholder.get()
+                title=move || title.get()
+                data-testid=testid
+                disabled=move || disabled.get().unwrap_or(false)
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:value=shown
+                on:input=on_input
+            />
+            {hint_view}
+            {messages}
+        </div>
+    }
+}
+
+/// A true/false field.
+#[component]
+pub fn CheckField(
+    #[prop(into)] label: String,
+    path: Path,
+    /// The value when the key is absent.
+    #[prop(optional)]
+    default: bool,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional, into)] title: MaybeProp<String>,
+    #[prop(optional)] class: Option<&'static str>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    view! {
+        <div class=classes("field check", class) title=move || title.get()>
+            <input
+                id=id.clone()
+                type="checkbox"
+                data-testid=testid
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:checked=move || value.get().and_then(|v| v.as_bool()).unwrap_or(default)
+                on:change=move |ev| ed.set(&path, Some(Value::Bool(event_target_checked(&ev))))
+            />
+            <label for=id>{label}</label>
+            {messages}
+        </div>
+    }
+}
+
+/// A choice among JSON values. An option whose value is `null` removes the key (e.g.
+/// "unchanged"); a value not among the options is shown as an extra, invalid option.
+#[component]
+pub fn SelectField(
+    #[prop(into)] label: String,
+    path: Path,
+    #[prop(into)] options: Signal<Vec<(Value, String)>>,
+    /// The value shown when the key is absent (the default).
+    #[prop(optional)]
+    absent: Option<Value>,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional)] on_change: Option<ChangeHook>,
+    #[prop(optional, into)] disabled: MaybeProp<bool>,
+    /// Shown under the select (e.g. what the chosen strategy means).
+    #[prop(optional, into)]
+    hint: Option<Signal<String>>,
+    #[prop(optional)] class: Option<&'static str>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    let current = Memo::new(move |_| {
+        value
+            .get()
+            .or_else(|| absent.clone())
+            .unwrap_or(Value::Null)
+    });
+    let shown = Memo::new(move |_| {
+        let mut opts = options.get();
+        let cur = current.get();
+        if !opts.iter().any(|(v, _)| *v == cur) {
+            let label = match &cur {
+                Value::Null => "(not set)".to_string(),
+                other => format!("{} (not valid)", json::display(Some(other))),
+            };
+            opts.push((cur, label));
+        }
+        opts
+    });
+    let selected = move || {
+        let cur = current.get();
+        shown
+            .with(|o| o.iter().position(|(v, _)| *v == cur))
+            .unwrap_or(0)
+            .to_string()
+    };
+    let on_change_ev = move |ev| {
+        let Ok(i) = event_target_value(&ev).parse::<usize>() else {
+            return;
+        };
+        let Some(new) = shown.with_untracked(|o| o.get(i).map(|(v, _)| v.clone())) else {
+            return;
+        };
+        ed.edit(|doc| {
+            path.set(doc, (!new.is_null()).then(|| new.clone()));
+            if let Some(hook) = &on_change {
+                hook(doc, &new);
+            }
+        });
+    };
+    view! {
+        <div class=classes("field select", class)>
+            <label for=id.clone()>{label}</label>
+            <select
+                id=id
+                data-testid=testid
+                disabled=move || disabled.get().unwrap_or(false)
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:value=selected
+                on:change=on_change_ev
+            >
+                {move || {
+                    let sel = selected();
+                    shown
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, (_, label))| {
+                            let v = i.to_string();
+                            let is_sel = v == sel;
+                            view! {
+                                <option value=v selected=is_sel>
+                                    {label}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </select>
+            {hint.map(|h| view! { <span class="field-hint">{move || h.get()}</span> })}
+            {messages}
+        </div>
+    }
+}
+
+/// Options for a select of strings.
+pub fn string_options(values: &[&str]) -> Vec<(Value, String)> {
+    values
+        .iter()
+        .map(|v| (Value::String(v.to_string()), v.to_string()))
+        .collect()
+}
+
+/// A list of numbers typed as "0, 60, 120" (e.g. arrival times).
+#[component]
+pub fn NumberListField(
+    #[prop(into)] label: String,
+    path: Path,
+    #[prop(optional, into)] placeholder: Option<String>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    let typed = StoredValue::new(None::<(String, Option<Value>)>);
+    let shown = move || {
+        let cur = value.get();
+        if let Some((text, wrote)) = typed.get_value() {
+            if wrote == cur {
+                return text;
+            }
+        }
+        match &cur {
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| json::display(Some(v)))
+                .collect::<Vec<_>>()
+                .join(", "),
+            other => json::display(other.as_ref()),
+        }
+    };
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let items: Vec<Value> = text
+            .split([',', ' ', ';', '\n'])
+            .filter(|t| !t.trim().is_empty())
+            .filter_map(json::number_from_text)
+            .collect();
+        let new = Some(Value::Array(items));
+        typed.set_value(Some((text, new.clone())));
+        ed.set(&path, new);
+    };
+    view! {
+        <div class="field list">
+            <label for=id.clone()>{label}</label>
+            <input
+                id=id
+                type="text"
+                autocomplete="off"
+                placeholder=placeholder
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:value=shown
+                on:input=on_input
+            />
+            {messages}
+        </div>
+    }
+}
+
+/// Options for a select of the scenario's shares.
+pub fn share_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
+    Signal::derive(move || {
+        ed.share_names
+            .get()
+            .into_iter()
+            .map(|n| (Value::String(n.clone()), n))
+            .collect()
+    })
+}
+
+/// Options for a select of instance types (the scenario's own, then the catalogue).
+pub fn type_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
+    Signal::derive(move || {
+        ed.type_names
+            .get()
+            .into_iter()
+            .map(|n| (Value::String(n.clone()), n))
+            .collect()
+    })
+}

@@ -1,0 +1,311 @@
+//! The quota shares table: add, remove, reorder (up to 20), and each share's fields.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotalab_engine::validate::MAX_SHARES;
+use serde_json::{json, Value};
+
+use super::context::use_ed;
+use super::dist::LimitsField;
+use super::fields::{ChangeHook, CheckField, Messages, NumField, SelectField, TextField};
+use super::general::state_options;
+use super::json;
+use super::path::Path;
+
+/// The three strategies, for the select.
+pub fn strategy_options() -> Vec<(Value, String)> {
+    super::fields::string_options(&["RESERVE", "LEND", "LEND_AND_BORROW"])
+}
+
+/// What a strategy means, in plain words.
+pub fn strategy_meaning(s: Option<&str>) -> &'static str {
+    match s {
+        Some("RESERVE") => "keeps its idle quota for itself; never lends or borrows",
+        Some("LEND") => "lends its idle quota (and reclaims it); never borrows",
+        Some("LEND_AND_BORROW") => "lends its idle quota and borrows idle capacity",
+        _ => "",
+    }
+}
+
+/// After a share is renamed from `old` to `new`, its jobs, workloads and events follow,
+/// unless either name is (or was) also another share's: then nothing is renamed.
+pub fn rename_share_refs(doc: &mut Value, old: &str, new: &str) {
+    if old == new {
+        return;
+    }
+    let count = |name: &str, doc: &Value| {
+        doc.get("shares").and_then(Value::as_array).map_or(0, |a| {
+            a.iter()
+                .filter(|s| s.get("name").and_then(Value::as_str) == Some(name))
+                .count()
+        })
+    };
+    if count(old, doc) > 0 || count(new, doc) > 1 {
+        return;
+    }
+    for (list, ptr) in [
+        ("jobs", "/share"),
+        ("workloads", "/share"),
+        ("events", "/update_share/share"),
+    ] {
+        if let Some(a) = doc.get_mut(list).and_then(Value::as_array_mut) {
+            for item in a {
+                if let Some(s) = item.pointer_mut(ptr) {
+                    if s.as_str() == Some(old) {
+                        *s = Value::String(new.to_string());
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A new share: a unique name, the first instance type in use, LEND_AND_BORROW.
+fn new_share(doc: &Value) -> Value {
+    let names: Vec<String> = doc
+        .get("shares")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default();
+    let ty = doc
+        .pointer("/shares/0/limits")
+        .and_then(Value::as_object)
+        .and_then(|m| m.keys().next().cloned())
+        .or_else(|| {
+            doc.get("capacity")
+                .and_then(Value::as_object)
+                .and_then(|m| m.keys().next().cloned())
+        })
+        .unwrap_or_else(|| "ml.g5.xlarge".to_string());
+    json!({
+        "name": json::unique_name("share", &names),
+        "limits": {ty: 1},
+        "strategy": "LEND_AND_BORROW",
+        "in_share_preemption": false
+    })
+}
+
+/// The shares section body.
+#[component]
+pub fn SharesFields() -> impl IntoView {
+    let ed = use_ed();
+    let len = Memo::new(move |_| ed.share_names.with(Vec::len));
+    let add = move |_: leptos::ev::MouseEvent| {
+        ed.edit(|doc| {
+            let share = new_share(doc);
+            match doc.get_mut("shares").and_then(Value::as_array_mut) {
+                Some(a) if a.len() < MAX_SHARES => a.push(share),
+                Some(_) => {}
+                None => Path::root().key("shares").set(doc, Some(json!([share]))),
+            }
+        })
+    };
+    view! {
+        <Messages path=Path::root().key("shares") />
+        <div class="rows">
+            <For
+                each=move || 0..len.get()
+                key=|i| *i
+                children=move |i| view! { <ShareRow index=i len=len /> }
+            />
+        </div>
+        <button
+            type="button"
+            class="add"
+            data-testid="add-share"
+            disabled=move || { len.get() >= MAX_SHARES }
+            title=move || {
+                if len.get() >= MAX_SHARES {
+                    format!("At most {MAX_SHARES} quota shares per queue")
+                } else {
+                    "Add a quota share".to_string()
+                }
+            }
+            on:click=add
+        >
+            "+ Add share"
+        </button>
+    }
+}
+
+#[component]
+fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
+    let ed = use_ed();
+    let base = Path::root().key("shares").idx(index);
+    let name = ed.value(base.key("name"));
+    let name_s = Signal::derive(move || {
+        name.get()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    });
+    let strategy = ed.value(base.key("strategy"));
+    let borrow = ed.value(base.key("borrow_limit"));
+    let state = ed.value(base.key("state"));
+    let limits = ed.value(base.key("limits"));
+    // The borrow limit set aside while the strategy is not LEND_AND_BORROW (which may not
+    // have one), given back when it is again.
+    let stash = StoredValue::new(None::<Value>);
+    let bl_path = base.key("borrow_limit");
+    let on_strategy: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
+        if new.as_str() == Some("LEND_AND_BORROW") {
+            if bl_path.get(doc).is_none() {
+                if let Some(v) = stash.get_value() {
+                    bl_path.set(doc, Some(v));
+                }
+            }
+        } else if let Some(v) = bl_path.get(doc).cloned() {
+            stash.set_value(Some(v));
+            bl_path.set(doc, None);
+        }
+    });
+    let borrows = Signal::derive(move || {
+        strategy.with(|s| s.as_ref().and_then(Value::as_str) == Some("LEND_AND_BORROW"))
+    });
+    let hint = Signal::derive(move || {
+        let s = strategy.get();
+        json::borrow_as_instances(
+            s.as_ref().and_then(Value::as_str),
+            borrow.get().as_ref(),
+            limits.get().as_ref(),
+        )
+    });
+    let swap = move |a: usize, b: usize| {
+        stash.set_value(None);
+        ed.edit(|doc| {
+            if let Some(list) = doc.get_mut("shares").and_then(Value::as_array_mut) {
+                if a < list.len() && b < list.len() {
+                    list.swap(a, b);
+                }
+            }
+        })
+    };
+    let rm = base.clone();
+    let who = move || {
+        let n = name_s.get();
+        if n.is_empty() {
+            format!("share {}", index + 1)
+        } else {
+            n
+        }
+    };
+    view! {
+        <div
+            class="share-row row"
+            data-testid="share-row"
+            role="group"
+            aria-label=move || format!("Quota share {}: {}", index + 1, name_s.get())
+        >
+            <div class="row-head">
+                <span
+                    class="row-index"
+                    style=format!("background:{}", crate::palette::css(index))
+                    aria-hidden="true"
+                >
+                    {index + 1}
+                </span>
+                <TextField
+                    label="Share name"
+                    path=base.key("name")
+                    on_rename=rename_share_refs
+                    class="grow"
+                />
+                <div class="row-actions">
+                    <button
+                        type="button"
+                        class="icon-button"
+                        aria-label=move || format!("Move {} up", who())
+                        title="Move up"
+                        disabled=index == 0
+                        on:click=move |_| swap(index.saturating_sub(1), index)
+                    >
+                        "↑"
+                    </button>
+                    <button
+                        type="button"
+                        class="icon-button"
+                        aria-label=move || format!("Move {} down", who())
+                        title="Move down"
+                        disabled=move || { index + 1 >= len.get() }
+                        on:click=move |_| swap(index, index + 1)
+                    >
+                        "↓"
+                    </button>
+                    <button
+                        type="button"
+                        class="icon-button danger"
+                        aria-label=move || format!("Remove {}", who())
+                        title="Remove this share (its jobs, workloads and events are kept and flagged)"
+                        on:click=move |_| {
+                            stash.set_value(None);
+                            ed.set(&rm, None)
+                        }
+                    >
+                        "✕"
+                    </button>
+                </div>
+            </div>
+            <div class="row-fields">
+                <SelectField
+                    label="Strategy"
+                    path=base.key("strategy")
+                    options=strategy_options()
+                    testid="share-strategy"
+                    on_change=on_strategy
+                    hint=Signal::derive(move || {
+                        strategy_meaning(strategy.get().as_ref().and_then(Value::as_str)).to_string()
+                    })
+                    class="wide"
+                />
+                <NumField
+                    label="Borrow limit (%)"
+                    path=base.key("borrow_limit")
+                    testid="share-borrow-limit"
+                    integer=true
+                    placeholder="-1 = unlimited"
+                    disabled=Signal::derive(move || !borrows.get() && borrow.with(Option::is_none))
+                    title=Signal::derive(move || {
+                        if borrows.get() {
+                            "Percent of the share's own limit it may borrow, per type; -1 = unlimited".to_string()
+                        } else {
+                            "Only LEND_AND_BORROW shares borrow".to_string()
+                        }
+                    })
+                    hint=hint
+                    hint_testid="borrow-instances"
+                    class="borrow"
+                />
+                <SelectField
+                    label="State"
+                    path=base.key("state")
+                    options=state_options()
+                    absent=json!("ENABLED")
+                    hint=Signal::derive(move || {
+                        if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
+                            "accepts no new job; still lends".to_string()
+                        } else {
+                            String::new()
+                        }
+                    })
+                    class="state"
+                />
+                <CheckField
+                    label="In-share preemption"
+                    path=base.key("in_share_preemption")
+                    testid="share-inshare"
+                    title="A job may preempt lower-priority jobs of its own share"
+                />
+            </div>
+            <LimitsField
+                path=base.key("limits")
+                label="Limits (instances per type)"
+                owner=name_s
+            />
+            <Messages path=base.clone() />
+        </div>
+    }
+}

@@ -1,0 +1,509 @@
+//! Workload mixes, explicit jobs and timed events.
+
+use leptos::prelude::*;
+use serde_json::{json, Map, Value};
+
+use super::context::use_ed;
+use super::dist::{ArrivalField, DistField, LimitsField};
+use super::fields::{
+    claim, next_id, share_options, type_options, CheckField, Messages, NumField, SelectField,
+    TextField,
+};
+use super::json;
+use super::path::{replace_one_of, Path};
+use super::shares::strategy_options;
+
+/// Above this many explicit jobs the table shows only its first rows ([`JOBS_SHOWN`]).
+pub const MANY_JOBS: usize = 200;
+pub const JOBS_SHOWN: usize = 20;
+
+/// First share name and an instance type it has a limit for (defaults of new rows).
+fn first_share_and_type(doc: &Value) -> (String, String) {
+    let share = doc.pointer("/shares/0");
+    let name = share
+        .and_then(|s| s.get("name"))
+        .and_then(Value::as_str)
+        .unwrap_or("")
+        .to_string();
+    let ty = share
+        .and_then(|s| s.get("limits"))
+        .and_then(Value::as_object)
+        .and_then(|m| m.keys().next().cloned())
+        .unwrap_or_else(|| "ml.g5.xlarge".to_string());
+    (name, ty)
+}
+
+fn push_to(doc: &mut Value, list: &str, item: Value) {
+    match doc.get_mut(list).and_then(Value::as_array_mut) {
+        Some(a) => a.push(item),
+        None => Path::root().key(list).set(doc, Some(json!([item]))),
+    }
+}
+
+fn list_len(ed: super::context::Ed, list: &'static str) -> Memo<usize> {
+    Memo::new(move |_| {
+        ed.doc.with(|d| {
+            d.value
+                .get(list)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        })
+    })
+}
+
+/// A remove button for `path` (an item of a list).
+#[component]
+fn RemoveButton(path: Path, #[prop(into)] what: Signal<String>) -> impl IntoView {
+    let ed = use_ed();
+    view! {
+        <button
+            type="button"
+            class="icon-button danger"
+            aria-label=move || format!("Remove {}", what.get())
+            title=move || format!("Remove {}", what.get())
+            on:click=move |_| ed.set(&path, None)
+        >
+            "✕"
+        </button>
+    }
+}
+
+/// A `checkpoint` block (present or not, then its interval, cost and restore time) with
+/// the sibling `checkpoint_on_preempt` flag beside it.
+#[component]
+fn CheckpointField(path: Path, on_preempt: Path) -> impl IntoView {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (_, messages) = claim(ed, &path, msg_id.clone());
+    let value = ed.value(path.clone());
+    let present = Memo::new(move |_| value.with(|v| matches!(v, Some(v) if !v.is_null())));
+    let p = path.clone();
+    let toggle = move |ev| {
+        let on = event_target_checked(&ev);
+        ed.set(
+            &p,
+            on.then(|| json!({"interval_s": 1800, "cost_s": 60, "restore_s": 120})),
+        );
+    };
+    view! {
+        <fieldset class="checkpoint">
+            <legend class="visually-hidden">"Checkpoints"</legend>
+            <div class="checks">
+                <div class="field check">
+                    <input
+                        id=id.clone()
+                        type="checkbox"
+                        aria-describedby=msg_id
+                        prop:checked=move || present.get()
+                        on:change=toggle
+                    />
+                    <label for=id>"Saves checkpoints"</label>
+                </div>
+                <CheckField
+                    label="Checkpoint on preemption"
+                    path=on_preempt
+                    title="Save a checkpoint during the grace period when preempted (needs checkpoints whose cost fits the grace)"
+                />
+            </div>
+            {move || {
+                present
+                    .get()
+                    .then(|| {
+                        view! {
+                            <div class="checkpoint-params">
+                                <NumField label="Every (s of work)" path=path.key("interval_s") required=true class="param" />
+                                <NumField label="Save cost (s)" path=path.key("cost_s") placeholder="0" class="param" />
+                                <NumField label="Restore (s)" path=path.key("restore_s") placeholder="0" class="param" />
+                            </div>
+                        }
+                    })
+            }}
+            {messages}
+        </fieldset>
+    }
+}
+
+/// The workloads section body.
+#[component]
+pub fn WorkloadsFields() -> impl IntoView {
+    let ed = use_ed();
+    let len = list_len(ed, "workloads");
+    let add = move |_| {
+        ed.edit(|doc| {
+            let (share, ty) = first_share_and_type(doc);
+            push_to(
+                doc,
+                "workloads",
+                json!({
+                    "share": share, "count": 10, "arrival": {"poisson_per_hour": 4},
+                    "instance_type": ty, "instances": 1, "work_s": 1800, "priority": 0
+                }),
+            );
+        })
+    };
+    view! {
+        <p class="section-note">
+            "A workload generates jobs from the scenario's seed; their ids are share-1, share-2, …"
+        </p>
+        <Messages path=Path::root().key("workloads") />
+        <div class="rows">
+            <For each=move || 0..len.get() key=|i| *i children=move |i| view! { <WorkloadRow index=i /> } />
+        </div>
+        <button type="button" class="add" data-testid="add-workload" on:click=add>
+            "+ Add workload"
+        </button>
+    }
+}
+
+#[component]
+fn WorkloadRow(index: usize) -> impl IntoView {
+    let ed = use_ed();
+    let base = Path::root().key("workloads").idx(index);
+    let share = ed.value(base.key("share"));
+    let what = Signal::derive(move || {
+        format!(
+            "workload {} ({})",
+            index + 1,
+            json::display(share.get().as_ref())
+        )
+    });
+    let is_at = {
+        let arrival = ed.value(base.key("arrival"));
+        Signal::derive(move || {
+            arrival.with(|a| a.as_ref().is_some_and(|a| a.get("at_s").is_some()))
+        })
+    };
+    view! {
+        <div class="workload-row row" data-testid="workload-row" role="group" aria-label=move || what.get()>
+            <div class="row-head">
+                <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
+                <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+                <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="grow" />
+                <NumField
+                    label="Jobs"
+                    path=base.key("count")
+                    integer=true
+                    placeholder=Signal::derive(move || if is_at.get() { "= number of times".to_string() } else { String::new() })
+                    class="count"
+                />
+                <div class="row-actions">
+                    <RemoveButton path=base.clone() what=what />
+                </div>
+            </div>
+            <ArrivalField path=base.key("arrival") />
+            <div class="dist-grid">
+                <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
+                <DistField label="Work" path=base.key("work_s") unit="s" />
+                <DistField label="Priority (0–9999)" path=base.key("priority") default=0.0 whole=true />
+                <DistField label="Startup" path=base.key("startup_s") default=0.0 unit="s" />
+            </div>
+            <div class="row-fields">
+                <NumField label="Preemption retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
+                <NumField label="Deadline (× work)" path=base.key("deadline_factor") placeholder="none" title="Deadline = this factor times the job's work, from its submission" />
+                <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
+            </div>
+            <Messages path=base.clone() />
+        </div>
+    }
+}
+
+/// After a job id changes from `old` to `new`, `set_priority` events naming it follow
+/// (unless either id is also another job's).
+pub fn rename_job_refs(doc: &mut Value, old: &str, new: &str) {
+    if old == new {
+        return;
+    }
+    let count = |id: &str, doc: &Value| {
+        doc.get("jobs").and_then(Value::as_array).map_or(0, |a| {
+            a.iter()
+                .filter(|j| j.get("id").and_then(Value::as_str) == Some(id))
+                .count()
+        })
+    };
+    if count(old, doc) > 0 || count(new, doc) > 1 {
+        return;
+    }
+    if let Some(a) = doc.get_mut("events").and_then(Value::as_array_mut) {
+        for e in a {
+            if let Some(j) = e.pointer_mut("/set_priority/job") {
+                if j.as_str() == Some(old) {
+                    *j = Value::String(new.to_string());
+                }
+            }
+        }
+    }
+}
+
+/// The jobs section body.
+#[component]
+pub fn JobsFields() -> impl IntoView {
+    let ed = use_ed();
+    let len = list_len(ed, "jobs");
+    let shown = Memo::new(move |_| {
+        let n = len.get();
+        if n > MANY_JOBS {
+            JOBS_SHOWN
+        } else {
+            n
+        }
+    });
+    let add = move |_| {
+        ed.edit(|doc| {
+            let (share, ty) = first_share_and_type(doc);
+            let ids: Vec<String> = doc
+                .get("jobs")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|j| j.get("id").and_then(Value::as_str).map(str::to_string))
+                        .collect()
+                })
+                .unwrap_or_default();
+            push_to(
+                doc,
+                "jobs",
+                json!({
+                    "id": json::unique_name("job", &ids), "share": share, "instance_type": ty,
+                    "instances": 1, "priority": 0, "submit_s": 0, "work_s": 600
+                }),
+            );
+        })
+    };
+    view! {
+        <Messages path=Path::root().key("jobs") />
+        {move || {
+            let n = len.get();
+            (n > MANY_JOBS)
+                .then(|| {
+                    view! {
+                        <p class="section-note many" data-testid="jobs-truncated">
+                            {format!(
+                                "{} jobs: showing the first {JOBS_SHOWN}. Edit the others in the JSON view (problems in them are listed above).",
+                                crate::format::thousands(n as f64),
+                            )}
+                        </p>
+                    }
+                })
+        }}
+        <div class="rows">
+            <For each=move || 0..shown.get() key=|i| *i children=move |i| view! { <JobRow index=i /> } />
+        </div>
+        <button type="button" class="add" data-testid="add-job" on:click=add>"+ Add job"</button>
+    }
+}
+
+#[component]
+fn JobRow(index: usize) -> impl IntoView {
+    let ed = use_ed();
+    let base = Path::root().key("jobs").idx(index);
+    let id = ed.value(base.key("id"));
+    let what = Signal::derive(move || format!("job {}", json::display(id.get().as_ref())));
+    view! {
+        <div class="job-row row" data-testid="job-row" role="group" aria-label=move || what.get()>
+            <div class="row-head">
+                <TextField label="Job id" path=base.key("id") on_rename=rename_job_refs class="grow" />
+                <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+                <div class="row-actions">
+                    <RemoveButton path=base.clone() what=what />
+                </div>
+            </div>
+            <div class="grid-fields compact">
+                <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
+                <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
+                <NumField label="Priority" path=base.key("priority") integer=true placeholder="0" />
+                <NumField label="Submit (s)" path=base.key("submit_s") required=true />
+                <NumField label="Work (s)" path=base.key("work_s") required=true />
+                <NumField label="Startup (s)" path=base.key("startup_s") placeholder="0" />
+                <NumField label="Deadline (s)" path=base.key("deadline_s") placeholder="none" />
+                <NumField label="Retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
+            </div>
+            <div class="row-fields">
+                <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
+            </div>
+            <Messages path=base.clone() />
+        </div>
+    }
+}
+
+const EVENT_KINDS: &[&str] = &["set_priority", "update_share"];
+
+/// The timed events section body.
+#[component]
+pub fn EventsFields() -> impl IntoView {
+    let ed = use_ed();
+    let len = list_len(ed, "events");
+    let add = move |_| {
+        ed.edit(|doc| {
+            let job = doc
+                .pointer("/jobs/0/id")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .to_string();
+            push_to(
+                doc,
+                "events",
+                json!({"at_s": 60, "set_priority": {"job": job, "priority": 1}}),
+            );
+        })
+    };
+    // Explicit job ids, as suggestions for set_priority (generated ids work too).
+    let ids = Memo::new(move |_| {
+        ed.doc.with(|d| {
+            d.value
+                .get("jobs")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .take(MANY_JOBS)
+                        .filter_map(|j| j.get("id").and_then(Value::as_str).map(str::to_string))
+                        .collect::<Vec<_>>()
+                })
+                .unwrap_or_default()
+        })
+    });
+    let list_id = next_id("job-ids");
+    let list_for_rows = list_id.clone();
+    view! {
+        <p class="section-note">
+            "At a given time, change a job's priority (it may then preempt in its share) or change a share's limits, strategy or state."
+        </p>
+        <datalist id=list_id>
+            {move || ids.get().into_iter().map(|i| view! { <option value=i></option> }).collect_view()}
+        </datalist>
+        <Messages path=Path::root().key("events") />
+        <div class="rows">
+            <For
+                each=move || 0..len.get()
+                key=|i| *i
+                children=move |i| view! { <EventRow index=i list=list_for_rows.clone() /> }
+            />
+        </div>
+        <button type="button" class="add" data-testid="add-event" on:click=add>"+ Add event"</button>
+    }
+}
+
+#[component]
+fn EventRow(index: usize, list: String) -> impl IntoView {
+    let ed = use_ed();
+    let base = Path::root().key("events").idx(index);
+    let value = ed.value(base.clone());
+    let kind = Memo::new(move |_| {
+        value.with(|v| {
+            let m = v.as_ref().and_then(Value::as_object);
+            EVENT_KINDS
+                .iter()
+                .find(|k| m.is_some_and(|m| m.contains_key(**k)))
+                .copied()
+                .unwrap_or("")
+        })
+    });
+    let what = Signal::derive(move || format!("event {}", index + 1));
+    let kind_id = next_id("f");
+    let p = base.clone();
+    let on_kind = move |ev| {
+        let k = event_target_value(&ev);
+        let (share, _) = ed.doc.with_untracked(|d| first_share_and_type(&d.value));
+        let params = if k == "update_share" {
+            json!({"share": share, "strategy": "RESERVE"})
+        } else {
+            json!({"job": "", "priority": 1})
+        };
+        ed.edit(|doc| match p.get_mut(doc) {
+            Some(Value::Object(m)) => replace_one_of(m, EVENT_KINDS, &k, params),
+            _ => {
+                let mut m = Map::new();
+                m.insert(k.clone(), params);
+                p.set(doc, Some(Value::Object(m)));
+            }
+        })
+    };
+    let b_params = base.clone();
+    let params = move || {
+        let b = b_params.clone();
+        match kind.get() {
+            "set_priority" => {
+                let sp = b.key("set_priority");
+                view! {
+                    <div class="grid-fields compact">
+                        <TextField label="Job id" path=sp.key("job") list=list.clone() class="wide" />
+                        <NumField label="New priority" path=sp.key("priority") integer=true required=true />
+                    </div>
+                    <Messages path=sp.clone() />
+                }
+                .into_any()
+            }
+            "update_share" => {
+                let us = b.key("update_share");
+                let owner = {
+                    let s = ed.value(us.key("share"));
+                    Signal::derive(move || json::display(s.get().as_ref()))
+                };
+                let has_limits = {
+                    let l = ed.value(us.key("limits"));
+                    Memo::new(move |_| l.with(Option::is_some))
+                };
+                let lp = us.key("limits");
+                let limits_id = next_id("f");
+                let toggle = {
+                    let lp = lp.clone();
+                    move |ev| {
+                        let on = event_target_checked(&ev);
+                        let (_, ty) = ed.doc.with_untracked(|d| first_share_and_type(&d.value));
+                        ed.set(&lp, on.then(|| json!({ty: 0})));
+                    }
+                };
+                let mut strategies = vec![(Value::Null, "unchanged".to_string())];
+                strategies.extend(strategy_options());
+                let states = vec![
+                    (Value::Null, "unchanged".to_string()),
+                    (json!("ENABLED"), "ENABLED".to_string()),
+                    (json!("DISABLED"), "DISABLED".to_string()),
+                ];
+                let inshare = vec![
+                    (Value::Null, "unchanged".to_string()),
+                    (json!(true), "on".to_string()),
+                    (json!(false), "off".to_string()),
+                ];
+                view! {
+                    <div class="grid-fields compact">
+                        <SelectField label="Share" path=us.key("share") options=share_options(ed) class="wide" />
+                        <SelectField label="Strategy" path=us.key("strategy") options=strategies class="wide" />
+                        <NumField label="Borrow limit (%)" path=us.key("borrow_limit") integer=true placeholder="unchanged" />
+                        <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
+                        <SelectField label="State" path=us.key("state") options=states />
+                    </div>
+                    <div class="field check">
+                        <input id=limits_id.clone() type="checkbox" prop:checked=move || has_limits.get() on:change=toggle />
+                        <label for=limits_id>"change limits (the new map replaces the share's limits)"</label>
+                    </div>
+                    {move || has_limits.get().then(|| view! { <LimitsField path=lp.clone() label="New limits" owner=owner /> })}
+                    <Messages path=us.clone() />
+                }
+                .into_any()
+            }
+            _ => view! { <span class="field-hint">"choose what happens"</span> }.into_any(),
+        }
+    };
+    view! {
+        <div class="event-edit-row row" data-testid="timed-event-row" role="group" aria-label=move || what.get()>
+            <div class="row-head">
+                <span class="row-index plain" aria-hidden="true">{format!("E{}", index + 1)}</span>
+                <NumField label="At (s)" path=base.key("at_s") required=true class="count" />
+                <div class="field select grow">
+                    <label for=kind_id.clone()>"What happens"</label>
+                    <select id=kind_id prop:value=move || kind.get() on:change=on_kind>
+                        <option value="set_priority" selected=move || kind.get() == "set_priority">"set a job's priority"</option>
+                        <option value="update_share" selected=move || kind.get() == "update_share">"update a share"</option>
+                        {move || kind.get().is_empty().then(|| view! { <option value="" selected=true>"(choose)"</option> })}
+                    </select>
+                </div>
+                <div class="row-actions">
+                    <RemoveButton path=base.clone() what=what />
+                </div>
+            </div>
+            {params}
+            <Messages path=base.clone() />
+        </div>
+    }
+}

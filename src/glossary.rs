@@ -1,0 +1,169 @@
+//! The always-visible legend of allocation vs consumption, and a glossary mapping the
+//! scenario's fields to AWS Batch quota-share API names and their Kueue equivalents.
+
+use leptos::prelude::*;
+
+/// `(term, plain words)` of the legend (SPEC 1 and 8).
+pub const LEGEND: &[(&str, &str)] = &[
+    (
+        "Limit (entitlement)",
+        "what a share is owed: its capacity limit, in instances of each type. Allocation, not use.",
+    ),
+    (
+        "Own",
+        "instances its running jobs use within its limit.",
+    ),
+    (
+        "Borrowed",
+        "instances its jobs use beyond its limit: idle quota of lending shares or unallocated capacity. The owner can take it back (reclaim).",
+    ),
+    (
+        "Lent",
+        "the part of its idle entitlement other shares are borrowing right now. It gets it back by preempting the borrowers when its own jobs arrive.",
+    ),
+    (
+        "Held",
+        "instances its jobs physically occupy: also while starting up and while being preempted (the grace period).",
+    ),
+    (
+        "Queued",
+        "its jobs waiting to be admitted, each with a reason (limit reached, capacity lent out, …).",
+    ),
+];
+
+/// `(scenario field, AWS Batch, Kueue)`.
+pub const GLOSSARY: &[(&str, &str, &str)] = &[
+    (
+        "shares[].name",
+        "quota share: quotaShareName",
+        "a ClusterQueue (the shares of one queue form a cohort)",
+    ),
+    (
+        "shares[].limits {type: n}",
+        "capacityLimits[]: capacityUnit (instance type), maxCapacity",
+        "nominalQuota per ResourceFlavor (instance type) in resourceGroups",
+    ),
+    (
+        "shares[].strategy",
+        "resourceSharingConfiguration.strategy: RESERVE, LEND, LEND_AND_BORROW",
+        "RESERVE ≈ lendingLimit 0 and borrowingLimit 0; LEND ≈ borrowingLimit 0; LEND_AND_BORROW: both allowed",
+    ),
+    (
+        "shares[].borrow_limit (%; -1 unlimited)",
+        "resourceSharingConfiguration.borrowLimit (percent of maxCapacity; -1 = unlimited)",
+        "borrowingLimit (an absolute quantity; unset = unlimited)",
+    ),
+    (
+        "lent (result)",
+        "idle capacity lent to other quota shares",
+        "quota borrowed from this ClusterQueue by the cohort (capped by lendingLimit)",
+    ),
+    (
+        "reclaim (always on)",
+        "cross-share preemption to restore borrowed capacity",
+        "preemption.reclaimWithinCohort: Any",
+    ),
+    (
+        "shares[].in_share_preemption",
+        "preemptionConfiguration.inSharePreemption",
+        "preemption.withinClusterQueue: LowerPriority (off: Never)",
+    ),
+    (
+        "shares[].state",
+        "state: ENABLED / DISABLED",
+        "stopPolicy: Hold stops admitting new workloads (None = enabled)",
+    ),
+    (
+        "jobs[].share",
+        "SubmitServiceJob quotaShareName",
+        "the LocalQueue that points to the ClusterQueue",
+    ),
+    (
+        "jobs[].priority, set_priority",
+        "schedulingPriority (SubmitServiceJob; can be changed while queued)",
+        "Workload priority (WorkloadPriorityClass value)",
+    ),
+    (
+        "jobs[].instance_type, instances",
+        "SageMaker training ResourceConfig InstanceType, InstanceCount",
+        "the Workload's podSets requests on a flavor",
+    ),
+    (
+        "jobs[].preemption_retries",
+        "preemptionConfiguration.preemptionRetriesBeforeTermination",
+        "(no direct equivalent: a preempted Workload is requeued)",
+    ),
+    (
+        "capacity {type: n}",
+        "service environment capacityLimits (maxCapacity per capacityUnit)",
+        "the cohort's total quota (nominal quotas plus any quota of the Cohort itself)",
+    ),
+    (
+        "queue.queueing",
+        "job queue order (model choice: AWS assigns idle capacity FIFO)",
+        "queueingStrategy: BestEffortFIFO / StrictFIFO",
+    ),
+    (
+        "queue.preemption_grace_s",
+        "time between SIGTERM and the instances' release (model parameter)",
+        "the pods' terminationGracePeriodSeconds",
+    ),
+];
+
+/// Legend and glossary, shown below the editor.
+#[component]
+pub fn Glossary() -> impl IntoView {
+    view! {
+        <section class="card glossary" aria-labelledby="legend-heading" data-testid="glossary">
+            <h2 id="legend-heading">"Allocation vs consumption"</h2>
+            <p class="legend-intro">
+                "Allocation is what a share is "
+                <em>"owed"</em>
+                "; consumption is what its jobs "
+                <em>"use"</em>
+                ". The gap between them is what lending and reclaiming move around."
+            </p>
+            <dl class="legend-terms" data-testid="legend">
+                {LEGEND
+                    .iter()
+                    .map(|(term, words)| {
+                        view! {
+                            <div class="legend-term">
+                                <dt>{*term}</dt>
+                                <dd>{*words}</dd>
+                            </div>
+                        }
+                    })
+                    .collect_view()}
+            </dl>
+            <details class="glossary-table">
+                <summary>"Glossary: scenario fields, AWS Batch and Kueue names"</summary>
+                <div class="table-scroll">
+                    <table>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Scenario field"</th>
+                                <th scope="col">"AWS Batch quota shares"</th>
+                                <th scope="col">"Kueue"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {GLOSSARY
+                                .iter()
+                                .map(|(field, aws, kueue)| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row"><code>{*field}</code></th>
+                                            <td>{*aws}</td>
+                                            <td>{*kueue}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+            </details>
+        </section>
+    }
+}

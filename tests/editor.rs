@@ -1,0 +1,662 @@
+//! Component tests of the scenario editor in headless Chromium (wasm-bindgen-test):
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test editor`
+#![cfg(target_arch = "wasm32")]
+
+use leptos::{mount::mount_to, prelude::*, task::tick};
+use quotalab_app::{editor::Editor, glossary::Glossary, state::AppState};
+use serde_json::{json, Value};
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{
+    Element, Event, HtmlButtonElement, HtmlElement, HtmlInputElement, HtmlSelectElement,
+    HtmlTextAreaElement,
+};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+const WALKTHROUGH: &str = include_str!("../www/presets/aws-walkthrough.json");
+
+/// Mounts `f` into a fresh `<div>` appended to the body and returns that div.
+fn mount<F, N>(f: F) -> HtmlElement
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&div).unwrap();
+    mount_to(div.clone(), f).forget();
+    div
+}
+
+/// The editor alone, on `scenario`, with its page state (not validated yet: see
+/// [`validate`]).
+fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
+    let app = AppState::new(scenario.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! { <Editor /> }
+    });
+    (root, app)
+}
+
+/// Lets effects (scheduled as tasks) run.
+async fn settle() {
+    for _ in 0..6 {
+        tick().await;
+    }
+}
+
+/// Validates the current text (as the page's debounced runner would), then settles.
+async fn validate(app: AppState) {
+    settle().await;
+    app.run_now(&app.scenario.get_untracked());
+    settle().await;
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn text(el: &Element) -> String {
+    el.text_content().unwrap_or_default().trim().to_string()
+}
+
+/// The `.field` in `root` whose label reads `label`.
+fn field(root: &Element, label: &str) -> Element {
+    all(root, ".field")
+        .into_iter()
+        .find(|f| {
+            f.query_selector(":scope > label")
+                .unwrap()
+                .is_some_and(|l| text(&l) == label)
+        })
+        .unwrap_or_else(|| panic!("no field labelled {label:?}"))
+}
+
+fn input_of(field: &Element) -> HtmlInputElement {
+    one(field, "input").unchecked_into()
+}
+
+fn type_into(input: &HtmlInputElement, value: &str) {
+    input.set_value(value);
+    input.dispatch_event(&Event::new("input").unwrap()).unwrap();
+}
+
+/// Picks the option whose text is `label` (or starts with it) and fires `change`.
+fn choose(select: &Element, label: &str) {
+    let select: HtmlSelectElement = select.clone().unchecked_into();
+    let option = all(&select, "option")
+        .into_iter()
+        .find(|o| text(o) == label || text(o).starts_with(label))
+        .unwrap_or_else(|| panic!("no option {label:?}"));
+    select.set_value(&option.get_attribute("value").unwrap());
+    select
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+}
+
+fn click(el: &Element) {
+    el.clone().unchecked_into::<HtmlElement>().click();
+}
+
+fn doc(app: AppState) -> Value {
+    serde_json::from_str(&app.scenario.get_untracked()).expect("the scenario text is JSON")
+}
+
+fn textarea(root: &Element) -> HtmlTextAreaElement {
+    one(root, "[data-testid=json-editor]").unchecked_into()
+}
+
+fn errors_in(el: &Element) -> Vec<String> {
+    all(el, "[data-testid=field-error]")
+        .iter()
+        .map(text)
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn every_share_has_a_row_with_its_values() {
+    let (root, _) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let rows = all(&root, "[data-testid=share-row]");
+    assert_eq!(rows.len(), 3);
+    let names: Vec<String> = rows
+        .iter()
+        .map(|r| input_of(&field(r, "Share name")).value())
+        .collect();
+    assert_eq!(names, ["background", "medium", "protected"]);
+    let strategies: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let s: HtmlSelectElement = one(r, "[data-testid=share-strategy]").unchecked_into();
+            s.selected_options()
+                .item(0)
+                .unwrap()
+                .text_content()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(strategies, ["LEND_AND_BORROW", "LEND", "RESERVE"]);
+    let inshare: Vec<bool> = rows
+        .iter()
+        .map(|r| {
+            one(r, "[data-testid=share-inshare]")
+                .unchecked_into::<HtmlInputElement>()
+                .checked()
+        })
+        .collect();
+    assert_eq!(inshare, [true, false, false]);
+    // Every input, select and textarea has a label.
+    for el in all(&root, "input, select, textarea") {
+        let id = el.id();
+        assert!(
+            !id.is_empty(),
+            "a form control without an id: {:?}",
+            el.outer_html()
+        );
+        assert!(
+            root.query_selector(&format!("label[for='{id}']"))
+                .unwrap()
+                .is_some(),
+            "no label for {}",
+            el.outer_html()
+        );
+    }
+    assert_eq!(all(&root, "[data-testid=field-error]").len(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn editing_a_share_strategy_through_the_form_changes_the_json_text() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    choose(&one(&row, "[data-testid=share-strategy]"), "RESERVE");
+    settle().await;
+
+    let d = doc(app);
+    assert_eq!(d["shares"][0]["strategy"], "RESERVE");
+    // RESERVE may not have a borrow limit: the form sets it aside...
+    assert!(d["shares"][0].get("borrow_limit").is_none());
+    // ...the rest of the document is unchanged, keys in their order...
+    let keys: Vec<&String> = d["shares"][0].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["name", "limits", "strategy", "in_share_preemption"]);
+    assert_eq!(d["jobs"], doc_of(WALKTHROUGH)["jobs"]);
+    // ...and the raw editor shows the new text.
+    assert_eq!(textarea(&root).value(), app.scenario.get_untracked());
+    assert!(textarea(&root)
+        .value()
+        .contains("\"strategy\": \"RESERVE\""));
+    let borrow: HtmlInputElement = one(&row, "[data-testid=share-borrow-limit]").unchecked_into();
+    assert!(borrow.disabled(), "RESERVE shares do not borrow");
+
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+
+    // Back to LEND_AND_BORROW: the borrow limit set aside comes back.
+    choose(
+        &one(&row, "[data-testid=share-strategy]"),
+        "LEND_AND_BORROW",
+    );
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], 200);
+    assert!(!borrow.disabled());
+}
+
+fn doc_of(text: &str) -> Value {
+    serde_json::from_str(text).unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn adding_a_share_adds_a_row_and_a_valid_share() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    click(&one(&root, "[data-testid=add-share]"));
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 4);
+    let d = doc(app);
+    let share = &d["shares"][3];
+    assert_eq!(share["name"], "share-1");
+    assert_eq!(share["limits"], json!({"ml.g5.xlarge": 1}));
+    assert_eq!(share["strategy"], "LEND_AND_BORROW");
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+    let row = all(&root, "[data-testid=share-row]").remove(3);
+    assert_eq!(input_of(&field(&row, "Share name")).value(), "share-1");
+
+    // Reorder: the new share moves up, then is removed.
+    let up = all(&row, ".row-actions button").remove(0);
+    click(&up);
+    settle().await;
+    let names: Vec<Value> = doc(app)["shares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].clone())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            json!("background"),
+            json!("medium"),
+            json!("share-1"),
+            json!("protected")
+        ]
+    );
+    let row = all(&root, "[data-testid=share-row]").remove(2);
+    click(&all(&row, ".row-actions button").remove(2));
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 3);
+    assert_eq!(doc(app)["shares"], doc_of(WALKTHROUGH)["shares"]);
+}
+
+#[wasm_bindgen_test]
+async fn at_most_twenty_shares() {
+    let mut d = doc_of(WALKTHROUGH);
+    let shares: Vec<Value> = (0..20)
+        .map(
+            |i| json!({"name": format!("s{i}"), "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND"}),
+        )
+        .collect();
+    d["shares"] = json!(shares);
+    d["jobs"] = json!([]);
+    d["events"] = json!([]);
+    let (root, app) = mount_editor(&d.to_string());
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
+    let add: HtmlButtonElement = one(&root, "[data-testid=add-share]").unchecked_into();
+    assert!(add.disabled());
+    assert!(add.title().contains("20"), "{}", add.title());
+    add.click();
+    settle().await;
+    assert_eq!(doc(app)["shares"].as_array().unwrap().len(), 20);
+}
+
+#[wasm_bindgen_test]
+async fn borrow_limit_shows_instances() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    let hint = one(&row, "[data-testid=borrow-instances]");
+    assert_eq!(text(&hint), "200% = 2 instances");
+
+    let input: HtmlInputElement = one(&row, "[data-testid=share-borrow-limit]").unchecked_into();
+    type_into(&input, "350");
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], 350);
+    assert_eq!(text(&hint), "350% = 3 instances");
+
+    // The limit is per type: 3 instances at 150% may borrow 4.
+    let limit = input_of(&field(&row, "instances"));
+    type_into(&limit, "3");
+    type_into(&input, "150");
+    settle().await;
+    assert_eq!(text(&hint), "150% = 4 instances");
+
+    type_into(&input, "-1");
+    settle().await;
+    assert!(text(&hint).contains("unlimited"), "{}", text(&hint));
+    // Blank = the default (unlimited): the key goes away.
+    type_into(&input, "");
+    settle().await;
+    assert!(doc(app)["shares"][0].get("borrow_limit").is_none());
+    assert!(text(&hint).contains("unlimited"));
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_job_priority_is_flagged_beside_its_field() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let job = all(&root, "[data-testid=job-row]").remove(0);
+    let priority = field(&job, "Priority");
+    type_into(&input_of(&priority), "10000");
+    validate(app).await;
+
+    assert_eq!(doc(app)["jobs"][0]["priority"], 10000);
+    let problems = app.problems.get_untracked();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].path, "jobs[0].priority");
+    assert_eq!(errors_in(&priority), [problems[0].message.clone()]);
+    assert!(
+        problems[0].message.contains("9999"),
+        "{}",
+        problems[0].message
+    );
+    assert_eq!(
+        input_of(&priority).get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    // Only there: no other field, and nothing listed at the top.
+    assert_eq!(all(&root, "[data-testid=field-error]").len(), 1);
+    assert!(root
+        .query_selector("[data-testid=editor-problems]")
+        .unwrap()
+        .is_none());
+
+    // Fixed: the error goes.
+    type_into(&input_of(&priority), "9999");
+    validate(app).await;
+    assert!(errors_in(&priority).is_empty());
+    assert_eq!(input_of(&priority).get_attribute("aria-invalid"), None);
+}
+
+#[wasm_bindgen_test]
+async fn a_negative_borrow_limit_is_flagged_with_the_validators_message() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    let input: HtmlInputElement = one(&row, "[data-testid=share-borrow-limit]").unchecked_into();
+    type_into(&input, "-5");
+    validate(app).await;
+    let problems = app.problems.get_untracked();
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].path, "shares[0].borrow_limit");
+    let f = input.closest(".field").unwrap().unwrap();
+    assert_eq!(errors_in(&f), [problems[0].message.clone()]);
+    assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
+    // The section says so too.
+    assert!(all(&root, ".ed-section .badge-error")
+        .iter()
+        .any(|b| text(b) == "1 problem"));
+
+    // Text that is not a number is written as is and flagged by the validator.
+    type_into(&input, "lots");
+    validate(app).await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], "lots");
+    assert_eq!(input.value(), "lots");
+    assert_eq!(errors_in(&f).len(), 1);
+    assert!(
+        errors_in(&f)[0].contains("whole number"),
+        "{:?}",
+        errors_in(&f)
+    );
+}
+
+#[wasm_bindgen_test]
+async fn problems_without_a_field_are_listed_at_the_top() {
+    let mut d = doc_of(WALKTHROUGH);
+    d["format"] = json!("quotalab/v9");
+    let (root, app) = mount_editor(&d.to_string());
+    validate(app).await;
+    assert_eq!(app.problems.get_untracked().len(), 1);
+    let top = one(&root, "[data-testid=editor-problems]");
+    assert!(text(&top).contains("format: must be"), "{}", text(&top));
+    assert_eq!(all(&root, "[data-testid=field-error]").len(), 0);
+}
+
+#[wasm_bindgen_test]
+async fn the_raw_editor_and_the_forms_stay_in_sync() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let area = textarea(&root);
+    assert_eq!(area.value(), WALKTHROUGH);
+
+    // Raw -> forms.
+    let edited = WALKTHROUGH.replace("\"medium\"", "\"research\"");
+    area.set_value(&edited);
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), edited);
+    let row = all(&root, "[data-testid=share-row]").remove(1);
+    assert_eq!(input_of(&field(&row, "Share name")).value(), "research");
+
+    // Forms -> raw; a renamed share's jobs follow it.
+    type_into(&input_of(&field(&row, "Share name")), "team-b");
+    settle().await;
+    assert!(area.value().contains("\"name\": \"team-b\""));
+    assert_eq!(doc(app)["jobs"][3]["share"], "team-b");
+    assert_eq!(area.value(), app.scenario.get_untracked());
+
+    // Text that is not JSON: a notice; the forms keep the last good values, read-only.
+    area.set_value("{\"format\": ");
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert!(text(&one(&root, "[data-testid=json-notice]")).contains("not valid"));
+    let forms = one(&root, "fieldset.forms");
+    assert!(forms.has_attribute("disabled"));
+    assert_eq!(input_of(&field(&row, "Share name")).value(), "team-b");
+    assert_eq!(
+        area.value(),
+        "{\"format\": ",
+        "the raw text is left as typed"
+    );
+
+    // Fixed: the forms are live again and show the new text.
+    area.set_value(&WALKTHROUGH.replace("\"protected\"", "\"prod\""));
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=json-notice]")
+        .unwrap()
+        .is_none());
+    assert!(!one(&root, "fieldset.forms").has_attribute("disabled"));
+    let row = all(&root, "[data-testid=share-row]").remove(2);
+    assert_eq!(input_of(&field(&row, "Share name")).value(), "prod");
+}
+
+#[wasm_bindgen_test]
+async fn the_raw_editor_keeps_what_is_typed() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let area = textarea(&root);
+    // Same JSON, other formatting: the text is kept exactly (and the cursor with it).
+    let compact = doc_of(WALKTHROUGH).to_string();
+    area.set_value(&compact);
+    area.set_selection_start(Some(10)).unwrap();
+    area.set_selection_end(Some(10)).unwrap();
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(area.value(), compact);
+    assert_eq!(area.selection_start().unwrap(), Some(10));
+    assert_eq!(app.scenario.get_untracked(), compact);
+}
+
+#[wasm_bindgen_test]
+async fn workloads_take_numbers_or_distributions() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    click(&one(&root, "[data-testid=add-workload]"));
+    settle().await;
+    let rows = all(&root, "[data-testid=workload-row]");
+    assert_eq!(rows.len(), 1);
+    let w = &rows[0];
+    assert_eq!(doc(app)["workloads"][0]["share"], "background");
+
+    // Work: a fixed number, then a lognormal distribution.
+    let work = all(w, "fieldset.dist")
+        .into_iter()
+        .find(|f| text(&one(f, "legend")) == "Work")
+        .unwrap();
+    choose(&one(&work, "select"), "lognormal");
+    settle().await;
+    assert_eq!(
+        doc(app)["workloads"][0]["work_s"],
+        json!({"lognormal": {"median": 1800, "sigma": 1.0}})
+    );
+    type_into(&input_of(&field(&work, "sigma σ")), "0.5");
+    settle().await;
+    assert_eq!(
+        doc(app)["workloads"][0]["work_s"]["lognormal"]["sigma"],
+        0.5
+    );
+
+    // Arrival: listed times.
+    let arrival = one(w, "fieldset.arrival");
+    choose(&one(&arrival, "select"), "at listed times");
+    settle().await;
+    type_into(
+        &input_of(&field(&arrival, "times (s, comma-separated)")),
+        "0, 30, 90",
+    );
+    settle().await;
+    assert_eq!(
+        doc(app)["workloads"][0]["arrival"],
+        json!({"at_s": [0, 30, 90]})
+    );
+    // count must then match the list (or be omitted): blank removes it.
+    type_into(&input_of(&field(w, "Jobs")), "");
+    // Checkpoints on.
+    let cp = all(w, "fieldset.checkpoint input[type=checkbox]").remove(0);
+    click(&cp);
+    settle().await;
+    assert_eq!(
+        doc(app)["workloads"][0]["checkpoint"],
+        json!({"interval_s": 1800, "cost_s": 60, "restore_s": 120})
+    );
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+
+    // A bad sigma is flagged beside the sigma input.
+    type_into(&input_of(&field(&work, "sigma σ")), "-2");
+    validate(app).await;
+    assert_eq!(errors_in(&field(&work, "sigma σ")), ["must be >= 0"]);
+}
+
+#[wasm_bindgen_test]
+async fn timed_events_are_edited_as_forms() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let rows = all(&root, "[data-testid=timed-event-row]");
+    assert_eq!(rows.len(), 1);
+    assert_eq!(input_of(&field(&rows[0], "Job id")).value(), "bg-p1");
+    assert_eq!(input_of(&field(&rows[0], "New priority")).value(), "4");
+
+    click(&one(&root, "[data-testid=add-event]"));
+    settle().await;
+    let row = all(&root, "[data-testid=timed-event-row]").remove(1);
+    choose(
+        &one(&field(&row, "What happens"), "select"),
+        "update a share",
+    );
+    settle().await;
+    let d = doc(app);
+    assert_eq!(d["events"][1]["update_share"]["share"], "background");
+    assert!(d["events"][1].get("set_priority").is_none());
+    let keys: Vec<&String> = d["events"][1].as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["at_s", "update_share"]);
+    let row = all(&root, "[data-testid=timed-event-row]").remove(1);
+    choose(&one(&field(&row, "Share"), "select"), "medium");
+    choose(&one(&field(&row, "Strategy"), "select"), "unchanged");
+    choose(&one(&field(&row, "State"), "select"), "DISABLED");
+    settle().await;
+    assert_eq!(
+        doc(app)["events"][1]["update_share"],
+        json!({"share": "medium", "state": "DISABLED"})
+    );
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+}
+
+#[wasm_bindgen_test]
+async fn large_job_lists_show_a_count_and_the_first_rows() {
+    let mut d = doc_of(WALKTHROUGH);
+    let jobs: Vec<Value> = (0..5000)
+        .map(|i| {
+            json!({"id": format!("j{i}"), "share": "medium", "instance_type": "ml.g5.xlarge",
+                        "submit_s": i, "work_s": 60})
+        })
+        .collect();
+    d["jobs"] = json!(jobs);
+    d["events"] = json!([]);
+    let (root, _) = mount_editor(&d.to_string());
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=job-row]").len(), 20);
+    let note = text(&one(&root, "[data-testid=jobs-truncated]"));
+    assert!(note.contains("5,000 jobs"), "{note}");
+    assert!(all(&root, "input").len() < 400);
+}
+
+#[wasm_bindgen_test]
+async fn custom_types_and_capacity() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let cap = one(&root, "[data-testid=capacity-row]");
+    assert!(text(&cap).contains("ml.g5.xlarge"));
+    let input = input_of(&one(&cap, ".field"));
+    assert_eq!(input.value(), "3");
+    type_into(&input, "");
+    settle().await;
+    assert!(doc(app)
+        .get("capacity")
+        .unwrap()
+        .get("ml.g5.xlarge")
+        .is_none());
+    assert_eq!(input.placeholder(), "default 3");
+
+    let add = all(&root, "button")
+        .into_iter()
+        .find(|b| text(b) == "+ custom instance type")
+        .unwrap();
+    click(&add);
+    settle().await;
+    assert_eq!(
+        doc(app)["instance_types"],
+        json!([{"name": "custom-1", "gpus": 8, "usd_per_hour": 10.0}])
+    );
+    // The new type can be picked as a share's limit.
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    choose(&one(&field(&row, "type 1"), "select"), "custom-1");
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["limits"], json!({"custom-1": 1}));
+}
+
+#[wasm_bindgen_test]
+fn glossary_maps_fields_to_aws_and_kueue() {
+    let root = mount(|| view! { <Glossary /> });
+    let terms: Vec<String> = all(&root, "dl.legend-terms dt").iter().map(text).collect();
+    assert_eq!(
+        terms,
+        [
+            "Limit (entitlement)",
+            "Own",
+            "Borrowed",
+            "Lent",
+            "Held",
+            "Queued"
+        ]
+    );
+    let table = text(&one(&root, "table"));
+    for name in [
+        "capacityLimits",
+        "resourceSharingConfiguration.strategy",
+        "LEND_AND_BORROW",
+        "borrowLimit",
+        "preemptionConfiguration.inSharePreemption",
+        "ENABLED / DISABLED",
+        "schedulingPriority",
+        "nominalQuota",
+        "cohort",
+        "borrowingLimit",
+        "lendingLimit",
+        "reclaimWithinCohort",
+        "withinClusterQueue: LowerPriority",
+        "Workload priority",
+    ] {
+        assert!(table.contains(name), "the glossary names {name}");
+    }
+}
