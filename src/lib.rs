@@ -4,7 +4,9 @@
 //! Components: [`summary::SummaryTable`], [`charts::OccupancyChart`], [`problems::ErrorBox`].
 
 pub mod charts;
+pub mod compare;
 pub mod editor;
+pub mod explain;
 pub mod format;
 pub mod glossary;
 pub mod palette;
@@ -61,6 +63,7 @@ pub fn App() -> impl IntoView {
     let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
     provide_context(app);
     state::install_runner(app, 250);
+    explain::provide_selected_job();
     view! {
         <header class="site-header">
             <div class="wrap">
@@ -71,6 +74,7 @@ pub fn App() -> impl IntoView {
             </div>
         </header>
         <div class="toolbar wrap">
+            <presets::PresetPicker />
             <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
             <RunStatus />
             <ShareBar />
@@ -89,6 +93,10 @@ pub fn App() -> impl IntoView {
                     })
                 }}
                 <ResultsPanel />
+                <explain::CheckpointAdvisor />
+                <compare::CompareView />
+                <explain::EventLog />
+                <explain::JobHistory />
             </div>
         </main>
         <footer class="site-footer wrap">

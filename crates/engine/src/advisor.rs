@@ -137,6 +137,53 @@ pub struct ShareAdvice {
     pub rough: bool,
 }
 
+/// What the advice comes to for one share ([`ShareAdvice::verdict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Verdict {
+    /// Never preempted: checkpoints guard against nothing here.
+    NotInterrupted,
+    /// No checkpoints, and saving at the Young/Daly interval would waste less (model) than
+    /// the work the share lost in the simulation.
+    StartCheckpointing,
+    /// No checkpoints, and checkpointing would cost more (model) than the work it lost.
+    NotWorthIt,
+    /// Checkpoints, yet the share lost under a quarter of the work the model expects at its
+    /// interval: its jobs keep their progress when preempted (a save within the grace
+    /// period), so periodic saves mostly cost time.
+    ProtectedOnPreemption,
+    /// The configured interval wastes at most 5% more (model) than the Young/Daly one.
+    Keep,
+    /// Saving more often (the Young/Daly interval is shorter) would waste less.
+    Shorten,
+    /// Saving less often (the Young/Daly interval is longer) would waste less.
+    Lengthen,
+}
+
+impl ShareAdvice {
+    /// The advice in one word (see [`Verdict`] for the thresholds).
+    pub fn verdict(&self) -> Verdict {
+        let Some(yd) = self.young_daly else {
+            return Verdict::NotInterrupted;
+        };
+        let Some(conf) = self.configured else {
+            return if yd.waste_h() < self.observed_lost_h {
+                Verdict::StartCheckpointing
+            } else {
+                Verdict::NotWorthIt
+            };
+        };
+        if self.observed_lost_h < 0.25 * conf.lost_h {
+            Verdict::ProtectedOnPreemption
+        } else if conf.waste_h() <= 1.05 * yd.waste_h() {
+            Verdict::Keep
+        } else if yd.interval_s < conf.interval_s {
+            Verdict::Shorten
+        } else {
+            Verdict::Lengthen
+        }
+    }
+}
+
 /// One [`ShareAdvice`] per share of the run, in the run's share order.
 pub fn advise(d: &Digest) -> Vec<ShareAdvice> {
     d.shares
@@ -266,6 +313,48 @@ mod tests {
         assert!(close(e.checkpoint_h, 1.0));
         assert!(close(e.waste_h(), 1.25));
         assert!(close(e.waste_fraction * 10.0, e.waste_h()));
+    }
+
+    fn advice(configured: Option<f64>, lost: f64) -> ShareAdvice {
+        // C = 50, M = 10,000, held 10 h: Young/Daly 1,000 s, waste 1 h (0.5 lost + 0.5 saving).
+        ShareAdvice {
+            share: "s".into(),
+            jobs: 1,
+            checkpointing_jobs: u64::from(configured.is_some()),
+            interruptions: 1,
+            mtbi_s: Some(10_000.0),
+            configured_interval_s: configured,
+            cost_s: 50.0,
+            cost_assumed: configured.is_none(),
+            young_daly_s: Some(1_000.0),
+            configured: configured.and_then(|t| estimate(t, 50.0, 10_000.0, 10.0)),
+            young_daly: estimate(1_000.0, 50.0, 10_000.0, 10.0),
+            observed_lost_h: lost,
+            observed_checkpoint_h: 0.0,
+            held_h: 10.0,
+            rough: false,
+        }
+    }
+
+    #[test]
+    fn verdicts() {
+        // No checkpoints: worth it when the 1 h of model waste is below the lost work.
+        assert_eq!(advice(None, 2.0).verdict(), Verdict::StartCheckpointing);
+        assert_eq!(advice(None, 0.5).verdict(), Verdict::NotWorthIt);
+        // T = 1,000 is optimal; T = 1,050 wastes 0.476 + 0.525 = 1.001 h (< 5% more).
+        assert_eq!(advice(Some(1_000.0), 0.5).verdict(), Verdict::Keep);
+        assert_eq!(advice(Some(1_050.0), 0.5).verdict(), Verdict::Keep);
+        // T = 4,000: 0.125 + 2 h; T = 250: 2 + 0.125 h. Lost work as the model expects.
+        assert_eq!(advice(Some(4_000.0), 2.0).verdict(), Verdict::Shorten);
+        assert_eq!(advice(Some(250.0), 0.125).verdict(), Verdict::Lengthen);
+        // T = 4,000 expects 2 h lost; 0.4 h lost is under a quarter: saved on preemption.
+        assert_eq!(
+            advice(Some(4_000.0), 0.4).verdict(),
+            Verdict::ProtectedOnPreemption
+        );
+        let mut quiet = advice(None, 0.0);
+        quiet.young_daly = None;
+        assert_eq!(quiet.verdict(), Verdict::NotInterrupted);
     }
 
     const SCENARIO: &str = r#"{

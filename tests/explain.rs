@@ -1,0 +1,345 @@
+//! Component tests of the explanations, the compare view and the preset picker, in headless
+//! Chromium (wasm-bindgen-test):
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test explain`
+#![cfg(target_arch = "wasm32")]
+
+use leptos::{mount::mount_to, prelude::*, task::tick};
+use quotalab_app::compare::CompareView;
+use quotalab_app::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
+use quotalab_app::presets::{self, PresetPicker, PRESETS};
+use quotalab_app::state::{AppState, RunOutcome};
+use quotalab_engine::digest::DigestLimits;
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::Arc;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Mounts `f` into a fresh `<div>` appended to the body and returns that div.
+fn mount<F, N>(f: F) -> HtmlElement
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&div).unwrap();
+    mount_to(div.clone(), f).forget();
+    div
+}
+
+/// Mounts `f` under a page state whose last good run is `scenario`'s (simulated here, so
+/// that the test does not depend on where the page runs it); returns the root and the state.
+fn mount_run<F, N>(scenario: &'static str, f: F) -> (HtmlElement, AppState)
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let digest =
+        quotalab_engine::run_digest(scenario, DigestLimits::default()).expect("a valid scenario");
+    let cell = Rc::new(Cell::new(None));
+    let out = cell.clone();
+    let root = mount(move || {
+        let app = AppState::new(scenario.to_string());
+        provide_context(app);
+        app.outcome.set(Some(RunOutcome {
+            digest: Arc::new(digest),
+            millis: 0.0,
+        }));
+        app.stale.set(false);
+        explain::provide_selected_job();
+        out.set(Some(app));
+        f()
+    });
+    (root, cell.get().expect("the state"))
+}
+
+/// Lets effects (scheduled as tasks) run.
+async fn settle() {
+    for _ in 0..5 {
+        tick().await;
+    }
+}
+
+fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    one(root, selector)
+        .text_content()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+/// Picks `value` in the `<select>` as a person would (value, then a `change` event).
+fn choose(root: &Element, selector: &str, value: &str) {
+    let select: HtmlSelectElement = one(root, selector).unchecked_into();
+    select.set_value(value);
+    assert_eq!(select.value(), value, "{selector} has an option {value}");
+    select
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+}
+
+fn type_into(root: &Element, selector: &str, value: &str) {
+    let input: HtmlInputElement = one(root, selector).unchecked_into();
+    input.set_value(value);
+    input.dispatch_event(&Event::new("input").unwrap()).unwrap();
+}
+
+/// `(kind, job, share, what)` of each rendered event row.
+fn rows(root: &Element) -> Vec<(String, String, String, String)> {
+    all(root, "[data-testid=event-row]")
+        .iter()
+        .map(|r| {
+            let cell = |c: &str| {
+                r.query_selector(c)
+                    .unwrap()
+                    .and_then(|e| e.text_content())
+                    .unwrap_or_default()
+                    .trim()
+                    .to_string()
+            };
+            (
+                r.get_attribute("data-kind").unwrap_or_default(),
+                cell("td.job"),
+                cell("td.share"),
+                cell("td.what"),
+            )
+        })
+        .collect()
+}
+
+const AWS: &str = presets::AWS_WALKTHROUGH.json;
+
+#[wasm_bindgen_test]
+async fn event_log_lists_the_reclaim_of_bg_p2_by_med_1_with_its_explanation() {
+    let (root, _) = mount_run(AWS, || view! { <EventLog /> });
+    settle().await;
+    let log = one(&root, "[data-testid=event-log]");
+    let rows = rows(&log);
+    assert!(
+        rows.len() > 10,
+        "the whole small log is shown: {}",
+        rows.len()
+    );
+    let reclaim = all(&log, "[data-testid=event-row][data-kind=preempt]")
+        .into_iter()
+        .find(|r| r.get_attribute("data-by").as_deref() == Some("med-1"))
+        .expect("a preemption by med-1");
+    assert_eq!(text(&reclaim, "td.job"), "bg-p2");
+    assert_eq!(text(&reclaim, "td.share"), "background");
+    let what = text(&reclaim, "td.what");
+    assert!(what.contains("reclaimed by med-1"), "{what}");
+    assert!(what.contains("medium lends its idle"), "{what}");
+    // Waiting rows explain themselves too.
+    let waiting: Vec<_> = rows.iter().filter(|r| r.0 == "waiting").collect();
+    assert!(!waiting.is_empty());
+    assert!(
+        waiting
+            .iter()
+            .all(|r| r.3.starts_with("waits (") && r.3.len() > 30),
+        "{waiting:?}"
+    );
+}
+
+#[wasm_bindgen_test]
+async fn kind_share_and_job_filters_narrow_the_log() {
+    let (root, _) = mount_run(AWS, || view! { <EventLog /> });
+    settle().await;
+    let all_rows = rows(&root).len();
+
+    choose(&root, "[data-testid=event-filter-kind]", "preempt");
+    settle().await;
+    let pre = rows(&root);
+    assert_eq!(
+        pre.len(),
+        2,
+        "one reclaim and one in-share preemption: {pre:?}"
+    );
+    assert!(pre.iter().all(|r| r.0 == "preempt"));
+    assert!(text(&root, "[data-testid=event-status]").starts_with("2 of "));
+
+    choose(&root, "[data-testid=event-filter-kind]", "");
+    choose(&root, "[data-testid=event-filter-share]", "medium");
+    settle().await;
+    let med = rows(&root);
+    assert!(!med.is_empty() && med.len() < all_rows);
+    assert!(med.iter().all(|r| r.2 == "medium"), "{med:?}");
+
+    choose(&root, "[data-testid=event-filter-share]", "");
+    type_into(&root, "[data-testid=event-filter-job]", "bg-p1");
+    settle().await;
+    let p1 = rows(&root);
+    assert!(!p1.is_empty());
+    assert!(p1.iter().all(|r| r.1 == "bg-p1"), "{p1:?}");
+}
+
+#[wasm_bindgen_test]
+async fn clicking_a_job_shows_its_history() {
+    let (root, _) = mount_run(AWS, || view! { <EventLog /> <JobHistory /> });
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=job-history]")
+        .unwrap()
+        .is_none());
+    let button: HtmlElement = all(&root, "[data-testid=event-row] td.job button")
+        .into_iter()
+        .find(|b| b.text_content().as_deref() == Some("bg-p3"))
+        .expect("a bg-p3 job button")
+        .unchecked_into();
+    button.click();
+    settle().await;
+    let h = one(&root, "[data-testid=job-history]");
+    assert!(text(&h, "h3").starts_with("bg-p3"), "{}", text(&h, "h3"));
+    assert_eq!(
+        text(&h, "[data-testid=history-preemptions]"),
+        "1 preemption"
+    );
+    assert_eq!(text(&h, "[data-testid=history-attempts]"), "2");
+    assert_eq!(text(&h, "[data-testid=history-state]"), "SUCCEEDED");
+    let kinds: Vec<_> = all(&h, "[data-testid=history-events] li")
+        .iter()
+        .map(|li| li.get_attribute("data-kind").unwrap())
+        .collect();
+    assert_eq!(kinds.first().map(String::as_str), Some("submit"));
+    assert_eq!(kinds.last().map(String::as_str), Some("succeed"));
+    assert_eq!(kinds.iter().filter(|k| *k == "preempt").count(), 1);
+    let preempt = all(&h, "[data-testid=history-events] li[data-kind=preempt]");
+    let why = preempt[0].text_content().unwrap();
+    assert!(why.contains("preempted by bg-p1"), "who and why: {why}");
+    assert!(why.contains("in-share preemption"), "{why}");
+}
+
+#[wasm_bindgen_test]
+async fn event_log_caps_the_rows_and_shows_more_on_demand() {
+    let (root, _) = mount_run(presets::RESEARCH_ORG.json, || view! { <EventLog /> });
+    settle().await;
+    assert_eq!(rows(&root).len(), explain::PAGE);
+    let more: HtmlElement = one(&root, "[data-testid=event-log-more]").unchecked_into();
+    more.click();
+    settle().await;
+    assert_eq!(rows(&root).len(), 2 * explain::PAGE);
+    choose(&root, "[data-testid=event-filter-kind]", "preempt");
+    settle().await;
+    let pre = rows(&root);
+    assert_eq!(
+        pre.len(),
+        explain::PAGE,
+        "a new filter starts from one page"
+    );
+    assert!(pre.iter().all(|r| r.0 == "preempt"));
+}
+
+#[wasm_bindgen_test]
+async fn compare_view_shows_three_columns_per_share_only_when_on() {
+    let (root, _) = mount_run(presets::POOLED.json, || view! { <CompareView /> });
+    settle().await;
+    assert!(
+        all(&root, "table.compare").is_empty(),
+        "nothing is computed while off"
+    );
+    let toggle: HtmlElement = one(&root, "[data-testid=compare-toggle]").unchecked_into();
+    toggle.click();
+    settle().await;
+    let tables = all(&root, "[data-testid=compare-table]");
+    let shares: Vec<_> = tables
+        .iter()
+        .map(|t| t.get_attribute("data-share").unwrap())
+        .collect();
+    assert_eq!(shares, ["vision", "language", "speech", "batch"]);
+    let heads: Vec<_> = all(&tables[0], "thead th[data-col]")
+        .iter()
+        .map(|th| th.text_content().unwrap())
+        .collect();
+    assert_eq!(heads, ["As given", "Partitioned", "Pooled"]);
+    // As given is pooled here: the same values, and vision finishes sooner than partitioned.
+    let p50 = one(&tables[0], "tr[data-metric=completion-p50]");
+    let given = text(&p50, "[data-col=as-given] .value");
+    assert_eq!(given, text(&p50, "[data-col=pooled] .value"));
+    assert!(p50
+        .query_selector("[data-col=pooled] .delta.better")
+        .unwrap()
+        .is_some());
+    let caption = text(&root, "[data-testid=compare-caption]");
+    assert!(
+        caption.contains("Lending (pooled vs partitioned) saves vision"),
+        "{caption}"
+    );
+    assert!(caption.contains("costs language"), "{caption}");
+
+    toggle.click();
+    settle().await;
+    assert!(all(&root, "table.compare").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn checkpoint_advisor_shows_young_daly_per_share() {
+    let (root, _) = mount_run(
+        presets::RESEARCH_ORG.json,
+        || view! { <CheckpointAdvisor /> },
+    );
+    settle().await;
+    let rows = all(&root, "[data-testid=advisor-row]");
+    let names: Vec<_> = rows
+        .iter()
+        .map(|r| r.get_attribute("data-share").unwrap())
+        .collect();
+    assert_eq!(names, ["research", "product", "platform"]);
+    // research checkpoints and is reclaimed; product never checkpoints; platform is RESERVE.
+    let value = |row: &Element, col: &str| text(row, &format!("[data-col={col}] .value"));
+    assert_eq!(value(&rows[0], "configured"), "15.5 min");
+    assert_ne!(value(&rows[0], "young-daly"), "none");
+    assert_eq!(value(&rows[1], "configured"), "none");
+    assert!(text(&rows[1], "[data-col=cost]").contains("assumed"));
+    assert_ne!(value(&rows[1], "young-daly"), "none");
+    assert_eq!(value(&rows[2], "interruptions"), "0");
+    assert_eq!(value(&rows[2], "young-daly"), "none");
+    let verdicts: Vec<_> = all(&root, "ul.advice li")
+        .iter()
+        .map(|li| li.get_attribute("data-verdict").unwrap())
+        .collect();
+    // research saves on preemption; product's short jobs lose too little to checkpoint.
+    assert_eq!(
+        verdicts,
+        ["ProtectedOnPreemption", "NotWorthIt", "NotInterrupted"]
+    );
+    let advice = text(&root, "ul.advice");
+    assert!(
+        advice.contains("product was interrupted once every"),
+        "{advice}"
+    );
+    assert!(advice.contains("platform was never preempted"), "{advice}");
+}
+
+#[wasm_bindgen_test]
+async fn preset_picker_loads_each_preset() {
+    let (root, app) = mount_run(AWS, || view! { <PresetPicker /> });
+    settle().await;
+    let select: HtmlSelectElement = one(&root, "[data-testid=preset-select]").unchecked_into();
+    assert_eq!(select.value(), "aws");
+    for p in PRESETS {
+        choose(&root, "[data-testid=preset-select]", p.id);
+        settle().await;
+        assert_eq!(app.scenario.get_untracked(), p.json, "{}", p.id);
+        assert_eq!(select.value(), p.id);
+        assert_eq!(text(&root, ".preset-description"), p.description);
+    }
+    app.scenario.set("{}".into());
+    settle().await;
+    assert_eq!(select.value(), "custom");
+}
