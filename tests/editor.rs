@@ -499,10 +499,10 @@ async fn workloads_take_numbers_or_distributions() {
 
     // Arrival: listed times.
     let arrival = one(w, "fieldset.arrival");
-    choose(&one(&arrival, "select"), "at listed times");
+    choose(&one(&arrival, "select"), "listed times");
     settle().await;
     type_into(
-        &input_of(&field(&arrival, "times (s, comma-separated)")),
+        &input_of(&field(&arrival, "at times (s, comma-separated)")),
         "0, 30, 90",
     );
     settle().await;

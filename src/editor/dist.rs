@@ -11,18 +11,18 @@ use super::path::{replace_one_of, Path};
 
 const DIST_KEYS: &[&str] = &["fixed", "uniform", "exponential", "lognormal", "choice"];
 const DIST_LABELS: &[(&str, &str)] = &[
-    ("fixed", "fixed value"),
-    ("uniform", "uniform [a, b]"),
-    ("exponential", "exponential (mean)"),
-    ("lognormal", "lognormal (median, σ)"),
-    ("choice", "choice (weighted values)"),
+    ("fixed", "fixed"),
+    ("uniform", "uniform"),
+    ("exponential", "exponential"),
+    ("lognormal", "lognormal"),
+    ("choice", "choice"),
 ];
 
 const ARRIVAL_KEYS: &[&str] = &["poisson_per_hour", "uniform", "at_s"];
 const ARRIVAL_LABELS: &[(&str, &str)] = &[
-    ("poisson_per_hour", "Poisson (jobs per hour)"),
-    ("uniform", "uniform over [from, to]"),
-    ("at_s", "at listed times"),
+    ("poisson_per_hour", "Poisson"),
+    ("uniform", "uniform"),
+    ("at_s", "listed times"),
 ];
 
 /// A number as JSON, whole when it is one.
@@ -124,15 +124,13 @@ pub fn DistField(
     let required = default.is_none();
     let placeholder = default.map(|d| format!("default {d}"));
     let unit_suffix = unit.map(|u| format!(" ({u})")).unwrap_or_default();
-    let label_for_params = label.clone();
     let params = move || {
         let base = path.clone();
-        let label = label_for_params.clone();
         let u = unit_suffix.clone();
         match shape.get() {
             "number" => view! {
                 <NumField
-                    label=format!("{label}{u}")
+                    label=format!("value{u}")
                     path=base
                     required=required
                     placeholder=placeholder.clone().unwrap_or_default()
@@ -143,7 +141,7 @@ pub fn DistField(
             .into_any(),
             "fixed" => view! {
                 <NumField
-                    label=format!("{label}{u}")
+                    label=format!("value{u}")
                     path=base.key("fixed")
                     required=true
                     integer=whole
@@ -245,7 +243,11 @@ fn ChoiceList(path: Path, unit: String) -> impl IntoView {
 
 /// A workload's arrival process (SPEC 7 `arrival`).
 #[component]
-pub fn ArrivalField(path: Path) -> impl IntoView {
+pub fn ArrivalField(
+    path: Path,
+    /// The workload's `count`, shown with the arrival process.
+    count: Path,
+) -> impl IntoView {
     let ed = use_ed();
     let id = next_id("f");
     let msg_id = next_id("m");
@@ -269,6 +271,7 @@ pub fn ArrivalField(path: Path) -> impl IntoView {
             }
         });
     };
+    let is_at = Signal::derive(move || shape.get() == "at_s");
     let params = move || {
         let base = path.clone();
         match shape.get() {
@@ -282,7 +285,7 @@ pub fn ArrivalField(path: Path) -> impl IntoView {
             }
             .into_any(),
             "at_s" => view! {
-                <NumberListField label="times (s, comma-separated)" path=base.key("at_s") placeholder="0, 60, 120" />
+                <NumberListField label="at times (s, comma-separated)" path=base.key("at_s") placeholder="0, 60, 120" />
             }
             .into_any(),
             _ => view! { <span class="field-hint">"choose an arrival process"</span> }.into_any(),
@@ -311,7 +314,18 @@ pub fn ArrivalField(path: Path) -> impl IntoView {
                     }}
                 </select>
             </div>
-            <div class="params">{params}</div>
+            <div class="params">
+                <NumField
+                    label="Jobs"
+                    path=count
+                    integer=true
+                    placeholder=Signal::derive(move || {
+                        if is_at.get() { "one per time".to_string() } else { String::new() }
+                    })
+                    class="param count"
+                />
+                {params}
+            </div>
             {messages}
         </fieldset>
     }

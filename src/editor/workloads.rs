@@ -168,30 +168,17 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             json::display(share.get().as_ref())
         )
     });
-    let is_at = {
-        let arrival = ed.value(base.key("arrival"));
-        Signal::derive(move || {
-            arrival.with(|a| a.as_ref().is_some_and(|a| a.get("at_s").is_some()))
-        })
-    };
     view! {
         <div class="workload-row row" data-testid="workload-row" role="group" aria-label=move || what.get()>
             <div class="row-head">
                 <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
                 <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
                 <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="grow" />
-                <NumField
-                    label="Jobs"
-                    path=base.key("count")
-                    integer=true
-                    placeholder=Signal::derive(move || if is_at.get() { "= number of times".to_string() } else { String::new() })
-                    class="count"
-                />
                 <div class="row-actions">
                     <RemoveButton path=base.clone() what=what />
                 </div>
             </div>
-            <ArrivalField path=base.key("arrival") />
+            <ArrivalField path=base.key("arrival") count=base.key("count") />
             <div class="dist-grid">
                 <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
                 <DistField label="Work" path=base.key("work_s") unit="s" />
