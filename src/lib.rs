@@ -7,6 +7,7 @@ pub mod charts;
 pub mod compare;
 pub mod editor;
 pub mod explain;
+pub mod files;
 pub mod format;
 pub mod glossary;
 pub mod palette;
@@ -18,6 +19,7 @@ pub mod share;
 pub mod state;
 pub mod summary;
 pub mod timeline;
+pub mod trace_form;
 
 use leptos::prelude::*;
 
@@ -62,6 +64,8 @@ pub fn RunStatus() -> impl IntoView {
 pub fn App() -> impl IntoView {
     let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
     provide_context(app);
+    // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
+    share::init_from_url(app);
     state::install_runner(app, 250);
     explain::provide_selected_job();
     view! {

@@ -1,9 +1,641 @@
-//! Share links, files and exports. STUB: the links' owner fills this in.
+//! Share links (SPEC 10) in the page, and the toolbar's share and file controls.
+//!
+//! The URL fragment follows the scenario as `#s=PAYLOAD`, made by [`quotalab_engine::link`]
+//! (the codec `quotasim link` uses too):
+//! - after each edit, once the scenario has run and validated, and a pause of
+//!   [`SYNC_DELAY_MS`], the fragment is *replaced* (typing never floods the history);
+//! - discrete actions *push* a new entry, so Back and Forward (`popstate`, `hashchange`)
+//!   restore earlier scenarios: a file or trace import ([`open_scenario`]), and a change that
+//!   replaces the scenario rather than edits it ([`is_replacement`]: a new `name` with more
+//!   than a typed word changed, as picking a preset does, or a large paste);
+//! - on load, a `#s=` link is decoded, validated and opened; a link that cannot be read shows
+//!   a dismissible notice quoting the codec's or the validator's message and opens the
+//!   default preset instead ([`init_from_url`]).
+//!
+//! Nothing read from a link or a file is ever inserted as HTML: every text goes through
+//! Leptos text nodes or `value` properties.
 
-use leptos::prelude::*;
+use leptos::html;
+use leptos::{ev, prelude::*};
+use quotalab_engine::link;
+use wasm_bindgen::{JsCast, JsValue};
 
-/// The toolbar's share/export controls.
+use crate::files::{self, FilesMenu};
+use crate::presets;
+use crate::state::{use_app, AppState};
+use crate::trace_form::TraceImport;
+
+/// Links longer than this are hard to share: many chat apps, e-mail clients, documents and
+/// some browsers cut or refuse them.
+pub const LONG_LINK: usize = 2000;
+
+/// The fragment is not written past this many characters (browsers refuse URLs of a few
+/// MB); the file export is the way to share such a scenario.
+pub const MAX_FRAGMENT: usize = 1024 * 1024;
+
+/// The pause after the last edit (and its run) before the URL follows.
+pub const SYNC_DELAY_MS: u64 = 500;
+
+/// A dismissible message above the results: why a link or a file could not be opened, or
+/// what an import did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Notice {
+    pub kind: NoticeKind,
+    pub title: String,
+    /// Details, one per line (validator problems, skipped rows...), shown as text.
+    pub lines: Vec<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NoticeKind {
+    Error,
+    Info,
+}
+
+impl Notice {
+    pub fn error(title: impl Into<String>, lines: Vec<String>) -> Notice {
+        Notice {
+            kind: NoticeKind::Error,
+            title: title.into(),
+            lines,
+        }
+    }
+
+    pub fn info(title: impl Into<String>, lines: Vec<String>) -> Notice {
+        Notice {
+            kind: NoticeKind::Info,
+            title: title.into(),
+            lines,
+        }
+    }
+}
+
+/// The link of the current scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkInfo {
+    /// The whole URL: this page's address, `#s=`, the payload.
+    pub url: String,
+    /// Explicit jobs in the scenario (`jobs` array): what makes links long.
+    pub jobs: usize,
+}
+
+impl LinkInfo {
+    pub fn len(&self) -> usize {
+        self.url.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.url.is_empty()
+    }
+
+    pub fn is_long(&self) -> bool {
+        self.len() > LONG_LINK
+    }
+}
+
+/// The share controls' state, provided as a context by [`init_from_url`] (or by the first
+/// [`ShareBar`] when the page never called it).
+#[derive(Clone, Copy)]
+pub struct ShareState {
+    pub notice: RwSignal<Option<Notice>>,
+    /// The link to the current scenario when it is valid (updated after each run).
+    pub link: RwSignal<Option<LinkInfo>>,
+    /// The next URL update pushes a history entry (a discrete action).
+    push_next: StoredValue<bool>,
+    /// The scenario `name` last written to the URL (a new name pushes an entry).
+    synced_name: StoredValue<Option<String>>,
+    /// The scenario text last written to the URL.
+    synced_text: StoredValue<Option<String>>,
+    pending: StoredValue<Option<TimeoutHandle>>,
+}
+
+impl ShareState {
+    fn new() -> ShareState {
+        ShareState {
+            notice: RwSignal::new(None),
+            link: RwSignal::new(None),
+            push_next: StoredValue::new(false),
+            synced_name: StoredValue::new(None),
+            synced_text: StoredValue::new(None),
+            pending: StoredValue::new(None),
+        }
+    }
+}
+
+/// The share state from context, created (and provided) if the page has none yet.
+pub fn use_share() -> ShareState {
+    use_context::<ShareState>().unwrap_or_else(|| {
+        let share = ShareState::new();
+        provide_context(share);
+        share
+    })
+}
+
+/// Opens the scenario of the page's `#s=` link, if any, and keeps the URL following the
+/// scenario from then on (see the module documentation). Call once, in `App`, after the
+/// [`AppState`] context is provided and before the runner starts.
+pub fn init_from_url(app: AppState) -> ShareState {
+    let share = ShareState::new();
+    provide_context(share);
+    if let Some(payload) = current_hash().as_deref().and_then(link_payload) {
+        match open_link(payload) {
+            Ok(json) => {
+                share.synced_name.set_value(scenario_name(&json));
+                share.synced_text.set_value(Some(json.clone()));
+                app.scenario.set(json);
+            }
+            Err(lines) => {
+                let default = presets::AWS_WALKTHROUGH;
+                share.notice.set(Some(Notice::error(
+                    format!(
+                        "This link could not be opened, so the default preset ({}) is shown instead.",
+                        default.title
+                    ),
+                    lines,
+                )));
+                app.scenario.set(default.json.to_string());
+            }
+        }
+    }
+    install_url_sync(app, share);
+    install_navigation(app, share);
+    share
+}
+
+/// Replaces the scenario as a discrete action (file or trace import): the URL gets a new
+/// history entry, so Back returns to the previous scenario.
+pub fn open_scenario(app: AppState, share: ShareState, json: String) {
+    share.push_next.set_value(true);
+    app.scenario.set(json);
+}
+
+/// Decodes and validates a link: the scenario JSON (pretty), or why it cannot be opened
+/// (the codec's message, or every validation problem with its JSON path).
+pub fn open_link(text: &str) -> Result<String, Vec<String>> {
+    let json = link::decode(text).map_err(|p| vec![p.to_string()])?;
+    quotalab_engine::load(&json).map_err(|problems| {
+        let mut lines = vec![format!(
+            "the link holds a scenario with {} problem{}:",
+            problems.len(),
+            if problems.len() == 1 { "" } else { "s" }
+        )];
+        lines.extend(problems.iter().map(ToString::to_string));
+        lines
+    })?;
+    Ok(json)
+}
+
+/// The payload of a `#s=PAYLOAD` fragment (`None` for any other fragment).
+fn link_payload(hash: &str) -> Option<&str> {
+    let rest = hash.strip_prefix('#').unwrap_or(hash).strip_prefix("s=")?;
+    Some(rest.split('&').next().unwrap_or(rest))
+}
+
+/// The page's fragment (`#...`), percent-decoded (a chat app may have escaped the link),
+/// or `None` when it has none.
+fn current_hash() -> Option<String> {
+    let hash = window().location().hash().ok()?;
+    if hash.len() <= 1 {
+        return None;
+    }
+    Some(
+        js_sys::decode_uri_component(&hash)
+            .ok()
+            .and_then(|s| s.as_string())
+            .unwrap_or(hash),
+    )
+}
+
+/// This page's address without its fragment.
+pub fn page_base() -> String {
+    let href = window().location().href().unwrap_or_default();
+    match href.find('#') {
+        Some(i) => href[..i].to_string(),
+        None => href,
+    }
+}
+
+/// The scenario's `name`, if its text is JSON with one.
+pub fn scenario_name(text: &str) -> Option<String> {
+    #[derive(serde::Deserialize)]
+    struct Named {
+        name: Option<String>,
+    }
+    serde_json::from_str::<Named>(text).ok()?.name
+}
+
+/// How many explicit jobs the scenario lists.
+pub fn job_count(text: &str) -> usize {
+    #[derive(serde::Deserialize)]
+    struct Jobs {
+        #[serde(default)]
+        jobs: Vec<serde::de::IgnoredAny>,
+    }
+    serde_json::from_str::<Jobs>(text).map_or(0, |j| j.jobs.len())
+}
+
+/// The link of a scenario text (`None` if it is not a JSON object).
+pub fn link_of(text: &str) -> Option<LinkInfo> {
+    let payload = link::encode(text).ok()?;
+    Some(LinkInfo {
+        url: format!("{}#s={payload}", page_base()),
+        jobs: job_count(text),
+    })
+}
+
+/// After each edit and each run, [`SYNC_DELAY_MS`] after the last one, writes the link of
+/// the current scenario to the URL (when it is valid and its run is done).
+fn install_url_sync(app: AppState, share: ShareState) {
+    Effect::new(move |_| {
+        app.scenario.track();
+        app.outcome.track();
+        app.problems.track();
+        if let Some(h) = share.pending.get_value() {
+            h.clear();
+        }
+        let handle = set_timeout_with_handle(
+            move || {
+                share.pending.set_value(None);
+                sync_url(app, share);
+            },
+            std::time::Duration::from_millis(SYNC_DELAY_MS),
+        )
+        .ok();
+        share.pending.set_value(handle);
+    });
+    // A page that goes away (a test's unmount) leaves no timer behind.
+    on_cleanup(move || {
+        if let Some(Some(h)) = share.pending.try_get_value() {
+            h.clear();
+        }
+    });
+}
+
+fn sync_url(app: AppState, share: ShareState) {
+    let Some(valid) = app.problems.try_with_untracked(Vec::is_empty) else {
+        return; // the page is gone
+    };
+    if !valid {
+        // An invalid scenario has no link; the URL keeps the last valid one.
+        share.link.set(None);
+        return;
+    }
+    if app.stale.get_untracked() {
+        return; // a run is pending: its end triggers another sync
+    }
+    let text = app.scenario.get_untracked();
+    let Ok(payload) = link::encode(&text) else {
+        share.link.set(None);
+        return;
+    };
+    let fragment = format!("#s={payload}");
+    share.link.set(Some(LinkInfo {
+        url: format!("{}{fragment}", page_base()),
+        jobs: job_count(&text),
+    }));
+    let push = share.push_next.get_value();
+    share.push_next.set_value(false);
+    let current = current_hash();
+    if current.as_deref() == Some(fragment.as_str()) {
+        return;
+    }
+    let name = scenario_name(&text);
+    let span = share
+        .synced_text
+        .with_value(|t| t.as_deref().map_or(0, |t| changed_span(t, &text)));
+    let renamed = share.synced_name.with_value(|n| n.is_some() && *n != name);
+    share.synced_name.set_value(name);
+    share.synced_text.set_value(Some(text));
+    // Only push when there is an earlier scenario in the URL to go back to.
+    let push = (push || is_replacement(renamed, span))
+        && current.as_deref().and_then(link_payload).is_some();
+    if fragment.len() > MAX_FRAGMENT {
+        // Too long for a URL: drop the fragment rather than leave an older scenario's.
+        write_url(&page_base(), false);
+    } else {
+        write_url(&fragment, push);
+    }
+}
+
+/// How many bytes differ between two texts: the longer one's length minus their common
+/// prefix and suffix (0 when equal; the size of what was typed or pasted in between).
+pub fn changed_span(a: &str, b: &str) -> usize {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    let prefix = a.iter().zip(b).take_while(|(x, y)| x == y).count();
+    let room = a.len().min(b.len()) - prefix;
+    let suffix = a
+        .iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    a.len().max(b.len()) - prefix - suffix
+}
+
+/// Whether a change between two URL updates is a new scenario rather than an edit: a new
+/// `name` together with more than a typed word (picking a preset), or a large paste.
+pub fn is_replacement(renamed: bool, changed_span: usize) -> bool {
+    (renamed && changed_span > 64) || changed_span > 4096
+}
+
+fn write_url(url: &str, push: bool) {
+    let Ok(history) = window().history() else {
+        return;
+    };
+    let result = if push {
+        history.push_state_with_url(&JsValue::NULL, "", Some(url))
+    } else {
+        history.replace_state_with_url(&JsValue::NULL, "", Some(url))
+    };
+    if let Err(e) = result {
+        leptos::logging::warn!("cannot update the URL: {e:?}");
+    }
+}
+
+/// Back, Forward, or a link pasted into the address bar of the open page: opens the
+/// fragment's scenario (or says why it cannot, keeping the current one).
+fn install_navigation(app: AppState, share: ShareState) {
+    let on_navigate = move || {
+        let Some(hash) = current_hash() else {
+            return;
+        };
+        let Some(payload) = link_payload(&hash) else {
+            return;
+        };
+        // Already showing it (popstate and hashchange both fire on Back).
+        let current = app.scenario.with_untracked(|t| link::encode(t).ok());
+        if current.as_deref() == Some(payload) {
+            return;
+        }
+        match open_link(payload) {
+            Ok(json) => {
+                share.synced_name.set_value(scenario_name(&json));
+                share.synced_text.set_value(Some(json.clone()));
+                share.notice.set(None);
+                app.scenario.set(json);
+            }
+            Err(lines) => share.notice.set(Some(Notice::error(
+                "This link could not be opened; the scenario was left as it was.",
+                lines,
+            ))),
+        }
+    };
+    let pop = window_event_listener(ev::popstate, move |_| on_navigate());
+    let hash = window_event_listener(ev::hashchange, move |_| on_navigate());
+    on_cleanup(move || {
+        pop.remove();
+        hash.remove();
+    });
+}
+
+/// `1234567` as `1,234,567`.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// What the Copy link button did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CopyStatus {
+    Copying,
+    Copied,
+    /// No clipboard access: the link is selected for Ctrl+C.
+    Manual,
+}
+
+/// Copies `text` with the asynchronous clipboard API when the page has it; `false` when it
+/// does not (then the caller offers the selected text).
+fn write_clipboard(text: String, status: RwSignal<Option<CopyStatus>>) -> bool {
+    let navigator = window().navigator();
+    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
+        .map(|c| !c.is_undefined() && !c.is_null())
+        .unwrap_or(false);
+    if !has_clipboard {
+        return false;
+    }
+    let promise = navigator.clipboard().write_text(&text);
+    leptos::task::spawn_local(async move {
+        let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
+        status.set(Some(if copied {
+            CopyStatus::Copied
+        } else {
+            CopyStatus::Manual
+        }));
+    });
+    true
+}
+
+/// The toolbar's share controls: Copy link (with the link's length), the Files menu, the
+/// CSV trace import, and the notices they raise.
 #[component]
 pub fn ShareBar() -> impl IntoView {
-    view! { <div class="share-bar"></div> }
+    let app = use_app();
+    let share = use_share();
+    let panel_open = RwSignal::new(false);
+    let status = RwSignal::new(None::<CopyStatus>);
+    let field = NodeRef::<html::Input>::new();
+
+    let select_field = move || {
+        if let Some(input) = field.get_untracked() {
+            let _ = input.focus();
+            input.select();
+        }
+    };
+
+    let copy = move |_| {
+        // The text may have changed within the sync pause: the link of what is shown now.
+        let Some(info) = app.scenario.with_untracked(|t| link_of(t)) else {
+            share.notice.set(Some(Notice::error(
+                "This scenario has no link: it is not a JSON object.",
+                Vec::new(),
+            )));
+            return;
+        };
+        let url = info.url.clone();
+        share.link.set(Some(info));
+        panel_open.set(true);
+        status.set(Some(CopyStatus::Copying));
+        if !write_clipboard(url, status) {
+            status.set(Some(CopyStatus::Manual));
+        }
+        // Select the link once the panel shows it (the manual fallback, and a visible cue).
+        request_animation_frame(select_field);
+    };
+
+    let length = move || {
+        share.link.with(|l| match l {
+            None if !app.problems.with(Vec::is_empty) => {
+                "no link: fix the scenario's problems first".to_string()
+            }
+            None => String::new(),
+            Some(l) if l.is_long() => format!("{} characters: long link", thousands(l.len())),
+            Some(l) => format!("{} characters", thousands(l.len())),
+        })
+    };
+    let is_long = move || share.link.with(|l| l.as_ref().is_some_and(LinkInfo::is_long));
+
+    let panel = move || {
+        panel_open.get().then(|| {
+            let url = move || share.link.with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default());
+            let status_text = move || match status.get() {
+                Some(CopyStatus::Copying) => "Copying…",
+                Some(CopyStatus::Copied) => "Copied to the clipboard.",
+                Some(CopyStatus::Manual) => {
+                    "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
+                }
+                None => "",
+            };
+            let long_note = move || {
+                share.link.with(|l| {
+                    l.as_ref().filter(|l| l.is_long()).map(|l| {
+                        let why = if l.jobs > 0 {
+                            format!(
+                                "The scenario lists {} job{} explicitly (a trace, typically), and a link carries every one.",
+                                thousands(l.jobs),
+                                if l.jobs == 1 { "" } else { "s" }
+                            )
+                        } else {
+                            "The scenario is large.".to_string()
+                        };
+                        view! {
+                            <div class="long-link" data-testid="long-link-warning" role="note">
+                                <p>
+                                    {format!(
+                                        "This link is {} characters long: many chat apps, e-mail clients and some browsers cut links past about {}. ",
+                                        thousands(l.len()),
+                                        thousands(LONG_LINK),
+                                    )}
+                                    {why}
+                                </p>
+                                <p>
+                                    "Share the scenario file instead: "
+                                    <button
+                                        type="button"
+                                        data-testid="long-link-export"
+                                        on:click=move |_| files::export_scenario(app, share)
+                                    >
+                                        "Export scenario (JSON)"
+                                    </button>
+                                </p>
+                            </div>
+                        }
+                    })
+                })
+            };
+            view! {
+                <div class="share-panel" data-testid="share-panel">
+                    <label for="share-link-field">"Link to this scenario"</label>
+                    <div class="share-link-row">
+                        <input
+                            id="share-link-field"
+                            type="text"
+                            readonly
+                            spellcheck="false"
+                            data-testid="share-link"
+                            node_ref=field
+                            prop:value=url
+                            on:focus=move |_| select_field()
+                        />
+                        <button
+                            type="button"
+                            class="share-panel-close"
+                            aria-label="Close the link panel"
+                            on:click=move |_| panel_open.set(false)
+                        >
+                            "Close"
+                        </button>
+                    </div>
+                    <p class="copy-status" role="status" data-testid="copy-status">{status_text}</p>
+                    {long_note}
+                    <p class="share-hint">
+                        "Whoever opens the link sees this scenario and its simulation; the link holds the whole scenario (nothing is stored on a server)."
+                    </p>
+                </div>
+            }
+        })
+    };
+
+    view! {
+        <div class="share-bar" data-testid="share-bar">
+            <div class="share-controls">
+                <button
+                    type="button"
+                    class="copy-link"
+                    data-testid="copy-link"
+                    on:click=copy
+                    prop:disabled=move || !app.problems.with(Vec::is_empty)
+                    title="Copy a link that opens this scenario"
+                >
+                    "Copy link"
+                </button>
+                <span class="link-length" class:long=is_long data-testid="link-length">
+                    {length}
+                </span>
+                <FilesMenu />
+                <TraceImport />
+            </div>
+            {panel}
+            <NoticeView />
+        </div>
+    }
+}
+
+/// The current notice, with a button that dismisses it.
+#[component]
+pub fn NoticeView() -> impl IntoView {
+    let share = use_share();
+    move || {
+        share.notice.get().map(|n| {
+            let lines = (!n.lines.is_empty()).then(|| {
+                view! {
+                    <ul class="notice-lines">
+                        {n.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+                    </ul>
+                }
+            });
+            let error = n.kind == NoticeKind::Error;
+            view! {
+                <div
+                    class="share-notice"
+                    class:error=error
+                    class:info=!error
+                    role=if error { "alert" } else { "status" }
+                    data-testid="share-notice"
+                >
+                    <div class="notice-body">
+                        <p class="notice-title">{n.title}</p>
+                        {lines}
+                    </div>
+                    <button
+                        type="button"
+                        class="notice-dismiss"
+                        data-testid="notice-dismiss"
+                        aria-label="Dismiss this message"
+                        on:click=move |_| share.notice.set(None)
+                    >
+                        "Dismiss"
+                    </button>
+                </div>
+            }
+        })
+    }
+}
+
+/// The element's value, for `<input>` and `<select>` change events.
+pub fn target_value(ev: &web_sys::Event) -> String {
+    ev.target()
+        .and_then(|t| {
+            t.dyn_ref::<web_sys::HtmlInputElement>()
+                .map(|i| i.value())
+                .or_else(|| t.dyn_ref::<web_sys::HtmlSelectElement>().map(|s| s.value()))
+        })
+        .unwrap_or_default()
 }

@@ -1,0 +1,755 @@
+//! Files in and out of the page: the scenario as JSON (export and import), the results as
+//! JSON (SPEC 8, computed on demand) and as CSV (per-share summary, per-job rows, events,
+//! from the last run's [`Digest`]), each chart as PNG (its canvas) and the occupancy as SVG
+//! (re-drawn by plotters' SVG backend).
+//!
+//! An imported file is validated first; if it is not a valid scenario its problems are shown
+//! and the current scenario stays. CSV follows RFC 4180 (the `csv` crate quotes what needs
+//! it); a text cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) gets a
+//! leading `'`.
+
+use leptos::html;
+use leptos::prelude::*;
+use plotters::prelude::*;
+use quotalab_engine::digest::Digest;
+use wasm_bindgen::{JsCast, JsValue};
+use web_sys::HtmlCanvasElement;
+
+use crate::share::{self, use_share, Notice, ShareState};
+use crate::state::{use_app, AppState};
+
+/// Scenario files larger than this are refused (the editor could not hold them anyway).
+pub const MAX_SCENARIO_FILE: f64 = 64.0 * 1024.0 * 1024.0;
+
+/// The canvases of the page's charts (`[data-testid^="chart-"] canvas`).
+pub const CHART_CANVASES: &str = "[data-testid^=\"chart-\"] canvas";
+
+/// Offers `text` as a download named `filename` (a Blob URL, revoked a minute later).
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
+    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    let options = web_sys::BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|e| format!("cannot make the file: {e:?}"))?;
+    let url = web_sys::Url::create_object_url_with_blob(&blob)
+        .map_err(|e| format!("cannot make the file's address: {e:?}"))?;
+    let clicked = download_href(filename, &url);
+    set_timeout(
+        move || {
+            let _ = web_sys::Url::revoke_object_url(&url);
+        },
+        std::time::Duration::from_secs(60),
+    );
+    clicked
+}
+
+/// Clicks a temporary `<a download>` pointing at `href` (a Blob or data URL).
+fn download_href(filename: &str, href: &str) -> Result<(), String> {
+    let document = document();
+    let a: web_sys::HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|e| format!("{e:?}"))?
+        .unchecked_into();
+    a.set_href(href);
+    a.set_download(filename);
+    a.set_hidden(true);
+    let body = document.body().ok_or("the page has no body")?;
+    body.append_child(&a).map_err(|e| format!("{e:?}"))?;
+    a.click();
+    a.remove();
+    Ok(())
+}
+
+/// A file name from the scenario's name: lower case, `a-z0-9` and dashes, at most 60
+/// characters (`scenario` if nothing is left).
+pub fn file_stem(scenario_text: &str) -> String {
+    let name = share::scenario_name(scenario_text).unwrap_or_default();
+    let mut stem = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            stem.push(c);
+        } else if !stem.ends_with('-') && !stem.is_empty() {
+            stem.push('-');
+        }
+        if stem.len() >= 60 {
+            break;
+        }
+    }
+    let stem = stem.trim_end_matches('-');
+    if stem.is_empty() {
+        "scenario".to_string()
+    } else {
+        stem.to_string()
+    }
+}
+
+fn report(share: ShareState, result: Result<(), String>) {
+    if let Err(e) = result {
+        share
+            .notice
+            .set(Some(Notice::error("The download failed.", vec![e])));
+    }
+}
+
+/// Downloads the scenario text as it is in the editor.
+pub fn export_scenario(app: AppState, share: ShareState) {
+    let text = app.scenario.get_untracked();
+    let name = format!("{}.json", file_stem(&text));
+    report(share, download_text(&name, "application/json", &text));
+}
+
+/// Simulates the current scenario and downloads the result JSON (SPEC 8).
+pub fn export_result_json(app: AppState, share: ShareState) {
+    let text = app.scenario.get_untracked();
+    match quotalab_engine::run_json(&text) {
+        Ok(result) => {
+            let name = format!("{}-result.json", file_stem(&text));
+            report(share, download_text(&name, "application/json", &result));
+        }
+        Err(problems) => share.notice.set(Some(Notice::error(
+            "The results cannot be exported: the scenario has problems.",
+            problems.iter().map(ToString::to_string).collect(),
+        ))),
+    }
+}
+
+/// Checks a scenario file's text: JSON, then SPEC 7 validation.
+pub fn check_scenario(text: &str) -> Result<(), Vec<String>> {
+    serde_json::from_str::<serde_json::Value>(text)
+        .map_err(|e| vec![format!("the file is not JSON: {e}")])?;
+    quotalab_engine::load(text)
+        .map(|_| ())
+        .map_err(|problems| problems.iter().map(ToString::to_string).collect())
+}
+
+/// A text cell: a leading `=`, `+`, `-` or `@` (a formula in a spreadsheet) is escaped with
+/// `'`. Quoting is the CSV writer's.
+fn text_cell(s: &str) -> String {
+    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        format!("'{s}")
+    } else {
+        s.to_string()
+    }
+}
+
+fn num(x: f64) -> String {
+    if x.is_finite() {
+        format!("{x}")
+    } else {
+        String::new()
+    }
+}
+
+fn opt_num(x: Option<f64>) -> String {
+    x.map_or(String::new(), num)
+}
+
+fn write_csv(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    let mut w = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .from_writer(Vec::new());
+    // Writing to a Vec cannot fail.
+    let _ = w.write_record(header);
+    for row in rows {
+        let _ = w.write_record(&row);
+    }
+    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+}
+
+const SUMMARY_HEADER: &[&str] = &[
+    "scope",
+    "share",
+    "submitted",
+    "succeeded",
+    "failed",
+    "unfinished",
+    "rejected",
+    "unschedulable",
+    "completion_mean_s",
+    "completion_p50_s",
+    "completion_p90_s",
+    "completion_p99_s",
+    "completion_max_s",
+    "wait_mean_s",
+    "wait_p50_s",
+    "wait_p90_s",
+    "wait_p99_s",
+    "wait_max_s",
+    "preemptions_reclaim",
+    "preemptions_in_share",
+    "entitled_h",
+    "own_h",
+    "borrowed_h",
+    "lent_h",
+    "idle_h",
+    "held_h",
+    "useful_h",
+    "lost_h",
+    "startup_h",
+    "checkpoint_h",
+    "grace_h",
+    "goodput",
+    "cost_usd",
+    "deadline_misses",
+];
+
+/// One row per share, then the totals (`scope` = `total`, no share name). Times in
+/// seconds, instance time in instance-hours; percentiles are empty when no job counts.
+pub fn summary_csv(d: &Digest) -> String {
+    let row = |scope: &str, m: &quotalab_engine::digest::ShareMetrics, name: &str| {
+        let pct = |p: &quotalab_engine::digest::Pct| {
+            if p.n == 0 {
+                vec![String::new(); 5]
+            } else {
+                [p.mean, p.p50, p.p90, p.p99, p.max].map(num).to_vec()
+            }
+        };
+        let mut r = vec![
+            scope.to_string(),
+            text_cell(name),
+            m.submitted.to_string(),
+            m.succeeded.to_string(),
+            m.failed.to_string(),
+            m.unfinished.to_string(),
+            m.rejected.to_string(),
+            m.unschedulable.to_string(),
+        ];
+        r.extend(pct(&m.completion_s));
+        r.extend(pct(&m.wait_s));
+        r.push(m.reclaim.to_string());
+        r.push(m.in_share.to_string());
+        r.extend(
+            [
+                m.entitled_h,
+                m.own_h,
+                m.borrowed_h,
+                m.lent_h,
+                m.idle_h,
+                m.held_h,
+                m.useful_h,
+                m.lost_h,
+                m.startup_h,
+                m.checkpoint_h,
+                m.grace_h,
+                m.goodput,
+                m.cost_usd,
+            ]
+            .map(num),
+        );
+        r.push(m.deadline_misses.to_string());
+        r
+    };
+    let rows = d
+        .shares
+        .iter()
+        .map(|m| row("share", m, &m.name))
+        .chain(std::iter::once(row("total", &d.totals, "")));
+    write_csv(SUMMARY_HEADER, rows)
+}
+
+fn share_name(d: &Digest, i: u16) -> String {
+    d.shares
+        .get(usize::from(i))
+        .map_or(String::new(), |s| text_cell(&s.name))
+}
+
+fn job_id(d: &Digest, i: Option<u32>) -> String {
+    i.and_then(|i| d.jobs.get(i as usize))
+        .map_or(String::new(), |j| text_cell(&j.id))
+}
+
+/// One row per submitted job, as it ended the run.
+pub fn jobs_csv(d: &Digest) -> String {
+    let header = [
+        "id",
+        "share",
+        "instance_type",
+        "instances",
+        "priority",
+        "state",
+        "submit_s",
+        "first_start_s",
+        "end_s",
+        "wait_s",
+        "preemptions",
+        "lost_s",
+        "held_s",
+        "waiting_reason",
+        "checkpoint_interval_s",
+        "checkpoint_cost_s",
+    ];
+    let rows = d.jobs.iter().map(|j| {
+        vec![
+            text_cell(&j.id),
+            share_name(d, j.share),
+            d.instance_types
+                .get(usize::from(j.instance_type))
+                .map_or(String::new(), |t| text_cell(t)),
+            j.instances.to_string(),
+            j.priority.to_string(),
+            j.state.clone(),
+            num(j.submit_s),
+            opt_num(j.first_start_s),
+            opt_num(j.end_s),
+            opt_num(j.first_start_s.map(|s| s - j.submit_s)),
+            j.preemptions.to_string(),
+            num(j.lost_s),
+            num(j.held_s),
+            j.waiting_reason.clone().unwrap_or_default(),
+            opt_num(j.checkpoint_interval_s),
+            opt_num(j.checkpoint_cost_s),
+        ]
+    });
+    write_csv(&header, rows)
+}
+
+/// The event log (SPEC 8 `events`), with each preemption's and waiting reason's explanation.
+pub fn events_csv(d: &Digest) -> String {
+    let header = [
+        "t_s",
+        "kind",
+        "job",
+        "share",
+        "borrowing",
+        "cause",
+        "by",
+        "reason",
+        "priority",
+        "explain",
+    ];
+    let rows = d.events.iter().map(|e| {
+        vec![
+            num(e.t_s),
+            e.kind.clone(),
+            job_id(d, e.job),
+            share_name(d, e.share),
+            e.borrowing.map_or(String::new(), |b| b.to_string()),
+            e.cause.clone().unwrap_or_default(),
+            job_id(d, e.by),
+            e.reason.clone().unwrap_or_default(),
+            e.priority.map_or(String::new(), |p| p.to_string()),
+            e.explain.as_deref().map(text_cell).unwrap_or_default(),
+        ]
+    });
+    write_csv(&header, rows)
+}
+
+/// The charts' canvases on the page, each with a name from its chart's `data-testid`
+/// (`chart-occupancy` gives `occupancy`; several canvases in one chart are numbered).
+pub fn chart_canvases() -> Vec<(String, HtmlCanvasElement)> {
+    let Ok(list) = document().query_selector_all(CHART_CANVASES) else {
+        return Vec::new();
+    };
+    let mut out: Vec<(String, HtmlCanvasElement)> = Vec::new();
+    for i in 0..list.length() {
+        let Some(canvas) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<HtmlCanvasElement>().ok())
+        else {
+            continue;
+        };
+        let chart = canvas
+            .closest("[data-testid^=\"chart-\"]")
+            .ok()
+            .flatten()
+            .and_then(|c| c.get_attribute("data-testid"))
+            .unwrap_or_default();
+        let base = chart.strip_prefix("chart-").unwrap_or("chart").to_string();
+        out.push((base, canvas));
+    }
+    // Number the canvases of charts that have several.
+    let mut named = Vec::with_capacity(out.len());
+    for (i, (base, canvas)) in out.iter().enumerate() {
+        let total = out.iter().filter(|(b, _)| b == base).count();
+        let name = if total > 1 {
+            let k = out[..=i].iter().filter(|(b, _)| b == base).count();
+            format!("{base}-{k}")
+        } else {
+            base.clone()
+        };
+        named.push((name, canvas.clone()));
+    }
+    named
+}
+
+fn export_chart_png(app: AppState, share: ShareState, index: usize) {
+    let charts = chart_canvases();
+    let Some((name, canvas)) = charts.get(index) else {
+        share.notice.set(Some(Notice::error(
+            "That chart is no longer on the page.",
+            Vec::new(),
+        )));
+        return;
+    };
+    let result = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|e| format!("cannot read the chart's pixels: {e:?}"))
+        .and_then(|url| {
+            let stem = app.scenario.with_untracked(|t| file_stem(t));
+            download_href(&format!("{stem}-{name}.png"), &url)
+        });
+    report(share, result);
+}
+
+/// Width and height of the SVG occupancy chart.
+const SVG_SIZE: (u32, u32) = (960, 480);
+
+/// The occupancy over time as SVG: for each share, the instances its admitted jobs use
+/// (own + borrowed, over every instance type), a step line in the share's colour, with the
+/// cluster's capacity dashed. A simple re-drawing from the run's digest, for documents.
+pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
+    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
+    // Per share, change points of own + borrowed summed over the instance types.
+    let mut lines: Vec<Vec<(f64, f64)>> = vec![Vec::new(); d.shares.len()];
+    for (s, points) in lines.iter_mut().enumerate() {
+        let rows: Vec<_> = d
+            .series
+            .iter()
+            .filter(|r| usize::from(r.share) == s)
+            .collect();
+        let mut times: Vec<f64> = rows.iter().flat_map(|r| r.t_s.iter().copied()).collect();
+        times.sort_by(f64::total_cmp);
+        times.dedup();
+        for t in times {
+            let v: f64 = rows
+                .iter()
+                .map(|r| {
+                    // The value holding at t: the last change point at or before t.
+                    let k = r.t_s.partition_point(|&x| x <= t);
+                    if k == 0 {
+                        0.0
+                    } else {
+                        r.own[k - 1] + r.borrowed[k - 1]
+                    }
+                })
+                .sum();
+            points.push((t, v));
+        }
+    }
+    let end = d.end_s.max(1.0);
+    let (unit, unit_s) = if end <= 3.0 * 3600.0 {
+        ("minutes", 60.0)
+    } else if end <= 3.0 * 86400.0 {
+        ("hours", 3600.0)
+    } else {
+        ("days", 86400.0)
+    };
+    let capacity: u64 = d.capacity.iter().sum();
+    let peak = lines
+        .iter()
+        .flatten()
+        .map(|p| p.1)
+        .fold(capacity as f64, f64::max);
+    let y_max = (peak * 1.08).max(1.0).ceil();
+
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, SVG_SIZE).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        let text = RGBColor(0x37, 0x41, 0x51);
+        let font = |size: f64| ("sans-serif", size).into_font().color(&text);
+        let mut chart = ChartBuilder::on(&root)
+            .caption(
+                format!("{}: instances in use per share", d.name),
+                font(18.0),
+            )
+            .margin(16)
+            .x_label_area_size(44)
+            .y_label_area_size(56)
+            .build_cartesian_2d(0f64..end / unit_s, 0f64..y_max)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc(format!("time since start ({unit})"))
+            .y_desc("instances (own + borrowed)")
+            .label_style(font(12.0))
+            .axis_desc_style(font(13.0))
+            .light_line_style(TRANSPARENT)
+            .bold_line_style(RGBColor(0xe5, 0xe7, 0xeb))
+            .draw()
+            .map_err(err)?;
+        if capacity > 0 {
+            let c = capacity as f64;
+            chart
+                .draw_series(DashedLineSeries::new(
+                    [(0.0, c), (end / unit_s, c)],
+                    6,
+                    4,
+                    ShapeStyle::from(&RGBColor(0x6b, 0x72, 0x80)).stroke_width(1),
+                ))
+                .map_err(err)?
+                .label(format!("capacity ({capacity})"))
+                .legend(|(x, y)| {
+                    PathElement::new([(x, y), (x + 16, y)], RGBColor(0x6b, 0x72, 0x80))
+                });
+        }
+        for (i, points) in lines.iter().enumerate() {
+            let (r, g, b) = crate::palette::rgb(i);
+            let colour = RGBColor(r, g, b);
+            // Steps: hold each value until the next change point, and to the end.
+            let mut steps = Vec::with_capacity(points.len() * 2 + 1);
+            for (k, &(t, v)) in points.iter().enumerate() {
+                if k > 0 {
+                    steps.push((t / unit_s, points[k - 1].1));
+                }
+                steps.push((t / unit_s, v));
+            }
+            if let Some(&(_, v)) = points.last() {
+                steps.push((end / unit_s, v));
+            }
+            chart
+                .draw_series(LineSeries::new(steps, colour.stroke_width(2)))
+                .map_err(err)?
+                .label(d.shares[i].name.clone())
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2)));
+        }
+        chart
+            .configure_series_labels()
+            .background_style(WHITE.mix(0.9))
+            .border_style(RGBColor(0xd1, 0xd5, 0xdb))
+            .label_font(font(12.0))
+            .position(SeriesLabelPosition::UpperRight)
+            .draw()
+            .map_err(err)?;
+        root.present().map_err(err)?;
+    }
+    Ok(svg)
+}
+
+fn export_occupancy_svg(app: AppState, share: ShareState) {
+    let Some(outcome) = app.outcome.get_untracked() else {
+        return;
+    };
+    let result = occupancy_svg(&outcome.digest).and_then(|svg| {
+        let stem = app.scenario.with_untracked(|t| file_stem(t));
+        download_text(&format!("{stem}-occupancy.svg"), "image/svg+xml", &svg)
+    });
+    report(share, result);
+}
+
+/// Which CSV of the last run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CsvKind {
+    Summary,
+    Jobs,
+    Events,
+}
+
+fn export_csv(app: AppState, share: ShareState, kind: CsvKind) {
+    let Some(outcome) = app.outcome.get_untracked() else {
+        return;
+    };
+    let d = &outcome.digest;
+    let (suffix, text) = match kind {
+        CsvKind::Summary => ("summary", summary_csv(d)),
+        CsvKind::Jobs => ("jobs", jobs_csv(d)),
+        CsvKind::Events => ("events", events_csv(d)),
+    };
+    let stem = app.scenario.with_untracked(|t| file_stem(t));
+    report(
+        share,
+        download_text(&format!("{stem}-{suffix}.csv"), "text/csv", &text),
+    );
+    if kind == CsvKind::Events && (d.events.len() as u64) < d.event_count {
+        share.notice.set(Some(Notice::info(
+            format!(
+                "The events file holds the first {} of the run's {} events (the page keeps at most that many).",
+                share::thousands(d.events.len()),
+                share::thousands(d.event_count as usize)
+            ),
+            Vec::new(),
+        )));
+    }
+}
+
+/// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps
+/// the current scenario.
+async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
+    let name = file.name();
+    if file.size() > MAX_SCENARIO_FILE {
+        share.notice.set(Some(Notice::error(
+            format!("{name} was not opened: it is larger than 64 MB."),
+            Vec::new(),
+        )));
+        return;
+    }
+    let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+        Ok(v) => v.as_string().unwrap_or_default(),
+        Err(e) => {
+            share.notice.set(Some(Notice::error(
+                format!("{name} could not be read."),
+                vec![format!("{e:?}")],
+            )));
+            return;
+        }
+    };
+    match check_scenario(&text) {
+        Ok(()) => {
+            share.notice.set(None);
+            share::open_scenario(app, share, text);
+        }
+        Err(lines) => share.notice.set(Some(Notice::error(
+            format!("{name} is not a valid scenario; the current scenario was kept."),
+            lines,
+        ))),
+    }
+}
+
+/// The toolbar's Files menu.
+#[component]
+pub fn FilesMenu() -> impl IntoView {
+    let app = use_app();
+    let share = use_share();
+    let menu = NodeRef::<html::Details>::new();
+    let picker = NodeRef::<html::Input>::new();
+    // The charts on the page when the menu was opened (names only: canvases are looked up
+    // again on click).
+    let charts = RwSignal::new(Vec::<String>::new());
+    let close = move || {
+        if let Some(d) = menu.get_untracked() {
+            d.set_open(false);
+        }
+    };
+    let no_results = move || !app.problems.with(Vec::is_empty) || app.outcome.with(Option::is_none);
+    let results_title = move || {
+        if no_results() {
+            "Fix the scenario's problems first: results are exported for the scenario as it is."
+        } else {
+            ""
+        }
+    };
+
+    let on_toggle = move |_| {
+        if menu.get_untracked().is_some_and(|d| d.open()) {
+            charts.set(chart_canvases().into_iter().map(|(n, _)| n).collect());
+        }
+    };
+    let on_pick = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let file = input.files().and_then(|f| f.get(0));
+        // Picking the same file again must fire `change` again.
+        input.set_value("");
+        if let Some(file) = file {
+            leptos::task::spawn_local(import_file(app, share, file));
+        }
+    };
+    let item = move |label: &'static str, testid: &'static str, action: fn(AppState, ShareState)| {
+        view! {
+            <button
+                type="button"
+                role="menuitem"
+                data-testid=testid
+                on:click=move |_| {
+                    close();
+                    action(app, share);
+                }
+            >
+                {label}
+            </button>
+        }
+    };
+    let result_item = move |label: &'static str, testid: &'static str, kind: Option<CsvKind>| {
+        view! {
+            <button
+                type="button"
+                role="menuitem"
+                data-testid=testid
+                prop:disabled=no_results
+                title=results_title
+                on:click=move |_| {
+                    close();
+                    match kind {
+                        None => export_result_json(app, share),
+                        Some(k) => export_csv(app, share, k),
+                    }
+                }
+            >
+                {label}
+            </button>
+        }
+    };
+    let chart_items = move || {
+        let names = charts.get();
+        if names.is_empty() {
+            return view! { <p class="menu-note">"No chart on the page yet."</p> }.into_any();
+        }
+        names
+            .into_iter()
+            .enumerate()
+            .map(|(i, name)| {
+                let label = format!("Chart {name} (PNG)");
+                view! {
+                    <button
+                        type="button"
+                        role="menuitem"
+                        data-testid=format!("export-chart-{name}")
+                        on:click=move |_| {
+                            close();
+                            export_chart_png(app, share, i);
+                        }
+                    >
+                        {label}
+                    </button>
+                }
+            })
+            .collect_view()
+            .into_any()
+    };
+
+    view! {
+        <details class="files-menu" node_ref=menu on:toggle=on_toggle data-testid="files-menu">
+            <summary>"Files"</summary>
+            <div class="menu-panel" role="menu" aria-label="Files">
+                <p class="menu-group">"Scenario"</p>
+                {item("Export scenario (JSON)", "export-scenario", export_scenario)}
+                <button
+                    type="button"
+                    role="menuitem"
+                    data-testid="import-scenario"
+                    on:click=move |_| {
+                        close();
+                        if let Some(p) = picker.get_untracked() {
+                            p.click();
+                        }
+                    }
+                >
+                    "Import scenario (JSON)…"
+                </button>
+                <p class="menu-group">"Results"</p>
+                {result_item("Results (JSON)", "export-result-json", None)}
+                {result_item("Summary per share (CSV)", "export-summary-csv", Some(CsvKind::Summary))}
+                {result_item("Jobs (CSV)", "export-jobs-csv", Some(CsvKind::Jobs))}
+                {result_item("Events (CSV)", "export-events-csv", Some(CsvKind::Events))}
+                <p class="menu-group">"Charts"</p>
+                {chart_items}
+                <button
+                    type="button"
+                    role="menuitem"
+                    data-testid="export-occupancy-svg"
+                    prop:disabled=no_results
+                    on:click=move |_| {
+                        close();
+                        export_occupancy_svg(app, share);
+                    }
+                >
+                    "Occupancy (SVG)"
+                </button>
+            </div>
+        </details>
+        <input
+            type="file"
+            accept=".json,application/json"
+            class="visually-hidden"
+            tabindex="-1"
+            aria-hidden="true"
+            data-testid="import-scenario-input"
+            node_ref=picker
+            on:change=on_pick
+        />
+    }
+}

@@ -1,0 +1,682 @@
+//! CSV trace upload (SPEC 11 in the page): pick a cluster's job log, preview its first rows,
+//! map its columns in a small form (the options of `quotasim trace import`), and import it
+//! with [`quotalab_engine::trace::import`] as the scenario.
+//!
+//! Every value read from the file is shown as text (Leptos text nodes, `<option>` values).
+
+use leptos::html;
+use leptos::prelude::*;
+use quotalab_engine::trace::{self, ImportOptions, LimitsMode, TimeUnit};
+use wasm_bindgen::JsCast;
+
+use crate::share::{self, target_value, use_share, Notice};
+use crate::state::use_app;
+
+/// Rows shown in the preview.
+pub const PREVIEW_ROWS: usize = 10;
+/// Longest cell text shown in the preview (longer ones are cut with `…`).
+const PREVIEW_CELL: usize = 60;
+/// Traces larger than this are refused (the page holds the file in memory).
+pub const MAX_TRACE_FILE: f64 = 256.0 * 1024.0 * 1024.0;
+/// Above this many rows the page grows slow: the form suggests `limit jobs`.
+pub const MANY_ROWS: usize = 20_000;
+
+/// The first rows of a CSV file and how many data rows it has.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Preview {
+    pub header: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    /// Data rows in the whole file (the header excluded).
+    pub total_rows: usize,
+}
+
+fn cell_text(bytes: &[u8]) -> String {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim();
+    if text.chars().count() > PREVIEW_CELL {
+        let cut: String = text.chars().take(PREVIEW_CELL - 1).collect();
+        format!("{cut}…")
+    } else {
+        text.to_string()
+    }
+}
+
+/// Reads the header and the first [`PREVIEW_ROWS`] rows of a CSV file, and counts its rows.
+pub fn preview(bytes: &[u8]) -> Result<Preview, String> {
+    let mut reader = csv::ReaderBuilder::new()
+        .has_headers(true)
+        .flexible(true)
+        .from_reader(bytes);
+    let header: Vec<String> = reader
+        .byte_headers()
+        .map_err(|e| format!("cannot read the CSV header: {e}"))?
+        .iter()
+        .map(|h| String::from_utf8_lossy(h.trim_ascii()).into_owned())
+        .collect();
+    if header.iter().all(String::is_empty) {
+        return Err("the file is empty: no header row".to_string());
+    }
+    let mut rows = Vec::new();
+    let mut total_rows = 0;
+    let mut record = csv::ByteRecord::new();
+    loop {
+        match reader.read_byte_record(&mut record) {
+            Ok(true) => {}
+            Ok(false) => break,
+            Err(_) => {
+                total_rows += 1;
+                continue;
+            }
+        }
+        total_rows += 1;
+        if rows.len() < PREVIEW_ROWS {
+            rows.push(record.iter().map(cell_text).collect());
+        }
+    }
+    Ok(Preview {
+        header,
+        rows,
+        total_rows,
+    })
+}
+
+/// The header column that best matches one of `names` (exactly, ignoring case), else the
+/// first containing one of them (and none of `except`).
+pub fn guess_column(header: &[String], names: &[&str], except: &[&str]) -> Option<String> {
+    let lower: Vec<String> = header.iter().map(|h| h.to_lowercase()).collect();
+    for n in names {
+        if let Some(i) = lower.iter().position(|h| h == n) {
+            return Some(header[i].clone());
+        }
+    }
+    for n in names {
+        if let Some(i) = lower
+            .iter()
+            .position(|h| h.contains(n) && !except.iter().any(|x| h.contains(x)))
+        {
+            return Some(header[i].clone());
+        }
+    }
+    None
+}
+
+/// The form's values, as text (what the inputs hold).
+#[derive(Clone, Copy)]
+struct Form {
+    name: RwSignal<String>,
+    submit: RwSignal<String>,
+    time_unit: RwSignal<String>,
+    /// `duration` or `end`.
+    timing: RwSignal<String>,
+    duration: RwSignal<String>,
+    end: RwSignal<String>,
+    gpus: RwSignal<String>,
+    share: RwSignal<String>,
+    top_shares: RwSignal<String>,
+    priority: RwSignal<String>,
+    priority_map: RwSignal<String>,
+    instance_type: RwSignal<String>,
+    gpus_per_instance: RwSignal<String>,
+    limits: RwSignal<String>,
+    capacity: RwSignal<String>,
+    strategy: RwSignal<String>,
+    borrow_limit: RwSignal<String>,
+    limit_jobs: RwSignal<String>,
+}
+
+impl Form {
+    fn new() -> Form {
+        let s = |v: &str| RwSignal::new(v.to_string());
+        Form {
+            name: s("imported trace"),
+            submit: s(""),
+            time_unit: s("s"),
+            timing: s("duration"),
+            duration: s(""),
+            end: s(""),
+            gpus: s(""),
+            share: s(""),
+            top_shares: s(""),
+            priority: s(""),
+            priority_map: s(""),
+            instance_type: s("ml.g5.xlarge"),
+            gpus_per_instance: s("1"),
+            limits: s("proportional"),
+            capacity: s(""),
+            strategy: s("LEND_AND_BORROW"),
+            borrow_limit: s(""),
+            limit_jobs: s(""),
+        }
+    }
+
+    /// Fills the column choices from a new file's header (best guesses), and its name.
+    fn guess(&self, file_name: &str, header: &[String]) {
+        self.name.set(format!("trace {file_name}"));
+        let pick = |names: &[&str], except: &[&str]| {
+            guess_column(header, names, except).unwrap_or_default()
+        };
+        let submit = pick(
+            &["submit_time", "submit", "submitted", "timestamp", "start_time", "time"],
+            &["end"],
+        );
+        self.submit.set(if submit.is_empty() {
+            header.first().cloned().unwrap_or_default()
+        } else {
+            submit
+        });
+        let duration = pick(&["duration", "runtime", "run_time", "elapsed"], &[]);
+        let end = pick(&["end_time", "end", "finish", "completed"], &[]);
+        self.timing.set(if duration.is_empty() && !end.is_empty() {
+            "end".into()
+        } else {
+            "duration".into()
+        });
+        self.duration.set(duration);
+        self.end.set(end);
+        self.gpus
+            .set(pick(&["num_gpus", "gpus", "gpu", "n_gpus", "gpu_num"], &["time", "util", "mem"]));
+        self.share.set(pick(
+            &["cluster", "vc", "queue", "team", "share", "group", "project", "tenant", "user"],
+            &[],
+        ));
+        self.priority
+            .set(pick(&["priority", "qos", "prio"], &[]));
+        self.priority_map.set(String::new());
+    }
+
+    /// The import options, or what is wrong with the form (one line per field).
+    fn options(&self) -> Result<ImportOptions, Vec<String>> {
+        let mut problems = Vec::new();
+        let column = |s: RwSignal<String>| {
+            let v = s.get_untracked();
+            (!v.trim().is_empty()).then_some(v)
+        };
+        fn number<T: std::str::FromStr>(
+            problems: &mut Vec<String>,
+            label: &str,
+            s: RwSignal<String>,
+        ) -> Option<T> {
+            let v = s.get_untracked();
+            let v = v.trim();
+            if v.is_empty() {
+                return None;
+            }
+            match v.replace([',', '_'], "").parse() {
+                Ok(n) => Some(n),
+                Err(_) => {
+                    problems.push(format!("{label}: {v:?} is not a whole number"));
+                    None
+                }
+            }
+        }
+        let mut o = ImportOptions {
+            name: self.name.get_untracked().trim().to_string(),
+            submit: self.submit.get_untracked(),
+            ..ImportOptions::default()
+        };
+        if o.name.is_empty() {
+            o.name = "imported trace".into();
+        }
+        o.time_unit = TimeUnit::parse(&self.time_unit.get_untracked()).unwrap_or_default();
+        if self.timing.get_untracked() == "end" {
+            o.end = column(self.end);
+            if o.end.is_none() {
+                problems.push("End time column: pick a column".into());
+            }
+        } else {
+            o.duration = column(self.duration);
+            if o.duration.is_none() {
+                problems.push("Duration column: pick a column".into());
+            }
+        }
+        o.gpus = column(self.gpus);
+        o.share = column(self.share);
+        o.top_shares = number(&mut problems, "Top shares", self.top_shares);
+        o.priority = column(self.priority);
+        let map = self.priority_map.get_untracked();
+        if !map.trim().is_empty() {
+            match trace::parse_priority_map(&map) {
+                Ok(m) => o.priority_map = m,
+                Err(p) => problems.push(format!("Priority map: {}", p.message)),
+            }
+        }
+        o.instance_type = self.instance_type.get_untracked();
+        o.gpus_per_instance =
+            number(&mut problems, "GPUs per instance", self.gpus_per_instance).unwrap_or(1);
+        o.limits = LimitsMode::parse(&self.limits.get_untracked()).unwrap_or_default();
+        o.capacity = number(&mut problems, "Capacity", self.capacity);
+        o.strategy = self.strategy.get_untracked();
+        o.borrow_limit = number(&mut problems, "Borrow limit", self.borrow_limit);
+        o.limit_jobs = number(&mut problems, "Limit jobs", self.limit_jobs);
+        if problems.is_empty() {
+            Ok(o)
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// The form's label of an import option (`--submit` reads "Submit time column").
+fn option_label(path: &str) -> &str {
+    match path {
+        "--submit" => "Submit time column",
+        "--duration" => "Duration column",
+        "--end" => "End time column",
+        "--gpus" => "GPUs column",
+        "--share" => "Share column",
+        "--top-shares" => "Top shares",
+        "--priority" => "Priority column",
+        "--priority-map" => "Priority map",
+        "--instance-type" => "Instance type",
+        "--gpus-per-instance" => "GPUs per instance",
+        "--capacity" => "Capacity",
+        "--strategy" => "Strategy",
+        "--borrow-limit" => "Borrow limit",
+        "--limit-jobs" => "Limit jobs",
+        other => other,
+    }
+}
+
+/// A `<select>` of the header's columns (with "none" first when the column is optional).
+#[component]
+fn ColumnSelect(
+    label: &'static str,
+    testid: &'static str,
+    value: RwSignal<String>,
+    header: RwSignal<Vec<String>>,
+    #[prop(optional)] optional: bool,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let id = format!("trace-{testid}");
+    let for_id = id.clone();
+    let options = move || {
+        let none = optional.then(|| {
+            view! { <option value="" prop:selected=move || value.with(String::is_empty)>"— none —"</option> }
+        });
+        let columns = header
+            .get()
+            .into_iter()
+            .map(|c| {
+                let selected = c.clone();
+                let option_value = c.clone();
+                view! {
+                    <option value=option_value prop:selected=move || value.with(|v| *v == selected)>{c}</option>
+                }
+            })
+            .collect_view();
+        view! { {none} {columns} }
+    };
+    view! {
+        <label class="trace-field" for=for_id>
+            <span class="trace-label">{label}</span>
+            <select id=id data-testid=testid on:change=move |ev| value.set(target_value(&ev))>
+                {options}
+            </select>
+            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
+        </label>
+    }
+}
+
+/// A text or number `<input>` bound to a form value.
+#[component]
+fn TextField(
+    label: &'static str,
+    testid: &'static str,
+    value: RwSignal<String>,
+    #[prop(optional)] numeric: bool,
+    #[prop(optional)] placeholder: &'static str,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let id = format!("trace-{testid}");
+    let for_id = id.clone();
+    view! {
+        <label class="trace-field" for=for_id>
+            <span class="trace-label">{label}</span>
+            <input
+                id=id
+                type="text"
+                inputmode=if numeric { "numeric" } else { "text" }
+                spellcheck="false"
+                placeholder=placeholder
+                data-testid=testid
+                prop:value=move || value.get()
+                on:input=move |ev| value.set(target_value(&ev))
+            />
+            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
+        </label>
+    }
+}
+
+/// A `<select>` of fixed choices `(value, label)`.
+#[component]
+fn ChoiceSelect(
+    label: &'static str,
+    testid: &'static str,
+    value: RwSignal<String>,
+    choices: Vec<(&'static str, &'static str)>,
+    #[prop(optional)] hint: &'static str,
+) -> impl IntoView {
+    let id = format!("trace-{testid}");
+    let for_id = id.clone();
+    let options = choices
+        .into_iter()
+        .map(|(v, l)| {
+            view! { <option value=v prop:selected=move || value.with(|x| x == v)>{l}</option> }
+        })
+        .collect_view();
+    view! {
+        <label class="trace-field" for=for_id>
+            <span class="trace-label">{label}</span>
+            <select id=id data-testid=testid on:change=move |ev| value.set(target_value(&ev))>
+                {options}
+            </select>
+            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
+        </label>
+    }
+}
+
+/// The "Import CSV trace…" button and its dialog.
+#[component]
+pub fn TraceImport() -> impl IntoView {
+    let app = use_app();
+    let share = use_share();
+    let dialog = NodeRef::<html::Dialog>::new();
+    let form = Form::new();
+    let file_name = RwSignal::new(None::<String>);
+    let bytes = StoredValue::new(Vec::<u8>::new());
+    let preview_data = RwSignal::new(None::<Preview>);
+    let header = RwSignal::new(Vec::<String>::new());
+    let problems = RwSignal::new(Vec::<String>::new());
+    let reading = RwSignal::new(false);
+
+    let open = move |_| {
+        if let Some(d) = dialog.get_untracked() {
+            if !d.open() {
+                let _ = d.show_modal();
+            }
+        }
+    };
+    let close = move || {
+        if let Some(d) = dialog.get_untracked() {
+            d.close();
+        }
+    };
+
+    let on_pick = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let name = file.name();
+        problems.set(Vec::new());
+        if file.size() > MAX_TRACE_FILE {
+            problems.set(vec![format!("{name} is larger than 256 MB: not read.")]);
+            return;
+        }
+        reading.set(true);
+        leptos::task::spawn_local(async move {
+            let read = wasm_bindgen_futures::JsFuture::from(file.array_buffer()).await;
+            reading.set(false);
+            let data = match read {
+                Ok(buffer) => js_sys::Uint8Array::new(&buffer).to_vec(),
+                Err(e) => {
+                    problems.set(vec![format!("{name} could not be read: {e:?}")]);
+                    return;
+                }
+            };
+            match preview(&data) {
+                Ok(p) => {
+                    form.guess(&name, &p.header);
+                    if p.total_rows > MANY_ROWS && form.limit_jobs.with_untracked(String::is_empty)
+                    {
+                        form.limit_jobs.set("5000".into());
+                    }
+                    header.set(p.header.clone());
+                    preview_data.set(Some(p));
+                    bytes.set_value(data);
+                    file_name.set(Some(name));
+                }
+                Err(e) => {
+                    problems.set(vec![format!("{name}: {e}")]);
+                    preview_data.set(None);
+                    header.set(Vec::new());
+                    bytes.set_value(Vec::new());
+                    file_name.set(None);
+                }
+            }
+        });
+    };
+
+    let import = move |_| {
+        let opts = match form.options() {
+            Ok(o) => o,
+            Err(lines) => {
+                problems.set(lines);
+                return;
+            }
+        };
+        let result = bytes.with_value(|b| trace::import(b.as_slice(), &opts));
+        match result {
+            Err(p) => {
+                let line = if p.path.is_empty() {
+                    p.message
+                } else {
+                    format!("{}: {}", option_label(&p.path), p.message)
+                };
+                problems.set(vec![line]);
+            }
+            Ok((value, report)) => {
+                let Ok(json) = serde_json::to_string_pretty(&value) else {
+                    problems.set(vec!["cannot print the imported scenario".into()]);
+                    return;
+                };
+                let shares = value["shares"].as_array().map_or(0, Vec::len);
+                let mut lines: Vec<String> = report
+                    .first_problems
+                    .iter()
+                    .map(|p| format!("skipped {p}"))
+                    .collect();
+                if report.skipped > report.first_problems.len() as u64 {
+                    lines.push(format!(
+                        "… and {} more skipped rows",
+                        share::thousands((report.skipped - report.first_problems.len() as u64) as usize)
+                    ));
+                }
+                if let Some(link) = share::link_of(&json) {
+                    if link.is_long() {
+                        lines.push(format!(
+                            "Its link is {} characters long: share this scenario as a file (Files → Export scenario) rather than as a link.",
+                            share::thousands(link.len())
+                        ));
+                    }
+                }
+                share.notice.set(Some(Notice::info(
+                    format!(
+                        "Imported {} job{} from {} row{} into {} share{}; {} row{} skipped.",
+                        share::thousands(report.imported as usize),
+                        if report.imported == 1 { "" } else { "s" },
+                        share::thousands(report.rows as usize),
+                        if report.rows == 1 { "" } else { "s" },
+                        shares,
+                        if shares == 1 { "" } else { "s" },
+                        share::thousands(report.skipped as usize),
+                        if report.skipped == 1 { " was" } else { "s were" },
+                    ),
+                    lines,
+                )));
+                problems.set(Vec::new());
+                close();
+                share::open_scenario(app, share, json);
+            }
+        }
+    };
+
+    let on_type = move |ev: leptos::ev::Event| {
+        let name = target_value(&ev);
+        if let Some(t) = quotalab_engine::catalogue::lookup(&name) {
+            form.gpus_per_instance.set(t.gpus.to_string());
+        }
+        form.instance_type.set(name);
+    };
+    let type_options = move || {
+        quotalab_engine::catalogue::names()
+        .map(|n| {
+            let gpus = quotalab_engine::catalogue::lookup(n).map_or(1, |t| t.gpus);
+            let label = format!("{n} ({gpus} GPU{})", if gpus == 1 { "" } else { "s" });
+            view! { <option value=n prop:selected=move || form.instance_type.with(|t| t == n)>{label}</option> }
+        })
+        .collect_view()
+    };
+
+    let preview_table = move || {
+        preview_data.get().map(|p| {
+            let head = p
+                .header
+                .iter()
+                .map(|h| view! { <th scope="col">{h.clone()}</th> })
+                .collect_view();
+            let rows = p
+                .rows
+                .iter()
+                .map(|r| {
+                    view! { <tr>{r.iter().map(|c| view! { <td>{c.clone()}</td> }).collect_view()}</tr> }
+                })
+                .collect_view();
+            let caption = format!(
+                "{}: the first {} of {} data rows",
+                file_name.get().unwrap_or_default(),
+                p.rows.len(),
+                share::thousands(p.total_rows)
+            );
+            let many = (p.total_rows > MANY_ROWS).then(|| {
+                view! {
+                    <p class="trace-warning" data-testid="trace-many-rows">
+                        {format!(
+                            "{} rows: the page stays responsive up to a few thousand jobs, so \"Limit jobs\" is set to 5,000 (clear it to import every row). Large traces also make long links: share them as files.",
+                            share::thousands(p.total_rows)
+                        )}
+                    </p>
+                }
+            });
+            view! {
+                <div class="trace-preview table-scroll" data-testid="trace-preview">
+                    <table>
+                        <caption>{caption}</caption>
+                        <thead><tr>{head}</tr></thead>
+                        <tbody>{rows}</tbody>
+                    </table>
+                </div>
+                {many}
+            }
+        })
+    };
+
+    let timing_is_end = move || form.timing.with(|t| t == "end");
+    let strategy_is_lb = move || form.strategy.with(|s| s == "LEND_AND_BORROW");
+    let problem_list = move || {
+        let lines = problems.get();
+        (!lines.is_empty()).then(|| {
+            view! {
+                <div class="trace-problems" role="alert" data-testid="trace-problems">
+                    <p>"The trace cannot be imported:"</p>
+                    <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
+    };
+
+    view! {
+        <button type="button" class="trace-open" data-testid="trace-open" on:click=open>
+            "Import CSV trace…"
+        </button>
+        <dialog class="trace-dialog" node_ref=dialog data-testid="trace-dialog" aria-labelledby="trace-heading">
+            <div class="trace-dialog-head">
+                <h2 id="trace-heading">"Import a CSV job trace"</h2>
+                <button type="button" class="trace-close" aria-label="Close" on:click=move |_| close()>
+                    "Close"
+                </button>
+            </div>
+            <p class="trace-intro">
+                "Any cluster's job log becomes a scenario: name the columns that hold each job's submit time, run time, GPUs and team, then choose the cluster. Rows that cannot be read are skipped and counted. The file never leaves your browser."
+            </p>
+            <label class="trace-file">
+                <span class="trace-label">"CSV file (with a header row)"</span>
+                <input
+                    type="file"
+                    accept=".csv,text/csv,text/plain"
+                    data-testid="trace-file"
+                    on:change=on_pick
+                />
+            </label>
+            {move || reading.get().then(|| view! { <p class="trace-reading">"Reading…"</p> })}
+            {preview_table}
+            <Show when=move || preview_data.with(Option::is_some)>
+                <form class="trace-form" on:submit=move |ev| { ev.prevent_default(); import(()); }>
+                    <fieldset>
+                        <legend>"Columns"</legend>
+                        <ColumnSelect label="Submit time" testid="submit" value=form.submit header=header
+                            hint="seconds, milliseconds, or YYYY-MM-DD HH:MM:SS" />
+                        <ChoiceSelect label="Time unit" testid="time-unit" value=form.time_unit
+                            choices=vec![("s", "seconds"), ("ms", "milliseconds")]
+                            hint="of numeric times" />
+                        <ChoiceSelect label="Run time from" testid="timing" value=form.timing
+                            choices=vec![("duration", "a duration column"), ("end", "an end time column")] />
+                        <Show
+                            when=timing_is_end
+                            fallback=move || view! { <ColumnSelect label="Duration" testid="duration" value=form.duration header=header /> }
+                        >
+                            <ColumnSelect label="End time" testid="end" value=form.end header=header />
+                        </Show>
+                        <ColumnSelect label="GPUs" testid="gpus" value=form.gpus header=header optional=true
+                            hint="none: 1 GPU per job" />
+                        <ColumnSelect label="Share (team)" testid="share" value=form.share header=header optional=true
+                            hint="each value a quota share; none: one share" />
+                        <TextField label="Top shares" testid="top-shares" value=form.top_shares numeric=true
+                            placeholder="all" hint="keep the N largest, fold the rest into other" />
+                        <ColumnSelect label="Priority" testid="priority" value=form.priority header=header optional=true
+                            hint="integers 0–9999, or mapped below" />
+                        <TextField label="Priority map" testid="priority-map" value=form.priority_map
+                            placeholder="LS=2,BE=0" hint="optional; unmapped values skip the row" />
+                    </fieldset>
+                    <fieldset>
+                        <legend>"Cluster"</legend>
+                        <label class="trace-field" for="trace-instance-type">
+                            <span class="trace-label">"Instance type"</span>
+                            <select id="trace-instance-type" data-testid="instance-type" on:change=on_type>
+                                {type_options}
+                            </select>
+                        </label>
+                        <TextField label="GPUs per instance" testid="gpus-per-instance" value=form.gpus_per_instance
+                            numeric=true hint="instances = ceil(GPUs / this)" />
+                        <TextField label="Capacity (instances)" testid="capacity" value=form.capacity numeric=true
+                            placeholder="auto" hint="auto: the trace's average load" />
+                        <ChoiceSelect label="Limits" testid="limits" value=form.limits
+                            choices=vec![("proportional", "proportional to GPU demand"), ("equal", "equal")] />
+                        <ChoiceSelect label="Strategy" testid="strategy" value=form.strategy
+                            choices=vec![("LEND_AND_BORROW", "LEND_AND_BORROW"), ("LEND", "LEND"), ("RESERVE", "RESERVE")]
+                            hint="for every share" />
+                        <Show when=strategy_is_lb>
+                            <TextField label="Borrow limit (%)" testid="borrow-limit" value=form.borrow_limit
+                                numeric=true placeholder="unlimited" hint="of each share's limit; -1 unlimited" />
+                        </Show>
+                        <TextField label="Limit jobs" testid="limit-jobs" value=form.limit_jobs numeric=true
+                            placeholder="all" hint="stop after the first N readable rows" />
+                        <TextField label="Scenario name" testid="name" value=form.name />
+                    </fieldset>
+                    {problem_list}
+                    <div class="trace-actions">
+                        <button type="submit" class="primary" data-testid="trace-import">"Import"</button>
+                        <button type="button" on:click=move |_| close()>"Cancel"</button>
+                    </div>
+                </form>
+            </Show>
+            <Show when=move || preview_data.with(Option::is_none)>{problem_list}</Show>
+        </dialog>
+    }
+}

@@ -1,0 +1,383 @@
+//! Share links, files and the trace form in headless Chromium (wasm-bindgen-test):
+//! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test share`
+//!
+//! Each test sets the page's fragment itself, mounts what it needs into a fresh `<div>` and
+//! unmounts it at the end (removing its listeners), so tests do not see each other's URL.
+#![cfg(target_arch = "wasm32")]
+
+use leptos::{mount::mount_to, prelude::*, task::tick};
+use quotalab_app::files::{self, check_scenario};
+use quotalab_app::share::{self, ShareBar, ShareState};
+use quotalab_app::state::{self, AppState};
+use quotalab_app::{presets, trace_form, App};
+use quotalab_engine::digest::DigestLimits;
+use quotalab_engine::link;
+use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen_test::*;
+use web_sys::{Element, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// A mounted view and the `<div>` that holds it; unmounted on drop.
+struct Mounted {
+    root: HtmlElement,
+    /// The mount's `UnmountHandle`: dropping it unmounts the view and disposes its owner.
+    _handle: Box<dyn std::any::Any>,
+}
+
+impl Drop for Mounted {
+    fn drop(&mut self) {
+        self.root.remove();
+    }
+}
+
+fn mount<F, N>(f: F) -> Mounted
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView + 'static,
+{
+    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&div).unwrap();
+    let handle = mount_to(div.clone(), f);
+    Mounted {
+        root: div,
+        _handle: Box::new(handle),
+    }
+}
+
+async fn sleep(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+async fn settle() {
+    for _ in 0..5 {
+        tick().await;
+    }
+}
+
+/// Waits (up to ~5 s) until `cond` holds.
+async fn until(what: &str, cond: impl Fn() -> bool) {
+    for _ in 0..100 {
+        if cond() {
+            return;
+        }
+        sleep(50).await;
+    }
+    panic!("timed out waiting for {what}");
+}
+
+fn set_fragment(fragment: &str) {
+    let url = if fragment.is_empty() {
+        share::page_base()
+    } else {
+        fragment.to_string()
+    };
+    window()
+        .history()
+        .unwrap()
+        .replace_state_with_url(&JsValue::NULL, "", Some(&url))
+        .unwrap();
+}
+
+fn find(root: &Element, selector: &str) -> Option<Element> {
+    root.query_selector(selector).unwrap()
+}
+
+fn text(root: &Element, selector: &str) -> String {
+    find(root, selector)
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .text_content()
+        .unwrap_or_default()
+        .trim()
+        .to_string()
+}
+
+fn click(root: &Element, selector: &str) {
+    find(root, selector)
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+        .unchecked_into::<HtmlElement>()
+        .click();
+}
+
+/// What `App` does for links, without the rest of the page: the state, the link opener,
+/// the runner (no debounce), the share bar.
+fn share_page(slot: StoredValue<Option<(AppState, ShareState)>, LocalStorage>) -> impl IntoView {
+    let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
+    provide_context(app);
+    let share = share::init_from_url(app);
+    state::install_runner(app, 0);
+    slot.set_value(Some((app, share)));
+    view! { <ShareBar /> }
+}
+
+fn mount_share_page() -> (Mounted, AppState, ShareState) {
+    let slot = StoredValue::new_local(None);
+    let mounted = mount(move || share_page(slot));
+    let (app, share) = slot.get_value().expect("the page's state");
+    (mounted, app, share)
+}
+
+const SMALL: &str = r#"{
+  "format": "quotalab/v1",
+  "name": "two teams",
+  "capacity": {"ml.g5.xlarge": 2},
+  "shares": [
+    {"name": "a, \"quoted\"", "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND_AND_BORROW"},
+    {"name": "b", "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND"}
+  ],
+  "jobs": [
+    {"id": "=HYPERLINK(\"x\")", "share": "a, \"quoted\"", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 600},
+    {"id": "a2", "share": "a, \"quoted\"", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 600},
+    {"id": "b1", "share": "b", "instance_type": "ml.g5.xlarge", "submit_s": 60, "work_s": 300}
+  ]
+}"#;
+
+#[wasm_bindgen_test]
+async fn share_bar_shows_the_link_length_and_copies_the_link() {
+    set_fragment("");
+    let (page, app, _) = mount_share_page();
+    let root: &Element = &page.root;
+    assert!(find(root, "[data-testid=share-bar]").is_some());
+    assert!(find(root, "[data-testid=files-menu]").is_some());
+    assert!(find(root, "[data-testid=trace-open]").is_some());
+
+    // After the run and the sync pause, the link's length shows and the URL follows.
+    let expected = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap();
+    until("the link length", || !text(root, "[data-testid=link-length]").is_empty()).await;
+    assert_eq!(
+        text(root, "[data-testid=link-length]"),
+        format!("{} characters", expected.len())
+    );
+    assert!(expected.len() < 600, "{} characters", expected.len());
+    until("the URL fragment", || {
+        window().location().hash().unwrap().starts_with("#s=")
+    })
+    .await;
+    assert_eq!(window().location().href().unwrap(), expected.url);
+
+    // Copy link shows the link, selected, and a status.
+    click(root, "[data-testid=copy-link]");
+    settle().await;
+    let field: HtmlInputElement = find(root, "[data-testid=share-link]").unwrap().unchecked_into();
+    assert_eq!(field.value(), expected.url);
+    assert!(field.read_only());
+    until("the copy status", || {
+        let s = text(root, "[data-testid=copy-status]");
+        s.starts_with("Copied") || s.starts_with("The link is selected")
+    })
+    .await;
+    // The link opens the same scenario.
+    let back = link::decode(&field.value()).unwrap();
+    assert_eq!(
+        serde_json::from_str::<serde_json::Value>(&back).unwrap(),
+        serde_json::from_str::<serde_json::Value>(presets::AWS_WALKTHROUGH.json).unwrap()
+    );
+    // A short link has no warning.
+    assert!(find(root, "[data-testid=long-link-warning]").is_none());
+
+    // An edit replaces the fragment (after the pause) with the new scenario's link.
+    let edited = presets::AWS_WALKTHROUGH
+        .json
+        .replace("\"ml.g5.xlarge\": 3", "\"ml.g5.xlarge\": 4");
+    assert_ne!(edited, presets::AWS_WALKTHROUGH.json);
+    let before = window().history().unwrap().length().unwrap();
+    app.scenario.set(edited.clone());
+    let want = share::link_of(&edited).unwrap().url;
+    until("the edited link in the URL", || {
+        window().location().href().unwrap() == want
+    })
+    .await;
+    assert_eq!(
+        window().history().unwrap().length().unwrap(),
+        before,
+        "an edit replaces the history entry"
+    );
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
+    set_fragment("#s=this-is-not*a-link");
+    let (page, app, _) = mount_share_page();
+    let root: &Element = &page.root;
+    settle().await;
+    let notice = text(root, "[data-testid=share-notice]");
+    assert!(notice.contains("could not be opened"), "{notice}");
+    assert!(notice.contains("AWS walkthrough"), "{notice}");
+    assert!(
+        notice.contains("link payload is not valid base64url"),
+        "the codec's message: {notice}"
+    );
+    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH.json);
+    // The default preset runs.
+    until("the run", || app.outcome.with_untracked(Option::is_some)).await;
+    assert_eq!(
+        app.outcome.get_untracked().unwrap().digest.shares.len(),
+        3
+    );
+    // Dismissible.
+    click(root, "[data-testid=notice-dismiss]");
+    settle().await;
+    assert!(find(root, "[data-testid=share-notice]").is_none());
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn the_whole_app_shows_the_notice_for_a_bad_link() {
+    set_fragment("#s=eJyrVkrLz1eyUkpKLFKqBQA");
+    let page = mount(App);
+    settle().await;
+    let notice = text(&page.root, "[data-testid=share-notice]");
+    assert!(notice.contains("could not be opened"), "{notice}");
+    assert!(notice.contains("link payload"), "{notice}");
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_link_whose_scenario_is_invalid_lists_its_problems() {
+    let bad = r#"{"format": "quotalab/v1", "shares": [{"name": "a", "limits": {"ml.g5.xlarge": 1}, "strategy": "SHARE_EVERYTHING"}], "jobs": []}"#;
+    set_fragment(&format!("#s={}", link::encode(bad).unwrap()));
+    let (page, app, _) = mount_share_page();
+    let root: &Element = &page.root;
+    settle().await;
+    let notice = text(root, "[data-testid=share-notice]");
+    assert!(notice.contains("problem"), "{notice}");
+    assert!(notice.contains("shares[0].strategy"), "{notice}");
+    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH.json);
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+async fn a_good_link_opens_its_scenario_and_back_restores_the_previous_one() {
+    let payload = link::encode(SMALL).unwrap();
+    set_fragment(&format!("#s={payload}"));
+    let (page, app, share) = mount_share_page();
+    let root: &Element = &page.root;
+    settle().await;
+    assert!(find(root, "[data-testid=share-notice]").is_none());
+    assert_eq!(app.scenario.get_untracked(), link::decode(&payload).unwrap());
+    until("the run", || app.outcome.with_untracked(Option::is_some)).await;
+    assert_eq!(app.outcome.get_untracked().unwrap().digest.shares[1].name, "b");
+
+    // A discrete action (an import) pushes a new entry; Back restores the link's scenario.
+    let before = window().history().unwrap().length().unwrap();
+    share::open_scenario(app, share, presets::AWS_WALKTHROUGH.json.to_string());
+    let aws = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap().url;
+    until("the pushed link", || window().location().href().unwrap() == aws).await;
+    assert_eq!(window().history().unwrap().length().unwrap(), before + 1);
+    window().history().unwrap().back().unwrap();
+    until("Back to open the first link", || {
+        app.scenario.with_untracked(|t| t.contains("two teams"))
+    })
+    .await;
+    assert_eq!(window().location().hash().unwrap(), format!("#s={payload}"));
+    drop(page);
+}
+
+#[wasm_bindgen_test]
+fn csv_exports_quote_fields_and_escape_formulas() {
+    let digest = quotalab_engine::run_digest(SMALL, DigestLimits::default()).unwrap();
+    let summary = files::summary_csv(&digest);
+    let mut lines = summary.lines();
+    assert!(lines.next().unwrap().starts_with("scope,share,submitted,succeeded"));
+    assert!(summary.contains("share,\"a, \"\"quoted\"\"\",2,2,"), "{summary}");
+    assert!(summary.contains("\r\ntotal,,3,3,"), "{summary}");
+
+    let jobs = files::jobs_csv(&digest);
+    let mut reader = csv::Reader::from_reader(jobs.as_bytes());
+    let header = reader.headers().unwrap().clone();
+    assert_eq!(&header[0], "id");
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    assert_eq!(rows.len(), 3);
+    // A formula is escaped; a comma and quotes survive the quoting.
+    assert_eq!(&rows[0][0], "'=HYPERLINK(\"x\")");
+    assert_eq!(&rows[0][1], "a, \"quoted\"");
+    assert_eq!(&rows[0][5], "SUCCEEDED");
+
+    let events = files::events_csv(&digest);
+    let mut reader = csv::Reader::from_reader(events.as_bytes());
+    assert_eq!(
+        reader.headers().unwrap().iter().collect::<Vec<_>>(),
+        ["t_s", "kind", "job", "share", "borrowing", "cause", "by", "reason", "priority", "explain"]
+    );
+    let kinds: Vec<String> = reader
+        .records()
+        .map(|r| r.unwrap()[1].to_string())
+        .collect();
+    assert_eq!(kinds.len(), digest.events.len());
+    assert!(kinds.iter().any(|k| k == "succeed"));
+}
+
+#[wasm_bindgen_test]
+fn occupancy_svg_names_every_share() {
+    let digest = quotalab_engine::run_digest(SMALL, DigestLimits::default()).unwrap();
+    let svg = files::occupancy_svg(&digest).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..80.min(svg.len())]);
+    assert!(svg.contains("two teams"));
+    // Names are text, escaped (a scenario's names never become markup).
+    assert!(svg.contains("\na, &quot;quoted&quot;\n</text>"), "{svg}");
+    assert!(svg.contains("\nb\n</text>"));
+    assert!(svg.contains("capacity (2)"));
+}
+
+#[wasm_bindgen_test]
+fn scenario_files_are_checked_before_opening() {
+    assert!(check_scenario(SMALL).is_ok());
+    let not_json = check_scenario("{\"format\": ").unwrap_err();
+    assert!(not_json[0].starts_with("the file is not JSON"), "{not_json:?}");
+    let invalid = check_scenario(r#"{"format": "quotalab/v1", "shares": []}"#).unwrap_err();
+    assert!(!invalid.is_empty());
+    assert_eq!(files::file_stem(SMALL), "two-teams");
+    assert_eq!(files::file_stem("{}"), "scenario");
+    assert_eq!(
+        files::file_stem(r#"{"name": "  Philly trace sample (5 days) "}"#),
+        "philly-trace-sample-5-days"
+    );
+}
+
+#[wasm_bindgen_test]
+fn trace_preview_and_column_guesses() {
+    let csv = "timestamp,duration,num_gpus,gpu_time,cluster\n\
+               2017-10-09 07:01:55,66.0,1,66.0,11cb48\n\
+               2017-10-09 06:13:03,2951.0,2,5902.0,6214e9\n";
+    let p = trace_form::preview(csv.as_bytes()).unwrap();
+    assert_eq!(p.header, ["timestamp", "duration", "num_gpus", "gpu_time", "cluster"]);
+    assert_eq!(p.total_rows, 2);
+    assert_eq!(p.rows[1][4], "6214e9");
+    let guess = |names: &[&str], except: &[&str]| trace_form::guess_column(&p.header, names, except);
+    assert_eq!(guess(&["submit", "timestamp"], &[]).as_deref(), Some("timestamp"));
+    assert_eq!(guess(&["gpus", "gpu"], &["time"]).as_deref(), Some("num_gpus"));
+    assert_eq!(guess(&["team", "cluster"], &[]).as_deref(), Some("cluster"));
+    assert!(trace_form::preview(b"").is_err());
+}
+
+#[wasm_bindgen_test]
+fn edits_replace_and_new_scenarios_push() {
+    let aws = presets::AWS_WALKTHROUGH.json;
+    assert_eq!(share::changed_span(aws, aws), 0);
+    let renamed = aws.replace("AWS walkthrough", "AWS walkthrough 2");
+    assert_eq!(share::changed_span(aws, &renamed), 2);
+    let longer_job = aws.replacen("\"work_s\": 300", "\"work_s\": 900", 1);
+    assert_eq!(share::changed_span(aws, &longer_job), 1);
+    // Typing a name: an edit. Another preset: a new scenario.
+    assert!(!share::is_replacement(true, share::changed_span(aws, &renamed)));
+    assert!(!share::is_replacement(false, share::changed_span(aws, &longer_job)));
+    let other = presets::PRESETS[1].json;
+    assert!(share::is_replacement(true, share::changed_span(aws, other)));
+    // A large paste without a new name is one too.
+    assert!(share::is_replacement(false, 5000));
+}
+
+#[wasm_bindgen_test]
+fn thousands_separators() {
+    assert_eq!(share::thousands(0), "0");
+    assert_eq!(share::thousands(999), "999");
+    assert_eq!(share::thousands(48_210), "48,210");
+    assert_eq!(share::thousands(1_234_567), "1,234,567");
+}

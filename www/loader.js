@@ -1,0 +1,24 @@
+// Starts Quota Lab: Trunk's default loader, as a file instead of an inline script, so that the
+// page's Content-Security-Policy (index.html) allows only the app's own scripts. Trunk.toml's
+// `pattern_script` writes this script's tag with the hashed names of the wasm-bindgen glue and
+// of the wasm module in data attributes.
+
+// The CSP's `style-src 'self'` blocks `setAttribute('style', ...)` but not the same styles set
+// through the CSSOM (`element.style`). Leptos sets `style="..."` attributes with setAttribute,
+// and plotters measures chart text with a `<span>` styled that way (the measurement is wrong
+// when the style is blocked). Route those calls through the CSSOM: the same styles, applied,
+// without allowing inline style attributes in markup.
+const setAttribute = Element.prototype.setAttribute;
+Element.prototype.setAttribute = function (name, value) {
+  if (typeof name === 'string' && name.toLowerCase() === 'style' && this.style) {
+    this.style.cssText = String(value);
+    return undefined;
+  }
+  return setAttribute.call(this, name, value);
+};
+
+const tag = document.querySelector('script[data-quotalab-js]');
+const bindings = await import(tag.dataset.quotalabJs);
+const wasm = await bindings.default({ module_or_path: tag.dataset.quotalabWasm });
+window.wasmBindings = bindings;
+dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
