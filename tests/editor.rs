@@ -54,6 +54,19 @@ async fn validate(app: AppState) {
     settle().await;
 }
 
+/// Waits `ms` milliseconds (timers only fire between tasks).
+async fn sleep(ms: u64) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        web_sys::window()
+            .unwrap()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32)
+            .unwrap();
+    });
+    leptos::__reexports::wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .unwrap();
+}
+
 fn all(root: &Element, selector: &str) -> Vec<Element> {
     let list = root.query_selector_all(selector).unwrap();
     (0..list.length())
@@ -589,6 +602,44 @@ async fn large_job_lists_show_a_count_and_the_first_rows() {
     let note = text(&one(&root, "[data-testid=jobs-truncated]"));
     assert!(note.contains("5,000 jobs"), "{note}");
     assert!(all(&root, "input").len() < 400);
+}
+
+#[wasm_bindgen_test]
+async fn a_large_scenario_folds_the_raw_editor_and_syncs_it_after_a_pause() {
+    let mut d = doc_of(WALKTHROUGH);
+    let jobs: Vec<Value> = (0..3000)
+        .map(|i| {
+            json!({"id": format!("j{i}"), "share": "medium", "instance_type": "ml.g5.xlarge",
+                        "submit_s": i, "work_s": 60})
+        })
+        .collect();
+    d["jobs"] = json!(jobs);
+    d["events"] = json!([]);
+    let text = d.to_string();
+    assert!(text.len() > quotalab_app::editor::LARGE_TEXT);
+    let (root, app) = mount_editor(&text);
+    settle().await;
+    let section = one(&root, "[data-testid=json-section]");
+    assert!(
+        !section.has_attribute("open"),
+        "the raw editor of a large scenario is folded"
+    );
+    assert!(text_of_summary(&section).contains("KB"));
+    let area = textarea(&root);
+    assert_eq!(area.value(), text);
+
+    // A form edit: the text changes at once, the raw editor catches up after a pause.
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    type_into(&input_of(&field(&row, "Share name")), "bg");
+    settle().await;
+    assert!(app.scenario.get_untracked().contains("\"name\": \"bg\""));
+    assert_ne!(area.value(), app.scenario.get_untracked());
+    sleep(quotalab_app::editor::LARGE_SYNC_DELAY_MS + 300).await;
+    assert_eq!(area.value(), app.scenario.get_untracked());
+}
+
+fn text_of_summary(details: &Element) -> String {
+    text(&one(details, "summary"))
 }
 
 #[wasm_bindgen_test]

@@ -188,6 +188,14 @@ fn Section(
     }
 }
 
+/// Scenario texts longer than this (bytes) are large (an imported trace): the raw editor
+/// closes itself when one arrives, and follows edits made in the forms after a pause
+/// rather than at every keystroke (laying out a huge textarea takes a long time).
+pub const LARGE_TEXT: usize = 100_000;
+
+/// How long the raw editor of a large text waits after the last edit before catching up.
+pub const LARGE_SYNC_DELAY_MS: u64 = 400;
+
 /// The raw JSON editor. Its text is replaced only when the scenario differs from what is
 /// in it (an edit from the forms or a preset), so a typing user keeps the cursor.
 #[component]
@@ -195,12 +203,41 @@ fn RawJson() -> impl IntoView {
     let app = use_app();
     let ed = use_ed();
     let area = NodeRef::<leptos::html::Textarea>::new();
+    let details = NodeRef::<leptos::html::Details>::new();
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    let was_large = StoredValue::new(false);
+    let sync = move || {
+        if let Some(el) = area.get_untracked() {
+            app.scenario.with_untracked(|text| {
+                if el.value() != *text {
+                    el.set_value(text);
+                }
+            });
+        }
+    };
     Effect::new(move |_| {
-        let text = app.scenario.get();
-        if let Some(el) = area.get() {
-            if el.value() != text {
-                el.set_value(&text);
+        let large = app.scenario.with(String::len) > LARGE_TEXT;
+        if large && !was_large.get_value() {
+            if let Some(d) = details.get_untracked() {
+                d.set_open(false);
             }
+        }
+        was_large.set_value(large);
+        if let Some(h) = pending.get_value() {
+            h.clear();
+            pending.set_value(None);
+        }
+        if large {
+            let handle = set_timeout_with_handle(
+                move || {
+                    pending.set_value(None);
+                    sync();
+                },
+                std::time::Duration::from_millis(LARGE_SYNC_DELAY_MS),
+            );
+            pending.set_value(handle.ok());
+        } else {
+            sync();
         }
     });
     let reformat = move |_| {
@@ -209,12 +246,23 @@ fn RawJson() -> impl IntoView {
             app.scenario.set(json::to_text(&doc.value));
         }
     };
+    let note = move || {
+        let len = app.scenario.with(String::len);
+        if len > LARGE_TEXT {
+            format!(
+                "the scenario file, {} KB: it follows the forms after a short pause",
+                crate::format::thousands((len / 1024) as f64)
+            )
+        } else {
+            "the scenario file (SPEC 7), in sync with the forms".to_string()
+        }
+    };
     let id = fields::next_id("json");
     view! {
-        <details class="ed-section raw" open=true>
+        <details class="ed-section raw" open=true node_ref=details data-testid="json-section">
             <summary>
                 <span class="section-title">"JSON"</span>
-                <span class="section-count">"the scenario file (SPEC 7), in sync with the forms"</span>
+                <span class="section-count">{note}</span>
             </summary>
             <div class="section-body">
                 <label for=id.clone() class="visually-hidden">"Scenario JSON"</label>
