@@ -344,7 +344,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         bars = merge(&per_lane, tol, true);
     }
     let mut note = format!(
-        "{} jobs: their instance-holding stretches are packed into {} lanes per share (a lane is not a physical instance); waiting time is not drawn",
+        "{} jobs: their instance-holding stretches are packed into {} lanes, grouped by share (a lane is not a physical instance); waiting time is not drawn",
         format::thousands(d.jobs.len() as f64),
         format::thousands(lanes as f64)
     );
@@ -643,8 +643,10 @@ pub fn draw_timeline(
         for (lane, t, kind, label) in &l.marks {
             let Some(label) = label else { continue };
             let (x, y) = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));
-            let (w, h) = root.estimate_text_size(label, &style).map_err(err)?;
-            let (w, h) = (w as i32, h as i32);
+            let (w, h) = (
+                crate::charts::text_width(canvas, pen, 11.0, label),
+                pen.ipx(13.0),
+            );
             let gap = pen.ipx(mark_size + 5.0);
             // Right of the marker, or left of it when it would run off the chart.
             let left = if x + gap + w + pen.ipx(4.0) <= x_end {

@@ -50,11 +50,19 @@ pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
 
 /// "entitled 1, used 0–2, borrowed up to 1, lent up to 1" (queued jobs are on the chart).
 pub fn caption(s: &PanelSummary) -> String {
+    // Whole instances from 10 up (lent is a fractional attribution).
+    let num = |x: f64| {
+        if x >= 10.0 {
+            format!("{}", x.round())
+        } else {
+            format::amount(x)
+        }
+    };
     let span = |(a, b): (f64, f64)| {
         if (a - b).abs() < 1e-9 {
-            format::amount(a)
+            num(a)
         } else {
-            format!("{}–{}", format::amount(a), format::amount(b))
+            format!("{}–{}", num(a), num(b))
         }
     };
     let mut parts = vec![
@@ -62,10 +70,10 @@ pub fn caption(s: &PanelSummary) -> String {
         format!("used {}", span(s.used)),
     ];
     if s.borrowed_max > 0.0 {
-        parts.push(format!("borrowed up to {}", format::amount(s.borrowed_max)));
+        parts.push(format!("borrowed up to {}", num(s.borrowed_max)));
     }
     if s.lent_max > 0.0 {
-        parts.push(format!("lent up to {}", format::amount(s.lent_max)));
+        parts.push(format!("lent up to {}", num(s.lent_max)));
     }
     parts.join(", ")
 }
@@ -94,7 +102,7 @@ pub fn draw_panel(
     let (y_top, y_labels) = count_axis(peak);
     let q_peak = row.queued.iter().copied().fold(0.0, f64::max);
     // A different scale from the left axis, so the dashed line does not sit on the areas' edges.
-    let (q_top, q_labels) = count_axis(q_peak * 1.35);
+    let (q_top, _) = count_axis(q_peak * 1.35);
 
     let mut chart = ChartBuilder::on(&root)
         .margin_top(pen.px(10.0))
@@ -125,16 +133,36 @@ pub fn draw_panel(
         .y_label_formatter(&int_label)
         .draw()
         .map_err(err)?;
+    // The right axis's labels are drawn here: plotters would measure them with a styled
+    // `<span>`, which the page's Content-Security-Policy forbids.
     chart
         .configure_secondary_axes()
-        .label_style(pen.font(11.5))
         .axis_desc_style(pen.font(12.0))
         .axis_style(pen.stroke(super::AXIS, 1.0))
-        .y_labels(q_labels)
-        .y_label_formatter(&int_label)
+        .y_labels(0)
         .y_desc("queued jobs")
         .draw()
         .map_err(err)?;
+    {
+        let step = if q_top <= 6.5 {
+            1.0
+        } else {
+            super::nice_step(q_top, 5)
+        };
+        let style = pen.text(11.5, super::TEXT, HPos::Left, VPos::Center);
+        let mut q = 0.0;
+        while q <= q_top + 1e-9 {
+            let (x, y) = chart.borrow_secondary().backend_coord(&(x_max, q));
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + pen.ipx(4.0), y)],
+                pen.stroke(super::AXIS, 1.0),
+            ))
+            .map_err(err)?;
+            root.draw_text(&format!("{q:.0}"), &style, (x + pen.ipx(7.0), y))
+                .map_err(err)?;
+            q += step;
+        }
+    }
 
     let t = &row.t_s;
     let per = axis.per;
@@ -215,11 +243,12 @@ pub fn draw_panel(
         if last > 0.0 {
             let style = pen.text(11.0, INK, HPos::Right, VPos::Bottom);
             let (x, y) = chart.backend_coord(&(x_max, last));
-            let (w, h) = root.estimate_text_size("limit", &style).map_err(err)?;
+            let w = super::text_width(canvas, pen, 11.0, "limit");
+            let h = pen.ipx(13.0);
             let (x, y) = (x - pen.ipx(5.0), y - pen.ipx(3.0));
             root.draw(&Rectangle::new(
                 [
-                    (x - w as i32 - pen.ipx(3.0), y - h as i32),
+                    (x - w - pen.ipx(3.0), y - h),
                     (x + pen.ipx(3.0), y + pen.ipx(1.0)),
                 ],
                 WHITE.filled(),

@@ -164,6 +164,22 @@ pub fn fit_backing_store(canvas: &HtmlCanvasElement, css_height: Option<f64>) ->
     Pen { dpr }
 }
 
+/// The width in device pixels of `text` in the chart font of `size` CSS pixels, measured by
+/// the canvas itself (plotters' own estimate adds a styled `<span>` to the page, which the
+/// page's Content-Security-Policy forbids).
+pub fn text_width(canvas: &HtmlCanvasElement, pen: Pen, size: f64, text: &str) -> i32 {
+    let ctx = canvas
+        .get_context("2d")
+        .ok()
+        .flatten()
+        .and_then(|c| c.dyn_into::<web_sys::CanvasRenderingContext2d>().ok());
+    let Some(ctx) = ctx else {
+        return (text.chars().count() as f64 * size * 0.6 * pen.dpr) as i32;
+    };
+    ctx.set_font(&format!("{}px sans-serif", size * pen.dpr));
+    ctx.measure_text(text).map_or(0.0, |m| m.width()).ceil() as i32
+}
+
 /// A white drawing area over the whole canvas.
 pub fn root_area(canvas: &HtmlCanvasElement) -> Result<Area, String> {
     let root = CanvasBackend::with_canvas_object(canvas.clone())
@@ -234,6 +250,17 @@ pub fn count_axis(max: f64) -> (f64, usize) {
     } else {
         (max * 1.08, 6)
     }
+}
+
+/// A round step (1, 2 or 5 × 10^k, at least 1) giving at most about `n` steps up to `top`.
+pub fn nice_step(top: f64, n: usize) -> f64 {
+    let raw = (top / n.max(1) as f64).max(1.0);
+    let mag = 10f64.powf(raw.log10().floor());
+    [1.0, 2.0, 5.0, 10.0]
+        .iter()
+        .map(|m| m * mag)
+        .find(|s| *s >= raw - 1e-9)
+        .unwrap_or(raw)
 }
 
 /// Turns change points into the corners of a step line that holds each value until the
@@ -361,10 +388,18 @@ pub struct CanvasOpts {
 
 /// A `<canvas>` drawn by `draw`, which returns where its time axis is (or `None`). `draw`
 /// runs once mounted, again when a signal it reads changes, and when the canvas is resized.
-pub fn chart_canvas<F>(opts: CanvasOpts, draw: F) -> impl IntoView
+pub fn chart_canvas<F>(opts: CanvasOpts, draw: F) -> AnyView
 where
     F: Fn(&HtmlCanvasElement) -> Result<Option<Frame>, String> + 'static,
 {
+    canvas_view(opts, Box::new(draw))
+}
+
+/// The drawing function of a canvas.
+type DrawFn = Box<dyn Fn(&HtmlCanvasElement) -> Result<Option<Frame>, String>>;
+
+// Not generic, so that it is compiled once for every chart.
+fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
     let size = RwSignal::new((0, 0));
     let frame = RwSignal::new(None::<Frame>);
@@ -497,6 +532,7 @@ where
             {move || error.get().map(|e| view! { <p class="chart-error">"Could not draw the chart: " {e}</p> })}
         </div>
     }
+    .into_any()
 }
 
 /// A swatch for an HTML legend: a small box in `css` colour (or class `kind`).
