@@ -20,6 +20,7 @@ pub mod state;
 pub mod summary;
 pub mod timeline;
 pub mod trace_form;
+pub mod worker;
 
 use leptos::prelude::*;
 
@@ -34,7 +35,13 @@ use state::{use_app, AppState};
 pub fn RunStatus() -> impl IntoView {
     let app = use_app();
     view! {
-        <span class="run-status" role="status" data-testid="run-stats">
+        <span
+            class="run-status"
+            role="status"
+            data-testid="run-stats"
+            data-run-ms=move || app.run_stats.with(|s| format!("{:.1}", s.last_ms))
+            data-run-seq=move || app.run_stats.with(|s| s.finished.to_string())
+        >
             {move || {
                 let problems = app.problems.get();
                 if !problems.is_empty() {
@@ -51,7 +58,7 @@ pub fn RunStatus() -> impl IntoView {
                         format::thousands(o.digest.totals.submitted as f64),
                         format::thousands(o.digest.event_count as f64),
                         format::thousands(o.millis.round()),
-                        if app.stale.get() { " (updating…)" } else { "" },
+                        app.stale_note(),
                     ),
                 }
             }}
@@ -81,6 +88,7 @@ pub fn App() -> impl IntoView {
             <presets::PresetPicker />
             <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
             <RunStatus />
+            <state::RunProgressBar />
             <ShareBar />
         </div>
         <main class="wrap layout">

@@ -1,0 +1,394 @@
+#!/usr/bin/env node
+// The browser benchmark (issue 7, part 2): `./run bench-browser` (which builds the release
+// first if dist/ is missing or older than the sources), or `node tests/bench/browser.mjs`.
+//
+// Serves dist/ on 127.0.0.1 and drives Debian's headless Chromium (tests/e2e/helpers.mjs).
+// Every figure is read from the page itself (performance.now() in the page, and the run
+// counters and timings src/state.rs puts in the data-* attributes of the status line):
+//
+//   first render      navigation start -> the summary table of the walkthrough is in the DOM
+//   transfer          gzip -9 size of what the page loads (wasm + JS + CSS), and of the worker
+//   walkthrough       Run pressed -> re-simulated and every chart redrawn (all the page's work
+//                     done: the next task runs), and -> the next frame painted
+//   5,000 jobs        the same for a generated 5,000-job workloads scenario (worker)
+//   Philly trace      the whole trace imported with the CLI (82,247 jobs, 8 shares), loaded
+//                     through the page's "Import scenario" file input -> result drawn; then
+//                     Run pressed -> result drawn
+//   slider burst      20 edits 30 ms apart on the 5,000-job scenario -> the last one's result
+//
+// Prints a table (and the same as Markdown for docs/PERFORMANCE.md) and writes
+// target/bench/browser.json. Environment: QUOTALAB_DIST (default dist/), BENCH_REPEAT
+// (default 7 timed repetitions per case; the median and the best are reported).
+import { execFileSync } from 'node:child_process';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import { basename, join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { generated, runStats, waitForResult } from './scenarios.mjs';
+
+const dist = process.env.QUOTALAB_DIST ?? DIST;
+const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
+const CLI = join(ROOT, 'target', 'release', 'quotasim');
+const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
+const best = (xs) => Math.min(...xs);
+const ms = (x) => (x === undefined || Number.isNaN(x) ? '—' : x >= 100 ? `${Math.round(x)} ms` : `${x.toFixed(1)} ms`);
+const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
+
+// Installed before the page's own scripts: the time the first summary row appears, and every
+// long task (main thread busy > 50 ms).
+const INIT = () => {
+  window.__longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+  const seen = () => {
+    if (window.__firstRender === undefined && document.querySelector('table.summary tbody tr')) {
+      window.__firstRender = performance.now();
+    }
+  };
+  new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+};
+
+/**
+ * In the page: performs `action` (a function source run in the page), waits until the run
+ * counter moves past its value before the action and, if given, the shown result is named
+ * `name`; then until the page is idle (a new task runs: every effect and chart is done), then
+ * until the next frame is painted. Returns { work, frame, longest } in ms.
+ */
+async function timed(page, action, name = null, timeout = 120_000) {
+  return page.evaluate(
+    async ({ action, name, timeout }) => {
+      const stats = document.querySelector('[data-testid="run-stats"]');
+      const bar = document.querySelector('[data-testid="run-progress"]');
+      const seq0 = Number(stats.dataset.runSeq);
+      const done = () =>
+        Number(stats.dataset.runSeq) > seq0 && (name === null || bar.dataset.runName === name) && bar.dataset.state === 'idle';
+      const t0 = performance.now();
+      const finished = new Promise((resolve, reject) => {
+        const mo = new MutationObserver(() => {
+          if (done()) {
+            mo.disconnect();
+            resolve();
+          }
+        });
+        mo.observe(document.body, { attributes: true, subtree: true });
+        setTimeout(() => reject(new Error(`no result within ${timeout} ms`)), timeout);
+      });
+      await (0, eval)(`(${action})`)();
+      await finished;
+      await new Promise((r) => setTimeout(r, 0));
+      const t1 = performance.now();
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const t2 = performance.now();
+      const longest = Math.max(
+        0,
+        ...window.__longtasks.filter(([s, d]) => s + d > t0 && s < t1).map(([, d]) => d),
+      );
+      return { work: t1 - t0, frame: t2 - t0, longest };
+    },
+    { action: action.toString(), name, timeout },
+  );
+}
+
+const clickRun = () => document.querySelector('[data-testid="run"]').click();
+
+async function repeatRuns(page, n) {
+  const out = [];
+  for (let i = 0; i < n; i++) {
+    const t = await timed(page, clickRun);
+    t.stats = await runStats(page);
+    out.push(t);
+    await page.waitForTimeout(50);
+  }
+  return out;
+}
+
+function summarise(label, target, runs, key = 'work') {
+  const xs = runs.map((r) => r[key]);
+  const last = runs.at(-1)?.stats ?? {};
+  return {
+    label,
+    target,
+    median: median(xs),
+    best: best(xs),
+    frame: median(runs.map((r) => r.frame)),
+    longest: Math.max(...runs.map((r) => r.longest ?? 0)),
+    app: median(runs.map((r) => r.stats?.ms ?? NaN)),
+    compute: last.where === 'worker' ? median(runs.map((r) => r.stats.computeMs)) : undefined,
+    decode: last.where === 'worker' ? median(runs.map((r) => r.stats.decodeMs)) : undefined,
+    phases: last.where === 'worker' ? last.phases : undefined,
+    where: last.where,
+    n: runs.length,
+  };
+}
+
+async function firstRender(server) {
+  const out = [];
+  let transfer = null;
+  for (let i = 0; i < 3; i++) {
+    const b = await openBrowser(`bench-first-render-${i}`);
+    try {
+      const loaded = [];
+      b.page.on('response', (res) => loaded.push(new URL(res.url()).pathname));
+      await b.page.addInitScript(INIT);
+      await b.page.goto(server.url);
+      await waitForApp(b.page);
+      await b.page.waitForFunction(() => window.__firstRender !== undefined);
+      out.push(await b.page.evaluate(() => window.__firstRender));
+      transfer ??= loaded;
+      if (i === 0) out.userAgent = await b.page.evaluate(() => navigator.userAgent);
+    } finally {
+      await b.close();
+    }
+  }
+  return { times: out, loaded: transfer, userAgent: out.userAgent };
+}
+
+async function gzipSize(file) {
+  try {
+    return gzipSync(await readFile(join(dist, file)), { level: 9 }).length;
+  } catch {
+    return 0;
+  }
+}
+
+async function transferSizes(loaded) {
+  const kinds = /\.(wasm|js|css)$/;
+  const startup = [...new Set(loaded.map((p) => basename(p)).filter((f) => kinds.test(f)))];
+  const workerFiles = ['worker-loader.js', 'worker.js', 'worker_bg.wasm'];
+  const sum = async (files) => (await Promise.all(files.map(gzipSize))).reduce((a, b) => a + b, 0);
+  const rows = [];
+  for (const f of [...startup, ...workerFiles.filter((f) => !startup.includes(f))]) {
+    rows.push({ file: f, raw: (await readFile(join(dist, f)).catch(() => Buffer.alloc(0))).length, gzip: await gzipSize(f) });
+  }
+  return {
+    rows,
+    startup: await sum(startup.filter((f) => !workerFiles.includes(f))),
+    worker: await sum(workerFiles),
+  };
+}
+
+function importPhilly(dir) {
+  const out = join(dir, 'philly.json');
+  const args = [
+    'trace', 'import', PHILLY_CSV, '--submit', 'timestamp', '--duration', 'duration', '--gpus', 'num_gpus',
+    '--share', 'cluster', '--top-shares', '7', '--instance-type', 'ml.p4d.24xlarge',
+    '--gpus-per-instance', '8', '--capacity', '64',
+  ];
+  const json = execFileSync(CLI, args, { maxBuffer: 1 << 30, stdio: ['ignore', 'pipe', 'inherit'] });
+  return { out, json };
+}
+
+function machine() {
+  const cpus = os.cpus();
+  let commit = '';
+  try {
+    commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT }).toString().trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: ROOT }).toString().trim();
+    if (dirty) commit += ' (with uncommitted changes)';
+  } catch {}
+  return {
+    date: new Date().toISOString().replace(/\.\d+Z$/, 'Z'),
+    cpu: `${cpus.length} × ${cpus[0]?.model ?? 'unknown CPU'}`,
+    memory: `${Math.round(os.totalmem() / 2 ** 30)} GiB`,
+    os: `${os.type()} ${os.release()}`,
+    node: process.version,
+    commit,
+    load: os.loadavg().map((x) => x.toFixed(2)).join(' '),
+  };
+}
+
+async function main() {
+  const info = machine();
+  const server = await serveDist(dist);
+  const tmp = await mkdtemp(join(os.tmpdir(), 'quotalab-bench-'));
+  const rows = [];
+  const notes = [];
+  try {
+    // First render and transfer, in fresh profiles.
+    const fr = await firstRender(server);
+    info.chromium = (fr.userAgent.match(/(?:Headless)?Chrome\/[\d.]+/) ?? ['?'])[0];
+    const sizes = await transferSizes(fr.loaded);
+
+    const b = await openBrowser('bench-browser');
+    const { page, problems } = b;
+    try {
+      await page.addInitScript(INIT);
+      await page.goto(server.url);
+      await waitForApp(page);
+      await waitForResult(page, 'AWS walkthrough');
+
+      // The walkthrough: synchronous on the page.
+      await repeatRuns(page, 3); // warm-up
+      const aws = await repeatRuns(page, Math.max(REPEAT, 15));
+      rows.push(summarise('AWS walkthrough: re-simulate + redraw', '< 16 ms', aws));
+
+      // The largest scenario that still runs on the page (src/state.rs WORKER_MIN_JOBS).
+      const pageMax = JSON.stringify(generated(1_000, { name: 'bench 1000' }), null, 1);
+      await timed(
+        page,
+        `async () => { const a = document.querySelector('[data-testid="json-editor"], textarea.json-editor'); a.value = ${JSON.stringify(pageMax)}; a.dispatchEvent(new Event('input', { bubbles: true })); }`,
+        'bench 1000',
+      );
+      await repeatRuns(page, 2); // warm-up
+      rows.push(summarise('1,000 generated jobs (largest run on the page): re-simulate + redraw', '', await repeatRuns(page, REPEAT)));
+
+      // 5,000 generated jobs: in the worker.
+      const five = generated(5_000, { name: 'bench 5000' });
+      const fiveText = JSON.stringify(five, null, 1);
+      const first5 = await timed(
+        page,
+        `async () => { const a = document.querySelector('[data-testid="json-editor"], textarea.json-editor'); a.value = ${JSON.stringify(fiveText)}; a.dispatchEvent(new Event('input', { bubbles: true })); }`,
+        'bench 5000',
+      );
+      first5.stats = await runStats(page);
+      notes.push(`5,000 jobs, first run after the edit (250 ms debounce, worker start included): ${ms(first5.work)}`);
+      await repeatRuns(page, 2); // warm-up
+      const fiveRuns = await repeatRuns(page, REPEAT);
+      rows.push(summarise('5,000 generated jobs: re-simulate + redraw', '< 100 ms', fiveRuns));
+
+      // A slider dragged on the 5,000-job scenario: 20 edits 30 ms apart.
+      const burst = await page.evaluate(async (base) => {
+        const area = document.querySelector('[data-testid="json-editor"], textarea.json-editor');
+        const bar = document.querySelector('[data-testid="run-progress"]');
+        const shown = [];
+        const mo = new MutationObserver(() => {
+          if (shown.at(-1) !== bar.dataset.runName) shown.push(bar.dataset.runName);
+        });
+        mo.observe(bar, { attributes: true, attributeFilter: ['data-run-name'] });
+        const started0 = Number(bar.dataset.runsStarted);
+        let last = 0;
+        for (let i = 1; i <= 20; i++) {
+          const sc = JSON.parse(base);
+          sc.name = `drag ${i}`;
+          for (const s of sc.shares) if (s.borrow_limit !== undefined) s.borrow_limit = 100 + 10 * i;
+          area.value = JSON.stringify(sc, null, 1);
+          area.dispatchEvent(new Event('input', { bubbles: true }));
+          last = performance.now();
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        while (!(bar.dataset.runName === 'drag 20' && bar.dataset.state === 'idle')) {
+          await new Promise((r) => setTimeout(r, 5));
+        }
+        await new Promise((r) => setTimeout(r, 0));
+        const settled = performance.now() - last;
+        mo.disconnect();
+        return { settled, shown, runs: Number(bar.dataset.runsStarted) - started0 };
+      }, fiveText);
+      rows.push({
+        label: 'slider burst (20 edits 30 ms apart, 5,000 jobs): last edit -> its result drawn',
+        target: 'last one wins',
+        median: burst.settled,
+        best: burst.settled,
+        where: 'worker',
+        n: 1,
+        extra: `${burst.runs} runs, results shown: ${burst.shown.join(', ')}`,
+      });
+
+      // The whole Philly trace, through the Import file input.
+      let philly = null;
+      try {
+        const { out, json } = importPhilly(tmp);
+        await writeFile(out, json);
+        const name = JSON.parse(json.toString()).name;
+        const input = page.locator('[data-testid="import-scenario-input"]');
+        if ((await input.count()) > 0) {
+          await page.evaluate(() => {
+            window.__importStart = undefined;
+            document.addEventListener('change', () => (window.__importStart ??= performance.now()), { capture: true, once: true });
+          });
+          const seq0 = (await runStats(page)).seq;
+          await input.setInputFiles(out);
+          await waitForResult(page, name, 180_000);
+          const t = await page.evaluate(async (seq0) => {
+            await new Promise((r) => setTimeout(r, 0));
+            const t1 = performance.now();
+            await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+            const t0 = window.__importStart;
+            const longest = Math.max(0, ...window.__longtasks.filter(([s, d]) => s + d > t0 && s < t1).map(([, d]) => d));
+            return { work: t1 - t0, frame: performance.now() - t0, longest, seq0 };
+          }, seq0);
+          t.stats = await runStats(page);
+          rows.push(summarise(`Philly trace (${json.length >> 20} MB JSON): file chosen -> result drawn`, '< 3 s', [t]));
+        } else {
+          notes.push('no import file input on the page: the Philly trace was set through the JSON editor');
+          const t = await timed(
+            page,
+            `async () => { const a = document.querySelector('[data-testid="json-editor"], textarea.json-editor'); a.value = ${JSON.stringify(json.toString())}; a.dispatchEvent(new Event('input', { bubbles: true })); }`,
+            name,
+            180_000,
+          );
+          t.stats = await runStats(page);
+          rows.push(summarise('Philly trace: text set -> result drawn', '< 3 s', [t]));
+        }
+        philly = await repeatRuns(page, 3);
+        rows.push(summarise('Philly trace: re-simulate + redraw (Run)', '< 3 s', philly));
+      } catch (e) {
+        notes.push(`Philly trace not measured: ${e.message.split('\n')[0]}`);
+      }
+      if (problems.length) notes.push(`page problems: ${problems.slice(0, 3).join('; ')}${problems.length > 3 ? ` (+${problems.length - 3})` : ''}`);
+    } finally {
+      await b.close();
+    }
+
+    const firstMs = fr.times;
+    const report = { info, firstRender: firstMs, sizes, rows, notes };
+    await mkdir(join(ROOT, 'target', 'bench'), { recursive: true });
+    await writeFile(join(ROOT, 'target', 'bench', 'browser.json'), JSON.stringify(report, null, 2));
+    print(report);
+  } finally {
+    await server.close();
+    await rm(tmp, { recursive: true, force: true });
+  }
+}
+
+function print({ info, firstRender, sizes, rows, notes }) {
+  const table = [
+    ['case', 'target', 'median', 'best', 'next frame', 'longest task', 'where', 'run (app)', 'worker compute', 'decode'],
+    ['first render (navigation -> summary table)', '< 1 s', ms(median(firstRender)), ms(best(firstRender)), '', '', '', '', '', ''],
+    ['transfer at load (wasm + JS + CSS, gzip)', '< 600 KB', kb(sizes.startup), '', '', '', '', '', '', ''],
+    ['+ the worker (wasm + JS, gzip, on first large run)', '', kb(sizes.worker), '', '', '', '', '', '', ''],
+    ...rows.map((r) => [
+      r.label,
+      r.target,
+      ms(r.median),
+      r.n > 1 ? ms(r.best) : '',
+      r.frame === undefined ? '' : ms(r.frame),
+      r.longest === undefined ? '' : ms(r.longest),
+      r.where ?? '',
+      r.app === undefined ? '' : ms(r.app),
+      r.compute === undefined ? '' : ms(r.compute),
+      r.decode === undefined ? '' : ms(r.decode),
+    ]),
+  ];
+  console.log(`\nQuota Lab browser benchmark — ${info.date}`);
+  console.log(`machine: ${info.cpu}, ${info.memory}, ${info.os}; ${info.chromium} (headless); node ${info.node}`);
+  console.log(`commit: ${info.commit}; load average at start: ${info.load} (now ${os.loadavg().map((x) => x.toFixed(2)).join(' ')})\n`);
+  const widths = table[0].map((_, i) => Math.max(...table.map((r) => String(r[i]).length)));
+  for (const [k, r] of table.entries()) {
+    console.log(r.map((c, i) => String(c).padEnd(widths[i])).join('  '));
+    if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
+  }
+  for (const r of rows.filter((r) => r.extra)) console.log(`\n${r.label}: ${r.extra}`);
+  for (const r of rows.filter((r) => r.phases)) {
+    const [v, s, d, e] = r.phases;
+    console.log(`${r.label}: worker phases of the last run: validate ${ms(v)}, simulate ${ms(s)}, digest ${ms(d)}, encode ${ms(e)}`);
+  }
+  console.log('\nfiles (gzip -9):');
+  for (const f of sizes.rows) console.log(`  ${f.file.padEnd(44)} ${kb(f.raw).padStart(10)} ${kb(f.gzip).padStart(10)}`);
+  for (const n of notes) console.log(`note: ${n}`);
+  console.log('\nMarkdown (docs/PERFORMANCE.md):\n');
+  console.log(`| ${table[0].join(' | ')} |`);
+  console.log(`|${table[0].map(() => '---').join('|')}|`);
+  for (const r of table.slice(1)) console.log(`| ${r.join(' | ')} |`);
+}
+
+await main();

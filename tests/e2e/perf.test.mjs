@@ -1,0 +1,177 @@
+// Large runs never block the page (issue 7, part 3): they go to the simulation worker, show a
+// progress bar and a Cancel button, keep the previous result on screen until the new one
+// lands, restart on an edit, and a burst of edits ends with the last one's result.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { openBrowser, serveDist, waitForApp } from './helpers.mjs';
+import { generated, runStats, setScenarioText, waitForResult } from '../bench/scenarios.mjs';
+
+// Big enough to take a while in the worker (about a second on the project's machine).
+const BIG = 20_000;
+
+let server;
+before(async () => {
+  // QUOTALAB_DIST: another build directory (default dist/).
+  server = await serveDist(process.env.QUOTALAB_DIST);
+});
+after(async () => {
+  await server?.close();
+});
+
+const text = (jobs, name, extra) => JSON.stringify(generated(jobs, { name, ...extra }), null, 1);
+
+async function open(t, name) {
+  const browser = await openBrowser(name);
+  t.after(() => browser.close());
+  await browser.page.goto(server.url);
+  await waitForApp(browser.page);
+  await waitForResult(browser.page, 'AWS walkthrough');
+  return browser;
+}
+
+function assertNoProblems(problems) {
+  assert.deepEqual(problems, [], `no console error, page error or failed request: ${problems.slice(0, 3).join('; ')}`);
+}
+
+async function waitForRunning(page) {
+  await page.waitForSelector('[data-testid="run-progress"][data-state="running"]', { timeout: 10_000 });
+}
+
+/** Records every result name the page shows, in order (from now on). */
+async function recordNames(page) {
+  await page.evaluate(() => {
+    const bar = document.querySelector('[data-testid="run-progress"]');
+    window.__names = [];
+    new MutationObserver(() => {
+      const n = bar.dataset.runName;
+      if (window.__names.at(-1) !== n) window.__names.push(n);
+    }).observe(bar, { attributes: true, attributeFilter: ['data-run-name'] });
+  });
+}
+
+test('a large scenario runs in the worker with a progress bar; the previous result stays until it lands', async (t) => {
+  const { page, problems } = await open(t, 'perf-progress');
+  assert.equal((await runStats(page)).where, 'page', 'the walkthrough runs on the page');
+
+  await setScenarioText(page, text(BIG, 'big'));
+  await waitForRunning(page);
+  assert.ok(await page.locator('progress.run-bar').isVisible(), 'a progress bar is shown');
+  assert.ok(await page.locator('[data-testid="run-cancel"]').isVisible(), 'a Cancel button is shown');
+  // The walkthrough's result stays on screen (marked stale) meanwhile.
+  assert.equal((await runStats(page)).name, 'AWS walkthrough');
+  assert.ok(await page.locator('table.summary tbody tr').count() > 0, 'the old summary stays');
+  assert.ok(await page.locator('.results.stale').count() === 1, 'marked stale');
+  // The bar moves.
+  await page.waitForFunction(() => document.querySelector('progress.run-bar')?.value > 5, null, {
+    timeout: 20_000,
+    polling: 10,
+  });
+
+  await waitForResult(page, 'big');
+  const stats = await runStats(page);
+  assert.equal(stats.where, 'worker');
+  assert.ok(stats.computeMs > 0 && stats.ms >= stats.computeMs, JSON.stringify(stats));
+  assert.equal(await page.locator('progress.run-bar').count(), 0, 'the bar is gone');
+  assert.equal(await page.locator('.results.stale').count(), 0, 'no longer stale');
+  assert.match(await page.locator('[data-testid="run-stats"]').textContent(), /20,000 jobs/);
+  assert.equal(await page.locator('.run-error, #panic-banner, .error-box').count(), 0);
+  assertNoProblems(problems);
+});
+
+test('Cancel stops the run and keeps the previous result, without an error', async (t) => {
+  const { page, problems } = await open(t, 'perf-cancel');
+  await setScenarioText(page, text(BIG, 'to be cancelled'));
+  await waitForRunning(page);
+  await page.click('[data-testid="run-cancel"]');
+  await page.waitForSelector('[data-testid="run-progress"][data-state="idle"]', { state: 'attached', timeout: 2_000 });
+  const stats = await runStats(page);
+  assert.equal(stats.cancelled, 1);
+  assert.equal(stats.name, 'AWS walkthrough', 'the previous result stays');
+  assert.ok(await page.locator('table.summary tbody tr').count() > 0);
+  assert.match(await page.locator('[data-testid="run-stats"]').textContent(), /cancelled/);
+  // Nothing lands later: the worker was stopped.
+  await page.waitForTimeout(1_500);
+  assert.equal((await runStats(page)).name, 'AWS walkthrough');
+  assert.equal(await page.locator('.run-error, #panic-banner, .error-box').count(), 0);
+
+  // The next run works (a fresh worker), here started by the Run button.
+  await page.click('[data-testid="run"]');
+  await waitForResult(page, 'to be cancelled');
+  assertNoProblems(problems);
+});
+
+test('an edit during a run restarts it with the new text; the old run never lands', async (t) => {
+  const { page, problems } = await open(t, 'perf-restart');
+  await recordNames(page);
+  // Long enough that it cannot finish before the edit's run starts.
+  await setScenarioText(page, text(2 * BIG, 'first'));
+  await waitForRunning(page);
+  await setScenarioText(page, text(BIG, 'second'));
+  await waitForResult(page, 'second');
+  const stats = await runStats(page);
+  const names = await page.evaluate(() => window.__names);
+  assert.deepEqual(names, ['second'], `shown results: ${names}`);
+  assert.ok(stats.superseded >= 1, JSON.stringify(stats));
+  assertNoProblems(problems);
+});
+
+test('the page stays responsive while the worker computes', async (t) => {
+  const { page, problems } = await open(t, 'perf-responsive');
+  await setScenarioText(page, text(2 * BIG, 'busy'));
+  await waitForRunning(page);
+  // Event-loop delay, sampled while the worker computes.
+  const lags = await page.evaluate(async () => {
+    const bar = document.querySelector('[data-testid="run-progress"]');
+    const out = [];
+    for (let i = 0; i < 10 && bar.dataset.state === 'running'; i++) {
+      const t0 = performance.now();
+      await new Promise((r) => setTimeout(r, 0));
+      if (bar.dataset.state === 'running') out.push(performance.now() - t0);
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    return out;
+  });
+  assert.ok(lags.length > 0, 'sampled during the run');
+  assert.ok(Math.max(...lags) < 100, `event-loop delays while computing: ${lags.map(Math.round)} ms`);
+  // A click on Run is handled at once: a new run starts within 100 ms.
+  const handledMs = await page.evaluate(async () => {
+    const bar = document.querySelector('[data-testid="run-progress"]');
+    const before = bar.dataset.runsStarted;
+    const t0 = performance.now();
+    document.querySelector('[data-testid="run"]').click();
+    while (bar.dataset.runsStarted === before && performance.now() - t0 < 2_000) {
+      await new Promise((r) => setTimeout(r, 1));
+    }
+    return performance.now() - t0;
+  });
+  assert.ok(handledMs < 100, `the Run click took ${Math.round(handledMs)} ms to start a run`);
+  await waitForResult(page, 'busy', 120_000);
+  assertNoProblems(problems);
+});
+
+test('a burst of edits (a dragged slider) ends with the last one and queues no stale run', async (t) => {
+  const { page, problems } = await open(t, 'perf-burst');
+  await setScenarioText(page, text(5_000, 'edit 0'));
+  await waitForResult(page, 'edit 0');
+  await recordNames(page);
+  const before = await runStats(page);
+  for (let i = 1; i <= 20; i++) {
+    // As a borrow-limit slider would: a new limit each time (the name tells the runs apart).
+    await setScenarioText(page, text(5_000, `edit ${i}`, { borrowLimit: 100 + 10 * i }));
+    await page.waitForTimeout(30);
+  }
+  await waitForResult(page, 'edit 20');
+  await page.waitForTimeout(500);
+  const stats = await runStats(page);
+  const names = await page.evaluate(() => window.__names);
+  const order = names.map((n) => Number(n.replace('edit ', '')));
+  assert.equal(stats.name, 'edit 20', 'the last edit wins');
+  assert.deepEqual(order, [...order].sort((a, b) => a - b), `results shown in edit order: ${names}`);
+  // Every run started either finished or was abandoned: none is left queued or in flight.
+  const started = stats.started - before.started;
+  const ended = stats.finished - before.finished + stats.superseded - before.superseded;
+  assert.equal(started, ended, JSON.stringify({ before, stats }));
+  assert.ok(started < 20, `${started} runs for 20 edits`);
+  assert.equal(stats.state, 'idle');
+  assertNoProblems(problems);
+});
