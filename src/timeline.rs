@@ -636,10 +636,21 @@ pub fn draw_timeline(
         let at = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));
         draw_mark(&root, pen, at, *kind, mark_size)?;
     }
-    // Labels beside the markers of small runs, on a white tab so they read over any bar.
+    // Labels beside the markers of small runs, on a white tab so they read over any bar; a
+    // label that would cover another label or marker of its row moves to the marker's left,
+    // or is left out (the marker stays).
     if row_h >= 14.0 {
         let style = pen.text(11.0, INK, HPos::Left, VPos::Center);
+        let (x_start, _) = chart.backend_coord(&(0.0, 0.0));
         let (x_end, _) = chart.backend_coord(&(x_max, 0.0));
+        let r = pen.ipx(mark_size);
+        let mut taken: Vec<Vec<(i32, i32)>> = vec![Vec::new(); l.lanes];
+        for (lane, t, _, _) in &l.marks {
+            let (x, _) = chart.backend_coord(&(t / per, 0.0));
+            if let Some(v) = taken.get_mut(*lane) {
+                v.push((x - r, x + r));
+            }
+        }
         for (lane, t, kind, label) in &l.marks {
             let Some(label) = label else { continue };
             let (x, y) = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));
@@ -648,12 +659,16 @@ pub fn draw_timeline(
                 pen.ipx(13.0),
             );
             let gap = pen.ipx(mark_size + 5.0);
-            // Right of the marker, or left of it when it would run off the chart.
-            let left = if x + gap + w + pen.ipx(4.0) <= x_end {
-                x + gap
-            } else {
-                x - gap - w
+            let pad = pen.ipx(3.0);
+            let free = |(a, b): (i32, i32)| {
+                a >= x_start && b <= x_end && taken[*lane].iter().all(|&(c, d)| b <= c || a >= d)
             };
+            let right = (x + gap - pad, x + gap + w + pad);
+            let left = (x - gap - w - pad, x - gap + pad);
+            let Some(span) = [right, left].into_iter().find(|s| free(*s)) else {
+                continue;
+            };
+            taken[*lane].push(span);
             let colour = match kind {
                 MarkKind::Reclaim => RECLAIM,
                 MarkKind::InShare => IN_SHARE,
@@ -661,15 +676,15 @@ pub fn draw_timeline(
             };
             root.draw(&Rectangle::new(
                 [
-                    (left - pen.ipx(3.0), y - h / 2 - pen.ipx(2.0)),
-                    (left + w + pen.ipx(3.0), y + h / 2 + pen.ipx(2.0)),
+                    (span.0, y - h / 2 - pen.ipx(2.0)),
+                    (span.1, y + h / 2 + pen.ipx(2.0)),
                 ],
                 WHITE.mix(0.9).filled(),
             ))
             .map_err(err)?;
             let mut s = style.clone();
             s.color = colour.to_backend_color();
-            root.draw_text(label, &s, (left, y)).map_err(err)?;
+            root.draw_text(label, &s, (span.0 + pad, y)).map_err(err)?;
         }
     }
     let frame = Frame::of(chart.plotting_area(), pen, 0.0, end);
@@ -764,6 +779,20 @@ pub fn reason_words(code: &str) -> &'static str {
     }
 }
 
+/// The events the panel tells about (the others are details of these).
+const SHOWN: [&str; 10] = [
+    "submit",
+    "dispatch",
+    "start",
+    "preempt",
+    "requeue",
+    "succeed",
+    "fail",
+    "reject",
+    "set_priority",
+    "update_share",
+];
+
 /// At most this many jobs are listed per group in the panel.
 const LIST_MAX: usize = 40;
 
@@ -788,7 +817,9 @@ pub fn StateAtPanel(
         let mut explain: Vec<Option<&str>> = vec![None; d.jobs.len()];
         let mut last_t: Option<f64> = None;
         for e in d.events.iter().take_while(|e| e.t_s <= t) {
-            last_t = Some(e.t_s);
+            if SHOWN.contains(&e.kind.as_str()) {
+                last_t = Some(e.t_s);
+            }
             if let (Some(j), "waiting") = (e.job, e.kind.as_str()) {
                 if let Some(slot) = explain.get_mut(j as usize) {
                     *slot = e.explain.as_deref();
@@ -904,12 +935,7 @@ pub fn StateAtPanel(
                 .events
                 .iter()
                 .filter(|e| e.t_s == lt)
-                .filter(|e| {
-                    matches!(
-                        e.kind.as_str(),
-                        "preempt" | "set_priority" | "update_share" | "succeed" | "fail" | "dispatch" | "submit" | "reject"
-                    )
-                })
+                .filter(|e| SHOWN.contains(&e.kind.as_str()))
                 .take(6)
                 .map(|e| {
                     let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
@@ -926,6 +952,8 @@ pub fn StateAtPanel(
                             if e.borrowing == Some(true) { " (borrowing)" } else { "" }
                         ),
                         ("submit", _) => format!("{who} submitted"),
+                        ("start", _) => format!("{who} holds its instances and starts"),
+                        ("requeue", _) => format!("{who} back in the queue"),
                         ("succeed", _) => format!("{who} succeeded"),
                         ("fail", _) => format!("{who} failed"),
                         ("reject", _) => format!("{who} rejected (share disabled)"),
