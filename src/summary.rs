@@ -75,7 +75,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         let totals =
             (d.shares.len() > 1).then(|| view! { <tfoot>{row(&d.totals, None, true)}</tfoot> });
         view! {
-            <div class="table-scroll">
+            <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
                     <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
                     <thead>
