@@ -63,23 +63,11 @@ fn download_href(filename: &str, href: &str) -> Result<(), String> {
 /// A file name from the scenario's name: lower case, `a-z0-9` and dashes, at most 60
 /// characters (`scenario` if nothing is left).
 pub fn file_stem(scenario_text: &str) -> String {
-    let name = share::scenario_name(scenario_text).unwrap_or_default();
-    let mut stem = String::new();
-    for c in name.chars().flat_map(char::to_lowercase) {
-        if c.is_ascii_alphanumeric() {
-            stem.push(c);
-        } else if !stem.ends_with('-') && !stem.is_empty() {
-            stem.push('-');
-        }
-        if stem.len() >= 60 {
-            break;
-        }
-    }
-    let stem = stem.trim_end_matches('-');
+    let stem = slug(&share::scenario_name(scenario_text).unwrap_or_default());
     if stem.is_empty() {
         "scenario".to_string()
     } else {
-        stem.to_string()
+        stem
     }
 }
 
@@ -334,13 +322,39 @@ pub fn events_csv(d: &Digest) -> String {
     write_csv(&header, rows)
 }
 
-/// The charts' canvases on the page, each with a name from its chart's `data-testid`
-/// (`chart-occupancy` gives `occupancy`; several canvases in one chart are numbered).
-pub fn chart_canvases() -> Vec<(String, HtmlCanvasElement)> {
+/// A name for a file: lower case, `a-z0-9` and dashes, at most 60 characters.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() {
+            out.push(c);
+        } else if !out.ends_with('-') && !out.is_empty() {
+            out.push('-');
+        }
+        if out.len() >= 60 {
+            break;
+        }
+    }
+    out.trim_end_matches('-').to_string()
+}
+
+/// One chart canvas on the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ChartCanvas {
+    /// `occupancy`, or `allocation: background` for a chart drawn per share.
+    pub label: String,
+    /// The file name part: `occupancy`, `allocation-background`.
+    pub file: String,
+}
+
+/// The charts' canvases on the page (`[data-testid^="chart-"] canvas`), named from their
+/// chart's `data-testid` (`chart-occupancy` gives `occupancy`) and, for a chart with one
+/// panel per share, the panel's `data-share`; other repeats are numbered.
+pub fn chart_canvases() -> Vec<(ChartCanvas, HtmlCanvasElement)> {
     let Ok(list) = document().query_selector_all(CHART_CANVASES) else {
         return Vec::new();
     };
-    let mut out: Vec<(String, HtmlCanvasElement)> = Vec::new();
+    let mut out: Vec<(ChartCanvas, HtmlCanvasElement)> = Vec::new();
     for i in 0..list.length() {
         let Some(canvas) = list
             .item(i)
@@ -348,33 +362,53 @@ pub fn chart_canvases() -> Vec<(String, HtmlCanvasElement)> {
         else {
             continue;
         };
-        let chart = canvas
-            .closest("[data-testid^=\"chart-\"]")
-            .ok()
-            .flatten()
+        let chart_el = canvas.closest("[data-testid^=\"chart-\"]").ok().flatten();
+        let chart = chart_el
+            .as_ref()
             .and_then(|c| c.get_attribute("data-testid"))
             .unwrap_or_default();
         let base = chart.strip_prefix("chart-").unwrap_or("chart").to_string();
-        out.push((base, canvas));
-    }
-    // Number the canvases of charts that have several.
-    let mut named = Vec::with_capacity(out.len());
-    for (i, (base, canvas)) in out.iter().enumerate() {
-        let total = out.iter().filter(|(b, _)| b == base).count();
-        let name = if total > 1 {
-            let k = out[..=i].iter().filter(|(b, _)| b == base).count();
-            format!("{base}-{k}")
-        } else {
-            base.clone()
+        // A per-share panel inside this chart.
+        let share = canvas
+            .closest("[data-share]")
+            .ok()
+            .flatten()
+            .filter(|p| {
+                chart_el
+                    .as_ref()
+                    .is_some_and(|c| c.contains(Some(p.as_ref())))
+            })
+            .and_then(|p| p.get_attribute("data-share"));
+        let (label, file) = match share {
+            Some(s) => {
+                let part = slug(&s);
+                let part = if part.is_empty() {
+                    "share".to_string()
+                } else {
+                    part
+                };
+                (format!("{base}: {s}"), format!("{base}-{part}"))
+            }
+            None => (base.clone(), base),
         };
-        named.push((name, canvas.clone()));
+        out.push((ChartCanvas { label, file }, canvas));
     }
-    named
+    // Number what is still ambiguous.
+    let files: Vec<String> = out.iter().map(|(c, _)| c.file.clone()).collect();
+    for (i, (c, _)) in out.iter_mut().enumerate() {
+        let total = files.iter().filter(|f| **f == files[i]).count();
+        if total > 1 {
+            let k = files[..=i].iter().filter(|f| **f == files[i]).count();
+            c.file = format!("{}-{k}", files[i]);
+            c.label = format!("{} ({k})", c.label);
+        }
+    }
+    out
 }
 
 fn export_chart_png(app: AppState, share: ShareState, index: usize) {
     let charts = chart_canvases();
-    let Some((name, canvas)) = charts.get(index) else {
+    let Some((chart, canvas)) = charts.get(index) else {
         share.notice.set(Some(Notice::error(
             "That chart is no longer on the page.",
             Vec::new(),
@@ -386,7 +420,7 @@ fn export_chart_png(app: AppState, share: ShareState, index: usize) {
         .map_err(|e| format!("cannot read the chart's pixels: {e:?}"))
         .and_then(|url| {
             let stem = app.scenario.with_untracked(|t| file_stem(t));
-            download_href(&format!("{stem}-{name}.png"), &url)
+            download_href(&format!("{stem}-{}.png", chart.file), &url)
         });
     report(share, result);
 }
@@ -501,7 +535,9 @@ pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
                 .draw_series(LineSeries::new(steps, colour.stroke_width(2)))
                 .map_err(err)?
                 .label(d.shares[i].name.clone())
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2)));
+                .legend(move |(x, y)| {
+                    PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
+                });
         }
         chart
             .configure_series_labels()
@@ -604,7 +640,7 @@ pub fn FilesMenu() -> impl IntoView {
     let picker = NodeRef::<html::Input>::new();
     // The charts on the page when the menu was opened (names only: canvases are looked up
     // again on click).
-    let charts = RwSignal::new(Vec::<String>::new());
+    let charts = RwSignal::new(Vec::<ChartCanvas>::new());
     let close = move || {
         if let Some(d) = menu.get_untracked() {
             d.set_open(false);
@@ -621,7 +657,7 @@ pub fn FilesMenu() -> impl IntoView {
 
     let on_toggle = move |_| {
         if menu.get_untracked().is_some_and(|d| d.open()) {
-            charts.set(chart_canvases().into_iter().map(|(n, _)| n).collect());
+            charts.set(chart_canvases().into_iter().map(|(c, _)| c).collect());
         }
     };
     let on_pick = move |ev: leptos::ev::Event| {
@@ -638,21 +674,22 @@ pub fn FilesMenu() -> impl IntoView {
             leptos::task::spawn_local(import_file(app, share, file));
         }
     };
-    let item = move |label: &'static str, testid: &'static str, action: fn(AppState, ShareState)| {
-        view! {
-            <button
-                type="button"
-                role="menuitem"
-                data-testid=testid
-                on:click=move |_| {
-                    close();
-                    action(app, share);
-                }
-            >
-                {label}
-            </button>
-        }
-    };
+    let item =
+        move |label: &'static str, testid: &'static str, action: fn(AppState, ShareState)| {
+            view! {
+                <button
+                    type="button"
+                    role="menuitem"
+                    data-testid=testid
+                    on:click=move |_| {
+                        close();
+                        action(app, share);
+                    }
+                >
+                    {label}
+                </button>
+            }
+        };
     let result_item = move |label: &'static str, testid: &'static str, kind: Option<CsvKind>| {
         view! {
             <button
@@ -674,20 +711,19 @@ pub fn FilesMenu() -> impl IntoView {
         }
     };
     let chart_items = move || {
-        let names = charts.get();
-        if names.is_empty() {
+        let list = charts.get();
+        if list.is_empty() {
             return view! { <p class="menu-note">"No chart on the page yet."</p> }.into_any();
         }
-        names
-            .into_iter()
+        list.into_iter()
             .enumerate()
-            .map(|(i, name)| {
-                let label = format!("Chart {name} (PNG)");
+            .map(|(i, chart)| {
+                let label = format!("Chart {} (PNG)", chart.label);
                 view! {
                     <button
                         type="button"
                         role="menuitem"
-                        data-testid=format!("export-chart-{name}")
+                        data-testid=format!("export-chart-{}", chart.file)
                         on:click=move |_| {
                             close();
                             export_chart_png(app, share, i);

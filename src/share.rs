@@ -441,6 +441,9 @@ pub fn ShareBar() -> impl IntoView {
     let share = use_share();
     let panel_open = RwSignal::new(false);
     let status = RwSignal::new(None::<CopyStatus>);
+    // The link that was copied (the panel then follows edits: the status says when the
+    // scenario has moved on from it).
+    let copied = RwSignal::new(None::<String>);
     let field = NodeRef::<html::Input>::new();
 
     let select_field = move || {
@@ -460,6 +463,7 @@ pub fn ShareBar() -> impl IntoView {
             return;
         };
         let url = info.url.clone();
+        copied.set(Some(url.clone()));
         share.link.set(Some(info));
         panel_open.set(true);
         status.set(Some(CopyStatus::Copying));
@@ -480,18 +484,30 @@ pub fn ShareBar() -> impl IntoView {
             Some(l) => format!("{} characters", thousands(l.len())),
         })
     };
-    let is_long = move || share.link.with(|l| l.as_ref().is_some_and(LinkInfo::is_long));
+    let is_long = move || {
+        share
+            .link
+            .with(|l| l.as_ref().is_some_and(LinkInfo::is_long))
+    };
 
     let panel = move || {
         panel_open.get().then(|| {
             let url = move || share.link.with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default());
-            let status_text = move || match status.get() {
+            let status_text = move || {
+                let moved_on = share.link.with(|l| {
+                    copied.with(|c| l.as_ref().map(|l| l.url.as_str()) != c.as_deref())
+                });
+                if moved_on {
+                    return "The scenario has changed since: this is its new link (Copy link copies it).";
+                }
+                match status.get() {
                 Some(CopyStatus::Copying) => "Copying…",
                 Some(CopyStatus::Copied) => "Copied to the clipboard.",
                 Some(CopyStatus::Manual) => {
                     "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
                 }
                 None => "",
+                }
             };
             let long_note = move || {
                 share.link.with(|l| {

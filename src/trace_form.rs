@@ -156,7 +156,14 @@ impl Form {
             guess_column(header, names, except).unwrap_or_default()
         };
         let submit = pick(
-            &["submit_time", "submit", "submitted", "timestamp", "start_time", "time"],
+            &[
+                "submit_time",
+                "submit",
+                "submitted",
+                "timestamp",
+                "start_time",
+                "time",
+            ],
             &["end"],
         );
         self.submit.set(if submit.is_empty() {
@@ -173,14 +180,17 @@ impl Form {
         });
         self.duration.set(duration);
         self.end.set(end);
-        self.gpus
-            .set(pick(&["num_gpus", "gpus", "gpu", "n_gpus", "gpu_num"], &["time", "util", "mem"]));
+        self.gpus.set(pick(
+            &["num_gpus", "gpus", "gpu", "n_gpus", "gpu_num"],
+            &["time", "util", "mem"],
+        ));
         self.share.set(pick(
-            &["cluster", "vc", "queue", "team", "share", "group", "project", "tenant", "user"],
+            &[
+                "cluster", "vc", "queue", "team", "share", "group", "project", "tenant", "user",
+            ],
             &[],
         ));
-        self.priority
-            .set(pick(&["priority", "qos", "prio"], &[]));
+        self.priority.set(pick(&["priority", "qos", "prio"], &[]));
         self.priority_map.set(String::new());
     }
 
@@ -412,7 +422,6 @@ pub fn TraceImport() -> impl IntoView {
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
             return;
         };
-        input.set_value("");
         let name = file.name();
         problems.set(Vec::new());
         if file.size() > MAX_TRACE_FILE {
@@ -485,7 +494,9 @@ pub fn TraceImport() -> impl IntoView {
                 if report.skipped > report.first_problems.len() as u64 {
                     lines.push(format!(
                         "… and {} more skipped rows",
-                        share::thousands((report.skipped - report.first_problems.len() as u64) as usize)
+                        share::thousands(
+                            (report.skipped - report.first_problems.len() as u64) as usize
+                        )
                     ));
                 }
                 if let Some(link) = share::link_of(&json) {
@@ -506,7 +517,11 @@ pub fn TraceImport() -> impl IntoView {
                         shares,
                         if shares == 1 { "" } else { "s" },
                         share::thousands(report.skipped as usize),
-                        if report.skipped == 1 { " was" } else { "s were" },
+                        if report.skipped == 1 {
+                            " was"
+                        } else {
+                            "s were"
+                        },
                     ),
                     lines,
                 )));
@@ -611,6 +626,15 @@ pub fn TraceImport() -> impl IntoView {
                     type="file"
                     accept=".csv,text/csv,text/plain"
                     data-testid="trace-file"
+                    // Picking the same (edited) file again must fire `change` again.
+                    on:click=move |ev| {
+                        if let Some(i) = ev
+                            .target()
+                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+                        {
+                            i.set_value("");
+                        }
+                    }
                     on:change=on_pick
                 />
             </label>

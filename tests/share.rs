@@ -149,7 +149,10 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
 
     // After the run and the sync pause, the link's length shows and the URL follows.
     let expected = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap();
-    until("the link length", || !text(root, "[data-testid=link-length]").is_empty()).await;
+    until("the link length", || {
+        !text(root, "[data-testid=link-length]").is_empty()
+    })
+    .await;
     assert_eq!(
         text(root, "[data-testid=link-length]"),
         format!("{} characters", expected.len())
@@ -164,7 +167,9 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
     // Copy link shows the link, selected, and a status.
     click(root, "[data-testid=copy-link]");
     settle().await;
-    let field: HtmlInputElement = find(root, "[data-testid=share-link]").unwrap().unchecked_into();
+    let field: HtmlInputElement = find(root, "[data-testid=share-link]")
+        .unwrap()
+        .unchecked_into();
     assert_eq!(field.value(), expected.url);
     assert!(field.read_only());
     until("the copy status", || {
@@ -198,6 +203,10 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
         before,
         "an edit replaces the history entry"
     );
+    // The open panel follows: the new link, and a status saying it is not the copied one.
+    settle().await;
+    assert_eq!(field.value(), want);
+    assert!(text(root, "[data-testid=copy-status]").starts_with("The scenario has changed since"));
     drop(page);
 }
 
@@ -217,10 +226,7 @@ async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
     assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH.json);
     // The default preset runs.
     until("the run", || app.outcome.with_untracked(Option::is_some)).await;
-    assert_eq!(
-        app.outcome.get_untracked().unwrap().digest.shares.len(),
-        3
-    );
+    assert_eq!(app.outcome.get_untracked().unwrap().digest.shares.len(), 3);
     // Dismissible.
     click(root, "[data-testid=notice-dismiss]");
     settle().await;
@@ -261,15 +267,24 @@ async fn a_good_link_opens_its_scenario_and_back_restores_the_previous_one() {
     let root: &Element = &page.root;
     settle().await;
     assert!(find(root, "[data-testid=share-notice]").is_none());
-    assert_eq!(app.scenario.get_untracked(), link::decode(&payload).unwrap());
+    assert_eq!(
+        app.scenario.get_untracked(),
+        link::decode(&payload).unwrap()
+    );
     until("the run", || app.outcome.with_untracked(Option::is_some)).await;
-    assert_eq!(app.outcome.get_untracked().unwrap().digest.shares[1].name, "b");
+    assert_eq!(
+        app.outcome.get_untracked().unwrap().digest.shares[1].name,
+        "b"
+    );
 
     // A discrete action (an import) pushes a new entry; Back restores the link's scenario.
     let before = window().history().unwrap().length().unwrap();
     share::open_scenario(app, share, presets::AWS_WALKTHROUGH.json.to_string());
     let aws = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap().url;
-    until("the pushed link", || window().location().href().unwrap() == aws).await;
+    until("the pushed link", || {
+        window().location().href().unwrap() == aws
+    })
+    .await;
     assert_eq!(window().history().unwrap().length().unwrap(), before + 1);
     window().history().unwrap().back().unwrap();
     until("Back to open the first link", || {
@@ -285,8 +300,14 @@ fn csv_exports_quote_fields_and_escape_formulas() {
     let digest = quotalab_engine::run_digest(SMALL, DigestLimits::default()).unwrap();
     let summary = files::summary_csv(&digest);
     let mut lines = summary.lines();
-    assert!(lines.next().unwrap().starts_with("scope,share,submitted,succeeded"));
-    assert!(summary.contains("share,\"a, \"\"quoted\"\"\",2,2,"), "{summary}");
+    assert!(lines
+        .next()
+        .unwrap()
+        .starts_with("scope,share,submitted,succeeded"));
+    assert!(
+        summary.contains("share,\"a, \"\"quoted\"\"\",2,2,"),
+        "{summary}"
+    );
     assert!(summary.contains("\r\ntotal,,3,3,"), "{summary}");
 
     let jobs = files::jobs_csv(&digest);
@@ -304,7 +325,18 @@ fn csv_exports_quote_fields_and_escape_formulas() {
     let mut reader = csv::Reader::from_reader(events.as_bytes());
     assert_eq!(
         reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        ["t_s", "kind", "job", "share", "borrowing", "cause", "by", "reason", "priority", "explain"]
+        [
+            "t_s",
+            "kind",
+            "job",
+            "share",
+            "borrowing",
+            "cause",
+            "by",
+            "reason",
+            "priority",
+            "explain"
+        ]
     );
     let kinds: Vec<String> = reader
         .records()
@@ -330,7 +362,10 @@ fn occupancy_svg_names_every_share() {
 fn scenario_files_are_checked_before_opening() {
     assert!(check_scenario(SMALL).is_ok());
     let not_json = check_scenario("{\"format\": ").unwrap_err();
-    assert!(not_json[0].starts_with("the file is not JSON"), "{not_json:?}");
+    assert!(
+        not_json[0].starts_with("the file is not JSON"),
+        "{not_json:?}"
+    );
     let invalid = check_scenario(r#"{"format": "quotalab/v1", "shares": []}"#).unwrap_err();
     assert!(!invalid.is_empty());
     assert_eq!(files::file_stem(SMALL), "two-teams");
@@ -347,12 +382,22 @@ fn trace_preview_and_column_guesses() {
                2017-10-09 07:01:55,66.0,1,66.0,11cb48\n\
                2017-10-09 06:13:03,2951.0,2,5902.0,6214e9\n";
     let p = trace_form::preview(csv.as_bytes()).unwrap();
-    assert_eq!(p.header, ["timestamp", "duration", "num_gpus", "gpu_time", "cluster"]);
+    assert_eq!(
+        p.header,
+        ["timestamp", "duration", "num_gpus", "gpu_time", "cluster"]
+    );
     assert_eq!(p.total_rows, 2);
     assert_eq!(p.rows[1][4], "6214e9");
-    let guess = |names: &[&str], except: &[&str]| trace_form::guess_column(&p.header, names, except);
-    assert_eq!(guess(&["submit", "timestamp"], &[]).as_deref(), Some("timestamp"));
-    assert_eq!(guess(&["gpus", "gpu"], &["time"]).as_deref(), Some("num_gpus"));
+    let guess =
+        |names: &[&str], except: &[&str]| trace_form::guess_column(&p.header, names, except);
+    assert_eq!(
+        guess(&["submit", "timestamp"], &[]).as_deref(),
+        Some("timestamp")
+    );
+    assert_eq!(
+        guess(&["gpus", "gpu"], &["time"]).as_deref(),
+        Some("num_gpus")
+    );
     assert_eq!(guess(&["team", "cluster"], &[]).as_deref(), Some("cluster"));
     assert!(trace_form::preview(b"").is_err());
 }
@@ -366,8 +411,14 @@ fn edits_replace_and_new_scenarios_push() {
     let longer_job = aws.replacen("\"work_s\": 300", "\"work_s\": 900", 1);
     assert_eq!(share::changed_span(aws, &longer_job), 1);
     // Typing a name: an edit. Another preset: a new scenario.
-    assert!(!share::is_replacement(true, share::changed_span(aws, &renamed)));
-    assert!(!share::is_replacement(false, share::changed_span(aws, &longer_job)));
+    assert!(!share::is_replacement(
+        true,
+        share::changed_span(aws, &renamed)
+    ));
+    assert!(!share::is_replacement(
+        false,
+        share::changed_span(aws, &longer_job)
+    ));
     let other = presets::PRESETS[1].json;
     assert!(share::is_replacement(true, share::changed_span(aws, other)));
     // A large paste without a new name is one too.
