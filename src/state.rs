@@ -75,6 +75,9 @@ pub struct RunStats {
     pub phases: [f64; 4],
     /// Time to decode the last worker result on the page, ms.
     pub decode_ms: f64,
+    /// Of the last worker run: from the page's request to the worker starting on it, and
+    /// from the worker posting its result to the page handling it (ms).
+    pub hops_ms: [f64; 2],
 }
 
 /// The runner's bookkeeping (not reactive).
@@ -95,6 +98,8 @@ struct Inflight {
     id: u64,
     revision: u64,
     started_ms: f64,
+    /// [`crate::worker::epoch_ms`] when the run was sent.
+    sent_at: f64,
 }
 
 /// Shared page state (cheap to copy: every field is a signal or a stored value).
@@ -251,6 +256,7 @@ impl AppState {
         let had_inflight = self.runner.with_value(|r| r.inflight.is_some());
         mark("quotalab-run-start");
         let started_ms = now_ms();
+        let sent_at = crate::worker::epoch_ms();
         if let Err(e) = client.run(id, text, WORKER_LIMITS) {
             web_sys::console::warn_1(
                 &format!("Quota Lab: simulating on the page (the worker cannot start: {e})").into(),
@@ -268,6 +274,7 @@ impl AppState {
                 id,
                 revision,
                 started_ms,
+                sent_at,
             });
         });
         self.run_stats.update(|s| {
@@ -324,6 +331,7 @@ impl AppState {
             s.last_ms = millis;
             s.on_worker = worker.is_some();
             (s.compute_ms, s.phases, s.decode_ms) = worker.unwrap_or_default();
+            s.hops_ms = [0.0; 2];
         });
     }
 
@@ -365,6 +373,9 @@ impl AppState {
                 warnings,
                 compute_ms,
                 phases,
+                received_at,
+                posted_at,
+                handled_at,
                 decode_ms,
             } => {
                 let Some(run) = self.current(Some(id), true) else {
@@ -380,6 +391,8 @@ impl AppState {
                 }));
                 set_if_changed(self.stale, run.revision != self.revision());
                 self.finish_stats(millis, Some((compute_ms, phases, decode_ms)));
+                let hops = [received_at - run.sent_at, handled_at - posted_at];
+                self.run_stats.update(|s| s.hops_ms = hops);
                 measure("quotalab-run", "quotalab-run-start");
             }
             Reply::Failed { id, message } => {
@@ -552,6 +565,7 @@ pub fn RunProgressBar() -> impl IntoView {
             data-run-compute-ms=stat(|s| format!("{:.1}", s.compute_ms))
             data-run-decode-ms=stat(|s| format!("{:.1}", s.decode_ms))
             data-run-phases-ms=stat(|s| s.phases.map(|x| format!("{x:.1}")).join(","))
+            data-run-hops-ms=stat(|s| s.hops_ms.map(|x| format!("{x:.1}")).join(","))
             data-run-name=move || app.outcome.with(|o| o.as_ref().map(|o| o.digest.name.clone()))
         >
             <Show when=running>

@@ -17,9 +17,14 @@
 //! | worker → page | `["ready"]` once its wasm is running (earlier messages would be lost) |
 //! | worker → page | `["progress", id, fraction 0..1, phase]` |
 //! | worker → page | `["problems", id, postcard Vec<(path, message)>]` |
-//! | worker → page | `["done", id, postcard (warnings, Digest), total ms, validate ms, simulate ms, digest ms, encode ms]` |
+//! | worker → page | `["done", id, postcard (warnings, Digest), total ms, validate ms, simulate ms, digest ms, encode ms, received at, posted at]` (times since the epoch, ms) |
 //! | worker → page | `["error", id or -1, message]` (a panic in the worker, a bad message) |
 //! | worker → page | `["unavailable", -1, message]` (its wasm could not be started) |
+//! | worker → page | `["module", -1, WebAssembly.Module]` (from the loader, once started) |
+//! | page → worker | `["module", -1, WebAssembly.Module]` (first message to a `#module` worker) |
+//!
+//! The compiled module is kept by the page so that a worker started after a cancel begins at
+//! once, with the code V8 has already optimised (no fetch, no compile, no cold first run).
 //!
 //! A run is cancelled by terminating the worker (it truly stops the CPU work; a fresh worker
 //! is started at once for the next run). No panic crosses the boundary: the worker's panic
@@ -97,6 +102,17 @@ fn clock_ms() -> f64 {
         .filter(|p| !p.is_undefined())
         .map_or_else(js_sys::Date::now, |p| {
             p.unchecked_into::<web_sys::Performance>().now()
+        })
+}
+
+/// Milliseconds since the epoch, sub-millisecond (comparable between the page and a worker).
+pub fn epoch_ms() -> f64 {
+    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
+        .ok()
+        .filter(|p| !p.is_undefined())
+        .map_or_else(js_sys::Date::now, |p| {
+            let p = p.unchecked_into::<web_sys::Performance>();
+            p.time_origin() + p.now()
         })
 }
 
@@ -197,6 +213,7 @@ fn on_request(data: &JsValue) {
         post_error(-1.0, "the worker received a message it does not understand");
         return;
     }
+    let received = epoch_ms();
     let id = message.get(1).as_f64().unwrap_or(-1.0);
     let bytes = Uint8Array::new(&message.get(2)).to_vec();
     let default = DigestLimits::default();
@@ -212,7 +229,7 @@ fn on_request(data: &JsValue) {
     };
     CURRENT.with(|c| c.set(id));
     match String::from_utf8(bytes) {
-        Ok(text) => run_in_worker(id, &text, limits),
+        Ok(text) => run_in_worker(id, &text, limits, received),
         Err(_) => post_error(id, "the scenario is not UTF-8 text"),
     }
     CURRENT.with(|c| c.set(-1.0));
@@ -223,7 +240,7 @@ const LOAD_SHARE: f64 = 0.05;
 /// Share given to the digest and its encoding after the last step.
 const DIGEST_SHARE: f64 = 0.05;
 
-fn run_in_worker(id: f64, text: &str, limits: DigestLimits) {
+fn run_in_worker(id: f64, text: &str, limits: DigestLimits, received: f64) {
     let start = clock_ms();
     post_progress(id, 0.0, "validating");
     let loaded = match quotalab_engine::load(text) {
@@ -266,6 +283,8 @@ fn run_in_worker(id: f64, text: &str, limits: DigestLimits) {
                 simulated_at - loaded_at,
                 digested_at - simulated_at,
                 end - digested_at,
+                received,
+                epoch_ms(),
             ];
             post_bytes("done", id, &bytes, &phases);
         }
@@ -297,6 +316,11 @@ pub enum Reply {
         compute_ms: f64,
         /// Of which: validation (and generation), simulation, digest, encoding.
         phases: [f64; 4],
+        /// When the worker received the run and posted its result ([`epoch_ms`]).
+        received_at: f64,
+        posted_at: f64,
+        /// When the page started handling the result ([`epoch_ms`]).
+        handled_at: f64,
         /// Decoding the result on the page.
         decode_ms: f64,
     },
@@ -334,6 +358,8 @@ struct Inner {
     /// Inside a worker callback (so its closures must not be dropped now).
     in_callback: bool,
     start_timer: Option<i32>,
+    /// The worker's compiled module (from the first worker's loader), for the next ones.
+    module: Option<JsValue>,
 }
 
 /// The page's handle on the simulation worker (cheap to clone).
@@ -359,6 +385,7 @@ impl WorkerClient {
                 graveyard: Vec::new(),
                 in_callback: false,
                 start_timer: None,
+                module: None,
             })),
             handler: Rc::new(handler),
         }
@@ -458,8 +485,19 @@ impl WorkerClient {
     }
 
     fn spawn(&self) -> Result<(), String> {
-        let url = self.inner.borrow().url.clone();
-        let worker = Worker::new(&url).map_err(|e| js_message(&e))?;
+        let (url, module) = {
+            let inner = self.inner.borrow();
+            (inner.url.clone(), inner.module.clone())
+        };
+        let worker = match &module {
+            Some(module) => {
+                let worker = Worker::new(&format!("{url}#module")).map_err(|e| js_message(&e))?;
+                let message = Array::of3(&"module".into(), &(-1.0).into(), module);
+                worker.post_message(&message).map_err(|e| js_message(&e))?;
+                worker
+            }
+            None => Worker::new(&url).map_err(|e| js_message(&e))?,
+        };
         let generation = {
             let mut inner = self.inner.borrow_mut();
             inner.generation += 1;
@@ -608,6 +646,10 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         }
         return None;
     }
+    if kind == "module" {
+        inner.module = Some(message.get(2));
+        return None;
+    }
     if kind == "unavailable" {
         let text = message.get(2).as_string().unwrap_or_default();
         return Some(unavailable(inner, text));
@@ -647,6 +689,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         }
         "done" => {
             inner.running = None;
+            let handled_at = epoch_ms();
             let start = clock_ms();
             let bytes = Uint8Array::new(&message.get(2)).to_vec();
             let compute_ms = message.get(3).as_f64().unwrap_or(f64::NAN);
@@ -659,6 +702,9 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                     warnings,
                     compute_ms,
                     phases,
+                    received_at: phase(8),
+                    posted_at: phase(9),
+                    handled_at,
                     decode_ms: clock_ms() - start,
                 },
                 Err(message) => Reply::Failed {

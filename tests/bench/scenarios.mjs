@@ -71,6 +71,8 @@ export async function runStats(page) {
       decodeMs: n(bar?.dataset.runDecodeMs),
       // Worker phases of the last worker run: validate, simulate, digest, encode (ms).
       phases: bar?.dataset.runPhasesMs?.split(',').map(Number),
+      // Messaging of the last worker run: page -> worker start, worker post -> page (ms).
+      hops: bar?.dataset.runHopsMs?.split(',').map(Number),
       name: bar?.dataset.runName,
     };
   });
