@@ -375,6 +375,15 @@ async fn timeline_draws_markers_and_moves_the_cursor() {
     assert_eq!(cursor.get_untracked(), Some(60.0));
     c.dispatch_event(&key("End")).unwrap();
     assert_eq!(cursor.get_untracked(), Some(720.0));
+    // For assistive technology the timeline is a slider over the run's time.
+    settle().await;
+    assert_eq!(c.get_attribute("role").as_deref(), Some("slider"));
+    assert_eq!(c.get_attribute("aria-valuemax").as_deref(), Some("720"));
+    assert_eq!(c.get_attribute("aria-valuenow").as_deref(), Some("720"));
+    assert_eq!(
+        c.get_attribute("aria-valuetext").as_deref(),
+        Some("t = 12 min")
+    );
 }
 
 fn items(root: &Element, selector: &str) -> Vec<(String, String)> {

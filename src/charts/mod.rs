@@ -521,8 +521,19 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             <canvas
                 node_ref=canvas_ref
                 class=opts.class
-                role="img"
+                role=if focusable { "slider" } else { "img" }
                 aria-label=opts.label
+                aria-orientation=focusable.then_some("horizontal")
+                aria-valuemin=move || focusable.then(|| frame.get().map_or(0.0, |f| f.t0).to_string())
+                aria-valuemax=move || focusable.then(|| frame.get().map_or(0.0, |f| f.t1).to_string())
+                aria-valuenow=move || {
+                    focusable.then(|| cursor.and_then(|c| c.get()).map(|t| format!("{t:.0}"))).flatten()
+                }
+                aria-valuetext=move || {
+                    focusable.then(|| {
+                        cursor.and_then(|c| c.get()).map_or_else(|| "no time selected".to_string(), cursor_text)
+                    })
+                }
                 tabindex=if focusable { Some("0") } else { None }
                 on:pointerdown=on_down
                 on:pointermove=on_move
