@@ -107,6 +107,21 @@ test('every chart of the walkthrough is drawn, crisp, in the share colours', asy
     assert.equal(await figure.locator('.chart-error').count(), 0, `${id} drew without error`);
     await shot(figure.locator('xpath=ancestor::section[1]'), id);
   }
+
+  // A narrower window: every canvas is redrawn at its new size, still crisp.
+  const before = await page.$eval('[data-testid="chart-occupancy"] canvas', (c) => c.width);
+  await page.setViewportSize({ width: 760, height: 900 });
+  await page.waitForFunction(
+    (w) => {
+      const cs = [...document.querySelectorAll('[data-testid^="chart-"] canvas')];
+      const occ = document.querySelector('[data-testid="chart-occupancy"] canvas');
+      return occ.width !== w && cs.every((c) => c.width === Math.round(c.clientWidth * window.devicePixelRatio));
+    },
+    before,
+  );
+  const occ = await page.locator('[data-testid="chart-occupancy"] canvas').evaluate(stats, [COLOURS.background]);
+  assert.ok(occ.counts[0] >= 100, `redrawn after the resize (${occ.counts[0]} pixels of background)`);
+  await shot(page.locator('[data-testid="chart-occupancy"]').locator('xpath=ancestor::section[1]'), 'chart-occupancy-narrow');
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
 
