@@ -1,7 +1,7 @@
 //! Quota Lab's playground: runs the engine in the browser and shows its results.
 //!
 //! The app only displays what `quotalab_engine` computes; no scheduling rule lives here.
-//! Components: [`summary::SummaryTable`], [`charts::OccupancyChart`], [`problems::ErrorBox`].
+//! Components: [`results::ResultsPanel`] (summary, charts, timeline), [`problems::ErrorBox`].
 
 pub mod charts;
 pub mod compare;
