@@ -138,31 +138,28 @@ pub fn Glossary() -> impl IntoView {
             </dl>
             <details class="glossary-table">
                 <summary>"Glossary: scenario fields, AWS Batch and Kueue names"</summary>
-                <div class="table-scroll">
-                    <table>
-                        <thead>
-                            <tr>
-                                <th scope="col">"Scenario field"</th>
-                                <th scope="col">"AWS Batch quota shares"</th>
-                                <th scope="col">"Kueue"</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {GLOSSARY
-                                .iter()
-                                .map(|(field, aws, kueue)| {
-                                    view! {
-                                        <tr>
-                                            <th scope="row"><code>{*field}</code></th>
-                                            <td>{*aws}</td>
-                                            <td>{*kueue}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()}
-                        </tbody>
-                    </table>
-                </div>
+                <dl class="glossary-list">
+                    {GLOSSARY
+                        .iter()
+                        .map(|(field, aws, kueue)| {
+                            view! {
+                                <div class="glossary-entry">
+                                    <dt>
+                                        <code>{*field}</code>
+                                    </dt>
+                                    <dd>
+                                        <span class="glossary-source">"AWS Batch"</span>
+                                        {*aws}
+                                    </dd>
+                                    <dd>
+                                        <span class="glossary-source">"Kueue"</span>
+                                        {*kueue}
+                                    </dd>
+                                </div>
+                            }
+                        })
+                        .collect_view()}
+                </dl>
             </details>
         </section>
     }

@@ -691,7 +691,7 @@ fn glossary_maps_fields_to_aws_and_kueue() {
             "Queued"
         ]
     );
-    let table = text(&one(&root, "table"));
+    let table = text(&one(&root, "dl.glossary-list"));
     for name in [
         "capacityLimits",
         "resourceSharingConfiguration.strategy",

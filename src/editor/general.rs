@@ -12,15 +12,17 @@ use super::path::Path;
 pub fn GeneralFields() -> impl IntoView {
     let root = Path::root();
     let queueing = vec![
-        (
-            json!("best_effort_fifo"),
-            "best-effort FIFO: a blocked job lets later ones go".to_string(),
-        ),
-        (
-            json!("strict_fifo"),
-            "strict FIFO: a blocked job blocks its share".to_string(),
-        ),
+        (json!("best_effort_fifo"), "best-effort FIFO".to_string()),
+        (json!("strict_fifo"), "strict FIFO".to_string()),
     ];
+    let queueing_value = use_ed().value(root.key("queue").key("queueing"));
+    let queueing_hint = Signal::derive(move || {
+        match queueing_value.get().as_ref().and_then(Value::as_str) {
+            Some("strict_fifo") => "a share's first job, if it cannot start, blocks the others",
+            _ => "a job that cannot start lets later jobs of its share go",
+        }
+        .to_string()
+    });
     view! {
         <div class="grid-fields">
             <TextField label="Name" path=root.key("name") optional=true class="wide" />
@@ -37,6 +39,7 @@ pub fn GeneralFields() -> impl IntoView {
                 path=root.key("queue").key("queueing")
                 options=queueing
                 absent=json!("best_effort_fifo")
+                hint=queueing_hint
                 class="wide"
             />
             <NumField
