@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{digest, Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::{compare, load, simulate, Options};
 
-use crate::state::use_app;
+use crate::state::{now_ms, use_app};
 use crate::{format, palette};
 
 /// The three runs of one scenario (only their metrics are kept).
@@ -320,7 +320,8 @@ fn share_table(i: usize, c: &Comparison) -> impl IntoView {
 pub fn CompareView() -> impl IntoView {
     let app = use_app();
     let on = RwSignal::new(false);
-    let result = RwSignal::new(None::<Result<Arc<Comparison>, Vec<String>>>);
+    // The comparison and how long its three runs took (ms).
+    let result = RwSignal::new(None::<(Result<Arc<Comparison>, Vec<String>>, f64)>);
     Effect::new(move |_| {
         if !on.get() {
             result.set(None);
@@ -329,10 +330,12 @@ pub fn CompareView() -> impl IntoView {
         // Re-run when a new result lands (the text then is the one it was simulated from).
         app.outcome.track();
         let text = app.scenario.get_untracked();
-        result.set(Some(run_comparison(&text).map(Arc::new)));
+        let start = now_ms();
+        let c = run_comparison(&text).map(Arc::new);
+        result.set(Some((c, now_ms() - start)));
     });
     let body = move || {
-        let r = result.get()?;
+        let (r, millis) = result.get()?;
         Some(match r {
             Err(problems) => view! {
                 <p class="compare-error">
@@ -360,7 +363,13 @@ pub fn CompareView() -> impl IntoView {
                 let tables = (0..c.as_given.shares.len())
                     .map(|i| share_table(i, &c))
                     .collect_view();
+                let status = format!(
+                    "{} jobs simulated three ways in {} ms.",
+                    format::thousands(c.as_given.totals.submitted as f64),
+                    format::thousands(millis.round())
+                );
                 view! {
+                    <p class="compare-status" data-testid="compare-status">{status}</p>
                     <ul class="compare-captions" data-testid="compare-caption">
                         <li>{lending}</li>
                         <li>{given}</li>

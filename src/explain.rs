@@ -480,6 +480,28 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
 pub fn JobHistory() -> impl IntoView {
     let digest = digest();
     let select = selected_job();
+    // A job the new run does not have closes the panel.
+    Effect::new(move |_| {
+        digest.with(|d| {
+            let Some(d) = d else { return };
+            let id = select.get_untracked();
+            if id.is_some_and(|id| !d.jobs.iter().any(|j| j.id == id)) {
+                select.set(None);
+            }
+        })
+    });
+    // Picking a job brings its history into view.
+    Effect::new(move |prev: Option<Option<String>>| {
+        let id = select.get();
+        if prev.is_some() && id.is_some() {
+            request_animation_frame(|| {
+                if let Some(el) = document().get_element_by_id("job-history-heading") {
+                    el.scroll_into_view();
+                }
+            });
+        }
+        id
+    });
     let body = move || {
         let id = select.get()?;
         let d = digest.get()?;
@@ -625,7 +647,7 @@ pub fn advice_sentence(a: &ShareAdvice) -> String {
             ih(a.observed_lost_h)
         ),
         Verdict::ProtectedOnPreemption => format!(
-            "{every}, yet lost only {} of work (the model expects {} at its {} interval): its jobs save when preempted, so its {} of periodic saves mostly cost time. A longer interval would do.",
+            "{every}, yet lost only {} of work (the model expects {} at its {} interval): its jobs save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
             ih(a.observed_lost_h),
             ih(conf.map_or(0.0, |c| c.lost_h)),
             interval(a.configured_interval_s),
@@ -655,7 +677,7 @@ fn waste_cell(e: Option<advisor::Estimate>) -> impl IntoView {
         Some(e) => view! {
             <span class="value">{format::hours(e.waste_h())}</span>
             <span class="sub">
-                {format!("{} lost + {} saving", format::hours(e.lost_h), format::hours(e.checkpoint_h))}
+                {format!("{} + {}", format::hours(e.lost_h), format::hours(e.checkpoint_h))}
             </span>
         }
         .into_any(),
@@ -676,7 +698,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
             .enumerate()
             .map(|(i, a)| {
                 let cost = if a.cost_assumed {
-                    format!("{} save (assumed)", format::duration(a.cost_s))
+                    format!("{} save?", format::duration(a.cost_s))
                 } else {
                     format!("{} save", format::duration(a.cost_s))
                 };
@@ -703,7 +725,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
                             <span class="value">{format::hours(a.observed_lost_h + a.observed_checkpoint_h)}</span>
                             <span class="sub">
                                 {format!(
-                                    "{} lost + {} saving",
+                                    "{} + {}",
                                     format::hours(a.observed_lost_h),
                                     format::hours(a.observed_checkpoint_h)
                                 )}
@@ -727,17 +749,20 @@ pub fn CheckpointAdvisor() -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col">"Share"</th>
-                            <th scope="col" class="num">"Preemptions"</th>
-                            <th scope="col" class="num">"Checkpoint interval"</th>
-                            <th scope="col" class="num">"Young/Daly interval"</th>
-                            <th scope="col" class="num">"Waste at configured (model)"</th>
-                            <th scope="col" class="num">"Waste at Young/Daly (model)"</th>
-                            <th scope="col" class="num">"Simulated waste"</th>
+                            <th scope="col" class="num">"Preempted"</th>
+                            <th scope="col" class="num">"Interval now"</th>
+                            <th scope="col" class="num">"Young/Daly"</th>
+                            <th scope="col" class="num">"Waste now"</th>
+                            <th scope="col" class="num">"Waste at Young/Daly"</th>
+                            <th scope="col" class="num">"Simulated"</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            <p class="table-note">
+                "Waste in instance-hours: lost work + time saving checkpoints; \"now\" and \"at Young/Daly\" are the model's estimates, \"simulated\" what this run measured. A cost marked ? is assumed: the share never checkpoints."
+            </p>
             <ul class="advice">{sentences}</ul>
         })
     };

@@ -191,7 +191,7 @@ async fn kind_share_and_job_filters_narrow_the_log() {
 
 #[wasm_bindgen_test]
 async fn clicking_a_job_shows_its_history() {
-    let (root, _) = mount_run(AWS, || view! { <EventLog /> <JobHistory /> });
+    let (root, app) = mount_run(AWS, || view! { <EventLog /> <JobHistory /> });
     settle().await;
     assert!(root
         .query_selector("[data-testid=job-history]")
@@ -223,6 +223,18 @@ async fn clicking_a_job_shows_its_history() {
     let why = preempt[0].text_content().unwrap();
     assert!(why.contains("preempted by bg-p1"), "who and why: {why}");
     assert!(why.contains("in-share preemption"), "{why}");
+
+    // Another run without bg-p3 closes the panel.
+    let other = quotalab_engine::run_digest(presets::POOLED.json, DigestLimits::default()).unwrap();
+    app.outcome.set(Some(RunOutcome {
+        digest: Arc::new(other),
+        millis: 0.0,
+    }));
+    settle().await;
+    assert!(root
+        .query_selector("[data-testid=job-history]")
+        .unwrap()
+        .is_none());
 }
 
 #[wasm_bindgen_test]
@@ -305,7 +317,7 @@ async fn checkpoint_advisor_shows_young_daly_per_share() {
     assert_eq!(value(&rows[0], "configured"), "15.5 min");
     assert_ne!(value(&rows[0], "young-daly"), "none");
     assert_eq!(value(&rows[1], "configured"), "none");
-    assert!(text(&rows[1], "[data-col=cost]").contains("assumed"));
+    assert_eq!(text(&rows[1], "[data-col=cost]"), "60 s save?");
     assert_ne!(value(&rows[1], "young-daly"), "none");
     assert_eq!(value(&rows[2], "interruptions"), "0");
     assert_eq!(value(&rows[2], "young-daly"), "none");

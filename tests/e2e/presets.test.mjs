@@ -170,6 +170,22 @@ test('compare shows as given, partitioned and pooled per share', async (t) => {
   assert.match(await view.getByTestId('compare-caption').textContent(), /Lending \(pooled vs partitioned\) saves vision/);
   await view.screenshot(shot('compare-view'));
 
+  // The biggest presets compare on the page too: how long it takes is shown.
+  for (const id of ['research', 'philly']) {
+    const prev = await summaryText(page);
+    await page.getByTestId('preset-select').selectOption(id);
+    await waitForNewSummary(page, prev);
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-testid=compare-table]').length === n &&
+        /jobs simulated three ways/.test(document.querySelector('[data-testid=compare-status]')?.textContent ?? ''),
+      id === 'research' ? 3 : 6,
+    );
+    const status = await view.getByTestId('compare-status').textContent();
+    const ms = Number(status.match(/in ([\d,]+) ms/)[1].replace(/,/g, ''));
+    console.log(`compare ${id}: ${status}`);
+    assert.ok(ms < 5_000, `${id}: ${status}`);
+  }
+
   // Compare follows the scenario: another preset, new tables.
   const before2 = await summaryText(page);
   await page.getByTestId('preset-select').selectOption('aws');
