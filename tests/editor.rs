@@ -130,6 +130,29 @@ fn textarea(root: &Element) -> HtmlTextAreaElement {
     one(root, "[data-testid=json-editor]").unchecked_into()
 }
 
+/// Every input, select and textarea has a `<label for>` with some text.
+fn assert_every_control_is_labelled(root: &Element) {
+    let controls = all(root, "input, select, textarea");
+    assert!(!controls.is_empty());
+    for el in controls {
+        let id = el.id();
+        assert!(
+            !id.is_empty(),
+            "a control without an id: {}",
+            el.outer_html()
+        );
+        let label = root
+            .query_selector(&format!("label[for='{id}']"))
+            .unwrap()
+            .unwrap_or_else(|| panic!("no label for {}", el.outer_html()));
+        assert!(
+            !text(&label).is_empty(),
+            "an empty label for {}",
+            el.outer_html()
+        );
+    }
+}
+
 fn errors_in(el: &Element) -> Vec<String> {
     all(el, "[data-testid=field-error]")
         .iter()
@@ -169,22 +192,7 @@ async fn every_share_has_a_row_with_its_values() {
         })
         .collect();
     assert_eq!(inshare, [true, false, false]);
-    // Every input, select and textarea has a label.
-    for el in all(&root, "input, select, textarea") {
-        let id = el.id();
-        assert!(
-            !id.is_empty(),
-            "a form control without an id: {:?}",
-            el.outer_html()
-        );
-        assert!(
-            root.query_selector(&format!("label[for='{id}']"))
-                .unwrap()
-                .is_some(),
-            "no label for {}",
-            el.outer_html()
-        );
-    }
+    assert_every_control_is_labelled(&root);
     assert_eq!(all(&root, "[data-testid=field-error]").len(), 0);
 }
 
@@ -544,6 +552,28 @@ async fn workloads_take_numbers_or_distributions() {
     type_into(&input_of(&field(&work, "sigma σ")), "-2");
     validate(app).await;
     assert_eq!(errors_in(&field(&work, "sigma σ")), ["must be >= 0"]);
+
+    // Priority as a weighted choice, with a second value.
+    let priority = all(w, "fieldset.dist")
+        .into_iter()
+        .find(|f| text(&one(f, "legend")) == "Priority (0–9999)")
+        .unwrap();
+    choose(&one(&priority, "select"), "choice");
+    settle().await;
+    let add = all(&priority, "button")
+        .into_iter()
+        .find(|b| text(b) == "+ value")
+        .unwrap();
+    click(&add);
+    settle().await;
+    type_into(&input_of(&field(&priority, "value 2")), "5");
+    type_into(&input_of(&field(&priority, "weight")), "3");
+    settle().await;
+    assert_eq!(
+        doc(app)["workloads"][0]["priority"],
+        json!({"choice": [[0, 3], [5, 1]]})
+    );
+    assert_every_control_is_labelled(&root);
 }
 
 #[wasm_bindgen_test]
@@ -577,6 +607,18 @@ async fn timed_events_are_edited_as_forms() {
         doc(app)["events"][1]["update_share"],
         json!({"share": "medium", "state": "DISABLED"})
     );
+    // New limits for the share at that time.
+    let limits = all(&row, "input[type=checkbox]").remove(0);
+    click(&limits);
+    settle().await;
+    let row = all(&root, "[data-testid=timed-event-row]").remove(1);
+    type_into(&input_of(&field(&row, "instances")), "3");
+    settle().await;
+    assert_eq!(
+        doc(app)["events"][1]["update_share"]["limits"],
+        json!({"ml.g5.xlarge": 3})
+    );
+    assert_every_control_is_labelled(&root);
     validate(app).await;
     assert!(
         app.problems.get_untracked().is_empty(),
