@@ -402,6 +402,11 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
+const NO_LINK_NOW: &str = "The scenario has problems now: it has no link until they are fixed.";
+const MOVED_ON: &str =
+    "The scenario has changed since: this is its new link (Copy link copies it).";
+const COPY_BY_HAND: &str = "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
+
 /// What the Copy link button did.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum CopyStatus {
@@ -492,21 +497,29 @@ pub fn ShareBar() -> impl IntoView {
 
     let panel = move || {
         panel_open.get().then(|| {
-            let url = move || share.link.with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default());
+            let url = move || {
+                share
+                    .link
+                    .with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default())
+            };
             let status_text = move || {
-                let moved_on = share.link.with(|l| {
-                    copied.with(|c| l.as_ref().map(|l| l.url.as_str()) != c.as_deref())
+                let (has_link, moved_on) = share.link.with(|l| {
+                    copied.with(|c| {
+                        let url = l.as_ref().map(|l| l.url.as_str());
+                        (url.is_some(), url != c.as_deref())
+                    })
                 });
+                if !has_link {
+                    return NO_LINK_NOW;
+                }
                 if moved_on {
-                    return "The scenario has changed since: this is its new link (Copy link copies it).";
+                    return MOVED_ON;
                 }
                 match status.get() {
-                Some(CopyStatus::Copying) => "Copying…",
-                Some(CopyStatus::Copied) => "Copied to the clipboard.",
-                Some(CopyStatus::Manual) => {
-                    "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it."
-                }
-                None => "",
+                    Some(CopyStatus::Copying) => "Copying…",
+                    Some(CopyStatus::Copied) => "Copied to the clipboard.",
+                    Some(CopyStatus::Manual) => COPY_BY_HAND,
+                    None => "",
                 }
             };
             let long_note = move || {
