@@ -29,6 +29,9 @@ pub const WORKER_MIN_JOBS: u64 = 1_000;
 /// Scenario texts longer than this (bytes) go to the worker without being parsed here.
 pub const WORKER_MIN_TEXT: usize = 256 * 1024;
 
+/// How long after the first result the worker is started in the background (ms).
+pub const WARM_AFTER_MS: u64 = 1_000;
+
 /// What a worker run keeps for the page: downsampled series, and at most this many events.
 pub const WORKER_LIMITS: DigestLimits = DigestLimits {
     max_points: 2000,
@@ -189,9 +192,10 @@ impl AppState {
         }
     }
 
-    /// Starts the simulation worker ahead of a large run (no effect if it runs already).
+    /// Starts the simulation worker ahead of a large run (no effect if it runs already, or
+    /// once the page is gone).
     pub fn warm_worker(&self) {
-        if !self.runner.with_value(|r| r.no_worker) {
+        if self.runner.try_with_value(|r| r.no_worker) == Some(false) {
             let _ = self.client().warm();
         }
     }
@@ -504,6 +508,14 @@ pub fn install_runner(state: AppState, delay_ms: u32) {
         if first || pressed || delay_ms == 0 {
             unserved_since.set_value(None);
             untrack(|| state.run_current());
+            if first {
+                // Once the first result is up, the worker starts (and optimises its code)
+                // in the background, so that a first large run starts at full speed.
+                set_timeout(
+                    move || state.warm_worker(),
+                    std::time::Duration::from_millis(WARM_AFTER_MS),
+                );
+            }
             return;
         }
         // The first edit starts the worker in the background: a large scenario, when one

@@ -22,6 +22,7 @@
 //! | worker → page | `["unavailable", -1, message]` (its wasm could not be started) |
 //! | worker → page | `["module", -1, WebAssembly.Module]` (from the loader, once started) |
 //! | page → worker | `["module", -1, WebAssembly.Module]` (first message to a `#module` worker) |
+//! | page → worker | `["warmup", -1]` (a first worker runs a small scenario to optimise its code) |
 //!
 //! The compiled module is kept by the page so that a worker started after a cancel begins at
 //! once, with the code V8 has already optimised (no fetch, no compile, no cold first run).
@@ -209,9 +210,16 @@ fn on_request(data: &JsValue) {
         post_error(-1.0, "the worker received a message it does not understand");
         return;
     };
-    if message.get(0).as_string().as_deref() != Some("run") {
-        post_error(-1.0, "the worker received a message it does not understand");
-        return;
+    match message.get(0).as_string().as_deref() {
+        Some("run") => {}
+        Some("warmup") => {
+            warm_up();
+            return;
+        }
+        _ => {
+            post_error(-1.0, "the worker received a message it does not understand");
+            return;
+        }
     }
     let received = epoch_ms();
     let id = message.get(1).as_f64().unwrap_or(-1.0);
@@ -233,6 +241,36 @@ fn on_request(data: &JsValue) {
         Err(_) => post_error(id, "the scenario is not UTF-8 text"),
     }
     CURRENT.with(|c| c.set(-1.0));
+}
+
+/// Runs a small trace-like scenario (explicit jobs, two shares, preemptions) through every
+/// step of a run and drops the result: the browser compiles a fresh worker's wasm with a fast
+/// baseline compiler first and optimises the functions that get hot, so without this the
+/// first real run (often a large one) would run on the slow code. About 1,500 jobs: tens of
+/// milliseconds, once per page, before any large scenario is asked for.
+fn warm_up() {
+    let mut text = String::from(
+        r#"{"format":"quotalab/v1","name":"warm-up","capacity":{"ml.g5.xlarge":8},"shares":[{"name":"a","limits":{"ml.g5.xlarge":4},"strategy":"LEND_AND_BORROW","borrow_limit":100,"in_share_preemption":true},{"name":"b","limits":{"ml.g5.xlarge":4},"strategy":"LEND"}],"jobs":["#,
+    );
+    for i in 0..1_500u32 {
+        if i > 0 {
+            text.push(',');
+        }
+        text.push_str(&format!(
+            r#"{{"id":"j{i}","share":"{}","instance_type":"ml.g5.xlarge","instances":{},"priority":{},"submit_s":{},"work_s":{}}}"#,
+            if i % 3 == 0 { "b" } else { "a" },
+            1 + i % 3,
+            i % 4,
+            i * 97,
+            600 + (i * 7919) % 5400,
+        ));
+    }
+    text.push_str("]}");
+    if let Ok(loaded) = quotalab_engine::load(&text) {
+        let sim = quotalab_engine::simulate(&loaded.scenario, Options::default());
+        let d = digest(&sim, DigestLimits::default());
+        let _ = encode_done(&loaded.warnings, &d);
+    }
 }
 
 /// Share of the progress bar given to validation (and generation) before the first step.
@@ -401,7 +439,15 @@ impl WorkerClient {
         if self.inner.borrow().worker.is_some() {
             return Ok(());
         }
-        self.spawn()
+        self.spawn()?;
+        // A first worker (not started from an optimised module) warms its code up, unless a
+        // run replaces this request before it is ready.
+        let mut inner = self.inner.borrow_mut();
+        if inner.module.is_none() && inner.queued.is_none() {
+            let message = Array::of2(&"warmup".into(), &(-1.0).into());
+            inner.queued = Some((message, JsValue::UNDEFINED));
+        }
+        Ok(())
     }
 
     /// Sends `text` to the worker as run `id`. A run in flight is abandoned first (its worker
@@ -634,7 +680,12 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         }
         if let Some((msg, buffer)) = inner.queued.take() {
             let worker = inner.worker.as_ref()?;
-            if let Err(e) = worker.post_message_with_transfer(&msg, &Array::of1(&buffer)) {
+            let transfer = if buffer.is_undefined() {
+                Array::new()
+            } else {
+                Array::of1(&buffer)
+            };
+            if let Err(e) = worker.post_message_with_transfer(&msg, &transfer) {
                 return Some(Reply::Failed {
                     id: inner.running.take(),
                     message: format!(
