@@ -913,16 +913,21 @@ impl<'a> Sim<'a> {
     /// SPEC 5: at the end of the grace period the victim releases its instances, then
     /// returns to RUNNABLE (`requeue`) or, past its retries, FAILS.
     fn grace_end(&mut self, j: u32) {
+        self.settle_grace(j, self.now);
+        self.release_instances(j);
+        self.requeue_or_fail(j);
+    }
+
+    /// Books a PREEMPTING job's time up to `until` (SPEC 6): a save on SIGTERM counts as
+    /// `checkpoint` (as far as it got), the rest of the grace period as `grace`.
+    fn settle_grace(&mut self, j: u32, until: Ms) {
         let cost = self.sc.jobs[j as usize].checkpoint.map_or(0, |c| c.cost);
-        let now = self.now;
         let r = &mut self.jobs[j as usize];
-        let grace = now - r.pre_at;
+        let grace = until - r.pre_at;
         let saving = if r.pre_save { cost.min(grace) } else { 0 };
         r.acc.checkpoint += saving;
         r.acc.grace += grace - saving;
-        r.acc.held += now - r.phase_start;
-        self.release_instances(j);
-        self.requeue_or_fail(j);
+        r.acc.held += until - r.phase_start;
     }
 
     fn requeue_or_fail(&mut self, j: u32) {
@@ -1131,15 +1136,7 @@ impl<'a> Sim<'a> {
                     r.saved = p.progress;
                     r.acc.held += end - r.phase_start;
                 }
-                State::Preempting => {
-                    let cost = self.sc.jobs[j as usize].checkpoint.map_or(0, |c| c.cost);
-                    let r = &mut self.jobs[j as usize];
-                    let g = end - r.pre_at;
-                    let saving = if r.pre_save { cost.min(g) } else { 0 };
-                    r.acc.checkpoint += saving;
-                    r.acc.grace += g - saving;
-                    r.acc.held += end - r.phase_start;
-                }
+                State::Preempting => self.settle_grace(j, end),
                 _ => {}
             }
         }
