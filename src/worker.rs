@@ -485,8 +485,18 @@ impl WorkerClient {
     /// and starts a fresh one for the next run. Returns whether a run was cancelled.
     pub fn cancel(&self) -> bool {
         self.bury();
-        if self.running().is_none() {
-            return false;
+        {
+            let mut inner = self.inner.borrow_mut();
+            if inner.running.is_none() {
+                return false;
+            }
+            if !inner.ready {
+                // Still starting: the run was not sent yet, so the worker keeps starting (for
+                // the next run) and only the request is dropped.
+                inner.queued = None;
+                inner.running = None;
+                return true;
+            }
         }
         let _ = self.restart();
         true
