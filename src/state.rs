@@ -1,8 +1,9 @@
 //! The page's state: one scenario text is the source of truth; every view reads the last
 //! good run from here. Provided as a context by [`crate::App`].
 //!
-//! Editing the scenario re-simulates after a short pause (debounced); an invalid scenario
-//! keeps the last good result on screen, marked stale, with the validator's problems.
+//! Editing the scenario re-simulates at once after a quiet spell, else after a short pause
+//! (see [`install_runner`]); an invalid scenario keeps the last good result on screen, marked
+//! stale, with the validator's problems.
 //!
 //! Where a run happens: small scenarios (the walkthrough, anything up to
 //! [`WORKER_MIN_JOBS`] jobs) run here, synchronously, well within a frame. Larger ones, and
@@ -484,15 +485,17 @@ fn measure(name: &str, start: &str) {
     }
 }
 
-/// Re-simulates after each edit, `delay_ms` after the last one; at once for the first
-/// scenario and when the Run button is pressed. While edits keep coming (a slider being
-/// dragged) and runs are quicker than `delay_ms`, a run also starts every `delay_ms`, so
-/// the results follow the drag instead of waiting for it to stop.
+/// Re-simulates on edits: at once for the first scenario, when the Run button is pressed and
+/// for an edit after a quiet spell of `delay_ms` (a form field, a preset, an imported file);
+/// edits that follow closely (typing) run `delay_ms` after the last one. While edits keep
+/// coming (a slider being dragged) and runs are quicker than `delay_ms`, a run also starts
+/// every `delay_ms`, so the results follow the drag instead of waiting for it to stop.
 pub fn install_runner(state: AppState, delay_ms: u32) {
     let pending = StoredValue::new(None::<leptos::prelude::TimeoutHandle>);
     let last_request = StoredValue::new(None::<u64>);
-    // When the oldest edit not yet simulated happened.
+    // When the oldest edit not yet simulated happened, and the latest edit.
     let unserved_since = StoredValue::new(None::<f64>);
+    let last_edit = StoredValue::new(None::<f64>);
     Effect::new(move |_| {
         state.scenario.track();
         let request = state.run_requests.get();
@@ -522,9 +525,17 @@ pub fn install_runner(state: AppState, delay_ms: u32) {
         // comes, then runs at once.
         untrack(|| state.warm_worker());
         let now = now_ms();
+        let delay = delay_ms as f64;
+        // An edit after a quiet spell (a form field, a preset, an imported file, the first
+        // keystroke) runs at once; the edits that follow it closely wait as below.
+        let quiet = last_edit.get_value().is_none_or(|t| now - t >= delay);
+        last_edit.set_value(Some(now));
+        if quiet && unserved_since.get_value().is_none() {
+            untrack(|| state.run_current());
+            return;
+        }
         let since = unserved_since.get_value().unwrap_or(now);
         unserved_since.set_value(Some(since));
-        let delay = delay_ms as f64;
         let keeps_up = state
             .run_stats
             .with_untracked(|s| s.finished > 0 && s.last_ms < delay);
