@@ -116,13 +116,6 @@ pub fn draw_panel(
         .map_err(err)?
         .set_secondary_coord(0f64..x_max, 0f64..q_top);
 
-    let int_label = |v: &f64| {
-        if (v - v.round()).abs() < 1e-6 {
-            format!("{v:.0}")
-        } else {
-            String::new()
-        }
-    };
     let mut mesh = chart.configure_mesh();
     crate::base_mesh!(mesh, pen)
         .x_labels(6)
@@ -130,7 +123,7 @@ pub fn draw_panel(
         .x_desc(axis.desc())
         .y_desc("instances")
         .x_label_formatter(&|v| tick_label(*v))
-        .y_label_formatter(&int_label)
+        .y_label_formatter(&|v| super::int_label(*v))
         .draw()
         .map_err(err)?;
     // The right axis's labels are drawn here: plotters would measure them with a styled

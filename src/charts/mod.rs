@@ -232,6 +232,15 @@ pub fn span_s(d: &Digest) -> f64 {
     }
 }
 
+/// A y-axis label for whole numbers of instances: blank between integers.
+pub fn int_label(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-6 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
 /// An axis tick: whole numbers without decimals, others with one.
 pub fn tick_label(v: f64) -> String {
     if (v - v.round()).abs() < 1e-6 {

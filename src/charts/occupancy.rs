@@ -78,13 +78,6 @@ pub fn draw_occupancy(
         .y_label_area_size(pen.px(56.0))
         .build_cartesian_2d(0f64..x_max, 0f64..y_top)
         .map_err(err)?;
-    let int_label = |v: &f64| {
-        if (v - v.round()).abs() < 1e-6 {
-            format!("{v:.0}")
-        } else {
-            String::new()
-        }
-    };
     let mut mesh = chart.configure_mesh();
     crate::base_mesh!(mesh, pen)
         .x_labels(10)
@@ -92,7 +85,7 @@ pub fn draw_occupancy(
         .x_desc(axis.desc())
         .y_desc("instances in use (admitted)")
         .x_label_formatter(&|v| tick_label(*v))
-        .y_label_formatter(&int_label)
+        .y_label_formatter(&|v| super::int_label(*v))
         .draw()
         .map_err(err)?;
 
