@@ -69,7 +69,7 @@ pub fn RunStatus() -> impl IntoView {
 /// The page.
 #[component]
 pub fn App() -> impl IntoView {
-    let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
+    let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
     provide_context(app);
     // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
     share::init_from_url(app);

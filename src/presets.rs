@@ -1,9 +1,14 @@
 //! Bundled scenarios (issue 5 "Presets") and the toolbar's preset picker.
 //!
-//! Each preset is a SPEC 7 scenario file in `www/presets/`, compiled into the page. Picking one
-//! replaces the scenario text (the editor, the results and the link all follow).
+//! Each preset is a SPEC 7 scenario file in `www/presets/`. The small ones are compiled into
+//! the page; the large one (the Philly sample, 300 KB of JSON) is copied next to it by Trunk
+//! and fetched when picked, so that it does not weigh on every page load (issue 7's size
+//! budget). Picking one replaces the scenario text (the editor, the results and the link all
+//! follow).
 
 use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
 
 use crate::state::use_app;
 
@@ -13,8 +18,51 @@ pub struct Preset {
     pub id: &'static str,
     pub title: &'static str,
     pub description: &'static str,
-    pub json: &'static str,
+    pub source: Source,
 }
+
+/// Where a preset's scenario text comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// Compiled into the page.
+    Inline(&'static str),
+    /// Fetched from `path` (relative to the page) when picked; `len` and `hash` (the text's
+    /// byte length and [`fnv1a`]) recognise the text without compiling it in. A unit test
+    /// checks them against the file.
+    Fetched {
+        path: &'static str,
+        len: usize,
+        hash: u64,
+    },
+}
+
+impl Preset {
+    /// The scenario text, if it is compiled in (see [`Source`]).
+    pub fn inline(&self) -> Option<&'static str> {
+        match self.source {
+            Source::Inline(text) => Some(text),
+            Source::Fetched { .. } => None,
+        }
+    }
+
+    /// Whether `text` is exactly this preset's scenario.
+    pub fn is(&self, text: &str) -> bool {
+        match self.source {
+            Source::Inline(json) => json == text,
+            Source::Fetched { len, hash, .. } => text.len() == len && fnv1a(text.as_bytes()) == hash,
+        }
+    }
+}
+
+/// 64-bit FNV-1a, the fingerprint of a fetched preset's text.
+pub fn fnv1a(bytes: &[u8]) -> u64 {
+    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
+        (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+    })
+}
+
+/// The text of AWS's quota-sharing walkthrough, the page's first scenario.
+pub const AWS_WALKTHROUGH_JSON: &str = include_str!("../www/presets/aws-walkthrough.json");
 
 /// AWS's quota-sharing walkthrough (`www/presets/aws-walkthrough.json`).
 pub const AWS_WALKTHROUGH: Preset = Preset {
@@ -22,7 +70,7 @@ pub const AWS_WALKTHROUGH: Preset = Preset {
     title: "AWS walkthrough",
     description: "Three quota shares of one ml.g5.xlarge each on a 3-instance cluster: \
                   background lends and borrows, medium only lends, protected keeps its reserve.",
-    json: include_str!("../www/presets/aws-walkthrough.json"),
+    source: Source::Inline(AWS_WALKTHROUGH_JSON),
 };
 
 /// Four teams on 24 ml.g5.12xlarge, each alone in its partition (every share RESERVE).
@@ -32,7 +80,7 @@ pub const PARTITIONED: Preset = Preset {
     description: "Four teams, 248 jobs, every share RESERVE: vision's morning burst and \
                   language's afternoon burst queue for hours while the other teams' \
                   instances sit idle. Switch to \"pooled\" to see the same jobs share.",
-    json: include_str!("../www/presets/partition-vs-pool-partitioned.json"),
+    source: Source::Inline(include_str!("../www/presets/partition-vs-pool-partitioned.json")),
 };
 
 /// The same four teams and jobs, every share LEND_AND_BORROW (unlimited).
@@ -42,7 +90,7 @@ pub const POOLED: Preset = Preset {
     description: "The same 248 jobs, every share LEND_AND_BORROW: the bursts borrow idle \
                   instances and finish hours sooner, and pay for it when owners reclaim \
                   (vision checkpoints on preemption and loses nothing; language does not).",
-    json: include_str!("../www/presets/partition-vs-pool-pooled.json"),
+    source: Source::Inline(include_str!("../www/presets/partition-vs-pool-pooled.json")),
 };
 
 /// 5,000 generated jobs: exploratory research borrowing from a deadline-bound product team.
@@ -53,18 +101,22 @@ pub const RESEARCH_ORG: Preset = Preset {
                   borrow product's idle instances and are reclaimed a thousand times, losing \
                   little; product has deadlines, no checkpoints and urgent jobs that preempt \
                   its own; platform's RESERVE quota idles.",
-    json: include_str!("../www/presets/research-org.json"),
+    source: Source::Inline(include_str!("../www/presets/research-org.json")),
 };
 
 /// A sample of the Philly trace (`www/presets/philly-sample.json`, made by the trace import;
-/// its own `description` field says how).
+/// its own `description` field says how), fetched when picked.
 pub const PHILLY: Preset = Preset {
     id: "philly",
     title: "Philly trace sample (3,056 jobs)",
     description: "Five days of real GPU jobs from Microsoft's Philly cluster (2017-11-20 to \
                   24): the five busiest virtual clusters and \"other\" as LEND_AND_BORROW \
                   shares of 256 one-GPU instances, limits proportional to their demand.",
-    json: include_str!("../www/presets/philly-sample.json"),
+    source: Source::Fetched {
+        path: "presets/philly-sample.json",
+        len: 309_493,
+        hash: 0xe5e0_c656_2e59_ef54,
+    },
 };
 
 /// Every preset, in menu order.
@@ -72,7 +124,31 @@ pub const PRESETS: &[Preset] = &[AWS_WALKTHROUGH, PARTITIONED, POOLED, RESEARCH_
 
 /// The preset whose text is exactly `text`, if any.
 pub fn matching(text: &str) -> Option<&'static Preset> {
-    PRESETS.iter().find(|p| p.json == text)
+    PRESETS.iter().find(|p| p.is(text))
+}
+
+/// Fetches a preset's text from the page's own server, with a message naming what failed.
+pub async fn fetch_text(path: &str) -> Result<String, String> {
+    let failed = |e: wasm_bindgen::JsValue| {
+        e.dyn_ref::<js_sys::Error>()
+            .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+    };
+    let window = web_sys::window().ok_or("no window")?;
+    let response: web_sys::Response = JsFuture::from(window.fetch_with_str(path))
+        .await
+        .map_err(failed)?
+        .unchecked_into();
+    if !response.ok() {
+        return Err(format!(
+            "the server answered {} {} for {path}",
+            response.status(),
+            response.status_text()
+        ));
+    }
+    let text = JsFuture::from(response.text().map_err(failed)?)
+        .await
+        .map_err(failed)?;
+    text.as_string().ok_or_else(|| format!("{path} is not text"))
 }
 
 /// The preset with this id, if any.
@@ -81,17 +157,60 @@ pub fn by_id(id: &str) -> Option<&'static Preset> {
 }
 
 /// The toolbar's preset menu: picking a preset loads its scenario. Shows "Custom scenario"
-/// once the text no longer matches a preset, and the picked preset's description below.
+/// once the text no longer matches a preset, and the picked preset's description below;
+/// while a fetched preset loads, says so (the scenario on screen stays until it arrives), and
+/// if it cannot be loaded, says why.
 #[component]
 pub fn PresetPicker() -> impl IntoView {
     let app = use_app();
     let current = Memo::new(move |_| app.scenario.with(|t| matching(t).map(|p| p.id)));
+    // The fetch in flight or failed: (preset id, error if it failed).
+    let loading = RwSignal::new(None::<(&'static str, Option<String>)>);
+    let requests = StoredValue::new(0u64);
+    // Any later change of the scenario (another preset, an edit) supersedes a fetch in
+    // flight and clears a failure's message.
+    Effect::new(move |_| {
+        app.scenario.track();
+        requests.update_value(|n| *n += 1);
+        loading.set(None);
+    });
+    // The menu shows the preset being loaded, else the one on screen.
+    let shown = Memo::new(move |_| match loading.get() {
+        Some((id, None)) => Some(id),
+        _ => current.get(),
+    });
+    let pick = move |p: &'static Preset| {
+        requests.update_value(|n| *n += 1);
+        let request = requests.get_value();
+        match p.source {
+            Source::Inline(text) => {
+                loading.set(None);
+                app.scenario.set(text.to_string());
+            }
+            Source::Fetched { path, .. } => {
+                loading.set(Some((p.id, None)));
+                leptos::task::spawn_local(async move {
+                    let result = fetch_text(path).await;
+                    if requests.try_get_value() != Some(request) {
+                        return; // another pick came first
+                    }
+                    match result {
+                        Ok(text) => {
+                            loading.set(None);
+                            app.scenario.set(text);
+                        }
+                        Err(e) => loading.set(Some((p.id, Some(e)))),
+                    }
+                });
+            }
+        }
+    };
     let options = PRESETS
         .iter()
         .map(|p| {
             let id = p.id;
             view! {
-                <option value=id prop:selected=move || current.get() == Some(id)>
+                <option value=id prop:selected=move || shown.get() == Some(id)>
                     {p.title}
                 </option>
             }
@@ -106,21 +225,38 @@ pub fn PresetPicker() -> impl IntoView {
                 aria-describedby="preset-description"
                 on:change=move |ev| {
                     if let Some(p) = by_id(&event_target_value(&ev)) {
-                        app.scenario.set(p.json.to_string());
+                        pick(p);
                     }
                 }
             >
                 {options}
-                <option value="custom" disabled=true prop:selected=move || current.get().is_none()>
+                <option value="custom" disabled=true prop:selected=move || shown.get().is_none()>
                     "Custom scenario"
                 </option>
             </select>
-            <span id="preset-description" class="preset-description">
-                {move || {
-                    current
-                        .get()
-                        .and_then(by_id)
-                        .map_or("Edited: no longer a preset.", |p| p.description)
+            <span
+                id="preset-description"
+                class="preset-description"
+                class:preset-error=move || loading.with(|l| l.as_ref().is_some_and(|(_, e)| e.is_some()))
+                data-testid="preset-description"
+            >
+                {move || match loading.get() {
+                    Some((id, None)) => {
+                        format!("Loading the {}…", by_id(id).map_or(id, |p| p.title))
+                    }
+                    Some((id, Some(e))) => {
+                        format!(
+                            "Could not load the {} preset ({e}); the scenario on screen is unchanged.",
+                            by_id(id).map_or(id, |p| p.title),
+                        )
+                    }
+                    None => {
+                        current
+                            .get()
+                            .and_then(by_id)
+                            .map_or("Edited: no longer a preset.", |p| p.description)
+                            .to_string()
+                    }
                 }}
             </span>
         </div>
@@ -131,18 +267,51 @@ pub fn PresetPicker() -> impl IntoView {
 mod tests {
     use super::*;
 
+    /// A preset's text: compiled in, or read from the file the page fetches.
+    fn text_of(p: &Preset) -> String {
+        match p.source {
+            Source::Inline(text) => text.to_string(),
+            Source::Fetched { path, .. } => {
+                let file = format!("{}/www/{path}", env!("CARGO_MANIFEST_DIR"));
+                std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("{file}: {e}"))
+            }
+        }
+    }
+
     #[test]
     fn every_preset_is_a_valid_scenario() {
         for p in PRESETS {
+            let text = text_of(p);
             let loaded =
-                quotalab_engine::load(p.json).unwrap_or_else(|e| panic!("{}: {:?}", p.id, e));
+                quotalab_engine::load(&text).unwrap_or_else(|e| panic!("{}: {:?}", p.id, e));
             assert!(
                 loaded.warnings.is_empty(),
                 "{}: {:?}",
                 p.id,
                 loaded.warnings
             );
-            assert!(by_id(p.id).is_some());
+            assert_eq!(by_id(p.id), Some(p));
+            assert_eq!(matching(&text).map(|m| m.id), Some(p.id), "recognised");
         }
+    }
+
+    #[test]
+    fn fetched_presets_are_recognised_by_their_fingerprint() {
+        for p in PRESETS {
+            if let Source::Fetched { path, len, hash } = p.source {
+                let text = text_of(p);
+                assert_eq!(
+                    (len, hash),
+                    (text.len(), fnv1a(text.as_bytes())),
+                    "www/{path} changed: update the preset's len and hash"
+                );
+                // One byte more or changed is no longer the preset.
+                assert!(!p.is(&format!("{text} ")));
+                assert!(!p.is(&text.replacen('0', "1", 1)));
+            }
+        }
+        assert!(PRESETS.iter().any(|p| p.inline().is_none()), "the large one");
+        assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }
 }

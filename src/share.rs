@@ -153,7 +153,7 @@ pub fn init_from_url(app: AppState) -> ShareState {
                     ),
                     lines,
                 )));
-                app.scenario.set(default.json.to_string());
+                app.scenario.set(presets::AWS_WALKTHROUGH_JSON.to_string());
             }
         }
     }

@@ -1,8 +1,10 @@
 //! Large runs off the main thread: the simulation Web Worker and its protocol.
 //!
-//! The worker is a second wasm entry (`src/bin/worker.rs`, built by Trunk with
-//! `data-type="worker"`, which writes `worker.js` and `worker_bg.wasm` next to `index.html`,
-//! unhashed), started by `www/worker-loader.js`. It runs the same engine as the page:
+//! The worker runs the page's own wasm: `www/loader.js` compiles the module once and keeps it
+//! (with the address of its wasm-bindgen glue) in `globalThis.quotalabBoot`; the page starts a
+//! module worker from `www/worker-loader.js` and hands it both, so a worker costs no download
+//! and no compile, and the files cannot disagree (one hashed wasm). In the worker the module's
+//! `main` (`src/main.rs`) sees a worker scope and calls [`worker_main`]. A run there is:
 //! validation, then [`Sim::step`] instant by instant with a progress report every
 //! [`PROGRESS_MS`], then the [`Digest`].
 //!
@@ -20,12 +22,11 @@
 //! | worker → page | `["done", id, postcard (warnings, Digest), total ms, validate ms, simulate ms, digest ms, encode ms, received at, posted at]` (times since the epoch, ms) |
 //! | worker → page | `["error", id or -1, message]` (a panic in the worker, a bad message) |
 //! | worker → page | `["unavailable", -1, message]` (its wasm could not be started) |
-//! | worker → page | `["module", -1, WebAssembly.Module]` (from the loader, once started) |
-//! | page → worker | `["module", -1, WebAssembly.Module]` (first message to a `#module` worker) |
-//! | page → worker | `["warmup", -1]` (a first worker runs a small scenario to optimise its code) |
+//! | page → worker | `["boot", -1, WebAssembly.Module, glue address]` (first message, read by the loader) |
+//! | page → worker | `["warmup", -1]` (the first worker runs a small scenario to optimise its code) |
 //!
-//! The compiled module is kept by the page so that a worker started after a cancel begins at
-//! once, with the code V8 has already optimised (no fetch, no compile, no cold first run).
+//! A worker started after a cancel shares the compiled module, and with it the code V8 has
+//! already optimised: it begins at once (no fetch, no compile, no cold first run).
 //!
 //! A run is cancelled by terminating the worker (it truly stops the CPU work; a fresh worker
 //! is started at once for the next run). No panic crosses the boundary: the worker's panic
@@ -41,7 +42,7 @@ use quotalab_engine::sim::State;
 use quotalab_engine::{Options, Problem, Sim};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker};
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent, Worker, WorkerOptions, WorkerType};
 
 /// The worker's entry script (`www/worker-loader.js`), relative to the page.
 pub const WORKER_URL: &str = "./worker-loader.js";
@@ -396,8 +397,8 @@ struct Inner {
     /// Inside a worker callback (so its closures must not be dropped now).
     in_callback: bool,
     start_timer: Option<i32>,
-    /// The worker's compiled module (from the first worker's loader), for the next ones.
-    module: Option<JsValue>,
+    /// A worker has been asked to warm up (only the first one needs to).
+    warmed: bool,
 }
 
 /// The page's handle on the simulation worker (cheap to clone).
@@ -423,7 +424,7 @@ impl WorkerClient {
                 graveyard: Vec::new(),
                 in_callback: false,
                 start_timer: None,
-                module: None,
+                warmed: false,
             })),
             handler: Rc::new(handler),
         }
@@ -440,10 +441,11 @@ impl WorkerClient {
             return Ok(());
         }
         self.spawn()?;
-        // A first worker (not started from an optimised module) warms its code up, unless a
-        // run replaces this request before it is ready.
+        // The first worker warms its code up, unless a run replaces this request before it
+        // is ready; later ones share the module it optimised.
         let mut inner = self.inner.borrow_mut();
-        if inner.module.is_none() && inner.queued.is_none() {
+        if !inner.warmed && inner.queued.is_none() {
+            inner.warmed = true;
             let message = Array::of2(&"warmup".into(), &(-1.0).into());
             inner.queued = Some((message, JsValue::UNDEFINED));
         }
@@ -541,19 +543,14 @@ impl WorkerClient {
     }
 
     fn spawn(&self) -> Result<(), String> {
-        let (url, module) = {
-            let inner = self.inner.borrow();
-            (inner.url.clone(), inner.module.clone())
-        };
-        let worker = match &module {
-            Some(module) => {
-                let worker = Worker::new(&format!("{url}#module")).map_err(|e| js_message(&e))?;
-                let message = Array::of3(&"module".into(), &(-1.0).into(), module);
-                worker.post_message(&message).map_err(|e| js_message(&e))?;
-                worker
-            }
-            None => Worker::new(&url).map_err(|e| js_message(&e))?,
-        };
+        let url = self.inner.borrow().url.clone();
+        let (module, glue) = boot()?;
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(&url, &options).map_err(|e| js_message(&e))?;
+        let message = Array::of3(&"boot".into(), &(-1.0).into(), &module);
+        message.push(&glue);
+        worker.post_message(&message).map_err(|e| js_message(&e))?;
         let generation = {
             let mut inner = self.inner.borrow_mut();
             inner.generation += 1;
@@ -615,6 +612,26 @@ impl WorkerClient {
         inner.ready = false;
         inner.start_timer = timer;
         Ok(())
+    }
+}
+
+/// The page's compiled module and the address of its glue, from `www/loader.js`
+/// (`globalThis.quotalabBoot`); an error where the page was not started by it (the component
+/// tests), so that runs stay on the page.
+fn boot() -> Result<(JsValue, JsValue), String> {
+    let missing = || "the page was not started by its loader (no compiled module to share)";
+    let boot = js_sys::Reflect::get(&js_sys::global(), &"quotalabBoot".into())
+        .ok()
+        .filter(JsValue::is_object)
+        .ok_or_else(missing)?;
+    let field = |name: &str| {
+        js_sys::Reflect::get(&boot, &name.into())
+            .ok()
+            .filter(|v| !v.is_undefined())
+    };
+    match (field("module"), field("js")) {
+        (Some(module), Some(js)) => Ok((module, js)),
+        _ => Err(missing().to_string()),
     }
 }
 
@@ -705,10 +722,6 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 });
             }
         }
-        return None;
-    }
-    if kind == "module" {
-        inner.module = Some(message.get(2));
         return None;
     }
     if kind == "unavailable" {

@@ -124,7 +124,7 @@ fn rows(root: &Element) -> Vec<(String, String, String, String)> {
         .collect()
 }
 
-const AWS: &str = presets::AWS_WALKTHROUGH.json;
+const AWS: &str = presets::AWS_WALKTHROUGH_JSON;
 
 #[wasm_bindgen_test]
 async fn event_log_lists_the_reclaim_of_bg_p2_by_med_1_with_its_explanation() {
@@ -225,7 +225,7 @@ async fn clicking_a_job_shows_its_history() {
     assert!(why.contains("in-share preemption"), "{why}");
 
     // Another run without bg-p3 closes the panel.
-    let other = quotalab_engine::run_digest(presets::POOLED.json, DigestLimits::default()).unwrap();
+    let other = quotalab_engine::run_digest(presets::POOLED.inline().unwrap(), DigestLimits::default()).unwrap();
     app.outcome.set(Some(RunOutcome {
         digest: Arc::new(other),
         millis: 0.0,
@@ -239,7 +239,7 @@ async fn clicking_a_job_shows_its_history() {
 
 #[wasm_bindgen_test]
 async fn event_log_caps_the_rows_and_shows_more_on_demand() {
-    let (root, _) = mount_run(presets::RESEARCH_ORG.json, || view! { <EventLog /> });
+    let (root, _) = mount_run(presets::RESEARCH_ORG.inline().unwrap(), || view! { <EventLog /> });
     settle().await;
     assert_eq!(rows(&root).len(), explain::PAGE);
     let more: HtmlElement = one(&root, "[data-testid=event-log-more]").unchecked_into();
@@ -259,7 +259,7 @@ async fn event_log_caps_the_rows_and_shows_more_on_demand() {
 
 #[wasm_bindgen_test]
 async fn compare_view_shows_three_columns_per_share_only_when_on() {
-    let (root, _) = mount_run(presets::POOLED.json, || view! { <CompareView /> });
+    let (root, _) = mount_run(presets::POOLED.inline().unwrap(), || view! { <CompareView /> });
     settle().await;
     assert!(
         all(&root, "table.compare").is_empty(),
@@ -302,7 +302,7 @@ async fn compare_view_shows_three_columns_per_share_only_when_on() {
 #[wasm_bindgen_test]
 async fn checkpoint_advisor_shows_young_daly_per_share() {
     let (root, _) = mount_run(
-        presets::RESEARCH_ORG.json,
+        presets::RESEARCH_ORG.inline().unwrap(),
         || view! { <CheckpointAdvisor /> },
     );
     settle().await;
@@ -344,14 +344,50 @@ async fn preset_picker_loads_each_preset() {
     settle().await;
     let select: HtmlSelectElement = one(&root, "[data-testid=preset-select]").unchecked_into();
     assert_eq!(select.value(), "aws");
-    for p in PRESETS {
+    for p in PRESETS.iter().filter(|p| p.inline().is_some()) {
         choose(&root, "[data-testid=preset-select]", p.id);
         settle().await;
-        assert_eq!(app.scenario.get_untracked(), p.json, "{}", p.id);
+        assert_eq!(app.scenario.get_untracked(), p.inline().unwrap(), "{}", p.id);
         assert_eq!(select.value(), p.id);
         assert_eq!(text(&root, ".preset-description"), p.description);
     }
     app.scenario.set("{}".into());
     settle().await;
     assert_eq!(select.value(), "custom");
+}
+
+/// The large preset is fetched when picked; the test runner does not serve it, so this is the
+/// failure a visitor would see on a broken deploy: said, and the scenario left as it was.
+#[wasm_bindgen_test]
+async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario() {
+    let (root, app) = mount_run(AWS, || view! { <PresetPicker /> });
+    settle().await;
+    let select: HtmlSelectElement = one(&root, "[data-testid=preset-select]").unchecked_into();
+    choose(&root, "[data-testid=preset-select]", presets::PHILLY.id);
+    assert!(
+        text(&root, ".preset-description").starts_with("Loading the Philly trace sample"),
+        "{}",
+        text(&root, ".preset-description")
+    );
+    assert_eq!(select.value(), "philly");
+    let mut said = String::new();
+    for _ in 0..200 {
+        settle().await;
+        said = text(&root, ".preset-description");
+        if !said.starts_with("Loading") {
+            break;
+        }
+    }
+    assert!(
+        said.starts_with("Could not load the Philly trace sample (3,056 jobs) preset (the server answered 404"),
+        "{said}"
+    );
+    assert!(said.ends_with("the scenario on screen is unchanged."), "{said}");
+    assert!(one(&root, ".preset-description").class_list().contains("preset-error"));
+    assert_eq!(app.scenario.get_untracked(), AWS);
+    assert_eq!(select.value(), "aws", "the menu shows what is on screen");
+    // The next change of scenario clears the message.
+    choose(&root, "[data-testid=preset-select]", "pool");
+    settle().await;
+    assert_eq!(text(&root, ".preset-description"), presets::POOLED.description);
 }

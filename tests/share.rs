@@ -108,7 +108,7 @@ fn click(root: &Element, selector: &str) {
 /// What `App` does for links, without the rest of the page: the state, the link opener,
 /// the runner (no debounce), the share bar.
 fn share_page(slot: StoredValue<Option<(AppState, ShareState)>, LocalStorage>) -> impl IntoView {
-    let app = AppState::new(presets::AWS_WALKTHROUGH.json.to_string());
+    let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
     provide_context(app);
     let share = share::init_from_url(app);
     state::install_runner(app, 0);
@@ -148,7 +148,7 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
     assert!(find(root, "[data-testid=trace-open]").is_some());
 
     // After the run and the sync pause, the link's length shows and the URL follows.
-    let expected = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap();
+    let expected = share::link_of(presets::AWS_WALKTHROUGH_JSON).unwrap();
     until("the link length", || {
         !text(root, "[data-testid=link-length]").is_empty()
     })
@@ -181,16 +181,14 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
     let back = link::decode(&field.value()).unwrap();
     assert_eq!(
         serde_json::from_str::<serde_json::Value>(&back).unwrap(),
-        serde_json::from_str::<serde_json::Value>(presets::AWS_WALKTHROUGH.json).unwrap()
+        serde_json::from_str::<serde_json::Value>(presets::AWS_WALKTHROUGH_JSON).unwrap()
     );
     // A short link has no warning.
     assert!(find(root, "[data-testid=long-link-warning]").is_none());
 
     // An edit replaces the fragment (after the pause) with the new scenario's link.
-    let edited = presets::AWS_WALKTHROUGH
-        .json
-        .replace("\"ml.g5.xlarge\": 3", "\"ml.g5.xlarge\": 4");
-    assert_ne!(edited, presets::AWS_WALKTHROUGH.json);
+    let edited = presets::AWS_WALKTHROUGH_JSON.replace("\"ml.g5.xlarge\": 3", "\"ml.g5.xlarge\": 4");
+    assert_ne!(edited, presets::AWS_WALKTHROUGH_JSON);
     let before = window().history().unwrap().length().unwrap();
     app.scenario.set(edited.clone());
     let want = share::link_of(&edited).unwrap().url;
@@ -223,7 +221,7 @@ async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
         notice.contains("link payload is not valid base64url"),
         "the codec's message: {notice}"
     );
-    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH.json);
+    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH_JSON);
     // The default preset runs.
     until("the run", || app.outcome.with_untracked(Option::is_some)).await;
     assert_eq!(app.outcome.get_untracked().unwrap().digest.shares.len(), 3);
@@ -255,7 +253,7 @@ async fn a_link_whose_scenario_is_invalid_lists_its_problems() {
     let notice = text(root, "[data-testid=share-notice]");
     assert!(notice.contains("problem"), "{notice}");
     assert!(notice.contains("shares[0].strategy"), "{notice}");
-    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH.json);
+    assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH_JSON);
     drop(page);
 }
 
@@ -279,8 +277,8 @@ async fn a_good_link_opens_its_scenario_and_back_restores_the_previous_one() {
 
     // A discrete action (an import) pushes a new entry; Back restores the link's scenario.
     let before = window().history().unwrap().length().unwrap();
-    share::open_scenario(app, share, presets::AWS_WALKTHROUGH.json.to_string());
-    let aws = share::link_of(presets::AWS_WALKTHROUGH.json).unwrap().url;
+    share::open_scenario(app, share, presets::AWS_WALKTHROUGH_JSON.to_string());
+    let aws = share::link_of(presets::AWS_WALKTHROUGH_JSON).unwrap().url;
     until("the pushed link", || {
         window().location().href().unwrap() == aws
     })
@@ -404,7 +402,7 @@ fn trace_preview_and_column_guesses() {
 
 #[wasm_bindgen_test]
 fn edits_replace_and_new_scenarios_push() {
-    let aws = presets::AWS_WALKTHROUGH.json;
+    let aws = presets::AWS_WALKTHROUGH_JSON;
     assert_eq!(share::changed_span(aws, aws), 0);
     let renamed = aws.replace("AWS walkthrough", "AWS walkthrough 2");
     assert_eq!(share::changed_span(aws, &renamed), 2);
@@ -419,7 +417,7 @@ fn edits_replace_and_new_scenarios_push() {
         false,
         share::changed_span(aws, &longer_job)
     ));
-    let other = presets::PRESETS[1].json;
+    let other = presets::PRESETS[1].inline().unwrap();
     assert!(share::is_replacement(true, share::changed_span(aws, other)));
     // A large paste without a new name is one too.
     assert!(share::is_replacement(false, 5000));

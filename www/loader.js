@@ -17,8 +17,23 @@ Element.prototype.setAttribute = function (name, value) {
   return setAttribute.call(this, name, value);
 };
 
+async function compile(url) {
+  try {
+    return await WebAssembly.compileStreaming(fetch(url));
+  } catch {
+    // A server without the application/wasm type.
+    return WebAssembly.compile(await (await fetch(url)).arrayBuffer());
+  }
+}
+
 const tag = document.querySelector('script[data-quotalab-js]');
-const bindings = await import(tag.dataset.quotalabJs);
-const wasm = await bindings.default({ module_or_path: tag.dataset.quotalabWasm });
+const js = new URL(tag.dataset.quotalabJs, document.baseURI).href;
+const bindings = await import(js);
+const module = await compile(new URL(tag.dataset.quotalabWasm, document.baseURI).href);
+// The simulation worker (src/worker.rs, www/worker-loader.js) runs this same module: the page
+// hands it the compiled module and the glue's address, so the worker starts without a second
+// download or compile. Set before the app starts, which may start the worker at once.
+globalThis.quotalabBoot = { module, js };
+const wasm = await bindings.default({ module_or_path: module });
 window.wasmBindings = bindings;
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));
