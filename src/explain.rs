@@ -14,8 +14,13 @@ use quotalab_engine::digest::{Digest, EventRow, JobRow};
 use crate::state::use_app;
 use crate::{format, palette};
 
-/// Rows the event log renders at first, and adds per "show more".
-pub const PAGE: usize = 500;
+/// Rows the event log renders at first (a new run or filter starts here again). Kept small:
+/// every run rebuilds them, and on a large scenario they were most of the page's work after a
+/// result landed (docs/PERFORMANCE.md, "Browser").
+pub const FIRST_PAGE: usize = 100;
+
+/// Rows each "show more" adds.
+pub const MORE: usize = 500;
 
 /// The event kinds of SPEC 8, in the order the kind filter lists them.
 pub const KINDS: &[&str] = &[
@@ -232,8 +237,8 @@ fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoV
     }
 }
 
-/// The event log of the last good run: filterable by share, kind and job, at most [`PAGE`]
-/// rows at a time ("show more" adds a page). A job id opens its [`JobHistory`].
+/// The event log of the last good run: filterable by share, kind and job; the first
+/// [`FIRST_PAGE`] rows, and [`MORE`] per "show more". A job id opens its [`JobHistory`].
 #[component]
 pub fn EventLog() -> impl IntoView {
     let digest = digest();
@@ -241,7 +246,7 @@ pub fn EventLog() -> impl IntoView {
     let share = RwSignal::new(String::new());
     let kind = RwSignal::new(String::new());
     let job = RwSignal::new(String::new());
-    let limit = RwSignal::new(PAGE);
+    let limit = RwSignal::new(FIRST_PAGE);
 
     // A filter that no longer applies to the new run (a share or kind it lacks) is dropped.
     Effect::new(move |_| {
@@ -270,7 +275,7 @@ pub fn EventLog() -> impl IntoView {
     // A new filter or run starts from the first page.
     Effect::new(move |_| {
         filtered.track();
-        limit.set(PAGE);
+        limit.set(FIRST_PAGE);
     });
 
     let share_options = move || {
@@ -342,13 +347,13 @@ pub fn EventLog() -> impl IntoView {
     let more = move || {
         let left = filtered.with(Vec::len).saturating_sub(limit.get());
         (left > 0).then(|| {
-            let step = left.min(PAGE);
+            let step = left.min(MORE);
             view! {
                 <button
                     type="button"
                     class="show-more"
                     data-testid="event-log-more"
-                    on:click=move |_| limit.update(|n| *n += PAGE)
+                    on:click=move |_| limit.update(|n| *n += MORE)
                 >
                     {format!("Show {} more ({} left)", format::thousands(step as f64), format::thousands(left as f64))}
                 </button>

@@ -49,7 +49,9 @@ impl Preset {
     pub fn is(&self, text: &str) -> bool {
         match self.source {
             Source::Inline(json) => json == text,
-            Source::Fetched { len, hash, .. } => text.len() == len && fnv1a(text.as_bytes()) == hash,
+            Source::Fetched { len, hash, .. } => {
+                text.len() == len && fnv1a(text.as_bytes()) == hash
+            }
         }
     }
 }
@@ -80,7 +82,9 @@ pub const PARTITIONED: Preset = Preset {
     description: "Four teams, 248 jobs, every share RESERVE: vision's morning burst and \
                   language's afternoon burst queue for hours while the other teams' \
                   instances sit idle. Switch to \"pooled\" to see the same jobs share.",
-    source: Source::Inline(include_str!("../www/presets/partition-vs-pool-partitioned.json")),
+    source: Source::Inline(include_str!(
+        "../www/presets/partition-vs-pool-partitioned.json"
+    )),
 };
 
 /// The same four teams and jobs, every share LEND_AND_BORROW (unlimited).
@@ -148,7 +152,8 @@ pub async fn fetch_text(path: &str) -> Result<String, String> {
     let text = JsFuture::from(response.text().map_err(failed)?)
         .await
         .map_err(failed)?;
-    text.as_string().ok_or_else(|| format!("{path} is not text"))
+    text.as_string()
+        .ok_or_else(|| format!("{path} is not text"))
 }
 
 /// The preset with this id, if any.
@@ -310,7 +315,10 @@ mod tests {
                 assert!(!p.is(&text.replacen('0', "1", 1)));
             }
         }
-        assert!(PRESETS.iter().any(|p| p.inline().is_none()), "the large one");
+        assert!(
+            PRESETS.iter().any(|p| p.inline().is_none()),
+            "the large one"
+        );
         assert_eq!(fnv1a(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(fnv1a(b"a"), 0xaf63_dc4c_8601_ec8c);
     }

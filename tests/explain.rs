@@ -225,7 +225,9 @@ async fn clicking_a_job_shows_its_history() {
     assert!(why.contains("in-share preemption"), "{why}");
 
     // Another run without bg-p3 closes the panel.
-    let other = quotalab_engine::run_digest(presets::POOLED.inline().unwrap(), DigestLimits::default()).unwrap();
+    let other =
+        quotalab_engine::run_digest(presets::POOLED.inline().unwrap(), DigestLimits::default())
+            .unwrap();
     app.outcome.set(Some(RunOutcome {
         digest: Arc::new(other),
         millis: 0.0,
@@ -239,27 +241,33 @@ async fn clicking_a_job_shows_its_history() {
 
 #[wasm_bindgen_test]
 async fn event_log_caps_the_rows_and_shows_more_on_demand() {
-    let (root, _) = mount_run(presets::RESEARCH_ORG.inline().unwrap(), || view! { <EventLog /> });
+    let (root, _) = mount_run(
+        presets::RESEARCH_ORG.inline().unwrap(),
+        || view! { <EventLog /> },
+    );
     settle().await;
-    assert_eq!(rows(&root).len(), explain::PAGE);
+    assert_eq!(rows(&root).len(), explain::FIRST_PAGE);
     let more: HtmlElement = one(&root, "[data-testid=event-log-more]").unchecked_into();
     more.click();
     settle().await;
-    assert_eq!(rows(&root).len(), 2 * explain::PAGE);
+    assert_eq!(rows(&root).len(), explain::FIRST_PAGE + explain::MORE);
     choose(&root, "[data-testid=event-filter-kind]", "preempt");
     settle().await;
     let pre = rows(&root);
     assert_eq!(
         pre.len(),
-        explain::PAGE,
-        "a new filter starts from one page"
+        explain::FIRST_PAGE,
+        "a new filter starts from the first page"
     );
     assert!(pre.iter().all(|r| r.0 == "preempt"));
 }
 
 #[wasm_bindgen_test]
 async fn compare_view_shows_three_columns_per_share_only_when_on() {
-    let (root, _) = mount_run(presets::POOLED.inline().unwrap(), || view! { <CompareView /> });
+    let (root, _) = mount_run(
+        presets::POOLED.inline().unwrap(),
+        || view! { <CompareView /> },
+    );
     settle().await;
     assert!(
         all(&root, "table.compare").is_empty(),
@@ -347,7 +355,12 @@ async fn preset_picker_loads_each_preset() {
     for p in PRESETS.iter().filter(|p| p.inline().is_some()) {
         choose(&root, "[data-testid=preset-select]", p.id);
         settle().await;
-        assert_eq!(app.scenario.get_untracked(), p.inline().unwrap(), "{}", p.id);
+        assert_eq!(
+            app.scenario.get_untracked(),
+            p.inline().unwrap(),
+            "{}",
+            p.id
+        );
         assert_eq!(select.value(), p.id);
         assert_eq!(text(&root, ".preset-description"), p.description);
     }
@@ -379,15 +392,25 @@ async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario()
         }
     }
     assert!(
-        said.starts_with("Could not load the Philly trace sample (3,056 jobs) preset (the server answered 404"),
+        said.starts_with(
+            "Could not load the Philly trace sample (3,056 jobs) preset (the server answered 404"
+        ),
         "{said}"
     );
-    assert!(said.ends_with("the scenario on screen is unchanged."), "{said}");
-    assert!(one(&root, ".preset-description").class_list().contains("preset-error"));
+    assert!(
+        said.ends_with("the scenario on screen is unchanged."),
+        "{said}"
+    );
+    assert!(one(&root, ".preset-description")
+        .class_list()
+        .contains("preset-error"));
     assert_eq!(app.scenario.get_untracked(), AWS);
     assert_eq!(select.value(), "aws", "the menu shows what is on screen");
     // The next change of scenario clears the message.
     choose(&root, "[data-testid=preset-select]", "pool");
     settle().await;
-    assert_eq!(text(&root, ".preset-description"), presets::POOLED.description);
+    assert_eq!(
+        text(&root, ".preset-description"),
+        presets::POOLED.description
+    );
 }

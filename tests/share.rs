@@ -187,7 +187,8 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
     assert!(find(root, "[data-testid=long-link-warning]").is_none());
 
     // An edit replaces the fragment (after the pause) with the new scenario's link.
-    let edited = presets::AWS_WALKTHROUGH_JSON.replace("\"ml.g5.xlarge\": 3", "\"ml.g5.xlarge\": 4");
+    let edited =
+        presets::AWS_WALKTHROUGH_JSON.replace("\"ml.g5.xlarge\": 3", "\"ml.g5.xlarge\": 4");
     assert_ne!(edited, presets::AWS_WALKTHROUGH_JSON);
     let before = window().history().unwrap().length().unwrap();
     app.scenario.set(edited.clone());

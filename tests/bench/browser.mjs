@@ -168,7 +168,8 @@ async function gzipSize(file) {
 async function transferSizes(loaded) {
   const kinds = /\.(wasm|js|css)$/;
   const startup = [...new Set(loaded.map((p) => basename(p)).filter((f) => kinds.test(f)))];
-  const workerFiles = ['worker-loader.js', 'worker.js', 'worker_bg.wasm'];
+  // The worker runs the page's own wasm (handed over compiled): only its loader is extra.
+  const workerFiles = ['worker-loader.js'];
   const sum = async (files) => (await Promise.all(files.map(gzipSize))).reduce((a, b) => a + b, 0);
   const rows = [];
   for (const f of [...startup, ...workerFiles.filter((f) => !startup.includes(f))]) {
