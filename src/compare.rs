@@ -177,7 +177,7 @@ fn join_and(items: &[String]) -> String {
 /// Names and amounts, largest first, at most three then "and N more": "vision 3.0 h and
 /// language 1.2 h".
 fn listing(mut items: Vec<(f64, String, String)>) -> String {
-    items.sort_by(|a, b| b.0.total_cmp(&a.0));
+    quotalab_engine::sort::stable_by(&mut items, &|a, b| b.0.total_cmp(&a.0));
     let n = items.len();
     let mut words: Vec<String> = items
         .into_iter()

@@ -442,7 +442,7 @@ pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
             .filter(|r| usize::from(r.share) == s)
             .collect();
         let mut times: Vec<f64> = rows.iter().flat_map(|r| r.t_s.iter().copied()).collect();
-        times.sort_by(f64::total_cmp);
+        quotalab_engine::sort::stable_by(&mut times, &f64::total_cmp);
         times.dedup();
         for t in times {
             let v: f64 = rows

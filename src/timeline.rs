@@ -20,7 +20,7 @@ use web_sys::HtmlCanvasElement;
 
 use crate::charts::{
     chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s,
-    tick_label, CanvasOpts, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
+    tick_label, CanvasOpts, CssBox, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
 };
 use crate::{format, palette};
 
@@ -206,7 +206,7 @@ pub struct Layout {
 /// Lays the Gantt out: one row per job for small runs, packed lanes beyond.
 pub fn layout(d: &Digest, g: &Gantt) -> Layout {
     let mut order: Vec<usize> = (0..d.jobs.len()).collect();
-    order.sort_by(|&a, &b| {
+    quotalab_engine::sort::stable_by(&mut order, &|&a, &b| {
         let (x, y) = (&d.jobs[a], &d.jobs[b]);
         x.share
             .cmp(&y.share)
@@ -270,7 +270,9 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         .iter()
         .filter(|s| s.kind != Seg::Waiting)
         .collect();
-    segs.sort_by(|a, b| a.job.cmp(&b.job).then(a.t0.total_cmp(&b.t0)));
+    quotalab_engine::sort::stable_by(&mut segs, &|a, b| {
+        a.job.cmp(&b.job).then(a.t0.total_cmp(&b.t0))
+    });
     for s in segs {
         match holds.last_mut() {
             Some(h) if h.job == s.job && (s.t0 - h.t1).abs() < 1e-9 => {
@@ -285,7 +287,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
             }),
         }
     }
-    holds.sort_by(|a, b| {
+    quotalab_engine::sort::stable_by(&mut holds, &|a, b| {
         share_of(a.job)
             .cmp(&share_of(b.job))
             .then(a.t0.total_cmp(&b.t0))
@@ -332,7 +334,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         }
     }
     for v in &mut per_lane {
-        v.sort_by(|a, b| a.t0.total_cmp(&b.t0));
+        quotalab_engine::sort::stable_by(v, &|a, b| a.t0.total_cmp(&b.t0));
     }
     let raw: usize = per_lane.iter().map(Vec::len).sum();
     // Merge bars closer than about a pixel; coarser until few enough are left.
@@ -356,7 +358,9 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         ));
     }
     if bars.len() > MAX_BARS {
-        bars.sort_by(|a, b| (b.t1 - b.t0).total_cmp(&(a.t1 - a.t0)));
+        quotalab_engine::sort::stable_by(&mut bars, &|a, b| {
+            (b.t1 - b.t0).total_cmp(&(a.t1 - a.t0))
+        });
         bars.truncate(MAX_BARS);
         note.push_str(&format!(
             "; only the {} longest bars are drawn",
@@ -491,11 +495,12 @@ fn draw_mark(
 /// Draws the Gantt; returns its time frame for the cursor.
 pub fn draw_timeline(
     canvas: &HtmlCanvasElement,
+    size: CssBox,
     d: &Digest,
     l: &Layout,
 ) -> Result<Option<Frame>, String> {
     let (row_h, css_h) = heights(l);
-    let pen = fit_backing_store(canvas, Some(css_h));
+    let pen = fit_backing_store(canvas, size, Some(css_h));
     let root = root_area(canvas)?;
     let end = span_s(d);
     let axis = TimeAxis::for_span(end);
@@ -734,7 +739,7 @@ pub fn Timeline(
             cursor: Some(cursor),
             steps: Some(steps.into()),
         },
-        move |c| draw_timeline(c, &digest.get(), &model.get()),
+        move |c, size| draw_timeline(c, size, &digest.get(), &model.get()),
     );
     let note = move || {
         let l = model.get();

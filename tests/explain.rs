@@ -57,6 +57,16 @@ where
     (root, cell.get().expect("the state"))
 }
 
+/// Waits `ms` milliseconds of real time (for the network).
+async fn sleep_ms(ms: i32) {
+    let promise = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
 /// Lets effects (scheduled as tasks) run.
 async fn settle() {
     for _ in 0..5 {
@@ -377,6 +387,7 @@ async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario()
     settle().await;
     let select: HtmlSelectElement = one(&root, "[data-testid=preset-select]").unchecked_into();
     choose(&root, "[data-testid=preset-select]", presets::PHILLY.id);
+    tick().await; // the page updates; the fetch takes longer
     assert!(
         text(&root, ".preset-description").starts_with("Loading the Philly trace sample"),
         "{}",
@@ -384,8 +395,8 @@ async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario()
     );
     assert_eq!(select.value(), "philly");
     let mut said = String::new();
-    for _ in 0..200 {
-        settle().await;
+    for _ in 0..500 {
+        sleep_ms(10).await;
         said = text(&root, ".preset-description");
         if !said.starts_with("Loading") {
             break;

@@ -14,7 +14,8 @@ use web_sys::HtmlCanvasElement;
 
 use super::{
     band_polygon, chart_canvas, count_axis, err, fit_backing_store, hatch, root_area, share_colour,
-    share_tint, span_s, step_corners, tick_label, CanvasOpts, Frame, TimeAxis, INK, LENT, QUEUED,
+    share_tint, span_s, step_corners, tick_label, CanvasOpts, CssBox, Frame, TimeAxis, INK, LENT,
+    QUEUED,
 };
 use crate::{format, palette};
 
@@ -78,13 +79,73 @@ pub fn caption(s: &PanelSummary) -> String {
     parts.join(", ")
 }
 
+/// One share's panel for one instance type: title, caption and chart follow the digest.
+fn panel(
+    digest: Signal<Arc<Digest>>,
+    (share, ty): (u16, u16),
+    several_types: Memo<bool>,
+    cursor: Option<RwSignal<Option<f64>>>,
+) -> AnyView {
+    let row_of = move |d: &Digest| -> Option<usize> {
+        d.series
+            .iter()
+            .position(|r| r.share == share && r.instance_type == ty)
+    };
+    let name =
+        Memo::new(move |_| digest.with(|d| super::share_name(d, share as usize).to_string()));
+    let cap = Memo::new(move |_| {
+        digest
+            .with(|d| row_of(d).map_or_else(String::new, |i| caption(&panel_summary(&d.series[i]))))
+    });
+    let type_label = move || {
+        several_types.get().then(|| {
+            let t = digest.with(|d| super::type_name(d, ty).to_string());
+            view! { <span class="panel-type">{t}</span> }
+        })
+    };
+    let canvas = chart_canvas(
+        CanvasOpts {
+            class: "chart-canvas panel-canvas",
+            label: Signal::derive(move || {
+                format!(
+                    "{}: limit, own, borrowed and lent instances over time; {}",
+                    name.get(),
+                    cap.get()
+                )
+            }),
+            cursor,
+            steps: None,
+        },
+        move |c, size| {
+            let d = digest.get();
+            match row_of(&d) {
+                Some(i) => draw_panel(c, size, &d, &d.series[i]),
+                None => Ok(None),
+            }
+        },
+    );
+    view! {
+        <div class="panel" data-share=move || name.get()>
+            <h3 class="panel-title">
+                {super::swatch(palette::css(share as usize))}
+                {move || name.get()}
+                {type_label}
+            </h3>
+            <p class="panel-caption">{move || cap.get()}</p>
+            {canvas}
+        </div>
+    }
+    .into_any()
+}
+
 /// Draws one panel (one share, one instance type).
 pub fn draw_panel(
     canvas: &HtmlCanvasElement,
+    size: CssBox,
     d: &Digest,
     row: &SeriesRow,
 ) -> Result<Option<Frame>, String> {
-    let pen = fit_backing_store(canvas, None);
+    let pen = fit_backing_store(canvas, size, None);
     let root = root_area(canvas)?;
     let share = row.share as usize;
     let end = span_s(d);
@@ -255,56 +316,38 @@ pub fn draw_panel(
     Ok(Some(frame))
 }
 
-/// One panel per series row (share × instance type), with a shared legend.
+/// One panel per series row (share × instance type), with a shared legend. Panels are keyed
+/// by (share, instance type): a new run redraws the panels it shares with the last one instead
+/// of building new ones.
 #[component]
 pub fn AllocationChart(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     #[prop(optional)] cursor: Option<RwSignal<Option<f64>>>,
 ) -> impl IntoView {
+    // The panels in order: (share, instance type), by share then type.
+    let keys = Memo::new(move |_| {
+        digest.with(|d| {
+            let mut keys: Vec<(u16, u16)> = d
+                .series
+                .iter()
+                .map(|r| (r.share, r.instance_type))
+                .collect();
+            quotalab_engine::sort::stable_by(&mut keys, &|a, b| a.cmp(b));
+            keys
+        })
+    });
+    let several_types = Memo::new(move |_| digest.with(|d| super::series_types(d).len() > 1));
     let panels = move || {
-        let d = digest.get();
-        if d.series.is_empty() {
+        if keys.with(Vec::is_empty) {
             return view! { <p class="empty-note">"The run has no time series to chart."</p> }
                 .into_any();
         }
-        let several_types = super::series_types(&d).len() > 1;
-        let mut rows: Vec<usize> = (0..d.series.len()).collect();
-        rows.sort_by_key(|&i| (d.series[i].share, d.series[i].instance_type));
-        rows.into_iter()
-            .map(|i| {
-                let row = &d.series[i];
-                let share = row.share as usize;
-                let name = super::share_name(&d, share).to_string();
-                let ty = several_types.then(|| {
-                    view! { <span class="panel-type">{super::type_name(&d, row.instance_type).to_string()}</span> }
-                });
-                let cap = caption(&panel_summary(row));
-                let label = format!("{name}: limit, own, borrowed and lent instances over time; {cap}");
-                let dd = d.clone();
-                let canvas = chart_canvas(
-                    CanvasOpts {
-                        class: "chart-canvas panel-canvas",
-                        label,
-                        cursor,
-                        steps: None,
-                    },
-                    move |c| draw_panel(c, &dd, &dd.series[i]),
-                );
-                let key = name.clone();
-                view! {
-                    <div class="panel" data-share=key>
-                        <h3 class="panel-title">
-                            {super::swatch(palette::css(share))}
-                            {name}
-                            {ty}
-                        </h3>
-                        <p class="panel-caption">{cap}</p>
-                        {canvas}
-                    </div>
-                }
-            })
-            .collect_view()
-            .into_any()
+        view! {
+            <For each=move || keys.get() key=|k| *k let:k>
+                {panel(digest, k, several_types, cursor)}
+            </For>
+        }
+        .into_any()
     };
     view! {
         <figure class="chart allocation" data-testid="chart-allocation">

@@ -10,7 +10,9 @@ use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 use web_sys::HtmlCanvasElement;
 
-use super::{chart_canvas, err, fit_backing_store, root_area, share_colour, CanvasOpts, MUTED};
+use super::{
+    chart_canvas, err, fit_backing_store, root_area, share_colour, CanvasOpts, CssBox, MUTED,
+};
 use crate::{format, palette};
 
 /// At most this many steps are drawn per share (quantiles of the sorted times).
@@ -28,7 +30,7 @@ pub fn completion_times(d: &Digest) -> Vec<Vec<f64>> {
         }
     }
     for v in &mut out {
-        v.sort_by(f64::total_cmp);
+        quotalab_engine::sort::stable_by(v, &f64::total_cmp);
     }
     out
 }
@@ -115,8 +117,12 @@ pub fn log_range(times: &[Vec<f64>]) -> (f64, f64, Vec<f64>) {
 }
 
 /// Draws the completion-time CDFs.
-pub fn draw_completion(canvas: &HtmlCanvasElement, d: &Digest) -> Result<Option<Frame>, String> {
-    let pen = fit_backing_store(canvas, None);
+pub fn draw_completion(
+    canvas: &HtmlCanvasElement,
+    size: CssBox,
+    d: &Digest,
+) -> Result<Option<Frame>, String> {
+    let pen = fit_backing_store(canvas, size, None);
     let root = root_area(canvas)?;
     let times = completion_times(d);
     let (lo, hi, ticks) = log_range(&times);
@@ -210,7 +216,7 @@ pub fn CompletionChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoVi
             cursor: None,
             steps: None,
         },
-        move |c| draw_completion(c, &digest.get()),
+        move |c, size| draw_completion(c, size, &digest.get()),
     );
     let legend = move || {
         let d = digest.get();

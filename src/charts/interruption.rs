@@ -12,7 +12,7 @@ use web_sys::HtmlCanvasElement;
 
 use super::{
     chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, CanvasOpts,
-    Frame, MUTED, TEXT,
+    CssBox, Frame, MUTED, TEXT,
 };
 use crate::format;
 
@@ -65,9 +65,13 @@ fn short(name: &str, max: usize) -> String {
 }
 
 /// Draws the bars.
-pub fn draw_interruption(canvas: &HtmlCanvasElement, d: &Digest) -> Result<Option<Frame>, String> {
+pub fn draw_interruption(
+    canvas: &HtmlCanvasElement,
+    size: CssBox,
+    d: &Digest,
+) -> Result<Option<Frame>, String> {
     let n = d.shares.len().max(1);
-    let pen = fit_backing_store(canvas, Some(css_height(n)));
+    let pen = fit_backing_store(canvas, size, Some(css_height(n)));
     let root = root_area(canvas)?;
     let totals: Vec<f64> = d.shares.iter().map(|m| parts(m).iter().sum()).collect();
     let max_h = totals.iter().copied().fold(0.0, f64::max);
@@ -185,7 +189,7 @@ pub fn InterruptionChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl Into
             cursor: None,
             steps: None,
         },
-        move |c| draw_interruption(c, &digest.get()),
+        move |c, size| draw_interruption(c, size, &digest.get()),
     );
     view! {
         <figure class="chart interruption" data-testid="chart-interruption">

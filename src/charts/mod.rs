@@ -145,20 +145,49 @@ impl Frame {
     }
 }
 
+/// A canvas's CSS box (CSS pixels), as its `ResizeObserver` last reported it.
+///
+/// Charts draw at this size instead of asking the canvas (`clientWidth`): reading a layout
+/// property while the page has pending changes makes the browser lay the page out there and
+/// then, once per chart, and a new result changes much of the page (docs/PERFORMANCE.md,
+/// "Browser"). Only a canvas's very first drawing, before any report, measures it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct CssBox {
+    pub width: f64,
+    pub height: f64,
+}
+
+impl CssBox {
+    /// Measures `canvas` (forces a layout if one is pending).
+    pub fn measure(canvas: &HtmlCanvasElement) -> CssBox {
+        CssBox {
+            width: f64::from(canvas.client_width()),
+            height: f64::from(canvas.client_height()),
+        }
+    }
+}
+
 /// Sizes the canvas backing store to its CSS box times `devicePixelRatio` (after setting its
-/// CSS height when given); returns the pen to draw with.
-pub fn fit_backing_store(canvas: &HtmlCanvasElement, css_height: Option<f64>) -> Pen {
+/// CSS height when given, which then wins over the box's); returns the pen to draw with.
+pub fn fit_backing_store(canvas: &HtmlCanvasElement, size: CssBox, css_height: Option<f64>) -> Pen {
     if let Some(h) = css_height {
-        let _ =
-            web_sys::HtmlElement::style(canvas).set_property("height", &format!("{}px", h.round()));
+        let style = web_sys::HtmlElement::style(canvas);
+        let value = format!("{}px", h.round());
+        // Only a change: an equal write would still invalidate the page's style.
+        if style.get_property_value("height").ok().as_deref() != Some(value.as_str()) {
+            let _ = style.set_property("height", &value);
+        }
     }
     let dpr = web_sys::window()
         .map(|w| w.device_pixel_ratio())
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
-    let css = |v: i32, fallback: f64| if v > 0 { f64::from(v) } else { fallback };
-    let w = css(canvas.client_width(), 640.0);
-    let h = css(canvas.client_height(), css_height.unwrap_or(240.0));
+    let css = |v: f64, fallback: f64| if v > 0.0 { v } else { fallback };
+    let w = css(size.width, 640.0);
+    let h = match css_height {
+        Some(h) => h.round(),
+        None => css(size.height, 240.0),
+    };
     canvas.set_width((w * dpr).round() as u32);
     canvas.set_height((h * dpr).round() as u32);
     Pen { dpr }
@@ -343,7 +372,7 @@ pub fn hatch(
 /// The series rows of `d` for instance type `ty`, in share order.
 pub fn rows_of_type(d: &Digest, ty: u16) -> Vec<&SeriesRow> {
     let mut rows: Vec<&SeriesRow> = d.series.iter().filter(|r| r.instance_type == ty).collect();
-    rows.sort_by_key(|r| r.share);
+    quotalab_engine::sort::stable_by(&mut rows, &|a, b| a.share.cmp(&b.share));
     rows
 }
 
@@ -388,7 +417,7 @@ pub struct CanvasOpts {
     /// The canvas's class (its CSS height lives in `www/charts.css`).
     pub class: &'static str,
     /// What the chart shows, for screen readers.
-    pub label: String,
+    pub label: Signal<String>,
     /// The shared time cursor: drawn over the chart, and set by a click or drag.
     pub cursor: Option<RwSignal<Option<f64>>>,
     /// Focusable; arrow keys move the cursor through `steps` (times in seconds, ascending).
@@ -399,39 +428,47 @@ pub struct CanvasOpts {
 /// runs once mounted, again when a signal it reads changes, and when the canvas is resized.
 pub fn chart_canvas<F>(opts: CanvasOpts, draw: F) -> AnyView
 where
-    F: Fn(&HtmlCanvasElement) -> Result<Option<Frame>, String> + 'static,
+    F: Fn(&HtmlCanvasElement, CssBox) -> Result<Option<Frame>, String> + 'static,
 {
     canvas_view(opts, Box::new(draw))
 }
 
-/// The drawing function of a canvas.
-type DrawFn = Box<dyn Fn(&HtmlCanvasElement) -> Result<Option<Frame>, String>>;
+/// The drawing function of a canvas: draws at the given CSS size.
+type DrawFn = Box<dyn Fn(&HtmlCanvasElement, CssBox) -> Result<Option<Frame>, String>>;
 
 // Not generic, so that it is compiled once for every chart.
 fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
     let canvas_ref = NodeRef::<html::Canvas>::new();
-    let size = RwSignal::new((0, 0));
+    // Bumped when the canvas's width changes: redraw.
+    let resized = RwSignal::new(0u64);
     let frame = RwSignal::new(None::<Frame>);
     let error = RwSignal::new(None::<String>);
-    let drawn = StoredValue::new((0, 0));
+    // The box the ResizeObserver last reported, and the width last drawn at.
+    let observed = StoredValue::new(None::<CssBox>);
+    let drawn_width = StoredValue::new(f64::NAN);
 
     Effect::new(move |_| {
-        size.track();
+        resized.track();
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
-        match draw(&canvas) {
+        let size = observed
+            .get_value()
+            .unwrap_or_else(|| CssBox::measure(&canvas));
+        match draw(&canvas, size) {
             Ok(f) => {
                 frame.set(f);
                 error.set(None);
             }
             Err(e) => error.set(Some(e)),
         }
-        drawn.set_value((canvas.client_width(), canvas.client_height()));
+        drawn_width.set_value(size.width);
     });
 
-    // Redraw when the canvas's CSS box changes (window resize, layout change).
-    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, Closure<dyn FnMut()>)>);
+    // Redraw when the canvas's width changes (window resize, layout change). Heights are set
+    // by the charts or fixed by charts.css, and change only with the width.
+    type OnResize = Closure<dyn FnMut(js_sys::Array)>;
+    let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, OnResize)>);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
             return;
@@ -439,12 +476,22 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         if observer.with_value(Option::is_some) {
             return;
         }
-        let on_resize = Closure::<dyn FnMut()>::new(move || {
-            if let Some(c) = canvas_ref.get_untracked() {
-                let now = (c.client_width(), c.client_height());
-                if now != drawn.get_value() && now.0 > 0 {
-                    size.set(now);
-                }
+        let on_resize = OnResize::new(move |entries: js_sys::Array| {
+            let Some(entry) = entries
+                .get(0)
+                .dyn_ref::<web_sys::ResizeObserverEntry>()
+                .cloned()
+            else {
+                return;
+            };
+            let rect = entry.content_rect();
+            let now = CssBox {
+                width: rect.width(),
+                height: rect.height(),
+            };
+            observed.set_value(Some(now));
+            if now.width > 0.0 && now.width != drawn_width.get_value() {
+                resized.update(|n| *n += 1);
             }
         });
         if let Ok(ro) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {

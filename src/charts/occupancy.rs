@@ -11,7 +11,7 @@ use web_sys::HtmlCanvasElement;
 
 use super::{
     band_polygon, chart_canvas, count_axis, err, fit_backing_store, root_area, rows_of_type,
-    share_colour, span_s, tick_label, CanvasOpts, Frame, TimeAxis, INK,
+    share_colour, span_s, tick_label, CanvasOpts, CssBox, Frame, TimeAxis, INK,
 };
 
 /// Stacked layers of one instance type: per share (in share order), the cumulative
@@ -55,13 +55,43 @@ pub fn stack(d: &Digest, ty: u16) -> Stack {
     }
 }
 
+/// The chart of instance type `ty` (titled when the run has several types).
+fn type_chart(
+    digest: Signal<Arc<Digest>>,
+    ty: u16,
+    types: Memo<Vec<u16>>,
+    cursor: Option<RwSignal<Option<f64>>>,
+) -> AnyView {
+    let name = Memo::new(move |_| digest.with(|d| super::type_name(d, ty).to_string()));
+    let title = move || {
+        (types.with(Vec::len) > 1)
+            .then(|| view! { <h3 class="panel-title">{move || name.get()}</h3> })
+    };
+    let canvas = chart_canvas(
+        CanvasOpts {
+            class: "chart-canvas occupancy-canvas",
+            label: Signal::derive(move || {
+                format!(
+                    "Stacked areas: {} instances used by each share's admitted jobs over time, under the capacity line",
+                    name.get()
+                )
+            }),
+            cursor,
+            steps: None,
+        },
+        move |c, size| draw_occupancy(c, size, &digest.get(), ty),
+    );
+    view! { <div class="occupancy-type">{title}{canvas}</div> }.into_any()
+}
+
 /// Draws the occupancy of instance type `ty`.
 pub fn draw_occupancy(
     canvas: &HtmlCanvasElement,
+    size: CssBox,
     d: &Digest,
     ty: u16,
 ) -> Result<Option<Frame>, String> {
-    let pen = fit_backing_store(canvas, None);
+    let pen = fit_backing_store(canvas, size, None);
     let root = root_area(canvas)?;
     let data = stack(d, ty);
     let end = span_s(d);
@@ -129,41 +159,25 @@ pub fn draw_occupancy(
     Ok(Some(frame))
 }
 
-/// One occupancy chart per instance type, with the share legend.
+/// One occupancy chart per instance type, with the share legend. Charts are keyed by
+/// instance type: a new run redraws them instead of building new ones.
 #[component]
 pub fn OccupancyChart(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     #[prop(optional)] cursor: Option<RwSignal<Option<f64>>>,
 ) -> impl IntoView {
+    let types = Memo::new(move |_| digest.with(|d| super::series_types(d)));
     let charts = move || {
-        let d = digest.get();
-        let types = super::series_types(&d);
-        if types.is_empty() {
+        if types.with(Vec::is_empty) {
             return view! { <p class="empty-note">"The run has no time series to chart."</p> }
                 .into_any();
         }
-        let several = types.len() > 1;
-        types
-            .into_iter()
-            .map(|ty| {
-                let name = super::type_name(&d, ty).to_string();
-                let title = several.then(|| view! { <h3 class="panel-title">{name.clone()}</h3> });
-                let dd = d.clone();
-                let canvas = chart_canvas(
-                    CanvasOpts {
-                        class: "chart-canvas occupancy-canvas",
-                        label: format!(
-                            "Stacked areas: {name} instances used by each share's admitted jobs over time, under the capacity line"
-                        ),
-                        cursor,
-                        steps: None,
-                    },
-                    move |c| draw_occupancy(c, &dd, ty),
-                );
-                view! { <div class="occupancy-type">{title}{canvas}</div> }
-            })
-            .collect_view()
-            .into_any()
+        view! {
+            <For each=move || types.get() key=|ty| *ty let:ty>
+                {type_chart(digest, ty, types, cursor)}
+            </For>
+        }
+        .into_any()
     };
     view! {
         <figure class="chart occupancy" data-testid="chart-occupancy">

@@ -15,6 +15,7 @@ pub mod pass;
 pub mod preemption;
 pub mod result;
 pub mod sim;
+pub mod sort;
 pub mod trace;
 pub mod validate;
 pub mod workload;

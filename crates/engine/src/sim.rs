@@ -457,15 +457,18 @@ impl<'a> Sim<'a> {
             })
             .collect();
         let mut by_id: Vec<u32> = (0..sc.jobs.len() as u32).collect();
-        by_id.sort_by(|&a, &b| sc.jobs[a as usize].id.cmp(&sc.jobs[b as usize].id));
+        crate::sort::stable_by(&mut by_id, &|&a, &b| {
+            sc.jobs[a as usize].id.cmp(&sc.jobs[b as usize].id)
+        });
         let mut id_rank = vec![0; sc.jobs.len()];
         for (rank, &j) in by_id.iter().enumerate() {
             id_rank[j as usize] = rank as u32;
         }
         let mut submissions: Vec<u32> = (0..sc.jobs.len() as u32).collect();
-        submissions.sort_by_key(|&j| sc.jobs[j as usize].submit); // stable: file order within an instant
+        // Stable: file order within an instant.
+        crate::sort::stable_by_i64(&mut submissions, &|&j| sc.jobs[j as usize].submit);
         let mut timed: Vec<usize> = (0..sc.events.len()).collect();
-        timed.sort_by_key(|&e| sc.events[e].at);
+        crate::sort::stable_by_i64(&mut timed, &|&e| sc.events[e].at);
 
         // Series pairs: every type a share ever has a limit for, or runs jobs of.
         let mut uses = vec![vec![false; types]; cfg.len()];

@@ -756,7 +756,7 @@ fn build_scenario(
             .cmp(&table.jobs[*a])
             .then_with(|| table.names[*a].cmp(&table.names[*b]))
     };
-    order.sort_by(by_count);
+    crate::sort::stable_by(&mut order, &by_count);
     let fold = opts.top_shares.filter(|&n| order.len() > n);
     let mut final_of: Vec<usize> = vec![0; table.names.len()];
     let mut shares: Vec<Share> = Vec::new();
@@ -795,7 +795,7 @@ fn build_scenario(
         }
     } else {
         // A share named `other` goes last.
-        order.sort_by_key(|&i| table.names[i] == "other");
+        crate::sort::stable_by_i64(&mut order, &|&i| i64::from(table.names[i] == "other"));
         for i in order {
             final_of[i] = shares.len();
             shares.push(Share {
@@ -824,7 +824,7 @@ fn build_scenario(
             .saturating_add(job.work_ms as u128 * u128::from(job.instances));
     }
 
-    jobs.sort_by_key(|j| j.submit_ms); // stable: row order within an instant
+    crate::sort::stable_by_i64(&mut jobs, &|j| j.submit_ms); // stable: row order within an instant
     let start = jobs.first().map_or(0, |j| j.submit_ms);
     let capacity = match opts.capacity {
         Some(c) => c,
@@ -943,7 +943,7 @@ fn largest_remainder(total: u64, weights: &[u128]) -> Vec<u64> {
             }
             let given: u64 = parts.iter().sum();
             let mut left = total.saturating_sub(given);
-            remainders.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            crate::sort::stable_by(&mut remainders, &|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             for (_, i) in remainders {
                 if left == 0 {
                     break;
@@ -973,7 +973,7 @@ fn split_evenly(total: u64, n: usize) -> Vec<u64> {
 /// `equal` limits: an even split, the remainder one each to the first shares in name order.
 fn equal_split(total: u64, shares: &[Share]) -> Vec<u64> {
     let mut by_name: Vec<usize> = (0..shares.len()).collect();
-    by_name.sort_by(|a, b| shares[*a].name.cmp(&shares[*b].name));
+    crate::sort::stable_by(&mut by_name, &|a, b| shares[*a].name.cmp(&shares[*b].name));
     let parts = split_evenly(total, shares.len());
     let mut limits = vec![0; shares.len()];
     for (rank, &i) in by_name.iter().enumerate() {

@@ -841,7 +841,7 @@ pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
     for (index, workload) in workloads.iter().enumerate() {
         let mut drafts = draw_workload(workload, seed, index as u64);
         // Stable: jobs arriving at the same millisecond keep their draw order.
-        drafts.sort_by_key(|d| d.submit);
+        crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
         for draft in drafts {
             let n = numbers.entry(workload.share).or_insert(0);
             *n += 1;
