@@ -415,6 +415,10 @@ fn export_chart_png(app: AppState, share: ShareState, index: usize) {
         )));
         return;
     };
+    // A chart out of view may have skipped its last drawing: it catches up first.
+    if let Ok(event) = web_sys::Event::new(crate::charts::DRAW_NOW_EVENT) {
+        let _ = canvas.dispatch_event(&event);
+    }
     let result = canvas
         .to_data_url_with_type("image/png")
         .map_err(|e| format!("cannot read the chart's pixels: {e:?}"))

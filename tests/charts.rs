@@ -7,10 +7,13 @@
 
 use std::sync::Arc;
 
+mod common;
+
+use common::sleep_ms;
 use leptos::{mount::mount_to, prelude::*, task::tick};
 use quotalab_app::charts::{
-    allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart, IN_SHARE,
-    RECLAIM,
+    allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart,
+    DRAW_NOW_EVENT, IN_SHARE, RECLAIM,
 };
 use quotalab_app::palette;
 use quotalab_app::timeline::{self, MarkKind, Seg, StateAtPanel, Timeline};
@@ -103,12 +106,12 @@ fn check_canvas(c: &HtmlCanvasElement, what: &str) -> Vec<u8> {
     );
     assert_eq!(
         f64::from(c.width()),
-        (f64::from(c.client_width()) * dpr).round(),
+        (c.get_bounding_client_rect().width() * dpr).round(),
         "{what}: backing width"
     );
     assert_eq!(
         f64::from(c.height()),
-        (f64::from(c.client_height()) * dpr).round(),
+        (c.get_bounding_client_rect().height() * dpr).round(),
         "{what}: backing height"
     );
     let data = pixels(c);
@@ -482,4 +485,64 @@ async fn one_colour_per_share_everywhere() {
             "{share}'s swatch: {style}"
         );
     }
+}
+
+/// A chart far below the viewport does not redraw when its data changes (a large result
+/// redraws only what can be seen): it says it owes a drawing, catches up at once when an
+/// export asks ([`DRAW_NOW_EVENT`]), and by itself when it comes into view.
+#[wasm_bindgen_test]
+async fn a_chart_out_of_view_waits_and_catches_up() {
+    let aws = Arc::new(aws());
+    let pooled = Arc::new(
+        quotalab_engine::run_digest(
+            quotalab_app::presets::POOLED.inline().unwrap(),
+            DigestLimits::default(),
+        )
+        .unwrap(),
+    );
+    let digest = RwSignal::new(aws.clone());
+    let root = mount(move || {
+        view! { <div style="margin-top: 20000px"><CompletionChart digest=digest /></div> }
+    });
+    settle().await;
+    let canvas = canvases(&root, "chart-completion").remove(0);
+    let first = pixels(&canvas);
+    assert!(inked(&first) > 1000, "drawn once mounted, wherever it is");
+    // The observer's first report comes with a frame.
+    sleep_ms(100).await;
+
+    digest.set(pooled.clone());
+    settle().await;
+    assert!(
+        canvas.has_attribute("data-pending"),
+        "out of view: not redrawn"
+    );
+    assert_eq!(pixels(&canvas), first);
+
+    canvas
+        .dispatch_event(&web_sys::Event::new(DRAW_NOW_EVENT).unwrap())
+        .unwrap();
+    assert!(!canvas.has_attribute("data-pending"), "caught up at once");
+    let second = pixels(&canvas);
+    assert_ne!(second, first, "drawn with the new data");
+    // Asking again with nothing owed draws nothing (no cost).
+    canvas
+        .dispatch_event(&web_sys::Event::new(DRAW_NOW_EVENT).unwrap())
+        .unwrap();
+    settle().await;
+    assert!(!canvas.has_attribute("data-pending"));
+    assert_eq!(pixels(&canvas), second);
+
+    digest.set(aws);
+    settle().await;
+    assert!(canvas.has_attribute("data-pending"));
+    canvas.scroll_into_view();
+    let mut waited = 0;
+    while canvas.has_attribute("data-pending") && waited < 3000 {
+        sleep_ms(20).await;
+        waited += 20;
+    }
+    assert!(!canvas.has_attribute("data-pending"), "drawn once in view");
+    assert_eq!(pixels(&canvas), first, "the walkthrough again");
+    root.remove();
 }

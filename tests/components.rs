@@ -316,11 +316,11 @@ async fn occupancy_chart_draws_every_share_at_device_resolution() {
     for canvas in &canvases {
         assert_eq!(
             f64::from(canvas.width()),
-            (f64::from(canvas.client_width()) * dpr).round()
+            (canvas.get_bounding_client_rect().width() * dpr).round()
         );
         assert_eq!(
             f64::from(canvas.height()),
-            (f64::from(canvas.client_height()) * dpr).round()
+            (canvas.get_bounding_client_rect().height() * dpr).round()
         );
     }
     let first = pixels(&canvases[0]);

@@ -4,6 +4,9 @@
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test explain`
 #![cfg(target_arch = "wasm32")]
 
+mod common;
+
+use common::sleep_ms;
 use leptos::{mount::mount_to, prelude::*, task::tick};
 use quotalab_app::compare::CompareView;
 use quotalab_app::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
@@ -55,16 +58,6 @@ where
         f()
     });
     (root, cell.get().expect("the state"))
-}
-
-/// Waits `ms` milliseconds of real time (for the network).
-async fn sleep_ms(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        window()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
 }
 
 /// Lets effects (scheduled as tasks) run.

@@ -158,11 +158,13 @@ pub struct CssBox {
 }
 
 impl CssBox {
-    /// Measures `canvas` (forces a layout if one is pending).
+    /// Measures `canvas` (forces a layout if one is pending), fractional pixels included
+    /// as the observer reports them.
     pub fn measure(canvas: &HtmlCanvasElement) -> CssBox {
+        let rect = canvas.get_bounding_client_rect();
         CssBox {
-            width: f64::from(canvas.client_width()),
-            height: f64::from(canvas.client_height()),
+            width: rect.width(),
+            height: rect.height(),
         }
     }
 }
@@ -433,6 +435,13 @@ where
     canvas_view(opts, Box::new(draw))
 }
 
+/// The event that makes a chart canvas catch up on a drawing it skipped while out of view
+/// (dispatched by the PNG export before it reads the canvas; handled synchronously).
+pub const DRAW_NOW_EVENT: &str = "quotalab-draw-now";
+
+/// How far from the viewport a chart still counts as near (and is redrawn at once).
+const NEAR_MARGIN: &str = "300px 0px";
+
 /// The drawing function of a canvas: draws at the given CSS size.
 type DrawFn = Box<dyn Fn(&HtmlCanvasElement, CssBox) -> Result<Option<Frame>, String>>;
 
@@ -446,16 +455,19 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
     // The box the ResizeObserver last reported, and the width last drawn at.
     let observed = StoredValue::new(None::<CssBox>);
     let drawn_width = StoredValue::new(f64::NAN);
-
-    Effect::new(move |_| {
-        resized.track();
-        let Some(canvas) = canvas_ref.get() else {
-            return;
-        };
+    // Near the viewport, as the IntersectionObserver last reported (true until its first
+    // report), and whether a drawing was skipped because the canvas was not.
+    let near = RwSignal::new(true);
+    let stale = StoredValue::new(false);
+    // Bumped after a drawing the export asked for: the effect then draws once more, out of
+    // view or not, to follow the data again.
+    let wake = RwSignal::new(0u64);
+    let draw = StoredValue::new_local(draw);
+    let paint = move |canvas: &HtmlCanvasElement| {
         let size = observed
             .get_value()
-            .unwrap_or_else(|| CssBox::measure(&canvas));
-        match draw(&canvas, size) {
+            .unwrap_or_else(|| CssBox::measure(canvas));
+        match draw.with_value(|draw| draw(canvas, size)) {
             Ok(f) => {
                 frame.set(f);
                 error.set(None);
@@ -463,6 +475,50 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             Err(e) => error.set(Some(e)),
         }
         drawn_width.set_value(size.width);
+        if stale.get_value() {
+            stale.set_value(false);
+            let _ = canvas.remove_attribute("data-pending");
+        }
+    };
+
+    // Draws now, and again when what it reads changes or the canvas is resized. A canvas far
+    // from the viewport waits instead: it draws once it comes near (a new result of a large
+    // run redraws only the charts that can be seen). Coming into view redraws only a chart
+    // that missed a change.
+    Effect::new(move |last_wake: Option<u64>| {
+        resized.track();
+        let woken = wake.get();
+        let Some(canvas) = canvas_ref.get() else {
+            return woken;
+        };
+        if !near.get_untracked() && last_wake.is_none_or(|w| w == woken) {
+            if !stale.get_value() {
+                stale.set_value(true);
+                // For tests and the curious: this chart owes a drawing.
+                let _ = canvas.set_attribute("data-pending", "");
+            }
+            near.track();
+            return woken;
+        }
+        paint(&canvas);
+        woken
+    });
+    // An export reads the canvas: it first asks for the missed drawing, if any.
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        let on_draw_now = Closure::<dyn FnMut()>::new(move || {
+            if stale.get_value() {
+                if let Some(c) = canvas_ref.get_untracked() {
+                    untrack(|| paint(&c));
+                    wake.update(|n| *n += 1);
+                }
+            }
+        });
+        let _ = canvas
+            .add_event_listener_with_callback(DRAW_NOW_EVENT, on_draw_now.as_ref().unchecked_ref());
+        on_draw_now.forget();
     });
 
     // Redraw when the canvas's width changes (window resize, layout change). Heights are set
@@ -499,10 +555,42 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             observer.set_value(Some((ro, on_resize)));
         }
     });
+    type OnView = Closure<dyn FnMut(js_sys::Array)>;
+    let viewport = StoredValue::new_local(None::<(web_sys::IntersectionObserver, OnView)>);
+    Effect::new(move |_| {
+        let Some(canvas) = canvas_ref.get() else {
+            return;
+        };
+        if viewport.with_value(Option::is_some) {
+            return;
+        }
+        let on_view = OnView::new(move |entries: js_sys::Array| {
+            let last = entries.get(entries.length().saturating_sub(1));
+            if let Some(entry) = last.dyn_ref::<web_sys::IntersectionObserverEntry>() {
+                let now = entry.is_intersecting();
+                if now != near.get_untracked() {
+                    near.set(now);
+                }
+            }
+        });
+        let init = web_sys::IntersectionObserverInit::new();
+        init.set_root_margin(NEAR_MARGIN);
+        if let Ok(io) =
+            web_sys::IntersectionObserver::new_with_options(on_view.as_ref().unchecked_ref(), &init)
+        {
+            io.observe(&canvas);
+            viewport.set_value(Some((io, on_view)));
+        }
+    });
     on_cleanup(move || {
         observer.try_update_value(|o| {
             if let Some((ro, _)) = o.take() {
                 ro.disconnect();
+            }
+        });
+        viewport.try_update_value(|o| {
+            if let Some((io, _)) = o.take() {
+                io.disconnect();
             }
         });
     });

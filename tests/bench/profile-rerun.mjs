@@ -78,6 +78,24 @@ try {
   for (const [name, t] of [...self].filter(([n]) => !/^\(idle\)/.test(n)).sort((a, b) => b[1] - a[1]).slice(0, 40)) {
     console.log(`  ${(t / runs).toFixed(2).padStart(8)}  ${name.slice(0, 150)}`);
   }
+
+  // Inclusive time of the app's own functions (a function counted once per sample).
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const incl = new Map();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const f = byId.get(n).callFrame.functionName;
+      if (!(process.env.PROFILE_FILTER ? new RegExp(process.env.PROFILE_FILTER) : /quotalab|leptos|tachys|reactive_graph|plotters|postcard/).test(f) || seen.has(f)) continue;
+      seen.add(f);
+      incl.set(f, (incl.get(f) ?? 0) + (dt[i] ?? 0) / 1000);
+    }
+  });
+  console.log('\ninclusive time of app functions, ms per run:');
+  for (const [name, t] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 45)) {
+    console.log(`  ${(t / runs).toFixed(2).padStart(8)}  ${name.replace(/::h[0-9a-f]{16}$/, '').slice(0, 150)}`);
+  }
 } finally {
   await close();
   server.close();

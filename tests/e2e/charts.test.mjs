@@ -52,8 +52,8 @@ function stats(canvas, targets) {
   return {
     width: canvas.width,
     height: canvas.height,
-    cssWidth: canvas.clientWidth,
-    cssHeight: canvas.clientHeight,
+    cssWidth: canvas.getBoundingClientRect().width,
+    cssHeight: canvas.getBoundingClientRect().height,
     dpr: window.devicePixelRatio,
     colours: seen.size,
     inked,
@@ -85,7 +85,7 @@ test('every chart of the walkthrough is drawn, crisp, in the share colours', asy
     await figure.scrollIntoViewIfNeeded();
     await page.waitForFunction((sel) => {
       const cs = [...document.querySelectorAll(sel)];
-      return cs.length > 0 && cs.every((c) => c.width === Math.round(c.clientWidth * window.devicePixelRatio));
+      return cs.length > 0 && cs.every((c) => c.width === Math.round(c.getBoundingClientRect().width * window.devicePixelRatio));
     }, `[data-testid="${id}"] canvas`);
     const canvases = figure.locator('canvas');
     const n = await canvases.count();
@@ -108,17 +108,21 @@ test('every chart of the walkthrough is drawn, crisp, in the share colours', asy
     await shot(figure.locator('xpath=ancestor::section[1]'), id);
   }
 
-  // A narrower window: every canvas is redrawn at its new size, still crisp.
+  // A narrower window: every canvas is redrawn at its new size, still crisp (a chart out of
+  // view catches up when it comes into view).
   const before = await page.$eval('[data-testid="chart-occupancy"] canvas', (c) => c.width);
   await page.setViewportSize({ width: 760, height: 900 });
-  await page.waitForFunction(
-    (w) => {
-      const cs = [...document.querySelectorAll('[data-testid^="chart-"] canvas')];
-      const occ = document.querySelector('[data-testid="chart-occupancy"] canvas');
-      return occ.width !== w && cs.every((c) => c.width === Math.round(c.clientWidth * window.devicePixelRatio));
-    },
-    before,
-  );
+  for (const id of CHARTS) {
+    await page.locator(`[data-testid="${id}"]`).scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      ({ sel, w }) => {
+        const cs = [...document.querySelectorAll(sel)];
+        const occ = document.querySelector('[data-testid="chart-occupancy"] canvas');
+        return occ.width !== w && cs.every((c) => !c.hasAttribute('data-pending') && c.width === Math.round(c.getBoundingClientRect().width * window.devicePixelRatio));
+      },
+      { sel: `[data-testid="${id}"] canvas`, w: before },
+    );
+  }
   const occ = await page.locator('[data-testid="chart-occupancy"] canvas').evaluate(stats, [COLOURS.background]);
   assert.ok(occ.counts[0] >= 100, `redrawn after the resize (${occ.counts[0]} pixels of background)`);
   await shot(page.locator('[data-testid="chart-occupancy"]').locator('xpath=ancestor::section[1]'), 'chart-occupancy-narrow');
@@ -138,7 +142,7 @@ test('clicking the timeline moves the cursor and updates the state at t', async 
   await canvas.scrollIntoViewIfNeeded();
   await page.waitForFunction(() => {
     const c = document.querySelector('[data-testid="chart-timeline"] canvas');
-    return c && c.width === Math.round(c.clientWidth * window.devicePixelRatio);
+    return c && c.width === Math.round(c.getBoundingClientRect().width * window.devicePixelRatio);
   });
   assert.match(await panel.textContent(), /Click the timeline/);
   assert.equal(await page.locator('.cursor-line').count(), 0);

@@ -16,7 +16,7 @@ after(async () => {
 });
 
 const summaryText = (page) =>
-  page.$eval('[data-testid="summary-table"], table.summary', (t) => t.innerText.trim());
+  page.$eval('[data-testid="summary-table"], table.summary', (t) => t.textContent.trim());
 
 async function shot(page, name) {
   await mkdir(SHOTS, { recursive: true });
@@ -57,7 +57,7 @@ test('editing a share, breaking a field and fixing it, as a person would', async
   await page.waitForFunction(
     (prev) => {
       const t = document.querySelector('[data-testid="summary-table"], table.summary');
-      return t && t.innerText.trim() !== prev && !document.querySelector('.results.stale');
+      return t && t.textContent.trim() !== prev && !document.querySelector('.results.stale');
     },
     before,
     { timeout: 10_000 },

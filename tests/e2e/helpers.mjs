@@ -125,11 +125,14 @@ export async function waitForApp(page, timeout = 30_000) {
 }
 
 /**
- * Reads the canvas back and returns { width, height, clientWidth, dpr, colours, counts }:
+ * Reads the canvas back and returns { width, height, clientWidth, clientHeight (its CSS box, fractional), dpr, colours, counts }:
  * `colours` is the number of distinct colours (quantised to 4 bits per channel) and
  * `counts[hex]` the number of pixels within a small distance of each `targets` colour.
  */
 export async function canvasStats(page, selector, targets = []) {
+  // As a person would see it: in view (a chart out of view may owe a drawing, src/charts/mod.rs).
+  await page.locator(selector).first().scrollIntoViewIfNeeded();
+  await page.waitForFunction((sel) => !document.querySelector(sel)?.hasAttribute('data-pending'), selector);
   return page.$eval(
     selector,
     (canvas, targets) => {
@@ -148,8 +151,8 @@ export async function canvasStats(page, selector, targets = []) {
       return {
         width: canvas.width,
         height: canvas.height,
-        clientWidth: canvas.clientWidth,
-        clientHeight: canvas.clientHeight,
+        clientWidth: canvas.getBoundingClientRect().width,
+        clientHeight: canvas.getBoundingClientRect().height,
         dpr: window.devicePixelRatio,
         colours: seen.size,
         counts,

@@ -60,7 +60,7 @@ test('the page shows the AWS walkthrough: header, summary per share, occupancy c
   // store is its CSS size times devicePixelRatio.
   await page.waitForFunction((sel) => {
     const c = document.querySelector(sel);
-    return c && c.width === Math.round(c.clientWidth * window.devicePixelRatio);
+    return c && c.width === Math.round(c.getBoundingClientRect().width * window.devicePixelRatio);
   }, OCCUPANCY);
   const stats = await canvasStats(page, OCCUPANCY, USED_COLOURS);
   assert.equal(stats.dpr, 2);

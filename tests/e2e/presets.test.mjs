@@ -20,7 +20,7 @@ after(async () => {
 
 /** The summary table's body as text (the table belongs to the results view). */
 const summaryText = (page) =>
-  page.$eval('table.summary tbody', (tb) => tb.innerText).catch(() => '');
+  page.$eval('table.summary tbody', (tb) => tb.textContent).catch(() => '');
 
 /** Share names of the summary rows, in order. */
 const summaryShares = (page) =>
@@ -33,7 +33,7 @@ async function waitForNewSummary(page, before) {
   await page.waitForFunction(
     (prev) => {
       const tb = document.querySelector('table.summary tbody');
-      return tb && tb.innerText !== prev;
+      return tb && tb.textContent !== prev;
     },
     before,
     { timeout: 60_000 },

@@ -18,7 +18,7 @@ after(async () => {
   await server?.close();
 });
 
-const summaryText = (page) => page.locator('[data-testid="summary-table"]').innerText();
+const summaryText = (page) => page.locator('[data-testid="summary-table"]').textContent();
 const shareRows = (page) =>
   page.$$eval('[data-testid="summary-table"] tbody tr', (trs) => trs.map((tr) => tr.dataset.share));
 const editorJson = async (page) => JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
@@ -101,7 +101,7 @@ test('edit, copy the link, open it in a fresh browser: the same scenario and sum
   scenario.jobs.find((j) => j.id === 'med-1').work_s = 900;
   await a.page.locator('[data-testid="json-editor"]').fill(JSON.stringify(scenario, null, 2));
   await a.page.waitForFunction(
-    (b) => document.querySelector('[data-testid="summary-table"]')?.innerText !== b,
+    (b) => document.querySelector('[data-testid="summary-table"]')?.textContent !== b,
     before,
   );
 
@@ -132,7 +132,7 @@ test('edit, copy the link, open it in a fresh browser: the same scenario and sum
   await b.page.goto(link);
   await waitForApp(b.page);
   await b.page.waitForFunction(
-    (want) => document.querySelector('[data-testid="summary-table"]')?.innerText === want,
+    (want) => document.querySelector('[data-testid="summary-table"]')?.textContent === want,
     edited,
     { timeout: 30_000 },
   );
