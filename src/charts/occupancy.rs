@@ -159,25 +159,25 @@ pub fn draw_occupancy(
     Ok(Some(frame))
 }
 
-/// One occupancy chart per instance type, with the share legend. Charts are keyed by
-/// instance type: a new run redraws them instead of building new ones.
+/// One occupancy chart per instance type, with the share legend. A new run with the same
+/// instance types redraws the charts instead of building new ones.
 #[component]
 pub fn OccupancyChart(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     #[prop(optional)] cursor: Option<RwSignal<Option<f64>>>,
 ) -> impl IntoView {
     let types = Memo::new(move |_| digest.with(|d| super::series_types(d)));
+    // Rebuilt only when the instance types change (the memo compares).
     let charts = move || {
-        if types.with(Vec::is_empty) {
+        let list = types.get();
+        if list.is_empty() {
             return view! { <p class="empty-note">"The run has no time series to chart."</p> }
                 .into_any();
         }
-        view! {
-            <For each=move || types.get() key=|ty| *ty let:ty>
-                {type_chart(digest, ty, types, cursor)}
-            </For>
-        }
-        .into_any()
+        list.into_iter()
+            .map(|ty| type_chart(digest, ty, types, cursor))
+            .collect_view()
+            .into_any()
     };
     view! {
         <figure class="chart occupancy" data-testid="chart-occupancy">
