@@ -416,7 +416,7 @@ macro_rules! base_mesh {
 /// How a chart's canvas behaves besides drawing.
 #[derive(Clone)]
 pub struct CanvasOpts {
-    /// The canvas's class (its CSS height lives in `www/charts.css`).
+    /// The canvas's class (its CSS height lives in `www/style.css`, "charts" section).
     pub class: &'static str,
     /// What the chart shows, for screen readers.
     pub label: Signal<String>,
@@ -522,7 +522,7 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
     });
 
     // Redraw when the canvas's width changes (window resize, layout change). Heights are set
-    // by the charts or fixed by charts.css, and change only with the width.
+    // by the charts or fixed by www/style.css, and change only with the width.
     type OnResize = Closure<dyn FnMut(js_sys::Array)>;
     let observer = StoredValue::new_local(None::<(web_sys::ResizeObserver, OnResize)>);
     Effect::new(move |_| {

@@ -279,6 +279,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                     hint_testid="borrow-instances"
                     class="borrow"
                 />
+                <BorrowSlider path=base.key("borrow_limit") enabled=borrows share=name_s />
                 <SelectField
                     label="State"
                     path=base.key("state")
@@ -309,3 +310,46 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
         </div>
     }
 }
+
+/// The borrow limit's slider, 0 to [`SLIDER_MAX`] % in steps of 10, beside its number field
+/// (which takes any value, -1 for unlimited; the slider then rests at its right end). Dragging
+/// it edits the scenario at every step, and the page re-simulates as it goes (issue 7).
+#[component]
+fn BorrowSlider(path: Path, enabled: Signal<bool>, share: Signal<String>) -> impl IntoView {
+    let ed = use_ed();
+    let id = super::fields::next_id("slide");
+    let value = ed.value(path.clone());
+    let position = move || {
+        value
+            .with(|v| match v.as_ref().and_then(Value::as_i64) {
+                Some(x) if x >= 0 => x.min(SLIDER_MAX),
+                _ => SLIDER_MAX,
+            })
+            .to_string()
+    };
+    let on_input = move |ev| {
+        if let Ok(v) = event_target_value(&ev).parse::<i64>() {
+            ed.set(&path, Some(json!(v)));
+        }
+    };
+    view! {
+        <div class="field borrow-slide">
+            <label for=id.clone()>{format!("Drag the limit (0 to {SLIDER_MAX} %)")}</label>
+            <input
+                id=id
+                type="range"
+                min="0"
+                max=SLIDER_MAX.to_string()
+                step="10"
+                data-testid="share-borrow-slider"
+                aria-label=move || format!("Borrow limit of {} (%)", share.get())
+                prop:value=position
+                disabled=move || !enabled.get()
+                on:input=on_input
+            />
+        </div>
+    }
+}
+
+/// The borrow-limit slider's right end (%).
+pub const SLIDER_MAX: i64 = 500;

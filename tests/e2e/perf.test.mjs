@@ -214,3 +214,52 @@ test('a failed worker run becomes a visible message; the previous result stays a
   assert.equal(await error.count(), 0, 'the message goes with the next run');
   assertNoProblems(problems);
 });
+
+test('dragging the borrow-limit slider on the 5,000-job preset: the results follow the drag, the last position wins', async (t) => {
+  const { page, problems } = await open(t, 'perf-slider');
+  await page.getByTestId('preset-select').selectOption('research');
+  await waitForResult(page, 'Research org');
+  const slider = page.getByTestId('share-borrow-slider').first();
+  await slider.scrollIntoViewIfNeeded();
+  assert.equal(await slider.inputValue(), '100', "research's borrow limit (100 %)");
+  await page.evaluate(() => {
+    const stats = document.querySelector('[data-testid="run-stats"]');
+    window.__seqs = [];
+    new MutationObserver(() => window.__seqs.push(Number(stats.dataset.runSeq))).observe(stats, {
+      attributes: true,
+      attributeFilter: ['data-run-seq'],
+    });
+    window.__longest = 0;
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: 'longtask' });
+  });
+  // A person's drag: press on the thumb, move right over about two seconds, release.
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  const xAt = (pct) => box.x + 8 + ((box.width - 16) * pct) / 500;
+  await page.mouse.move(xAt(100), y);
+  await page.mouse.down();
+  for (let i = 1; i <= 40; i++) {
+    await page.mouse.move(xAt(100 + 5 * i), y);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  const last = Number(await slider.inputValue());
+  assert.ok(last >= 250, `the slider moved (${last} %)`);
+  const during = (await page.evaluate(() => window.__seqs)).length;
+  // The last position's result is the one shown, and it is no longer stale.
+  await page.waitForFunction(
+    (want) => {
+      const text = document.querySelector('textarea.json-editor, [data-testid="json-editor"]')?.value ?? '';
+      return text.includes(`"borrow_limit": ${want}`) && !document.querySelector('.results.stale') &&
+        document.querySelector('[data-testid="run-progress"]').dataset.state === 'idle';
+    },
+    last,
+    { timeout: 30_000 },
+  );
+  const longest = await page.evaluate(() => window.__longest);
+  console.log(`slider drag: ${during} results shown during a 2 s drag; longest main-thread task ${Math.round(longest)} ms`);
+  assert.ok(during >= 2, `the results follow the drag (${during} shown while dragging)`);
+  assertNoProblems(problems);
+});
