@@ -19,6 +19,9 @@
 //                     Run pressed -> result drawn
 //   slider burst      20 borrow-limit edits 30 ms apart on that scenario -> the last one's
 //                     result drawn (and which results were shown on the way)
+//   slider drag       the borrow-limit slider of the 5,000-job preset dragged with the mouse
+//                     for 2 s: results shown during the drag, the longest main-thread task,
+//                     release -> the last position's result drawn
 //
 // Prints a table (and the same as Markdown for docs/PERFORMANCE.md) and writes
 // target/bench/browser.json. Environment: QUOTALAB_DIST (default dist/), BENCH_REPEAT
@@ -314,6 +317,59 @@ async function main() {
         n: 1,
         extra: `${burst.runs} runs, results shown: ${burst.shown.join(', ')}`,
       });
+
+      // The borrow-limit slider itself, dragged with the mouse for two seconds on the 5,000-job
+      // preset (as a person would: 40 moves 50 ms apart), if the page has one.
+      const slider = page.locator('[data-testid="share-borrow-slider"]:not([disabled])').first();
+      if (hasPreset && (await slider.count()) > 0) {
+        await select.selectOption('research');
+        await waitForResult(page, 'Research org');
+        await slider.scrollIntoViewIfNeeded();
+        await page.evaluate(() => {
+          const stats = document.querySelector('[data-testid="run-stats"]');
+          window.__seqs = [];
+          window.__dragMo = new MutationObserver(() => window.__seqs.push(performance.now()));
+          window.__dragMo.observe(stats, { attributes: true, attributeFilter: ['data-run-seq'] });
+        });
+        const box = await slider.boundingBox();
+        const y = box.y + box.height / 2;
+        const xAt = (pct) => box.x + 8 + ((box.width - 16) * pct) / 500;
+        const t0 = await page.evaluate(() => performance.now());
+        await page.mouse.move(xAt(100), y);
+        await page.mouse.down();
+        for (let i = 1; i <= 40; i++) {
+          await page.mouse.move(xAt(100 + 5 * i), y);
+          await page.waitForTimeout(50);
+        }
+        await page.mouse.up();
+        const last = Number(await slider.inputValue());
+        const drag = await page.evaluate(
+          async ({ t0, last }) => {
+            const tUp = performance.now();
+            const editor = document.querySelector('[data-testid="json-editor"], textarea.json-editor');
+            const bar = document.querySelector('[data-testid="run-progress"]');
+            while (!(editor.value.includes(`"borrow_limit": ${last}`) && bar.dataset.state === 'idle' && !document.querySelector('.results.stale'))) {
+              await new Promise((r) => setTimeout(r, 5));
+            }
+            await new Promise((r) => setTimeout(r, 0));
+            window.__dragMo.disconnect();
+            const during = window.__seqs.filter((t) => t <= tUp).length;
+            const longest = Math.max(0, ...window.__longtasks.filter(([s, d]) => s + d > t0).map(([, d]) => d));
+            return { settled: performance.now() - tUp, during, seconds: (tUp - t0) / 1000, longest };
+          },
+          { t0, last },
+        );
+        rows.push({
+          label: `borrow-limit slider dragged with the mouse (${fiveLabel}): release -> last position's result drawn`,
+          target: 'follows the drag',
+          median: drag.settled,
+          best: drag.settled,
+          longest: drag.longest,
+          where: 'worker',
+          n: 1,
+          extra: `${drag.during} results shown during a ${drag.seconds.toFixed(1)} s drag (${(drag.during / drag.seconds).toFixed(1)} per second); longest main-thread task ${Math.round(drag.longest)} ms`,
+        });
+      }
 
       // The whole Philly trace, through the Import file input, on a fresh page (as a visitor
       // who opens the page and imports the trace: the worker has started in the background).
