@@ -504,10 +504,14 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         woken
     });
     // An export reads the canvas: it first asks for the missed drawing, if any.
+    let draw_now = StoredValue::new_local(None::<(HtmlCanvasElement, Closure<dyn FnMut()>)>);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
             return;
         };
+        if draw_now.with_value(Option::is_some) {
+            return;
+        }
         let on_draw_now = Closure::<dyn FnMut()>::new(move || {
             if stale.get_value() {
                 if let Some(c) = canvas_ref.get_untracked() {
@@ -518,7 +522,7 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         });
         let _ = canvas
             .add_event_listener_with_callback(DRAW_NOW_EVENT, on_draw_now.as_ref().unchecked_ref());
-        on_draw_now.forget();
+        draw_now.set_value(Some((canvas.clone(), on_draw_now)));
     });
 
     // Redraw when the canvas's width changes (window resize, layout change). Heights are set
@@ -591,6 +595,14 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         viewport.try_update_value(|o| {
             if let Some((io, _)) = o.take() {
                 io.disconnect();
+            }
+        });
+        draw_now.try_update_value(|o| {
+            if let Some((canvas, cb)) = o.take() {
+                let _ = canvas.remove_event_listener_with_callback(
+                    DRAW_NOW_EVENT,
+                    cb.as_ref().unchecked_ref(),
+                );
             }
         });
     });

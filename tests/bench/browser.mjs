@@ -32,7 +32,7 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { generated, runStats, waitForResult } from './scenarios.mjs';
+import { dragBorrowSlider, generated, runStats, waitForResult } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
@@ -331,18 +331,8 @@ async function main() {
           window.__dragMo = new MutationObserver(() => window.__seqs.push(performance.now()));
           window.__dragMo.observe(stats, { attributes: true, attributeFilter: ['data-run-seq'] });
         });
-        const box = await slider.boundingBox();
-        const y = box.y + box.height / 2;
-        const xAt = (pct) => box.x + 8 + ((box.width - 16) * pct) / 500;
         const t0 = await page.evaluate(() => performance.now());
-        await page.mouse.move(xAt(100), y);
-        await page.mouse.down();
-        for (let i = 1; i <= 40; i++) {
-          await page.mouse.move(xAt(100 + 5 * i), y);
-          await page.waitForTimeout(50);
-        }
-        await page.mouse.up();
-        const last = Number(await slider.inputValue());
+        const last = await dragBorrowSlider(page, slider);
         const drag = await page.evaluate(
           async ({ t0, last }) => {
             const tUp = performance.now();

@@ -89,3 +89,22 @@ export async function waitForResult(page, name, timeout = 60_000) {
     { timeout, polling: 20 },
   );
 }
+
+/**
+ * Drags a borrow-limit slider (0 to 500 %) as a person would: presses on the thumb at `from`
+ * %, moves right in 40 steps of 5 % every 50 ms (about two seconds), releases. Returns the
+ * slider's final value.
+ */
+export async function dragBorrowSlider(page, slider, from = 100) {
+  const box = await slider.boundingBox();
+  const y = box.y + box.height / 2;
+  const xAt = (pct) => box.x + 8 + ((box.width - 16) * pct) / 500;
+  await page.mouse.move(xAt(from), y);
+  await page.mouse.down();
+  for (let i = 1; i <= 40; i++) {
+    await page.mouse.move(xAt(from + 5 * i), y);
+    await page.waitForTimeout(50);
+  }
+  await page.mouse.up();
+  return Number(await slider.inputValue());
+}

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { openBrowser, serveDist, waitForApp } from './helpers.mjs';
-import { generated, runStats, setScenarioText, waitForResult } from '../bench/scenarios.mjs';
+import { dragBorrowSlider, generated, runStats, setScenarioText, waitForResult } from '../bench/scenarios.mjs';
 
 // Big enough to take a while in the worker (about a second on the project's machine, never
 // less than a few hundred ms), so that the test can act while it runs.
@@ -235,17 +235,7 @@ test('dragging the borrow-limit slider on the 5,000-job preset: the results foll
     }).observe({ type: 'longtask' });
   });
   // A person's drag: press on the thumb, move right over about two seconds, release.
-  const box = await slider.boundingBox();
-  const y = box.y + box.height / 2;
-  const xAt = (pct) => box.x + 8 + ((box.width - 16) * pct) / 500;
-  await page.mouse.move(xAt(100), y);
-  await page.mouse.down();
-  for (let i = 1; i <= 40; i++) {
-    await page.mouse.move(xAt(100 + 5 * i), y);
-    await page.waitForTimeout(50);
-  }
-  await page.mouse.up();
-  const last = Number(await slider.inputValue());
+  const last = await dragBorrowSlider(page, slider);
   assert.ok(last >= 250, `the slider moved (${last} %)`);
   const during = (await page.evaluate(() => window.__seqs)).length;
   // The last position's result is the one shown, and it is no longer stale.
