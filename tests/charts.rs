@@ -5,12 +5,12 @@
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test charts`
 #![cfg(target_arch = "wasm32")]
 
-use std::sync::Arc;
-
 mod common;
 
-use common::sleep_ms;
-use leptos::{mount::mount_to, prelude::*, task::tick};
+use common::{all, near, pixels, settle, sleep_ms};
+use std::sync::Arc;
+
+use leptos::{mount::mount_to, prelude::*};
 use quotalab_app::charts::{
     allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart,
     DRAW_NOW_EVENT, IN_SHARE, RECLAIM,
@@ -21,8 +21,8 @@ use quotalab_engine::digest::{Digest, DigestLimits};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{
-    CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement, KeyboardEvent,
-    KeyboardEventInit, PointerEvent, PointerEventInit,
+    Element, HtmlCanvasElement, HtmlElement, KeyboardEvent, KeyboardEventInit, PointerEvent,
+    PointerEventInit,
 };
 
 wasm_bindgen_test_configure!(run_in_browser);
@@ -46,47 +46,11 @@ where
     div
 }
 
-async fn settle() {
-    for _ in 0..6 {
-        tick().await;
-    }
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().unchecked_into())
-        .collect()
-}
-
 fn canvases(root: &Element, testid: &str) -> Vec<HtmlCanvasElement> {
     all(root, &format!("[data-testid={testid}] canvas"))
         .into_iter()
         .map(JsCast::unchecked_into)
         .collect()
-}
-
-fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    ctx.get_image_data(
-        0.0,
-        0.0,
-        f64::from(canvas.width()),
-        f64::from(canvas.height()),
-    )
-    .unwrap()
-    .data()
-    .0
-}
-
-/// Pixels within a small distance of `rgb`.
-fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
-    data.chunks_exact(4)
-        .filter(|p| {
-            u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
-                <= 24
-        })
-        .count()
 }
 
 /// Not blank: many pixels differ from white.

@@ -3,9 +3,12 @@
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --tests`
 #![cfg(target_arch = "wasm32")]
 
+mod common;
+
+use common::{all, mount, near, pixels, settle};
 use std::sync::Arc;
 
-use leptos::{mount::mount_to, prelude::*, task::tick};
+use leptos::prelude::*;
 use quotalab_app::{
     charts::{occupancy, OccupancyChart},
     problems::ErrorBox,
@@ -15,35 +18,9 @@ use quotalab_app::{
 use quotalab_engine::digest::{Digest, Pct, SeriesRow, ShareMetrics};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement};
+use web_sys::{Element, HtmlCanvasElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Mounts `f` into a fresh `<div>` appended to the body and returns that div.
-fn mount<F, N>(f: F) -> HtmlElement
-where
-    F: FnOnce() -> N + 'static,
-    N: IntoView,
-{
-    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&div).unwrap();
-    mount_to(div.clone(), f).forget();
-    div
-}
-
-/// Lets effects (scheduled as tasks) run.
-async fn settle() {
-    for _ in 0..5 {
-        tick().await;
-    }
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().unchecked_into())
-        .collect()
-}
 
 fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
@@ -279,28 +256,6 @@ fn occupancy_stacks_own_and_borrowed_per_type() {
     let other = occupancy::stack(&d, 1);
     assert_eq!(other.capacity, 2.0);
     assert_eq!(other.layers.len(), 1, "only prod has ml.g5.2xlarge");
-}
-
-fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
-    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
-    ctx.get_image_data(
-        0.0,
-        0.0,
-        f64::from(canvas.width()),
-        f64::from(canvas.height()),
-    )
-    .unwrap()
-    .data()
-    .0
-}
-
-fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
-    data.chunks_exact(4)
-        .filter(|p| {
-            u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
-                <= 24
-        })
-        .count()
 }
 
 #[wasm_bindgen_test]

@@ -3,7 +3,10 @@
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test editor`
 #![cfg(target_arch = "wasm32")]
 
-use leptos::{mount::mount_to, prelude::*, task::tick};
+mod common;
+
+use common::{all, mount, one, settle, sleep_ms};
+use leptos::prelude::*;
 use quotalab_app::{editor::Editor, glossary::Glossary, state::AppState};
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -17,18 +20,6 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 const WALKTHROUGH: &str = include_str!("../www/presets/aws-walkthrough.json");
 
-/// Mounts `f` into a fresh `<div>` appended to the body and returns that div.
-fn mount<F, N>(f: F) -> HtmlElement
-where
-    F: FnOnce() -> N + 'static,
-    N: IntoView,
-{
-    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&div).unwrap();
-    mount_to(div.clone(), f).forget();
-    div
-}
-
 /// The editor alone, on `scenario`, with its page state (not validated yet: see
 /// [`validate`]).
 fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
@@ -40,44 +31,11 @@ fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
     (root, app)
 }
 
-/// Lets effects (scheduled as tasks) run.
-async fn settle() {
-    for _ in 0..6 {
-        tick().await;
-    }
-}
-
 /// Validates the current text (as the page's debounced runner would), then settles.
 async fn validate(app: AppState) {
     settle().await;
     app.run_now(&app.scenario.get_untracked());
     settle().await;
-}
-
-/// Waits `ms` milliseconds (timers only fire between tasks).
-async fn sleep(ms: u64) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        web_sys::window()
-            .unwrap()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms as i32)
-            .unwrap();
-    });
-    leptos::__reexports::wasm_bindgen_futures::JsFuture::from(promise)
-        .await
-        .unwrap();
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().unchecked_into())
-        .collect()
-}
-
-fn one(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
 fn text(el: &Element) -> String {
@@ -676,7 +634,7 @@ async fn a_large_scenario_folds_the_raw_editor_and_syncs_it_after_a_pause() {
     settle().await;
     assert!(app.scenario.get_untracked().contains("\"name\": \"bg\""));
     assert_ne!(area.value(), app.scenario.get_untracked());
-    sleep(quotalab_app::editor::LARGE_SYNC_DELAY_MS + 300).await;
+    sleep_ms((quotalab_app::editor::LARGE_SYNC_DELAY_MS + 300) as i32).await;
     assert_eq!(area.value(), app.scenario.get_untracked());
 }
 

@@ -6,8 +6,8 @@
 
 mod common;
 
-use common::sleep_ms;
-use leptos::{mount::mount_to, prelude::*, task::tick};
+use common::{all, mount, one, settle, sleep_ms};
+use leptos::{prelude::*, task::tick};
 use quotalab_app::compare::CompareView;
 use quotalab_app::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
 use quotalab_app::presets::{self, PresetPicker, PRESETS};
@@ -21,18 +21,6 @@ use wasm_bindgen_test::*;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
-
-/// Mounts `f` into a fresh `<div>` appended to the body and returns that div.
-fn mount<F, N>(f: F) -> HtmlElement
-where
-    F: FnOnce() -> N + 'static,
-    N: IntoView,
-{
-    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
-    document().body().unwrap().append_child(&div).unwrap();
-    mount_to(div.clone(), f).forget();
-    div
-}
 
 /// Mounts `f` under a page state whose last good run is `scenario`'s (simulated here, so
 /// that the test does not depend on where the page runs it); returns the root and the state.
@@ -58,26 +46,6 @@ where
         f()
     });
     (root, cell.get().expect("the state"))
-}
-
-/// Lets effects (scheduled as tasks) run.
-async fn settle() {
-    for _ in 0..5 {
-        tick().await;
-    }
-}
-
-fn all(root: &Element, selector: &str) -> Vec<Element> {
-    let list = root.query_selector_all(selector).unwrap();
-    (0..list.length())
-        .map(|i| list.item(i).unwrap().unchecked_into())
-        .collect()
-}
-
-fn one(root: &Element, selector: &str) -> Element {
-    root.query_selector(selector)
-        .unwrap()
-        .unwrap_or_else(|| panic!("no element matches {selector}"))
 }
 
 fn text(root: &Element, selector: &str) -> String {

@@ -6,6 +6,9 @@
 //! unmounts it at the end (removing its listeners), so tests do not see each other's URL.
 #![cfg(target_arch = "wasm32")]
 
+mod common;
+
+use common::sleep_ms;
 use leptos::{mount::mount_to, prelude::*, task::tick};
 use quotalab_app::files::{self, check_scenario};
 use quotalab_app::share::{self, ShareBar, ShareState};
@@ -46,15 +49,6 @@ where
     }
 }
 
-async fn sleep(ms: i32) {
-    let promise = js_sys::Promise::new(&mut |resolve, _| {
-        window()
-            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
-            .unwrap();
-    });
-    wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
-}
-
 async fn settle() {
     for _ in 0..5 {
         tick().await;
@@ -67,7 +61,7 @@ async fn until(what: &str, cond: impl Fn() -> bool) {
         if cond() {
             return;
         }
-        sleep(50).await;
+        sleep_ms(50).await;
     }
     panic!("timed out waiting for {what}");
 }

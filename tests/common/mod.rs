@@ -1,10 +1,31 @@
 //! Helpers shared by the wasm component tests (`mod common;` in each test file that needs
-//! them).
+//! them; each file uses a part).
 #![allow(dead_code)]
 
-use leptos::prelude::window;
+use leptos::{mount::mount_to, prelude::*, task::tick};
+use wasm_bindgen::JsCast;
+use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement};
 
-/// Waits `ms` milliseconds of real time (for the network, observers and frames).
+/// Mounts `f` into a fresh `<div>` appended to the body; returns the div.
+pub fn mount<F, N>(f: F) -> HtmlElement
+where
+    F: FnOnce() -> N + 'static,
+    N: IntoView,
+{
+    let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
+    document().body().unwrap().append_child(&div).unwrap();
+    mount_to(div.clone(), f).forget();
+    div
+}
+
+/// Lets effects (scheduled as tasks) run.
+pub async fn settle() {
+    for _ in 0..6 {
+        tick().await;
+    }
+}
+
+/// Waits `ms` milliseconds of real time (for the network, timers, observers and frames).
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         window()
@@ -12,4 +33,43 @@ pub async fn sleep_ms(ms: i32) {
             .unwrap();
     });
     wasm_bindgen_futures::JsFuture::from(promise).await.unwrap();
+}
+
+/// Every element under `root` matching `selector`.
+pub fn all(root: &Element, selector: &str) -> Vec<Element> {
+    let list = root.query_selector_all(selector).unwrap();
+    (0..list.length())
+        .map(|i| list.item(i).unwrap().unchecked_into())
+        .collect()
+}
+
+/// The first element under `root` matching `selector` (panics, naming it, if none).
+pub fn one(root: &Element, selector: &str) -> Element {
+    root.query_selector(selector)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {selector}"))
+}
+
+/// The canvas's pixels, RGBA.
+pub fn pixels(canvas: &HtmlCanvasElement) -> Vec<u8> {
+    let ctx: CanvasRenderingContext2d = canvas.get_context("2d").unwrap().unwrap().unchecked_into();
+    ctx.get_image_data(
+        0.0,
+        0.0,
+        f64::from(canvas.width()),
+        f64::from(canvas.height()),
+    )
+    .unwrap()
+    .data()
+    .0
+}
+
+/// Pixels within a small distance of `rgb`.
+pub fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
+    data.chunks_exact(4)
+        .filter(|p| {
+            u32::from(p[0].abs_diff(r)) + u32::from(p[1].abs_diff(g)) + u32::from(p[2].abs_diff(b))
+                <= 24
+        })
+        .count()
 }
