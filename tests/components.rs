@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{all, mount, near, pixels, settle};
+use common::{all, mount, near, pixels, settle, sleep_ms};
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -305,6 +305,13 @@ async fn occupancy_chart_draws_every_share_at_device_resolution() {
 async fn app_runs_the_aws_walkthrough_on_load() {
     let root = mount(App);
     settle().await;
+    // A run that takes a while (this unoptimised test build) is drawn in a task of its own.
+    for _ in 0..200 {
+        if !all(&root, "[data-testid=summary-row]").is_empty() {
+            break;
+        }
+        sleep_ms(10).await;
+    }
     assert_eq!(text(&root, "header h1"), "Quota Lab");
     assert!(root.query_selector(".error-box").unwrap().is_none());
     let names: Vec<_> = all(&root, "[data-testid=summary-row]")

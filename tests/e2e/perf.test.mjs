@@ -153,13 +153,13 @@ test('the page stays responsive while the worker computes', async (t) => {
 
 test('a burst of edits (a dragged slider) ends with the last one and queues no stale run', async (t) => {
   const { page, problems } = await open(t, 'perf-burst');
-  await setScenarioText(page, text(5_000, 'edit 0'));
+  await setScenarioText(page, text(10_000, 'edit 0'));
   await waitForResult(page, 'edit 0');
   await recordNames(page);
   const before = await runStats(page);
   for (let i = 1; i <= 20; i++) {
     // As a borrow-limit slider would: a new limit each time (the name tells the runs apart).
-    await setScenarioText(page, text(5_000, `edit ${i}`, { borrowLimit: 100 + 10 * i }));
+    await setScenarioText(page, text(10_000, `edit ${i}`, { borrowLimit: 100 + 10 * i }));
     await page.waitForTimeout(30);
   }
   await waitForResult(page, 'edit 20');
@@ -200,7 +200,7 @@ test('a failed worker run becomes a visible message; the previous result stays a
   await waitForApp(page);
   await waitForResult(page, 'AWS walkthrough');
   await page.evaluate(() => (window.__corruptNextRun = true));
-  await setScenarioText(page, text(5_000, 'corrupted'));
+  await setScenarioText(page, text(10_000, 'corrupted'));
   const error = page.locator('.run-error[role="alert"]');
   await error.waitFor({ timeout: 30_000 });
   assert.match(await error.textContent(), /UTF-8/);
