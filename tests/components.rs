@@ -12,6 +12,7 @@ use leptos::prelude::*;
 use quotalab_app::{
     charts::{occupancy, OccupancyChart},
     problems::ErrorBox,
+    state::AppState,
     summary::SummaryTable,
     App,
 };
@@ -347,4 +348,32 @@ fn panic_banner_shows_the_message() {
         .unwrap()
         .contains("boom at src/x.rs:1"));
     banner.remove();
+}
+
+/// A page run that took a while is drawn in a task of its own; a quicker, newer run drawn in
+/// the meantime is never replaced by it (the last edit wins), and the older one counts as
+/// superseded.
+#[wasm_bindgen_test]
+async fn a_slow_page_run_drawn_later_never_replaces_a_newer_result() {
+    let research = quotalab_app::presets::RESEARCH_ORG.inline().unwrap();
+    let aws = quotalab_app::presets::AWS_WALKTHROUGH_JSON;
+    let owner = Owner::new();
+    owner.set();
+    let app = AppState::new(aws.to_string());
+    app.run_now(research); // 5,000 jobs: on the page, well over 8 ms, drawn later
+    assert!(
+        app.outcome.get_untracked().is_none(),
+        "not drawn in the same task as the simulation"
+    );
+    app.run_now(aws); // 4 jobs: drawn at once
+    let shown = |app: AppState| app.outcome.get_untracked().map(|o| o.digest.name.clone());
+    assert_eq!(shown(app).as_deref(), Some("AWS walkthrough"));
+    sleep_ms(50).await;
+    assert_eq!(
+        shown(app).as_deref(),
+        Some("AWS walkthrough"),
+        "the older, slower run did not replace it"
+    );
+    let stats = app.run_stats.get_untracked();
+    assert_eq!((stats.started, stats.finished, stats.superseded), (2, 1, 1));
 }
