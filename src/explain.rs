@@ -5,13 +5,11 @@
 //! their explanations, and [`quotalab_engine::advisor`] does the checkpoint arithmetic; this
 //! module only filters, words and lays them out.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 use quotalab_engine::advisor::{self, ShareAdvice, Verdict};
 use quotalab_engine::digest::{Digest, EventRow, JobRow};
 
-use crate::state::use_app;
+use crate::state::last_digest as digest;
 use crate::{format, palette};
 
 /// Rows the event log renders at first (a new run or filter starts here again). Kept small:
@@ -53,18 +51,6 @@ pub fn provide_selected_job() -> RwSignal<Option<String>> {
 
 fn selected_job() -> RwSignal<Option<String>> {
     use_context::<SelectedJob>().map_or_else(provide_selected_job, |s| s.0)
-}
-
-fn digest() -> Memo<Option<Arc<Digest>>> {
-    let app = use_app();
-    Memo::new_with_compare(
-        move |_| app.outcome.with(|o| o.as_ref().map(|o| o.digest.clone())),
-        |a, b| match (a, b) {
-            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
-            (Some(None), Some(None)) => false,
-            _ => true,
-        },
-    )
 }
 
 /// A simulation time for people: `0:02:00`, `1d 03:14:05`.

@@ -8,22 +8,9 @@ use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 
 use crate::charts::{AllocationChart, CompletionChart, InterruptionChart, OccupancyChart};
-use crate::state::use_app;
+use crate::state::{last_digest, use_app};
 use crate::summary::SummaryTable;
 use crate::timeline::Timeline;
-
-/// The last good run's digest, changing only when a new run lands.
-fn last_digest() -> Memo<Option<Arc<Digest>>> {
-    let app = use_app();
-    Memo::new_with_compare(
-        move |_| app.outcome.with(|o| o.as_ref().map(|o| o.digest.clone())),
-        |a, b| match (a, b) {
-            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
-            (Some(None), Some(None)) => false,
-            _ => true,
-        },
-    )
-}
 
 /// The results panel of the page, fed by `app.outcome`.
 #[component]

@@ -468,6 +468,20 @@ impl AppState {
     }
 }
 
+/// The last good run's digest, changing only when a new run lands (the results panel, the
+/// event log, the job history and the advisor all read it).
+pub fn last_digest() -> Memo<Option<Arc<Digest>>> {
+    let app = use_app();
+    Memo::new_with_compare(
+        move |_| app.outcome.with(|o| o.as_ref().map(|o| o.digest.clone())),
+        |a, b| match (a, b) {
+            (Some(Some(a)), Some(Some(b))) => !Arc::ptr_eq(a, b),
+            (Some(None), Some(None)) => false,
+            _ => true,
+        },
+    )
+}
+
 /// The number of jobs a scenario document asks for: its explicit jobs plus each workload's
 /// `count` (or the length of its `at_s` list). Cheap: nothing is validated or generated.
 pub fn estimate_jobs(scenario: &Value) -> u64 {
