@@ -3,22 +3,18 @@
 //! Pure and deterministic: no I/O, no clock, no global state, no web dependency. The same
 //! scenario text gives the same result bytes natively and in wasm.
 
-pub mod admission;
-pub mod advisor;
-pub mod catalogue;
-pub mod compare;
-pub mod digest;
-pub mod lifecycle;
+pub mod analysis;
+pub mod input;
 pub mod link;
-pub mod model;
-pub mod pass;
-pub mod preemption;
-pub mod result;
-pub mod sim;
+pub mod output;
+pub mod simulation;
 pub mod sort;
-pub mod trace;
-pub mod validate;
-pub mod workload;
+
+pub use analysis::{advisor, compare};
+pub use input::{catalogue, model, trace, validate, workload};
+pub use output::{digest, result};
+pub use simulation as sim;
+pub use simulation::{admission, lifecycle, pass, preemption};
 
 pub use sim::{Options, Sim};
 pub use validate::{load, Loaded};

@@ -1,0 +1,7 @@
+//! Output: what a finished simulation reports (SPEC 8). Per-share and total statistics,
+//! the sentences that explain preemptions and waiting reasons, the result JSON written field
+//! by field, the human summary table of the CLI, and the compact typed digest a UI draws
+//! from. Nothing here decides anything: it only reads a finished [`crate::Sim`].
+
+pub mod digest;
+pub mod result;

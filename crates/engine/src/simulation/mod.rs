@@ -1,0 +1,14 @@
+//! Simulation: runs a validated scenario instant by instant (SPEC 3-6). The simulator's
+//! state and its books, the event loop that applies an instant's events and moves jobs
+//! between states, the change-point series, the scheduling pass and waiting reasons,
+//! preemption's victim selection, the closed-form arithmetic of a job's life and the
+//! admission (fit) rules. Everything is deterministic: the same scenario gives the same
+//! state after every step.
+
+pub mod admission;
+pub mod lifecycle;
+pub mod pass;
+pub mod preemption;
+pub mod state;
+
+pub use state::*;
