@@ -1,118 +1,20 @@
 //! Quota Lab's playground: runs the engine in the browser and shows its results.
 //!
 //! The app only displays what `quotalab_engine` computes; no scheduling rule lives here.
-//! Components: [`results::ResultsPanel`] (summary, charts, timeline), [`problems::ErrorBox`].
+//! Layers, each using only those before it: [`ui`] (formatting, colours, DOM helpers) <-
+//! [`state`] (the scenario, the runner, notices; runs go to [`worker`]) <- [`charts`],
+//! [`editor`], [`results`], [`io`] (links, files, imports, presets) <- [`toolbar`] <- [`app`].
 
+pub mod app;
 pub mod charts;
-pub mod compare;
 pub mod editor;
-pub mod explain;
-pub mod files;
-pub mod format;
-pub mod glossary;
-pub mod palette;
-pub mod panic;
-pub mod presets;
-pub mod problems;
+pub mod io;
 pub mod results;
-pub mod share;
 pub mod state;
-pub mod summary;
-pub mod timeline;
-pub mod trace_form;
+pub mod toolbar;
+pub mod ui;
 pub mod worker;
 
-use leptos::prelude::*;
-
-use editor::Editor;
-use problems::ErrorBox;
-use results::ResultsPanel;
-use share::ShareBar;
-use state::{use_app, AppState};
-
-/// "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending.
-#[component]
-pub fn RunStatus() -> impl IntoView {
-    let app = use_app();
-    view! {
-        <span
-            class="run-status"
-            role="status"
-            data-testid="run-stats"
-            data-run-ms=move || app.run_stats.with(|s| format!("{:.1}", s.last_ms))
-            data-run-seq=move || app.run_stats.with(|s| s.finished.to_string())
-        >
-            {move || {
-                let problems = app.problems.get();
-                if !problems.is_empty() {
-                    return format!(
-                        "{} problem{} in the scenario: showing the last good result",
-                        problems.len(),
-                        if problems.len() == 1 { "" } else { "s" },
-                    );
-                }
-                match app.outcome.get() {
-                    None => "simulating…".to_string(),
-                    Some(o) => format!(
-                        "{} jobs, {} events in {} ms{}",
-                        format::thousands(o.digest.totals.submitted as f64),
-                        format::thousands(o.digest.event_count as f64),
-                        format::thousands(o.millis.round()),
-                        app.stale_note(),
-                    ),
-                }
-            }}
-        </span>
-    }
-}
-
-/// The page.
-#[component]
-pub fn App() -> impl IntoView {
-    let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
-    provide_context(app);
-    // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
-    share::init_from_url(app);
-    state::install_runner(app, 250);
-    explain::provide_selected_job();
-    view! {
-        <header class="site-header">
-            <div class="wrap">
-                <h1>"Quota Lab"</h1>
-                <p class="tagline">
-                    "GPU quota sharing, simulated: the gap between what each team is allocated and what it actually consumes."
-                </p>
-            </div>
-        </header>
-        <div class="toolbar wrap">
-            <presets::PresetPicker />
-            <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
-            <RunStatus />
-            <state::RunProgressBar />
-            <ShareBar />
-        </div>
-        <main class="wrap layout">
-            <div class="editor-column">
-                <Editor />
-                <glossary::Glossary />
-            </div>
-            <div class="results" class:stale=move || app.stale.get()>
-                {move || {
-                    let problems = app.problems.get();
-                    (!problems.is_empty()).then(|| {
-                        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
-                        view! { <ErrorBox title="This scenario cannot be simulated" problems=lines /> }
-                    })
-                }}
-                <ResultsPanel />
-                <explain::CheckpointAdvisor />
-                <compare::CompareView />
-                <explain::EventLog />
-                <explain::JobHistory />
-            </div>
-        </main>
-        <footer class="site-footer wrap">
-            "The simulator runs entirely in your browser; nothing is sent anywhere."
-        </footer>
-    }
-}
+pub use app::App;
+/// The panic hook, at the path `src/main.rs` calls.
+pub use ui::panic;

@@ -17,7 +17,7 @@ use super::{
     share_tint, span_s, step_corners, tick_label, CanvasOpts, CssBox, Frame, TimeAxis, INK, LENT,
     QUEUED,
 };
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 /// The numbers behind a panel's one-line caption.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -13,7 +13,7 @@ use web_sys::HtmlCanvasElement;
 use super::{
     chart_canvas, err, fit_backing_store, root_area, share_colour, CanvasOpts, CssBox, MUTED,
 };
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 /// At most this many steps are drawn per share (quantiles of the sorted times).
 const MAX_STEPS: usize = 600;

@@ -14,7 +14,7 @@ use super::{
     chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, CanvasOpts,
     CssBox, Frame, MUTED, TEXT,
 };
-use crate::format;
+use crate::ui::format;
 
 /// The four parts of a bar, in drawing order.
 pub const PARTS: [&str; 4] = ["lost work", "startup / restore", "checkpoints", "grace"];

@@ -4,7 +4,7 @@
 //! Every canvas goes through [`chart_canvas`]: its backing store is its CSS size times
 //! `devicePixelRatio` (crisp on high-DPI screens), it is redrawn when its size changes and
 //! when the digest changes, and it shows the shared timeline cursor as an overlay (so moving
-//! the cursor never redraws a chart). Each share keeps its [`crate::palette`] colour in every
+//! the cursor never redraws a chart). Each share keeps its [`crate::ui::palette`] colour in every
 //! chart.
 
 pub mod allocation;
@@ -28,7 +28,7 @@ use quotalab_engine::digest::{Digest, SeriesRow};
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::HtmlCanvasElement;
 
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 pub const TEXT: RGBColor = RGBColor(0x37, 0x41, 0x51);
 pub const MUTED: RGBColor = RGBColor(0x6b, 0x72, 0x80);

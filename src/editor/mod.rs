@@ -1,4 +1,5 @@
-//! The scenario editor: forms for all of SPEC 7 and a raw JSON view kept in sync.
+//! The scenario editor: forms for all of SPEC 7 and a raw JSON view kept in sync, and the
+//! glossary under it (each field's AWS and Kueue names).
 //!
 //! The scenario text ([`crate::state::AppState::scenario`]) stays the single source of
 //! truth: every form field reads its value at one JSON path of the parsed text and writes
@@ -9,6 +10,7 @@ pub mod context;
 pub mod dist;
 pub mod fields;
 pub mod general;
+pub mod glossary;
 pub mod json;
 pub mod path;
 pub mod shares;
@@ -86,7 +88,7 @@ fn list_count(ed: Ed, list: &'static str) -> Signal<String> {
                 .get(list)
                 .and_then(serde_json::Value::as_array)
                 .map_or(0, Vec::len);
-            crate::format::thousands(n as f64)
+            crate::ui::format::thousands(n as f64)
         })
     })
 }
@@ -251,7 +253,7 @@ fn RawJson() -> impl IntoView {
         if len > LARGE_TEXT {
             format!(
                 "the scenario file, {} KB: it follows the forms after a short pause",
-                crate::format::thousands((len / 1024) as f64)
+                crate::ui::format::thousands((len / 1024) as f64)
             )
         } else {
             "the scenario file (SPEC 7), in sync with the forms".to_string()

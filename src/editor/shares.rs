@@ -203,7 +203,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             <div class="row-head">
                 <span
                     class="row-index"
-                    style=format!("background:{}", crate::palette::css(index))
+                    style=format!("background:{}", crate::ui::palette::css(index))
                     aria-hidden="true"
                 >
                     {index + 1}

@@ -267,7 +267,7 @@ pub fn JobsFields() -> impl IntoView {
                         <p class="section-note many" data-testid="jobs-truncated">
                             {format!(
                                 "{} jobs: showing the first {JOBS_SHOWN}. Edit the others in the JSON view (problems in them are listed above).",
-                                crate::format::thousands(n as f64),
+                                crate::ui::format::thousands(n as f64),
                             )}
                         </p>
                     }

@@ -37,9 +37,18 @@ pub fn percent(x: Option<f64>) -> String {
 
 /// A whole number with thousands separators: `4210.0` -> `4,210`.
 pub fn thousands(x: f64) -> String {
-    let n = x.round().max(0.0) as u64;
+    group_digits(x.round().max(0.0) as u64)
+}
+
+/// A count with thousands separators: `1234567` -> `1,234,567`.
+pub fn count(n: usize) -> String {
+    group_digits(n as u64)
+}
+
+/// `n`'s digits in groups of three, separated by commas.
+fn group_digits(n: u64) -> String {
     let digits = n.to_string();
-    let mut out = String::new();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
     for (i, c) in digits.chars().enumerate() {
         if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');

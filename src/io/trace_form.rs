@@ -9,8 +9,10 @@ use leptos::prelude::*;
 use quotalab_engine::trace::{self, ImportOptions, LimitsMode, TimeUnit};
 use wasm_bindgen::JsCast;
 
-use crate::share::{self, target_value, use_share, Notice};
-use crate::state::use_app;
+use crate::io::share::{self, use_share};
+use crate::state::{use_app, Notice};
+use crate::ui::dom::target_value;
+use crate::ui::format;
 
 /// Rows shown in the preview.
 pub const PREVIEW_ROWS: usize = 10;
@@ -494,7 +496,7 @@ pub fn TraceImport() -> impl IntoView {
                 if report.skipped > report.first_problems.len() as u64 {
                     lines.push(format!(
                         "… and {} more skipped rows",
-                        share::thousands(
+                        format::count(
                             (report.skipped - report.first_problems.len() as u64) as usize
                         )
                     ));
@@ -503,20 +505,20 @@ pub fn TraceImport() -> impl IntoView {
                     if link.is_long() {
                         lines.push(format!(
                             "Its link is {} characters long: share this scenario as a file (Files → Export scenario) rather than as a link.",
-                            share::thousands(link.len())
+                            format::count(link.len())
                         ));
                     }
                 }
-                share.notice.set(Some(Notice::info(
+                app.notice.set(Some(Notice::info(
                     format!(
                         "Imported {} job{} from {} row{} into {} share{}; {} row{} skipped.",
-                        share::thousands(report.imported as usize),
+                        format::count(report.imported as usize),
                         if report.imported == 1 { "" } else { "s" },
-                        share::thousands(report.rows as usize),
+                        format::count(report.rows as usize),
                         if report.rows == 1 { "" } else { "s" },
                         shares,
                         if shares == 1 { "" } else { "s" },
-                        share::thousands(report.skipped as usize),
+                        format::count(report.skipped as usize),
                         if report.skipped == 1 {
                             " was"
                         } else {
@@ -567,14 +569,14 @@ pub fn TraceImport() -> impl IntoView {
                 "{}: the first {} of {} data rows",
                 file_name.get().unwrap_or_default(),
                 p.rows.len(),
-                share::thousands(p.total_rows)
+                format::count(p.total_rows)
             );
             let many = (p.total_rows > MANY_ROWS).then(|| {
                 view! {
                     <p class="trace-warning" data-testid="trace-many-rows">
                         {format!(
                             "{} rows: the page stays responsive up to a few thousand jobs, so \"Limit jobs\" is set to 5,000 (clear it to import every row). Large traces also make long links: share them as files.",
-                            share::thousands(p.total_rows)
+                            format::count(p.total_rows)
                         )}
                     </p>
                 }

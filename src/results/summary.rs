@@ -5,7 +5,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 fn pct(p: &quotalab_engine::digest::Pct, v: f64) -> String {
     if p.n == 0 {

@@ -15,8 +15,9 @@ use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
-use crate::share::{self, use_share, Notice, ShareState};
-use crate::state::{use_app, AppState};
+use crate::io::share::{self, use_share, ShareState};
+use crate::state::{use_app, AppState, Notice};
+use crate::ui::format;
 
 /// Scenario files larger than this are refused (the editor could not hold them anyway).
 pub const MAX_SCENARIO_FILE: f64 = 64.0 * 1024.0 * 1024.0;
@@ -71,30 +72,29 @@ pub fn file_stem(scenario_text: &str) -> String {
     }
 }
 
-fn report(share: ShareState, result: Result<(), String>) {
+fn report(app: AppState, result: Result<(), String>) {
     if let Err(e) = result {
-        share
-            .notice
+        app.notice
             .set(Some(Notice::error("The download failed.", vec![e])));
     }
 }
 
 /// Downloads the scenario text as it is in the editor.
-pub fn export_scenario(app: AppState, share: ShareState) {
+pub fn export_scenario(app: AppState) {
     let text = app.scenario.get_untracked();
     let name = format!("{}.json", file_stem(&text));
-    report(share, download_text(&name, "application/json", &text));
+    report(app, download_text(&name, "application/json", &text));
 }
 
 /// Simulates the current scenario and downloads the result JSON (SPEC 8).
-pub fn export_result_json(app: AppState, share: ShareState) {
+pub fn export_result_json(app: AppState) {
     let text = app.scenario.get_untracked();
     match quotalab_engine::run_json(&text) {
         Ok(result) => {
             let name = format!("{}-result.json", file_stem(&text));
-            report(share, download_text(&name, "application/json", &result));
+            report(app, download_text(&name, "application/json", &result));
         }
-        Err(problems) => share.notice.set(Some(Notice::error(
+        Err(problems) => app.notice.set(Some(Notice::error(
             "The results cannot be exported: the scenario has problems.",
             problems.iter().map(ToString::to_string).collect(),
         ))),
@@ -406,10 +406,10 @@ pub fn chart_canvases() -> Vec<(ChartCanvas, HtmlCanvasElement)> {
     out
 }
 
-fn export_chart_png(app: AppState, share: ShareState, index: usize) {
+fn export_chart_png(app: AppState, index: usize) {
     let charts = chart_canvases();
     let Some((chart, canvas)) = charts.get(index) else {
-        share.notice.set(Some(Notice::error(
+        app.notice.set(Some(Notice::error(
             "That chart is no longer on the page.",
             Vec::new(),
         )));
@@ -426,7 +426,7 @@ fn export_chart_png(app: AppState, share: ShareState, index: usize) {
             let stem = app.scenario.with_untracked(|t| file_stem(t));
             download_href(&format!("{stem}-{}.png", chart.file), &url)
         });
-    report(share, result);
+    report(app, result);
 }
 
 /// Width and height of the SVG occupancy chart.
@@ -522,7 +522,7 @@ pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
                 });
         }
         for (i, points) in lines.iter().enumerate() {
-            let (r, g, b) = crate::palette::rgb(i);
+            let (r, g, b) = crate::ui::palette::rgb(i);
             let colour = RGBColor(r, g, b);
             // Steps: hold each value until the next change point, and to the end.
             let mut steps = Vec::with_capacity(points.len() * 2 + 1);
@@ -556,7 +556,7 @@ pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
     Ok(svg)
 }
 
-fn export_occupancy_svg(app: AppState, share: ShareState) {
+fn export_occupancy_svg(app: AppState) {
     let Some(outcome) = app.outcome.get_untracked() else {
         return;
     };
@@ -564,7 +564,7 @@ fn export_occupancy_svg(app: AppState, share: ShareState) {
         let stem = app.scenario.with_untracked(|t| file_stem(t));
         download_text(&format!("{stem}-occupancy.svg"), "image/svg+xml", &svg)
     });
-    report(share, result);
+    report(app, result);
 }
 
 /// Which CSV of the last run.
@@ -575,7 +575,7 @@ pub enum CsvKind {
     Events,
 }
 
-fn export_csv(app: AppState, share: ShareState, kind: CsvKind) {
+fn export_csv(app: AppState, kind: CsvKind) {
     let Some(outcome) = app.outcome.get_untracked() else {
         return;
     };
@@ -587,15 +587,15 @@ fn export_csv(app: AppState, share: ShareState, kind: CsvKind) {
     };
     let stem = app.scenario.with_untracked(|t| file_stem(t));
     report(
-        share,
+        app,
         download_text(&format!("{stem}-{suffix}.csv"), "text/csv", &text),
     );
     if kind == CsvKind::Events && (d.events.len() as u64) < d.event_count {
-        share.notice.set(Some(Notice::info(
+        app.notice.set(Some(Notice::info(
             format!(
                 "The events file holds the first {} of the run's {} events (the page keeps at most that many).",
-                share::thousands(d.events.len()),
-                share::thousands(d.event_count as usize)
+                format::count(d.events.len()),
+                format::count(d.event_count as usize)
             ),
             Vec::new(),
         )));
@@ -607,7 +607,7 @@ fn export_csv(app: AppState, share: ShareState, kind: CsvKind) {
 async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
     let name = file.name();
     if file.size() > MAX_SCENARIO_FILE {
-        share.notice.set(Some(Notice::error(
+        app.notice.set(Some(Notice::error(
             format!("{name} was not opened: it is larger than 64 MB."),
             Vec::new(),
         )));
@@ -616,7 +616,7 @@ async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
     let text = match wasm_bindgen_futures::JsFuture::from(file.text()).await {
         Ok(v) => v.as_string().unwrap_or_default(),
         Err(e) => {
-            share.notice.set(Some(Notice::error(
+            app.notice.set(Some(Notice::error(
                 format!("{name} could not be read."),
                 vec![format!("{e:?}")],
             )));
@@ -625,10 +625,10 @@ async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
     };
     match check_scenario(&text) {
         Ok(()) => {
-            share.notice.set(None);
+            app.notice.set(None);
             share::open_scenario(app, share, text);
         }
-        Err(lines) => share.notice.set(Some(Notice::error(
+        Err(lines) => app.notice.set(Some(Notice::error(
             format!("{name} is not a valid scenario; the current scenario was kept."),
             lines,
         ))),
@@ -678,22 +678,21 @@ pub fn FilesMenu() -> impl IntoView {
             leptos::task::spawn_local(import_file(app, share, file));
         }
     };
-    let item =
-        move |label: &'static str, testid: &'static str, action: fn(AppState, ShareState)| {
-            view! {
-                <button
-                    type="button"
-                    role="menuitem"
-                    data-testid=testid
-                    on:click=move |_| {
-                        close();
-                        action(app, share);
-                    }
-                >
-                    {label}
-                </button>
-            }
-        };
+    let item = move |label: &'static str, testid: &'static str, action: fn(AppState)| {
+        view! {
+            <button
+                type="button"
+                role="menuitem"
+                data-testid=testid
+                on:click=move |_| {
+                    close();
+                    action(app);
+                }
+            >
+                {label}
+            </button>
+        }
+    };
     let result_item = move |label: &'static str, testid: &'static str, kind: Option<CsvKind>| {
         view! {
             <button
@@ -705,8 +704,8 @@ pub fn FilesMenu() -> impl IntoView {
                 on:click=move |_| {
                     close();
                     match kind {
-                        None => export_result_json(app, share),
-                        Some(k) => export_csv(app, share, k),
+                        None => export_result_json(app),
+                        Some(k) => export_csv(app, k),
                     }
                 }
             >
@@ -730,7 +729,7 @@ pub fn FilesMenu() -> impl IntoView {
                         data-testid=format!("export-chart-{}", chart.file)
                         on:click=move |_| {
                             close();
-                            export_chart_png(app, share, i);
+                            export_chart_png(app, i);
                         }
                     >
                         {label}
@@ -774,7 +773,7 @@ pub fn FilesMenu() -> impl IntoView {
                     prop:disabled=no_results
                     on:click=move |_| {
                         close();
-                        export_occupancy_svg(app, share);
+                        export_occupancy_svg(app);
                     }
                 >
                     "Occupancy (SVG)"

@@ -1,4 +1,5 @@
-//! Bundled scenarios (issue 5 "Presets") and the toolbar's preset picker.
+//! Bundled scenarios (issue 5 "Presets"): what they are, which one a text is, and loading
+//! the large one (the toolbar's preset picker offers them).
 //!
 //! Each preset is a SPEC 7 scenario file in `www/presets/`. The small ones are compiled into
 //! the page; the large one (the Philly sample, 300 KB of JSON) is copied next to it by Trunk
@@ -6,11 +7,8 @@
 //! budget). Picking one replaces the scenario text (the editor, the results and the link all
 //! follow).
 
-use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
-
-use crate::state::use_app;
 
 /// A scenario the page ships with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,7 +62,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 /// The text of AWS's quota-sharing walkthrough, the page's first scenario.
-pub const AWS_WALKTHROUGH_JSON: &str = include_str!("../www/presets/aws-walkthrough.json");
+pub const AWS_WALKTHROUGH_JSON: &str = include_str!("../../www/presets/aws-walkthrough.json");
 
 /// AWS's quota-sharing walkthrough (`www/presets/aws-walkthrough.json`).
 pub const AWS_WALKTHROUGH: Preset = Preset {
@@ -83,7 +81,7 @@ pub const PARTITIONED: Preset = Preset {
                   language's afternoon burst queue for hours while the other teams' \
                   instances sit idle. Switch to \"pooled\" to see the same jobs share.",
     source: Source::Inline(include_str!(
-        "../www/presets/partition-vs-pool-partitioned.json"
+        "../../www/presets/partition-vs-pool-partitioned.json"
     )),
 };
 
@@ -94,7 +92,9 @@ pub const POOLED: Preset = Preset {
     description: "The same 248 jobs, every share LEND_AND_BORROW: the bursts borrow idle \
                   instances and finish hours sooner, and pay for it when owners reclaim \
                   (vision checkpoints on preemption and loses nothing; language does not).",
-    source: Source::Inline(include_str!("../www/presets/partition-vs-pool-pooled.json")),
+    source: Source::Inline(include_str!(
+        "../../www/presets/partition-vs-pool-pooled.json"
+    )),
 };
 
 /// 5,000 generated jobs: exploratory research borrowing from a deadline-bound product team.
@@ -105,7 +105,7 @@ pub const RESEARCH_ORG: Preset = Preset {
                   borrow product's idle instances and are reclaimed a thousand times, losing \
                   little; product has deadlines, no checkpoints and urgent jobs that preempt \
                   its own; platform's RESERVE quota idles.",
-    source: Source::Inline(include_str!("../www/presets/research-org.json")),
+    source: Source::Inline(include_str!("../../www/presets/research-org.json")),
 };
 
 /// A sample of the Philly trace (`www/presets/philly-sample.json`, made by the trace import;
@@ -159,113 +159,6 @@ pub async fn fetch_text(path: &str) -> Result<String, String> {
 /// The preset with this id, if any.
 pub fn by_id(id: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.id == id)
-}
-
-/// The toolbar's preset menu: picking a preset loads its scenario. Shows "Custom scenario"
-/// once the text no longer matches a preset, and the picked preset's description below;
-/// while a fetched preset loads, says so (the scenario on screen stays until it arrives), and
-/// if it cannot be loaded, says why.
-#[component]
-pub fn PresetPicker() -> impl IntoView {
-    let app = use_app();
-    let current = Memo::new(move |_| app.scenario.with(|t| matching(t).map(|p| p.id)));
-    // The fetch in flight or failed: (preset id, error if it failed).
-    let loading = RwSignal::new(None::<(&'static str, Option<String>)>);
-    let requests = StoredValue::new(0u64);
-    // Any later change of the scenario (another preset, an edit) supersedes a fetch in
-    // flight and clears a failure's message.
-    Effect::new(move |_| {
-        app.scenario.track();
-        requests.update_value(|n| *n += 1);
-        loading.set(None);
-    });
-    // The menu shows the preset being loaded, else the one on screen.
-    let shown = Memo::new(move |_| match loading.get() {
-        Some((id, None)) => Some(id),
-        _ => current.get(),
-    });
-    let pick = move |p: &'static Preset| {
-        requests.update_value(|n| *n += 1);
-        let request = requests.get_value();
-        match p.source {
-            Source::Inline(text) => {
-                loading.set(None);
-                app.scenario.set(text.to_string());
-            }
-            Source::Fetched { path, .. } => {
-                loading.set(Some((p.id, None)));
-                leptos::task::spawn_local(async move {
-                    let result = fetch_text(path).await;
-                    if requests.try_get_value() != Some(request) {
-                        return; // another pick came first
-                    }
-                    match result {
-                        Ok(text) => {
-                            loading.set(None);
-                            app.scenario.set(text);
-                        }
-                        Err(e) => loading.set(Some((p.id, Some(e)))),
-                    }
-                });
-            }
-        }
-    };
-    let options = PRESETS
-        .iter()
-        .map(|p| {
-            let id = p.id;
-            view! {
-                <option value=id prop:selected=move || shown.get() == Some(id)>
-                    {p.title}
-                </option>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="preset-picker">
-            <label for="preset-select">"Preset"</label>
-            <select
-                id="preset-select"
-                data-testid="preset-select"
-                aria-describedby="preset-description"
-                on:change=move |ev| {
-                    if let Some(p) = by_id(&event_target_value(&ev)) {
-                        pick(p);
-                    }
-                }
-            >
-                {options}
-                <option value="custom" disabled=true prop:selected=move || shown.get().is_none()>
-                    "Custom scenario"
-                </option>
-            </select>
-            <span
-                id="preset-description"
-                class="preset-description"
-                class:preset-error=move || loading.with(|l| l.as_ref().is_some_and(|(_, e)| e.is_some()))
-                data-testid="preset-description"
-            >
-                {move || match loading.get() {
-                    Some((id, None)) => {
-                        format!("Loading the {}…", by_id(id).map_or(id, |p| p.title))
-                    }
-                    Some((id, Some(e))) => {
-                        format!(
-                            "Could not load the {} preset ({e}); the scenario on screen is unchanged.",
-                            by_id(id).map_or(id, |p| p.title),
-                        )
-                    }
-                    None => {
-                        current
-                            .get()
-                            .and_then(by_id)
-                            .map_or("Edited: no longer a preset.", |p| p.description)
-                            .to_string()
-                    }
-                }}
-            </span>
-        </div>
-    }
 }
 
 #[cfg(test)]

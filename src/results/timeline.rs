@@ -22,7 +22,7 @@ use crate::charts::{
     chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s,
     tick_label, CanvasOpts, CssBox, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
 };
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 /// Jobs drawn one row each; more are packed into lanes.
 pub const PER_JOB_MAX: usize = 150;

@@ -1,4 +1,4 @@
-//! Share links (SPEC 10) in the page, and the toolbar's share and file controls.
+//! Share links (SPEC 10) in the page: the URL follows the scenario, and a link opens one.
 //!
 //! The URL fragment follows the scenario as `#s=PAYLOAD`, made by [`quotalab_engine::link`]
 //! (the codec `quotasim link` uses too):
@@ -15,15 +15,12 @@
 //! Nothing read from a link or a file is ever inserted as HTML: every text goes through
 //! Leptos text nodes or `value` properties.
 
-use leptos::html;
 use leptos::{ev, prelude::*};
 use quotalab_engine::link;
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 
-use crate::files::{self, FilesMenu};
-use crate::presets;
-use crate::state::{use_app, AppState};
-use crate::trace_form::TraceImport;
+use crate::io::presets;
+use crate::state::{AppState, Notice};
 
 /// Links longer than this are hard to share: many chat apps, e-mail clients, documents and
 /// some browsers cut or refuse them.
@@ -35,40 +32,6 @@ pub const MAX_FRAGMENT: usize = 1024 * 1024;
 
 /// The pause after the last edit (and its run) before the URL follows.
 pub const SYNC_DELAY_MS: u64 = 500;
-
-/// A dismissible message above the results: why a link or a file could not be opened, or
-/// what an import did.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Notice {
-    pub kind: NoticeKind,
-    pub title: String,
-    /// Details, one per line (validator problems, skipped rows...), shown as text.
-    pub lines: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum NoticeKind {
-    Error,
-    Info,
-}
-
-impl Notice {
-    pub fn error(title: impl Into<String>, lines: Vec<String>) -> Notice {
-        Notice {
-            kind: NoticeKind::Error,
-            title: title.into(),
-            lines,
-        }
-    }
-
-    pub fn info(title: impl Into<String>, lines: Vec<String>) -> Notice {
-        Notice {
-            kind: NoticeKind::Info,
-            title: title.into(),
-            lines,
-        }
-    }
-}
 
 /// The link of the current scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -94,10 +57,9 @@ impl LinkInfo {
 }
 
 /// The share controls' state, provided as a context by [`init_from_url`] (or by the first
-/// [`ShareBar`] when the page never called it).
+/// toolbar's share bar when the page never called it).
 #[derive(Clone, Copy)]
 pub struct ShareState {
-    pub notice: RwSignal<Option<Notice>>,
     /// The link to the current scenario when it is valid (updated after each run).
     pub link: RwSignal<Option<LinkInfo>>,
     /// The next URL update pushes a history entry (a discrete action).
@@ -112,7 +74,6 @@ pub struct ShareState {
 impl ShareState {
     fn new() -> ShareState {
         ShareState {
-            notice: RwSignal::new(None),
             link: RwSignal::new(None),
             push_next: StoredValue::new(false),
             synced_name: StoredValue::new(None),
@@ -146,7 +107,7 @@ pub fn init_from_url(app: AppState) -> ShareState {
             }
             Err(lines) => {
                 let default = presets::AWS_WALKTHROUGH;
-                share.notice.set(Some(Notice::error(
+                app.notice.set(Some(Notice::error(
                     format!(
                         "This link could not be opened, so the default preset ({}) is shown instead.",
                         default.title
@@ -372,10 +333,10 @@ fn install_navigation(app: AppState, share: ShareState) {
             Ok(json) => {
                 share.synced_name.set_value(scenario_name(&json));
                 share.synced_text.set_value(Some(json.clone()));
-                share.notice.set(None);
+                app.notice.set(None);
                 app.scenario.set(json);
             }
-            Err(lines) => share.notice.set(Some(Notice::error(
+            Err(lines) => app.notice.set(Some(Notice::error(
                 "This link could not be opened; the scenario was left as it was.",
                 lines,
             ))),
@@ -387,284 +348,4 @@ fn install_navigation(app: AppState, share: ShareState) {
         pop.remove();
         hash.remove();
     });
-}
-
-/// `1234567` as `1,234,567`.
-pub fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
-
-const NO_LINK_NOW: &str = "The scenario has problems now: it has no link until they are fixed.";
-const MOVED_ON: &str =
-    "The scenario has changed since: this is its new link (Copy link copies it).";
-const COPY_BY_HAND: &str = "The link is selected: press Ctrl+C (⌘C on a Mac) to copy it.";
-
-/// What the Copy link button did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum CopyStatus {
-    Copying,
-    Copied,
-    /// No clipboard access: the link is selected for Ctrl+C.
-    Manual,
-}
-
-/// Copies `text` with the asynchronous clipboard API when the page has it; `false` when it
-/// does not (then the caller offers the selected text).
-fn write_clipboard(text: String, status: RwSignal<Option<CopyStatus>>) -> bool {
-    let navigator = window().navigator();
-    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .map(|c| !c.is_undefined() && !c.is_null())
-        .unwrap_or(false);
-    if !has_clipboard {
-        return false;
-    }
-    let promise = navigator.clipboard().write_text(&text);
-    leptos::task::spawn_local(async move {
-        let copied = wasm_bindgen_futures::JsFuture::from(promise).await.is_ok();
-        status.set(Some(if copied {
-            CopyStatus::Copied
-        } else {
-            CopyStatus::Manual
-        }));
-    });
-    true
-}
-
-/// The toolbar's share controls: Copy link (with the link's length), the Files menu, the
-/// CSV trace import, and the notices they raise.
-#[component]
-pub fn ShareBar() -> impl IntoView {
-    let app = use_app();
-    let share = use_share();
-    let panel_open = RwSignal::new(false);
-    let status = RwSignal::new(None::<CopyStatus>);
-    // The link that was copied (the panel then follows edits: the status says when the
-    // scenario has moved on from it).
-    let copied = RwSignal::new(None::<String>);
-    let field = NodeRef::<html::Input>::new();
-
-    let select_field = move || {
-        if let Some(input) = field.get_untracked() {
-            let _ = input.focus();
-            input.select();
-        }
-    };
-
-    let copy = move |_| {
-        // The text may have changed within the sync pause: the link of what is shown now.
-        let Some(info) = app.scenario.with_untracked(|t| link_of(t)) else {
-            share.notice.set(Some(Notice::error(
-                "This scenario has no link: it is not a JSON object.",
-                Vec::new(),
-            )));
-            return;
-        };
-        let url = info.url.clone();
-        copied.set(Some(url.clone()));
-        share.link.set(Some(info));
-        panel_open.set(true);
-        status.set(Some(CopyStatus::Copying));
-        if !write_clipboard(url, status) {
-            status.set(Some(CopyStatus::Manual));
-        }
-        // Select the link once the panel shows it (the manual fallback, and a visible cue).
-        request_animation_frame(select_field);
-    };
-
-    let length = move || {
-        share.link.with(|l| match l {
-            None if !app.problems.with(Vec::is_empty) => {
-                "no link: fix the scenario's problems first".to_string()
-            }
-            None => String::new(),
-            Some(l) if l.is_long() => format!("{} characters: long link", thousands(l.len())),
-            Some(l) => format!("{} characters", thousands(l.len())),
-        })
-    };
-    let is_long = move || {
-        share
-            .link
-            .with(|l| l.as_ref().is_some_and(LinkInfo::is_long))
-    };
-
-    let panel = move || {
-        panel_open.get().then(|| {
-            let url = move || {
-                share
-                    .link
-                    .with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default())
-            };
-            let status_text = move || {
-                let (has_link, moved_on) = share.link.with(|l| {
-                    copied.with(|c| {
-                        let url = l.as_ref().map(|l| l.url.as_str());
-                        (url.is_some(), url != c.as_deref())
-                    })
-                });
-                if !has_link {
-                    return NO_LINK_NOW;
-                }
-                if moved_on {
-                    return MOVED_ON;
-                }
-                match status.get() {
-                    Some(CopyStatus::Copying) => "Copying…",
-                    Some(CopyStatus::Copied) => "Copied to the clipboard.",
-                    Some(CopyStatus::Manual) => COPY_BY_HAND,
-                    None => "",
-                }
-            };
-            let long_note = move || {
-                share.link.with(|l| {
-                    l.as_ref().filter(|l| l.is_long()).map(|l| {
-                        let why = if l.jobs > 0 {
-                            format!(
-                                "The scenario lists {} job{} explicitly (a trace, typically), and a link carries every one.",
-                                thousands(l.jobs),
-                                if l.jobs == 1 { "" } else { "s" }
-                            )
-                        } else {
-                            "The scenario is large.".to_string()
-                        };
-                        view! {
-                            <div class="long-link" data-testid="long-link-warning" role="note">
-                                <p>
-                                    {format!(
-                                        "This link is {} characters long: many chat apps, e-mail clients and some browsers cut links past about {}. ",
-                                        thousands(l.len()),
-                                        thousands(LONG_LINK),
-                                    )}
-                                    {why}
-                                </p>
-                                <p>
-                                    "Share the scenario file instead: "
-                                    <button
-                                        type="button"
-                                        data-testid="long-link-export"
-                                        on:click=move |_| files::export_scenario(app, share)
-                                    >
-                                        "Export scenario (JSON)"
-                                    </button>
-                                </p>
-                            </div>
-                        }
-                    })
-                })
-            };
-            view! {
-                <div class="share-panel" data-testid="share-panel">
-                    <label for="share-link-field">"Link to this scenario"</label>
-                    <div class="share-link-row">
-                        <input
-                            id="share-link-field"
-                            type="text"
-                            readonly
-                            spellcheck="false"
-                            data-testid="share-link"
-                            node_ref=field
-                            prop:value=url
-                            on:focus=move |_| select_field()
-                        />
-                        <button
-                            type="button"
-                            class="share-panel-close"
-                            aria-label="Close the link panel"
-                            on:click=move |_| panel_open.set(false)
-                        >
-                            "Close"
-                        </button>
-                    </div>
-                    <p class="copy-status" role="status" data-testid="copy-status">{status_text}</p>
-                    {long_note}
-                    <p class="share-hint">
-                        "Whoever opens the link sees this scenario and its simulation; the link holds the whole scenario (nothing is stored on a server)."
-                    </p>
-                </div>
-            }
-        })
-    };
-
-    view! {
-        <div class="share-bar" data-testid="share-bar">
-            <div class="share-controls">
-                <button
-                    type="button"
-                    class="copy-link"
-                    data-testid="copy-link"
-                    on:click=copy
-                    prop:disabled=move || !app.problems.with(Vec::is_empty)
-                    title="Copy a link that opens this scenario"
-                >
-                    "Copy link"
-                </button>
-                <span class="link-length" class:long=is_long data-testid="link-length">
-                    {length}
-                </span>
-                <FilesMenu />
-                <TraceImport />
-            </div>
-            {panel}
-            <NoticeView />
-        </div>
-    }
-}
-
-/// The current notice, with a button that dismisses it.
-#[component]
-pub fn NoticeView() -> impl IntoView {
-    let share = use_share();
-    move || {
-        share.notice.get().map(|n| {
-            let lines = (!n.lines.is_empty()).then(|| {
-                view! {
-                    <ul class="notice-lines">
-                        {n.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
-                    </ul>
-                }
-            });
-            let error = n.kind == NoticeKind::Error;
-            view! {
-                <div
-                    class="share-notice"
-                    class:error=error
-                    class:info=!error
-                    role=if error { "alert" } else { "status" }
-                    data-testid="share-notice"
-                >
-                    <div class="notice-body">
-                        <p class="notice-title">{n.title}</p>
-                        {lines}
-                    </div>
-                    <button
-                        type="button"
-                        class="notice-dismiss"
-                        data-testid="notice-dismiss"
-                        aria-label="Dismiss this message"
-                        on:click=move |_| share.notice.set(None)
-                    >
-                        "Dismiss"
-                    </button>
-                </div>
-            }
-        })
-    }
-}
-
-/// The element's value, for `<input>` and `<select>` change events.
-pub fn target_value(ev: &web_sys::Event) -> String {
-    ev.target()
-        .and_then(|t| {
-            t.dyn_ref::<web_sys::HtmlInputElement>()
-                .map(|i| i.value())
-                .or_else(|| t.dyn_ref::<web_sys::HtmlSelectElement>().map(|s| s.value()))
-        })
-        .unwrap_or_default()
 }

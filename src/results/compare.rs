@@ -12,7 +12,7 @@ use quotalab_engine::digest::{digest, Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::{compare, load, simulate, Options};
 
 use crate::state::{now_ms, use_app};
-use crate::{format, palette};
+use crate::ui::{format, palette};
 
 /// The three runs of one scenario (only their metrics are kept).
 #[derive(Clone, Debug, PartialEq)]

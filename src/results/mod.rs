@@ -1,6 +1,13 @@
 //! Everything shown about the last good run, from its [`Digest`] (`app.outcome`): the
-//! summary table, then the charts, then the sections other components add (compare, event
-//! log). Nothing here re-runs the engine or decides anything.
+//! summary table ([`summary`]), the charts, the timeline and the state at the cursor
+//! ([`timeline`]), the comparison of two strategies ([`compare`]) and the explanations
+//! ([`explain`]: the event log, one job's history, the checkpoint advisor). Nothing here
+//! re-runs the engine or decides anything.
+
+pub mod compare;
+pub mod explain;
+pub mod summary;
+pub mod timeline;
 
 use std::sync::Arc;
 
@@ -9,8 +16,8 @@ use quotalab_engine::digest::Digest;
 
 use crate::charts::{AllocationChart, CompletionChart, InterruptionChart, OccupancyChart};
 use crate::state::{last_digest, use_app};
-use crate::summary::SummaryTable;
-use crate::timeline::Timeline;
+use summary::SummaryTable;
+use timeline::Timeline;
 
 /// The results panel of the page, fed by `app.outcome`.
 #[component]
@@ -57,7 +64,7 @@ pub fn RunResults(
             <h2 id="interruption-heading">"Interruption cost"</h2>
             <div class="interruption-layout">
                 <InterruptionChart digest=digest />
-                // SLOT (checkpoint advisor): `crate::explain::CheckpointAdvisor` goes here,
+                // SLOT (checkpoint advisor): `explain::CheckpointAdvisor` goes here,
                 // beside the bars, when it exists; the layout gives it the right column.
                 <div class="advisor-slot"></div>
             </div>
@@ -66,8 +73,8 @@ pub fn RunResults(
             <h2 id="timeline-heading">"Timeline"</h2>
             <Timeline digest=digest cursor=cursor />
         </section>
-        // SLOT (compare): the compare section (`crate::compare`) goes here.
-        // SLOT (event log): the event log section (`crate::explain`) goes here.
+        // SLOT (compare): the compare section (`compare`) goes here.
+        // SLOT (event log): the event log section (`explain`) goes here.
     }
 }
 

@@ -1,0 +1,98 @@
+//! The page: [`App`] provides the state, opens a link's scenario, starts the runner and lays
+//! out the header, the toolbar, the editor column and the results.
+
+use leptos::prelude::*;
+
+use crate::editor::glossary::Glossary;
+use crate::editor::Editor;
+use crate::io::{presets, share};
+use crate::results::compare::CompareView;
+use crate::results::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
+use crate::results::ResultsPanel;
+use crate::state::{self, use_app, AppState};
+use crate::toolbar::Toolbar;
+use crate::ui::format;
+use crate::ui::problems::ErrorBox;
+
+/// "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending.
+#[component]
+pub fn RunStatus() -> impl IntoView {
+    let app = use_app();
+    view! {
+        <span
+            class="run-status"
+            role="status"
+            data-testid="run-stats"
+            data-run-ms=move || app.run_stats.with(|s| format!("{:.1}", s.last_ms))
+            data-run-seq=move || app.run_stats.with(|s| s.finished.to_string())
+        >
+            {move || {
+                let problems = app.problems.get();
+                if !problems.is_empty() {
+                    return format!(
+                        "{} problem{} in the scenario: showing the last good result",
+                        problems.len(),
+                        if problems.len() == 1 { "" } else { "s" },
+                    );
+                }
+                match app.outcome.get() {
+                    None => "simulating…".to_string(),
+                    Some(o) => format!(
+                        "{} jobs, {} events in {} ms{}",
+                        format::thousands(o.digest.totals.submitted as f64),
+                        format::thousands(o.digest.event_count as f64),
+                        format::thousands(o.millis.round()),
+                        app.stale_note(),
+                    ),
+                }
+            }}
+        </span>
+    }
+}
+
+/// The page.
+#[component]
+pub fn App() -> impl IntoView {
+    let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
+    provide_context(app);
+    // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
+    share::init_from_url(app);
+    state::install_runner(app, 250);
+    explain::provide_selected_job();
+    view! {
+        <header class="site-header">
+            <div class="wrap">
+                <h1>"Quota Lab"</h1>
+                <p class="tagline">
+                    "GPU quota sharing, simulated: the gap between what each team is allocated and what it actually consumes."
+                </p>
+            </div>
+        </header>
+        <Toolbar>
+            <RunStatus />
+        </Toolbar>
+        <main class="wrap layout">
+            <div class="editor-column">
+                <Editor />
+                <Glossary />
+            </div>
+            <div class="results" class:stale=move || app.stale.get()>
+                {move || {
+                    let problems = app.problems.get();
+                    (!problems.is_empty()).then(|| {
+                        let lines: Vec<String> = problems.iter().map(ToString::to_string).collect();
+                        view! { <ErrorBox title="This scenario cannot be simulated" problems=lines /> }
+                    })
+                }}
+                <ResultsPanel />
+                <CheckpointAdvisor />
+                <CompareView />
+                <EventLog />
+                <JobHistory />
+            </div>
+        </main>
+        <footer class="site-footer wrap">
+            "The simulator runs entirely in your browser; nothing is sent anywhere."
+        </footer>
+    }
+}

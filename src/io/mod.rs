@@ -1,0 +1,8 @@
+//! What goes in and out of the page: share links and the URL that follows the scenario
+//! ([`share`]), files opened and saved ([`files`]: scenario, results, CSV, chart images), the
+//! CSV trace import form ([`trace_form`]) and the bundled presets ([`presets`]).
+
+pub mod files;
+pub mod presets;
+pub mod share;
+pub mod trace_form;

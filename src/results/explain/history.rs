@@ -1,0 +1,196 @@
+//! One job's history: its events (and the preemptions it caused), attempts and waiting
+//! reasons, opened from the event log.
+
+use leptos::prelude::*;
+use quotalab_engine::digest::{Digest, JobRow};
+
+use super::log::describe;
+use super::{clock, job_id, reason_words, selected_job, share_name, swatch};
+use crate::state::last_digest as digest;
+use crate::ui::format;
+
+/// One job's story, gathered from a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct History {
+    pub job: JobRow,
+    pub share: String,
+    /// `(time, kind, plain words)` of every event of the job, and of the preemptions it
+    /// caused (kind `preempted-other`), in log order.
+    pub events: Vec<(f64, String, String)>,
+    /// Times the job started (took its instances).
+    pub attempts: usize,
+    /// Distinct waiting reasons, in order of first appearance.
+    pub reasons: Vec<String>,
+}
+
+/// The history of the job with id `id`, if the run has it.
+pub fn history(d: &Digest, id: &str) -> Option<History> {
+    let j = d.jobs.iter().position(|r| r.id == id)?;
+    let mine = Some(j as u32);
+    let mut events = Vec::new();
+    let mut attempts = 0;
+    let mut reasons: Vec<String> = Vec::new();
+    for e in &d.events {
+        if e.job == mine {
+            match e.kind.as_str() {
+                "start" => attempts += 1,
+                "waiting" => {
+                    if let Some(r) = &e.reason {
+                        if !reasons.contains(r) {
+                            reasons.push(r.clone());
+                        }
+                    }
+                }
+                _ => {}
+            }
+            events.push((e.t_s, e.kind.clone(), describe(d, e)));
+        } else if e.kind == "preempt" && e.by == mine {
+            let victim = job_id(d, e.job).unwrap_or("a job");
+            let cause = e.cause.as_deref().unwrap_or("preemption");
+            events.push((
+                e.t_s,
+                "preempted-other".to_string(),
+                format!("took the place of {victim} ({})", cause.replace('_', "-")),
+            ));
+        }
+    }
+    let job = d.jobs[j].clone();
+    Some(History {
+        share: share_name(d, job.share).to_string(),
+        job,
+        events,
+        attempts,
+        reasons,
+    })
+}
+
+/// The history panel of the job picked in the [`EventLog`]: attempts, preemptions (who and
+/// why), waiting reasons, lost work and held time.
+#[component]
+pub fn JobHistory() -> impl IntoView {
+    let digest = digest();
+    let select = selected_job();
+    // A job the new run does not have closes the panel.
+    Effect::new(move |_| {
+        digest.with(|d| {
+            let Some(d) = d else { return };
+            let id = select.get_untracked();
+            if id.is_some_and(|id| !d.jobs.iter().any(|j| j.id == id)) {
+                select.set(None);
+            }
+        })
+    });
+    // Picking a job brings its history into view.
+    Effect::new(move |prev: Option<Option<String>>| {
+        let id = select.get();
+        if prev.is_some() && id.is_some() {
+            request_animation_frame(|| {
+                if let Some(el) = document().get_element_by_id("job-history-heading") {
+                    el.scroll_into_view();
+                }
+            });
+        }
+        id
+    });
+    let body = move || {
+        let id = select.get()?;
+        let d = digest.get()?;
+        let Some(h) = history(&d, &id) else {
+            return Some(
+                view! { <p class="empty-note">{format!("{id} is not part of this run.")}</p> }
+                    .into_any(),
+            );
+        };
+        let j = &h.job;
+        let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
+        let inst = j.instances.max(1) as f64;
+        let lost = if j.lost_s > 0.0 {
+            format!(
+                "{} of progress ({} instance-hours)",
+                format::duration(j.lost_s),
+                format::hours(j.lost_s * inst / 3600.0)
+            )
+        } else {
+            "none".to_string()
+        };
+        let held = format!(
+            "{} × {} ({} instance-hours)",
+            format::duration(j.held_s),
+            plural(j.instances, "instance"),
+            format::hours(j.held_s * inst / 3600.0)
+        );
+        let reasons = if h.reasons.is_empty() {
+            "never waited for a reason".to_string()
+        } else {
+            h.reasons
+                .iter()
+                .map(|r| reason_words(r))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let waiting = j
+            .waiting_reason
+            .as_deref()
+            .map(|r| format!(" (waiting: {})", reason_words(r)))
+            .unwrap_or_default();
+        let items = h
+            .events
+            .iter()
+            .map(|(t, k, what)| {
+                view! {
+                    <li data-kind=k.clone()>
+                        <span class="t">{clock(*t)}</span>
+                        <span class=format!("kind kind-{k}")>{k.replace(['_', '-'], " ")}</span>
+                        <span class="what">{what.clone()}</span>
+                    </li>
+                }
+            })
+            .collect_view();
+        Some(
+            view! {
+                <h3>
+                    {swatch(j.share)}
+                    {format!("{} ({})", j.id, h.share)}
+                </h3>
+                <dl class="history-facts">
+                    <dt>"State at the end"</dt>
+                    <dd data-testid="history-state">{format!("{}{waiting}", j.state)}</dd>
+                    <dt>"Submitted / first start / end"</dt>
+                    <dd>
+                        {format!(
+                            "{} / {} / {}",
+                            clock(j.submit_s),
+                            j.first_start_s.map_or("never".into(), clock),
+                            j.end_s.map_or("—".into(), clock),
+                        )}
+                    </dd>
+                    <dt>"Attempts"</dt>
+                    <dd data-testid="history-attempts">{h.attempts}</dd>
+                    <dt>"Preemptions"</dt>
+                    <dd data-testid="history-preemptions">{plural(j.preemptions, "preemption")}</dd>
+                    <dt>"Lost work"</dt>
+                    <dd data-testid="history-lost">{lost}</dd>
+                    <dt>"Held"</dt>
+                    <dd data-testid="history-held">{held}</dd>
+                    <dt>"Waited because"</dt>
+                    <dd>{reasons}</dd>
+                </dl>
+                <ol class="history-events" data-testid="history-events">{items}</ol>
+            }
+            .into_any(),
+        )
+    };
+    view! {
+        <Show when=move || select.with(Option::is_some)>
+            <section class="card job-history" aria-labelledby="job-history-heading" data-testid="job-history">
+                <div class="history-head">
+                    <h2 id="job-history-heading">"Job history"</h2>
+                    <button type="button" class="close" on:click=move |_| select.set(None)>
+                        "Close"
+                    </button>
+                </div>
+                {body}
+            </section>
+        </Show>
+    }
+}

@@ -1,0 +1,343 @@
+//! The event log: every event of the run in plain words, filtered by kind, share or job,
+//! rendered a page at a time.
+
+use leptos::prelude::*;
+use quotalab_engine::digest::{Digest, EventRow};
+
+use super::{clock, job_id, reason_words, selected_job, share_name, swatch};
+use crate::state::last_digest as digest;
+use crate::ui::format;
+
+/// Rows the event log renders at first (a new run or filter starts here again). Kept small:
+/// every run rebuilds them, and on a large scenario they were most of the page's work after a
+/// result landed (docs/PERFORMANCE.md, "Browser").
+pub const FIRST_PAGE: usize = 100;
+
+/// Rows each "show more" adds.
+pub const MORE: usize = 500;
+
+/// The event kinds of SPEC 8, in the order the kind filter lists them.
+pub const KINDS: &[&str] = &[
+    "submit",
+    "dispatch",
+    "start",
+    "running",
+    "checkpoint",
+    "preempt",
+    "requeue",
+    "succeed",
+    "fail",
+    "reject",
+    "waiting",
+    "set_priority",
+    "update_share",
+];
+
+/// What one event says, in plain words (the engine's explanation where it has one).
+pub fn describe(d: &Digest, e: &EventRow) -> String {
+    let or = |s: &Option<String>, fallback: &str| s.clone().unwrap_or_else(|| fallback.into());
+    match e.kind.as_str() {
+        "submit" => "submitted to its share's queue".into(),
+        "dispatch" => {
+            if e.borrowing == Some(true) {
+                "admitted, borrowing beyond its share's limit (it can be reclaimed)".into()
+            } else {
+                "admitted within its share's limit".into()
+            }
+        }
+        "start" => "instances held: starting up".into(),
+        "running" => "running: making progress".into(),
+        "checkpoint" => "saved a checkpoint".into(),
+        "preempt" => {
+            let by = job_id(d, e.by).unwrap_or("another job");
+            or(&e.explain, &format!("preempted by {by}"))
+        }
+        "requeue" => "back in the queue after its preemption".into(),
+        "succeed" => "succeeded".into(),
+        "fail" => "failed: preempted more often than its preemption retries allow".into(),
+        "reject" => "rejected: its share is DISABLED and accepts no new job".into(),
+        "waiting" => {
+            let reason = e.reason.as_deref().map_or("waiting", reason_words);
+            match &e.explain {
+                Some(x) => format!("waits ({reason}): {x}"),
+                None => format!("waits ({reason})"),
+            }
+        }
+        "set_priority" => match e.priority {
+            Some(p) => format!("priority set to {p}"),
+            None => "priority changed".into(),
+        },
+        "update_share" => format!("{} updated (limits or strategy)", share_name(d, e.share)),
+        other => other.to_string(),
+    }
+}
+
+/// The event log's filters.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Filter {
+    /// A share name; empty = every share.
+    pub share: String,
+    /// A kind (SPEC 8); empty = every kind.
+    pub kind: String,
+    /// Part of a job id; empty = every event (including events without a job).
+    pub job: String,
+}
+
+/// Indices of the events that pass `f`, in log order.
+pub fn filter_events(d: &Digest, f: &Filter) -> Vec<u32> {
+    let share = (!f.share.is_empty())
+        .then(|| d.shares.iter().position(|s| s.name == f.share))
+        .map(|p| p.map_or(u16::MAX, |p| p as u16));
+    let needle = f.job.trim();
+    // Which jobs match the text, once (not per event).
+    let job_ok: Option<Vec<bool>> =
+        (!needle.is_empty()).then(|| d.jobs.iter().map(|j| j.id.contains(needle)).collect());
+    d.events
+        .iter()
+        .enumerate()
+        .filter(|(_, e)| share.is_none_or(|s| e.share == s))
+        .filter(|(_, e)| f.kind.is_empty() || e.kind == f.kind)
+        .filter(|(_, e)| match &job_ok {
+            None => true,
+            Some(ok) => e.job.is_some_and(|j| ok.get(j as usize) == Some(&true)),
+        })
+        .map(|(i, _)| i as u32)
+        .collect()
+}
+
+/// Counts of each kind present in the log, in [`KINDS`] order.
+pub fn kind_counts(d: &Digest) -> Vec<(&'static str, usize)> {
+    let mut n = vec![0usize; KINDS.len()];
+    for e in &d.events {
+        if let Some(k) = KINDS.iter().position(|k| *k == e.kind) {
+            n[k] += 1;
+        }
+    }
+    KINDS
+        .iter()
+        .zip(n)
+        .filter(|(_, n)| *n > 0)
+        .map(|(k, n)| (*k, n))
+        .collect()
+}
+
+fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoView {
+    let e = &d.events[i as usize];
+    let what = describe(d, e);
+    let job = job_id(d, e.job).map(|id| {
+        let id = id.to_string();
+        let label = format!("Show the history of {id}");
+        let shown = id.clone();
+        view! {
+            <button
+                type="button"
+                class="job-link"
+                aria-label=label
+                on:click=move |_| select.set(Some(id.clone()))
+            >
+                {shown}
+            </button>
+        }
+    });
+    let by = (e.kind == "preempt")
+        .then(|| job_id(d, e.by).map(str::to_string))
+        .flatten();
+    view! {
+        <tr data-testid="event-row" data-kind=e.kind.clone() data-by=by>
+            <td class="num t">{clock(e.t_s)}</td>
+            <td class="share">{swatch(e.share)} {share_name(d, e.share).to_string()}</td>
+            <td class="job">{job}</td>
+            <td>
+                <span class=format!("kind kind-{}", e.kind)>{e.kind.replace('_', " ")}</span>
+            </td>
+            <td class="what">{what}</td>
+        </tr>
+    }
+}
+
+/// The event log of the last good run: filterable by share, kind and job; the first
+/// [`FIRST_PAGE`] rows, and [`MORE`] per "show more". A job id opens its [`JobHistory`].
+#[component]
+pub fn EventLog() -> impl IntoView {
+    let digest = digest();
+    let select = selected_job();
+    let share = RwSignal::new(String::new());
+    let kind = RwSignal::new(String::new());
+    let job = RwSignal::new(String::new());
+    let limit = RwSignal::new(FIRST_PAGE);
+
+    // A filter that no longer applies to the new run (a share or kind it lacks) is dropped.
+    Effect::new(move |_| {
+        digest.with(|d| {
+            let Some(d) = d else { return };
+            if !share.get_untracked().is_empty()
+                && !d.shares.iter().any(|s| s.name == share.get_untracked())
+            {
+                share.set(String::new());
+            }
+            if !kind.get_untracked().is_empty()
+                && !d.events.iter().any(|e| e.kind == kind.get_untracked())
+            {
+                kind.set(String::new());
+            }
+        })
+    });
+    let filtered = Memo::new(move |_| {
+        let f = Filter {
+            share: share.get(),
+            kind: kind.get(),
+            job: job.get(),
+        };
+        digest.with(|d| d.as_ref().map(|d| filter_events(d, &f)).unwrap_or_default())
+    });
+    // A new filter or run starts from the first page.
+    Effect::new(move |_| {
+        filtered.track();
+        limit.set(FIRST_PAGE);
+    });
+
+    let share_options = move || {
+        digest.with(|d| {
+            d.as_ref().map(|d| {
+                d.shares
+                    .iter()
+                    .map(|s| {
+                        let n = s.name.clone();
+                        let sel = n.clone();
+                        let value = n.clone();
+                        view! {
+                            <option value=value prop:selected=move || share.get() == sel>
+                                {n}
+                            </option>
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    let kind_options = move || {
+        digest.with(|d| {
+            d.as_ref().map(|d| {
+                kind_counts(d)
+                    .into_iter()
+                    .map(|(k, n)| {
+                        view! {
+                            <option value=k prop:selected=move || kind.get() == k>
+                                {format!("{} ({})", k.replace('_', " "), format::thousands(n as f64))}
+                            </option>
+                        }
+                    })
+                    .collect_view()
+            })
+        })
+    };
+    let rows = move || {
+        let d = digest.get()?;
+        let n = limit.get();
+        Some(filtered.with(|f| {
+            f.iter()
+                .take(n)
+                .map(|&i| event_row(&d, i, select))
+                .collect_view()
+        }))
+    };
+    let status = move || {
+        let Some(d) = digest.get() else {
+            return String::new();
+        };
+        let shown = filtered.with(Vec::len);
+        let capped = if d.event_count > d.events.len() as u64 {
+            format!(
+                " (the first {} of {} events were kept)",
+                format::thousands(d.events.len() as f64),
+                format::thousands(d.event_count as f64)
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{} of {} events match{capped}; showing {}",
+            format::thousands(shown as f64),
+            format::thousands(d.events.len() as f64),
+            format::thousands(shown.min(limit.get()) as f64),
+        )
+    };
+    let more = move || {
+        let left = filtered.with(Vec::len).saturating_sub(limit.get());
+        (left > 0).then(|| {
+            let step = left.min(MORE);
+            view! {
+                <button
+                    type="button"
+                    class="show-more"
+                    data-testid="event-log-more"
+                    on:click=move |_| limit.update(|n| *n += MORE)
+                >
+                    {format!("Show {} more ({} left)", format::thousands(step as f64), format::thousands(left as f64))}
+                </button>
+            }
+        })
+    };
+
+    view! {
+        <section class="card event-log" aria-labelledby="event-log-heading" data-testid="event-log">
+            <h2 id="event-log-heading">"Event log"</h2>
+            <p class="explain-intro">
+                "Everything the simulator did, in order. Preemptions and waiting reasons say why in plain words; pick a job id to see its whole history."
+            </p>
+            <div class="event-filters">
+                <label>
+                    "Share "
+                    <select
+                        data-testid="event-filter-share"
+                        on:change=move |ev| share.set(event_target_value(&ev))
+                    >
+                        <option value="" prop:selected=move || share.get().is_empty()>
+                            "All shares"
+                        </option>
+                        {share_options}
+                    </select>
+                </label>
+                <label>
+                    "Kind "
+                    <select
+                        data-testid="event-filter-kind"
+                        on:change=move |ev| kind.set(event_target_value(&ev))
+                    >
+                        <option value="" prop:selected=move || kind.get().is_empty()>
+                            "All kinds"
+                        </option>
+                        {kind_options}
+                    </select>
+                </label>
+                <label>
+                    "Job "
+                    <input
+                        type="search"
+                        data-testid="event-filter-job"
+                        placeholder="job id contains…"
+                        prop:value=move || job.get()
+                        on:input=move |ev| job.set(event_target_value(&ev))
+                    />
+                </label>
+            </div>
+            <p class="event-status" role="status" data-testid="event-status">{status}</p>
+            <div class="event-scroll">
+                <table class="events">
+                    <caption class="visually-hidden">"Simulation events"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col" class="num">"Time"</th>
+                            <th scope="col">"Share"</th>
+                            <th scope="col">"Job"</th>
+                            <th scope="col">"Event"</th>
+                            <th scope="col">"What happened"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            {more}
+        </section>
+    }
+}
