@@ -2,79 +2,17 @@
 //! code, on the golden scenarios and on hostile input. Errors exit 2 with one line per
 //! problem on stderr, and never panic or print a backtrace.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+mod common;
+
+use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
+use common::{golden, quotasim, Out, BIN};
 use serde_json::Value;
-
-const BIN: &str = env!("CARGO_BIN_EXE_quotasim");
-
-fn golden(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../engine/tests/golden")
-        .join(name)
-}
 
 fn walkthrough() -> String {
     golden("aws-walkthrough.json").to_str().unwrap().to_string()
-}
-
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl std::fmt::Debug for Out {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let head = |s: &str| s.chars().take(2000).collect::<String>();
-        write!(
-            f,
-            "exit {}\n--- stdout ---\n{}\n--- stderr ---\n{}",
-            self.code,
-            head(&self.stdout),
-            head(&self.stderr)
-        )
-    }
-}
-
-/// Runs `quotasim ARGS` with `stdin` (or no input), with backtraces enabled so that a panic
-/// would show.
-fn quotasim(args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quotasim starts");
-    let writer = stdin.map(|bytes| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        // A separate thread, so that a large input cannot deadlock against a full stdout.
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let out = child.wait_with_output().expect("quotasim runs");
-    if let Some(w) = writer {
-        w.join().unwrap();
-    }
-    Out {
-        code: out
-            .status
-            .code()
-            .expect("quotasim exits (not killed by a signal)"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    }
 }
 
 /// A file under the temp directory with a unique name, removed on drop.

@@ -3,56 +3,22 @@
 //! build, so ignored by default; the project's test script runs it in release:
 //! `cargo test --locked --release -p quotalab-cli --test philly -- --ignored`.
 
-use std::io::Write;
-use std::path::Path;
-use std::process::{Command, Stdio};
+mod common;
 
+use std::path::Path;
+
+use common::Out;
 use serde_json::Value;
 
-const BIN: &str = env!("CARGO_BIN_EXE_quotasim");
 const TRACE: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/../../../shared/traces/philly-adaptdl.csv"
 );
 const JOBS: u64 = 82_247;
 
-struct Out {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-/// Runs `quotasim ARGS`, feeding `stdin` from a separate thread (the input is megabytes).
+/// Runs `quotasim ARGS` on `stdin` (megabytes of scenario) and checks it did not panic.
 fn quotasim(args: &[&str], stdin: Option<&str>) -> Out {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .env("RUST_BACKTRACE", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quotasim starts");
-    let writer = stdin.map(|text| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = text.as_bytes().to_vec();
-        std::thread::spawn(move || pipe.write_all(&bytes).expect("quotasim reads its input"))
-    });
-    let out = child.wait_with_output().expect("quotasim runs");
-    if let Some(w) = writer {
-        w.join().unwrap();
-    }
-    let out = Out {
-        code: out
-            .status
-            .code()
-            .expect("quotasim exits (not killed by a signal)"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
+    let out = common::quotasim(args, stdin.map(str::as_bytes));
     assert!(
         !out.stderr.contains("panicked"),
         "quotasim {args:?} panicked:\n{}",

@@ -7,6 +7,7 @@ pub mod analysis;
 pub mod input;
 pub mod link;
 pub mod output;
+pub mod pipeline;
 pub mod simulation;
 pub mod sort;
 
@@ -56,19 +57,23 @@ pub fn simulate(scenario: &model::Scenario, opts: Options) -> Sim<'_> {
 }
 
 /// Validates and simulates a scenario given as JSON text; returns the result JSON
-/// (SPEC 8) or every problem found (SPEC 7).
+/// (SPEC 8) or every problem found (SPEC 7). A thin wrapper of [`pipeline::run`].
 pub fn run_json(scenario_json: &str) -> Result<String, Vec<Problem>> {
-    let loaded = load(scenario_json)?;
-    let sim = simulate(&loaded.scenario, Options::default());
-    Ok(result::to_json(&sim))
+    let opts = pipeline::RunOptions::default();
+    let run = pipeline::run(scenario_json, &opts)?;
+    Ok(run.output.into_text().unwrap_or_default())
 }
 
-/// Validates and simulates a scenario; returns the display digest (see [`digest`]).
+/// Validates and simulates a scenario; returns the display digest (see [`digest`]). A thin
+/// wrapper of [`pipeline::run`].
 pub fn run_digest(
     scenario_json: &str,
     limits: digest::DigestLimits,
 ) -> Result<digest::Digest, Vec<Problem>> {
-    let loaded = load(scenario_json)?;
-    let sim = simulate(&loaded.scenario, Options::default());
-    Ok(digest::digest(&sim, limits))
+    let opts = pipeline::RunOptions {
+        product: pipeline::Product::Digest(limits),
+        ..pipeline::RunOptions::default()
+    };
+    let run = pipeline::run(scenario_json, &opts)?;
+    Ok(run.output.into_digest().unwrap_or_else(|| unreachable!("a digest was asked for")))
 }

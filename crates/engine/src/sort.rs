@@ -1,8 +1,8 @@
 //! Stable sorting with one copy of the standard library's sort per element type.
 //!
 //! `slice::sort_by` is generic over its comparator, so every call site with its own closure
-//! gets its own copy of the whole sort (about 7 KB of wasm each). The playground's size budget
-//! (issue 7) counts them: these helpers take the comparator as a `&dyn Fn`, so all sorts of
+//! gets its own copy of the whole sort (about 7 KB of wasm each), and the playground's wasm
+//! has a size budget: these helpers take the comparator as a `&dyn Fn`, so all sorts of
 //! one element type share a single copy, in the engine and in the app. The order is exactly
 //! `sort_by`'s (stable); the price is an indirect call per comparison, immaterial next to
 //! what is being sorted here.

@@ -1,4 +1,4 @@
-//! Checkpoint advisor (issue 4, part 4): how often should each share's jobs checkpoint, given
+//! Checkpoint advisor: how often should each share's jobs checkpoint, given
 //! how often the simulation interrupted them?
 //!
 //! # The model (first-order Young/Daly)

@@ -4,6 +4,38 @@
 //! simulator never re-checks them. Times are integer milliseconds ([`Ms`]) so that sums of
 //! time are exact and the output is byte-identical on every platform.
 
+/// The bounds of a scenario, defined once: the validator, the workload generators, the
+/// trace import and the editor all use these.
+pub mod limits {
+    /// SPEC 2: a queue holds at most 20 quota shares.
+    pub const MAX_SHARES: usize = 20;
+    /// SPEC 2: a share has 1..=5 limits (instance types).
+    pub const MAX_LIMITS: usize = 5;
+    /// SPEC 2: share names are at most 128 characters.
+    pub const MAX_NAME: usize = 128;
+    /// SPEC 2: the lowest job priority.
+    pub const MIN_PRIORITY: u32 = 0;
+    /// SPEC 2: the highest job priority (priorities are 0..=9999).
+    pub const MAX_PRIORITY: u32 = 9999;
+    /// SPEC 2/7: times are finite and >= 0; beyond this many seconds (about 31,700 years)
+    /// they are refused (or, when sampled, clamped), so that no sum of millisecond times can
+    /// overflow.
+    pub const MAX_TIME_S: f64 = 1e12;
+    /// [`MAX_TIME_S`] in milliseconds.
+    pub const MAX_TIME_MS: i64 = 1_000_000_000_000_000;
+    /// SPEC 2/7: counts of instances (a job's size, a limit, a capacity) are at most this,
+    /// for the same reason.
+    pub const MAX_INSTANCES: u64 = 1_000_000_000;
+    /// SPEC 7: the largest `count` (or `at_s` list) of one workload, a bound on the memory a
+    /// scenario (or a hostile share link) can make the generator allocate.
+    pub const MAX_WORKLOAD_COUNT: u64 = 1_000_000;
+    /// SPEC 11: a trace's numeric times (submit, end, duration) are at most this many
+    /// milliseconds once converted from their unit.
+    pub const MAX_TRACE_TIME_MS: f64 = 1e13;
+    /// SPEC 11: a trace row asks for at most this many GPUs.
+    pub const MAX_TRACE_GPUS: f64 = 1e6;
+}
+
 /// Time in integer milliseconds. Scenario seconds are rounded to the nearest millisecond.
 pub type Ms = i64;
 
@@ -72,6 +104,18 @@ impl Queueing {
 pub enum BorrowLimit {
     Unlimited,
     Percent(u64),
+}
+
+impl BorrowLimit {
+    /// SPEC 2 `borrow_limit` as written in a scenario: `-1` is unlimited, a percent is
+    /// `>= 0`; anything else is not a borrow limit.
+    pub fn from_percent(value: i64) -> Option<BorrowLimit> {
+        match value {
+            -1 => Some(BorrowLimit::Unlimited),
+            p if p >= 0 => Some(BorrowLimit::Percent(p as u64)),
+            _ => None,
+        }
+    }
 }
 
 /// A quota share (SPEC 2). `limits[t]` is `None` when the share has no limit for type `t`

@@ -13,18 +13,10 @@ use crate::model::*;
 use crate::workload;
 use crate::Problem;
 
-/// SPEC 2: at most 20 quota shares.
-pub const MAX_SHARES: usize = 20;
-/// SPEC 2: a share has 1..=5 limits.
-pub const MAX_LIMITS: usize = 5;
-/// SPEC 2: share names are at most 128 characters.
-pub const MAX_NAME: usize = 128;
-/// SPEC 2: priorities are 0..=9999.
-pub const MAX_PRIORITY: u64 = 9999;
-/// Times beyond this (about 31,700 years) are refused: they would overflow millisecond sums.
-pub const MAX_TIME_S: f64 = 1e12;
-/// Counts of instances beyond this are refused for the same reason.
-pub const MAX_INSTANCES: u64 = 1_000_000_000;
+pub use crate::model::limits::{MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES, MAX_TIME_S};
+
+/// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::model::limits`]).
+pub const MAX_PRIORITY: u64 = crate::model::limits::MAX_PRIORITY as u64;
 
 /// A valid scenario and the warnings found while checking it (e.g. overcommit).
 #[derive(Clone, Debug)]

@@ -37,18 +37,27 @@ pub fn guaranteed(share: &Share, t: usize) -> u64 {
     }
 }
 
-/// SPEC 3 condition 1: `borrow_cap` is 0 unless LEND_AND_BORROW, then
-/// `floor(limit * borrow_limit / 100)`, unbounded for -1. `None` = unbounded.
+/// SPEC 3 condition 1: a share's `borrow_cap` for one type. `None` = unbounded.
 pub fn borrow_cap(share: &Share, t: usize) -> Option<u64> {
-    match (share.strategy, share.borrow_limit) {
+    borrow_cap_instances(share.strategy, share.borrow_limit, limit_of(share, t))
+}
+
+/// SPEC 3 condition 1, as instances: the borrow cap of a share with `strategy`,
+/// `borrow_limit` and the instance `limit` of one type. It is 0 unless LEND_AND_BORROW,
+/// then `floor(limit * borrow_limit / 100)`, and unbounded (`None`) for -1
+/// ([`BorrowLimit::Unlimited`]). The editor shows this number beside the percent; use
+/// [`BorrowLimit::from_percent`] to read the scenario's `-1`/percent value.
+pub fn borrow_cap_instances(
+    strategy: Strategy,
+    borrow_limit: BorrowLimit,
+    limit: u64,
+) -> Option<u64> {
+    match (strategy, borrow_limit) {
         (Strategy::LendAndBorrow, BorrowLimit::Unlimited) => None,
-        (Strategy::LendAndBorrow, BorrowLimit::Percent(p)) => {
-            let l = limit_of(share, t);
-            Some(match l.checked_mul(p) {
-                Some(x) => x / 100,
-                None => ((l as u128 * p as u128) / 100).min(u64::MAX as u128) as u64,
-            })
-        }
+        (Strategy::LendAndBorrow, BorrowLimit::Percent(p)) => Some(match limit.checked_mul(p) {
+            Some(x) => x / 100,
+            None => ((limit as u128 * p as u128) / 100).min(u64::MAX as u128) as u64,
+        }),
         _ => Some(0),
     }
 }
@@ -79,7 +88,7 @@ pub struct TypeUsage {
     pub t: usize,
     pub capacity: u64,
     /// `used(S,T)` per share (a fixed array: trials copy it without allocating).
-    pub used: [u64; crate::validate::MAX_SHARES],
+    pub used: [u64; crate::model::limits::MAX_SHARES],
     /// How many shares are over their limit (reclaim candidates exist when > 0).
     pub over: usize,
     /// `sum of used(*,T)`.
@@ -107,14 +116,14 @@ struct TypeCfg {
     reserve: [bool; MAX],
 }
 
-const MAX: usize = crate::validate::MAX_SHARES;
+const MAX: usize = crate::model::limits::MAX_SHARES;
 
 impl TypeUsage {
     pub fn new(shares: &[Share], t: usize, capacity: u64) -> TypeUsage {
         let mut u = TypeUsage {
             t,
             capacity,
-            used: [0; crate::validate::MAX_SHARES],
+            used: [0; crate::model::limits::MAX_SHARES],
             over: 0,
             sum_used: 0,
             pool_used: 0,
@@ -312,5 +321,28 @@ mod tests {
         // share 1 within its limit (2) but RESERVE idle 2 + used 1 + 1 > 3.
         assert_eq!(u.fits(&shares, 1, 1), Err(Misfit::Capacity));
         assert_eq!(u.fits(&shares, 0, 2), Ok(()));
+    }
+
+    // SPEC 3 condition 1: the cap in instances, as the editor shows it.
+    #[test]
+    fn borrow_cap_in_instances() {
+        use crate::model::BorrowLimit as B;
+        let lab = Strategy::LendAndBorrow;
+        assert_eq!(borrow_cap_instances(lab, B::Percent(200), 1), Some(2));
+        assert_eq!(borrow_cap_instances(lab, B::Percent(150), 3), Some(4));
+        assert_eq!(borrow_cap_instances(lab, B::Percent(50), 1), Some(0));
+        assert_eq!(borrow_cap_instances(lab, B::Percent(50), 4), Some(2));
+        assert_eq!(borrow_cap_instances(lab, B::Unlimited, 4), None);
+        assert_eq!(borrow_cap_instances(Strategy::Lend, B::Percent(50), 4), Some(0));
+        assert_eq!(borrow_cap_instances(Strategy::Reserve, B::Unlimited, 4), Some(0));
+        assert_eq!(
+            borrow_cap_instances(lab, B::Percent(u64::MAX), u64::MAX),
+            Some(u64::MAX)
+        );
+        assert_eq!(B::from_percent(-1), Some(B::Unlimited));
+        assert_eq!(B::from_percent(0), Some(B::Percent(0)));
+        assert_eq!(B::from_percent(-5), None);
+        let s = share(lab, Some(3), B::Percent(150));
+        assert_eq!(borrow_cap(&s, 0), Some(4));
     }
 }

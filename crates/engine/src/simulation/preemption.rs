@@ -33,9 +33,6 @@ impl Sim<'_> {
     pub(crate) fn select_victims(&self, j: u32) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j as usize];
         let (s, t) = (spec.share, spec.instance_type);
-        let usage = &self.usage[t];
-        let limit = admission::limit_of(&self.cfg[s], t);
-        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
         let p = self.jobs[j as usize].priority;
         // What removing every own candidate would release (0 with in-share preemption off).
         let own_lower = if self.cfg[s].in_share_preemption {
@@ -45,9 +42,7 @@ impl Sim<'_> {
         };
         // Attempt A only when some other share's job is a candidate and used < limit.
         let exhaustive = self.opts.exhaustive;
-        if others_over
-            && usage.used[s] < limit
-            && (exhaustive || self.could_pass(j, own_lower, true))
+        if self.may_reclaim(s, t) && (exhaustive || self.could_pass(j, own_lower, true))
         {
             let cands = self.other_candidates(s, t).chain(self.own_candidates(j));
             if let Some(v) = self.attempt(j, cands, Attempt::NoBorrowing) {
@@ -61,20 +56,26 @@ impl Sim<'_> {
         self.attempt(j, self.own_candidates(j), Attempt::Borrowing)
     }
 
-    /// Whether job `j` has any candidate at all: other shares over their limit while its
+    /// SPEC 5: whether job `j` has any preemption candidate at all: other shares over their limit while its
     /// share is under its own, or lower-priority admitted jobs of its share with in-share
     /// preemption on.
     pub(crate) fn may_preempt(&self, j: u32) -> bool {
         let spec = &self.sc.jobs[j as usize];
         let (s, t) = (spec.share, spec.instance_type);
-        let usage = &self.usage[t];
-        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
-        let limit = admission::limit_of(&self.cfg[s], t);
-        (others_over && usage.used[s] < limit)
+        self.may_reclaim(s, t)
             || (self.cfg[s].in_share_preemption
                 && self.rt[s].admitted[t]
                     .first()
                     .is_some_and(|k| k.0 < self.jobs[j as usize].priority))
+    }
+
+    /// SPEC 5 reclaim: a job of share `s` may reclaim instances of type `t` only while `s`
+    /// is under its own limit and some other share is over its limit (its jobs are the
+    /// candidates of group 1).
+    fn may_reclaim(&self, s: usize, t: usize) -> bool {
+        let usage = &self.usage[t];
+        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
+        others_over && usage.used[s] < admission::limit_of(&self.cfg[s], t)
     }
 
     /// SPEC 5 candidates, group 1: admitted jobs of type `t` of other shares that are over

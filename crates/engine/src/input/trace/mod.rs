@@ -40,16 +40,11 @@ use crate::Problem;
 /// The longest CSV record (row) read, in bytes; a longer one is skipped, never buffered whole.
 pub const MAX_RECORD_BYTES: usize = 1024 * 1024;
 
-/// At most this many shares in a scenario (SPEC 2: a queue holds at most 20 quota shares).
-const MAX_SHARES: usize = 20;
-/// Share names are at most 128 characters (SPEC 2).
-const MAX_SHARE_NAME: usize = 128;
-/// Times beyond about 317 years (in ms) are refused as out of range.
-const MAX_TIME_MS: f64 = 1e13;
-/// At most this many GPUs in one job.
-const MAX_GPUS: f64 = 1e6;
-/// At most this many instances (`--capacity`).
-const MAX_CAPACITY: u64 = 1_000_000_000;
+use crate::model::limits::{
+    MAX_INSTANCES as MAX_CAPACITY, MAX_NAME as MAX_SHARE_NAME, MAX_PRIORITY, MAX_SHARES,
+    MAX_TRACE_GPUS as MAX_GPUS, MAX_TRACE_TIME_MS as MAX_TIME_MS,
+};
+
 /// How many row problems the report quotes.
 const FIRST_PROBLEMS: usize = 5;
 
@@ -186,7 +181,7 @@ pub fn parse_priority_map(text: &str) -> Result<Vec<(String, u32)>, Problem> {
             return Err(bad(format!("{item:?} has an empty value before '='")));
         }
         let priority: u32 = match value.trim().parse() {
-            Ok(p) if p <= 9999 => p,
+            Ok(p) if p <= MAX_PRIORITY => p,
             _ => {
                 return Err(bad(format!(
                     "{item:?}: the priority must be an integer 0..=9999"
@@ -344,7 +339,7 @@ fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
         return bad("--priority-map", "needs a priority column (--priority COL)");
     }
     for (key, value) in &opts.priority_map {
-        if *value > 9999 {
+        if *value > MAX_PRIORITY {
             return Err(Problem::new(
                 "--priority-map",
                 format!("{key:?}: the priority must be 0..=9999, not {value}"),
@@ -558,7 +553,7 @@ fn read_row(
             let text = field(record, column)?;
             if opts.priority_map.is_empty() {
                 match text.parse::<u32>() {
-                    Ok(p) if p <= 9999 => p,
+                    Ok(p) if p <= MAX_PRIORITY => p,
                     _ => {
                         return Err(format!(
                             "{}: not a priority 0..=9999 (and no --priority-map): {}",

@@ -78,20 +78,17 @@ use serde_json::{Map, Value};
 use crate::model::{ms_from_s, Checkpoint, JobSpec, Ms};
 use crate::Problem;
 
-/// Largest `count` (or `at_s` list) of one workload: a bound on the memory a scenario (or a
-/// hostile share link) can make the generator allocate.
-pub const MAX_COUNT: u64 = 1_000_000;
-
+/// Largest `count` (or `at_s` list) of one workload (see [`crate::model::limits`]).
+pub use crate::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
 /// Largest number of instances a generated job can ask for (sampled values are clamped).
-pub const MAX_INSTANCES: u64 = 1_000_000_000;
+pub use crate::model::limits::MAX_INSTANCES;
+/// Largest generated time, in seconds (sampled values are clamped).
+pub use crate::model::limits::MAX_TIME_S;
 
-/// Largest generated time, in seconds (about 31,700 years; sampled values are clamped).
-pub const MAX_TIME_S: f64 = 1e12;
+use crate::model::limits::MAX_TIME_MS;
 
-const MAX_TIME_MS: Ms = 1_000_000_000_000_000;
-
-/// Highest job priority (SPEC 2: 0..=9999).
-const MAX_PRIORITY: f64 = 9999.0;
+/// Highest job priority, as sampled values are clamped to it.
+const MAX_PRIORITY: f64 = crate::model::limits::MAX_PRIORITY as f64;
 
 /// Draws read per job (see the module doc, "Draw layout").
 const DRAWS_PER_JOB: usize = 9;
