@@ -1,26 +1,24 @@
 //! Share links, files and the trace form in headless Chromium (wasm-bindgen-test):
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test share`
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser share::`
 //!
 //! Each test sets the page's fragment itself, mounts what it needs into a fresh `<div>` and
 //! unmounts it at the end (removing its listeners), so tests do not see each other's URL.
-#![cfg(target_arch = "wasm32")]
 
-mod common;
-
-use common::sleep_ms;
+use crate::common::sleep_ms;
 use leptos::{mount::mount_to, prelude::*, task::tick};
-use quotalab_app::files::{self, check_scenario};
-use quotalab_app::share::{self, ShareBar, ShareState};
+use quotalab_app::io::files::{self, check_scenario};
+use quotalab_app::io::share::{self, ShareState};
+use quotalab_app::io::{presets, trace_form};
 use quotalab_app::state::{self, AppState};
-use quotalab_app::{presets, trace_form, App};
+use quotalab_app::toolbar::ShareBar;
+use quotalab_app::ui::format;
+use quotalab_app::App;
 use quotalab_engine::digest::DigestLimits;
 use quotalab_engine::link;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlElement, HtmlInputElement};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// A mounted view and the `<div>` that holds it; unmounted on drop.
 struct Mounted {
@@ -420,8 +418,8 @@ fn edits_replace_and_new_scenarios_push() {
 
 #[wasm_bindgen_test]
 fn thousands_separators() {
-    assert_eq!(share::thousands(0), "0");
-    assert_eq!(share::thousands(999), "999");
-    assert_eq!(share::thousands(48_210), "48,210");
-    assert_eq!(share::thousands(1_234_567), "1,234,567");
+    assert_eq!(format::count(0), "0");
+    assert_eq!(format::count(999), "999");
+    assert_eq!(format::count(48_210), "48,210");
+    assert_eq!(format::count(1_234_567), "1,234,567");
 }

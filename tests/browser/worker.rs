@@ -2,7 +2,6 @@
 //! trip as postcard bytes exactly (so a future `skip_serializing_if` or untagged enum in the
 //! digest, which postcard cannot carry, fails here and not on the page), and the page's
 //! estimate of a scenario's size decides where it runs.
-#![cfg(target_arch = "wasm32")]
 
 use quotalab_app::state::{estimate_jobs, WORKER_MIN_JOBS};
 use quotalab_app::worker::{decode_done, decode_problems, encode_done, encode_problems};
@@ -11,9 +10,7 @@ use quotalab_engine::{load, simulate, Options, Problem};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const AWS: &str = include_str!("../www/presets/aws-walkthrough.json");
+const AWS: &str = include_str!("../../www/presets/aws-walkthrough.json");
 
 /// Two shares, `jobs` generated jobs, preemptions and checkpoints (every digest field used).
 fn generated(jobs: u64) -> Value {

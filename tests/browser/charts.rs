@@ -2,12 +2,9 @@
 //! every chart draws, in the shares' colours, at device resolution; the timeline has the
 //! walkthrough's markers and moves the cursor; the "state at t" panel reads the log.
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test charts`
-#![cfg(target_arch = "wasm32")]
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser charts::`
 
-mod common;
-
-use common::{all, near, pixels, settle, sleep_ms};
+use crate::common::{all, near, pixels, settle, sleep_ms};
 use std::sync::Arc;
 
 use leptos::{mount::mount_to, prelude::*};
@@ -15,8 +12,8 @@ use quotalab_app::charts::{
     allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart,
     DRAW_NOW_EVENT, IN_SHARE, RECLAIM,
 };
-use quotalab_app::palette;
-use quotalab_app::timeline::{self, MarkKind, Seg, StateAtPanel, Timeline};
+use quotalab_app::results::timeline::{self, MarkKind, Seg, StateAtPanel, Timeline};
+use quotalab_app::ui::palette;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,9 +22,7 @@ use web_sys::{
     PointerEventInit,
 };
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const AWS: &str = include_str!("../www/presets/aws-walkthrough.json");
+const AWS: &str = include_str!("../../www/presets/aws-walkthrough.json");
 
 fn aws() -> Digest {
     quotalab_engine::run_digest(AWS, DigestLimits::default()).expect("the walkthrough runs")
@@ -459,7 +454,7 @@ async fn a_chart_out_of_view_waits_and_catches_up() {
     let aws = Arc::new(aws());
     let pooled = Arc::new(
         quotalab_engine::run_digest(
-            quotalab_app::presets::POOLED.inline().unwrap(),
+            quotalab_app::io::presets::POOLED.inline().unwrap(),
             DigestLimits::default(),
         )
         .unwrap(),

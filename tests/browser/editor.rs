@@ -1,13 +1,11 @@
 //! Component tests of the scenario editor in headless Chromium (wasm-bindgen-test):
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test editor`
-#![cfg(target_arch = "wasm32")]
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser editor::`
 
-mod common;
-
-use common::{all, mount, one, settle, sleep_ms};
+use crate::common::{all, mount, one, settle, sleep_ms};
 use leptos::prelude::*;
-use quotalab_app::{editor::Editor, glossary::Glossary, state::AppState};
+use quotalab_app::editor::{glossary::Glossary, Editor};
+use quotalab_app::state::AppState;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -16,9 +14,7 @@ use web_sys::{
     HtmlTextAreaElement,
 };
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const WALKTHROUGH: &str = include_str!("../www/presets/aws-walkthrough.json");
+const WALKTHROUGH: &str = include_str!("../../www/presets/aws-walkthrough.json");
 
 /// The editor alone, on `scenario`, with its page state (not validated yet: see
 /// [`validate`]).

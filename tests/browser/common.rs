@@ -1,6 +1,4 @@
-//! Helpers shared by the wasm component tests (`mod common;` in each test file that needs
-//! them; each file uses a part).
-#![allow(dead_code)]
+//! Helpers shared by the browser test modules (each module uses a part).
 
 use leptos::{mount::mount_to, prelude::*, task::tick};
 use wasm_bindgen::JsCast;

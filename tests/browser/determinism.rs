@@ -1,14 +1,11 @@
 //! Native and wasm give byte-identical results (SPEC 8, issue 4): this runs the engine's
 //! determinism mix in headless Chromium and checks the length and FNV-1a hash that the
 //! native test `crates/engine/tests/determinism.rs` pins in `mix.expected`.
-#![cfg(target_arch = "wasm32")]
 
 use wasm_bindgen_test::*;
 
-wasm_bindgen_test_configure!(run_in_browser);
-
-const MIX: &str = include_str!("../crates/engine/tests/determinism/mix.json");
-const EXPECTED: &str = include_str!("../crates/engine/tests/determinism/mix.expected");
+const MIX: &str = include_str!("../../crates/engine/tests/determinism/mix.json");
+const EXPECTED: &str = include_str!("../../crates/engine/tests/determinism/mix.expected");
 
 fn fnv1a64(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {

@@ -1,27 +1,22 @@
 //! Component tests in headless Chromium (wasm-bindgen-test):
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --tests`
-#![cfg(target_arch = "wasm32")]
 
-mod common;
-
-use common::{all, mount, near, pixels, settle, sleep_ms};
+use crate::common::{all, mount, near, pixels, settle, sleep_ms};
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_app::{
     charts::{occupancy, OccupancyChart},
-    problems::ErrorBox,
+    results::summary::SummaryTable,
     state::AppState,
-    summary::SummaryTable,
+    ui::problems::ErrorBox,
     App,
 };
 use quotalab_engine::digest::{Digest, Pct, SeriesRow, ShareMetrics};
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, HtmlCanvasElement};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 fn text(root: &Element, selector: &str) -> String {
     root.query_selector(selector)
@@ -186,10 +181,10 @@ fn summary_table_has_one_row_per_share_with_its_numbers() {
     assert_eq!(swatches.len(), 2);
     for (i, s) in swatches.iter().enumerate() {
         let style = s.get_attribute("style").unwrap_or_default();
-        let (r, g, b) = quotalab_app::palette::rgb(i);
+        let (r, g, b) = quotalab_app::ui::palette::rgb(i);
         assert!(
             style.contains(&format!("rgb({r}, {g}, {b})"))
-                || style.contains(&quotalab_app::palette::css(i)),
+                || style.contains(&quotalab_app::ui::palette::css(i)),
             "swatch {i}: {style}"
         );
     }
@@ -281,11 +276,11 @@ async fn occupancy_chart_draws_every_share_at_device_resolution() {
     }
     let first = pixels(&canvases[0]);
     for (i, name) in ["research", "prod"].iter().enumerate() {
-        let n = near(&first, quotalab_app::palette::rgb(i));
+        let n = near(&first, quotalab_app::ui::palette::rgb(i));
         assert!(n > 30, "{name}'s area is drawn ({n} pixels)");
     }
     assert_eq!(
-        near(&pixels(&canvases[1]), quotalab_app::palette::rgb(0)),
+        near(&pixels(&canvases[1]), quotalab_app::ui::palette::rgb(0)),
         0,
         "research uses no ml.g5.2xlarge"
     );
@@ -338,9 +333,9 @@ async fn app_runs_the_aws_walkthrough_on_load() {
 
 #[wasm_bindgen_test]
 fn panic_banner_shows_the_message() {
-    quotalab_app::panic::show_banner("boom at src/x.rs:1");
+    quotalab_app::ui::panic::show_banner("boom at src/x.rs:1");
     let banner = document()
-        .get_element_by_id(quotalab_app::panic::BANNER_ID)
+        .get_element_by_id(quotalab_app::ui::panic::BANNER_ID)
         .expect("the banner");
     assert_eq!(banner.get_attribute("role").as_deref(), Some("alert"));
     assert!(banner
@@ -355,8 +350,8 @@ fn panic_banner_shows_the_message() {
 /// superseded.
 #[wasm_bindgen_test]
 async fn a_slow_page_run_drawn_later_never_replaces_a_newer_result() {
-    let research = quotalab_app::presets::RESEARCH_ORG.inline().unwrap();
-    let aws = quotalab_app::presets::AWS_WALKTHROUGH_JSON;
+    let research = quotalab_app::io::presets::RESEARCH_ORG.inline().unwrap();
+    let aws = quotalab_app::io::presets::AWS_WALKTHROUGH_JSON;
     let owner = Owner::new();
     owner.set();
     let app = AppState::new(aws.to_string());

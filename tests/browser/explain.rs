@@ -1,17 +1,15 @@
 //! Component tests of the explanations, the compare view and the preset picker, in headless
 //! Chromium (wasm-bindgen-test):
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
-//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test explain`
-#![cfg(target_arch = "wasm32")]
+//!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser explain::`
 
-mod common;
-
-use common::{all, mount, one, settle, sleep_ms};
+use crate::common::{all, mount, one, settle, sleep_ms};
 use leptos::{prelude::*, task::tick};
-use quotalab_app::compare::CompareView;
-use quotalab_app::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
-use quotalab_app::presets::{self, PresetPicker, PRESETS};
+use quotalab_app::io::presets::{self, PRESETS};
+use quotalab_app::results::compare::CompareView;
+use quotalab_app::results::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
 use quotalab_app::state::{AppState, RunOutcome};
+use quotalab_app::toolbar::PresetPicker;
 use quotalab_engine::digest::DigestLimits;
 use std::cell::Cell;
 use std::rc::Rc;
@@ -19,8 +17,6 @@ use std::sync::Arc;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
 use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
-
-wasm_bindgen_test_configure!(run_in_browser);
 
 /// Mounts `f` under a page state whose last good run is `scenario`'s (simulated here, so
 /// that the test does not depend on where the page runs it); returns the root and the state.
