@@ -56,8 +56,8 @@ impl LinkInfo {
     }
 }
 
-/// The share controls' state, provided as a context by [`init_from_url`] (or by the first
-/// toolbar's share bar when the page never called it).
+/// The share controls' state, provided as a context by [`init_from_url`] (or by the toolbar's
+/// share bar when the page never called it).
 #[derive(Clone, Copy)]
 pub struct ShareState {
     /// The link to the current scenario when it is valid (updated after each run).

@@ -1,5 +1,6 @@
-//! The page's state: one scenario text is the source of truth; every view reads the last
-//! good run from here. Provided as a context by [`crate::App`].
+//! The page's state: [`AppState`] (one scenario text is the source of truth; every view
+//! reads the last good run and the current [`Notice`] from here), the [`runner`] that
+//! simulates it, and the [`notice`]s. Provided as a context by [`crate::App`].
 //!
 //! Editing the scenario re-simulates at once after a quiet spell, else after a short pause
 //! (see [`install_runner`]); an invalid scenario keeps the last good result on screen, marked

@@ -64,7 +64,7 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
     })
 }
 
-/// The history panel of the job picked in the [`EventLog`]: attempts, preemptions (who and
+/// The history panel of the job picked in the [`EventLog`](super::EventLog): attempts, preemptions (who and
 /// why), waiting reasons, lost work and held time.
 #[component]
 pub fn JobHistory() -> impl IntoView {

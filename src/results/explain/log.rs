@@ -156,7 +156,7 @@ fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoV
 }
 
 /// The event log of the last good run: filterable by share, kind and job; the first
-/// [`FIRST_PAGE`] rows, and [`MORE`] per "show more". A job id opens its [`JobHistory`].
+/// [`FIRST_PAGE`] rows, and [`MORE`] per "show more". A job id opens its [`JobHistory`](super::JobHistory).
 #[component]
 pub fn EventLog() -> impl IntoView {
     let digest = digest();

@@ -1,4 +1,4 @@
-//! Explanations: the event log ([`log`]), one job's history ([`history`]) and the
+//! Explanations: the event log ([`log`]), one job's history ([`history`](mod@history)) and the
 //! checkpoint advisor ([`advisor`]), with the helpers they share (the selected job, times,
 //! names, colour swatches).
 //!
