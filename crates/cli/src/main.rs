@@ -8,8 +8,10 @@ use std::io::{self, Read, Write};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
-use quotalab_engine::{compare, link, result, simulate, Options, Problem};
+use quotalab_engine::pipeline::{self, Product, RunOptions};
+use quotalab_engine::{compare, link, Problem};
 
+mod choice;
 mod trace_cmd;
 
 #[derive(Parser)]
@@ -106,10 +108,19 @@ fn load(file: &str) -> Result<quotalab_engine::Loaded, Failure> {
     Ok(loaded)
 }
 
-fn warn(loaded: &quotalab_engine::Loaded) {
+fn warn(warnings: &[Problem]) {
     let mut err = io::stderr().lock();
-    for w in &loaded.warnings {
+    for w in warnings {
         let _ = writeln!(err, "warning: {w}");
+    }
+}
+
+/// The product of `run` and `compare`: the result JSON, or the table with `--summary`.
+fn product(summary: bool) -> Product {
+    if summary {
+        Product::SummaryTable
+    } else {
+        Product::ResultJson
     }
 }
 
@@ -126,19 +137,18 @@ fn print(text: &str) {
 fn execute(cli: Cli) -> Result<(), Failure> {
     match cli.command {
         Command::Run { file, summary } => {
-            let loaded = load(&file)?;
-            warn(&loaded);
-            if summary {
-                let sim = simulate(&loaded.scenario, Options::summary());
-                print(&result::summary_table(&sim));
-            } else {
-                let sim = simulate(&loaded.scenario, Options::default());
-                print(&result::to_json(&sim));
-            }
+            let text = read_input(&file)?;
+            let opts = RunOptions {
+                product: product(summary),
+                ..RunOptions::default()
+            };
+            let run = pipeline::run(&text, &opts)?;
+            warn(&run.warnings);
+            print(&run.output.into_text().unwrap_or_default());
         }
         Command::Validate { file } => {
             let loaded = load(&file)?;
-            warn(&loaded);
+            warn(&loaded.warnings);
             let sc = &loaded.scenario;
             print(&format!(
                 "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
@@ -149,29 +159,26 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             ));
         }
         Command::Compare { file, summary } => {
-            let loaded = load(&file)?;
-            warn(&loaded);
-            let given = loaded.scenario;
-            let variants = [
-                ("as_given", given.clone()),
-                ("partitioned", compare::partitioned(&given)),
-                ("pooled", compare::pooled(&given)),
-            ];
+            let text = read_input(&file)?;
+            let comparison = compare::run(&text, product(summary))?;
+            warn(&comparison.warnings);
+            let runs = comparison
+                .runs
+                .into_iter()
+                .map(|(policy, output)| (policy.as_str(), output.into_text().unwrap_or_default()));
             if summary {
                 let mut out = String::new();
-                for (name, sc) in &variants {
-                    let sim = simulate(sc, Options::summary());
-                    out.push_str(&format!("== {name} ==\n{}\n", result::summary_table(&sim)));
+                for (name, table) in runs {
+                    out.push_str(&format!("== {name} ==\n{table}\n"));
                 }
                 print(&out);
             } else {
                 let mut out = String::from("{");
-                for (i, (name, sc)) in variants.iter().enumerate() {
-                    let sim = simulate(sc, Options::default());
+                for (i, (name, json)) in runs.enumerate() {
                     if i > 0 {
                         out.push(',');
                     }
-                    out.push_str(&format!("\"{name}\":{}", result::to_json(&sim)));
+                    out.push_str(&format!("\"{name}\":{json}"));
                 }
                 out.push('}');
                 print(&out);
@@ -181,7 +188,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             let text = read_input(&file)?;
             // Only valid scenarios become links: a link that cannot open is worse than none.
             let loaded = quotalab_engine::load(&text)?;
-            warn(&loaded);
+            warn(&loaded.warnings);
             print(&link::encode(&text)?);
         }
         Command::Link(LinkCommand::Decode { text }) => {

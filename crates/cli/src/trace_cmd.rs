@@ -3,7 +3,9 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 
-use quotalab_engine::trace::{self, ImportOptions, ImportReport, LimitsMode, TimeUnit};
+use quotalab_engine::trace::{self, ImportOptions, ImportReport};
+
+use crate::choice::{LimitsArg, StrategyArg, TimeUnitArg};
 
 /// The options of `quotasim trace import` (SPEC 11). Column options name a CSV header column.
 #[derive(clap::Args, Debug, Clone)]
@@ -18,8 +20,9 @@ pub struct TraceImportArgs {
     pub submit: String,
 
     /// Unit of numeric times (submit, end and duration).
-    #[arg(long, value_name = "s|ms", default_value = "s", value_parser = ["s", "ms"])]
-    pub time_unit: String,
+    #[arg(long, value_name = "s|ms", value_enum,
+          default_value_t = TimeUnitArg(ImportOptions::DEFAULT_TIME_UNIT))]
+    pub time_unit: TimeUnitArg,
 
     /// Run time column (in the time unit).
     #[arg(
@@ -55,26 +58,27 @@ pub struct TraceImportArgs {
     pub priority_map: Option<String>,
 
     /// Instance type of every job (a name from the engine's catalogue).
-    #[arg(long, value_name = "NAME", default_value = "ml.g5.xlarge")]
+    #[arg(long, value_name = "NAME",
+          default_value = ImportOptions::DEFAULT_INSTANCE_TYPE)]
     pub instance_type: String,
 
     /// GPUs per instance: a job's instances = ceil(gpus / K), at least 1.
-    #[arg(long, value_name = "K", default_value_t = 1)]
+    #[arg(long, value_name = "K", default_value_t = ImportOptions::DEFAULT_GPUS_PER_INSTANCE)]
     pub gpus_per_instance: u32,
 
     /// How the shares' limits split the capacity: by GPU demand, or evenly.
-    #[arg(long, value_name = "proportional|equal", default_value = "proportional",
-          value_parser = ["proportional", "equal"])]
-    pub limits: String,
+    #[arg(long, value_name = "proportional|equal", value_enum,
+          default_value_t = LimitsArg(ImportOptions::DEFAULT_LIMITS))]
+    pub limits: LimitsArg,
 
     /// Total instances (default: the trace's average load, at least its largest job).
     #[arg(long, value_name = "N")]
     pub capacity: Option<u64>,
 
     /// Strategy of every share.
-    #[arg(long, value_name = "STRATEGY", default_value = "LEND_AND_BORROW",
-          value_parser = ["RESERVE", "LEND", "LEND_AND_BORROW"])]
-    pub strategy: String,
+    #[arg(long, value_name = "STRATEGY", value_enum,
+          default_value_t = StrategyArg(ImportOptions::DEFAULT_STRATEGY))]
+    pub strategy: StrategyArg,
 
     /// Borrow limit of every share, in percent of its limit (-1 = unlimited; only with
     /// LEND_AND_BORROW).
@@ -93,22 +97,10 @@ impl TraceImportArgs {
             Some(text) => trace::parse_priority_map(text).map_err(|p| vec![p.to_string()])?,
             None => Vec::new(),
         };
-        let time_unit = TimeUnit::parse(&self.time_unit).ok_or_else(|| {
-            vec![format!(
-                "--time-unit: expected s or ms, not {:?}",
-                self.time_unit
-            )]
-        })?;
-        let limits = LimitsMode::parse(&self.limits).ok_or_else(|| {
-            vec![format!(
-                "--limits: expected proportional or equal, not {:?}",
-                self.limits
-            )]
-        })?;
         Ok(ImportOptions {
             name: scenario_name(&self.csv),
             submit: self.submit.clone(),
-            time_unit,
+            time_unit: self.time_unit.0,
             duration: self.duration.clone(),
             end: self.end.clone(),
             gpus: self.gpus.clone(),
@@ -118,9 +110,9 @@ impl TraceImportArgs {
             priority_map,
             instance_type: self.instance_type.clone(),
             gpus_per_instance: self.gpus_per_instance,
-            limits,
+            limits: self.limits.0,
             capacity: self.capacity,
-            strategy: self.strategy.clone(),
+            strategy: self.strategy.0.as_str().to_string(),
             borrow_limit: self.borrow_limit,
             limit_jobs: self.limit_jobs,
         })
@@ -210,6 +202,7 @@ fn scenario_name(path: &str) -> String {
 mod tests {
     use super::*;
     use clap::Parser;
+    use quotalab_engine::trace::{LimitsMode, TimeUnit};
 
     #[derive(Parser)]
     struct Cli {

@@ -409,7 +409,7 @@ mod tests {
     use super::*;
     use crate::{load, simulate, Options};
 
-    const AWS: &str = include_str!("../tests/golden/aws-walkthrough.json");
+    const AWS: &str = include_str!("../../tests/golden/aws-walkthrough.json");
 
     fn aws() -> Digest {
         let loaded = load(AWS).unwrap();

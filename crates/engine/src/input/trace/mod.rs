@@ -35,6 +35,7 @@ use std::io::{self, Read};
 
 use serde_json::{json, Map, Value};
 
+use crate::model::Strategy;
 use crate::Problem;
 
 /// The longest CSV record (row) read, in bytes; a longer one is skipped, never buffered whole.
@@ -65,6 +66,17 @@ impl TimeUnit {
             _ => None,
         }
     }
+
+    /// The option's spelling: `s` or `ms`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            TimeUnit::Seconds => "s",
+            TimeUnit::Millis => "ms",
+        }
+    }
+
+    /// Every unit, in the order the options list them.
+    pub const ALL: [TimeUnit; 2] = [TimeUnit::Seconds, TimeUnit::Millis];
 }
 
 /// How the shares' limits are set from the capacity (SPEC 11 `--limits proportional|equal`).
@@ -84,6 +96,17 @@ impl LimitsMode {
             _ => None,
         }
     }
+
+    /// The option's spelling: `proportional` or `equal`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            LimitsMode::Proportional => "proportional",
+            LimitsMode::Equal => "equal",
+        }
+    }
+
+    /// Every mode, in the order the options list them.
+    pub const ALL: [LimitsMode; 2] = [LimitsMode::Proportional, LimitsMode::Equal];
 }
 
 /// The options of a trace import (SPEC 11), one field per command-line option, plus the
@@ -126,12 +149,29 @@ pub struct ImportOptions {
     pub limit_jobs: Option<usize>,
 }
 
+impl ImportOptions {
+    /// The scenario's `name` unless the caller names it.
+    pub const DEFAULT_NAME: &'static str = "imported trace";
+    /// `--time-unit`: seconds.
+    pub const DEFAULT_TIME_UNIT: TimeUnit = TimeUnit::Seconds;
+    /// `--instance-type`: a one-GPU instance of the catalogue.
+    pub const DEFAULT_INSTANCE_TYPE: &'static str = "ml.g5.xlarge";
+    /// `--gpus-per-instance`: one GPU per instance.
+    pub const DEFAULT_GPUS_PER_INSTANCE: u32 = 1;
+    /// `--limits`: in proportion to each share's demand.
+    pub const DEFAULT_LIMITS: LimitsMode = LimitsMode::Proportional;
+    /// `--strategy`: every share lends and borrows.
+    pub const DEFAULT_STRATEGY: Strategy = Strategy::LendAndBorrow;
+}
+
 impl Default for ImportOptions {
+    /// The defaults of SPEC 11 (see the `DEFAULT_*` constants); `submit` is empty (the caller
+    /// must name the column) and every optional column is unset.
     fn default() -> ImportOptions {
         ImportOptions {
-            name: "imported trace".to_string(),
+            name: ImportOptions::DEFAULT_NAME.to_string(),
             submit: String::new(),
-            time_unit: TimeUnit::Seconds,
+            time_unit: ImportOptions::DEFAULT_TIME_UNIT,
             duration: None,
             end: None,
             gpus: None,
@@ -139,11 +179,11 @@ impl Default for ImportOptions {
             top_shares: None,
             priority: None,
             priority_map: Vec::new(),
-            instance_type: "ml.g5.xlarge".to_string(),
-            gpus_per_instance: 1,
-            limits: LimitsMode::Proportional,
+            instance_type: ImportOptions::DEFAULT_INSTANCE_TYPE.to_string(),
+            gpus_per_instance: ImportOptions::DEFAULT_GPUS_PER_INSTANCE,
+            limits: ImportOptions::DEFAULT_LIMITS,
             capacity: None,
-            strategy: "LEND_AND_BORROW".to_string(),
+            strategy: ImportOptions::DEFAULT_STRATEGY.as_str().to_string(),
             borrow_limit: None,
             limit_jobs: None,
         }
