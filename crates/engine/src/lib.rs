@@ -75,5 +75,8 @@ pub fn run_digest(
         ..pipeline::RunOptions::default()
     };
     let run = pipeline::run(scenario_json, &opts)?;
-    Ok(run.output.into_digest().unwrap_or_else(|| unreachable!("a digest was asked for")))
+    Ok(run
+        .output
+        .into_digest()
+        .unwrap_or_else(|| unreachable!("a digest was asked for")))
 }

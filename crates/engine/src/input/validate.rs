@@ -9,10 +9,12 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::catalogue;
+use crate::input::json::{self, idx, join, kind};
 use crate::model::*;
 use crate::workload;
 use crate::Problem;
 
+pub use crate::input::json::strip_position;
 pub use crate::model::limits::{MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES, MAX_TIME_S};
 
 /// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::model::limits`]).
@@ -27,25 +29,9 @@ pub struct Loaded {
 
 /// Parses and validates scenario JSON text (SPEC 7). Returns every problem at once.
 pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
-    let value: Value = serde_json::from_str(text).map_err(|e| {
-        vec![Problem::new(
-            "",
-            format!(
-                "JSON syntax error at line {}, column {}: {}",
-                e.line(),
-                e.column(),
-                strip_position(&e.to_string())
-            ),
-        )]
-    })?;
+    let value: Value =
+        serde_json::from_str(text).map_err(|e| vec![Problem::new("", json::syntax_error(&e))])?;
     load_value(&value)
-}
-
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
-    }
 }
 
 /// Validates an already-parsed scenario document (SPEC 7).
@@ -78,29 +64,6 @@ struct Cx {
     invalid_shares: Vec<String>,
     /// Ids of explicit jobs that are declared but invalid, for the same reason.
     invalid_jobs: HashSet<String>,
-}
-
-fn join(path: &str, key: &str) -> String {
-    if path.is_empty() {
-        key.to_string()
-    } else {
-        format!("{path}.{key}")
-    }
-}
-
-fn idx(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
-}
-
-fn kind(v: &Value) -> &'static str {
-    match v {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 impl Cx {

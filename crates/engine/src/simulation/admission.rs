@@ -333,8 +333,14 @@ mod tests {
         assert_eq!(borrow_cap_instances(lab, B::Percent(50), 1), Some(0));
         assert_eq!(borrow_cap_instances(lab, B::Percent(50), 4), Some(2));
         assert_eq!(borrow_cap_instances(lab, B::Unlimited, 4), None);
-        assert_eq!(borrow_cap_instances(Strategy::Lend, B::Percent(50), 4), Some(0));
-        assert_eq!(borrow_cap_instances(Strategy::Reserve, B::Unlimited, 4), Some(0));
+        assert_eq!(
+            borrow_cap_instances(Strategy::Lend, B::Percent(50), 4),
+            Some(0)
+        );
+        assert_eq!(
+            borrow_cap_instances(Strategy::Reserve, B::Unlimited, 4),
+            Some(0)
+        );
         assert_eq!(
             borrow_cap_instances(lab, B::Percent(u64::MAX), u64::MAX),
             Some(u64::MAX)

@@ -42,8 +42,7 @@ impl Sim<'_> {
         };
         // Attempt A only when some other share's job is a candidate and used < limit.
         let exhaustive = self.opts.exhaustive;
-        if self.may_reclaim(s, t) && (exhaustive || self.could_pass(j, own_lower, true))
-        {
+        if self.may_reclaim(s, t) && (exhaustive || self.could_pass(j, own_lower, true)) {
             let cands = self.other_candidates(s, t).chain(self.own_candidates(j));
             if let Some(v) = self.attempt(j, cands, Attempt::NoBorrowing) {
                 return Some(v);

@@ -145,7 +145,6 @@ impl Default for ImportOptions {
     }
 }
 
-
 /// Parses a priority map such as `LS=2,BE=0` (SPEC 11 `--priority-map`): comma-separated
 /// `VALUE=PRIORITY` pairs, priorities 0..=9999, values unique.
 pub fn parse_priority_map(text: &str) -> Result<Vec<(String, u32)>, Problem> {

@@ -103,7 +103,10 @@ impl ShareTable {
 }
 
 /// The text of a column in a row, trimmed; a reason if missing, empty or not UTF-8.
-pub(super) fn field<'r>(record: &'r csv::ByteRecord, column: &(usize, String)) -> Result<&'r str, String> {
+pub(super) fn field<'r>(
+    record: &'r csv::ByteRecord,
+    column: &(usize, String),
+) -> Result<&'r str, String> {
     let (index, name) = column;
     let bytes = record.get(*index).ok_or_else(|| {
         format!(

@@ -71,12 +71,12 @@
 
 use crate::model::Checkpoint;
 
-/// Largest `count` (or `at_s` list) of one workload (see [`crate::model::limits`]).
-pub use crate::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
 /// Largest number of instances a generated job can ask for (sampled values are clamped).
 pub use crate::model::limits::MAX_INSTANCES;
 /// Largest generated time, in seconds (sampled values are clamped).
 pub use crate::model::limits::MAX_TIME_S;
+/// Largest `count` (or `at_s` list) of one workload (see [`crate::model::limits`]).
+pub use crate::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
 
 use crate::model::limits::MAX_TIME_MS;
 

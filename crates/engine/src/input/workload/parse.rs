@@ -1,10 +1,11 @@
 //! Parsing and validation of one `workloads[i]` object (SPEC 7), reporting every problem
 //! with its full JSON path through the validator's JSON field helpers
-//! ([`crate::validate::json`]).
+//! ([`crate::input::json`]).
 
 use serde_json::{Map, Value};
 
 use super::*;
+use crate::input::json::{get, idx, join, whole_number};
 use crate::model::{ms_from_s, Checkpoint};
 use crate::Problem;
 
@@ -56,7 +57,7 @@ pub fn parse(
         problems.push(Problem::new(path, "must be an object (a workload)"));
         return None;
     };
-    let p = |key: &str| format!("{path}.{key}");
+    let p = |key: &str| join(path, key);
 
     let share = resolve_name(
         get(obj, "share"),
@@ -183,11 +184,6 @@ pub fn parse(
     })
 }
 
-/// A field's value, treating `null` as absent.
-pub(super) fn get<'a>(obj: &'a Map<String, Value>, key: &str) -> Option<&'a Value> {
-    obj.get(key).filter(|v| !v.is_null())
-}
-
 /// Pushes one problem per key of `obj` that is not in `accepted`.
 pub(super) fn check_keys(
     obj: &Map<String, Value>,
@@ -262,7 +258,7 @@ pub(super) fn required_number(
     path: &str,
     problems: &mut Vec<Problem>,
 ) -> Option<f64> {
-    let p = format!("{path}.{key}");
+    let p = join(path, key);
     match get(obj, key) {
         Some(v) => number(v, &p, problems),
         None => {
@@ -312,25 +308,19 @@ pub(super) fn non_negative(v: &Value, path: &str, problems: &mut Vec<Problem>) -
     }
 }
 
-/// A non-negative whole number (`3` or `3.0`), if `v` is one.
-pub(super) fn whole_number(v: &Value) -> Option<u64> {
-    if let Some(n) = v.as_u64() {
-        return Some(n);
-    }
-    let x = v.as_f64()?;
-    // 2^64 as f64; below it every whole f64 converts exactly.
-    (x.is_finite() && x >= 0.0 && x.fract() == 0.0 && x < 18_446_744_073_709_551_616.0)
-        .then_some(x as u64)
-}
-
 /// A two-element array of numbers `[a, b]` with `a <= b`.
-pub(super) fn pair(v: &Value, path: &str, what: &str, problems: &mut Vec<Problem>) -> Option<(f64, f64)> {
+pub(super) fn pair(
+    v: &Value,
+    path: &str,
+    what: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<(f64, f64)> {
     let Some([a, b]) = v.as_array().map(Vec::as_slice) else {
         problems.push(Problem::new(path, format!("must be {what}")));
         return None;
     };
-    let a = number(a, &format!("{path}[0]"), problems);
-    let b = number(b, &format!("{path}[1]"), problems);
+    let a = number(a, &idx(path, 0), problems);
+    let b = number(b, &idx(path, 1), problems);
     let (a, b) = (a?, b?);
     if a > b {
         problems.push(Problem::new(
@@ -386,13 +376,13 @@ pub(super) fn parse_arrival(v: &Value, path: &str, problems: &mut Vec<Problem>) 
         return None;
     };
     let (key, value) = single_key(obj, path, "arrival process", ARRIVAL_KEYS, problems)?;
-    let kp = format!("{path}.{key}");
+    let kp = join(path, key);
     match key {
         "poisson_per_hour" => positive(value, &kp, problems).map(Arrival::PoissonPerHour),
         "uniform" => {
             let (from, to) = pair(value, &kp, "[from_s, to_s] with from_s <= to_s", problems)?;
-            let from = checked_time(from, &format!("{kp}[0]"), problems);
-            let to = checked_time(to, &format!("{kp}[1]"), problems);
+            let from = checked_time(from, &idx(&kp, 0), problems);
+            let to = checked_time(to, &idx(&kp, 1), problems);
             Some(Arrival::Uniform(from?, to?))
         }
         _ => {
@@ -411,7 +401,7 @@ pub(super) fn parse_arrival(v: &Value, path: &str, problems: &mut Vec<Problem>) 
             let times: Vec<f64> = items
                 .iter()
                 .enumerate()
-                .filter_map(|(i, t)| time(t, &format!("{kp}[{i}]"), problems))
+                .filter_map(|(i, t)| time(t, &idx(&kp, i), problems))
                 .collect();
             (problems.len() == before).then_some(Arrival::At(times))
         }
@@ -506,13 +496,18 @@ pub(super) fn optional_dist(
     problems: &mut Vec<Problem>,
 ) -> Option<Dist> {
     match get(obj, key) {
-        Some(v) => parse_dist(v, &format!("{path}.{key}"), field, problems),
+        Some(v) => parse_dist(v, &join(path, key), field, problems),
         None => Some(Dist::Fixed(default)),
     }
 }
 
 /// Checks a statically known value of `field`.
-pub(super) fn checked(x: f64, path: &str, field: Field, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn checked(
+    x: f64,
+    path: &str,
+    field: Field,
+    problems: &mut Vec<Problem>,
+) -> Option<f64> {
     match field.check(x) {
         Some(message) => {
             problems.push(Problem::new(path, message));
@@ -522,7 +517,12 @@ pub(super) fn checked(x: f64, path: &str, field: Field, problems: &mut Vec<Probl
     }
 }
 
-pub(super) fn parse_dist(v: &Value, path: &str, field: Field, problems: &mut Vec<Problem>) -> Option<Dist> {
+pub(super) fn parse_dist(
+    v: &Value,
+    path: &str,
+    field: Field,
+    problems: &mut Vec<Problem>,
+) -> Option<Dist> {
     if v.is_number() {
         let x = number(v, path, problems)?;
         return checked(x, path, field, problems).map(Dist::Fixed);
@@ -537,7 +537,7 @@ pub(super) fn parse_dist(v: &Value, path: &str, field: Field, problems: &mut Vec
         return None;
     };
     let (key, value) = single_key(obj, path, "distribution", DIST_KEYS, problems)?;
-    let kp = format!("{path}.{key}");
+    let kp = join(path, key);
     match key {
         "fixed" => {
             let x = number(value, &kp, problems)?;
@@ -548,10 +548,10 @@ pub(super) fn parse_dist(v: &Value, path: &str, field: Field, problems: &mut Vec
             let low = field.check_lower_bound(a);
             let high = field.check(b);
             if let Some(message) = low {
-                problems.push(Problem::new(format!("{kp}[0]"), message));
+                problems.push(Problem::new(idx(&kp, 0), message));
             }
             if let Some(message) = high {
-                problems.push(Problem::new(format!("{kp}[1]"), message));
+                problems.push(Problem::new(idx(&kp, 1), message));
             }
             (low.is_none() && high.is_none()).then_some(Dist::Uniform(a, b))
         }
@@ -561,7 +561,7 @@ pub(super) fn parse_dist(v: &Value, path: &str, field: Field, problems: &mut Vec
             if mean > 0.0 {
                 Some(Dist::Exponential { mean })
             } else {
-                problems.push(Problem::new(format!("{kp}.mean"), "must be > 0"));
+                problems.push(Problem::new(join(&kp, "mean"), "must be > 0"));
                 None
             }
         }
@@ -571,11 +571,11 @@ pub(super) fn parse_dist(v: &Value, path: &str, field: Field, problems: &mut Vec
             let sigma = required_number(params, "sigma", &kp, problems);
             let median_ok = median.is_some_and(|m| m > 0.0);
             if median.is_some() && !median_ok {
-                problems.push(Problem::new(format!("{kp}.median"), "must be > 0"));
+                problems.push(Problem::new(join(&kp, "median"), "must be > 0"));
             }
             let sigma_ok = sigma.is_some_and(|s| s >= 0.0);
             if sigma.is_some() && !sigma_ok {
-                problems.push(Problem::new(format!("{kp}.sigma"), "must be >= 0"));
+                problems.push(Problem::new(join(&kp, "sigma"), "must be >= 0"));
             }
             match (median, sigma) {
                 (Some(median), Some(sigma)) if median_ok && sigma_ok => {
@@ -608,7 +608,12 @@ pub(super) fn params_object<'a>(
     (problems.len() == before).then_some(obj)
 }
 
-pub(super) fn parse_choice(v: &Value, path: &str, field: Field, problems: &mut Vec<Problem>) -> Option<Dist> {
+pub(super) fn parse_choice(
+    v: &Value,
+    path: &str,
+    field: Field,
+    problems: &mut Vec<Problem>,
+) -> Option<Dist> {
     let what = "a non-empty array of [value, weight] pairs";
     let Some(items) = v.as_array().filter(|items| !items.is_empty()) else {
         problems.push(Problem::new(path, format!("must be {what}")));
@@ -617,14 +622,14 @@ pub(super) fn parse_choice(v: &Value, path: &str, field: Field, problems: &mut V
     let before = problems.len();
     let mut entries = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let ip = format!("{path}[{i}]");
+        let ip = idx(path, i);
         let Some([value, weight]) = item.as_array().map(Vec::as_slice) else {
             problems.push(Problem::new(ip, "must be a [value, weight] pair"));
             continue;
         };
-        let vp = format!("{ip}[0]");
+        let vp = idx(&ip, 0);
         let value = number(value, &vp, problems).and_then(|x| checked(x, &vp, field, problems));
-        let weight = non_negative(weight, &format!("{ip}[1]"), problems);
+        let weight = non_negative(weight, &idx(&ip, 1), problems);
         if let (Some(value), Some(weight)) = (value, weight) {
             entries.push((value, weight));
         }
@@ -643,7 +648,11 @@ pub(super) fn parse_choice(v: &Value, path: &str, field: Field, problems: &mut V
     Some(Dist::Choice(entries))
 }
 
-pub(super) fn parse_checkpoint(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Checkpoint> {
+pub(super) fn parse_checkpoint(
+    v: &Value,
+    path: &str,
+    problems: &mut Vec<Problem>,
+) -> Option<Checkpoint> {
     let Some(params) = v.as_object() else {
         problems.push(Problem::new(
             path,
@@ -651,7 +660,7 @@ pub(super) fn parse_checkpoint(v: &Value, path: &str, problems: &mut Vec<Problem
         ));
         return None;
     };
-    let p = format!("{path}.interval_s");
+    let p = join(path, "interval_s");
     let interval = match get(params, "interval_s") {
         Some(x) => time(x, &p, problems),
         None => {
@@ -671,7 +680,7 @@ pub(super) fn parse_checkpoint(v: &Value, path: &str, problems: &mut Vec<Problem
         }
     });
     let mut optional = |key: &str| match get(params, key) {
-        Some(x) => time(x, &format!("{path}.{key}"), problems).map(ms_from_s),
+        Some(x) => time(x, &join(path, key), problems).map(ms_from_s),
         None => Some(0),
     };
     let cost = optional("cost_s");
