@@ -4,4 +4,8 @@
 //! from. Nothing here decides anything: it only reads a finished [`crate::Sim`].
 
 pub mod digest;
+pub mod explain;
+pub mod json;
 pub mod result;
+pub mod stats;
+pub mod summary;

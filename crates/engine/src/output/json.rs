@@ -1,0 +1,256 @@
+//! The result JSON (SPEC 8), written by hand, field by field, in a fixed order, so that the
+//! same scenario gives byte-identical output everywhere and a million-job log streams
+//! without building a document tree in memory.
+
+use std::fmt::Write as _;
+
+use crate::model::Ms;
+use crate::sim::{Event, EventKind, Sim, State, NO_JOB};
+
+use super::explain::{explain_preempt, explain_reason};
+use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
+
+/// Seconds from milliseconds: an integer when whole, else the shortest decimal.
+pub fn secs(ms: Ms) -> String {
+    if ms % 1000 == 0 {
+        (ms / 1000).to_string()
+    } else {
+        num(ms as f64 / 1000.0)
+    }
+}
+
+/// A finite float in the shortest round-trip form (integers without a fraction).
+pub(crate) fn num(x: f64) -> String {
+    if !x.is_finite() {
+        return "0".to_string();
+    }
+    if x == x.trunc() && x.abs() < 1e15 {
+        return format!("{}", x as i64);
+    }
+    serde_json::to_string(&x).unwrap_or_else(|_| "0".to_string())
+}
+
+pub(crate) fn hours(ms: u128) -> String {
+    num(ms as f64 / MS_PER_HOUR)
+}
+
+pub(crate) fn string(s: &str) -> String {
+    serde_json::to_string(s).unwrap_or_else(|_| "\"\"".to_string())
+}
+
+pub(crate) fn percentiles_json(p: &Percentiles) -> String {
+    format!(
+        "{{\"n\":{},\"mean\":{},\"p50\":{},\"p90\":{},\"p99\":{},\"max\":{}}}",
+        p.n,
+        num(p.mean),
+        num(p.p50),
+        num(p.p90),
+        num(p.p99),
+        num(p.max)
+    )
+}
+
+pub(crate) fn stats_json(s: &Stats, out: &mut String) {
+    let j = &s.jobs;
+    let t = &s.time;
+    let _ = write!(
+        out,
+        "{{\"jobs\":{{\"submitted\":{},\"succeeded\":{},\"failed\":{},\"unfinished\":{},\"rejected\":{},\"unschedulable\":{}}},",
+        j.submitted, j.succeeded, j.failed, j.unfinished, j.rejected, j.unschedulable
+    );
+    let _ = write!(
+        out,
+        "\"completion_s\":{},\"wait_s\":{},\"preemptions\":{{\"reclaim\":{},\"in_share\":{}}},",
+        percentiles_json(&s.completion),
+        percentiles_json(&s.wait),
+        s.reclaim,
+        s.in_share
+    );
+    let _ = write!(
+        out,
+        "\"instance_hours\":{{\"entitled\":{},\"own\":{},\"borrowed\":{},\"lent\":{},\"idle\":{},\"held\":{},\"useful\":{},\"lost\":{},\"startup\":{},\"checkpoint\":{},\"grace\":{}}},",
+        hours(t.entitled),
+        hours(t.own),
+        hours(t.borrowed),
+        num(t.lent / MS_PER_HOUR),
+        num(t.idle() / MS_PER_HOUR),
+        hours(t.held),
+        hours(t.useful),
+        hours(t.lost),
+        hours(t.startup),
+        hours(t.checkpoint),
+        hours(t.grace)
+    );
+    let _ = write!(
+        out,
+        "\"goodput\":{},\"cost_usd\":{},\"deadline_misses\":{}}}",
+        num(s.goodput()),
+        num((s.cost_usd * 100.0).round() / 100.0),
+        s.deadline_misses
+    );
+}
+
+pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
+    let sc = sim.sc;
+    out.push_str("{\"t_s\":");
+    out.push_str(&secs(e.t));
+    if e.job != NO_JOB {
+        out.push_str(",\"job\":");
+        out.push_str(&string(&sc.jobs[e.job as usize].id));
+    }
+    out.push_str(",\"share\":");
+    out.push_str(&string(&sc.shares[e.share as usize].name));
+    let kind = match e.kind {
+        EventKind::Submit => "submit",
+        EventKind::Dispatch { .. } => "dispatch",
+        EventKind::Start => "start",
+        EventKind::Running => "running",
+        EventKind::Preempt { .. } => "preempt",
+        EventKind::Requeue => "requeue",
+        EventKind::Succeed => "succeed",
+        EventKind::Fail => "fail",
+        EventKind::Reject => "reject",
+        EventKind::Waiting(_) => "waiting",
+        EventKind::SetPriority(_) => "set_priority",
+        EventKind::UpdateShare => "update_share",
+    };
+    let _ = write!(out, ",\"kind\":\"{kind}\"");
+    match e.kind {
+        EventKind::Dispatch { borrowing } => {
+            let _ = write!(out, ",\"borrowing\":{borrowing}");
+        }
+        EventKind::Preempt { cause, by, .. } => {
+            let _ = write!(
+                out,
+                ",\"cause\":\"{}\",\"by\":{},\"explain\":{}",
+                cause.as_str(),
+                string(&sc.jobs[by as usize].id),
+                string(&explain_preempt(sc, e.job, &e.kind))
+            );
+        }
+        EventKind::Waiting(r) => {
+            let _ = write!(
+                out,
+                ",\"reason\":\"{}\",\"explain\":{}",
+                r.as_str(),
+                string(&explain_reason(sc, e.job, r))
+            );
+        }
+        EventKind::SetPriority(p) => {
+            let _ = write!(out, ",\"priority\":{p}");
+        }
+        _ => {}
+    }
+    out.push('}');
+}
+
+pub(crate) fn opt_secs(ms: Option<Ms>) -> String {
+    ms.map_or_else(|| "null".to_string(), secs)
+}
+
+/// The result document (SPEC 8), byte-identical for the same scenario.
+pub fn to_json(sim: &Sim) -> String {
+    let sc = sim.sc;
+    let (shares, total) = stats(sim);
+    let mut out = String::with_capacity(1024 + sim.events.len() * 96 + sc.jobs.len() * 160);
+    out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
+    out.push_str(&secs(sim.end));
+    out.push_str(",\"shares\":{");
+    for (i, st) in shares.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&sc.shares[i].name));
+        out.push(':');
+        stats_json(st, &mut out);
+    }
+    out.push_str("},\"totals\":");
+    stats_json(&total, &mut out);
+    out.push_str(",\"jobs\":[");
+    let mut first = true;
+    for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
+        if r.state == State::Pending {
+            continue;
+        }
+        if !first {
+            out.push(',');
+        }
+        first = false;
+        let _ = write!(
+            out,
+            "{{\"id\":{},\"share\":{},\"instance_type\":{},\"instances\":{},\"priority\":{},\"state\":\"{}\",\"submit_s\":{},\"first_start_s\":{},\"end_s\":{},\"preemptions\":{},\"lost_s\":{},\"held_s\":{},\"waiting_reason\":{}}}",
+            string(&spec.id),
+            string(&sc.shares[spec.share].name),
+            string(&sc.instance_types[spec.instance_type].name),
+            spec.instances,
+            r.priority,
+            r.state.as_str(),
+            secs(spec.submit),
+            opt_secs(r.first_start),
+            opt_secs(r.end),
+            r.preemptions,
+            secs(r.acc.lost),
+            secs(r.acc.held),
+            r.reason.map_or("null".to_string(), |x| format!("\"{}\"", x.as_str()))
+        );
+    }
+    out.push_str("],\"events\":[");
+    for (i, e) in sim.events.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        event_json(sim, e, &mut out);
+    }
+    out.push_str("],\"series\":{\"t_s\":[");
+    let ser = &sim.series;
+    for (i, &t) in ser.t.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&secs(t));
+    }
+    out.push_str("],\"shares\":{");
+    let mut last_share = usize::MAX;
+    for (i, &(s, t)) in ser.pairs.iter().enumerate() {
+        if s != last_share {
+            if last_share != usize::MAX {
+                out.push_str("},");
+            }
+            out.push_str(&string(&sc.shares[s].name));
+            out.push_str(":{");
+            last_share = s;
+        } else {
+            out.push(',');
+        }
+        out.push_str(&string(&sc.instance_types[t].name));
+        out.push_str(":{\"limit\":");
+        list(&mut out, ser.limit[i].iter().map(|x| x.to_string()));
+        out.push_str(",\"own\":");
+        list(&mut out, ser.own[i].iter().map(|x| x.to_string()));
+        out.push_str(",\"borrowed\":");
+        list(&mut out, ser.borrowed[i].iter().map(|x| x.to_string()));
+        out.push_str(",\"lent\":");
+        list(&mut out, ser.lent[i].iter().map(|&x| num(x)));
+        out.push_str(",\"queued\":");
+        list(&mut out, ser.queued[i].iter().map(|x| x.to_string()));
+        out.push('}');
+    }
+    if last_share != usize::MAX {
+        out.push('}');
+    }
+    out.push_str("}}}");
+    out
+}
+
+pub(crate) fn list(out: &mut String, items: impl Iterator<Item = String>) {
+    out.push('[');
+    for (i, x) in items.enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&x);
+    }
+    out.push(']');
+}
+
+// ---- human table ----------------------------------------------------------------------

@@ -1,0 +1,209 @@
+//! Statistics of a finished run (SPEC 8 metrics): job counts, waits and completions as
+//! percentiles, and the held instance-time split into useful, lost, startup, checkpoint and
+//! grace, per share and in total.
+
+use crate::model::Ms;
+use crate::sim::{Reason, Sim, State};
+
+/// `mean, p50, p90, p99, max` of a set of durations, in seconds (SPEC 8). Percentiles are
+/// nearest-rank; all 0 for an empty set.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Percentiles {
+    pub n: u64,
+    pub mean: f64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+impl Percentiles {
+    pub fn of(mut ms: Vec<Ms>) -> Percentiles {
+        if ms.is_empty() {
+            return Percentiles::default();
+        }
+        ms.sort_unstable();
+        let n = ms.len();
+        let rank = |p: u64| ms[((p as usize * n).div_ceil(100)).clamp(1, n) - 1] as f64 / 1000.0;
+        let sum: i128 = ms.iter().map(|&x| x as i128).sum();
+        Percentiles {
+            n: n as u64,
+            mean: sum as f64 / n as f64 / 1000.0,
+            p50: rank(50),
+            p90: rank(90),
+            p99: rank(99),
+            max: ms[n - 1] as f64 / 1000.0,
+        }
+    }
+}
+
+/// Job counts (SPEC 8): `submitted = succeeded + failed + unfinished + rejected`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct JobCounts {
+    pub submitted: u64,
+    pub succeeded: u64,
+    pub failed: u64,
+    pub unfinished: u64,
+    pub rejected: u64,
+    /// Unfinished jobs whose reason at `end_s` is `unschedulable`.
+    pub unschedulable: u64,
+}
+
+/// Instance time in instance-milliseconds (exact); shown as instance-hours.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct InstanceTime {
+    pub entitled: u128,
+    pub own: u128,
+    pub borrowed: u128,
+    /// A display metric, proportional split (SPEC 1): not an integer.
+    pub lent: f64,
+    pub held: u128,
+    pub useful: u128,
+    pub lost: u128,
+    pub startup: u128,
+    pub checkpoint: u128,
+    pub grace: u128,
+}
+
+impl InstanceTime {
+    /// `entitled - own - lent` (SPEC 8).
+    pub fn idle(&self) -> f64 {
+        self.entitled as f64 - self.own as f64 - self.lent
+    }
+}
+
+/// SPEC 8 metrics of one share (or of all shares).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Stats {
+    pub jobs: JobCounts,
+    pub completion: Percentiles,
+    pub wait: Percentiles,
+    pub reclaim: u64,
+    pub in_share: u64,
+    pub time: InstanceTime,
+    pub cost_usd: f64,
+    pub deadline_misses: u64,
+}
+
+impl Stats {
+    /// `useful / held`; 0 when nothing was held.
+    pub fn goodput(&self) -> f64 {
+        if self.time.held == 0 {
+            0.0
+        } else {
+            self.time.useful as f64 / self.time.held as f64
+        }
+    }
+}
+
+pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
+
+/// Computes per-share and total metrics from a finished simulation.
+pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
+    let sc = sim.sc;
+    let nshares = sc.shares.len();
+    let mut out = vec![Stats::default(); nshares];
+    let mut completion: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
+    let mut wait: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
+    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
+        let _ = i;
+        if r.state == State::Pending {
+            continue; // submitted after the horizon: not part of the result
+        }
+        let st = &mut out[spec.share];
+        st.jobs.submitted += 1;
+        match r.state {
+            State::Succeeded => st.jobs.succeeded += 1,
+            State::Failed => st.jobs.failed += 1,
+            State::Rejected => st.jobs.rejected += 1,
+            _ => {
+                st.jobs.unfinished += 1;
+                if r.reason == Some(Reason::Unschedulable) {
+                    st.jobs.unschedulable += 1;
+                }
+            }
+        }
+        if let (State::Succeeded, Some(end)) = (r.state, r.end) {
+            completion[spec.share].push(end - spec.submit);
+            completion[nshares].push(end - spec.submit);
+        }
+        if let Some(fs) = r.first_start {
+            wait[spec.share].push(fs - spec.submit);
+            wait[nshares].push(fs - spec.submit);
+        }
+        let n = spec.instances as u128;
+        let a = &r.acc;
+        let t = &mut st.time;
+        t.held += a.held as u128 * n;
+        t.useful += a.useful() as u128 * n;
+        t.lost += a.lost as u128 * n;
+        t.startup += a.startup as u128 * n;
+        t.checkpoint += a.checkpoint as u128 * n;
+        t.grace += a.grace as u128 * n;
+        st.cost_usd += a.held as f64 * n as f64 / MS_PER_HOUR
+            * sc.instance_types[spec.instance_type].usd_per_hour;
+        if missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end) {
+            st.deadline_misses += 1;
+        }
+    }
+    for (i, &(s, _)) in sim.series.pairs.iter().enumerate() {
+        let g = &sim.integrals[i];
+        let t = &mut out[s].time;
+        t.entitled += g.entitled;
+        t.own += g.own;
+        t.borrowed += g.borrowed;
+        t.lent += g.lent;
+    }
+    let mut total = Stats::default();
+    for (s, st) in out.iter_mut().enumerate() {
+        st.completion = Percentiles::of(std::mem::take(&mut completion[s]));
+        st.wait = Percentiles::of(std::mem::take(&mut wait[s]));
+        st.reclaim = sim.rt[s].reclaims;
+        st.in_share = sim.rt[s].in_share;
+        let (j, t) = (&mut total.jobs, &st.jobs);
+        j.submitted += t.submitted;
+        j.succeeded += t.succeeded;
+        j.failed += t.failed;
+        j.unfinished += t.unfinished;
+        j.rejected += t.rejected;
+        j.unschedulable += t.unschedulable;
+        let (a, b) = (&mut total.time, &st.time);
+        a.entitled += b.entitled;
+        a.own += b.own;
+        a.borrowed += b.borrowed;
+        a.lent += b.lent;
+        a.held += b.held;
+        a.useful += b.useful;
+        a.lost += b.lost;
+        a.startup += b.startup;
+        a.checkpoint += b.checkpoint;
+        a.grace += b.grace;
+        total.reclaim += st.reclaim;
+        total.in_share += st.in_share;
+        total.cost_usd += st.cost_usd;
+        total.deadline_misses += st.deadline_misses;
+    }
+    total.completion = Percentiles::of(std::mem::take(&mut completion[nshares]));
+    total.wait = Percentiles::of(std::mem::take(&mut wait[nshares]));
+    (out, total)
+}
+
+/// A job misses its deadline (relative to submit) when it did not succeed by then: it
+/// succeeded late, failed, was rejected, or is still unfinished past it at `end_s`.
+pub(crate) fn missed_deadline(
+    deadline: Option<Ms>,
+    submit: Ms,
+    state: State,
+    end: Option<Ms>,
+    run_end: Ms,
+) -> bool {
+    let Some(d) = deadline else { return false };
+    let due = submit + d;
+    match (state, end) {
+        (State::Succeeded, Some(e)) => e > due,
+        (State::Failed | State::Rejected, _) => true,
+        _ => run_end > due,
+    }
+}
+
+// ---- JSON -----------------------------------------------------------------------------

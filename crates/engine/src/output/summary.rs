@@ -1,0 +1,136 @@
+//! The summary table (`quotasim run --summary`): one aligned row per share and a total.
+
+use std::fmt::Write as _;
+
+use crate::sim::Sim;
+
+use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
+
+pub(crate) fn human_secs(s: f64) -> String {
+    if s >= 86_400.0 {
+        format!("{:.1}d", s / 86_400.0)
+    } else if s >= 3_600.0 {
+        format!("{:.1}h", s / 3_600.0)
+    } else if s >= 60.0 {
+        format!("{:.1}m", s / 60.0)
+    } else {
+        format!("{s:.0}s")
+    }
+}
+
+/// A percentile cell: "-" when the set is empty.
+pub(crate) fn pct(p: &Percentiles, x: f64) -> String {
+    if p.n == 0 {
+        "-".to_string()
+    } else {
+        human_secs(x)
+    }
+}
+
+/// Instance-hours: one decimal in big runs, two in small ones.
+pub(crate) fn hrs(h: f64, big: bool) -> String {
+    if big {
+        format!("{h:.1}")
+    } else {
+        format!("{h:.2}")
+    }
+}
+
+/// The `--summary` table: one aligned row per share, then the totals.
+pub fn summary_table(sim: &Sim) -> String {
+    let sc = sim.sc;
+    let (shares, total) = stats(sim);
+    let big = total.time.held as f64 / MS_PER_HOUR >= 100.0;
+    let head = [
+        "share",
+        "jobs",
+        "done",
+        "failed",
+        "unfin",
+        "p50 compl",
+        "p90 compl",
+        "p50 wait",
+        "reclaim",
+        "in-share",
+        "own h",
+        "borrow h",
+        "lent h",
+        "held h",
+        "lost h",
+        "goodput",
+        "cost $",
+    ];
+    let row = |name: &str, s: &Stats| -> Vec<String> {
+        let t = &s.time;
+        vec![
+            name.to_string(),
+            s.jobs.submitted.to_string(),
+            s.jobs.succeeded.to_string(),
+            s.jobs.failed.to_string(),
+            s.jobs.unfinished.to_string(),
+            pct(&s.completion, s.completion.p50),
+            pct(&s.completion, s.completion.p90),
+            pct(&s.wait, s.wait.p50),
+            s.reclaim.to_string(),
+            s.in_share.to_string(),
+            hrs(t.own as f64 / MS_PER_HOUR, big),
+            hrs(t.borrowed as f64 / MS_PER_HOUR, big),
+            hrs(t.lent / MS_PER_HOUR, big),
+            hrs(t.held as f64 / MS_PER_HOUR, big),
+            hrs(t.lost as f64 / MS_PER_HOUR, big),
+            if t.held == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.1}%", s.goodput() * 100.0)
+            },
+            if s.cost_usd < 100.0 {
+                format!("{:.2}", s.cost_usd)
+            } else {
+                format!("{:.0}", s.cost_usd)
+            },
+        ]
+    };
+    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
+    for (i, s) in shares.iter().enumerate() {
+        rows.push(row(&sc.shares[i].name, s));
+    }
+    rows.push(row("TOTAL", &total));
+    let widths: Vec<usize> = (0..head.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    let title = if sc.name.is_empty() {
+        "scenario".to_string()
+    } else {
+        sc.name.clone()
+    };
+    let _ = writeln!(
+        out,
+        "{title}: {} jobs, {} shares, simulated to {} ({} events)",
+        total.jobs.submitted,
+        sc.shares.len(),
+        human_secs(sim.end as f64 / 1000.0),
+        sim.event_count
+    );
+    for (i, r) in rows.iter().enumerate() {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c == 0 {
+                let _ = write!(line, "{cell:<w$}", w = widths[c]);
+            } else {
+                let _ = write!(line, "  {cell:>w$}", w = widths[c]);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+        if i == 0 || i == rows.len() - 2 {
+            out.push_str(&"-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1)));
+            out.push('\n');
+        }
+    }
+    out.push_str(
+        "compl = completion time (end - submit) of succeeded jobs; wait = first start - submit; \
+         h = instance-hours (own/borrow: quota of admitted jobs; lent: idle entitlement others borrowed; held: instances actually held)\n",
+    );
+    out
+}
