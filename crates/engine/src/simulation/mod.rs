@@ -6,9 +6,12 @@
 //! state after every step.
 
 pub mod admission;
+pub mod events;
 pub mod lifecycle;
 pub mod pass;
 pub mod preemption;
+pub mod series;
 pub mod state;
 
+pub use series::{Integrals, Series};
 pub use state::*;

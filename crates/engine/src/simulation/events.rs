@@ -1,0 +1,523 @@
+//! The event loop (SPEC 4 "Instants", SPEC 6): the next instant, its timers, submissions
+//! and timed events in order, then the start of SCHEDULED jobs and one pass; and the job
+//! transitions those events cause, down to the books at the end of the run.
+
+use std::cmp::Reverse;
+
+use crate::admission;
+use crate::lifecycle;
+use crate::model::*;
+
+use super::state::*;
+
+/// A pending timer: `(at, kind, sequence, job, job epoch)`.
+pub(super) type TimerEntry = (Ms, Timer, u64, u32, u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Timer {
+    /// Kinds in SPEC 4 order within an instant.
+    GraceEnd = 0,
+    Completion = 1,
+    StartupEnd = 2,
+}
+
+impl Sim<'_> {
+    pub(crate) fn log(&mut self, job: u32, share: usize, kind: EventKind) {
+        self.event_count += 1;
+        if self.opts.events {
+            self.events.push(Event {
+                t: self.now,
+                job,
+                share: share as u32,
+                kind,
+            });
+        }
+    }
+
+    pub(super) fn timer(&mut self, at: Ms, kind: Timer, job: u32) {
+        self.timer_seq += 1;
+        let epoch = self.jobs[job as usize].epoch;
+        self.heap
+            .push(Reverse((at, kind, self.timer_seq, job, epoch)));
+    }
+
+    pub(super) fn next_time(&mut self) -> Option<Ms> {
+        // Stale timers (a preempted job's completion) are not events: drop them first.
+        while let Some(&Reverse((_, _, _, job, epoch))) = self.heap.peek() {
+            if self.jobs[job as usize].epoch == epoch {
+                break;
+            }
+            self.heap.pop();
+        }
+        let a = self.heap.peek().map(|Reverse(e)| e.0);
+        let b = self
+            .submissions
+            .get(self.next_submission)
+            .map(|&j| self.sc.jobs[j as usize].submit);
+        let c = self
+            .timed
+            .get(self.next_timed)
+            .map(|&e| self.sc.events[e].at);
+        [a, b, c].into_iter().flatten().min()
+    }
+
+    /// Runs to the end (SPEC 6 "End of the run").
+    pub fn run(&mut self) {
+        while self.step() {}
+        self.finish();
+    }
+
+    /// Processes the next instant; `false` when none is left (or the next is past the
+    /// horizon). Between steps the state is consistent and can be inspected.
+    pub fn step(&mut self) -> bool {
+        if !self.started {
+            self.started = true;
+            self.record_values();
+        }
+        match self.next_time() {
+            Some(t) if self.sc.horizon.is_none_or(|h| t <= h) => {
+                self.instant(t);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Closes the run after the last step: end time, final integrals and books.
+    pub fn finish(&mut self) {
+        self.end = self.sc.horizon.unwrap_or(self.last_t);
+        self.now = self.end;
+        self.integrate_to(self.end);
+        self.close_books();
+    }
+
+    /// One instant (SPEC 4): apply its events in order, start what can start, run one pass.
+    pub(super) fn instant(&mut self, t: Ms) {
+        self.integrate_to(t);
+        self.now = t;
+        while let Some(&Reverse((at, kind, _, job, epoch))) = self.heap.peek() {
+            if at != t {
+                break;
+            }
+            self.heap.pop();
+            if self.jobs[job as usize].epoch != epoch {
+                continue; // stale: the job was preempted since
+            }
+            match kind {
+                Timer::GraceEnd => self.grace_end(job),
+                Timer::Completion => self.complete(job),
+                Timer::StartupEnd => self.begin_running(job),
+            }
+        }
+        while let Some(&j) = self.submissions.get(self.next_submission) {
+            if self.sc.jobs[j as usize].submit != t {
+                break;
+            }
+            self.next_submission += 1;
+            self.submit(j);
+        }
+        while let Some(&e) = self.timed.get(self.next_timed) {
+            if self.sc.events[e].at != t {
+                break;
+            }
+            self.next_timed += 1;
+            self.apply_timed(e);
+        }
+        self.start_scheduled();
+        self.pass();
+        self.record_values();
+    }
+
+    // ---- queues ------------------------------------------------------------------------
+
+    pub(crate) fn qkey(&self, j: u32) -> QKey {
+        (
+            Reverse(self.jobs[j as usize].priority),
+            self.sc.jobs[j as usize].submit,
+            self.id_rank[j as usize],
+            j,
+        )
+    }
+
+    pub(super) fn akey(&self, j: u32) -> AKey {
+        let r = &self.jobs[j as usize];
+        (r.priority, Reverse(r.adm_seq), j)
+    }
+
+    pub(super) fn enqueue(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let key = self.qkey(j);
+        self.jobs[j as usize].state = State::Runnable;
+        let rt = &mut self.rt[s];
+        rt.insert_runnable((t, n), key);
+        rt.queued[t] += 1;
+        rt.fresh.push(j);
+    }
+
+    pub(super) fn dequeue(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let key = self.qkey(j);
+        let rt = &mut self.rt[s];
+        rt.remove_runnable((t, n), key);
+        rt.queued[t] -= 1;
+        self.jobs[j as usize].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
+    }
+
+    // ---- transitions -------------------------------------------------------------------
+
+    /// SPEC 6: submission; a DISABLED share rejects new jobs.
+    pub(super) fn submit(&mut self, j: u32) {
+        let s = self.sc.jobs[j as usize].share;
+        self.log(j, s, EventKind::Submit);
+        if !self.cfg[s].enabled {
+            self.jobs[j as usize].state = State::Rejected;
+            self.log(j, s, EventKind::Reject);
+            return;
+        }
+        self.enqueue(j);
+    }
+
+    /// SPEC 3: admission takes quota at once; the job is SCHEDULED until its instances are
+    /// physically free.
+    pub(crate) fn admit(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        self.dequeue(j);
+        let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
+        if borrowing {
+            self.quota_epoch += 1; // its share is over its limit: new reclaim candidates
+            self.struct_epoch += 1;
+        }
+        self.usage[t].add(&self.cfg, s, n);
+        self.usage_version += 1;
+        self.adm_seq += 1;
+        let r = &mut self.jobs[j as usize];
+        r.adm_seq = self.adm_seq;
+        r.state = State::Scheduled;
+        let key = self.akey(j);
+        self.rt[s].add_admitted(t, key, n);
+        self.scheduled.insert(self.adm_seq, j);
+        self.log(j, s, EventKind::Dispatch { borrowing });
+        if !self.released {
+            self.try_start(j);
+        }
+    }
+
+    /// SPEC 3: instances free to a job of share `s`: not held by anyone, and not the idle
+    /// entitlement of another share that is RESERVE.
+    pub(super) fn free_for(&self, s: usize, t: usize) -> u64 {
+        let held: u64 = self.rt.iter().map(|r| r.held[t]).sum();
+        let reserved: u64 = self
+            .cfg
+            .iter()
+            .enumerate()
+            .filter(|&(r, c)| r != s && c.strategy == Strategy::Reserve)
+            .map(|(r, c)| admission::limit_of(c, t).saturating_sub(self.rt[r].held[t]))
+            .sum();
+        self.sc.capacity[t].saturating_sub(held + reserved)
+    }
+
+    pub(super) fn try_start(&mut self, j: u32) -> bool {
+        let spec = &self.sc.jobs[j as usize];
+        if spec.instances > self.free_for(spec.share, spec.instance_type) {
+            return false;
+        }
+        let seq = self.jobs[j as usize].adm_seq;
+        self.scheduled.remove(&seq);
+        self.start(j);
+        true
+    }
+
+    /// SPEC 3: SCHEDULED jobs are taken in admission order; each starts if its instances
+    /// are free; one that cannot start does not hold back later ones.
+    pub(crate) fn start_scheduled(&mut self) {
+        if !self.released {
+            return;
+        }
+        self.released = false;
+        let waiting: Vec<u32> = self.scheduled.values().copied().collect();
+        for j in waiting {
+            self.try_start(j);
+        }
+    }
+
+    /// SPEC 6: STARTING for `startup_s` (+ `restore_s` when resuming); 0 ends at once.
+    pub(super) fn start(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let len =
+            lifecycle::startup_length(spec.startup, spec.checkpoint, self.jobs[j as usize].saved);
+        self.rt[s].held[t] += n;
+        let now = self.now;
+        let r = &mut self.jobs[j as usize];
+        r.state = State::Starting;
+        r.phase_start = now;
+        r.first_start.get_or_insert(now);
+        self.log(j, s, EventKind::Start);
+        if len == 0 {
+            self.begin_running(j);
+        } else {
+            self.timer(now + len, Timer::StartupEnd, j);
+        }
+    }
+
+    pub(super) fn begin_running(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let s = spec.share;
+        let now = self.now;
+        let r = &mut self.jobs[j as usize];
+        r.acc.startup += now - r.phase_start;
+        r.state = State::Running;
+        r.run_start = now;
+        r.base = r.saved;
+        let done = now + lifecycle::run_length(r.base, spec.work, spec.checkpoint);
+        self.log(j, s, EventKind::Running);
+        self.timer(done, Timer::Completion, j);
+    }
+
+    /// Releases a job's quota (SPEC 3: at completion or at the preempt event).
+    pub(super) fn release_quota(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let key = self.akey(j);
+        self.rt[s].remove_admitted(t, key, n);
+        self.usage[t].remove(&self.cfg, s, n);
+        self.quota_epoch += 1;
+        self.usage_version += 1;
+        self.rt[s].version += 1; // its own usage fell
+    }
+
+    pub(super) fn release_instances(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        self.rt[spec.share].held[spec.instance_type] -= spec.instances;
+        self.released = true;
+    }
+
+    /// Folds a RUNNING job's run so far into its books (SPEC 6), returning where it stands.
+    pub(super) fn settle_run(&mut self, j: u32) -> lifecycle::RunPoint {
+        let spec = &self.sc.jobs[j as usize];
+        let now = self.now;
+        let r = &mut self.jobs[j as usize];
+        let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint, now - r.run_start);
+        r.acc.progress += p.progress - r.base;
+        r.acc.checkpoint += p.checkpoint_time;
+        r.saved = p.saved;
+        p
+    }
+
+    pub(super) fn complete(&mut self, j: u32) {
+        let s = self.sc.jobs[j as usize].share;
+        let p = self.settle_run(j);
+        let now = self.now;
+        let r = &mut self.jobs[j as usize];
+        r.saved = p.progress;
+        r.acc.held += now - r.phase_start;
+        r.state = State::Succeeded;
+        r.end = Some(now);
+        self.release_quota(j);
+        self.release_instances(j);
+        self.log(j, s, EventKind::Succeed);
+    }
+
+    /// SPEC 5: preempt victim `j` for job `by`. Quota is released now; a STARTING or
+    /// RUNNING victim holds its instances through the grace period (saving a checkpoint if
+    /// it can), a SCHEDULED one returns at once.
+    pub(crate) fn preempt(&mut self, j: u32, by: u32, cause: Cause) {
+        let spec = &self.sc.jobs[j as usize];
+        let s = spec.share;
+        let (on_preempt, ckpt) = (spec.checkpoint_on_preempt, spec.checkpoint);
+        let grace = self.sc.grace;
+        let state = self.jobs[j as usize].state;
+        self.release_quota(j);
+        self.jobs[j as usize].preemptions += 1;
+        match cause {
+            Cause::Reclaim => self.rt[s].reclaims += 1,
+            Cause::InShare => self.rt[s].in_share += 1,
+        }
+        let (victim_priority, by_priority) = (
+            self.jobs[j as usize].priority,
+            self.jobs[by as usize].priority,
+        );
+        self.log(
+            j,
+            s,
+            EventKind::Preempt {
+                cause,
+                by,
+                victim_priority,
+                by_priority,
+            },
+        );
+        let now = self.now;
+        match state {
+            State::Scheduled => {
+                let seq = self.jobs[j as usize].adm_seq;
+                self.scheduled.remove(&seq);
+                self.requeue_or_fail(j);
+                return;
+            }
+            State::Starting => {
+                let r = &mut self.jobs[j as usize];
+                r.acc.startup += now - r.phase_start;
+                r.pre_save = false;
+            }
+            State::Running => {
+                let p = self.settle_run(j);
+                let save = lifecycle::saves_on_sigterm(&p, on_preempt, ckpt, grace);
+                let r = &mut self.jobs[j as usize];
+                r.pre_save = save;
+                if save {
+                    r.saved = p.progress;
+                } else {
+                    r.acc.lost += p.progress - p.saved; // rolls back to the last checkpoint
+                }
+            }
+            _ => unreachable!("only admitted jobs are preemption candidates"),
+        }
+        let r = &mut self.jobs[j as usize];
+        r.state = State::Preempting;
+        r.pre_at = now;
+        r.epoch += 1;
+        if grace == 0 {
+            self.grace_end(j);
+        } else {
+            self.timer(now + grace, Timer::GraceEnd, j);
+        }
+    }
+
+    /// SPEC 5: at the end of the grace period the victim releases its instances, then
+    /// returns to RUNNABLE (`requeue`) or, past its retries, FAILS.
+    pub(super) fn grace_end(&mut self, j: u32) {
+        self.settle_grace(j, self.now);
+        self.release_instances(j);
+        self.requeue_or_fail(j);
+    }
+
+    /// Books a PREEMPTING job's time up to `until` (SPEC 6): a save on SIGTERM counts as
+    /// `checkpoint` (as far as it got), the rest of the grace period as `grace`.
+    pub(super) fn settle_grace(&mut self, j: u32, until: Ms) {
+        let cost = self.sc.jobs[j as usize].checkpoint.map_or(0, |c| c.cost);
+        let r = &mut self.jobs[j as usize];
+        let grace = until - r.pre_at;
+        let saving = if r.pre_save { cost.min(grace) } else { 0 };
+        r.acc.checkpoint += saving;
+        r.acc.grace += grace - saving;
+        r.acc.held += until - r.phase_start;
+    }
+
+    pub(super) fn requeue_or_fail(&mut self, j: u32) {
+        let spec = &self.sc.jobs[j as usize];
+        let s = spec.share;
+        let r = &mut self.jobs[j as usize];
+        if spec
+            .preemption_retries
+            .is_some_and(|max| r.preemptions > max)
+        {
+            r.state = State::Failed;
+            r.end = Some(self.now);
+            r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
+            r.saved = 0;
+            self.log(j, s, EventKind::Fail);
+        } else {
+            self.log(j, s, EventKind::Requeue);
+            self.enqueue(j);
+        }
+    }
+
+    /// SPEC 4/6: `set_priority` and `update_share`, in file order within an instant.
+    pub(super) fn apply_timed(&mut self, e: usize) {
+        match &self.sc.events[e].action {
+            TimedAction::SetPriority { job, priority } => {
+                self.quota_epoch += 1;
+                self.struct_epoch += 1;
+                let j = *job as u32;
+                let s = self.sc.jobs[*job].share;
+                match self.jobs[*job].state {
+                    State::Runnable => {
+                        let key = self.qkey(j);
+                        let spec = &self.sc.jobs[*job];
+                        let bucket = (spec.instance_type, spec.instances);
+                        self.rt[s].remove_runnable(bucket, key);
+                        self.jobs[*job].priority = *priority;
+                        let key = self.qkey(j);
+                        let rt = &mut self.rt[s];
+                        rt.insert_runnable(bucket, key);
+                        rt.fresh.push(j);
+                    }
+                    st if st.admitted() => {
+                        let t = self.sc.jobs[*job].instance_type;
+                        let key = self.akey(j);
+                        let n = self.sc.jobs[*job].instances;
+                        self.rt[s].remove_admitted(t, key, n);
+                        self.jobs[*job].priority = *priority;
+                        let key = self.akey(j);
+                        self.rt[s].add_admitted(t, key, n);
+                    }
+                    _ => self.jobs[*job].priority = *priority,
+                }
+                if self.jobs[*job].state != State::Pending {
+                    self.log(j, s, EventKind::SetPriority(*priority));
+                }
+            }
+            TimedAction::UpdateShare { share, update } => {
+                let types = self.sc.instance_types.len();
+                let c = &mut self.cfg[*share];
+                if let Some(l) = &update.limits {
+                    c.limits = l.clone();
+                    c.limits.resize(types, None);
+                }
+                if let Some(x) = update.strategy {
+                    c.strategy = x;
+                }
+                if let Some(x) = update.borrow_limit {
+                    c.borrow_limit = x;
+                }
+                if let Some(x) = update.in_share_preemption {
+                    c.in_share_preemption = x;
+                }
+                if let Some(x) = update.enabled {
+                    c.enabled = x;
+                }
+                for u in &mut self.usage {
+                    u.recompute(&self.cfg);
+                }
+                self.quota_epoch += 1;
+                self.struct_epoch += 1;
+                self.usage_version += 1;
+                for rt in &mut self.rt {
+                    rt.dirty = true;
+                    for b in rt.buckets.values_mut() {
+                        b.reason = None; // re-evaluate every job's reason
+                    }
+                }
+                self.released = true; // RESERVE idle may have changed
+                self.log(NO_JOB, *share, EventKind::UpdateShare);
+            }
+        }
+    }
+
+    /// SPEC 6 "End of the run": held time of jobs still going is counted up to `end_s`; an
+    /// unfinished job's kept progress is `useful`.
+    pub(super) fn close_books(&mut self) {
+        let end = self.end;
+        for j in 0..self.jobs.len() as u32 {
+            match self.jobs[j as usize].state {
+                State::Starting => {
+                    let r = &mut self.jobs[j as usize];
+                    r.acc.startup += end - r.phase_start;
+                    r.acc.held += end - r.phase_start;
+                }
+                State::Running => {
+                    let p = self.settle_run(j);
+                    let r = &mut self.jobs[j as usize];
+                    r.saved = p.progress;
+                    r.acc.held += end - r.phase_start;
+                }
+                State::Preempting => self.settle_grace(j, end),
+                _ => {}
+            }
+        }
+    }
+}
