@@ -4,7 +4,7 @@
 //
 // Serves dist/ on 127.0.0.1 and drives Debian's headless Chromium (tests/e2e/helpers.mjs).
 // Every figure is read from the page itself (performance.now() in the page, and the run
-// counters and timings src/state.rs puts in the data-* attributes of the status line):
+// counters and timings src/state/runner.rs puts in the data-* attributes of the status line):
 //
 //   first render      navigation start -> the summary table of the walkthrough is in the DOM
 //   transfer          gzip -9 size of what the page loads (wasm + JS + CSS), and of the worker
@@ -240,7 +240,7 @@ async function main() {
       const aws = await repeatRuns(page, Math.max(REPEAT, 15));
       rows.push(summarise('AWS walkthrough: re-simulate + redraw', '< 16 ms', aws));
 
-      // 1,000 generated jobs over 10 shares: on the page (src/state.rs WORKER_MIN_JOBS).
+      // 1,000 generated jobs over 10 shares: on the page (src/state/runner.rs WORKER_MIN_JOBS).
       const pageMax = JSON.stringify(generated(1_000, { name: 'bench 1000' }), null, 1);
       await timed(
         page,

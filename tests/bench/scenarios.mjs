@@ -52,7 +52,7 @@ export async function setScenarioText(page, text) {
   }, text);
 }
 
-/** The run counters and timings the page exposes (src/state.rs). */
+/** The run counters and timings the page exposes (src/state/runner.rs). */
 export async function runStats(page) {
   return page.evaluate(() => {
     const stats = document.querySelector('[data-testid="run-stats"]');

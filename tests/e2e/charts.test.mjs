@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { SHOTS, openBrowser, serveDist, waitForApp } from './helpers.mjs';
 
-// src/palette.rs: background, medium, protected.
+// src/ui/palette.rs: background, medium, protected.
 const COLOURS = { background: '#4e79a7', medium: '#f28e2b', protected: '#59a14f' };
 const CHARTS = [
   'chart-allocation',

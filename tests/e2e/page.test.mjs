@@ -4,7 +4,7 @@ import { after, before, test } from 'node:test';
 import { canvasStats, openBrowser, serveDist, waitForApp } from './helpers.mjs';
 
 const SHARES = ['background', 'medium', 'protected'];
-// src/palette.rs: the colours of background and medium (protected never uses an instance in
+// src/ui/palette.rs: the colours of background and medium (protected never uses an instance in
 // the walkthrough, so it has no area on the occupancy chart).
 const USED_COLOURS = ['#4e79a7', '#f28e2b'];
 const OCCUPANCY = '[data-testid="chart-occupancy"] canvas';
