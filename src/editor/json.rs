@@ -1,6 +1,9 @@
 //! Pure helpers of the editor: reading and writing the scenario text, numbers typed into
 //! fields, and the values the forms show. No reactive code here.
 
+use quotalab_engine::admission::borrow_cap_instances;
+use quotalab_engine::model::{BorrowLimit, Strategy};
+use quotalab_engine::validate::strip_position;
 use serde_json::{Number, Value};
 
 /// Parses scenario text into a JSON object (the forms need one).
@@ -14,13 +17,6 @@ pub fn parse_object(text: &str) -> Result<Value, String> {
             e.column(),
             strip_position(&e.to_string())
         )),
-    }
-}
-
-fn strip_position(msg: &str) -> String {
-    match msg.rfind(" at line ") {
-        Some(i) => msg[..i].to_string(),
-        None => msg.to_string(),
     }
 }
 
@@ -104,38 +100,41 @@ pub fn unique_name(base: &str, taken: &[String]) -> String {
         .unwrap_or_else(|| base.to_string())
 }
 
-/// The borrow limit of a share as instances (display only, SPEC 3: `limit * pct / 100`,
-/// floor), e.g. "200% = 2 instances" or "200% = 2 × ml.g5.xlarge, 4 × ml.p4d.24xlarge".
+/// The borrow limit of a share as instances (display only; the engine's
+/// [`borrow_cap_instances`] does the arithmetic), e.g. "200% = 2 instances" or
+/// "200% = 2 × ml.g5.xlarge, 4 × ml.p4d.24xlarge".
 pub fn borrow_as_instances(
     strategy: Option<&str>,
     borrow: Option<&Value>,
     limits: Option<&Value>,
 ) -> String {
-    match strategy {
-        Some("LEND_AND_BORROW") => {}
-        Some("RESERVE") => return "RESERVE never borrows".into(),
-        Some("LEND") => return "LEND never borrows".into(),
-        _ => return String::new(),
-    }
-    let pct = match borrow {
+    let strategy = match strategy.and_then(Strategy::parse) {
+        Some(Strategy::LendAndBorrow) => Strategy::LendAndBorrow,
+        Some(s) => return format!("{} never borrows", s.as_str()),
+        None => return String::new(),
+    };
+    let (pct, borrow_limit) = match borrow {
         None | Some(Value::Null) => {
             return "unlimited (default, -1): may borrow any idle capacity".into()
         }
-        Some(v) => match v.as_i64() {
-            Some(-1) => return "-1 = unlimited: may borrow any idle capacity".into(),
-            Some(p) if p >= 0 => p,
-            _ => return String::new(),
+        Some(v) => match v.as_i64().and_then(BorrowLimit::from_percent) {
+            Some(BorrowLimit::Unlimited) => {
+                return "-1 = unlimited: may borrow any idle capacity".into()
+            }
+            Some(b @ BorrowLimit::Percent(p)) => (p, b),
+            None => return String::new(),
         },
     };
-    let entries: Vec<(String, i64)> = limits
+    let entries: Vec<(String, u64)> = limits
         .and_then(Value::as_object)
         .map(|m| {
             m.iter()
-                .filter_map(|(k, v)| v.as_i64().map(|n| (k.clone(), n)))
+                .filter_map(|(k, v)| v.as_u64().map(|n| (k.clone(), n)))
                 .collect()
         })
         .unwrap_or_default();
-    let instances = |n: i64| -> i64 { n.saturating_mul(pct) / 100 };
+    // `None` (unbounded) is only for -1, answered above.
+    let instances = |n: u64| borrow_cap_instances(strategy, borrow_limit, n).unwrap_or(u64::MAX);
     match entries.as_slice() {
         [] => format!("{pct}% of the share's limits"),
         [(_, n)] => {
