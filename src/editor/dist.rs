@@ -343,7 +343,7 @@ pub fn LimitsField(
     #[prop(optional)] max: Option<usize>,
 ) -> impl IntoView {
     let ed = use_ed();
-    let max = max.unwrap_or(quotalab_engine::validate::MAX_LIMITS);
+    let max = max.unwrap_or(quotalab_engine::model::limits::MAX_LIMITS);
     let msg_id = next_id("m");
     let (_, messages) = claim(ed, &path, msg_id);
     let value = ed.value(path.clone());

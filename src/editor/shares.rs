@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::validate::MAX_SHARES;
+use quotalab_engine::model::limits::MAX_SHARES;
 use serde_json::{json, Value};
 
 use super::context::use_ed;
@@ -313,7 +313,8 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
 
 /// The borrow limit's slider, 0 to [`SLIDER_MAX`] % in steps of 10, beside its number field
 /// (which takes any value, -1 for unlimited; the slider then rests at its right end). Dragging
-/// it edits the scenario at every step, and the page re-simulates as it goes (issue 7).
+/// it edits the scenario at every step, and the page re-simulates as it goes (live feedback while
+/// dragging).
 #[component]
 fn BorrowSlider(path: Path, enabled: Signal<bool>, share: Signal<String>) -> impl IntoView {
     let ed = use_ed();

@@ -1,6 +1,7 @@
 //! Workload mixes, explicit jobs and timed events.
 
 use leptos::prelude::*;
+use quotalab_engine::model::limits::{MAX_PRIORITY, MIN_PRIORITY};
 use serde_json::{json, Map, Value};
 
 use super::context::use_ed;
@@ -182,7 +183,7 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             <div class="dist-grid">
                 <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
                 <DistField label="Work" path=base.key("work_s") unit="s" />
-                <DistField label="Priority (0–9999)" path=base.key("priority") default=0.0 whole=true />
+                <DistField label=format!("Priority ({MIN_PRIORITY}–{MAX_PRIORITY})") path=base.key("priority") default=0.0 whole=true />
                 <DistField label="Startup" path=base.key("startup_s") default=0.0 unit="s" />
             </div>
             <div class="row-fields">

@@ -1,10 +1,10 @@
-//! Bundled scenarios (issue 5 "Presets"): what they are, which one a text is, and loading
+//! Bundled scenarios: what they are, which one a text is, and loading
 //! the large one (the toolbar's preset picker offers them).
 //!
 //! Each preset is a SPEC 7 scenario file in `www/presets/`. The small ones are compiled into
 //! the page; the large one (the Philly sample, 300 KB of JSON) is copied next to it by Trunk
-//! and fetched when picked, so that it does not weigh on every page load (issue 7's size
-//! budget). Picking one replaces the scenario text (the editor, the results and the link all
+//! and fetched when picked, so that it does not weigh on every page load (the page's size
+//! budget, docs/PERFORMANCE.md). Picking one replaces the scenario text (the editor, the results and the link all
 //! follow).
 
 use wasm_bindgen::JsCast;
