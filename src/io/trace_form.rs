@@ -6,12 +6,12 @@
 
 use leptos::html;
 use leptos::prelude::*;
+use quotalab_engine::model::limits::{MAX_PRIORITY, MIN_PRIORITY};
+use quotalab_engine::model::Strategy;
 use quotalab_engine::trace::{self, ImportOptions, LimitsMode, TimeUnit};
-use wasm_bindgen::JsCast;
 
 use crate::io::share::{self, use_share};
 use crate::state::{use_app, Notice};
-use crate::ui::dom::target_value;
 use crate::ui::format;
 
 /// Rows shown in the preview.
@@ -127,12 +127,13 @@ struct Form {
 }
 
 impl Form {
+    /// The form as the engine's defaults of [`ImportOptions`] set it.
     fn new() -> Form {
         let s = |v: &str| RwSignal::new(v.to_string());
         Form {
-            name: s("imported trace"),
+            name: s(ImportOptions::DEFAULT_NAME),
             submit: s(""),
-            time_unit: s("s"),
+            time_unit: s(ImportOptions::DEFAULT_TIME_UNIT.as_str()),
             timing: s("duration"),
             duration: s(""),
             end: s(""),
@@ -141,11 +142,11 @@ impl Form {
             top_shares: s(""),
             priority: s(""),
             priority_map: s(""),
-            instance_type: s("ml.g5.xlarge"),
-            gpus_per_instance: s("1"),
-            limits: s("proportional"),
+            instance_type: s(ImportOptions::DEFAULT_INSTANCE_TYPE),
+            gpus_per_instance: s(&ImportOptions::DEFAULT_GPUS_PER_INSTANCE.to_string()),
+            limits: s(ImportOptions::DEFAULT_LIMITS.as_str()),
             capacity: s(""),
-            strategy: s("LEND_AND_BORROW"),
+            strategy: s(ImportOptions::DEFAULT_STRATEGY.as_str()),
             borrow_limit: s(""),
             limit_jobs: s(""),
         }
@@ -227,9 +228,10 @@ impl Form {
             ..ImportOptions::default()
         };
         if o.name.is_empty() {
-            o.name = "imported trace".into();
+            o.name = ImportOptions::DEFAULT_NAME.into();
         }
-        o.time_unit = TimeUnit::parse(&self.time_unit.get_untracked()).unwrap_or_default();
+        o.time_unit = TimeUnit::parse(&self.time_unit.get_untracked())
+            .unwrap_or(ImportOptions::DEFAULT_TIME_UNIT);
         if self.timing.get_untracked() == "end" {
             o.end = column(self.end);
             if o.end.is_none() {
@@ -253,9 +255,10 @@ impl Form {
             }
         }
         o.instance_type = self.instance_type.get_untracked();
-        o.gpus_per_instance =
-            number(&mut problems, "GPUs per instance", self.gpus_per_instance).unwrap_or(1);
-        o.limits = LimitsMode::parse(&self.limits.get_untracked()).unwrap_or_default();
+        o.gpus_per_instance = number(&mut problems, "GPUs per instance", self.gpus_per_instance)
+            .unwrap_or(ImportOptions::DEFAULT_GPUS_PER_INSTANCE);
+        o.limits = LimitsMode::parse(&self.limits.get_untracked())
+            .unwrap_or(ImportOptions::DEFAULT_LIMITS);
         o.capacity = number(&mut problems, "Capacity", self.capacity);
         o.strategy = self.strategy.get_untracked();
         o.borrow_limit = number(&mut problems, "Borrow limit", self.borrow_limit);
@@ -289,6 +292,34 @@ fn option_label(path: &str) -> &str {
     }
 }
 
+/// A labelled control of the form, with a hint under it when there is one.
+fn field(label: &'static str, id: String, hint: String, control: impl IntoView) -> impl IntoView {
+    view! {
+        <label class="trace-field" for=id>
+            <span class="trace-label">{label}</span>
+            {control}
+            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
+        </label>
+    }
+}
+
+/// A labelled `<select>` (id `trace-{testid}`) whose choice is written to `value`.
+fn select_field(
+    label: &'static str,
+    testid: &'static str,
+    value: RwSignal<String>,
+    hint: String,
+    options: impl IntoView + 'static,
+) -> impl IntoView {
+    let id = format!("trace-{testid}");
+    let select = view! {
+        <select id=id.clone() data-testid=testid on:change=move |ev| value.set(event_target_value(&ev))>
+            {options}
+        </select>
+    };
+    field(label, id, hint, select)
+}
+
 /// A `<select>` of the header's columns (with "none" first when the column is optional).
 #[component]
 fn ColumnSelect(
@@ -297,10 +328,8 @@ fn ColumnSelect(
     value: RwSignal<String>,
     header: RwSignal<Vec<String>>,
     #[prop(optional)] optional: bool,
-    #[prop(optional)] hint: &'static str,
+    #[prop(optional, into)] hint: String,
 ) -> impl IntoView {
-    let id = format!("trace-{testid}");
-    let for_id = id.clone();
     let options = move || {
         let none = optional.then(|| {
             view! { <option value="" prop:selected=move || value.with(String::is_empty)>"— none —"</option> }
@@ -318,15 +347,7 @@ fn ColumnSelect(
             .collect_view();
         view! { {none} {columns} }
     };
-    view! {
-        <label class="trace-field" for=for_id>
-            <span class="trace-label">{label}</span>
-            <select id=id data-testid=testid on:change=move |ev| value.set(target_value(&ev))>
-                {options}
-            </select>
-            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
-        </label>
-    }
+    select_field(label, testid, value, hint, options)
 }
 
 /// A text or number `<input>` bound to a form value.
@@ -337,26 +358,22 @@ fn TextField(
     value: RwSignal<String>,
     #[prop(optional)] numeric: bool,
     #[prop(optional)] placeholder: &'static str,
-    #[prop(optional)] hint: &'static str,
+    #[prop(optional, into)] hint: String,
 ) -> impl IntoView {
     let id = format!("trace-{testid}");
-    let for_id = id.clone();
-    view! {
-        <label class="trace-field" for=for_id>
-            <span class="trace-label">{label}</span>
-            <input
-                id=id
-                type="text"
-                inputmode=if numeric { "numeric" } else { "text" }
-                spellcheck="false"
-                placeholder=placeholder
-                data-testid=testid
-                prop:value=move || value.get()
-                on:input=move |ev| value.set(target_value(&ev))
-            />
-            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
-        </label>
-    }
+    let input = view! {
+        <input
+            id=id.clone()
+            type="text"
+            inputmode=if numeric { "numeric" } else { "text" }
+            spellcheck="false"
+            placeholder=placeholder
+            data-testid=testid
+            prop:value=move || value.get()
+            on:input=move |ev| value.set(event_target_value(&ev))
+        />
+    };
+    field(label, id, hint, input)
 }
 
 /// A `<select>` of fixed choices `(value, label)`.
@@ -366,25 +383,51 @@ fn ChoiceSelect(
     testid: &'static str,
     value: RwSignal<String>,
     choices: Vec<(&'static str, &'static str)>,
-    #[prop(optional)] hint: &'static str,
+    #[prop(optional, into)] hint: String,
 ) -> impl IntoView {
-    let id = format!("trace-{testid}");
-    let for_id = id.clone();
     let options = choices
         .into_iter()
         .map(|(v, l)| {
             view! { <option value=v prop:selected=move || value.with(|x| x == v)>{l}</option> }
         })
         .collect_view();
-    view! {
-        <label class="trace-field" for=for_id>
-            <span class="trace-label">{label}</span>
-            <select id=id data-testid=testid on:change=move |ev| value.set(target_value(&ev))>
-                {options}
-            </select>
-            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
-        </label>
-    }
+    select_field(label, testid, value, hint, options)
+}
+
+/// The time units as the form offers them.
+fn time_unit_choices() -> Vec<(&'static str, &'static str)> {
+    TimeUnit::ALL
+        .iter()
+        .map(|u| {
+            let label = match u {
+                TimeUnit::Seconds => "seconds",
+                TimeUnit::Millis => "milliseconds",
+            };
+            (u.as_str(), label)
+        })
+        .collect()
+}
+
+/// The ways to set the limits as the form offers them.
+fn limits_choices() -> Vec<(&'static str, &'static str)> {
+    LimitsMode::ALL
+        .iter()
+        .map(|m| {
+            let label = match m {
+                LimitsMode::Proportional => "proportional to GPU demand",
+                LimitsMode::Equal => "equal",
+            };
+            (m.as_str(), label)
+        })
+        .collect()
+}
+
+/// The strategies, each labelled with its own name.
+fn strategy_choices() -> Vec<(&'static str, &'static str)> {
+    [Strategy::LendAndBorrow, Strategy::Lend, Strategy::Reserve]
+        .iter()
+        .map(|s| (s.as_str(), s.as_str()))
+        .collect()
 }
 
 /// The "Import CSV trace…" button and its dialog.
@@ -415,12 +458,7 @@ pub fn TraceImport() -> impl IntoView {
     };
 
     let on_pick = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
         let Some(file) = input.files().and_then(|f| f.get(0)) else {
             return;
         };
@@ -535,7 +573,7 @@ pub fn TraceImport() -> impl IntoView {
     };
 
     let on_type = move |ev: leptos::ev::Event| {
-        let name = target_value(&ev);
+        let name = event_target_value(&ev);
         if let Some(t) = quotalab_engine::catalogue::lookup(&name) {
             form.gpus_per_instance.set(t.gpus.to_string());
         }
@@ -595,7 +633,10 @@ pub fn TraceImport() -> impl IntoView {
     };
 
     let timing_is_end = move || form.timing.with(|t| t == "end");
-    let strategy_is_lb = move || form.strategy.with(|s| s == "LEND_AND_BORROW");
+    let strategy_is_lb = move || {
+        form.strategy
+            .with(|s| s == Strategy::LendAndBorrow.as_str())
+    };
     let problem_list = move || {
         let lines = problems.get();
         (!lines.is_empty()).then(|| {
@@ -630,12 +671,7 @@ pub fn TraceImport() -> impl IntoView {
                     data-testid="trace-file"
                     // Picking the same (edited) file again must fire `change` again.
                     on:click=move |ev| {
-                        if let Some(i) = ev
-                            .target()
-                            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-                        {
-                            i.set_value("");
-                        }
+                        event_target::<web_sys::HtmlInputElement>(&ev).set_value("");
                     }
                     on:change=on_pick
                 />
@@ -649,7 +685,7 @@ pub fn TraceImport() -> impl IntoView {
                         <ColumnSelect label="Submit time" testid="submit" value=form.submit header=header
                             hint="seconds, milliseconds, or YYYY-MM-DD HH:MM:SS" />
                         <ChoiceSelect label="Time unit" testid="time-unit" value=form.time_unit
-                            choices=vec![("s", "seconds"), ("ms", "milliseconds")]
+                            choices=time_unit_choices()
                             hint="of numeric times" />
                         <ChoiceSelect label="Run time from" testid="timing" value=form.timing
                             choices=vec![("duration", "a duration column"), ("end", "an end time column")] />
@@ -666,26 +702,30 @@ pub fn TraceImport() -> impl IntoView {
                         <TextField label="Top shares" testid="top-shares" value=form.top_shares numeric=true
                             placeholder="all" hint="keep the N largest, fold the rest into other" />
                         <ColumnSelect label="Priority" testid="priority" value=form.priority header=header optional=true
-                            hint="integers 0–9999, or mapped below" />
+                            hint=format!("integers {MIN_PRIORITY}–{MAX_PRIORITY}, or mapped below") />
                         <TextField label="Priority map" testid="priority-map" value=form.priority_map
                             placeholder="LS=2,BE=0" hint="optional; unmapped values skip the row" />
                     </fieldset>
                     <fieldset>
                         <legend>"Cluster"</legend>
-                        <label class="trace-field" for="trace-instance-type">
-                            <span class="trace-label">"Instance type"</span>
-                            <select id="trace-instance-type" data-testid="instance-type" on:change=on_type>
-                                {type_options}
-                            </select>
-                        </label>
+                        {field(
+                            "Instance type",
+                            "trace-instance-type".into(),
+                            String::new(),
+                            view! {
+                                <select id="trace-instance-type" data-testid="instance-type" on:change=on_type>
+                                    {type_options}
+                                </select>
+                            },
+                        )}
                         <TextField label="GPUs per instance" testid="gpus-per-instance" value=form.gpus_per_instance
                             numeric=true hint="instances = ceil(GPUs / this)" />
                         <TextField label="Capacity (instances)" testid="capacity" value=form.capacity numeric=true
                             placeholder="auto" hint="auto: the trace's average load" />
                         <ChoiceSelect label="Limits" testid="limits" value=form.limits
-                            choices=vec![("proportional", "proportional to GPU demand"), ("equal", "equal")] />
+                            choices=limits_choices() />
                         <ChoiceSelect label="Strategy" testid="strategy" value=form.strategy
-                            choices=vec![("LEND_AND_BORROW", "LEND_AND_BORROW"), ("LEND", "LEND"), ("RESERVE", "RESERVE")]
+                            choices=strategy_choices()
                             hint="for every share" />
                         <Show when=strategy_is_lb>
                             <TextField label="Borrow limit (%)" testid="borrow-limit" value=form.borrow_limit

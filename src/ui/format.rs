@@ -14,11 +14,6 @@ pub fn duration(s: f64) -> String {
     }
 }
 
-/// An optional duration; `—` when absent.
-pub fn opt_duration(s: Option<f64>) -> String {
-    s.map_or_else(|| "—".into(), duration)
-}
-
 /// Instance-hours: two decimals below 100, whole numbers above.
 pub fn hours(h: f64) -> String {
     if h == 0.0 {

@@ -33,9 +33,3 @@ pub fn tint(index: usize, amount: f64) -> (u8, u8, u8) {
     let mix = |c: u8| (f64::from(c) + (255.0 - f64::from(c)) * a).round() as u8;
     (mix(r), mix(g), mix(b))
 }
-
-/// [`tint`] as CSS text (`#rrggbb`).
-pub fn css_tint(index: usize, amount: f64) -> String {
-    let (r, g, b) = tint(index, amount);
-    format!("#{r:02x}{g:02x}{b:02x}")
-}
