@@ -1,4 +1,4 @@
-//! Compare (issue 5, part 6): the scenario as given beside *partitioned* and *pooled* (SPEC 9,
+//! Compare: the scenario as given beside *partitioned* and *pooled* (SPEC 9,
 //! the engine's `compare`), per share, with the deltas that show the price and the benefit
 //! of lending.
 //!
@@ -8,8 +8,9 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::{digest, Digest, DigestLimits, ShareMetrics};
-use quotalab_engine::{compare, load, simulate, Options};
+use quotalab_engine::compare::{self, Policy};
+use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
+use quotalab_engine::pipeline::Product;
 
 use crate::state::{now_ms, use_app};
 use crate::ui::{format, palette};
@@ -22,21 +23,31 @@ pub struct Comparison {
     pub pooled: Digest,
 }
 
-/// Validates `text` and simulates it as given, partitioned and pooled; every problem as text
-/// if it is invalid.
+/// Validates `text` and simulates it as given, partitioned and pooled (the engine's
+/// [`compare::run`]); every problem as text if it is invalid.
 pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
-    let loaded = load(text).map_err(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     // Metrics only: no event, the fewest series points.
     let limits = DigestLimits {
         max_points: 2,
         max_events: 0,
     };
-    let run =
-        |sc: &quotalab_engine::model::Scenario| digest(&simulate(sc, Options::default()), limits);
+    let compared = compare::run(text, Product::Digest(limits))
+        .map_err(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let mut digests = compared.runs.into_iter().map(|(policy, output)| {
+        let d = output.into_digest();
+        (
+            policy,
+            d.unwrap_or_else(|| unreachable!("a digest was asked for")),
+        )
+    });
+    let mut next = |want: Policy| match digests.next() {
+        Some((policy, d)) if policy == want => d,
+        _ => unreachable!("compare::run reports the policies in Policy::ALL order"),
+    };
     Ok(Comparison {
-        as_given: run(&loaded.scenario),
-        partitioned: run(&compare::partitioned(&loaded.scenario)),
-        pooled: run(&compare::pooled(&loaded.scenario)),
+        as_given: next(Policy::AsGiven),
+        partitioned: next(Policy::Partitioned),
+        pooled: next(Policy::Pooled),
     })
 }
 
