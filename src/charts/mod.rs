@@ -111,13 +111,14 @@ pub struct Frame {
 
 impl Frame {
     /// The plotting area of `area` (device pixels) in CSS pixels, spanning `t0..t1` seconds.
-    pub fn of<X, Y>(
-        area: &DrawingArea<CanvasBackend, Cartesian2d<X, Y>>,
+    pub fn of<DB, X, Y>(
+        area: &DrawingArea<DB, Cartesian2d<X, Y>>,
         pen: Pen,
         t0: f64,
         t1: f64,
     ) -> Frame
     where
+        DB: DrawingBackend,
         X: Ranged,
         Y: Ranged,
     {

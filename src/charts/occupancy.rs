@@ -4,6 +4,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
@@ -11,7 +12,7 @@ use web_sys::HtmlCanvasElement;
 
 use super::{
     band_polygon, chart_canvas, count_axis, err, fit_backing_store, root_area, rows_of_type,
-    share_colour, span_s, tick_label, CanvasOpts, CssBox, Frame, TimeAxis, INK,
+    share_colour, span_s, tick_label, CanvasOpts, CssBox, Frame, Pen, TimeAxis, INK,
 };
 
 /// Stacked layers of one instance type: per share (in share order), the cumulative
@@ -84,7 +85,7 @@ fn type_chart(
     view! { <div class="occupancy-type">{title}{canvas}</div> }.into_any()
 }
 
-/// Draws the occupancy of instance type `ty`.
+/// Draws the occupancy of instance type `ty` on a canvas.
 pub fn draw_occupancy(
     canvas: &HtmlCanvasElement,
     size: CssBox,
@@ -93,13 +94,26 @@ pub fn draw_occupancy(
 ) -> Result<Option<Frame>, String> {
     let pen = fit_backing_store(canvas, size, None);
     let root = root_area(canvas)?;
+    let frame = draw_on(&root, pen, d, ty)?;
+    root.present().map_err(err)?;
+    Ok(Some(frame))
+}
+
+/// Draws the occupancy of instance type `ty` on `root`, any plotters backend: the page's
+/// canvas and the SVG export draw the same chart. Returns where its plotting area is.
+pub fn draw_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+    ty: u16,
+) -> Result<Frame, String> {
     let data = stack(d, ty);
     let end = span_s(d);
     let axis = TimeAxis::for_span(end);
     let x_max = end / axis.per;
     let (y_top, y_labels) = count_axis(data.peak().max(data.capacity) * 1.1);
 
-    let mut chart = ChartBuilder::on(&root)
+    let mut chart = ChartBuilder::on(root)
         .margin_top(pen.px(12.0))
         .margin_right(pen.px(20.0))
         .margin_left(pen.px(6.0))
@@ -154,9 +168,7 @@ pub fn draw_occupancy(
         )
         .map_err(err)?;
     }
-    let frame = Frame::of(chart.plotting_area(), pen, 0.0, end);
-    root.present().map_err(err)?;
-    Ok(Some(frame))
+    Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
 }
 
 /// One occupancy chart per instance type, with the share legend. A new run with the same

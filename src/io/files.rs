@@ -1,7 +1,7 @@
 //! Files in and out of the page: the scenario as JSON (export and import), the results as
 //! JSON (SPEC 8, computed on demand) and as CSV (per-share summary, per-job rows, events,
 //! from the last run's [`Digest`]), each chart as PNG (its canvas) and the occupancy as SVG
-//! (re-drawn by plotters' SVG backend).
+//! (the occupancy charts' own drawing, on plotters' SVG backend).
 //!
 //! An imported file is validated first; if it is not a valid scenario its problems are shown
 //! and the current scenario stays. CSV follows RFC 4180 (the `csv` crate quotes what needs
@@ -11,10 +11,12 @@
 use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
+use crate::charts::{self, err, occupancy, Pen};
 use crate::io::share::{self, use_share, ShareState};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::format;
@@ -429,128 +431,96 @@ fn export_chart_png(app: AppState, index: usize) {
     report(app, result);
 }
 
-/// Width and height of the SVG occupancy chart.
-const SVG_SIZE: (u32, u32) = (960, 480);
+/// Width of the SVG occupancy export.
+const SVG_WIDTH: u32 = 960;
+/// Height of one instance type's chart in the SVG export.
+const SVG_CHART_HEIGHT: u32 = 360;
+/// Height of the export's title, of an instance type's title, and of a legend row.
+const SVG_TITLE: u32 = 40;
+const SVG_TYPE_TITLE: u32 = 24;
+const SVG_LEGEND_ROW: u32 = 28;
 
-/// The occupancy over time as SVG: for each share, the instances its admitted jobs use
-/// (own + borrowed, over every instance type), a step line in the share's colour, with the
-/// cluster's capacity dashed. A simple re-drawing from the run's digest, for documents.
-pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
-    let err = |e: DrawingAreaErrorKind<_>| e.to_string();
-    // Per share, change points of own + borrowed summed over the instance types.
-    let mut lines: Vec<Vec<(f64, f64)>> = vec![Vec::new(); d.shares.len()];
-    for (s, points) in lines.iter_mut().enumerate() {
-        let rows: Vec<_> = d
-            .series
-            .iter()
-            .filter(|r| usize::from(r.share) == s)
-            .collect();
-        let mut times: Vec<f64> = rows.iter().flat_map(|r| r.t_s.iter().copied()).collect();
-        quotalab_engine::sort::stable_by(&mut times, &f64::total_cmp);
-        times.dedup();
-        for t in times {
-            let v: f64 = rows
-                .iter()
-                .map(|r| {
-                    // The value holding at t: the last change point at or before t.
-                    let k = r.t_s.partition_point(|&x| x <= t);
-                    if k == 0 {
-                        0.0
-                    } else {
-                        r.own[k - 1] + r.borrowed[k - 1]
-                    }
-                })
-                .sum();
-            points.push((t, v));
+/// The legend of the SVG export: each share's place `(share, x, row)`, left to right,
+/// wrapped at the export's width (text widths estimated from 12 px sans-serif).
+fn svg_legend(d: &Digest) -> Vec<(usize, i32, u32)> {
+    let mut out = Vec::with_capacity(d.shares.len());
+    let (mut x, mut row) = (16, 0);
+    for (i, s) in d.shares.iter().enumerate() {
+        let width = 18 + (s.name.chars().count() as f64 * 7.2).ceil() as i32 + 20;
+        if x > 16 && x + width > SVG_WIDTH as i32 - 16 {
+            x = 16;
+            row += 1;
         }
+        out.push((i, x, row));
+        x += width;
     }
-    let end = d.end_s.max(1.0);
-    let (unit, unit_s) = if end <= 3.0 * 3600.0 {
-        ("minutes", 60.0)
-    } else if end <= 3.0 * 86400.0 {
-        ("hours", 3600.0)
-    } else {
-        ("days", 86400.0)
-    };
-    let capacity: u64 = d.capacity.iter().sum();
-    let peak = lines
-        .iter()
-        .flatten()
-        .map(|p| p.1)
-        .fold(capacity as f64, f64::max);
-    let y_max = (peak * 1.08).max(1.0).ceil();
+    out
+}
 
+/// The occupancy as SVG, for documents: the page's occupancy charts (one per instance type,
+/// drawn by the same code as the canvases, [`occupancy::draw_on`]) under the scenario's
+/// name, with the share legend.
+pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
+    let types = charts::series_types(d);
+    let titled = types.len() > 1;
+    let pen = Pen { dpr: 1.0 };
+    let legend = svg_legend(d);
+    let legend_rows = legend.last().map_or(0, |&(_, _, row)| row + 1);
+    let panel = SVG_CHART_HEIGHT + if titled { SVG_TYPE_TITLE } else { 0 };
+    let charts_height = panel * types.len().max(1) as u32;
+    let height = SVG_TITLE + charts_height + SVG_LEGEND_ROW * legend_rows;
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SVG_SIZE).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (SVG_WIDTH, height)).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        let text = RGBColor(0x37, 0x41, 0x51);
-        let font = |size: f64| ("sans-serif", size).into_font().color(&text);
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                format!("{}: instances in use per share", d.name),
-                font(18.0),
-            )
-            .margin(16)
-            .x_label_area_size(44)
-            .y_label_area_size(56)
-            .build_cartesian_2d(0f64..end / unit_s, 0f64..y_max)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .x_desc(format!("time since start ({unit})"))
-            .y_desc("instances (own + borrowed)")
-            .label_style(font(12.0))
-            .axis_desc_style(font(13.0))
-            .light_line_style(TRANSPARENT)
-            .bold_line_style(RGBColor(0xe5, 0xe7, 0xeb))
-            .draw()
-            .map_err(err)?;
-        if capacity > 0 {
-            let c = capacity as f64;
-            chart
-                .draw_series(DashedLineSeries::new(
-                    [(0.0, c), (end / unit_s, c)],
-                    6,
-                    4,
-                    ShapeStyle::from(&RGBColor(0x6b, 0x72, 0x80)).stroke_width(1),
+        root.draw_text(
+            &format!("{}: instances in use per share", d.name),
+            &pen.text(18.0, charts::TEXT, HPos::Left, VPos::Top),
+            (16, 12),
+        )
+        .map_err(err)?;
+        let (_, body) = root.split_vertically(SVG_TITLE);
+        let (chart_area, legend_area) = body.split_vertically(charts_height);
+        if types.is_empty() {
+            chart_area
+                .draw_text(
+                    "The run has no time series to chart.",
+                    &pen.text(13.0, charts::MUTED, HPos::Left, VPos::Top),
+                    (16, 8),
+                )
+                .map_err(err)?;
+        } else {
+            for (area, &ty) in chart_area.split_evenly((types.len(), 1)).iter().zip(&types) {
+                let area = if titled {
+                    area.draw_text(
+                        charts::type_name(d, ty),
+                        &pen.text(14.0, charts::TEXT, HPos::Left, VPos::Top),
+                        (16, 4),
+                    )
+                    .map_err(err)?;
+                    area.split_vertically(SVG_TYPE_TITLE).1
+                } else {
+                    area.clone()
+                };
+                occupancy::draw_on(&area, pen, d, ty)?;
+            }
+        }
+        for &(i, x, row) in &legend {
+            let y = (row * SVG_LEGEND_ROW) as i32 + 8;
+            legend_area
+                .draw(&Rectangle::new(
+                    [(x, y), (x + 12, y + 12)],
+                    charts::share_colour(i).filled(),
                 ))
-                .map_err(err)?
-                .label(format!("capacity ({capacity})"))
-                .legend(|(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], RGBColor(0x6b, 0x72, 0x80))
-                });
+                .map_err(err)?;
+            legend_area
+                .draw_text(
+                    &d.shares[i].name,
+                    &pen.text(12.0, charts::TEXT, HPos::Left, VPos::Center),
+                    (x + 18, y + 6),
+                )
+                .map_err(err)?;
         }
-        for (i, points) in lines.iter().enumerate() {
-            let (r, g, b) = crate::ui::palette::rgb(i);
-            let colour = RGBColor(r, g, b);
-            // Steps: hold each value until the next change point, and to the end.
-            let mut steps = Vec::with_capacity(points.len() * 2 + 1);
-            for (k, &(t, v)) in points.iter().enumerate() {
-                if k > 0 {
-                    steps.push((t / unit_s, points[k - 1].1));
-                }
-                steps.push((t / unit_s, v));
-            }
-            if let Some(&(_, v)) = points.last() {
-                steps.push((end / unit_s, v));
-            }
-            chart
-                .draw_series(LineSeries::new(steps, colour.stroke_width(2)))
-                .map_err(err)?
-                .label(d.shares[i].name.clone())
-                .legend(move |(x, y)| {
-                    PathElement::new([(x, y), (x + 16, y)], colour.stroke_width(2))
-                });
-        }
-        chart
-            .configure_series_labels()
-            .background_style(WHITE.mix(0.9))
-            .border_style(RGBColor(0xd1, 0xd5, 0xdb))
-            .label_font(font(12.0))
-            .position(SeriesLabelPosition::UpperRight)
-            .draw()
-            .map_err(err)?;
         root.present().map_err(err)?;
     }
     Ok(svg)
@@ -665,12 +635,7 @@ pub fn FilesMenu() -> impl IntoView {
         }
     };
     let on_pick = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
+        let input = event_target::<web_sys::HtmlInputElement>(&ev);
         let file = input.files().and_then(|f| f.get(0));
         // Picking the same file again must fire `change` again.
         input.set_value("");
