@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::context::use_ed;
-use super::fields::{claim, next_id, type_options, NumField, NumberListField};
+use super::fields::{bind, claim, next_id, type_options, Bound, NumField, NumberListField};
 use super::path::{replace_one_of, Path};
 
 const DIST_KEYS: &[&str] = &["fixed", "uniform", "exponential", "lognormal", "choice"];
@@ -92,6 +92,43 @@ fn dist_of_kind(kind: &str, x: f64, whole: bool) -> Value {
     }
 }
 
+/// The select of a value's kind (a distribution's, an arrival process's) among `kinds`
+/// `(key, label)`; a current kind not among them shows as an extra option, `unknown`.
+#[allow(clippy::too_many_arguments)]
+fn kind_select(
+    label: &'static str,
+    id: String,
+    msg_id: String,
+    invalid: Memo<bool>,
+    current: Signal<&'static str>,
+    kinds: &'static [(&'static str, &'static str)],
+    unknown: &'static str,
+    on_change: impl Fn(leptos::ev::Event) + 'static,
+) -> impl IntoView {
+    view! {
+        <div class="field select kind-field">
+            <label for=id.clone()>{label}</label>
+            <select
+                id=id
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=msg_id
+                prop:value=move || current.get()
+                on:change=on_change
+            >
+                {kinds
+                    .iter()
+                    .map(|(k, l)| view! { <option value=*k selected=move || current.get() == *k>{*l}</option> })
+                    .collect_view()}
+                {move || {
+                    let c = current.get();
+                    (!kinds.iter().any(|(k, _)| *k == c))
+                        .then(|| view! { <option value=c selected=true>{unknown}</option> })
+                }}
+            </select>
+        </div>
+    }
+}
+
 /// A number or a distribution (SPEC 7). `default` is the value when the key is absent
 /// (None: the field is required); `whole` for instances and priority.
 #[component]
@@ -102,11 +139,14 @@ pub fn DistField(
     #[prop(optional)] whole: bool,
     #[prop(optional, into)] unit: Option<&'static str>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), DIST_KEYS)));
     let kind = move || match shape.get() {
         "number" => "fixed",
@@ -170,22 +210,7 @@ pub fn DistField(
     view! {
         <fieldset class="dist">
             <legend>{label.clone()}</legend>
-            <div class="field select kind-field">
-                <label for=id.clone()>"kind"</label>
-                <select
-                    id=id
-                    aria-invalid=move || invalid.get().then_some("true")
-                    aria-describedby=msg_id
-                    prop:value=kind
-                    on:change=on_kind
-                >
-                    {DIST_LABELS
-                        .iter()
-                        .map(|(k, l)| view! { <option value=*k selected=move || kind() == *k>{*l}</option> })
-                        .collect_view()}
-                    {move || (shape.get() == "other").then(|| view! { <option value="other" selected=true>"(not valid)"</option> })}
-                </select>
-            </div>
+            {kind_select("kind", id, msg_id, invalid, Signal::derive(kind), DIST_LABELS, "(not valid)", on_kind)}
             <div class="params">{params}</div>
             {messages}
         </fieldset>
@@ -248,11 +273,14 @@ pub fn ArrivalField(
     /// The workload's `count`, shown with the arrival process.
     count: Path,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), ARRIVAL_KEYS)));
     let p = path.clone();
     let on_kind = move |ev| {
@@ -294,26 +322,7 @@ pub fn ArrivalField(
     view! {
         <fieldset class="dist arrival">
             <legend>"Arrival"</legend>
-            <div class="field select kind-field">
-                <label for=id.clone()>"process"</label>
-                <select
-                    id=id
-                    aria-invalid=move || invalid.get().then_some("true")
-                    aria-describedby=msg_id
-                    prop:value=move || shape.get()
-                    on:change=on_kind
-                >
-                    {ARRIVAL_LABELS
-                        .iter()
-                        .map(|(k, l)| view! { <option value=*k selected=move || shape.get() == *k>{*l}</option> })
-                        .collect_view()}
-                    {move || {
-                        let s = shape.get();
-                        (!ARRIVAL_KEYS.contains(&s))
-                            .then(|| view! { <option value=s selected=true>"(not set)"</option> })
-                    }}
-                </select>
-            </div>
+            {kind_select("process", id, msg_id, invalid, shape.into(), ARRIVAL_LABELS, "(not set)", on_kind)}
             <div class="params">
                 <NumField
                     label="Jobs"

@@ -64,6 +64,71 @@ pub fn claim(ed: Ed, path: &Path, msg_id: String) -> (Memo<bool>, impl IntoView)
     (invalid, view)
 }
 
+/// What a field bound to a path is made of: its control's id, the id of its messages (for
+/// `aria-describedby`), whether the path has errors, the messages' view (see [`claim`]) and
+/// the value at the path.
+pub struct Bound {
+    pub ed: Ed,
+    pub id: String,
+    pub msg_id: String,
+    pub invalid: Memo<bool>,
+    pub messages: AnyView,
+    pub value: Memo<Option<Value>>,
+}
+
+/// Binds a field to `path`: claims the path's messages and reads its value.
+pub fn bind(path: &Path) -> Bound {
+    let ed = use_ed();
+    let id = next_id("f");
+    let msg_id = next_id("m");
+    let (invalid, messages) = claim(ed, path, msg_id.clone());
+    Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages: messages.into_any(),
+        value: ed.value(path.clone()),
+    }
+}
+
+/// The text typed into a field and the value it wrote: the field shows the text as typed
+/// while the value is unchanged ("1.50" stays "1.50", the cursor stays put), else the value
+/// as `display` writes it.
+#[derive(Clone, Copy)]
+struct Typed {
+    typed: StoredValue<Option<(String, Option<Value>)>>,
+    value: Memo<Option<Value>>,
+    display: fn(Option<&Value>) -> String,
+}
+
+impl Typed {
+    fn new(value: Memo<Option<Value>>, display: fn(Option<&Value>) -> String) -> Typed {
+        Typed {
+            typed: StoredValue::new(None),
+            value,
+            display,
+        }
+    }
+
+    /// What the field shows.
+    fn shown(self) -> String {
+        let cur = self.value.get();
+        if let Some((text, wrote)) = self.typed.get_value() {
+            if wrote == cur {
+                return text;
+            }
+        }
+        (self.display)(cur.as_ref())
+    }
+
+    /// Writes `new`, read from the typed `text`, at `path`.
+    fn write(self, ed: Ed, path: &Path, text: String, new: Option<Value>) {
+        self.typed.set_value(Some((text, new.clone())));
+        ed.set(path, new);
+    }
+}
+
 /// A container's own problems (a whole row, a list): shown as a line, not beside an input.
 #[component]
 pub fn Messages(path: Path) -> impl IntoView {
@@ -95,11 +160,14 @@ pub fn TextField(
     #[prop(optional)] on_rename: Option<RenameHook>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         ed.edit(|doc| {
@@ -159,31 +227,22 @@ pub fn NumField(
     #[prop(optional, into)]
     label_suffix: Option<String>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
-    // What the user typed and what it wrote: shown as typed while the value is unchanged
-    // ("1.50" stays "1.50", the cursor stays put).
-    let typed = StoredValue::new(None::<(String, Option<Value>)>);
-    let shown = move || {
-        let cur = value.get();
-        if let Some((text, wrote)) = typed.get_value() {
-            if wrote == cur {
-                return text;
-            }
-        }
-        json::display(cur.as_ref())
-    };
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
+    let typed = Typed::new(value, json::display);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         let new = match json::number_from_text(&text) {
             None if required => Some(Value::Null),
             other => other,
         };
-        typed.set_value(Some((text, new.clone())));
-        ed.set(&path, new);
+        typed.write(ed, &path, text, new);
     };
     let hint_view = hint.map(|h| {
         view! { <span class="field-hint" data-testid=hint_testid>{move || h.get()}</span> }
@@ -205,7 +264,7 @@ pub fn NumField(
                 disabled=move || disabled.get().unwrap_or(false)
                 aria-invalid=move || invalid.get().then_some("true")
                 aria-describedby=msg_id
-                prop:value=shown
+                prop:value=move || typed.shown()
                 on:input=on_input
             />
             {hint_view}
@@ -226,11 +285,14 @@ pub fn CheckField(
     #[prop(optional, into)] title: MaybeProp<String>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
     view! {
         <div class=classes("field check", class) title=move || title.get()>
             <input
@@ -266,11 +328,14 @@ pub fn SelectField(
     hint: Option<Signal<String>>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
     let current = Memo::new(move |_| {
         value
             .get()
@@ -361,28 +426,22 @@ pub fn NumberListField(
     path: Path,
     #[prop(optional, into)] placeholder: Option<String>,
 ) -> impl IntoView {
-    let ed = use_ed();
-    let id = next_id("f");
-    let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, &path, msg_id.clone());
-    let value = ed.value(path.clone());
-    let typed = StoredValue::new(None::<(String, Option<Value>)>);
-    let shown = move || {
-        let cur = value.get();
-        if let Some((text, wrote)) = typed.get_value() {
-            if wrote == cur {
-                return text;
-            }
-        }
-        match &cur {
-            Some(Value::Array(items)) => items
-                .iter()
-                .map(|v| json::display(Some(v)))
-                .collect::<Vec<_>>()
-                .join(", "),
-            other => json::display(other.as_ref()),
-        }
-    };
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path);
+    let typed = Typed::new(value, |v| match v {
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|v| json::display(Some(v)))
+            .collect::<Vec<_>>()
+            .join(", "),
+        other => json::display(other),
+    });
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         let items: Vec<Value> = text
@@ -390,9 +449,7 @@ pub fn NumberListField(
             .filter(|t| !t.trim().is_empty())
             .filter_map(json::number_from_text)
             .collect();
-        let new = Some(Value::Array(items));
-        typed.set_value(Some((text, new.clone())));
-        ed.set(&path, new);
+        typed.write(ed, &path, text, Some(Value::Array(items)));
     };
     view! {
         <div class="field list">
@@ -404,7 +461,7 @@ pub fn NumberListField(
                 placeholder=placeholder
                 aria-invalid=move || invalid.get().then_some("true")
                 aria-describedby=msg_id
-                prop:value=shown
+                prop:value=move || typed.shown()
                 on:input=on_input
             />
             {messages}
@@ -412,10 +469,10 @@ pub fn NumberListField(
     }
 }
 
-/// Options for a select of the scenario's shares.
-pub fn share_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
+/// Options for a select of names, each its own label.
+fn name_options(names: Memo<Vec<String>>) -> Signal<Vec<(Value, String)>> {
     Signal::derive(move || {
-        ed.share_names
+        names
             .get()
             .into_iter()
             .map(|n| (Value::String(n.clone()), n))
@@ -423,13 +480,12 @@ pub fn share_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
     })
 }
 
+/// Options for a select of the scenario's shares.
+pub fn share_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
+    name_options(ed.share_names)
+}
+
 /// Options for a select of instance types (the scenario's own, then the catalogue).
 pub fn type_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
-    Signal::derive(move || {
-        ed.type_names
-            .get()
-            .into_iter()
-            .map(|n| (Value::String(n.clone()), n))
-            .collect()
-    })
+    name_options(ed.type_names)
 }
