@@ -22,7 +22,7 @@ const MAX_STEPS: usize = 600;
 pub fn completion_times(d: &Digest) -> Vec<Vec<f64>> {
     let mut out = vec![Vec::new(); d.shares.len()];
     for j in &d.jobs {
-        if j.state != "SUCCEEDED" {
+        if j.state != quotalab_engine::digest::State::Succeeded {
             continue;
         }
         if let (Some(end), Some(v)) = (j.end_s, out.get_mut(j.share as usize)) {

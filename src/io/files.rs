@@ -277,7 +277,7 @@ pub fn jobs_csv(d: &Digest) -> String {
                 .map_or(String::new(), |t| text_cell(t)),
             j.instances.to_string(),
             j.priority.to_string(),
-            j.state.clone(),
+            j.state.as_str().to_string(),
             num(j.submit_s),
             opt_num(j.first_start_s),
             opt_num(j.end_s),
@@ -310,11 +310,11 @@ pub fn events_csv(d: &Digest) -> String {
     let rows = d.events.iter().map(|e| {
         vec![
             num(e.t_s),
-            e.kind.clone(),
+            e.kind.as_str().to_string(),
             job_id(d, e.job),
             share_name(d, e.share),
             e.borrowing.map_or(String::new(), |b| b.to_string()),
-            e.cause.clone().unwrap_or_default(),
+            e.cause.map_or(String::new(), |c| c.as_str().to_string()),
             job_id(d, e.by),
             e.reason.clone().unwrap_or_default(),
             e.priority.map_or(String::new(), |p| p.to_string()),

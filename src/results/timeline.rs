@@ -15,7 +15,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{Cause, Digest, EventKind, State};
 use web_sys::HtmlCanvasElement;
 
 use crate::charts::{
@@ -83,74 +83,76 @@ pub struct Gantt {
     pub updates: Vec<(f64, u16)>,
 }
 
-/// Replays the event log into segments and markers (it only reads what happened).
+/// The Gantt's segments and markers: each job's stretches of state from
+/// [`Digest::segments`] (RUNNABLE and SCHEDULED drawn alike as waiting; a new waiting
+/// stretch begins at each submission, requeue and preemption, not at an admission or a new
+/// waiting reason), and a marker per preemption and priority change of the log.
 pub fn gantt(d: &Digest) -> Gantt {
-    let n = d.jobs.len();
-    let mut open: Vec<Option<(Seg, f64)>> = vec![None; n];
     let mut g = Gantt::default();
-    let close = |open: &mut Vec<Option<(Seg, f64)>>, g: &mut Gantt, j: usize, t: f64| {
-        if let Some((kind, t0)) = open[j].take() {
-            if t > t0 {
-                g.segments.push(Segment {
-                    job: j as u32,
-                    kind,
-                    t0,
-                    t1: t,
-                });
+    // (closing event, segment): segments are listed in the order the log closes them, the
+    // ones still open at the end of the run last, by job.
+    let mut closed: Vec<(u32, Segment)> = Vec::new();
+    for (j, segs) in d.segments().jobs.iter().enumerate() {
+        let job = j as u32;
+        let mut open: Option<Segment> = None;
+        for s in segs {
+            let kind = match s.state {
+                State::Runnable | State::Scheduled => Some(Seg::Waiting),
+                State::Starting => Some(Seg::Starting),
+                State::Running => Some(Seg::Running),
+                State::Preempting => Some(Seg::Grace),
+                _ => None,
+            };
+            let goes_on = kind == Some(Seg::Waiting)
+                && matches!(s.opened_by, EventKind::Dispatch | EventKind::Waiting)
+                && open.is_some_and(|o| o.kind == Seg::Waiting);
+            if goes_on {
+                continue;
             }
+            if let Some(mut o) = open.take() {
+                o.t1 = s.t0;
+                closed.push((s.event, o));
+            }
+            open = kind.map(|kind| Segment {
+                job,
+                kind,
+                t0: s.t0,
+                t1: s.t0,
+            });
         }
-    };
+        if let Some(mut o) = open {
+            o.t1 = d.end_s;
+            closed.push((u32::MAX, o));
+        }
+    }
+    quotalab_engine::sort::stable_by(&mut closed, &|a, b| a.0.cmp(&b.0));
+    g.segments = closed
+        .into_iter()
+        .map(|(_, s)| s)
+        .filter(|s| s.t1 > s.t0)
+        .collect();
+    let n = d.jobs.len() as u32;
     for e in &d.events {
-        if e.kind == "update_share" {
+        if e.kind == EventKind::UpdateShare {
             g.updates.push((e.t_s, e.share));
             continue;
         }
-        let Some(j) = e.job.map(|j| j as usize).filter(|&j| j < n) else {
+        let Some(job) = e.job.filter(|&j| j < n) else {
             continue;
         };
-        let t = e.t_s;
-        let reopen = |kind: Seg, open: &mut Vec<Option<(Seg, f64)>>, g: &mut Gantt| {
-            close(open, g, j, t);
-            open[j] = Some((kind, t));
+        let kind = match (e.kind, e.cause) {
+            (EventKind::Preempt, Some(Cause::InShare)) => MarkKind::InShare,
+            (EventKind::Preempt, _) => MarkKind::Reclaim,
+            (EventKind::SetPriority, _) => MarkKind::Priority,
+            _ => continue,
         };
-        match e.kind.as_str() {
-            "submit" | "requeue" => reopen(Seg::Waiting, &mut open, &mut g),
-            "start" => reopen(Seg::Starting, &mut open, &mut g),
-            "running" => reopen(Seg::Running, &mut open, &mut g),
-            "preempt" => {
-                g.marks.push(Mark {
-                    job: j as u32,
-                    t,
-                    kind: if e.cause.as_deref() == Some("in_share") {
-                        MarkKind::InShare
-                    } else {
-                        MarkKind::Reclaim
-                    },
-                    by: e.by,
-                    priority: None,
-                });
-                // A SCHEDULED victim holds nothing: it goes back to waiting at once.
-                let holding = matches!(open[j], Some((Seg::Starting | Seg::Running, _)));
-                reopen(
-                    if holding { Seg::Grace } else { Seg::Waiting },
-                    &mut open,
-                    &mut g,
-                );
-            }
-            "succeed" | "fail" | "reject" => close(&mut open, &mut g, j, t),
-            "set_priority" => g.marks.push(Mark {
-                job: j as u32,
-                t,
-                kind: MarkKind::Priority,
-                by: None,
-                priority: e.priority,
-            }),
-            _ => {}
-        }
-    }
-    let end = d.end_s;
-    for j in 0..n {
-        close(&mut open, &mut g, j, end);
+        g.marks.push(Mark {
+            job,
+            t: e.t_s,
+            kind,
+            by: e.by.filter(|_| e.kind == EventKind::Preempt),
+            priority: e.priority.filter(|_| e.kind == EventKind::SetPriority),
+        });
     }
     g
 }
@@ -785,17 +787,17 @@ pub fn reason_words(code: &str) -> &'static str {
 }
 
 /// The events the panel tells about (the others are details of these).
-const SHOWN: [&str; 10] = [
-    "submit",
-    "dispatch",
-    "start",
-    "preempt",
-    "requeue",
-    "succeed",
-    "fail",
-    "reject",
-    "set_priority",
-    "update_share",
+const SHOWN: [EventKind; 10] = [
+    EventKind::Submit,
+    EventKind::Dispatch,
+    EventKind::Start,
+    EventKind::Preempt,
+    EventKind::Requeue,
+    EventKind::Succeed,
+    EventKind::Fail,
+    EventKind::Reject,
+    EventKind::SetPriority,
+    EventKind::UpdateShare,
 ];
 
 /// At most this many jobs are listed per group in the panel.
@@ -817,20 +819,24 @@ pub fn StateAtPanel(
             .into_any();
         };
         let d = digest.get();
-        let at = d.state_at(t);
-        // The engine's explanation of each waiting job's current reason, and the last instant.
-        let mut explain: Vec<Option<&str>> = vec![None; d.jobs.len()];
-        let mut last_t: Option<f64> = None;
-        for e in d.events.iter().take_while(|e| e.t_s <= t) {
-            if SHOWN.contains(&e.kind.as_str()) {
-                last_t = Some(e.t_s);
-            }
-            if let (Some(j), "waiting") = (e.job, e.kind.as_str()) {
-                if let Some(slot) = explain.get_mut(j as usize) {
-                    *slot = e.explain.as_deref();
-                }
-            }
-        }
+        let segments = d.segments();
+        let at = segments.state_at(t);
+        // The engine's explanation of each waiting job's current reason: the `waiting`
+        // event that gave it.
+        let explain = |j: u32| {
+            segments
+                .at(j, t)
+                .filter(|s| s.opened_by == EventKind::Waiting)
+                .and_then(|s| d.events[s.event as usize].explain.as_deref())
+        };
+        // The last instant something the panel tells about happened.
+        let last_t = d
+            .events
+            .iter()
+            .take_while(|e| e.t_s <= t)
+            .filter(|e| SHOWN.contains(&e.kind))
+            .last()
+            .map(|e| e.t_s);
         let job = |j: u32| &d.jobs[j as usize];
         let share_cell = |s: u16| {
             let name = crate::charts::share_name(&d, s as usize).to_string();
@@ -852,11 +858,11 @@ pub fn StateAtPanel(
             .map(|(j, st)| {
                 let r = job(*j);
                 view! {
-                    <li data-job=r.id.clone() data-state=st.clone()>
+                    <li data-job=r.id.clone() data-state=st.as_str()>
                         <span class="job-id">{r.id.clone()}</span>
                         {share_cell(r.share)}
                         <span class="detail">
-                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.to_lowercase())}
+                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.as_str().to_lowercase())}
                         </span>
                     </li>
                 }
@@ -884,7 +890,7 @@ pub fn StateAtPanel(
             .map(|(j, reason)| {
                 let r = job(*j);
                 let code = reason.clone().unwrap_or_default();
-                let why = explain[*j as usize]
+                let why = explain(*j)
                     .map(str::to_string)
                     .unwrap_or_else(|| reason_words(&code).to_string());
                 view! {
@@ -940,32 +946,32 @@ pub fn StateAtPanel(
                 .events
                 .iter()
                 .filter(|e| e.t_s == lt)
-                .filter(|e| SHOWN.contains(&e.kind.as_str()))
+                .filter(|e| SHOWN.contains(&e.kind))
                 .take(6)
                 .map(|e| {
                     let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
                         crate::charts::share_name(&d, e.share as usize).to_string()
                     });
-                    let text = match (e.kind.as_str(), &e.explain) {
-                        ("preempt", Some(x)) => format!("{who}: {x}"),
-                        ("set_priority", _) => format!(
+                    let text = match (e.kind, &e.explain) {
+                        (EventKind::Preempt, Some(x)) => format!("{who}: {x}"),
+                        (EventKind::SetPriority, _) => format!(
                             "{who}: priority set to {}",
                             e.priority.map_or_else(|| "?".into(), |p| p.to_string())
                         ),
-                        ("dispatch", _) => format!(
+                        (EventKind::Dispatch, _) => format!(
                             "{who} admitted{}",
                             if e.borrowing == Some(true) { " (borrowing)" } else { "" }
                         ),
-                        ("submit", _) => format!("{who} submitted"),
-                        ("start", _) => format!("{who} holds its instances and starts"),
-                        ("requeue", _) => format!("{who} back in the queue"),
-                        ("succeed", _) => format!("{who} succeeded"),
-                        ("fail", _) => format!("{who} failed"),
-                        ("reject", _) => format!("{who} rejected (share disabled)"),
-                        ("update_share", _) => format!("share {who} updated"),
-                        (k, _) => format!("{who}: {k}"),
+                        (EventKind::Submit, _) => format!("{who} submitted"),
+                        (EventKind::Start, _) => format!("{who} holds its instances and starts"),
+                        (EventKind::Requeue, _) => format!("{who} back in the queue"),
+                        (EventKind::Succeed, _) => format!("{who} succeeded"),
+                        (EventKind::Fail, _) => format!("{who} failed"),
+                        (EventKind::Reject, _) => format!("{who} rejected (share disabled)"),
+                        (EventKind::UpdateShare, _) => format!("share {who} updated"),
+                        (k, _) => format!("{who}: {}", k.as_str()),
                     };
-                    view! { <li data-kind=e.kind.clone()>{text}</li> }
+                    view! { <li data-kind=e.kind.as_str()>{text}</li> }
                 })
                 .collect_view();
             view! {

@@ -2,21 +2,52 @@
 //! reasons, opened from the event log.
 
 use leptos::prelude::*;
-use quotalab_engine::digest::{Digest, JobRow};
+use quotalab_engine::digest::{Cause, Digest, EventKind, JobRow, State};
 
 use super::log::describe;
-use super::{clock, job_id, reason_words, selected_job, share_name, swatch};
+use super::{job_id, reason_words, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
-use crate::ui::format;
+use crate::ui::format::{self, clock};
+
+/// What one line of a job's history is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Entry {
+    /// One of the job's own events.
+    Event(EventKind),
+    /// The job took the place of `victim` (a job row): it was the preemptor.
+    TookPlaceOf {
+        victim: Option<u32>,
+        cause: Option<Cause>,
+    },
+}
+
+impl Entry {
+    /// The name the page gives it (`data-kind`, the `kind-…` style): the event kind's, or
+    /// `preempted-other` for a preemption the job caused.
+    pub fn name(self) -> &'static str {
+        match self {
+            Entry::Event(k) => k.as_str(),
+            Entry::TookPlaceOf { .. } => "preempted-other",
+        }
+    }
+}
+
+/// One line of a job's history.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HistoryEntry {
+    pub t_s: f64,
+    pub entry: Entry,
+    /// What happened, in plain words.
+    pub words: String,
+}
 
 /// One job's story, gathered from a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct History {
     pub job: JobRow,
     pub share: String,
-    /// `(time, kind, plain words)` of every event of the job, and of the preemptions it
-    /// caused (kind `preempted-other`), in log order.
-    pub events: Vec<(f64, String, String)>,
+    /// Every event of the job, and the preemptions it caused, in log order.
+    pub events: Vec<HistoryEntry>,
     /// Times the job started (took its instances).
     pub attempts: usize,
     /// Distinct waiting reasons, in order of first appearance.
@@ -28,30 +59,36 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
     let j = d.jobs.iter().position(|r| r.id == id)?;
     let mine = Some(j as u32);
     let mut events = Vec::new();
-    let mut attempts = 0;
-    let mut reasons: Vec<String> = Vec::new();
     for e in &d.events {
         if e.job == mine {
-            match e.kind.as_str() {
-                "start" => attempts += 1,
-                "waiting" => {
-                    if let Some(r) = &e.reason {
-                        if !reasons.contains(r) {
-                            reasons.push(r.clone());
-                        }
-                    }
-                }
-                _ => {}
-            }
-            events.push((e.t_s, e.kind.clone(), describe(d, e)));
-        } else if e.kind == "preempt" && e.by == mine {
+            events.push(HistoryEntry {
+                t_s: e.t_s,
+                entry: Entry::Event(e.kind),
+                words: describe(d, e),
+            });
+        } else if e.kind == EventKind::Preempt && e.by == mine {
             let victim = job_id(d, e.job).unwrap_or("a job");
-            let cause = e.cause.as_deref().unwrap_or("preemption");
-            events.push((
-                e.t_s,
-                "preempted-other".to_string(),
-                format!("took the place of {victim} ({})", cause.replace('_', "-")),
-            ));
+            let cause = e.cause.map_or("preemption", Cause::as_str);
+            events.push(HistoryEntry {
+                t_s: e.t_s,
+                entry: Entry::TookPlaceOf {
+                    victim: e.job,
+                    cause: e.cause,
+                },
+                words: format!("took the place of {victim} ({})", cause.replace('_', "-")),
+            });
+        }
+    }
+    let segments = d.segments();
+    let stretches = segments.of(j as u32);
+    let attempts = stretches
+        .iter()
+        .filter(|s| s.state == State::Starting)
+        .count();
+    let mut reasons: Vec<String> = Vec::new();
+    for r in stretches.iter().filter_map(|s| s.reason) {
+        if !reasons.iter().any(|x| x == r) {
+            reasons.push(r.to_string());
         }
     }
     let job = d.jobs[j].clone();
@@ -136,12 +173,13 @@ pub fn JobHistory() -> impl IntoView {
         let items = h
             .events
             .iter()
-            .map(|(t, k, what)| {
+            .map(|h| {
+                let k = h.entry.name();
                 view! {
-                    <li data-kind=k.clone()>
-                        <span class="t">{clock(*t)}</span>
+                    <li data-kind=k>
+                        <span class="t">{clock(h.t_s)}</span>
                         <span class=format!("kind kind-{k}")>{k.replace(['_', '-'], " ")}</span>
-                        <span class="what">{what.clone()}</span>
+                        <span class="what">{h.words.clone()}</span>
                     </li>
                 }
             })
@@ -154,7 +192,7 @@ pub fn JobHistory() -> impl IntoView {
                 </h3>
                 <dl class="history-facts">
                     <dt>"State at the end"</dt>
-                    <dd data-testid="history-state">{format!("{}{waiting}", j.state)}</dd>
+                    <dd data-testid="history-state">{format!("{}{waiting}", j.state.as_str())}</dd>
                     <dt>"Submitted / first start / end"</dt>
                     <dd>
                         {format!(

@@ -2,11 +2,11 @@
 //! rendered a page at a time.
 
 use leptos::prelude::*;
-use quotalab_engine::digest::{Digest, EventRow};
+use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
-use super::{clock, job_id, reason_words, selected_job, share_name, swatch};
+use super::{job_id, reason_words, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
-use crate::ui::format;
+use crate::ui::format::{self, clock};
 
 /// Rows the event log renders at first (a new run or filter starts here again). Kept small:
 /// every run rebuilds them, and on a large scenario they were most of the page's work after a
@@ -17,58 +17,44 @@ pub const FIRST_PAGE: usize = 100;
 pub const MORE: usize = 500;
 
 /// The event kinds of SPEC 8, in the order the kind filter lists them.
-pub const KINDS: &[&str] = &[
-    "submit",
-    "dispatch",
-    "start",
-    "running",
-    "checkpoint",
-    "preempt",
-    "requeue",
-    "succeed",
-    "fail",
-    "reject",
-    "waiting",
-    "set_priority",
-    "update_share",
-];
+pub const KINDS: [EventKind; 12] = EventKind::ALL;
 
 /// What one event says, in plain words (the engine's explanation where it has one).
 pub fn describe(d: &Digest, e: &EventRow) -> String {
     let or = |s: &Option<String>, fallback: &str| s.clone().unwrap_or_else(|| fallback.into());
-    match e.kind.as_str() {
-        "submit" => "submitted to its share's queue".into(),
-        "dispatch" => {
+    match e.kind {
+        EventKind::Submit => "submitted to its share's queue".into(),
+        EventKind::Dispatch => {
             if e.borrowing == Some(true) {
                 "admitted, borrowing beyond its share's limit (it can be reclaimed)".into()
             } else {
                 "admitted within its share's limit".into()
             }
         }
-        "start" => "instances held: starting up".into(),
-        "running" => "running: making progress".into(),
-        "checkpoint" => "saved a checkpoint".into(),
-        "preempt" => {
+        EventKind::Start => "instances held: starting up".into(),
+        EventKind::Running => "running: making progress".into(),
+        EventKind::Preempt => {
             let by = job_id(d, e.by).unwrap_or("another job");
             or(&e.explain, &format!("preempted by {by}"))
         }
-        "requeue" => "back in the queue after its preemption".into(),
-        "succeed" => "succeeded".into(),
-        "fail" => "failed: preempted more often than its preemption retries allow".into(),
-        "reject" => "rejected: its share is DISABLED and accepts no new job".into(),
-        "waiting" => {
+        EventKind::Requeue => "back in the queue after its preemption".into(),
+        EventKind::Succeed => "succeeded".into(),
+        EventKind::Fail => "failed: preempted more often than its preemption retries allow".into(),
+        EventKind::Reject => "rejected: its share is DISABLED and accepts no new job".into(),
+        EventKind::Waiting => {
             let reason = e.reason.as_deref().map_or("waiting", reason_words);
             match &e.explain {
                 Some(x) => format!("waits ({reason}): {x}"),
                 None => format!("waits ({reason})"),
             }
         }
-        "set_priority" => match e.priority {
+        EventKind::SetPriority => match e.priority {
             Some(p) => format!("priority set to {p}"),
             None => "priority changed".into(),
         },
-        "update_share" => format!("{} updated (limits or strategy)", share_name(d, e.share)),
-        other => other.to_string(),
+        EventKind::UpdateShare => {
+            format!("{} updated (limits or strategy)", share_name(d, e.share))
+        }
     }
 }
 
@@ -77,8 +63,8 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
 pub struct Filter {
     /// A share name; empty = every share.
     pub share: String,
-    /// A kind (SPEC 8); empty = every kind.
-    pub kind: String,
+    /// A kind (SPEC 8); `None` = every kind.
+    pub kind: Option<EventKind>,
     /// Part of a job id; empty = every event (including events without a job).
     pub job: String,
 }
@@ -96,7 +82,7 @@ pub fn filter_events(d: &Digest, f: &Filter) -> Vec<u32> {
         .iter()
         .enumerate()
         .filter(|(_, e)| share.is_none_or(|s| e.share == s))
-        .filter(|(_, e)| f.kind.is_empty() || e.kind == f.kind)
+        .filter(|(_, e)| f.kind.is_none_or(|k| e.kind == k))
         .filter(|(_, e)| match &job_ok {
             None => true,
             Some(ok) => e.job.is_some_and(|j| ok.get(j as usize) == Some(&true)),
@@ -106,8 +92,8 @@ pub fn filter_events(d: &Digest, f: &Filter) -> Vec<u32> {
 }
 
 /// Counts of each kind present in the log, in [`KINDS`] order.
-pub fn kind_counts(d: &Digest) -> Vec<(&'static str, usize)> {
-    let mut n = vec![0usize; KINDS.len()];
+pub fn kind_counts(d: &Digest) -> Vec<(EventKind, usize)> {
+    let mut n = [0usize; KINDS.len()];
     for e in &d.events {
         if let Some(k) = KINDS.iter().position(|k| *k == e.kind) {
             n[k] += 1;
@@ -139,16 +125,16 @@ fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoV
             </button>
         }
     });
-    let by = (e.kind == "preempt")
+    let by = (e.kind == EventKind::Preempt)
         .then(|| job_id(d, e.by).map(str::to_string))
         .flatten();
     view! {
-        <tr data-testid="event-row" data-kind=e.kind.clone() data-by=by>
+        <tr data-testid="event-row" data-kind=e.kind.as_str() data-by=by>
             <td class="num t">{clock(e.t_s)}</td>
             <td class="share">{swatch(e.share)} {share_name(d, e.share).to_string()}</td>
             <td class="job">{job}</td>
             <td>
-                <span class=format!("kind kind-{}", e.kind)>{e.kind.replace('_', " ")}</span>
+                <span class=format!("kind kind-{}", e.kind.as_str())>{e.kind.as_str().replace('_', " ")}</span>
             </td>
             <td class="what">{what}</td>
         </tr>
@@ -162,7 +148,7 @@ pub fn EventLog() -> impl IntoView {
     let digest = digest();
     let select = selected_job();
     let share = RwSignal::new(String::new());
-    let kind = RwSignal::new(String::new());
+    let kind = RwSignal::new(None::<EventKind>);
     let job = RwSignal::new(String::new());
     let limit = RwSignal::new(FIRST_PAGE);
 
@@ -175,10 +161,10 @@ pub fn EventLog() -> impl IntoView {
             {
                 share.set(String::new());
             }
-            if !kind.get_untracked().is_empty()
-                && !d.events.iter().any(|e| e.kind == kind.get_untracked())
-            {
-                kind.set(String::new());
+            if let Some(k) = kind.get_untracked() {
+                if !d.events.iter().any(|e| e.kind == k) {
+                    kind.set(None);
+                }
             }
         })
     });
@@ -222,8 +208,8 @@ pub fn EventLog() -> impl IntoView {
                     .into_iter()
                     .map(|(k, n)| {
                         view! {
-                            <option value=k prop:selected=move || kind.get() == k>
-                                {format!("{} ({})", k.replace('_', " "), format::thousands(n as f64))}
+                            <option value=k.as_str() prop:selected=move || kind.get() == Some(k)>
+                                {format!("{} ({})", k.as_str().replace('_', " "), format::thousands(n as f64))}
                             </option>
                         }
                     })
@@ -302,9 +288,9 @@ pub fn EventLog() -> impl IntoView {
                     "Kind "
                     <select
                         data-testid="event-filter-kind"
-                        on:change=move |ev| kind.set(event_target_value(&ev))
+                        on:change=move |ev| kind.set(EventKind::parse(&event_target_value(&ev)))
                     >
-                        <option value="" prop:selected=move || kind.get().is_empty()>
+                        <option value="" prop:selected=move || kind.get().is_none()>
                             "All kinds"
                         </option>
                         {kind_options}

@@ -11,7 +11,7 @@ pub mod history;
 pub mod log;
 
 pub use self::advisor::{advice_sentence, CheckpointAdvisor};
-pub use self::history::{history, History, JobHistory};
+pub use self::history::{history, Entry, History, HistoryEntry, JobHistory};
 pub use self::log::{
     describe, filter_events, kind_counts, EventLog, Filter, FIRST_PAGE, KINDS, MORE,
 };
@@ -35,20 +35,6 @@ pub fn provide_selected_job() -> RwSignal<Option<String>> {
 
 fn selected_job() -> RwSignal<Option<String>> {
     use_context::<SelectedJob>().map_or_else(provide_selected_job, |s| s.0)
-}
-
-/// A simulation time for people: `0:02:00`, `1d 03:14:05`.
-pub fn clock(t_s: f64) -> String {
-    if !t_s.is_finite() || t_s < 0.0 {
-        return "—".into();
-    }
-    let t = t_s.round() as u64;
-    let (d, h, m, s) = (t / 86_400, t / 3600 % 24, t / 60 % 60, t % 60);
-    if d > 0 {
-        format!("{d}d {h:02}:{m:02}:{s:02}")
-    } else {
-        format!("{h}:{m:02}:{s:02}")
-    }
 }
 
 fn job_id(d: &Digest, j: Option<u32>) -> Option<&str> {

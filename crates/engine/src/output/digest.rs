@@ -3,16 +3,98 @@
 //! The SPEC 8 result JSON is the exchange format; a [`Digest`] is what a UI needs to draw:
 //! metrics per share, job rows, the event log with its explanations, and the series
 //! downsampled to a drawable number of points. It is serde-serializable so a Web Worker can
-//! send it to the page, and it answers "what was the state at time t" by replaying the log
-//! ([`Digest::state_at`]): nothing here decides anything, it only reports what happened.
+//! send it to the page. Job states ([`State`]), event kinds ([`EventKind`]) and preemption
+//! causes ([`Cause`]) are enums; their `as_str()` gives the SPEC names the page shows and
+//! exports. [`Digest::segments`] replays the event log once into each job's stretches of
+//! state: the one reading of the job state machine that the "state at t" panel
+//! ([`Digest::state_at`]), the timeline and a job's history share. Nothing here decides
+//! anything, it only reports what happened.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::{Ms, Scenario};
 use crate::result::{self, Percentiles, Stats};
-use crate::sim::{EventKind, Sim, State, NO_JOB};
+use crate::sim::{self, Sim, NO_JOB};
+
+pub use crate::sim::{Cause, State};
 
 const MS_PER_HOUR: f64 = 3_600_000.0;
+
+/// SPEC 8 event kinds, as the digest's event log carries them (the engine's own
+/// [`sim::EventKind`] also holds each kind's data; here the data are [`EventRow`] fields).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EventKind {
+    Submit,
+    Dispatch,
+    Start,
+    Running,
+    Preempt,
+    Requeue,
+    Succeed,
+    Fail,
+    Reject,
+    Waiting,
+    SetPriority,
+    UpdateShare,
+}
+
+impl EventKind {
+    /// Every kind, in SPEC 8 order.
+    pub const ALL: [EventKind; 12] = [
+        EventKind::Submit,
+        EventKind::Dispatch,
+        EventKind::Start,
+        EventKind::Running,
+        EventKind::Preempt,
+        EventKind::Requeue,
+        EventKind::Succeed,
+        EventKind::Fail,
+        EventKind::Reject,
+        EventKind::Waiting,
+        EventKind::SetPriority,
+        EventKind::UpdateShare,
+    ];
+
+    /// The SPEC 8 name: `submit`, `set_priority`...
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EventKind::Submit => "submit",
+            EventKind::Dispatch => "dispatch",
+            EventKind::Start => "start",
+            EventKind::Running => "running",
+            EventKind::Preempt => "preempt",
+            EventKind::Requeue => "requeue",
+            EventKind::Succeed => "succeed",
+            EventKind::Fail => "fail",
+            EventKind::Reject => "reject",
+            EventKind::Waiting => "waiting",
+            EventKind::SetPriority => "set_priority",
+            EventKind::UpdateShare => "update_share",
+        }
+    }
+
+    /// The kind named `name` (its [`as_str`](EventKind::as_str)), if there is one.
+    pub fn parse(name: &str) -> Option<EventKind> {
+        EventKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+
+    fn of(kind: &sim::EventKind) -> EventKind {
+        match kind {
+            sim::EventKind::Submit => EventKind::Submit,
+            sim::EventKind::Dispatch { .. } => EventKind::Dispatch,
+            sim::EventKind::Start => EventKind::Start,
+            sim::EventKind::Running => EventKind::Running,
+            sim::EventKind::Preempt { .. } => EventKind::Preempt,
+            sim::EventKind::Requeue => EventKind::Requeue,
+            sim::EventKind::Succeed => EventKind::Succeed,
+            sim::EventKind::Fail => EventKind::Fail,
+            sim::EventKind::Reject => EventKind::Reject,
+            sim::EventKind::Waiting(_) => EventKind::Waiting,
+            sim::EventKind::SetPriority(_) => EventKind::SetPriority,
+            sim::EventKind::UpdateShare => EventKind::UpdateShare,
+        }
+    }
+}
 
 /// Metrics of one share (or the totals), in display units.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -80,7 +162,8 @@ pub struct JobRow {
     pub instance_type: u16,
     pub instances: u64,
     pub priority: u32,
-    pub state: String,
+    /// As the job ended the run (never [`State::Pending`]: unsubmitted jobs have no row).
+    pub state: State,
     pub submit_s: f64,
     pub first_start_s: Option<f64>,
     pub end_s: Option<f64>,
@@ -99,11 +182,11 @@ pub struct EventRow {
     /// Index into [`Digest::jobs`], or `None` (update_share).
     pub job: Option<u32>,
     pub share: u16,
-    pub kind: String,
+    pub kind: EventKind,
     /// `dispatch`: borrowing; `preempt`: cause and preemptor; `waiting`: reason;
     /// `set_priority`: the new priority.
     pub borrowing: Option<bool>,
-    pub cause: Option<String>,
+    pub cause: Option<Cause>,
     pub by: Option<u32>,
     pub reason: Option<String>,
     pub priority: Option<u32>,
@@ -240,7 +323,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             instance_type: spec.instance_type as u16,
             instances: spec.instances,
             priority: r.priority,
-            state: r.state.as_str().to_string(),
+            state: r.state,
             submit_s: s(spec.submit),
             first_start_s: r.first_start.map(s),
             end_s: r.end.map(s),
@@ -262,7 +345,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                 t_s: s(e.t),
                 job,
                 share: e.share as u16,
-                kind: String::new(),
+                kind: EventKind::of(&e.kind),
                 borrowing: None,
                 cause: None,
                 by: None,
@@ -270,36 +353,20 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                 priority: None,
                 explain: None,
             };
-            row.kind = match e.kind {
-                EventKind::Submit => "submit",
-                EventKind::Dispatch { borrowing } => {
-                    row.borrowing = Some(borrowing);
-                    "dispatch"
-                }
-                EventKind::Start => "start",
-                EventKind::Running => "running",
-                EventKind::Preempt { cause, by, .. } => {
-                    row.cause = Some(cause.as_str().to_string());
+            match e.kind {
+                sim::EventKind::Dispatch { borrowing } => row.borrowing = Some(borrowing),
+                sim::EventKind::Preempt { cause, by, .. } => {
+                    row.cause = Some(cause);
                     row.by = Some(row_of[by as usize]);
                     row.explain = Some(result::explain_preempt(sc, e.job, &e.kind));
-                    "preempt"
                 }
-                EventKind::Requeue => "requeue",
-                EventKind::Succeed => "succeed",
-                EventKind::Fail => "fail",
-                EventKind::Reject => "reject",
-                EventKind::Waiting(r) => {
+                sim::EventKind::Waiting(r) => {
                     row.reason = Some(r.as_str().to_string());
                     row.explain = Some(result::explain_reason(sc, e.job, r));
-                    "waiting"
                 }
-                EventKind::SetPriority(p) => {
-                    row.priority = Some(p);
-                    "set_priority"
-                }
-                EventKind::UpdateShare => "update_share",
+                sim::EventKind::SetPriority(p) => row.priority = Some(p),
+                _ => {}
             }
-            .to_string();
             row
         })
         .collect();
@@ -343,12 +410,42 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
     }
 }
 
+/// One stretch of one job's life: the job was in `state` from `t0` to `t1` (seconds).
+///
+/// A stretch begins with the event that put the job in its state (or, for a RUNNABLE job,
+/// gave it a new waiting reason) and ends with the next such event of the job, or at the
+/// end of the run. `t0 == t1` when the job passed through a state at once (admitted and
+/// started in the same instant, say). A finished job's last stretch is its final state.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Segment<'a> {
+    pub state: State,
+    pub t0: f64,
+    pub t1: f64,
+    /// The event that began it: its index in [`Digest::events`] and its kind.
+    pub event: u32,
+    pub opened_by: EventKind,
+    /// Begun by a preemption (PREEMPTING, or RUNNABLE for a SCHEDULED victim): its cause
+    /// and the preemptor's job row.
+    pub cause: Option<Cause>,
+    pub by: Option<u32>,
+    /// RUNNABLE: the waiting reason in force (the last `waiting` event since the job was
+    /// submitted or requeued), if the engine gave one yet.
+    pub reason: Option<&'a str>,
+}
+
+/// Every job's stretches of state (see [`Digest::segments`]).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Segments<'a> {
+    /// Per job row, in time order.
+    pub jobs: Vec<Vec<Segment<'a>>>,
+}
+
 /// Who held what and who waited why at one instant (the timeline cursor's panel).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StateAt {
     pub t_s: f64,
     /// `(job row, state)` of jobs holding instances (STARTING, RUNNING, PREEMPTING).
-    pub holding: Vec<(u32, String)>,
+    pub holding: Vec<(u32, State)>,
     /// `(job row)` admitted but not yet holding (SCHEDULED).
     pub scheduled: Vec<u32>,
     /// `(job row, reason)` of RUNNABLE jobs.
@@ -356,47 +453,92 @@ pub struct StateAt {
 }
 
 impl Digest {
-    /// Replays the event log up to and including `t_s`: each job's state and reason then.
-    /// (Only reports what the engine logged; it decides nothing.)
-    pub fn state_at(&self, t_s: f64) -> StateAt {
-        let mut state: Vec<&str> = vec![""; self.jobs.len()];
-        let mut reason: Vec<Option<&str>> = vec![None; self.jobs.len()];
-        for e in self.events.iter().take_while(|e| e.t_s <= t_s) {
-            let Some(j) = e.job else { continue };
-            let j = j as usize;
-            match e.kind.as_str() {
-                "submit" | "requeue" => {
-                    state[j] = "RUNNABLE";
+    /// Replays the event log once into each job's stretches of state (SPEC 6: submit and
+    /// requeue make a job RUNNABLE, dispatch SCHEDULED, start STARTING, running RUNNING; a
+    /// preemption makes a SCHEDULED victim RUNNABLE and a holding one PREEMPTING; succeed,
+    /// fail and reject end it). It only reads what the engine logged; it decides nothing.
+    /// Jobs without an event in the (possibly capped) log have no stretch.
+    pub fn segments(&self) -> Segments<'_> {
+        let n = self.jobs.len();
+        let mut jobs: Vec<Vec<Segment<'_>>> = vec![Vec::new(); n];
+        let mut reason: Vec<Option<&str>> = vec![None; n];
+        for (i, e) in self.events.iter().enumerate() {
+            let Some(j) = e.job.map(|j| j as usize).filter(|&j| j < n) else {
+                continue;
+            };
+            let segs = &mut jobs[j];
+            let now = segs.last().map(|s| s.state);
+            let next = match e.kind {
+                EventKind::Submit | EventKind::Requeue => {
                     reason[j] = None;
+                    Some(State::Runnable)
                 }
-                "dispatch" => state[j] = "SCHEDULED",
-                "start" => state[j] = "STARTING",
-                "running" => state[j] = "RUNNING",
-                "preempt" => {
-                    state[j] = if state[j] == "SCHEDULED" {
-                        "RUNNABLE"
-                    } else {
-                        "PREEMPTING"
-                    };
+                EventKind::Dispatch => Some(State::Scheduled),
+                EventKind::Start => Some(State::Starting),
+                EventKind::Running => Some(State::Running),
+                EventKind::Preempt if now == Some(State::Scheduled) => Some(State::Runnable),
+                EventKind::Preempt => Some(State::Preempting),
+                EventKind::Succeed => Some(State::Succeeded),
+                EventKind::Fail => Some(State::Failed),
+                EventKind::Reject => Some(State::Rejected),
+                EventKind::Waiting => {
+                    reason[j] = e.reason.as_deref();
+                    let changed = segs.last().is_some_and(|s| s.reason != reason[j]);
+                    (now == Some(State::Runnable) && changed).then_some(State::Runnable)
                 }
-                "succeed" => state[j] = "SUCCEEDED",
-                "fail" => state[j] = "FAILED",
-                "reject" => state[j] = "REJECTED",
-                "waiting" => reason[j] = e.reason.as_deref(),
-                _ => {}
+                EventKind::SetPriority | EventKind::UpdateShare => None,
+            };
+            let Some(state) = next else { continue };
+            if let Some(last) = segs.last_mut() {
+                last.t1 = e.t_s;
             }
+            let preempt = e.kind == EventKind::Preempt;
+            segs.push(Segment {
+                state,
+                t0: e.t_s,
+                t1: self.end_s.max(e.t_s),
+                event: i as u32,
+                opened_by: e.kind,
+                cause: e.cause.filter(|_| preempt),
+                by: e.by.filter(|_| preempt),
+                reason: (state == State::Runnable).then_some(reason[j]).flatten(),
+            });
         }
+        Segments { jobs }
+    }
+
+    /// Each job's state and reason at `t_s`, after every event up to and including `t_s`
+    /// ([`Segments::state_at`] of [`Digest::segments`]).
+    pub fn state_at(&self, t_s: f64) -> StateAt {
+        self.segments().state_at(t_s)
+    }
+}
+
+impl<'a> Segments<'a> {
+    /// The stretches of job row `job` (empty for a job the log does not mention).
+    pub fn of(&self, job: u32) -> &[Segment<'a>] {
+        self.jobs.get(job as usize).map_or(&[], Vec::as_slice)
+    }
+
+    /// The stretch job row `job` was in at `t_s`, after every event up to and including
+    /// `t_s`; `None` before its first event.
+    pub fn at(&self, job: u32, t_s: f64) -> Option<&Segment<'a>> {
+        let segs = self.of(job);
+        segs[..segs.partition_point(|s| s.t0 <= t_s)].last()
+    }
+
+    /// Who held instances, who was admitted and who waited (and why) at `t_s`.
+    pub fn state_at(&self, t_s: f64) -> StateAt {
         let mut out = StateAt {
             t_s,
             ..StateAt::default()
         };
-        for (j, st) in state.iter().enumerate() {
-            match *st {
-                "STARTING" | "RUNNING" | "PREEMPTING" => {
-                    out.holding.push((j as u32, st.to_string()))
-                }
-                "SCHEDULED" => out.scheduled.push(j as u32),
-                "RUNNABLE" => out.waiting.push((j as u32, reason[j].map(str::to_string))),
+        for j in 0..self.jobs.len() as u32 {
+            let Some(s) = self.at(j, t_s) else { continue };
+            match s.state {
+                st if st.holding() => out.holding.push((j, st)),
+                State::Scheduled => out.scheduled.push(j),
+                State::Runnable => out.waiting.push((j, s.reason.map(str::to_string))),
                 _ => {}
             }
         }
@@ -426,7 +568,11 @@ mod tests {
         assert_eq!((d.shares[0].reclaim, d.shares[0].in_share), (1, 1));
         assert_eq!(d.totals.submitted, 4);
         assert_eq!(d.events.len() as u64, d.event_count);
-        let preempt = d.events.iter().find(|e| e.kind == "preempt").unwrap();
+        let preempt = d
+            .events
+            .iter()
+            .find(|e| e.kind == EventKind::Preempt)
+            .unwrap();
         assert_eq!(d.jobs[preempt.job.unwrap() as usize].id, "bg-p2");
         assert_eq!(d.jobs[preempt.by.unwrap() as usize].id, "med-1");
         assert!(preempt
@@ -469,6 +615,155 @@ mod tests {
             ]
         );
         assert!(d.state_at(10_000.0).holding.is_empty());
+    }
+
+    // bg-p2 runs 0-60, is reclaimed by med-1 (no grace: its PREEMPTING stretch is an
+    // instant), waits for lendable capacity, runs again 420-720 and succeeds.
+    #[test]
+    fn segments_follow_the_walkthrough() {
+        let d = aws();
+        let segs = d.segments();
+        let j = d.jobs.iter().position(|r| r.id == "bg-p2").unwrap() as u32;
+        let long: Vec<(State, f64, f64, Option<&str>)> = segs
+            .of(j)
+            .iter()
+            .filter(|s| s.t1 > s.t0)
+            .map(|s| (s.state, s.t0, s.t1, s.reason))
+            .collect();
+        assert_eq!(
+            long,
+            [
+                (State::Running, 0.0, 60.0, None),
+                (State::Runnable, 60.0, 420.0, Some("no_lendable_capacity")),
+                (State::Running, 420.0, 720.0, None),
+            ]
+        );
+        let pre: Vec<&Segment> = segs
+            .of(j)
+            .iter()
+            .filter(|s| s.opened_by == EventKind::Preempt)
+            .collect();
+        assert_eq!(pre.len(), 1);
+        assert_eq!(
+            (pre[0].state, pre[0].t0, pre[0].cause),
+            (State::Preempting, 60.0, Some(Cause::Reclaim))
+        );
+        assert_eq!(d.jobs[pre[0].by.unwrap() as usize].id, "med-1");
+        assert_eq!(segs.of(j).last().unwrap().state, State::Succeeded);
+        // Stretches are contiguous and each begins with its event.
+        for v in &segs.jobs {
+            assert!(v.windows(2).all(|w| w[0].t1 == w[1].t0), "{v:?}");
+            for s in v {
+                let e = &d.events[s.event as usize];
+                assert_eq!((e.t_s, e.kind), (s.t0, s.opened_by));
+            }
+        }
+        assert!(segs.of(99).is_empty());
+        assert_eq!(segs.at(j, 59.0).unwrap().state, State::Running);
+        assert_eq!(segs.at(j, 60.0).unwrap().state, State::Runnable);
+    }
+
+    /// The replay the page did before the digest had a state machine: each job's state
+    /// and reason after the events up to `t`, by the SPEC names.
+    fn plain_replay(d: &Digest, t: f64) -> Vec<(u32, String, Option<String>)> {
+        let mut state = vec![""; d.jobs.len()];
+        let mut reason: Vec<Option<&str>> = vec![None; d.jobs.len()];
+        for e in d.events.iter().take_while(|e| e.t_s <= t) {
+            let Some(j) = e.job else { continue };
+            let j = j as usize;
+            match e.kind.as_str() {
+                "submit" | "requeue" => {
+                    state[j] = "RUNNABLE";
+                    reason[j] = None;
+                }
+                "dispatch" => state[j] = "SCHEDULED",
+                "start" => state[j] = "STARTING",
+                "running" => state[j] = "RUNNING",
+                "preempt" if state[j] == "SCHEDULED" => state[j] = "RUNNABLE",
+                "preempt" => state[j] = "PREEMPTING",
+                "succeed" => state[j] = "SUCCEEDED",
+                "fail" => state[j] = "FAILED",
+                "reject" => state[j] = "REJECTED",
+                "waiting" => reason[j] = e.reason.as_deref(),
+                _ => {}
+            }
+        }
+        state
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| !s.is_empty())
+            .map(|(j, s)| {
+                let r = (*s == "RUNNABLE").then(|| reason[j].map(str::to_string));
+                (j as u32, s.to_string(), r.flatten())
+            })
+            .collect()
+    }
+
+    // The segments give every job the state a plain replay of the log gives, at every
+    // event time and between them, in every golden scenario.
+    #[test]
+    fn segments_agree_with_a_plain_replay() {
+        let goldens = [
+            AWS,
+            include_str!("../../tests/golden/best-effort-skip.json"),
+            include_str!("../../tests/golden/horizon-startup.json"),
+            include_str!("../../tests/golden/in-share-off-waits.json"),
+            include_str!("../../tests/golden/minimal-set.json"),
+            include_str!("../../tests/golden/offer-order.json"),
+            include_str!("../../tests/golden/overcommit-capacity-in-use.json"),
+            include_str!("../../tests/golden/reclaim-grace-checkpoint.json"),
+            include_str!("../../tests/golden/reserve-never-lent.json"),
+            include_str!("../../tests/golden/retries-fail.json"),
+            include_str!("../../tests/golden/strict-fifo.json"),
+            include_str!("../../tests/golden/update-share-and-disable.json"),
+        ];
+        for text in goldens {
+            let loaded = load(text).unwrap();
+            let sim = simulate(&loaded.scenario, Options::default());
+            let d = digest(&sim, DigestLimits::default());
+            let segs = d.segments();
+            let mut times: Vec<f64> = d.events.iter().map(|e| e.t_s).collect();
+            times.extend(d.events.iter().map(|e| e.t_s + 0.5));
+            times.extend([-1.0, d.end_s + 1.0]);
+            for t in times {
+                let got: Vec<(u32, String, Option<String>)> = (0..d.jobs.len() as u32)
+                    .filter_map(|j| segs.at(j, t).map(|s| (j, s)))
+                    .map(|(j, s)| {
+                        let r = (s.state == State::Runnable).then(|| s.reason.map(str::to_string));
+                        (j, s.state.as_str().to_string(), r.flatten())
+                    })
+                    .collect();
+                assert_eq!(got, plain_replay(&d, t), "{} at {t}", d.name);
+            }
+        }
+    }
+
+    #[test]
+    fn event_kinds_keep_their_spec_names() {
+        let names: Vec<&str> = EventKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "submit",
+                "dispatch",
+                "start",
+                "running",
+                "preempt",
+                "requeue",
+                "succeed",
+                "fail",
+                "reject",
+                "waiting",
+                "set_priority",
+                "update_share"
+            ]
+        );
+        for k in EventKind::ALL {
+            assert_eq!(EventKind::parse(k.as_str()), Some(k));
+        }
+        assert_eq!(EventKind::parse("checkpoint"), None);
+        assert_eq!(State::Preempting.as_str(), "PREEMPTING");
+        assert_eq!(Cause::InShare.as_str(), "in_share");
     }
 
     #[test]

@@ -47,8 +47,11 @@ impl Options {
     }
 }
 
-/// SPEC 6 job states (plus "not yet submitted").
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+/// SPEC 6 job states (plus "not yet submitted"). Serializable: the display digest carries
+/// them (see [`crate::digest`]).
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
+)]
 pub enum State {
     Pending,
     Runnable,
@@ -62,6 +65,7 @@ pub enum State {
 }
 
 impl State {
+    /// The SPEC 6 name: `RUNNABLE`, `SUCCEEDED`...
     pub fn as_str(self) -> &'static str {
         match self {
             State::Pending => "PENDING",
@@ -78,6 +82,14 @@ impl State {
     /// Admitted: counts in `used` (SPEC 3).
     pub fn admitted(self) -> bool {
         matches!(self, State::Scheduled | State::Starting | State::Running)
+    }
+    /// Holding instances: STARTING, RUNNING or PREEMPTING (in its grace period).
+    pub fn holding(self) -> bool {
+        matches!(self, State::Starting | State::Running | State::Preempting)
+    }
+    /// Final: SUCCEEDED, FAILED or REJECTED.
+    pub fn finished(self) -> bool {
+        matches!(self, State::Succeeded | State::Failed | State::Rejected)
     }
 }
 
@@ -108,13 +120,14 @@ impl Reason {
 }
 
 /// SPEC 5: the two preemption mechanisms, reported separately.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Cause {
     Reclaim,
     InShare,
 }
 
 impl Cause {
+    /// The SPEC 8 name: `reclaim` or `in_share`.
     pub fn as_str(self) -> &'static str {
         match self {
             Cause::Reclaim => "reclaim",
