@@ -130,3 +130,32 @@ pub fn duration_compact(s: f64) -> String {
         format!("{v:.0} {unit}")
     }
 }
+
+#[cfg(test)]
+mod clock_tests {
+    use super::clock;
+
+    // The one clock of the page: the cursor ("t = 1 min 30 s", "State at 2 min"), the event
+    // log, job histories.
+    #[test]
+    fn clock_reads_seconds_minutes_and_hours() {
+        let cases = [
+            (0.0, "0 s"),
+            (45.0, "45 s"),
+            (59.6, "1 min"),
+            (60.0, "1 min"),
+            (90.0, "1 min 30 s"),
+            (720.0, "12 min"),
+            (3599.0, "59 min 59 s"),
+            (3600.0, "1 h 00 min"),
+            (7500.0, "2 h 05 min"),
+            (90_000.0, "25 h 00 min"),
+            (-3.0, "0 s"),
+            (f64::NAN, "—"),
+            (f64::INFINITY, "—"),
+        ];
+        for (t, want) in cases {
+            assert_eq!(clock(t), want, "clock({t})");
+        }
+    }
+}

@@ -1,5 +1,5 @@
 //! Chart tests in headless Chromium on the AWS walkthrough (`www/presets/aws-walkthrough.json`):
-//! every chart draws, in the shares' colours, at device resolution; the timeline has the
+//! every chart draws, in the shares' colours, at device resolution; the timeline draws the
 //! walkthrough's markers and moves the cursor; the "state at t" panel reads the log.
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser charts::`
@@ -12,7 +12,7 @@ use quotalab_app::charts::{
     allocation, AllocationChart, CompletionChart, InterruptionChart, OccupancyChart,
     DRAW_NOW_EVENT, IN_SHARE, RECLAIM,
 };
-use quotalab_app::results::timeline::{self, MarkKind, Seg, StateAtPanel, Timeline};
+use quotalab_app::results::timeline::{StateAtPanel, Timeline};
 use quotalab_app::ui::palette;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use wasm_bindgen::JsCast;
@@ -197,81 +197,6 @@ async fn interruption_bars_with_counts() {
     let data = check_canvas(&cs[0], "interruption");
     assert_colour(&data, 0, "interruption (background lost work)");
     assert_eq!(near(&data, palette::rgb(1)), 0, "medium lost nothing");
-}
-
-#[wasm_bindgen_test]
-fn gantt_has_the_walkthrough_steps() {
-    let d = aws();
-    let g = timeline::gantt(&d);
-    let id = |j: u32| d.jobs[j as usize].id.as_str();
-    let marks: Vec<(&str, f64, MarkKind)> =
-        g.marks.iter().map(|m| (id(m.job), m.t, m.kind)).collect();
-    assert_eq!(
-        marks,
-        [
-            ("bg-p2", 60.0, MarkKind::Reclaim),
-            ("bg-p1", 120.0, MarkKind::Priority),
-            ("bg-p3", 120.0, MarkKind::InShare),
-        ]
-    );
-    // bg-p2 runs 0-60, waits, runs again 420-720.
-    let runs: Vec<(f64, f64)> = g
-        .segments
-        .iter()
-        .filter(|s| id(s.job) == "bg-p2" && s.kind == Seg::Running)
-        .map(|s| (s.t0, s.t1))
-        .collect();
-    assert_eq!(runs, [(0.0, 60.0), (420.0, 720.0)]);
-    let l = timeline::layout(&d, &g);
-    assert!(l.per_job);
-    assert_eq!(l.row_labels, ["bg-p3", "bg-p2", "bg-p1", "med-1"]);
-    assert_eq!(
-        l.marks
-            .iter()
-            .map(|m| m.3.clone().unwrap())
-            .collect::<Vec<_>>(),
-        [
-            "reclaimed by med-1",
-            "priority → 4",
-            "preempted by bg-p1 (in-share)"
-        ]
-    );
-}
-
-#[wasm_bindgen_test]
-fn large_runs_are_packed_into_lanes() {
-    let scenario = r#"{
-      "format": "quotalab/v1", "name": "many", "seed": 3,
-      "capacity": {"ml.g5.xlarge": 8},
-      "shares": [
-        {"name": "a", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW"},
-        {"name": "b", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW"}
-      ],
-      "jobs": [],
-      "workloads": [
-        {"share": "a", "count": 300, "arrival": {"uniform": [0, 36000]}, "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 900}}},
-        {"share": "b", "count": 300, "arrival": {"uniform": [0, 36000]}, "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 900}}}
-      ]
-    }"#;
-    let d = quotalab_engine::run_digest(scenario, DigestLimits::default()).unwrap();
-    assert_eq!(d.jobs.len(), 600);
-    let g = timeline::gantt(&d);
-    let l = timeline::layout(&d, &g);
-    assert!(!l.per_job);
-    assert_eq!(l.groups.len(), 2, "lanes grouped by share");
-    assert!(l.lanes >= 2 && l.lanes < 100, "{} lanes", l.lanes);
-    assert!(l.bars.len() <= timeline::MAX_BARS);
-    assert!(l.bars.iter().all(|b| b.kind != Seg::Waiting));
-    assert!(l.note.contains("packed into"), "{}", l.note);
-    // No two bars of one lane overlap.
-    let mut by_lane = vec![Vec::new(); l.lanes];
-    for b in &l.bars {
-        by_lane[b.lane].push((b.t0, b.t1));
-    }
-    for v in &mut by_lane {
-        v.sort_by(|a, b| a.0.total_cmp(&b.0));
-        assert!(v.windows(2).all(|w| w[0].1 <= w[1].0 + 1e-6));
-    }
 }
 
 fn pointer(kind: &str, x: f64, y: f64) -> PointerEvent {

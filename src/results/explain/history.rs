@@ -232,3 +232,96 @@ pub fn JobHistory() -> impl IntoView {
         </Show>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    fn aws() -> Digest {
+        let text = include_str!("../../../www/presets/aws-walkthrough.json");
+        quotalab_engine::run_digest(text, DigestLimits::default()).expect("the walkthrough runs")
+    }
+
+    fn row(d: &Digest, id: &str) -> u32 {
+        d.jobs.iter().position(|j| j.id == id).unwrap() as u32
+    }
+
+    // bg-p3 runs, is preempted in-share by bg-p1 at 120, waits and runs again.
+    #[test]
+    fn a_preempted_jobs_history() {
+        let d = aws();
+        let h = history(&d, "bg-p3").unwrap();
+        assert_eq!(h.share, "background");
+        assert_eq!(h.job.state, State::Succeeded);
+        assert_eq!(h.attempts, 2);
+        assert_eq!(h.reasons, ["no_lendable_capacity"]);
+        let first = &h.events[0];
+        assert_eq!(
+            (first.t_s, first.entry),
+            (0.0, Entry::Event(EventKind::Submit))
+        );
+        assert_eq!(first.words, "submitted to its share's queue");
+        assert_eq!(
+            h.events.last().unwrap().entry,
+            Entry::Event(EventKind::Succeed)
+        );
+        let pre: Vec<&HistoryEntry> = h
+            .events
+            .iter()
+            .filter(|e| e.entry == Entry::Event(EventKind::Preempt))
+            .collect();
+        assert_eq!(pre.len(), 1);
+        assert_eq!(pre[0].t_s, 120.0);
+        assert!(
+            pre[0].words.contains("preempted by bg-p1"),
+            "{}",
+            pre[0].words
+        );
+        assert!(h.events.iter().all(|e| matches!(e.entry, Entry::Event(_))));
+        assert!(history(&d, "nobody").is_none());
+    }
+
+    // bg-p1's history tells whose place it took; med-1's the reclaim it caused.
+    #[test]
+    fn a_preemptors_history_names_its_victims() {
+        let d = aws();
+        let took = |id: &str| -> Vec<(f64, Entry, String)> {
+            history(&d, id)
+                .unwrap()
+                .events
+                .into_iter()
+                .filter(|e| matches!(e.entry, Entry::TookPlaceOf { .. }))
+                .map(|e| (e.t_s, e.entry, e.words))
+                .collect()
+        };
+        assert_eq!(
+            took("bg-p1"),
+            [(
+                120.0,
+                Entry::TookPlaceOf {
+                    victim: Some(row(&d, "bg-p3")),
+                    cause: Some(Cause::InShare)
+                },
+                "took the place of bg-p3 (in-share)".to_string()
+            )]
+        );
+        assert_eq!(
+            took("med-1"),
+            [(
+                60.0,
+                Entry::TookPlaceOf {
+                    victim: Some(row(&d, "bg-p2")),
+                    cause: Some(Cause::Reclaim)
+                },
+                "took the place of bg-p2 (reclaim)".to_string()
+            )]
+        );
+        assert_eq!(took("med-1").len(), 1);
+        let h = history(&d, "med-1").unwrap();
+        assert_eq!((h.attempts, h.reasons.len()), (1, 0));
+        let names: Vec<&str> = h.events.iter().map(|e| e.entry.name()).collect();
+        assert!(names.contains(&"preempted-other"), "{names:?}");
+        assert_eq!(names[0], "submit");
+    }
+}

@@ -327,3 +327,100 @@ pub fn EventLog() -> impl IntoView {
         </section>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    fn aws() -> Digest {
+        let text = include_str!("../../../www/presets/aws-walkthrough.json");
+        quotalab_engine::run_digest(text, DigestLimits::default()).expect("the walkthrough runs")
+    }
+
+    #[test]
+    fn the_kind_filter_lists_the_kinds_present_in_spec_order() {
+        let d = aws();
+        let counts = kind_counts(&d);
+        let kinds: Vec<EventKind> = counts.iter().map(|c| c.0).collect();
+        let mut in_order = kinds.clone();
+        in_order.sort_by_key(|k| KINDS.iter().position(|x| x == k));
+        assert_eq!(kinds, in_order);
+        assert_eq!(counts.iter().map(|c| c.1).sum::<usize>(), d.events.len());
+        assert!(counts.contains(&(EventKind::Preempt, 2)), "{counts:?}");
+        assert!(counts.contains(&(EventKind::SetPriority, 1)), "{counts:?}");
+        assert!(KINDS.iter().all(|k| k.as_str() != "checkpoint"));
+    }
+
+    #[test]
+    fn filters_narrow_by_kind_share_and_job() {
+        let d = aws();
+        let all = filter_events(&d, &Filter::default());
+        assert_eq!(all.len(), d.events.len());
+        let pre = filter_events(
+            &d,
+            &Filter {
+                kind: Some(EventKind::Preempt),
+                ..Filter::default()
+            },
+        );
+        let who: Vec<&str> = pre
+            .iter()
+            .map(|&i| {
+                d.jobs[d.events[i as usize].job.unwrap() as usize]
+                    .id
+                    .as_str()
+            })
+            .collect();
+        assert_eq!(who, ["bg-p2", "bg-p3"]);
+        let medium = filter_events(
+            &d,
+            &Filter {
+                share: "medium".into(),
+                ..Filter::default()
+            },
+        );
+        assert!(!medium.is_empty());
+        assert!(medium.iter().all(|&i| d.events[i as usize].share == 1));
+        let p1 = filter_events(
+            &d,
+            &Filter {
+                job: " bg-p1 ".into(),
+                ..Filter::default()
+            },
+        );
+        assert!(p1.iter().all(|&i| d.events[i as usize]
+            .job
+            .map(|j| d.jobs[j as usize].id.as_str())
+            == Some("bg-p1")));
+        let none = filter_events(
+            &d,
+            &Filter {
+                share: "no such share".into(),
+                ..Filter::default()
+            },
+        );
+        assert!(none.is_empty());
+    }
+
+    #[test]
+    fn events_in_plain_words() {
+        let d = aws();
+        let first = |k: EventKind| d.events.iter().find(|e| e.kind == k).unwrap();
+        assert_eq!(
+            describe(&d, first(EventKind::Submit)),
+            "submitted to its share's queue"
+        );
+        let reclaim = describe(&d, first(EventKind::Preempt));
+        assert!(reclaim.contains("reclaimed by med-1"), "{reclaim}");
+        let waits = describe(&d, first(EventKind::Waiting));
+        assert!(
+            waits.starts_with("waits (no lendable capacity): "),
+            "{waits}"
+        );
+        assert_eq!(
+            describe(&d, first(EventKind::SetPriority)),
+            "priority set to 4"
+        );
+    }
+}
