@@ -340,7 +340,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         .iter()
         .take(limits.max_events)
         .map(|e| {
-            let job = (e.job != NO_JOB).then(|| row_of[e.job as usize]);
+            let job = (e.job != NO_JOB).then(|| row_of[e.job.index()]);
             let mut row = EventRow {
                 t_s: s(e.t),
                 job,
@@ -357,7 +357,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                 sim::EventKind::Dispatch { borrowing } => row.borrowing = Some(borrowing),
                 sim::EventKind::Preempt { cause, by, .. } => {
                     row.cause = Some(cause);
-                    row.by = Some(row_of[by as usize]);
+                    row.by = Some(row_of[by.index()]);
                     row.explain = Some(result::explain_preempt(sc, e.job, &e.kind));
                 }
                 sim::EventKind::Waiting(r) => {

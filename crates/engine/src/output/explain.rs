@@ -2,10 +2,10 @@
 //! the event log, the same words in the result JSON and on the page.
 
 use crate::model::Scenario;
-use crate::sim::{Cause, EventKind, Reason};
+use crate::sim::{Cause, EventKind, JobId, Reason};
 
 /// The one-sentence explanation of a preemption (SPEC 8: a newcomer understands it).
-pub fn explain_preempt(sc: &Scenario, victim: u32, kind: &EventKind) -> String {
+pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String {
     let EventKind::Preempt {
         cause,
         by,
@@ -15,8 +15,8 @@ pub fn explain_preempt(sc: &Scenario, victim: u32, kind: &EventKind) -> String {
     else {
         return String::new();
     };
-    let v = &sc.jobs[victim as usize];
-    let b = &sc.jobs[by as usize];
+    let v = &sc.jobs[victim.index()];
+    let b = &sc.jobs[by.index()];
     let ty = &sc.instance_types[v.instance_type].name;
     let (vs, bs) = (&sc.shares[v.share].name, &sc.shares[b.share].name);
     match cause {
@@ -32,8 +32,8 @@ pub fn explain_preempt(sc: &Scenario, victim: u32, kind: &EventKind) -> String {
 }
 
 /// The one-sentence explanation of a waiting reason (SPEC 4).
-pub fn explain_reason(sc: &Scenario, job: u32, reason: Reason) -> String {
-    let j = &sc.jobs[job as usize];
+pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
+    let j = &sc.jobs[job.index()];
     let s = &sc.shares[j.share].name;
     let ty = &sc.instance_types[j.instance_type].name;
     match reason {

@@ -96,7 +96,7 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
     out.push_str(&secs(e.t));
     if e.job != NO_JOB {
         out.push_str(",\"job\":");
-        out.push_str(&string(&sc.jobs[e.job as usize].id));
+        out.push_str(&string(&sc.jobs[e.job.index()].id));
     }
     out.push_str(",\"share\":");
     out.push_str(&string(&sc.shares[e.share as usize].name));
@@ -124,7 +124,7 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
                 out,
                 ",\"cause\":\"{}\",\"by\":{},\"explain\":{}",
                 cause.as_str(),
-                string(&sc.jobs[by as usize].id),
+                string(&sc.jobs[by.index()].id),
                 string(&explain_preempt(sc, e.job, &e.kind))
             );
         }

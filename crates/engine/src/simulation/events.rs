@@ -11,7 +11,7 @@ use crate::model::*;
 use super::state::*;
 
 /// A pending timer: `(at, kind, sequence, job, job epoch)`.
-pub(super) type TimerEntry = (Ms, Timer, u64, u32, u32);
+pub(super) type TimerEntry = (Ms, Timer, u64, JobId, u32);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Timer {
@@ -22,7 +22,7 @@ pub(super) enum Timer {
 }
 
 impl Sim<'_> {
-    pub(crate) fn log(&mut self, job: u32, share: usize, kind: EventKind) {
+    pub(crate) fn log(&mut self, job: JobId, share: usize, kind: EventKind) {
         self.event_count += 1;
         if self.opts.events {
             self.events.push(Event {
@@ -34,9 +34,9 @@ impl Sim<'_> {
         }
     }
 
-    pub(super) fn timer(&mut self, at: Ms, kind: Timer, job: u32) {
+    pub(super) fn timer(&mut self, at: Ms, kind: Timer, job: JobId) {
         self.timer_seq += 1;
-        let epoch = self.jobs[job as usize].epoch;
+        let epoch = self.jobs[job.index()].epoch;
         self.heap
             .push(Reverse((at, kind, self.timer_seq, job, epoch)));
     }
@@ -44,7 +44,7 @@ impl Sim<'_> {
     pub(super) fn next_time(&mut self) -> Option<Ms> {
         // Stale timers (a preempted job's completion) are not events: drop them first.
         while let Some(&Reverse((_, _, _, job, epoch))) = self.heap.peek() {
-            if self.jobs[job as usize].epoch == epoch {
+            if self.jobs[job.index()].epoch == epoch {
                 break;
             }
             self.heap.pop();
@@ -53,7 +53,7 @@ impl Sim<'_> {
         let b = self
             .submissions
             .get(self.next_submission)
-            .map(|&j| self.sc.jobs[j as usize].submit);
+            .map(|&j| self.sc.jobs[j.index()].submit);
         let c = self
             .timed
             .get(self.next_timed)
@@ -100,7 +100,7 @@ impl Sim<'_> {
                 break;
             }
             self.heap.pop();
-            if self.jobs[job as usize].epoch != epoch {
+            if self.jobs[job.index()].epoch != epoch {
                 continue; // stale: the job was preempted since
             }
             match kind {
@@ -110,7 +110,7 @@ impl Sim<'_> {
             }
         }
         while let Some(&j) = self.submissions.get(self.next_submission) {
-            if self.sc.jobs[j as usize].submit != t {
+            if self.sc.jobs[j.index()].submit != t {
                 break;
             }
             self.next_submission += 1;
@@ -130,49 +130,49 @@ impl Sim<'_> {
 
     // ---- queues ------------------------------------------------------------------------
 
-    pub(crate) fn qkey(&self, j: u32) -> QKey {
+    pub(crate) fn qkey(&self, j: JobId) -> QKey {
         (
-            Reverse(self.jobs[j as usize].priority),
-            self.sc.jobs[j as usize].submit,
-            self.id_rank[j as usize],
+            Reverse(self.jobs[j.index()].priority),
+            self.sc.jobs[j.index()].submit,
+            self.id_rank[j.index()],
             j,
         )
     }
 
-    pub(super) fn akey(&self, j: u32) -> AKey {
-        let r = &self.jobs[j as usize];
+    pub(super) fn akey(&self, j: JobId) -> AKey {
+        let r = &self.jobs[j.index()];
         (r.priority, Reverse(r.adm_seq), j)
     }
 
-    pub(super) fn enqueue(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn enqueue(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let key = self.qkey(j);
-        self.jobs[j as usize].state = State::Runnable;
+        self.jobs[j.index()].state = State::Runnable;
         let rt = &mut self.rt[s];
         rt.insert_runnable((t, n), key);
         rt.queued[t] += 1;
         rt.fresh.push(j);
     }
 
-    pub(super) fn dequeue(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn dequeue(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let key = self.qkey(j);
         let rt = &mut self.rt[s];
         rt.remove_runnable((t, n), key);
         rt.queued[t] -= 1;
-        self.jobs[j as usize].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
+        self.jobs[j.index()].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
     }
 
     // ---- transitions -------------------------------------------------------------------
 
     /// SPEC 6: submission; a DISABLED share rejects new jobs.
-    pub(super) fn submit(&mut self, j: u32) {
-        let s = self.sc.jobs[j as usize].share;
+    pub(super) fn submit(&mut self, j: JobId) {
+        let s = self.sc.jobs[j.index()].share;
         self.log(j, s, EventKind::Submit);
         if !self.cfg[s].enabled {
-            self.jobs[j as usize].state = State::Rejected;
+            self.jobs[j.index()].state = State::Rejected;
             self.log(j, s, EventKind::Reject);
             return;
         }
@@ -181,8 +181,8 @@ impl Sim<'_> {
 
     /// SPEC 3: admission takes quota at once; the job is SCHEDULED until its instances are
     /// physically free.
-    pub(crate) fn admit(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(crate) fn admit(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         self.dequeue(j);
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
@@ -193,7 +193,7 @@ impl Sim<'_> {
         self.usage[t].add(&self.cfg, s, n);
         self.usage_version += 1;
         self.adm_seq += 1;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;
         let key = self.akey(j);
@@ -219,12 +219,12 @@ impl Sim<'_> {
         self.sc.capacity[t].saturating_sub(held + reserved)
     }
 
-    pub(super) fn try_start(&mut self, j: u32) -> bool {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn try_start(&mut self, j: JobId) -> bool {
+        let spec = &self.sc.jobs[j.index()];
         if spec.instances > self.free_for(spec.share, spec.instance_type) {
             return false;
         }
-        let seq = self.jobs[j as usize].adm_seq;
+        let seq = self.jobs[j.index()].adm_seq;
         self.scheduled.remove(&seq);
         self.start(j);
         true
@@ -237,21 +237,21 @@ impl Sim<'_> {
             return;
         }
         self.released = false;
-        let waiting: Vec<u32> = self.scheduled.values().copied().collect();
+        let waiting: Vec<JobId> = self.scheduled.values().copied().collect();
         for j in waiting {
             self.try_start(j);
         }
     }
 
     /// SPEC 6: STARTING for `startup_s` (+ `restore_s` when resuming); 0 ends at once.
-    pub(super) fn start(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn start(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let len =
-            lifecycle::startup_length(spec.startup, spec.checkpoint, self.jobs[j as usize].saved);
+            lifecycle::startup_length(spec.startup, spec.checkpoint, self.jobs[j.index()].saved);
         self.rt[s].held[t] += n;
         let now = self.now;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         r.state = State::Starting;
         r.phase_start = now;
         r.first_start.get_or_insert(now);
@@ -263,11 +263,11 @@ impl Sim<'_> {
         }
     }
 
-    pub(super) fn begin_running(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn begin_running(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let now = self.now;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         r.acc.startup += now - r.phase_start;
         r.state = State::Running;
         r.run_start = now;
@@ -278,8 +278,8 @@ impl Sim<'_> {
     }
 
     /// Releases a job's quota (SPEC 3: at completion or at the preempt event).
-    pub(super) fn release_quota(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn release_quota(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let key = self.akey(j);
         self.rt[s].remove_admitted(t, key, n);
@@ -289,17 +289,17 @@ impl Sim<'_> {
         self.rt[s].version += 1; // its own usage fell
     }
 
-    pub(super) fn release_instances(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn release_instances(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         self.rt[spec.share].held[spec.instance_type] -= spec.instances;
         self.released = true;
     }
 
     /// Folds a RUNNING job's run so far into its books (SPEC 6), returning where it stands.
-    pub(super) fn settle_run(&mut self, j: u32) -> lifecycle::RunPoint {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn settle_run(&mut self, j: JobId) -> lifecycle::RunPoint {
+        let spec = &self.sc.jobs[j.index()];
         let now = self.now;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint, now - r.run_start);
         r.acc.progress += p.progress - r.base;
         r.acc.checkpoint += p.checkpoint_time;
@@ -307,11 +307,11 @@ impl Sim<'_> {
         p
     }
 
-    pub(super) fn complete(&mut self, j: u32) {
-        let s = self.sc.jobs[j as usize].share;
+    pub(super) fn complete(&mut self, j: JobId) {
+        let s = self.sc.jobs[j.index()].share;
         let p = self.settle_run(j);
         let now = self.now;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         r.saved = p.progress;
         r.acc.held += now - r.phase_start;
         r.state = State::Succeeded;
@@ -324,21 +324,21 @@ impl Sim<'_> {
     /// SPEC 5: preempt victim `j` for job `by`. Quota is released now; a STARTING or
     /// RUNNING victim holds its instances through the grace period (saving a checkpoint if
     /// it can), a SCHEDULED one returns at once.
-    pub(crate) fn preempt(&mut self, j: u32, by: u32, cause: Cause) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(crate) fn preempt(&mut self, j: JobId, by: JobId, cause: Cause) {
+        let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let (on_preempt, ckpt) = (spec.checkpoint_on_preempt, spec.checkpoint);
         let grace = self.sc.grace;
-        let state = self.jobs[j as usize].state;
+        let state = self.jobs[j.index()].state;
         self.release_quota(j);
-        self.jobs[j as usize].preemptions += 1;
+        self.jobs[j.index()].preemptions += 1;
         match cause {
             Cause::Reclaim => self.rt[s].reclaims += 1,
             Cause::InShare => self.rt[s].in_share += 1,
         }
         let (victim_priority, by_priority) = (
-            self.jobs[j as usize].priority,
-            self.jobs[by as usize].priority,
+            self.jobs[j.index()].priority,
+            self.jobs[by.index()].priority,
         );
         self.log(
             j,
@@ -353,20 +353,20 @@ impl Sim<'_> {
         let now = self.now;
         match state {
             State::Scheduled => {
-                let seq = self.jobs[j as usize].adm_seq;
+                let seq = self.jobs[j.index()].adm_seq;
                 self.scheduled.remove(&seq);
                 self.requeue_or_fail(j);
                 return;
             }
             State::Starting => {
-                let r = &mut self.jobs[j as usize];
+                let r = &mut self.jobs[j.index()];
                 r.acc.startup += now - r.phase_start;
                 r.pre_save = false;
             }
             State::Running => {
                 let p = self.settle_run(j);
                 let save = lifecycle::saves_on_sigterm(&p, on_preempt, ckpt, grace);
-                let r = &mut self.jobs[j as usize];
+                let r = &mut self.jobs[j.index()];
                 r.pre_save = save;
                 if save {
                     r.saved = p.progress;
@@ -376,7 +376,7 @@ impl Sim<'_> {
             }
             _ => unreachable!("only admitted jobs are preemption candidates"),
         }
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         r.state = State::Preempting;
         r.pre_at = now;
         r.epoch += 1;
@@ -389,7 +389,7 @@ impl Sim<'_> {
 
     /// SPEC 5: at the end of the grace period the victim releases its instances, then
     /// returns to RUNNABLE (`requeue`) or, past its retries, FAILS.
-    pub(super) fn grace_end(&mut self, j: u32) {
+    pub(super) fn grace_end(&mut self, j: JobId) {
         self.settle_grace(j, self.now);
         self.release_instances(j);
         self.requeue_or_fail(j);
@@ -397,9 +397,9 @@ impl Sim<'_> {
 
     /// Books a PREEMPTING job's time up to `until` (SPEC 6): a save on SIGTERM counts as
     /// `checkpoint` (as far as it got), the rest of the grace period as `grace`.
-    pub(super) fn settle_grace(&mut self, j: u32, until: Ms) {
-        let cost = self.sc.jobs[j as usize].checkpoint.map_or(0, |c| c.cost);
-        let r = &mut self.jobs[j as usize];
+    pub(super) fn settle_grace(&mut self, j: JobId, until: Ms) {
+        let cost = self.sc.jobs[j.index()].checkpoint.map_or(0, |c| c.cost);
+        let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
         let saving = if r.pre_save { cost.min(grace) } else { 0 };
         r.acc.checkpoint += saving;
@@ -407,10 +407,10 @@ impl Sim<'_> {
         r.acc.held += until - r.phase_start;
     }
 
-    pub(super) fn requeue_or_fail(&mut self, j: u32) {
-        let spec = &self.sc.jobs[j as usize];
+    pub(super) fn requeue_or_fail(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
-        let r = &mut self.jobs[j as usize];
+        let r = &mut self.jobs[j.index()];
         if spec
             .preemption_retries
             .is_some_and(|max| r.preemptions > max)
@@ -432,7 +432,7 @@ impl Sim<'_> {
             TimedAction::SetPriority { job, priority } => {
                 self.quota_epoch += 1;
                 self.struct_epoch += 1;
-                let j = *job as u32;
+                let j = JobId::new(*job);
                 let s = self.sc.jobs[*job].share;
                 match self.jobs[*job].state {
                     State::Runnable => {
@@ -502,16 +502,16 @@ impl Sim<'_> {
     /// unfinished job's kept progress is `useful`.
     pub(super) fn close_books(&mut self) {
         let end = self.end;
-        for j in 0..self.jobs.len() as u32 {
-            match self.jobs[j as usize].state {
+        for j in JobId::all(self.jobs.len()) {
+            match self.jobs[j.index()].state {
                 State::Starting => {
-                    let r = &mut self.jobs[j as usize];
+                    let r = &mut self.jobs[j.index()];
                     r.acc.startup += end - r.phase_start;
                     r.acc.held += end - r.phase_start;
                 }
                 State::Running => {
                     let p = self.settle_run(j);
-                    let r = &mut self.jobs[j as usize];
+                    let r = &mut self.jobs[j.index()];
                     r.saved = p.progress;
                     r.acc.held += end - r.phase_start;
                 }

@@ -8,13 +8,13 @@
 use crate::admission::{self, Misfit};
 use crate::model::Queueing;
 use crate::preemption::Victim;
-use crate::sim::{EventKind, NoOffer, QKey, Reason, Sim, State};
+use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
 
 /// What a share offers in one step of the pass.
 struct Offer {
     /// SPEC 4 step 2 order: within entitlement first, then earlier submit, then share order.
     key: (bool, i64, usize),
-    job: u32,
+    job: JobId,
     /// `None`: the job fits as is; `Some`: it is admitted into the quota these release.
     victims: Option<Vec<Victim>>,
 }
@@ -91,7 +91,7 @@ impl Sim<'_> {
         let mut limit_bound = true;
         for &head in &self.rt[s].heads {
             let j = head.3;
-            let spec = &self.sc.jobs[j as usize];
+            let spec = &self.sc.jobs[j.index()];
             let t = spec.instance_type;
             if admission::has_limit(&self.cfg[s], t) {
                 let n = spec.instances;
@@ -144,8 +144,8 @@ impl Sim<'_> {
 
     /// SPEC 4 reason 2 (strict FIFO): a job behind a blocked head waits
     /// `blocked_by_priority` if the head's priority is higher, else `head_of_line`.
-    fn behind_head_reason(&self, j: u32, head: u32) -> Reason {
-        if self.jobs[head as usize].priority > self.jobs[j as usize].priority {
+    fn behind_head_reason(&self, j: JobId, head: JobId) -> Reason {
+        if self.jobs[head.index()].priority > self.jobs[j.index()].priority {
             Reason::BlockedByPriority
         } else {
             Reason::HeadOfLine
@@ -179,7 +179,7 @@ impl Sim<'_> {
         changes.dedup();
         for (s, key, reason) in changes {
             let j = key.3;
-            self.jobs[j as usize].reason = Some(reason);
+            self.jobs[j.index()].reason = Some(reason);
             self.log(j, s, EventKind::Waiting(reason));
         }
     }
@@ -193,7 +193,7 @@ impl Sim<'_> {
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {
-                    if self.jobs[key.3 as usize].reason != Some(r) {
+                    if self.jobs[key.3.index()].reason != Some(r) {
                         changes.push((s, *key, r));
                     }
                 }
@@ -207,11 +207,11 @@ impl Sim<'_> {
         }
         // Jobs new to their bucket take its (now current) reason.
         for &j in &self.rt[s].fresh {
-            let job = &self.jobs[j as usize];
+            let job = &self.jobs[j.index()];
             if job.state != State::Runnable {
                 continue;
             }
-            let spec = &self.sc.jobs[j as usize];
+            let spec = &self.sc.jobs[j.index()];
             let r = self.rt[s]
                 .buckets
                 .get(&(spec.instance_type, spec.instances))
@@ -232,9 +232,9 @@ impl Sim<'_> {
             return;
         };
         let h = head.3;
-        let spec = &self.sc.jobs[h as usize];
+        let spec = &self.sc.jobs[h.index()];
         let r = self.own_reason(s, spec.instance_type, spec.instances);
-        if self.jobs[h as usize].reason != Some(r) {
+        if self.jobs[h.index()].reason != Some(r) {
             changes.push((s, head, r));
         }
         if !self.rt[s].dirty {
@@ -246,13 +246,13 @@ impl Sim<'_> {
                 if j == h {
                     continue;
                 }
-                let t = self.sc.jobs[j as usize].instance_type;
+                let t = self.sc.jobs[j.index()].instance_type;
                 let r = if !admission::has_limit(&self.cfg[s], t) {
                     Reason::Unschedulable
                 } else {
                     self.behind_head_reason(j, h)
                 };
-                if self.jobs[j as usize].reason != Some(r) {
+                if self.jobs[j.index()].reason != Some(r) {
                     changes.push((s, *key, r));
                 }
             }

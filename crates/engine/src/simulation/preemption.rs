@@ -8,12 +8,12 @@
 use std::collections::BinaryHeap;
 
 use crate::admission::{self, TypeUsage};
-use crate::sim::{AKey, Cause, Sim};
+use crate::sim::{AKey, Cause, JobId, Sim};
 
 /// A chosen victim and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Victim {
-    pub job: u32,
+    pub job: JobId,
     pub share: usize,
     pub instances: u64,
     pub cause: Cause,
@@ -30,10 +30,10 @@ enum Attempt {
 
 impl Sim<'_> {
     /// SPEC 5: the victims that let job `j` be admitted, or `None` (nobody is preempted).
-    pub(crate) fn select_victims(&self, j: u32) -> Option<Vec<Victim>> {
-        let spec = &self.sc.jobs[j as usize];
+    pub(crate) fn select_victims(&self, j: JobId) -> Option<Vec<Victim>> {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);
-        let p = self.jobs[j as usize].priority;
+        let p = self.jobs[j.index()].priority;
         // What removing every own candidate would release (0 with in-share preemption off).
         let own_lower = if self.cfg[s].in_share_preemption {
             self.rt[s].admitted_below(t, p)
@@ -58,14 +58,14 @@ impl Sim<'_> {
     /// SPEC 5: whether job `j` has any preemption candidate at all: other shares over their limit while its
     /// share is under its own, or lower-priority admitted jobs of its share with in-share
     /// preemption on.
-    pub(crate) fn may_preempt(&self, j: u32) -> bool {
-        let spec = &self.sc.jobs[j as usize];
+    pub(crate) fn may_preempt(&self, j: JobId) -> bool {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);
         self.may_reclaim(s, t)
             || (self.cfg[s].in_share_preemption
                 && self.rt[s].admitted[t]
                     .first()
-                    .is_some_and(|k| k.0 < self.jobs[j as usize].priority))
+                    .is_some_and(|k| k.0 < self.jobs[j.index()].priority))
     }
 
     /// SPEC 5 reclaim: a job of share `s` may reclaim instances of type `t` only while `s`
@@ -101,7 +101,7 @@ impl Sim<'_> {
             Some(Victim {
                 job,
                 share: *o,
-                instances: self.sc.jobs[job as usize].instances,
+                instances: self.sc.jobs[job.index()].instances,
                 cause: Cause::Reclaim,
             })
         })
@@ -109,10 +109,10 @@ impl Sim<'_> {
 
     /// SPEC 5 candidates, group 2: with in-share preemption on, admitted jobs of J's own
     /// share and type with strictly lower priority, lowest first, then latest admission.
-    fn own_candidates(&self, j: u32) -> impl Iterator<Item = Victim> + '_ {
-        let spec = &self.sc.jobs[j as usize];
+    fn own_candidates(&self, j: JobId) -> impl Iterator<Item = Victim> + '_ {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);
-        let p = self.jobs[j as usize].priority;
+        let p = self.jobs[j.index()].priority;
         let on = self.cfg[s].in_share_preemption;
         self.rt[s].admitted[t]
             .iter()
@@ -120,7 +120,7 @@ impl Sim<'_> {
             .map(move |k| Victim {
                 job: k.2,
                 share: s,
-                instances: self.sc.jobs[k.2 as usize].instances,
+                instances: self.sc.jobs[k.2.index()].instances,
                 cause: Cause::InShare,
             })
     }
@@ -130,8 +130,8 @@ impl Sim<'_> {
     /// attempt A other shares down to the least they can drop to: removal from a share stops
     /// once it is within its limit, so it keeps at least `limit + 1 - largest job`).
     /// Removing more only helps, so if this fails the attempt fails and is not run.
-    fn could_pass(&self, j: u32, own_lower: u64, reclaim: bool) -> bool {
-        let spec = &self.sc.jobs[j as usize];
+    fn could_pass(&self, j: JobId, own_lower: u64, reclaim: bool) -> bool {
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let mut trial = self.usage[t].clone();
         trial.remove(&self.cfg, s, own_lower);
@@ -165,11 +165,11 @@ impl Sim<'_> {
     /// step 3, the minimal set.
     fn attempt(
         &self,
-        j: u32,
+        j: JobId,
         cands: impl Iterator<Item = Victim>,
         attempt: Attempt,
     ) -> Option<Vec<Victim>> {
-        let spec = &self.sc.jobs[j as usize];
+        let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let mut trial = self.usage[t].clone();
         let mut victims = Vec::new();

@@ -147,7 +147,7 @@ pub enum EventKind {
     Running,
     Preempt {
         cause: Cause,
-        by: u32,
+        by: JobId,
         victim_priority: u32,
         by_priority: u32,
     },
@@ -160,16 +160,37 @@ pub enum EventKind {
     UpdateShare,
 }
 
+/// A job of the scenario: its index in `Scenario::jobs` (and in [`Sim::jobs`]). Ordered
+/// by that index, the last tie-break of the queue and candidate orders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JobId(pub u32);
+
+impl JobId {
+    /// The job at `index` of the scenario's jobs.
+    pub fn new(index: usize) -> JobId {
+        JobId(index as u32)
+    }
+    /// Its index in `Scenario::jobs` and [`Sim::jobs`].
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+    /// Every job of a scenario with `n` jobs, in order.
+    pub fn all(n: usize) -> impl Iterator<Item = JobId> {
+        (0..n as u32).map(JobId)
+    }
+}
+
 /// One entry of the event log. `job` is `NO_JOB` for `update_share`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Event {
     pub t: Ms,
-    pub job: u32,
+    pub job: JobId,
     pub share: u32,
     pub kind: EventKind,
 }
 
-pub const NO_JOB: u32 = u32::MAX;
+/// The `job` of an event without one (`update_share`).
+pub const NO_JOB: JobId = JobId(u32::MAX);
 
 /// SPEC 6: a job's held instance-time split, in ms of one instance (multiply by `instances`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -215,9 +236,9 @@ pub struct JobRt {
 }
 
 /// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id.
-pub type QKey = (Reverse<u32>, Ms, u32, u32);
+pub type QKey = (Reverse<u32>, Ms, u32, JobId);
 /// Candidate order (SPEC 5): lowest priority first, then latest admission first.
-pub type AKey = (u32, Reverse<u64>, u32);
+pub type AKey = (u32, Reverse<u64>, JobId);
 
 /// RUNNABLE jobs of one share with the same instance type and size. Such jobs fit, preempt
 /// and wait for the same reasons, so a pass looks at bucket heads only.
@@ -238,7 +259,7 @@ pub struct ShareRt {
     /// Per instance type: admitted instances by priority (for preemption bounds).
     pub admitted_by_priority: Vec<BTreeMap<u32, u64>>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
-    pub fresh: Vec<u32>,
+    pub fresh: Vec<JobId>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).
     pub dirty: bool,
     /// RUNNABLE jobs per instance type (series `queued`).
@@ -351,7 +372,7 @@ pub struct Sim<'a> {
     pub series: Series,
     pub integrals: Vec<Integrals>,
     /// SCHEDULED jobs in admission order.
-    pub scheduled: BTreeMap<u64, u32>,
+    pub scheduled: BTreeMap<u64, JobId>,
     /// Instances were released since the SCHEDULED jobs were last scanned.
     pub released: bool,
     pub adm_seq: u64,
@@ -370,7 +391,7 @@ pub struct Sim<'a> {
     pub event_count: u64,
     pub(super) heap: BinaryHeap<Reverse<TimerEntry>>,
     pub(super) timer_seq: u64,
-    pub(super) submissions: Vec<u32>,
+    pub(super) submissions: Vec<JobId>,
     pub(super) next_submission: usize,
     pub(super) timed: Vec<usize>,
     pub(super) next_timed: usize,
@@ -431,17 +452,17 @@ impl<'a> Sim<'a> {
                 acc: Acc::default(),
             })
             .collect();
-        let mut by_id: Vec<u32> = (0..sc.jobs.len() as u32).collect();
+        let mut by_id: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
         crate::sort::stable_by(&mut by_id, &|&a, &b| {
-            sc.jobs[a as usize].id.cmp(&sc.jobs[b as usize].id)
+            sc.jobs[a.index()].id.cmp(&sc.jobs[b.index()].id)
         });
         let mut id_rank = vec![0; sc.jobs.len()];
         for (rank, &j) in by_id.iter().enumerate() {
-            id_rank[j as usize] = rank as u32;
+            id_rank[j.index()] = rank as u32;
         }
-        let mut submissions: Vec<u32> = (0..sc.jobs.len() as u32).collect();
+        let mut submissions: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
         // Stable: file order within an instant.
-        crate::sort::stable_by_i64(&mut submissions, &|&j| sc.jobs[j as usize].submit);
+        crate::sort::stable_by_i64(&mut submissions, &|&j| sc.jobs[j.index()].submit);
         let mut timed: Vec<usize> = (0..sc.events.len()).collect();
         crate::sort::stable_by_i64(&mut timed, &|&e| sc.events[e].at);
 
