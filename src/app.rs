@@ -14,9 +14,10 @@ use crate::toolbar::Toolbar;
 use crate::ui::format;
 use crate::ui::problems::ErrorBox;
 
-/// "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending.
+/// The run status line: "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending
+/// ([`state::RunStatus`]).
 #[component]
-pub fn RunStatus() -> impl IntoView {
+pub fn RunStatusLine() -> impl IntoView {
     let app = use_app();
     view! {
         <span
@@ -69,7 +70,7 @@ pub fn App() -> impl IntoView {
             </div>
         </header>
         <Toolbar>
-            <RunStatus />
+            <RunStatusLine />
         </Toolbar>
         <main class="wrap layout">
             <div class="editor-column">

@@ -141,10 +141,10 @@ pub fn PresetPicker() -> impl IntoView {
 #[component]
 pub fn RunProgressBar() -> impl IntoView {
     let app = use_app();
-    let running = move || app.progress.with(Option::is_some);
+    let running = move || app.status.with(|s| s.progress().is_some());
     let percent = move || {
-        app.progress.with(|p| {
-            p.as_ref()
+        app.status.with(|s| {
+            s.progress()
                 .map_or(0.0, |p| (p.fraction * 100.0).clamp(0.0, 100.0))
         })
     };
@@ -154,6 +154,7 @@ pub fn RunProgressBar() -> impl IntoView {
             class="run-progress"
             data-testid="run-progress"
             data-state=move || if running() { "running" } else { "idle" }
+            data-worker=move || app.worker.get().as_str()
             data-runs-started=stat(|s| s.started.to_string())
             data-runs-finished=stat(|s| s.finished.to_string())
             data-runs-cancelled=stat(|s| s.cancelled.to_string())
@@ -174,9 +175,10 @@ pub fn RunProgressBar() -> impl IntoView {
                 ></progress>
                 <span class="run-phase">
                     {move || {
-                        app.progress
-                            .with(|p| {
-                                p.as_ref().map(|p| format!("{} {:.0}%", p.phase, p.fraction * 100.0))
+                        app.status
+                            .with(|s| {
+                                s.progress()
+                                    .map(|p| format!("{} {:.0}%", p.phase.as_str(), p.fraction * 100.0))
                             })
                     }}
                 </span>
@@ -190,8 +192,8 @@ pub fn RunProgressBar() -> impl IntoView {
                 </button>
             </Show>
             {move || {
-                app.run_error
-                    .get()
+                app.status
+                    .with(|s| s.error().map(str::to_string))
                     .map(|m| view! { <span class="run-error" role="alert">{m}</span> })
             }}
         </span>

@@ -30,7 +30,7 @@ const tag = document.querySelector('script[data-quotalab-js]');
 const js = new URL(tag.dataset.quotalabJs, document.baseURI).href;
 const bindings = await import(js);
 const module = await compile(new URL(tag.dataset.quotalabWasm, document.baseURI).href);
-// The simulation worker (src/worker.rs, www/worker-loader.js) runs this same module: the page
+// The simulation worker (src/worker/, www/worker-loader.js) runs this same module: the page
 // hands it the compiled module and the glue's address, so the worker starts without a second
 // download or compile. Set before the app starts, which may start the worker at once.
 globalThis.quotalabBoot = { module, js };

@@ -21,6 +21,8 @@ use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 use quotalab_engine::Problem;
 
+use crate::worker::{Phase, WorkerState};
+
 pub mod notice;
 pub mod runner;
 
@@ -45,8 +47,87 @@ pub struct RunOutcome {
 pub struct RunProgress {
     /// 0 to 1.
     pub fraction: f64,
-    /// "starting", "validating", "simulating", "summarising".
-    pub phase: String,
+    pub phase: Phase,
+}
+
+/// Where the page's run of the current scenario is, and so what the result shown
+/// ([`AppState::outcome`], the last good run) is worth. One value instead of four flags
+/// (stale, in flight, failed, cancelled) that had to agree.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RunStatus {
+    /// The result shown is of the current scenario text.
+    Current,
+    /// The text changed since the result shown (or nothing was shown yet): its run is
+    /// coming (after a pause, or drawn in a task of its own).
+    Pending,
+    /// A worker run of the current text is in flight.
+    Running(RunProgress),
+    /// The current text has problems ([`AppState::problems`]): the result shown is the last
+    /// good one.
+    Invalid,
+    /// The worker run was cancelled (the Cancel button): the result shown is of an older text.
+    Cancelled,
+    /// The last run failed (a worker error), shown until the next run.
+    Failed(String),
+}
+
+impl RunStatus {
+    /// The result shown is not of the current text.
+    pub fn is_stale(&self) -> bool {
+        !matches!(self, RunStatus::Current)
+    }
+
+    /// The worker run in flight, if any.
+    pub fn progress(&self) -> Option<&RunProgress> {
+        match self {
+            RunStatus::Running(p) => Some(p),
+            _ => None,
+        }
+    }
+
+    /// Why the last run failed, if it did.
+    pub fn error(&self) -> Option<&str> {
+        match self {
+            RunStatus::Failed(m) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// " (updating…)" while a newer result is coming, or why the shown result is old.
+    pub fn stale_note(&self) -> &'static str {
+        match self {
+            RunStatus::Current => "",
+            RunStatus::Cancelled => " (cancelled: press Run to simulate the current scenario)",
+            RunStatus::Failed(_) => " (the last run failed)",
+            RunStatus::Pending | RunStatus::Running(_) | RunStatus::Invalid => " (updating…)",
+        }
+    }
+}
+
+/// Whether the result shown is stale: a view of [`AppState::status`] for the readers that need
+/// only that bit (the link sync, the results' styling, tests that set a result by hand).
+#[derive(Clone, Copy)]
+pub struct Stale(RwSignal<RunStatus>);
+
+impl Stale {
+    pub fn get(&self) -> bool {
+        self.0.with(RunStatus::is_stale)
+    }
+
+    pub fn get_untracked(&self) -> bool {
+        self.0.with_untracked(RunStatus::is_stale)
+    }
+
+    /// `false`: the result shown is current; `true`: a run of the current text is coming (a
+    /// failure, a cancellation or problems already make it stale and stay as they are).
+    pub fn set(&self, stale: bool) {
+        let current = self.0.with_untracked(|s| *s == RunStatus::Current);
+        if !stale && !current {
+            self.0.set(RunStatus::Current);
+        } else if stale && current {
+            self.0.set(RunStatus::Pending);
+        }
+    }
 }
 
 /// Counters and timings of the runs so far (the benchmark and tests read them from the
@@ -87,18 +168,16 @@ pub struct AppState {
     pub problems: RwSignal<Vec<Problem>>,
     /// Warnings of the current scenario (e.g. overcommit).
     pub warnings: RwSignal<Vec<Problem>>,
-    /// The shown result is not of the current text (invalid, or a run is pending).
-    pub stale: RwSignal<bool>,
+    /// Where the run of the current text is ([`RunStatus`]).
+    pub status: RwSignal<RunStatus>,
+    /// The result shown is not of the current text (a view of `status`).
+    pub stale: Stale,
+    /// Where the simulation worker is (`data-worker`).
+    pub worker: RwSignal<WorkerState>,
     /// The timeline cursor (seconds), shared by the charts and the "state at t" panel.
     pub cursor: RwSignal<Option<f64>>,
     /// Bumped by the Run button to re-simulate the same text.
     pub run_requests: RwSignal<u64>,
-    /// The worker run in flight (`None` when none is).
-    pub progress: RwSignal<Option<RunProgress>>,
-    /// Why the last run failed (a worker error), shown until the next run.
-    pub run_error: RwSignal<Option<String>>,
-    /// The last worker run was cancelled (the result shown is of an older text).
-    pub cancelled: RwSignal<bool>,
     /// Counters and timings of the runs.
     pub run_stats: RwSignal<RunStats>,
     /// The dismissible message above the results (a link or a file that could not be
@@ -109,17 +188,17 @@ pub struct AppState {
 
 impl AppState {
     pub fn new(initial: String) -> AppState {
+        let status = RwSignal::new(RunStatus::Pending);
         AppState {
             scenario: RwSignal::new(initial),
             outcome: RwSignal::new(None),
             problems: RwSignal::new(Vec::new()),
             warnings: RwSignal::new(Vec::new()),
-            stale: RwSignal::new(true),
+            status,
+            stale: Stale(status),
+            worker: RwSignal::new(WorkerState::Idle),
             cursor: RwSignal::new(None),
             run_requests: RwSignal::new(0),
-            progress: RwSignal::new(None),
-            run_error: RwSignal::new(None),
-            cancelled: RwSignal::new(false),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
             runner: StoredValue::new_local(Runner::default()),
@@ -128,15 +207,7 @@ impl AppState {
 
     /// " (updating…)" while a newer result is coming, or why the shown result is old.
     pub fn stale_note(&self) -> &'static str {
-        if !self.stale.get() {
-            ""
-        } else if self.cancelled.get() {
-            " (cancelled: press Run to simulate the current scenario)"
-        } else if self.run_error.with(Option::is_some) {
-            " (the last run failed)"
-        } else {
-            " (updating…)"
-        }
+        self.status.with(RunStatus::stale_note)
     }
 }
 

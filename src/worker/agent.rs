@@ -6,13 +6,16 @@ use std::cell::Cell;
 
 use js_sys::{Array, Uint8Array};
 use quotalab_engine::digest::{digest, DigestLimits};
+use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
 use quotalab_engine::sim::State;
-use quotalab_engine::{Options, Sim};
+use quotalab_engine::Sim;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{clock_ms, encode_done, encode_problems, epoch_ms};
+use super::protocol::{
+    clock_ms, encode_result, epoch_ms, to_js, to_pairs, Bytes, Phase, Request, Response, Timing,
+};
 
 /// How often the worker reports progress while simulating (milliseconds).
 pub const PROGRESS_MS: f64 = 50.0;
@@ -36,51 +39,50 @@ pub fn sim_fraction(sim: &Sim) -> f64 {
 }
 
 thread_local! {
-    /// The id of the run the worker is busy with (-1 when idle), for the panic hook.
-    static CURRENT: Cell<f64> = const { Cell::new(-1.0) };
+    /// The id of the run the worker is busy with, for the panic hook.
+    static CURRENT: Cell<Option<u64>> = const { Cell::new(None) };
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-fn post(message: &Array, transfer: Option<&JsValue>) {
-    let scope = scope();
-    let _ = match transfer {
-        Some(buffer) => scope.post_message_with_transfer(message, &Array::of1(buffer)),
-        None => scope.post_message(message),
+/// Posts `response` as postcard bytes, transferring their buffer.
+fn post(response: &Response) {
+    let bytes = match response.encode() {
+        Ok(bytes) => bytes,
+        Err(message) => {
+            let id = CURRENT.with(Cell::get);
+            match (Response::Error { id, message }).encode() {
+                Ok(bytes) => bytes,
+                Err(_) => return,
+            }
+        }
     };
+    let (array, buffer) = to_js(&bytes);
+    let _ = scope().post_message_with_transfer(&array, &Array::of1(&buffer));
 }
 
-fn post_bytes(kind: &str, id: f64, bytes: &[u8], extra: &[f64]) {
-    let array = Uint8Array::from(bytes);
-    let message = Array::of3(&kind.into(), &id.into(), &array);
-    for &x in extra {
-        message.push(&x.into());
-    }
-    post(&message, Some(&array.buffer()));
+fn post_error(id: Option<u64>, message: String) {
+    post(&Response::Error { id, message });
 }
 
-fn post_error(id: f64, message: &str) {
-    post(
-        &Array::of3(&"error".into(), &id.into(), &message.into()),
-        None,
-    );
+fn post_progress(id: u64, fraction: f64, phase: Phase) {
+    post(&Response::Progress {
+        id,
+        fraction,
+        phase,
+    });
 }
 
-fn post_progress(id: f64, fraction: f64, phase: &str) {
-    let message = Array::of3(&"progress".into(), &id.into(), &fraction.into());
-    message.push(&phase.into());
-    post(&message, None);
-}
-
-/// The worker's `main`: installs the panic hook and the message handler, then says "ready".
+/// The worker's `main`: installs the panic hook and the message handler, then posts
+/// [`Response::Ready`].
 pub fn worker_main() {
     std::panic::set_hook(Box::new(|info| {
         console_error_panic_hook::hook(info);
         post_error(
             CURRENT.with(Cell::get),
-            &format!("internal error in the simulation worker: {info}"),
+            format!("internal error in the simulation worker: {info}"),
         );
     }));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
@@ -88,45 +90,32 @@ pub fn worker_main() {
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
-    post(&Array::of1(&"ready".into()), None);
+    post(&Response::Ready);
 }
 
 fn on_request(data: &JsValue) {
-    let Some(message) = data.dyn_ref::<Array>() else {
-        post_error(-1.0, "the worker received a message it does not understand");
+    let received = epoch_ms();
+    let Some(array) = data.dyn_ref::<Uint8Array>() else {
+        post_error(
+            None,
+            "the worker received a message it does not understand".into(),
+        );
         return;
     };
-    match message.get(0).as_string().as_deref() {
-        Some("run") => {}
-        Some("warmup") => {
-            warm_up();
-            return;
+    let bytes = array.to_vec();
+    match Request::decode(&bytes) {
+        Ok(Request::Warmup) => warm_up(),
+        Ok(Request::Run {
+            id,
+            scenario,
+            limits,
+        }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            run_in_worker(id, scenario, limits, received);
+            CURRENT.with(|c| c.set(None));
         }
-        _ => {
-            post_error(-1.0, "the worker received a message it does not understand");
-            return;
-        }
+        Err(message) => post_error(None, message),
     }
-    let received = epoch_ms();
-    let id = message.get(1).as_f64().unwrap_or(-1.0);
-    let bytes = Uint8Array::new(&message.get(2)).to_vec();
-    let default = DigestLimits::default();
-    let limits = DigestLimits {
-        max_points: message
-            .get(3)
-            .as_f64()
-            .map_or(default.max_points, |x| x as usize),
-        max_events: message
-            .get(4)
-            .as_f64()
-            .map_or(default.max_events, |x| x as usize),
-    };
-    CURRENT.with(|c| c.set(id));
-    match String::from_utf8(bytes) {
-        Ok(text) => run_in_worker(id, &text, limits, received),
-        Err(_) => post_error(id, "the scenario is not UTF-8 text"),
-    }
-    CURRENT.with(|c| c.set(-1.0));
 }
 
 /// Runs a small trace-like scenario (explicit jobs, two shares, preemptions) through every
@@ -152,10 +141,14 @@ fn warm_up() {
         ));
     }
     text.push_str("]}");
-    if let Ok(loaded) = quotalab_engine::load(&text) {
-        let sim = quotalab_engine::simulate(&loaded.scenario, Options::default());
-        let d = digest(&sim, DigestLimits::default());
-        let _ = encode_done(&loaded.warnings, &d);
+    let opts = RunOptions {
+        product: Product::Digest(DigestLimits::default()),
+        ..RunOptions::default()
+    };
+    if let Ok(run) = pipeline::run(&text, &opts) {
+        if let Output::Digest(d) = run.output {
+            let _ = encode_result(&run.warnings, &d);
+        }
     }
 }
 
@@ -164,22 +157,25 @@ const LOAD_SHARE: f64 = 0.05;
 /// Share given to the digest and its encoding after the last step.
 const DIGEST_SHARE: f64 = 0.05;
 
-fn run_in_worker(id: f64, text: &str, limits: DigestLimits, received: f64) {
+/// A run as [`pipeline::run`] makes it (validation, the policy as given, simulation, the
+/// digest), stage by stage so that progress can be posted between simulation steps.
+fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
     let start = clock_ms();
-    post_progress(id, 0.0, "validating");
+    post_progress(id, 0.0, Phase::Validating);
     let loaded = match quotalab_engine::load(text) {
         Ok(loaded) => loaded,
         Err(problems) => {
-            match encode_problems(&problems) {
-                Ok(bytes) => post_bytes("problems", id, &bytes, &[]),
-                Err(e) => post_error(id, &e),
-            }
+            post(&Response::Problems {
+                id,
+                problems: to_pairs(&problems),
+            });
             return;
         }
     };
     let loaded_at = clock_ms();
-    let mut sim = Sim::new(&loaded.scenario, Options::default());
-    post_progress(id, LOAD_SHARE, "simulating");
+    let product = Product::Digest(limits);
+    let mut sim = Sim::new(&loaded.scenario, product.options());
+    post_progress(id, LOAD_SHARE, Phase::Simulating);
     let mut last = clock_ms();
     let mut steps = 0u32;
     while sim.step() {
@@ -189,29 +185,35 @@ fn run_in_worker(id: f64, text: &str, limits: DigestLimits, received: f64) {
             if now - last >= PROGRESS_MS {
                 last = now;
                 let f = LOAD_SHARE + (1.0 - LOAD_SHARE - DIGEST_SHARE) * sim_fraction(&sim);
-                post_progress(id, f, "simulating");
+                post_progress(id, f, Phase::Simulating);
             }
         }
     }
     sim.finish();
     let simulated_at = clock_ms();
-    post_progress(id, 1.0 - DIGEST_SHARE, "summarising");
+    post_progress(id, 1.0 - DIGEST_SHARE, Phase::Summarising);
     let d = digest(&sim, limits);
     let digested_at = clock_ms();
-    match encode_done(&loaded.warnings, &d) {
+    match encode_result(&loaded.warnings, &d) {
         Ok(bytes) => {
             let end = clock_ms();
-            let phases = [
-                end - start,
-                loaded_at - start,
-                simulated_at - loaded_at,
-                digested_at - simulated_at,
-                end - digested_at,
-                received,
-                epoch_ms(),
-            ];
-            post_bytes("done", id, &bytes, &phases);
+            let timing = Timing {
+                compute_ms: end - start,
+                phases: [
+                    loaded_at - start,
+                    simulated_at - loaded_at,
+                    digested_at - simulated_at,
+                    end - digested_at,
+                ],
+                received_at: received,
+                posted_at: epoch_ms(),
+            };
+            post(&Response::Done {
+                id,
+                timing,
+                result: Bytes(&bytes),
+            });
         }
-        Err(e) => post_error(id, &e),
+        Err(e) => post_error(Some(id), e),
     }
 }

@@ -7,25 +7,31 @@
 //! module worker from `www/worker-loader.js` and hands it both, so a worker costs no download
 //! and no compile, and the files cannot disagree (one hashed wasm). In the worker the module's
 //! `main` (`src/main.rs`) sees a worker scope and calls [`worker_main`]. A run there is:
-//! validation, then [`Sim::step`](quotalab_engine::Sim::step) instant by instant with a progress report every
-//! [`PROGRESS_MS`], then the [`Digest`](quotalab_engine::digest::Digest).
+//! the stages of [`quotalab_engine::pipeline::run`] (the call the page makes for its own runs):
+//! validation, then [`Sim::step`](quotalab_engine::Sim::step) instant by instant with a
+//! progress report every [`PROGRESS_MS`], then the [`Digest`](quotalab_engine::digest::Digest).
 //!
-//! Messages are JS arrays; bulk data travels as byte buffers that are *transferred*, not
-//! copied (the scenario as UTF-8, the result as `postcard`: a compact binary serde format,
-//! about a third of the JSON size and ten times faster to decode in wasm, measured in
-//! `docs/PERFORMANCE.md`):
+//! Messages are the serde enums of [`protocol`], [`Request`] (page → worker) and [`Response`]
+//! (worker → page), encoded with `postcard` (a compact binary serde format: the result is
+//! about a third of its JSON size and ten times faster to decode in wasm, measured in
+//! `docs/PERFORMANCE.md`) and sent as a `Uint8Array` whose buffer is *transferred*, not
+//! copied:
 //!
 //! | direction | message |
 //! |---|---|
-//! | page → worker | `["run", id, scenario bytes, max_points, max_events]` |
-//! | worker → page | `["ready"]` once its wasm is running (earlier messages would be lost) |
-//! | worker → page | `["progress", id, fraction 0..1, phase]` |
-//! | worker → page | `["problems", id, postcard Vec<(path, message)>]` |
-//! | worker → page | `["done", id, postcard (warnings, Digest), total ms, validate ms, simulate ms, digest ms, encode ms, received at, posted at]` (times since the epoch, ms) |
-//! | worker → page | `["error", id or -1, message]` (a panic in the worker, a bad message) |
-//! | worker → page | `["unavailable", -1, message]` (its wasm could not be started) |
-//! | page → worker | `["boot", -1, WebAssembly.Module, glue address]` (first message, read by the loader) |
-//! | page → worker | `["warmup", -1]` (the first worker runs a small scenario to optimise its code) |
+//! | page → worker | `{kind: "boot", module, js}`, a plain object read by the loader (a `WebAssembly.Module` cannot be postcard) |
+//! | worker → page | [`Response::Ready`] once its wasm is running (earlier requests would be lost) |
+//! | page → worker | [`Request::Warmup`] (the first worker runs a small scenario to optimise its code) |
+//! | page → worker | [`Request::Run`] `{ id, scenario, limits }` |
+//! | worker → page | [`Response::Progress`] `{ id, fraction, phase }` |
+//! | worker → page | [`Response::Problems`] `{ id, problems }` |
+//! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
+//! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |
+//! | worker → page | `{kind: "unavailable", message}`, a plain object from the loader (its wasm could not be started) |
+//!
+//! The page shows where its worker is ([`WorkerState`]) as `data-worker` on the run progress
+//! line: `idle`, `starting`, `ready` (it fetches nothing more), or `off` (none will be
+//! started).
 //!
 //! A worker started after a cancel shares the compiled module, and with it the code V8 has
 //! already optimised: it begins at once (no fetch, no compile, no cold first run).
@@ -40,5 +46,5 @@ pub mod page;
 pub mod protocol;
 
 pub use agent::{sim_fraction, worker_main, PROGRESS_MS};
-pub use page::{Reply, WorkerClient, START_TIMEOUT_MS, WORKER_URL};
-pub use protocol::{decode_done, decode_problems, encode_done, encode_problems, epoch_ms};
+pub use page::{Reply, WorkerClient, WorkerState, START_TIMEOUT_MS, WORKER_URL};
+pub use protocol::{decode_result, encode_result, epoch_ms, Phase, Request, Response, Timing};

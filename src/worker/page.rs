@@ -1,17 +1,20 @@
-//! The page's side: [`WorkerClient`] starts the worker, sends it runs, cancels them by
-//! terminating it, and turns its messages into [`Reply`]s.
+//! The page's side: [`WorkerClient`] starts the worker, sends it [`Request`]s, cancels runs
+//! by terminating it, and turns its [`Response`]s into [`Reply`]s.
 
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Uint8Array};
+use js_sys::{Array, Object, Reflect, Uint8Array};
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 
-use super::protocol::{clock_ms, decode_done, decode_problems, epoch_ms, js_message};
+use super::protocol::{
+    clock_ms, decode_result, epoch_ms, from_pairs, js_message, to_js, Phase, Request, Response,
+    Timing, BOOT, UNAVAILABLE,
+};
 
 /// The worker's entry script (`www/worker-loader.js`), relative to the page.
 pub const WORKER_URL: &str = "./worker-loader.js";
@@ -20,14 +23,45 @@ pub const WORKER_URL: &str = "./worker-loader.js";
 /// its own thread).
 pub const START_TIMEOUT_MS: i32 = 15_000;
 
-/// What the worker reports for a run (only for the run in flight: late replies of an
-/// abandoned run are dropped by [`WorkerClient`]).
+/// Where the page's worker is (the page shows it as `data-worker`, which the end-to-end
+/// tests wait for before they reload or leave the page: a worker still loading its scripts
+/// would have those requests aborted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WorkerState {
+    /// None started yet (one starts about a second after the first result, or for the
+    /// first large run).
+    Idle,
+    /// Started: loading its scripts and starting the page's wasm.
+    Starting,
+    /// Its wasm runs: it fetches nothing more and takes requests.
+    Ready,
+    /// No worker will be started: every run stays on the page.
+    Off,
+}
+
+impl WorkerState {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WorkerState::Idle => "idle",
+            WorkerState::Starting => "starting",
+            WorkerState::Ready => "ready",
+            WorkerState::Off => "off",
+        }
+    }
+}
+
+/// What the worker reports: its state, and for a run only the run in flight (late replies
+/// of an abandoned run are dropped by [`WorkerClient`]).
 #[derive(Debug)]
 pub enum Reply {
+    /// A worker was started (a first one, or a fresh one after a cancel or a failure).
+    Starting,
+    /// The worker is ready ([`Response::Ready`]).
+    Ready,
     Progress {
         id: u64,
         fraction: f64,
-        phase: String,
+        phase: Phase,
     },
     Problems {
         id: u64,
@@ -73,8 +107,8 @@ struct Inner {
     /// Bumped per worker started: events of an older worker are ignored.
     generation: u64,
     ready: bool,
-    /// The run waiting for the worker to be ready: (message, buffer to transfer).
-    queued: Option<(Array, JsValue)>,
+    /// The request waiting for the worker to be ready, encoded.
+    queued: Option<Vec<u8>>,
     /// The run in flight.
     running: Option<u64>,
     callbacks: Option<Callbacks>,
@@ -132,8 +166,7 @@ impl WorkerClient {
         let mut inner = self.inner.borrow_mut();
         if !inner.warmed && inner.queued.is_none() {
             inner.warmed = true;
-            let message = Array::of2(&"warmup".into(), &(-1.0).into());
-            inner.queued = Some((message, JsValue::UNDEFINED));
+            inner.queued = Some(Request::Warmup.encode()?);
         }
         Ok(())
     }
@@ -151,20 +184,19 @@ impl WorkerClient {
             self.restart()?;
         }
         self.warm()?;
-        let bytes = Uint8Array::from(text.as_bytes());
-        let message = Array::of3(&"run".into(), &(id as f64).into(), &bytes);
-        message.push(&(limits.max_points as f64).into());
-        message.push(&(limits.max_events as f64).into());
-        let buffer: JsValue = bytes.buffer().into();
+        let request = Request::Run {
+            id,
+            scenario: text,
+            limits,
+        }
+        .encode()?;
         let mut inner = self.inner.borrow_mut();
         inner.running = Some(id);
         if inner.ready {
             let worker = inner.worker.as_ref().ok_or("no worker")?;
-            worker
-                .post_message_with_transfer(&message, &Array::of1(&buffer))
-                .map_err(|e| js_message(&e))?;
+            send(worker, &request)?;
         } else {
-            inner.queued = Some((message, buffer));
+            inner.queued = Some(request);
         }
         Ok(())
     }
@@ -234,8 +266,14 @@ impl WorkerClient {
         let options = WorkerOptions::new();
         options.set_type(WorkerType::Module);
         let worker = Worker::new_with_options(&url, &options).map_err(|e| js_message(&e))?;
-        let message = Array::of3(&"boot".into(), &(-1.0).into(), &module);
-        message.push(&glue);
+        let message = Object::new();
+        for (key, value) in [
+            ("kind", &JsValue::from_str(BOOT)),
+            ("module", &module),
+            ("js", &glue),
+        ] {
+            Reflect::set(&message, &key.into(), value).map_err(|e| js_message(&e))?;
+        }
         worker.post_message(&message).map_err(|e| js_message(&e))?;
         let generation = {
             let mut inner = self.inner.borrow_mut();
@@ -268,7 +306,7 @@ impl WorkerClient {
         });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        // A worker whose wasm never starts (e.g. its file is missing) sends neither "ready"
+        // A worker whose wasm never starts (e.g. its file is missing) sends neither Ready
         // nor an error: give up after a while.
         let timer = web_sys::window().and_then(|w| {
             let weak = weak.clone();
@@ -292,11 +330,14 @@ impl WorkerClient {
             )
             .ok()
         });
-        let mut inner = self.inner.borrow_mut();
-        inner.worker = Some(worker);
-        inner.callbacks = Some((onmessage, onerror));
-        inner.ready = false;
-        inner.start_timer = timer;
+        {
+            let mut inner = self.inner.borrow_mut();
+            inner.worker = Some(worker);
+            inner.callbacks = Some((onmessage, onerror));
+            inner.ready = false;
+            inner.start_timer = timer;
+        }
+        (self.handler)(Reply::Starting);
         Ok(())
     }
 }
@@ -378,92 +419,111 @@ fn on_error(inner: &mut Inner, generation: u64, message: String) -> Option<Reply
     })
 }
 
+/// Posts an encoded request, transferring its buffer.
+fn send(worker: &Worker, request: &[u8]) -> Result<(), String> {
+    let (array, buffer) = to_js(request);
+    worker
+        .post_message_with_transfer(&array, &Array::of1(&buffer))
+        .map_err(|e| js_message(&e))
+}
+
 fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Reply> {
     if generation != inner.generation {
         return None;
     }
-    let message = data.dyn_ref::<Array>()?;
-    let kind = message.get(0).as_string().unwrap_or_default();
-    if kind == "ready" {
-        inner.ready = true;
-        if let Some(timer) = inner.start_timer.take() {
-            if let Some(w) = web_sys::window() {
-                w.clear_timeout_with_handle(timer);
-            }
-        }
-        if let Some((msg, buffer)) = inner.queued.take() {
-            let worker = inner.worker.as_ref()?;
-            let transfer = if buffer.is_undefined() {
-                Array::new()
-            } else {
-                Array::of1(&buffer)
-            };
-            if let Err(e) = worker.post_message_with_transfer(&msg, &transfer) {
-                return Some(Reply::Failed {
-                    id: inner.running.take(),
-                    message: format!(
-                        "could not send the scenario to the worker: {}",
-                        js_message(&e)
-                    ),
-                });
-            }
+    let Some(array) = data.dyn_ref::<Uint8Array>() else {
+        // Only the loader posts anything but bytes: its wasm could not start.
+        let field = |name: &str| {
+            Reflect::get(data, &name.into())
+                .ok()
+                .and_then(|v| v.as_string())
+        };
+        if field("kind").as_deref() == Some(UNAVAILABLE) {
+            let text = field("message").unwrap_or_default();
+            return Some(unavailable(inner, text));
         }
         return None;
-    }
-    if kind == "unavailable" {
-        let text = message.get(2).as_string().unwrap_or_default();
-        return Some(unavailable(inner, text));
-    }
-    let raw_id = message.get(1).as_f64().unwrap_or(-1.0);
-    let id = (raw_id >= 0.0).then_some(raw_id as u64);
-    if kind == "error" {
-        // A panic hook's message: for the run in flight (or for no run: still shown).
-        if id.is_some() && id != inner.running {
-            return None;
-        }
-        return Some(Reply::Failed {
-            id: inner.running.take(),
-            message: message
-                .get(2)
-                .as_string()
-                .unwrap_or_else(|| "the simulation worker failed".into()),
-        });
-    }
-    let id = id.filter(|&i| Some(i) == inner.running)?;
-    match kind.as_str() {
-        "progress" => Some(Reply::Progress {
-            id,
-            fraction: message.get(2).as_f64().unwrap_or(0.0),
-            phase: message.get(3).as_string().unwrap_or_default(),
-        }),
-        "problems" => {
-            inner.running = None;
-            let bytes = Uint8Array::new(&message.get(2)).to_vec();
-            Some(match decode_problems(&bytes) {
-                Ok(problems) => Reply::Problems { id, problems },
-                Err(message) => Reply::Failed {
-                    id: Some(id),
-                    message,
-                },
+    };
+    let handled_at = epoch_ms();
+    let start = clock_ms();
+    let bytes = array.to_vec();
+    let response = match Response::decode(&bytes) {
+        Ok(response) => response,
+        Err(message) => {
+            return Some(Reply::Failed {
+                id: inner.running.take(),
+                message,
             })
         }
-        "done" => {
+    };
+    match response {
+        Response::Ready => {
+            inner.ready = true;
+            if let Some(timer) = inner.start_timer.take() {
+                if let Some(w) = web_sys::window() {
+                    w.clear_timeout_with_handle(timer);
+                }
+            }
+            if let Some(request) = inner.queued.take() {
+                let worker = inner.worker.as_ref()?;
+                if let Err(e) = send(worker, &request) {
+                    return Some(Reply::Failed {
+                        id: inner.running.take(),
+                        message: format!("could not send the scenario to the worker: {e}"),
+                    });
+                }
+            }
+            Some(Reply::Ready)
+        }
+        Response::Error { id, message } => {
+            // A panic hook's message: for the run in flight (or for no run: still shown).
+            if id.is_some() && id != inner.running {
+                return None;
+            }
+            Some(Reply::Failed {
+                id: inner.running.take(),
+                message,
+            })
+        }
+        Response::Progress {
+            id,
+            fraction,
+            phase,
+        } => (Some(id) == inner.running).then_some(Reply::Progress {
+            id,
+            fraction,
+            phase,
+        }),
+        Response::Problems { id, problems } => {
+            if Some(id) != inner.running {
+                return None;
+            }
             inner.running = None;
-            let handled_at = epoch_ms();
-            let start = clock_ms();
-            let bytes = Uint8Array::new(&message.get(2)).to_vec();
-            let compute_ms = message.get(3).as_f64().unwrap_or(f64::NAN);
-            let phase = |i| message.get(i).as_f64().unwrap_or(f64::NAN);
-            let phases = [phase(4), phase(5), phase(6), phase(7)];
-            Some(match decode_done(&bytes) {
+            Some(Reply::Problems {
+                id,
+                problems: from_pairs(problems),
+            })
+        }
+        Response::Done { id, timing, result } => {
+            if Some(id) != inner.running {
+                return None;
+            }
+            inner.running = None;
+            let Timing {
+                compute_ms,
+                phases,
+                received_at,
+                posted_at,
+            } = timing;
+            Some(match decode_result(result.0) {
                 Ok((warnings, digest)) => Reply::Done {
                     id,
                     digest: Box::new(digest),
                     warnings,
                     compute_ms,
                     phases,
-                    received_at: phase(8),
-                    posted_at: phase(9),
+                    received_at,
+                    posted_at,
                     handled_at,
                     decode_ms: clock_ms() - start,
                 },
@@ -473,6 +533,5 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 },
             })
         }
-        _ => None,
     }
 }

@@ -1,53 +1,177 @@
-//! What the page and the worker say to each other: the result and problem encodings
-//! (`postcard`), and the clocks both sides time a run with (see [`crate::worker`] for the
-//! messages).
+//! What the page and the worker say to each other: [`Request`] (page → worker) and
+//! [`Response`] (worker → page), serde enums sent as `postcard` bytes in a `Uint8Array`
+//! (transferred, not copied), and the clocks both sides time a run with.
+//!
+//! Two messages are not postcard, because they are read or written by
+//! `www/worker-loader.js` before the worker's wasm runs: the page's first message, a
+//! [`BOOT`] object carrying the compiled `WebAssembly.Module` and the glue's address (a
+//! module cannot be serialised, only structured-cloned), and the loader's
+//! [`UNAVAILABLE`] object when the wasm could not be started.
 
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-/// Problems (or warnings) as `(path, message)` pairs: [`Problem`] is not serde.
-type Pairs = Vec<(String, String)>;
+/// The `kind` of the page's first message, `{kind: "boot", module, js}` (read by the loader).
+pub const BOOT: &str = "boot";
+/// The `kind` of the loader's `{kind: "unavailable", message}` (its wasm could not start).
+pub const UNAVAILABLE: &str = "unavailable";
 
-fn to_pairs(problems: &[Problem]) -> Pairs {
+/// What the page asks the worker to do (after its [`Response::Ready`]; earlier messages
+/// would be lost).
+///
+/// There is no "cancel": the worker is busy with a run from start to end (one synchronous
+/// call), so a run is cancelled by terminating the worker, which truly stops the CPU work.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request<'a> {
+    /// Run a small scenario once to optimise the code (the first worker only).
+    Warmup,
+    /// Validate, simulate and digest `scenario`, as run `id`.
+    Run {
+        id: u64,
+        scenario: &'a str,
+        limits: DigestLimits,
+    },
+}
+
+/// Where a worker run is (the page adds [`Phase::Starting`] before the worker replies).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Phase {
+    Starting,
+    Validating,
+    Simulating,
+    Summarising,
+}
+
+impl Phase {
+    /// As shown next to the progress bar.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Phase::Starting => "starting",
+            Phase::Validating => "validating",
+            Phase::Simulating => "simulating",
+            Phase::Summarising => "summarising",
+        }
+    }
+}
+
+/// How long a worker run took, measured in the worker.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Timing {
+    /// Validation + simulation + digest + encoding (ms).
+    pub compute_ms: f64,
+    /// Of which: validation (and generation), simulation, digest, encoding (ms).
+    pub phases: [f64; 4],
+    /// When the worker received the run and posted its result ([`epoch_ms`]).
+    pub received_at: f64,
+    pub posted_at: f64,
+}
+
+/// Problems (or warnings) as `(path, message)` pairs: [`Problem`] is not serde.
+pub type Pairs = Vec<(String, String)>;
+
+/// What the worker tells the page.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response<'a> {
+    /// The worker's wasm runs and its message handler is installed: requests may come, and
+    /// it will fetch nothing more.
+    Ready,
+    /// Run `id` is `fraction` (0 to 1) done.
+    Progress {
+        id: u64,
+        fraction: f64,
+        phase: Phase,
+    },
+    /// Run `id`'s scenario is invalid.
+    Problems { id: u64, problems: Pairs },
+    /// Run `id` finished: `result` is [`encode_result`]'s bytes (encoded before `timing` is
+    /// known, so that the timing includes the encoding).
+    Done {
+        id: u64,
+        timing: Timing,
+        #[serde(borrow)]
+        result: Bytes<'a>,
+    },
+    /// A panic in the worker (for run `id`, or for none) or a request it could not read.
+    Error { id: Option<u64>, message: String },
+}
+
+/// Bytes inside a message, written as one block (serde would write a `&[u8]` byte by byte)
+/// and read without a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bytes<'a>(pub &'a [u8]);
+
+impl Serialize for Bytes<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(self.0)
+    }
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for Bytes<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Bytes<'a>, D::Error> {
+        <&'a [u8]>::deserialize(d).map(Bytes)
+    }
+}
+
+impl<'a> Request<'a> {
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("could not encode the request: {e}"))
+    }
+
+    pub fn decode(bytes: &'a [u8]) -> Result<Request<'a>, String> {
+        postcard::from_bytes(bytes).map_err(|e| match e {
+            postcard::Error::DeserializeBadUtf8 => {
+                "the worker could not read a request: the scenario is not UTF-8 text".to_string()
+            }
+            e => format!("the worker could not read a request: {e}"),
+        })
+    }
+}
+
+impl<'a> Response<'a> {
+    pub fn encode(&self) -> Result<Vec<u8>, String> {
+        postcard::to_allocvec(self).map_err(|e| format!("could not encode the reply: {e}"))
+    }
+
+    pub fn decode(bytes: &'a [u8]) -> Result<Response<'a>, String> {
+        postcard::from_bytes(bytes).map_err(|e| format!("could not decode the worker's reply: {e}"))
+    }
+}
+
+pub fn to_pairs(problems: &[Problem]) -> Pairs {
     problems
         .iter()
         .map(|p| (p.path.clone(), p.message.clone()))
         .collect()
 }
 
-fn from_pairs(pairs: Pairs) -> Vec<Problem> {
+pub fn from_pairs(pairs: Pairs) -> Vec<Problem> {
     pairs
         .into_iter()
         .map(|(path, message)| Problem::new(path, message))
         .collect()
 }
 
-/// Encodes a finished run (its warnings and digest) as the worker sends it.
-pub fn encode_done(warnings: &[Problem], digest: &Digest) -> Result<Vec<u8>, String> {
+/// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`].
+pub fn encode_result(warnings: &[Problem], digest: &Digest) -> Result<Vec<u8>, String> {
     postcard::to_allocvec(&(to_pairs(warnings), digest))
         .map_err(|e| format!("could not encode the result: {e}"))
 }
 
-/// Decodes what [`encode_done`] made.
-pub fn decode_done(bytes: &[u8]) -> Result<(Vec<Problem>, Digest), String> {
+/// Decodes what [`encode_result`] made.
+pub fn decode_result(bytes: &[u8]) -> Result<(Vec<Problem>, Digest), String> {
     let (warnings, digest): (Pairs, Digest) = postcard::from_bytes(bytes)
         .map_err(|e| format!("could not decode the worker's result: {e}"))?;
     Ok((from_pairs(warnings), digest))
 }
 
-/// Encodes a scenario's problems as the worker sends them.
-pub fn encode_problems(problems: &[Problem]) -> Result<Vec<u8>, String> {
-    postcard::to_allocvec(&to_pairs(problems))
-        .map_err(|e| format!("could not encode the problems: {e}"))
-}
-
-/// Decodes what [`encode_problems`] made.
-pub fn decode_problems(bytes: &[u8]) -> Result<Vec<Problem>, String> {
-    postcard::from_bytes::<Pairs>(bytes)
-        .map(from_pairs)
-        .map_err(|e| format!("could not decode the worker's problems: {e}"))
+/// `bytes` as a `Uint8Array` of its own, and its buffer (to transfer).
+pub(crate) fn to_js(bytes: &[u8]) -> (js_sys::Uint8Array, JsValue) {
+    let array = js_sys::Uint8Array::from(bytes);
+    let buffer = array.buffer().into();
+    (array, buffer)
 }
 
 /// Milliseconds from the current global's clock (the page's or the worker's).

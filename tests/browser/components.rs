@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use quotalab_app::{
     charts::{occupancy, OccupancyChart},
     results::summary::SummaryTable,
-    state::AppState,
+    state::{AppState, RunStatus},
     ui::problems::ErrorBox,
     App,
 };
@@ -371,4 +371,81 @@ async fn a_slow_page_run_drawn_later_never_replaces_a_newer_result() {
     );
     let stats = app.run_stats.get_untracked();
     assert_eq!((stats.started, stats.finished, stats.superseded), (2, 1, 1));
+}
+
+/// The run status is one value: a fresh page waits for its first run, a valid run makes the
+/// result current, an invalid text keeps the last good result (stale, with its problems), a
+/// failure or a cancellation stays through edits until the next run, and the next valid run
+/// makes the result current again.
+#[wasm_bindgen_test]
+fn the_run_status_follows_the_runs() {
+    let aws = quotalab_app::io::presets::AWS_WALKTHROUGH_JSON;
+    let owner = Owner::new();
+    owner.set();
+    let app = AppState::new(aws.to_string());
+    assert_eq!(app.status.get_untracked(), RunStatus::Pending);
+    assert!(app.stale.get_untracked());
+    app.run_now(aws);
+    assert_eq!(app.status.get_untracked(), RunStatus::Current);
+    assert!(!app.stale.get_untracked());
+    assert_eq!(app.status.get_untracked().stale_note(), "");
+
+    app.run_now(r#"{"format": "quotalab/v1", "shares": []}"#);
+    assert_eq!(app.status.get_untracked(), RunStatus::Invalid);
+    assert!(app.stale.get_untracked());
+    assert!(!app.problems.get_untracked().is_empty());
+    let shown = app.outcome.get_untracked().map(|o| o.digest.name.clone());
+    assert_eq!(
+        shown.as_deref(),
+        Some("AWS walkthrough"),
+        "the last good result stays"
+    );
+
+    app.run_now(aws);
+    assert_eq!(app.status.get_untracked(), RunStatus::Current);
+    assert!(app.problems.get_untracked().is_empty());
+
+    // An edit marks a current result pending, but leaves a failure (or a cancellation) shown.
+    app.stale.set(true);
+    assert_eq!(app.status.get_untracked(), RunStatus::Pending);
+    app.status
+        .set(RunStatus::Failed("the worker stopped".into()));
+    app.stale.set(true);
+    assert_eq!(
+        app.status.get_untracked().error(),
+        Some("the worker stopped")
+    );
+    assert_eq!(app.stale_note(), " (the last run failed)");
+    app.status.set(RunStatus::Cancelled);
+    app.stale.set(true);
+    assert_eq!(app.status.get_untracked(), RunStatus::Cancelled);
+    assert!(app.stale_note().contains("cancelled"));
+    app.run_now(aws);
+    assert_eq!(app.status.get_untracked(), RunStatus::Current);
+}
+
+/// Without the loader's compiled module (as here) no worker can start: once the first result
+/// is up and the worker would have been started, the page says so (`data-worker="off"`, which
+/// the end-to-end tests wait for as they do for `ready`), and a large scenario runs on the
+/// page.
+#[wasm_bindgen_test]
+async fn the_worker_state_is_shown_and_off_without_a_loader() {
+    let root = mount(App);
+    settle().await;
+    let worker = |root: &Element| {
+        root.query_selector("[data-testid=run-progress]")
+            .unwrap()
+            .expect("the run progress line")
+            .get_attribute("data-worker")
+            .unwrap_or_default()
+    };
+    assert_eq!(worker(&root), "idle", "not started before the first result");
+    for _ in 0..300 {
+        if worker(&root) != "idle" {
+            break;
+        }
+        sleep_ms(10).await;
+    }
+    assert_eq!(worker(&root), "off");
+    root.remove();
 }

@@ -1,10 +1,12 @@
-//! The worker protocol in headless Chromium (wasm-bindgen-test): a run's result survives the
-//! trip as postcard bytes exactly (so a future `skip_serializing_if` or untagged enum in the
-//! digest, which postcard cannot carry, fails here and not on the page), and the page's
-//! estimate of a scenario's size decides where it runs.
+//! The worker protocol in headless Chromium (wasm-bindgen-test): every request and response
+//! survives the trip as postcard bytes exactly, a run's result included (so a future
+//! `skip_serializing_if` or untagged enum in the digest, which postcard cannot carry, fails
+//! here and not on the page), garbage is an error, and the page's estimate of a scenario's
+//! size decides where it runs.
 
 use quotalab_app::state::{estimate_jobs, WORKER_MIN_JOBS};
-use quotalab_app::worker::{decode_done, decode_problems, encode_done, encode_problems};
+use quotalab_app::worker::protocol::Bytes;
+use quotalab_app::worker::{decode_result, encode_result, Phase, Request, Response, Timing};
 use quotalab_engine::digest::{digest, DigestLimits};
 use quotalab_engine::{load, simulate, Options, Problem};
 use serde_json::{json, Value};
@@ -40,31 +42,120 @@ fn a_digest_and_its_warnings_survive_the_trip_exactly() {
             Problem::new("shares[0].limits", "overcommitted"),
             Problem::new("", "whole"),
         ];
-        let bytes = encode_done(&warnings, &d).expect("encodes");
-        let (w2, d2) = decode_done(&bytes).expect("decodes");
+        let result = encode_result(&warnings, &d).expect("encodes");
+        let timing = Timing {
+            compute_ms: 12.5,
+            phases: [1.0, 2.0, 3.0, 4.0],
+            received_at: 1.7e12,
+            posted_at: 1.7e12 + 12.5,
+        };
+        let message = Response::Done {
+            id: 7,
+            timing,
+            result: Bytes(&result),
+        }
+        .encode()
+        .expect("encodes");
+        let Response::Done {
+            id,
+            timing: t2,
+            result: r2,
+        } = Response::decode(&message).expect("decodes")
+        else {
+            panic!("not a Done");
+        };
+        assert_eq!((id, t2), (7, timing));
+        assert_eq!(r2.0, &result[..], "the result is carried as it is");
+        let (w2, d2) = decode_result(r2.0).expect("decodes");
         assert_eq!(w2, warnings);
         assert_eq!(d2, d, "the digest of {} changed on the way", d.name);
-        // Compact: well under the JSON text of the same digest.
+        // Compact: well under the JSON text of the same digest, and the message adds only
+        // its header to the result.
         let json = serde_json::to_string(&d).unwrap().len();
         assert!(
-            bytes.len() * 2 < json,
+            message.len() * 2 < json,
             "{} bytes vs {json} as JSON",
-            bytes.len()
+            message.len()
         );
+        assert!(message.len() < result.len() + 64, "{} bytes", message.len());
     }
 }
 
 #[wasm_bindgen_test]
-fn problems_survive_the_trip() {
+fn every_request_and_response_survives_the_trip() {
+    let text = generated(10).to_string();
+    let limits = DigestLimits {
+        max_points: 2000,
+        max_events: 200_000,
+    };
+    for request in [
+        Request::Warmup,
+        Request::Run {
+            id: 3,
+            scenario: &text,
+            limits,
+        },
+    ] {
+        let bytes = request.encode().unwrap();
+        assert_eq!(Request::decode(&bytes).unwrap(), request);
+    }
     let problems = vec![
-        Problem::new("jobs[3].work_s", "must be > 0"),
-        Problem::new("", "JSON syntax error at line 1, column 2: é"),
+        ("jobs[3].work_s".to_string(), "must be > 0".to_string()),
+        (
+            String::new(),
+            "JSON syntax error at line 1, column 2: é".to_string(),
+        ),
     ];
-    let bytes = encode_problems(&problems).unwrap();
-    assert_eq!(decode_problems(&bytes).unwrap(), problems);
+    for response in [
+        Response::Ready,
+        Response::Progress {
+            id: u64::MAX,
+            fraction: 0.5,
+            phase: Phase::Simulating,
+        },
+        Response::Problems { id: 1, problems },
+        Response::Error {
+            id: None,
+            message: "internal error".into(),
+        },
+        Response::Error {
+            id: Some(2),
+            message: String::new(),
+        },
+    ] {
+        let bytes = response.encode().unwrap();
+        assert_eq!(Response::decode(&bytes).unwrap(), response);
+    }
+}
+
+#[wasm_bindgen_test]
+fn garbage_is_an_error_not_a_panic() {
+    let text = AWS.to_string();
+    let request = Request::Run {
+        id: 1,
+        scenario: &text,
+        limits: DigestLimits::default(),
+    }
+    .encode()
+    .unwrap();
     assert!(
-        decode_done(&bytes[..bytes.len() / 2]).is_err(),
-        "garbage is an error, not a panic"
+        Request::decode(&request[..request.len() / 2]).is_err(),
+        "cut short"
+    );
+    assert!(Request::decode(&[9]).is_err(), "no such request");
+    assert!(Response::decode(&[]).is_err(), "empty");
+    assert!(Response::decode(&[200, 1]).is_err(), "no such response");
+    let result = encode_result(
+        &[],
+        &digest(
+            &simulate(&load(&text).unwrap().scenario, Options::default()),
+            DigestLimits::default(),
+        ),
+    )
+    .unwrap();
+    assert!(
+        decode_result(&result[..result.len() / 2]).is_err(),
+        "a result cut short"
     );
 }
 
