@@ -119,9 +119,28 @@ export async function openBrowser(name, { viewport = { width: 1280, height: 900 
   return { page, problems, screenshot, close };
 }
 
-/** Waits until the Leptos app has rendered (the summary table, or an error box/banner). */
+/**
+ * Waits until the Leptos app has rendered (the summary table, or an error box/banner) and its
+ * simulation worker has settled (see `waitForWorker`).
+ */
 export async function waitForApp(page, timeout = 30_000) {
   await page.waitForSelector('table.summary tbody tr, .error-box, #panic-banner', { timeout });
+  if ((await page.locator('#panic-banner').count()) === 0) await waitForWorker(page, timeout);
+}
+
+/**
+ * Waits until the page's simulation worker is `ready` (its scripts loaded, its wasm running)
+ * or `off` (none will be started): `data-worker` on the run progress line
+ * (src/worker/page.rs, WorkerState). The page starts a worker about a second after its first
+ * result (and a fresh one after a Cancel); a reload or a navigation while it is still loading
+ * its scripts aborts those requests, which `openBrowser` counts as failed requests. Call this
+ * before `page.reload()`, `page.goto()` of another document or the end of a test.
+ */
+export async function waitForWorker(page, timeout = 30_000) {
+  await page.waitForSelector('[data-testid="run-progress"][data-worker="ready"], [data-testid="run-progress"][data-worker="off"]', {
+    state: 'attached',
+    timeout,
+  });
 }
 
 /**

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DIST, ROOT, SHOTS, openBrowser, serveDist, waitForApp } from './helpers.mjs';
+import { DIST, ROOT, SHOTS, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
 
 const AWS_SHARES = ['background', 'medium', 'protected'];
 
@@ -173,6 +173,8 @@ test('a garbage link shows why and opens the default preset; the notice is dismi
     return btoa(bin).replaceAll('+', '-').replaceAll('/', '_').replaceAll('=', '');
   });
   await page.goto(`${server.url}#s=${bad}`);
+  // The worker of this document must have loaded its scripts before the reload ends it.
+  await waitForWorker(page);
   await page.reload();
   await waitForApp(page);
   await notice.waitFor();
