@@ -86,6 +86,105 @@ pub fn clock(s: f64) -> String {
     }
 }
 
+/// The time unit of a run's time axes and of its cursor ("State at …"), picked from the
+/// run's span (its last time, seconds) so that the axis labels and the times shown beside
+/// them read alike: seconds up to 3 min, minutes up to 3 h, hours up to 3 days, days beyond.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TimeScale {
+    Seconds,
+    Minutes,
+    Hours,
+    Days,
+}
+
+impl TimeScale {
+    pub fn for_span(span_s: f64) -> TimeScale {
+        if !(span_s > 180.0) {
+            TimeScale::Seconds
+        } else if span_s <= 3.0 * 3600.0 {
+            TimeScale::Minutes
+        } else if span_s <= 3.0 * 86_400.0 {
+            TimeScale::Hours
+        } else {
+            TimeScale::Days
+        }
+    }
+
+    /// Seconds per unit.
+    pub fn per(self) -> f64 {
+        match self {
+            TimeScale::Seconds => 1.0,
+            TimeScale::Minutes => 60.0,
+            TimeScale::Hours => 3600.0,
+            TimeScale::Days => 86_400.0,
+        }
+    }
+
+    /// The unit's short name: `s`, `min`, `h`, `d`.
+    pub fn unit(self) -> &'static str {
+        match self {
+            TimeScale::Seconds => "s",
+            TimeScale::Minutes => "min",
+            TimeScale::Hours => "h",
+            TimeScale::Days => "d",
+        }
+    }
+
+    /// A point in time of the run in the scale's unit and the next smaller one:
+    /// `95 s`; `1 min 30 s`, `75 min`; `2 h 05 min`, `45 min`; `4 d 7 h`, `7 h`, `4 d`.
+    /// Minute-scale times below an hour are [`clock`]'s.
+    pub fn at(self, t: f64) -> String {
+        if !t.is_finite() {
+            return "—".into();
+        }
+        let t = t.max(0.0);
+        match self {
+            TimeScale::Seconds => format!("{:.0} s", t.round()),
+            TimeScale::Minutes => {
+                let total = t.round() as u64;
+                let (m, s) = (total / 60, total % 60);
+                match (m, s) {
+                    (0, s) => format!("{s} s"),
+                    (m, 0) => format!("{m} min"),
+                    (m, s) => format!("{m} min {s} s"),
+                }
+            }
+            TimeScale::Hours => {
+                let total = (t / 60.0).round() as u64;
+                let (h, m) = (total / 60, total % 60);
+                if h == 0 {
+                    format!("{m} min")
+                } else {
+                    format!("{h} h {m:02} min")
+                }
+            }
+            TimeScale::Days => {
+                let total = (t / 3600.0).round() as u64;
+                let (d, h) = (total / 24, total % 24);
+                match (d, h) {
+                    (0, h) => format!("{h} h"),
+                    (d, 0) => format!("{d} d"),
+                    (d, h) => format!("{d} d {h} h"),
+                }
+            }
+        }
+    }
+
+    /// An axis tick at `t` seconds: [`TimeScale::at`], whole units without the smaller one
+    /// (`2 h`, not `2 h 00 min`), and `0` at the origin.
+    pub fn tick(self, t: f64) -> String {
+        if t.abs() < 1e-9 {
+            return "0".into();
+        }
+        let v = t / self.per();
+        if (v - v.round()).abs() < 1e-6 {
+            format!("{} {}", v.round(), self.unit())
+        } else {
+            self.at(t)
+        }
+    }
+}
+
 /// A round duration as an axis tick: `10 s`, `1 min`, `2 h`, `3 d`.
 pub fn duration_tick(s: f64) -> String {
     let pick = |v: f64, unit: &str| format!("{} {unit}", amount(v));
@@ -156,6 +255,83 @@ mod clock_tests {
         ];
         for (t, want) in cases {
             assert_eq!(clock(t), want, "clock({t})");
+        }
+    }
+}
+
+#[cfg(test)]
+mod time_scale_tests {
+    use super::TimeScale;
+
+    #[test]
+    fn the_scale_follows_the_span() {
+        let cases = [
+            (0.0, TimeScale::Seconds),
+            (f64::NAN, TimeScale::Seconds),
+            (180.0, TimeScale::Seconds),
+            (181.0, TimeScale::Minutes),
+            (780.0, TimeScale::Minutes),
+            (3.0 * 3600.0, TimeScale::Minutes),
+            (3.0 * 3600.0 + 1.0, TimeScale::Hours),
+            (3.0 * 86_400.0, TimeScale::Hours),
+            // The Philly sample: a bit over 4 days.
+            (4.3 * 86_400.0, TimeScale::Days),
+        ];
+        for (span, want) in cases {
+            assert_eq!(TimeScale::for_span(span), want, "for_span({span})");
+        }
+    }
+
+    // The panel's time ("State at …") reads in the axis's unit: a multi-day run says
+    // "4 d 7 h", not "103 h 19 min".
+    #[test]
+    fn times_read_in_the_scales_unit() {
+        let cases = [
+            (TimeScale::Seconds, 45.0, "45 s"),
+            (TimeScale::Seconds, 95.4, "95 s"),
+            (TimeScale::Minutes, 0.0, "0 s"),
+            (TimeScale::Minutes, 60.0, "1 min"),
+            (TimeScale::Minutes, 90.0, "1 min 30 s"),
+            (TimeScale::Minutes, 720.0, "12 min"),
+            (TimeScale::Minutes, 4530.0, "75 min 30 s"),
+            (TimeScale::Hours, 2700.0, "45 min"),
+            (TimeScale::Hours, 7500.0, "2 h 05 min"),
+            (TimeScale::Hours, 90_000.0, "25 h 00 min"),
+            (TimeScale::Days, 103.0 * 3600.0 + 19.0 * 60.0, "4 d 7 h"),
+            (TimeScale::Days, 7.0 * 3600.0, "7 h"),
+            (TimeScale::Days, 2.0 * 86_400.0 + 600.0, "2 d"),
+            (TimeScale::Days, 23.6 * 3600.0, "1 d"),
+            (TimeScale::Days, f64::NAN, "—"),
+            (TimeScale::Hours, -5.0, "0 min"),
+        ];
+        for (scale, t, want) in cases {
+            assert_eq!(scale.at(t), want, "{scale:?}.at({t})");
+        }
+    }
+
+    // Below an hour, minute-scale times are the clock's (the walkthrough's "State at 1 min
+    // 30 s" and "t = 12 min" stay as they were).
+    #[test]
+    fn short_runs_keep_the_clock() {
+        for t in [0.0, 45.0, 60.0, 90.0, 720.0, 3599.0] {
+            assert_eq!(TimeScale::Minutes.at(t), super::clock(t), "{t}");
+        }
+    }
+
+    #[test]
+    fn ticks_carry_the_same_units() {
+        let cases = [
+            (TimeScale::Seconds, 0.0, "0"),
+            (TimeScale::Seconds, 30.0, "30 s"),
+            (TimeScale::Minutes, 120.0, "2 min"),
+            (TimeScale::Minutes, 150.0, "2 min 30 s"),
+            (TimeScale::Hours, 6.0 * 3600.0, "6 h"),
+            (TimeScale::Hours, 5400.0, "1 h 30 min"),
+            (TimeScale::Days, 4.0 * 86_400.0, "4 d"),
+            (TimeScale::Days, 1.5 * 86_400.0, "1 d 12 h"),
+        ];
+        for (scale, t, want) in cases {
+            assert_eq!(scale.tick(t), want, "{scale:?}.tick({t})");
         }
     }
 }
