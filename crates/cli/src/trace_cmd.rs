@@ -375,6 +375,7 @@ mod tests {
             imported: 82_240,
             skipped: 7,
             first_problems: vec!["row 3: duration: empty".into()],
+            reasons: vec![("duration: empty".into(), 7)],
         };
         assert_eq!(
             summary(&report, 6),
@@ -389,6 +390,7 @@ mod tests {
             imported: 1,
             skipped: 0,
             first_problems: vec![],
+            reasons: vec![],
         };
         assert_eq!(
             summary(&one, 1),

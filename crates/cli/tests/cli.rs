@@ -561,6 +561,36 @@ fn trace_import_refusals() {
     let binary = TempFile::new("binary.csv", &noise(2048, 99));
     assert_clean_failure(&trace_import(&binary, CSV_ARGS), "binary");
 
+    // SPEC 11: a file that is not CSV text says so, before any column is looked for.
+    let zip = [b"PK\x03\x04\x14\x00\x06\x00".as_slice(), &noise(500, 3)].concat();
+    for (what, bytes) in [
+        ("binary", noise(2048, 99)),
+        (
+            "binary after a header",
+            [CSV.as_bytes(), &noise(300, 5)].concat(),
+        ),
+        ("zip", zip),
+        ("nul bytes", vec![0; 64]),
+    ] {
+        let file = TempFile::new("garbage.csv", &bytes);
+        let out = trace_import(&file, CSV_ARGS);
+        assert_clean_failure(&out, what);
+        assert!(
+            out.stderr.contains("this is not a CSV file: "),
+            "{what}: {out:?}"
+        );
+        assert!(!out.stderr.contains("no column"), "{what}: {out:?}");
+        let piped = quotasim(
+            &[&["trace", "import", "-"][..], CSV_ARGS].concat(),
+            Some(&bytes),
+        );
+        assert_clean_failure(&piped, what);
+        assert!(
+            piped.stderr.contains("this is not a CSV file: "),
+            "{what} on stdin: {piped:?}"
+        );
+    }
+
     let csv = TempFile::new("trace.csv", CSV.as_bytes());
     for (column, args) in [
         (

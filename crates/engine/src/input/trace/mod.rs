@@ -56,6 +56,7 @@ mod bounded;
 mod options;
 mod rows;
 mod scenario;
+mod sniff;
 mod time;
 
 use bounded::*;
@@ -63,6 +64,7 @@ use options::check_options;
 pub use options::{parse_priority_map, ImportOptions, LimitsMode, TimeUnit};
 use rows::*;
 use scenario::*;
+pub use sniff::{check_text, SNIFF_BYTES};
 use time::*;
 
 /// What an import read (SPEC 11: "rows that cannot be read are skipped and counted").
@@ -76,7 +78,14 @@ pub struct ImportReport {
     pub skipped: u64,
     /// The first few reasons, such as `row 17: duration: not a number: "abc"`.
     pub first_problems: Vec<String>,
+    /// Why rows were skipped, by kind (a reason without its row and value, such as
+    /// `duration: not a number`), with how many rows each: most rows first, ties in the order
+    /// first met. At most [`REASON_KINDS`] kinds; further ones are counted as `other reasons`.
+    pub reasons: Vec<(String, u64)>,
 }
+
+/// How many kinds of skip reasons the report counts apart.
+pub const REASON_KINDS: usize = 16;
 
 /// Imports a CSV job trace as a scenario (SPEC 11 "Trace import", producing SPEC 7's format).
 ///
@@ -84,14 +93,22 @@ pub struct ImportReport {
 /// `capacity`, `queue`, `shares`, `jobs`; `instance_types` is left out, so the instance type
 /// must be in the engine's catalogue) and a report of the rows read and skipped. Errors (no
 /// row produced): invalid options, a named column missing from the header (the message lists
-/// the header's columns), an unreadable input, a trace with no readable row, and more than 20
-/// shares. See the module documentation for the rules where SPEC 11 leaves room.
-pub fn import<R: Read>(input: R, opts: &ImportOptions) -> Result<(Value, ImportReport), Problem> {
+/// the header's columns), an unreadable input, an input that is not CSV text ([`check_text`]
+/// of its first [`SNIFF_BYTES`]: "this is not a CSV file: ..."), a trace with no readable row,
+/// and more than 20 shares. See the module documentation for the rules where SPEC 11 leaves
+/// room.
+pub fn import<R: Read>(
+    mut input: R,
+    opts: &ImportOptions,
+) -> Result<(Value, ImportReport), Problem> {
     check_options(opts)?;
+    let sample = sniff::read_sample(&mut input)
+        .map_err(|e| Problem::new("", format!("cannot read the trace: {e}")))?;
+    check_text(&sample)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
-        .from_reader(BoundedRecords::new(input));
+        .from_reader(BoundedRecords::new(io::Cursor::new(sample).chain(input)));
 
     let header = reader
         .byte_headers()
@@ -131,14 +148,14 @@ pub fn import<R: Read>(input: R, opts: &ImportOptions) -> Result<(Value, ImportR
                 }
                 // Not expected with flexible byte records; count it as an unreadable row.
                 report.rows += 1;
-                report.skip(format!("row {}: {e}", report.rows));
+                report.skip(&e.to_string());
                 continue;
             }
         }
         report.rows += 1;
         match read_row(&record, &columns, opts, &priority_map, &mut shares) {
             Ok(row) => jobs.push(row),
-            Err(reason) => report.skip(format!("row {}: {reason}", report.rows)),
+            Err(reason) => report.skip(&reason),
         }
     }
 
@@ -158,17 +175,45 @@ pub fn import<R: Read>(input: R, opts: &ImportOptions) -> Result<(Value, ImportR
         return Err(Problem::new("", message));
     }
     report.imported = jobs.len() as u64;
+    sort_reasons(&mut report.reasons);
     let scenario = build_scenario(jobs, &shares, opts)?;
     Ok((scenario, report))
 }
 
 impl ImportReport {
-    fn skip(&mut self, reason: String) {
+    /// Counts the current row (`rows`) as skipped for `reason`.
+    fn skip(&mut self, reason: &str) {
         self.skipped += 1;
         if self.first_problems.len() < FIRST_PROBLEMS {
-            self.first_problems.push(reason);
+            self.first_problems
+                .push(format!("row {}: {reason}", self.rows));
+        }
+        let mut kind = reason_kind(reason);
+        if !self.reasons.iter().any(|(k, _)| *k == kind) && self.reasons.len() >= REASON_KINDS {
+            kind = "other reasons".to_string();
+        }
+        match self.reasons.iter_mut().find(|(k, _)| *k == kind) {
+            Some((_, n)) => *n += 1,
+            None => self.reasons.push((kind, 1)),
         }
     }
+}
+
+/// A skip reason without the value it quotes or the details in parentheses:
+/// `duration: not a number: "abc"` is of kind `duration: not a number`.
+fn reason_kind(reason: &str) -> String {
+    let cut = reason.find(['"', '(']).unwrap_or(reason.len());
+    let kind = reason[..cut].trim_end_matches([' ', ':', ',']);
+    if kind.is_empty() {
+        reason.to_string()
+    } else {
+        kind.to_string()
+    }
+}
+
+/// Most rows first; a stable sort keeps ties in the order first met.
+fn sort_reasons(reasons: &mut [(String, u64)]) {
+    reasons.sort_by(|a, b| b.1.cmp(&a.1));
 }
 
 #[cfg(test)]
@@ -273,7 +318,8 @@ mod tests {
                 rows: 3,
                 imported: 3,
                 skipped: 0,
-                first_problems: vec![]
+                first_problems: vec![],
+                reasons: vec![],
             }
         );
     }
@@ -589,6 +635,79 @@ mod tests {
             "the trace has no readable row: all 2 rows were skipped \
              (first: row 1: submit: not a number or a YYYY-MM-DD HH:MM:SS timestamp: \"x\")"
         );
+    }
+
+    #[test]
+    fn a_file_that_is_not_csv_text_says_so() {
+        let not_csv = |bytes: &[u8]| {
+            let p = error(bytes, &opts());
+            assert!(
+                p.message.starts_with("this is not a CSV file: "),
+                "{:?}: {p}",
+                &bytes[..bytes.len().min(16)]
+            );
+            assert_eq!(p.path, "");
+            p.message
+        };
+        // Random bytes (a fixed pseudo-random stream), even with a CSV-like header first.
+        let mut x = 0x2545_f491_4f6c_dd1du64;
+        let noise: Vec<u8> = (0..4096)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x >> 24) as u8
+            })
+            .collect();
+        not_csv(&noise);
+        not_csv(&[b"submit,duration\n".as_slice(), &noise].concat());
+        // Known binary formats are named.
+        assert!(not_csv(b"PK\x03\x04\x14\x00\x06\x00").contains("ZIP archive"));
+        assert!(not_csv(b"\x1f\x8b\x08\x00\x00\x00").contains("gzip"));
+        assert!(not_csv(b"\x89PNG\r\n\x1a\n\x00\x00").contains("PNG image"));
+        // UTF-16 text, with or without its byte order mark.
+        let utf16: Vec<u8> = "submit,duration\n0,1\n"
+            .encode_utf16()
+            .flat_map(u16::to_le_bytes)
+            .collect();
+        assert!(not_csv(&[b"\xff\xfe".as_slice(), &utf16].concat()).contains("UTF-16"));
+        assert!(not_csv(&utf16).contains("NUL bytes (the first at byte 1)"));
+        // Control characters, and mostly non-UTF-8 bytes.
+        assert!(not_csv(b"submit,duration\n0,\x01\x02\n").contains("0x01 at byte 18"));
+        assert!(
+            not_csv(&[0xC3u8, 0x28, 0xA0, 0xA1, 0xFF, 0xFE, b'a'].repeat(50))
+                .contains("are not UTF-8 text")
+        );
+        // Only the first KB is looked at: a NUL further on is a row's problem, not the file's.
+        let mut late = format!("submit,duration\n{}", "0,1\n".repeat(SNIFF_BYTES / 4));
+        late.push_str("5,\0\n");
+        let (v, report) = run(&late, &opts());
+        assert_eq!(report.skipped, 1, "{report:?}");
+        assert_eq!(jobs(&v).len() as u64, report.imported);
+    }
+
+    #[test]
+    fn csv_text_is_not_mistaken_for_garbage() {
+        for text in [
+            "submit,duration\n0,1\n".as_bytes(),
+            b"\xEF\xBB\xBFsubmit,duration\r\n0,1\r\n",
+            b"submit\tduration,note\n0,1,\x0c\n",
+            "submit,duration,team\n0,1,équipe \u{1F680}\n".as_bytes(),
+            // A Latin-1 name: that row's own problem if its column is used.
+            b"submit,duration,team\n0,1,caf\xe9\n1,1,bar\n",
+        ] {
+            assert_eq!(
+                check_text(text),
+                Ok(()),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        // A UTF-8 character cut by the sample's end is not an invalid byte.
+        let cut = format!("submit,duration,note\n0,1,{}\n", "é".repeat(SNIFF_BYTES));
+        assert_eq!(check_text(&cut.as_bytes()[..SNIFF_BYTES]), Ok(()));
+        let (_, report) = run(&cut, &opts());
+        assert_eq!((report.rows, report.imported), (1, 1));
     }
 
     #[test]
@@ -1055,6 +1174,41 @@ mod tests {
     }
 
     #[test]
+    fn skip_reasons_are_counted_by_kind_most_first() {
+        let mut csv = String::from("submit,duration,gpus\n");
+        csv.push_str("0,-1,1\n");
+        for i in 0..6 {
+            csv.push_str(&format!("0,abc{i},1\n"));
+        }
+        csv.push_str("0,1\n0,1\n0,1,1\n");
+        let o = ImportOptions {
+            gpus: Some("gpus".into()),
+            ..opts()
+        };
+        let (_, report) = run(&csv, &o);
+        assert_eq!((report.rows, report.skipped), (10, 9));
+        assert_eq!(
+            report.reasons,
+            [
+                ("duration: not a number".to_string(), 6),
+                ("gpus: missing value".to_string(), 2),
+                ("duration: negative".to_string(), 1),
+            ]
+        );
+        // Beyond REASON_KINDS kinds, the rest are `other reasons`.
+        let mut r = ImportReport::default();
+        for i in 0..REASON_KINDS + 4 {
+            r.rows += 1;
+            r.skip(&format!("kind {i}: bad: \"{i}\""));
+        }
+        sort_reasons(&mut r.reasons);
+        assert_eq!(r.reasons.len(), REASON_KINDS + 1);
+        assert_eq!(r.reasons[0], ("other reasons".to_string(), 4));
+        assert_eq!(r.reasons[1], ("kind 0: bad".to_string(), 1));
+        assert_eq!(r.first_problems[0], "row 1: kind 0: bad: \"0\"");
+    }
+
+    #[test]
     fn import_is_deterministic() {
         let o = ImportOptions {
             share: Some("team".into()),
@@ -1103,7 +1257,8 @@ mod tests {
                 rows: 82_247,
                 imported: 82_247,
                 skipped: 0,
-                first_problems: vec![]
+                first_problems: vec![],
+                reasons: vec![],
             }
         );
         assert_eq!(jobs(&v).len(), 82_247);
