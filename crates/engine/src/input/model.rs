@@ -128,6 +128,169 @@ pub struct Share {
     pub borrow_limit: BorrowLimit,
     pub in_share_preemption: bool,
     pub enabled: bool,
+    /// SPEC 12 "Share fields in the Kueue model" (defaults in the AWS model, where they are
+    /// unused: the AWS fields above hold the configuration).
+    pub kueue: KueueShare,
+}
+
+/// SPEC 12: which model a scenario follows (`"model"`, default `aws_batch`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Model {
+    #[default]
+    AwsBatch,
+    Kueue,
+}
+
+impl Model {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Model::AwsBatch => "aws_batch",
+            Model::Kueue => "kueue",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Model> {
+        match s {
+            "aws_batch" => Some(Model::AwsBatch),
+            "kueue" => Some(Model::Kueue),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC 12 `preemption.within_share` (Kueue `withinClusterQueue`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum WithinShare {
+    #[default]
+    Never,
+    LowerPriority,
+    LowerOrNewerEqualPriority,
+}
+
+impl WithinShare {
+    pub const NAMES: [&'static str; 3] =
+        ["never", "lower_priority", "lower_or_newer_equal_priority"];
+    pub fn parse(s: &str) -> Option<WithinShare> {
+        match s {
+            "never" => Some(WithinShare::Never),
+            "lower_priority" => Some(WithinShare::LowerPriority),
+            "lower_or_newer_equal_priority" => Some(WithinShare::LowerOrNewerEqualPriority),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC 12 `preemption.reclaim` (Kueue `reclaimWithinCohort`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum ReclaimPolicy {
+    #[default]
+    Never,
+    LowerPriority,
+    Any,
+}
+
+impl ReclaimPolicy {
+    pub const NAMES: [&'static str; 3] = ["never", "lower_priority", "any"];
+    pub fn parse(s: &str) -> Option<ReclaimPolicy> {
+        match s {
+            "never" => Some(ReclaimPolicy::Never),
+            "lower_priority" => Some(ReclaimPolicy::LowerPriority),
+            "any" => Some(ReclaimPolicy::Any),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC 12 `preemption.borrow_within_cohort` (Kueue `borrowWithinCohort`): `policy`
+/// `lower_priority` when `lower_priority` is true, else `never`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BorrowWithinCohort {
+    pub lower_priority: bool,
+    /// Candidates above this priority are never preempted while the preemptor borrows.
+    pub max_priority_threshold: Option<i64>,
+}
+
+/// SPEC 12 `preemption` (Kueue `spec.preemption`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Preemption {
+    pub within_share: WithinShare,
+    pub reclaim: ReclaimPolicy,
+    pub borrow_within_cohort: BorrowWithinCohort,
+}
+
+/// A fair-sharing weight in thousandths (`weight` 1 is 1000); 0 makes a borrowing node's
+/// dominant resource share infinite (SPEC 12, Kueue `fairSharing.weight`).
+pub type WeightMilli = u64;
+
+/// SPEC 12: a share's Kueue fields (a ClusterQueue's). Vectors are indexed like
+/// [`Scenario::instance_types`] (shorter ones: `None` beyond their end).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KueueShare {
+    /// Index into [`Scenario::cohorts`]; `None`: the share stands alone.
+    pub cohort: Option<usize>,
+    /// `borrowing_limit` per type; `None` = unlimited (bounded by the cohort).
+    pub borrowing_limit: Vec<Option<u64>>,
+    /// `lending_limit` per type; `None` = lends all of its limit.
+    pub lending_limit: Vec<Option<u64>>,
+    pub queueing: Queueing,
+    pub preemption: Preemption,
+    pub weight: WeightMilli,
+}
+
+impl Default for KueueShare {
+    fn default() -> KueueShare {
+        KueueShare {
+            cohort: None,
+            borrowing_limit: Vec::new(),
+            lending_limit: Vec::new(),
+            queueing: Queueing::BestEffortFifo,
+            preemption: Preemption::default(),
+            weight: 1000,
+        }
+    }
+}
+
+/// SPEC 12 `cohorts[]` (Kueue Cohort): quota it adds to its subtree's pool, and limits on
+/// what it borrows from and lends to its parent's subtree.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cohort {
+    pub name: String,
+    /// Index into [`Scenario::cohorts`]; `None`: a root.
+    pub parent: Option<usize>,
+    pub limits: Vec<Option<u64>>,
+    pub borrowing_limit: Vec<Option<u64>>,
+    pub lending_limit: Vec<Option<u64>>,
+    pub weight: WeightMilli,
+}
+
+/// SPEC 12 `fair_sharing.strategies` (Kueue `preemptionStrategies`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FsStrategy {
+    /// `less_than_or_equal_to_final_share` (Kueue LessThanOrEqualToFinalShare, rule S2-a).
+    LessThanOrEqualToFinalShare,
+    /// `less_than_initial_share` (Kueue LessThanInitialShare, rule S2-b).
+    LessThanInitialShare,
+}
+
+impl FsStrategy {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FsStrategy::LessThanOrEqualToFinalShare => "less_than_or_equal_to_final_share",
+            FsStrategy::LessThanInitialShare => "less_than_initial_share",
+        }
+    }
+    pub fn parse(s: &str) -> Option<FsStrategy> {
+        match s {
+            "less_than_or_equal_to_final_share" => Some(FsStrategy::LessThanOrEqualToFinalShare),
+            "less_than_initial_share" => Some(FsStrategy::LessThanInitialShare),
+            _ => None,
+        }
+    }
+}
+
+/// SPEC 12 `fair_sharing`: present = fair-sharing preemption and order of offers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FairSharing {
+    pub strategies: Vec<FsStrategy>,
 }
 
 /// SPEC 2 job checkpoint block.
@@ -196,4 +359,17 @@ pub struct Scenario {
     pub jobs: Vec<JobSpec>,
     /// Timed events in file order.
     pub events: Vec<TimedEvent>,
+    /// SPEC 12: `aws_batch` (sections 2-6) or `kueue`.
+    pub model: Model,
+    /// SPEC 12: cohorts, listed ones in file order, then those only named (no quota).
+    pub cohorts: Vec<Cohort>,
+    /// SPEC 12: `None` = classical preemption.
+    pub fair_sharing: Option<FairSharing>,
+}
+
+impl Scenario {
+    /// SPEC 12: whether the scenario follows the Kueue model.
+    pub fn is_kueue(&self) -> bool {
+        self.model == Model::Kueue
+    }
 }

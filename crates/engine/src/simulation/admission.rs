@@ -255,6 +255,7 @@ mod tests {
             borrow_limit: borrow,
             in_share_preemption: false,
             enabled: true,
+            kueue: Default::default(),
         }
     }
 

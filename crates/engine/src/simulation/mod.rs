@@ -10,6 +10,7 @@ pub mod events;
 pub mod lifecycle;
 pub mod pass;
 pub mod preemption;
+pub mod quota_tree;
 pub mod series;
 pub mod state;
 
