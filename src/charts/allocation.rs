@@ -14,8 +14,7 @@ use web_sys::HtmlCanvasElement;
 
 use super::{
     band_polygon, chart_canvas, count_axis, err, fit_backing_store, hatch, root_area, share_colour,
-    share_tint, span_s, step_corners, tick_label, CanvasOpts, CssBox, Frame, TimeAxis, INK, LENT,
-    QUEUED,
+    share_tint, span_s, step_corners, CanvasOpts, CssBox, Frame, TimeAxis, INK, LENT, QUEUED,
 };
 use crate::ui::{format, palette};
 
@@ -179,11 +178,11 @@ pub fn draw_panel(
 
     let mut mesh = chart.configure_mesh();
     crate::base_mesh!(mesh, pen)
-        .x_labels(6)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
         .y_labels(y_labels)
         .x_desc(axis.desc())
         .y_desc("instances")
-        .x_label_formatter(&|v| tick_label(*v))
+        .x_label_formatter(&|v| axis.label(*v))
         .y_label_formatter(&|v| super::int_label(*v))
         .draw()
         .map_err(err)?;

@@ -221,32 +221,41 @@ pub fn root_area(canvas: &HtmlCanvasElement) -> Result<Area, String> {
     Ok(root)
 }
 
-/// The unit of a time axis: seconds, minutes, hours or days, by the run's length.
+/// The unit of a time axis: seconds, minutes, hours or days, by the run's length
+/// ([`format::TimeScale`], which also formats the cursor's time beside the charts).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct TimeAxis {
     /// Seconds per unit.
     pub per: f64,
-    /// The unit's short name for the axis description (`min`).
+    /// The unit's short name (`min`).
     pub unit: &'static str,
+    pub scale: format::TimeScale,
 }
 
 impl TimeAxis {
     pub fn for_span(end_s: f64) -> TimeAxis {
-        let (per, unit) = if end_s <= 180.0 {
-            (1.0, "s")
-        } else if end_s <= 3.0 * 3600.0 {
-            (60.0, "min")
-        } else if end_s <= 3.0 * 86_400.0 {
-            (3600.0, "h")
-        } else {
-            (86_400.0, "days")
-        };
-        TimeAxis { per, unit }
+        let scale = format::TimeScale::for_span(end_s);
+        TimeAxis {
+            per: scale.per(),
+            unit: scale.unit(),
+            scale,
+        }
     }
 
-    /// The axis description: `time since start (min)`.
+    /// The axis description (the tick labels carry the unit).
     pub fn desc(&self) -> String {
-        format!("time since start ({})", self.unit)
+        "time since start".into()
+    }
+
+    /// The label of tick `v` (in units of the axis): `2 min`, `1 h 30 min`, `4 d`.
+    pub fn label(&self, v: f64) -> String {
+        self.scale.tick(v * self.per)
+    }
+
+    /// How many x labels fit in a plot `css_width` pixels wide (labels with units are
+    /// wider than bare numbers).
+    pub fn label_count(&self, css_width: f64) -> usize {
+        ((css_width / 90.0) as usize).clamp(3, 10)
     }
 }
 
@@ -425,6 +434,22 @@ pub struct CanvasOpts {
     pub cursor: Option<RwSignal<Option<f64>>>,
     /// Focusable; arrow keys move the cursor through `steps` (times in seconds, ascending).
     pub steps: Option<Signal<Arc<Vec<f64>>>>,
+}
+
+/// What a chart over time shows beside its cursor once the cursor was set there (a click,
+/// a drag, a key): the results provide it as a context (`results::RunResults`, the state at
+/// t in brief), so that the state is read where the click happened, not a screen away.
+#[derive(Clone)]
+pub struct CursorCard {
+    /// The card's content at time `t` (seconds).
+    pub render: Arc<dyn Fn(f64) -> AnyView + Send + Sync>,
+    /// The chart the cursor was last set from (a [`chart_canvas`]'s id): only it shows the
+    /// card; `None` once the card is closed.
+    pub owner: RwSignal<Option<u64>>,
+}
+
+thread_local! {
+    static NEXT_CANVAS: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
 }
 
 /// A `<canvas>` drawn by `draw`, which returns where its time axis is (or `None`). `draw`
@@ -611,11 +636,29 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
     let cursor = opts.cursor;
     let steps = opts.steps;
     let focusable = steps.is_some();
+    // The state card beside the cursor, for charts over time inside the results.
+    let card = cursor.and(use_context::<CursorCard>());
+    let id = NEXT_CANVAS.with(|n| {
+        let id = n.get();
+        n.set(id + 1);
+        id
+    });
+    let own_card = {
+        let card = card.clone();
+        move || {
+            if let Some(k) = &card {
+                if k.owner.get_untracked() != Some(id) {
+                    k.owner.set(Some(id));
+                }
+            }
+        }
+    };
     let set_at = move |x: f64| {
         if let (Some(c), Some(f)) = (cursor, frame.get_untracked()) {
             c.set(Some(f.t_of(x)));
         }
     };
+    let own_card_key = own_card.clone();
     let on_down = move |e: ev::PointerEvent| {
         if cursor.is_none() || e.button() != 0 {
             return;
@@ -623,6 +666,7 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         if let Some(c) = canvas_ref.get_untracked() {
             let _ = c.set_pointer_capture(e.pointer_id());
         }
+        own_card();
         set_at(f64::from(e.offset_x()));
     };
     let on_move = move |e: ev::PointerEvent| {
@@ -656,6 +700,7 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             _ => return,
         };
         e.prevent_default();
+        own_card_key();
         c.set(next);
     };
 
@@ -670,6 +715,49 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
                 style:top=format!("{:.1}px", f.top)
                 style:height=format!("{:.1}px", (f.bottom - f.top).max(0.0))
             ></div>
+        })
+    };
+
+    // Beside the cursor, on the side with more room, inside the plotting area.
+    let card_view = move || {
+        let k = card.clone()?;
+        if k.owner.get() != Some(id) {
+            return None;
+        }
+        let (t, f) = (cursor?.get()?, frame.get()?);
+        let x = f.x_of(t);
+        let right_of = x - f.left <= f.right - x;
+        let (left, right) = if right_of {
+            (format!("{:.0}px", x + 10.0), String::new())
+        } else {
+            (String::new(), format!("calc(100% - {:.0}px)", x - 10.0))
+        };
+        let owner = k.owner;
+        let on_key = move |e: ev::KeyboardEvent| {
+            if e.key() == "Escape" {
+                owner.set(None);
+            }
+        };
+        Some(view! {
+            <div
+                class="cursor-card"
+                data-testid="cursor-card"
+                role="region"
+                aria-label="State at the time cursor, in brief"
+                style:left=left
+                style:right=right
+                style:top=format!("{:.0}px", f.top + 4.0)
+                on:keydown=on_key
+            >
+                <button
+                    type="button"
+                    class="cursor-card-close"
+                    aria-label="Close"
+                    title="Close"
+                    on:click=move |_| owner.set(None)
+                >"×"</button>
+                {(k.render)(t)}
+            </div>
         })
     };
 
@@ -688,15 +776,20 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
                 }
                 aria-valuetext=move || {
                     focusable.then(|| {
-                        cursor.and_then(|c| c.get()).map_or_else(|| "no time selected".to_string(), cursor_text)
+                        let span = frame.get().map_or(0.0, |f| f.t1);
+                        cursor.and_then(|c| c.get()).map_or_else(|| "no time selected".to_string(), |t| cursor_text(t, span))
                     })
                 }
                 tabindex=if focusable { Some("0") } else { None }
+                data-time-unit=move || {
+                    cursor.and(frame.get()).map(|f| format::TimeScale::for_span(f.t1).unit())
+                }
                 on:pointerdown=on_down
                 on:pointermove=on_move
                 on:keydown=on_key
             ></canvas>
             {overlay}
+            {card_view}
             {move || error.get().map(|e| view! { <p class="chart-error">"Could not draw the chart: " {e}</p> })}
         </div>
     }
@@ -726,7 +819,8 @@ pub fn share_legend(d: &Digest) -> impl IntoView + use<> {
     view! { <ul class="legend share-legend" aria-label="Quota shares">{items}</ul> }
 }
 
-/// `"3 s"`, `"5 min"`: the time of the cursor for captions.
-pub fn cursor_text(t: f64) -> String {
-    format!("t = {}", format::clock(t))
+/// `"t = 3 s"`, `"t = 5 min"`, `"t = 4 d 7 h"`: the time of the cursor in the unit of the
+/// time axis of a run spanning `span_s` seconds.
+pub fn cursor_text(t: f64, span_s: f64) -> String {
+    format!("t = {}", format::TimeScale::for_span(span_s).at(t))
 }

@@ -124,11 +124,11 @@ pub fn draw_on<DB: DrawingBackend>(
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
     crate::base_mesh!(mesh, pen)
-        .x_labels(10)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
         .y_labels(y_labels)
         .x_desc(axis.desc())
         .y_desc("instances in use (admitted)")
-        .x_label_formatter(&|v| tick_label(*v))
+        .x_label_formatter(&|v| axis.label(*v))
         .y_label_formatter(&|v| super::int_label(*v))
         .draw()
         .map_err(err)?;

@@ -43,6 +43,8 @@ pub fn RunResults(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
 ) -> impl IntoView {
+    // The charts over time show the state at their cursor beside it.
+    provide_context(timeline::cursor_card(digest, cursor));
     view! {
         <section class="card" aria-labelledby="summary-heading">
             <h2 id="summary-heading">"Summary"</h2>

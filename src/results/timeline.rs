@@ -15,12 +15,13 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
-use quotalab_engine::digest::{Cause, Digest, EventKind, State};
+use quotalab_engine::digest::{Cause, Digest, EventKind, State, StateAt};
+use wasm_bindgen::JsCast;
 use web_sys::HtmlCanvasElement;
 
 use crate::charts::{
     chart_canvas, err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s,
-    tick_label, CanvasOpts, CssBox, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
+    CanvasOpts, CssBox, CursorCard, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
 };
 use crate::ui::{format, palette};
 
@@ -539,9 +540,9 @@ pub fn draw_timeline(
     crate::base_mesh!(mesh, pen)
         .disable_y_mesh()
         .y_labels(0)
-        .x_labels(10)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
         .x_desc(axis.desc())
-        .x_label_formatter(&|v| tick_label(*v))
+        .x_label_formatter(&|v| axis.label(*v))
         .draw()
         .map_err(err)?;
 
@@ -772,6 +773,138 @@ pub fn Timeline(
     }
 }
 
+/// "State at 4 d 7 h": the cursor's time in the unit of the run's time axes.
+pub fn state_title(d: &Digest, t: f64) -> String {
+    format!("State at {}", time_scale(d).at(t))
+}
+
+/// The time unit of `d`'s time axes (the charts' [`crate::charts::TimeAxis`]).
+pub fn time_scale(d: &Digest) -> format::TimeScale {
+    format::TimeScale::for_span(span_s(d))
+}
+
+/// Per share: jobs holding instances, instances held, jobs admitted but not started, jobs
+/// waiting to be admitted.
+pub fn share_counts(d: &Digest, at: &StateAt) -> Vec<[u64; 4]> {
+    let mut out = vec![[0u64; 4]; d.shares.len()];
+    let share = |j: u32| {
+        d.jobs
+            .get(j as usize)
+            .map(|r| (r.share as usize, r.instances))
+    };
+    for (j, _) in &at.holding {
+        if let Some(c) = share(*j).and_then(|(s, n)| out.get_mut(s).map(|c| (c, n))) {
+            c.0[0] += 1;
+            c.0[1] += c.1;
+        }
+    }
+    for j in &at.scheduled {
+        if let Some(c) = share(*j).and_then(|(s, _)| out.get_mut(s)) {
+            c[2] += 1;
+        }
+    }
+    for (j, _) in &at.waiting {
+        if let Some(c) = share(*j).and_then(|(s, _)| out.get_mut(s)) {
+            c[3] += 1;
+        }
+    }
+    out
+}
+
+/// A share's name with its colour swatch.
+fn share_cell(d: &Digest, s: u16) -> impl IntoView + use<> {
+    let name = crate::charts::share_name(d, s as usize).to_string();
+    view! {
+        <span class="share-tag">
+            {crate::charts::swatch(palette::css(s as usize))}
+            {name}
+        </span>
+    }
+}
+
+/// The table of counts per share at the cursor (the panel's and the card's).
+fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
+    let rows = share_counts(d, at)
+        .into_iter()
+        .enumerate()
+        .map(|(s, [holding, instances, admitted, waiting])| {
+            view! {
+                <tr data-share=d.shares[s].name.clone()>
+                    <th scope="row">{share_cell(d, s as u16)}</th>
+                    <td class="num" data-col="holding">{holding}</td>
+                    <td class="num" data-col="instances">{instances}</td>
+                    <td class="num" data-col="admitted">{admitted}</td>
+                    <td class="num" data-col="waiting">{waiting}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="state-counts">
+            <thead>
+                <tr>
+                    <th scope="col">"Share"</th>
+                    <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
+                    <th scope="col" class="num" title="instances held">"inst."</th>
+                    <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
+                    <th scope="col" class="num" title="jobs waiting to be admitted">"wait"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The id of the "state at t" panel (the card's "details" link scrolls to it).
+pub const STATE_AT_ID: &str = "state-at";
+
+/// The card a chart over time shows beside its cursor: the time, the counts per share and
+/// a way to the full panel (who holds what, who waits and why).
+pub fn cursor_card(digest: Signal<Arc<Digest>>, cursor: RwSignal<Option<f64>>) -> CursorCard {
+    let at = Memo::new(move |_| {
+        cursor
+            .get()
+            .map(|t| Arc::new(digest.with(|d| d.state_at(t))))
+    });
+    let render = move |t: f64| {
+        let d = digest.get_untracked();
+        let Some(at) = at.get_untracked() else {
+            return ().into_any();
+        };
+        let waiting = at.waiting.len();
+        let summary = format!(
+            "{} holding, {} admitted, {} waiting",
+            format::thousands(at.holding.len() as f64),
+            format::thousands(at.scheduled.len() as f64),
+            format::thousands(waiting as f64)
+        );
+        let go = move |_| {
+            let Some(panel) = document().get_element_by_id(STATE_AT_ID) else {
+                return;
+            };
+            // Focus (for keyboard and screen-reader users), then its top at the top of the
+            // window, whatever focusing scrolled.
+            if let Some(el) = panel.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+            panel.scroll_into_view_with_bool(true);
+        };
+        view! {
+            <p class="cursor-card-title">{state_title(&d, t)}</p>
+            {counts_table(&d, &at)}
+            <p class="cursor-card-summary">{summary}</p>
+            <button type="button" class="cursor-card-more" on:click=go>
+                {if waiting > 0 { "Who waits and why ↓" } else { "Who holds what ↓" }}
+            </button>
+        }
+        .into_any()
+    };
+    CursorCard {
+        render: Arc::new(render),
+        owner: RwSignal::new(None),
+    }
+}
+
 /// Human words for a waiting reason code.
 pub fn reason_words(code: &str) -> &'static str {
     match code {
@@ -838,15 +971,7 @@ pub fn StateAtPanel(
             .last()
             .map(|e| e.t_s);
         let job = |j: u32| &d.jobs[j as usize];
-        let share_cell = |s: u16| {
-            let name = crate::charts::share_name(&d, s as usize).to_string();
-            view! {
-                <span class="share-tag">
-                    {crate::charts::swatch(palette::css(s as usize))}
-                    {name}
-                </span>
-            }
-        };
+        let share_cell = |s: u16| share_cell(&d, s);
         let more = |n: usize| {
             (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
         };
@@ -904,43 +1029,6 @@ pub fn StateAtPanel(
             })
             .collect_view();
 
-        // Counts per share.
-        let ns = d.shares.len();
-        let mut jobs_holding = vec![0u64; ns];
-        let mut inst_holding = vec![0u64; ns];
-        let mut admitted = vec![0u64; ns];
-        let mut waits = vec![0u64; ns];
-        for (j, _) in &at.holding {
-            let r = job(*j);
-            if let Some(s) = jobs_holding.get_mut(r.share as usize) {
-                *s += 1;
-                inst_holding[r.share as usize] += r.instances;
-            }
-        }
-        for j in &at.scheduled {
-            if let Some(s) = admitted.get_mut(job(*j).share as usize) {
-                *s += 1;
-            }
-        }
-        for (j, _) in &at.waiting {
-            if let Some(s) = waits.get_mut(job(*j).share as usize) {
-                *s += 1;
-            }
-        }
-        let counts = (0..ns)
-            .map(|s| {
-                let name = d.shares[s].name.clone();
-                view! {
-                    <tr data-share=name.clone()>
-                        <th scope="row">{share_cell(s as u16)}</th>
-                        <td class="num" data-col="holding">{jobs_holding[s]}</td>
-                        <td class="num" data-col="instances">{inst_holding[s]}</td>
-                        <td class="num" data-col="admitted">{admitted[s]}</td>
-                        <td class="num" data-col="waiting">{waits[s]}</td>
-                    </tr>
-                }
-            })
-            .collect_view();
         let last_instant = last_t.map(|lt| {
             let lines = d
                 .events
@@ -975,27 +1063,19 @@ pub fn StateAtPanel(
                 })
                 .collect_view();
             view! {
-                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", format::clock(lt)) }}</h4>
+                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", time_scale(&d).at(lt)) }}</h4>
                 <ul class="state-list events">{lines}</ul>
             }
         });
 
         view! {
-            <h3 class="state-title">{format!("State at {}", crate::charts::cursor_text(t).trim_start_matches("t = "))}</h3>
+            <div class="state-at-counts">
+            <h3 class="state-title">{state_title(&d, t)}</h3>
             {last_instant}
-            <table class="state-counts">
-                <thead>
-                    <tr>
-                        <th scope="col">"Share"</th>
-                        <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
-                        <th scope="col" class="num" title="instances held">"inst."</th>
-                        <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
-                        <th scope="col" class="num" title="jobs waiting to be admitted">"wait"</th>
-                    </tr>
-                </thead>
-                <tbody>{counts}</tbody>
-            </table>
+            {counts_table(&d, &at)}
             <p class="state-note">"jobs, inst.: jobs holding instances and how many; adm.: admitted, not started yet; wait: waiting to be admitted."</p>
+            </div>
+            <div class="state-at-lists">
             <h4>{format!("Holding instances ({})", at.holding.len())}</h4>
             <ul class="state-list holding">
                 {holding}
@@ -1012,11 +1092,12 @@ pub fn StateAtPanel(
                 {more(at.waiting.len())}
                 {at.waiting.is_empty().then(|| view! { <li class="none">"nobody"</li> })}
             </ul>
+            </div>
         }
         .into_any()
     };
     view! {
-        <aside class="state-at" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">
+        <aside class="state-at" id=STATE_AT_ID tabindex="-1" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">
             {body}
         </aside>
     }
@@ -1201,6 +1282,42 @@ mod tests {
             assert!(!g.segments.is_empty(), "{}", d.name);
             assert_eq!(g.segments, direct_gantt(&d), "{}", d.name);
         }
+    }
+
+    // One time format per scale: the panel's time reads in the unit of the run's time axes.
+    // The Philly sample spans days, so "State at 4 d 7 h", not "103 h 19 min" (the clock's).
+    #[test]
+    fn the_panels_time_uses_the_axis_unit() {
+        let philly = run(include_str!("../../www/presets/philly-sample.json"));
+        let axis = crate::charts::TimeAxis::for_span(span_s(&philly));
+        assert_eq!(axis.unit, "d");
+        assert_eq!(time_scale(&philly), axis.scale);
+        let t = 103.0 * 3600.0 + 19.0 * 60.0;
+        assert_eq!(state_title(&philly, t), "State at 4 d 7 h");
+        assert_eq!(axis.label(4.0), "4 d");
+        // The walkthrough (minutes) reads as before.
+        let aws = run(AWS);
+        assert_eq!(crate::charts::TimeAxis::for_span(span_s(&aws)).unit, "min");
+        assert_eq!(state_title(&aws, 90.0), "State at 1 min 30 s");
+        assert_eq!(
+            crate::charts::cursor_text(720.0, span_s(&aws)),
+            "t = 12 min"
+        );
+    }
+
+    #[test]
+    fn counts_per_share_at_90_s() {
+        let d = run(AWS);
+        let at = d.state_at(90.0);
+        let counts = share_counts(&d, &at);
+        let total: [u64; 4] = counts.iter().fold([0; 4], |mut a, c| {
+            (0..4).for_each(|i| a[i] += c[i]);
+            a
+        });
+        assert_eq!(total[0] as usize, at.holding.len());
+        assert_eq!(total[2] as usize, at.scheduled.len());
+        assert_eq!(total[3] as usize, at.waiting.len());
+        assert_eq!(counts.len(), d.shares.len());
     }
 
     #[test]

@@ -10,6 +10,7 @@ mod common;
 
 mod charts;
 mod components;
+mod cursor;
 mod determinism;
 mod editor;
 mod explain;
