@@ -8,7 +8,7 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::model::limits::{MAX_PRIORITY, MIN_PRIORITY};
 use quotalab_engine::model::Strategy;
-use quotalab_engine::trace::{self, ImportOptions, LimitsMode, TimeUnit};
+use quotalab_engine::trace::{self, ImportOptions, ImportReport, LimitsMode, TimeUnit};
 
 use crate::io::share::{self, use_share};
 use crate::state::{use_app, Notice};
@@ -44,7 +44,10 @@ fn cell_text(bytes: &[u8]) -> String {
 }
 
 /// Reads the header and the first [`PREVIEW_ROWS`] rows of a CSV file, and counts its rows.
+/// A file that is not CSV text (binary, UTF-16: the engine's [`trace::check_text`]) is refused
+/// with "this is not a CSV file: ..." rather than previewed as garbled cells.
 pub fn preview(bytes: &[u8]) -> Result<Preview, String> {
+    trace::check_text(&bytes[..bytes.len().min(trace::SNIFF_BYTES)]).map_err(|p| p.message)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
         .flexible(true)
@@ -158,7 +161,8 @@ impl Form {
         let pick = |names: &[&str], except: &[&str]| {
             guess_column(header, names, except).unwrap_or_default()
         };
-        let submit = pick(
+        // No match leaves a column empty (its picker says "pick a column"), never a guess.
+        self.submit.set(pick(
             &[
                 "submit_time",
                 "submit",
@@ -168,12 +172,7 @@ impl Form {
                 "time",
             ],
             &["end"],
-        );
-        self.submit.set(if submit.is_empty() {
-            header.first().cloned().unwrap_or_default()
-        } else {
-            submit
-        });
+        ));
         let duration = pick(&["duration", "runtime", "run_time", "elapsed"], &[]);
         let end = pick(&["end_time", "end", "finish", "completed"], &[]);
         self.timing.set(if duration.is_empty() && !end.is_empty() {
@@ -227,6 +226,9 @@ impl Form {
             submit: self.submit.get_untracked(),
             ..ImportOptions::default()
         };
+        if o.submit.trim().is_empty() {
+            problems.push("Submit time column: pick a column".into());
+        }
         if o.name.is_empty() {
             o.name = ImportOptions::DEFAULT_NAME.into();
         }
@@ -269,6 +271,82 @@ impl Form {
             Err(problems)
         }
     }
+
+    /// Subscribes the running effect to every value of the form.
+    fn track(&self) {
+        for s in [
+            self.name,
+            self.submit,
+            self.time_unit,
+            self.timing,
+            self.duration,
+            self.end,
+            self.gpus,
+            self.share,
+            self.top_shares,
+            self.priority,
+            self.priority_map,
+            self.instance_type,
+            self.gpus_per_instance,
+            self.limits,
+            self.capacity,
+            self.strategy,
+            self.borrow_limit,
+            self.limit_jobs,
+        ] {
+            s.track();
+        }
+    }
+}
+
+/// An import that would skip more than half of the file's rows: the form asks before it
+/// replaces the scenario.
+pub fn is_lossy(report: &ImportReport) -> bool {
+    report.skipped * 2 > report.rows
+}
+
+/// How many kinds of skip reasons the confirm step names.
+const CONFIRM_REASONS: usize = 3;
+
+/// The confirm step's question for a lossy import: `"600 of 1,000 rows would be skipped:
+/// duration: not a number (550 rows); gpus: empty (50 rows)."`
+pub fn lossy_message(report: &ImportReport) -> String {
+    let rows = |n: u64| {
+        format!(
+            "{} row{}",
+            format::count(n as usize),
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let mut reasons: Vec<String> = report
+        .reasons
+        .iter()
+        .take(CONFIRM_REASONS)
+        .map(|(kind, n)| format!("{kind} ({})", rows(*n)))
+        .collect();
+    let named: u64 = report
+        .reasons
+        .iter()
+        .take(CONFIRM_REASONS)
+        .map(|r| r.1)
+        .sum();
+    if report.skipped > named {
+        reasons.push(format!("other reasons ({})", rows(report.skipped - named)));
+    }
+    format!(
+        "{} of {} would be skipped: {}.",
+        format::count(report.skipped as usize),
+        rows(report.rows),
+        reasons.join("; ")
+    )
+}
+
+/// An import that is waiting for "Import anyway".
+#[derive(Clone, Debug, PartialEq)]
+struct Pending {
+    json: String,
+    report: ImportReport,
+    shares: usize,
 }
 
 /// The form's label of an import option (`--submit` reads "Submit time column").
@@ -331,9 +409,18 @@ fn ColumnSelect(
     #[prop(optional, into)] hint: String,
 ) -> impl IntoView {
     let options = move || {
-        let none = optional.then(|| {
+        // An empty required column shows "pick a column", not the first column's name.
+        let none = if optional {
             view! { <option value="" prop:selected=move || value.with(String::is_empty)>"— none —"</option> }
-        });
+                .into_any()
+        } else {
+            view! {
+                <option value="" disabled=true prop:selected=move || value.with(String::is_empty)>
+                    "— pick a column —"
+                </option>
+            }
+            .into_any()
+        };
         let columns = header
             .get()
             .into_iter()
@@ -443,6 +530,13 @@ pub fn TraceImport() -> impl IntoView {
     let header = RwSignal::new(Vec::<String>::new());
     let problems = RwSignal::new(Vec::<String>::new());
     let reading = RwSignal::new(false);
+    // A lossy import waiting for "Import anyway"; any change to the form or file drops it.
+    let pending = RwSignal::new(None::<Pending>);
+    Effect::new(move |_| {
+        form.track();
+        header.track();
+        pending.set(None);
+    });
 
     let open = move |_| {
         if let Some(d) = dialog.get_untracked() {
@@ -502,6 +596,55 @@ pub fn TraceImport() -> impl IntoView {
         });
     };
 
+    // Replaces the scenario with an import, and says what it read.
+    let finish = move |Pending {
+                           json,
+                           report,
+                           shares,
+                       }| {
+        pending.set(None);
+        let mut lines: Vec<String> = report
+            .first_problems
+            .iter()
+            .map(|p| format!("skipped {p}"))
+            .collect();
+        if report.skipped > report.first_problems.len() as u64 {
+            lines.push(format!(
+                "… and {} more skipped rows",
+                format::count((report.skipped - report.first_problems.len() as u64) as usize)
+            ));
+        }
+        if let Some(link) = share::link_of(&json) {
+            if link.is_long() {
+                lines.push(format!(
+                    "Its link is {} characters long: share this scenario as a file (Files → Export scenario) rather than as a link.",
+                    format::count(link.len())
+                ));
+            }
+        }
+        app.notice.set(Some(Notice::info(
+            format!(
+                "Imported {} job{} from {} row{} into {} share{}; {} row{} skipped.",
+                format::count(report.imported as usize),
+                if report.imported == 1 { "" } else { "s" },
+                format::count(report.rows as usize),
+                if report.rows == 1 { "" } else { "s" },
+                shares,
+                if shares == 1 { "" } else { "s" },
+                format::count(report.skipped as usize),
+                if report.skipped == 1 {
+                    " was"
+                } else {
+                    "s were"
+                },
+            ),
+            lines,
+        )));
+        problems.set(Vec::new());
+        close();
+        share::open_scenario(app, share, json);
+    };
+
     let import = move |_| {
         let opts = match form.options() {
             Ok(o) => o,
@@ -526,50 +669,45 @@ pub fn TraceImport() -> impl IntoView {
                     return;
                 };
                 let shares = value["shares"].as_array().map_or(0, Vec::len);
-                let mut lines: Vec<String> = report
-                    .first_problems
-                    .iter()
-                    .map(|p| format!("skipped {p}"))
-                    .collect();
-                if report.skipped > report.first_problems.len() as u64 {
-                    lines.push(format!(
-                        "… and {} more skipped rows",
-                        format::count(
-                            (report.skipped - report.first_problems.len() as u64) as usize
-                        )
-                    ));
-                }
-                if let Some(link) = share::link_of(&json) {
-                    if link.is_long() {
-                        lines.push(format!(
-                            "Its link is {} characters long: share this scenario as a file (Files → Export scenario) rather than as a link.",
-                            format::count(link.len())
-                        ));
-                    }
-                }
-                app.notice.set(Some(Notice::info(
-                    format!(
-                        "Imported {} job{} from {} row{} into {} share{}; {} row{} skipped.",
-                        format::count(report.imported as usize),
-                        if report.imported == 1 { "" } else { "s" },
-                        format::count(report.rows as usize),
-                        if report.rows == 1 { "" } else { "s" },
-                        shares,
-                        if shares == 1 { "" } else { "s" },
-                        format::count(report.skipped as usize),
-                        if report.skipped == 1 {
-                            " was"
-                        } else {
-                            "s were"
-                        },
-                    ),
-                    lines,
-                )));
                 problems.set(Vec::new());
-                close();
-                share::open_scenario(app, share, json);
+                let ready = Pending {
+                    json,
+                    report,
+                    shares,
+                };
+                if is_lossy(&ready.report) {
+                    // Ask first: most of the file would be lost.
+                    pending.set(Some(ready));
+                } else {
+                    finish(ready);
+                }
             }
         }
+    };
+    let import_anyway = move |_| {
+        if let Some(p) = pending.get_untracked() {
+            finish(p);
+        }
+    };
+    let confirm = move || {
+        pending.with(|p| {
+            p.as_ref().map(|p| {
+                view! {
+                    <div class="trace-confirm" role="alert" data-testid="trace-confirm">
+                        <p>{lossy_message(&p.report)}</p>
+                        <p>"Importing replaces the current scenario with the rows that could be read."</p>
+                        <div class="trace-actions">
+                            <button type="button" class="primary" data-testid="trace-import-anyway" on:click=import_anyway>
+                                "Import anyway"
+                            </button>
+                            <button type="button" data-testid="trace-import-cancel" on:click=move |_| pending.set(None)>
+                                "Cancel"
+                            </button>
+                        </div>
+                    </div>
+                }
+            })
+        })
     };
 
     let on_type = move |ev: leptos::ev::Event| {
@@ -736,10 +874,13 @@ pub fn TraceImport() -> impl IntoView {
                         <TextField label="Scenario name" testid="name" value=form.name />
                     </fieldset>
                     {problem_list}
-                    <div class="trace-actions">
-                        <button type="submit" class="primary" data-testid="trace-import">"Import"</button>
-                        <button type="button" on:click=move |_| close()>"Cancel"</button>
-                    </div>
+                    {confirm}
+                    <Show when=move || pending.with(Option::is_none)>
+                        <div class="trace-actions">
+                            <button type="submit" class="primary" data-testid="trace-import">"Import"</button>
+                            <button type="button" on:click=move |_| close()>"Cancel"</button>
+                        </div>
+                    </Show>
                 </form>
             </Show>
             <Show when=move || preview_data.with(Option::is_none)>{problem_list}</Show>

@@ -15,6 +15,7 @@ mod determinism;
 mod editor;
 mod explain;
 mod share;
+mod trace_form;
 mod worker;
 
 wasm_bindgen_test::wasm_bindgen_test_configure!(run_in_browser);
