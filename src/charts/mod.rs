@@ -9,6 +9,7 @@
 
 pub mod allocation;
 pub mod completion;
+pub mod export;
 pub mod interruption;
 pub mod occupancy;
 
@@ -181,8 +182,9 @@ pub fn fit_backing_store(canvas: &HtmlCanvasElement, size: CssBox, css_height: O
             let _ = style.set_property("height", &value);
         }
     }
-    let dpr = web_sys::window()
-        .map(|w| w.device_pixel_ratio())
+    // An export draws at its own scale (`export::scale`), not the screen's.
+    let dpr = export::scale()
+        .or_else(|| web_sys::window().map(|w| w.device_pixel_ratio()))
         .filter(|r| r.is_finite() && *r > 0.0)
         .unwrap_or(1.0);
     let css = |v: f64, fallback: f64| if v > 0.0 { v } else { fallback };
@@ -462,7 +464,8 @@ where
 }
 
 /// The event that makes a chart canvas catch up on a drawing it skipped while out of view
-/// (dispatched by the PNG export before it reads the canvas; handled synchronously).
+/// (for a caller about to read the canvas's pixels; handled synchronously). The PNG export
+/// draws a chart anew instead ([`export`]).
 pub const DRAW_NOW_EVENT: &str = "quotalab-draw-now";
 
 /// How far from the viewport a chart still counts as near (and is redrawn at once).
@@ -530,7 +533,13 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         woken
     });
     // An export reads the canvas: it first asks for the missed drawing, if any.
-    let draw_now = StoredValue::new_local(None::<(HtmlCanvasElement, Closure<dyn FnMut()>)>);
+    // (With the listener of the PNG export, which draws into its own canvas.)
+    type Listeners = (
+        HtmlCanvasElement,
+        Closure<dyn FnMut()>,
+        Closure<dyn FnMut()>,
+    );
+    let draw_now = StoredValue::new_local(None::<Listeners>);
     Effect::new(move |_| {
         let Some(canvas) = canvas_ref.get() else {
             return;
@@ -548,7 +557,12 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         });
         let _ = canvas
             .add_event_listener_with_callback(DRAW_NOW_EVENT, on_draw_now.as_ref().unchecked_ref());
-        draw_now.set_value(Some((canvas.clone(), on_draw_now)));
+        let on_export = export::listener(canvas_ref, observed, draw);
+        let _ = canvas.add_event_listener_with_callback(
+            export::EXPORT_EVENT,
+            on_export.as_ref().unchecked_ref(),
+        );
+        draw_now.set_value(Some((canvas.clone(), on_draw_now, on_export)));
     });
 
     // Redraw when the canvas's width changes (window resize, layout change). Heights are set
@@ -624,10 +638,14 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             }
         });
         draw_now.try_update_value(|o| {
-            if let Some((canvas, cb)) = o.take() {
+            if let Some((canvas, cb, on_export)) = o.take() {
                 let _ = canvas.remove_event_listener_with_callback(
                     DRAW_NOW_EVENT,
                     cb.as_ref().unchecked_ref(),
+                );
+                let _ = canvas.remove_event_listener_with_callback(
+                    export::EXPORT_EVENT,
+                    on_export.as_ref().unchecked_ref(),
                 );
             }
         });

@@ -1,6 +1,7 @@
 //! Files in and out of the page: the scenario as JSON (export and import), the results as
 //! JSON (SPEC 8, computed on demand) and as CSV (per-share summary, per-job rows, events,
-//! from the last run's [`Digest`]), each chart as PNG (its canvas) and the occupancy as SVG
+//! from the last run's [`Digest`]), each chart as PNG (drawn again at twice its page size, with
+//! its title and share legend: [`chart_png`]) and the occupancy as SVG
 //! (the occupancy charts' own drawing, on plotters' SVG backend).
 //!
 //! An imported file is validated first; if it is not a valid scenario its problems are shown
@@ -16,6 +17,7 @@ use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
+use crate::charts::export::LegendItem;
 use crate::charts::{self, err, occupancy, Pen};
 use crate::io::share::{self, use_share, ShareState};
 use crate::state::{use_app, AppState, Notice};
@@ -417,18 +419,95 @@ fn export_chart_png(app: AppState, index: usize) {
         )));
         return;
     };
-    // A chart out of view may have skipped its last drawing: it catches up first.
-    if let Ok(event) = web_sys::Event::new(crate::charts::DRAW_NOW_EVENT) {
-        let _ = canvas.dispatch_event(&event);
-    }
-    let result = canvas
+    let digest = app
+        .outcome
+        .with_untracked(|o| o.as_ref().map(|o| o.digest.clone()));
+    let result = chart_png(chart, canvas, digest.as_deref()).and_then(|url| {
+        let stem = app.scenario.with_untracked(|t| file_stem(t));
+        download_href(&format!("{stem}-{}.png", chart.file), &url)
+    });
+    report(app, result);
+}
+
+/// The chart of `canvas` as a PNG data URL for documents ([`charts::export::chart_image`]):
+/// drawn again at twice its page size by its own code, under its title (the results
+/// section's heading, the panel's share and instance type) and the scenario's name, over
+/// the legend of its shares (all of them; a per-share panel's own).
+pub fn chart_png(
+    chart: &ChartCanvas,
+    canvas: &HtmlCanvasElement,
+    digest: Option<&Digest>,
+) -> Result<String, String> {
+    chart_export(chart, canvas, digest)?
         .to_data_url_with_type("image/png")
         .map_err(|e| format!("cannot read the chart's pixels: {e:?}"))
-        .and_then(|url| {
-            let stem = app.scenario.with_untracked(|t| file_stem(t));
-            download_href(&format!("{stem}-{}.png", chart.file), &url)
-        });
-    report(app, result);
+}
+
+/// The image [`chart_png`] encodes, as a canvas.
+pub fn chart_export(
+    chart: &ChartCanvas,
+    canvas: &HtmlCanvasElement,
+    digest: Option<&Digest>,
+) -> Result<HtmlCanvasElement, String> {
+    let (title, share) = chart_title(chart, canvas);
+    let legend: Vec<LegendItem> = digest
+        .map(|d| {
+            d.shares
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| share.as_ref().is_none_or(|name| *name == s.name))
+                .map(|(i, s)| LegendItem {
+                    name: s.name.clone(),
+                    colour: charts::share_colour(i),
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let subtitle = digest.map_or(String::new(), |d| d.name.clone());
+    charts::export::chart_image(canvas, &title, &subtitle, &legend)
+}
+
+/// A chart's title for its export, and the share of a per-share panel: the heading of its
+/// results section (`Allocation vs consumption`), then the panel's share and instance type
+/// (`: background (ml.g5.xlarge)`); the menu's label if the page has no heading for it.
+fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Option<String>) {
+    let text_of = |e: Option<web_sys::Element>| {
+        e.and_then(|e| e.text_content())
+            .map(|t| t.trim().to_string())
+            .filter(|t| !t.is_empty())
+    };
+    let figure = canvas.closest("[data-testid^=\"chart-\"]").ok().flatten();
+    let heading = text_of(
+        canvas
+            .closest("section")
+            .ok()
+            .flatten()
+            .and_then(|s| s.query_selector("h2").ok().flatten()),
+    );
+    let panel = canvas.closest("[data-share]").ok().flatten().filter(|p| {
+        figure
+            .as_ref()
+            .is_some_and(|f| f.contains(Some(p.as_ref())))
+    });
+    let share = panel.as_ref().and_then(|p| p.get_attribute("data-share"));
+    let instance_type = match &panel {
+        Some(p) => text_of(p.query_selector(".panel-type").ok().flatten()),
+        None => text_of(
+            canvas
+                .closest(".occupancy-type")
+                .ok()
+                .flatten()
+                .and_then(|t| t.query_selector(".panel-title").ok().flatten()),
+        ),
+    };
+    let mut title = heading.unwrap_or_else(|| chart.label.clone());
+    match (&share, instance_type) {
+        (Some(s), Some(t)) => title.push_str(&format!(": {s} ({t})")),
+        (Some(s), None) => title.push_str(&format!(": {s}")),
+        (None, Some(t)) => title.push_str(&format!(": {t}")),
+        (None, None) => {}
+    }
+    (title, share)
 }
 
 /// Width of the SVG occupancy export.

@@ -14,6 +14,7 @@ mod cursor;
 mod determinism;
 mod editor;
 mod explain;
+mod exports;
 mod share;
 mod trace_form;
 mod worker;
