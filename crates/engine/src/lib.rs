@@ -15,7 +15,7 @@ pub use analysis::{advisor, compare};
 pub use input::{catalogue, model, trace, validate, workload};
 pub use output::{digest, result};
 pub use simulation as sim;
-pub use simulation::{admission, lifecycle, pass, preemption};
+pub use simulation::{admission, lifecycle, pass, preemption, quota_tree};
 
 pub use sim::{Options, Sim};
 pub use validate::{load, Loaded};

@@ -15,6 +15,9 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
     else {
         return String::new();
     };
+    if sc.is_kueue() {
+        return explain_kueue_preempt(sc, victim, by, cause, victim_priority, by_priority);
+    }
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
     let ty = &sc.instance_types[v.instance_type].name;
@@ -27,6 +30,58 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
         Cause::InShare => format!(
             "preempted by {} in {vs}: in-share preemption lets a higher-priority job ({by_priority} > {victim_priority}) take the place of a lower one",
             b.id
+        ),
+        // Kueue causes never occur in the AWS model.
+        Cause::ReclaimWhileBorrowing | Cause::FairSharing => String::new(),
+    }
+}
+
+/// SPEC 12: a share's cohort path, `root/research/team-a` (the share alone: its name).
+pub fn cohort_path(sc: &Scenario, share: usize) -> String {
+    let mut parts = vec![sc.shares[share].name.as_str()];
+    let mut at = sc.shares[share].kueue.cohort;
+    while let Some(c) = at {
+        parts.push(sc.cohorts[c].name.as_str());
+        at = sc.cohorts[c].parent;
+        if parts.len() > sc.cohorts.len() + 1 {
+            break; // validation refuses cycles; never loop
+        }
+    }
+    parts.reverse();
+    parts.join("/")
+}
+
+/// SPEC 12: a Kueue-model preemption names the rule that allowed it and both cohort paths
+/// (Kueue's `preemptionMessage`: "preemptor path ..., preemptee path ...").
+fn explain_kueue_preempt(
+    sc: &Scenario,
+    victim: JobId,
+    by: JobId,
+    cause: Cause,
+    victim_priority: u32,
+    by_priority: u32,
+) -> String {
+    let v = &sc.jobs[victim.index()];
+    let b = &sc.jobs[by.index()];
+    let ty = &sc.instance_types[v.instance_type].name;
+    let (vp, bp) = (cohort_path(sc, v.share), cohort_path(sc, b.share));
+    let paths = format!("preemptor path {bp}, preemptee path {vp}");
+    match cause {
+        Cause::InShare => format!(
+            "preempted by {} within its ClusterQueue: within_share lets a higher-priority job ({by_priority} > {victim_priority}) take the place of a lower one ({paths})",
+            b.id
+        ),
+        Cause::Reclaim => format!(
+            "reclaimed by {}: its ClusterQueue takes back {ty} quota it is owed from {}, which was borrowing beyond its limit (reclaim within the cohort; {paths})",
+            b.id, sc.shares[v.share].name
+        ),
+        Cause::ReclaimWhileBorrowing => format!(
+            "reclaimed by {} while it borrows itself: borrow_within_cohort allows it against lower-priority jobs ({by_priority} > {victim_priority}) of {}, which was borrowing beyond its limit ({paths})",
+            b.id, sc.shares[v.share].name
+        ),
+        Cause::FairSharing => format!(
+            "preempted by {} for fair sharing: {}'s dominant resource share of the cohort stays no higher than {}'s ({paths})",
+            b.id, sc.shares[b.share].name, sc.shares[v.share].name
         ),
     }
 }

@@ -191,6 +191,9 @@ impl Sim<'_> {
             self.struct_epoch += 1;
         }
         self.usage[t].add(&self.cfg, s, n);
+        if let Some(tree) = self.trees.get_mut(t) {
+            tree.add_usage(s, n); // SPEC 12: usage bubbles up the quota tree
+        }
         self.usage_version += 1;
         self.adm_seq += 1;
         let r = &mut self.jobs[j.index()];
@@ -284,6 +287,9 @@ impl Sim<'_> {
         let key = self.akey(j);
         self.rt[s].remove_admitted(t, key, n);
         self.usage[t].remove(&self.cfg, s, n);
+        if let Some(tree) = self.trees.get_mut(t) {
+            tree.remove_usage(s, n);
+        }
         self.quota_epoch += 1;
         self.usage_version += 1;
         self.rt[s].version += 1; // its own usage fell
@@ -335,6 +341,8 @@ impl Sim<'_> {
         match cause {
             Cause::Reclaim => self.rt[s].reclaims += 1,
             Cause::InShare => self.rt[s].in_share += 1,
+            Cause::ReclaimWhileBorrowing => self.rt[s].reclaims_while_borrowing += 1,
+            Cause::FairSharing => self.rt[s].fair_sharing += 1,
         }
         let (victim_priority, by_priority) = (
             self.jobs[j.index()].priority,
@@ -483,6 +491,7 @@ impl Sim<'_> {
                 for u in &mut self.usage {
                     u.recompute(&self.cfg);
                 }
+                self.rebuild_trees();
                 self.quota_epoch += 1;
                 self.struct_epoch += 1;
                 self.usage_version += 1;

@@ -7,6 +7,8 @@
 
 pub mod admission;
 pub mod events;
+pub mod fair_sharing;
+pub mod kueue;
 pub mod lifecycle;
 pub mod pass;
 pub mod preemption;

@@ -23,6 +23,12 @@ impl Sim<'_> {
     /// SPEC 4 "The pass": serve one offer per step until no offer can be admitted, then
     /// bring every waiting reason up to date.
     pub(crate) fn pass(&mut self) {
+        if self.sc.is_kueue() {
+            // SPEC 12: the Kueue model's order of offers, gate and preemption.
+            self.kueue_pass();
+            self.update_reasons();
+            return;
+        }
         loop {
             let mut best: Option<Offer> = None;
             for s in 0..self.cfg.len() {
@@ -127,6 +133,9 @@ impl Sim<'_> {
     /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of
     /// type `t` waits, judged on its own (no strict-FIFO blocking).
     fn own_reason(&self, s: usize, t: usize, n: u64) -> Reason {
+        if self.sc.is_kueue() {
+            return self.kueue_reason(s, t, n);
+        }
         let share = &self.cfg[s];
         if !admission::has_limit(share, t) {
             return Reason::Unschedulable;
@@ -155,9 +164,9 @@ impl Sim<'_> {
     /// Recomputes every RUNNABLE job's reason at the end of a pass; each change is a
     /// `waiting` event (SPEC 4), logged in share order, then queue order.
     fn update_reasons(&mut self) {
-        let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
         for s in 0..self.cfg.len() {
+            let strict = self.strict_fifo(s);
             let now = (self.usage_version, self.rt[s].version);
             if self.rt[s].reasons_at == Some(now)
                 && self.rt[s].fresh.is_empty()

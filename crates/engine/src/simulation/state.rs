@@ -119,19 +119,26 @@ impl Reason {
     }
 }
 
-/// SPEC 5: the two preemption mechanisms, reported separately.
+/// SPEC 5: the two preemption mechanisms, reported separately; SPEC 12 adds Kueue's
+/// reclaim while borrowing and fair sharing (Kueue InCohortReclaimWhileBorrowing,
+/// InCohortFairSharing).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Cause {
     Reclaim,
     InShare,
+    ReclaimWhileBorrowing,
+    FairSharing,
 }
 
 impl Cause {
-    /// The SPEC 8 name: `reclaim` or `in_share`.
+    /// The SPEC 8 / 12 name: `reclaim`, `in_share`, `reclaim_while_borrowing` or
+    /// `fair_sharing`.
     pub fn as_str(self) -> &'static str {
         match self {
             Cause::Reclaim => "reclaim",
             Cause::InShare => "in_share",
+            Cause::ReclaimWhileBorrowing => "reclaim_while_borrowing",
+            Cause::FairSharing => "fair_sharing",
         }
     }
 }
@@ -268,6 +275,10 @@ pub struct ShareRt {
     pub held: Vec<u64>,
     pub reclaims: u64,
     pub in_share: u64,
+    /// SPEC 12: preemptions of this share's jobs with cause `reclaim_while_borrowing` and
+    /// `fair_sharing` (Kueue model only).
+    pub reclaims_while_borrowing: u64,
+    pub fair_sharing: u64,
     /// Bumped whenever the RUNNABLE queue or the admitted set's priorities change.
     pub version: u64,
     /// When this share last had no offer (see [`NoOffer`]).
@@ -404,6 +415,10 @@ pub struct Sim<'a> {
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
     /// Scratch space of `record_values`: (lent, idle) per type.
     pub(super) scratch_lent: Vec<(u64, u64)>,
+    /// SPEC 12: the quota tree per instance type (Kueue model only; empty otherwise).
+    pub trees: Vec<crate::simulation::quota_tree::QuotaTree>,
+    /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
+    pub reserved_sum: Vec<u64>,
 }
 
 impl<'a> Sim<'a> {
@@ -499,7 +514,9 @@ impl<'a> Sim<'a> {
             let m = &mut max_instances[j.share][j.instance_type];
             *m = (*m).max(j.instances);
         }
-        Sim {
+        let mut sim = Sim {
+            trees: Vec::new(),
+            reserved_sum: vec![0; types],
             max_instances,
             sc,
             opts,
@@ -541,6 +558,8 @@ impl<'a> Sim<'a> {
             values_at: None,
             scratch_reasons: Vec::new(),
             scratch_lent: Vec::new(),
-        }
+        };
+        sim.rebuild_trees();
+        sim
     }
 }
