@@ -744,11 +744,31 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         }
         let (t, f) = (cursor?.get()?, frame.get()?);
         let x = f.x_of(t);
-        let right_of = x - f.left <= f.right - x;
-        let (left, right) = if right_of {
-            (format!("{:.0}px", x + 10.0), String::new())
+        // Beside the cursor on the side with more room; where neither side has room for
+        // the card, over the cursor at that side's edge. Always inside the chart's box.
+        let width = observed
+            .get_value()
+            .map_or(f.right, |b| b.width)
+            .max(f.right);
+        let (room_left, room_right) = (x - 14.0, width - x - 14.0);
+        let on_right = room_right >= room_left;
+        let room = room_left.max(room_right);
+        let (left, right, max_width) = if room < 250.0 {
+            let edge = (String::from("4px"), String::new());
+            let (l, r) = if on_right { edge } else { (edge.1, edge.0) };
+            (l, r, "calc(100% - 8px)".to_string())
+        } else if on_right {
+            (
+                format!("{:.0}px", x + 10.0),
+                String::new(),
+                format!("min(340px, {room:.0}px)"),
+            )
         } else {
-            (String::new(), format!("calc(100% - {:.0}px)", x - 10.0))
+            (
+                String::new(),
+                format!("calc(100% - {:.0}px)", x - 10.0),
+                format!("min(340px, {room:.0}px)"),
+            )
         };
         let owner = k.owner;
         let on_key = move |e: ev::KeyboardEvent| {
@@ -764,6 +784,7 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
                 aria-label="State at the time cursor, in brief"
                 style:left=left
                 style:right=right
+                style:max-width=max_width
                 style:top=format!("{:.0}px", f.top + 4.0)
                 on:keydown=on_key
             >

@@ -99,7 +99,7 @@ pub enum TimeScale {
 
 impl TimeScale {
     pub fn for_span(span_s: f64) -> TimeScale {
-        if !(span_s > 180.0) {
+        if span_s.is_nan() || span_s <= 180.0 {
             TimeScale::Seconds
         } else if span_s <= 3.0 * 3600.0 {
             TimeScale::Minutes

@@ -97,6 +97,7 @@ fn results(d: Arc<Digest>, cursor: RwSignal<Option<f64>>) -> HtmlElement {
 
 #[wasm_bindgen_test]
 async fn a_click_shows_the_state_beside_the_clicked_chart() {
+    page_style();
     let cursor = RwSignal::new(None::<f64>);
     let root = results(digest(AWS), cursor);
     settle().await;
@@ -253,9 +254,24 @@ async fn the_timeline_fills_its_card_and_the_panel_fits() {
             "{width} px card: wait column ends at {wait_right}, the panel at {inner_right}"
         );
         let panel = one(&card, "[data-testid=state-at]");
+        let edge = panel.get_bounding_client_rect().right();
+        let wide: Vec<String> = all(&panel, "*")
+            .iter()
+            .filter(|e| e.get_bounding_client_rect().right() > edge + 0.5)
+            .map(|e| {
+                format!(
+                    "{}.{} {:.0}",
+                    e.tag_name(),
+                    e.class_name(),
+                    e.get_bounding_client_rect().right()
+                )
+            })
+            .collect();
         assert!(
             panel.scroll_width() <= panel.client_width(),
-            "{width} px: the panel does not scroll sideways"
+            "{width} px: the panel does not scroll sideways ({} > {}): {wide:?}",
+            panel.scroll_width(),
+            panel.client_width()
         );
         // The backing store follows the full width (no stale size).
         let c: web_sys::HtmlCanvasElement =
