@@ -5,9 +5,8 @@
 use std::cell::Cell;
 
 use js_sys::{Array, Uint8Array};
-use quotalab_engine::digest::{digest, DigestLimits};
+use quotalab_engine::digest::DigestLimits;
 use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
-use quotalab_engine::sim::State;
 use quotalab_engine::Sim;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -19,24 +18,6 @@ use super::protocol::{
 
 /// How often the worker reports progress while simulating (milliseconds).
 pub const PROGRESS_MS: f64 = 50.0;
-
-/// The fraction of the simulation done: half for jobs submitted, half for jobs ended.
-pub fn sim_fraction(sim: &Sim) -> f64 {
-    let n = sim.jobs.len();
-    if n == 0 {
-        return 0.5;
-    }
-    let (mut submitted, mut ended) = (0usize, 0usize);
-    for j in &sim.jobs {
-        if j.state != State::Pending {
-            submitted += 1;
-        }
-        if matches!(j.state, State::Succeeded | State::Failed | State::Rejected) {
-            ended += 1;
-        }
-    }
-    (submitted + ended) as f64 / (2 * n) as f64
-}
 
 thread_local! {
     /// The id of the run the worker is busy with, for the panic hook.
@@ -157,13 +138,56 @@ const LOAD_SHARE: f64 = 0.05;
 /// Share given to the digest and its encoding after the last step.
 const DIGEST_SHARE: f64 = 0.05;
 
-/// A run as [`pipeline::run`] makes it (validation, the policy as given, simulation, the
-/// digest), stage by stage so that progress can be posted between simulation steps.
+/// A run through [`pipeline::run_observed`] (validation, the policy as given, simulation,
+/// the digest), posting progress between simulation steps.
 fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
+    struct Progress {
+        id: u64,
+        start: f64,
+        loaded_at: f64,
+        simulated_at: f64,
+        last: f64,
+        steps: u32,
+    }
+    impl pipeline::Observer for Progress {
+        fn validated(&mut self) {
+            self.loaded_at = clock_ms();
+            post_progress(self.id, LOAD_SHARE, Phase::Simulating);
+        }
+        fn stepped(&mut self, sim: &Sim) {
+            self.steps = self.steps.wrapping_add(1);
+            if self.steps.is_multiple_of(64) {
+                let now = clock_ms();
+                if now - self.last >= PROGRESS_MS {
+                    self.last = now;
+                    let done = pipeline::progress(sim);
+                    let f = LOAD_SHARE + (1.0 - LOAD_SHARE - DIGEST_SHARE) * done;
+                    post_progress(self.id, f, Phase::Simulating);
+                }
+            }
+        }
+        fn simulated(&mut self) {
+            self.simulated_at = clock_ms();
+            post_progress(self.id, 1.0 - DIGEST_SHARE, Phase::Summarising);
+        }
+    }
+
     let start = clock_ms();
     post_progress(id, 0.0, Phase::Validating);
-    let loaded = match quotalab_engine::load(text) {
-        Ok(loaded) => loaded,
+    let mut progress = Progress {
+        id,
+        start,
+        loaded_at: start,
+        simulated_at: start,
+        last: start,
+        steps: 0,
+    };
+    let opts = RunOptions {
+        product: Product::Digest(limits),
+        ..RunOptions::default()
+    };
+    let run = match pipeline::run_observed(text, &opts, &mut progress) {
+        Ok(run) => run,
         Err(problems) => {
             post(&Response::Problems {
                 id,
@@ -172,37 +196,20 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
             return;
         }
     };
-    let loaded_at = clock_ms();
-    let product = Product::Digest(limits);
-    let mut sim = Sim::new(&loaded.scenario, product.options());
-    post_progress(id, LOAD_SHARE, Phase::Simulating);
-    let mut last = clock_ms();
-    let mut steps = 0u32;
-    while sim.step() {
-        steps = steps.wrapping_add(1);
-        if steps.is_multiple_of(64) {
-            let now = clock_ms();
-            if now - last >= PROGRESS_MS {
-                last = now;
-                let f = LOAD_SHARE + (1.0 - LOAD_SHARE - DIGEST_SHARE) * sim_fraction(&sim);
-                post_progress(id, f, Phase::Simulating);
-            }
-        }
-    }
-    sim.finish();
-    let simulated_at = clock_ms();
-    post_progress(id, 1.0 - DIGEST_SHARE, Phase::Summarising);
-    let d = digest(&sim, limits);
     let digested_at = clock_ms();
-    match encode_result(&loaded.warnings, &d) {
+    let Output::Digest(d) = run.output else {
+        post_error(Some(id), "the run produced no digest".into());
+        return;
+    };
+    match encode_result(&run.warnings, &d) {
         Ok(bytes) => {
             let end = clock_ms();
             let timing = Timing {
-                compute_ms: end - start,
+                compute_ms: end - progress.start,
                 phases: [
-                    loaded_at - start,
-                    simulated_at - loaded_at,
-                    digested_at - simulated_at,
+                    progress.loaded_at - progress.start,
+                    progress.simulated_at - progress.loaded_at,
+                    digested_at - progress.simulated_at,
                     end - digested_at,
                 ],
                 received_at: received,

@@ -45,6 +45,6 @@ pub mod agent;
 pub mod page;
 pub mod protocol;
 
-pub use agent::{sim_fraction, worker_main, PROGRESS_MS};
+pub use agent::{worker_main, PROGRESS_MS};
 pub use page::{Reply, WorkerClient, WorkerState, START_TIMEOUT_MS, WORKER_URL};
 pub use protocol::{decode_result, encode_result, epoch_ms, Phase, Request, Response, Timing};

@@ -9,7 +9,7 @@
 use crate::compare::Policy;
 use crate::digest::{self, Digest, DigestLimits};
 use crate::model::Scenario;
-use crate::{result, simulate, validate, Options, Problem};
+use crate::{result, validate, Options, Problem, Sim};
 
 /// What a run produces from the finished simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -85,10 +85,34 @@ pub struct Run {
 /// Validates `text` (SPEC 7), applies the policy, simulates (SPEC 3-6) and produces the
 /// output (SPEC 8); or every problem found, in which case nothing is simulated.
 pub fn run(text: &str, opts: &RunOptions) -> Result<Run, Vec<Problem>> {
+    run_observed(text, opts, &mut ())
+}
+
+/// Watches a run between its stages: a long run (the page's worker) reports progress from
+/// here. Every method has an empty default; the observer cannot change the run.
+pub trait Observer {
+    /// The scenario is valid (and workloads are generated); simulation starts next.
+    fn validated(&mut self) {}
+    /// One instant of the simulation was processed; `sim` is consistent here.
+    fn stepped(&mut self, _sim: &Sim) {}
+    /// The simulation has ended; the product is made next.
+    fn simulated(&mut self) {}
+}
+
+/// The observer that watches nothing.
+impl Observer for () {}
+
+/// [`run`], telling `observer` where it stands.
+pub fn run_observed(
+    text: &str,
+    opts: &RunOptions,
+    observer: &mut dyn Observer,
+) -> Result<Run, Vec<Problem>> {
     let loaded = validate::load(text)?;
+    observer.validated();
     let output = match opts.policy {
-        Policy::AsGiven => produce(&loaded.scenario, opts.product),
-        policy => produce(&policy.apply(&loaded.scenario), opts.product),
+        Policy::AsGiven => produce_observed(&loaded.scenario, opts.product, observer),
+        policy => produce_observed(&policy.apply(&loaded.scenario), opts.product, observer),
     };
     Ok(Run {
         warnings: loaded.warnings,
@@ -98,10 +122,86 @@ pub fn run(text: &str, opts: &RunOptions) -> Result<Run, Vec<Problem>> {
 
 /// The stages after validation: simulates a validated scenario and produces `product`.
 pub fn produce(scenario: &Scenario, product: Product) -> Output {
-    let sim = simulate(scenario, product.options());
+    produce_observed(scenario, product, &mut ())
+}
+
+fn produce_observed(scenario: &Scenario, product: Product, observer: &mut dyn Observer) -> Output {
+    let mut sim = Sim::new(scenario, product.options());
+    while sim.step() {
+        observer.stepped(&sim);
+    }
+    sim.finish();
+    observer.simulated();
     match product {
         Product::ResultJson => Output::ResultJson(result::to_json(&sim)),
         Product::SummaryTable => Output::SummaryTable(result::summary_table(&sim)),
         Product::Digest(limits) => Output::Digest(Box::new(digest::digest(&sim, limits))),
+    }
+}
+
+/// How far a simulation has come, from 0 to 1: half for jobs submitted, half for jobs ended.
+/// A progress bar's measure, not a metric (a job can be submitted late in simulated time).
+pub fn progress(sim: &Sim) -> f64 {
+    let n = sim.jobs.len();
+    if n == 0 {
+        return 0.5;
+    }
+    let (mut submitted, mut ended) = (0usize, 0usize);
+    for j in &sim.jobs {
+        if j.state != crate::sim::State::Pending {
+            submitted += 1;
+        }
+        if j.state.finished() {
+            ended += 1;
+        }
+    }
+    (submitted + ended) as f64 / (2 * n) as f64
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const WALKTHROUGH: &str = include_str!("../tests/golden/aws-walkthrough.json");
+
+    #[derive(Default)]
+    struct Watch {
+        order: Vec<&'static str>,
+        steps: usize,
+        last_progress: f64,
+    }
+
+    impl Observer for Watch {
+        fn validated(&mut self) {
+            self.order.push("validated");
+        }
+        fn stepped(&mut self, sim: &Sim) {
+            self.steps += 1;
+            let p = progress(sim);
+            assert!(p >= self.last_progress, "progress never goes back");
+            self.last_progress = p;
+        }
+        fn simulated(&mut self) {
+            self.order.push("simulated");
+        }
+    }
+
+    #[test]
+    fn an_observed_run_gives_the_same_bytes_and_sees_every_stage() {
+        let text = WALKTHROUGH;
+        let plain = run(text, &RunOptions::default()).unwrap();
+        let mut watch = Watch::default();
+        let observed = run_observed(text, &RunOptions::default(), &mut watch).unwrap();
+        assert_eq!(plain, observed);
+        assert_eq!(watch.order, ["validated", "simulated"]);
+        assert!(watch.steps > 3, "one call per instant: {}", watch.steps);
+        assert_eq!(watch.last_progress, 1.0, "every job submitted and ended");
+    }
+
+    #[test]
+    fn an_invalid_scenario_is_never_simulated() {
+        let mut watch = Watch::default();
+        assert!(run_observed("{}", &RunOptions::default(), &mut watch).is_err());
+        assert!(watch.order.is_empty() && watch.steps == 0);
     }
 }
