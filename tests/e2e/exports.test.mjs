@@ -1,0 +1,128 @@
+// Chart PNG exports for documents (issue 17, item 10): every chart's PNG is drawn at twice
+// the chart's size on the page, with its title above and a legend of its shares below.
+// The PNGs are saved in target/e2e/download-*.png.
+import assert from 'node:assert/strict';
+import { mkdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { SHOTS, openBrowser, serveDist, waitForApp } from './helpers.mjs';
+
+let server;
+before(async () => {
+  server = await serveDist();
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await server?.close();
+});
+
+/** Width and height of a PNG, from its IHDR chunk. */
+function pngSize(bytes) {
+  assert.deepEqual([...bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], 'a PNG');
+  assert.equal(bytes.subarray(12, 16).toString('latin1'), 'IHDR');
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) };
+}
+
+/** The Files menu's chart items: `[{ testid, file }]`. */
+async function chartItems(page) {
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  const items = await page.$$eval('[data-testid^="export-chart-"]', (els) => els.map((e) => e.dataset.testid));
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => document.querySelector('[data-testid="files-menu"]')?.removeAttribute('open'));
+  return items.map((testid) => ({ testid, file: testid.replace(/^export-chart-/, '') }));
+}
+
+/** Clicks the Files menu item `testid` and saves its download in target/e2e/. */
+async function download(page, testid) {
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid="${testid}"]`).click()]);
+  const name = dl.suggestedFilename();
+  const path = join(SHOTS, `download-${name}`);
+  await dl.saveAs(path);
+  return { name, path, bytes: await readFile(path) };
+}
+
+/**
+ * Counts, in the bottom `rows` rows of the PNG, the pixels near each of `colours` (CSS
+ * `rgb(...)` strings), decoding the PNG in a blank page (no Content-Security-Policy there).
+ */
+async function bottomColours(context, bytes, rows, colours) {
+  const blank = await context.newPage();
+  try {
+    return await blank.evaluate(
+      async ({ b64, rows, colours }) => {
+        const img = new Image();
+        img.src = `data:image/png;base64,${b64}`;
+        await img.decode();
+        const c = document.createElement('canvas');
+        c.width = img.naturalWidth;
+        c.height = img.naturalHeight;
+        const ctx = c.getContext('2d');
+        ctx.drawImage(img, 0, 0);
+        const data = ctx.getImageData(0, c.height - rows, c.width, rows).data;
+        return colours.map((css) => {
+          const [r, g, b] = css.match(/\d+/g).map(Number);
+          let n = 0;
+          for (let i = 0; i < data.length; i += 4) {
+            if (Math.abs(data[i] - r) + Math.abs(data[i + 1] - g) + Math.abs(data[i + 2] - b) <= 24) n++;
+          }
+          return n;
+        });
+      },
+      { b64: bytes.toString('base64'), rows, colours },
+    );
+  } finally {
+    await blank.close();
+  }
+}
+
+test('chart PNGs are twice the chart, with a title band and a legend of its shares', async (t) => {
+  const { page, problems, close } = await openBrowser('exports-charts', { viewport: { width: 1440, height: 900 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+
+  // The shares and their colours, as the page's legend shows them.
+  const shares = await page.$$eval('[data-testid="chart-occupancy"] ul.share-legend li', (lis) =>
+    lis.map((li) => ({ name: li.dataset.share, colour: getComputedStyle(li.querySelector('.swatch')).backgroundColor })),
+  );
+  assert.ok(shares.length >= 2, JSON.stringify(shares));
+
+  const items = await chartItems(page);
+  assert.ok(items.length >= 5, items.map((i) => i.file).join(', '));
+  for (const { testid, file } of items) {
+    const chart = file.split('-')[0];
+    const share = shares.find((s) => file === `${chart}-${s.name}`);
+    const selector = share
+      ? `[data-testid="chart-${chart}"] [data-share="${share.name}"] canvas`
+      : `[data-testid="chart-${chart}"] canvas`;
+    const box = await page.locator(selector).first().evaluate((c) => {
+      const r = c.getBoundingClientRect();
+      return { width: r.width, height: r.height };
+    });
+    const png = await download(page, testid);
+    assert.match(png.name, new RegExp(`-${file}\\.png$`));
+    const { width, height } = pngSize(png.bytes);
+    assert.equal(width, Math.round(box.width * 2), `${file}: ${width} px wide for a ${box.width} px chart`);
+    // Title band (~130 px) above and a legend band (>= 80 px) below the 2x chart.
+    const chartHeight = Math.round(box.height * 2);
+    assert.ok(height >= chartHeight + 200, `${file}: ${height} px high for a ${chartHeight} px chart`);
+    // The legend band holds a swatch of each of its shares (a panel: its own share only).
+    const legend = share ? [share] : shares;
+    const others = shares.filter((s) => !legend.includes(s));
+    // The legend band: below the chart, which is below a ~127 px title band.
+    const band = height - chartHeight - 130;
+    const counts = await bottomColours(page.context(), png.bytes, band, [...legend, ...others].map((s) => s.colour));
+    legend.forEach((s, i) => assert.ok(counts[i] >= 300, `${file}: legend swatch of ${s.name} (${counts[i]} px)`));
+    others.forEach((s, i) =>
+      assert.equal(counts[legend.length + i], 0, `${file}: no swatch of ${s.name} in a panel of ${share?.name}`),
+    );
+  }
+  // The page's canvases still draw at the screen's pixel ratio.
+  const canvas = await page.locator('[data-testid="chart-occupancy"] canvas').first().evaluate((c) => ({
+    backing: c.width,
+    css: c.getBoundingClientRect().width,
+  }));
+  assert.equal(canvas.backing, Math.round(canvas.css));
+  assert.deepEqual(problems, []);
+});
