@@ -1,5 +1,6 @@
 //! `quotasim compare` (SPEC 9): the scenario as given beside two reference policies.
 
+use crate::digest::{Digest, ShareMetrics};
 use crate::model::{BorrowLimit, Scenario, Strategy, TimedAction};
 use crate::pipeline::{self, Output, Product};
 use crate::{validate, Problem};
@@ -102,4 +103,278 @@ pub fn pooled(s: &Scenario) -> Scenario {
         }
     }
     s
+}
+
+// ---- Differences between two runs (the compare view's deltas and verdicts) --------------
+
+/// Whether a smaller or a larger value of a metric is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    Lower,
+    Higher,
+}
+
+/// A metric compared between policies, per share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    CompletionP50,
+    CompletionP90,
+    WaitP50,
+    /// Jobs that did not succeed by their deadline.
+    DeadlineMisses,
+    /// lost + startup + checkpoint + grace instance-hours.
+    InterruptionCost,
+    Goodput,
+    /// Held instance-hours × price (`cost_usd`).
+    Cost,
+}
+
+impl Metric {
+    /// Every compared metric, in the order the compare view lists them.
+    pub const ALL: [Metric; 7] = [
+        Metric::CompletionP50,
+        Metric::CompletionP90,
+        Metric::WaitP50,
+        Metric::DeadlineMisses,
+        Metric::InterruptionCost,
+        Metric::Goodput,
+        Metric::Cost,
+    ];
+
+    /// A stable key (`completion-p50`, ..., `cost`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::CompletionP50 => "completion-p50",
+            Metric::CompletionP90 => "completion-p90",
+            Metric::WaitP50 => "wait-p50",
+            Metric::DeadlineMisses => "deadline-misses",
+            Metric::InterruptionCost => "interruption-cost",
+            Metric::Goodput => "goodput",
+            Metric::Cost => "cost",
+        }
+    }
+
+    pub fn better(self) -> Better {
+        match self {
+            Metric::Goodput => Better::Higher,
+            _ => Better::Lower,
+        }
+    }
+
+    /// The value for one share (`None` where it is undefined: no job succeeded or started,
+    /// nothing held).
+    pub fn value(self, m: &ShareMetrics) -> Option<f64> {
+        match self {
+            Metric::CompletionP50 => (m.completion_s.n > 0).then_some(m.completion_s.p50),
+            Metric::CompletionP90 => (m.completion_s.n > 0).then_some(m.completion_s.p90),
+            Metric::WaitP50 => (m.wait_s.n > 0).then_some(m.wait_s.p50),
+            Metric::DeadlineMisses => Some(m.deadline_misses as f64),
+            Metric::InterruptionCost => Some(m.lost_h + m.startup_h + m.checkpoint_h + m.grace_h),
+            Metric::Goodput => (m.held_h > 0.0).then_some(m.goodput),
+            Metric::Cost => Some(m.cost_usd),
+        }
+    }
+
+    /// Differences smaller than this are no change: durations under a second (or 0.5 %),
+    /// goodput under half a point, counts under one, hours and dollars under 0.5 %.
+    fn tolerance(self, base: f64) -> f64 {
+        match self {
+            Metric::Goodput => 0.005,
+            Metric::DeadlineMisses => 0.5,
+            Metric::InterruptionCost | Metric::Cost => 0.005_f64.max(base.abs() * 0.005),
+            Metric::CompletionP50 | Metric::CompletionP90 | Metric::WaitP50 => {
+                1.0_f64.max(base.abs() * 0.005)
+            }
+        }
+    }
+}
+
+/// How a value compares with a base value of a metric; the difference is `value - base`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Delta {
+    Better(f64),
+    Worse(f64),
+    Same,
+    /// One side is undefined.
+    NotComparable,
+}
+
+/// `value` against `base` for `metric` (see [`Metric::better`] and its tolerance).
+pub fn delta(metric: Metric, base: Option<f64>, value: Option<f64>) -> Delta {
+    let (Some(b), Some(v)) = (base, value) else {
+        return Delta::NotComparable;
+    };
+    let d = v - b;
+    if d.abs() < metric.tolerance(b) {
+        return Delta::Same;
+    }
+    let better = match metric.better() {
+        Better::Lower => d < 0.0,
+        Better::Higher => d > 0.0,
+    };
+    if better {
+        Delta::Better(d)
+    } else {
+        Delta::Worse(d)
+    }
+}
+
+/// What a change of policy does to one share, all metrics considered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Some metric better, none worse.
+    Helps,
+    /// Some metric worse, none better.
+    Hurts,
+    /// Some better, some worse.
+    Mixed,
+    /// Nothing better or worse.
+    Unchanged,
+}
+
+/// One share's differences between two runs of the same scenario.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareChange {
+    /// The share's index (scenario order) and name.
+    pub share: usize,
+    pub name: String,
+    /// Every metric of [`Metric::ALL`], in that order.
+    pub deltas: Vec<(Metric, Delta)>,
+    pub verdict: Verdict,
+}
+
+/// Per share (scenario order), how `other` differs from `base` on every metric, and the
+/// verdict that follows from those deltas.
+pub fn changes(base: &Digest, other: &Digest) -> Vec<ShareChange> {
+    base.shares
+        .iter()
+        .zip(&other.shares)
+        .enumerate()
+        .map(|(share, (b, o))| {
+            let deltas: Vec<(Metric, Delta)> = Metric::ALL
+                .iter()
+                .map(|&m| (m, delta(m, m.value(b), m.value(o))))
+                .collect();
+            let better = deltas.iter().any(|(_, d)| matches!(d, Delta::Better(_)));
+            let worse = deltas.iter().any(|(_, d)| matches!(d, Delta::Worse(_)));
+            let verdict = match (better, worse) {
+                (true, false) => Verdict::Helps,
+                (false, true) => Verdict::Hurts,
+                (true, true) => Verdict::Mixed,
+                (false, false) => Verdict::Unchanged,
+            };
+            ShareChange {
+                share,
+                name: b.name.clone(),
+                deltas,
+                verdict,
+            }
+        })
+        .collect()
+}
+
+/// Whether two runs gave every share the same metrics.
+pub fn same_metrics(a: &Digest, b: &Digest) -> bool {
+    a.shares == b.shares
+}
+
+#[cfg(test)]
+mod delta_tests {
+    use super::*;
+    use crate::digest::Pct;
+
+    fn share(name: &str, p50: f64, p90: f64, misses: u64, lost_h: f64) -> ShareMetrics {
+        let pct = |p50, p90| Pct {
+            n: 3,
+            p50,
+            p90,
+            ..Pct::default()
+        };
+        ShareMetrics {
+            name: name.into(),
+            completion_s: pct(p50, p90),
+            wait_s: pct(10.0, 20.0),
+            deadline_misses: misses,
+            lost_h,
+            held_h: 10.0,
+            goodput: 0.9,
+            cost_usd: 5.0,
+            ..ShareMetrics::default()
+        }
+    }
+
+    fn digest(shares: Vec<ShareMetrics>) -> Digest {
+        Digest {
+            name: String::new(),
+            end_s: 0.0,
+            shares,
+            totals: ShareMetrics::default(),
+            instance_types: Vec::new(),
+            capacity: Vec::new(),
+            jobs: Vec::new(),
+            events: Vec::new(),
+            event_count: 0,
+            series: Vec::new(),
+            series_points: 0,
+            steps: 0,
+        }
+    }
+
+    #[test]
+    fn a_better_p90_alone_is_a_help_and_a_worse_p50_with_it_is_mixed() {
+        let base = digest(vec![
+            share("a", 100.0, 1000.0, 0, 0.0),
+            share("b", 100.0, 1000.0, 0, 0.0),
+        ]);
+        let other = digest(vec![
+            share("a", 100.0, 500.0, 0, 0.0),
+            share("b", 200.0, 500.0, 0, 0.0),
+        ]);
+        let c = changes(&base, &other);
+        assert_eq!(c[0].verdict, Verdict::Helps, "{:?}", c[0]);
+        assert_eq!(c[1].verdict, Verdict::Mixed, "{:?}", c[1]);
+        assert_eq!(
+            c[0].deltas[1],
+            (Metric::CompletionP90, Delta::Better(-500.0))
+        );
+        assert_eq!(c[1].deltas[0], (Metric::CompletionP50, Delta::Worse(100.0)));
+    }
+
+    #[test]
+    fn deadline_misses_and_interruption_cost_decide_too() {
+        let base = digest(vec![
+            share("a", 100.0, 1000.0, 3, 0.0),
+            share("b", 100.0, 1000.0, 0, 0.0),
+        ]);
+        let other = digest(vec![
+            share("a", 100.0, 1000.0, 5, 0.0),
+            share("b", 100.0, 1000.0, 0, 2.0),
+        ]);
+        let c = changes(&base, &other);
+        assert_eq!(c[0].verdict, Verdict::Hurts);
+        assert_eq!(c[0].deltas[3], (Metric::DeadlineMisses, Delta::Worse(2.0)));
+        assert_eq!(c[1].verdict, Verdict::Hurts);
+        assert_eq!(
+            c[1].deltas[4],
+            (Metric::InterruptionCost, Delta::Worse(2.0))
+        );
+        assert_eq!(changes(&base, &base)[0].verdict, Verdict::Unchanged);
+    }
+
+    #[test]
+    fn small_differences_are_no_change_and_undefined_values_are_not_compared() {
+        assert_eq!(
+            delta(Metric::CompletionP50, Some(100.0), Some(100.5)),
+            Delta::Same
+        );
+        assert_eq!(delta(Metric::Goodput, Some(0.9), Some(0.904)), Delta::Same);
+        assert_eq!(
+            delta(Metric::Goodput, Some(0.9), Some(0.95)),
+            Delta::Better(0.95 - 0.9)
+        );
+        assert_eq!(
+            delta(Metric::WaitP50, None, Some(1.0)),
+            Delta::NotComparable
+        );
+    }
 }

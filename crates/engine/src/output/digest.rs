@@ -124,6 +124,9 @@ pub struct ShareMetrics {
     pub grace_h: f64,
     pub goodput: f64,
     pub cost_usd: f64,
+    /// The price of the share's entitlement, used or not: entitled instance-hours × price
+    /// ([`Stats::reserved_usd`]; a digest field, not part of the SPEC 8 result).
+    pub reserved_usd: f64,
     pub deadline_misses: u64,
     /// Mean time between interruptions of this share's jobs, in hours of held instance
     /// time per preemption (`None` without preemptions): the input of a checkpoint advice.
@@ -274,6 +277,7 @@ fn metrics(name: &str, st: &Stats) -> ShareMetrics {
         grace_h: t.grace as f64 / MS_PER_HOUR,
         goodput: st.goodput(),
         cost_usd: st.cost_usd,
+        reserved_usd: st.reserved_usd,
         deadline_misses: st.deadline_misses,
         hours_per_interruption: (interruptions > 0)
             .then(|| t.held as f64 / MS_PER_HOUR / interruptions as f64),
@@ -580,6 +584,25 @@ mod tests {
             .as_ref()
             .unwrap()
             .contains("reclaimed by med-1"));
+    }
+
+    // An idle RESERVE share holds nothing (cost $0) but its entitlement is paid for: the
+    // reserved cost is entitled instance-hours × price, per share and in total.
+    #[test]
+    fn reserved_cost_prices_the_entitlement_used_or_not() {
+        let d = aws();
+        let protected = &d.shares[2];
+        assert_eq!(protected.name, "protected");
+        assert_eq!((protected.held_h, protected.cost_usd), (0.0, 0.0));
+        assert!(
+            (protected.entitled_h - 0.2).abs() < 1e-9,
+            "{}",
+            protected.entitled_h
+        );
+        assert!((protected.reserved_usd - 0.2 * 1.408).abs() < 1e-9);
+        let sum: f64 = d.shares.iter().map(|s| s.reserved_usd).sum();
+        assert!((d.totals.reserved_usd - sum).abs() < 1e-9);
+        assert!((d.totals.reserved_usd - d.totals.entitled_h * 1.408).abs() < 1e-9);
     }
 
     // The cursor panel replays the log: at t=90 bg-p3 and med-1 run, bg-p2 and bg-p1 wait.

@@ -82,6 +82,10 @@ pub struct Stats {
     pub in_share: u64,
     pub time: InstanceTime,
     pub cost_usd: f64,
+    /// What the share's entitlement costs whether it is used or not: entitled instance-hours
+    /// × each type's price (not in the SPEC 8 result; shown beside `cost_usd`, which counts
+    /// held instances only, so that an idle RESERVE share does not look free).
+    pub reserved_usd: f64,
     pub deadline_misses: u64,
 }
 
@@ -146,8 +150,9 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             st.deadline_misses += 1;
         }
     }
-    for (i, &(s, _)) in sim.series.pairs.iter().enumerate() {
+    for (i, &(s, ty)) in sim.series.pairs.iter().enumerate() {
         let g = &sim.integrals[i];
+        out[s].reserved_usd += g.entitled as f64 / MS_PER_HOUR * sc.instance_types[ty].usd_per_hour;
         let t = &mut out[s].time;
         t.entitled += g.entitled;
         t.own += g.own;
@@ -181,6 +186,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         total.reclaim += st.reclaim;
         total.in_share += st.in_share;
         total.cost_usd += st.cost_usd;
+        total.reserved_usd += st.reserved_usd;
         total.deadline_misses += st.deadline_misses;
     }
     total.completion = Percentiles::of(std::mem::take(&mut completion[nshares]));
