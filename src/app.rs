@@ -39,10 +39,10 @@ pub fn RunStatusLine() -> impl IntoView {
                 match app.outcome.get() {
                     None => "simulating…".to_string(),
                     Some(o) => format!(
-                        "{} jobs, {} events in {} ms{}",
-                        format::thousands(o.digest.totals.submitted as f64),
-                        format::thousands(o.digest.event_count as f64),
-                        format::thousands(o.millis.round()),
+                        "{}, {} in {}{}",
+                        format::count_of(o.digest.totals.submitted, "job", "jobs"),
+                        format::count_of(o.digest.event_count, "event", "events"),
+                        format::millis(o.millis),
                         app.stale_note(),
                     ),
                 }

@@ -73,7 +73,17 @@ pub fn caption(s: &PanelSummary) -> String {
         parts.push(format!("borrowed up to {}", num(s.borrowed_max)));
     }
     if s.lent_max > 0.0 {
-        parts.push(format!("lent up to {}", num(s.lent_max)));
+        // Lent is an attribution (SPEC 1): what others borrow is split among the lenders in
+        // proportion to their idle quota, so it can be a fraction of an instance: say so.
+        let whole = (s.lent_max - s.lent_max.round()).abs() < 0.05;
+        parts.push(if whole {
+            format!("lent up to {}", num(s.lent_max))
+        } else {
+            format!(
+                "lent up to {} (a fraction: lenders split what others borrow by their idle quota)",
+                num(s.lent_max)
+            )
+        });
     }
     parts.join(", ")
 }

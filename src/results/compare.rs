@@ -8,8 +8,8 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::compare::{self, Policy};
-use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
+use quotalab_engine::compare::{self, Delta, Metric, Policy, ShareChange, Verdict};
+use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::pipeline::Product;
 
 use crate::state::{now_ms, use_app};
@@ -51,129 +51,69 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
     })
 }
 
-/// Whether a smaller value of a metric is better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Better {
-    Lower,
-    Higher,
+/// How the page shows a compared metric (the metric, its rule and its deltas are the
+/// engine's, [`quotalab_engine::compare::Metric`]).
+pub trait MetricWords {
+    /// The row label of the table.
+    fn label(self) -> &'static str;
+    /// The metric inside a sentence ("p50 completion").
+    fn phrase(self) -> &'static str;
+    /// A value as the table shows it; `—` where undefined.
+    fn show(self, v: Option<f64>) -> String;
+    /// A signed difference as the table shows it, e.g. `−3.0 h`, `+12`, `+2 pts`.
+    fn show_delta(self, d: f64) -> String;
 }
 
-/// A compared metric.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Metric {
-    CompletionP50,
-    CompletionP90,
-    WaitP50,
-    /// lost + startup + checkpoint + grace instance-hours.
-    InterruptionCost,
-    Goodput,
-}
-
-impl Metric {
-    pub const ALL: [Metric; 5] = [
-        Metric::CompletionP50,
-        Metric::CompletionP90,
-        Metric::WaitP50,
-        Metric::InterruptionCost,
-        Metric::Goodput,
-    ];
-
-    pub fn label(self) -> &'static str {
+impl MetricWords for Metric {
+    fn label(self) -> &'static str {
         match self {
             Metric::CompletionP50 => "Completion p50",
             Metric::CompletionP90 => "Completion p90",
             Metric::WaitP50 => "Wait p50",
-            Metric::InterruptionCost => "Interruption cost (inst.-h)",
+            Metric::DeadlineMisses => "Deadline misses",
+            Metric::InterruptionCost => "Interruption (instance-hours)",
             Metric::Goodput => "Goodput",
+            Metric::Cost => "Cost of held instances",
         }
     }
 
-    pub fn key(self) -> &'static str {
+    fn phrase(self) -> &'static str {
         match self {
-            Metric::CompletionP50 => "completion-p50",
-            Metric::CompletionP90 => "completion-p90",
-            Metric::WaitP50 => "wait-p50",
-            Metric::InterruptionCost => "interruption-cost",
+            Metric::CompletionP50 => "p50 completion",
+            Metric::CompletionP90 => "p90 completion",
+            Metric::WaitP50 => "p50 wait",
+            Metric::DeadlineMisses => "deadline misses",
+            Metric::InterruptionCost => "interruption instance-hours",
             Metric::Goodput => "goodput",
+            Metric::Cost => "cost",
         }
     }
 
-    pub fn better(self) -> Better {
-        match self {
-            Metric::Goodput => Better::Higher,
-            _ => Better::Lower,
-        }
-    }
-
-    /// The value for one share (`None` where it is undefined: no job succeeded or started,
-    /// nothing held).
-    pub fn value(self, m: &ShareMetrics) -> Option<f64> {
-        match self {
-            Metric::CompletionP50 => (m.completion_s.n > 0).then_some(m.completion_s.p50),
-            Metric::CompletionP90 => (m.completion_s.n > 0).then_some(m.completion_s.p90),
-            Metric::WaitP50 => (m.wait_s.n > 0).then_some(m.wait_s.p50),
-            Metric::InterruptionCost => Some(m.lost_h + m.startup_h + m.checkpoint_h + m.grace_h),
-            Metric::Goodput => (m.held_h > 0.0).then_some(m.goodput),
-        }
-    }
-
-    pub fn show(self, v: Option<f64>) -> String {
+    fn show(self, v: Option<f64>) -> String {
         match (self, v) {
             (_, None) => "—".into(),
             (Metric::InterruptionCost, Some(h)) => format::hours(h),
             (Metric::Goodput, Some(g)) => format::percent(Some(g)),
+            (Metric::DeadlineMisses, Some(n)) => format::thousands(n),
+            (Metric::Cost, Some(usd)) => format::usd(usd),
             (_, Some(s)) => format::duration(s),
         }
     }
 
-    /// A signed difference, e.g. `−3.0 h`, `+0.25`, `+2 pts`.
-    pub fn show_delta(self, d: f64) -> String {
+    fn show_delta(self, d: f64) -> String {
         let sign = if d < 0.0 { "−" } else { "+" };
         let a = d.abs();
         let body = match self {
             Metric::InterruptionCost => format::hours(a),
-            Metric::Goodput => format!("{:.0} pts", a * 100.0),
+            Metric::Goodput => {
+                let pts = (a * 100.0).round();
+                format!("{pts:.0} {}", if pts == 1.0 { "pt" } else { "pts" })
+            }
+            Metric::DeadlineMisses => format::thousands(a),
+            Metric::Cost => format::usd(a),
             _ => format::duration(a),
         };
         format!("{sign}{body}")
-    }
-
-    /// Differences smaller than this are shown as no change.
-    fn tolerance(self, base: f64) -> f64 {
-        match self {
-            Metric::Goodput => 0.005,
-            Metric::InterruptionCost => 0.005_f64.max(base.abs() * 0.005),
-            _ => 1.0_f64.max(base.abs() * 0.005),
-        }
-    }
-}
-
-/// How `value` compares with `base` for a metric.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Delta {
-    Better(f64),
-    Worse(f64),
-    Same,
-    /// One side is undefined.
-    NotComparable,
-}
-
-pub fn delta(metric: Metric, base: Option<f64>, value: Option<f64>) -> Delta {
-    let (Some(b), Some(v)) = (base, value) else {
-        return Delta::NotComparable;
-    };
-    let d = v - b;
-    if d.abs() < metric.tolerance(b) {
-        return Delta::Same;
-    }
-    let better = match metric.better() {
-        Better::Lower => d < 0.0,
-        Better::Higher => d > 0.0,
-    };
-    if better {
-        Delta::Better(d)
-    } else {
-        Delta::Worse(d)
     }
 }
 
@@ -185,76 +125,116 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
-/// Names and amounts, largest first, at most three then "and N more": "vision 3.0 h and
-/// language 1.2 h".
-fn listing(mut items: Vec<(f64, String, String)>) -> String {
-    quotalab_engine::sort::stable_by(&mut items, &|a, b| b.0.total_cmp(&a.0));
-    let n = items.len();
-    let mut words: Vec<String> = items
-        .into_iter()
-        .take(3)
-        .map(|(_, name, amount)| format!("{name} {amount}"))
-        .collect();
-    if n > 3 {
-        words.push(format!("{} more", n - 3));
+/// At most three items then "N more": "vision, language and 2 more".
+fn some_of(items: &[String]) -> String {
+    if items.len() <= 3 {
+        return join_and(items);
     }
+    let mut words = items[..3].to_vec();
+    words.push(format!("{} more", items.len() - 3));
     join_and(&words)
 }
 
-/// The plain-words summary of what `other` changes against `base` over all shares, e.g.
-/// "lending saves vision 3.0 h and language 1.2 h at p50 completion but costs language
-/// 1.80 h of interruption time". `what` names the change ("Lending (pooled vs
-/// partitioned)").
-pub fn caption(what: &str, base: &Digest, other: &Digest) -> String {
-    let (mut saves, mut delays, mut costs, mut relieves) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for (b, o) in base.shares.iter().zip(&other.shares) {
-        let name = b.name.clone();
-        let m = Metric::CompletionP50;
-        match delta(m, m.value(b), m.value(o)) {
-            Delta::Better(d) => saves.push((-d, name.clone(), format::duration(-d))),
-            Delta::Worse(d) => delays.push((d, name.clone(), format::duration(d))),
-            _ => {}
+/// The headline of one comparison: the engine's verdict per share ([`compare::changes`]),
+/// then the deltas behind it, worded exactly as the table shows them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Caption {
+    /// "Lending (pooled vs partitioned) helps vision, hurts batch and is mixed for speech."
+    pub verdict: String,
+    /// "Better: p50 completion for vision (−3.0 h) and language (−73.1 min); …", if any.
+    pub better: Option<String>,
+    /// "Worse: …", if any.
+    pub worse: Option<String>,
+}
+
+/// Words `changes` (what `what` does against its base), e.g. `what` = "Lending (pooled vs
+/// partitioned)".
+pub fn caption(what: &str, changes: &[ShareChange]) -> Caption {
+    let names = |v: Verdict| -> Vec<String> {
+        changes
+            .iter()
+            .filter(|c| c.verdict == v)
+            .map(|c| c.name.clone())
+            .collect()
+    };
+    let (helps, hurts, mixed, same) = (
+        names(Verdict::Helps),
+        names(Verdict::Hurts),
+        names(Verdict::Mixed),
+        names(Verdict::Unchanged),
+    );
+    let mut parts = Vec::new();
+    if !helps.is_empty() {
+        parts.push(format!("helps {}", some_of(&helps)));
+    }
+    if !hurts.is_empty() {
+        parts.push(format!("hurts {}", some_of(&hurts)));
+    }
+    if !mixed.is_empty() {
+        parts.push(format!("is mixed for {}", some_of(&mixed)));
+    }
+    let verdict = if parts.is_empty() {
+        format!("{what} changes no metric of any share.")
+    } else {
+        if !same.is_empty() {
+            parts.push(format!("leaves {} unchanged", some_of(&same)));
         }
-        let m = Metric::InterruptionCost;
-        match delta(m, m.value(b), m.value(o)) {
-            Delta::Worse(d) => costs.push((d, name, format!("{} h", format::hours(d)))),
-            Delta::Better(d) => relieves.push((-d, name, format!("{} h", format::hours(-d)))),
-            _ => {}
-        }
-    }
-    let mut good = Vec::new();
-    if !saves.is_empty() {
-        good.push(format!("saves {} at p50 completion", listing(saves)));
-    }
-    if !relieves.is_empty() {
-        good.push(format!("spares {} of interruption time", listing(relieves)));
-    }
-    let mut bad = Vec::new();
-    if !costs.is_empty() {
-        bad.push(format!(
-            "costs {} of interruption time (lost work, restarts, saves, grace)",
-            listing(costs)
-        ));
-    }
-    if !delays.is_empty() {
-        bad.push(format!("delays {} at p50", listing(delays)));
-    }
-    match (good.is_empty(), bad.is_empty()) {
-        (true, true) => format!("{what} changes no share's p50 completion or interruption time."),
-        (false, true) => format!("{what} {}, at no cost to any share.", join_and(&good)),
-        (true, false) => format!("{what} {} and helps no share.", join_and(&bad)),
-        (false, false) => format!("{what} {} but {}.", join_and(&good), join_and(&bad)),
+        format!("{what} {}.", join_and(&parts))
+    };
+    // Per metric, the shares it moved, largest difference first (at most three named).
+    let list = |better: bool| -> Option<String> {
+        let clauses: Vec<String> = Metric::ALL
+            .iter()
+            .enumerate()
+            .filter_map(|(k, &m)| {
+                let mut moved: Vec<(f64, String)> = changes
+                    .iter()
+                    .filter_map(|c| match c.deltas[k].1 {
+                        Delta::Better(d) if better => Some((d, c.name.clone())),
+                        Delta::Worse(d) if !better => Some((d, c.name.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                if moved.is_empty() {
+                    return None;
+                }
+                quotalab_engine::sort::stable_by(&mut moved, &|a, b| {
+                    b.0.abs().total_cmp(&a.0.abs())
+                });
+                let words: Vec<String> = moved
+                    .iter()
+                    .map(|(d, name)| format!("{name} ({})", m.show_delta(*d)))
+                    .collect();
+                Some(format!("{} for {}", m.phrase(), some_of(&words)))
+            })
+            .collect();
+        (!clauses.is_empty()).then(|| {
+            format!(
+                "{}: {}.",
+                if better { "Better" } else { "Worse" },
+                clauses.join("; ")
+            )
+        })
+    };
+    Caption {
+        verdict,
+        better: list(true),
+        worse: list(false),
     }
 }
 
-/// Whether two runs gave every share the same metrics.
-fn same_metrics(a: &Digest, b: &Digest) -> bool {
-    a.shares == b.shares
+fn caption_item(c: Caption) -> impl IntoView {
+    view! {
+        <li>
+            <strong class="verdict">{c.verdict}</strong>
+            {c.better.map(|t| view! { " " <span class="better-list">{t}</span> })}
+            {c.worse.map(|t| view! { " " <span class="worse-list">{t}</span> })}
+        </li>
+    }
 }
 
 fn cell(metric: Metric, base: Option<f64>, value: Option<f64>, col: &'static str) -> impl IntoView {
-    let d = delta(metric, base, value);
+    let d = compare::delta(metric, base, value);
     let (class, text) = match d {
         Delta::Better(x) => ("delta better", Some(metric.show_delta(x))),
         Delta::Worse(x) => ("delta worse", Some(metric.show_delta(x))),
@@ -359,35 +339,40 @@ pub fn CompareView() -> impl IntoView {
             }
             .into_any(),
             Ok(c) => {
-                let lending = caption("Lending (pooled vs partitioned)", &c.partitioned, &c.pooled);
-                let given = if same_metrics(&c.as_given, &c.pooled) {
-                    "As given, this scenario behaves exactly as pooled.".to_string()
-                } else if same_metrics(&c.as_given, &c.partitioned) {
-                    "As given, this scenario behaves exactly as partitioned.".to_string()
+                let lending = caption(
+                    "Lending (pooled vs partitioned)",
+                    &compare::changes(&c.partitioned, &c.pooled),
+                );
+                let given = if compare::same_metrics(&c.as_given, &c.pooled) {
+                    view! { <li>"As given, this scenario behaves exactly as pooled."</li> }
+                        .into_any()
+                } else if compare::same_metrics(&c.as_given, &c.partitioned) {
+                    view! { <li>"As given, this scenario behaves exactly as partitioned."</li> }
+                        .into_any()
                 } else {
-                    caption(
+                    caption_item(caption(
                         "As given (vs partitioned), the scenario's sharing",
-                        &c.partitioned,
-                        &c.as_given,
-                    )
+                        &compare::changes(&c.partitioned, &c.as_given),
+                    ))
+                    .into_any()
                 };
                 let tables = (0..c.as_given.shares.len())
                     .map(|i| share_table(i, &c))
                     .collect_view();
                 let status = format!(
-                    "{} jobs simulated three ways in {} ms.",
-                    format::thousands(c.as_given.totals.submitted as f64),
-                    format::thousands(millis.round())
+                    "{} simulated three ways in {}.",
+                    format::count_of(c.as_given.totals.submitted, "job", "jobs"),
+                    format::millis(millis)
                 );
                 view! {
                     <p class="compare-status" data-testid="compare-status">{status}</p>
                     <ul class="compare-captions" data-testid="compare-caption">
-                        <li>{lending}</li>
-                        <li>{given}</li>
+                        {caption_item(lending)}
+                        {given}
                     </ul>
                     <div class="compare-grid">{tables}</div>
                     <p class="table-note">
-                        "Partitioned: every share RESERVE, no preemption. Pooled: every share LEND_AND_BORROW without a borrow limit. Deltas are against partitioned; green is better, red worse. Interruption cost: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods."
+                        "Partitioned: every share RESERVE, no preemption. Pooled: every share LEND_AND_BORROW without a borrow limit. Deltas are against partitioned; green is better, red worse. Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price. A share is helped when some metric is better and none worse, hurt when some is worse and none better, mixed when both."
                     </p>
                 }
                 .into_any()

@@ -36,23 +36,24 @@ fn row(s: &ShareMetrics, colour: Option<String>, total: bool) -> impl IntoView +
                 {swatch}
                 {name}
             </th>
-            <td class="num" data-col="jobs">{format!("{} / {}", count(s.succeeded), count(s.submitted))}</td>
-            <td class="num" data-col="failed">{count(s.failed)}</td>
-            <td class="num" data-col="unfinished">{count(s.unfinished)}</td>
-            <td class="num group-start" data-col="p50">{pct(&s.completion_s, s.completion_s.p50)}</td>
-            <td class="num" data-col="p90">{pct(&s.completion_s, s.completion_s.p90)}</td>
-            <td class="num group-start" data-col="wait-p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
-            <td class="num group-start" data-col="reclaim">{count(s.reclaim)}</td>
-            <td class="num" data-col="in-share">{count(s.in_share)}</td>
-            <td class="num group-start" data-col="entitled">{format::hours(s.entitled_h)}</td>
-            <td class="num" data-col="own">{format::hours(s.own_h)}</td>
-            <td class="num" data-col="borrowed">{format::hours(s.borrowed_h)}</td>
-            <td class="num" data-col="lent">{format::hours(s.lent_h)}</td>
-            <td class="num" data-col="held">{format::hours(s.held_h)}</td>
-            <td class="num" data-col="lost">{format::hours(s.lost_h)}</td>
-            <td class="num group-start" data-col="goodput">{format::percent(goodput)}</td>
-            <td class="num" data-col="cost">{format::usd(s.cost_usd)}</td>
-            <td class="num" data-col="deadline-misses">{count(s.deadline_misses)}</td>
+            <td class="num" data-col="jobs" data-label="done / submitted">{format!("{} / {}", count(s.succeeded), count(s.submitted))}</td>
+            <td class="num" data-col="failed" data-label="failed">{count(s.failed)}</td>
+            <td class="num" data-col="unfinished" data-label="unfinished">{count(s.unfinished)}</td>
+            <td class="num group-start" data-col="p50" data-label="completion p50">{pct(&s.completion_s, s.completion_s.p50)}</td>
+            <td class="num" data-col="p90" data-label="completion p90">{pct(&s.completion_s, s.completion_s.p90)}</td>
+            <td class="num group-start" data-col="wait-p50" data-label="wait p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
+            <td class="num group-start" data-col="reclaim" data-label="reclaims">{count(s.reclaim)}</td>
+            <td class="num" data-col="in-share" data-label="in-share preempts">{count(s.in_share)}</td>
+            <td class="num group-start" data-col="entitled" data-label="entitled inst.-h">{format::hours(s.entitled_h)}</td>
+            <td class="num" data-col="own" data-label="own inst.-h">{format::hours(s.own_h)}</td>
+            <td class="num" data-col="borrowed" data-label="borrowed inst.-h">{format::hours(s.borrowed_h)}</td>
+            <td class="num" data-col="lent" data-label="lent inst.-h">{format::hours(s.lent_h)}</td>
+            <td class="num" data-col="held" data-label="held inst.-h">{format::hours(s.held_h)}</td>
+            <td class="num" data-col="lost" data-label="lost inst.-h">{format::hours(s.lost_h)}</td>
+            <td class="num group-start" data-col="goodput" data-label="goodput">{format::percent(goodput)}</td>
+            <td class="num" data-col="cost" data-label="cost (held)">{format::usd(s.cost_usd)}</td>
+            <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd(s.reserved_usd)}</td>
+            <td class="num" data-col="deadline-misses" data-label="deadline misses">{count(s.deadline_misses)}</td>
         </tr>
     }
 }
@@ -87,7 +88,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="colgroup" colspan="2" class="group-start">"Preemptions"</th>
                             <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
                             <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
-                            <th scope="col" rowspan="2" class="num">"Cost"</th>
+                            <th scope="colgroup" colspan="2">"Cost"</th>
                             <th scope="col" rowspan="2" class="num">"Deadline misses"</th>
                         </tr>
                         <tr>
@@ -105,6 +106,8 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
                             <th scope="col" class="num" title="instances physically held">"held"</th>
                             <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
+                            <th scope="col" class="num" title="held instance-hours × price">"held"</th>
+                            <th scope="col" class="num" title="entitled instance-hours × price, used or not">"reserved"</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -112,7 +115,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                 </table>
             </div>
             <p class="table-note">
-                "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time."
+                "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
             </p>
         }
         .into_any()

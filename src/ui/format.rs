@@ -14,20 +14,47 @@ pub fn duration(s: f64) -> String {
     }
 }
 
-/// Instance-hours: two decimals below 100, whole numbers above.
+/// Instance-hours: two decimals below 100, whole numbers with thousands separators above
+/// (`40,184`).
 pub fn hours(h: f64) -> String {
     if h == 0.0 {
         "0".into()
     } else if h.abs() < 100.0 {
         format!("{h:.2}")
     } else {
-        format!("{h:.0}")
+        let sign = if h < 0.0 { "-" } else { "" };
+        format!("{sign}{}", thousands(h.abs()))
     }
 }
 
-/// A ratio in [0, 1] as a whole percentage; `—` when absent.
+/// A ratio in [0, 1] as a whole percentage; `—` when absent. Never rounds up to 100% or down
+/// to 0%: a ratio just below 1 reads `99.9%`, one just above 0 reads `0.1%`.
 pub fn percent(x: Option<f64>) -> String {
-    x.map_or_else(|| "—".into(), |x| format!("{:.0}%", x * 100.0))
+    let Some(x) = x else { return "—".into() };
+    let whole = (x * 100.0).round();
+    if x < 1.0 && whole >= 100.0 {
+        format!("{:.1}%", (x * 1000.0).floor() / 10.0)
+    } else if x > 0.0 && whole <= 0.0 {
+        format!("{:.1}%", ((x * 1000.0).ceil() / 10.0).min(0.5))
+    } else {
+        format!("{whole:.0}%")
+    }
+}
+
+/// A count and its noun, singular for one: `1 job`, `4,210 jobs`.
+pub fn count_of(n: u64, one: &str, many: &str) -> String {
+    format!("{} {}", group_digits(n), if n == 1 { one } else { many })
+}
+
+/// A short elapsed time: `<1 ms` below half a millisecond, else whole ms (`1,234 ms`).
+pub fn millis(ms: f64) -> String {
+    if !ms.is_finite() {
+        "—".into()
+    } else if ms < 0.5 {
+        "<1 ms".into()
+    } else {
+        format!("{} ms", thousands(ms))
+    }
 }
 
 /// A whole number with thousands separators: `4210.0` -> `4,210`.
@@ -227,6 +254,44 @@ pub fn duration_compact(s: f64) -> String {
         format!("{v:.1} {unit}")
     } else {
         format!("{v:.0} {unit}")
+    }
+}
+
+#[cfg(test)]
+mod number_tests {
+    use super::{count_of, hours, millis, percent};
+
+    #[test]
+    fn hours_group_thousands() {
+        assert_eq!(hours(40_184.2), "40,184");
+        assert_eq!(hours(27_777_778.0), "27,777,778");
+        assert_eq!(hours(113.0), "113");
+        assert_eq!(hours(-1_234.0), "-1,234");
+        assert_eq!(hours(0.76), "0.76");
+    }
+
+    // Goodput beside 0.76 h lost is not 100%.
+    #[test]
+    fn percent_never_rounds_to_100_or_0() {
+        assert_eq!(percent(Some(1.0)), "100%");
+        assert_eq!(percent(Some(0.9996)), "99.9%");
+        assert_eq!(percent(Some(0.997)), "99.7%");
+        assert_eq!(percent(Some(0.994)), "99%");
+        assert_eq!(percent(Some(0.75)), "75%");
+        assert_eq!(percent(Some(0.0)), "0%");
+        assert_eq!(percent(Some(0.0004)), "0.1%");
+        assert_eq!(percent(None), "—");
+    }
+
+    #[test]
+    fn counts_and_millis_read_as_words() {
+        assert_eq!(count_of(1, "job", "jobs"), "1 job");
+        assert_eq!(count_of(0, "job", "jobs"), "0 jobs");
+        assert_eq!(count_of(5_000, "job", "jobs"), "5,000 jobs");
+        assert_eq!(millis(0.2), "<1 ms");
+        assert_eq!(millis(0.0), "<1 ms");
+        assert_eq!(millis(66.4), "66 ms");
+        assert_eq!(millis(1234.0), "1,234 ms");
     }
 }
 

@@ -161,6 +161,7 @@ fn summary_table_has_one_row_per_share_with_its_numbers() {
             ("lost", "0.50"),
             ("goodput", "75%"),
             ("cost", "$2.50"),
+            ("reserved", "$0.00"),
             ("deadline-misses", "1"),
         ])
     );

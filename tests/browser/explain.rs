@@ -264,10 +264,17 @@ async fn compare_view_shows_three_columns_per_share_only_when_on() {
         .is_some());
     let caption = text(&root, "[data-testid=compare-caption]");
     assert!(
-        caption.contains("Lending (pooled vs partitioned) saves vision"),
+        caption.contains("Lending (pooled vs partitioned) hurts speech"),
         "{caption}"
     );
-    assert!(caption.contains("costs language"), "{caption}");
+    assert!(
+        caption.contains("Better: p50 completion for vision (−"),
+        "{caption}"
+    );
+    assert!(
+        caption.contains("interruption instance-hours for language (+"),
+        "{caption}"
+    );
 
     toggle.click();
     settle().await;

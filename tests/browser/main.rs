@@ -11,6 +11,7 @@ mod common;
 mod charts;
 mod components;
 mod cursor;
+mod decision;
 mod determinism;
 mod editor;
 mod explain;
