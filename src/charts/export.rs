@@ -36,12 +36,15 @@ const LEGEND_ROW: f64 = 22.0;
 const SWATCH_GAP: f64 = 6.0;
 const ITEM_GAP: f64 = 20.0;
 
+/// The canvas an export asked a chart to draw into, and how the drawing went (`None`: no
+/// chart drew).
+type Target = (HtmlCanvasElement, Option<Result<(), String>>);
+
 thread_local! {
     /// The pixel ratio of the drawing in progress, when it is an export's.
     static SCALE: Cell<Option<f64>> = const { Cell::new(None) };
     /// The canvas an export asked a chart to draw into, and how that went.
-    static TARGET: RefCell<Option<(HtmlCanvasElement, Option<Result<(), String>>)>> =
-        const { RefCell::new(None) };
+    static TARGET: RefCell<Option<Target>> = const { RefCell::new(None) };
 }
 
 /// The pixel ratio an export is drawing at (`None`: the screen's, `devicePixelRatio`).
