@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// The browser benchmark (issue 7, part 2): `./run bench-browser` (which builds the release
+// The browser benchmark: `./run bench-browser` (which builds the release
 // first if dist/ is missing or older than the sources), or `node tests/bench/browser.mjs`.
 //
 // Serves dist/ on 127.0.0.1 and drives Debian's headless Chromium (tests/e2e/helpers.mjs).

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Where the page's time goes when a result lands (a profiling aid for issue 7, not a test):
+// Where the page's time goes when a result lands (a profiling aid, not a test):
 // loads a preset, presses Run a few times under Chromium's tracer and CPU profiler, and
 // prints the main thread's time by trace event (layout, style, paint, script) and the
 // functions with the most self time. Wasm function names appear only in a build that keeps

@@ -1,4 +1,4 @@
-//! The time cursor (issue 17, item 7): a click on a chart over time shows the state at that
+//! The time cursor: a click on a chart over time shows the state at that
 //! time beside the click (`charts::CursorCard`, provided by the results); the timeline uses
 //! its card's whole width and the "state at t" table fits its panel (with the page's
 //! stylesheet); a multi-day run tells its times in days on the axes, on the slider and in

@@ -1,4 +1,4 @@
-//! Issue 17, items 4 and 8: the numbers a decision reads (summary cells, the allocation
+//! The numbers a decision reads (summary cells, the allocation
 //! caption) and the compare headline, which must agree with the table it sums up.
 
 use crate::common::{all, mount, one};

@@ -1,4 +1,4 @@
-//! Native and wasm give byte-identical results (SPEC 8, issue 4): this runs the engine's
+//! Native and wasm give byte-identical results (SPEC 8): this runs the engine's
 //! determinism mix in headless Chromium and checks the length and FNV-1a hash that the
 //! native test `crates/engine/tests/determinism.rs` pins in `mix.expected`.
 

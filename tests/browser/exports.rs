@@ -1,4 +1,4 @@
-//! Chart PNG exports in headless Chromium (issue 17, item 10): a chart is drawn again by its
+//! Chart PNG exports in headless Chromium: a chart is drawn again by its
 //! own code at twice its page size, under its title, over a legend of its shares.
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser exports::`

@@ -1,4 +1,4 @@
-//! The CSV trace form in headless Chromium (issue 17, item 5): pickers with no matching
+//! The CSV trace form in headless Chromium: pickers with no matching
 //! column start empty and say so, a file that is not CSV text says so instead of a garbled
 //! preview, and an import that would skip most rows asks first.
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner

@@ -1,4 +1,4 @@
-// The time cursor as a person uses it (issue 17, item 7): a click on a chart shows the state
+// The time cursor as a person uses it: a click on a chart shows the state
 // at that time where the click happened, the timeline uses its card's whole width, the
 // "state at t" table fits its panel, and a multi-day run reads its times in days on the axes
 // and in the panel alike. Screenshots go to target/e2e/cursor-*.png.

@@ -1,4 +1,4 @@
-// Issue 17, items 1, 3, 4 and 8: what a policy decision reads, at the widths people use.
+// What a policy decision reads, at the widths people use.
 // The compare tables never overlap and never overflow their card; the summary's decision
 // columns are in view without scrolling sideways; the compare headline quotes the table's
 // own deltas and its verdicts follow them; numbers read right. Screenshots in target/e2e/.

@@ -1,4 +1,4 @@
-// Chart PNG exports for documents (issue 17, item 10): every chart's PNG is drawn at twice
+// Chart PNG exports for documents: every chart's PNG is drawn at twice
 // the chart's size on the page, with its title above and a legend of its shares below.
 // The PNGs are saved in target/e2e/download-*.png.
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Large runs never block the page (issue 7, part 3): they go to the simulation worker, show a
+// Large runs never block the page: they go to the simulation worker, show a
 // progress bar and a Cancel button, keep the previous result on screen until the new one
 // lands, restart on an edit, and a burst of edits ends with the last one's result.
 import assert from 'node:assert/strict';

@@ -1,5 +1,4 @@
-// Share links, files and exports, and the CSV trace import, as a person uses them (issue 6,
-// issue 4 part 3). Every test also fails on any console error, page error or failed request,
+// Share links, files and exports, and the CSV trace import, as a person uses them. Every test also fails on any console error, page error or failed request,
 // which includes Content-Security-Policy violations. Screenshots and downloads: target/e2e/.
 import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';

@@ -1,4 +1,4 @@
-// The CSV trace import as a newcomer meets it (issue 17, item 5): unmatched columns leave the
+// The CSV trace import as a newcomer meets it: unmatched columns leave the
 // pickers empty and Import agrees; a binary file says "this is not a CSV file"; an import
 // that would skip most rows asks first. Screenshots: target/e2e/trace-import-*.png.
 import assert from 'node:assert/strict';
