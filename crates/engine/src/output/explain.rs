@@ -11,12 +11,14 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
         by,
         victim_priority,
         by_priority,
+        shares,
     } = *kind
     else {
         return String::new();
     };
     if sc.is_kueue() {
-        return explain_kueue_preempt(sc, victim, by, cause, victim_priority, by_priority);
+        let prio = (victim_priority, by_priority);
+        return explain_kueue_preempt(sc, victim, by, cause, prio, shares);
     }
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
@@ -58,8 +60,8 @@ fn explain_kueue_preempt(
     victim: JobId,
     by: JobId,
     cause: Cause,
-    victim_priority: u32,
-    by_priority: u32,
+    (victim_priority, by_priority): (u32, u32),
+    shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
 ) -> String {
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
@@ -79,10 +81,18 @@ fn explain_kueue_preempt(
             "reclaimed by {} while it borrows itself: borrow_within_cohort allows it against lower-priority jobs ({by_priority} > {victim_priority}) of {}, which was borrowing beyond its limit ({paths})",
             b.id, sc.shares[v.share].name
         ),
-        Cause::FairSharing => format!(
-            "preempted by {} for fair sharing: {}'s dominant resource share of the cohort stays no higher than {}'s ({paths})",
-            b.id, sc.shares[b.share].name, sc.shares[v.share].name
-        ),
+        Cause::FairSharing => {
+            let (bs, vs) = (&sc.shares[b.share].name, &sc.shares[v.share].name);
+            let values = shares
+                .map(|[p, t]| {
+                    format!(": with it admitted {bs}'s dominant resource share would be {p}, against {t} for {vs} before this preemption")
+                })
+                .unwrap_or_default();
+            format!(
+                "preempted by {} for fair sharing{values}; {vs} borrows more of the cohort than {bs} would ({paths})",
+                b.id
+            )
+        }
     }
 }
 

@@ -331,6 +331,17 @@ impl Sim<'_> {
     /// RUNNING victim holds its instances through the grace period (saving a checkpoint if
     /// it can), a SCHEDULED one returns at once.
     pub(crate) fn preempt(&mut self, j: JobId, by: JobId, cause: Cause) {
+        self.preempt_with(j, by, cause, None);
+    }
+
+    /// [`Sim::preempt`], recording fair sharing's two dominant resource shares (SPEC 12).
+    pub(crate) fn preempt_with(
+        &mut self,
+        j: JobId,
+        by: JobId,
+        cause: Cause,
+        shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
+    ) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let (on_preempt, ckpt) = (spec.checkpoint_on_preempt, spec.checkpoint);
@@ -356,6 +367,7 @@ impl Sim<'_> {
                 by,
                 victim_priority,
                 by_priority,
+                shares,
             },
         );
         let now = self.now;

@@ -57,6 +57,8 @@ struct KOffer {
     key: (bool, Reverse<u32>, i64, usize),
     job: JobId,
     fits: bool,
+    /// Share, type and size (the fair-sharing comparison).
+    ask: (usize, usize, u64),
 }
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
@@ -154,7 +156,12 @@ impl Sim<'_> {
                         spec.submit,
                         s,
                     );
-                    return Some(KOffer { key, job: j, fits });
+                    return Some(KOffer {
+                        key,
+                        job: j,
+                        fits,
+                        ask: (s, t, n),
+                    });
                 }
             }
             if strict {
@@ -179,7 +186,7 @@ impl Sim<'_> {
             let mut best: Option<KOffer> = None;
             for (s, _) in blocked.iter().enumerate().filter(|(_, b)| !**b) {
                 if let Some(o) = self.kueue_offer(s, &passed) {
-                    if best.as_ref().is_none_or(|b| o.key < b.key) {
+                    if best.as_ref().is_none_or(|b| self.offer_before(&o, b)) {
                         best = Some(o);
                     }
                 }
@@ -197,7 +204,7 @@ impl Sim<'_> {
             match self.kueue_victims(j) {
                 Some(victims) => {
                     for v in victims {
-                        self.preempt(v.job, j, v.cause);
+                        self.preempt_with(v.job, j, v.cause, v.shares);
                     }
                     self.admit(j);
                     self.start_scheduled();
@@ -221,6 +228,21 @@ impl Sim<'_> {
         for (s, t, r) in reservations {
             self.trees[t].remove_usage(s, r);
             self.reserved_sum[t] -= r;
+        }
+    }
+
+    /// SPEC 12 "Order of offers": classical key, or with fair sharing the comparison at the
+    /// lowest common cohort ([`Sim::fs_offer_cmp`]).
+    fn offer_before(&self, a: &KOffer, b: &KOffer) -> bool {
+        let classical = a.key.cmp(&b.key);
+        if self.sc.fair_sharing.is_none() {
+            return classical.is_lt();
+        }
+        match self.fs_offer_cmp(a.ask, b.ask) {
+            Some(fair) => fair
+                .then((a.key.1, a.key.2, a.key.3).cmp(&(b.key.1, b.key.2, b.key.3)))
+                .is_lt(),
+            None => classical.is_lt(),
         }
     }
 
@@ -506,6 +528,7 @@ pub(crate) fn victim(c: &Candidate) -> Victim {
         share: c.share,
         instances: c.instances,
         cause: c.variant.cause(),
+        shares: None,
     }
 }
 

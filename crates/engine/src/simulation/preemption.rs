@@ -17,6 +17,9 @@ pub struct Victim {
     pub share: usize,
     pub instances: u64,
     pub cause: Cause,
+    /// Kueue model, fair sharing: the preemptor's and the victim's dominant resource share
+    /// (SPEC 12 explanations); `None` elsewhere.
+    pub shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
 }
 
 /// Which fit test an attempt uses (SPEC 5 step 2).
@@ -103,6 +106,7 @@ impl Sim<'_> {
                 share: *o,
                 instances: self.sc.jobs[job.index()].instances,
                 cause: Cause::Reclaim,
+                shares: None,
             })
         })
     }
@@ -122,6 +126,7 @@ impl Sim<'_> {
                 share: s,
                 instances: self.sc.jobs[k.2.index()].instances,
                 cause: Cause::InShare,
+                shares: None,
             })
     }
 

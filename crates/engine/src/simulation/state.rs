@@ -157,6 +157,9 @@ pub enum EventKind {
         by: JobId,
         victim_priority: u32,
         by_priority: u32,
+        /// Fair sharing (Kueue model): the preemptor's and the victim's dominant resource
+        /// share at the decision (SPEC 12 explanations).
+        shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
     },
     Requeue,
     Succeed,
