@@ -1,6 +1,13 @@
 //! The page: [`App`] provides the state, opens a link's scenario, starts the runner and lays
 //! out the header, the toolbar, the editor column and the results.
+//!
+//! Landmarks: the header (banner), the toolbar (a region, "Scenario controls"), `main` with
+//! the editor ("Scenario editor") and the results ("Results") as labelled regions, the footer
+//! (contentinfo). A "Skip to results" link comes first in the tab order. On small screens the
+//! editor is folded under "Edit scenario" (www/style.css, "Layout"), so the results come
+//! right after the toolbar.
 
+use leptos::html;
 use leptos::prelude::*;
 
 use crate::editor::glossary::Glossary;
@@ -60,7 +67,22 @@ pub fn App() -> impl IntoView {
     share::init_from_url(app);
     state::install_runner(app, 250);
     explain::provide_selected_job();
+    let results = NodeRef::<html::Section>::new();
+    // Moves the focus to the results without a fragment navigation: the URL's hash holds
+    // the share link.
+    let skip = move |ev: leptos::ev::MouseEvent| {
+        ev.prevent_default();
+        if let Some(r) = results.get_untracked() {
+            let _ = r.focus();
+            r.scroll_into_view();
+        }
+    };
+    // The editor's fold: only small screens show it, folded at first.
+    let editor_open = RwSignal::new(false);
     view! {
+        <a class="skip-link" href="#results" data-testid="skip-to-results" on:click=skip>
+            "Skip to results"
+        </a>
         <header class="site-header">
             <div class="wrap">
                 <h1>"Quota Lab"</h1>
@@ -73,11 +95,34 @@ pub fn App() -> impl IntoView {
             <RunStatusLine />
         </Toolbar>
         <main class="wrap layout">
-            <div class="editor-column">
-                <Editor />
-                <Glossary />
-            </div>
-            <div class="results" class:stale=move || app.stale.get()>
+            <section
+                class="editor-column"
+                class:folded=move || !editor_open.get()
+                aria-label="Scenario editor"
+            >
+                <button
+                    type="button"
+                    class="editor-fold"
+                    data-testid="editor-fold"
+                    aria-controls="editor-body"
+                    aria-expanded=move || if editor_open.get() { "true" } else { "false" }
+                    on:click=move |_| editor_open.update(|o| *o = !*o)
+                >
+                    "Edit scenario"
+                </button>
+                <div id="editor-body" class="editor-body">
+                    <Editor />
+                    <Glossary />
+                </div>
+            </section>
+            <section
+                id="results"
+                class="results"
+                class:stale=move || app.stale.get()
+                aria-label="Results"
+                tabindex="-1"
+                node_ref=results
+            >
                 {move || {
                     let problems = app.problems.get();
                     (!problems.is_empty()).then(|| {
@@ -90,7 +135,7 @@ pub fn App() -> impl IntoView {
                 <CompareView />
                 <EventLog />
                 <JobHistory />
-            </div>
+            </section>
         </main>
         <footer class="site-footer wrap">
             "The simulator runs entirely in your browser; nothing is sent anywhere."

@@ -14,18 +14,19 @@ use crate::io::trace_form::TraceImport;
 use crate::state::{use_app, Notice, NoticeKind, RunStats};
 use crate::ui::format;
 
-/// The toolbar; `children` (the app's run status line) sit after the Run button.
+/// The toolbar (a region labelled "Scenario controls"); `children` (the app's run status
+/// line) sit after the Run button.
 #[component]
 pub fn Toolbar(children: Children) -> impl IntoView {
     let app = use_app();
     view! {
-        <div class="toolbar wrap">
+        <section class="toolbar wrap" aria-label="Scenario controls">
             <PresetPicker />
             <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
             {children()}
             <RunProgressBar />
             <ShareBar />
-        </div>
+        </section>
     }
 }
 

@@ -22,6 +22,7 @@ use crate::charts::{self, err, occupancy, Pen};
 use crate::io::share::{self, use_share, ShareState};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::format;
+use crate::ui::menu::MenuButton;
 
 /// Scenario files larger than this are refused (the editor could not hold them anyway).
 pub const MAX_SCENARIO_FILE: f64 = 64.0 * 1024.0 * 1024.0;
@@ -694,11 +695,10 @@ pub fn FilesMenu() -> impl IntoView {
     // The charts on the page when the menu was opened (names only: canvases are looked up
     // again on click).
     let charts = RwSignal::new(Vec::<ChartCanvas>::new());
-    let close = move || {
-        if let Some(d) = menu.get_untracked() {
-            d.set_open(false);
-        }
-    };
+    // Keys, outside clicks and placement of a menu button (src/ui/menu.rs).
+    let button = MenuButton::new(menu);
+    // A choice closes the menu and gives the focus back to its button.
+    let close = move || button.close(true);
     let no_results = move || !app.problems.with(Vec::is_empty) || app.outcome.with(Option::is_none);
     let results_title = move || {
         if no_results() {
@@ -709,6 +709,7 @@ pub fn FilesMenu() -> impl IntoView {
     };
 
     let on_toggle = move |_| {
+        button.on_toggle();
         if menu.get_untracked().is_some_and(|d| d.open()) {
             charts.set(chart_canvases().into_iter().map(|(c, _)| c).collect());
         }
@@ -786,9 +787,21 @@ pub fn FilesMenu() -> impl IntoView {
 
     view! {
         <details class="files-menu" node_ref=menu on:toggle=on_toggle data-testid="files-menu">
-            <summary>"Files"</summary>
-            <div class="menu-panel" role="menu" aria-label="Files">
-                <p class="menu-group">"Scenario"</p>
+            <summary
+                aria-haspopup="menu"
+                aria-expanded=button.expanded()
+                on:keydown=move |e| button.on_button_keydown(e)
+                on:keyup=move |e| button.on_button_keyup(e)
+            >
+                "Files"
+            </summary>
+            <div
+                class="menu-panel"
+                role="menu"
+                aria-label="Files"
+                on:keydown=move |e| button.on_menu_keydown(e)
+            >
+                <p class="menu-group" aria-hidden="true">"Scenario"</p>
                 {item("Export scenario (JSON)", "export-scenario", export_scenario)}
                 <button
                     type="button"
@@ -803,12 +816,12 @@ pub fn FilesMenu() -> impl IntoView {
                 >
                     "Import scenario (JSON)…"
                 </button>
-                <p class="menu-group">"Results"</p>
+                <p class="menu-group" aria-hidden="true">"Results"</p>
                 {result_item("Results (JSON)", "export-result-json", None)}
                 {result_item("Summary per share (CSV)", "export-summary-csv", Some(CsvKind::Summary))}
                 {result_item("Jobs (CSV)", "export-jobs-csv", Some(CsvKind::Jobs))}
                 {result_item("Events (CSV)", "export-events-csv", Some(CsvKind::Events))}
-                <p class="menu-group">"Charts"</p>
+                <p class="menu-group" aria-hidden="true">"Charts"</p>
                 {chart_items}
                 <button
                     type="button"
