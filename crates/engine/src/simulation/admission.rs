@@ -216,6 +216,10 @@ impl TypeUsage {
             return Err(Misfit::LendablePool);
         }
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
+        // SPEC 12: SPEC 3 wins here over Kueue under the translation table: Kueue's
+        // capacity test counts only `sum of used + n` (RESERVE's idle quota is already
+        // private to it through lending limit 0, so the tree's `available` agrees; this
+        // condition is kept as SPEC 3 states it).
         let own_reserve_idle = if self.cfg.reserve[s] {
             self.cfg.limit[s].saturating_sub(used)
         } else {

@@ -13,6 +13,9 @@ use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
 /// What a share offers in one step of the pass.
 struct Offer {
     /// SPEC 4 step 2 order: within entitlement first, then earlier submit, then share order.
+    /// SPEC 12: here SPEC 4 wins over Kueue under the translation table: Kueue orders
+    /// offers by priority between "not borrowing" and submit time (`makeClassicalIterator`,
+    /// scheduler.go); the AWS model has no priority in its order of offers.
     key: (bool, i64, usize),
     job: JobId,
     /// `None`: the job fits as is; `Some`: it is admitted into the quota these release.

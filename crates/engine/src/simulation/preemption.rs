@@ -33,6 +33,15 @@ enum Attempt {
 
 impl Sim<'_> {
     /// SPEC 5: the victims that let job `j` be admitted, or `None` (nobody is preempted).
+    ///
+    /// SPEC 12: under the translation table this is Kueue's `classicalPreemptions` with
+    /// `borrow_within_cohort` `never` (KUEUE.md "Precise points" 1: attempt A is the
+    /// no-borrowing attempt, B the borrowing one over own-share candidates). SPEC 5 wins
+    /// where they differ: candidates form one merged list (lowest priority, latest admission)
+    /// instead of Kueue's three separately sorted lists; another share's job is a candidate
+    /// whenever its share is over its limit, with no hierarchical classes and no pruning of
+    /// cohorts within quota (one flat cohort); and fit is SPEC 3's three conditions, the third
+    /// (other RESERVE shares' idle entitlement) having no Kueue counterpart.
     pub(crate) fn select_victims(&self, j: JobId) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);
@@ -58,6 +67,10 @@ impl Sim<'_> {
         self.attempt(j, self.own_candidates(j), Attempt::Borrowing)
     }
 
+    /// SPEC 12: SPEC 5 wins here over Kueue's "may preempt" gate (`fitsResourceQuota`,
+    /// flavorassigner.go): in the AWS model every served job may try to preempt, with no
+    /// `potential` or nominal test; only this candidate test applies.
+    ///
     /// SPEC 5: whether job `j` has any preemption candidate at all: other shares over their limit while its
     /// share is under its own, or lower-priority admitted jobs of its share with in-share
     /// preemption on.
@@ -71,6 +84,10 @@ impl Sim<'_> {
                     .is_some_and(|k| k.0 < self.jobs[j.index()].priority))
     }
 
+    /// SPEC 12: Kueue's `reclaim` `any` with `borrow_within_cohort` `never` under the
+    /// translation: the no-borrowing attempt runs only while the preemptor is under its
+    /// limit, as Kueue's `queueUnderNominalInResourcesNeedingPreemption` (no difference).
+    ///
     /// SPEC 5 reclaim: a job of share `s` may reclaim instances of type `t` only while `s`
     /// is under its own limit and some other share is over its limit (its jobs are the
     /// candidates of group 1).
