@@ -220,3 +220,41 @@ test('at 1440 and 1024 the editor is beside or above the results, never folded; 
   }
   void t;
 });
+
+test('the Philly preset at 1440x900 and 390x844: the skip link still comes first, the results near the top', async (t) => {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ]) {
+    const browser = await open(`keyboard-philly-${width}`, { width, height });
+    try {
+      const { page, problems } = browser;
+      const before = await page.$eval('table.summary tbody', (b) => b.textContent);
+      await page.getByTestId('preset-select').selectOption('philly');
+      await page.waitForFunction((p) => document.querySelector('table.summary tbody')?.textContent !== p, before, {
+        timeout: 60_000,
+      });
+      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+      const top = await page.$eval('.results', (e) => e.getBoundingClientRect().top + window.scrollY);
+      if (width <= 700) assert.ok(top < 1500, `${width}: the results start at ${Math.round(top)} px`);
+      await page.screenshot({ path: join(SHOTS, `keyboard-philly-${width}-top.png`) });
+      // From the page start (the preset picker had the focus), Tab reaches the skip link first.
+      await page.evaluate(() => document.activeElement?.blur());
+      await page.evaluate(() => window.scrollTo(0, 0));
+      await page.locator('body').focus();
+      await page.keyboard.press('Tab');
+      let f = await focused(page);
+      if (!/skip to results/i.test(f.text)) {
+        await page.keyboard.press('Tab');
+        f = await focused(page);
+      }
+      assert.match(f.text, /skip to results/i, `${width}: ${JSON.stringify(f)}`);
+      await page.keyboard.press('Enter');
+      assert.ok((await focused(page)).inResults, `${width}: the skip link moves the focus to the results`);
+      assert.deepEqual(problems, []);
+    } finally {
+      await browser.close();
+    }
+  }
+  void t;
+});
