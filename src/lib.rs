@@ -11,6 +11,7 @@ pub mod editor;
 pub mod io;
 pub mod results;
 pub mod state;
+pub mod story;
 pub mod toolbar;
 pub mod ui;
 pub mod worker;
