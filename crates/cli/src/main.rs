@@ -12,6 +12,7 @@ use quotalab_engine::pipeline::{self, Product, RunOptions};
 use quotalab_engine::{compare, link, Problem};
 
 mod choice;
+mod config_cmd;
 mod trace_cmd;
 
 #[derive(Parser)]
@@ -54,6 +55,12 @@ enum Command {
     /// Job traces: turn a cluster's job log into a scenario.
     #[command(subcommand)]
     Trace(TraceCommand),
+    /// Real configurations in: AWS Batch JSON or Kueue YAML to a scenario.
+    #[command(subcommand)]
+    Import(config_cmd::ImportCommand),
+    /// A scenario's shares out: AWS Batch JSON (or a script) or Kueue YAML.
+    #[command(subcommand)]
+    Export(config_cmd::ExportCommand),
 }
 
 #[derive(Subcommand)]
@@ -198,6 +205,8 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             let json = trace_cmd::run(&args).map_err(Failure)?;
             print(&json);
         }
+        Command::Import(cmd) => config_cmd::import(cmd)?,
+        Command::Export(cmd) => config_cmd::export(cmd)?,
     }
     Ok(())
 }

@@ -4,6 +4,7 @@
 //! scenario text gives the same result bytes natively and in wasm.
 
 pub mod analysis;
+pub mod config;
 pub mod input;
 pub mod link;
 pub mod output;

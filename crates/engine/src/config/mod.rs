@@ -1,0 +1,421 @@
+//! Real quota configurations in and out (SPEC 13): AWS Batch JSON (CreateQuotaShare bodies,
+//! ListQuotaShares / DescribeQuotaShares responses, service environments) and Kueue YAML
+//! (ClusterQueue, Cohort, ResourceFlavor, WorkloadPriorityClass, a Configuration's
+//! `fairSharing`), read into a scenario and written back from one.
+//!
+//! Pure functions, text in and text out, no I/O; the CLI and the page call the same ones:
+//! [`detect`] guesses the format, [`import`] (or [`import_files`] for several files) turns
+//! configuration text into scenario JSON with warnings, [`merge_into`] keeps another
+//! scenario's jobs, workloads and events, and [`export`] writes a scenario's shares back.
+//!
+//! Every problem names the document (`[i]`, the YAML document index or JSON array index,
+//! omitted for a single JSON object) and the path inside it.
+
+pub mod aws;
+pub mod kueue;
+pub mod quantity;
+
+use serde_json::{Map, Value};
+
+use crate::Problem;
+
+/// SPEC 13: files (and standard input) over this many bytes are refused before parsing.
+pub const MAX_FILE_BYTES: usize = 8 * 1024 * 1024;
+
+/// A configuration format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// AWS Batch quota-share JSON.
+    Aws,
+    /// Kueue YAML.
+    Kueue,
+}
+
+impl Format {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Format::Aws => "aws",
+            Format::Kueue => "kueue",
+        }
+    }
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "aws" => Some(Format::Aws),
+            "kueue" => Some(Format::Kueue),
+            _ => None,
+        }
+    }
+}
+
+/// Guesses a configuration's format from its content: JSON (an object or an array) is AWS,
+/// anything else Kueue YAML. `None` for blank text.
+pub fn detect(text: &str) -> Option<Format> {
+    let t = text.trim_start_matches('\u{feff}').trim_start();
+    match t.chars().next()? {
+        '{' | '[' => {
+            if serde_json::from_str::<Value>(t).is_ok() {
+                Some(Format::Aws)
+            } else {
+                // Flow-style YAML also starts with a brace; Kueue YAML names a `kind`.
+                Some(if t.contains("kind") && t.contains("kueue.x-k8s.io") {
+                    Format::Kueue
+                } else {
+                    Format::Aws
+                })
+            }
+        }
+        _ => Some(Format::Kueue),
+    }
+}
+
+/// How an import reads its input (SPEC 13 options).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ImportOptions {
+    /// AWS: the job queue whose shares are imported (a name or an ARN).
+    pub queue: Option<String>,
+    /// Kueue: the counted resource.
+    pub resource: String,
+    /// Kueue: flavor name to catalogue instance type.
+    pub flavor_map: Vec<(String, String)>,
+}
+
+impl ImportOptions {
+    pub const DEFAULT_RESOURCE: &'static str = "nvidia.com/gpu";
+}
+
+impl Default for ImportOptions {
+    fn default() -> ImportOptions {
+        ImportOptions {
+            queue: None,
+            resource: ImportOptions::DEFAULT_RESOURCE.to_string(),
+            flavor_map: Vec::new(),
+        }
+    }
+}
+
+/// Parses `a100=ml.p4d.24xlarge,h100=ml.p5.48xlarge`.
+pub fn parse_flavor_map(text: &str) -> Result<Vec<(String, String)>, Problem> {
+    let mut out = Vec::new();
+    for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+        let Some((flavor, ty)) = part.split_once('=') else {
+            return Err(Problem::new(
+                "--flavor-map",
+                format!("\"{part}\" is not FLAVOR=INSTANCE_TYPE"),
+            ));
+        };
+        let (flavor, ty) = (flavor.trim(), ty.trim());
+        if crate::catalogue::lookup(ty).is_none() {
+            return Err(Problem::new(
+                "--flavor-map",
+                format!("{ty} is not a catalogue instance type (flavor {flavor})"),
+            ));
+        }
+        out.push((flavor.to_string(), ty.to_string()));
+    }
+    Ok(out)
+}
+
+/// An imported configuration.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Imported {
+    /// The scenario (SPEC 7) with the shares (and cohorts) and no jobs.
+    pub scenario: Value,
+    /// Pretty-printed [`Imported::scenario`].
+    pub scenario_json: String,
+    /// Everything ignored, dropped or rounded.
+    pub warnings: Vec<Problem>,
+}
+
+impl Imported {
+    fn new(scenario: Value, warnings: Vec<Problem>) -> Imported {
+        let scenario_json = serde_json::to_string_pretty(&scenario).unwrap_or_default();
+        Imported {
+            scenario,
+            scenario_json,
+            warnings,
+        }
+    }
+}
+
+/// Imports one configuration text (SPEC 13).
+pub fn import(text: &str, format: Format, opts: &ImportOptions) -> Result<Imported, Vec<Problem>> {
+    import_files(&[("", text)], format, opts)
+}
+
+/// Imports several files as one configuration (shares in file order). Problems name the
+/// file (`FILE: [i].PATH: message`) when there are several.
+pub fn import_files(
+    files: &[(&str, &str)],
+    format: Format,
+    opts: &ImportOptions,
+) -> Result<Imported, Vec<Problem>> {
+    let named = files.len() > 1;
+    let mut sources = Vec::new();
+    let mut errors = Vec::new();
+    for (name, text) in files {
+        let mut sink = Sink::new(if named { name } else { "" });
+        if text.len() > MAX_FILE_BYTES {
+            sink.err(
+                "",
+                format!(
+                    "is {} bytes, over the {} MiB limit",
+                    text.len(),
+                    MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            );
+        }
+        sources.push((sink, *text));
+    }
+    for (sink, _) in &mut sources {
+        errors.append(&mut sink.errors);
+    }
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    let result = match format {
+        Format::Aws => aws::import(&mut sources, opts),
+        Format::Kueue => kueue::import(&mut sources, opts),
+    };
+    let mut warnings = Vec::new();
+    for (sink, _) in &mut sources {
+        sink.flush_ignored();
+        errors.append(&mut sink.errors);
+        warnings.append(&mut sink.warnings);
+    }
+    match result {
+        Ok((scenario, mut extra)) if errors.is_empty() => {
+            warnings.append(&mut extra);
+            // A safety net: the scenario must load. Its problems name scenario paths.
+            if let Err(problems) = crate::load(&scenario.to_string()) {
+                return Err(problems
+                    .into_iter()
+                    .map(|p| Problem::new(format!("imported scenario: {}", p.path), p.message))
+                    .collect());
+            }
+            Ok(Imported::new(scenario, warnings))
+        }
+        Ok(_) => Err(errors),
+        Err(mut more) => {
+            errors.append(&mut more);
+            Err(errors)
+        }
+    }
+}
+
+/// SPEC 13 `--into SCENARIO`: `base`'s everything except `model`, `shares`, `cohorts`,
+/// `fair_sharing` and `priority_classes`, which come from the import, as does its capacity
+/// where the import gives one. Jobs or workloads of a share that no longer exists are an
+/// error naming them.
+pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<Problem>> {
+    let base: Value = serde_json::from_str(base_json)
+        .map_err(|e| vec![Problem::new("", crate::input::json::syntax_error(&e))])?;
+    let Value::Object(mut base) = base else {
+        return Err(vec![Problem::new("", "the scenario must be a JSON object")]);
+    };
+    let imp = imported.scenario.as_object().cloned().unwrap_or_default();
+    for key in [
+        "model",
+        "shares",
+        "cohorts",
+        "fair_sharing",
+        "priority_classes",
+    ] {
+        base.remove(key);
+        if let Some(v) = imp.get(key) {
+            base.insert(key.to_string(), v.clone());
+        }
+    }
+    if let Some(Value::Object(cap)) = imp.get("capacity") {
+        let entry = base
+            .entry("capacity")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(m) = entry {
+            for (k, v) in cap {
+                m.insert(k.clone(), v.clone());
+            }
+        }
+    }
+    if let Some(Value::Array(types)) = imp.get("instance_types") {
+        let entry = base
+            .entry("instance_types")
+            .or_insert_with(|| Value::Array(Vec::new()));
+        if let Value::Array(list) = entry {
+            for t in types {
+                let name = t.get("name");
+                if !list.iter().any(|x| x.get("name") == name) {
+                    list.push(t.clone());
+                }
+            }
+        }
+    }
+    let names: Vec<&str> = imp
+        .get("shares")
+        .and_then(Value::as_array)
+        .map(|l| l.iter().filter_map(|s| s["name"].as_str()).collect())
+        .unwrap_or_default();
+    let mut problems = Vec::new();
+    for key in ["jobs", "workloads"] {
+        let Some(Value::Array(list)) = base.get(key) else {
+            continue;
+        };
+        for (i, item) in list.iter().enumerate() {
+            if let Some(share) = item.get("share").and_then(Value::as_str) {
+                if !names.contains(&share) {
+                    let what = item
+                        .get("id")
+                        .and_then(Value::as_str)
+                        .map(|id| format!("job {id}"))
+                        .unwrap_or_else(|| format!("{key}[{i}]"));
+                    problems.push(Problem::new(
+                        format!("{key}[{i}].share"),
+                        format!(
+                            "{what} is of share \"{share}\", which the imported configuration does not have (shares: {})",
+                            names.join(", ")
+                        ),
+                    ));
+                }
+            }
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let merged = Value::Object(base);
+    crate::load(&merged.to_string())?;
+    Ok(Imported::new(merged, imported.warnings.clone()))
+}
+
+/// What [`export`] writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// One JSON array: a CreateServiceEnvironment body and a CreateQuotaShare body per share.
+    AwsJson,
+    /// The equivalent `aws batch` commands, as a shell script.
+    AwsScript,
+    /// ResourceFlavors, Cohorts and ClusterQueues as YAML for `kubectl apply`.
+    Kueue,
+}
+
+/// Export options (SPEC 13).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExportOptions {
+    /// AWS: the shares' `jobQueue`.
+    pub queue: String,
+    /// Kueue: the resource the quotas are in (GPUs).
+    pub resource: String,
+}
+
+impl ExportOptions {
+    pub const DEFAULT_QUEUE: &'static str = "quotalab";
+}
+
+impl Default for ExportOptions {
+    fn default() -> ExportOptions {
+        ExportOptions {
+            queue: ExportOptions::DEFAULT_QUEUE.to_string(),
+            resource: ImportOptions::DEFAULT_RESOURCE.to_string(),
+        }
+    }
+}
+
+/// An export: the text and its warnings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Exported {
+    pub text: String,
+    pub warnings: Vec<Problem>,
+}
+
+/// Writes a scenario's shares (given as scenario JSON text) in a configuration format.
+pub fn export(
+    scenario_json: &str,
+    format: ExportFormat,
+    opts: &ExportOptions,
+) -> Result<Exported, Vec<Problem>> {
+    let loaded = crate::load(scenario_json)?;
+    export_scenario(&loaded.scenario, format, opts)
+}
+
+/// [`export`] of a validated scenario.
+pub fn export_scenario(
+    scenario: &crate::model::Scenario,
+    format: ExportFormat,
+    opts: &ExportOptions,
+) -> Result<Exported, Vec<Problem>> {
+    match format {
+        ExportFormat::AwsJson => aws::export(scenario, opts, false),
+        ExportFormat::AwsScript => aws::export(scenario, opts, true),
+        ExportFormat::Kueue => Ok(kueue::export(scenario, opts)),
+    }
+}
+
+/// Where problems of one file go: errors, warnings, and the "ignored" tallies that become
+/// one warning per distinct name and document kind.
+pub(crate) struct Sink {
+    file: String,
+    pub(crate) errors: Vec<Problem>,
+    pub(crate) warnings: Vec<Problem>,
+    /// (kind, name) -> (first path, count), in first-seen order.
+    ignored: Vec<((String, String), (String, usize))>,
+}
+
+impl Sink {
+    pub(crate) fn new(file: &str) -> Sink {
+        Sink {
+            file: file.to_string(),
+            errors: Vec::new(),
+            warnings: Vec::new(),
+            ignored: Vec::new(),
+        }
+    }
+
+    fn path(&self, path: &str) -> String {
+        match (self.file.is_empty(), path.is_empty()) {
+            (true, _) => path.to_string(),
+            (false, true) => self.file.clone(),
+            (false, false) => format!("{}: {path}", self.file),
+        }
+    }
+
+    pub(crate) fn err(&mut self, path: &str, msg: impl Into<String>) {
+        let p = self.path(path);
+        self.errors.push(Problem::new(p, msg));
+    }
+
+    pub(crate) fn warn(&mut self, path: &str, msg: impl Into<String>) {
+        let p = self.path(path);
+        self.warnings.push(Problem::new(p, msg));
+    }
+
+    /// An ignored field or kind `name` in a document of `kind`, at `path`.
+    pub(crate) fn ignore(&mut self, kind: &str, name: &str, path: &str) {
+        let key = (kind.to_string(), name.to_string());
+        if let Some((_, (_, n))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
+            *n += 1;
+        } else {
+            self.ignored.push((key, (path.to_string(), 1)));
+        }
+    }
+
+    pub(crate) fn flush_ignored(&mut self) {
+        for ((_, name), (path, n)) in std::mem::take(&mut self.ignored) {
+            let msg = if n == 1 {
+                format!("ignored: {name}")
+            } else {
+                format!("ignored: {name} ({n} times)")
+            };
+            self.warn(&path, msg);
+        }
+    }
+}
+
+/// `[i].path` for document `i` (or `path` alone for a single JSON object).
+pub(crate) fn doc_path(doc: Option<usize>, path: &str) -> String {
+    match doc {
+        None => path.to_string(),
+        Some(i) if path.is_empty() => format!("[{i}]"),
+        Some(i) if path.starts_with('[') => format!("[{i}]{path}"),
+        Some(i) => format!("[{i}].{path}"),
+    }
+}
+
+pub(crate) use crate::input::json::{join, kind};
