@@ -95,5 +95,6 @@ fn empty_digest() -> Digest {
         series: Vec::new(),
         series_points: 0,
         steps: 0,
+        kueue: None,
     }
 }

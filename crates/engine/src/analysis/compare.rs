@@ -317,6 +317,7 @@ mod delta_tests {
             series: Vec::new(),
             series_points: 0,
             steps: 0,
+            kueue: None,
         }
     }
 

@@ -110,6 +110,9 @@ pub struct ShareMetrics {
     pub wait_s: Pct,
     pub reclaim: u64,
     pub in_share: u64,
+    /// SPEC 12 causes (Kueue model; 0 in the AWS one).
+    pub reclaim_while_borrowing: u64,
+    pub fair_sharing: u64,
     /// Instance-hours.
     pub entitled_h: f64,
     pub own_h: f64,
@@ -227,6 +230,89 @@ pub struct Digest {
     /// Change points before downsampling.
     pub series_points: u64,
     pub steps: u64,
+    /// SPEC 12 results (Kueue model only; `None` in the AWS one).
+    pub kueue: Option<KueueDigest>,
+}
+
+/// SPEC 12 results of a Kueue run for display: every cohort's metrics and each share's and
+/// cohort's dominant resource share over time, downsampled like [`Digest::series`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KueueDigest {
+    pub cohorts: Vec<CohortMetrics>,
+    /// The kept change points (seconds), the times of the series below.
+    pub t_s: Vec<f64>,
+    /// Per share (scenario order): Kueue's weightedShare, `None` for infinite.
+    pub share_dominant: Vec<Vec<Option<u64>>>,
+    /// Per cohort (scenario order), the same.
+    pub cohort_dominant: Vec<Vec<Option<u64>>>,
+    /// Per cohort and instance type (`cohort * types + type`): usage and subtree quota.
+    pub cohort_usage: Vec<Vec<f64>>,
+    pub cohort_quota: Vec<Vec<f64>>,
+}
+
+/// One cohort's SPEC 12 results (Kueue model).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct CohortMetrics {
+    pub name: String,
+    /// `root/research` (from the root down).
+    pub path: String,
+    /// Parent cohort's index in [`KueueDigest::cohorts`], `None` for a root.
+    pub parent: Option<u16>,
+    /// Instance-hours of subtree quota, borrowed from the parent, lent to it.
+    pub quota_h: f64,
+    pub borrowed_h: f64,
+    pub lent_h: f64,
+    /// Preemptions of the jobs of the shares below it, by cause.
+    pub reclaim: u64,
+    pub in_share: u64,
+    pub reclaim_while_borrowing: u64,
+    pub fair_sharing: u64,
+}
+
+/// The Kueue part of the digest, on the kept change points `keep`.
+fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
+    if !sim.sc.is_kueue() {
+        return None;
+    }
+    let k = &sim.series.kueue;
+    let cohorts = crate::output::stats::cohort_stats(sim)
+        .into_iter()
+        .enumerate()
+        .map(|(c, st)| CohortMetrics {
+            name: st.name,
+            path: st.path,
+            parent: sim.sc.cohorts[c].parent.map(|p| p as u16),
+            quota_h: st.quota as f64 / MS_PER_HOUR,
+            borrowed_h: st.borrowed as f64 / MS_PER_HOUR,
+            lent_h: st.lent / MS_PER_HOUR,
+            reclaim: st.reclaim,
+            in_share: st.in_share,
+            reclaim_while_borrowing: st.reclaim_while_borrowing,
+            fair_sharing: st.fair_sharing,
+        })
+        .collect();
+    let dominant = |v: &Vec<crate::sim::fair_sharing::ShareValue>| {
+        keep.iter()
+            .map(|&i| match v.get(i) {
+                Some(crate::sim::fair_sharing::ShareValue::Finite(x)) => Some(*x),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    let ns = sim.sc.shares.len();
+    let pick = |v: &Vec<u64>| {
+        keep.iter()
+            .map(|&i| v.get(i).map_or(0.0, |&x| x as f64))
+            .collect()
+    };
+    Some(KueueDigest {
+        cohorts,
+        t_s: keep.iter().map(|&i| s(sim.series.t[i])).collect(),
+        share_dominant: k.dominant_share.iter().take(ns).map(dominant).collect(),
+        cohort_dominant: k.dominant_share.iter().skip(ns).map(dominant).collect(),
+        cohort_usage: k.usage.iter().map(pick).collect(),
+        cohort_quota: k.quota.iter().map(pick).collect(),
+    })
 }
 
 /// What the UI asks for: how many series points and events to keep at most.
@@ -251,7 +337,7 @@ fn s(ms: Ms) -> f64 {
 
 fn metrics(name: &str, st: &Stats) -> ShareMetrics {
     let t = &st.time;
-    let interruptions = st.reclaim + st.in_share;
+    let interruptions = st.reclaim + st.in_share + st.reclaim_while_borrowing + st.fair_sharing;
     ShareMetrics {
         name: name.to_string(),
         submitted: st.jobs.submitted,
@@ -264,6 +350,8 @@ fn metrics(name: &str, st: &Stats) -> ShareMetrics {
         wait_s: st.wait.into(),
         reclaim: st.reclaim,
         in_share: st.in_share,
+        reclaim_while_borrowing: st.reclaim_while_borrowing,
+        fair_sharing: st.fair_sharing,
         entitled_h: t.entitled as f64 / MS_PER_HOUR,
         own_h: t.own as f64 / MS_PER_HOUR,
         borrowed_h: t.borrowed as f64 / MS_PER_HOUR,
@@ -411,6 +499,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         series,
         series_points: ser.t.len() as u64,
         steps: sim.steps,
+        kueue: kueue_digest(sim, &keep),
     }
 }
 

@@ -8,7 +8,8 @@ use crate::model::Ms;
 use crate::sim::{Event, EventKind, Sim, State, NO_JOB};
 
 use super::explain::{explain_preempt, explain_reason};
-use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
+use super::stats::{cohort_stats, stats, Percentiles, Stats, MS_PER_HOUR};
+use crate::simulation::fair_sharing::ShareValue;
 
 /// Seconds from milliseconds: an integer when whole, else the shortest decimal.
 pub fn secs(ms: Ms) -> String {
@@ -50,7 +51,7 @@ pub(crate) fn percentiles_json(p: &Percentiles) -> String {
     )
 }
 
-pub(crate) fn stats_json(s: &Stats, out: &mut String) {
+pub(crate) fn stats_json(s: &Stats, kueue: bool, out: &mut String) {
     let j = &s.jobs;
     let t = &s.time;
     let _ = write!(
@@ -60,12 +61,16 @@ pub(crate) fn stats_json(s: &Stats, out: &mut String) {
     );
     let _ = write!(
         out,
-        "\"completion_s\":{},\"wait_s\":{},\"preemptions\":{{\"reclaim\":{},\"in_share\":{}}},",
+        "\"completion_s\":{},\"wait_s\":{},\"preemptions\":{{\"reclaim\":{},\"in_share\":{}",
         percentiles_json(&s.completion),
         percentiles_json(&s.wait),
         s.reclaim,
         s.in_share
     );
+    if kueue {
+        preemptions_kueue_json(s.reclaim_while_borrowing, s.fair_sharing, out);
+    }
+    out.push_str("},");
     let _ = write!(
         out,
         "\"instance_hours\":{{\"entitled\":{},\"own\":{},\"borrowed\":{},\"lent\":{},\"idle\":{},\"held\":{},\"useful\":{},\"lost\":{},\"startup\":{},\"checkpoint\":{},\"grace\":{}}},",
@@ -88,6 +93,106 @@ pub(crate) fn stats_json(s: &Stats, out: &mut String) {
         num((s.cost_usd * 100.0).round() / 100.0),
         s.deadline_misses
     );
+}
+
+/// SPEC 12: the Kueue model's two more preemption causes, after SPEC 8's two.
+fn preemptions_kueue_json(reclaim_while_borrowing: u64, fair_sharing: u64, out: &mut String) {
+    let _ = write!(
+        out,
+        ",\"reclaim_while_borrowing\":{reclaim_while_borrowing},\"fair_sharing\":{fair_sharing}"
+    );
+}
+
+/// SPEC 12 results per cohort (Kueue model): `"cohorts": {name: {"path", "instance_hours":
+/// {"quota", "borrowed", "lent"}, "preemptions": {four causes}}}`.
+fn cohorts_json(sim: &Sim, out: &mut String) {
+    out.push_str(",\"cohorts\":{");
+    for (i, c) in cohort_stats(sim).iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(
+            out,
+            "{}:{{\"path\":{},\"instance_hours\":{{\"quota\":{},\"borrowed\":{},\"lent\":{}}},\"preemptions\":{{\"reclaim\":{},\"in_share\":{}",
+            string(&c.name),
+            string(&c.path),
+            hours(c.quota),
+            hours(c.borrowed),
+            num(c.lent / MS_PER_HOUR),
+            c.reclaim,
+            c.in_share
+        );
+        preemptions_kueue_json(c.reclaim_while_borrowing, c.fair_sharing, out);
+        out.push_str("}}");
+    }
+    out.push('}');
+}
+
+/// SPEC 12 series (Kueue model), after the shares' series: `"dominant_share": {"shares":
+/// {name: [..]}, "cohorts": {name: [..]}}` (Kueue's weightedShare, rounded up; the string
+/// `"infinite"` for a weight of 0 while borrowing) and `"cohorts": {name: {type:
+/// {"quota", "usage", "borrowed", "lent"}}}`, on the same change points `t_s`.
+fn kueue_series_json(sim: &Sim, out: &mut String) {
+    let sc = sim.sc;
+    let k = &sim.series.kueue;
+    let ns = sc.shares.len();
+    let drs = |out: &mut String, n: usize| {
+        let v = k.dominant_share.get(n).map(Vec::as_slice).unwrap_or(&[]);
+        list(
+            out,
+            v.iter().map(|x| match x {
+                ShareValue::Finite(v) => v.to_string(),
+                ShareValue::Infinite => "\"infinite\"".to_string(),
+            }),
+        );
+    };
+    out.push_str(",\"dominant_share\":{\"shares\":{");
+    for (s, sh) in sc.shares.iter().enumerate() {
+        if s > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&sh.name));
+        out.push(':');
+        drs(out, s);
+    }
+    out.push_str("},\"cohorts\":{");
+    for (c, co) in sc.cohorts.iter().enumerate() {
+        if c > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&co.name));
+        out.push(':');
+        drs(out, ns + c);
+    }
+    out.push_str("}},\"cohorts\":{");
+    let types = sc.instance_types.len();
+    for (c, co) in sc.cohorts.iter().enumerate() {
+        if c > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&co.name));
+        out.push_str(":{");
+        for (t, ty) in sc.instance_types.iter().enumerate() {
+            let i = c * types + t;
+            if t > 0 {
+                out.push(',');
+            }
+            let u = |v: &Vec<Vec<u64>>| v.get(i).cloned().unwrap_or_default();
+            out.push_str(&string(&ty.name));
+            out.push_str(":{\"quota\":");
+            list(out, u(&k.quota).iter().map(|x| x.to_string()));
+            out.push_str(",\"usage\":");
+            list(out, u(&k.usage).iter().map(|x| x.to_string()));
+            out.push_str(",\"borrowed\":");
+            list(out, u(&k.borrowed).iter().map(|x| x.to_string()));
+            out.push_str(",\"lent\":");
+            let lent = k.lent.get(i).cloned().unwrap_or_default();
+            list(out, lent.iter().map(|&x| num(x)));
+            out.push('}');
+        }
+        out.push('}');
+    }
+    out.push('}');
 }
 
 pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
@@ -152,6 +257,7 @@ pub(crate) fn opt_secs(ms: Option<Ms>) -> String {
 pub fn to_json(sim: &Sim) -> String {
     let sc = sim.sc;
     let (shares, total) = stats(sim);
+    let kueue = sc.is_kueue();
     let mut out = String::with_capacity(1024 + sim.events.len() * 96 + sc.jobs.len() * 160);
     out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
     out.push_str(&secs(sim.end));
@@ -162,10 +268,13 @@ pub fn to_json(sim: &Sim) -> String {
         }
         out.push_str(&string(&sc.shares[i].name));
         out.push(':');
-        stats_json(st, &mut out);
+        stats_json(st, kueue, &mut out);
     }
     out.push_str("},\"totals\":");
-    stats_json(&total, &mut out);
+    stats_json(&total, kueue, &mut out);
+    if kueue {
+        cohorts_json(sim, &mut out);
+    }
     out.push_str(",\"jobs\":[");
     let mut first = true;
     for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
@@ -238,7 +347,11 @@ pub fn to_json(sim: &Sim) -> String {
     if last_share != usize::MAX {
         out.push('}');
     }
-    out.push_str("}}}");
+    out.push('}');
+    if kueue {
+        kueue_series_json(sim, &mut out);
+    }
+    out.push_str("}}");
     out
 }
 

@@ -80,6 +80,9 @@ pub struct Stats {
     pub wait: Percentiles,
     pub reclaim: u64,
     pub in_share: u64,
+    /// SPEC 12 causes (Kueue model only; 0 otherwise).
+    pub reclaim_while_borrowing: u64,
+    pub fair_sharing: u64,
     pub time: InstanceTime,
     pub cost_usd: f64,
     /// What the share's entitlement costs whether it is used or not: entitled instance-hours
@@ -165,6 +168,8 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         st.wait = Percentiles::of(std::mem::take(&mut wait[s]));
         st.reclaim = sim.rt[s].reclaims;
         st.in_share = sim.rt[s].in_share;
+        st.reclaim_while_borrowing = sim.rt[s].reclaims_while_borrowing;
+        st.fair_sharing = sim.rt[s].fair_sharing;
         let (j, t) = (&mut total.jobs, &st.jobs);
         j.submitted += t.submitted;
         j.succeeded += t.succeeded;
@@ -185,6 +190,8 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         a.grace += b.grace;
         total.reclaim += st.reclaim;
         total.in_share += st.in_share;
+        total.reclaim_while_borrowing += st.reclaim_while_borrowing;
+        total.fair_sharing += st.fair_sharing;
         total.cost_usd += st.cost_usd;
         total.reserved_usd += st.reserved_usd;
         total.deadline_misses += st.deadline_misses;
@@ -192,6 +199,63 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     total.completion = Percentiles::of(std::mem::take(&mut completion[nshares]));
     total.wait = Percentiles::of(std::mem::take(&mut wait[nshares]));
     (out, total)
+}
+
+/// SPEC 12 results of one cohort (Kueue model): its instance-hours of quota (subtree),
+/// borrowed from its parent and lent to it, and the preemptions of the jobs of every share
+/// below it by cause.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CohortStats {
+    pub name: String,
+    /// `root/research`, from the root down (SPEC 12 cohort paths).
+    pub path: String,
+    /// Instance-ms: subtree quota x time, borrowed and lent.
+    pub quota: u128,
+    pub borrowed: u128,
+    pub lent: f64,
+    pub reclaim: u64,
+    pub in_share: u64,
+    pub reclaim_while_borrowing: u64,
+    pub fair_sharing: u64,
+}
+
+/// SPEC 12 results per cohort (Kueue model; empty otherwise), in scenario order.
+pub fn cohort_stats(sim: &Sim) -> Vec<CohortStats> {
+    let Some(tree) = sim.trees.first() else {
+        return Vec::new();
+    };
+    let sc = sim.sc;
+    let share_names: Vec<&str> = sc.shares.iter().map(|s| s.name.as_str()).collect();
+    let cohort_names: Vec<&str> = sc.cohorts.iter().map(|c| c.name.as_str()).collect();
+    let types = sim.trees.len();
+    let g = &sim.cohort_integrals;
+    let mut out: Vec<CohortStats> = (0..sc.cohorts.len())
+        .map(|c| {
+            let node = tree.shares + c;
+            let mut st = CohortStats {
+                name: sc.cohorts[c].name.clone(),
+                path: tree.path_names(node, &share_names, &cohort_names),
+                ..CohortStats::default()
+            };
+            for t in 0..types {
+                let i = c * types + t;
+                st.borrowed += g.borrowed.get(i).copied().unwrap_or(0);
+                st.lent += g.lent.get(i).copied().unwrap_or(0.0);
+                st.quota += g.quota.get(i).copied().unwrap_or(0);
+            }
+            st
+        })
+        .collect();
+    for (s, r) in sim.rt.iter().enumerate() {
+        for a in tree.ancestors(s) {
+            let st = &mut out[a - tree.shares];
+            st.reclaim += r.reclaims;
+            st.in_share += r.in_share;
+            st.reclaim_while_borrowing += r.reclaims_while_borrowing;
+            st.fair_sharing += r.fair_sharing;
+        }
+    }
+    out
 }
 
 /// A job misses its deadline (relative to submit) when it did not succeed by then: it

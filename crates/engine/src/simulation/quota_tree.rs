@@ -231,6 +231,58 @@ impl QuotaTree {
         parts.join("/")
     }
 
+    /// SPEC 8 / 12 results: the part of each node's quota that others use now, per node
+    /// (shares then cohorts), as SPEC 1's proportional split applied at every cohort of the
+    /// tree (Kueue `pkg/cache/scheduler/resource_node.go` holds the usage it is read from).
+    /// At a cohort C, what its children borrow beyond their subtree quota, less what C
+    /// itself borrows from its parent, plus what C lends to its parent, is drawn first from
+    /// C's own quota, then from its children's idle lendable quota
+    /// `max(0, subtree - max(usage, private))`, split in proportion to it. A child cohort
+    /// passes what it lends on to its children the same way. A node alone lends nothing.
+    pub fn lent(&self) -> Vec<f64> {
+        let mut out = vec![0.0; self.parent.len()];
+        for root in (0..self.parent.len()).filter(|&n| self.parent[n].is_none()) {
+            if root >= self.shares {
+                self.lend_down(root, 0.0, &mut out);
+            }
+        }
+        out
+    }
+
+    /// [`QuotaTree::lent`] below cohort `c`, which lends `up` to its parent.
+    fn lend_down(&self, c: Node, up: f64, out: &mut [f64]) {
+        let children: Vec<Node> = self.child_cohorts[c]
+            .iter()
+            .chain(&self.child_shares[c])
+            .copied()
+            .collect();
+        let borrowed: u64 = children
+            .iter()
+            .map(|&k| self.usage[k].saturating_sub(self.subtree[k]))
+            .sum();
+        let own_borrowed = if self.parent[c].is_some() {
+            self.usage[c].saturating_sub(self.subtree[c])
+        } else {
+            0
+        };
+        let demand =
+            (borrowed.saturating_sub(own_borrowed) as f64 + up - self.quota[c] as f64).max(0.0);
+        let idle = |k: Node| self.subtree[k].saturating_sub(self.usage[k].max(self.private[k]));
+        let total: u64 = children.iter().map(|&k| idle(k)).sum();
+        let given = demand.min(total as f64);
+        for &k in &children {
+            let v = if total > 0 {
+                given * idle(k) as f64 / total as f64
+            } else {
+                0.0
+            };
+            out[k] = v;
+            if k >= self.shares {
+                self.lend_down(k, v, out);
+            }
+        }
+    }
+
     /// The lowest common ancestor of two nodes, if they share a tree.
     pub fn lca(&self, a: Node, b: Node) -> Option<Node> {
         let up: Vec<Node> = std::iter::once(a).chain(self.ancestors(a)).collect();

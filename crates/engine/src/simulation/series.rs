@@ -4,6 +4,7 @@
 
 use crate::model::*;
 
+use super::fair_sharing::ShareValue;
 use super::state::*;
 
 /// Change points per (share, type) and the integrals behind `instance_hours`.
@@ -16,6 +17,38 @@ pub struct Series {
     pub borrowed: Vec<Vec<u64>>,
     pub lent: Vec<Vec<f64>>,
     pub queued: Vec<Vec<u64>>,
+    /// SPEC 12 results (Kueue model only; empty otherwise).
+    pub kueue: KueueSeries,
+}
+
+/// SPEC 12 results over time (Kueue model): each node's dominant resource share (shares
+/// then cohorts), and per (cohort, type) its subtree quota, usage, borrowed and lent
+/// instances, with the same change points `t` as the share series.
+#[derive(Clone, Debug, Default)]
+pub struct KueueSeries {
+    /// Per node (shares, then cohorts).
+    pub dominant_share: Vec<Vec<ShareValue>>,
+    /// Per cohort and type, index `cohort * types + type`.
+    pub quota: Vec<Vec<u64>>,
+    pub usage: Vec<Vec<u64>>,
+    pub borrowed: Vec<Vec<u64>>,
+    pub lent: Vec<Vec<f64>>,
+}
+
+/// SPEC 12 results now (Kueue model): the values the series and integrals are built of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct KueueNow {
+    pub(super) dominant_share: Vec<ShareValue>,
+    /// Per cohort and type: (quota, usage, borrowed, lent).
+    pub(super) cohort: Vec<(u64, u64, u64, f64)>,
+}
+
+/// Integrals over time per (cohort, type), in instance-ms (Kueue model).
+#[derive(Clone, Debug, Default)]
+pub struct CohortIntegrals {
+    pub quota: Vec<u128>,
+    pub borrowed: Vec<u128>,
+    pub lent: Vec<f64>,
 }
 
 /// Integrals over time per (share, type) pair, in instance-ms.
@@ -47,6 +80,12 @@ impl Sim<'_> {
                 g.own += v.own as u128 * dt as u128;
                 g.borrowed += v.borrowed as u128 * dt as u128;
                 g.lent += v.lent * dt as f64;
+            }
+            let g = &mut self.cohort_integrals;
+            for (i, v) in self.kueue_now.cohort.iter().enumerate() {
+                g.quota[i] += v.0 as u128 * dt as u128;
+                g.borrowed[i] += v.2 as u128 * dt as u128;
+                g.lent[i] += v.3 * dt as f64;
             }
         }
         self.last_t = t;
@@ -80,13 +119,16 @@ impl Sim<'_> {
             }
             lent_idle.push((borrowed.saturating_sub(u.unallocated).min(idle), idle));
         }
-        let mut changed = false;
+        let tree_lent: Vec<Vec<f64>> = self.trees.iter().map(|tr| tr.lent()).collect();
+        let mut changed = self.sc.is_kueue() && self.record_kueue_values(&tree_lent);
         for (i, &(s, t)) in self.series.pairs.iter().enumerate() {
             let u = &self.usage[t];
             let (limit, used) = (u.limit(s), u.used[s]);
             let own = used.min(limit);
             let (lent_total, idle_total) = lent_idle[t];
-            let lent = if u.lends(s) && idle_total > 0 {
+            let lent = if let Some(l) = tree_lent.get(t) {
+                l[s]
+            } else if u.lends(s) && idle_total > 0 {
                 lent_total as f64 * limit.saturating_sub(used) as f64 / idle_total as f64
             } else {
                 0.0
@@ -131,5 +173,73 @@ impl Sim<'_> {
             ser.lent[i].push(v.lent);
             ser.queued[i].push(v.queued);
         }
+        if self.sc.is_kueue() {
+            let (k, now) = (&mut self.series.kueue, &self.kueue_now);
+            if replace {
+                k.dominant_share.iter_mut().for_each(|v| {
+                    v.pop();
+                });
+                for v in [&mut k.quota, &mut k.usage, &mut k.borrowed] {
+                    v.iter_mut().for_each(|x| {
+                        x.pop();
+                    });
+                }
+                k.lent.iter_mut().for_each(|x| {
+                    x.pop();
+                });
+            }
+            for (v, &d) in k.dominant_share.iter_mut().zip(&now.dominant_share) {
+                v.push(d);
+            }
+            for (i, &(q, u, b, l)) in now.cohort.iter().enumerate() {
+                k.quota[i].push(q);
+                k.usage[i].push(u);
+                k.borrowed[i].push(b);
+                k.lent[i].push(l);
+            }
+        }
+    }
+
+    /// SPEC 12 results now (Kueue model): every node's dominant resource share (Kueue
+    /// `dominantResourceShare`, `pkg/cache/scheduler/fair_sharing.go`) and every cohort's
+    /// subtree quota, usage, borrowed (`max(0, usage - subtree)`) and lent instances per
+    /// type (`pkg/cache/scheduler/resource_node.go`). Returns whether anything changed.
+    fn record_kueue_values(&mut self, tree_lent: &[Vec<f64>]) -> bool {
+        let Some(tree0) = self.trees.first() else {
+            return false;
+        };
+        let (shares, types) = (tree0.shares, self.trees.len());
+        let nodes = tree0.parent.len();
+        let dominant_share: Vec<ShareValue> = (0..nodes)
+            .map(|n| self.node_drs(n, 0, &self.trees[0], 0).value())
+            .collect();
+        let mut cohort = Vec::with_capacity((nodes - shares) * types);
+        for n in shares..nodes {
+            for (t, tree) in self.trees.iter().enumerate() {
+                let (q, u) = (tree.subtree[n], tree.usage[n]);
+                cohort.push((q, u, u.saturating_sub(q), tree_lent[t][n]));
+            }
+        }
+        let now = KueueNow {
+            dominant_share,
+            cohort,
+        };
+        if self.series.kueue.dominant_share.len() != nodes {
+            self.series.kueue = KueueSeries {
+                dominant_share: vec![Vec::new(); nodes],
+                quota: vec![Vec::new(); now.cohort.len()],
+                usage: vec![Vec::new(); now.cohort.len()],
+                borrowed: vec![Vec::new(); now.cohort.len()],
+                lent: vec![Vec::new(); now.cohort.len()],
+            };
+            self.cohort_integrals = CohortIntegrals {
+                quota: vec![0; now.cohort.len()],
+                borrowed: vec![0; now.cohort.len()],
+                lent: vec![0.0; now.cohort.len()],
+            };
+        }
+        let changed = now != self.kueue_now;
+        self.kueue_now = now;
+        changed
     }
 }

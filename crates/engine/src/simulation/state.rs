@@ -422,6 +422,9 @@ pub struct Sim<'a> {
     pub trees: Vec<crate::simulation::quota_tree::QuotaTree>,
     /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
     pub reserved_sum: Vec<u64>,
+    /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
+    pub(super) kueue_now: crate::simulation::series::KueueNow,
+    pub cohort_integrals: crate::simulation::series::CohortIntegrals,
 }
 
 impl<'a> Sim<'a> {
@@ -539,7 +542,10 @@ impl<'a> Sim<'a> {
                 borrowed: vec![Vec::new(); n],
                 lent: vec![Vec::new(); n],
                 queued: vec![Vec::new(); n],
+                kueue: Default::default(),
             },
+            kueue_now: Default::default(),
+            cohort_integrals: Default::default(),
             integrals: vec![Integrals::default(); n],
             scheduled: BTreeMap::new(),
             released: false,
