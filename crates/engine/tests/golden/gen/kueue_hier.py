@@ -48,3 +48,39 @@ scenario("hier", "multiple-hierarchical-advantage", H, "preempt multiple with hi
          "Tree r <- {c(2) <- q, q_borrowing}. Kueue: admitted1 and admitted2 preempted (higher priorities than the incoming: hierarchical reclaim with reclaim any), InCohortReclamation.",
          rc, [{"name": "q", "cohort": "c"}, {"name": "q_borrowing", "cohort": "r"}],
          [("admitted1", "q_borrowing", 1, 1), ("admitted2", "q_borrowing", 1, 2)], ("in", "q", 2, 0))
+
+# preemption_test.go TestPreemption, the borrow_within_cohort cases: the cohort
+# with_shared_cq of its defaultClusterQueues (threshold 0 is 20 here).
+P = "preemption_test.go TestPreemption"
+bwc = {"policy": "lower_priority", "max_priority_threshold": 20}
+shared_cq = [
+    {"name": "a_standard", "cohort": "with_shared_cq", "nominal": 1, "borrowing_limit": 12,
+     "preemption": {"within_share": "never", "reclaim": "lower_priority", "borrow_within_cohort": bwc}},
+    {"name": "b_standard", "cohort": "with_shared_cq", "nominal": 1, "borrowing_limit": 12,
+     "preemption": {"within_share": "lower_priority", "reclaim": "any", "borrow_within_cohort": bwc}},
+    {"name": "a_best_effort", "cohort": "with_shared_cq", "nominal": 1, "borrowing_limit": 12,
+     "preemption": {"within_share": "never", "reclaim": "lower_priority", "borrow_within_cohort": bwc}},
+    {"name": "b_best_effort", "cohort": "with_shared_cq", "nominal": 0, "borrowing_limit": 13,
+     "preemption": {"within_share": "never", "reclaim": "lower_priority", "borrow_within_cohort": bwc}},
+    {"name": "shared", "cohort": "with_shared_cq", "nominal": 10, "preemption": {}},
+]
+scenario("bwc", "above-threshold-without-borrowing", P,
+         "use BorrowWithinCohort; allow preempting a lower-priority workload with priority above MaxPriorityThreshold, if borrowing is not required after the preemption",
+         "Kueue: b_standard preempted, InCohortReclamation (the threshold binds only while borrowing; in fits within a_standard's nominal once it is gone).",
+         [], shared_cq, [("b_standard", "b_standard", 13, 1)], ("in", "a_standard", 1, 2))
+scenario("bwc", "not-from-same-share", P,
+         "use BorrowWithinCohort; don't allow for preemption of lower-priority workload from the same ClusterQueue",
+         "Kueue: no victim (a_standard's within_share is never); in stays pending.",
+         [], shared_cq, [("a_standard", "a_standard", 13, 1)], ("in", "a_standard", 1, 2))
+scenario("bwc", "own-share-if-none-below-threshold", P,
+         "use BorrowWithinCohort; only preempt from CQ if no workloads below threshold and already above nominal",
+         "Kueue: only b_standard_1 preempted, InClusterQueue (the other shares' workloads are above the threshold).",
+         [], shared_cq, [("a_standard_1", "a_standard", 10, 1), ("a_standard_2", "a_standard", 1, 1),
+                         ("b_standard_1", "b_standard", 1, 1), ("b_standard_2", "b_standard", 1, 2)],
+         ("in", "b_standard", 1, 3))
+scenario("bwc", "own-share-and-below-threshold", P,
+         "use BorrowWithinCohort; preempt from CQ and from other CQs with workloads below threshold",
+         "Kueue: b_standard_mid (InClusterQueue) and a_best_effort_lower (InCohortReclaimWhileBorrowing) preempted.",
+         [], shared_cq, [("b_standard_high", "b_standard", 10, 2), ("b_standard_mid", "b_standard", 1, 1),
+                         ("a_best_effort_low", "a_best_effort", 1, -1), ("a_best_effort_lower", "a_best_effort", 1, -2)],
+         ("in", "b_standard", 2, 2))
