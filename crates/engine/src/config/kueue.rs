@@ -638,7 +638,9 @@ impl Reader<'_> {
                 ("LowerOrNewerEqualPriority", "lower_or_newer_equal_priority"),
             ],
         ) {
-            out.insert("within_share".into(), json!(w));
+            if w != "never" {
+                out.insert("within_share".into(), json!(w));
+            }
         }
         if let Some(r) = pick(
             self.sink,
@@ -649,7 +651,9 @@ impl Reader<'_> {
                 ("Any", "any"),
             ],
         ) {
-            out.insert("reclaim".into(), json!(r));
+            if r != "never" {
+                out.insert("reclaim".into(), json!(r));
+            }
         }
         for key in m.keys() {
             if ![
@@ -995,7 +999,11 @@ const API: &str = "kueue.x-k8s.io/v1beta2";
 /// The pool cohort of an exported AWS scenario.
 pub const AWS_COHORT: &str = "quotalab";
 
-pub(crate) fn export(sc: &Scenario, opts: &ExportOptions) -> Exported {
+pub(crate) fn export(
+    sc: &Scenario,
+    priority_classes: &[(String, i64)],
+    opts: &ExportOptions,
+) -> Exported {
     let mut warnings = Vec::new();
     let resource = &opts.resource;
     let gpus: Vec<u64> = sc
@@ -1016,6 +1024,11 @@ pub(crate) fn export(sc: &Scenario, opts: &ExportOptions) -> Exported {
         "# Kueue configuration of scenario {} (Quota Lab export). Quotas are in {resource}:\n# instances x GPUs per instance. Apply with: kubectl apply -f FILE\n",
         q(&sc.name)
     ));
+    if !sc.is_kueue() {
+        out.push_str(&format!(
+            "# AWS Batch in Kueue's terms: all quota shares are ClusterQueues of one cohort, {AWS_COHORT},\n# whose own quota is the unallocated capacity. RESERVE = lendingLimit 0 and borrowingLimit 0;\n# LEND = borrowingLimit 0; LEND_AND_BORROW with borrow limit p% = borrowingLimit\n# floor(limit x p / 100) (none when unlimited). AWS always reclaims lent capacity\n# (reclaimWithinCohort: Any) and never preempts to borrow; in-share preemption is\n# withinClusterQueue LowerPriority. (Kueue offers borrowing jobs last, then by priority;\n# AWS offers by entitlement, then submit time.)\n"
+        ));
+    }
     // ResourceFlavors: every instance type a share or cohort has a limit for.
     let used: Vec<usize> = (0..sc.instance_types.len())
         .filter(|&t| {
@@ -1109,25 +1122,36 @@ pub(crate) fn export(sc: &Scenario, opts: &ExportOptions) -> Exported {
                 }
             ));
             let p = &k.preemption;
-            out.push_str(&format!(
-                "  preemption:\n    withinClusterQueue: {}\n    reclaimWithinCohort: {}\n",
-                match p.within_share {
-                    WithinShare::Never => "Never",
-                    WithinShare::LowerPriority => "LowerPriority",
-                    WithinShare::LowerOrNewerEqualPriority => "LowerOrNewerEqualPriority",
-                },
-                match p.reclaim {
-                    ReclaimPolicy::Never => "Never",
-                    ReclaimPolicy::LowerPriority => "LowerPriority",
-                    ReclaimPolicy::Any => "Any",
+            let mut pre = String::new();
+            match p.within_share {
+                WithinShare::Never => {}
+                WithinShare::LowerPriority => {
+                    pre.push_str("    withinClusterQueue: LowerPriority\n")
                 }
-            ));
+                WithinShare::LowerOrNewerEqualPriority => {
+                    pre.push_str("    withinClusterQueue: LowerOrNewerEqualPriority\n")
+                }
+            }
+            match p.reclaim {
+                ReclaimPolicy::Never => {}
+                ReclaimPolicy::LowerPriority => {
+                    pre.push_str("    reclaimWithinCohort: LowerPriority\n")
+                }
+                ReclaimPolicy::Any => pre.push_str("    reclaimWithinCohort: Any\n"),
+            }
             let b = &p.borrow_within_cohort;
-            if b.lower_priority {
-                out.push_str("    borrowWithinCohort:\n      policy: LowerPriority\n");
-                if let Some(t) = b.max_priority_threshold {
-                    out.push_str(&format!("      maxPriorityThreshold: {t}\n"));
+            if b.lower_priority || b.max_priority_threshold.is_some() {
+                pre.push_str("    borrowWithinCohort:\n");
+                if b.lower_priority {
+                    pre.push_str("      policy: LowerPriority\n");
                 }
+                if let Some(t) = b.max_priority_threshold {
+                    pre.push_str(&format!("      maxPriorityThreshold: {t}\n"));
+                }
+            }
+            if !pre.is_empty() {
+                out.push_str("  preemption:\n");
+                out.push_str(&pre);
             }
             if k.weight != 1000 {
                 out.push_str(&format!(
@@ -1173,9 +1197,6 @@ pub(crate) fn export(sc: &Scenario, opts: &ExportOptions) -> Exported {
                 (used.contains(&t) && free > 0).then_some(free)
             })
             .collect();
-        out.push_str(&format!(
-            "# AWS Batch in Kueue's terms: all quota shares are ClusterQueues of one cohort, {AWS_COHORT},\n# whose own quota is the unallocated capacity. RESERVE = lendingLimit 0 and borrowingLimit 0;\n# LEND = borrowingLimit 0; LEND_AND_BORROW with borrow limit p% = borrowingLimit\n# floor(limit x p / 100) (none when unlimited). AWS always reclaims lent capacity\n# (reclaimWithinCohort: Any) and never preempts to borrow; in-share preemption is\n# withinClusterQueue LowerPriority. (Kueue offers borrowing jobs last, then by priority;\n# AWS offers by entitlement, then submit time.)\n"
-        ));
         out.push_str(&format!(
             "---\napiVersion: {API}\nkind: Cohort\nmetadata:\n  name: {}\nspec:",
             q(AWS_COHORT)
@@ -1240,6 +1261,12 @@ pub(crate) fn export(sc: &Scenario, opts: &ExportOptions) -> Exported {
             }
             resource_groups(&mut out, resource, &quotas(&s.limits, &bl, &ll), "  ");
         }
+    }
+    for (name, value) in priority_classes {
+        out.push_str(&format!(
+            "---\napiVersion: {API}\nkind: WorkloadPriorityClass\nmetadata:\n  name: {}\nvalue: {value}\n",
+            q(name)
+        ));
     }
     Exported {
         text: out,

@@ -332,19 +332,42 @@ pub fn export(
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
     let loaded = crate::load(scenario_json)?;
-    export_scenario(&loaded.scenario, format, opts)
+    // Priority classes are read from the text: they name values, the model keeps none.
+    let classes: Vec<(String, i64)> = serde_json::from_str::<Value>(scenario_json)
+        .ok()
+        .and_then(|v| {
+            v.get("priority_classes")
+                .and_then(Value::as_object)
+                .cloned()
+        })
+        .map(|m| {
+            m.iter()
+                .filter_map(|(k, v)| v.as_i64().map(|n| (k.clone(), n)))
+                .collect()
+        })
+        .unwrap_or_default();
+    export_scenario_with(&loaded.scenario, &classes, format, opts)
 }
 
-/// [`export`] of a validated scenario.
+/// [`export`] of a validated scenario (without priority classes).
 pub fn export_scenario(
     scenario: &crate::model::Scenario,
+    format: ExportFormat,
+    opts: &ExportOptions,
+) -> Result<Exported, Vec<Problem>> {
+    export_scenario_with(scenario, &[], format, opts)
+}
+
+fn export_scenario_with(
+    scenario: &crate::model::Scenario,
+    priority_classes: &[(String, i64)],
     format: ExportFormat,
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
     match format {
         ExportFormat::AwsJson => aws::export(scenario, opts, false),
         ExportFormat::AwsScript => aws::export(scenario, opts, true),
-        ExportFormat::Kueue => Ok(kueue::export(scenario, opts)),
+        ExportFormat::Kueue => Ok(kueue::export(scenario, priority_classes, opts)),
     }
 }
 
