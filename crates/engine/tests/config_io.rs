@@ -1,0 +1,337 @@
+//! Real configurations in and out (SPEC 13): public-source fixtures, hostile files and
+//! round trips (export then import gives the same shares, cohorts, capacity and order).
+
+use proptest::prelude::*;
+use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
+use std::time::{Duration, Instant};
+
+fn fixture(name: &str) -> String {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/config")
+        .join(name);
+    std::fs::read_to_string(p).unwrap()
+}
+
+fn problems(r: Result<config::Imported, Vec<quotalab_engine::Problem>>) -> Vec<String> {
+    match r {
+        Ok(i) => panic!("expected an error, got {}", i.scenario_json),
+        Err(p) => p.iter().map(|p| p.to_string()).collect(),
+    }
+}
+
+fn kueue(text: &str) -> Result<config::Imported, Vec<quotalab_engine::Problem>> {
+    config::import(text, Format::Kueue, &ImportOptions::default())
+}
+
+#[test]
+fn kueue_cohort_example_imports_and_runs() {
+    let imp = kueue(&fixture("kueue-cohort-example.yaml")).unwrap();
+    let s = &imp.scenario;
+    assert_eq!(s["model"], "kueue");
+    let names: Vec<&str> = s["shares"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|x| x["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["team-a-cq", "team-b-cq", "team-c-cq"]);
+    assert_eq!(s["shares"][0]["borrowing_limit"]["default-flavor"], 4);
+    assert_eq!(s["shares"][1]["lending_limit"]["default-flavor"], 2);
+    assert_eq!(s["shares"][2]["queueing"], "strict_fifo");
+    assert_eq!(s["cohorts"][0]["name"], "team-ab");
+    let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter()
+            .any(|w| w == "[1].spec.namespaceSelector: ignored: namespaceSelector (3 times)"),
+        "{w:?}"
+    );
+    assert!(
+        w.iter()
+            .any(|w| w.ends_with("ignored: resource cpu (3 times)")),
+        "{w:?}"
+    );
+    assert!(w.iter().any(|w| w == "[4]: ignored: LocalQueue"), "{w:?}");
+    quotalab_engine::run_json(&imp.scenario_json).unwrap();
+}
+
+#[test]
+fn kueue_hierarchical_fair_sharing_and_flavor_map() {
+    let opts = ImportOptions {
+        flavor_map: config::parse_flavor_map("a100=ml.p4d.24xlarge").unwrap(),
+        ..ImportOptions::default()
+    };
+    let imp = config::import(&fixture("kueue-hierarchical.yaml"), Format::Kueue, &opts).unwrap();
+    let s = &imp.scenario;
+    // 16 GPUs of 8-GPU instances: 2 instances.
+    assert_eq!(s["shares"][0]["limits"]["ml.p4d.24xlarge"], 2);
+    assert_eq!(s["shares"][0]["weight"], 0.5);
+    assert_eq!(s["shares"][1]["state"], "DISABLED");
+    assert_eq!(s["cohorts"][1]["parent"], "root-cohort");
+    assert_eq!(
+        s["fair_sharing"]["strategies"][1],
+        "less_than_initial_share"
+    );
+    assert_eq!(s["priority_classes"]["sample-priority"], 10000);
+}
+
+#[test]
+fn aws_bodies_and_list_responses() {
+    let imp = config::import(
+        &fixture("aws-create-quota-shares.json"),
+        Format::Aws,
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    let s = &imp.scenario;
+    assert_eq!(s["capacity"]["ml.g5.xlarge"], 3);
+    assert_eq!(s["shares"][0]["borrow_limit"], 200);
+    assert_eq!(s["shares"][1]["strategy"], "LEND");
+    let imp = config::import(
+        &fixture("aws-list-quota-shares.json"),
+        Format::Aws,
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        imp.scenario["shares"][0]["borrow_limit"], -1,
+        "no borrowLimit is unlimited"
+    );
+    assert_eq!(imp.scenario["shares"][1]["state"], "DISABLED");
+    let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter()
+            .any(|w| w == "quotaShares[0].quotaShareArn: ignored: quotaShareArn (2 times)"),
+        "{w:?}"
+    );
+    assert!(w.iter().any(|w| w.starts_with("nextToken: ")), "{w:?}");
+}
+
+#[test]
+fn aws_several_queues_need_queue() {
+    let text = r#"[{"quotaShareName":"a","jobQueue":"q1","capacityLimits":[{"maxCapacity":1,"capacityUnit":"ml.g5.xlarge"}],"resourceSharingConfiguration":{"strategy":"RESERVE"}},
+                   {"quotaShareName":"b","jobQueue":"arn:aws:batch:us-east-1:1:job-queue/q2","capacityLimits":[{"maxCapacity":1,"capacityUnit":"ml.g5.xlarge"}],"resourceSharingConfiguration":{"strategy":"LEND"}}]"#;
+    let p = problems(config::import(text, Format::Aws, &ImportOptions::default()));
+    assert_eq!(
+        p,
+        ["quota shares of several job queues: q1, q2 (--queue NAME picks one)"]
+    );
+    let opts = ImportOptions {
+        queue: Some("arn:aws:batch:us-east-1:1:job-queue/q2".into()),
+        ..ImportOptions::default()
+    };
+    let imp = config::import(text, Format::Aws, &opts).unwrap();
+    assert_eq!(imp.scenario["shares"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn errors_name_the_document_and_path() {
+    let text =
+        fixture("kueue-cohort-example.yaml").replace("nominalQuota: 4\n", "nominalQuota: four\n");
+    assert_eq!(
+        problems(kueue(&text)),
+        ["[2].spec.resourceGroups[0].flavors[0].resources[2].nominalQuota: not a quantity (\"four\")"]
+    );
+    let text =
+        fixture("kueue-cohort-example.yaml").replace("nominalQuota: 2\n", "nominalQuota: 1500m\n");
+    assert_eq!(
+        problems(kueue(&text)),
+        ["[3].spec.resourceGroups[0].flavors[0].resources[2].nominalQuota: not a whole number of nvidia.com/gpu (\"1500m\")"]
+    );
+    // Dropped resources must still parse.
+    let text =
+        fixture("kueue-cohort-example.yaml").replace("nominalQuota: 36Gi", "nominalQuota: lots");
+    assert_eq!(problems(kueue(&text)).len(), 1);
+    // Wrong types.
+    let p = problems(kueue("apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: a\nspec:\n  resourceGroups: 3\n"));
+    assert_eq!(p, ["[0].spec.resourceGroups: must be a list, not a number"]);
+    let p = problems(config::import(
+        r#"{"quotaShareName": 7}"#,
+        Format::Aws,
+        &ImportOptions::default(),
+    ));
+    assert!(
+        p.contains(&"quotaShareName: must be a string, not a number".to_string()),
+        "{p:?}"
+    );
+    let p = problems(config::import(
+        "[1]",
+        Format::Aws,
+        &ImportOptions::default(),
+    ));
+    assert!(p[0].starts_with("[0]: must be an object"), "{p:?}");
+}
+
+#[test]
+fn several_files_name_the_file() {
+    let a = "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata: {name: a}\nspec:\n  stopPolicy: Sometimes\n";
+    let p = config::import_files(
+        &[("a.yaml", a), ("b.yaml", a)],
+        Format::Kueue,
+        &ImportOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        p[0].to_string(),
+        "a.yaml: [0].spec.stopPolicy: must be None, Hold or HoldAndDrain (got \"Sometimes\")"
+    );
+    assert!(p[1].to_string().starts_with("b.yaml: [0]"));
+}
+
+fn refused_fast(text: &str, want: &str) {
+    let t = Instant::now();
+    let p = problems(kueue(text));
+    assert!(
+        t.elapsed() < Duration::from_secs(2),
+        "took {:?}",
+        t.elapsed()
+    );
+    assert!(p.iter().any(|p| p.contains(want)), "{want}: {p:?}");
+}
+
+#[test]
+fn hostile_files_are_refused_fast() {
+    // Over 8 MiB.
+    let big = format!("# {}\n", "x".repeat(config::MAX_FILE_BYTES));
+    refused_fast(&big, "over the 8 MiB limit");
+    let p = problems(config::import(&big, Format::Aws, &ImportOptions::default()));
+    assert!(p[0].contains("over the 8 MiB limit"));
+    // The billion laughs.
+    let mut bomb = String::from(
+        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    for i in 1..10 {
+        let prev = (b'a' + i - 1) as char;
+        let cur = (b'a' + i) as char;
+        bomb.push_str(&format!("{cur}: &{cur} [*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev},*{prev}]\n"));
+    }
+    refused_fast(&bomb, "YAML:");
+    // Deep nesting, block and flow.
+    refused_fast(&"[".repeat(100_000), "YAML:");
+    let mut deep = String::new();
+    for i in 0..200 {
+        deep.push_str(&" ".repeat(i));
+        deep.push_str("a:\n");
+    }
+    refused_fast(&deep, "YAML:");
+    // Deep JSON for the AWS side: serde_json's own recursion limit.
+    let p = problems(config::import(
+        &"[".repeat(100_000),
+        Format::Aws,
+        &ImportOptions::default(),
+    ));
+    assert!(p[0].contains("JSON syntax error"), "{p:?}");
+}
+
+#[test]
+fn detect_tells_formats_apart() {
+    assert_eq!(
+        config::detect(&fixture("aws-list-quota-shares.json")),
+        Some(Format::Aws)
+    );
+    assert_eq!(
+        config::detect(&fixture("kueue-cohort-example.yaml")),
+        Some(Format::Kueue)
+    );
+    assert_eq!(config::detect("  \n"), None);
+}
+
+#[test]
+fn kueue_scenario_as_aws_refuses_naming_features() {
+    let imp = kueue(&fixture("kueue-hierarchical.yaml")).unwrap();
+    let p = config::export(
+        &imp.scenario_json,
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap_err();
+    let p: Vec<String> = p.iter().map(|p| p.to_string()).collect();
+    assert!(p.iter().any(|p| p.contains("fair sharing")), "{p:?}");
+    assert!(p.iter().any(|p| p.contains("nested cohorts")), "{p:?}");
+}
+
+/// The shares, cohorts, capacity and order of a scenario, as the model holds them.
+fn essence(json: &str) -> String {
+    let s = quotalab_engine::load(json)
+        .unwrap_or_else(|p| panic!("{p:?}\n{json}"))
+        .scenario;
+    let types: Vec<&str> = s.instance_types.iter().map(|t| t.name.as_str()).collect();
+    format!(
+        "{types:?} {:?} {:?} {:?} {:?} {:?}",
+        s.capacity, s.shares, s.cohorts, s.fair_sharing, s.model
+    )
+}
+
+fn aws_scenario(shares: &[(u8, u8, i64, bool, bool)], pool: u64) -> String {
+    let list: Vec<serde_json::Value> = shares
+        .iter()
+        .enumerate()
+        .map(|(i, &(limit, strat, bl, ins, on))| {
+            let strategy = ["RESERVE", "LEND", "LEND_AND_BORROW"][strat as usize % 3];
+            let mut m = serde_json::json!({"name": format!("s{i}"), "limits": {"ml.g5.xlarge": limit},
+                "strategy": strategy, "in_share_preemption": ins});
+            if strategy == "LEND_AND_BORROW" {
+                m["borrow_limit"] = serde_json::json!(bl);
+            }
+            if !on {
+                m["state"] = serde_json::json!("DISABLED");
+            }
+            m
+        })
+        .collect();
+    let sum: u64 = shares.iter().map(|s| s.0 as u64).sum();
+    serde_json::json!({"format": "quotalab/v1", "capacity": {"ml.g5.xlarge": sum + pool}, "shares": list}).to_string()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 64, ..ProptestConfig::default() })]
+
+    #[test]
+    fn aws_export_then_import_gives_the_same_shares(
+        shares in prop::collection::vec((0u8..20, 0u8..3, -1i64..300, any::<bool>(), any::<bool>()), 1..8),
+        pool in 0u64..10,
+    ) {
+        let sc = aws_scenario(&shares, pool);
+        for fmt in [ExportFormat::AwsJson] {
+            let out = config::export(&sc, fmt, &ExportOptions::default()).unwrap();
+            let back = config::import(&out.text, Format::Aws, &ImportOptions::default()).unwrap();
+            prop_assert_eq!(essence(&sc), essence(&back.scenario_json));
+        }
+    }
+
+    #[test]
+    fn kueue_export_then_import_gives_the_same_shares(
+        shares in prop::collection::vec((0u8..20, 0u8..3, -1i64..300, any::<bool>(), any::<bool>()), 1..8),
+        pool in 0u64..10,
+    ) {
+        // An AWS scenario in Kueue terms, imported, is a Kueue scenario; exporting that
+        // and importing again gives it back exactly.
+        let sc = aws_scenario(&shares, pool);
+        let k1 = config::export(&sc, ExportFormat::Kueue, &ExportOptions::default()).unwrap();
+        let i1 = config::import(&k1.text, Format::Kueue, &ImportOptions::default()).unwrap();
+        let k2 = config::export(&i1.scenario_json, ExportFormat::Kueue, &ExportOptions::default()).unwrap();
+        let i2 = config::import(&k2.text, Format::Kueue, &ImportOptions::default()).unwrap();
+        prop_assert_eq!(essence(&i1.scenario_json), essence(&i2.scenario_json));
+        // And the Kueue form of an AWS scenario goes back to AWS as the same shares.
+        let a = config::export(&i1.scenario_json, ExportFormat::AwsJson, &ExportOptions::default()).unwrap();
+        let back = config::import(&a.text, Format::Aws, &ImportOptions::default()).unwrap();
+        let orig = quotalab_engine::load(&sc).unwrap().scenario;
+        let got = quotalab_engine::load(&back.scenario_json).unwrap().scenario;
+        prop_assert_eq!(orig.shares.len(), got.shares.len());
+        for (o, g) in orig.shares.iter().zip(&got.shares) {
+            prop_assert_eq!(&o.name, &g.name);
+            prop_assert_eq!(&o.limits, &g.limits);
+            prop_assert_eq!(o.in_share_preemption, g.in_share_preemption);
+            prop_assert_eq!(o.enabled, g.enabled);
+            let eff = |s: &quotalab_engine::model::Share| match (s.strategy, s.borrow_limit) {
+                (quotalab_engine::model::Strategy::LendAndBorrow, quotalab_engine::model::BorrowLimit::Percent(p)) =>
+                    format!("borrow {:?}", s.limits.iter().map(|l| l.map(|n| n * p / 100)).collect::<Vec<_>>()),
+                (st, b) => format!("{st:?} {b:?}"),
+            };
+            let (eo, eg) = (eff(o), eff(g));
+            // LEND_AND_BORROW with a borrowing limit of 0 is LEND in Kueue's terms.
+            if !(eo.starts_with("borrow") && eo.contains("Some(0)") && eg.starts_with("Lend ")) {
+                prop_assert_eq!(eo, eg);
+            }
+        }
+    }
+}
