@@ -113,7 +113,7 @@ struct Reader<'a> {
     c: &'a mut Collected,
 }
 
-fn obj<'v>(v: &'v Value) -> Option<&'v Map<String, Value>> {
+fn obj(v: &Value) -> Option<&Map<String, Value>> {
     v.as_object()
 }
 
@@ -772,7 +772,7 @@ fn build(
             .cloned()
             .unwrap_or_default();
         let g = g.max(1);
-        if q % g != 0 {
+        if !q.is_multiple_of(g) {
             sink.warn(
                 path,
                 format!(
@@ -954,7 +954,7 @@ fn q(s: &str) -> String {
 
 /// A fair-sharing weight in thousandths as a Kubernetes quantity.
 fn weight_quantity(milli: u64) -> String {
-    if milli % 1000 == 0 {
+    if milli.is_multiple_of(1000) {
         format!("{}", milli / 1000)
     } else {
         format!("{milli}m")

@@ -102,7 +102,7 @@ impl Quantity {
             scaled.checked_mul(10u128.checked_pow(self.dec_pow as u32)?)?
         } else {
             let d = 10u128.checked_pow(self.dec_pow.unsigned_abs())?;
-            if scaled % d != 0 {
+            if !scaled.is_multiple_of(d) {
                 return None;
             }
             scaled / d
