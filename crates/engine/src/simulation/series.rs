@@ -215,9 +215,9 @@ impl Sim<'_> {
             .collect();
         let mut cohort = Vec::with_capacity((nodes - shares) * types);
         for n in shares..nodes {
-            for (t, tree) in self.trees.iter().enumerate() {
+            for (tree, lent) in self.trees.iter().zip(tree_lent) {
                 let (q, u) = (tree.subtree[n], tree.usage[n]);
-                cohort.push((q, u, u.saturating_sub(q), tree_lent[t][n]));
+                cohort.push((q, u, u.saturating_sub(q), lent[n]));
             }
         }
         let now = KueueNow {
