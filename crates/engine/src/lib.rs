@@ -29,6 +29,46 @@ pub struct Problem {
     /// JSON path such as `shares[2].borrow_limit`; empty for the document as a whole.
     pub path: String,
     pub message: String,
+    /// What was expected, for readers that word the problem themselves (the page says
+    /// "Work: type a number of seconds greater than 0" where the CLI prints the message).
+    pub kind: Kind,
+}
+
+/// What a problem is about, machine-readable: the rule that refused the value and what it
+/// accepts. [`Kind::Other`] problems are told by their message only.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub enum Kind {
+    #[default]
+    Other,
+    /// A required field is missing.
+    Required,
+    /// The value must be a number (`whole`: with no fractional part; `seconds`: a time)
+    /// within the bounds.
+    Number {
+        whole: bool,
+        seconds: bool,
+        min: Option<Bound>,
+        max: Option<Bound>,
+    },
+    /// The value must be a string.
+    Text,
+    /// The string must not be empty.
+    NotEmpty,
+    /// The value must be true or false.
+    Bool,
+    /// The value must be one of these strings.
+    OneOf(Vec<String>),
+    /// The name is already used by another entry of the same list.
+    Duplicate,
+    /// The name refers to nothing that exists; the names that do.
+    Unknown(Vec<String>),
+}
+
+/// One end of a number's range: `value` itself allowed (`inclusive`) or not.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bound {
+    pub value: i64,
+    pub inclusive: bool,
 }
 
 impl Problem {
@@ -36,7 +76,14 @@ impl Problem {
         Problem {
             path: path.into(),
             message: message.into(),
+            kind: Kind::Other,
         }
+    }
+
+    /// The same problem, with a machine-readable kind.
+    pub fn with_kind(mut self, kind: Kind) -> Problem {
+        self.kind = kind;
+        self
     }
 }
 

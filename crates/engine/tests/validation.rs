@@ -334,7 +334,7 @@ const ERROR_ROWS: &[Row] = &[
         "SPEC 2: work_s > 0 (negative)",
         |v| v["jobs"][0]["work_s"] = json!(-5),
         "jobs[0].work_s",
-        "must be >= 0",
+        "must be > 0 (got -5)",
     ),
     // SPEC 2 job: times finite (a string such as "NaN" is not a number).
     (
@@ -894,6 +894,132 @@ fn all_problems_at_once() {
 }
 
 // SPEC 2: overcommit (sum of limits > capacity) is a warning, not an error.
+// SPEC 2: work_s > 0, so a negative work is told "> 0", never ">= 0" (0 is refused too).
+#[test]
+fn work_that_must_be_positive_never_says_at_least_zero() {
+    for bad in [json!(-5), json!(0), json!(0.0001)] {
+        let e = errors_of(&with(|v| v["jobs"][0]["work_s"] = bad.clone()));
+        assert_eq!(e.len(), 1, "{bad}: {}", show(&e));
+        assert!(!e[0].message.contains(">= 0"), "{bad}: {}", e[0]);
+    }
+    let e = errors_of(&with(|v| {
+        v["jobs"][1]["checkpoint"]["interval_s"] = json!(-1)
+    }));
+    assert!(
+        has(&e, "jobs[1].checkpoint.interval_s", "must be > 0 (got -1)"),
+        "{}",
+        show(&e)
+    );
+}
+
+// One JSON checker: a job's field and a workload's field with the same problem get the same
+// words (validation and workload parsing read fields through the same readers).
+#[test]
+fn jobs_and_workloads_word_the_same_problem_alike() {
+    let workload = |key: &str, value: Value| {
+        with(|v| {
+            let mut w = json!({"share": "a", "count": 1, "arrival": {"at_s": [0]},
+                "instance_type": T, "work_s": 60});
+            w[key] = value;
+            w["count"] = json!(1);
+            v["workloads"] = json!([w]);
+        })
+    };
+    let job = |key: &str, value: Value| with(|v| v["jobs"][0][key] = value);
+    let cases: &[(&str, Value)] = &[
+        ("startup_s", json!(-1)),
+        ("work_s", json!(0)),
+        ("work_s", json!(-5)),
+        ("priority", json!(10000)),
+        ("share", json!(3)),
+        ("checkpoint_on_preempt", json!(1)),
+        ("preemption_retries", json!(-1)),
+        ("preemption_retries", json!("x")),
+    ];
+    for (key, value) in cases {
+        let j = errors_of(&job(key, value.clone()));
+        let w = errors_of(&workload(key, value.clone()));
+        let jm: Vec<&str> = j.iter().map(|p| p.message.as_str()).collect();
+        let wm: Vec<&str> = w.iter().map(|p| p.message.as_str()).collect();
+        assert_eq!(jm, wm, "{key} = {value}:{}{}", show(&j), show(&w));
+    }
+    // Checkpoint times, too.
+    let j = errors_of(&with(|v| v["jobs"][1]["checkpoint"]["cost_s"] = json!(-1)));
+    let w = errors_of(&workload(
+        "checkpoint",
+        json!({"interval_s": 100, "cost_s": -1}),
+    ));
+    assert_eq!(j[0].message, w[0].message, "{}{}", show(&j), show(&w));
+}
+
+// Problems carry what was expected, machine-readably, for the page's own words.
+#[test]
+fn problems_say_what_was_expected() {
+    use quotalab_engine::{Bound, Kind};
+    let e = errors_of(&with(|v| v["jobs"][0]["work_s"] = json!(0)));
+    assert_eq!(
+        e[0].kind,
+        Kind::Number {
+            whole: false,
+            seconds: true,
+            min: Some(Bound {
+                value: 0,
+                inclusive: false
+            }),
+            max: Some(Bound {
+                value: 1_000_000_000_000,
+                inclusive: true
+            }),
+        }
+    );
+    let e = errors_of(&with(|v| v["jobs"][0]["priority"] = json!("high")));
+    assert_eq!(e[0].message, "must be a whole number, not a string");
+    assert!(matches!(e[0].kind, Kind::Number { whole: true, .. }));
+    let e = errors_of(&with(|v| v["shares"][1]["borrow_limit"] = json!(-5)));
+    assert!(
+        e.iter().any(|p| p.path == "shares[1].borrow_limit"
+            && matches!(
+                p.kind,
+                Kind::Number {
+                    min: Some(Bound { value: -1, .. }),
+                    ..
+                }
+            )),
+        "{}",
+        show(&e)
+    );
+    let e = errors_of(&with(|v| v["jobs"][1]["share"] = json!("nope")));
+    assert_eq!(
+        e[0].kind,
+        Kind::Unknown(vec!["a".into(), "b".into(), "c".into()])
+    );
+    let e = errors_of(&with(|v| v["shares"][1]["name"] = json!("a")));
+    assert!(e.iter().any(|p| p.kind == Kind::Duplicate), "{}", show(&e));
+    let e = errors_of(&with(|v| v["shares"][1]["strategy"] = json!("SHARE")));
+    assert_eq!(
+        e[0].kind,
+        Kind::OneOf(vec![
+            "RESERVE".into(),
+            "LEND".into(),
+            "LEND_AND_BORROW".into()
+        ])
+    );
+}
+
+// SPEC 6 stops the run at horizon_s and is silent on 0: a warning, since nothing runs.
+#[test]
+fn a_zero_horizon_is_a_warning() {
+    let w = warnings_of(&with(|v| v["horizon_s"] = json!(0)));
+    assert!(
+        w.iter()
+            .any(|p| p.path == "horizon_s" && p.message.contains("nothing is simulated")),
+        "{}",
+        show(&w)
+    );
+    let w = warnings_of(&with(|v| v["horizon_s"] = json!(60)));
+    assert!(w.iter().all(|p| p.path != "horizon_s"), "{}", show(&w));
+}
+
 #[test]
 fn overcommit_is_a_warning() {
     let w = warnings_of(&with(|v| v["capacity"][T] = json!(2)));

@@ -9,10 +9,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use serde_json::{Map, Value};
 
 use crate::catalogue;
-use crate::input::json::{self, idx, join, kind};
+use crate::input::json::{self, idx, join, kind, quoted};
 use crate::model::*;
 use crate::workload;
-use crate::Problem;
+use crate::{Kind, Problem};
 
 pub use crate::input::json::strip_position;
 pub use crate::model::limits::{MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES, MAX_TIME_S};
@@ -111,64 +111,31 @@ impl Cx {
         }
     }
 
+    /// Records the problem of a reader ([`json`]), keeping the value it read.
+    fn read<T>(&mut self, r: Result<T, Problem>) -> Option<T> {
+        r.map_err(|p| self.errors.push(p)).ok()
+    }
+
     fn string(&mut self, m: &Map<String, Value>, path: &str, key: &str) -> Option<String> {
+        let p = join(path, key);
         match m.get(key) {
-            None => {
-                self.err(join(path, key), "is required");
-                None
-            }
-            Some(Value::String(s)) => Some(s.clone()),
-            Some(other) => {
-                self.err(
-                    join(path, key),
-                    format!("must be a string, not {}", kind(other)),
-                );
-                None
-            }
+            None => self.read(Err(json::required(&p))),
+            Some(v) => self.read(json::string(v, &p).map(str::to_string)),
         }
     }
 
     fn bool_or(&mut self, m: &Map<String, Value>, path: &str, key: &str, default: bool) -> bool {
-        match m.get(key) {
-            None | Some(Value::Null) => default,
-            Some(Value::Bool(b)) => *b,
-            Some(other) => {
-                self.err(
-                    join(path, key),
-                    format!("must be true or false, not {}", kind(other)),
-                );
-                default
-            }
+        match json::get(m, key) {
+            None => default,
+            Some(v) => self
+                .read(json::boolean(v, &join(path, key)))
+                .unwrap_or(default),
         }
     }
 
-    /// A finite number >= 0 (times in seconds).
+    /// A time in seconds: finite, from 0 to [`MAX_TIME_S`].
     fn time(&mut self, v: &Value, path: &str) -> Option<f64> {
-        match v.as_f64() {
-            Some(x) if !x.is_finite() => {
-                self.err(path, "must be a finite number");
-                None
-            }
-            Some(x) if x < 0.0 => {
-                self.err(path, format!("must be >= 0 (got {x})"));
-                None
-            }
-            Some(x) if x > MAX_TIME_S => {
-                self.err(
-                    path,
-                    format!("must be at most {MAX_TIME_S:e} seconds (got {x})"),
-                );
-                None
-            }
-            Some(x) => Some(x),
-            None => {
-                self.err(
-                    path,
-                    format!("must be a number of seconds, not {}", kind(v)),
-                );
-                None
-            }
-        }
+        self.read(json::number(v, path, json::Rule::SECONDS))
     }
 
     fn time_field(
@@ -178,10 +145,10 @@ impl Cx {
         key: &str,
         required: bool,
     ) -> Option<f64> {
-        match m.get(key) {
-            None | Some(Value::Null) => {
+        match json::get(m, key) {
+            None => {
                 if required {
-                    self.err(join(path, key), "is required");
+                    self.err_problem(json::required(&join(path, key)));
                 }
                 None
             }
@@ -189,48 +156,24 @@ impl Cx {
         }
     }
 
+    /// A duration that must last (`work_s`, a checkpoint interval): seconds > 0, at least
+    /// one millisecond once rounded.
+    fn duration_field(&mut self, m: &Map<String, Value>, path: &str, key: &str) -> Option<Ms> {
+        let p = join(path, key);
+        let x = match json::get(m, key) {
+            None => return self.read(Err(json::required(&p))),
+            Some(v) => self.read(json::number(v, &p, json::Rule::POSITIVE_SECONDS))?,
+        };
+        self.read(json::millis(x, &p, json::Rule::POSITIVE_SECONDS))
+    }
+
+    fn err_problem(&mut self, p: Problem) {
+        self.errors.push(p);
+    }
+
     /// A whole number in `lo..=hi` (a JSON number with no fractional part).
     fn int(&mut self, v: &Value, path: &str, lo: i64, hi: i64) -> Option<i64> {
-        let n = match v {
-            Value::Number(n) => {
-                if let Some(i) = n.as_i64() {
-                    Some(i)
-                } else if let Some(f) = n.as_f64() {
-                    if f.is_finite() && f.fract() == 0.0 && f.abs() < 9.0e15 {
-                        Some(f as i64)
-                    } else if f.is_finite() && f.fract() != 0.0 {
-                        self.err(path, format!("must be a whole number (got {f})"));
-                        return None;
-                    } else {
-                        None
-                    }
-                } else {
-                    None
-                }
-            }
-            other => {
-                self.err(path, format!("must be a whole number, not {}", kind(other)));
-                return None;
-            }
-        };
-        match n {
-            Some(i) if i < lo => {
-                self.err(path, format!("must be >= {lo} (got {i})"));
-                None
-            }
-            Some(i) if i > hi => {
-                self.err(path, format!("must be <= {hi} (got {i})"));
-                None
-            }
-            Some(i) => Some(i),
-            None => {
-                self.err(
-                    path,
-                    format!("must be a whole number between {lo} and {hi}"),
-                );
-                None
-            }
-        }
+        self.read(json::integer(v, path, json::Rule::whole(lo, hi)))
     }
 
     /// Resolves an instance-type name: declared in `instance_types`, else the catalogue.
@@ -247,13 +190,14 @@ impl Cx {
             }
             None => {
                 let known: Vec<&str> = catalogue::names().collect();
-                self.err(
+                self.err_problem(json::unknown(
                     path,
                     format!(
                         "unknown instance type \"{name}\": declare it in instance_types or use a built-in one ({})",
                         known.join(", ")
                     ),
-                );
+                    &known,
+                ));
                 None
             }
         }
@@ -301,6 +245,11 @@ impl Cx {
             Some(v) => self.int(v, "seed", 0, i64::MAX).unwrap_or(0) as u64,
         };
         let horizon = self.time_field(top, "", "horizon_s", false).map(ms_from_s);
+        if horizon == Some(0) {
+            // SPEC 6 stops the run at horizon_s; at 0 nothing runs (a model choice: a
+            // warning, not an error, see docs/ARCHITECTURE.md).
+            self.warn("horizon_s", "is 0: nothing is simulated (remove it to run every job to its end, or give the seconds to simulate)");
+        }
 
         // Declared instance types come first, in file order.
         if let Some(v) = top.get("instance_types") {
@@ -485,21 +434,22 @@ impl Cx {
             return (queueing, grace);
         };
         self.unknown_fields(m, "queue", &["queueing", "preemption_grace_s"]);
-        match m.get("queueing") {
-            None => {}
-            Some(Value::String(s)) if s == "best_effort_fifo" => {
-                queueing = Queueing::BestEffortFifo
-            }
-            Some(Value::String(s)) if s == "strict_fifo" => queueing = Queueing::StrictFifo,
-            Some(other) => self.err(
-                "queue.queueing",
-                format!("must be \"best_effort_fifo\" or \"strict_fifo\" (got {other})"),
-            ),
+        if let Some(q) = self.queueing(m.get("queueing"), "queue.queueing") {
+            queueing = q;
         }
         if let Some(g) = self.time_field(m, "queue", "preemption_grace_s", false) {
             grace = ms_from_s(g);
         }
         (queueing, grace)
+    }
+
+    /// `queueing`: `best_effort_fifo` or `strict_fifo` (None when absent or invalid).
+    fn queueing(&mut self, v: Option<&Value>, path: &str) -> Option<Queueing> {
+        let v = v?;
+        match self.read(json::one_of(v, path, &["best_effort_fifo", "strict_fifo"]))? {
+            "strict_fifo" => Some(Queueing::StrictFifo),
+            _ => Some(Queueing::BestEffortFifo),
+        }
     }
 
     fn limits(&mut self, v: &Value, path: &str) -> Option<Vec<(usize, u64)>> {
@@ -537,30 +487,14 @@ impl Cx {
     }
 
     fn strategy(&mut self, v: &Value, path: &str) -> Option<Strategy> {
-        match v.as_str().and_then(Strategy::parse) {
-            Some(s) => Some(s),
-            None => {
-                self.err(
-                    path,
-                    format!("must be \"RESERVE\", \"LEND\" or \"LEND_AND_BORROW\" (got {v})"),
-                );
-                None
-            }
-        }
+        let names = ["RESERVE", "LEND", "LEND_AND_BORROW"];
+        let s = self.read(json::one_of(v, path, &names))?;
+        Strategy::parse(s)
     }
 
     fn state(&mut self, v: &Value, path: &str) -> Option<bool> {
-        match v.as_str() {
-            Some("ENABLED") => Some(true),
-            Some("DISABLED") => Some(false),
-            _ => {
-                self.err(
-                    path,
-                    format!("must be \"ENABLED\" or \"DISABLED\" (got {v})"),
-                );
-                None
-            }
-        }
+        let s = self.read(json::one_of(v, path, &["ENABLED", "DISABLED"]))?;
+        Some(s == "ENABLED")
     }
 
     fn shares(
@@ -620,7 +554,10 @@ impl Cx {
             let name = self.string(m, &path, "name");
             if let Some(n) = &name {
                 if n.is_empty() {
-                    self.err(join(&path, "name"), "must not be empty");
+                    self.err_problem(
+                        Problem::new(join(&path, "name"), "must not be empty")
+                            .with_kind(Kind::NotEmpty),
+                    );
                 } else if n.chars().count() > MAX_NAME {
                     self.err(
                         join(&path, "name"),
@@ -628,9 +565,12 @@ impl Cx {
                     );
                 }
                 if let Some(first) = seen.insert(n.clone(), i) {
-                    self.err(
-                        join(&path, "name"),
-                        format!("duplicate share name \"{n}\" (also shares[{first}])"),
+                    self.err_problem(
+                        Problem::new(
+                            join(&path, "name"),
+                            format!("duplicate share name \"{n}\" (also shares[{first}])"),
+                        )
+                        .with_kind(Kind::Duplicate),
                     );
                 }
             }
@@ -737,10 +677,12 @@ impl Cx {
         let share = self.string(m, path, "share").and_then(|s| {
             let found = shares.iter().position(|n| *n == s);
             if found.is_none() && !self.invalid_shares.contains(&s) {
-                self.err(
-                    join(path, "share"),
+                let known: Vec<&str> = shares.iter().map(String::as_str).collect();
+                self.err_problem(json::unknown(
+                    &join(path, "share"),
                     format!("unknown share \"{s}\" (shares: {})", shares.join(", ")),
-                );
+                    &known,
+                ));
             }
             found
         });
@@ -756,12 +698,7 @@ impl Cx {
             Some(v) => self.int(v, &join(path, "priority"), 0, MAX_PRIORITY as i64),
         };
         let submit = self.time_field(m, path, "submit_s", true);
-        let work = self.time_field(m, path, "work_s", true);
-        if let Some(w) = work {
-            if ms_from_s(w) <= 0 {
-                self.err(join(path, "work_s"), format!("must be > 0 (got {w})"));
-            }
-        }
+        let work = self.duration_field(m, path, "work_s");
         let startup = self.time_field(m, path, "startup_s", false).unwrap_or(0.0);
         let checkpoint = match m.get("checkpoint") {
             None | Some(Value::Null) => None,
@@ -785,7 +722,7 @@ impl Cx {
             instances: instances? as u64,
             priority: priority? as u32,
             submit: ms_from_s(submit?),
-            work: ms_from_s(work?),
+            work: work?,
             startup: ms_from_s(startup),
             checkpoint,
             checkpoint_on_preempt,
@@ -797,17 +734,11 @@ impl Cx {
     fn checkpoint(&mut self, v: &Value, path: &str) -> Option<Checkpoint> {
         let m = self.object(v, path)?;
         self.unknown_fields(m, path, &["interval_s", "cost_s", "restore_s"]);
-        let interval = self.time_field(m, path, "interval_s", true);
-        if let Some(i) = interval {
-            if ms_from_s(i) <= 0 {
-                self.err(join(path, "interval_s"), format!("must be > 0 (got {i})"));
-                return None;
-            }
-        }
+        let interval = self.duration_field(m, path, "interval_s");
         let cost = self.time_field(m, path, "cost_s", false).unwrap_or(0.0);
         let restore = self.time_field(m, path, "restore_s", false).unwrap_or(0.0);
         Some(Checkpoint {
-            interval: ms_from_s(interval?),
+            interval: interval?,
             cost: ms_from_s(cost),
             restore: ms_from_s(restore),
         })
@@ -1417,16 +1348,8 @@ impl Cx {
                 k.lending_limit = map;
             }
         }
-        match json::get(m, "queueing") {
-            None => {}
-            Some(Value::String(q)) if q == "best_effort_fifo" => {
-                k.queueing = Queueing::BestEffortFifo
-            }
-            Some(Value::String(q)) if q == "strict_fifo" => k.queueing = Queueing::StrictFifo,
-            Some(other) => self.err(
-                join(path, "queueing"),
-                format!("must be \"best_effort_fifo\" or \"strict_fifo\" (got {other})"),
-            ),
+        if let Some(q) = self.queueing(json::get(m, "queueing"), &join(path, "queueing")) {
+            k.queueing = q;
         }
         if let Some(v) = json::get(m, "preemption") {
             if let Some(p) = self.preemption(v, &join(path, "preemption")) {
@@ -1498,15 +1421,6 @@ impl Cx {
             }
         }
         Some(p)
-    }
-}
-
-/// `"a", "b" or "c"`.
-fn quoted(names: &[&str]) -> String {
-    let q: Vec<String> = names.iter().map(|n| format!("\"{n}\"")).collect();
-    match q.split_last() {
-        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
-        _ => q.join(""),
     }
 }
 

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use super::*;
-use crate::input::json::{get, idx, join, whole_number};
+use crate::input::json::{self, get, idx, join, Rule};
 use crate::model::{ms_from_s, Checkpoint};
 use crate::Problem;
 
@@ -77,7 +77,7 @@ pub fn parse(
     let arrival = match get(obj, "arrival") {
         Some(a) => parse_arrival(a, &p("arrival"), problems),
         None => {
-            problems.push(Problem::new(p("arrival"), "is required"));
+            problems.push(json::required(&p("arrival")));
             None
         }
     };
@@ -87,7 +87,7 @@ pub fn parse(
     let work_s = match get(obj, "work_s") {
         Some(w) => parse_dist(w, &p("work_s"), Field::Work, problems),
         None => {
-            problems.push(Problem::new(p("work_s"), "is required"));
+            problems.push(json::required(&p("work_s")));
             None
         }
     };
@@ -100,27 +100,15 @@ pub fn parse(
     };
     let checkpoint_on_preempt = match get(obj, "checkpoint_on_preempt") {
         None => Some(false),
-        Some(Value::Bool(b)) => Some(*b),
-        Some(_) => {
-            problems.push(Problem::new(
-                p("checkpoint_on_preempt"),
-                "must be true or false",
-            ));
-            None
-        }
+        Some(b) => push(json::boolean(b, &p("checkpoint_on_preempt")), problems),
     };
     let preemption_retries = match get(obj, "preemption_retries") {
         None => Some(None),
-        Some(r) => match whole_number(r) {
-            Some(n) => Some(Some(n)),
-            None => {
-                problems.push(Problem::new(
-                    p("preemption_retries"),
-                    "must be null (unlimited) or an integer >= 0",
-                ));
-                None
-            }
-        },
+        Some(r) => push(
+            json::integer(r, &p("preemption_retries"), Rule::whole(0, i64::MAX)),
+            problems,
+        )
+        .map(|n| Some(n as u64)),
     };
     let deadline_factor = match get(obj, "deadline_factor") {
         None => Some(None),
@@ -201,6 +189,11 @@ pub(super) fn check_keys(
     }
 }
 
+/// Keeps a reader's value, or records its problem.
+pub(super) fn push<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
+    r.map_err(|p| problems.push(p)).ok()
+}
+
 pub(super) fn resolve_name(
     v: Option<&Value>,
     path: &str,
@@ -209,16 +202,10 @@ pub(super) fn resolve_name(
     problems: &mut Vec<Problem>,
 ) -> Option<usize> {
     let Some(v) = v else {
-        problems.push(Problem::new(path, "is required"));
+        problems.push(json::required(path));
         return None;
     };
-    let Some(name) = v.as_str() else {
-        problems.push(Problem::new(
-            path,
-            format!("must be a string (the {what}'s name)"),
-        ));
-        return None;
-    };
+    let name = push(json::string(v, path), problems)?;
     match names.iter().position(|n| *n == name) {
         Some(i) => Some(i),
         None => {
@@ -227,9 +214,10 @@ pub(super) fn resolve_name(
             } else {
                 format!("known: {}", names.join(", "))
             };
-            problems.push(Problem::new(
+            problems.push(json::unknown(
                 path,
                 format!("unknown {what} \"{name}\" ({known})"),
+                names,
             ));
             None
         }
@@ -238,17 +226,7 @@ pub(super) fn resolve_name(
 
 /// A JSON number as a finite `f64`, or a problem.
 pub(super) fn number(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    match v.as_f64() {
-        Some(x) if x.is_finite() => Some(x),
-        Some(_) => {
-            problems.push(Problem::new(path, "must be a finite number"));
-            None
-        }
-        None => {
-            problems.push(Problem::new(path, "must be a number"));
-            None
-        }
-    }
+    push(json::number(v, path, Rule::NUMBER), problems)
 }
 
 /// A required number (missing = a problem).
@@ -262,7 +240,7 @@ pub(super) fn required_number(
     match get(obj, key) {
         Some(v) => number(v, &p, problems),
         None => {
-            problems.push(Problem::new(p, "is required"));
+            problems.push(json::required(&p));
             None
         }
     }
@@ -270,42 +248,21 @@ pub(super) fn required_number(
 
 /// A number > 0.
 pub(super) fn positive(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    let x = number(v, path, problems)?;
-    if x > 0.0 {
-        Some(x)
-    } else {
-        problems.push(Problem::new(path, "must be > 0"));
-        None
-    }
+    push(json::number(v, path, Rule::POSITIVE), problems)
 }
 
 /// A time in seconds: a number in `0..=MAX_TIME_S`.
 pub(super) fn time(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    let x = number(v, path, problems)?;
-    checked_time(x, path, problems)
+    push(json::number(v, path, Rule::SECONDS), problems)
 }
 
 pub(super) fn checked_time(x: f64, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    if x < 0.0 {
-        problems.push(Problem::new(path, "must be >= 0"));
-        None
-    } else if x > MAX_TIME_S {
-        problems.push(Problem::new(path, "must be at most 1e12 seconds"));
-        None
-    } else {
-        Some(x)
-    }
+    push(Rule::SECONDS.check(x, path), problems)
 }
 
 /// A number >= 0.
 pub(super) fn non_negative(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
-    let x = number(v, path, problems)?;
-    if x >= 0.0 {
-        Some(x)
-    } else {
-        problems.push(Problem::new(path, "must be >= 0"));
-        None
-    }
+    push(json::number(v, path, Rule::NON_NEGATIVE), problems)
 }
 
 /// A two-element array of numbers `[a, b]` with `a <= b`.
@@ -424,14 +381,10 @@ pub(super) fn parse_count(
             problems.push(Problem::new(path, "is required (unless arrival is at_s)"));
             return None;
         }
-        Some(v) => match whole_number(v) {
-            Some(n) if n <= MAX_COUNT => Some(n),
-            Some(_) => {
-                problems.push(Problem::new(path, format!("must be <= {MAX_COUNT}")));
-                return None;
-            }
-            None => {
-                problems.push(Problem::new(path, "must be an integer >= 0"));
+        Some(v) => match json::integer(v, path, Rule::whole(0, MAX_COUNT as i64)) {
+            Ok(n) => Some(n as u64),
+            Err(problem) => {
+                problems.push(problem);
                 return None;
             }
         },
@@ -464,25 +417,32 @@ pub(super) enum Field {
 }
 
 impl Field {
-    /// The problem with a value the distribution can produce as such (fixed, choice, and the
-    /// upper bound of uniform), if any.
-    fn check(self, x: f64) -> Option<&'static str> {
+    /// What a value the distribution can produce as such (fixed, choice, and the upper bound
+    /// of uniform) must be.
+    fn rule(self) -> Rule {
         match self {
-            Field::Instances => (x < 1.0).then_some("must be >= 1"),
-            Field::Work => (x <= 0.0).then_some("must be > 0"),
-            Field::Priority => {
-                (!(0.0..=MAX_PRIORITY).contains(&x)).then_some("must be between 0 and 9999")
-            }
-            Field::Startup => (x < 0.0).then_some("must be >= 0"),
+            Field::Instances => Rule::NUMBER.at_least(1),
+            Field::Work => Rule {
+                seconds: true,
+                ..Rule::POSITIVE
+            },
+            Field::Priority => Rule::NUMBER.at_least(0).at_most(MAX_PRIORITY as i64),
+            Field::Startup => Rule {
+                seconds: true,
+                ..Rule::NON_NEGATIVE
+            },
         }
     }
 
-    /// The problem with the lower bound of a uniform: for `work_s` it may be 0 (a sample of
-    /// exactly 0 is clamped to 1 ms), otherwise as [`Field::check`].
-    fn check_lower_bound(self, x: f64) -> Option<&'static str> {
+    /// The rule of the lower bound of a uniform: for `work_s` it may be 0 (a sample of
+    /// exactly 0 is clamped to 1 ms), otherwise as [`Field::rule`].
+    fn lower_bound_rule(self) -> Rule {
         match self {
-            Field::Work => (x < 0.0).then_some("must be >= 0"),
-            _ => self.check(x),
+            Field::Work => Rule {
+                seconds: true,
+                ..Rule::NON_NEGATIVE
+            },
+            _ => self.rule(),
         }
     }
 }
@@ -508,13 +468,7 @@ pub(super) fn checked(
     field: Field,
     problems: &mut Vec<Problem>,
 ) -> Option<f64> {
-    match field.check(x) {
-        Some(message) => {
-            problems.push(Problem::new(path, message));
-            None
-        }
-        None => Some(x),
-    }
+    push(field.rule().check(x, path), problems)
 }
 
 pub(super) fn parse_dist(
@@ -545,44 +499,28 @@ pub(super) fn parse_dist(
         }
         "uniform" => {
             let (a, b) = pair(value, &kp, "[a, b] with a <= b", problems)?;
-            let low = field.check_lower_bound(a);
-            let high = field.check(b);
-            if let Some(message) = low {
-                problems.push(Problem::new(idx(&kp, 0), message));
-            }
-            if let Some(message) = high {
-                problems.push(Problem::new(idx(&kp, 1), message));
-            }
-            (low.is_none() && high.is_none()).then_some(Dist::Uniform(a, b))
+            let low = push(field.lower_bound_rule().check(a, &idx(&kp, 0)), problems);
+            let high = push(field.rule().check(b, &idx(&kp, 1)), problems);
+            (low.is_some() && high.is_some()).then_some(Dist::Uniform(a, b))
         }
         "exponential" => {
             let params = params_object(value, &kp, &["mean"], problems)?;
             let mean = required_number(params, "mean", &kp, problems)?;
-            if mean > 0.0 {
-                Some(Dist::Exponential { mean })
-            } else {
-                problems.push(Problem::new(join(&kp, "mean"), "must be > 0"));
-                None
-            }
+            let mean = push(Rule::POSITIVE.check(mean, &join(&kp, "mean")), problems)?;
+            Some(Dist::Exponential { mean })
         }
         "lognormal" => {
             let params = params_object(value, &kp, &["median", "sigma"], problems)?;
             let median = required_number(params, "median", &kp, problems);
             let sigma = required_number(params, "sigma", &kp, problems);
-            let median_ok = median.is_some_and(|m| m > 0.0);
-            if median.is_some() && !median_ok {
-                problems.push(Problem::new(join(&kp, "median"), "must be > 0"));
-            }
-            let sigma_ok = sigma.is_some_and(|s| s >= 0.0);
-            if sigma.is_some() && !sigma_ok {
-                problems.push(Problem::new(join(&kp, "sigma"), "must be >= 0"));
-            }
-            match (median, sigma) {
-                (Some(median), Some(sigma)) if median_ok && sigma_ok => {
-                    Some(Dist::Lognormal { median, sigma })
-                }
-                _ => None,
-            }
+            let median =
+                median.and_then(|m| push(Rule::POSITIVE.check(m, &join(&kp, "median")), problems));
+            let sigma = sigma
+                .and_then(|s| push(Rule::NON_NEGATIVE.check(s, &join(&kp, "sigma")), problems));
+            Some(Dist::Lognormal {
+                median: median?,
+                sigma: sigma?,
+            })
         }
         _ => parse_choice(value, &kp, field, problems),
     }
@@ -662,23 +600,13 @@ pub(super) fn parse_checkpoint(
     };
     let p = join(path, "interval_s");
     let interval = match get(params, "interval_s") {
-        Some(x) => time(x, &p, problems),
+        Some(x) => push(json::number(x, &p, Rule::POSITIVE_SECONDS), problems)
+            .and_then(|x| push(json::millis(x, &p, Rule::POSITIVE_SECONDS), problems)),
         None => {
-            problems.push(Problem::new(&p, "is required"));
+            problems.push(json::required(&p));
             None
         }
     };
-    let interval = interval.and_then(|x| {
-        if x <= 0.0 {
-            problems.push(Problem::new(p, "must be > 0"));
-            None
-        } else if ms_from_s(x) < 1 {
-            problems.push(Problem::new(p, "must be at least 0.001 (1 ms)"));
-            None
-        } else {
-            Some(ms_from_s(x))
-        }
-    });
     let mut optional = |key: &str| match get(params, key) {
         Some(x) => time(x, &join(path, key), problems).map(ms_from_s),
         None => Some(0),
@@ -871,7 +799,7 @@ mod tests {
         );
         assert_eq!(
             problems_of(with("share", json!(3))),
-            ["workloads[3].share: must be a string (the share's name)"]
+            ["workloads[3].share: must be a string, not a number"]
         );
         let mut problems = Vec::new();
         assert!(parse(&base(), "workloads[0]", &[], TYPES, &mut problems).is_none());
@@ -933,9 +861,9 @@ mod tests {
         assert_eq!(
             problems_of(with("arrival", json!({"at_s": [1, -2, 3, "x", 1e13]}))),
             [
-                "workloads[3].arrival.at_s[1]: must be >= 0",
-                "workloads[3].arrival.at_s[3]: must be a number",
-                "workloads[3].arrival.at_s[4]: must be at most 1e12 seconds",
+                "workloads[3].arrival.at_s[1]: must be >= 0 (got -2)",
+                "workloads[3].arrival.at_s[3]: must be a number of seconds, not a string",
+                "workloads[3].arrival.at_s[4]: must be at most 1e12 seconds (got 10000000000000)",
             ]
         );
     }
@@ -944,12 +872,12 @@ mod tests {
     fn reports_count_problems() {
         assert_eq!(
             problems_of(with("count", json!(-1))),
-            ["workloads[3].count: must be an integer >= 0"]
+            ["workloads[3].count: must be >= 0 (got -1)"]
         );
         assert_eq!(paths_of(with("count", json!(2.5))), ["workloads[3].count"]);
         assert_eq!(
             problems_of(with("count", json!(MAX_COUNT + 1))),
-            ["workloads[3].count: must be <= 1000000"]
+            ["workloads[3].count: must be <= 1000000 (got 1000001)"]
         );
         let mut v = with("arrival", json!({"at_s": [1, 2, 3]}));
         v["count"] = json!(2);
@@ -1113,7 +1041,7 @@ mod tests {
                 "work_s",
                 json!({"lognormal": {"median": 10, "sigma": -1}})
             )),
-            ["workloads[3].work_s.lognormal.sigma: must be >= 0"]
+            ["workloads[3].work_s.lognormal.sigma: must be >= 0 (got -1)"]
         );
         assert_eq!(
             problems_of(with("work_s", json!({"normal": {"mean": 1}}))),
@@ -1128,11 +1056,11 @@ mod tests {
         );
         assert_eq!(
             problems_of(with("instances", json!({"choice": [[1, 1], [0.5, 1]]}))),
-            ["workloads[3].instances.choice[1][0]: must be >= 1"]
+            ["workloads[3].instances.choice[1][0]: must be >= 1 (got 0.5)"]
         );
         assert_eq!(
             problems_of(with("priority", json!(10000))),
-            ["workloads[3].priority: must be between 0 and 9999"]
+            ["workloads[3].priority: must be <= 9999 (got 10000)"]
         );
         // Statically unknowable ranges are fine: they are clamped when sampled.
         parse_ok(with("priority", json!({"exponential": {"mean": 50000}})));
@@ -1209,7 +1137,7 @@ mod tests {
         }
         assert_eq!(
             problems_of(with("checkpoint", json!({"interval_s": 0.0004}))),
-            ["workloads[3].checkpoint.interval_s: must be at least 0.001 (1 ms)"]
+            ["workloads[3].checkpoint.interval_s: must be at least 0.001 seconds (1 ms) (got 0.0004)"]
         );
     }
 
