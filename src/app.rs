@@ -64,10 +64,13 @@ pub fn App() -> impl IntoView {
     let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
     provide_context(app);
     // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
+    // The story player first: the link may name a story (`#story=ID&step=N`).
+    let story = crate::story::provide();
     share::init_from_url(app);
+    crate::story::init_from_url(app, story);
     state::install_runner(app, 250);
     explain::provide_selected_job();
-    let results = NodeRef::<html::Section>::new();
+    let results = NodeRef::<html::Div>::new();
     // Moves the focus to the results without a fragment navigation: the URL's hash holds
     // the share link.
     let skip = move |ev: leptos::ev::MouseEvent| {
@@ -94,9 +97,11 @@ pub fn App() -> impl IntoView {
         <Toolbar>
             <RunStatusLine />
         </Toolbar>
+        <crate::story::Intro />
         <main class="wrap layout">
-            <section
+            <div
                 class="editor-column"
+                role="region"
                 class:folded=move || !editor_open.get()
                 aria-label="Scenario editor"
             >
@@ -114,10 +119,11 @@ pub fn App() -> impl IntoView {
                     <Editor />
                     <Glossary />
                 </div>
-            </section>
-            <section
+            </div>
+            <div
                 id="results"
                 class="results"
+                role="region"
                 class:stale=move || app.stale.get()
                 aria-label="Results"
                 tabindex="-1"
@@ -135,8 +141,9 @@ pub fn App() -> impl IntoView {
                 <CompareView />
                 <EventLog />
                 <JobHistory />
-            </section>
+            </div>
         </main>
+        <crate::story::StoryCard />
         <footer class="site-footer wrap">
             "The simulator runs entirely in your browser; nothing is sent anywhere."
         </footer>

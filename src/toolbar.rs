@@ -20,13 +20,13 @@ use crate::ui::format;
 pub fn Toolbar(children: Children) -> impl IntoView {
     let app = use_app();
     view! {
-        <section class="toolbar wrap" aria-label="Scenario controls">
+        <div class="toolbar wrap" role="region" aria-label="Scenario controls">
             <PresetPicker />
             <button class="run" data-testid="run" on:click=move |_| app.run_requests.update(|n| *n += 1)>"Run"</button>
             {children()}
             <RunProgressBar />
             <ShareBar />
-        </section>
+        </div>
     }
 }
 
