@@ -12,6 +12,10 @@
 //!   a dismissible notice quoting the codec's or the validator's message and opens the
 //!   default preset instead ([`init_from_url`]).
 //!
+//! - while a story is told ([`crate::story`]), the fragment also names it and its step:
+//!   `#story=ID&step=N` alone while the scenario is the story's own, `#s=PAYLOAD&story=ID&step=N`
+//!   once it was edited; on load, [`crate::story::init_from_url`] opens the story.
+//!
 //! Nothing read from a link or a file is ever inserted as HTML: every text goes through
 //! Leptos text nodes or `value` properties.
 
@@ -207,7 +211,12 @@ pub fn link_of(text: &str) -> Option<LinkInfo> {
 /// After each edit and each run, [`SYNC_DELAY_MS`] after the last one, writes the link of
 /// the current scenario to the URL (when it is valid and its run is done).
 fn install_url_sync(app: AppState, share: ShareState) {
+    // A story being told adds `&story=ID&step=N` (crate::story::link_part).
+    let story = crate::story::use_story();
     Effect::new(move |_| {
+        if let Some(s) = story {
+            s.track();
+        }
         app.scenario.track();
         app.outcome.track();
         app.problems.track();
@@ -217,7 +226,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         let handle = set_timeout_with_handle(
             move || {
                 share.pending.set_value(None);
-                sync_url(app, share);
+                sync_url(app, share, story);
             },
             std::time::Duration::from_millis(SYNC_DELAY_MS),
         )
@@ -232,7 +241,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
     });
 }
 
-fn sync_url(app: AppState, share: ShareState) {
+fn sync_url(app: AppState, share: ShareState, story: Option<crate::story::StoryState>) {
     let Some(valid) = app.problems.try_with_untracked(Vec::is_empty) else {
         return; // the page is gone
     };
@@ -249,7 +258,12 @@ fn sync_url(app: AppState, share: ShareState) {
         share.link.set(None);
         return;
     };
-    let fragment = format!("#s={payload}");
+    // The story's own scenario needs no `s=`; an edited one travels with the story.
+    let fragment = match crate::story::link_part(story, &text) {
+        Some((part, true)) => format!("#{part}"),
+        Some((part, false)) => format!("#s={payload}&{part}"),
+        None => format!("#s={payload}"),
+    };
     share.link.set(Some(LinkInfo {
         url: format!("{}{fragment}", page_base()),
         jobs: job_count(&text),

@@ -1,0 +1,158 @@
+// Story mode end to end: the first screen's summary and "Take the tour", every shipped story
+// taken from start to end by keyboard (a screenshot of each step under target/e2e/stories/),
+// the story link (`#story=ID&step=N`, unknown stories and steps), an edit to try, and an
+// axe-core check (no serious or critical violation) of the main page and of story mode.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdir, readFile, readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ROOT, SHOTS, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
+
+const STORY_DIR = join(ROOT, 'www', 'stories');
+const STORY_SHOTS = join(SHOTS, 'stories');
+
+async function stories() {
+  const files = (await readdir(STORY_DIR)).filter((f) => f.endsWith('.json')).sort();
+  return Promise.all(files.map(async (f) => JSON.parse(await readFile(join(STORY_DIR, f), 'utf8'))));
+}
+
+/** Injects axe-core (evaluated over the protocol: the page's CSP forbids inline scripts). */
+async function axeViolations(page) {
+  const source = await readFile(join(ROOT, 'node_modules', 'axe-core', 'axe.min.js'), 'utf8');
+  await page.evaluate(source);
+  const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+  return result.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 4).join(', ')})`);
+}
+
+async function narration(page) {
+  return page.locator('[data-testid="story-narration"]').innerText();
+}
+
+test('the first screen says what this is and passes axe', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-first-screen');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    const summary = await page.locator('[data-testid="scenario-summary"]').innerText();
+    assert.match(summary, /^3 teams share 3 ml\.g5\.xlarge: background lends and borrows up to 200%, medium only lends, protected keeps its one instance\./);
+    assert.equal(await page.locator('[data-testid="take-tour"]').count(), 1);
+    assert.deepEqual(await axeViolations(page), []);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+test('every story from start to end by keyboard, a screenshot per step', async () => {
+  await mkdir(STORY_SHOTS, { recursive: true });
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-keyboard', { viewport: { width: 1280, height: 900 } });
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    const all = await stories();
+    assert.ok(all.length >= 4, 'the shipped stories');
+    for (const story of all) {
+      const opener = story.id === 'walkthrough'
+        ? '[data-testid="take-tour"]'
+        : `[data-testid="story-start"][data-story="${story.id}"]`;
+      await page.focus(opener);
+      await page.keyboard.press('Enter');
+      for (let i = 0; i < story.steps.length; i++) {
+        const step = story.steps[i];
+        await page.waitForFunction(
+          ([title, n]) => {
+            const t = document.querySelector('[data-testid="story-narration"]')?.textContent ?? '';
+            return t.includes(title) && t.includes(`step ${n} of`);
+          },
+          [step.title, i + 1],
+          { timeout: 30_000 },
+        );
+        // The highlights land after the run and the redraw.
+        if (step.highlight?.length) {
+          await page.waitForSelector('.story-hl[data-story-label]', { timeout: 30_000 });
+        }
+        await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+        await page.waitForTimeout(300);
+        const text = await narration(page);
+        assert.ok(text.includes(step.text), `${story.id} step ${i + 1} shows its text`);
+        // The link follows the step (after the URL sync's pause).
+        const part = `story=${story.id}&step=${i + 1}`;
+        await page.waitForFunction((p) => location.hash.includes(p), part, { timeout: 10_000 });
+        const labels = await page.locator('.story-hl').evaluateAll((els) => els.map((e) => e.getAttribute('data-story-label')));
+        assert.ok(labels.length >= Math.min(1, step.highlight?.length ?? 0), `${story.id} step ${i + 1} highlights something`);
+        // Not colour alone: each outlined element carries a text label.
+        for (const l of labels) assert.ok(l && l.length > 2);
+        await page.screenshot({ path: join(STORY_SHOTS, `${story.id}-${i + 1}.png`) });
+        if (i + 1 < story.steps.length) await page.keyboard.press('ArrowRight');
+      }
+      // Back by keyboard, then Finish: the card closes, the scenario stays.
+      await page.keyboard.press('ArrowLeft');
+      await page.waitForFunction((n) => document.querySelector('[data-testid="story-narration"]')?.textContent.includes(`step ${n} of`), story.steps.length - 1);
+      await page.keyboard.press('ArrowRight');
+      await page.focus('[data-testid="story-finish"]');
+      await page.keyboard.press('Enter');
+      await page.waitForSelector('.story-card.open', { state: 'detached', timeout: 5_000 });
+      assert.equal(await page.locator('.story-hl').count(), 0, 'leaving clears the highlights');
+    }
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+test('story links, unknown stories and steps, an edit to try, axe in story mode', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-link');
+  try {
+    await page.goto(`${server.url}#story=walkthrough&step=2`);
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    assert.match(await narration(page), /step 2 of 3/);
+    assert.match(await narration(page), /The lender returns and reclaims/);
+    await page.waitForSelector('.story-hl');
+    assert.deepEqual(await axeViolations(page), []);
+    // The cursor moved to 1:00: the state-at panel says so.
+    assert.match(await page.locator('[data-testid="state-at"]').innerText(), /State at 1 min/);
+    // The edit to try, by keyboard: the link now carries the edited scenario and the story.
+    await page.focus('[data-testid="story-try"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('[data-testid="story-try-done"]');
+    await page.waitForFunction(() => location.hash.startsWith('#s=') && location.hash.includes('&story=walkthrough&step=2'), null, { timeout: 10_000 });
+    // Leave: the edited scenario stays (medium is RESERVE now).
+    await page.focus('[data-testid="story-leave"]');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.story-card.open', { state: 'detached' });
+    assert.match(await page.locator('[data-testid="scenario-summary"]').innerText(), /protected keeps its one instance/);
+    assert.match(await page.locator('[data-testid="scenario-summary"]').innerText(), /medium keeps its one instance/);
+    await page.waitForFunction(() => !location.hash.includes('story='), null, { timeout: 10_000 });
+    await waitForWorker(page);
+
+    await page.goto(`${server.url}#story=nope`);
+    await page.reload();
+    await waitForApp(page);
+    const notice = page.locator('[data-testid="share-notice"]').filter({ hasText: 'nope' });
+    await notice.first().waitFor({ timeout: 10_000 });
+    assert.match(await notice.first().innerText(), /does not have/);
+    assert.equal(await page.locator('.story-card.open').count(), 0);
+    await waitForWorker(page);
+
+    await page.goto(`${server.url}#story=walkthrough&step=9`);
+    await page.reload();
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    assert.match(await narration(page), /step 1 of 3/);
+    assert.match(await page.locator('body').innerText(), /step 9 does not exist/);
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
