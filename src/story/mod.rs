@@ -223,17 +223,19 @@ pub fn label(h: &Highlight) -> String {
 }
 
 const HL: &str = "story-hl";
+/// The element that shows a highlight's label (the highlighted one, or a row's first cell).
+const HL_LABEL: &str = "story-hl-label";
 
 /// Removes every highlight from the page.
 pub fn clear_highlights() {
     let Some(doc) = document_opt() else { return };
-    if let Ok(list) = doc.query_selector_all(&format!(".{HL}")) {
+    if let Ok(list) = doc.query_selector_all(&format!(".{HL}, .{HL_LABEL}")) {
         for i in 0..list.length() {
             if let Some(el) = list
                 .item(i)
                 .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
             {
-                let _ = el.class_list().remove_1(HL);
+                let _ = el.class_list().remove_2(HL, HL_LABEL);
                 let _ = el.remove_attribute("data-story-label");
             }
         }
@@ -304,12 +306,19 @@ pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> Vec<String> {
         let Some(el) = target(&doc, h) else { continue };
         let text = format!("{} {}", badge_number(i), label(h));
         // Several highlights on one element (two jobs' rows): one badge naming both.
-        let joined = match el.get_attribute("data-story-label") {
+        // A table row cannot hold a positioned label: its first cell carries it.
+        let holder = if el.tag_name().eq_ignore_ascii_case("tr") {
+            el.first_element_child().unwrap_or_else(|| el.clone())
+        } else {
+            el.clone()
+        };
+        let joined = match holder.get_attribute("data-story-label") {
             Some(prev) if el.class_list().contains(HL) => format!("{prev} · {text}"),
             _ => text.clone(),
         };
         let _ = el.class_list().add_1(HL);
-        let _ = el.set_attribute("data-story-label", &joined);
+        let _ = holder.class_list().add_1(HL_LABEL);
+        let _ = holder.set_attribute("data-story-label", &joined);
         found.push(text);
         first.get_or_insert(el);
     }

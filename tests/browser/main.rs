@@ -17,6 +17,7 @@ mod editor;
 mod explain;
 mod exports;
 mod share;
+mod story;
 mod trace_form;
 mod worker;
 

@@ -74,7 +74,7 @@ test('every story from start to end by keyboard, a screenshot per step', async (
         );
         // The highlights land after the run and the redraw.
         if (step.highlight?.length) {
-          await page.waitForSelector('.story-hl[data-story-label]', { timeout: 30_000 });
+          await page.waitForSelector('.story-hl-label[data-story-label]', { timeout: 30_000 });
         }
         await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
         await page.waitForTimeout(300);
@@ -83,7 +83,7 @@ test('every story from start to end by keyboard, a screenshot per step', async (
         // The link follows the step (after the URL sync's pause).
         const part = `story=${story.id}&step=${i + 1}`;
         await page.waitForFunction((p) => location.hash.includes(p), part, { timeout: 10_000 });
-        const labels = await page.locator('.story-hl').evaluateAll((els) => els.map((e) => e.getAttribute('data-story-label')));
+        const labels = await page.locator('.story-hl-label').evaluateAll((els) => els.map((e) => e.getAttribute('data-story-label')));
         assert.ok(labels.length >= Math.min(1, step.highlight?.length ?? 0), `${story.id} step ${i + 1} highlights something`);
         // Not colour alone: each outlined element carries a text label.
         for (const l of labels) assert.ok(l && l.length > 2);
