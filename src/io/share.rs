@@ -12,12 +12,15 @@
 //!   a dismissible notice quoting the codec's or the validator's message and opens the
 //!   default preset instead ([`init_from_url`]).
 //!
-//! - while a story is told ([`crate::story`]), the fragment also names it and its step:
+//! - while a story is told ([`StoryLink`], set by the story player), the fragment also names
+//!   it and its step:
 //!   `#story=ID&step=N` alone while the scenario is the story's own, `#s=PAYLOAD&story=ID&step=N`
-//!   once it was edited; on load, [`crate::story::init_from_url`] opens the story.
+//!   once it was edited; on load, the story player opens the story.
 //!
 //! Nothing read from a link or a file is ever inserted as HTML: every text goes through
 //! Leptos text nodes or `value` properties.
+
+use std::sync::Arc;
 
 use leptos::{ev, prelude::*};
 use quotalab_engine::link;
@@ -208,14 +211,36 @@ pub fn link_of(text: &str) -> Option<LinkInfo> {
     })
 }
 
+/// The part of the link a story being told adds (`story=ID&step=N`) and the scenario text
+/// the story opened: an unedited story's link needs no `s=`. The story player provides and
+/// sets it; a page without stories has none.
+#[derive(Clone, Copy)]
+pub struct StoryLink(pub RwSignal<Option<(String, Arc<String>)>>);
+
+impl StoryLink {
+    /// Provides an empty one as a context (before the URL sync is installed).
+    pub fn provide() -> StoryLink {
+        let link = StoryLink(RwSignal::new(None));
+        provide_context(link);
+        link
+    }
+
+    /// The story part for the current scenario `text`, and whether `text` is the story's own.
+    fn part(self, text: &str) -> Option<(String, bool)> {
+        self.0.with_untracked(|l| {
+            l.as_ref()
+                .map(|(part, opened)| (part.clone(), opened.as_str() == text))
+        })
+    }
+}
+
 /// After each edit and each run, [`SYNC_DELAY_MS`] after the last one, writes the link of
 /// the current scenario to the URL (when it is valid and its run is done).
 fn install_url_sync(app: AppState, share: ShareState) {
-    // A story being told adds `&story=ID&step=N` (crate::story::link_part).
-    let story = crate::story::use_story();
+    let story = use_context::<StoryLink>();
     Effect::new(move |_| {
         if let Some(s) = story {
-            s.track();
+            s.0.track();
         }
         app.scenario.track();
         app.outcome.track();
@@ -241,7 +266,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
     });
 }
 
-fn sync_url(app: AppState, share: ShareState, story: Option<crate::story::StoryState>) {
+fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
     let Some(valid) = app.problems.try_with_untracked(Vec::is_empty) else {
         return; // the page is gone
     };
@@ -259,7 +284,7 @@ fn sync_url(app: AppState, share: ShareState, story: Option<crate::story::StoryS
         return;
     };
     // The story's own scenario needs no `s=`; an edited one travels with the story.
-    let fragment = match crate::story::link_part(story, &text) {
+    let fragment = match story.and_then(|s| s.part(&text)) {
         Some((part, true)) => format!("#{part}"),
         Some((part, false)) => format!("#s={payload}&{part}"),
         None => format!("#s={payload}"),

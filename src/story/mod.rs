@@ -8,7 +8,7 @@
 //! its narration card ([`StoryCard`]: Back / Next, the arrow keys, "Leave story", which
 //! keeps the scenario as it stands), the first screen's plain-words summary with its
 //! "Take the tour" button ([`Intro`]), and the `story=ID&step=N` part of the page's link
-//! ([`link_part`], written by [`crate::io::share`]; [`init_from_url`] opens it).
+//! ([`link_part`], handed to [`crate::io::share`] as its `StoryLink`; [`init_from_url`] opens it).
 //!
 //! The stories are a few kilobytes of JSON, so they are compiled in (like the small presets)
 //! rather than fetched: a step never waits on the network. The player decides nothing about
@@ -23,6 +23,7 @@ use std::sync::Arc;
 use leptos::{ev, prelude::*};
 use wasm_bindgen::JsCast;
 
+use crate::io::share::StoryLink;
 use crate::results::explain::SelectedJob;
 use crate::state::{use_app, AppState, Notice};
 pub use format::{Highlight, Story};
@@ -74,7 +75,20 @@ pub fn provide() -> StoryState {
         playing: RwSignal::new(None),
     };
     provide_context(s);
+    // The link follows the story through `io::share`'s StoryLink (io knows nothing of stories).
+    let link = StoryLink::provide();
+    Effect::new(move |_| {
+        let part = s
+            .playing
+            .with(|p| p.as_ref().map(|p| (fragment_part(p), p.opened.clone())));
+        link.0.set(part);
+    });
     s
+}
+
+/// `story=ID&step=N` (1-based step) for the step being shown.
+fn fragment_part(p: &Playing) -> String {
+    format!("story={}&step={}", p.story.id, p.step + 1)
 }
 
 /// The player's state, if the page has one.
@@ -133,12 +147,8 @@ impl StoryState {
 pub fn link_part(story: Option<StoryState>, text: &str) -> Option<(String, bool)> {
     let s = story?;
     s.playing.with_untracked(|p| {
-        p.as_ref().map(|p| {
-            (
-                format!("story={}&step={}", p.story.id, p.step + 1),
-                p.opened.as_str() == text,
-            )
-        })
+        p.as_ref()
+            .map(|p| (fragment_part(p), p.opened.as_str() == text))
     })
 }
 
