@@ -10,17 +10,6 @@ use crate::model::*;
 
 use super::state::*;
 
-/// A pending timer: `(at, kind, sequence, job, job epoch)`.
-pub(super) type TimerEntry = (Ms, Timer, u64, JobId, u32);
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub(super) enum Timer {
-    /// Kinds in SPEC 4 order within an instant.
-    GraceEnd = 0,
-    Completion = 1,
-    StartupEnd = 2,
-}
-
 impl Sim<'_> {
     pub(crate) fn log(&mut self, job: JobId, share: usize, kind: EventKind) {
         self.event_count += 1;

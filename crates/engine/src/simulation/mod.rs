@@ -16,5 +16,5 @@ pub mod quota_tree;
 pub mod series;
 pub mod state;
 
-pub use series::{Integrals, Series};
 pub use state::*;
+pub use state::{Integrals, Series};

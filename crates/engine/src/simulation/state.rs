@@ -12,8 +12,7 @@ use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 use crate::admission::{self, TypeUsage};
 use crate::model::*;
 
-use super::events::TimerEntry;
-use super::series::{Integrals, PairNow, Series};
+use super::fair_sharing::ShareValue;
 
 /// What to record besides the metrics. The CLI's `--summary` needs neither the event log
 /// nor the series; the page and `run` need both.
@@ -423,8 +422,8 @@ pub struct Sim<'a> {
     /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
     pub reserved_sum: Vec<u64>,
     /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
-    pub(super) kueue_now: crate::simulation::series::KueueNow,
-    pub cohort_integrals: crate::simulation::series::CohortIntegrals,
+    pub(super) kueue_now: KueueNow,
+    pub cohort_integrals: CohortIntegrals,
 }
 
 impl<'a> Sim<'a> {
@@ -571,4 +570,80 @@ impl<'a> Sim<'a> {
         sim.rebuild_trees();
         sim
     }
+}
+
+// The timers of the event loop (events.rs) and the series' types (series.rs) live here, with
+// the rest of the state, so that those files depend on this one and not the reverse.
+
+/// A pending timer: `(at, kind, sequence, job, job epoch)`.
+pub(super) type TimerEntry = (Ms, Timer, u64, JobId, u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub(super) enum Timer {
+    /// Kinds in SPEC 4 order within an instant.
+    GraceEnd = 0,
+    Completion = 1,
+    StartupEnd = 2,
+}
+
+/// Change points per (share, type) and the integrals behind `instance_hours`.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub pairs: Vec<(usize, usize)>,
+    pub t: Vec<Ms>,
+    pub limit: Vec<Vec<u64>>,
+    pub own: Vec<Vec<u64>>,
+    pub borrowed: Vec<Vec<u64>>,
+    pub lent: Vec<Vec<f64>>,
+    pub queued: Vec<Vec<u64>>,
+    /// SPEC 12 results (Kueue model only; empty otherwise).
+    pub kueue: KueueSeries,
+}
+
+/// SPEC 12 results over time (Kueue model): each node's dominant resource share (shares
+/// then cohorts), and per (cohort, type) its subtree quota, usage, borrowed and lent
+/// instances, with the same change points `t` as the share series.
+#[derive(Clone, Debug, Default)]
+pub struct KueueSeries {
+    /// Per node (shares, then cohorts).
+    pub dominant_share: Vec<Vec<ShareValue>>,
+    /// Per cohort and type, index `cohort * types + type`.
+    pub quota: Vec<Vec<u64>>,
+    pub usage: Vec<Vec<u64>>,
+    pub borrowed: Vec<Vec<u64>>,
+    pub lent: Vec<Vec<f64>>,
+}
+
+/// SPEC 12 results now (Kueue model): the values the series and integrals are built of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct KueueNow {
+    pub(super) dominant_share: Vec<ShareValue>,
+    /// Per cohort and type: (quota, usage, borrowed, lent).
+    pub(super) cohort: Vec<(u64, u64, u64, f64)>,
+}
+
+/// Integrals over time per (cohort, type), in instance-ms (Kueue model).
+#[derive(Clone, Debug, Default)]
+pub struct CohortIntegrals {
+    pub quota: Vec<u128>,
+    pub borrowed: Vec<u128>,
+    pub lent: Vec<f64>,
+}
+
+/// Integrals over time per (share, type) pair, in instance-ms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Integrals {
+    pub entitled: u128,
+    pub own: u128,
+    pub borrowed: u128,
+    pub lent: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct PairNow {
+    pub(super) limit: u64,
+    pub(super) own: u64,
+    pub(super) borrowed: u64,
+    pub(super) lent: f64,
+    pub(super) queued: u64,
 }
