@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::json;
 use super::path::Path;
+use super::words;
 use crate::state::AppState;
 
 /// The scenario as the forms see it: the last text that parsed as a JSON object, and why
@@ -29,7 +30,7 @@ impl PartialEq for Doc {
 /// Problems (and warnings) sorted to the fields that show them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Assigned {
-    /// Field path -> messages to show beside it.
+    /// Field path -> messages to show beside it, in the field's words ([`super::words`]).
     pub errors: HashMap<String, Vec<String>>,
     pub warnings: HashMap<String, Vec<String>>,
     /// Problems no field on screen can show (listed at the top of the editor).
@@ -48,8 +49,9 @@ pub struct Ed {
     pub share_names: Memo<Vec<String>>,
     /// Instance types to pick from: the scenario's own, then the built-in catalogue.
     pub type_names: Memo<Vec<String>>,
-    /// Paths of the fields on screen (with a count: the same path may be shown twice).
-    registry: StoredValue<HashMap<String, u32>>,
+    /// Paths of the fields on screen, with their labels (and a count: the same path may be
+    /// shown twice).
+    registry: StoredValue<HashMap<String, (u32, String)>>,
     registry_version: RwSignal<u64>,
     flush_pending: StoredValue<bool>,
 }
@@ -71,7 +73,8 @@ impl Ed {
             })
         });
         let json_error = Memo::new(move |_| doc.with(|d| d.error.clone()));
-        let registry = StoredValue::new(HashMap::<String, u32>::new());
+        crate::state::history::record(app.history, app.scenario);
+        let registry = StoredValue::new(HashMap::<String, (u32, String)>::new());
         let registry_version = RwSignal::new(0u64);
         let assigned = Memo::new(move |_| {
             registry_version.track();
@@ -81,7 +84,7 @@ impl Ed {
             } else {
                 Vec::new()
             };
-            registry.with_value(|reg| assign(reg, &problems, &warnings))
+            doc.with(|d| registry.with_value(|reg| assign(reg, &problems, &warnings, &d.value)))
         });
         let share_names = Memo::new(move |_| {
             doc.with(|d| {
@@ -160,16 +163,26 @@ impl Ed {
         self.edit(|v| path.set(v, new));
     }
 
-    /// Declares that a field shows the problems of `path` (until the calling component is
-    /// removed).
-    pub fn register(&self, path: String) {
-        self.registry
-            .update_value(|m| *m.entry(path.clone()).or_insert(0) += 1);
+    /// [`Ed::edit`] as a keystroke of the field at `path`: the keystrokes of one field make
+    /// one undo step ([`crate::state::History`]).
+    pub fn type_at(&self, path: &Path, f: impl FnOnce(&mut Value)) {
+        self.app.history.tag(path.to_string());
+        self.edit(f);
+    }
+
+    /// Declares that a field labelled `label` shows the problems of `path` (until the
+    /// calling component is removed).
+    pub fn register(&self, path: String, label: String) {
+        self.registry.update_value(|m| {
+            let e = m.entry(path.clone()).or_insert((0, String::new()));
+            e.0 += 1;
+            e.1 = label;
+        });
         self.schedule_flush();
         let ed = *self;
         on_cleanup(move || {
             ed.registry.try_update_value(|m| {
-                if let Some(n) = m.get_mut(&path) {
+                if let Some((n, _)) = m.get_mut(&path) {
                     *n -= 1;
                     if *n == 0 {
                         m.remove(&path);
@@ -219,15 +232,23 @@ impl Ed {
     }
 }
 
-/// Sorts each problem to the registered field with the longest path containing it.
-fn assign(reg: &HashMap<String, u32>, problems: &[Problem], warnings: &[Problem]) -> Assigned {
+/// Sorts each problem to the registered field with the longest path containing it, worded
+/// for that field ([`words::beside`]; in full, [`words::located`], when it is inside it).
+fn assign(
+    reg: &HashMap<String, (u32, String)>,
+    problems: &[Problem],
+    warnings: &[Problem],
+    doc: &Value,
+) -> Assigned {
     let mut out = Assigned::default();
     let place = |p: &Problem| -> Option<(String, String)> {
         let field = json::candidate_paths(&p.path).find(|c| reg.contains_key(*c))?;
+        let label = reg.get(field).map(|(_, l)| l.as_str()).unwrap_or_default();
+        let value = field_value(doc, reg, field);
         let msg = if field == p.path {
-            p.message.clone()
+            words::beside(label, p, value)
         } else {
-            p.to_string()
+            words::located(p, None)
         };
         Some((field.to_string(), msg))
     };
@@ -244,6 +265,33 @@ fn assign(reg: &HashMap<String, u32>, problems: &[Problem], warnings: &[Problem]
         }
     }
     out
+}
+
+/// The value of a registered field: its path's value (paths of registered fields are
+/// simple: keys and indices, the last key maybe an instance type's dotted name).
+fn field_value<'a>(
+    doc: &'a Value,
+    _reg: &HashMap<String, (u32, String)>,
+    field: &str,
+) -> Option<&'a Value> {
+    let mut v = doc;
+    let mut rest = field;
+    while !rest.is_empty() {
+        if let Some(t) = rest.strip_prefix('[') {
+            let j = t.find(']')?;
+            v = v.as_array()?.get(t[..j].parse::<usize>().ok()?)?;
+            rest = t[j + 1..].strip_prefix('.').unwrap_or(&t[j + 1..]);
+            continue;
+        }
+        let obj = v.as_object()?;
+        if let Some(x) = obj.get(rest) {
+            return Some(x);
+        }
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        v = obj.get(&rest[..end])?;
+        rest = rest[end..].strip_prefix('.').unwrap_or(&rest[end..]);
+    }
+    Some(v)
 }
 
 /// The editor's context (inside [`super::Editor`]).

@@ -146,7 +146,7 @@ pub fn DistField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), DIST_KEYS)));
     let kind = move || match shape.get() {
         "number" => "fixed",
@@ -280,7 +280,7 @@ pub fn ArrivalField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, "Arrivals");
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), ARRIVAL_KEYS)));
     let p = path.clone();
     let on_kind = move |ev| {
@@ -354,7 +354,7 @@ pub fn LimitsField(
     let ed = use_ed();
     let max = max.unwrap_or(quotalab_engine::model::limits::MAX_LIMITS);
     let msg_id = next_id("m");
-    let (_, messages) = claim(ed, &path, msg_id);
+    let (_, messages) = claim(ed, &path, &label, msg_id);
     let value = ed.value(path.clone());
     let keys = Memo::new(move |_| {
         value.with(|v| {

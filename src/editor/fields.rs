@@ -24,12 +24,13 @@ pub fn next_id(prefix: &str) -> String {
     format!("{prefix}-{}", NEXT_ID.fetch_add(1, Ordering::Relaxed))
 }
 
-/// Registers `path` as shown here; returns whether it has errors, and the view of its
-/// messages (`span.field-error` per error, `span.field-warning` per warning) with id
-/// `msg_id` for `aria-describedby`.
-pub fn claim(ed: Ed, path: &Path, msg_id: String) -> (Memo<bool>, impl IntoView) {
+/// Registers `path` as shown here, by the field labelled `label` (its messages are worded
+/// with it); returns whether it has errors, and the view of its messages
+/// (`span.field-error` per error, `span.field-warning` per warning) with id `msg_id` for
+/// `aria-describedby`.
+pub fn claim(ed: Ed, path: &Path, label: &str, msg_id: String) -> (Memo<bool>, impl IntoView) {
     let key = path.to_string();
-    ed.register(key.clone());
+    ed.register(key.clone(), label.to_string());
     let messages = ed.messages(key);
     let invalid = Memo::new(move |_| messages.with(|(e, _)| !e.is_empty()));
     let view = move || {
@@ -76,12 +77,12 @@ pub struct Bound {
     pub value: Memo<Option<Value>>,
 }
 
-/// Binds a field to `path`: claims the path's messages and reads its value.
-pub fn bind(path: &Path) -> Bound {
+/// Binds a field labelled `label` to `path`: claims the path's messages and reads its value.
+pub fn bind(path: &Path, label: &str) -> Bound {
     let ed = use_ed();
     let id = next_id("f");
     let msg_id = next_id("m");
-    let (invalid, messages) = claim(ed, path, msg_id.clone());
+    let (invalid, messages) = claim(ed, path, label, msg_id.clone());
     Bound {
         ed,
         id,
@@ -122,10 +123,10 @@ impl Typed {
         (self.display)(cur.as_ref())
     }
 
-    /// Writes `new`, read from the typed `text`, at `path`.
+    /// Writes `new`, read from the typed `text`, at `path` (a keystroke: see [`Ed::type_at`]).
     fn write(self, ed: Ed, path: &Path, text: String, new: Option<Value>) {
         self.typed.set_value(Some((text, new.clone())));
-        ed.set(path, new);
+        ed.type_at(path, |doc| path.set(doc, new));
     }
 }
 
@@ -133,7 +134,7 @@ impl Typed {
 #[component]
 pub fn Messages(path: Path) -> impl IntoView {
     let ed = use_ed();
-    let (_, view) = claim(ed, &path, next_id("m"));
+    let (_, view) = claim(ed, &path, "", next_id("m"));
     view! { <div class="row-messages">{view}</div> }
 }
 
@@ -167,10 +168,10 @@ pub fn TextField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
-        ed.edit(|doc| {
+        ed.type_at(&path, |doc| {
             let old = path.get(doc).and_then(Value::as_str).map(str::to_string);
             let new = if text.is_empty() && optional {
                 None
@@ -234,7 +235,7 @@ pub fn NumField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     let typed = Typed::new(value, json::display);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
@@ -292,7 +293,7 @@ pub fn CheckField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     view! {
         <div class=classes("field check", class) title=move || title.get()>
             <input
@@ -335,7 +336,7 @@ pub fn SelectField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     let current = Memo::new(move |_| {
         value
             .get()
@@ -433,7 +434,7 @@ pub fn NumberListField(
         invalid,
         messages,
         value,
-    } = bind(&path);
+    } = bind(&path, &label);
     let typed = Typed::new(value, |v| match v {
         Some(Value::Array(items)) => items
             .iter()

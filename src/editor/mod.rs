@@ -14,6 +14,7 @@ pub mod glossary;
 pub mod json;
 pub mod path;
 pub mod shares;
+pub mod words;
 pub mod workloads;
 
 use leptos::prelude::*;
@@ -28,11 +29,17 @@ pub fn Editor() -> impl IntoView {
     let ed = Ed::new(app);
     provide_context(ed);
     let editable = Memo::new(move |_| ed.json_error.with(Option::is_none));
+    install_undo_keys(app);
     view! {
-        <section class="card editor" aria-labelledby="editor-heading">
+        <section
+            class="card editor"
+            aria-labelledby="editor-heading"
+            on:focusout=move |_| app.history.seal()
+        >
             <div class="editor-head">
                 <h2 id="editor-heading">"Scenario"</h2>
                 <ProblemCount />
+                <UndoRedo />
             </div>
             <Unclaimed />
             {move || {
@@ -93,6 +100,93 @@ fn list_count(ed: Ed, list: &'static str) -> Signal<String> {
     })
 }
 
+/// Whether Ctrl+Z typed in `target` is the element's own text undo: a text control outside
+/// the scenario forms (the raw JSON editor, the import form, the toolbar) keeps the
+/// browser's undo. The forms' fields do not: each keystroke there rewrites the scenario
+/// text and the field is drawn from it (so the browser's undo stack of the field is not the
+/// scenario's), and an edit may change other places too (a renamed share's jobs), so the
+/// page's undo is the one that restores what was there.
+fn own_text_undo(target: Option<web_sys::EventTarget>) -> bool {
+    use wasm_bindgen::JsCast;
+    let Some(el) = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else {
+        return false;
+    };
+    let tag = el.tag_name().to_ascii_lowercase();
+    let text_control = tag == "textarea"
+        || (tag == "input"
+            && !matches!(
+                el.get_attribute("type").as_deref(),
+                Some("checkbox" | "radio" | "range" | "button" | "submit" | "file")
+            ))
+        || el
+            .dyn_ref::<web_sys::HtmlElement>()
+            .is_some_and(|h| h.is_content_editable());
+    text_control && el.closest("fieldset.forms").ok().flatten().is_none()
+}
+
+/// Ctrl+Z (or Cmd+Z) undoes a scenario edit; Ctrl+Shift+Z and Ctrl+Y redo it (see
+/// [`own_text_undo`] for where the browser's own text undo is kept).
+fn install_undo_keys(app: crate::state::AppState) {
+    let handle = window_event_listener(leptos::ev::keydown, move |e| {
+        if !(e.ctrl_key() || e.meta_key()) || e.alt_key() || e.default_prevented() {
+            return;
+        }
+        let key = e.key().to_ascii_lowercase();
+        let redo = match key.as_str() {
+            "z" => e.shift_key(),
+            "y" if !e.shift_key() => true,
+            _ => return,
+        };
+        if own_text_undo(e.target()) {
+            return;
+        }
+        e.prevent_default();
+        if redo {
+            app.history.redo(app.scenario);
+        } else {
+            app.history.undo(app.scenario);
+        }
+    });
+    on_cleanup(move || handle.remove());
+}
+
+/// The Undo and Redo buttons of the editor's head.
+#[component]
+fn UndoRedo() -> impl IntoView {
+    let app = use_app();
+    let h = app.history;
+    view! {
+        <div class="undo-redo" role="group" aria-label="Undo history">
+            <button
+                type="button"
+                class="small"
+                data-testid="undo"
+                aria-label="Undo the last scenario edit"
+                title="Undo (Ctrl+Z)"
+                disabled=move || !h.can_undo()
+                on:click=move |_| {
+                    h.undo(app.scenario);
+                }
+            >
+                "↶ Undo"
+            </button>
+            <button
+                type="button"
+                class="small"
+                data-testid="redo"
+                aria-label="Redo the last undone scenario edit"
+                title="Redo (Ctrl+Shift+Z or Ctrl+Y)"
+                disabled=move || !h.can_redo()
+                on:click=move |_| {
+                    h.redo(app.scenario);
+                }
+            >
+                "↷ Redo"
+            </button>
+        </div>
+    }
+}
+
 /// "3 problems" beside the title (nothing when valid).
 #[component]
 fn ProblemCount() -> impl IntoView {
@@ -131,7 +225,7 @@ fn Unclaimed() -> impl IntoView {
                 .then(|| {
                     view! {
                         <ul class="unclaimed errors" data-testid="editor-problems" aria-label="Problems">
-                            {errors.iter().map(|p| view! { <li>{p.to_string()}</li> }).collect_view()}
+                            {errors.iter().map(|p| view! { <li title=p.to_string()>{words::located(p, None)}</li> }).collect_view()}
                         </ul>
                     }
                 })
@@ -142,7 +236,7 @@ fn Unclaimed() -> impl IntoView {
                 .then(|| {
                     view! {
                         <ul class="unclaimed warnings" data-testid="editor-warnings" aria-label="Warnings">
-                            {warnings.iter().map(|p| view! { <li>{p.to_string()}</li> }).collect_view()}
+                            {warnings.iter().map(|p| view! { <li title=p.to_string()>{words::located(p, None)}</li> }).collect_view()}
                         </ul>
                     }
                 })
@@ -278,7 +372,10 @@ fn RawJson() -> impl IntoView {
                     node_ref=area
                     aria-invalid=move || ed.json_error.with(Option::is_some).then_some("true")
                     prop:value=app.scenario.get_untracked()
-                    on:input=move |ev| app.scenario.set(event_target_value(&ev))
+                    on:input=move |ev| {
+                        app.history.tag("json");
+                        app.scenario.set(event_target_value(&ev))
+                    }
                 ></textarea>
                 {move || {
                     ed.json_error

@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 
 use super::context::use_ed;
 use super::dist::LimitsField;
-use super::fields::{ChangeHook, CheckField, Messages, NumField, SelectField, TextField};
+use super::fields::{bind, Bound, ChangeHook, CheckField, Messages, NumField, SelectField};
 use super::general::state_options;
 use super::json;
 use super::path::Path;
@@ -58,6 +58,100 @@ pub fn rename_share_refs(doc: &mut Value, old: &str, new: &str) {
                 }
             }
         }
+    }
+}
+
+/// A share's name. Its jobs, workloads and events follow a rename as it is typed. A name
+/// that another share already has, or none, is not applied while it is typed: the field says
+/// so, and leaving it (or Enter) puts back the share's name. So the text passed through on
+/// the way to a new name ("medium" on the way to "medium2") never gives this share's jobs
+/// to another share, and the scenario stays valid at every keystroke.
+#[component]
+fn ShareNameField(index: usize, path: Path) -> impl IntoView {
+    let label = "Share name";
+    let Bound {
+        ed,
+        id,
+        msg_id,
+        invalid,
+        messages,
+        value,
+    } = bind(&path, label);
+    // The text typed but not applied (empty, or another share's name).
+    let held = RwSignal::new(None::<String>);
+    // A change of the name (an applied keystroke, an undo, a preset) drops it.
+    Effect::new(move |_| {
+        value.track();
+        ed.app.history.restores();
+        held.set(None);
+    });
+    let p = path.clone();
+    let on_input = move |ev| {
+        let text = event_target_value(&ev);
+        let taken = ed.share_names.with_untracked(|names| {
+            names
+                .iter()
+                .enumerate()
+                .any(|(i, n)| i != index && *n == text)
+        });
+        if text.is_empty() || taken {
+            held.set(Some(text));
+            return;
+        }
+        held.set(None);
+        ed.type_at(&p, |doc| {
+            let old = p.get(doc).and_then(Value::as_str).map(str::to_string);
+            p.set(doc, Some(Value::String(text.clone())));
+            if let Some(old) = old {
+                rename_share_refs(doc, &old, &text);
+            }
+        });
+    };
+    let current = move || json::display(value.get().as_ref());
+    let revert = move || {
+        if held.get_untracked().is_some() {
+            held.set(None);
+        }
+    };
+    let note = move || {
+        let typed = held.get()?;
+        let keeps = json::display(value.get().as_ref());
+        let msg = if typed.is_empty() {
+            format!("A share needs a name: leaving the field keeps \"{keeps}\".")
+        } else {
+            format!(
+                "Another share is already called \"{typed}\": type on, or leave the field to keep \"{keeps}\"."
+            )
+        };
+        Some(view! {
+            <span class="field-error" data-testid="share-name-held" role="status">
+                {msg}
+            </span>
+        })
+    };
+    view! {
+        <div class="field grow">
+            <label for=id.clone()>{label}</label>
+            <input
+                id=id
+                type="text"
+                autocomplete="off"
+                spellcheck="false"
+                data-testid="share-name"
+                aria-invalid=move || (invalid.get() || held.with(Option::is_some)).then_some("true")
+                aria-describedby=msg_id
+                prop:value=move || held.get().unwrap_or_else(current)
+                on:input=on_input
+                on:blur=move |_| revert()
+                on:keydown=move |e| {
+                    if e.key() == "Enter" {
+                        revert();
+                    }
+                }
+            />
+            {note}
+            {messages}
+        </div>
     }
 }
 
@@ -208,12 +302,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                 >
                     {index + 1}
                 </span>
-                <TextField
-                    label="Share name"
-                    path=base.key("name")
-                    on_rename=rename_share_refs
-                    class="grow"
-                />
+                <ShareNameField index=index path=base.key("name") />
                 <div class="row-actions">
                     <button
                         type="button"
@@ -311,43 +400,112 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
     }
 }
 
-/// The borrow limit's slider, 0 to [`SLIDER_MAX`] % in steps of 10, beside its number field
-/// (which takes any value, -1 for unlimited; the slider then rests at its right end). Dragging
-/// it edits the scenario at every step, and the page re-simulates as it goes (live feedback while
-/// dragging).
+/// What the borrow limit's slider shows for a value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SliderState {
+    /// -1, or absent: no limit. The slider rests, disabled; the "Unlimited" box is ticked.
+    Unlimited,
+    /// A percent the slider can show (0 to [`SLIDER_MAX`]).
+    Percent(i64),
+    /// A valid percent past the slider's right end.
+    Above(i64),
+    /// Not a valid borrow limit (below -1, fractional, not a number): shown as invalid, at
+    /// no position, until a valid one is typed, dragged or ticked.
+    Invalid,
+}
+
+impl SliderState {
+    pub fn of(v: Option<&Value>) -> SliderState {
+        let Some(v) = v.filter(|v| !v.is_null()) else {
+            return SliderState::Unlimited;
+        };
+        match v.as_i64().or_else(|| {
+            v.as_f64()
+                .filter(|x| x.fract() == 0.0 && x.abs() < 9e15)
+                .map(|x| x as i64)
+        }) {
+            Some(-1) => SliderState::Unlimited,
+            Some(n) if (0..=SLIDER_MAX).contains(&n) => SliderState::Percent(n),
+            Some(n) if n > SLIDER_MAX => SliderState::Above(n),
+            _ => SliderState::Invalid,
+        }
+    }
+}
+
+/// The borrow limit's slider, 0 to [`SLIDER_MAX`] % in steps of 10, with an "Unlimited" box
+/// (-1) beside its number field (which takes any value). Dragging it edits the scenario at
+/// every step (one undo step per drag), and the page re-simulates as it goes (live feedback
+/// while dragging). A value the slider cannot show is said in words, never clamped.
 #[component]
 fn BorrowSlider(path: Path, enabled: Signal<bool>, share: Signal<String>) -> impl IntoView {
     let ed = use_ed();
     let id = super::fields::next_id("slide");
+    let box_id = super::fields::next_id("unl");
     let value = ed.value(path.clone());
+    let state = Memo::new(move |_| value.with(|v| SliderState::of(v.as_ref())));
+    // The last limit the slider showed, given back when "Unlimited" is cleared.
+    let last = StoredValue::new(100i64);
     let position = move || {
-        value
-            .with(|v| match v.as_ref().and_then(Value::as_i64) {
-                Some(x) if x >= 0 => x.min(SLIDER_MAX),
-                _ => SLIDER_MAX,
-            })
-            .to_string()
+        match state.get() {
+            SliderState::Percent(n) => {
+                last.set_value(n);
+                n
+            }
+            SliderState::Above(_) => SLIDER_MAX,
+            SliderState::Unlimited => last.get_value(),
+            SliderState::Invalid => 0,
+        }
+        .to_string()
     };
+    let p = path.clone();
     let on_input = move |ev| {
         if let Ok(v) = event_target_value(&ev).parse::<i64>() {
-            ed.set(&path, Some(json!(v)));
+            ed.type_at(&p, |doc| p.set(doc, Some(json!(v))));
         }
     };
+    let on_unlimited = move |ev| {
+        let on = event_target_checked(&ev);
+        let new = if on { -1 } else { last.get_value() };
+        ed.set(&path, Some(json!(new)));
+    };
+    let note = move || match state.get() {
+        SliderState::Unlimited => "no limit".to_string(),
+        SliderState::Percent(n) => format!("{n} %"),
+        SliderState::Above(n) => format!("{n} % (past the slider's end)"),
+        SliderState::Invalid => "not a valid limit: type one, drag, or tick Unlimited".to_string(),
+    };
     view! {
-        <div class="field borrow-slide">
+        <div class="field borrow-slide" class:invalid=move || state.get() == SliderState::Invalid>
             <label for=id.clone()>{format!("Drag the limit (0 to {SLIDER_MAX} %)")}</label>
-            <input
-                id=id
-                type="range"
-                min="0"
-                max=SLIDER_MAX.to_string()
-                step="10"
-                data-testid="share-borrow-slider"
-                aria-label=move || format!("Borrow limit of {} (%)", share.get())
-                prop:value=position
-                disabled=move || !enabled.get()
-                on:input=on_input
-            />
+            <div class="slide-row">
+                <input
+                    id=id
+                    type="range"
+                    min="0"
+                    max=SLIDER_MAX.to_string()
+                    step="10"
+                    data-testid="share-borrow-slider"
+                    aria-label=move || format!("Borrow limit of {} (%)", share.get())
+                    aria-invalid=move || (state.get() == SliderState::Invalid).then_some("true")
+                    aria-valuetext=note
+                    prop:value=position
+                    disabled=move || !enabled.get() || state.get() == SliderState::Unlimited
+                    on:input=on_input
+                    on:change=move |_| ed.app.history.seal()
+                />
+                <span class="check unlimited">
+                    <input
+                        id=box_id.clone()
+                        type="checkbox"
+                        data-testid="share-borrow-unlimited"
+                        prop:checked=move || state.get() == SliderState::Unlimited
+                        disabled=move || !enabled.get()
+                        on:change=on_unlimited
+                    />
+                    <label for=box_id>"Unlimited"</label>
+                </span>
+            </div>
+            <span class="field-hint" data-testid="share-borrow-slider-note">{note}</span>
         </div>
     }
 }

@@ -76,7 +76,7 @@ fn CheckpointField(path: Path, on_preempt: Path) -> impl IntoView {
     let ed = use_ed();
     let id = next_id("f");
     let msg_id = next_id("m");
-    let (_, messages) = claim(ed, &path, msg_id.clone());
+    let (_, messages) = claim(ed, &path, "Checkpoint", msg_id.clone());
     let value = ed.value(path.clone());
     let present = Memo::new(move |_| value.with(|v| matches!(v, Some(v) if !v.is_null())));
     let p = path.clone();

@@ -1,6 +1,6 @@
 //! The page's state: [`AppState`] (one scenario text is the source of truth; every view
 //! reads the last good run and the current [`Notice`] from here), the [`runner`] that
-//! simulates it, and the [`notice`]s. Provided as a context by [`crate::App`].
+//! simulates it, the [`notice`]s and the undo [`history`]. Provided as a context by [`crate::App`].
 //!
 //! Editing the scenario re-simulates at once after a quiet spell, else after a short pause
 //! (see [`install_runner`]); an invalid scenario keeps the last good result on screen, marked
@@ -23,9 +23,11 @@ use quotalab_engine::Problem;
 
 use crate::worker::{Phase, WorkerState};
 
+pub mod history;
 pub mod notice;
 pub mod runner;
 
+pub use history::History;
 pub use notice::{Notice, NoticeKind};
 use runner::Runner;
 pub use runner::{
@@ -183,6 +185,8 @@ pub struct AppState {
     /// The dismissible message above the results (a link or a file that could not be
     /// opened, what an import did), or `None`.
     pub notice: RwSignal<Option<Notice>>,
+    /// Undo and redo over the scenario text (recorded by the editor, [`history::record`]).
+    pub history: History,
     runner: StoredValue<Runner, LocalStorage>,
 }
 
@@ -201,6 +205,7 @@ impl AppState {
             run_requests: RwSignal::new(0),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
+            history: History::new(),
             runner: StoredValue::new_local(Runner::default()),
         }
     }

@@ -1,0 +1,285 @@
+//! Validation problems in the page's own words. The engine names each problem by its JSON
+//! path with a message for the command line (`jobs[0].work_s: must be > 0 (got 0)`) and a
+//! machine-readable [`Kind`] (what the rule accepts); here a field's label and that kind
+//! become what to type ("Work: type a number of seconds greater than 0"). The rules stay in
+//! the engine: only the wording is chosen here.
+
+use quotalab_engine::{Bound, Kind, Problem};
+use serde_json::Value;
+
+/// A label without its unit or hint: "Work (s)" is "Work".
+pub fn field_name(label: &str) -> &str {
+    let label = label.trim();
+    match label.find(" (") {
+        Some(i) if label.ends_with(')') => &label[..i],
+        _ => label,
+    }
+}
+
+/// `n` with thousands separators from 10,000 up (9999 stays as priorities are labelled).
+fn thousands(n: i64) -> String {
+    if n.unsigned_abs() < 10_000 {
+        return n.to_string();
+    }
+    let grouped = crate::ui::format::count(n.unsigned_abs() as usize);
+    if n < 0 {
+        format!("-{grouped}")
+    } else {
+        grouped
+    }
+}
+
+/// Bounds at least this large are the engine's safety limits (1e9 instances, 1e12 s), not
+/// something a person is asked to keep to: they are not spelled out.
+const HUGE: i64 = 1_000_000_000;
+
+/// The range of a number in words: "greater than 0", "0 or more", "from 0 to 9,999".
+fn range_words(min: Option<Bound>, max: Option<Bound>) -> String {
+    let max = max.filter(|b| b.value < HUGE);
+    match (min, max) {
+        (Some(lo), Some(hi)) if lo.inclusive && hi.inclusive => {
+            format!("from {} to {}", thousands(lo.value), thousands(hi.value))
+        }
+        (Some(lo), None) if lo.value == -1 && lo.inclusive => {
+            "0 or more, or -1 for no limit".to_string()
+        }
+        (Some(lo), None) if lo.inclusive => format!("{} or more", thousands(lo.value)),
+        (Some(lo), None) => format!("greater than {}", thousands(lo.value)),
+        (None, Some(hi)) => format!("at most {}", thousands(hi.value)),
+        (Some(lo), Some(hi)) => format!(
+            "greater than {} and at most {}",
+            thousands(lo.value),
+            thousands(hi.value)
+        ),
+        (None, None) => String::new(),
+    }
+}
+
+/// What to do, in words, for a problem of this kind; None for [`Kind::Other`].
+/// `value` is what the field holds (named in "is already used" and "does not exist").
+pub fn what_to_do(kind: &Kind, value: Option<&Value>) -> Option<String> {
+    let named = || match value {
+        Some(Value::String(s)) => format!("\"{s}\""),
+        _ => "this name".to_string(),
+    };
+    Some(match kind {
+        Kind::Other => return None,
+        Kind::Required => "fill this in".to_string(),
+        Kind::Number {
+            whole,
+            seconds,
+            min,
+            max,
+        } => {
+            let noun = match (whole, seconds) {
+                (true, _) => "a whole number",
+                (false, true) => "a number of seconds",
+                (false, false) => "a number",
+            };
+            let range = range_words(*min, *max);
+            if range.is_empty() {
+                format!("type {noun}")
+            } else {
+                format!("type {noun} {range}")
+            }
+        }
+        Kind::Text => "type a name".to_string(),
+        Kind::NotEmpty => "type a name: it cannot be empty".to_string(),
+        Kind::Bool => "tick or clear the box".to_string(),
+        Kind::OneOf(names) => format!("pick one of {}", names.join(", ")),
+        Kind::Duplicate => format!("{} is already used: pick another name", named()),
+        Kind::Unknown(known) if known.is_empty() => format!("{} does not exist", named()),
+        Kind::Unknown(known) if known.len() > 8 => {
+            format!("{} does not exist: pick one from the list", named())
+        }
+        Kind::Unknown(known) => format!(
+            "{} does not exist: pick one of {}",
+            named(),
+            known.join(", ")
+        ),
+    })
+}
+
+/// The message shown beside the field labelled `label`: "Work: type a number of seconds
+/// greater than 0" (the engine's message when the kind says nothing more).
+pub fn beside(label: &str, p: &Problem, value: Option<&Value>) -> String {
+    let name = field_name(label);
+    match what_to_do(&p.kind, value) {
+        Some(w) if name.is_empty() => capitalized(&w),
+        Some(w) => format!("{name}: {w}"),
+        // "must be .." and "is .." read as a sentence after the field's name.
+        None if !name.is_empty()
+            && (p.message.starts_with("must ") || p.message.starts_with("is ")) =>
+        {
+            format!("{name} {}", p.message)
+        }
+        None => p.message.clone(),
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(f) => f.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
+
+/// A JSON key in words: `work_s` is "work", `borrow_limit` "borrow limit".
+fn key_words(key: &str) -> String {
+    let known = match key {
+        "submit_s" => Some("submit time"),
+        "at_s" => Some("time"),
+        "horizon_s" => Some("horizon"),
+        "preemption_grace_s" => Some("preemption grace"),
+        "in_share_preemption" => Some("in-share preemption"),
+        "usd_per_hour" => Some("USD per hour"),
+        "set_priority" => Some("priority change"),
+        "update_share" => Some("share change"),
+        "poisson_per_hour" => Some("jobs per hour"),
+        _ => None,
+    };
+    if let Some(k) = known {
+        return k.to_string();
+    }
+    let k = key.strip_suffix("_s").unwrap_or(key);
+    k.replace('_', " ")
+}
+
+/// Where a JSON path is, in the editor's words: `jobs[0].share` is "Explicit job 1, share".
+pub fn place(path: &str) -> String {
+    let mut out: Vec<String> = Vec::new();
+    let mut rest = path;
+    let mut first = true;
+    while !rest.is_empty() {
+        // A key up to the next '.' or '['; instance-type keys contain dots, so a key that
+        // names a catalogue type or has no bracket after it runs to the end.
+        let end = rest.find(['.', '[']).unwrap_or(rest.len());
+        let (key, tail) = rest.split_at(end);
+        let (index, tail) = match tail.strip_prefix('[') {
+            Some(t) => match t.find(']') {
+                Some(j) => (t[..j].parse::<usize>().ok(), &t[j + 1..]),
+                None => (None, ""),
+            },
+            None => (None, tail),
+        };
+        if !key.is_empty() {
+            let word = if first {
+                match key {
+                    "shares" => "Share".to_string(),
+                    "jobs" => "Explicit job".to_string(),
+                    "workloads" => "Workload mix".to_string(),
+                    "events" => "Timed event".to_string(),
+                    "instance_types" => "Instance type".to_string(),
+                    "capacity" | "limits" => {
+                        // The rest is an instance type's name, dots and all.
+                        let t = tail.strip_prefix('.').unwrap_or(tail);
+                        out.push(capitalized(&key_words(key)));
+                        if !t.is_empty() {
+                            out.push(t.to_string());
+                        }
+                        return out.join(", ");
+                    }
+                    other => capitalized(&key_words(other)),
+                }
+            } else if key == "limits" || key == "capacity" {
+                out.push(format!(
+                    "{} {}",
+                    key_words(key),
+                    tail.trim_start_matches('.')
+                ));
+                return out.join(", ");
+            } else {
+                key_words(key)
+            };
+            match index {
+                Some(i) => out.push(format!("{word} {}", i + 1)),
+                None => out.push(word),
+            }
+        } else if let Some(i) = index {
+            out.push(format!("item {}", i + 1));
+        }
+        first = false;
+        rest = tail.strip_prefix('.').unwrap_or(tail);
+    }
+    out.join(", ")
+}
+
+/// A problem no field shows, for the list at the top of the editor: "Explicit job 1,
+/// share: "x" does not exist: pick one of a, b".
+pub fn located(p: &Problem, value: Option<&Value>) -> String {
+    let what = what_to_do(&p.kind, value).unwrap_or_else(|| p.message.clone());
+    if p.path.is_empty() {
+        capitalized(&what)
+    } else if p.path.starts_with("job \"") {
+        // A generated job, named by its id (the engine's warnings about generated jobs).
+        format!("{}: {what}", capitalized(&p.path))
+    } else {
+        format!("{}: {what}", place(&p.path))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn places_in_words() {
+        assert_eq!(place("jobs[0].share"), "Explicit job 1, share");
+        assert_eq!(place("shares[2].borrow_limit"), "Share 3, borrow limit");
+        assert_eq!(place("capacity.ml.g5.xlarge"), "Capacity, ml.g5.xlarge");
+        assert_eq!(
+            place("shares[0].limits.ml.g5.xlarge"),
+            "Share 1, limits ml.g5.xlarge"
+        );
+        assert_eq!(
+            place("workloads[1].work_s.uniform[0]"),
+            "Workload mix 2, work, uniform 1"
+        );
+        assert_eq!(place("horizon_s"), "Horizon");
+    }
+
+    #[test]
+    fn words_for_kinds() {
+        let work = Kind::Number {
+            whole: false,
+            seconds: true,
+            min: Some(Bound {
+                value: 0,
+                inclusive: false,
+            }),
+            max: Some(Bound {
+                value: 1_000_000_000_000,
+                inclusive: true,
+            }),
+        };
+        let p = Problem::new("jobs[0].work_s", "must be > 0 (got 0)").with_kind(work);
+        assert_eq!(
+            beside("Work (s)", &p, None),
+            "Work: type a number of seconds greater than 0"
+        );
+        let prio = Kind::Number {
+            whole: true,
+            seconds: false,
+            min: Some(Bound {
+                value: 0,
+                inclusive: true,
+            }),
+            max: Some(Bound {
+                value: 9999,
+                inclusive: true,
+            }),
+        };
+        assert_eq!(
+            what_to_do(&prio, None).unwrap(),
+            "type a whole number from 0 to 9999"
+        );
+        let p = Problem::new("jobs[0].share", "unknown share")
+            .with_kind(Kind::Unknown(vec!["a".into(), "b".into()]));
+        assert_eq!(
+            located(&p, Some(&json!("x"))),
+            "Explicit job 1, share: \"x\" does not exist: pick one of a, b"
+        );
+    }
+}
