@@ -128,7 +128,7 @@ fn own_text_undo(target: Option<web_sys::EventTarget>) -> bool {
 /// [`own_text_undo`] for where the browser's own text undo is kept).
 fn install_undo_keys(app: crate::state::AppState) {
     let handle = window_event_listener(leptos::ev::keydown, move |e| {
-        if !(e.ctrl_key() || e.meta_key()) || e.alt_key() || e.default_prevented() {
+        if !(e.ctrl_key() || e.meta_key()) || e.alt_key() {
             return;
         }
         let key = e.key().to_ascii_lowercase();

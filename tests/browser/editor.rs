@@ -308,11 +308,15 @@ async fn a_bad_job_priority_is_flagged_beside_its_field() {
     let problems = app.problems.get_untracked();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].path, "jobs[0].priority");
-    assert_eq!(errors_in(&priority), [problems[0].message.clone()]);
     assert!(
         problems[0].message.contains("9999"),
         "{}",
         problems[0].message
+    );
+    // Beside the field, in the field's own words: what to type.
+    assert_eq!(
+        errors_in(&priority),
+        ["Priority: type a whole number from 0 to 9999"]
     );
     assert_eq!(
         input_of(&priority).get_attribute("aria-invalid").as_deref(),
@@ -344,7 +348,10 @@ async fn a_negative_borrow_limit_is_flagged_with_the_validators_message() {
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].path, "shares[0].borrow_limit");
     let f = input.closest(".field").unwrap().unwrap();
-    assert_eq!(errors_in(&f), [problems[0].message.clone()]);
+    assert_eq!(
+        errors_in(&f),
+        ["Borrow limit: type a whole number 0 or more, or -1 for no limit"]
+    );
     assert_eq!(input.get_attribute("aria-invalid").as_deref(), Some("true"));
     // The section says so too.
     assert!(all(&root, ".ed-section .badge-error")
@@ -358,7 +365,7 @@ async fn a_negative_borrow_limit_is_flagged_with_the_validators_message() {
     assert_eq!(input.value(), "lots");
     assert_eq!(errors_in(&f).len(), 1);
     assert!(
-        errors_in(&f)[0].contains("whole number"),
+        errors_in(&f)[0].contains("whole number") && !errors_in(&f)[0].contains("string"),
         "{:?}",
         errors_in(&f)
     );
@@ -372,7 +379,7 @@ async fn problems_without_a_field_are_listed_at_the_top() {
     validate(app).await;
     assert_eq!(app.problems.get_untracked().len(), 1);
     let top = one(&root, "[data-testid=editor-problems]");
-    assert!(text(&top).contains("format: must be"), "{}", text(&top));
+    assert!(text(&top).contains("Format: must be"), "{}", text(&top));
     assert_eq!(all(&root, "[data-testid=field-error]").len(), 0);
 }
 
@@ -505,7 +512,10 @@ async fn workloads_take_numbers_or_distributions() {
     // A bad sigma is flagged beside the sigma input.
     type_into(&input_of(&field(&work, "sigma σ")), "-2");
     validate(app).await;
-    assert_eq!(errors_in(&field(&work, "sigma σ")), ["must be >= 0"]);
+    assert_eq!(
+        errors_in(&field(&work, "sigma σ")),
+        ["sigma σ: type a number 0 or more"]
+    );
 
     // Priority as a weighted choice, with a second value.
     let priority = all(w, "fieldset.dist")
@@ -706,4 +716,260 @@ fn glossary_maps_fields_to_aws_and_kueue() {
     ] {
         assert!(table.contains(name), "the glossary names {name}");
     }
+}
+
+/// Sets a share name as a person types it: the old name selected and typed over, one key
+/// at a time.
+async fn type_over(input: &HtmlInputElement, name: &str) {
+    for n in 1..=name.chars().count() {
+        let typed: String = name.chars().take(n).collect();
+        type_into(input, &typed);
+        settle().await;
+    }
+}
+
+fn share_name_input(root: &Element, i: usize) -> HtmlInputElement {
+    let row = all(root, "[data-testid=share-row]").remove(i);
+    one(&row, "[data-testid=share-name]").unchecked_into()
+}
+
+fn shares_of_jobs(app: AppState) -> Vec<String> {
+    doc(app)["jobs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|j| j["share"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_rename_through_another_shares_name_keeps_the_jobs() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let before = shares_of_jobs(app);
+    assert_eq!(before, ["background", "background", "background", "medium"]);
+    let input = share_name_input(&root, 0);
+    // "medium2" passes through "medium", the second share's name.
+    type_over(&input, "medium").await;
+    // Not applied while it collides: the field says so, the scenario keeps "mediu".
+    assert_eq!(doc(app)["shares"][0]["name"], "mediu");
+    assert_eq!(input.value(), "medium");
+    let held = one(&root, "[data-testid=share-name-held]");
+    assert!(
+        text(&held).contains("already called \"medium\""),
+        "{}",
+        text(&held)
+    );
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+
+    type_into(&input, "medium2");
+    validate(app).await;
+    assert_eq!(doc(app)["shares"][0]["name"], "medium2");
+    assert_eq!(
+        shares_of_jobs(app),
+        ["medium2", "medium2", "medium2", "medium"]
+    );
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+    assert!(root
+        .query_selector("[data-testid=share-name-held]")
+        .unwrap()
+        .is_none());
+
+    // Leaving the field with a colliding name keeps the share's name.
+    type_into(&input, "protected");
+    settle().await;
+    input.dispatch_event(&Event::new("blur").unwrap()).unwrap();
+    settle().await;
+    assert_eq!(input.value(), "medium2");
+    assert_eq!(doc(app)["shares"][0]["name"], "medium2");
+}
+
+fn press(target: &web_sys::EventTarget, key: &str, ctrl: bool, shift: bool) {
+    let init = web_sys::KeyboardEventInit::new();
+    init.set_key(key);
+    init.set_ctrl_key(ctrl);
+    init.set_shift_key(shift);
+    init.set_bubbles(true);
+    init.set_cancelable(true);
+    let e = web_sys::KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap();
+    target.dispatch_event(&e).unwrap();
+}
+
+#[wasm_bindgen_test]
+async fn ctrl_z_undoes_a_fields_typing_as_one_step_and_ctrl_y_redoes_it() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let original = app.scenario.get_untracked();
+    let undo: HtmlButtonElement = one(&root, "[data-testid=undo]").unchecked_into();
+    let redo: HtmlButtonElement = one(&root, "[data-testid=redo]").unchecked_into();
+    assert!(undo.disabled() && redo.disabled());
+    assert!(undo
+        .get_attribute("aria-label")
+        .is_some_and(|l| l.contains("Undo")));
+
+    let input = share_name_input(&root, 0);
+    type_over(&input, "batch").await;
+    assert_eq!(shares_of_jobs(app)[0], "batch");
+    assert!(!undo.disabled());
+    // Ctrl+Z in the form field: the whole rename at once (jobs included).
+    press(&input, "z", true, false);
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), original);
+    assert_eq!(input.value(), "background");
+    assert!(undo.disabled() && !redo.disabled());
+    // Ctrl+Y redoes it, Ctrl+Shift+Z after another undo too.
+    press(&input, "y", true, false);
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["name"], "batch");
+    assert_eq!(shares_of_jobs(app)[0], "batch");
+    click(&undo);
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), original);
+    let body: web_sys::EventTarget = web_sys::window()
+        .unwrap()
+        .document()
+        .unwrap()
+        .body()
+        .unwrap()
+        .into();
+    press(&body, "z", true, true);
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["name"], "batch");
+
+    // A preset-like replacement of the whole text is a step of its own.
+    let replaced = WALKTHROUGH.replace("AWS walkthrough", "Another");
+    app.scenario.set(replaced.clone());
+    settle().await;
+    press(&body, "z", true, false);
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["name"], "batch");
+    assert_ne!(app.scenario.get_untracked(), replaced);
+}
+
+#[wasm_bindgen_test]
+async fn the_raw_json_editor_keeps_the_browsers_own_undo() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let area = textarea(&root);
+    let edited = WALKTHROUGH.replace("AWS walkthrough", "Typed here");
+    area.set_value(&edited);
+    area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    // Ctrl+Z inside the textarea is left to the browser (the page does not undo).
+    press(&area, "z", true, false);
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), edited);
+    // The Undo button undoes the typing as one step.
+    click(&one(&root, "[data-testid=undo]"));
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), WALKTHROUGH);
+}
+
+#[wasm_bindgen_test]
+async fn messages_beside_fields_say_what_to_type() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let job = all(&root, "[data-testid=job-row]").remove(0);
+    let work = field(&job, "Work (s)");
+    type_into(&input_of(&work), "0");
+    validate(app).await;
+    assert_eq!(
+        errors_in(&work),
+        ["Work: type a number of seconds greater than 0"]
+    );
+    type_into(&input_of(&work), "-5");
+    validate(app).await;
+    assert_eq!(
+        errors_in(&work),
+        ["Work: type a number of seconds greater than 0"]
+    );
+    assert!(app.problems.get_untracked()[0].message.contains("> 0"));
+    let prio = field(&job, "Priority");
+    type_into(&input_of(&work), "60");
+    type_into(&input_of(&prio), "high");
+    validate(app).await;
+    let shown = errors_in(&prio);
+    assert_eq!(shown, ["Priority: type a whole number from 0 to 9999"]);
+    // No JSON words anywhere on the editor's messages.
+    for m in all(&root, "[data-testid=field-error]").iter().map(text) {
+        assert!(!m.contains("string") && !m.contains("jobs["), "{m}");
+    }
+}
+
+#[wasm_bindgen_test]
+async fn the_borrow_slider_has_an_unlimited_box_and_shows_invalid_limits() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let row = all(&root, "[data-testid=share-row]").remove(0);
+    let number: HtmlInputElement = one(&row, "[data-testid=share-borrow-limit]").unchecked_into();
+    let slider: HtmlInputElement = one(&row, "[data-testid=share-borrow-slider]").unchecked_into();
+    let unlimited: HtmlInputElement =
+        one(&row, "[data-testid=share-borrow-unlimited]").unchecked_into();
+    let note = || text(&one(&row, "[data-testid=share-borrow-slider-note]"));
+    assert_eq!(slider.value(), "200");
+    assert!(!unlimited.checked());
+
+    // Unlimited: -1 in the scenario, the slider rests.
+    unlimited.set_checked(true);
+    unlimited
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], -1);
+    assert!(slider.disabled());
+    assert_eq!(note(), "no limit");
+
+    // An invalid -5 is not shown as a position: it is said to be invalid.
+    type_into(&number, "-5");
+    settle().await;
+    assert!(!unlimited.checked());
+    assert_eq!(
+        slider.get_attribute("aria-invalid").as_deref(),
+        Some("true")
+    );
+    assert!(note().contains("not a valid limit"), "{}", note());
+    assert_ne!(slider.value(), "500");
+
+    // And back to unlimited from there.
+    unlimited.set_checked(true);
+    unlimited
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+    validate(app).await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], -1);
+    assert!(app.problems.get_untracked().is_empty());
+    // Clearing it gives back the last limit the slider showed.
+    unlimited.set_checked(false);
+    unlimited
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(doc(app)["shares"][0]["borrow_limit"], 200);
+}
+
+#[wasm_bindgen_test]
+async fn a_zero_horizon_is_a_warning_beside_its_field() {
+    let mut d = doc_of(WALKTHROUGH);
+    d["horizon_s"] = json!(0);
+    let (root, app) = mount_editor(&serde_json::to_string_pretty(&d).unwrap());
+    validate(app).await;
+    assert!(app.problems.get_untracked().is_empty());
+    let horizon = field(&root, "Horizon (s)");
+    let warnings: Vec<String> = all(&horizon, "[data-testid=field-warning]")
+        .iter()
+        .map(text)
+        .collect();
+    assert!(
+        warnings.iter().any(|w| w.contains("nothing is simulated")),
+        "{warnings:?}"
+    );
 }
