@@ -29,7 +29,8 @@ impl Drop for Mounted {
 
 /// The state, the story player, the runner, the results, the intro and the card.
 fn mount_player() -> (Mounted, AppState, StoryState) {
-    let slot: StoredValue<Option<(AppState, StoryState)>, LocalStorage> = StoredValue::new_local(None);
+    let slot: StoredValue<Option<(AppState, StoryState)>, LocalStorage> =
+        StoredValue::new_local(None);
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&div).unwrap();
     let handle = mount_to(div.clone(), move || {
@@ -97,20 +98,38 @@ fn step_of(st: StoryState) -> Option<usize> {
 async fn the_tour_steps_by_buttons_and_keys_and_leaves_the_scenario_as_it_stands() {
     let (m, app, st) = mount_player();
     let root: &Element = &m.root;
-    until("the first run", || app.outcome.with_untracked(Option::is_some)).await;
-    assert!(text(root, "[data-testid=scenario-summary]").starts_with("3 teams share 3 ml.g5.xlarge"));
+    until("the first run", || {
+        app.outcome.with_untracked(Option::is_some)
+    })
+    .await;
+    assert!(
+        text(root, "[data-testid=scenario-summary]").starts_with("3 teams share 3 ml.g5.xlarge")
+    );
     click(root, "[data-testid=take-tour]");
     settle().await;
     assert_eq!(step_of(st), Some(0));
     assert_eq!(app.cursor.get_untracked(), Some(30.0));
     let narration = find(root, "[data-testid=story-narration]").unwrap();
-    assert_eq!(narration.get_attribute("aria-live").as_deref(), Some("polite"));
-    assert!(text(root, "[data-testid=story-narration]").contains("The borrower takes idle capacity"));
-    assert!(find(root, "[data-testid=story-back]").unwrap().has_attribute("disabled"));
+    assert_eq!(
+        narration.get_attribute("aria-live").as_deref(),
+        Some("polite")
+    );
+    assert!(
+        text(root, "[data-testid=story-narration]").contains("The borrower takes idle capacity")
+    );
+    assert!(find(root, "[data-testid=story-back]")
+        .unwrap()
+        .has_attribute("disabled"));
     // The step's elements are outlined and labelled (the allocation panel of background).
-    until("the highlights", || find(root, ".panel.story-hl[data-share=background]").is_some()).await;
+    until("the highlights", || {
+        find(root, ".panel.story-hl[data-share=background]").is_some()
+    })
+    .await;
     let panel = find(root, ".panel.story-hl[data-share=background]").unwrap();
-    assert!(panel.get_attribute("data-story-label").unwrap().contains("background's allocation"));
+    assert!(panel
+        .get_attribute("data-story-label")
+        .unwrap()
+        .contains("background's allocation"));
 
     click(root, "[data-testid=story-next]");
     settle().await;
@@ -153,7 +172,10 @@ async fn story_links_open_a_step_or_say_what_is_wrong() {
     story::open_by_link(app, st, "allocation", Some("3"), false);
     settle().await;
     assert_eq!(step_of(st), Some(2));
-    assert!(app.scenario.get_untracked().contains("A quiet morning and a busy afternoon"));
+    assert!(app
+        .scenario
+        .get_untracked()
+        .contains("A quiet morning and a busy afternoon"));
     assert_eq!(app.cursor.get_untracked(), Some(18000.0));
     assert_eq!(
         story::link_part(Some(st), &app.scenario.get_untracked()),
@@ -183,5 +205,9 @@ async fn story_links_open_a_step_or_say_what_is_wrong() {
 
     story::open_by_link(app, st, "walkthrough", Some("x"), false);
     settle().await;
-    assert_eq!(step_of(st), Some(0), "a step that is not a number starts at 1");
+    assert_eq!(
+        step_of(st),
+        Some(0),
+        "a step that is not a number starts at 1"
+    );
 }
