@@ -13,8 +13,8 @@ pub mod simulation;
 pub mod sort;
 
 pub use analysis::{advisor, compare};
-pub use input::{catalogue, model, trace, validate, workload};
-pub use output::{digest, result};
+pub use input::{catalogue, model, trace, translate, validate, workload};
+pub use output::{digest, result, tree_view};
 pub use simulation as sim;
 pub use simulation::{admission, lifecycle, pass, preemption, quota_tree};
 

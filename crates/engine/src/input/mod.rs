@@ -8,5 +8,6 @@ pub mod catalogue;
 pub mod json;
 pub mod model;
 pub mod trace;
+pub mod translate;
 pub mod validate;
 pub mod workload;

@@ -248,6 +248,13 @@ pub struct KueueDigest {
     /// Per cohort and instance type (`cohort * types + type`): usage and subtree quota.
     pub cohort_usage: Vec<Vec<f64>>,
     pub cohort_quota: Vec<Vec<f64>>,
+    /// Per cohort and instance type: instances borrowed from its parent
+    /// (`max(0, usage - subtree)`) and lent to it (of its lendable quota, in use elsewhere).
+    pub cohort_borrowed: Vec<Vec<f64>>,
+    pub cohort_lent: Vec<Vec<f64>>,
+    /// Per share (scenario order): its cohort's index in [`KueueDigest::cohorts`], `None`
+    /// for a share that stands alone.
+    pub share_cohort: Vec<Option<u16>>,
 }
 
 /// One cohort's SPEC 12 results (Kueue model).
@@ -312,6 +319,22 @@ fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
         cohort_dominant: k.dominant_share.iter().skip(ns).map(dominant).collect(),
         cohort_usage: k.usage.iter().map(pick).collect(),
         cohort_quota: k.quota.iter().map(pick).collect(),
+        cohort_borrowed: k.borrowed.iter().map(pick).collect(),
+        cohort_lent: k
+            .lent
+            .iter()
+            .map(|v| {
+                keep.iter()
+                    .map(|&i| v.get(i).copied().unwrap_or(0.0))
+                    .collect()
+            })
+            .collect(),
+        share_cohort: sim
+            .sc
+            .shares
+            .iter()
+            .map(|s| s.kueue.cohort.map(|c| c as u16))
+            .collect(),
     })
 }
 

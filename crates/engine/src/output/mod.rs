@@ -10,3 +10,4 @@ pub mod json;
 pub mod result;
 pub mod stats;
 pub mod summary;
+pub mod tree_view;
