@@ -318,6 +318,7 @@ mod delta_tests {
             series_points: 0,
             steps: 0,
             kueue: None,
+            contract: Default::default(),
         }
     }
 

@@ -5,6 +5,7 @@
 //! cluster's CSV job log into scenario JSON. Nothing here simulates.
 
 pub mod catalogue;
+pub mod contract;
 pub mod json;
 pub mod model;
 pub mod trace;

@@ -318,6 +318,60 @@ pub struct JobSpec {
     pub preemption_retries: Option<u64>,
     /// Deadline, relative to `submit` (see docs/ARCHITECTURE.md, "Model choices").
     pub deadline: Option<Ms>,
+    /// SPEC 14 `recovery`: the odds that a restore fails or silently corrupts the run.
+    pub recovery: Option<Recovery>,
+    /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
+    pub on_retries_exhausted: OnExhausted,
+    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
+    pub escalate: Option<Escalate>,
+    /// SPEC 14 resubmission: `Some(i)` marks the engine's continuation of job `i` in its
+    /// `resubmit` share (same id, added by the validator after every job of the file; it is
+    /// submitted only if job `i` exhausts its retries, and reported as job `i`).
+    pub resubmission_of: Option<usize>,
+}
+
+/// SPEC 14 `recovery`: probabilities in `[0, 1]`.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Recovery {
+    /// A restore from a checkpoint fails: its time counts as startup, the checkpointed
+    /// progress is lost and the job goes on from zero.
+    pub restore_failure: f64,
+    /// A successful restore silently corrupts the run, found when its work completes.
+    pub invalid_resume: f64,
+}
+
+/// SPEC 14 `on_retries_exhausted`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum OnExhausted {
+    /// `"fail"`: the job FAILS when its grace ends (SPEC 5).
+    #[default]
+    Fail,
+    /// `{"resubmit": {"share", "priority"}}`: submitted again to `share` from its last
+    /// checkpoint, with `priority` (`None`: the priority it has then).
+    Resubmit { share: usize, priority: Option<u32> },
+}
+
+/// SPEC 14 `escalate`: `to_priority` from `submit + deadline - before_deadline`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Escalate {
+    pub before_deadline: Ms,
+    pub to_priority: u32,
+}
+
+/// SPEC 14 `agreement` of a share: free text, stored as given, never interpreted.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Agreement {
+    pub owner: Option<String>,
+    pub rationale: Option<String>,
+    pub interruption_contract: Option<String>,
+    pub review_by: Option<String>,
+}
+
+/// SPEC 14 scenario `alarms`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Alarms {
+    /// An `alarm` event when a job's preemption count reaches this (>= 1, default 3).
+    pub repeated_preemptions: u64,
 }
 
 /// A timed event (SPEC 4, 6).
@@ -365,6 +419,14 @@ pub struct Scenario {
     pub cohorts: Vec<Cohort>,
     /// SPEC 12: `None` = classical preemption.
     pub fair_sharing: Option<FairSharing>,
+    /// SPEC 14: `alarms` (`None`: no alarm events).
+    pub alarms: Option<Alarms>,
+    /// SPEC 14: each share's `agreement`, indexed like `shares`.
+    pub agreements: Vec<Option<Agreement>>,
+    /// SPEC 14: the scenario uses a field of the interruption contract (`recovery`,
+    /// `on_retries_exhausted`, `escalate` or `alarms`), so results carry its report (the
+    /// `recovery` and `policy` blocks, `useful_borrowed`); see docs/ARCHITECTURE.md.
+    pub contract: bool,
 }
 
 impl Scenario {
@@ -372,4 +434,16 @@ impl Scenario {
     pub fn is_kueue(&self) -> bool {
         self.model == Model::Kueue
     }
+
+    /// Jobs as the scenario describes them: without the engine's resubmission
+    /// continuations (SPEC 14), which are reported as the job they continue.
+    pub fn described_jobs(&self) -> usize {
+        self.jobs
+            .iter()
+            .filter(|j| j.resubmission_of.is_none())
+            .count()
+    }
 }
+
+/// SPEC 14 agreement texts are at most this many characters each.
+pub const MAX_AGREEMENT_CHARS: usize = 2000;

@@ -66,6 +66,10 @@ struct Cx {
     invalid_jobs: HashSet<String>,
     /// SPEC 12: the scenario's model (read first: the share fields depend on it).
     model: Model,
+    /// SPEC 14: the agreement of each valid share, in the order of the shares.
+    agreements: Vec<Option<Agreement>>,
+    /// SPEC 14: some job, workload or the scenario wrote a field of the contract.
+    contract: bool,
 }
 
 impl Cx {
@@ -224,6 +228,7 @@ impl Cx {
                 "model",
                 "cohorts",
                 "fair_sharing",
+                "alarms",
             ],
         );
         self.model = self.model_field(top);
@@ -348,6 +353,16 @@ impl Cx {
         }
 
         let events = self.events(top.get("events"), &ids, &shares);
+        let alarms = match top.get("alarms") {
+            None | Some(Value::Null) => None,
+            Some(v) => {
+                self.contract = true;
+                let mut problems = Vec::new();
+                let a = crate::input::contract::alarms(v, "alarms", &mut problems);
+                self.errors.extend(problems);
+                a
+            }
+        };
 
         let capacity = self.capacity(top.get("capacity"), &shares, &cohorts);
 
@@ -355,6 +370,8 @@ impl Cx {
             return None;
         }
         self.advise(&shares, &capacity, &jobs, explicit_jobs);
+        add_continuations(&mut jobs);
+        let contract = self.contract || workloads_use_contract(top);
         Some(Scenario {
             name,
             seed,
@@ -369,6 +386,9 @@ impl Cx {
             model: self.model,
             cohorts,
             fair_sharing,
+            alarms,
+            agreements: std::mem::take(&mut self.agreements),
+            contract,
         })
     }
 
@@ -547,6 +567,7 @@ impl Cx {
                         "borrow_limit",
                         "in_share_preemption",
                         "state",
+                        "agreement",
                     ],
                 );
                 self.foreign_fields(m, &path, KUEUE_SHARE_FIELDS);
@@ -617,6 +638,19 @@ impl Cx {
                 None | Some(Value::Null) => Some(true),
                 Some(v) => self.state(v, &join(&path, "state")),
             };
+            let agreement = match m.get("agreement") {
+                None | Some(Value::Null) => Some(None),
+                Some(v) => {
+                    let mut problems = Vec::new();
+                    let a = crate::input::contract::agreement(
+                        v,
+                        &join(&path, "agreement"),
+                        &mut problems,
+                    );
+                    self.errors.extend(problems);
+                    a.map(Some)
+                }
+            };
             let fields = if kueue {
                 let limits = limits.as_deref().map(limits_vec).unwrap_or_default();
                 self.kueue_share(m, &path, &limits, queueing, cohorts)
@@ -631,15 +665,18 @@ impl Cx {
                     Some(borrow_limit),
                     Some(enabled),
                     Some(kueue),
-                ) => out.push(Share {
-                    name,
-                    limits: limits_vec(&limits),
-                    strategy,
-                    borrow_limit,
-                    in_share_preemption,
-                    enabled,
-                    kueue,
-                }),
+                ) if agreement.is_some() => {
+                    self.agreements.push(agreement.flatten());
+                    out.push(Share {
+                        name,
+                        limits: limits_vec(&limits),
+                        strategy,
+                        borrow_limit,
+                        in_share_preemption,
+                        enabled,
+                        kueue,
+                    })
+                }
                 (Some(name), ..) => self.invalid_shares.push(name),
                 _ => {}
             }
@@ -665,6 +702,9 @@ impl Cx {
                 "checkpoint_on_preempt",
                 "preemption_retries",
                 "deadline_s",
+                "recovery",
+                "on_retries_exhausted",
+                "escalate",
             ],
         );
         let before = self.errors.len();
@@ -712,6 +752,21 @@ impl Cx {
                 .map(|r| r as u64),
         };
         let deadline = self.time_field(m, path, "deadline_s", false).map(ms_from_s);
+        let names: Vec<&str> = shares.iter().map(String::as_str).collect();
+        let mut problems = Vec::new();
+        let (recovery, on_retries_exhausted, escalate) = crate::input::contract::job_fields(
+            m,
+            path,
+            &names,
+            share,
+            m.get("deadline_s").is_some_and(|d| !d.is_null()),
+            "deadline_s",
+            &mut problems,
+        );
+        self.contract |= crate::input::contract::JOB_FIELDS
+            .iter()
+            .any(|k| json::get(m, k).is_some());
+        self.errors.extend(problems);
         if self.errors.len() != before {
             return None;
         }
@@ -728,6 +783,10 @@ impl Cx {
             checkpoint_on_preempt,
             preemption_retries: retries,
             deadline,
+            recovery: recovery?,
+            on_retries_exhausted: on_retries_exhausted?,
+            escalate: escalate?,
+            resubmission_of: None,
         })
     }
 
@@ -994,6 +1053,7 @@ const KUEUE_SHARE_FIELDS: &[&str] = &[
     "preemption",
     "weight",
     "state",
+    "agreement",
 ];
 
 /// SPEC 2: the share fields only the AWS Batch model has.
@@ -1431,4 +1491,38 @@ fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
         v[t] = Some(l);
     }
     v
+}
+
+/// SPEC 14: a job that is resubmitted when its retries are exhausted gets a continuation,
+/// appended after every job: the same job in its new share (same id, submit time and
+/// deadline), failing if it exhausts its retries there too, submitted only by the engine.
+fn add_continuations(jobs: &mut Vec<JobSpec>) {
+    let n = jobs.len();
+    for i in 0..n {
+        if let OnExhausted::Resubmit { share, priority } = jobs[i].on_retries_exhausted {
+            let mut c = jobs[i].clone();
+            c.share = share;
+            if let Some(p) = priority {
+                c.priority = p;
+            }
+            c.on_retries_exhausted = OnExhausted::Fail;
+            c.resubmission_of = Some(i);
+            jobs.push(c);
+        }
+    }
+}
+
+/// SPEC 14: whether a workload writes a field of the interruption contract.
+fn workloads_use_contract(top: &Map<String, Value>) -> bool {
+    top.get("workloads")
+        .and_then(Value::as_array)
+        .is_some_and(|list| {
+            list.iter().any(|w| {
+                w.as_object().is_some_and(|m| {
+                    crate::input::contract::JOB_FIELDS
+                        .iter()
+                        .any(|k| json::get(m, k).is_some())
+                })
+            })
+        })
 }

@@ -78,8 +78,17 @@ impl EventKind {
         EventKind::ALL.into_iter().find(|k| k.as_str() == name)
     }
 
-    fn of(kind: &sim::EventKind) -> EventKind {
-        match kind {
+    /// The digest kind of an engine event; `None` for SPEC 14's own kinds
+    /// (`restore_failed`, `invalid_resume`, `alarm`), which change no state and are in
+    /// [`ContractDigest::events`]. A `resubmit` returns the job to a queue, so the state
+    /// replay reads it as a `requeue` (and [`ContractDigest::events`] has it too).
+    fn of(kind: &sim::EventKind) -> Option<EventKind> {
+        Some(match kind {
+            sim::EventKind::Escalated(_) => EventKind::SetPriority,
+            sim::EventKind::Resubmit { .. } => EventKind::Requeue,
+            sim::EventKind::RestoreFailed { .. }
+            | sim::EventKind::InvalidResume { .. }
+            | sim::EventKind::Alarm { .. } => return None,
             sim::EventKind::Submit => EventKind::Submit,
             sim::EventKind::Dispatch { .. } => EventKind::Dispatch,
             sim::EventKind::Start => EventKind::Start,
@@ -92,7 +101,120 @@ impl EventKind {
             sim::EventKind::Waiting(_) => EventKind::Waiting,
             sim::EventKind::SetPriority(_) => EventKind::SetPriority,
             sim::EventKind::UpdateShare => EventKind::UpdateShare,
+        })
+    }
+}
+
+/// SPEC 14 for display: the interruption contract's results and each share's agreement.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ContractDigest {
+    /// The scenario writes a field of the interruption contract (the result JSON then
+    /// carries its blocks; the digest always does).
+    pub used: bool,
+    /// Per share, in scenario order.
+    pub shares: Vec<ShareContract>,
+    pub totals: ShareContract,
+    /// Per row of [`Digest::jobs`]: kept progress made in borrowed runs, in seconds.
+    pub jobs_useful_borrowed_s: Vec<f64>,
+    /// The SPEC 14 events, with their explanations (capped like [`Digest::events`]).
+    pub events: Vec<ContractEvent>,
+}
+
+/// SPEC 14 results of one share (or the totals), in display units.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ShareContract {
+    /// The share's `agreement`, as written (`None` for the totals and shares without one).
+    pub agreement: Option<crate::model::Agreement>,
+    pub interruptions: u64,
+    pub restores: u64,
+    pub restore_failures: u64,
+    pub invalid_resumes: u64,
+    /// Lost instance-hours.
+    pub recomputed_h: f64,
+    /// Startup and restore instance-hours after a preemption.
+    pub restart_h: f64,
+    pub wait_after_interruption_s: Pct,
+    pub retries_exhausted: u64,
+    pub resubmitted: u64,
+    pub alarms: u64,
+    /// Succeeded / ended; `None` when no job ended.
+    pub success_rate: Option<f64>,
+    /// Deadlines met / deadlines decided; `None` without any.
+    pub deadline_met_rate: Option<f64>,
+    pub useful_h: f64,
+    /// Useful instance-hours made in borrowed runs (`instance_hours.useful_borrowed`).
+    pub useful_borrowed_h: f64,
+    /// Policy stability: `set_priority` events, `update_share` events, jobs raised.
+    pub priority_overrides: u64,
+    pub allocation_changes: u64,
+    pub priority_raised: u64,
+}
+
+/// SPEC 14 event kinds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ContractEventKind {
+    RestoreFailed,
+    InvalidResume,
+    Resubmit,
+    Alarm,
+    /// An `escalate` rule's `set_priority`.
+    Escalation,
+}
+
+impl ContractEventKind {
+    /// The result JSON's name (`set_priority` for an escalation).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ContractEventKind::RestoreFailed => "restore_failed",
+            ContractEventKind::InvalidResume => "invalid_resume",
+            ContractEventKind::Resubmit => "resubmit",
+            ContractEventKind::Alarm => "alarm",
+            ContractEventKind::Escalation => "set_priority",
         }
+    }
+}
+
+/// One SPEC 14 event with its explanation.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ContractEvent {
+    pub t_s: f64,
+    /// Index into [`Digest::jobs`].
+    pub job: Option<u32>,
+    pub share: u16,
+    pub kind: ContractEventKind,
+    /// `restore_failed`, `invalid_resume`: progress lost, in seconds.
+    pub lost_s: Option<f64>,
+    /// `resubmit`: the share it leaves.
+    pub from_share: Option<u16>,
+    /// `resubmit`, escalation: the new priority.
+    pub priority: Option<u32>,
+    /// `alarm`: the preemption count reached.
+    pub preemptions: Option<u64>,
+    pub explain: String,
+}
+
+fn share_contract(st: &Stats, agreement: Option<crate::model::Agreement>) -> ShareContract {
+    let r = &st.recovery;
+    let c = &r.counts;
+    ShareContract {
+        agreement,
+        interruptions: c.interruptions,
+        restores: c.restores,
+        restore_failures: c.restore_failures,
+        invalid_resumes: c.invalid_resumes,
+        recomputed_h: st.time.lost as f64 / MS_PER_HOUR,
+        restart_h: st.time.restart as f64 / MS_PER_HOUR,
+        wait_after_interruption_s: r.wait_after_interruption.into(),
+        retries_exhausted: c.retries_exhausted,
+        resubmitted: c.resubmitted,
+        alarms: c.alarms,
+        success_rate: r.success_rate(st.jobs.succeeded),
+        deadline_met_rate: r.deadline_met_rate(),
+        useful_h: st.time.useful as f64 / MS_PER_HOUR,
+        useful_borrowed_h: st.time.useful_borrowed as f64 / MS_PER_HOUR,
+        priority_overrides: c.priority_overrides,
+        allocation_changes: c.allocation_changes,
+        priority_raised: r.priority_raised,
     }
 }
 
@@ -232,6 +354,9 @@ pub struct Digest {
     pub steps: u64,
     /// SPEC 12 results (Kueue model only; `None` in the AWS one).
     pub kueue: Option<KueueDigest>,
+    /// SPEC 14 results and the shares' agreements.
+    #[serde(default)]
+    pub contract: ContractDigest,
 }
 
 /// SPEC 12 results of a Kueue run for display: every cohort's metrics and each share's and
@@ -427,14 +552,17 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
     // Job rows for submitted jobs only; map engine indices to row indices.
     let mut row_of = vec![u32::MAX; sc.jobs.len()];
     let mut jobs = Vec::new();
+    let mut useful_borrowed = Vec::new();
     for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
-        if r.state == State::Pending {
+        if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
         row_of[i] = jobs.len() as u32;
+        let kept = !matches!(r.state, State::Failed | State::Rejected);
+        useful_borrowed.push(if kept { s(r.useful_borrowed) } else { 0.0 });
         jobs.push(JobRow {
             id: spec.id.clone(),
-            share: spec.share as u16,
+            share: r.share as u16,
             instance_type: spec.instance_type as u16,
             instances: spec.instances,
             priority: r.priority,
@@ -450,17 +578,58 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             checkpoint_cost_s: spec.checkpoint.map(|c| s(c.cost)),
         });
     }
+    // SPEC 14: a continuation's events are its job's.
+    for (i, spec) in sc.jobs.iter().enumerate() {
+        if let Some(root) = spec.resubmission_of {
+            row_of[i] = row_of[root];
+        }
+    }
+    let mut contract_events = Vec::new();
+    for e in sim.events.iter().take(limits.max_events) {
+        let kind = match e.kind {
+            sim::EventKind::RestoreFailed { .. } => ContractEventKind::RestoreFailed,
+            sim::EventKind::InvalidResume { .. } => ContractEventKind::InvalidResume,
+            sim::EventKind::Resubmit { .. } => ContractEventKind::Resubmit,
+            sim::EventKind::Alarm { .. } => ContractEventKind::Alarm,
+            sim::EventKind::Escalated(_) => ContractEventKind::Escalation,
+            _ => continue,
+        };
+        let mut row = ContractEvent {
+            t_s: s(e.t),
+            job: (e.job != NO_JOB).then(|| row_of[e.job.index()]),
+            share: e.share as u16,
+            kind,
+            lost_s: None,
+            from_share: None,
+            priority: None,
+            preemptions: None,
+            explain: result::explain_recovery(sc, e.job, &e.kind),
+        };
+        match e.kind {
+            sim::EventKind::RestoreFailed { lost } | sim::EventKind::InvalidResume { lost } => {
+                row.lost_s = Some(s(lost))
+            }
+            sim::EventKind::Resubmit { from, priority } => {
+                row.from_share = Some(from as u16);
+                row.priority = Some(priority);
+            }
+            sim::EventKind::Alarm { count } => row.preemptions = Some(count),
+            sim::EventKind::Escalated(p) => row.priority = Some(p),
+            _ => {}
+        }
+        contract_events.push(row);
+    }
     let events = sim
         .events
         .iter()
         .take(limits.max_events)
-        .map(|e| {
+        .filter_map(|e| {
             let job = (e.job != NO_JOB).then(|| row_of[e.job.index()]);
             let mut row = EventRow {
                 t_s: s(e.t),
                 job,
                 share: e.share as u16,
-                kind: EventKind::of(&e.kind),
+                kind: EventKind::of(&e.kind)?,
                 borrowing: None,
                 cause: None,
                 by: None,
@@ -480,9 +649,16 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                     row.explain = Some(result::explain_reason(sc, e.job, r));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),
+                sim::EventKind::Escalated(p) => {
+                    row.priority = Some(p);
+                    row.explain = Some(result::explain_recovery(sc, e.job, &e.kind));
+                }
+                sim::EventKind::Resubmit { .. } => {
+                    row.explain = Some(result::explain_recovery(sc, e.job, &e.kind));
+                }
                 _ => {}
             }
-            row
+            Some(row)
         })
         .collect();
     let ser = &sim.series;
@@ -523,6 +699,17 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         series_points: ser.t.len() as u64,
         steps: sim.steps,
         kueue: kueue_digest(sim, &keep),
+        contract: ContractDigest {
+            used: sc.contract,
+            shares: shares
+                .iter()
+                .enumerate()
+                .map(|(i, st)| share_contract(st, sc.agreements.get(i).cloned().flatten()))
+                .collect(),
+            totals: share_contract(&total, None),
+            jobs_useful_borrowed_s: useful_borrowed,
+            events: contract_events,
+        },
     }
 }
 

@@ -121,3 +121,42 @@ pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
         }
     }
 }
+
+/// SPEC 14: the one-sentence explanation of an interruption-contract event
+/// (`restore_failed`, `invalid_resume`, `resubmit`, `alarm`, an escalation's
+/// `set_priority`); empty for any other kind.
+pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
+    let Some(j) = sc.jobs.get(job.index()) else {
+        return String::new();
+    };
+    let id = &j.id;
+    let secs = |ms: crate::model::Ms| crate::output::json::secs(ms);
+    match *kind {
+        EventKind::RestoreFailed { lost } => format!(
+            "restore of {id} failed: its {} s of checkpointed progress are lost and it starts over",
+            secs(lost)
+        ),
+        EventKind::InvalidResume { lost } => format!(
+            "{id} finished its work, but an earlier resume from a checkpoint had silently corrupted it: its {} s of progress are lost and it starts again from zero on the instances it holds",
+            secs(lost)
+        ),
+        EventKind::Resubmit { from, priority } => {
+            let from = sc.shares.get(from as usize).map_or("", |s| s.name.as_str());
+            let to = &sc.shares[j.share].name;
+            format!(
+                "{id} was preempted more often than its preemption retries allow in {from}: instead of failing it is submitted again to {to} (priority {priority}), from its last checkpoint"
+            )
+        }
+        EventKind::Alarm { count } => format!(
+            "{id} has now been preempted {count} times: repeated preemptions mean its work keeps being interrupted, so the capacity it relies on is not dependable"
+        ),
+        EventKind::Escalated(p) => {
+            let before = j.escalate.map_or(0, |e| e.before_deadline);
+            format!(
+                "{id} has not ended {} s before its deadline, so its priority is raised to {p} (escalate)",
+                secs(before)
+            )
+        }
+        _ => String::new(),
+    }
+}

@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::model::Ms;
 use crate::sim::{Event, EventKind, Sim, State, NO_JOB};
 
-use super::explain::{explain_preempt, explain_reason};
+use super::explain::{explain_preempt, explain_reason, explain_recovery};
 use super::stats::{cohort_stats, stats, Percentiles, Stats, MS_PER_HOUR};
 use crate::simulation::fair_sharing::ShareValue;
 
@@ -51,7 +51,10 @@ pub(crate) fn percentiles_json(p: &Percentiles) -> String {
     )
 }
 
-pub(crate) fn stats_json(s: &Stats, kueue: bool, out: &mut String) {
+/// One share's (or the totals') metrics; with the SPEC 14 blocks when `contract` (the
+/// scenario uses the interruption contract): `instance_hours.useful_borrowed`, `recovery`
+/// and `policy`.
+pub(crate) fn stats_json(s: &Stats, kueue: bool, contract: bool, out: &mut String) {
     let j = &s.jobs;
     let t = &s.time;
     let _ = write!(
@@ -73,7 +76,7 @@ pub(crate) fn stats_json(s: &Stats, kueue: bool, out: &mut String) {
     out.push_str("},");
     let _ = write!(
         out,
-        "\"instance_hours\":{{\"entitled\":{},\"own\":{},\"borrowed\":{},\"lent\":{},\"idle\":{},\"held\":{},\"useful\":{},\"lost\":{},\"startup\":{},\"checkpoint\":{},\"grace\":{}}},",
+        "\"instance_hours\":{{\"entitled\":{},\"own\":{},\"borrowed\":{},\"lent\":{},\"idle\":{},\"held\":{},\"useful\":{},\"lost\":{},\"startup\":{},\"checkpoint\":{},\"grace\":{}",
         hours(t.entitled),
         hours(t.own),
         hours(t.borrowed),
@@ -86,12 +89,61 @@ pub(crate) fn stats_json(s: &Stats, kueue: bool, out: &mut String) {
         hours(t.checkpoint),
         hours(t.grace)
     );
+    if contract {
+        let _ = write!(out, ",\"useful_borrowed\":{}", hours(t.useful_borrowed));
+    }
+    out.push_str("},");
     let _ = write!(
         out,
-        "\"goodput\":{},\"cost_usd\":{},\"deadline_misses\":{}}}",
+        "\"goodput\":{},\"cost_usd\":{},\"deadline_misses\":{}",
         num(s.goodput()),
         num((s.cost_usd * 100.0).round() / 100.0),
         s.deadline_misses
+    );
+    if contract {
+        recovery_json(s, out);
+    }
+    out.push('}');
+}
+
+/// A rate, or `null` when its denominator is 0.
+fn rate(x: Option<f64>) -> String {
+    x.map_or_else(|| "null".to_string(), num)
+}
+
+/// SPEC 14 blocks of one share (or the totals): `recovery` {`interruptions`, `restores`,
+/// `restore_failures`, `invalid_resumes`, `recomputed_h`, `restart_h`,
+/// `wait_after_interruption_s` {`n`, `mean`, `p50`, `p90`, `max`}, `retries_exhausted`,
+/// `resubmitted`, `alarms`, `success_rate`, `deadline_met_rate`} and `policy`
+/// {`priority_overrides`, `allocation_changes`, `priority_raised`}.
+fn recovery_json(s: &Stats, out: &mut String) {
+    let r = &s.recovery;
+    let c = &r.counts;
+    let w = &r.wait_after_interruption;
+    let _ = write!(
+        out,
+        ",\"recovery\":{{\"interruptions\":{},\"restores\":{},\"restore_failures\":{},\"invalid_resumes\":{},\"recomputed_h\":{},\"restart_h\":{},\"wait_after_interruption_s\":{{\"n\":{},\"mean\":{},\"p50\":{},\"p90\":{},\"max\":{}}},\"retries_exhausted\":{},\"resubmitted\":{},\"alarms\":{},\"success_rate\":{},\"deadline_met_rate\":{}}}",
+        c.interruptions,
+        c.restores,
+        c.restore_failures,
+        c.invalid_resumes,
+        hours(s.time.lost),
+        hours(s.time.restart),
+        w.n,
+        num(w.mean),
+        num(w.p50),
+        num(w.p90),
+        num(w.max),
+        c.retries_exhausted,
+        c.resubmitted,
+        c.alarms,
+        rate(r.success_rate(s.jobs.succeeded)),
+        rate(r.deadline_met_rate())
+    );
+    let _ = write!(
+        out,
+        ",\"policy\":{{\"priority_overrides\":{},\"allocation_changes\":{},\"priority_raised\":{}}}",
+        c.priority_overrides, c.allocation_changes, r.priority_raised
     );
 }
 
@@ -216,8 +268,12 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
         EventKind::Fail => "fail",
         EventKind::Reject => "reject",
         EventKind::Waiting(_) => "waiting",
-        EventKind::SetPriority(_) => "set_priority",
+        EventKind::SetPriority(_) | EventKind::Escalated(_) => "set_priority",
         EventKind::UpdateShare => "update_share",
+        EventKind::RestoreFailed { .. } => "restore_failed",
+        EventKind::InvalidResume { .. } => "invalid_resume",
+        EventKind::Resubmit { .. } => "resubmit",
+        EventKind::Alarm { .. } => "alarm",
     };
     let _ = write!(out, ",\"kind\":\"{kind}\"");
     match e.kind {
@@ -244,6 +300,36 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
         EventKind::SetPriority(p) => {
             let _ = write!(out, ",\"priority\":{p}");
         }
+        EventKind::Escalated(p) => {
+            let _ = write!(
+                out,
+                ",\"priority\":{p},\"escalated\":true,\"explain\":{}",
+                string(&explain_recovery(sc, e.job, &e.kind))
+            );
+        }
+        EventKind::RestoreFailed { lost } | EventKind::InvalidResume { lost } => {
+            let _ = write!(
+                out,
+                ",\"lost_s\":{},\"explain\":{}",
+                secs(lost),
+                string(&explain_recovery(sc, e.job, &e.kind))
+            );
+        }
+        EventKind::Resubmit { from, priority } => {
+            let _ = write!(
+                out,
+                ",\"from\":{},\"priority\":{priority},\"explain\":{}",
+                string(&sc.shares[from as usize].name),
+                string(&explain_recovery(sc, e.job, &e.kind))
+            );
+        }
+        EventKind::Alarm { count } => {
+            let _ = write!(
+                out,
+                ",\"preemptions\":{count},\"explain\":{}",
+                string(&explain_recovery(sc, e.job, &e.kind))
+            );
+        }
         _ => {}
     }
     out.push('}');
@@ -258,6 +344,7 @@ pub fn to_json(sim: &Sim) -> String {
     let sc = sim.sc;
     let (shares, total) = stats(sim);
     let kueue = sc.is_kueue();
+    let contract = sc.contract;
     let mut out = String::with_capacity(1024 + sim.events.len() * 96 + sc.jobs.len() * 160);
     out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
     out.push_str(&secs(sim.end));
@@ -268,17 +355,17 @@ pub fn to_json(sim: &Sim) -> String {
         }
         out.push_str(&string(&sc.shares[i].name));
         out.push(':');
-        stats_json(st, kueue, &mut out);
+        stats_json(st, kueue, contract, &mut out);
     }
     out.push_str("},\"totals\":");
-    stats_json(&total, kueue, &mut out);
+    stats_json(&total, kueue, contract, &mut out);
     if kueue {
         cohorts_json(sim, &mut out);
     }
     out.push_str(",\"jobs\":[");
     let mut first = true;
     for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
-        if r.state == State::Pending {
+        if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
         if !first {
@@ -287,9 +374,9 @@ pub fn to_json(sim: &Sim) -> String {
         first = false;
         let _ = write!(
             out,
-            "{{\"id\":{},\"share\":{},\"instance_type\":{},\"instances\":{},\"priority\":{},\"state\":\"{}\",\"submit_s\":{},\"first_start_s\":{},\"end_s\":{},\"preemptions\":{},\"lost_s\":{},\"held_s\":{},\"waiting_reason\":{}}}",
+            "{{\"id\":{},\"share\":{},\"instance_type\":{},\"instances\":{},\"priority\":{},\"state\":\"{}\",\"submit_s\":{},\"first_start_s\":{},\"end_s\":{},\"preemptions\":{},\"lost_s\":{},\"held_s\":{},\"waiting_reason\":{}",
             string(&spec.id),
-            string(&sc.shares[spec.share].name),
+            string(&sc.shares[r.share].name),
             string(&sc.instance_types[spec.instance_type].name),
             spec.instances,
             r.priority,
@@ -302,6 +389,12 @@ pub fn to_json(sim: &Sim) -> String {
             secs(r.acc.held),
             r.reason.map_or("null".to_string(), |x| format!("\"{}\"", x.as_str()))
         );
+        if contract {
+            let kept = !matches!(r.state, State::Failed | State::Rejected);
+            let ub = if kept { r.useful_borrowed } else { 0 };
+            let _ = write!(out, ",\"useful_borrowed_s\":{}", secs(ub));
+        }
+        out.push('}');
     }
     out.push_str("],\"events\":[");
     for (i, e) in sim.events.iter().enumerate() {

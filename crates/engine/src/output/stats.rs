@@ -63,6 +63,10 @@ pub struct InstanceTime {
     pub startup: u128,
     pub checkpoint: u128,
     pub grace: u128,
+    /// SPEC 14: the part of `useful` made in borrowed runs.
+    pub useful_borrowed: u128,
+    /// SPEC 14 `restart_h`: the part of `startup` after a preemption.
+    pub restart: u128,
 }
 
 impl InstanceTime {
@@ -90,6 +94,36 @@ pub struct Stats {
     /// held instances only, so that an idle RESERVE share does not look free).
     pub reserved_usd: f64,
     pub deadline_misses: u64,
+    /// SPEC 14 `recovery` and policy-stability counts.
+    pub recovery: RecoveryStats,
+}
+
+/// SPEC 14 "recovery quality" of one share (or all): the `recovery` block, and the policy
+/// stability counts.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RecoveryStats {
+    pub counts: crate::sim::RecoveryCounts,
+    /// Requeue (or resubmission) to the next start, over the restarts that happened.
+    pub wait_after_interruption: Percentiles,
+    /// Jobs that SUCCEEDED or FAILED (REJECTED and unfinished ones have not ended).
+    pub ended: u64,
+    /// Jobs with a deadline that met it, and those whose deadline is decided (met or
+    /// missed, as [`Stats::deadline_misses`] counts).
+    pub deadline_met: u64,
+    pub deadline_decided: u64,
+    /// Jobs whose priority some `set_priority` (or escalation) raised.
+    pub priority_raised: u64,
+}
+
+impl RecoveryStats {
+    /// `succeeded / ended`; `None` when no job ended.
+    pub fn success_rate(&self, succeeded: u64) -> Option<f64> {
+        (self.ended > 0).then(|| succeeded as f64 / self.ended as f64)
+    }
+    /// Deadlines met over deadlines decided; `None` without any.
+    pub fn deadline_met_rate(&self) -> Option<f64> {
+        (self.deadline_decided > 0).then(|| self.deadline_met as f64 / self.deadline_decided as f64)
+    }
 }
 
 impl Stats {
@@ -112,12 +146,17 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     let mut out = vec![Stats::default(); nshares];
     let mut completion: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
     let mut wait: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
-    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
-        let _ = i;
-        if r.state == State::Pending {
-            continue; // submitted after the horizon: not part of the result
+    let mut after: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
+    for &(s, w) in &sim.waits_after_interruption {
+        after[s].push(w);
+        after[nshares].push(w);
+    }
+    for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
+        if r.state == State::Pending || spec.resubmission_of.is_some() {
+            continue; // submitted after the horizon (or a continuation, folded into its job)
         }
-        let st = &mut out[spec.share];
+        let share = r.share;
+        let st = &mut out[share];
         st.jobs.submitted += 1;
         match r.state {
             State::Succeeded => st.jobs.succeeded += 1,
@@ -131,11 +170,11 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             }
         }
         if let (State::Succeeded, Some(end)) = (r.state, r.end) {
-            completion[spec.share].push(end - spec.submit);
+            completion[share].push(end - spec.submit);
             completion[nshares].push(end - spec.submit);
         }
         if let Some(fs) = r.first_start {
-            wait[spec.share].push(fs - spec.submit);
+            wait[share].push(fs - spec.submit);
             wait[nshares].push(fs - spec.submit);
         }
         let n = spec.instances as u128;
@@ -147,6 +186,21 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         t.startup += a.startup as u128 * n;
         t.checkpoint += a.checkpoint as u128 * n;
         t.grace += a.grace as u128 * n;
+        t.restart += a.restart as u128 * n;
+        if matches!(r.state, State::Failed | State::Rejected) {
+            // nothing kept
+        } else {
+            t.useful_borrowed += r.useful_borrowed as u128 * n;
+        }
+        let rc = &mut st.recovery;
+        rc.ended += matches!(r.state, State::Succeeded | State::Failed) as u64;
+        rc.priority_raised += r.raised as u64;
+        if spec.deadline.is_some() {
+            let missed = missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end);
+            let met = r.state == State::Succeeded && !missed;
+            rc.deadline_met += met as u64;
+            rc.deadline_decided += (met || missed) as u64;
+        }
         st.cost_usd += a.held as f64 * n as f64 / MS_PER_HOUR
             * sc.instance_types[spec.instance_type].usd_per_hour;
         if missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end) {
@@ -170,6 +224,9 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         st.in_share = sim.rt[s].in_share;
         st.reclaim_while_borrowing = sim.rt[s].reclaims_while_borrowing;
         st.fair_sharing = sim.rt[s].fair_sharing;
+        st.recovery.counts = sim.rt[s].recovery;
+        st.recovery.wait_after_interruption = Percentiles::of(std::mem::take(&mut after[s]));
+        add_recovery(&mut total.recovery, &st.recovery);
         let (j, t) = (&mut total.jobs, &st.jobs);
         j.submitted += t.submitted;
         j.succeeded += t.succeeded;
@@ -188,6 +245,8 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         a.startup += b.startup;
         a.checkpoint += b.checkpoint;
         a.grace += b.grace;
+        a.useful_borrowed += b.useful_borrowed;
+        a.restart += b.restart;
         total.reclaim += st.reclaim;
         total.in_share += st.in_share;
         total.reclaim_while_borrowing += st.reclaim_while_borrowing;
@@ -198,7 +257,26 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     }
     total.completion = Percentiles::of(std::mem::take(&mut completion[nshares]));
     total.wait = Percentiles::of(std::mem::take(&mut wait[nshares]));
+    total.recovery.wait_after_interruption = Percentiles::of(std::mem::take(&mut after[nshares]));
     (out, total)
+}
+
+/// Adds a share's SPEC 14 counts to the totals (the percentiles are computed apart).
+fn add_recovery(a: &mut RecoveryStats, b: &RecoveryStats) {
+    let (x, y) = (&mut a.counts, &b.counts);
+    x.interruptions += y.interruptions;
+    x.restores += y.restores;
+    x.restore_failures += y.restore_failures;
+    x.invalid_resumes += y.invalid_resumes;
+    x.retries_exhausted += y.retries_exhausted;
+    x.resubmitted += y.resubmitted;
+    x.alarms += y.alarms;
+    x.priority_overrides += y.priority_overrides;
+    x.allocation_changes += y.allocation_changes;
+    a.ended += b.ended;
+    a.deadline_met += b.deadline_met;
+    a.deadline_decided += b.deadline_decided;
+    a.priority_raised += b.priority_raised;
 }
 
 /// SPEC 12 results of one cohort (Kueue model): its instance-hours of quota (subtree),

@@ -47,7 +47,8 @@ impl Sim<'_> {
             .timed
             .get(self.next_timed)
             .map(|&e| self.sc.events[e].at);
-        [a, b, c].into_iter().flatten().min()
+        let d = self.escalations.get(self.next_escalation).map(|e| e.0);
+        [a, b, c, d].into_iter().flatten().min()
     }
 
     /// Runs to the end (SPEC 6 "End of the run").
@@ -111,6 +112,13 @@ impl Sim<'_> {
             }
             self.next_timed += 1;
             self.apply_timed(e);
+        }
+        while let Some(&(at, job, priority)) = self.escalations.get(self.next_escalation) {
+            if at != t {
+                break;
+            }
+            self.next_escalation += 1;
+            self.escalate(job, priority);
         }
         self.start_scheduled();
         self.pass();
@@ -188,6 +196,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;
+        r.run_borrowed = borrowing; // SPEC 14: a run is borrowed when its dispatch was
         let key = self.akey(j);
         self.rt[s].add_admitted(t, key, n);
         self.scheduled.insert(self.adm_seq, j);
@@ -239,14 +248,20 @@ impl Sim<'_> {
     pub(super) fn start(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
-        let len =
-            lifecycle::startup_length(spec.startup, spec.checkpoint, self.jobs[j.index()].saved);
+        let saved = self.jobs[j.index()].saved;
+        let len = lifecycle::startup_length(spec.startup, spec.checkpoint, saved);
+        let restarting = self.total_preemptions(j) > 0;
         self.rt[s].held[t] += n;
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.state = State::Starting;
         r.phase_start = now;
         r.first_start.get_or_insert(now);
+        r.restoring = spec.checkpoint.is_some() && saved > 0;
+        r.restarting = restarting;
+        if let Some(q) = r.requeued_at.take() {
+            self.waits_after_interruption.push((s, now - q));
+        }
         self.log(j, s, EventKind::Start);
         if len == 0 {
             self.begin_running(j);
@@ -259,8 +274,11 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let now = self.now;
+        self.book_startup(j, now);
+        if self.jobs[j.index()].restoring {
+            self.restored(j);
+        }
         let r = &mut self.jobs[j.index()];
-        r.acc.startup += now - r.phase_start;
         r.state = State::Running;
         r.run_start = now;
         r.base = r.saved;
@@ -304,7 +322,12 @@ impl Sim<'_> {
 
     pub(super) fn complete(&mut self, j: JobId) {
         let s = self.sc.jobs[j.index()].share;
+        if self.jobs[j.index()].corrupt.is_some() {
+            self.invalid_resume(j);
+            return;
+        }
         let p = self.settle_run(j);
+        self.end_run(j, p.progress);
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.saved = p.progress;
@@ -338,6 +361,9 @@ impl Sim<'_> {
         let state = self.jobs[j.index()].state;
         self.release_quota(j);
         self.jobs[j.index()].preemptions += 1;
+        if state.holding() {
+            self.rt[s].recovery.interruptions += 1;
+        }
         match cause {
             Cause::Reclaim => self.rt[s].reclaims += 1,
             Cause::InShare => self.rt[s].in_share += 1,
@@ -359,6 +385,7 @@ impl Sim<'_> {
                 shares,
             },
         );
+        self.alarm(j);
         let now = self.now;
         match state {
             State::Scheduled => {
@@ -368,13 +395,13 @@ impl Sim<'_> {
                 return;
             }
             State::Starting => {
-                let r = &mut self.jobs[j.index()];
-                r.acc.startup += now - r.phase_start;
-                r.pre_save = false;
+                self.book_startup(j, now);
+                self.jobs[j.index()].pre_save = false;
             }
             State::Running => {
                 let p = self.settle_run(j);
                 let save = lifecycle::saves_on_sigterm(&p, on_preempt, ckpt, grace);
+                self.end_run(j, if save { p.progress } else { p.saved });
                 let r = &mut self.jobs[j.index()];
                 r.pre_save = save;
                 if save {
@@ -419,17 +446,32 @@ impl Sim<'_> {
     pub(super) fn requeue_or_fail(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
+        let on_exhausted = spec.on_retries_exhausted;
+        let now = self.now;
         let r = &mut self.jobs[j.index()];
+        if r.corrupt.is_some_and(|c| r.saved <= c) {
+            r.corrupt = None; // it resumes from a checkpoint the corrupt run did not write
+        }
         if spec
             .preemption_retries
             .is_some_and(|max| r.preemptions > max)
         {
+            self.rt[s].recovery.retries_exhausted += 1;
+            if let (OnExhausted::Resubmit { share, priority }, Some(c)) =
+                (on_exhausted, self.continuation[j.index()])
+            {
+                self.resubmit(j, c, share, priority);
+                return;
+            }
+            let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
-            r.end = Some(self.now);
+            r.end = Some(now);
             r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
             r.saved = 0;
+            r.useful_borrowed = 0;
             self.log(j, s, EventKind::Fail);
         } else {
+            r.requeued_at = Some(now);
             self.log(j, s, EventKind::Requeue);
             self.enqueue(j);
         }
@@ -439,36 +481,9 @@ impl Sim<'_> {
     pub(super) fn apply_timed(&mut self, e: usize) {
         match &self.sc.events[e].action {
             TimedAction::SetPriority { job, priority } => {
-                self.quota_epoch += 1;
-                self.struct_epoch += 1;
-                let j = JobId::new(*job);
-                let s = self.sc.jobs[*job].share;
-                match self.jobs[*job].state {
-                    State::Runnable => {
-                        let key = self.qkey(j);
-                        let spec = &self.sc.jobs[*job];
-                        let bucket = (spec.instance_type, spec.instances);
-                        self.rt[s].remove_runnable(bucket, key);
-                        self.jobs[*job].priority = *priority;
-                        let key = self.qkey(j);
-                        let rt = &mut self.rt[s];
-                        rt.insert_runnable(bucket, key);
-                        rt.fresh.push(j);
-                    }
-                    st if st.admitted() => {
-                        let t = self.sc.jobs[*job].instance_type;
-                        let key = self.akey(j);
-                        let n = self.sc.jobs[*job].instances;
-                        self.rt[s].remove_admitted(t, key, n);
-                        self.jobs[*job].priority = *priority;
-                        let key = self.akey(j);
-                        self.rt[s].add_admitted(t, key, n);
-                    }
-                    _ => self.jobs[*job].priority = *priority,
-                }
-                if self.jobs[*job].state != State::Pending {
-                    self.log(j, s, EventKind::SetPriority(*priority));
-                }
+                // SPEC 14: a resubmitted job is its continuation from then on.
+                let j = self.incarnation(JobId::new(*job));
+                self.set_priority(j, *priority, false);
             }
             TimedAction::UpdateShare { share, update } => {
                 let types = self.sc.instance_types.len();
@@ -503,6 +518,7 @@ impl Sim<'_> {
                     }
                 }
                 self.released = true; // RESERVE idle may have changed
+                self.rt[*share].recovery.allocation_changes += 1;
                 self.log(NO_JOB, *share, EventKind::UpdateShare);
             }
         }
@@ -515,18 +531,70 @@ impl Sim<'_> {
         for j in JobId::all(self.jobs.len()) {
             match self.jobs[j.index()].state {
                 State::Starting => {
+                    self.book_startup(j, end);
                     let r = &mut self.jobs[j.index()];
-                    r.acc.startup += end - r.phase_start;
                     r.acc.held += end - r.phase_start;
                 }
                 State::Running => {
                     let p = self.settle_run(j);
+                    self.end_run(j, p.progress);
                     let r = &mut self.jobs[j.index()];
                     r.saved = p.progress;
                     r.acc.held += end - r.phase_start;
                 }
                 State::Preempting => self.settle_grace(j, end),
                 _ => {}
+            }
+        }
+        self.merge_continuations();
+    }
+    /// SPEC 4/6 `set_priority` (and SPEC 14 escalation): the job's new priority, used by
+    /// the next pass; a job not yet submitted is submitted with it (no event).
+    pub(super) fn set_priority(&mut self, j: JobId, priority: u32, escalated: bool) {
+        let job = &j.index();
+        let priority = &priority;
+        {
+            {
+                self.quota_epoch += 1;
+                self.struct_epoch += 1;
+                let s = self.sc.jobs[*job].share;
+                let old = self.jobs[*job].priority;
+                match self.jobs[*job].state {
+                    State::Runnable => {
+                        let key = self.qkey(j);
+                        let spec = &self.sc.jobs[*job];
+                        let bucket = (spec.instance_type, spec.instances);
+                        self.rt[s].remove_runnable(bucket, key);
+                        self.jobs[*job].priority = *priority;
+                        let key = self.qkey(j);
+                        let rt = &mut self.rt[s];
+                        rt.insert_runnable(bucket, key);
+                        rt.fresh.push(j);
+                    }
+                    st if st.admitted() => {
+                        let t = self.sc.jobs[*job].instance_type;
+                        let key = self.akey(j);
+                        let n = self.sc.jobs[*job].instances;
+                        self.rt[s].remove_admitted(t, key, n);
+                        self.jobs[*job].priority = *priority;
+                        let key = self.akey(j);
+                        self.rt[s].add_admitted(t, key, n);
+                    }
+                    _ => self.jobs[*job].priority = *priority,
+                }
+                if self.jobs[*job].state != State::Pending {
+                    if *priority > old {
+                        let root = self.sc.jobs[*job].resubmission_of.unwrap_or(*job);
+                        self.jobs[root].raised = true;
+                    }
+                    self.rt[s].recovery.priority_overrides += 1;
+                    let kind = if escalated {
+                        EventKind::Escalated(*priority)
+                    } else {
+                        EventKind::SetPriority(*priority)
+                    };
+                    self.log(j, s, kind);
+                }
             }
         }
     }

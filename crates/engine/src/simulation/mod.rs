@@ -13,6 +13,7 @@ pub mod lifecycle;
 pub mod pass;
 pub mod preemption;
 pub mod quota_tree;
+pub mod recovery;
 pub mod series;
 pub mod state;
 

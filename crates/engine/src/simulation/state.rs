@@ -167,6 +167,25 @@ pub enum EventKind {
     Waiting(Reason),
     SetPriority(u32),
     UpdateShare,
+    /// SPEC 14: a restore from a checkpoint failed; `lost` ms of checkpointed progress.
+    RestoreFailed {
+        lost: Ms,
+    },
+    /// SPEC 14: the work completed on a corrupt resume; `lost` ms of progress, restarts.
+    InvalidResume {
+        lost: Ms,
+    },
+    /// SPEC 14: retries exhausted, submitted again to the event's share from share `from`.
+    Resubmit {
+        from: u32,
+        priority: u32,
+    },
+    /// SPEC 14 `escalate`: a `set_priority` to this priority as the deadline nears.
+    Escalated(u32),
+    /// SPEC 14: the job's preemption count reached `count` (`alarms.repeated_preemptions`).
+    Alarm {
+        count: u64,
+    },
 }
 
 /// A job of the scenario: its index in `Scenario::jobs` (and in [`Sim::jobs`]). Ordered
@@ -211,6 +230,8 @@ pub struct Acc {
     pub checkpoint: Ms,
     pub grace: Ms,
     pub held: Ms,
+    /// SPEC 14 `restart_h`: the part of `startup` spent starting again after a preemption.
+    pub restart: Ms,
 }
 
 impl Acc {
@@ -242,6 +263,44 @@ pub struct JobRt {
     pub pre_at: Ms,
     pub pre_save: bool,
     pub acc: Acc,
+    /// SPEC 14: the share the job counts in (its last share once resubmitted).
+    pub share: usize,
+    /// SPEC 14: restores that completed (the index of the next draw of its stream).
+    pub restores: u64,
+    /// The current STARTING includes a restore.
+    pub restoring: bool,
+    /// The current STARTING follows a preemption (`restart_h`).
+    pub restarting: bool,
+    /// SPEC 14: a corrupt resume happened from this saved progress; found at completion.
+    pub corrupt: Option<Ms>,
+    /// SPEC 14: the current run's dispatch was borrowing.
+    pub run_borrowed: bool,
+    /// SPEC 14: the part of the kept progress (`saved`, or the progress at the run's end)
+    /// made in borrowed runs.
+    pub useful_borrowed: Ms,
+    /// SPEC 14: when the job last returned to the queue after a preemption.
+    pub requeued_at: Option<Ms>,
+    /// SPEC 14: some `set_priority` raised its priority.
+    pub raised: bool,
+    /// SPEC 14: a continuation folded into the job it continues (never reported itself).
+    pub merged: bool,
+}
+
+/// SPEC 14 counts of one share (the `recovery` and `policy` blocks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecoveryCounts {
+    /// Preemptions of jobs holding instances (STARTING or RUNNING).
+    pub interruptions: u64,
+    pub restores: u64,
+    pub restore_failures: u64,
+    pub invalid_resumes: u64,
+    pub retries_exhausted: u64,
+    pub resubmitted: u64,
+    pub alarms: u64,
+    /// `set_priority` events of the share's jobs (escalations included).
+    pub priority_overrides: u64,
+    /// `update_share` events of the share.
+    pub allocation_changes: u64,
 }
 
 /// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id.
@@ -281,6 +340,8 @@ pub struct ShareRt {
     /// `fair_sharing` (Kueue model only).
     pub reclaims_while_borrowing: u64,
     pub fair_sharing: u64,
+    /// SPEC 14 counts.
+    pub recovery: RecoveryCounts,
     /// Bumped whenever the RUNNABLE queue or the admitted set's priorities change.
     pub version: u64,
     /// When this share last had no offer (see [`NoOffer`]).
@@ -424,6 +485,13 @@ pub struct Sim<'a> {
     /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
     pub(super) kueue_now: KueueNow,
     pub cohort_integrals: CohortIntegrals,
+    /// SPEC 14: each job's continuation in its `resubmit` share, if it has one.
+    pub continuation: Vec<Option<JobId>>,
+    /// SPEC 14 escalations `(at, job, priority)` in time order, then job order.
+    pub(super) escalations: Vec<(Ms, JobId, u32)>,
+    pub(super) next_escalation: usize,
+    /// SPEC 14 `wait_after_interruption_s`: `(share, requeue to next start)` samples.
+    pub waits_after_interruption: Vec<(usize, Ms)>,
 }
 
 impl<'a> Sim<'a> {
@@ -470,8 +538,27 @@ impl<'a> Sim<'a> {
                 pre_at: 0,
                 pre_save: false,
                 acc: Acc::default(),
+                share: j.share,
+                restores: 0,
+                restoring: false,
+                restarting: false,
+                corrupt: None,
+                run_borrowed: false,
+                useful_borrowed: 0,
+                requeued_at: None,
+                raised: false,
+                merged: false,
             })
             .collect();
+        let mut continuation = vec![None; sc.jobs.len()];
+        for (i, j) in sc.jobs.iter().enumerate() {
+            if let Some(root) = j.resubmission_of {
+                if let Some(c) = continuation.get_mut(root) {
+                    *c = Some(JobId::new(i));
+                }
+            }
+        }
+        let escalations = escalations(sc);
         let mut by_id: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
         crate::sort::stable_by(&mut by_id, &|&a, &b| {
             sc.jobs[a.index()].id.cmp(&sc.jobs[b.index()].id)
@@ -480,7 +567,10 @@ impl<'a> Sim<'a> {
         for (rank, &j) in by_id.iter().enumerate() {
             id_rank[j.index()] = rank as u32;
         }
-        let mut submissions: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
+        // SPEC 14: continuations are submitted by the engine only (resubmission).
+        let mut submissions: Vec<JobId> = JobId::all(sc.jobs.len())
+            .filter(|j| sc.jobs[j.index()].resubmission_of.is_none())
+            .collect();
         // Stable: file order within an instant.
         crate::sort::stable_by_i64(&mut submissions, &|&j| sc.jobs[j.index()].submit);
         let mut timed: Vec<usize> = (0..sc.events.len()).collect();
@@ -566,10 +656,33 @@ impl<'a> Sim<'a> {
             values_at: None,
             scratch_reasons: Vec::new(),
             scratch_lent: Vec::new(),
+            continuation,
+            escalations,
+            next_escalation: 0,
+            waits_after_interruption: Vec::new(),
         };
         sim.rebuild_trees();
         sim
     }
+}
+
+/// SPEC 14 `escalate`: `to_priority` at `submit + deadline - before_deadline` (not before
+/// the submission), in time order, then job order (file order, then generated jobs).
+fn escalations(sc: &Scenario) -> Vec<(Ms, JobId, u32)> {
+    let mut out: Vec<(Ms, JobId, u32)> = sc
+        .jobs
+        .iter()
+        .enumerate()
+        .filter(|(_, j)| j.resubmission_of.is_none())
+        .filter_map(|(i, j)| {
+            let e = j.escalate?;
+            let d = j.deadline?;
+            let at = (j.submit + d - e.before_deadline).max(j.submit);
+            Some((at, JobId::new(i), e.to_priority))
+        })
+        .collect();
+    crate::sort::stable_by_i64(&mut out, &|e| e.0);
+    out
 }
 
 // The timers of the event loop (events.rs) and the series' types (series.rs) live here, with

@@ -37,6 +37,10 @@ pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
                 checkpoint_on_preempt: workload.checkpoint_on_preempt,
                 preemption_retries: workload.preemption_retries,
                 deadline: draft.deadline,
+                recovery: workload.recovery,
+                on_retries_exhausted: workload.on_retries_exhausted,
+                escalate: workload.escalate,
+                resubmission_of: None,
             });
         }
     }
@@ -230,6 +234,9 @@ mod tests {
             checkpoint_on_preempt: false,
             preemption_retries: None,
             deadline_factor: Some(2.0),
+            recovery: None,
+            on_retries_exhausted: Default::default(),
+            escalate: None,
         }
     }
 

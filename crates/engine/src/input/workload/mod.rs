@@ -136,6 +136,10 @@ pub struct Workload {
     pub preemption_retries: Option<u64>,
     /// Deadline = factor x the job's work, relative to its submit time.
     pub deadline_factor: Option<f64>,
+    /// SPEC 14 fields, copied to every generated job.
+    pub recovery: Option<crate::model::Recovery>,
+    pub on_retries_exhausted: crate::model::OnExhausted,
+    pub escalate: Option<crate::model::Escalate>,
 }
 
 mod generate;

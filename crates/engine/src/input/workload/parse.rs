@@ -24,6 +24,9 @@ pub const FIELDS: &[&str] = &[
     "checkpoint_on_preempt",
     "preemption_retries",
     "deadline_factor",
+    "recovery",
+    "on_retries_exhausted",
+    "escalate",
 ];
 pub(super) const ARRIVAL_KEYS: &[&str] = &["poisson_per_hour", "uniform", "at_s"];
 pub(super) const DIST_KEYS: &[&str] = &["fixed", "uniform", "exponential", "lognormal", "choice"];
@@ -115,6 +118,16 @@ pub fn parse(
         Some(f) => positive(f, &p("deadline_factor"), problems).map(Some),
     };
 
+    let (recovery, on_retries_exhausted, escalate) = crate::input::contract::job_fields(
+        obj,
+        path,
+        share_names,
+        share,
+        get(obj, "deadline_factor").is_some(),
+        "deadline_factor",
+        problems,
+    );
+
     if problems.len() > before {
         return None;
     }
@@ -131,6 +144,9 @@ pub fn parse(
         Some(checkpoint_on_preempt),
         Some(preemption_retries),
         Some(deadline_factor),
+        Some(recovery),
+        Some(on_retries_exhausted),
+        Some(escalate),
     ) = (
         share,
         instance_type,
@@ -144,6 +160,9 @@ pub fn parse(
         checkpoint_on_preempt,
         preemption_retries,
         deadline_factor,
+        recovery,
+        on_retries_exhausted,
+        escalate,
     )
     else {
         // Unreachable in practice: every `None` above pushed a problem.
@@ -169,6 +188,9 @@ pub fn parse(
         checkpoint_on_preempt,
         preemption_retries,
         deadline_factor,
+        recovery,
+        on_retries_exhausted,
+        escalate,
     })
 }
 
@@ -704,6 +726,9 @@ mod tests {
                 checkpoint_on_preempt: false,
                 preemption_retries: None,
                 deadline_factor: None,
+                recovery: None,
+                on_retries_exhausted: Default::default(),
+                escalate: None,
             }
         );
     }
