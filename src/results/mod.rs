@@ -96,5 +96,6 @@ fn empty_digest() -> Digest {
         series_points: 0,
         steps: 0,
         kueue: None,
+        contract: Default::default(),
     }
 }

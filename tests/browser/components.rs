@@ -107,6 +107,7 @@ fn small_digest() -> Digest {
         series_points: 3,
         steps: 0,
         kueue: None,
+        contract: Default::default(),
     }
 }
 
