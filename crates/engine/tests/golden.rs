@@ -19,7 +19,17 @@ fn render(result: &str) -> String {
             let _ = write!(line, " {j}");
         }
         let _ = write!(line, " [{}]", e["share"].as_str().unwrap());
-        for k in ["borrowing", "cause", "by", "reason", "priority"] {
+        for k in [
+            "borrowing",
+            "cause",
+            "by",
+            "reason",
+            "priority",
+            "escalated",
+            "from",
+            "lost_s",
+            "preemptions",
+        ] {
             if !e[k].is_null() {
                 let v = match &e[k] {
                     Value::String(s) => s.clone(),
@@ -35,7 +45,7 @@ fn render(result: &str) -> String {
     for j in r["jobs"].as_array().unwrap() {
         let _ = writeln!(
             out,
-            "{} {} start={} end={} preemptions={} lost_s={} held_s={}{}",
+            "{} {} start={} end={} preemptions={} lost_s={} held_s={}{}{}",
             j["id"].as_str().unwrap(),
             j["state"].as_str().unwrap(),
             j["first_start_s"],
@@ -46,7 +56,13 @@ fn render(result: &str) -> String {
             j["waiting_reason"]
                 .as_str()
                 .map(|r| format!(" waiting={r}"))
-                .unwrap_or_default()
+                .unwrap_or_default(),
+            // SPEC 14 (only in results of scenarios that use it).
+            if j["useful_borrowed_s"].is_null() {
+                String::new()
+            } else {
+                format!(" useful_borrowed_s={}", j["useful_borrowed_s"])
+            }
         );
     }
     let _ = writeln!(out, "end_s={}", r["end_s"]);
