@@ -25,6 +25,7 @@ pub fn GeneralFields() -> impl IntoView {
     });
     view! {
         <div class="grid-fields">
+            <super::kueue::ModelField />
             <TextField label="Name" path=root.key("name") optional=true class="wide" />
             <TextField label="Description" path=root.key("description") optional=true class="wide" />
             <NumField label="Seed (workload draws)" path=root.key("seed") integer=true placeholder="0" />

@@ -104,6 +104,61 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
         "queueingStrategy: BestEffortFIFO / StrictFIFO",
     ),
     (
+        "model: \"kueue\"",
+        "(the AWS Batch model is the default, \"aws_batch\")",
+        "ClusterQueues, Cohorts and ResourceFlavors (API kueue.x-k8s.io/v1beta2)",
+    ),
+    (
+        "shares[].cohort (Kueue model)",
+        "(every quota share of a job queue is in its one pool)",
+        "spec.cohortName (v1beta1: spec.cohort)",
+    ),
+    (
+        "shares[].borrowing_limit {type: n} (Kueue model)",
+        "≈ borrowLimit, as a percent of maxCapacity",
+        "resourceGroups[].flavors[].resources[].borrowingLimit",
+    ),
+    (
+        "shares[].lending_limit {type: n} (Kueue model)",
+        "RESERVE lends nothing, LEND and LEND_AND_BORROW lend all",
+        "resourceGroups[].flavors[].resources[].lendingLimit",
+    ),
+    (
+        "shares[].preemption.within_share",
+        "inSharePreemption (true ≈ lower_priority)",
+        "spec.preemption.withinClusterQueue: Never, LowerPriority, LowerOrNewerEqualPriority",
+    ),
+    (
+        "shares[].preemption.reclaim",
+        "(always on: any)",
+        "spec.preemption.reclaimWithinCohort: Never, LowerPriority, Any",
+    ),
+    (
+        "shares[].preemption.borrow_within_cohort",
+        "(no equivalent)",
+        "spec.preemption.borrowWithinCohort: policy Never / LowerPriority, maxPriorityThreshold",
+    ),
+    (
+        "shares[].queueing (Kueue model)",
+        "(one order for the whole job queue: queue.queueing)",
+        "spec.queueingStrategy: BestEffortFIFO, StrictFIFO",
+    ),
+    (
+        "shares[].weight, cohorts[].weight",
+        "(no fair sharing)",
+        "spec.fairSharing.weight",
+    ),
+    (
+        "cohorts[] {name, parent, limits, borrowing_limit, lending_limit}",
+        "(no cohorts)",
+        "Cohort (v1beta2; v1alpha1): metadata.name, spec.parentName, spec.resourceGroups nominalQuota, borrowingLimit, lendingLimit",
+    ),
+    (
+        "fair_sharing {strategies}",
+        "(no fair sharing)",
+        "Configuration fairSharing.preemptionStrategies: LessThanOrEqualToFinalShare, LessThanInitialShare",
+    ),
+    (
         "queue.preemption_grace_s",
         "time between SIGTERM and the instances' release (model parameter)",
         "the pods' terminationGracePeriodSeconds",

@@ -12,6 +12,7 @@ pub mod fields;
 pub mod general;
 pub mod glossary;
 pub mod json;
+pub mod kueue;
 pub mod path;
 pub mod shares;
 pub mod words;
@@ -29,6 +30,7 @@ pub fn Editor() -> impl IntoView {
     let ed = Ed::new(app);
     provide_context(ed);
     let editable = Memo::new(move |_| ed.json_error.with(Option::is_none));
+    let kueue = kueue::is_kueue(ed);
     install_undo_keys(app);
     view! {
         <section
@@ -57,7 +59,7 @@ pub fn Editor() -> impl IntoView {
             }}
             <fieldset class="forms" disabled=move || !editable.get()>
                 <legend class="visually-hidden">"Scenario forms"</legend>
-                <Section title="General" prefixes=&["name", "description", "seed", "horizon_s", "queue", "format"]>
+                <Section title="General" prefixes=&["name", "description", "seed", "horizon_s", "queue", "format", "model"]>
                     <general::GeneralFields />
                 </Section>
                 <Section title="Instance types and capacity" prefixes=&["instance_types", "capacity"]>
@@ -72,6 +74,15 @@ pub fn Editor() -> impl IntoView {
                 >
                     <shares::SharesFields />
                 </Section>
+                <Show when=move || kueue.get()>
+                    <Section
+                        title="Cohorts and fair sharing"
+                        prefixes=&["cohorts", "fair_sharing"]
+                        count=list_count(ed, "cohorts")
+                    >
+                        <kueue::CohortsFields />
+                    </Section>
+                </Show>
                 <Section title="Workload mixes" prefixes=&["workloads"] count=list_count(ed, "workloads")>
                     <workloads::WorkloadsFields />
                 </Section>

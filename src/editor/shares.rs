@@ -237,37 +237,11 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             .and_then(|v| v.as_str().map(str::to_string))
             .unwrap_or_default()
     });
-    let strategy = ed.value(base.key("strategy"));
-    let borrow = ed.value(base.key("borrow_limit"));
     let state = ed.value(base.key("state"));
-    let limits = ed.value(base.key("limits"));
     // The borrow limit set aside while the strategy is not LEND_AND_BORROW (which may not
     // have one), given back when it is again.
     let stash = StoredValue::new(None::<Value>);
-    let bl_path = base.key("borrow_limit");
-    let on_strategy: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
-        if new.as_str() == Some("LEND_AND_BORROW") {
-            if bl_path.get(doc).is_none() {
-                if let Some(v) = stash.get_value() {
-                    bl_path.set(doc, Some(v));
-                }
-            }
-        } else if let Some(v) = bl_path.get(doc).cloned() {
-            stash.set_value(Some(v));
-            bl_path.set(doc, None);
-        }
-    });
-    let borrows = Signal::derive(move || {
-        strategy.with(|s| s.as_ref().and_then(Value::as_str) == Some("LEND_AND_BORROW"))
-    });
-    let hint = Signal::derive(move || {
-        let s = strategy.get();
-        json::borrow_as_instances(
-            s.as_ref().and_then(Value::as_str),
-            borrow.get().as_ref(),
-            limits.get().as_ref(),
-        )
-    });
+    let kueue = super::kueue::is_kueue(ed);
     let swap = move |a: usize, b: usize| {
         stash.set_value(None);
         ed.edit(|doc| {
@@ -338,6 +312,75 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                     </button>
                 </div>
             </div>
+            {
+                let b = base.clone();
+                move || {
+                    if kueue.get() {
+                        view! { <super::kueue::KueueShareFields base=b.clone() owner=name_s /> }.into_any()
+                    } else {
+                        view! { <AwsShareFields base=b.clone() owner=name_s stash=stash /> }.into_any()
+                    }
+                }
+            }
+            <div class="row-fields">
+                <SelectField
+                    label="State"
+                    path=base.key("state")
+                    options=state_options()
+                    absent=json!("ENABLED")
+                    hint=Signal::derive(move || {
+                        if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
+                            "accepts no new job; still lends".to_string()
+                        } else {
+                            String::new()
+                        }
+                    })
+                    class="state"
+                />
+            </div>
+            <Messages path=base.clone() />
+        </div>
+    }
+}
+
+/// A share's AWS Batch fields (sections 2-3): strategy, borrow limit, in-share preemption,
+/// limits. `stash` keeps the borrow limit set aside while the strategy does not borrow.
+#[component]
+fn AwsShareFields(
+    base: Path,
+    owner: Signal<String>,
+    stash: StoredValue<Option<Value>>,
+) -> impl IntoView {
+    let ed = use_ed();
+    let name_s = owner;
+    let strategy = ed.value(base.key("strategy"));
+    let borrow = ed.value(base.key("borrow_limit"));
+    let limits = ed.value(base.key("limits"));
+    let bl_path = base.key("borrow_limit");
+    let on_strategy: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
+        if new.as_str() == Some("LEND_AND_BORROW") {
+            if bl_path.get(doc).is_none() {
+                if let Some(v) = stash.get_value() {
+                    bl_path.set(doc, Some(v));
+                }
+            }
+        } else if let Some(v) = bl_path.get(doc).cloned() {
+            stash.set_value(Some(v));
+            bl_path.set(doc, None);
+        }
+    });
+    let borrows = Signal::derive(move || {
+        strategy.with(|s| s.as_ref().and_then(Value::as_str) == Some("LEND_AND_BORROW"))
+    });
+    let hint = Signal::derive(move || {
+        let s = strategy.get();
+        json::borrow_as_instances(
+            s.as_ref().and_then(Value::as_str),
+            borrow.get().as_ref(),
+            limits.get().as_ref(),
+        )
+    });
+    view! {
             <div class="row-fields">
                 <SelectField
                     label="Strategy"
@@ -369,20 +412,6 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                     class="borrow"
                 />
                 <BorrowSlider path=base.key("borrow_limit") enabled=borrows share=name_s />
-                <SelectField
-                    label="State"
-                    path=base.key("state")
-                    options=state_options()
-                    absent=json!("ENABLED")
-                    hint=Signal::derive(move || {
-                        if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
-                            "accepts no new job; still lends".to_string()
-                        } else {
-                            String::new()
-                        }
-                    })
-                    class="state"
-                />
                 <CheckField
                     label="In-share preemption"
                     path=base.key("in_share_preemption")
@@ -395,8 +424,6 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                 label="Limits (instances per type)"
                 owner=name_s
             />
-            <Messages path=base.clone() />
-        </div>
     }
 }
 

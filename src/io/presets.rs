@@ -123,8 +123,45 @@ pub const PHILLY: Preset = Preset {
     },
 };
 
+/// Kueue's documented cohort example with a third queue (Kueue model), fetched when picked
+/// (like every Kueue preset: the page's size budget).
+pub const KUEUE_THREE: Preset = Preset {
+    id: "kueue",
+    title: "Kueue: three ClusterQueues in a cohort",
+    description: "Kueue's documented cohort team-ab: team-a-cq (9 instances, borrowing \
+                  limit 6) bursts into team-b-cq's idle quota (12) until team-b's jobs \
+                  reclaim it; team-c-cq (3, lending limit 0) lends nothing.",
+    source: Source::Fetched {
+        path: "presets/kueue-three-queues.json",
+        len: 2_889,
+        hash: 0xf565_9874_40b1_443f,
+    },
+};
+
+/// Two departments of two teams each under one root, with fair sharing and weights.
+pub const KUEUE_FAIR: Preset = Preset {
+    id: "kueue-fair",
+    title: "Kueue: hierarchical fair sharing",
+    description: "Departments research (weight 2: nlp, vision) and product (weight 1: \
+                  search, ads with weight 0) under cohort org, with fair sharing: watch the \
+                  dominant shares in the cohort tree and whom fair sharing preempts.",
+    source: Source::Fetched {
+        path: "presets/kueue-hierarchical-fair.json",
+        len: 3_864,
+        hash: 0xd9a8_c2ad_832d_0fcf,
+    },
+};
+
 /// Every preset, in menu order.
-pub const PRESETS: &[Preset] = &[AWS_WALKTHROUGH, PARTITIONED, POOLED, RESEARCH_ORG, PHILLY];
+pub const PRESETS: &[Preset] = &[
+    AWS_WALKTHROUGH,
+    PARTITIONED,
+    POOLED,
+    RESEARCH_ORG,
+    PHILLY,
+    KUEUE_THREE,
+    KUEUE_FAIR,
+];
 
 /// The preset whose text is exactly `text`, if any.
 pub fn matching(text: &str) -> Option<&'static Preset> {

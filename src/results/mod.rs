@@ -4,6 +4,7 @@
 //! ([`explain`]: the event log, one job's history, the checkpoint advisor). Nothing here
 //! re-runs the engine or decides anything.
 
+pub mod cohorts;
 pub mod compare;
 pub mod explain;
 pub mod summary;
@@ -54,6 +55,12 @@ pub fn RunResults(
             <h2 id="allocation-heading">"Allocation vs consumption"</h2>
             <AllocationChart digest=digest cursor=cursor />
         </section>
+        <Show when=move || digest.with(|d| d.kueue.is_some())>
+            <section class="card" aria-labelledby="cohort-tree-heading" data-testid="cohort-tree-card">
+                <h2 id="cohort-tree-heading">"Cohort tree"</h2>
+                <cohorts::CohortTree digest=digest cursor=cursor />
+            </section>
+        </Show>
         <section class="card" aria-labelledby="occupancy-heading">
             <h2 id="occupancy-heading">"Cluster occupancy"</h2>
             <OccupancyChart digest=digest cursor=cursor />

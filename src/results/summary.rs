@@ -19,7 +19,12 @@ fn count(n: u64) -> String {
     format::thousands(n as f64)
 }
 
-fn row(s: &ShareMetrics, colour: Option<String>, total: bool) -> impl IntoView + use<> {
+fn row(
+    s: &ShareMetrics,
+    colour: Option<String>,
+    total: bool,
+    kueue: bool,
+) -> impl IntoView + use<> {
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
     });
@@ -44,6 +49,10 @@ fn row(s: &ShareMetrics, colour: Option<String>, total: bool) -> impl IntoView +
             <td class="num group-start" data-col="wait-p50" data-label="wait p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
             <td class="num group-start" data-col="reclaim" data-label="reclaims">{count(s.reclaim)}</td>
             <td class="num" data-col="in-share" data-label="in-share preempts">{count(s.in_share)}</td>
+            {kueue.then(|| view! {
+                <td class="num" data-col="reclaim-borrowing" data-label="reclaims while borrowing">{count(s.reclaim_while_borrowing)}</td>
+                <td class="num" data-col="fair-sharing" data-label="fair-sharing preempts">{count(s.fair_sharing)}</td>
+            })}
             <td class="num group-start" data-col="entitled" data-label="entitled inst.-h">{format::hours(s.entitled_h)}</td>
             <td class="num" data-col="own" data-label="own inst.-h">{format::hours(s.own_h)}</td>
             <td class="num" data-col="borrowed" data-label="borrowed inst.-h">{format::hours(s.borrowed_h)}</td>
@@ -67,14 +76,16 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
             return view! { <p class="empty-note">"The run has no quota shares to summarise."</p> }
                 .into_any();
         }
+        // The Kueue model's two more causes of preemption (SPEC 12).
+        let kueue = d.kueue.is_some();
         let rows = d
             .shares
             .iter()
             .enumerate()
-            .map(|(i, s)| row(s, Some(palette::css(i)), false))
+            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue))
             .collect_view();
-        let totals =
-            (d.shares.len() > 1).then(|| view! { <tfoot>{row(&d.totals, None, true)}</tfoot> });
+        let totals = (d.shares.len() > 1)
+            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue)}</tfoot> });
         view! {
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
@@ -85,7 +96,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="colgroup" colspan="3">"Jobs"</th>
                             <th scope="colgroup" colspan="2" class="group-start">"Completion"</th>
                             <th scope="col" class="group-start">"Wait"</th>
-                            <th scope="colgroup" colspan="2" class="group-start">"Preemptions"</th>
+                            <th scope="colgroup" colspan=if kueue { "4" } else { "2" } class="group-start">"Preemptions"</th>
                             <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
                             <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
                             <th scope="colgroup" colspan="2">"Cost"</th>
@@ -100,6 +111,10 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="col" class="num group-start" title="wait from submission to first start, median">"p50"</th>
                             <th scope="col" class="num group-start" title="taken back by a share reclaiming its lent capacity">"reclaim"</th>
                             <th scope="col" class="num" title="by a higher-priority job of the same share">"in\u{2011}share"</th>
+                            {kueue.then(|| view! {
+                                <th scope="col" class="num" title="by a job of another queue while it borrows (Kueue borrowWithinCohort)">"while borrowing"</th>
+                                <th scope="col" class="num" title="by fair sharing: its queue's dominant resource share was the highest">"fair sharing"</th>
+                            })}
                             <th scope="col" class="num group-start" title="limit × time">"entitled"</th>
                             <th scope="col" class="num" title="quota of admitted jobs within the limit">"own"</th>
                             <th scope="col" class="num" title="quota of admitted jobs beyond the limit">"borrowed"</th>

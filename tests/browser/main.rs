@@ -15,6 +15,7 @@ mod decision;
 mod determinism;
 mod editor;
 mod explain;
+mod kueue;
 mod exports;
 mod share;
 mod story;

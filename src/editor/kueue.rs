@@ -1,0 +1,447 @@
+//! The Kueue model's forms (SPEC 12): the model switch, a share's ClusterQueue fields
+//! (cohort, borrowing and lending limits, queueing, the three preemption policies, weight),
+//! the cohorts (name, parent, quota, limits, weight) and fair sharing.
+//!
+//! The switch rewrites the scenario with the engine's translation
+//! ([`quotalab_engine::translate`]) and says what it could not keep; the forms only write
+//! fields, the validator judges them.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotalab_engine::model::Model;
+use quotalab_engine::translate;
+use serde_json::{json, Value};
+
+use super::context::{use_ed, Ed};
+use super::dist::LimitsField;
+use super::fields::{ChangeHook, Messages, NumField, SelectField, TextField};
+use super::json;
+use super::path::Path;
+use crate::state::Notice;
+
+/// Whether the scenario is written for the Kueue model.
+pub fn is_kueue(ed: Ed) -> Memo<bool> {
+    Memo::new(move |_| {
+        ed.doc
+            .with(|d| translate::model_of(&d.value) == Model::Kueue)
+    })
+}
+
+/// The model select: switching rewrites the shares for the other model (SPEC 12's
+/// translation table; undo puts the scenario back) and lists what did not translate.
+#[component]
+pub fn ModelField() -> impl IntoView {
+    let ed = use_ed();
+    let app = ed.app;
+    let options = vec![
+        (json!("aws_batch"), "AWS Batch quota shares".to_string()),
+        (
+            json!("kueue"),
+            "Kueue ClusterQueues and cohorts".to_string(),
+        ),
+    ];
+    let on_change: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
+        let target = new.as_str().and_then(Model::parse).unwrap_or_default();
+        // The select has written the new model already: translate from the other one.
+        let from = match target {
+            Model::Kueue => Model::AwsBatch,
+            Model::AwsBatch => Model::Kueue,
+        };
+        if let Some(m) = doc.as_object_mut() {
+            match from {
+                Model::Kueue => m.insert("model".into(), json!("kueue")),
+                Model::AwsBatch => m.remove("model"),
+            };
+        }
+        let t = translate::to_model(doc, target);
+        *doc = t.doc;
+        let title = match target {
+            Model::Kueue => "Switched to the Kueue model: every share is a ClusterQueue of cohort \"quotalab\" (SPEC 12's translation). Undo switches back.",
+            Model::AwsBatch => "Switched to the AWS Batch model. Undo switches back.",
+        };
+        app.notice.set(Some(Notice::info(title, t.notes)));
+    });
+    let hint = Signal::derive(move || {
+        if is_kueue_now(ed) {
+            "each share is a ClusterQueue; cohorts pool and lend quota".to_string()
+        } else {
+            "each share is an AWS Batch quota share of one job queue".to_string()
+        }
+    });
+    view! {
+        <SelectField
+            label="Model"
+            path=Path::root().key("model")
+            options=options
+            absent=json!("aws_batch")
+            testid="model"
+            on_change=on_change
+            hint=hint
+            class="wide"
+        />
+    }
+}
+
+fn is_kueue_now(ed: Ed) -> bool {
+    ed.doc
+        .with(|d| translate::model_of(&d.value) == Model::Kueue)
+}
+
+/// The names of the scenario's cohorts, in order.
+fn cohort_names(doc: &Value) -> Vec<String> {
+    doc.get("cohorts")
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `(null, none)` then every cohort name but `except`.
+fn cohort_options(
+    ed: Ed,
+    none: &'static str,
+    except: Option<Memo<Option<Value>>>,
+) -> Signal<Vec<(Value, String)>> {
+    Signal::derive(move || {
+        let skip = except
+            .and_then(|e| e.get())
+            .and_then(|v| v.as_str().map(str::to_string));
+        let mut out = vec![(Value::Null, none.to_string())];
+        for n in ed.doc.with(|d| cohort_names(&d.value)) {
+            if Some(&n) != skip.as_ref() {
+                out.push((json!(n.clone()), n));
+            }
+        }
+        out
+    })
+}
+
+fn options(table: &[(&str, &str)], words: &[&str]) -> Vec<(Value, String)> {
+    table
+        .iter()
+        .map(|(n, _)| n)
+        .zip(words)
+        .map(|(n, w)| (json!(n), format!("{n}: {w}")))
+        .collect()
+}
+
+/// What a share's value of a policy means, in plain words.
+fn meaning(v: Option<&Value>, table: &[(&str, &'static str)]) -> String {
+    let v = v.and_then(Value::as_str).unwrap_or(table[0].0);
+    table
+        .iter()
+        .find(|(n, _)| *n == v)
+        .map_or("", |(_, w)| w)
+        .to_string()
+}
+
+const WITHIN: &[(&str, &str)] = &[
+    ("never", "its jobs never preempt each other"),
+    ("lower_priority", "a job may preempt lower-priority jobs of its own queue"),
+    (
+        "lower_or_newer_equal_priority",
+        "a job may preempt lower-priority jobs of its queue, or equal-priority ones submitted later",
+    ),
+];
+const RECLAIM: &[(&str, &str)] = &[
+    ("never", "never preempts borrowers to get its quota back"),
+    (
+        "lower_priority",
+        "preempts lower-priority borrowers in its cohort to get its quota back",
+    ),
+    (
+        "any",
+        "preempts any borrower in its cohort to get its quota back",
+    ),
+];
+const BWC: &[(&str, &str)] = &[
+    (
+        "never",
+        "while borrowing it preempts nobody in other queues",
+    ),
+    (
+        "lower_priority",
+        "while borrowing it may preempt lower-priority jobs of other queues (up to the threshold)",
+    ),
+];
+
+/// A share's Kueue (ClusterQueue) fields.
+#[component]
+pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
+    let ed = use_ed();
+    let pre = base.key("preemption");
+    let within = ed.value(pre.key("within_share"));
+    let reclaim = ed.value(pre.key("reclaim"));
+    let bwc = ed.value(pre.key("borrow_within_cohort").key("policy"));
+    let cohort = ed.value(base.key("cohort"));
+    let queueing = vec![
+        (json!("best_effort_fifo"), "best-effort FIFO".to_string()),
+        (json!("strict_fifo"), "strict FIFO".to_string()),
+    ];
+    let bwc_on = Signal::derive(move || {
+        bwc.with(|v| v.as_ref().and_then(Value::as_str) == Some("lower_priority"))
+    });
+    let standalone = Signal::derive(move || cohort.with(Option::is_none));
+    view! {
+        <div class="row-fields">
+            <SelectField
+                label="Cohort"
+                path=base.key("cohort")
+                options=cohort_options(ed, "none: stands alone", None)
+                testid="share-cohort"
+                hint=Signal::derive(move || {
+                    if standalone.get() {
+                        "neither lends nor borrows".to_string()
+                    } else {
+                        "lends its unused quota to the cohort and borrows from it".to_string()
+                    }
+                })
+                class="wide"
+            />
+            <SelectField
+                label="Queueing"
+                path=base.key("queueing")
+                options=queueing
+                absent=json!("best_effort_fifo")
+                class="state"
+            />
+            <NumField
+                label="Fair-sharing weight"
+                path=base.key("weight")
+                placeholder="1"
+                testid="share-weight"
+                title="A larger weight lets this queue hold more of the cohort before fair sharing preempts it; 0 makes any borrowing first to go"
+                class="borrow"
+            />
+        </div>
+        <fieldset class="policies">
+            <legend>"Preemption (Kueue ClusterQueue spec.preemption)"</legend>
+            <div class="row-fields">
+                <SelectField
+                    label="Within the queue"
+                    path=pre.key("within_share")
+                    options=options(WITHIN, &["never", "lower priority", "lower, or newer of equal priority"])
+                    absent=json!("never")
+                    testid="share-within"
+                    hint=Signal::derive(move || meaning(within.get().as_ref(), WITHIN))
+                    class="wide"
+                />
+                <SelectField
+                    label="Reclaim within the cohort"
+                    path=pre.key("reclaim")
+                    options=options(RECLAIM, &["never", "lower priority", "any priority"])
+                    absent=json!("never")
+                    testid="share-reclaim"
+                    hint=Signal::derive(move || meaning(reclaim.get().as_ref(), RECLAIM))
+                    class="wide"
+                />
+                <SelectField
+                    label="Borrow within the cohort"
+                    path=pre.key("borrow_within_cohort").key("policy")
+                    options=options(BWC, &["never", "lower priority"])
+                    absent=json!("never")
+                    testid="share-bwc"
+                    hint=Signal::derive(move || meaning(bwc.get().as_ref(), BWC))
+                    class="wide"
+                />
+                <NumField
+                    label="Max priority threshold"
+                    path=pre.key("borrow_within_cohort").key("max_priority_threshold")
+                    integer=true
+                    placeholder="none"
+                    disabled=Signal::derive(move || !bwc_on.get())
+                    title="While borrowing, only jobs at or below this priority may be preempted"
+                    class="borrow"
+                />
+            </div>
+            <Messages path=pre.clone() />
+        </fieldset>
+        <LimitsField
+            path=base.key("limits")
+            label="Nominal quota (instances per type)"
+            owner=owner
+        />
+        <LimitsField
+            path=base.key("borrowing_limit")
+            label="Borrowing limit: instances beyond the quota (a type not listed borrows without limit)"
+            owner=owner
+        />
+        <LimitsField
+            path=base.key("lending_limit")
+            label="Lending limit: instances of the quota it may lend (a type not listed lends all)"
+            owner=owner
+        />
+    }
+}
+
+/// After cohort `old` is renamed `new`, the shares in it and the cohorts under it follow
+/// (unless either name is, or was, another cohort's).
+fn rename_cohort_refs(doc: &mut Value, old: &str, new: &str) {
+    if old == new {
+        return;
+    }
+    let names = cohort_names(doc);
+    if names.iter().any(|n| n == old) || names.iter().filter(|n| *n == new).count() > 1 {
+        return;
+    }
+    for (list, key) in [("shares", "cohort"), ("cohorts", "parent")] {
+        if let Some(a) = doc.get_mut(list).and_then(Value::as_array_mut) {
+            for item in a {
+                if let Some(v) = item.get_mut(key) {
+                    if v.as_str() == Some(old) {
+                        *v = json!(new);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The fair-sharing select's choices (SPEC 12 `fair_sharing`).
+fn fair_sharing_options() -> Vec<(Value, String)> {
+    let (f, i) = (
+        "less_than_or_equal_to_final_share",
+        "less_than_initial_share",
+    );
+    vec![
+        (
+            Value::Null,
+            "off: classical preemption (priorities)".to_string(),
+        ),
+        (
+            json!({}),
+            "on (both strategies, final share first)".to_string(),
+        ),
+        (
+            json!({"strategies": [f, i]}),
+            "on: final share, then initial share".to_string(),
+        ),
+        (
+            json!({"strategies": [f]}),
+            "on: final share only".to_string(),
+        ),
+        (
+            json!({"strategies": [i]}),
+            "on: initial share only".to_string(),
+        ),
+    ]
+}
+
+/// The cohorts section: fair sharing, then every cohort's row.
+#[component]
+pub fn CohortsFields() -> impl IntoView {
+    let ed = use_ed();
+    let root = Path::root();
+    let len = Memo::new(move |_| ed.doc.with(|d| cohort_names(&d.value).len()));
+    let add = move |_: leptos::ev::MouseEvent| {
+        ed.edit(|doc| {
+            let name = json::unique_name("cohort", &cohort_names(doc));
+            let entry = json!({"name": name});
+            match doc.get_mut("cohorts").and_then(Value::as_array_mut) {
+                Some(a) => a.push(entry),
+                None => Path::root().key("cohorts").set(doc, Some(json!([entry]))),
+            }
+        })
+    };
+    view! {
+        <p class="section-note">
+            "A cohort pools the unused quota of the ClusterQueues in it (and of cohorts under it) and may add quota of its own. A share names its cohort in its row above."
+        </p>
+        <SelectField
+            label="Fair sharing"
+            path=root.key("fair_sharing")
+            options=fair_sharing_options()
+            testid="fair-sharing"
+            hint=Signal::derive(|| "with fair sharing, a queue over its share of the cohort is preempted first, by dominant resource share".to_string())
+            class="wide"
+        />
+        <div class="rows">
+            <For each=move || 0..len.get() key=|i| *i children=move |i| view! { <CohortRow index=i /> } />
+        </div>
+        <Messages path=root.key("cohorts") />
+        <button type="button" class="add" data-testid="add-cohort" on:click=add>
+            "+ Add cohort"
+        </button>
+    }
+}
+
+#[component]
+fn CohortRow(index: usize) -> impl IntoView {
+    let ed = use_ed();
+    let base = Path::root().key("cohorts").idx(index);
+    let name = ed.value(base.key("name"));
+    let name_s = Signal::derive(move || {
+        name.get()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    });
+    let parent = ed.value(base.key("parent"));
+    let rm = base.clone();
+    let (bl, ll) = (base.key("borrowing_limit"), base.key("lending_limit"));
+    view! {
+        <div
+            class="share-row row cohort-row"
+            data-testid="cohort-row"
+            role="group"
+            aria-label=move || format!("Cohort {}: {}", index + 1, name_s.get())
+        >
+            <div class="row-head">
+                <TextField
+                    label="Cohort name"
+                    path=base.key("name")
+                    testid="cohort-name"
+                    on_rename=rename_cohort_refs
+                    class="grow"
+                />
+                <div class="row-actions">
+                    <button
+                        type="button"
+                        class="icon-button danger"
+                        aria-label=move || format!("Remove cohort {}", name_s.get())
+                        title="Remove this cohort (shares and cohorts that name it are flagged)"
+                        on:click=move |_| ed.set(&rm, None)
+                    >
+                        "✕"
+                    </button>
+                </div>
+            </div>
+            <div class="row-fields">
+                <SelectField
+                    label="Parent cohort"
+                    path=base.key("parent")
+                    options=cohort_options(ed, "none: a root", Some(name))
+                    testid="cohort-parent"
+                    class="wide"
+                />
+                <NumField
+                    label="Fair-sharing weight"
+                    path=base.key("weight")
+                    placeholder="1"
+                    class="borrow"
+                />
+            </div>
+            <LimitsField
+                path=base.key("limits")
+                label="Quota of its own (instances per type, added to the pool below it)"
+                owner=name_s
+            />
+            <Show when=move || parent.with(Option::is_some)>
+                <LimitsField
+                    path=bl.clone()
+                    label="Borrowing limit from its parent (a type not listed: no limit)"
+                    owner=name_s
+                />
+                <LimitsField
+                    path=ll.clone()
+                    label="Lending limit to its parent (a type not listed: lends all)"
+                    owner=name_s
+                />
+            </Show>
+            <Messages path=base.clone() />
+        </div>
+    }
+}

@@ -1,0 +1,198 @@
+//! The cohort tree (Kueue model): every cohort and ClusterQueue with its quota, usage,
+//! borrowed and lent instances at the time cursor (like KueueViz and the Headlamp Kueue
+//! plugin), and each cohort's totals over the run. The rows come from
+//! [`Digest::quota_tree_at`]; nothing here computes a rule.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotalab_engine::digest::Digest;
+use quotalab_engine::tree_view::{NodeKind, TreeRow};
+
+use crate::ui::{format, palette};
+
+/// The tree at the cursor (or, with none, at the busiest moment), one instance type at a
+/// time, and the cohorts' totals under it. Nothing for an AWS Batch run.
+#[component]
+pub fn CohortTree(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+) -> impl IntoView {
+    let ty = RwSignal::new(0usize);
+    let at = Memo::new(move |_| {
+        let d = digest.get();
+        match cursor.get() {
+            Some(t) => (t, false),
+            None => (d.busiest_t(), true),
+        }
+    });
+    let rows = Memo::new(move |_| digest.with(|d| d.quota_tree_at(at.get().0)));
+    let types = Memo::new(move |_| digest.with(|d| d.instance_types.clone()));
+    let heading = move || {
+        let (t, busiest) = at.get();
+        if busiest {
+            format!(
+                "At {} (the busiest moment; click a chart over time to move the cursor)",
+                format::clock(t)
+            )
+        } else {
+            format!("At the cursor, {}", format::clock(t))
+        }
+    };
+    view! {
+        <p class="table-note" data-testid="cohort-tree-at" aria-live="polite">{heading}</p>
+        {move || {
+            (types.with(Vec::len) > 1)
+                .then(|| {
+                    let opts = types
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, t)| view! { <option value=i.to_string()>{t}</option> })
+                        .collect_view();
+                    view! {
+                        <label class="inline-field">
+                            "Instance type "
+                            <select
+                                data-testid="cohort-tree-type"
+                                prop:value=move || ty.get().to_string()
+                                on:change=move |ev| {
+                                    if let Ok(i) = event_target_value(&ev).parse() {
+                                        ty.set(i);
+                                    }
+                                }
+                            >
+                                {opts}
+                            </select>
+                        </label>
+                    }
+                })
+        }}
+        <div class="table-scroll">
+            <table class="summary cohort-tree" data-testid="cohort-tree">
+                <caption class="visually-hidden">
+                    "Cohorts and ClusterQueues with their quota, usage, borrowed and lent instances at the cursor"
+                </caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Cohort / ClusterQueue"</th>
+                        <th scope="col" class="num" title="a queue's nominal quota; a cohort's quota of its whole subtree">"quota"</th>
+                        <th scope="col" class="num" title="instances its admitted jobs count against the quota">"in use"</th>
+                        <th scope="col" title="in use against quota">""</th>
+                        <th scope="col" class="num" title="beyond its quota, from its cohort (a cohort: from its parent)">"borrowed"</th>
+                        <th scope="col" class="num" title="of its quota, in use elsewhere">"lent"</th>
+                        <th scope="col" class="num" title="dominant resource share (Kueue weightedShare): 0 while within quota">"dominant share"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        let t = ty.get();
+                        rows.get().into_iter().map(|r| tree_row(r, t)).collect_view()
+                    }}
+                </tbody>
+            </table>
+        </div>
+        <CohortTotals digest=digest />
+    }
+}
+
+fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
+    let a = r.amounts.get(ty).copied().unwrap_or_default();
+    let (kind, swatch) = match r.kind {
+        NodeKind::Cohort(_) => ("cohort", None),
+        NodeKind::Share(s) => ("queue", Some(palette::css(usize::from(s)))),
+    };
+    let fill = if a.quota > 0.0 {
+        (a.usage / a.quota * 100.0).min(100.0)
+    } else if a.usage > 0.0 {
+        100.0
+    } else {
+        0.0
+    };
+    let dominant = match r.dominant {
+        Some(Some(v)) => format::thousands(v as f64),
+        Some(None) => "∞".to_string(),
+        None => "—".to_string(),
+    };
+    let over = a.borrowed > 0.0;
+    let indent = format!("{}em", f64::from(r.depth) * 1.2);
+    let key = r.name.clone();
+    view! {
+        <tr data-testid="cohort-tree-row" data-kind=kind data-name=key>
+            <th scope="row" class="share-name">
+                <span class="tree-indent" style:padding-left=indent>
+                    {swatch.map(|c| view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> })}
+                    <span class=format!("tree-kind {kind}")>{kind}</span>
+                    " "
+                    {r.name}
+                </span>
+            </th>
+            <td class="num" data-col="quota">{format::amount(a.quota)}</td>
+            <td class="num" data-col="usage">{format::amount(a.usage)}</td>
+            <td class="bar-cell" aria-hidden="true">
+                <span class="use-bar" class:over=over>
+                    <span class="use-fill" style:width=format!("{fill:.0}%")></span>
+                </span>
+            </td>
+            <td class="num" data-col="borrowed">{format::amount(a.borrowed)}</td>
+            <td class="num" data-col="lent">{format::amount(a.lent)}</td>
+            <td class="num" data-col="dominant">{dominant}</td>
+        </tr>
+    }
+}
+
+/// Each cohort over the whole run (SPEC 12 results): quota, borrowed and lent
+/// instance-hours, and the preemptions of the jobs under it by cause.
+#[component]
+fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
+    move || {
+        let d = digest.get();
+        let k = d.kueue.as_ref()?;
+        if k.cohorts.is_empty() {
+            return None;
+        }
+        let rows = k
+            .cohorts
+            .iter()
+            .map(|c| {
+                view! {
+                    <tr data-testid="cohort-total-row" data-name=c.name.clone()>
+                        <th scope="row">{c.path.clone()}</th>
+                        <td class="num">{format::hours(c.quota_h)}</td>
+                        <td class="num">{format::hours(c.borrowed_h)}</td>
+                        <td class="num">{format::hours(c.lent_h)}</td>
+                        <td class="num group-start">{format::thousands(c.reclaim as f64)}</td>
+                        <td class="num">{format::thousands(c.in_share as f64)}</td>
+                        <td class="num">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
+                        <td class="num">{format::thousands(c.fair_sharing as f64)}</td>
+                    </tr>
+                }
+            })
+            .collect_view();
+        Some(view! {
+            <h3 class="subhead">"Cohorts over the whole run"</h3>
+            <div class="table-scroll">
+                <table class="summary" data-testid="cohort-totals">
+                    <caption class="visually-hidden">"Each cohort's instance-hours and the preemptions below it, by cause"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col" rowspan="2">"Cohort"</th>
+                            <th scope="colgroup" colspan="3">"Instance-hours"</th>
+                            <th scope="colgroup" colspan="4" class="group-start">"Preemptions below it"</th>
+                        </tr>
+                        <tr>
+                            <th scope="col" class="num" title="subtree quota × time">"quota"</th>
+                            <th scope="col" class="num" title="borrowed from its parent">"borrowed"</th>
+                            <th scope="col" class="num" title="lent to its parent">"lent"</th>
+                            <th scope="col" class="num group-start">"reclaim"</th>
+                            <th scope="col" class="num">"in\u{2011}share"</th>
+                            <th scope="col" class="num">"while borrowing"</th>
+                            <th scope="col" class="num">"fair sharing"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+        })
+    }
+}

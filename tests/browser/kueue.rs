@@ -1,0 +1,241 @@
+//! The Kueue model on the page (SPEC 12): the model switch, a ClusterQueue's fields, the
+//! cohort editor and the cohort tree at the cursor.
+
+use std::sync::Arc;
+
+use crate::common::{all, mount, one, settle};
+use leptos::prelude::*;
+use quotalab_app::editor::Editor;
+use quotalab_app::state::AppState;
+use quotalab_engine::digest::{Digest, DigestLimits};
+use serde_json::Value;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
+
+const WALKTHROUGH: &str = include_str!("../../www/presets/aws-walkthrough.json");
+const THREE: &str = include_str!("../../www/presets/kueue-three-queues.json");
+const FAIR: &str = include_str!("../../www/presets/kueue-hierarchical-fair.json");
+
+fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
+    let app = AppState::new(scenario.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! { <Editor /> }
+    });
+    (root, app)
+}
+
+async fn validate(app: AppState) {
+    settle().await;
+    app.run_now(&app.scenario.get_untracked());
+    settle().await;
+}
+
+fn text(el: &Element) -> String {
+    el.text_content().unwrap_or_default().trim().to_string()
+}
+
+fn choose(select: &Element, label: &str) {
+    let select: HtmlSelectElement = select.clone().unchecked_into();
+    let option = all(&select, "option")
+        .into_iter()
+        .find(|o| text(o) == label || text(o).starts_with(label))
+        .unwrap_or_else(|| panic!("no option {label:?}"));
+    select.set_value(&option.get_attribute("value").unwrap());
+    select
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+}
+
+fn doc(app: AppState) -> Value {
+    serde_json::from_str(&app.scenario.get_untracked()).unwrap()
+}
+
+fn present(root: &Element, selector: &str) -> bool {
+    root.query_selector(selector).unwrap().is_some()
+}
+
+#[wasm_bindgen_test]
+async fn the_model_switch_translates_the_shares_and_undo_puts_them_back() {
+    let (root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    assert!(present(&root, "[data-testid=share-strategy]"));
+    assert!(!present(&root, "[data-testid=share-cohort]"));
+    assert!(
+        !present(&root, "[data-testid=add-cohort]"),
+        "no cohorts in the AWS model"
+    );
+
+    choose(&one(&root, "[data-testid=model]"), "Kueue");
+    settle().await;
+    let d = doc(app);
+    assert_eq!(d["model"], "kueue");
+    // SPEC 12's table: background LEND_AND_BORROW 200 % of 1, medium LEND, protected RESERVE.
+    let s = &d["shares"];
+    assert_eq!(s[0]["cohort"], "quotalab");
+    assert_eq!(s[0]["borrowing_limit"]["ml.g5.xlarge"], 2);
+    assert!(s[0].get("strategy").is_none() && s[0].get("borrow_limit").is_none());
+    assert_eq!(s[1]["borrowing_limit"]["ml.g5.xlarge"], 0);
+    assert_eq!(s[2]["lending_limit"]["ml.g5.xlarge"], 0);
+    assert_eq!(s[0]["preemption"]["reclaim"], "any");
+    let notice = app
+        .notice
+        .get_untracked()
+        .expect("the switch says what it did");
+    assert!(notice.title.contains("Kueue"), "{}", notice.title);
+    assert!(!notice.lines.is_empty());
+    // The forms follow: Kueue fields, no AWS strategy, a cohorts section.
+    assert!(!present(&root, "[data-testid=share-strategy]"));
+    assert_eq!(all(&root, "[data-testid=share-cohort]").len(), 3);
+    assert!(present(&root, "[data-testid=add-cohort]"));
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+
+    assert!(app.history.undo(app.scenario));
+    settle().await;
+    assert_eq!(
+        doc(app),
+        serde_json::from_str::<Value>(WALKTHROUGH).unwrap()
+    );
+    assert!(present(&root, "[data-testid=share-strategy]"));
+}
+
+#[wasm_bindgen_test]
+async fn a_clusterqueues_policies_are_written_and_judged_by_the_validator() {
+    let (root, app) = mount_editor(THREE);
+    settle().await;
+    let row = all(&root, "[data-testid=share-row]")[2].clone();
+    // team-c-cq: reclaim lower_priority; borrow within cohort needs reclaim not never.
+    choose(&one(&row, "[data-testid=share-reclaim]"), "never");
+    choose(&one(&row, "[data-testid=share-bwc]"), "lower_priority");
+    settle().await;
+    let d = doc(app);
+    assert_eq!(d["shares"][2]["preemption"]["reclaim"], "never");
+    assert_eq!(
+        d["shares"][2]["preemption"]["borrow_within_cohort"]["policy"],
+        "lower_priority"
+    );
+    validate(app).await;
+    let shown = text(&row);
+    assert!(
+        shown.contains("reclaim"),
+        "the row shows the validator's message: {shown}"
+    );
+    // The threshold is enabled with the policy, and typed into the document.
+    let threshold: HtmlInputElement = all(&row, "input")
+        .into_iter()
+        .find(|i| {
+            i.closest(".field")
+                .unwrap()
+                .map(|f| text(&f).starts_with("Max priority threshold"))
+                .unwrap_or(false)
+        })
+        .expect("the threshold field")
+        .unchecked_into();
+    assert!(!threshold.disabled());
+    threshold.set_value("-5");
+    threshold
+        .dispatch_event(&Event::new("input").unwrap())
+        .unwrap();
+    settle().await;
+    assert_eq!(
+        doc(app)["shares"][2]["preemption"]["borrow_within_cohort"]["max_priority_threshold"],
+        -5
+    );
+}
+
+#[wasm_bindgen_test]
+async fn cohorts_are_added_and_a_rename_carries_the_shares_along() {
+    let (root, app) = mount_editor(THREE);
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=cohort-row]").len(), 1);
+    let name: HtmlInputElement = one(&root, "[data-testid=cohort-name]").unchecked_into();
+    name.set_value("ab");
+    name.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    settle().await;
+    let d = doc(app);
+    assert_eq!(d["cohorts"][0]["name"], "ab");
+    for s in d["shares"].as_array().unwrap() {
+        assert_eq!(s["cohort"], "ab", "{s}");
+    }
+    one(&root, "[data-testid=add-cohort]")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=cohort-row]").len(), 2);
+    // The new cohort may have ab as its parent; ab may not be its own.
+    let rows = all(&root, "[data-testid=cohort-row]");
+    choose(&one(&rows[1], "[data-testid=cohort-parent]"), "ab");
+    settle().await;
+    assert_eq!(doc(app)["cohorts"][1]["parent"], "ab");
+    let own = all(&one(&rows[0], "[data-testid=cohort-parent]"), "option")
+        .iter()
+        .map(text)
+        .collect::<Vec<_>>();
+    assert!(!own.iter().any(|o| o == "ab"), "{own:?}");
+    validate(app).await;
+    assert!(app.problems.get_untracked().is_empty());
+}
+
+fn digest(text: &str) -> Arc<Digest> {
+    Arc::new(quotalab_engine::run_digest(text, DigestLimits::default()).expect("valid"))
+}
+
+fn cells(row: &Element) -> Vec<String> {
+    all(row, "th, td").iter().map(text).collect()
+}
+
+#[wasm_bindgen_test]
+async fn the_cohort_tree_follows_the_cursor() {
+    let d = digest(FAIR);
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || {
+        view! { <quotalab_app::results::RunResults digest=d cursor=cursor /> }
+    });
+    settle().await;
+    let card = one(&root, "[data-testid=cohort-tree-card]");
+    let names: Vec<String> = all(&card, "[data-testid=cohort-tree-row]")
+        .iter()
+        .map(|r| r.get_attribute("data-name").unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        ["org", "research", "nlp", "vision", "product", "search", "ads"]
+    );
+    assert!(text(&one(&card, "[data-testid=cohort-tree-at]")).contains("busiest"));
+    // At 0 s nothing runs yet: the root's quota is the whole organisation (32), none in use.
+    cursor.set(Some(0.0));
+    settle().await;
+    let rows = all(&card, "[data-testid=cohort-tree-row]");
+    let org = cells(&rows[0]);
+    assert_eq!((org[1].as_str(), org[2].as_str()), ("32", "0"), "{org:?}");
+    // Two hours in, nlp borrows beyond its 8.
+    cursor.set(Some(7200.0));
+    settle().await;
+    let rows = all(&card, "[data-testid=cohort-tree-row]");
+    let nlp = cells(&rows[2]);
+    let borrowed: f64 = nlp[4].parse().unwrap();
+    assert!(borrowed > 0.0, "{nlp:?}");
+    assert!(text(&one(&card, "[data-testid=cohort-tree-at]")).contains("2 h 00 min"));
+    // Totals per cohort, with the fair-sharing preemptions below each.
+    assert_eq!(all(&card, "[data-testid=cohort-total-row]").len(), 3);
+    // The summary has the Kueue causes.
+    assert!(present(&root, "[data-col=fair-sharing]"));
+}
+
+#[wasm_bindgen_test]
+async fn an_aws_run_has_no_cohort_tree() {
+    let d = digest(WALKTHROUGH);
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || {
+        view! { <quotalab_app::results::RunResults digest=d cursor=cursor /> }
+    });
+    settle().await;
+    assert!(!present(&root, "[data-testid=cohort-tree-card]"));
+    assert!(!present(&root, "[data-col=fair-sharing]"));
+}
