@@ -1,4 +1,5 @@
-//! Files in and out of the page: the scenario as JSON (export and import), the results as
+//! Files in and out of the page: the scenario as JSON (export and import), its shares as an
+//! AWS Batch or Kueue configuration (import dialog and exports: [`config`]), the results as
 //! JSON (SPEC 8, computed on demand) and as CSV (per-share summary, per-job rows, events,
 //! from the last run's [`Digest`]), each chart as PNG (drawn again at twice its page size, with
 //! its title and share legend: [`chart_png`]) and the occupancy as SVG
@@ -13,12 +14,14 @@ use leptos::html;
 use leptos::prelude::*;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_config_worker::OutFormat;
 use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
 use crate::charts::export::LegendItem;
 use crate::charts::{self, err, occupancy, Pen};
+use crate::io::config::{self, ConfigDialog};
 use crate::io::share::{self, use_share, ShareState};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::format;
@@ -692,6 +695,8 @@ pub fn FilesMenu() -> impl IntoView {
     let share = use_share();
     let menu = NodeRef::<html::Details>::new();
     let picker = NodeRef::<html::Input>::new();
+    let config_dialog = NodeRef::<html::Dialog>::new();
+    let config_service = config::use_config_service();
     // The charts on the page when the menu was opened (names only: canvases are looked up
     // again on click).
     let charts = RwSignal::new(Vec::<ChartCanvas>::new());
@@ -732,6 +737,22 @@ pub fn FilesMenu() -> impl IntoView {
                 on:click=move |_| {
                     close();
                     action(app);
+                }
+            >
+                {label}
+            </button>
+        }
+    };
+    let config_item = move |label: &'static str, testid: &'static str, format: OutFormat| {
+        view! {
+            <button
+                type="button"
+                role="menuitem"
+                data-testid=testid
+                prop:disabled=move || !app.problems.with(Vec::is_empty)
+                on:click=move |_| {
+                    close();
+                    config::export_config(app, config_service, format);
                 }
             >
                 {label}
@@ -816,6 +837,21 @@ pub fn FilesMenu() -> impl IntoView {
                 >
                     "Import scenario (JSON)…"
                 </button>
+                <p class="menu-group" aria-hidden="true">"Configuration"</p>
+                <button
+                    type="button"
+                    role="menuitem"
+                    data-testid="import-config"
+                    on:click=move |_| {
+                        close();
+                        config::open_dialog(config_dialog);
+                    }
+                >
+                    "Import AWS Batch or Kueue configuration…"
+                </button>
+                {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
+                {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
+                {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 <p class="menu-group" aria-hidden="true">"Results"</p>
                 {result_item("Results (JSON)", "export-result-json", None)}
                 {result_item("Summary per share (CSV)", "export-summary-csv", Some(CsvKind::Summary))}
@@ -847,5 +883,6 @@ pub fn FilesMenu() -> impl IntoView {
             node_ref=picker
             on:change=on_pick
         />
+        <ConfigDialog node_ref=config_dialog />
     }
 }

@@ -34,10 +34,22 @@ pub fn queue_name(q: &str) -> &str {
     q.rsplit('/').next().unwrap_or(q)
 }
 
-pub(crate) fn import(
-    sources: &mut [(Sink, &str)],
-    opts: &ImportOptions,
-) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
+/// The job queues that the quota shares of these files name, in first-seen order (ARNs as
+/// queue names): what `--queue` picks from. Empty when no file reads as AWS Batch JSON.
+pub fn job_queues(texts: &[&str]) -> Vec<String> {
+    let mut sources: Vec<(Sink, &str)> = texts.iter().map(|t| (Sink::new(""), *t)).collect();
+    let (shares, _) = read(&mut sources);
+    let mut queues: Vec<String> = Vec::new();
+    for q in shares.into_iter().filter_map(|s| s.queue) {
+        if !queues.contains(&q) {
+            queues.push(q);
+        }
+    }
+    queues
+}
+
+/// Reads every file's shares and service environments (problems go to each file's sink).
+fn read(sources: &mut [(Sink, &str)]) -> (Vec<ShareIn>, Vec<EnvIn>) {
     let mut shares = Vec::new();
     let mut envs = Vec::new();
     for (fi, (sink, text)) in sources.iter_mut().enumerate() {
@@ -64,6 +76,14 @@ pub(crate) fn import(
             other => r.item(other, None),
         }
     }
+    (shares, envs)
+}
+
+pub(crate) fn import(
+    sources: &mut [(Sink, &str)],
+    opts: &ImportOptions,
+) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
+    let (mut shares, envs) = read(sources);
     let errors_so_far: usize = sources.iter().map(|(s, _)| s.errors.len()).sum();
     if errors_so_far > 0 {
         return Err(Vec::new());

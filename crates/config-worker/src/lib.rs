@@ -1,0 +1,383 @@
+//! SPEC 13 in the page: what the page asks the configuration worker and what it answers
+//! (postcard [`Envelope`]s of [`Request`] and [`Response`]), and [`handle`], which answers
+//! with the engine's `config` functions, the same ones `quotasim import` and `export` call:
+//! [`config::detect`], [`config::import_files`], [`config::merge_into`] (`--into`),
+//! [`config::export`]. Nothing here decides a rule; it only carries text and problems.
+//!
+//! The page links this crate for the types only; `handle` (and with it the YAML parser)
+//! runs in the worker's own wasm (`src/main.rs`), loaded when first needed. The page's
+//! component tests call `handle` directly.
+
+use quotalab_engine::config::{
+    self, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
+};
+use quotalab_engine::Problem;
+use serde::{Deserialize, Serialize};
+
+/// A message and the id of the request it belongs to (0 for [`Response::Ready`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Envelope<T> {
+    pub id: u64,
+    pub body: T,
+}
+
+/// A configuration format (SPEC 13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum InFormat {
+    /// AWS Batch quota-share JSON.
+    Aws,
+    /// Kueue YAML.
+    Kueue,
+}
+
+impl InFormat {
+    /// How the page names it.
+    pub fn label(self) -> &'static str {
+        match self {
+            InFormat::Aws => "AWS Batch JSON",
+            InFormat::Kueue => "Kueue YAML",
+        }
+    }
+
+    fn engine(self) -> Format {
+        match self {
+            InFormat::Aws => Format::Aws,
+            InFormat::Kueue => Format::Kueue,
+        }
+    }
+
+    fn of(f: Format) -> InFormat {
+        match f {
+            Format::Aws => InFormat::Aws,
+            Format::Kueue => InFormat::Kueue,
+        }
+    }
+}
+
+/// What an export writes (`quotasim export aws`, `export aws --script`, `export kueue`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutFormat {
+    AwsJson,
+    AwsScript,
+    Kueue,
+}
+
+impl OutFormat {
+    /// The downloaded file's suffix and MIME type.
+    pub fn file(self) -> (&'static str, &'static str) {
+        match self {
+            OutFormat::AwsJson => ("aws-batch.json", "application/json"),
+            OutFormat::AwsScript => ("aws-batch.sh", "text/x-shellscript"),
+            OutFormat::Kueue => ("kueue.yaml", "application/yaml"),
+        }
+    }
+}
+
+/// An import: the files (name, text), as `quotasim import aws|kueue FILE...` reads them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ImportRequest {
+    pub files: Vec<(String, String)>,
+    /// `None`: detected from the first file's content ([`config::detect`]).
+    pub format: Option<InFormat>,
+    /// AWS `--queue` (a name or an ARN); `None` or empty: the only one.
+    pub queue: Option<String>,
+    /// Kueue `--resource`; empty: `nvidia.com/gpu`.
+    pub resource: String,
+    /// Kueue `--flavor-map` (`a100=ml.p4d.24xlarge,...`); may be empty.
+    pub flavor_map: String,
+    /// `--into`: the scenario whose workloads, jobs and events are kept (its shares,
+    /// cohorts, fair sharing and priority classes are replaced). `None`: the imported
+    /// scenario alone.
+    pub into: Option<String>,
+}
+
+/// A request to the worker.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Request {
+    Import(ImportRequest),
+    Export {
+        /// The scenario JSON text.
+        scenario: String,
+        format: OutFormat,
+        /// AWS: the shares' `jobQueue`; empty: `quotalab`.
+        queue: String,
+        /// Kueue: the resource the quotas are in; empty: `nvidia.com/gpu`.
+        resource: String,
+    },
+}
+
+/// What an import read.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ImportReport {
+    /// The format read: chosen, or detected from the content; `None` for blank input.
+    pub format: Option<InFormat>,
+    /// Whether [`ImportReport::format`] was detected (not chosen).
+    pub detected: bool,
+    /// AWS: the job queues the shares name (the page offers a choice when there are several).
+    pub queues: Vec<String>,
+    /// The scenario JSON (merged `--into` the given one, if any), or every error
+    /// (`[i].PATH: message`, naming the file when several).
+    pub result: Result<Imported, Vec<String>>,
+}
+
+/// A successful import.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Imported {
+    /// The scenario JSON text (pretty).
+    pub scenario: String,
+    /// The imported shares' names, in file order.
+    pub shares: Vec<String>,
+    /// The imported cohorts' names.
+    pub cohorts: Vec<String>,
+    /// Everything ignored, dropped or rounded (one line each).
+    pub warnings: Vec<String>,
+}
+
+/// A finished export.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Exported {
+    pub text: String,
+    pub warnings: Vec<String>,
+}
+
+/// The worker's answer.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Response {
+    /// The worker's wasm runs and takes requests (sent once, first).
+    Ready,
+    Imported(ImportReport),
+    Exported(Result<Exported, Vec<String>>),
+    /// A message the worker could not read.
+    Failed(String),
+}
+
+fn lines(problems: &[Problem]) -> Vec<String> {
+    problems.iter().map(ToString::to_string).collect()
+}
+
+/// Answers one request with the engine's `config` functions.
+pub fn handle(request: Request) -> Response {
+    match request {
+        Request::Import(r) => Response::Imported(import(&r)),
+        Request::Export {
+            scenario,
+            format,
+            queue,
+            resource,
+        } => Response::Exported(export(&scenario, format, queue, resource)),
+    }
+}
+
+/// `quotasim import aws|kueue FILE... [--queue] [--resource] [--flavor-map] [--into]`.
+pub fn import(r: &ImportRequest) -> ImportReport {
+    let first = r
+        .files
+        .iter()
+        .map(|(_, t)| t.as_str())
+        .find(|t| !t.trim().is_empty());
+    let (format, detected) = match r.format {
+        Some(f) => (Some(f), false),
+        None => (first.and_then(config::detect).map(InFormat::of), true),
+    };
+    let mut report = ImportReport {
+        format,
+        detected,
+        queues: Vec::new(),
+        result: Err(Vec::new()),
+    };
+    let Some(format) = format else {
+        report.result = Err(vec![
+            "nothing to import: drop or pick a file, or paste a configuration".to_string(),
+        ]);
+        return report;
+    };
+    // Refused before parsing (the engine says so too; this keeps the parse off big texts).
+    let big: Vec<String> = r
+        .files
+        .iter()
+        .filter(|(_, t)| t.len() > MAX_FILE_BYTES)
+        .map(|(name, t)| {
+            format!(
+                "{}: is {} bytes, over the {} MiB limit",
+                if name.is_empty() { "the text" } else { name },
+                t.len(),
+                MAX_FILE_BYTES / (1024 * 1024)
+            )
+        })
+        .collect();
+    if !big.is_empty() {
+        report.result = Err(big);
+        return report;
+    }
+    let texts: Vec<&str> = r.files.iter().map(|(_, t)| t.as_str()).collect();
+    if format == InFormat::Aws {
+        report.queues = config::aws::job_queues(&texts)
+            .into_iter()
+            .map(|q| config::aws::queue_name(&q).to_string())
+            .collect();
+    }
+    report.result = import_text(r, format.engine());
+    report
+}
+
+fn import_text(r: &ImportRequest, format: Format) -> Result<Imported, Vec<String>> {
+    let mut opts = ImportOptions {
+        queue: r.queue.clone().filter(|q| !q.trim().is_empty()),
+        ..ImportOptions::default()
+    };
+    if format == Format::Kueue {
+        if !r.resource.trim().is_empty() {
+            opts.resource = r.resource.trim().to_string();
+        }
+        opts.flavor_map =
+            config::parse_flavor_map(&r.flavor_map).map_err(|p| vec![p.to_string()])?;
+    }
+    let files: Vec<(&str, &str)> = r
+        .files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let mut imported = config::import_files(&files, format, &opts).map_err(|p| lines(&p))?;
+    if let Some(base) = &r.into {
+        imported = config::merge_into(&imported, base).map_err(|p| lines(&p))?;
+    }
+    let names = |key: &str| -> Vec<String> {
+        imported.scenario[key]
+            .as_array()
+            .map(|l| {
+                l.iter()
+                    .filter_map(|s| s["name"].as_str().map(str::to_string))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    Ok(Imported {
+        shares: names("shares"),
+        cohorts: names("cohorts"),
+        warnings: lines(&imported.warnings),
+        scenario: imported.scenario_json,
+    })
+}
+
+/// `quotasim export aws [--script] [--queue] | kueue [--resource] FILE`.
+pub fn export(
+    scenario: &str,
+    format: OutFormat,
+    queue: String,
+    resource: String,
+) -> Result<Exported, Vec<String>> {
+    let mut opts = ExportOptions::default();
+    if !queue.trim().is_empty() {
+        opts.queue = queue.trim().to_string();
+    }
+    if !resource.trim().is_empty() {
+        opts.resource = resource.trim().to_string();
+    }
+    let format = match format {
+        OutFormat::AwsJson => ExportFormat::AwsJson,
+        OutFormat::AwsScript => ExportFormat::AwsScript,
+        OutFormat::Kueue => ExportFormat::Kueue,
+    };
+    config::export(scenario, format, &opts)
+        .map(|e| Exported {
+            text: e.text,
+            warnings: lines(&e.warnings),
+        })
+        .map_err(|p| lines(&p))
+}
+
+/// Postcard bytes of a request (the page's side).
+pub fn encode_request(r: &Envelope<Request>) -> Vec<u8> {
+    postcard::to_allocvec(r).unwrap_or_default()
+}
+
+/// A request from postcard bytes (the worker's side).
+pub fn decode_request(bytes: &[u8]) -> Result<Envelope<Request>, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("cannot read the request: {e}"))
+}
+
+/// Postcard bytes of a response (the worker's side).
+pub fn encode_response(r: &Envelope<Response>) -> Vec<u8> {
+    postcard::to_allocvec(r).unwrap_or_default()
+}
+
+/// A response from postcard bytes (the page's side).
+pub fn decode_response(bytes: &[u8]) -> Result<Envelope<Response>, String> {
+    postcard::from_bytes(bytes).map_err(|e| format!("cannot read the reply: {e}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const KUEUE: &str = "apiVersion: kueue.x-k8s.io/v1beta1
+kind: ClusterQueue
+metadata:
+  name: team-a
+spec:
+  cohort: org
+  namespaceSelector: {}
+  resourceGroups:
+  - coveredResources: [nvidia.com/gpu]
+    flavors:
+    - name: ml.g5.xlarge
+      resources:
+      - name: nvidia.com/gpu
+        nominalQuota: 4
+";
+
+    #[test]
+    fn detects_and_imports_kueue() {
+        let r = ImportRequest {
+            files: vec![(String::new(), KUEUE.to_string())],
+            ..ImportRequest::default()
+        };
+        let report = import(&r);
+        assert_eq!(report.format, Some(InFormat::Kueue));
+        assert!(report.detected);
+        let ok = report.result.expect("imports");
+        assert_eq!(ok.shares, ["team-a"]);
+        assert_eq!(ok.cohorts, ["org"]);
+        assert!(ok.warnings.iter().any(|w| w.contains("namespaceSelector")));
+    }
+
+    #[test]
+    fn round_trips_through_postcard() {
+        let e = Envelope {
+            id: 7,
+            body: Request::Import(ImportRequest {
+                files: vec![("a.yaml".into(), KUEUE.into())],
+                ..ImportRequest::default()
+            }),
+        };
+        assert_eq!(decode_request(&encode_request(&e)).unwrap(), e);
+        let resp = Envelope {
+            id: 7,
+            body: handle(e.body),
+        };
+        assert_eq!(decode_response(&encode_response(&resp)).unwrap(), resp);
+    }
+
+    #[test]
+    fn several_aws_queues_are_listed() {
+        let text = r#"[{"quotaShareName":"a","jobQueue":"q1","capacityLimits":[{"maxCapacity":2,"capacityUnit":"ml.g5.xlarge"}],"resourceSharingConfiguration":{"strategy":"RESERVE"}},
+                      {"quotaShareName":"b","jobQueue":"arn:aws:batch:us-east-1:1:job-queue/q2","capacityLimits":[{"maxCapacity":2,"capacityUnit":"ml.g5.xlarge"}],"resourceSharingConfiguration":{"strategy":"RESERVE"}}]"#;
+        let mut r = ImportRequest {
+            files: vec![(String::new(), text.to_string())],
+            ..ImportRequest::default()
+        };
+        let report = import(&r);
+        assert_eq!(report.format, Some(InFormat::Aws));
+        assert_eq!(report.queues, ["q1", "q2"]);
+        assert!(report.result.is_err());
+        r.queue = Some("q2".into());
+        assert_eq!(import(&r).result.unwrap().shares, ["b"]);
+    }
+
+    #[test]
+    fn blank_input_says_so() {
+        let report = import(&ImportRequest::default());
+        assert_eq!(report.format, None);
+        assert!(report.result.is_err());
+    }
+}

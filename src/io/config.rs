@@ -1,0 +1,670 @@
+//! Real quota configurations in and out of the page (SPEC 13): the "Import configuration"
+//! dialog (drop or pick AWS Batch JSON or Kueue YAML files, or paste one; the format is
+//! detected from the content) and the exports (AWS Batch JSON, the AWS CLI script, Kueue
+//! YAML), downloaded as files.
+//!
+//! The engine's `config` functions (the ones `quotasim import` and `export` call) run in a
+//! worker of their own, [`WORKER_URL`], a second small wasm that the page fetches the first
+//! time the dialog opens or a configuration is exported: the YAML parser is not in the
+//! page's wasm (its size budget, docs/PERFORMANCE.md), and reading an 8 MiB file never
+//! freezes the page. Requests and answers are the postcard messages of
+//! [`quotalab_config_worker`]; nothing here decides a rule. Components find the worker
+//! through [`ConfigService`] (a context; the component tests provide one that calls the
+//! engine directly).
+//!
+//! An import replaces the scenario's shares (and cohorts, fair sharing, priority classes)
+//! and keeps its workloads, jobs and events (`--into`), or, unticked, opens the imported
+//! scenario alone; either way it is one undoable edit of the scenario text.
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use js_sys::Uint8Array;
+use leptos::html;
+use leptos::prelude::*;
+use quotalab_config_worker::{
+    decode_response, encode_request, Envelope, ImportReport, ImportRequest, InFormat, OutFormat,
+    Request, Response,
+};
+use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+
+use crate::io::files::{download_text, file_stem};
+use crate::state::{use_app, AppState, Notice};
+use crate::ui::format;
+
+/// The configuration worker's entry (Trunk's loader shim of `crates/config-worker`).
+pub const WORKER_URL: &str = "./quotalab-config_loader.js";
+
+/// Pause after the last change of the dialog's input before it is read again.
+const READ_PAUSE: Duration = Duration::from_millis(250);
+
+/// Called once with the worker's answer.
+pub type Reply = Box<dyn FnOnce(Response)>;
+
+/// Where configuration requests are answered.
+pub trait Backend {
+    fn send(&self, request: Request, reply: Reply);
+    /// Starts loading (the worker), so that the first request is answered sooner.
+    fn warm(&self) {}
+}
+
+/// The configuration requests' [`Backend`], shared by the dialog and the Files menu (cheap
+/// to copy). [`use_config_service`] finds it.
+#[derive(Clone, Copy)]
+pub struct ConfigService(StoredValue<Rc<dyn Backend>, LocalStorage>);
+
+impl ConfigService {
+    pub fn new(backend: impl Backend + 'static) -> ConfigService {
+        ConfigService(StoredValue::new_local(Rc::new(backend)))
+    }
+
+    pub fn send(&self, request: Request, reply: impl FnOnce(Response) + 'static) {
+        let backend = self.0.get_value();
+        backend.send(request, Box::new(reply));
+    }
+
+    pub fn warm(&self) {
+        self.0.get_value().warm();
+    }
+}
+
+/// The service in context, else the page's worker (one per page).
+pub fn use_config_service() -> ConfigService {
+    use_context::<ConfigService>().unwrap_or_else(|| ConfigService::new(WorkerBackend))
+}
+
+/// The configuration worker, started on the first request (or [`Backend::warm`]) and kept.
+#[derive(Default)]
+struct Client {
+    worker: Option<Worker>,
+    ready: bool,
+    /// Requests sent before the worker was ready.
+    queued: Vec<Vec<u8>>,
+    pending: HashMap<u64, Reply>,
+    next_id: u64,
+    /// The message and error handlers (kept while the worker lives).
+    handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+fn post(worker: &Worker, bytes: &[u8]) {
+    let _ = worker.post_message(&Uint8Array::from(bytes));
+}
+
+/// The page's backend: the worker at [`WORKER_URL`].
+pub struct WorkerBackend;
+
+impl WorkerBackend {
+    fn start(client: &mut Client) -> Result<(), String> {
+        if client.worker.is_some() {
+            return Ok(());
+        }
+        let options = WorkerOptions::new();
+        options.set_type(WorkerType::Module);
+        let worker = Worker::new_with_options(WORKER_URL, &options)
+            .map_err(|e| format!("the configuration reader could not start: {e:?}"))?;
+        let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
+            let data = event.unchecked_into::<MessageEvent>().data();
+            let message = decode_response(&Uint8Array::new(&data).to_vec());
+            on_response(message);
+        });
+        let on_error = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
+            let what = event
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "it stopped".to_string());
+            fail_all(format!("the configuration reader failed: {what}"));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        client.handlers = vec![on_message, on_error];
+        client.worker = Some(worker);
+        client.ready = false;
+        Ok(())
+    }
+}
+
+/// A worker message: Ready sends what waited; an answer goes to its request's reply.
+fn on_response(message: Result<Envelope<Response>, String>) {
+    let reply = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        match message {
+            Ok(Envelope {
+                body: Response::Ready,
+                ..
+            }) => {
+                c.ready = true;
+                let queued = std::mem::take(&mut c.queued);
+                if let Some(w) = &c.worker {
+                    for bytes in queued {
+                        post(w, &bytes);
+                    }
+                }
+                None
+            }
+            Ok(Envelope { id, body }) => c.pending.remove(&id).map(|r| (r, body)),
+            Err(e) => {
+                // An unreadable answer: every request in flight fails.
+                drop(c);
+                fail_all(e);
+                None
+            }
+        }
+    });
+    if let Some((reply, body)) = reply {
+        reply(body);
+    }
+}
+
+/// The worker failed: every request in flight is answered with the failure, and the next
+/// request starts a fresh worker.
+fn fail_all(message: String) {
+    let pending = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(w) = c.worker.take() {
+            w.terminate();
+        }
+        c.ready = false;
+        c.queued.clear();
+        // The handlers may be running: drop them later.
+        let handlers = std::mem::take(&mut c.handlers);
+        set_timeout(move || drop(handlers), Duration::ZERO);
+        std::mem::take(&mut c.pending)
+    });
+    for (_, reply) in pending {
+        reply(Response::Failed(message.clone()));
+    }
+}
+
+impl Backend for WorkerBackend {
+    fn send(&self, request: Request, reply: Reply) {
+        let refused = CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            if let Err(e) = WorkerBackend::start(&mut c) {
+                return Some((e, reply));
+            }
+            c.next_id += 1;
+            let id = c.next_id;
+            c.pending.insert(id, reply);
+            let bytes = encode_request(&Envelope { id, body: request });
+            match (&c.worker, c.ready) {
+                (Some(w), true) => post(w, &bytes),
+                _ => c.queued.push(bytes),
+            }
+            None
+        });
+        if let Some((message, reply)) = refused {
+            reply(Response::Failed(message));
+        }
+    }
+
+    fn warm(&self) {
+        CLIENT.with(|c| {
+            let _ = WorkerBackend::start(&mut c.borrow_mut());
+        });
+    }
+}
+
+/// Downloads the scenario's shares as `format` (SPEC 13 `quotasim export`, default options):
+/// the engine's refusals (an export AWS cannot express) and warnings become the notice.
+pub fn export_config(app: AppState, service: ConfigService, format: OutFormat) {
+    let scenario = app.scenario.get_untracked();
+    let stem = file_stem(&scenario);
+    service.send(
+        Request::Export {
+            scenario,
+            format,
+            queue: String::new(),
+            resource: String::new(),
+        },
+        move |response| match response {
+            Response::Exported(Ok(e)) => {
+                let (suffix, mime) = format.file();
+                match download_text(&format!("{stem}-{suffix}"), mime, &e.text) {
+                    Ok(()) if e.warnings.is_empty() => {}
+                    Ok(()) => app.notice.set(Some(Notice::info(
+                        "The configuration was exported, with warnings:",
+                        e.warnings,
+                    ))),
+                    Err(err) => app
+                        .notice
+                        .set(Some(Notice::error("The download failed.", vec![err]))),
+                }
+            }
+            Response::Exported(Err(lines)) => app.notice.set(Some(Notice::error(
+                "The configuration cannot be exported:",
+                lines,
+            ))),
+            Response::Failed(m) => app.notice.set(Some(Notice::error(m, Vec::new()))),
+            _ => {}
+        },
+    );
+}
+
+/// Opens the import dialog.
+pub fn open_dialog(dialog: NodeRef<html::Dialog>) {
+    if let Some(d) = dialog.get_untracked() {
+        if !d.open() {
+            let _ = d.show_modal();
+        }
+    }
+}
+
+/// A file given to the dialog: its name and size, and its text once read.
+#[derive(Clone, Debug, PartialEq)]
+struct Source {
+    name: String,
+    bytes: f64,
+}
+
+/// "3 shares (a, b, c), 1 cohort (org)".
+fn summary(shares: &[String], cohorts: &[String]) -> String {
+    let part = |n: usize, one: &str, many: &str, names: &[String]| {
+        format!(
+            "{} {} ({})",
+            n,
+            if n == 1 { one } else { many },
+            names.join(", ")
+        )
+    };
+    let mut s = part(shares.len(), "share", "shares", shares);
+    if !cohorts.is_empty() {
+        s.push_str(", ");
+        s.push_str(&part(cohorts.len(), "cohort", "cohorts", cohorts));
+    }
+    s
+}
+
+/// The "Import configuration" dialog (opened with [`open_dialog`] on `node_ref`).
+#[component]
+pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
+    let app = use_app();
+    let service = use_config_service();
+    // The files' texts (kept out of signals: up to 8 MiB each), and what the dialog shows
+    // of them.
+    let texts = StoredValue::new(Vec::<(String, String)>::new());
+    let sources = RwSignal::new(Vec::<Source>::new());
+    let file_problems = RwSignal::new(Vec::<String>::new());
+    let pasted = RwSignal::new(String::new());
+    let format_choice = RwSignal::new(String::new());
+    let queue = RwSignal::new(String::new());
+    let resource = RwSignal::new(ImportOptions::DEFAULT_RESOURCE.to_string());
+    let flavor_map = RwSignal::new(String::new());
+    let keep = RwSignal::new(true);
+    let report = RwSignal::new(None::<ImportReport>);
+    let reading = RwSignal::new(false);
+    let dragging = RwSignal::new(false);
+    // Bumped by every change: an answer to an older read is dropped.
+    let generation = StoredValue::new(0u64);
+
+    let request = move || -> Option<ImportRequest> {
+        let files = texts.get_value();
+        let files = if files.is_empty() {
+            let text = pasted.get_untracked();
+            if text.trim().is_empty() {
+                return None;
+            }
+            vec![(String::new(), text)]
+        } else {
+            files
+        };
+        Some(ImportRequest {
+            files,
+            format: match format_choice.get_untracked().as_str() {
+                "aws" => Some(InFormat::Aws),
+                "kueue" => Some(InFormat::Kueue),
+                _ => None,
+            },
+            queue: Some(queue.get_untracked()).filter(|q| !q.is_empty()),
+            resource: resource.get_untracked(),
+            flavor_map: flavor_map.get_untracked(),
+            into: keep.get_untracked().then(|| app.scenario.get_untracked()),
+        })
+    };
+
+    // Reads the input again after a pause, in the worker.
+    let read = move || {
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let Some(req) = request() else {
+            report.set(None);
+            reading.set(false);
+            return;
+        };
+        reading.set(true);
+        set_timeout(
+            move || {
+                if generation.get_value() != mine {
+                    return;
+                }
+                service.send(Request::Import(req), move |response| {
+                    if generation.get_value() != mine {
+                        return;
+                    }
+                    reading.set(false);
+                    match response {
+                        Response::Imported(r) => report.set(Some(r)),
+                        Response::Failed(m) => report.set(Some(ImportReport {
+                            format: None,
+                            detected: false,
+                            queues: Vec::new(),
+                            result: Err(vec![m]),
+                        })),
+                        _ => {}
+                    }
+                });
+            },
+            READ_PAUSE,
+        );
+    };
+    Effect::new(move |first: Option<()>| {
+        pasted.track();
+        sources.track();
+        format_choice.track();
+        queue.track();
+        resource.track();
+        flavor_map.track();
+        keep.track();
+        if first.is_some() {
+            read();
+        }
+    });
+
+    let take_files = move |list: Option<web_sys::FileList>| {
+        let Some(list) = list else { return };
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        if files.is_empty() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let mut read_texts = Vec::new();
+            let mut shown = Vec::new();
+            let mut problems = Vec::new();
+            for file in files {
+                let name = file.name();
+                if file.size() > MAX_FILE_BYTES as f64 {
+                    problems.push(format!(
+                        "{name}: is {} bytes, over the {} MiB limit",
+                        format::count(file.size() as usize),
+                        MAX_FILE_BYTES / (1024 * 1024)
+                    ));
+                    continue;
+                }
+                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                    Ok(v) => {
+                        shown.push(Source {
+                            name: name.clone(),
+                            bytes: file.size(),
+                        });
+                        read_texts.push((name, v.as_string().unwrap_or_default()));
+                    }
+                    Err(e) => problems.push(format!("{name}: could not be read ({e:?})")),
+                }
+            }
+            texts.set_value(read_texts);
+            file_problems.set(problems);
+            sources.set(shown);
+        });
+    };
+    let clear_files = move |_| {
+        texts.set_value(Vec::new());
+        file_problems.set(Vec::new());
+        sources.set(Vec::new());
+    };
+    let close = move || {
+        if let Some(d) = node_ref.get_untracked() {
+            d.close();
+        }
+    };
+    let apply = move |_| {
+        let Some(Ok(imported)) = report.with_untracked(|r| r.as_ref().map(|r| r.result.clone()))
+        else {
+            return;
+        };
+        let format = report
+            .with_untracked(|r| r.as_ref().and_then(|r| r.format))
+            .map_or("the configuration", InFormat::label);
+        let title = format!(
+            "Imported {} from {format}{}",
+            summary(&imported.shares, &imported.cohorts),
+            if keep.get_untracked() {
+                "; the workloads, jobs and events were kept (Undo takes it back)."
+            } else {
+                " (Undo takes it back)."
+            }
+        );
+        app.notice
+            .set(Some(Notice::info(title, imported.warnings.clone())));
+        app.scenario.set(imported.scenario);
+        close();
+    };
+
+    // Opening the dialog starts the worker and reads the input again (the scenario whose
+    // workloads are kept may have changed).
+    let on_toggle = move |_: leptos::ev::Event| {
+        if node_ref.get_untracked().is_some_and(|d| d.open()) {
+            service.warm();
+            read();
+        }
+    };
+    let detected = move || {
+        report.with(|r| {
+            r.as_ref().map(|r| match (r.format, r.detected) {
+                (Some(f), true) => format!("Detected: {}", f.label()),
+                (Some(f), false) => format!("Read as: {}", f.label()),
+                (None, _) => String::new(),
+            })
+        })
+    };
+    let format_now = move || report.with(|r| r.as_ref().and_then(|r| r.format));
+    let queues = move || report.with(|r| r.as_ref().map(|r| r.queues.clone()).unwrap_or_default());
+    let ok = move || report.with(|r| r.as_ref().is_some_and(|r| r.result.is_ok()));
+    let result_view = move || {
+        report.with(|r| {
+            let r = r.as_ref()?;
+            Some(match &r.result {
+                Ok(imp) => {
+                    let warnings = imp.warnings.clone();
+                    let n = warnings.len();
+                    view! {
+                        <p class="config-summary" role="status" data-testid="config-summary">
+                            {summary(&imp.shares, &imp.cohorts)}
+                        </p>
+                        {(n > 0).then(|| view! {
+                            <div class="trace-warning" data-testid="config-warnings">
+                                <p>{format!("{n} warning{}:", if n == 1 { "" } else { "s" })}</p>
+                                <ul>{warnings.into_iter().map(|w| view! { <li>{w}</li> }).collect_view()}</ul>
+                            </div>
+                        })}
+                    }
+                    .into_any()
+                }
+                Err(lines) => {
+                    let lines = lines.clone();
+                    view! {
+                        <div class="trace-problems" role="alert" data-testid="config-errors">
+                            <p>"The configuration cannot be imported:"</p>
+                            <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                        </div>
+                    }
+                    .into_any()
+                }
+            })
+        })
+    };
+    let file_list = move || {
+        let list = sources.get();
+        let problems = file_problems.get();
+        (!list.is_empty() || !problems.is_empty()).then(|| {
+            view! {
+                <ul class="config-files" data-testid="config-files">
+                    {list
+                        .into_iter()
+                        .map(|s| view! { <li>{format!("{} ({} bytes)", s.name, format::count(s.bytes as usize))}</li> })
+                        .collect_view()}
+                    {problems.into_iter().map(|p| view! { <li class="config-file-problem">{p}</li> }).collect_view()}
+                </ul>
+                <button type="button" data-testid="config-clear-files" on:click=clear_files>
+                    "Use the pasted text instead"
+                </button>
+            }
+        })
+    };
+
+    view! {
+        <dialog
+            class="trace-dialog config-dialog"
+            node_ref=node_ref
+            data-testid="config-dialog"
+            aria-labelledby="config-heading"
+            aria-describedby="config-intro"
+            on:toggle=on_toggle
+        >
+            <div class="trace-dialog-head">
+                <h2 id="config-heading">"Import a quota configuration"</h2>
+                <button type="button" class="trace-close" aria-label="Close" on:click=move |_| close()>
+                    "Close"
+                </button>
+            </div>
+            <p class="trace-intro" id="config-intro">
+                "AWS Batch quota shares (JSON: CreateQuotaShare bodies, a ListQuotaShares response, a service environment) or Kueue objects (YAML: ClusterQueues, Cohorts, ResourceFlavors, WorkloadPriorityClasses). The shares replace the scenario's; the files never leave your browser."
+            </p>
+            <div
+                class="config-drop"
+                class:dragging=move || dragging.get()
+                data-testid="config-drop"
+                on:dragover=move |e: leptos::ev::DragEvent| {
+                    e.prevent_default();
+                    dragging.set(true);
+                }
+                on:dragleave=move |_| dragging.set(false)
+                on:drop=move |e: leptos::ev::DragEvent| {
+                    e.prevent_default();
+                    dragging.set(false);
+                    take_files(e.data_transfer().and_then(|d| d.files()));
+                }
+            >
+                <label class="trace-file">
+                    <span class="trace-label">"Drop files here, or pick them"</span>
+                    <input
+                        type="file"
+                        multiple
+                        accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain"
+                        data-testid="config-file"
+                        on:click=move |ev| {
+                            event_target::<web_sys::HtmlInputElement>(&ev).set_value("");
+                        }
+                        on:change=move |ev| {
+                            take_files(event_target::<web_sys::HtmlInputElement>(&ev).files());
+                        }
+                    />
+                </label>
+                {file_list}
+                <label class="trace-field config-paste">
+                    <span class="trace-label">"Or paste a configuration"</span>
+                    <textarea
+                        rows="8"
+                        spellcheck="false"
+                        data-testid="config-text"
+                        placeholder="apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\n…"
+                        prop:value=move || pasted.get()
+                        prop:disabled=move || sources.with(|s| !s.is_empty())
+                        on:input=move |ev| pasted.set(event_target_value(&ev))
+                    ></textarea>
+                </label>
+            </div>
+            <form class="trace-form" on:submit=move |ev| ev.prevent_default()>
+                <fieldset>
+                    <legend>"Options"</legend>
+                    <label class="trace-field">
+                        <span class="trace-label">"Format"</span>
+                        <select
+                            data-testid="config-format"
+                            on:change=move |ev| format_choice.set(event_target_value(&ev))
+                            prop:value=move || format_choice.get()
+                        >
+                            <option value="">"Detect from the content"</option>
+                            <option value="aws">"AWS Batch JSON"</option>
+                            <option value="kueue">"Kueue YAML"</option>
+                        </select>
+                    </label>
+                    <p class="config-detected" role="status" data-testid="config-detected">{detected}</p>
+                    <Show when=move || format_now() == Some(InFormat::Aws) && (queues().len() > 1 || !queue.with(String::is_empty))>
+                        <label class="trace-field">
+                            <span class="trace-label">"Job queue"</span>
+                            <select
+                                data-testid="config-queue"
+                                on:change=move |ev| queue.set(event_target_value(&ev))
+                                prop:value=move || queue.get()
+                            >
+                                <option value="">"Choose one of the queues"</option>
+                                {move || queues().into_iter().map(|q| {
+                                    let v = q.clone();
+                                    view! { <option value=v>{q}</option> }
+                                }).collect_view()}
+                            </select>
+                            <small>"the file holds the shares of several job queues (--queue)"</small>
+                        </label>
+                    </Show>
+                    <Show when=move || format_now() == Some(InFormat::Kueue)>
+                        <label class="trace-field">
+                            <span class="trace-label">"Counted resource"</span>
+                            <input
+                                type="text"
+                                spellcheck="false"
+                                data-testid="config-resource"
+                                prop:value=move || resource.get()
+                                on:change=move |ev| resource.set(event_target_value(&ev))
+                            />
+                            <small>"--resource: other resources are dropped, with a warning"</small>
+                        </label>
+                        <label class="trace-field">
+                            <span class="trace-label">"Flavor map"</span>
+                            <input
+                                type="text"
+                                spellcheck="false"
+                                placeholder="a100=ml.p4d.24xlarge,h100=ml.p5.48xlarge"
+                                data-testid="config-flavor-map"
+                                prop:value=move || flavor_map.get()
+                                on:change=move |ev| flavor_map.set(event_target_value(&ev))
+                            />
+                            <small>"--flavor-map: flavors as catalogue instance types (else 1 GPU per instance)"</small>
+                        </label>
+                    </Show>
+                    <label class="trace-field config-keep">
+                        <input
+                            type="checkbox"
+                            data-testid="config-keep"
+                            prop:checked=move || keep.get()
+                            on:change=move |ev| keep.set(event_target_checked(&ev))
+                        />
+                        <span>"Keep the current workloads, jobs and events (--into)"</span>
+                    </label>
+                </fieldset>
+                {move || reading.get().then(|| view! { <p class="trace-reading" data-testid="config-reading">"Reading…"</p> })}
+                {result_view}
+                <div class="trace-actions">
+                    <button
+                        type="button"
+                        class="primary"
+                        data-testid="config-apply"
+                        prop:disabled=move || !ok() || reading.get()
+                        on:click=apply
+                    >
+                        "Replace the shares"
+                    </button>
+                    <button type="button" on:click=move |_| close()>"Cancel"</button>
+                </div>
+            </form>
+        </dialog>
+    }
+}
