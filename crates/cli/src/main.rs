@@ -169,6 +169,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             let text = read_input(&file)?;
             let comparison = compare::run(&text, product(summary))?;
             warn(&comparison.warnings);
+            let forecast = comparison.forecast;
             let runs = comparison
                 .runs
                 .into_iter()
@@ -178,6 +179,10 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 for (name, table) in runs {
                     out.push_str(&format!("== {name} ==\n{table}\n"));
                 }
+                out.push_str(&format!(
+                    "== forecast ==\n{}",
+                    compare::forecast_table(&forecast)
+                ));
                 print(&out);
             } else {
                 let mut out = String::from("{");
@@ -187,6 +192,11 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                     }
                     out.push_str(&format!("\"{name}\":{json}"));
                 }
+                // SPEC 14: per share, completion on its allocation alone beside as given.
+                out.push_str(&format!(
+                    ",\"forecast\":{}",
+                    compare::forecast_json(&forecast)
+                ));
                 out.push('}');
                 print(&out);
             }

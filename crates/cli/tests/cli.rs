@@ -340,7 +340,29 @@ fn compare_prints_three_results() {
     let keys: Vec<&String> = v.as_object().expect("an object").keys().collect();
     let mut sorted = keys.clone();
     sorted.sort();
-    assert_eq!(sorted, ["as_given", "partitioned", "pooled"], "{keys:?}");
+    assert_eq!(
+        sorted,
+        ["as_given", "forecast", "partitioned", "pooled"],
+        "{keys:?}"
+    );
+    // SPEC 14: per share, completion on its allocation alone (partitioned) beside as
+    // given, and the part of useful work done on borrowed capacity.
+    for (name, f) in v["forecast"].as_object().expect("forecast per share") {
+        let share = &v["as_given"]["shares"][name];
+        assert_eq!(
+            f["as_given"]["p90_s"], share["completion_s"]["p90"],
+            "{name}"
+        );
+        assert_eq!(
+            f["allocation_alone"]["p50_s"], v["partitioned"]["shares"][name]["completion_s"]["p50"],
+            "{name}"
+        );
+        let x = &f["useful_borrowed_fraction"];
+        assert!(
+            x.is_null() || (0.0..=1.0).contains(&x.as_f64().unwrap()),
+            "{f}"
+        );
+    }
     for k in ["as_given", "partitioned", "pooled"] {
         assert_result(&v[k]);
         assert_eq!(v[k]["totals"]["jobs"]["submitted"], 4, "{k}");

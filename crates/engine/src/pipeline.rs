@@ -132,10 +132,15 @@ fn produce_observed(scenario: &Scenario, product: Product, observer: &mut dyn Ob
     }
     sim.finish();
     observer.simulated();
+    output_of(&sim, product)
+}
+
+/// The product of a finished simulation.
+pub fn output_of(sim: &Sim, product: Product) -> Output {
     match product {
-        Product::ResultJson => Output::ResultJson(result::to_json(&sim)),
-        Product::SummaryTable => Output::SummaryTable(result::summary_table(&sim)),
-        Product::Digest(limits) => Output::Digest(Box::new(digest::digest(&sim, limits))),
+        Product::ResultJson => Output::ResultJson(result::to_json(sim)),
+        Product::SummaryTable => Output::SummaryTable(result::summary_table(sim)),
+        Product::Digest(limits) => Output::Digest(Box::new(digest::digest(sim, limits))),
     }
 }
 

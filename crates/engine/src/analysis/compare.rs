@@ -3,7 +3,8 @@
 use crate::digest::{Digest, ShareMetrics};
 use crate::model::{BorrowLimit, Scenario, Strategy, TimedAction};
 use crate::pipeline::{self, Output, Product};
-use crate::{validate, Problem};
+use crate::result::{self, Stats};
+use crate::{validate, Problem, Sim};
 
 /// SPEC 9: a policy a scenario can be run under.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -40,32 +41,227 @@ impl Policy {
     }
 }
 
-/// One scenario run under every policy: the validator's warnings (once) and one output per
-/// policy, in [`Policy::ALL`] order.
+/// One scenario run under every policy: the validator's warnings (once), one output per
+/// policy, in [`Policy::ALL`] order, and the SPEC 14 forecast per share.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub warnings: Vec<Problem>,
     pub runs: Vec<(Policy, Output)>,
+    /// SPEC 14 "Allocation versus opportunity", per share in scenario order.
+    pub forecast: Vec<ShareForecast>,
 }
 
 /// SPEC 9 `compare`: validates `text` once and runs it through the pipeline under each
-/// policy, producing `product` for each.
+/// policy, producing `product` for each (and the SPEC 14 forecast from the as-given and
+/// partitioned runs).
 pub fn run(text: &str, product: Product) -> Result<Comparison, Vec<Problem>> {
     let loaded = validate::load(text)?;
+    let mut stats = Vec::new();
     let runs = Policy::ALL
         .iter()
         .map(|&policy| {
-            let output = match policy {
-                Policy::AsGiven => pipeline::produce(&loaded.scenario, product),
-                _ => pipeline::produce(&policy.apply(&loaded.scenario), product),
+            let scenario = match policy {
+                Policy::AsGiven => std::borrow::Cow::Borrowed(&loaded.scenario),
+                _ => std::borrow::Cow::Owned(policy.apply(&loaded.scenario)),
             };
-            (policy, output)
+            let mut sim = Sim::new(&scenario, product.options());
+            sim.run();
+            stats.push(result::stats(&sim).0);
+            (policy, pipeline::output_of(&sim, product))
         })
         .collect();
+    let names: Vec<&str> = loaded
+        .scenario
+        .shares
+        .iter()
+        .map(|s| s.name.as_str())
+        .collect();
+    let forecast = forecast(&names, &stats[0], &stats[1]);
     Ok(Comparison {
         warnings: loaded.warnings,
         runs,
+        forecast,
     })
+}
+
+// ---- SPEC 14: allocation versus opportunity -------------------------------------------
+
+/// Completion times (end - submit of SUCCEEDED jobs) of one share in one run, in seconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Completion {
+    /// Jobs that succeeded (0: the percentiles are not defined).
+    pub n: u64,
+    pub p50_s: f64,
+    pub p90_s: f64,
+}
+
+impl Completion {
+    fn of(s: &Stats) -> Completion {
+        Completion {
+            n: s.completion.n,
+            p50_s: s.completion.p50,
+            p90_s: s.completion.p90,
+        }
+    }
+}
+
+/// SPEC 14 "Allocation versus opportunity" for one share: its completion on its allocation
+/// alone (the partitioned variant: every share RESERVE, nothing lent or borrowed) beside
+/// its completion as given, and how much of its useful work (as given) was done on
+/// borrowed capacity.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ShareForecast {
+    pub share: usize,
+    pub name: String,
+    pub allocation_alone: Completion,
+    pub as_given: Completion,
+    /// Useful instance-hours as given, and the part made in borrowed runs.
+    pub useful_h: f64,
+    pub useful_borrowed_h: f64,
+}
+
+impl ShareForecast {
+    /// `useful_borrowed / useful`; `None` without useful work.
+    pub fn borrowed_fraction(&self) -> Option<f64> {
+        (self.useful_h > 0.0).then(|| self.useful_borrowed_h / self.useful_h)
+    }
+}
+
+/// SPEC 14: the forecast per share from the metrics of the as-given and partitioned runs
+/// (each indexed like `names`).
+pub fn forecast(names: &[&str], as_given: &[Stats], partitioned: &[Stats]) -> Vec<ShareForecast> {
+    const MS_PER_HOUR: f64 = 3_600_000.0;
+    names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            let g = as_given.get(i).cloned().unwrap_or_default();
+            let p = partitioned.get(i).cloned().unwrap_or_default();
+            ShareForecast {
+                share: i,
+                name: name.to_string(),
+                allocation_alone: Completion::of(&p),
+                as_given: Completion::of(&g),
+                useful_h: g.time.useful as f64 / MS_PER_HOUR,
+                useful_borrowed_h: g.time.useful_borrowed as f64 / MS_PER_HOUR,
+            }
+        })
+        .collect()
+}
+
+/// SPEC 14: the same forecast from the digests of the as-given and partitioned runs (what
+/// the page holds).
+pub fn forecast_of_digests(as_given: &Digest, partitioned: &Digest) -> Vec<ShareForecast> {
+    let completion = |m: Option<&ShareMetrics>| {
+        m.map_or_else(Completion::default, |m| Completion {
+            n: m.completion_s.n,
+            p50_s: m.completion_s.p50,
+            p90_s: m.completion_s.p90,
+        })
+    };
+    as_given
+        .shares
+        .iter()
+        .enumerate()
+        .map(|(i, m)| ShareForecast {
+            share: i,
+            name: m.name.clone(),
+            allocation_alone: completion(partitioned.shares.get(i)),
+            as_given: completion(Some(m)),
+            useful_h: m.useful_h,
+            useful_borrowed_h: as_given
+                .contract
+                .shares
+                .get(i)
+                .map_or(0.0, |c| c.useful_borrowed_h),
+        })
+        .collect()
+}
+
+/// The forecast as JSON: `{share: {"allocation_alone": {"n", "p50_s", "p90_s"},
+/// "as_given": {..}, "useful_h", "useful_borrowed_h", "useful_borrowed_fraction"}}` (the
+/// fraction `null` without useful work).
+pub fn forecast_json(f: &[ShareForecast]) -> String {
+    use crate::output::json::{num, string};
+    let completion = |c: &Completion| {
+        format!(
+            "{{\"n\":{},\"p50_s\":{},\"p90_s\":{}}}",
+            c.n,
+            num(c.p50_s),
+            num(c.p90_s)
+        )
+    };
+    let mut out = String::from("{");
+    for (i, s) in f.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "{}:{{\"allocation_alone\":{},\"as_given\":{},\"useful_h\":{},\"useful_borrowed_h\":{},\"useful_borrowed_fraction\":{}}}",
+            string(&s.name),
+            completion(&s.allocation_alone),
+            completion(&s.as_given),
+            num(s.useful_h),
+            num(s.useful_borrowed_h),
+            s.borrowed_fraction().map_or_else(|| "null".to_string(), num)
+        ));
+    }
+    out.push('}');
+    out
+}
+
+/// The forecast as an aligned table (`quotasim compare --summary`).
+pub fn forecast_table(f: &[ShareForecast]) -> String {
+    use crate::output::summary::human_secs;
+    let cell = |c: &Completion, x: f64| {
+        if c.n == 0 {
+            "-".to_string()
+        } else {
+            human_secs(x)
+        }
+    };
+    let mut rows = vec![[
+        "share".to_string(),
+        "p50 alone".to_string(),
+        "p90 alone".to_string(),
+        "p50 given".to_string(),
+        "p90 given".to_string(),
+        "useful h".to_string(),
+        "on borrowed".to_string(),
+    ]];
+    for s in f {
+        rows.push([
+            s.name.clone(),
+            cell(&s.allocation_alone, s.allocation_alone.p50_s),
+            cell(&s.allocation_alone, s.allocation_alone.p90_s),
+            cell(&s.as_given, s.as_given.p50_s),
+            cell(&s.as_given, s.as_given.p90_s),
+            format!("{:.2}", s.useful_h),
+            s.borrowed_fraction()
+                .map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x * 100.0)),
+        ]);
+    }
+    let widths: Vec<usize> = (0..7)
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    for r in &rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c == 0 {
+                line.push_str(&format!("{cell:<w$}", w = widths[c]));
+            } else {
+                line.push_str(&format!("  {cell:>w$}", w = widths[c]));
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(
+        "alone = completion on the share's allocation alone (partitioned: every share RESERVE); \
+         given = as given; on borrowed = part of useful work done in runs dispatched while borrowing\n",
+    );
+    out
 }
 
 /// `partitioned`: every share RESERVE, no preemption (in-share off; RESERVE shares neither
