@@ -120,12 +120,14 @@ fn cohort_options(
     })
 }
 
-fn options(table: &[(&str, &str)], words: &[&str]) -> Vec<(Value, String)> {
+/// A policy's choices, each shown by its Kueue API name (`LowerPriority` for
+/// `lower_priority`), the words a Kubernetes engineer knows from the ClusterQueue spec.
+fn options(table: &[(&str, &str)], api: &[&str]) -> Vec<(Value, String)> {
     table
         .iter()
         .map(|(n, _)| n)
-        .zip(words)
-        .map(|(n, w)| (json!(n), format!("{n}: {w}")))
+        .zip(api)
+        .map(|(n, a)| (json!(n), a.to_string()))
         .collect()
 }
 
@@ -179,8 +181,8 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
     let bwc = ed.value(pre.key("borrow_within_cohort").key("policy"));
     let cohort = ed.value(base.key("cohort"));
     let queueing = vec![
-        (json!("best_effort_fifo"), "best-effort FIFO".to_string()),
-        (json!("strict_fifo"), "strict FIFO".to_string()),
+        (json!("best_effort_fifo"), "BestEffortFIFO".to_string()),
+        (json!("strict_fifo"), "StrictFIFO".to_string()),
     ];
     let bwc_on = Signal::derive(move || {
         bwc.with(|v| v.as_ref().and_then(Value::as_str) == Some("lower_priority"))
@@ -224,7 +226,7 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
                 <SelectField
                     label="Within the queue"
                     path=pre.key("within_share")
-                    options=options(WITHIN, &["never", "lower priority", "lower, or newer of equal priority"])
+                    options=options(WITHIN, &["Never", "LowerPriority", "LowerOrNewerEqualPriority"])
                     absent=json!("never")
                     testid="share-within"
                     hint=Signal::derive(move || meaning(within.get().as_ref(), WITHIN))
@@ -233,7 +235,7 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
                 <SelectField
                     label="Reclaim within the cohort"
                     path=pre.key("reclaim")
-                    options=options(RECLAIM, &["never", "lower priority", "any priority"])
+                    options=options(RECLAIM, &["Never", "LowerPriority", "Any"])
                     absent=json!("never")
                     testid="share-reclaim"
                     hint=Signal::derive(move || meaning(reclaim.get().as_ref(), RECLAIM))
@@ -242,7 +244,7 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
                 <SelectField
                     label="Borrow within the cohort"
                     path=pre.key("borrow_within_cohort").key("policy")
-                    options=options(BWC, &["never", "lower priority"])
+                    options=options(BWC, &["Never", "LowerPriority"])
                     absent=json!("never")
                     testid="share-bwc"
                     hint=Signal::derive(move || meaning(bwc.get().as_ref(), BWC))

@@ -69,7 +69,7 @@ pub fn CohortTree(
                 })
         }}
         <div class="table-scroll">
-            <table class="summary cohort-tree" data-testid="cohort-tree">
+            <table class="tree-table cohort-tree" data-testid="cohort-tree">
                 <caption class="visually-hidden">
                     "Cohorts and ClusterQueues with their quota, usage, borrowed and lent instances at the cursor"
                 </caption>
@@ -127,16 +127,16 @@ fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
                     {r.name}
                 </span>
             </th>
-            <td class="num" data-col="quota">{format::amount(a.quota)}</td>
-            <td class="num" data-col="usage">{format::amount(a.usage)}</td>
-            <td class="bar-cell" aria-hidden="true">
+            <td class="num" data-col="quota" data-label="quota">{format::amount(a.quota)}</td>
+            <td class="num" data-col="usage" data-label="in use">{format::amount(a.usage)}</td>
+            <td class="bar-cell" aria-hidden="true" data-label="">
                 <span class="use-bar" class:over=over>
                     <span class="use-fill" style:width=format!("{fill:.0}%")></span>
                 </span>
             </td>
-            <td class="num" data-col="borrowed">{format::amount(a.borrowed)}</td>
-            <td class="num" data-col="lent">{format::amount(a.lent)}</td>
-            <td class="num" data-col="dominant">{dominant}</td>
+            <td class="num" data-col="borrowed" data-label="borrowed">{format::amount(a.borrowed)}</td>
+            <td class="num" data-col="lent" data-label="lent">{format::amount(a.lent)}</td>
+            <td class="num" data-col="dominant" data-label="dominant share">{dominant}</td>
         </tr>
     }
 }
@@ -158,13 +158,13 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                 view! {
                     <tr data-testid="cohort-total-row" data-name=c.name.clone()>
                         <th scope="row">{c.path.clone()}</th>
-                        <td class="num">{format::hours(c.quota_h)}</td>
-                        <td class="num">{format::hours(c.borrowed_h)}</td>
-                        <td class="num">{format::hours(c.lent_h)}</td>
-                        <td class="num group-start">{format::thousands(c.reclaim as f64)}</td>
-                        <td class="num">{format::thousands(c.in_share as f64)}</td>
-                        <td class="num">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
-                        <td class="num">{format::thousands(c.fair_sharing as f64)}</td>
+                        <td class="num" data-label="quota inst.-h">{format::hours(c.quota_h)}</td>
+                        <td class="num" data-label="borrowed inst.-h">{format::hours(c.borrowed_h)}</td>
+                        <td class="num" data-label="lent inst.-h">{format::hours(c.lent_h)}</td>
+                        <td class="num group-start" data-label="reclaims">{format::thousands(c.reclaim as f64)}</td>
+                        <td class="num" data-label="in-share">{format::thousands(c.in_share as f64)}</td>
+                        <td class="num" data-label="while borrowing">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
+                        <td class="num" data-label="fair sharing">{format::thousands(c.fair_sharing as f64)}</td>
                     </tr>
                 }
             })
@@ -172,7 +172,7 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
         Some(view! {
             <h3 class="subhead">"Cohorts over the whole run"</h3>
             <div class="table-scroll">
-                <table class="summary" data-testid="cohort-totals">
+                <table class="tree-table" data-testid="cohort-totals">
                     <caption class="visually-hidden">"Each cohort's instance-hours and the preemptions below it, by cause"</caption>
                     <thead>
                         <tr>

@@ -111,8 +111,8 @@ async fn a_clusterqueues_policies_are_written_and_judged_by_the_validator() {
     settle().await;
     let row = all(&root, "[data-testid=share-row]")[2].clone();
     // team-c-cq: reclaim lower_priority; borrow within cohort needs reclaim not never.
-    choose(&one(&row, "[data-testid=share-reclaim]"), "never");
-    choose(&one(&row, "[data-testid=share-bwc]"), "lower_priority");
+    choose(&one(&row, "[data-testid=share-reclaim]"), "Never");
+    choose(&one(&row, "[data-testid=share-bwc]"), "LowerPriority");
     settle().await;
     let d = doc(app);
     assert_eq!(d["shares"][2]["preemption"]["reclaim"], "never");
