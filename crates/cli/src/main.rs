@@ -160,7 +160,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             print(&format!(
                 "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
                 sc.shares.len(),
-                sc.jobs.len(),
+                sc.described_jobs(),
                 sc.events.len(),
                 loaded.warnings.len()
             ));

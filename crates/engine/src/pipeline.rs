@@ -147,12 +147,15 @@ pub fn output_of(sim: &Sim, product: Product) -> Output {
 /// How far a simulation has come, from 0 to 1: half for jobs submitted, half for jobs ended.
 /// A progress bar's measure, not a metric (a job can be submitted late in simulated time).
 pub fn progress(sim: &Sim) -> f64 {
-    let n = sim.jobs.len();
+    // SPEC 14 continuations are not jobs of their own (their job counts as ended while
+    // they run: progress is a measure, not a metric).
+    let n = sim.sc.described_jobs();
     if n == 0 {
         return 0.5;
     }
     let (mut submitted, mut ended) = (0usize, 0usize);
-    for j in &sim.jobs {
+    let jobs = sim.sc.jobs.iter().zip(&sim.jobs);
+    for (_, j) in jobs.filter(|(spec, _)| spec.resubmission_of.is_none()) {
         if j.state != crate::sim::State::Pending {
             submitted += 1;
         }

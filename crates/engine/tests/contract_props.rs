@@ -307,3 +307,34 @@ fn a_congested_mix_exercises_every_feature() {
     oracle.run();
     assert!(result::to_json(&fast) == result::to_json(&oracle));
 }
+
+/// SPEC 10 + 14: a share link carries every contract field, and the decoded scenario is
+/// the same scenario.
+#[test]
+fn links_carry_the_contract_fields() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/golden/contract-resubmit.json"),
+    )
+    .expect("golden");
+    let mut v: Value = serde_json::from_str(&text).expect("JSON");
+    v["alarms"] = json!({"repeated_preemptions": 4});
+    v["shares"][2]["agreement"] = json!({"owner": "platform", "rationale": "<i>why</i>",
+        "interruption_contract": "resubmitted here after 1 preemption", "review_by": "2027-06"});
+    v["jobs"][0]["recovery"] = json!({"restore_failure": 0.25, "invalid_resume": 0.125});
+    v["jobs"][0]["deadline_s"] = json!(3000);
+    v["jobs"][0]["escalate"] = json!({"before_deadline_s": 600, "to_priority": 8});
+    let text = v.to_string();
+    let decoded =
+        quotalab_engine::link::decode(&quotalab_engine::link::encode(&text).unwrap()).unwrap();
+    let back: Value = serde_json::from_str(&decoded).expect("JSON");
+    assert_eq!(back, v);
+    assert_eq!(
+        load(&decoded).unwrap().scenario,
+        load(&text).unwrap().scenario
+    );
+    assert_eq!(
+        quotalab_engine::run_json(&decoded).unwrap(),
+        quotalab_engine::run_json(&text).unwrap()
+    );
+}

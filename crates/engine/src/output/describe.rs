@@ -40,7 +40,7 @@ pub fn scenario_summary(s: &Scenario) -> String {
     let events = s.events.len();
     out.push_str(&format!(
         " {}",
-        capitalise(&count(s.jobs.len(), "job", "jobs"))
+        capitalise(&count(s.described_jobs(), "job", "jobs"))
     ));
     if events > 0 {
         out.push_str(&format!(
