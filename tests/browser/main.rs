@@ -10,6 +10,7 @@ mod common;
 
 mod charts;
 mod components;
+mod config;
 mod cursor;
 mod decision;
 mod determinism;
