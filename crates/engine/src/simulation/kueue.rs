@@ -8,11 +8,12 @@
 //! event log are the AWS model's (SPEC 4, 6, 8).
 
 use std::cmp::Reverse;
+use std::collections::BinaryHeap;
 
 use crate::model::{Queueing, ReclaimPolicy, WithinShare};
 use crate::preemption::Victim;
 use crate::quota_tree::{Node, QuotaTree};
-use crate::sim::{Cause, JobId, Reason, Sim};
+use crate::sim::{AKey, Cause, JobId, Reason, Sim};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -47,6 +48,16 @@ pub(crate) struct Candidate {
     pub share: usize,
     pub instances: u64,
     pub variant: Variant,
+    pub lca: Option<Node>,
+}
+
+/// The candidates one share brings to a list (KUEUE.md "Precise points" 2-3): its
+/// admitted jobs of the type, with the class flag and common ancestor they are collected
+/// with (`lca` `None`: the preemptor's own share).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Group {
+    pub share: usize,
+    pub advantage: bool,
     pub lca: Option<Node>,
 }
 
@@ -116,6 +127,13 @@ impl Sim<'_> {
             && trial.sum_used.saturating_add(n) <= self.sc.capacity[t]
     }
 
+    /// [`Sim::tree_fits`] on the current trees (no trial copy).
+    pub(crate) fn fits_now(&self, s: usize, t: usize, n: u64) -> bool {
+        (n as i128) <= self.trees[t].available(s)
+            && (self.usage[t].sum_used + self.reserved_sum[t]).saturating_add(n)
+                <= self.sc.capacity[t]
+    }
+
     /// SPEC 12 "may preempt" (Kueue `fitsResourceQuota`, flavorassigner.go): only when
     /// `n <= potential(S,T)` and at least one holds: `n <= limit(S,T)`; a subtree below the
     /// root could hold it; `borrow_within_cohort` is not `never`; fair sharing is on and
@@ -140,15 +158,15 @@ impl Sim<'_> {
     /// SPEC 12 "Order of offers": share `s` offers its first RUNNABLE job that fits or may
     /// preempt (strict FIFO: its first job, or nothing). `passed` holds the (type, size)
     /// buckets of `s` already served without victims in this pass.
-    fn kueue_offer(&self, s: usize, passed: &[(usize, usize, u64)]) -> Option<KOffer> {
+    fn kueue_offer(&self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
         for &head in &self.rt[s].heads {
             let j = head.3;
             let spec = &self.sc.jobs[j.index()];
             let (t, n) = (spec.instance_type, spec.instances);
-            let skip = passed.contains(&(s, t, n));
+            let skip = passed.contains(&(t, n));
             if !skip && crate::admission::has_limit(&self.cfg[s], t) {
-                let fits = self.tree_fits(&self.trial(t), s, t, n);
+                let fits = self.fits_now(s, t, n);
                 if fits || self.kueue_may_preempt(s, t, n) {
                     let key = (
                         self.offer_borrows(s, t, n),
@@ -179,24 +197,42 @@ impl Sim<'_> {
     /// `reserveCapacityForUnreclaimablePreempt`).
     pub(crate) fn kueue_pass(&mut self) {
         let shares = self.cfg.len();
-        let mut passed: Vec<(usize, usize, u64)> = Vec::new();
+        // Per share, the (type, size) buckets served without victims in this pass.
+        let mut passed: Vec<Vec<(usize, u64)>> = vec![Vec::new(); shares];
         let mut blocked = vec![false; shares];
         let mut reservations: Vec<(usize, usize, u64)> = Vec::new();
+        // Each share's offer. A step that finds no victims and reserves nothing changes
+        // nothing but its own share's offer, so only that one is computed again.
+        let mut offers: Vec<Option<KOffer>> = Vec::with_capacity(shares);
+        let mut stale: Option<usize> = None; // None: every offer
         loop {
-            let mut best: Option<KOffer> = None;
-            for (s, _) in blocked.iter().enumerate().filter(|(_, b)| !**b) {
-                if let Some(o) = self.kueue_offer(s, &passed) {
-                    if best.as_ref().is_none_or(|b| self.offer_before(&o, b)) {
-                        best = Some(o);
+            match stale {
+                None => {
+                    offers.clear();
+                    for s in 0..shares {
+                        let o = (!blocked[s]).then(|| self.kueue_offer(s, &passed[s]));
+                        offers.push(o.flatten());
                     }
+                }
+                Some(s) => {
+                    offers[s] = (!blocked[s])
+                        .then(|| self.kueue_offer(s, &passed[s]))
+                        .flatten();
+                }
+            }
+            let mut best: Option<&KOffer> = None;
+            for o in offers.iter().flatten() {
+                if best.is_none_or(|b| self.offer_before(o, b)) {
+                    best = Some(o);
                 }
             }
             let Some(offer) = best else { break };
             self.steps += 1;
-            let j = offer.job;
+            let (j, fits) = (offer.job, offer.fits);
             let spec = &self.sc.jobs[j.index()];
             let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
-            if offer.fits {
+            stale = None;
+            if fits {
                 self.admit(j);
                 self.start_scheduled();
                 continue;
@@ -210,16 +246,19 @@ impl Sim<'_> {
                     self.start_scheduled();
                 }
                 None => {
-                    passed.push((s, t, n));
+                    passed[s].push((t, n));
                     if self.strict_fifo(s) {
                         blocked[s] = true;
                     }
+                    // `Options::exhaustive`: every offer again.
+                    stale = (!self.opts.exhaustive).then_some(s);
                     if self.cfg[s].kueue.preemption.reclaim != ReclaimPolicy::Any {
                         let r = self.to_reserve(s, t, n);
                         if r > 0 {
                             self.trees[t].add_usage(s, r);
                             self.reserved_sum[t] += r;
                             reservations.push((s, t, r));
+                            stale = None;
                         }
                     }
                 }
@@ -323,89 +362,100 @@ impl Sim<'_> {
         Some(Variant::ReclaimWhileBorrowing)
     }
 
-    /// The admitted jobs of share `o` and type `t` that are candidates for `j`, in
-    /// candidate order (lower priority, latest admission, job id: SPEC 12).
-    fn share_candidates(
-        &self,
-        j: JobId,
-        o: usize,
-        t: usize,
-        advantage: bool,
-        lca: Option<Node>,
-        out: &mut Vec<Candidate>,
-    ) {
-        for k in &self.rt[o].admitted[t] {
-            if let Some(variant) = self.classify(j, k.2, advantage) {
-                out.push(Candidate {
-                    job: k.2,
-                    share: o,
-                    instances: self.sc.jobs[k.2.index()].instances,
-                    variant,
-                    lca,
-                });
-            }
-        }
+    /// Whether share `g.share` holds at least one candidate for `j` (a job its policy allows,
+    /// SPEC 12). Admitted jobs are in candidate order, so only the priorities a priority
+    /// policy can allow are looked at.
+    fn group_nonempty(&self, j: JobId, g: &Group, t: usize) -> bool {
+        let pj = self.jobs[j.index()].priority;
+        let any = self.policy_any(j, g.share);
+        self.rt[g.share].admitted[t]
+            .iter()
+            .take_while(|k| any || k.0 <= pj)
+            .any(|k| self.policy_allows(j, k.2))
     }
 
-    /// Kueue `collectCandidatesInSubtree`: candidates of every share over its quota under
-    /// `node`, pruning child cohorts within their quota and the subtree already visited.
+    /// Whether `j`'s policy towards share `o`'s jobs is `reclaim` `any` (every job is a
+    /// candidate); the other policies allow only jobs of priority up to `j`'s.
+    fn policy_any(&self, j: JobId, o: usize) -> bool {
+        let s = self.sc.jobs[j.index()].share;
+        o != s && self.cfg[s].kueue.preemption.reclaim == ReclaimPolicy::Any
+    }
+
+    /// Kueue `collectCandidatesInSubtree`: the shares over their quota under `node` whose
+    /// jobs are candidates, pruning child cohorts within their quota and the subtree
+    /// already visited.
     #[allow(clippy::too_many_arguments)]
     fn collect_in_subtree(
         &self,
-        j: JobId,
+        s: usize,
         t: usize,
         node: Node,
         lca: Node,
         skip: Option<Node>,
         advantage: bool,
-        out: &mut Vec<Candidate>,
+        out: &mut Vec<Group>,
     ) {
         let tree = &self.trees[t];
-        let s = self.sc.jobs[j.index()].share;
         for &c in &tree.child_cohorts[node] {
             if Some(c) == skip || tree.within_quota(c) {
                 continue;
             }
-            self.collect_in_subtree(j, t, c, lca, skip, advantage, out);
+            self.collect_in_subtree(s, t, c, lca, skip, advantage, out);
         }
         for &o in &tree.child_shares[node] {
             if o != s && !tree.within_quota(o) {
-                self.share_candidates(j, o, t, advantage, Some(lca), out);
+                out.push(Group {
+                    share: o,
+                    advantage,
+                    lca: Some(lca),
+                });
             }
         }
     }
 
-    /// KUEUE.md "Precise points" 2-3 (`NewCandidateIterator`): three lists, each in
-    /// candidate order: hierarchical, other shares, own share.
-    fn classical_candidates(&self, j: JobId) -> (Vec<Candidate>, Vec<Candidate>, Vec<Candidate>) {
+    /// KUEUE.md "Precise points" 2-3 (`NewCandidateIterator`): the shares of the three
+    /// lists (hierarchical, other shares, own share), each list taken in candidate order
+    /// when an attempt walks it ([`Sim::walk_list`]). Lists are kept as the shares they
+    /// draw from, with no job collected or sorted: the admitted jobs of a share are already
+    /// in candidate order (lower priority, latest admission; the admission sequence is
+    /// unique, so the job id never decides), and a list is their merge.
+    ///
+    /// `need_prio` false: the second list is not needed (the caller runs only the borrowing
+    /// attempt without `borrow_within_cohort`, where all of it is skipped) and comes back
+    /// empty.
+    fn classical_candidates(
+        &self,
+        j: JobId,
+        need_prio: bool,
+    ) -> (Vec<Group>, Vec<Group>, Option<Group>) {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let tree = &self.trees[t];
         let p = &self.cfg[s].kueue.preemption;
-        let mut same = Vec::new();
-        if p.within_share != WithinShare::Never {
-            self.share_candidates(j, s, t, false, None, &mut same);
-        }
+        let own = Group {
+            share: s,
+            advantage: false,
+            lca: None,
+        };
+        let same = (p.within_share != WithinShare::Never && self.group_nonempty(j, &own, t))
+            .then_some(own);
         let (mut hier, mut prio) = (Vec::new(), Vec::new());
         if tree.parent[s].is_some() && p.reclaim != ReclaimPolicy::Never {
             let (mut advantage, mut remaining) = tree.fits_in_quota(s, n);
             let mut prev = None;
             for node in tree.ancestors(s) {
-                let list = if advantage { &mut hier } else { &mut prio };
-                self.collect_in_subtree(j, t, node, node, prev, advantage, list);
+                if advantage || need_prio {
+                    let list = if advantage { &mut hier } else { &mut prio };
+                    self.collect_in_subtree(s, t, node, node, prev, advantage, list);
+                }
                 let (fits, rem) = tree.fits_in_quota(node, remaining);
                 remaining = rem;
                 advantage |= fits;
                 prev = Some(node);
             }
         }
-        let order = |c: &Candidate| {
-            let r = &self.jobs[c.job.index()];
-            (r.priority, Reverse(r.adm_seq), self.id_rank[c.job.index()])
-        };
-        for list in [&mut hier, &mut prio, &mut same] {
-            list.sort_by_key(order);
-        }
+        hier.retain(|g| self.group_nonempty(j, g, t));
+        prio.retain(|g| self.group_nonempty(j, g, t));
         (hier, prio, same)
     }
 
@@ -414,7 +464,6 @@ impl Sim<'_> {
     pub(crate) fn classical_victims(&self, j: JobId) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);
-        let (hier, prio, same) = self.classical_candidates(j);
         let bwc_forbidden = !self.cfg[s]
             .kueue
             .preemption
@@ -422,6 +471,9 @@ impl Sim<'_> {
             .lower_priority;
         let tree = &self.trees[t];
         let under_limit = tree.usage[s] < tree.quota[s];
+        // Only the borrowing attempt runs then, and the second list is all skipped in it.
+        let need_prio = !bwc_forbidden || under_limit || self.opts.exhaustive;
+        let (hier, prio, same) = self.classical_candidates(j, need_prio);
         // Precise point 1: which attempts run, in which order.
         let attempts: &[bool] =
             if (hier.is_empty() && prio.is_empty()) || (bwc_forbidden && !under_limit) {
@@ -431,10 +483,16 @@ impl Sim<'_> {
             } else {
                 &[true, false]
             };
-        let order: Vec<Candidate> = hier.into_iter().chain(prio).chain(same).collect();
-        attempts
-            .iter()
-            .find_map(|&borrow| self.classical_attempt(j, &order, borrow))
+        attempts.iter().find_map(|&borrow| {
+            // In the borrowing attempt without `borrow_within_cohort` every candidate of the
+            // second list is "reclaim without borrowing" (skipped): the list is left out.
+            let prio = if borrow && bwc_forbidden {
+                &[][..]
+            } else {
+                &prio[..]
+            };
+            self.classical_attempt(j, [&hier[..], prio, same.as_slice()], borrow)
+        })
     }
 
     /// SPEC 12 / Kueue `fits(borrow)`: J fits (and, without borrowing, within its limit).
@@ -445,7 +503,7 @@ impl Sim<'_> {
     /// KUEUE.md "Precise points" 4 (`candidateIsValid`): own-share candidates always;
     /// "reclaim without borrowing" ones not in the borrowing attempt; another share's job
     /// is skipped once its share, or a cohort between it and the common ancestor, is back
-    /// within its quota.
+    /// within its quota ([`share_still_over`]).
     fn candidate_valid(&self, trial: &Trial, s: usize, c: &Candidate, borrow: bool) -> bool {
         if c.share == s {
             return true;
@@ -453,41 +511,60 @@ impl Sim<'_> {
         if borrow && c.variant == Variant::ReclaimWithoutBorrowing {
             return false;
         }
-        if trial.tree.within_quota(c.share) {
-            return false;
+        share_still_over(trial, c.share, c.lca)
+    }
+
+    /// A necessary condition for an attempt to succeed (not checked with
+    /// `Options::exhaustive`): J passes the attempt's test once every candidate that could
+    /// be removed is: its own share's jobs of priority up to J's, and each other share of
+    /// the lists down to the least it can drop to (removal from a share stops once it is
+    /// within its quota, so it keeps at least `limit + 1 - its largest job`). Removing
+    /// usage never lowers `available`, so if this fails the attempt fails.
+    fn attempt_could_pass(&self, j: JobId, lists: [&[Group]; 3], borrow: bool) -> bool {
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let pj = self.jobs[j.index()].priority;
+        let mut trial = self.trial(t);
+        for g in lists.iter().flat_map(|l| l.iter()) {
+            let o = g.share;
+            let drop = if o == s {
+                self.rt[s].admitted_by_priority[t]
+                    .range(..=pj)
+                    .map(|(_, x)| x)
+                    .sum::<u64>()
+            } else {
+                let floor = (trial.tree.quota[o] + 1).saturating_sub(self.max_instances[o][t]);
+                trial.tree.usage[o].saturating_sub(floor)
+            };
+            let drop = drop.min(trial.tree.usage[o]);
+            trial.tree.remove_usage(o, drop);
+            trial.sum_used = trial.sum_used.saturating_sub(drop);
         }
-        for node in trial.tree.ancestors(c.share) {
-            if Some(node) == c.lca {
-                break;
-            }
-            if trial.tree.within_quota(node) {
-                return false;
-            }
-        }
-        true
+        self.attempt_fits(&trial, s, t, n, borrow)
     }
 
     /// One attempt (Kueue `minimalPreemptions` over the candidate iterator): remove valid
-    /// candidates in order until J fits, then put back (fill back) every one it still fits
-    /// without, from the second-to-last removed down (the last one is always kept).
+    /// candidates of the three lists in order until J fits, then put back (fill back)
+    /// every one it still fits without, from the second-to-last removed down (the last one
+    /// is always kept).
     fn classical_attempt(
         &self,
         j: JobId,
-        order: &[Candidate],
+        lists: [&[Group]; 3],
         borrow: bool,
     ) -> Option<Vec<Victim>> {
+        if lists.iter().all(|l| l.is_empty()) {
+            return None;
+        }
+        if !self.opts.exhaustive && !self.attempt_could_pass(j, lists, borrow) {
+            return None;
+        }
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let mut trial = self.trial(t);
         let mut chosen: Vec<Candidate> = Vec::new();
-        for c in order {
-            if !self.candidate_valid(&trial, s, c, borrow) {
-                continue;
-            }
-            trial.tree.remove_usage(c.share, c.instances);
-            trial.sum_used -= c.instances;
-            chosen.push(*c);
-            if self.attempt_fits(&trial, s, t, n, borrow) {
+        for list in lists {
+            if self.walk_list(j, list, borrow, &mut trial, &mut chosen) {
                 fill_back(&mut trial, &mut chosen, |tr| {
                     self.attempt_fits(tr, s, t, n, borrow)
                 });
@@ -495,6 +572,70 @@ impl Sim<'_> {
             }
         }
         None
+    }
+
+    /// One list of an attempt: its shares' admitted jobs merged in candidate order; each
+    /// valid candidate is removed from the trial until J fits (`true`). A share drops out
+    /// of the walk as soon as none of its later jobs can be valid: it is back within its
+    /// quota (usage only falls during an attempt), its next job's priority is above what
+    /// J's policy allows, or, in the borrowing attempt, its next job is "reclaim without
+    /// borrowing" (the class only grows with priority). Skipping them is what the full
+    /// walk would do.
+    fn walk_list(
+        &self,
+        j: JobId,
+        groups: &[Group],
+        borrow: bool,
+        trial: &mut Trial,
+        chosen: &mut Vec<Candidate>,
+    ) -> bool {
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let pj = self.jobs[j.index()].priority;
+        let mut iters: Vec<_> = groups
+            .iter()
+            .map(|g| self.rt[g.share].admitted[t].iter())
+            .collect();
+        let mut heap: BinaryHeap<Reverse<(AKey, usize)>> = BinaryHeap::new();
+        for (i, it) in iters.iter_mut().enumerate() {
+            if let Some(&k) = it.next() {
+                heap.push(Reverse((k, i)));
+            }
+        }
+        while let Some(Reverse((k, i))) = heap.pop() {
+            let g = groups[i];
+            if !self.opts.exhaustive && !self.policy_any(j, g.share) && k.0 > pj {
+                continue; // no later job of this share is allowed
+            }
+            let Some(variant) = self.classify(j, k.2, g.advantage) else {
+                advance(&mut heap, &mut iters, i);
+                continue;
+            };
+            let c = Candidate {
+                job: k.2,
+                share: g.share,
+                instances: self.sc.jobs[k.2.index()].instances,
+                variant,
+                lca: g.lca,
+            };
+            if !self.candidate_valid(trial, s, &c, borrow) {
+                let later_valid = self.opts.exhaustive
+                    || (variant != Variant::ReclaimWithoutBorrowing
+                        && share_still_over(trial, c.share, c.lca));
+                if later_valid {
+                    advance(&mut heap, &mut iters, i);
+                }
+                continue;
+            }
+            trial.tree.remove_usage(c.share, c.instances);
+            trial.sum_used -= c.instances;
+            chosen.push(c);
+            if self.attempt_fits(trial, s, t, n, borrow) {
+                return true;
+            }
+            advance(&mut heap, &mut iters, i);
+        }
+        false
     }
 
     /// SPEC 12 waiting reasons in the Kueue model (SPEC 4 reasons 1 and 3, naming the limit
@@ -519,6 +660,37 @@ impl Sim<'_> {
             Reason::NoLendableCapacity
         }
     }
+}
+
+/// The admitted jobs of one share and type, in candidate order.
+type AdmittedIter<'a> = std::collections::btree_set::Iter<'a, AKey>;
+
+/// The merge of [`Sim::walk_list`]: share `i`'s next admitted job joins the heap.
+fn advance(
+    heap: &mut BinaryHeap<Reverse<(AKey, usize)>>,
+    iters: &mut [AdmittedIter<'_>],
+    i: usize,
+) {
+    if let Some(&k) = iters[i].next() {
+        heap.push(Reverse((k, i)));
+    }
+}
+
+/// KUEUE.md "Precise points" 4: another share's job stays a valid candidate while its
+/// share, and every cohort between it and the common ancestor `lca`, is over its quota.
+fn share_still_over(trial: &Trial, share: usize, lca: Option<Node>) -> bool {
+    if trial.tree.within_quota(share) {
+        return false;
+    }
+    for node in trial.tree.ancestors(share) {
+        if Some(node) == lca {
+            break;
+        }
+        if trial.tree.within_quota(node) {
+            return false;
+        }
+    }
+    true
 }
 
 /// A candidate as a chosen victim.

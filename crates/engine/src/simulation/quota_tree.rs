@@ -12,9 +12,19 @@ use crate::model::{Cohort, Share};
 /// A node index: shares first, then cohorts (`shares + cohort index`).
 pub type Node = usize;
 
-/// The quota tree of one instance type.
+/// The quota tree of one instance type: its shape (shared by every copy, so a trial copy
+/// costs one small vector) and the usage per node.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QuotaTree {
+    shape: std::sync::Arc<Shape>,
+    /// SPEC 12 `usage(N)` (Kueue ResourceNode.Usage).
+    pub usage: Vec<u64>,
+}
+
+/// The configuration part of a [`QuotaTree`]: nodes, limits and the quotas derived from
+/// them. Read through the tree (`tree.parent[n]`, `tree.subtree[n]`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Shape {
     /// How many nodes are shares (the first ones).
     pub shares: usize,
     pub parent: Vec<Option<Node>>,
@@ -29,8 +39,13 @@ pub struct QuotaTree {
     pub subtree: Vec<u64>,
     /// SPEC 12 `private(N)` (Kueue localQuota / guaranteed quota).
     pub private: Vec<u64>,
-    /// SPEC 12 `usage(N)` (Kueue ResourceNode.Usage).
-    pub usage: Vec<u64>,
+}
+
+impl std::ops::Deref for QuotaTree {
+    type Target = Shape;
+    fn deref(&self) -> &Shape {
+        &self.shape
+    }
 }
 
 fn at(v: &[Option<u64>], t: usize) -> Option<u64> {
@@ -42,7 +57,7 @@ impl QuotaTree {
     pub fn new(shares: &[Share], cohorts: &[Cohort], t: usize) -> QuotaTree {
         let n = shares.len() + cohorts.len();
         let s0 = shares.len();
-        let mut tree = QuotaTree {
+        let mut tree = Shape {
             shares: s0,
             parent: vec![None; n],
             child_cohorts: vec![Vec::new(); n],
@@ -52,7 +67,6 @@ impl QuotaTree {
             lending_limit: vec![None; n],
             subtree: vec![0; n],
             private: vec![0; n],
-            usage: vec![0; n],
         };
         for (c, co) in cohorts.iter().enumerate() {
             let node = s0 + c;
@@ -77,9 +91,14 @@ impl QuotaTree {
         for node in 0..n {
             tree.compute_subtree(node, &mut done);
         }
-        tree
+        QuotaTree {
+            shape: std::sync::Arc::new(tree),
+            usage: vec![0; n],
+        }
     }
+}
 
+impl Shape {
     /// SPEC 12: `subtree(N)` = N's quota plus, for a cohort, the sum over its children C of
     /// `subtree(C) - private(C)`; `private(N)` = `max(0, subtree - lending_limit)`, 0
     /// without a lending limit (resource_node.go `calculateSubtreeQuota`, `localQuota`).
@@ -101,7 +120,9 @@ impl QuotaTree {
         self.subtree[node] = sub;
         self.private[node] = self.lending_limit[node].map_or(0, |l| sub.saturating_sub(l));
     }
+}
 
+impl QuotaTree {
     /// The nodes above `node`, parent first, root last.
     pub fn ancestors(&self, node: Node) -> impl Iterator<Item = Node> + '_ {
         std::iter::successors(self.parent[node], move |&n| self.parent[n])
