@@ -767,6 +767,15 @@ impl Cx {
             .iter()
             .any(|k| json::get(m, k).is_some());
         self.errors.extend(problems);
+        if let (Some(Some(e)), Some(d)) = (escalate, deadline) {
+            if e.before_deadline > d {
+                // SPEC 14 is silent: escalated at its submission (docs/ARCHITECTURE.md).
+                self.warn(
+                    join(path, "escalate.before_deadline_s"),
+                    "is more than deadline_s: the job is escalated as soon as it is submitted",
+                );
+            }
+        }
         if self.errors.len() != before {
             return None;
         }

@@ -132,5 +132,81 @@ pub fn summary_table(sim: &Sim) -> String {
         "compl = completion time (end - submit) of succeeded jobs; wait = first start - submit; \
          h = instance-hours (own/borrow: quota of admitted jobs; lent: idle entitlement others borrowed; held: instances actually held)\n",
     );
+    if sc.contract {
+        recovery_table(sc, &shares, &total, big, &mut out);
+    }
     out
+}
+
+/// SPEC 14: the recovery table, only for scenarios that use the interruption contract.
+fn recovery_table(
+    sc: &crate::model::Scenario,
+    shares: &[Stats],
+    total: &Stats,
+    big: bool,
+    out: &mut String,
+) {
+    let head = [
+        "share",
+        "interr",
+        "restores",
+        "failed",
+        "invalid",
+        "exhausted",
+        "resub",
+        "alarms",
+        "p50 wait*",
+        "restart h",
+        "useful h",
+        "on borrow h",
+        "success",
+        "overrides",
+    ];
+    let rate = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x * 100.0));
+    let row = |name: &str, s: &Stats| -> Vec<String> {
+        let r = &s.recovery;
+        let c = &r.counts;
+        vec![
+            name.to_string(),
+            c.interruptions.to_string(),
+            c.restores.to_string(),
+            c.restore_failures.to_string(),
+            c.invalid_resumes.to_string(),
+            c.retries_exhausted.to_string(),
+            c.resubmitted.to_string(),
+            c.alarms.to_string(),
+            pct(&r.wait_after_interruption, r.wait_after_interruption.p50),
+            hrs(s.time.restart as f64 / MS_PER_HOUR, big),
+            hrs(s.time.useful as f64 / MS_PER_HOUR, big),
+            hrs(s.time.useful_borrowed as f64 / MS_PER_HOUR, big),
+            rate(r.success_rate(s.jobs.succeeded)),
+            c.priority_overrides.to_string(),
+        ]
+    };
+    let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
+    for (i, s) in shares.iter().enumerate() {
+        rows.push(row(&sc.shares[i].name, s));
+    }
+    rows.push(row("TOTAL", total));
+    let widths: Vec<usize> = (0..head.len())
+        .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
+        .collect();
+    out.push_str("\nrecovery (SPEC 14)\n");
+    for r in &rows {
+        let mut line = String::new();
+        for (c, cell) in r.iter().enumerate() {
+            if c == 0 {
+                let _ = write!(line, "{cell:<w$}", w = widths[c]);
+            } else {
+                let _ = write!(line, "  {cell:>w$}", w = widths[c]);
+            }
+        }
+        out.push_str(line.trim_end());
+        out.push('\n');
+    }
+    out.push_str(
+        "interr = preemptions of started jobs; failed/invalid = restores that failed / resumes found corrupt; \
+         exhausted/resub = jobs out of retries / resubmitted elsewhere; wait* = requeue to next start; \
+         on borrow h = useful work done in borrowed runs; overrides = set_priority events\n",
+    );
 }
