@@ -1,0 +1,71 @@
+// The Kueue model as a Kubernetes platform engineer uses it: pick the Kueue preset, read the
+// cohort tree, click a chart to see the tree at that time, switch the AWS walkthrough to the
+// Kueue model and back (undo). Screenshots in target/e2e/.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { SHOTS, openBrowser, serveDist, waitForApp } from './helpers.mjs';
+
+let server;
+before(async () => {
+  server = await serveDist();
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await server?.close();
+});
+
+const treeNames = (page) =>
+  page.$$eval('[data-testid="cohort-tree-row"]', (rows) => rows.map((r) => r.dataset.name));
+
+test('the Kueue preset shows its ClusterQueues in the summary and the cohort tree follows the cursor', async (t) => {
+  const browser = await openBrowser('kueue-preset', { viewport: { width: 1440, height: 900 } });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  assert.equal(await page.locator('[data-testid="cohort-tree-card"]').count(), 0, 'no tree for AWS');
+
+  await page.getByTestId('preset-select').selectOption('kueue');
+  await page.waitForSelector('[data-testid="cohort-tree-row"]', { timeout: 60_000 });
+  const shares = await page.$$eval('table.summary tbody tr[data-share]', (trs) => trs.map((tr) => tr.dataset.share));
+  assert.deepEqual(shares, ['team-a-cq', 'team-b-cq', 'team-c-cq']);
+  assert.deepEqual(await treeNames(page), ['team-ab', 'team-a-cq', 'team-b-cq', 'team-c-cq']);
+  const at = page.getByTestId('cohort-tree-at');
+  assert.match(await at.textContent(), /busiest/);
+  // The editor shows the ClusterQueue fields, not AWS's strategy.
+  assert.equal(await page.getByTestId('share-strategy').count(), 0);
+  assert.equal(await page.getByTestId('share-cohort').count(), 3);
+
+  // A click on the allocation chart moves the tree to that time.
+  const alloc = page.locator('[data-testid="chart-allocation"] canvas').first();
+  await alloc.scrollIntoViewIfNeeded();
+  const box = await alloc.boundingBox();
+  await alloc.click({ position: { x: box.width * 0.1, y: box.height / 2 } });
+  await page.waitForFunction(() => /At the cursor/.test(document.querySelector('[data-testid="cohort-tree-at"]').textContent));
+  const card = page.getByTestId('cohort-tree-card');
+  await card.scrollIntoViewIfNeeded();
+  await card.screenshot({ path: join(SHOTS, 'kueue-cohort-tree.png') });
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+});
+
+test('the model switch turns the AWS walkthrough into ClusterQueues, and undo turns it back', async (t) => {
+  const browser = await openBrowser('kueue-switch', { viewport: { width: 1280, height: 900 } });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  const before = await page.$eval('table.summary tbody', (tb) => tb.textContent);
+  await page.getByTestId('model').selectOption({ label: 'Kueue ClusterQueues and cohorts' });
+  await page.waitForSelector('[data-testid="cohort-tree-row"]', { timeout: 60_000 });
+  assert.deepEqual(await treeNames(page), ['quotalab', 'background', 'medium', 'protected']);
+  // The notice says what the translation did.
+  assert.match(await page.getByTestId('share-notice').textContent(), /Kueue model/);
+  await page.screenshot({ path: join(SHOTS, 'kueue-switched.png') });
+  await page.getByRole('button', { name: /Undo/ }).click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="cohort-tree-card"]') === null);
+  assert.equal(await page.getByTestId('share-strategy').count(), 3, 'AWS fields are back');
+  await page.waitForFunction((b) => document.querySelector('table.summary tbody')?.textContent === b, before, { timeout: 60_000 });
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+});
