@@ -338,3 +338,64 @@ fn links_carry_the_contract_fields() {
         quotalab_engine::run_json(&text).unwrap()
     );
 }
+
+/// The digest carries what the page shows of SPEC 14: per share the recovery block,
+/// useful_borrowed and the agreement; the contract events with their explanations; a
+/// resubmitted job as one row in its last share, its continuation's events on that row.
+#[test]
+fn the_digest_carries_the_contract() {
+    use quotalab_engine::digest::{ContractEventKind, DigestLimits, EventKind};
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/golden/contract-resubmit.json");
+    let mut v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    v["shares"][2]["agreement"] = json!({"owner": "platform team", "review_by": "2027-06"});
+    let d = quotalab_engine::run_digest(&v.to_string(), DigestLimits::default()).expect("valid");
+    let c = &d.contract;
+    assert!(c.used);
+    assert_eq!(c.shares.len(), 3);
+    assert_eq!(c.shares[1].retries_exhausted, 1);
+    assert_eq!(c.shares[1].resubmitted, 1);
+    assert_eq!(c.shares[1].interruptions, 1);
+    assert_eq!(c.shares[2].restores, 1);
+    assert!((c.shares[2].useful_borrowed_h - 200.0 / 3600.0).abs() < 1e-12);
+    assert_eq!(
+        c.shares[2]
+            .agreement
+            .as_ref()
+            .and_then(|a| a.owner.as_deref()),
+        Some("platform team")
+    );
+    assert_eq!(c.shares[0].agreement, None);
+    assert_eq!(c.totals.resubmitted, 1);
+    // One row per job of the file; b1 ends in r.
+    assert_eq!(d.jobs.len(), 2);
+    let b1 = d.jobs.iter().position(|j| j.id == "b1").unwrap();
+    assert_eq!(d.jobs[b1].share, 2);
+    assert_eq!(c.jobs_useful_borrowed_s[b1], 200.0);
+    // The resubmission: a contract event with its words, and a requeue in the state replay.
+    let e = &c.events[0];
+    assert_eq!(
+        (e.kind, e.job, e.from_share, e.priority),
+        (
+            ContractEventKind::Resubmit,
+            Some(b1 as u32),
+            Some(1),
+            Some(5)
+        )
+    );
+    assert!(e.explain.contains("submitted again to r"), "{}", e.explain);
+    let replay: Vec<_> = d
+        .events
+        .iter()
+        .filter(|e| e.job == Some(b1 as u32))
+        .map(|e| e.kind)
+        .collect();
+    assert!(
+        replay.contains(&EventKind::Requeue) && replay.last() == Some(&EventKind::Succeed),
+        "{replay:?}"
+    );
+    assert_eq!(
+        d.segments().of(b1 as u32).last().map(|s| s.state),
+        Some(quotalab_engine::digest::State::Succeeded)
+    );
+}
