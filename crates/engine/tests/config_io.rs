@@ -333,3 +333,86 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn kueue_single_clusterqueue_admin_example_counts_cpus() {
+    let text = fixture("kueue-single-clusterqueue-setup.yaml");
+    // It has no GPUs: the default resource finds nothing to count.
+    assert!(kueue(&text).is_err());
+    let opts = ImportOptions {
+        resource: "cpu".into(),
+        ..ImportOptions::default()
+    };
+    let imp = config::import(&text, Format::Kueue, &opts).unwrap();
+    let s = &imp.scenario;
+    assert_eq!(s["shares"][0]["name"], "cluster-queue");
+    assert_eq!(s["shares"][0]["limits"]["default-flavor"], 9);
+    let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        w.iter().any(|w| w.ends_with("ignored: resource memory")),
+        "{w:?}"
+    );
+    assert!(w.iter().any(|w| w == "[2]: ignored: LocalQueue"), "{w:?}");
+    quotalab_engine::run_json(&imp.scenario_json).unwrap();
+}
+
+#[test]
+fn workload_priority_classes_become_named_priorities() {
+    let imp = kueue(&fixture("kueue-workload-priority-classes.yaml")).unwrap();
+    let s = &imp.scenario;
+    assert_eq!(
+        s["priority_classes"],
+        serde_json::json!({"high-priority": 1000, "low-priority": 10})
+    );
+    assert_eq!(s["shares"][0]["limits"]["gpu-a100"], 16);
+    // Jobs may name a class instead of a priority; the validator resolves it.
+    let mut with_jobs = s.clone();
+    with_jobs["jobs"] = serde_json::json!([
+        {"id": "train", "share": "gpu-cluster-queue", "instance_type": "gpu-a100", "instances": 8,
+         "priority_class": "high-priority", "submit_s": 0, "work_s": 3600},
+        {"id": "sweep", "share": "gpu-cluster-queue", "instance_type": "gpu-a100", "instances": 16,
+         "priority_class": "low-priority", "submit_s": 0, "work_s": 3600}
+    ]);
+    let loaded = quotalab_engine::load(&with_jobs.to_string()).unwrap();
+    let prios: Vec<u32> = loaded.scenario.jobs.iter().map(|j| j.priority).collect();
+    assert_eq!(prios, [1000, 10]);
+    // An unknown class is an error naming its path; the export keeps the classes.
+    with_jobs["jobs"][1]["priority_class"] = "urgent".into();
+    let errors: Vec<String> = quotalab_engine::load(&with_jobs.to_string())
+        .unwrap_err()
+        .iter()
+        .map(|p| p.to_string())
+        .collect();
+    assert_eq!(
+        errors,
+        ["jobs[1].priority_class: unknown priority class \"urgent\" (priority_classes: high-priority, low-priority)"]
+    );
+    let yaml = config::export(
+        &imp.scenario_json,
+        ExportFormat::Kueue,
+        &ExportOptions::default(),
+    )
+    .unwrap()
+    .text;
+    assert!(yaml.contains("kind: WorkloadPriorityClass"), "{yaml}");
+    let again = kueue(&yaml).unwrap();
+    assert_eq!(again.scenario["priority_classes"], s["priority_classes"]);
+}
+
+#[test]
+fn aws_cli_skeleton_filled_in_imports() {
+    let imp = config::import(
+        &fixture("aws-cli-skeleton.json"),
+        Format::Aws,
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    let s = &imp.scenario;
+    assert_eq!(s["shares"][0]["name"], "research");
+    assert_eq!(s["shares"][0]["limits"]["ml.p4d.24xlarge"], 4);
+    assert_eq!(s["shares"][0]["strategy"], "LEND_AND_BORROW");
+    assert_eq!(s["shares"][0]["borrow_limit"], 100);
+    let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(w.iter().any(|w| w.ends_with("ignored: tags")), "{w:?}");
+    quotalab_engine::run_json(&imp.scenario_json).unwrap();
+}

@@ -37,7 +37,9 @@ pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
 /// Validates an already-parsed scenario document (SPEC 7).
 pub fn load_value(value: &Value) -> Result<Loaded, Vec<Problem>> {
     let mut cx = Cx::default();
-    let scenario = cx.scenario(value);
+    // SPEC 13: `priority_class` names become the priorities they name.
+    let resolved = super::priority_class::resolve(value, &mut cx.errors);
+    let scenario = cx.scenario(resolved.as_ref().unwrap_or(value));
     if cx.errors.is_empty() {
         if let Some(scenario) = scenario {
             return Ok(Loaded {
@@ -229,6 +231,7 @@ impl Cx {
                 "cohorts",
                 "fair_sharing",
                 "alarms",
+                "priority_classes",
             ],
         );
         self.model = self.model_field(top);
