@@ -1615,3 +1615,32 @@ fn contract_fields_are_kept_as_given() {
     // Without any contract field the scenario reports as before.
     assert!(!load(&base().to_string()).unwrap().scenario.contract);
 }
+
+// SPEC 14: what can never apply is a warning, not an error.
+#[test]
+fn contract_fields_that_never_apply_are_warnings() {
+    let w = warnings_of(&with(|v| {
+        v["jobs"][0]["on_retries_exhausted"] = json!({"resubmit": {"share": "c"}});
+        v["jobs"][1]["deadline_s"] = json!(100);
+        v["jobs"][1]["escalate"] = json!({"before_deadline_s": 200, "to_priority": 9});
+    }));
+    assert!(
+        has(
+            &w,
+            "jobs[0].on_retries_exhausted",
+            "preemption_retries is unlimited"
+        ),
+        "{}",
+        show(&w)
+    );
+    assert!(
+        has(
+            &w,
+            "jobs[1].escalate.before_deadline_s",
+            "as soon as it is submitted"
+        ),
+        "{}",
+        show(&w)
+    );
+    assert_eq!(w.len(), 2, "{}", show(&w));
+}

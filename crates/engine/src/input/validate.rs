@@ -301,6 +301,7 @@ impl Cx {
                         self.type_index(t, &join(&path, "instance_type"));
                     }
                     if let Value::Object(m) = w {
+                        resubmit_without_retries(m, &path, &mut self.warnings);
                         self.unknown_fields(m, &path, workload::FIELDS);
                         if let Some(Value::Object(c)) = m.get("checkpoint") {
                             self.unknown_fields(
@@ -770,6 +771,7 @@ impl Cx {
             .iter()
             .any(|k| json::get(m, k).is_some());
         self.errors.extend(problems);
+        resubmit_without_retries(m, path, &mut self.warnings);
         if let (Some(Some(e)), Some(d)) = (escalate, deadline) {
             if e.before_deadline > d {
                 // SPEC 14 is silent: escalated at its submission (docs/ARCHITECTURE.md).
@@ -1537,4 +1539,18 @@ fn workloads_use_contract(top: &Map<String, Value>) -> bool {
                 })
             })
         })
+}
+
+/// SPEC 14: a resubmission happens only when the retries are exhausted, so without
+/// `preemption_retries` (unlimited) it never happens: a warning.
+fn resubmit_without_retries(m: &Map<String, Value>, path: &str, warnings: &mut Vec<Problem>) {
+    let resubmits = m
+        .get("on_retries_exhausted")
+        .is_some_and(|v| v.get("resubmit").is_some());
+    if resubmits && json::get(m, "preemption_retries").is_none() {
+        warnings.push(Problem::new(
+            join(path, "on_retries_exhausted"),
+            "never applies: preemption_retries is unlimited (give preemption_retries for the job to be resubmitted when it runs out of them)",
+        ));
+    }
 }
