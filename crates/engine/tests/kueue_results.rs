@@ -219,3 +219,147 @@ fn kueue_caches_match_oracle_on_a_congested_mix() {
         }
     }
 }
+
+/// SPEC 12 waiting reasons name the limit that binds: a Kueue scenario of one type with
+/// `shares` (JSON objects), `cohorts`, and jobs `(id, share, submit_s)` of one instance
+/// each; returns the explanation of each job's last `waiting` event, with its reason.
+fn waits(shares: &str, cohorts: &str, jobs: &[(&str, &str, u64)]) -> Vec<(String, String, String)> {
+    let jobs: Vec<String> = jobs
+        .iter()
+        .map(|(id, share, at)| {
+            format!(
+                r#"{{"id": "{id}", "share": "{share}", "instance_type": "ml.g5.xlarge", "instances": 1, "submit_s": {at}, "work_s": 100}}"#
+            )
+        })
+        .collect();
+    let text = format!(
+        r#"{{"format": "quotalab/v1", "model": "kueue", "horizon_s": 50, "shares": [{shares}], "cohorts": [{cohorts}], "jobs": [{}]}}"#,
+        jobs.join(",")
+    );
+    let r = run(&text);
+    let mut out: Vec<(String, String, String)> = Vec::new();
+    for e in r["events"].as_array().unwrap() {
+        if e["kind"] == "waiting" {
+            let job = e["job"].as_str().unwrap().to_string();
+            out.retain(|(j, _, _)| *j != job);
+            out.push((
+                job,
+                e["reason"].as_str().unwrap().to_string(),
+                e["explain"].as_str().unwrap().to_string(),
+            ));
+        }
+    }
+    out
+}
+
+#[test]
+fn waiting_names_the_own_borrowing_limit() {
+    let w = waits(
+        r#"{"name": "team-a", "limits": {"ml.g5.xlarge": 1}, "cohort": "c", "borrowing_limit": {"ml.g5.xlarge": 2}},
+           {"name": "team-b", "limits": {"ml.g5.xlarge": 5}, "cohort": "c"}"#,
+        r#"{"name": "c"}"#,
+        &[
+            ("a1", "team-a", 0),
+            ("a2", "team-a", 0),
+            ("a3", "team-a", 0),
+            ("a4", "team-a", 0),
+        ],
+    );
+    assert_eq!(w.len(), 1, "{w:?}");
+    assert_eq!((w[0].0.as_str(), w[0].1.as_str()), ("a4", "borrow_limit"));
+    assert_eq!(
+        w[0].2,
+        "waits: team-a's borrowing limit of 2 ml.g5.xlarge is used up; waits for its own jobs to finish"
+    );
+}
+
+#[test]
+fn waiting_names_the_own_nominal_quota() {
+    let w = waits(
+        r#"{"name": "solo", "limits": {"ml.g5.xlarge": 2}}"#,
+        "",
+        &[("s1", "solo", 0), ("s2", "solo", 0), ("s3", "solo", 0)],
+    );
+    assert_eq!(
+        (w[0].0.as_str(), w[0].1.as_str()),
+        ("s3", "entitlement_exhausted")
+    );
+    assert_eq!(
+        w[0].2,
+        "waits: solo's nominal quota of 2 ml.g5.xlarge is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+    );
+}
+
+#[test]
+fn waiting_names_the_cohort_and_what_lending_limits_keep() {
+    // team-b lends 1 of its 3 (2 stay private): team-a borrows that 1, then the cohort has
+    // nothing left to lend although team-b's 2 private instances are idle.
+    let w = waits(
+        r#"{"name": "team-a", "limits": {"ml.g5.xlarge": 2}, "cohort": "research"},
+           {"name": "team-b", "limits": {"ml.g5.xlarge": 3}, "cohort": "research", "lending_limit": {"ml.g5.xlarge": 1}}"#,
+        r#"{"name": "research"}"#,
+        &[
+            ("a1", "team-a", 0),
+            ("a2", "team-a", 0),
+            ("a3", "team-a", 0),
+            ("a4", "team-a", 0),
+        ],
+    );
+    assert_eq!(
+        (w[0].0.as_str(), w[0].1.as_str()),
+        ("a4", "no_lendable_capacity")
+    );
+    assert_eq!(
+        w[0].2,
+        "waits: cohort research has no unused quota of ml.g5.xlarge for it (0 unused, 1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
+    );
+}
+
+#[test]
+fn waiting_names_a_cohorts_borrowing_limit() {
+    // root has 4 of its own; research may borrow only 1 of it: team-a gets 2 + 1.
+    let w = waits(
+        r#"{"name": "team-a", "limits": {"ml.g5.xlarge": 2}, "cohort": "research"}"#,
+        r#"{"name": "root", "limits": {"ml.g5.xlarge": 4}},
+           {"name": "research", "parent": "root", "borrowing_limit": {"ml.g5.xlarge": 1}}"#,
+        &[
+            ("a1", "team-a", 0),
+            ("a2", "team-a", 0),
+            ("a3", "team-a", 0),
+            ("a4", "team-a", 0),
+        ],
+    );
+    assert_eq!(
+        (w[0].0.as_str(), w[0].1.as_str()),
+        ("a4", "no_lendable_capacity")
+    );
+    assert_eq!(
+        w[0].2,
+        "waits: cohort root/research's borrowing limit of 1 ml.g5.xlarge is used up; waits for jobs below it to finish; the job would borrow beyond team-a's nominal quota"
+    );
+}
+
+#[test]
+fn waiting_within_nominal_names_the_borrowed_cohort() {
+    // team-b borrows team-a's idle quota at 0; team-a (reclaim never) cannot take it back.
+    let w = waits(
+        r#"{"name": "team-a", "limits": {"ml.g5.xlarge": 2}, "cohort": "c"},
+           {"name": "team-b", "limits": {"ml.g5.xlarge": 2}, "cohort": "c"}"#,
+        r#"{"name": "c"}"#,
+        &[
+            ("b1", "team-b", 0),
+            ("b2", "team-b", 0),
+            ("b3", "team-b", 0),
+            ("b4", "team-b", 0),
+            ("a1", "team-a", 1),
+        ],
+    );
+    assert_eq!(
+        (w[0].0.as_str(), w[0].1.as_str()),
+        ("a1", "capacity_in_use")
+    );
+    assert_eq!(
+        w[0].2,
+        "waits: cohort c has no unused quota of ml.g5.xlarge for it (0 unused, 1 needed); team-a is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
+    );
+}

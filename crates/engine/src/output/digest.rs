@@ -98,7 +98,7 @@ impl EventKind {
             sim::EventKind::Succeed => EventKind::Succeed,
             sim::EventKind::Fail => EventKind::Fail,
             sim::EventKind::Reject => EventKind::Reject,
-            sim::EventKind::Waiting(_) => EventKind::Waiting,
+            sim::EventKind::Waiting(..) => EventKind::Waiting,
             sim::EventKind::SetPriority(_) => EventKind::SetPriority,
             sim::EventKind::UpdateShare => EventKind::UpdateShare,
         })
@@ -644,9 +644,9 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                     row.by = Some(row_of[by.index()]);
                     row.explain = Some(result::explain_preempt(sc, e.job, &e.kind));
                 }
-                sim::EventKind::Waiting(r) => {
+                sim::EventKind::Waiting(r, why) => {
                     row.reason = Some(r.as_str().to_string());
-                    row.explain = Some(result::explain_reason(sc, e.job, r));
+                    row.explain = Some(result::explain_waiting(sc, e.job, r, why));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),
                 sim::EventKind::Escalated(p) => {

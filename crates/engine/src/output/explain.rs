@@ -96,6 +96,98 @@ fn explain_kueue_preempt(
     }
 }
 
+/// SPEC 12: a node's path in the quota tree: a share's [`cohort_path`], or a cohort's
+/// (node index: shares first, then cohorts).
+fn node_path(sc: &Scenario, node: usize) -> String {
+    if node < sc.shares.len() {
+        return cohort_path(sc, node);
+    }
+    let mut parts = Vec::new();
+    let mut at = Some(node - sc.shares.len());
+    while let Some(c) = at {
+        let Some(co) = sc.cohorts.get(c) else { break };
+        parts.push(co.name.as_str());
+        at = co.parent;
+        if parts.len() > sc.cohorts.len() {
+            break; // validation refuses cycles; never loop
+        }
+    }
+    parts.reverse();
+    parts.join("/")
+}
+
+/// The explanation of a `waiting` event (SPEC 4, SPEC 8): in the Kueue model, when the
+/// event carries the limit that binds (SPEC 12), the sentence names that limit and its
+/// node ([`explain_kueue_wait`]); otherwise [`explain_reason`].
+pub fn explain_waiting(
+    sc: &Scenario,
+    job: JobId,
+    reason: Reason,
+    why: Option<crate::simulation::kueue::Binding>,
+) -> String {
+    match why {
+        Some(b) if sc.is_kueue() => explain_kueue_wait(sc, job, reason, b),
+        _ => explain_reason(sc, job, reason),
+    }
+}
+
+/// SPEC 12 waiting reasons in words: which limit binds and at which node. The reason codes
+/// map onto the bindings as `kueue_reason` documents (the share alone at its nominal quota:
+/// `entitlement_exhausted`; its own borrowing limit: `borrow_limit`; within its nominal
+/// quota: `capacity_in_use`; a cohort's quota or borrowing limit while borrowing:
+/// `no_lendable_capacity`).
+fn explain_kueue_wait(
+    sc: &Scenario,
+    job: JobId,
+    reason: Reason,
+    why: crate::simulation::kueue::Binding,
+) -> String {
+    use crate::simulation::kueue::Binding;
+    let j = &sc.jobs[job.index()];
+    let s = &sc.shares[j.share].name;
+    let ty = &sc.instance_types[j.instance_type].name;
+    let tail = match reason {
+        Reason::CapacityInUse => format!(
+            "; {s} is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
+        ),
+        Reason::NoLendableCapacity => {
+            format!("; the job would borrow beyond {s}'s nominal quota")
+        }
+        _ => String::new(),
+    };
+    match why {
+        Binding::OwnNominal { limit } => format!(
+            "waits: {s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+        ),
+        Binding::BorrowingLimit { node, limit } if node as usize == j.share => format!(
+            "waits: {s}'s borrowing limit of {limit} {ty} is used up; waits for its own jobs to finish{tail}"
+        ),
+        Binding::BorrowingLimit { node, limit } => format!(
+            "waits: cohort {}'s borrowing limit of {limit} {ty} is used up; waits for jobs below it to finish{tail}",
+            node_path(sc, node as usize)
+        ),
+        Binding::CohortFull {
+            node,
+            free,
+            need,
+            private,
+        } => {
+            let kept = if private > 0 {
+                format!("; lending limits keep {private} private elsewhere")
+            } else {
+                String::new()
+            };
+            format!(
+                "waits: cohort {} has no unused quota of {ty} for it ({free} unused, {need} needed{kept}){tail}",
+                node_path(sc, node as usize)
+            )
+        }
+        Binding::Capacity { capacity } => format!(
+            "waits: all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
+        ),
+    }
+}
+
 /// The one-sentence explanation of a waiting reason (SPEC 4).
 pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
     let j = &sc.jobs[job.index()];

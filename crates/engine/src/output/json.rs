@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use crate::model::Ms;
 use crate::sim::{Event, EventKind, Sim, State, NO_JOB};
 
-use super::explain::{explain_preempt, explain_reason, explain_recovery};
+use super::explain::{explain_preempt, explain_recovery, explain_waiting};
 use super::stats::{cohort_stats, stats, Percentiles, Stats, MS_PER_HOUR};
 use crate::simulation::fair_sharing::ShareValue;
 
@@ -267,7 +267,7 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
         EventKind::Succeed => "succeed",
         EventKind::Fail => "fail",
         EventKind::Reject => "reject",
-        EventKind::Waiting(_) => "waiting",
+        EventKind::Waiting(..) => "waiting",
         EventKind::SetPriority(_) | EventKind::Escalated(_) => "set_priority",
         EventKind::UpdateShare => "update_share",
         EventKind::RestoreFailed { .. } => "restore_failed",
@@ -289,12 +289,12 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
                 string(&explain_preempt(sc, e.job, &e.kind))
             );
         }
-        EventKind::Waiting(r) => {
+        EventKind::Waiting(r, why) => {
             let _ = write!(
                 out,
                 ",\"reason\":\"{}\",\"explain\":{}",
                 r.as_str(),
-                string(&explain_reason(sc, e.job, r))
+                string(&explain_waiting(sc, e.job, r, why))
             );
         }
         EventKind::SetPriority(p) => {

@@ -2,7 +2,7 @@
 //! concern: statistics ([`super::stats`]), explanations ([`super::explain`]), the result JSON
 //! ([`super::json`]) and the summary table ([`super::summary`]).
 
-pub use super::explain::{explain_preempt, explain_reason, explain_recovery};
+pub use super::explain::{explain_preempt, explain_reason, explain_recovery, explain_waiting};
 pub use super::json::{secs, to_json};
 pub use super::stats::{stats, InstanceTime, JobCounts, Percentiles, Stats};
 pub use super::summary::summary_table;

@@ -693,6 +693,105 @@ fn share_still_over(trial: &Trial, share: usize, lca: Option<Node>) -> bool {
     true
 }
 
+/// What holds a waiting job back in the Kueue model (SPEC 12 waiting reasons): the limit
+/// that binds, the node it belongs to (a share or a cohort) and the numbers the
+/// explanation names. Carried by the `waiting` event for its explanation only: the reason
+/// code alone decides when a `waiting` event is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// A share in no cohort has used its nominal quota (`entitlement_exhausted`).
+    OwnNominal { limit: u64 },
+    /// The borrowing limit of `node` (the share, or a cohort on its path) is used up.
+    BorrowingLimit { node: u32, limit: u64 },
+    /// Cohort `node` (the root, or one whose parent cannot lend more) has `free` unused
+    /// quota, less than the `need` that reaches it; lending limits keep `private` idle
+    /// instances elsewhere in its subtree private to their nodes.
+    CohortFull {
+        node: u32,
+        free: u64,
+        need: u64,
+        private: u64,
+    },
+    /// The environment's physical capacity (SPEC 12 capacity condition).
+    Capacity { capacity: u64 },
+}
+
+impl Sim<'_> {
+    /// SPEC 12 waiting reasons, the binding limit: walks the quota tree from share `s` up
+    /// as `available` does (`max(0, private - usage) + min(available(parent), b)`) and
+    /// names the first term that falls short: the share alone, its borrowing limit, a
+    /// cohort's borrowing limit, or the root cohort's unused quota; when the quota holds
+    /// the job, the capacity. `None`: nothing binds (the job fits now) or no limit.
+    pub(crate) fn kueue_binding(&self, s: usize, t: usize, n: u64) -> Option<Binding> {
+        let tree = self.trees.get(t)?;
+        if !crate::admission::has_limit(&self.cfg[s], t) {
+            return None;
+        }
+        if (n as i128) <= tree.available(s) {
+            let used = self.usage[t].sum_used + self.reserved_sum[t];
+            let capacity = self.sc.capacity[t];
+            return (used.saturating_add(n) > capacity).then_some(Binding::Capacity { capacity });
+        }
+        let (mut node, mut need) = (s, n);
+        for _ in 0..tree.parent.len() {
+            let rest = need.saturating_sub(tree.local_available(node));
+            let Some(p) = tree.parent[node] else {
+                if node < tree.shares {
+                    return Some(Binding::OwnNominal {
+                        limit: tree.quota[node],
+                    });
+                }
+                return Some(Binding::CohortFull {
+                    node: node as u32,
+                    free: tree.subtree[node].saturating_sub(tree.usage[node]),
+                    need: rest,
+                    private: private_elsewhere(tree, s, node),
+                });
+            };
+            let from_parent = tree.available(p);
+            if let Some(bl) = tree.borrowing_limit[node] {
+                let (sub, private, usage) = (
+                    tree.subtree[node] as i128,
+                    tree.private[node] as i128,
+                    tree.usage[node] as i128,
+                );
+                let b = sub - private - (usage - private).max(0) + bl as i128;
+                if b < rest as i128 && b <= from_parent {
+                    return Some(Binding::BorrowingLimit {
+                        node: node as u32,
+                        limit: bl,
+                    });
+                }
+            }
+            if from_parent >= rest as i128 {
+                return None;
+            }
+            (node, need) = (p, rest);
+        }
+        None
+    }
+}
+
+/// The idle private quota under cohort `c` away from share `s`'s path: the sum over the
+/// other nodes of `max(0, private - usage)` (what lending limits keep from being lent).
+fn private_elsewhere(tree: &QuotaTree, s: usize, c: Node) -> u64 {
+    let on_path = |k: Node| k == s || tree.ancestors(s).any(|a| a == k);
+    let mut stack = vec![c];
+    let mut sum = 0u64;
+    let mut guard = tree.parent.len() * 2 + 2;
+    while let Some(k) = stack.pop() {
+        guard = guard.saturating_sub(1);
+        if guard == 0 {
+            break; // validation refuses cycles; never loop
+        }
+        if !on_path(k) {
+            sum = sum.saturating_add(tree.local_available(k));
+        }
+        stack.extend(tree.child_cohorts[k].iter().chain(&tree.child_shares[k]));
+    }
+    sum
+}
+
 /// A candidate as a chosen victim.
 pub(crate) fn victim(c: &Candidate) -> Victim {
     Victim {

@@ -154,6 +154,24 @@ impl Sim<'_> {
         }
     }
 
+    /// SPEC 12: the limit that binds a waiting job of the Kueue model, named by its
+    /// `waiting` event's explanation (reasons of the fit conditions only; none for the AWS
+    /// model, whose explanations name its fixed rules, or while the event log is off).
+    fn binding_of(&self, j: JobId, reason: Reason) -> Option<crate::simulation::kueue::Binding> {
+        let fit_reason = matches!(
+            reason,
+            Reason::BorrowLimit
+                | Reason::EntitlementExhausted
+                | Reason::CapacityInUse
+                | Reason::NoLendableCapacity
+        );
+        if !self.sc.is_kueue() || !fit_reason || !self.opts.events {
+            return None;
+        }
+        let spec = &self.sc.jobs[j.index()];
+        self.kueue_binding(spec.share, spec.instance_type, spec.instances)
+    }
+
     /// SPEC 4 reason 2 (strict FIFO): a job behind a blocked head waits
     /// `blocked_by_priority` if the head's priority is higher, else `head_of_line`.
     fn behind_head_reason(&self, j: JobId, head: JobId) -> Reason {
@@ -192,7 +210,8 @@ impl Sim<'_> {
         for (s, key, reason) in changes {
             let j = key.3;
             self.jobs[j.index()].reason = Some(reason);
-            self.log(j, s, EventKind::Waiting(reason));
+            let why = self.binding_of(j, reason);
+            self.log(j, s, EventKind::Waiting(reason, why));
         }
     }
 

@@ -272,13 +272,8 @@ impl QuotaTree {
 
     /// [`QuotaTree::lent`] below cohort `c`, which lends `up` to its parent.
     fn lend_down(&self, c: Node, up: f64, out: &mut [f64]) {
-        let children: Vec<Node> = self.child_cohorts[c]
-            .iter()
-            .chain(&self.child_shares[c])
-            .copied()
-            .collect();
-        let borrowed: u64 = children
-            .iter()
+        let children = || self.child_cohorts[c].iter().chain(&self.child_shares[c]);
+        let borrowed: u64 = children()
             .map(|&k| self.usage[k].saturating_sub(self.subtree[k]))
             .sum();
         let own_borrowed = if self.parent[c].is_some() {
@@ -289,9 +284,9 @@ impl QuotaTree {
         let demand =
             (borrowed.saturating_sub(own_borrowed) as f64 + up - self.quota[c] as f64).max(0.0);
         let idle = |k: Node| self.subtree[k].saturating_sub(self.usage[k].max(self.private[k]));
-        let total: u64 = children.iter().map(|&k| idle(k)).sum();
+        let total: u64 = children().map(|&k| idle(k)).sum();
         let given = demand.min(total as f64);
-        for &k in &children {
+        for &k in children() {
             let v = if total > 0 {
                 given * idle(k) as f64 / total as f64
             } else {

@@ -164,7 +164,9 @@ pub enum EventKind {
     Succeed,
     Fail,
     Reject,
-    Waiting(Reason),
+    /// A waiting reason changed; in the Kueue model with the limit that binds (SPEC 12),
+    /// for the explanation only.
+    Waiting(Reason, Option<super::kueue::Binding>),
     SetPriority(u32),
     UpdateShare,
     /// SPEC 14: a restore from a checkpoint failed; `lost` ms of checkpointed progress.
