@@ -551,51 +551,45 @@ impl Sim<'_> {
     /// SPEC 4/6 `set_priority` (and SPEC 14 escalation): the job's new priority, used by
     /// the next pass; a job not yet submitted is submitted with it (no event).
     pub(super) fn set_priority(&mut self, j: JobId, priority: u32, escalated: bool) {
-        let job = &j.index();
-        let priority = &priority;
-        {
-            {
-                self.quota_epoch += 1;
-                self.struct_epoch += 1;
-                let s = self.sc.jobs[*job].share;
-                let old = self.jobs[*job].priority;
-                match self.jobs[*job].state {
-                    State::Runnable => {
-                        let key = self.qkey(j);
-                        let spec = &self.sc.jobs[*job];
-                        let bucket = (spec.instance_type, spec.instances);
-                        self.rt[s].remove_runnable(bucket, key);
-                        self.jobs[*job].priority = *priority;
-                        let key = self.qkey(j);
-                        let rt = &mut self.rt[s];
-                        rt.insert_runnable(bucket, key);
-                        rt.fresh.push(j);
-                    }
-                    st if st.admitted() => {
-                        let t = self.sc.jobs[*job].instance_type;
-                        let key = self.akey(j);
-                        let n = self.sc.jobs[*job].instances;
-                        self.rt[s].remove_admitted(t, key, n);
-                        self.jobs[*job].priority = *priority;
-                        let key = self.akey(j);
-                        self.rt[s].add_admitted(t, key, n);
-                    }
-                    _ => self.jobs[*job].priority = *priority,
-                }
-                if self.jobs[*job].state != State::Pending {
-                    if *priority > old {
-                        let root = self.sc.jobs[*job].resubmission_of.unwrap_or(*job);
-                        self.jobs[root].raised = true;
-                    }
-                    self.rt[s].recovery.priority_overrides += 1;
-                    let kind = if escalated {
-                        EventKind::Escalated(*priority)
-                    } else {
-                        EventKind::SetPriority(*priority)
-                    };
-                    self.log(j, s, kind);
-                }
+        let job = j.index();
+        self.quota_epoch += 1;
+        self.struct_epoch += 1;
+        let spec = &self.sc.jobs[job];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let old = self.jobs[job].priority;
+        match self.jobs[job].state {
+            State::Runnable => {
+                let key = self.qkey(j);
+                let bucket = (t, n);
+                self.rt[s].remove_runnable(bucket, key);
+                self.jobs[job].priority = priority;
+                let key = self.qkey(j);
+                let rt = &mut self.rt[s];
+                rt.insert_runnable(bucket, key);
+                rt.fresh.push(j);
             }
+            st if st.admitted() => {
+                let key = self.akey(j);
+                self.rt[s].remove_admitted(t, key, n);
+                self.jobs[job].priority = priority;
+                let key = self.akey(j);
+                self.rt[s].add_admitted(t, key, n);
+            }
+            _ => self.jobs[job].priority = priority,
+        }
+        if self.jobs[job].state != State::Pending {
+            if priority > old {
+                // SPEC 14 policy stability: counted once per job (its root when resubmitted).
+                let root = self.root_of(j);
+                self.jobs[root.index()].raised = true;
+            }
+            self.rt[s].recovery.priority_overrides += 1;
+            let kind = if escalated {
+                EventKind::Escalated(priority)
+            } else {
+                EventKind::SetPriority(priority)
+            };
+            self.log(j, s, kind);
         }
     }
 }
