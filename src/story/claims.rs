@@ -22,10 +22,15 @@ pub fn check(story: &Story) -> Vec<String> {
     };
     for (i, step) in story.steps.iter().enumerate() {
         let at = |what: String| format!("story {} step {}: {what}", story.id, i + 1);
-        for c in &step.claims {
-            if let Err(e) = run.holds(c) {
-                out.push(at(e));
+        match step.claims.parse() {
+            Ok(claims) => {
+                for c in &claims {
+                    if let Err(e) = run.holds(c) {
+                        out.push(at(e));
+                    }
+                }
             }
+            Err(e) => out.push(at(e)),
         }
         for h in &step.highlight {
             if let Err(e) = run.shows(h) {
@@ -34,13 +39,16 @@ pub fn check(story: &Story) -> Vec<String> {
         }
         if let Some(edit) = &step.try_edit {
             match apply_edit(&text, edit).and_then(|t| Run::new(&t)) {
-                Ok(edited) => {
-                    for c in &edit.claims {
-                        if let Err(e) = edited.holds(c) {
-                            out.push(at(format!("after \"{}\": {e}", edit.label)));
+                Ok(edited) => match edit.claims.parse() {
+                    Ok(claims) => {
+                        for c in &claims {
+                            if let Err(e) = edited.holds(c) {
+                                out.push(at(format!("after \"{}\": {e}", edit.label)));
+                            }
                         }
                     }
-                }
+                    Err(e) => out.push(at(e)),
+                },
                 Err(e) => out.push(at(format!("the edit \"{}\" fails: {e}", edit.label))),
             }
         }

@@ -601,14 +601,9 @@ mod tests {
     #[test]
     fn a_claim_the_engine_contradicts_is_caught() {
         let mut s = by_id("walkthrough").unwrap();
-        s.steps[1].claims = vec![format::Claim::Event {
-            event: "preempt".into(),
-            t_s: 61.0,
-            job: Some("bg-p2".into()),
-            cause: Some("reclaim".into()),
-            by: None,
-            borrowing: None,
-        }];
+        s.steps[1].claims = format::Claims(serde_json::json!([{
+            "kind": "event", "event": "preempt", "t_s": 61.0, "job": "bg-p2", "cause": "reclaim"
+        }]));
         s.steps[1].highlight.push(Highlight::Job {
             job: "nobody".into(),
         });
