@@ -311,7 +311,7 @@ fn waiting_names_the_cohort_and_what_lending_limits_keep() {
     );
     assert_eq!(
         w[0].2,
-        "waits: cohort research has no unused quota of ml.g5.xlarge for it (0 unused, 1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
+        "waits: cohort research has no unused quota of ml.g5.xlarge (1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
     );
 }
 
@@ -360,6 +360,6 @@ fn waiting_within_nominal_names_the_borrowed_cohort() {
     );
     assert_eq!(
         w[0].2,
-        "waits: cohort c has no unused quota of ml.g5.xlarge for it (0 unused, 1 needed); team-a is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
+        "waits: cohort c has no unused quota of ml.g5.xlarge (1 needed); team-a is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
     );
 }

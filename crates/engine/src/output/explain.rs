@@ -177,10 +177,14 @@ fn explain_kueue_wait(
             } else {
                 String::new()
             };
-            format!(
-                "waits: cohort {} has no unused quota of {ty} for it ({free} unused, {need} needed{kept}){tail}",
-                node_path(sc, node as usize)
-            )
+            let path = node_path(sc, node as usize);
+            if free == 0 {
+                format!("waits: cohort {path} has no unused quota of {ty} ({need} needed{kept}){tail}")
+            } else {
+                format!(
+                    "waits: cohort {path} has only {free} unused {ty} ({need} needed{kept}){tail}"
+                )
+            }
         }
         Binding::Capacity { capacity } => format!(
             "waits: all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
