@@ -92,3 +92,53 @@ test('Kueue file: detected, warnings, kept jobs refused, shares replaced, undo; 
   );
   assert.deepEqual(problems, []);
 });
+
+test('a 7 MiB Kueue file is read in the worker without freezing the page; over 8 MiB is refused unread', async (t) => {
+  const { page, problems, close } = await openBrowser('config-import-large');
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  const base = await readFile(KUEUE, 'utf8');
+  const parts = [base];
+  let size = base.length;
+  for (let i = 0; size < 7 * 1024 * 1024; i++) {
+    // LocalQueues (ignored, with a warning) with a long annotation each: SPEC 13's parser
+    // refuses more than 10,000 documents, not large ones.
+    const doc = `---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata:\n  namespace: team-${i}\n  name: user-queue-${i}\n  annotations:\n    note: "${'x'.repeat(1400)}"\nspec:\n  clusterQueue: team-a-cq\n`;
+    parts.push(doc);
+    size += doc.length;
+  }
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="import-config"]').click();
+  await page.locator('[data-testid="config-keep"]').uncheck();
+  await page.setInputFiles('[data-testid="config-file"]', {
+    name: 'big.yaml',
+    mimeType: 'application/yaml',
+    buffer: Buffer.from(parts.join('')),
+  });
+  // Event-loop delays while the file is read and parsed.
+  const lags = await page.evaluate(async () => {
+    const out = [];
+    const t0 = performance.now();
+    while (performance.now() - t0 < 20_000 && !document.querySelector('[data-testid="config-summary"]')) {
+      const t = performance.now();
+      await new Promise((r) => setTimeout(r, 0));
+      out.push(performance.now() - t);
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    return out;
+  });
+  await page.locator('[data-testid="config-summary"]').waitFor();
+  assert.match(await page.locator('[data-testid="config-warnings"]').innerText(), /ignored: LocalQueue \(\d{4} times\)/);
+  assert.ok(lags.length > 0);
+  assert.ok(Math.max(...lags) < 150, `event-loop delays while reading: ${lags.map(Math.round)} ms`);
+
+  // Over the engine's 8 MiB bound: refused without reading it.
+  await page.setInputFiles('[data-testid="config-file"]', {
+    name: 'huge.yaml',
+    mimeType: 'application/yaml',
+    buffer: Buffer.alloc(8 * 1024 * 1024 + 1, 0x20),
+  });
+  await page.locator('[data-testid="config-files"]', { hasText: 'huge.yaml: is 8,388,609 bytes, over the 8 MiB limit' }).waitFor();
+  assert.deepEqual(problems, []);
+});
