@@ -93,7 +93,7 @@ test('Kueue file: detected, warnings, kept jobs refused, shares replaced, undo; 
   assert.deepEqual(problems, []);
 });
 
-test('a 7 MiB Kueue file is read in the worker without freezing the page; over 8 MiB is refused unread', async (t) => {
+test('a 7 MiB Kueue file is read in the worker without freezing the page; a dropped file too; over 8 MiB is refused unread', async (t) => {
   const { page, problems, close } = await openBrowser('config-import-large');
   t.after(close);
   await page.goto(server.url);
@@ -132,6 +132,21 @@ test('a 7 MiB Kueue file is read in the worker without freezing the page; over 8
   assert.match(await page.locator('[data-testid="config-warnings"]').innerText(), /ignored: LocalQueue \(\d{4} times\)/);
   assert.ok(lags.length > 0);
   assert.ok(Math.max(...lags) < 150, `event-loop delays while reading: ${lags.map(Math.round)} ms`);
+
+  // A dropped file is read the same way.
+  await page.evaluate((text) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([text], 'dropped.yaml', { type: 'application/yaml' }));
+    const zone = document.querySelector('[data-testid="config-drop"]');
+    zone.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    zone.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, base);
+  await page.locator('[data-testid="config-files"]', { hasText: 'dropped.yaml' }).waitFor();
+  // The cohort example alone: its one LocalQueue.
+  await page.waitForFunction(() => {
+    const w = document.querySelector('[data-testid="config-warnings"]')?.innerText ?? '';
+    return w.includes('[4]: ignored: LocalQueue') && !w.includes('LocalQueue (');
+  });
 
   // Over the engine's 8 MiB bound: refused without reading it.
   await page.setInputFiles('[data-testid="config-file"]', {
