@@ -1,6 +1,8 @@
 //! Analysis: questions asked about a scenario or a finished run. `compare` builds the two
 //! reference policies of SPEC 9 (partitioned and pooled) beside the scenario as given;
-//! `advisor` suggests checkpoint intervals from how often a run interrupted each share.
+//! `advisor` suggests checkpoint intervals from how often a run interrupted each share;
+//! `sweep` runs a scenario over ranges of values and seeds (SPEC 15).
 
 pub mod advisor;
 pub mod compare;
+pub mod sweep;

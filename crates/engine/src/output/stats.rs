@@ -24,7 +24,7 @@ impl Percentiles {
         }
         ms.sort_unstable();
         let n = ms.len();
-        let rank = |p: u64| ms[((p as usize * n).div_ceil(100)).clamp(1, n) - 1] as f64 / 1000.0;
+        let rank = |p: u64| ms[nearest_rank(p, n)] as f64 / 1000.0;
         let sum: i128 = ms.iter().map(|&x| x as i128).sum();
         Percentiles {
             n: n as u64,
@@ -35,6 +35,12 @@ impl Percentiles {
             max: ms[n - 1] as f64 / 1000.0,
         }
     }
+}
+
+/// The index of the `p`th percentile in a sorted set of `n > 0` values, nearest-rank (the
+/// one percentile definition of the engine: results and sweep summaries alike).
+pub fn nearest_rank(p: u64, n: usize) -> usize {
+    ((p as usize * n).div_ceil(100)).clamp(1, n) - 1
 }
 
 /// Job counts (SPEC 8): `submitted = succeeded + failed + unfinished + rejected`.
