@@ -151,6 +151,15 @@ fn on_response(message: Result<Envelope<Response>, String>) {
                 }
                 None
             }
+            Ok(Envelope {
+                id: 0,
+                body: Response::Failed(e),
+            }) => {
+                // The worker could not read a request: which one is unknown.
+                drop(c);
+                fail_all(e);
+                None
+            }
             Ok(Envelope { id, body }) => c.pending.remove(&id).map(|r| (r, body)),
             Err(e) => {
                 // An unreadable answer: every request in flight fails.
