@@ -13,6 +13,7 @@ use quotalab_engine::{compare, link, Problem};
 
 mod choice;
 mod config_cmd;
+mod sweep_cmd;
 mod trace_cmd;
 
 #[derive(Parser)]
@@ -49,6 +50,8 @@ enum Command {
         #[arg(long)]
         summary: bool,
     },
+    /// Run the scenario over ranges of values and seeds; print one JSON line per run (SPEC 15).
+    Sweep(Box<sweep_cmd::SweepArgs>),
     /// Share links: a scenario as a URL-fragment payload, and back.
     #[command(subcommand)]
     Link(LinkCommand),
@@ -201,6 +204,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
                 print(&out);
             }
         }
+        Command::Sweep(args) => sweep_cmd::run(&args)?,
         Command::Link(LinkCommand::Encode { file }) => {
             let text = read_input(&file)?;
             // Only valid scenarios become links: a link that cannot open is worse than none.
