@@ -79,7 +79,7 @@ fn execute(plan: &Sweep, summary: bool) -> Result<(), Failure> {
     let bar = progress(runs);
     let run = |r: usize| {
         let o = plan.run(r);
-        bar.inc(1);
+        bar.0.inc(1);
         o
     };
     let mut out = io::stdout().lock();
@@ -111,14 +111,22 @@ fn execute(plan: &Sweep, summary: bool) -> Result<(), Failure> {
             }
         }
     }
-    bar.finish_and_clear();
     let _ = out.flush();
     Ok(())
 }
 
+/// The progress bar, cleared however the sweep ends (done, a closed pipe, an error).
+struct Bar(ProgressBar);
+
+impl Drop for Bar {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
 /// A bar on stderr when it is a terminal and the sweep has more than one run; hidden
 /// otherwise (a pipe or a log gets no escape codes).
-fn progress(runs: usize) -> ProgressBar {
+fn progress(runs: usize) -> Bar {
     let target = if io::stderr().is_terminal() && runs > 1 {
         ProgressDrawTarget::stderr()
     } else {
@@ -130,5 +138,5 @@ fn progress(runs: usize) -> ProgressBar {
     {
         bar.set_style(style);
     }
-    bar
+    Bar(bar)
 }

@@ -44,6 +44,10 @@ fn one_line_per_value_and_seed_with_the_metrics_of_a_plain_run() {
     );
     let got = lines(&out);
     assert_eq!(got.len(), 6, "3 values x 2 seeds");
+    assert_eq!(
+        out.stderr, "",
+        "no progress bar when stderr is not a terminal"
+    );
     let text = std::fs::read_to_string(golden("aws-walkthrough.json")).unwrap();
     let base: Value = serde_json::from_str(&text).unwrap();
     for (i, line) in got.iter().enumerate() {
