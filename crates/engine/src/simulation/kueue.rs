@@ -643,7 +643,12 @@ impl Sim<'_> {
     /// quota is in use by borrowers or held by lending limits elsewhere); over its
     /// `borrowing_limit` -> `borrow_limit`; a share alone over its limit ->
     /// `entitlement_exhausted`; else its cohorts have no capacity left to lend ->
-    /// `no_lendable_capacity`.
+    /// `no_lendable_capacity` (also when a cohort's borrowing limit binds: SPEC 4 gives
+    /// `borrow_limit` only for the share's own cap). The code is the SPEC 8 field; the
+    /// limit that binds and its node are [`Sim::kueue_binding`]'s, for the explanation
+    /// (`Binding::OwnNominal` goes with `entitlement_exhausted`, a share's own
+    /// `Binding::BorrowingLimit` with `borrow_limit`, a cohort's, `Binding::CohortFull` and
+    /// `Binding::Capacity` with `capacity_in_use` or `no_lendable_capacity`).
     pub(crate) fn kueue_reason(&self, s: usize, t: usize, n: u64) -> Reason {
         if !crate::admission::has_limit(&self.cfg[s], t) {
             return Reason::Unschedulable;
