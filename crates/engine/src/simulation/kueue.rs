@@ -237,7 +237,7 @@ impl Sim<'_> {
                 self.start_scheduled();
                 continue;
             }
-            match self.kueue_victims(j) {
+            match self.kueue_victims_memo(j, reservations.is_empty()) {
                 Some(victims) => {
                     for v in victims {
                         self.preempt_with(v.job, j, v.cause, v.shares);
@@ -299,6 +299,28 @@ impl Sim<'_> {
         } else {
             n.min(limit.saturating_sub(usage))
         }
+    }
+
+    /// [`Sim::kueue_victims`], remembering a search that found no victims: until quota
+    /// usage, configuration or a priority changes (`usage_version`, `struct_epoch`), the
+    /// same job's search finds none again and is not run. Only while the pass has reserved
+    /// nothing (`clean`): reservations change the trees without those counters. Off with
+    /// `Options::exhaustive`.
+    fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let now = (self.usage_version, self.struct_epoch);
+        let memo = clean && !self.opts.exhaustive;
+        if memo && self.rt[s].kueue_failed.contains(&(t, n, now, j)) {
+            return None;
+        }
+        let victims = self.kueue_victims(j);
+        if memo && victims.is_none() {
+            let failed = &mut self.rt[s].kueue_failed;
+            failed.retain(|f| (f.0, f.1) != (t, n));
+            failed.push((t, n, now, j));
+        }
+        victims
     }
 
     /// SPEC 12 preemption: fair sharing when configured, else classical.

@@ -353,6 +353,10 @@ pub struct ShareRt {
     /// The first job of every non-empty bucket, in queue order (a share's candidates for
     /// its offer).
     pub heads: BTreeSet<QKey>,
+    /// SPEC 12 (Kueue model): per (type, size) bucket, the job whose preemption search last
+    /// found no victims and the `(usage_version, struct_epoch)` it was judged at; while
+    /// both are unchanged (and the pass reserved nothing) the search would fail again.
+    pub kueue_failed: Vec<(usize, u64, (u64, u64), JobId)>,
 }
 
 /// A share had no offer at `(epoch, version)`. Until the epoch (`struct_epoch` when only
