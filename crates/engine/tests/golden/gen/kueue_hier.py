@@ -84,3 +84,12 @@ scenario("bwc", "own-share-and-below-threshold", P,
          [], shared_cq, [("b_standard_high", "b_standard", 10, 2), ("b_standard_mid", "b_standard", 1, 1),
                          ("a_best_effort_low", "a_best_effort", 1, -1), ("a_best_effort_lower", "a_best_effort", 1, -2)],
          ("in", "b_standard", 2, 2))
+scenario("bwc", "other-share-while-borrowing", P,
+         "use BorrowWithinCohort; allow preempting a lower-priority workload from another ClusterQueue while borrowing",
+         "Kueue: a_best_effort_low preempted, InCohortReclaimWhileBorrowing (in borrows 9 beyond a_standard's nominal 1; the victim's priority is below in's and at most the threshold).",
+         [], shared_cq, [("a_best_effort_low", "a_best_effort", 10, -1), ("b_best_effort_low", "b_best_effort", 1, -1)],
+         ("in", "a_standard", 10, 0))
+scenario("bwc", "above-threshold-while-borrowing", P,
+         "use BorrowWithinCohort; don't allow preempting a lower-priority workload with priority above MaxPriorityThreshold, if borrowing is required even after the preemption",
+         "Kueue: no victim (b_standard's priority 1 is above the threshold 0 and in would still borrow); in stays pending.",
+         [], shared_cq, [("b_standard", "b_standard", 10, 1)], ("in", "a_standard", 10, 2))
