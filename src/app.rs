@@ -66,7 +66,8 @@ pub fn App() -> impl IntoView {
     // Opens a `#s=` link's scenario, if any, before the first run; the URL follows from here.
     // The story player first: the link may name a story (`#story=ID&step=N`).
     let story = crate::story::provide();
-    share::init_from_url(app);
+    let share = share::init_from_url(app);
+    crate::io::tools::install_host(app, share);
     crate::story::init_from_url(app, story);
     state::install_runner(app, 250);
     explain::provide_selected_job();

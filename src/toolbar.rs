@@ -10,7 +10,7 @@ use wasm_bindgen::JsValue;
 use crate::io::files::{self, FilesMenu};
 use crate::io::presets::{by_id, fetch_text, matching, Preset, Source, PRESETS};
 use crate::io::share::{link_of, use_share, LinkInfo, LONG_LINK};
-use crate::io::trace_form::TraceImport;
+use crate::io::tools::{Tool, ToolButton};
 use crate::state::{use_app, Notice, NoticeKind, RunStats};
 use crate::ui::format;
 
@@ -408,7 +408,7 @@ pub fn ShareBar() -> impl IntoView {
                     {length}
                 </span>
                 <FilesMenu />
-                <TraceImport />
+                <ToolButton tool=Tool::Trace label="Import CSV trace…" class="trace-open" testid="trace-open" />
             </div>
             {panel}
             <NoticeView />

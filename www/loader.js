@@ -34,6 +34,9 @@ const module = await compile(new URL(tag.dataset.quotalabWasm, document.baseURI)
 // hands it the compiled module and the glue's address, so the worker starts without a second
 // download or compile. Set before the app starts, which may start the worker at once.
 globalThis.quotalabBoot = { module, js };
+// The page's rarely used tools (the configuration and CSV trace imports: src/io/tools.rs) are
+// a second wasm, `quotalab-tools.js`, imported only when one is first opened.
+globalThis.quotalabImport = (url) => import(new URL(url, document.baseURI).href);
 const wasm = await bindings.default({ module_or_path: module });
 window.wasmBindings = bindings;
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));

@@ -21,8 +21,9 @@ use web_sys::HtmlCanvasElement;
 
 use crate::charts::export::LegendItem;
 use crate::charts::{self, err, occupancy, Pen};
-use crate::io::config::{self, ConfigDialog};
+use crate::io::config;
 use crate::io::share::{self, use_share, ShareState};
+use crate::io::tools::{self, Tool};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::format;
 use crate::ui::menu::MenuButton;
@@ -695,7 +696,6 @@ pub fn FilesMenu() -> impl IntoView {
     let share = use_share();
     let menu = NodeRef::<html::Details>::new();
     let picker = NodeRef::<html::Input>::new();
-    let config_dialog = NodeRef::<html::Dialog>::new();
     let config_service = config::use_config_service();
     // The charts on the page when the menu was opened (names only: canvases are looked up
     // again on click).
@@ -844,7 +844,7 @@ pub fn FilesMenu() -> impl IntoView {
                     data-testid="import-config"
                     on:click=move |_| {
                         close();
-                        config::open_dialog(config_dialog);
+                        tools::open(app, Tool::Config, RwSignal::new(false));
                     }
                 >
                     "Import AWS Batch or Kueue configuration…"
@@ -883,6 +883,5 @@ pub fn FilesMenu() -> impl IntoView {
             node_ref=picker
             on:change=on_pick
         />
-        <ConfigDialog node_ref=config_dialog />
     }
 }

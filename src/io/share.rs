@@ -78,8 +78,23 @@ pub struct ShareState {
     pending: StoredValue<Option<TimeoutHandle>>,
 }
 
+impl Default for ShareState {
+    fn default() -> ShareState {
+        ShareState::new()
+    }
+}
+
 impl ShareState {
-    fn new() -> ShareState {
+    /// Whether the next URL update was to push a history entry (a new scenario, from
+    /// [`open_scenario`]), clearing it: the tools' wasm hands that on to the page
+    /// ([`super::tools`]).
+    pub fn take_push(&self) -> bool {
+        let push = self.push_next.get_value();
+        self.push_next.set_value(false);
+        push
+    }
+
+    pub fn new() -> ShareState {
         ShareState {
             link: RwSignal::new(None),
             push_next: StoredValue::new(false),

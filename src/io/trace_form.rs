@@ -518,11 +518,34 @@ fn strategy_choices() -> Vec<(&'static str, &'static str)> {
 }
 
 /// The "Import CSV trace…" button and its dialog.
+/// The "Import CSV trace…" button and its dialog, in one wasm (the component tests; the page
+/// opens the dialog from the tools' wasm instead: [`super::tools`]).
 #[component]
 pub fn TraceImport() -> impl IntoView {
+    let dialog = NodeRef::<html::Dialog>::new();
+    view! {
+        <button type="button" class="trace-open" data-testid="trace-open" on:click=move |_| open_dialog(dialog)>
+            "Import CSV trace…"
+        </button>
+        <TraceDialog node_ref=dialog />
+    }
+}
+
+/// Opens the trace import dialog (modal).
+pub fn open_dialog(dialog: NodeRef<html::Dialog>) {
+    if let Some(d) = dialog.get_untracked() {
+        if !d.open() {
+            let _ = d.show_modal();
+        }
+    }
+}
+
+/// The CSV trace import dialog: pick a file, map its columns, preview, import.
+#[component]
+pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let app = use_app();
     let share = use_share();
-    let dialog = NodeRef::<html::Dialog>::new();
+    let dialog = node_ref;
     let form = Form::new();
     let file_name = RwSignal::new(None::<String>);
     let bytes = StoredValue::new(Vec::<u8>::new());
@@ -538,13 +561,6 @@ pub fn TraceImport() -> impl IntoView {
         pending.set(None);
     });
 
-    let open = move |_| {
-        if let Some(d) = dialog.get_untracked() {
-            if !d.open() {
-                let _ = d.show_modal();
-            }
-        }
-    };
     let close = move || {
         if let Some(d) = dialog.get_untracked() {
             d.close();
@@ -788,9 +804,6 @@ pub fn TraceImport() -> impl IntoView {
     };
 
     view! {
-        <button type="button" class="trace-open" data-testid="trace-open" on:click=open>
-            "Import CSV trace…"
-        </button>
         <dialog class="trace-dialog" node_ref=dialog data-testid="trace-dialog" aria-labelledby="trace-heading">
             <div class="trace-dialog-head">
                 <h2 id="trace-heading">"Import a CSV job trace"</h2>

@@ -1,0 +1,308 @@
+//! The page's rarely used tools, loaded only when first opened: the "Import configuration"
+//! dialog (SPEC 13, [`super::config`]) and the CSV trace import ([`super::trace_form`]).
+//!
+//! They are a second wasm (`quotalab-tools`, `src/bin/tools.rs`, built by Trunk beside the
+//! page) so that their code, the CSV reader and the trace import do not weigh on every page
+//! load (docs/PERFORMANCE.md, "Load size"). The page and the tools each run their own copy
+//! of this crate and talk through one small bridge on `window`:
+//!
+//! - the page ([`install_host`], [`open`]) registers `quotalabHost` with `scenario()` (the
+//!   scenario text now), `apply(text, push)` (a tool's new scenario: `push` when it is a new
+//!   scenario, as [`super::share::open_scenario`] says) and `notice(error, title, lines)`;
+//!   [`open`] imports `quotalab-tools.js` once (www/loader.js's `quotalabImport`), starts it
+//!   and calls its `open_tool(kind)`;
+//! - the tools ([`open_tool`], called by the tools binary) mount both dialogs once, on a state
+//!   of their own that starts from the page's scenario, open the one asked for, and hand
+//!   every scenario and notice they produce to the page, which records them (undo, link) as
+//!   if they had been made there.
+
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+use super::share::{self, ShareState};
+use crate::state::{AppState, Notice, NoticeKind};
+
+/// A tool of the tools wasm.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tool {
+    /// The "Import configuration" dialog (AWS Batch JSON, Kueue YAML).
+    Config,
+    /// The CSV job trace import with its column mapping.
+    Trace,
+}
+
+impl Tool {
+    /// The number the bridge carries.
+    pub fn code(self) -> u32 {
+        match self {
+            Tool::Config => 0,
+            Tool::Trace => 1,
+        }
+    }
+
+    pub fn from_code(code: u32) -> Option<Tool> {
+        match code {
+            0 => Some(Tool::Config),
+            1 => Some(Tool::Trace),
+            _ => None,
+        }
+    }
+}
+
+/// The tools' script, relative to the page (Trunk names it after the binary).
+pub const TOOLS_URL: &str = "./quotalab-tools.js";
+const HOST: &str = "quotalabHost";
+
+fn global() -> JsValue {
+    js_sys::global().into()
+}
+
+fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+fn function(obj: &JsValue, key: &str) -> Result<js_sys::Function, String> {
+    get(obj, key)
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(|| format!("{key} is missing"))
+}
+
+fn message(e: JsValue) -> String {
+    e.dyn_ref::<js_sys::Error>()
+        .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
+}
+
+// ---- the page's side ------------------------------------------------------------------
+
+/// Registers the bridge the tools call (once, by the page's [`crate::App`]).
+pub fn install_host(app: AppState, share: ShareState) {
+    let host = js_sys::Object::new();
+    let scenario = Closure::<dyn Fn() -> String>::new(move || app.scenario.get_untracked());
+    let apply = Closure::<dyn Fn(String, bool)>::new(move |text: String, push: bool| {
+        if push {
+            share::open_scenario(app, share, text);
+        } else {
+            app.scenario.set(text);
+        }
+    });
+    let notice = Closure::<dyn Fn(bool, String, js_sys::Array)>::new(
+        move |error: bool, title: String, lines: js_sys::Array| {
+            let lines = lines.iter().filter_map(|l| l.as_string()).collect();
+            app.notice.set(Some(if error {
+                Notice::error(title, lines)
+            } else {
+                Notice::info(title, lines)
+            }));
+        },
+    );
+    for (key, f) in [
+        ("scenario", scenario.as_ref()),
+        ("apply", apply.as_ref()),
+        ("notice", notice.as_ref()),
+    ] {
+        let _ = js_sys::Reflect::set(&host, &JsValue::from_str(key), f);
+    }
+    // The page lives as long as its window: the closures too.
+    scenario.forget();
+    apply.forget();
+    notice.forget();
+    let _ = js_sys::Reflect::set(&global(), &JsValue::from_str(HOST), &host);
+}
+
+thread_local! {
+    /// The tools' module once imported and started.
+    static TOOLS: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+}
+
+async fn tools_module() -> Result<JsValue, String> {
+    if let Some(m) = TOOLS.with(|t| t.borrow().clone()) {
+        return Ok(m);
+    }
+    let import = function(&global(), "quotalabImport")?;
+    let promise = import
+        .call1(&JsValue::NULL, &JsValue::from_str(TOOLS_URL))
+        .map_err(message)?;
+    let module = JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(message)?;
+    let init = function(&module, "default")?;
+    let started = init.call0(&JsValue::NULL).map_err(message)?;
+    JsFuture::from(js_sys::Promise::from(started))
+        .await
+        .map_err(message)?;
+    TOOLS.with(|t| *t.borrow_mut() = Some(module.clone()));
+    Ok(module)
+}
+
+/// Opens `tool`, importing the tools' wasm the first time (the page's notice says so if it
+/// cannot be loaded). `busy` is true while it loads.
+pub fn open(app: AppState, tool: Tool, busy: RwSignal<bool>) {
+    busy.set(true);
+    wasm_bindgen_futures::spawn_local(async move {
+        let opened = match tools_module().await {
+            Ok(module) => function(&module, "open_tool").and_then(|f| {
+                f.call1(&JsValue::NULL, &JsValue::from(tool.code()))
+                    .map(|_| ())
+                    .map_err(message)
+            }),
+            Err(e) => Err(e),
+        };
+        busy.set(false);
+        if let Err(e) = opened {
+            app.notice.set(Some(Notice::error(
+                "The import tools could not be loaded (reload the page to try again).",
+                vec![e],
+            )));
+        }
+    });
+}
+
+/// A button that opens `tool` (its label while the tools load: "Loading…").
+#[component]
+pub fn ToolButton(
+    tool: Tool,
+    label: &'static str,
+    #[prop(optional)] class: Option<&'static str>,
+    #[prop(optional)] testid: Option<&'static str>,
+    #[prop(optional)] role: Option<&'static str>,
+    /// Called after a click (a menu closes itself).
+    #[prop(optional)]
+    then: Option<Callback<()>>,
+) -> impl IntoView {
+    let app = crate::state::use_app();
+    let busy = RwSignal::new(false);
+    view! {
+        <button
+            type="button"
+            class=class
+            data-testid=testid
+            role=role
+            aria-busy=move || busy.get().then_some("true")
+            on:click=move |_| {
+                if let Some(t) = then {
+                    t.run(());
+                }
+                open(app, tool, busy);
+            }
+        >
+            {move || if busy.get() { "Loading…" } else { label }}
+        </button>
+    }
+}
+
+// ---- the tools' side --------------------------------------------------------------------
+
+/// The tools' mounted dialogs and their state.
+#[derive(Clone, Copy)]
+struct Mounted {
+    app: AppState,
+    config: NodeRef<html::Dialog>,
+    trace: NodeRef<html::Dialog>,
+    /// The scenario text last taken from the page (not handed back).
+    from_page: StoredValue<String>,
+}
+
+thread_local! {
+    static MOUNTED: std::cell::Cell<Option<Mounted>> = const { std::cell::Cell::new(None) };
+}
+
+fn host() -> Result<JsValue, String> {
+    get(&global(), HOST).ok_or_else(|| "the page's bridge is missing".to_string())
+}
+
+/// The page's scenario text now.
+fn page_scenario() -> String {
+    host()
+        .and_then(|h| function(&h, "scenario"))
+        .ok()
+        .and_then(|f| f.call0(&JsValue::NULL).ok())
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+/// Mounts the tools once: their own state, starting from the page's scenario; every new
+/// scenario and notice goes to the page.
+fn mount() -> Mounted {
+    if let Some(m) = MOUNTED.with(|m| m.get()) {
+        return m;
+    }
+    let text = page_scenario();
+    let app = AppState::new(text.clone());
+    let share = ShareState::new();
+    let m = Mounted {
+        app,
+        config: NodeRef::new(),
+        trace: NodeRef::new(),
+        from_page: StoredValue::new(text),
+    };
+    let doc = leptos::prelude::document();
+    let root = doc
+        .create_element("div")
+        .expect("a div")
+        .unchecked_into::<web_sys::HtmlElement>();
+    root.set_attribute("data-testid", "tools-root").ok();
+    doc.body().expect("a body").append_child(&root).ok();
+    let handle = leptos::mount::mount_to(root, move || {
+        provide_context(app);
+        provide_context(share);
+        // A scenario the tools made goes to the page (not the page's own, handed in).
+        Effect::new(move |prev: Option<()>| {
+            let text = app.scenario.get();
+            if prev.is_none() || m.from_page.with_value(|p| *p == text) {
+                return;
+            }
+            let push = share.take_push();
+            if let Ok(f) = host().and_then(|h| function(&h, "apply")) {
+                let _ = f.call2(
+                    &JsValue::NULL,
+                    &JsValue::from_str(&text),
+                    &JsValue::from(push),
+                );
+            }
+            m.from_page.set_value(text);
+        });
+        Effect::new(move |_| {
+            let Some(n) = app.notice.get() else { return };
+            if let Ok(f) = host().and_then(|h| function(&h, "notice")) {
+                let lines: js_sys::Array = n.lines.iter().map(|l| JsValue::from_str(l)).collect();
+                let _ = f.call3(
+                    &JsValue::NULL,
+                    &JsValue::from(n.kind == NoticeKind::Error),
+                    &JsValue::from_str(&n.title),
+                    &lines,
+                );
+            }
+            app.notice.set(None);
+        });
+        view! {
+            <super::config::ConfigDialog node_ref=m.config />
+            <super::trace_form::TraceDialog node_ref=m.trace />
+        }
+    });
+    handle.forget();
+    MOUNTED.with(|c| c.set(Some(m)));
+    m
+}
+
+/// Opens tool `code` ([`Tool::code`]) on the page's current scenario (the tools binary's
+/// export calls this).
+pub fn open_tool(code: u32) {
+    let Some(tool) = Tool::from_code(code) else {
+        return;
+    };
+    let m = mount();
+    let text = page_scenario();
+    if m.app.scenario.with_untracked(|s| *s != text) {
+        m.from_page.set_value(text.clone());
+        m.app.scenario.set(text);
+    }
+    match tool {
+        Tool::Config => super::config::open_dialog(m.config),
+        Tool::Trace => super::trace_form::open_dialog(m.trace),
+    }
+}
