@@ -62,7 +62,8 @@ pub(crate) struct Group {
 }
 
 /// An offer in the Kueue model's order (SPEC 12 "Order of offers").
-struct KOffer {
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct KOffer {
     /// Classical: not borrowing first, then higher priority, then earlier submit, then
     /// share order.
     key: (bool, Reverse<u32>, i64, usize),
@@ -155,6 +156,26 @@ impl Sim<'_> {
         tree.parent[s].is_some() && tree.borrowing_with(s, n)
     }
 
+    /// [`Sim::kueue_offer`], remembered from one pass to the next: at the start of a pass
+    /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
+    /// configuration and priorities are unchanged (`version`, `usage_version`,
+    /// `struct_epoch`) offers what it offered last time. Off with `Options::exhaustive`.
+    fn first_offer(&mut self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
+        let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
+        if !fresh || self.opts.exhaustive {
+            return self.kueue_offer(s, passed);
+        }
+        let key = (self.usage_version, self.struct_epoch, self.rt[s].version);
+        if let Some((k, o)) = self.rt[s].kueue_offer {
+            if k == key {
+                return o;
+            }
+        }
+        let o = self.kueue_offer(s, passed);
+        self.rt[s].kueue_offer = Some((key, o));
+        o
+    }
+
     /// SPEC 12 "Order of offers": share `s` offers its first RUNNABLE job that fits or may
     /// preempt (strict FIFO: its first job, or nothing). `passed` holds the (type, size)
     /// buckets of `s` already served without victims in this pass.
@@ -210,7 +231,7 @@ impl Sim<'_> {
                 None => {
                     offers.clear();
                     for s in 0..shares {
-                        let o = (!blocked[s]).then(|| self.kueue_offer(s, &passed[s]));
+                        let o = (!blocked[s]).then(|| self.first_offer(s, &passed[s]));
                         offers.push(o.flatten());
                     }
                 }

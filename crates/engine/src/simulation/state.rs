@@ -357,6 +357,10 @@ pub struct ShareRt {
     /// found no victims and the `(usage_version, struct_epoch)` it was judged at; while
     /// both are unchanged (and the pass reserved nothing) the search would fail again.
     pub kueue_failed: Vec<(usize, u64, (u64, u64), JobId)>,
+    /// SPEC 12 (Kueue model): the share's offer at the start of a pass and the
+    /// `(usage_version, struct_epoch, version)` it was found at; while they are unchanged
+    /// the next pass starts with the same offer.
+    pub(crate) kueue_offer: Option<((u64, u64, u64), Option<super::kueue::KOffer>)>,
 }
 
 /// A share had no offer at `(epoch, version)`. Until the epoch (`struct_epoch` when only
