@@ -21,7 +21,6 @@ use web_sys::HtmlCanvasElement;
 
 use crate::charts::export::LegendItem;
 use crate::charts::{self, err, occupancy, Pen};
-use crate::io::config;
 use crate::io::share::{self, use_share, ShareState};
 use crate::io::tools::{self, Tool};
 use crate::state::{use_app, AppState, Notice};
@@ -696,7 +695,6 @@ pub fn FilesMenu() -> impl IntoView {
     let share = use_share();
     let menu = NodeRef::<html::Details>::new();
     let picker = NodeRef::<html::Input>::new();
-    let config_service = config::use_config_service();
     // The charts on the page when the menu was opened (names only: canvases are looked up
     // again on click).
     let charts = RwSignal::new(Vec::<ChartCanvas>::new());
@@ -752,7 +750,7 @@ pub fn FilesMenu() -> impl IntoView {
                 prop:disabled=move || !app.problems.with(Vec::is_empty)
                 on:click=move |_| {
                     close();
-                    config::export_config(app, config_service, format);
+                    tools::open(app, Tool::Export(format), RwSignal::new(false));
                 }
             >
                 {label}

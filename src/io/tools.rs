@@ -6,6 +6,8 @@
 //! load (docs/PERFORMANCE.md, "Load size"). The page and the tools each run their own copy
 //! of this crate and talk through one small bridge on `window`:
 //!
+//! The configuration exports run there too (they share the dialog's worker client).
+//!
 //! - the page ([`install_host`], [`open`]) registers `quotalabHost` with `scenario()` (the
 //!   scenario text now), `apply(text, push)` (a tool's new scenario: `push` when it is a new
 //!   scenario, as [`super::share::open_scenario`] says) and `notice(error, title, lines)`;
@@ -22,6 +24,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use quotalab_config_worker::OutFormat;
+
 use super::share::{self, ShareState};
 use crate::state::{AppState, Notice, NoticeKind};
 
@@ -32,6 +36,8 @@ pub enum Tool {
     Config,
     /// The CSV job trace import with its column mapping.
     Trace,
+    /// The scenario's shares exported as a configuration file (a download).
+    Export(OutFormat),
 }
 
 impl Tool {
@@ -40,15 +46,21 @@ impl Tool {
         match self {
             Tool::Config => 0,
             Tool::Trace => 1,
+            Tool::Export(OutFormat::AwsJson) => 2,
+            Tool::Export(OutFormat::AwsScript) => 3,
+            Tool::Export(OutFormat::Kueue) => 4,
         }
     }
 
     pub fn from_code(code: u32) -> Option<Tool> {
-        match code {
-            0 => Some(Tool::Config),
-            1 => Some(Tool::Trace),
-            _ => None,
-        }
+        Some(match code {
+            0 => Tool::Config,
+            1 => Tool::Trace,
+            2 => Tool::Export(OutFormat::AwsJson),
+            3 => Tool::Export(OutFormat::AwsScript),
+            4 => Tool::Export(OutFormat::Kueue),
+            _ => return None,
+        })
     }
 }
 
@@ -205,6 +217,7 @@ struct Mounted {
     trace: NodeRef<html::Dialog>,
     /// The scenario text last taken from the page (not handed back).
     from_page: StoredValue<String>,
+    service: super::config::ConfigService,
 }
 
 thread_local! {
@@ -239,6 +252,7 @@ fn mount() -> Mounted {
         config: NodeRef::new(),
         trace: NodeRef::new(),
         from_page: StoredValue::new(text),
+        service: super::config::ConfigService::new(super::config::WorkerBackend),
     };
     let doc = leptos::prelude::document();
     let root = doc
@@ -250,6 +264,7 @@ fn mount() -> Mounted {
     let handle = leptos::mount::mount_to(root, move || {
         provide_context(app);
         provide_context(share);
+        provide_context(m.service);
         // A scenario the tools made goes to the page (not the page's own, handed in).
         Effect::new(move |prev: Option<()>| {
             let text = app.scenario.get();
@@ -304,5 +319,6 @@ pub fn open_tool(code: u32) {
     match tool {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
+        Tool::Export(format) => super::config::export_config(m.app, m.service, format),
     }
 }
