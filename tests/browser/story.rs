@@ -53,8 +53,9 @@ fn mount_player() -> (Mounted, AppState, StoryState) {
     )
 }
 
+/// Waits up to 20 s (runs are slower on a loaded machine) for `cond`.
 async fn until(what: &str, cond: impl Fn() -> bool) {
-    for _ in 0..100 {
+    for _ in 0..400 {
         if cond() {
             return;
         }
