@@ -69,7 +69,7 @@ pub fn Editor() -> impl IntoView {
                     title="Quota shares"
                     prefixes=&["shares"]
                     count=Signal::derive(move || {
-                        format!("{} / {}", ed.share_names.with(Vec::len), quotalab_engine::model::limits::MAX_SHARES)
+                        format!("{} / {}", ed.share_names.with(Vec::len), quotalab_engine::model::limits::max_shares(kueue.get()))
                     })
                 >
                     <shares::SharesFields />

@@ -1,9 +1,10 @@
-//! The quota shares table: add, remove, reorder (up to 20), and each share's fields.
+//! The quota shares table: add, remove, reorder (up to 20, or 1,000 ClusterQueues in the Kueue
+//! model), and each share's fields.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::model::limits::MAX_SHARES;
+use quotalab_engine::model::limits::max_shares;
 use serde_json::{json, Value};
 
 use super::context::use_ed;
@@ -189,11 +190,17 @@ fn new_share(doc: &Value) -> Value {
 pub fn SharesFields() -> impl IntoView {
     let ed = use_ed();
     let len = Memo::new(move |_| ed.share_names.with(Vec::len));
+    // SPEC 2: at most 20 shares; SPEC 13: 1,000 in the Kueue model.
+    let kueue = super::kueue::is_kueue(ed);
+    let max = Memo::new(move |_| max_shares(kueue.get()));
     let add = move |_: leptos::ev::MouseEvent| {
         ed.edit(|doc| {
             let share = new_share(doc);
+            let max = max_shares(
+                quotalab_engine::translate::model_of(doc) == quotalab_engine::model::Model::Kueue,
+            );
             match doc.get_mut("shares").and_then(Value::as_array_mut) {
-                Some(a) if a.len() < MAX_SHARES => a.push(share),
+                Some(a) if a.len() < max => a.push(share),
                 Some(_) => {}
                 None => Path::root().key("shares").set(doc, Some(json!([share]))),
             }
@@ -212,10 +219,14 @@ pub fn SharesFields() -> impl IntoView {
             type="button"
             class="add"
             data-testid="add-share"
-            disabled=move || { len.get() >= MAX_SHARES }
+            disabled=move || { len.get() >= max.get() }
             title=move || {
-                if len.get() >= MAX_SHARES {
-                    format!("At most {MAX_SHARES} quota shares per queue")
+                if len.get() >= max.get() {
+                    if kueue.get() {
+                        format!("At most {} ClusterQueues in the Kueue model", max.get())
+                    } else {
+                        format!("At most {} quota shares per queue", max.get())
+                    }
                 } else {
                     "Add a quota share".to_string()
                 }

@@ -1,7 +1,7 @@
 //! Workload mixes, explicit jobs and timed events.
 
 use leptos::prelude::*;
-use quotalab_engine::model::limits::{MAX_PRIORITY, MIN_PRIORITY};
+use quotalab_engine::model::limits::priority_bounds;
 use serde_json::{json, Map, Value};
 
 use super::context::use_ed;
@@ -161,6 +161,18 @@ pub fn WorkloadsFields() -> impl IntoView {
 fn WorkloadRow(index: usize) -> impl IntoView {
     let ed = use_ed();
     let base = Path::root().key("workloads").idx(index);
+    // SPEC 2: 0..=9999; SPEC 12: any 32-bit integer in the Kueue model.
+    let kueue = super::kueue::is_kueue(ed);
+    let priority_path = base.key("priority");
+    let priority_field = move || {
+        let label = if kueue.get() {
+            "Priority (any 32-bit integer)".to_string()
+        } else {
+            let (lo, hi) = priority_bounds(false);
+            format!("Priority ({lo}–{hi})")
+        };
+        view! { <DistField label=label path=priority_path.clone() default=0.0 whole=true /> }
+    };
     let share = ed.value(base.key("share"));
     let what = Signal::derive(move || {
         format!(
@@ -183,7 +195,7 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             <div class="dist-grid">
                 <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
                 <DistField label="Work" path=base.key("work_s") unit="s" />
-                <DistField label=format!("Priority ({MIN_PRIORITY}–{MAX_PRIORITY})") path=base.key("priority") default=0.0 whole=true />
+                {priority_field}
                 <DistField label="Startup" path=base.key("startup_s") default=0.0 unit="s" />
             </div>
             <div class="row-fields">

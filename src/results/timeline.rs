@@ -72,7 +72,7 @@ pub struct Mark {
     /// The preemptor (job row) of a preemption.
     pub by: Option<u32>,
     /// The new priority of a priority change.
-    pub priority: Option<u32>,
+    pub priority: Option<quotalab_engine::model::Priority>,
 }
 
 /// Every segment and marker of a run, read from its event log.

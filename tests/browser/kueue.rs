@@ -239,3 +239,30 @@ async fn an_aws_run_has_no_cohort_tree() {
     assert!(!present(&root, "[data-testid=cohort-tree-card]"));
     assert!(!present(&root, "[data-col=fair-sharing]"));
 }
+
+// SPEC 13: the Kueue model holds up to 1,000 ClusterQueues, so "+ Add share" goes past the
+// AWS model's 20 (tests/browser/editor.rs pins the AWS cap), and the count names the bound.
+#[wasm_bindgen_test]
+async fn a_kueue_scenario_adds_shares_beyond_twenty() {
+    let mut d: Value = serde_json::from_str(THREE).unwrap();
+    let shares: Vec<Value> = (0..20)
+        .map(|i| serde_json::json!({"name": format!("cq{i}"), "limits": {"ml.g5.xlarge": 1}}))
+        .collect();
+    d["shares"] = Value::Array(shares);
+    d["cohorts"] = serde_json::json!([]);
+    d["workloads"] = serde_json::json!([]);
+    let (root, app) = mount_editor(&d.to_string());
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
+    let add: web_sys::HtmlButtonElement = one(&root, "[data-testid=add-share]").unchecked_into();
+    assert!(!add.disabled(), "{}", add.title());
+    add.click();
+    settle().await;
+    assert_eq!(doc(app)["shares"].as_array().unwrap().len(), 21);
+    assert!(
+        root.text_content()
+            .unwrap_or_default()
+            .contains("21 / 1000"),
+        "the shares section counts against the Kueue bound"
+    );
+}

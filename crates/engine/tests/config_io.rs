@@ -374,7 +374,7 @@ fn workload_priority_classes_become_named_priorities() {
          "priority_class": "low-priority", "submit_s": 0, "work_s": 3600}
     ]);
     let loaded = quotalab_engine::load(&with_jobs.to_string()).unwrap();
-    let prios: Vec<u32> = loaded.scenario.jobs.iter().map(|j| j.priority).collect();
+    let prios: Vec<i32> = loaded.scenario.jobs.iter().map(|j| j.priority).collect();
     assert_eq!(prios, [1000, 10]);
     // An unknown class is an error naming its path; the export keeps the classes.
     with_jobs["jobs"][1]["priority_class"] = "urgent".into();

@@ -36,6 +36,23 @@ fn base() -> Value {
     })
 }
 
+/// `n` Kueue shares (ClusterQueues) of cohort `research`.
+fn kueue_shares(n: usize) -> Value {
+    (0..n)
+        .map(|i| json!({"name": format!("cq{i}"), "limits": {T: 1}, "cohort": "research"}))
+        .collect()
+}
+
+/// `root` and `research` (as in [`base`]), then more children of `root` up to `n` cohorts.
+fn kueue_cohorts(n: usize) -> Value {
+    let mut list = vec![
+        json!({"name": "root", "limits": {T: 1}}),
+        json!({"name": "research", "parent": "root"}),
+    ];
+    list.extend((2..n).map(|i| json!({"name": format!("c{i}"), "parent": "root"})));
+    Value::Array(list)
+}
+
 fn with(change: impl FnOnce(&mut Value)) -> Value {
     let mut v = base();
     change(&mut v);
@@ -84,6 +101,115 @@ const ROWS: &[Row] = &[
         },
         "shares[0].preemption.borrow_within_cohort.max_priority_threshold",
         "whole number",
+    ),
+    (
+        "SPEC 12: threshold <= 2147483647",
+        |v| {
+            v["shares"][0]["preemption"]["borrow_within_cohort"]["max_priority_threshold"] =
+                json!(2147483648_i64)
+        },
+        "shares[0].preemption.borrow_within_cohort.max_priority_threshold",
+        "-2147483648..=2147483647",
+    ),
+    // SPEC 12/13: in the Kueue model priorities are any 32-bit integer, and the message
+    // names both bounds.
+    (
+        "SPEC 12: job priority <= 2147483647",
+        |v| v["jobs"][0]["priority"] = json!(2147483648_i64),
+        "jobs[0].priority",
+        "must be a 32-bit integer, -2147483648..=2147483647 in the Kueue model (got 2147483648)",
+    ),
+    (
+        "SPEC 12: job priority >= -2147483648",
+        |v| v["jobs"][0]["priority"] = json!(-2147483649_i64),
+        "jobs[0].priority",
+        "must be a 32-bit integer, -2147483648..=2147483647 in the Kueue model (got -2147483649)",
+    ),
+    (
+        "SPEC 12: job priority stays whole",
+        |v| v["jobs"][0]["priority"] = json!(-1.5),
+        "jobs[0].priority",
+        "must be a whole number",
+    ),
+    (
+        "SPEC 12: set_priority priority >= -2147483648",
+        |v| v["events"] = json!([{"at_s": 5, "set_priority": {"job": "a1", "priority": -3e9}}]),
+        "events[0].set_priority.priority",
+        "-2147483648..=2147483647",
+    ),
+    (
+        "SPEC 12: set_priority priority <= 2147483647",
+        |v| {
+            v["events"] =
+                json!([{"at_s": 5, "set_priority": {"job": "a1", "priority": 2147483648_i64}}])
+        },
+        "events[0].set_priority.priority",
+        "-2147483648..=2147483647",
+    ),
+    (
+        "SPEC 12: a workload's priority >= -2147483648",
+        |v| {
+            v["workloads"] = json!([{"share": "team-b", "count": 1, "arrival": {"at_s": [0]},
+                                     "instance_type": T, "work_s": 60,
+                                     "priority": {"uniform": [-2147483649_i64, 0]}}])
+        },
+        "workloads[0].priority.uniform[0]",
+        "-2147483648..=2147483647",
+    ),
+    (
+        "SPEC 12: a workload's priority <= 2147483647",
+        |v| {
+            v["workloads"] = json!([{"share": "team-b", "count": 1, "arrival": {"at_s": [0]},
+                                     "instance_type": T, "work_s": 60,
+                                     "priority": 2147483648_i64}])
+        },
+        "workloads[0].priority",
+        "-2147483648..=2147483647",
+    ),
+    (
+        "SPEC 12/14: resubmit priority in the 32-bit range",
+        |v| {
+            v["jobs"][0]["on_retries_exhausted"] =
+                json!({"resubmit": {"share": "team-b", "priority": 2147483648_i64}})
+        },
+        "jobs[0].on_retries_exhausted.resubmit.priority",
+        "-2147483648..=2147483647",
+    ),
+    (
+        "SPEC 12/14: escalate.to_priority in the 32-bit range",
+        |v| {
+            v["jobs"][0]["deadline_s"] = json!(600);
+            v["jobs"][0]["escalate"] =
+                json!({"before_deadline_s": 60, "to_priority": -2147483649_i64});
+        },
+        "jobs[0].escalate.to_priority",
+        "-2147483648..=2147483647",
+    ),
+    // SPEC 13: up to 1,000 shares and 1,000 cohorts in the Kueue model.
+    (
+        "SPEC 13: at most 1000 shares in the Kueue model (1001)",
+        |v| {
+            v["shares"] = kueue_shares(1001);
+            v["jobs"] = json!([]);
+            v["events"] = json!([]);
+        },
+        "shares",
+        "at most 1000 quota shares (ClusterQueues) in the Kueue model (has 1001)",
+    ),
+    (
+        "SPEC 13: at most 1000 cohorts in the Kueue model (1001 listed)",
+        |v| v["cohorts"] = kueue_cohorts(1001),
+        "cohorts",
+        "at most 1000 cohorts in the Kueue model (has 1001",
+    ),
+    (
+        "SPEC 13: at most 1000 cohorts, counting those only named by a share",
+        |v| {
+            v["cohorts"] = kueue_cohorts(1000);
+            v["shares"][2]["cohort"] = json!("named-only");
+        },
+        "cohorts",
+        "at most 1000 cohorts in the Kueue model (has 1001, listed or named",
     ),
     (
         "SPEC 12: lending limit <= limit",
@@ -284,6 +410,69 @@ fn every_kueue_rule_reports_its_path_and_message() {
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The valid side of each Kueue bound (SPEC 12, 13): the values just inside are accepted.
+#[test]
+fn kueue_values_inside_the_limits_are_accepted() {
+    type ValidRow = (&'static str, fn(&mut Value));
+    const VALID: &[ValidRow] = &[
+        ("SPEC 12: priorities -2147483648 and 2147483647", |v| {
+            v["jobs"][0]["priority"] = json!(-2147483648_i64);
+            v["jobs"]
+                .as_array_mut()
+                .unwrap()
+                .push(json!({"id": "b1", "share": "team-b", "instance_type": T,
+                             "submit_s": 0, "work_s": 60, "priority": 2147483647_i64}));
+            v["events"] = json!([{"at_s": 5, "set_priority": {"job": "a1", "priority": -1}}]);
+        }),
+        ("SPEC 12: a workload of negative priorities", |v| {
+            v["workloads"] = json!([{"share": "team-b", "count": 20, "arrival": {"uniform": [0, 100]},
+                                     "instance_type": T, "work_s": 60,
+                                     "priority": {"choice": [[-2147483648_i64, 1], [-5, 1]]}}])
+        }),
+        ("SPEC 12: threshold -2147483648 and 2147483647", |v| {
+            v["shares"][0]["preemption"]["borrow_within_cohort"]["max_priority_threshold"] =
+                json!(-2147483648_i64);
+            v["shares"][1]["preemption"] = json!({"reclaim": "any",
+                "borrow_within_cohort": {"policy": "lower_priority",
+                                         "max_priority_threshold": 2147483647_i64}});
+        }),
+        (
+            "SPEC 12/14: negative resubmit and escalation priorities",
+            |v| {
+                v["jobs"][0]["on_retries_exhausted"] =
+                    json!({"resubmit": {"share": "team-b", "priority": -7}});
+                v["jobs"][0]["preemption_retries"] = json!(1);
+                v["jobs"][0]["deadline_s"] = json!(600);
+                v["jobs"][0]["escalate"] = json!({"before_deadline_s": 60, "to_priority": -2});
+            },
+        ),
+        ("SPEC 13: exactly 1000 shares", |v| {
+            v["shares"] = kueue_shares(1000);
+            v["jobs"] = json!([]);
+            v["events"] = json!([]);
+        }),
+        ("SPEC 13: exactly 1000 cohorts", |v| {
+            v["cohorts"] = kueue_cohorts(1000)
+        }),
+    ];
+    let mut failures = Vec::new();
+    for (rule, change) in VALID {
+        if let Err(e) = load(&with(change).to_string()) {
+            failures.push(format!("{rule}: refused: {e:#?}"));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // The values are kept as given.
+    let sc = load(&with(VALID[0].1).to_string()).unwrap().scenario;
+    assert_eq!(sc.jobs[0].priority, i32::MIN);
+    assert_eq!(sc.jobs[1].priority, i32::MAX);
+    let sc = load(&with(VALID[1].1).to_string()).unwrap().scenario;
+    // The workload's jobs follow the base scenario's one job.
+    let p: Vec<i32> = sc.jobs[1..].iter().map(|j| j.priority).collect();
+    assert!(p.iter().all(|p| [i32::MIN, -5].contains(p)), "{p:?}");
+    assert!(p.contains(&i32::MIN) && p.contains(&-5), "{p:?}");
 }
 
 #[test]

@@ -452,6 +452,45 @@ const ERROR_ROWS: &[Row] = &[
         "events[0].set_priority.priority",
         "must be <= 9999",
     ),
+    // SPEC 2/7 (the AWS model; the Kueue model takes any 32-bit integer, see
+    // kueue_validation.rs): set_priority's priority >= 0.
+    (
+        "SPEC 2/7: set_priority priority >= 0",
+        |v| v["events"][0]["set_priority"]["priority"] = json!(-1),
+        "events[0].set_priority.priority",
+        "must be >= 0",
+    ),
+    // SPEC 2: a workload's priority 0..=9999 in the AWS model.
+    (
+        "SPEC 2/7: a workload's priority >= 0",
+        |v| {
+            v["workloads"] = json!([{"share": "b", "count": 1, "arrival": {"at_s": [0]},
+                                     "instance_type": T, "work_s": 60, "priority": -5}])
+        },
+        "workloads[0].priority",
+        "must be >= 0",
+    ),
+    (
+        "SPEC 2/7: a workload's priority <= 9999",
+        |v| {
+            v["workloads"] = json!([{"share": "b", "count": 1, "arrival": {"at_s": [0]},
+                                     "instance_type": T, "work_s": 60,
+                                     "priority": {"uniform": [0, 10000]}}])
+        },
+        "workloads[0].priority.uniform[1]",
+        "must be <= 9999",
+    ),
+    // SPEC 2: the Kueue model's 1,000-share bound is not the AWS model's (25 shares).
+    (
+        "SPEC 2: at most 20 quota shares (25, a number the Kueue model allows)",
+        |v| {
+            v["shares"] = shares_named(25);
+            v["jobs"] = json!([]);
+            v["events"] = json!([]);
+        },
+        "shares",
+        "at most 20 quota shares per queue (has 25)",
+    ),
     // SPEC 7 events: update_share names a share that exists.
     (
         "SPEC 7: update_share for an unknown share",
@@ -667,6 +706,15 @@ const ERROR_ROWS: &[Row] = &[
         "jobs[0].on_retries_exhausted.resubmit.priority",
         "must be <= 9999",
     ),
+    (
+        "SPEC 14: resubmit priority >= 0",
+        |v| {
+            v["jobs"][0]["on_retries_exhausted"] =
+                json!({"resubmit": {"share": "c", "priority": -1}})
+        },
+        "jobs[0].on_retries_exhausted.resubmit.priority",
+        "must be >= 0",
+    ),
     // SPEC 14 escalate: {before_deadline_s, to_priority}, needs a deadline.
     (
         "SPEC 14: escalate needs a deadline",
@@ -700,6 +748,15 @@ const ERROR_ROWS: &[Row] = &[
         },
         "jobs[0].escalate.to_priority",
         "must be >= 0",
+    ),
+    (
+        "SPEC 14: escalate.to_priority <= 9999",
+        |v| {
+            v["jobs"][0]["deadline_s"] = json!(600);
+            v["jobs"][0]["escalate"] = json!({"before_deadline_s": 60, "to_priority": 10000});
+        },
+        "jobs[0].escalate.to_priority",
+        "must be <= 9999",
     ),
     (
         "SPEC 14: a workload's escalate needs deadline_factor",

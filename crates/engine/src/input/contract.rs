@@ -5,7 +5,6 @@
 use serde_json::{Map, Value};
 
 use crate::input::json::{self, join, kind, Rule};
-use crate::model::limits::MAX_PRIORITY;
 use crate::model::{
     ms_from_s, Agreement, Alarms, Escalate, OnExhausted, Recovery, MAX_AGREEMENT_CHARS,
 };
@@ -82,12 +81,13 @@ pub fn recovery(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Re
 
 /// SPEC 14 `on_retries_exhausted`: `"fail"` or {`resubmit`: {`share`, `priority`}}. The
 /// share must exist (`shares` are the scenario's names) and differ from `own` (the job's
-/// share, when known).
+/// share, when known); `priority` is one of the model's (`kueue`: SPEC 12's 32-bit range).
 pub fn on_exhausted(
     v: &Value,
     path: &str,
     shares: &[&str],
     own: Option<usize>,
+    kueue: bool,
     problems: &mut Vec<Problem>,
 ) -> Option<OnExhausted> {
     const HINT: &str = "must be \"fail\" or {\"resubmit\": {\"share\": NAME}}";
@@ -142,14 +142,10 @@ pub fn on_exhausted(
     let priority = match json::get(r, "priority") {
         None => Some(None),
         Some(x) => keep(
-            json::integer(
-                x,
-                &join(&rpath, "priority"),
-                Rule::whole(0, MAX_PRIORITY as i64),
-            ),
+            json::priority(x, &join(&rpath, "priority"), kueue),
             problems,
         )
-        .map(|p| Some(p as u32)),
+        .map(Some),
     };
     Some(OnExhausted::Resubmit {
         share: share?,
@@ -158,12 +154,14 @@ pub fn on_exhausted(
 }
 
 /// SPEC 14 `escalate`: {`before_deadline_s` (seconds >= 0), `to_priority`}, both required.
-/// `has_deadline` says whether the job has one (else the field is refused).
+/// `has_deadline` says whether the job has one (else the field is refused); `to_priority`
+/// is one of the model's (`kueue`: SPEC 12's 32-bit range).
 pub fn escalate(
     v: &Value,
     path: &str,
     has_deadline: bool,
     deadline_field: &str,
+    kueue: bool,
     problems: &mut Vec<Problem>,
 ) -> Option<Escalate> {
     let m = object(v, path, problems)?;
@@ -189,17 +187,14 @@ pub fn escalate(
             problems.push(json::required(&ppath));
             None
         }
-        Some(x) => keep(
-            json::integer(x, &ppath, Rule::whole(0, MAX_PRIORITY as i64)),
-            problems,
-        ),
+        Some(x) => keep(json::priority(x, &ppath, kueue), problems),
     };
     if problems.len() != before {
         return None;
     }
     Some(Escalate {
         before_deadline: ms_from_s(x?),
-        to_priority: p? as u32,
+        to_priority: p?,
     })
 }
 
@@ -255,8 +250,9 @@ pub fn alarms(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Alar
 /// The SPEC 14 fields of one job or workload object `m` at `path`: `recovery`,
 /// `on_retries_exhausted` (against the scenario's `shares` and the job's own share) and
 /// `escalate` (`has_deadline`: whether `deadline_field` is given). Each is `None` when it
-/// has a problem (pushed).
-#[allow(clippy::type_complexity)]
+/// has a problem (pushed). `kueue`: the scenario follows the Kueue model (its priorities
+/// are any 32-bit integer, SPEC 12).
+#[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn job_fields(
     m: &Map<String, Value>,
     path: &str,
@@ -264,6 +260,7 @@ pub fn job_fields(
     own: Option<usize>,
     has_deadline: bool,
     deadline_field: &str,
+    kueue: bool,
     problems: &mut Vec<Problem>,
 ) -> (
     Option<Option<Recovery>>,
@@ -281,6 +278,7 @@ pub fn job_fields(
             &join(path, "on_retries_exhausted"),
             shares,
             own,
+            kueue,
             problems,
         ),
     };
@@ -291,6 +289,7 @@ pub fn job_fields(
             &join(path, "escalate"),
             has_deadline,
             deadline_field,
+            kueue,
             problems,
         )
         .map(Some),

@@ -7,16 +7,42 @@
 /// The bounds of a scenario, defined once: the validator, the workload generators, the
 /// trace import and the editor all use these.
 pub mod limits {
-    /// SPEC 2: a queue holds at most 20 quota shares.
+    /// SPEC 2: a queue holds at most 20 quota shares (the AWS model).
     pub const MAX_SHARES: usize = 20;
+    /// SPEC 13: in the Kueue model a scenario holds at most 1,000 shares (ClusterQueues).
+    pub const KUEUE_MAX_SHARES: usize = 1000;
+    /// SPEC 13: in the Kueue model a scenario holds at most 1,000 cohorts.
+    pub const KUEUE_MAX_COHORTS: usize = 1000;
     /// SPEC 2: a share has 1..=5 limits (instance types).
     pub const MAX_LIMITS: usize = 5;
     /// SPEC 2: share names are at most 128 characters.
     pub const MAX_NAME: usize = 128;
-    /// SPEC 2: the lowest job priority.
-    pub const MIN_PRIORITY: u32 = 0;
-    /// SPEC 2: the highest job priority (priorities are 0..=9999).
-    pub const MAX_PRIORITY: u32 = 9999;
+    /// SPEC 2: the lowest job priority (the AWS model).
+    pub const MIN_PRIORITY: super::Priority = 0;
+    /// SPEC 2: the highest job priority (the AWS model: priorities are 0..=9999).
+    pub const MAX_PRIORITY: super::Priority = 9999;
+    /// SPEC 12: in the Kueue model priorities are any 32-bit integer.
+    pub const KUEUE_MIN_PRIORITY: super::Priority = super::Priority::MIN;
+    /// SPEC 12: the highest priority of the Kueue model.
+    pub const KUEUE_MAX_PRIORITY: super::Priority = super::Priority::MAX;
+
+    /// The most shares a scenario of this model may hold (SPEC 2, SPEC 13).
+    pub fn max_shares(kueue: bool) -> usize {
+        if kueue {
+            KUEUE_MAX_SHARES
+        } else {
+            MAX_SHARES
+        }
+    }
+
+    /// The priority bounds of a model (SPEC 2: 0..=9999; SPEC 12: any 32-bit integer).
+    pub fn priority_bounds(kueue: bool) -> (super::Priority, super::Priority) {
+        if kueue {
+            (KUEUE_MIN_PRIORITY, KUEUE_MAX_PRIORITY)
+        } else {
+            (MIN_PRIORITY, MAX_PRIORITY)
+        }
+    }
     /// SPEC 2/7: times are finite and >= 0; beyond this many seconds (about 31,700 years)
     /// they are refused (or, when sampled, clamped), so that no sum of millisecond times can
     /// overflow.
@@ -35,6 +61,10 @@ pub mod limits {
     /// SPEC 11: a trace row asks for at most this many GPUs.
     pub const MAX_TRACE_GPUS: f64 = 1e6;
 }
+
+/// A job priority: higher is more important. The AWS model allows 0..=9999 (SPEC 2), the
+/// Kueue model any 32-bit integer, negatives included (SPEC 12).
+pub type Priority = i32;
 
 /// Time in integer milliseconds. Scenario seconds are rounded to the nearest millisecond.
 pub type Ms = i64;
@@ -206,7 +236,7 @@ impl ReclaimPolicy {
 pub struct BorrowWithinCohort {
     pub lower_priority: bool,
     /// Candidates above this priority are never preempted while the preemptor borrows.
-    pub max_priority_threshold: Option<i64>,
+    pub max_priority_threshold: Option<Priority>,
 }
 
 /// SPEC 12 `preemption` (Kueue `spec.preemption`).
@@ -308,7 +338,7 @@ pub struct JobSpec {
     pub share: usize,
     pub instance_type: usize,
     pub instances: u64,
-    pub priority: u32,
+    pub priority: Priority,
     pub submit: Ms,
     pub work: Ms,
     pub startup: Ms,
@@ -348,14 +378,17 @@ pub enum OnExhausted {
     Fail,
     /// `{"resubmit": {"share", "priority"}}`: submitted again to `share` from its last
     /// checkpoint, with `priority` (`None`: the priority it has then).
-    Resubmit { share: usize, priority: Option<u32> },
+    Resubmit {
+        share: usize,
+        priority: Option<Priority>,
+    },
 }
 
 /// SPEC 14 `escalate`: `to_priority` from `submit + deadline - before_deadline`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Escalate {
     pub before_deadline: Ms,
-    pub to_priority: u32,
+    pub to_priority: Priority,
 }
 
 /// SPEC 14 `agreement` of a share: free text, stored as given, never interpreted.
@@ -377,7 +410,7 @@ pub struct Alarms {
 /// A timed event (SPEC 4, 6).
 #[derive(Clone, Debug, PartialEq)]
 pub enum TimedAction {
-    SetPriority { job: usize, priority: u32 },
+    SetPriority { job: usize, priority: Priority },
     UpdateShare { share: usize, update: ShareUpdate },
 }
 

@@ -15,7 +15,10 @@ use crate::workload;
 use crate::{Kind, Problem};
 
 pub use crate::input::json::strip_position;
-pub use crate::model::limits::{MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES, MAX_TIME_S};
+pub use crate::model::limits::{
+    KUEUE_MAX_COHORTS, KUEUE_MAX_SHARES, MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES,
+    MAX_TIME_S,
+};
 
 /// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::model::limits`]).
 pub const MAX_PRIORITY: u64 = crate::model::limits::MAX_PRIORITY as u64;
@@ -177,6 +180,12 @@ impl Cx {
         self.errors.push(p);
     }
 
+    /// A job priority of the scenario's model (SPEC 2: 0..=9999; SPEC 12: any 32-bit
+    /// integer in the Kueue model).
+    fn priority(&mut self, v: &Value, path: &str) -> Option<Priority> {
+        self.read(json::priority(v, path, self.model == Model::Kueue))
+    }
+
     /// A whole number in `lo..=hi` (a JSON number with no fractional part).
     fn int(&mut self, v: &Value, path: &str, lo: i64, hi: i64) -> Option<i64> {
         self.read(json::integer(v, path, json::Rule::whole(lo, hi)))
@@ -273,6 +282,16 @@ impl Cx {
         let mut cohorts = self.cohorts(top.get("cohorts"));
         let fair_sharing = self.fair_sharing(top.get("fair_sharing"));
         let shares = self.shares(top.get("shares"), queueing, &mut cohorts);
+        if cohorts.len() > KUEUE_MAX_COHORTS {
+            // SPEC 13: listed ones and those only named by a share or a parent.
+            self.err(
+                "cohorts",
+                format!(
+                    "at most {KUEUE_MAX_COHORTS} cohorts in the Kueue model (has {}, listed or named by a share or a parent)",
+                    cohorts.len()
+                ),
+            );
+        }
         self.cohort_cycles(&cohorts);
         let share_names: Vec<String> = shares.iter().map(|s| s.name.clone()).collect();
 
@@ -322,8 +341,14 @@ impl Cx {
                     let type_names: Vec<String> =
                         self.types.iter().map(|t| t.name.clone()).collect();
                     let type_refs: Vec<&str> = type_names.iter().map(String::as_str).collect();
-                    if let Some(w) = workload::parse(w, &path, &names, &type_refs, &mut self.errors)
-                    {
+                    if let Some(w) = workload::parse(
+                        w,
+                        &path,
+                        &names,
+                        &type_refs,
+                        self.model == Model::Kueue,
+                        &mut self.errors,
+                    ) {
                         workloads.push(w);
                     }
                 }
@@ -541,11 +566,20 @@ impl Cx {
         if list.is_empty() {
             self.err("shares", "must have at least one quota share");
         }
-        if list.len() > MAX_SHARES {
+        if !kueue && list.len() > MAX_SHARES {
             self.err(
                 "shares",
                 format!(
                     "at most {MAX_SHARES} quota shares per queue (has {})",
+                    list.len()
+                ),
+            );
+        }
+        if kueue && list.len() > KUEUE_MAX_SHARES {
+            self.err(
+                "shares",
+                format!(
+                    "at most {KUEUE_MAX_SHARES} quota shares (ClusterQueues) in the Kueue model (has {})",
                     list.len()
                 ),
             );
@@ -739,7 +773,7 @@ impl Cx {
         };
         let priority = match m.get("priority") {
             None => Some(0),
-            Some(v) => self.int(v, &join(path, "priority"), 0, MAX_PRIORITY as i64),
+            Some(v) => self.priority(v, &join(path, "priority")),
         };
         let submit = self.time_field(m, path, "submit_s", true);
         let work = self.duration_field(m, path, "work_s");
@@ -765,6 +799,7 @@ impl Cx {
             share,
             m.get("deadline_s").is_some_and(|d| !d.is_null()),
             "deadline_s",
+            self.model == Model::Kueue,
             &mut problems,
         );
         self.contract |= crate::input::contract::JOB_FIELDS
@@ -789,7 +824,7 @@ impl Cx {
             share: share?,
             instance_type: ty?,
             instances: instances? as u64,
-            priority: priority? as u32,
+            priority: priority?,
             submit: ms_from_s(submit?),
             work: work?,
             startup: ms_from_s(startup),
@@ -877,7 +912,7 @@ impl Cx {
             found
         });
         let priority = match m.get("priority") {
-            Some(v) => self.int(v, &join(path, "priority"), 0, MAX_PRIORITY as i64),
+            Some(v) => self.priority(v, &join(path, "priority")),
             None => {
                 self.err(join(path, "priority"), "is required");
                 None
@@ -885,7 +920,7 @@ impl Cx {
         };
         Some(TimedAction::SetPriority {
             job: job?,
-            priority: priority? as u32,
+            priority: priority?,
         })
     }
 
@@ -1485,12 +1520,8 @@ impl Cx {
                     ),
                 }
                 if let Some(t) = json::get(b, "max_priority_threshold") {
-                    p.borrow_within_cohort.max_priority_threshold = self.int(
-                        t,
-                        &join(&bp, "max_priority_threshold"),
-                        i32::MIN as i64,
-                        i32::MAX as i64,
-                    );
+                    p.borrow_within_cohort.max_priority_threshold =
+                        self.priority(t, &join(&bp, "max_priority_threshold"));
                 }
             }
         }

@@ -12,7 +12,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Ms, Scenario};
+use crate::model::{Ms, Priority, Scenario};
 use crate::result::{self, Percentiles, Stats};
 use crate::sim::{self, Sim, NO_JOB};
 
@@ -187,7 +187,7 @@ pub struct ContractEvent {
     /// `resubmit`: the share it leaves.
     pub from_share: Option<u16>,
     /// `resubmit`, escalation: the new priority.
-    pub priority: Option<u32>,
+    pub priority: Option<Priority>,
     /// `alarm`: the preemption count reached.
     pub preemptions: Option<u64>,
     pub explain: String,
@@ -289,7 +289,7 @@ pub struct JobRow {
     pub share: u16,
     pub instance_type: u16,
     pub instances: u64,
-    pub priority: u32,
+    pub priority: Priority,
     /// As the job ended the run (never [`State::Pending`]: unsubmitted jobs have no row).
     pub state: State,
     pub submit_s: f64,
@@ -317,7 +317,7 @@ pub struct EventRow {
     pub cause: Option<Cause>,
     pub by: Option<u32>,
     pub reason: Option<String>,
-    pub priority: Option<u32>,
+    pub priority: Option<Priority>,
     pub explain: Option<String>,
 }
 

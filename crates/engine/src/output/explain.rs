@@ -1,7 +1,7 @@
 //! Explanations (SPEC 8): the sentence beside a preemption and beside a waiting reason in
 //! the event log, the same words in the result JSON and on the page.
 
-use crate::model::Scenario;
+use crate::model::{Priority, Scenario};
 use crate::sim::{Cause, EventKind, JobId, Reason};
 
 /// The one-sentence explanation of a preemption (SPEC 8: a newcomer understands it).
@@ -60,7 +60,7 @@ fn explain_kueue_preempt(
     victim: JobId,
     by: JobId,
     cause: Cause,
-    (victim_priority, by_priority): (u32, u32),
+    (victim_priority, by_priority): (Priority, Priority),
     shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
 ) -> String {
     let v = &sc.jobs[victim.index()];

@@ -3,7 +3,8 @@
 //! Quota is counted at admission: `used(S,T)` is the instances of S's admitted jobs
 //! (SCHEDULED, STARTING, RUNNING). [`TypeUsage`] keeps, for one instance type, every share's
 //! `used` and the aggregates the three fit conditions need, updated in O(1) per change, so a
-//! fit test costs O(1) and a trial (preemption) costs a copy of one small vector.
+//! fit test costs O(1) and a trial (preemption) costs a copy of one small vector (one entry
+//! per share, however many shares the model allows: SPEC 2's 20, SPEC 13's 1,000).
 
 use crate::model::{BorrowLimit, Share, Strategy};
 
@@ -87,8 +88,8 @@ pub fn within_entitlement(share: &Share, t: usize, used: u64, n: u64) -> bool {
 pub struct TypeUsage {
     pub t: usize,
     pub capacity: u64,
-    /// `used(S,T)` per share (a fixed array: trials copy it without allocating).
-    pub used: [u64; crate::model::limits::MAX_SHARES],
+    /// `used(S,T)` per share, one entry per share of the scenario.
+    pub used: Vec<u64>,
     /// How many shares are over their limit (reclaim candidates exist when > 0).
     pub over: usize,
     /// `sum of used(*,T)`.
@@ -107,23 +108,21 @@ pub struct TypeUsage {
 
 /// Per share, from its configuration (refreshed by [`TypeUsage::recompute`]):
 /// `limit(S,T)`, `limit + borrow_cap` (condition 1, `u64::MAX` when unbounded),
-/// `guaranteed(S,T)`, and whether the share is RESERVE.
+/// `guaranteed(S,T)`, and whether the share is RESERVE; one entry per share.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct TypeCfg {
-    limit: [u64; MAX],
-    ceiling: [u64; MAX],
-    guaranteed: [u64; MAX],
-    reserve: [bool; MAX],
+    limit: Vec<u64>,
+    ceiling: Vec<u64>,
+    guaranteed: Vec<u64>,
+    reserve: Vec<bool>,
 }
-
-const MAX: usize = crate::model::limits::MAX_SHARES;
 
 impl TypeUsage {
     pub fn new(shares: &[Share], t: usize, capacity: u64) -> TypeUsage {
         let mut u = TypeUsage {
             t,
             capacity,
-            used: [0; crate::model::limits::MAX_SHARES],
+            used: vec![0; shares.len()],
             over: 0,
             sum_used: 0,
             pool_used: 0,
@@ -131,10 +130,10 @@ impl TypeUsage {
             pool_size: 0,
             unallocated: 0,
             cfg: std::sync::Arc::new(TypeCfg {
-                limit: [0; MAX],
-                ceiling: [0; MAX],
-                guaranteed: [0; MAX],
-                reserve: [false; MAX],
+                limit: Vec::new(),
+                ceiling: Vec::new(),
+                guaranteed: Vec::new(),
+                reserve: Vec::new(),
             }),
         };
         u.recompute(shares);
@@ -144,19 +143,23 @@ impl TypeUsage {
     /// Recomputes the aggregates from `used` (after an `update_share`).
     pub fn recompute(&mut self, shares: &[Share]) {
         let t = self.t;
+        let n = shares.len();
         let mut cfg = TypeCfg {
-            limit: [0; MAX],
-            ceiling: [0; MAX],
-            guaranteed: [0; MAX],
-            reserve: [false; MAX],
+            limit: Vec::with_capacity(n),
+            ceiling: Vec::with_capacity(n),
+            guaranteed: Vec::with_capacity(n),
+            reserve: Vec::with_capacity(n),
         };
-        for (s, share) in shares.iter().enumerate() {
-            cfg.limit[s] = limit_of(share, t);
-            cfg.ceiling[s] =
-                borrow_cap(share, t).map_or(u64::MAX, |c| cfg.limit[s].saturating_add(c));
-            cfg.guaranteed[s] = guaranteed(share, t);
-            cfg.reserve[s] = share.strategy == Strategy::Reserve;
+        for share in shares {
+            let limit = limit_of(share, t);
+            cfg.limit.push(limit);
+            cfg.ceiling
+                .push(borrow_cap(share, t).map_or(u64::MAX, |c| limit.saturating_add(c)));
+            cfg.guaranteed.push(guaranteed(share, t));
+            cfg.reserve.push(share.strategy == Strategy::Reserve);
         }
+        // The shares never change in number (update_share changes their fields only).
+        self.used.resize(n, 0);
         self.cfg = std::sync::Arc::new(cfg);
         self.sum_used = self.used.iter().sum();
         self.over = (0..shares.len())

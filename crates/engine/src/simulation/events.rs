@@ -550,7 +550,7 @@ impl Sim<'_> {
     }
     /// SPEC 4/6 `set_priority` (and SPEC 14 escalation): the job's new priority, used by
     /// the next pass; a job not yet submitted is submitted with it (no event).
-    pub(super) fn set_priority(&mut self, j: JobId, priority: u32, escalated: bool) {
+    pub(super) fn set_priority(&mut self, j: JobId, priority: Priority, escalated: bool) {
         let job = j.index();
         self.quota_epoch += 1;
         self.struct_epoch += 1;

@@ -10,7 +10,7 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::VecDeque;
 
-use crate::model::{FsStrategy, ReclaimPolicy, WithinShare};
+use crate::model::{FsStrategy, Priority, ReclaimPolicy, WithinShare};
 use crate::preemption::Victim;
 use crate::quota_tree::{Node, QuotaTree};
 use crate::sim::{Cause, JobId, Sim};
@@ -176,7 +176,7 @@ impl Sim<'_> {
 
     /// SPEC 12 fair-sharing candidate order (Kueue `CandidatesOrdering`, common/ordering.go):
     /// other shares before the preemptor's own, lower priority, latest admission, job id.
-    fn fs_candidate_key(&self, s: usize, c: &Candidate) -> (bool, u32, Reverse<u64>, u32) {
+    fn fs_candidate_key(&self, s: usize, c: &Candidate) -> (bool, Priority, Reverse<u64>, u32) {
         let r = &self.jobs[c.job.index()];
         (
             c.share == s,

@@ -10,7 +10,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::model::{Queueing, ReclaimPolicy, WithinShare};
+use crate::model::{Priority, Queueing, ReclaimPolicy, WithinShare};
 use crate::preemption::Victim;
 use crate::quota_tree::{Node, QuotaTree};
 use crate::sim::{AKey, Cause, JobId, Reason, Sim};
@@ -66,7 +66,7 @@ pub(crate) struct Group {
 pub(crate) struct KOffer {
     /// Classical: not borrowing first, then higher priority, then earlier submit, then
     /// share order.
-    key: (bool, Reverse<u32>, i64, usize),
+    key: (bool, Reverse<Priority>, i64, usize),
     job: JobId,
     fits: bool,
     /// Share, type and size (the fair-sharing comparison).
@@ -394,10 +394,7 @@ impl Sim<'_> {
             return Some(Variant::Hierarchical);
         }
         let bwc = self.cfg[s].kueue.preemption.borrow_within_cohort;
-        let (pj, pw) = (
-            self.jobs[j.index()].priority as i64,
-            self.jobs[w.index()].priority as i64,
-        );
+        let (pj, pw) = (self.jobs[j.index()].priority, self.jobs[w.index()].priority);
         if !bwc.lower_priority || pw >= pj || bwc.max_priority_threshold.is_some_and(|thr| pw > thr)
         {
             return Some(Variant::ReclaimWithoutBorrowing);

@@ -156,7 +156,13 @@ impl Sim<'_> {
     /// retries) is submitted again to `share` as its continuation `c`, from its last
     /// checkpoint, keeping its id and submit time (a `resubmit` event; a DISABLED share
     /// rejects it).
-    pub(super) fn resubmit(&mut self, j: JobId, c: JobId, share: usize, priority: Option<u32>) {
+    pub(super) fn resubmit(
+        &mut self,
+        j: JobId,
+        c: JobId,
+        share: usize,
+        priority: Option<Priority>,
+    ) {
         let from = self.sc.jobs[j.index()].share;
         let now = self.now;
         let r = &mut self.jobs[j.index()];
@@ -195,7 +201,7 @@ impl Sim<'_> {
 
     /// SPEC 14 `escalate`: the job (or its continuation) is raised to `priority` unless it
     /// has ended or already has that priority or a higher one.
-    pub(super) fn escalate(&mut self, j: JobId, priority: u32) {
+    pub(super) fn escalate(&mut self, j: JobId, priority: Priority) {
         let j = self.incarnation(j);
         let r = &self.jobs[j.index()];
         if r.state.finished() || r.state == State::Pending || r.priority >= priority {

@@ -154,8 +154,8 @@ pub enum EventKind {
     Preempt {
         cause: Cause,
         by: JobId,
-        victim_priority: u32,
-        by_priority: u32,
+        victim_priority: Priority,
+        by_priority: Priority,
         /// Fair sharing (Kueue model): the preemptor's and the victim's dominant resource
         /// share at the decision (SPEC 12 explanations).
         shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
@@ -167,7 +167,7 @@ pub enum EventKind {
     /// A waiting reason changed; in the Kueue model with the limit that binds (SPEC 12),
     /// for the explanation only.
     Waiting(Reason, Option<super::kueue::Binding>),
-    SetPriority(u32),
+    SetPriority(Priority),
     UpdateShare,
     /// SPEC 14: a restore from a checkpoint failed; `lost` ms of checkpointed progress.
     RestoreFailed {
@@ -180,10 +180,10 @@ pub enum EventKind {
     /// SPEC 14: retries exhausted, submitted again to the event's share from share `from`.
     Resubmit {
         from: u32,
-        priority: u32,
+        priority: Priority,
     },
     /// SPEC 14 `escalate`: a `set_priority` to this priority as the deadline nears.
-    Escalated(u32),
+    Escalated(Priority),
     /// SPEC 14: the job's preemption count reached `count` (`alarms.repeated_preemptions`).
     Alarm {
         count: u64,
@@ -245,7 +245,7 @@ impl Acc {
 /// A job's dynamic state.
 #[derive(Clone, Debug)]
 pub struct JobRt {
-    pub priority: u32,
+    pub priority: Priority,
     pub state: State,
     pub reason: Option<Reason>,
     pub adm_seq: u64,
@@ -306,9 +306,9 @@ pub struct RecoveryCounts {
 }
 
 /// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id.
-pub type QKey = (Reverse<u32>, Ms, u32, JobId);
+pub type QKey = (Reverse<Priority>, Ms, u32, JobId);
 /// Candidate order (SPEC 5): lowest priority first, then latest admission first.
-pub type AKey = (u32, Reverse<u64>, JobId);
+pub type AKey = (Priority, Reverse<u64>, JobId);
 
 /// RUNNABLE jobs of one share with the same instance type and size. Such jobs fit, preempt
 /// and wait for the same reasons, so a pass looks at bucket heads only.
@@ -327,7 +327,7 @@ pub struct ShareRt {
     /// Admitted jobs per instance type, in candidate order.
     pub admitted: Vec<BTreeSet<AKey>>,
     /// Per instance type: admitted instances by priority (for preemption bounds).
-    pub admitted_by_priority: Vec<BTreeMap<u32, u64>>,
+    pub admitted_by_priority: Vec<BTreeMap<Priority, u64>>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
     pub fresh: Vec<JobId>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).
@@ -391,7 +391,7 @@ impl ShareRt {
     }
 
     /// Instances of admitted jobs of type `t` with priority strictly below `p`.
-    pub fn admitted_below(&self, t: usize, p: u32) -> u64 {
+    pub fn admitted_below(&self, t: usize, p: Priority) -> u64 {
         self.admitted_by_priority[t]
             .range(..p)
             .map(|(_, n)| n)
@@ -498,7 +498,7 @@ pub struct Sim<'a> {
     /// SPEC 14: each job's continuation in its `resubmit` share, if it has one.
     pub continuation: Vec<Option<JobId>>,
     /// SPEC 14 escalations `(at, job, priority)` in time order, then job order.
-    pub(super) escalations: Vec<(Ms, JobId, u32)>,
+    pub(super) escalations: Vec<(Ms, JobId, Priority)>,
     pub(super) next_escalation: usize,
     /// SPEC 14 `wait_after_interruption_s`: `(share, requeue to next start)` samples.
     pub waits_after_interruption: Vec<(usize, Ms)>,
@@ -678,8 +678,8 @@ impl<'a> Sim<'a> {
 
 /// SPEC 14 `escalate`: `to_priority` at `submit + deadline - before_deadline` (not before
 /// the submission), in time order, then job order (file order, then generated jobs).
-fn escalations(sc: &Scenario) -> Vec<(Ms, JobId, u32)> {
-    let mut out: Vec<(Ms, JobId, u32)> = sc
+fn escalations(sc: &Scenario) -> Vec<(Ms, JobId, Priority)> {
+    let mut out: Vec<(Ms, JobId, Priority)> = sc
         .jobs
         .iter()
         .enumerate()

@@ -41,9 +41,9 @@ use serde_json::{json, Map, Value};
 
 use crate::model::limits::{
     MAX_INSTANCES as MAX_CAPACITY, MAX_NAME as MAX_SHARE_NAME, MAX_PRIORITY, MAX_SHARES,
-    MAX_TRACE_GPUS as MAX_GPUS, MAX_TRACE_TIME_MS as MAX_TIME_MS,
+    MAX_TRACE_GPUS as MAX_GPUS, MAX_TRACE_TIME_MS as MAX_TIME_MS, MIN_PRIORITY,
 };
-use crate::model::Strategy;
+use crate::model::{Priority, Strategy};
 use crate::Problem;
 
 /// The longest CSV record (row) read, in bytes; a longer one is skipped, never buffered whole.
@@ -125,7 +125,7 @@ pub fn import<R: Read>(
     }
     let columns = Columns::find(&header, opts)?;
 
-    let priority_map: HashMap<&str, u32> = opts
+    let priority_map: HashMap<&str, Priority> = opts
         .priority_map
         .iter()
         .map(|(k, v)| (k.as_str(), *v))

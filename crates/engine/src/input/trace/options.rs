@@ -87,7 +87,7 @@ pub struct ImportOptions {
     /// `--priority COL`: the priority column (default: priority 0).
     pub priority: Option<String>,
     /// `--priority-map LS=2,BE=0` (see [`parse_priority_map`]).
-    pub priority_map: Vec<(String, u32)>,
+    pub priority_map: Vec<(String, Priority)>,
     /// `--instance-type NAME` (default `ml.g5.xlarge`).
     pub instance_type: String,
     /// `--gpus-per-instance K` (default 1): instances = ceil(gpus / K), at least 1.
@@ -147,9 +147,9 @@ impl Default for ImportOptions {
 
 /// Parses a priority map such as `LS=2,BE=0` (SPEC 11 `--priority-map`): comma-separated
 /// `VALUE=PRIORITY` pairs, priorities 0..=9999, values unique.
-pub fn parse_priority_map(text: &str) -> Result<Vec<(String, u32)>, Problem> {
+pub fn parse_priority_map(text: &str) -> Result<Vec<(String, Priority)>, Problem> {
     let bad = |message: String| Problem::new("--priority-map", message);
-    let mut map: Vec<(String, u32)> = Vec::new();
+    let mut map: Vec<(String, Priority)> = Vec::new();
     for item in text.split(',') {
         let item = item.trim();
         if item.is_empty() {
@@ -162,8 +162,8 @@ pub fn parse_priority_map(text: &str) -> Result<Vec<(String, u32)>, Problem> {
         if key.is_empty() {
             return Err(bad(format!("{item:?} has an empty value before '='")));
         }
-        let priority: u32 = match value.trim().parse() {
-            Ok(p) if p <= MAX_PRIORITY => p,
+        let priority: Priority = match value.trim().parse() {
+            Ok(p) if (MIN_PRIORITY..=MAX_PRIORITY).contains(&p) => p,
             _ => {
                 return Err(bad(format!(
                     "{item:?}: the priority must be an integer 0..=9999"
@@ -228,7 +228,7 @@ pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
         return bad("--priority-map", "needs a priority column (--priority COL)");
     }
     for (key, value) in &opts.priority_map {
-        if *value > MAX_PRIORITY {
+        if !(MIN_PRIORITY..=MAX_PRIORITY).contains(value) {
             return Err(Problem::new(
                 "--priority-map",
                 format!("{key:?}: the priority must be 0..=9999, not {value}"),

@@ -9,7 +9,7 @@ pub(super) struct Row {
     pub(super) submit_ms: i64,
     pub(super) work_ms: i64,
     pub(super) instances: u32,
-    pub(super) priority: u32,
+    pub(super) priority: Priority,
     pub(super) share: u32,
 }
 
@@ -128,7 +128,7 @@ pub(super) fn read_row(
     record: &csv::ByteRecord,
     columns: &Columns,
     opts: &ImportOptions,
-    priority_map: &HashMap<&str, u32>,
+    priority_map: &HashMap<&str, Priority>,
     shares: &mut ShareTable,
 ) -> Result<Row, String> {
     if record.iter().any(is_oversized) {
@@ -178,8 +178,8 @@ pub(super) fn read_row(
         Some(column) => {
             let text = field(record, column)?;
             if opts.priority_map.is_empty() {
-                match text.parse::<u32>() {
-                    Ok(p) if p <= MAX_PRIORITY => p,
+                match text.parse::<Priority>() {
+                    Ok(p) if (MIN_PRIORITY..=MAX_PRIORITY).contains(&p) => p,
                     _ => {
                         return Err(format!(
                             "{}: not a priority 0..=9999 (and no --priority-map): {}",

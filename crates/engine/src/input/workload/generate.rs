@@ -8,7 +8,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobSpec, Ms};
+use crate::model::{ms_from_s, JobSpec, Ms, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
@@ -52,7 +52,7 @@ pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
 pub(super) struct Draft {
     submit: Ms,
     instances: u64,
-    priority: u32,
+    priority: Priority,
     work: Ms,
     startup: Ms,
     deadline: Option<Ms>,
@@ -102,7 +102,7 @@ pub(super) fn draw_workload(w: &Workload, seed: u64, workload_index: u64) -> Vec
             submit: time_ms(submit_s, 0),
             instances: to_instances(sample(&w.instances, u[1], u[2])),
             work,
-            priority: to_priority(sample(&w.priority, u[5], u[6])),
+            priority: to_priority(sample(&w.priority, u[5], u[6]), w.kueue),
             startup: time_ms(sample(&w.startup_s, u[7], u[8]), 0),
             deadline: w
                 .deadline_factor
@@ -129,9 +129,15 @@ pub(super) fn to_instances(x: f64) -> u64 {
     x.round().clamp(1.0, MAX_INSTANCES as f64) as u64
 }
 
-pub(super) fn to_priority(x: f64) -> u32 {
+/// A sampled priority, rounded and clamped to the model's range (SPEC 2 `0..=9999`, SPEC 12
+/// the 32-bit integers in the Kueue model).
+pub(super) fn to_priority(x: f64, kueue: bool) -> Priority {
     // NaN clamps to NaN, which `as` turns into 0.
-    x.round().clamp(0.0, MAX_PRIORITY) as u32
+    if kueue {
+        x.round().clamp(Priority::MIN as f64, Priority::MAX as f64) as Priority
+    } else {
+        x.round().clamp(0.0, MAX_PRIORITY) as Priority
+    }
 }
 
 /// One value of `dist` from the draws `u1`, `u2` (module doc, "Sampling").
@@ -237,6 +243,7 @@ mod tests {
             recovery: None,
             on_retries_exhausted: Default::default(),
             escalate: None,
+            kueue: false,
         }
     }
 
@@ -376,9 +383,15 @@ mod tests {
         assert_eq!(to_instances(2.49), 2);
         assert_eq!(to_instances(f64::NAN), 1);
         assert_eq!(to_instances(1e300), MAX_INSTANCES);
-        assert_eq!(to_priority(-0.4), 0);
-        assert_eq!(to_priority(12.5), 13);
-        assert_eq!(to_priority(f64::INFINITY), 9999);
+        assert_eq!(to_priority(-0.4, false), 0);
+        assert_eq!(to_priority(12.5, false), 13);
+        assert_eq!(to_priority(f64::INFINITY, false), 9999);
+        // SPEC 12: the Kueue model keeps negatives and clamps to the 32-bit range.
+        assert_eq!(to_priority(-5.4, true), -5);
+        assert_eq!(to_priority(-12.5, true), -13);
+        assert_eq!(to_priority(f64::INFINITY, true), i32::MAX);
+        assert_eq!(to_priority(f64::NEG_INFINITY, true), i32::MIN);
+        assert_eq!(to_priority(f64::NAN, true), 0);
         assert_eq!(time_ms(0.0004, 1), 1);
         assert_eq!(time_ms(1.2345, 1), 1235);
         assert_eq!(time_ms(f64::INFINITY, 0), MAX_TIME_MS);
@@ -572,7 +585,7 @@ mod tests {
 
         let w = workload(0, "alpha", 5, Arrival::PoissonPerHour(2.0));
         let jobs = generate(&[w], 42);
-        let got: Vec<(Ms, u64, u32, Ms, Ms, Option<Ms>)> = jobs
+        let got: Vec<(Ms, u64, Priority, Ms, Ms, Option<Ms>)> = jobs
             .iter()
             .map(|j| {
                 (
@@ -606,7 +619,7 @@ mod tests {
     ];
     /// (submit, instances, priority, work, startup, deadline) of the first five jobs of the
     /// test workload (Poisson 2/h, lognormal work, choice instances, ...) for seed 42.
-    const GOLDEN_JOBS: [(Ms, u64, u32, Ms, Ms, Option<Ms>); 5] = [
+    const GOLDEN_JOBS: [(Ms, u64, Priority, Ms, Ms, Option<Ms>); 5] = [
         (2061680, 4, 1, 2569056, 97740, Some(5138112)),
         (2552318, 2, 7, 444168, 51395, Some(888336)),
         (3609064, 1, 1, 2739234, 18214, Some(5478468)),

@@ -60,7 +60,7 @@
 //!
 //! - `instances`: rounded to the nearest integer (halves away from zero), clamped to
 //!   `1..=`[`MAX_INSTANCES`].
-//! - `priority`: rounded, clamped to `0..=9999`.
+//! - `priority`: rounded, clamped to `0..=9999` (the Kueue model: to the 32-bit range).
 //! - `work_s`: rounded to milliseconds, clamped to at least 1 ms (SPEC 2: work > 0).
 //! - `startup_s`: rounded to milliseconds, clamped to at least 0.
 //! - `deadline_factor` `f`: the job's deadline (relative to its submit time) is
@@ -80,7 +80,7 @@ pub use crate::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
 
 use crate::model::limits::MAX_TIME_MS;
 
-/// Highest job priority, as sampled values are clamped to it.
+/// Highest job priority of the AWS model, as sampled values are clamped to it.
 const MAX_PRIORITY: f64 = crate::model::limits::MAX_PRIORITY as f64;
 
 /// Draws read per job (see the module doc, "Draw layout").
@@ -140,6 +140,9 @@ pub struct Workload {
     pub recovery: Option<crate::model::Recovery>,
     pub on_retries_exhausted: crate::model::OnExhausted,
     pub escalate: Option<crate::model::Escalate>,
+    /// SPEC 12: the scenario follows the Kueue model, so sampled priorities are clamped to
+    /// the 32-bit range instead of SPEC 2's `0..=9999`.
+    pub kueue: bool,
 }
 
 mod generate;

@@ -48,11 +48,14 @@ pub const CHECKPOINT_FIELDS: &[&str] = &["interval_s", "cost_s", "restore_s"];
 /// times) must be at most [`MAX_TIME_S`]. Unknown keys inside `arrival` and inside a
 /// distribution are problems; unknown keys of the workload object itself and of its
 /// `checkpoint` are ignored (see [`FIELDS`], [`CHECKPOINT_FIELDS`]: the caller may warn).
+/// `kueue`: the scenario follows the Kueue model, whose priorities are any 32-bit integer
+/// (SPEC 12; else SPEC 2's `0..=9999`).
 pub fn parse(
     v: &serde_json::Value,
     path: &str,
     share_names: &[&str],
     type_names: &[&str],
+    kueue: bool,
     problems: &mut Vec<Problem>,
 ) -> Option<Workload> {
     let before = problems.len();
@@ -94,7 +97,12 @@ pub fn parse(
             None
         }
     };
-    let priority = optional_dist(obj, "priority", path, Field::Priority, 0.0, problems);
+    let priority_field = if kueue {
+        Field::KueuePriority
+    } else {
+        Field::Priority
+    };
+    let priority = optional_dist(obj, "priority", path, priority_field, 0.0, problems);
     let startup_s = optional_dist(obj, "startup_s", path, Field::Startup, 0.0, problems);
 
     let checkpoint = match get(obj, "checkpoint") {
@@ -125,6 +133,7 @@ pub fn parse(
         share,
         get(obj, "deadline_factor").is_some(),
         "deadline_factor",
+        kueue,
         problems,
     );
 
@@ -191,6 +200,7 @@ pub fn parse(
         recovery,
         on_retries_exhausted,
         escalate,
+        kueue,
     })
 }
 
@@ -434,7 +444,10 @@ pub(super) fn parse_count(
 pub(super) enum Field {
     Instances,
     Work,
+    /// SPEC 2: `0..=9999`.
     Priority,
+    /// SPEC 12: the Kueue model's priorities, any 32-bit integer.
+    KueuePriority,
     Startup,
 }
 
@@ -449,6 +462,9 @@ impl Field {
                 ..Rule::POSITIVE
             },
             Field::Priority => Rule::NUMBER.at_least(0).at_most(MAX_PRIORITY as i64),
+            Field::KueuePriority => Rule::NUMBER
+                .at_least(crate::model::limits::KUEUE_MIN_PRIORITY as i64)
+                .at_most(crate::model::limits::KUEUE_MAX_PRIORITY as i64),
             Field::Startup => Rule {
                 seconds: true,
                 ..Rule::NON_NEGATIVE
@@ -465,6 +481,19 @@ impl Field {
                 ..Rule::NON_NEGATIVE
             },
             _ => self.rule(),
+        }
+    }
+
+    /// `rule` checking `x` of this field: a Kueue priority out of range names both bounds.
+    fn check(self, rule: Rule, x: f64, path: &str) -> Result<f64, Problem> {
+        match rule.check(x, path) {
+            Err(p) if self == Field::KueuePriority && x.is_finite() => {
+                let mut p = p;
+                // Fractions are fine (sampled values are rounded): only bounds fail here.
+                p.message = json::kueue_priority_message(x);
+                Err(p)
+            }
+            r => r,
         }
     }
 }
@@ -490,7 +519,7 @@ pub(super) fn checked(
     field: Field,
     problems: &mut Vec<Problem>,
 ) -> Option<f64> {
-    push(field.rule().check(x, path), problems)
+    push(field.check(field.rule(), x, path), problems)
 }
 
 pub(super) fn parse_dist(
@@ -521,8 +550,11 @@ pub(super) fn parse_dist(
         }
         "uniform" => {
             let (a, b) = pair(value, &kp, "[a, b] with a <= b", problems)?;
-            let low = push(field.lower_bound_rule().check(a, &idx(&kp, 0)), problems);
-            let high = push(field.rule().check(b, &idx(&kp, 1)), problems);
+            let low = push(
+                field.check(field.lower_bound_rule(), a, &idx(&kp, 0)),
+                problems,
+            );
+            let high = push(field.check(field.rule(), b, &idx(&kp, 1)), problems);
             (low.is_some() && high.is_some()).then_some(Dist::Uniform(a, b))
         }
         "exponential" => {
@@ -652,7 +684,7 @@ mod tests {
 
     fn parse_ok(v: Value) -> Workload {
         let mut problems = Vec::new();
-        let w = parse(&v, "workloads[0]", SHARES, TYPES, &mut problems);
+        let w = parse(&v, "workloads[0]", SHARES, TYPES, false, &mut problems);
         assert!(problems.is_empty(), "unexpected problems: {problems:?}");
         w.expect("a workload")
     }
@@ -660,7 +692,7 @@ mod tests {
     /// The problems of parsing `v` as `workloads[3]`, as "path: message" strings.
     fn problems_of(v: Value) -> Vec<String> {
         let mut problems = Vec::new();
-        let w = parse(&v, "workloads[3]", SHARES, TYPES, &mut problems);
+        let w = parse(&v, "workloads[3]", SHARES, TYPES, false, &mut problems);
         assert!(w.is_none(), "expected problems for {v}");
         assert!(!problems.is_empty());
         problems
@@ -671,7 +703,7 @@ mod tests {
 
     fn paths_of(v: Value) -> Vec<String> {
         let mut problems = Vec::new();
-        let w = parse(&v, "workloads[3]", SHARES, TYPES, &mut problems);
+        let w = parse(&v, "workloads[3]", SHARES, TYPES, false, &mut problems);
         assert!(w.is_none(), "expected problems for {v}");
         problems.into_iter().map(|p| p.path).collect()
     }
@@ -729,6 +761,7 @@ mod tests {
                 recovery: None,
                 on_retries_exhausted: Default::default(),
                 escalate: None,
+                kueue: false,
             }
         );
     }
@@ -827,7 +860,7 @@ mod tests {
             ["workloads[3].share: must be a string, not a number"]
         );
         let mut problems = Vec::new();
-        assert!(parse(&base(), "workloads[0]", &[], TYPES, &mut problems).is_none());
+        assert!(parse(&base(), "workloads[0]", &[], TYPES, false, &mut problems).is_none());
         assert_eq!(
             problems[0].message,
             "unknown share \"beta\" (none is defined)"
