@@ -156,8 +156,10 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
     }
 }
 
-/// A new share: a unique name, the first instance type in use, LEND_AND_BORROW.
-fn new_share(doc: &Value) -> Value {
+/// A new share: a unique name, the first instance type in use, LEND_AND_BORROW; in the
+/// Kueue model a ClusterQueue of the first share's cohort (or the first cohort) that
+/// reclaims its quota from any borrower.
+pub fn new_share(doc: &Value) -> Value {
     let names: Vec<String> = doc
         .get("shares")
         .and_then(Value::as_array)
@@ -177,8 +179,24 @@ fn new_share(doc: &Value) -> Value {
                 .and_then(|m| m.keys().next().cloned())
         })
         .unwrap_or_else(|| "ml.g5.xlarge".to_string());
+    let name = json::unique_name("share", &names);
+    if quotalab_engine::translate::model_of(doc) == quotalab_engine::model::Model::Kueue {
+        let cohort = doc
+            .pointer("/shares/0/cohort")
+            .or_else(|| doc.pointer("/cohorts/0/name"))
+            .and_then(Value::as_str);
+        let mut share = json!({
+            "name": name,
+            "limits": {ty: 1},
+            "preemption": {"within_share": "lower_priority", "reclaim": "any"}
+        });
+        if let Some(c) = cohort {
+            share["cohort"] = json!(c);
+        }
+        return share;
+    }
     json!({
-        "name": json::unique_name("share", &names),
+        "name": name,
         "limits": {ty: 1},
         "strategy": "LEND_AND_BORROW",
         "in_share_preemption": false

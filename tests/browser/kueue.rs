@@ -266,3 +266,24 @@ async fn a_kueue_scenario_adds_shares_beyond_twenty() {
         "the shares section counts against the Kueue bound"
     );
 }
+
+#[wasm_bindgen_test]
+async fn a_share_added_in_the_kueue_model_is_a_clusterqueue_of_the_cohort() {
+    let (root, app) = mount_editor(THREE);
+    settle().await;
+    one(&root, "[data-testid=add-share]")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    settle().await;
+    let d = doc(app);
+    let added = &d["shares"][3];
+    assert_eq!(added["cohort"], "team-ab", "{added}");
+    assert!(added.get("strategy").is_none(), "{added}");
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+    assert_eq!(all(&root, "[data-testid=share-cohort]").len(), 4);
+}
