@@ -68,7 +68,7 @@ pub fn CohortTree(
                     }
                 })
         }}
-        <div class="table-scroll">
+        <div class="table-scroll tree-scroll">
             <table class="tree-table cohort-tree" data-testid="cohort-tree">
                 <caption class="visually-hidden">
                     "Cohorts and ClusterQueues with their quota, usage, borrowed and lent instances at the cursor"
@@ -78,7 +78,7 @@ pub fn CohortTree(
                         <th scope="col">"Cohort / ClusterQueue"</th>
                         <th scope="col" class="num" title="a queue's nominal quota; a cohort's quota of its whole subtree">"quota"</th>
                         <th scope="col" class="num" title="instances its admitted jobs count against the quota">"in use"</th>
-                        <th scope="col" title="in use against quota">""</th>
+                        <th scope="col" class="bar-cell" title="in use against quota"><span class="visually-hidden">"in use against quota"</span></th>
                         <th scope="col" class="num" title="beyond its quota, from its cohort (a cohort: from its parent)">"borrowed"</th>
                         <th scope="col" class="num" title="of its quota, in use elsewhere">"lent"</th>
                         <th scope="col" class="num" title="dominant resource share (Kueue weightedShare): 0 while within quota">"dominant share"</th>
@@ -122,8 +122,7 @@ fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
             <th scope="row" class="share-name">
                 <span class="tree-indent" style:padding-left=indent>
                     {swatch.map(|c| view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> })}
-                    <span class=format!("tree-kind {kind}")>{kind}</span>
-                    " "
+                    {(kind == "cohort").then(|| view! { <span class="tree-kind">"cohort"</span> " " })}
                     {r.name}
                 </span>
             </th>
@@ -171,7 +170,7 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
             .collect_view();
         Some(view! {
             <h3 class="subhead">"Cohorts over the whole run"</h3>
-            <div class="table-scroll">
+            <div class="table-scroll tree-scroll">
                 <table class="tree-table" data-testid="cohort-totals">
                     <caption class="visually-hidden">"Each cohort's instance-hours and the preemptions below it, by cause"</caption>
                     <thead>
@@ -186,8 +185,8 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                             <th scope="col" class="num" title="lent to its parent">"lent"</th>
                             <th scope="col" class="num group-start">"reclaim"</th>
                             <th scope="col" class="num">"in\u{2011}share"</th>
-                            <th scope="col" class="num">"while borrowing"</th>
-                            <th scope="col" class="num">"fair sharing"</th>
+                            <th scope="col" class="num" title="reclaim while borrowing (borrowWithinCohort)">"borrowing"</th>
+                            <th scope="col" class="num" title="fair sharing">"fair share"</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
