@@ -714,3 +714,30 @@ fn closed_stdout_is_not_a_panic() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A Kueue run's summary has the Kueue model's two more causes of preemption (SPEC 12),
+/// after in-share; an AWS run's has not.
+#[test]
+fn a_kueue_summary_counts_the_kueue_causes() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../www/presets/kueue-hierarchical-fair.json"
+    );
+    let out = quotasim(&["run", path, "--summary"], None);
+    assert_eq!(out.code, 0, "{out:?}");
+    let head = out.stdout.lines().nth(1).unwrap();
+    assert!(head.contains("in-share  borrowing  fair share"), "{head}");
+    let total = out.stdout.lines().find(|l| l.starts_with("TOTAL")).unwrap();
+    let cells: Vec<&str> = total.split_whitespace().collect();
+    // reclaim, in-share, borrowing, fair share: the result JSON's 17, 10, 0, 50.
+    assert_eq!(&cells[8..12], ["17", "10", "0", "50"], "{total}");
+    let aws = quotasim(
+        &[
+            "run",
+            golden("aws-walkthrough.json").to_str().unwrap(),
+            "--summary",
+        ],
+        None,
+    );
+    assert!(!aws.stdout.contains("fair share"), "{aws:?}");
+}

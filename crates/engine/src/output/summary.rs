@@ -41,7 +41,9 @@ pub fn summary_table(sim: &Sim) -> String {
     let sc = sim.sc;
     let (shares, total) = stats(sim);
     let big = total.time.held as f64 / MS_PER_HOUR >= 100.0;
-    let head = [
+    // The Kueue model's two more causes of preemption (SPEC 12), after in-share.
+    let kueue = sc.is_kueue();
+    let mut head = vec![
         "share",
         "jobs",
         "done",
@@ -60,9 +62,12 @@ pub fn summary_table(sim: &Sim) -> String {
         "goodput",
         "cost $",
     ];
+    if kueue {
+        head.splice(10..10, ["borrowing", "fair share"]);
+    }
     let row = |name: &str, s: &Stats| -> Vec<String> {
         let t = &s.time;
-        vec![
+        let mut cells = vec![
             name.to_string(),
             s.jobs.submitted.to_string(),
             s.jobs.succeeded.to_string(),
@@ -88,7 +93,17 @@ pub fn summary_table(sim: &Sim) -> String {
             } else {
                 format!("{:.0}", s.cost_usd)
             },
-        ]
+        ];
+        if kueue {
+            cells.splice(
+                10..10,
+                [
+                    s.reclaim_while_borrowing.to_string(),
+                    s.fair_sharing.to_string(),
+                ],
+            );
+        }
+        cells
     };
     let mut rows: Vec<Vec<String>> = vec![head.iter().map(|s| s.to_string()).collect()];
     for (i, s) in shares.iter().enumerate() {
@@ -132,6 +147,11 @@ pub fn summary_table(sim: &Sim) -> String {
         "compl = completion time (end - submit) of succeeded jobs; wait = first start - submit; \
          h = instance-hours (own/borrow: quota of admitted jobs; lent: idle entitlement others borrowed; held: instances actually held)\n",
     );
+    if kueue {
+        out.push_str(
+            "preemptions: reclaim = of a borrower by its lender; borrowing = by a job of another ClusterQueue while it borrows (borrowWithinCohort); fair share = by fair sharing\n",
+        );
+    }
     if sc.contract {
         recovery_table(sc, &shares, &total, big, &mut out);
     }
