@@ -1,8 +1,13 @@
 //! Helpers shared by the browser test modules (each module uses a part).
 
 use leptos::{mount::mount_to, prelude::*, task::tick};
+use quotalab_app::editor::Editor;
+use quotalab_app::state::AppState;
+use serde_json::Value;
 use wasm_bindgen::JsCast;
-use web_sys::{CanvasRenderingContext2d, Element, HtmlCanvasElement, HtmlElement};
+use web_sys::{
+    CanvasRenderingContext2d, Element, Event, HtmlCanvasElement, HtmlElement, HtmlSelectElement,
+};
 
 /// Mounts `f` into a fresh `<div>` appended to the body; returns the div.
 pub fn mount<F, N>(f: F) -> HtmlElement
@@ -70,4 +75,45 @@ pub fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
                 <= 24
         })
         .count()
+}
+
+// ---- the scenario editor ----
+
+/// The editor alone, on `scenario`, with its page state (not validated yet: see
+/// [`validate`]).
+pub fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
+    let app = AppState::new(scenario.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! { <Editor /> }
+    });
+    (root, app)
+}
+
+/// Validates the current text (as the page's debounced runner would), then settles.
+pub async fn validate(app: AppState) {
+    settle().await;
+    app.run_now(&app.scenario.get_untracked());
+    settle().await;
+}
+
+pub fn text(el: &Element) -> String {
+    el.text_content().unwrap_or_default().trim().to_string()
+}
+
+/// Picks the option whose text is `label` (or starts with it) and fires `change`.
+pub fn choose(select: &Element, label: &str) {
+    let select: HtmlSelectElement = select.clone().unchecked_into();
+    let option = all(&select, "option")
+        .into_iter()
+        .find(|o| text(o) == label || text(o).starts_with(label))
+        .unwrap_or_else(|| panic!("no option {label:?}"));
+    select.set_value(&option.get_attribute("value").unwrap());
+    select
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+}
+
+pub fn doc(app: AppState) -> Value {
+    serde_json::from_str(&app.scenario.get_untracked()).expect("the scenario text is JSON")
 }

@@ -2,9 +2,9 @@
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser editor::`
 
-use crate::common::{all, mount, one, settle, sleep_ms};
+use crate::common::{all, choose, doc, mount, mount_editor, one, settle, sleep_ms, text, validate};
 use leptos::prelude::*;
-use quotalab_app::editor::{glossary::Glossary, Editor};
+use quotalab_app::editor::glossary::Glossary;
 use quotalab_app::state::AppState;
 use serde_json::{json, Value};
 use wasm_bindgen::JsCast;
@@ -15,28 +15,6 @@ use web_sys::{
 };
 
 const WALKTHROUGH: &str = include_str!("../../www/presets/aws-walkthrough.json");
-
-/// The editor alone, on `scenario`, with its page state (not validated yet: see
-/// [`validate`]).
-fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
-    let app = AppState::new(scenario.to_string());
-    let root = mount(move || {
-        provide_context(app);
-        view! { <Editor /> }
-    });
-    (root, app)
-}
-
-/// Validates the current text (as the page's debounced runner would), then settles.
-async fn validate(app: AppState) {
-    settle().await;
-    app.run_now(&app.scenario.get_untracked());
-    settle().await;
-}
-
-fn text(el: &Element) -> String {
-    el.text_content().unwrap_or_default().trim().to_string()
-}
 
 /// The `.field` in `root` whose label reads `label`.
 fn field(root: &Element, label: &str) -> Element {
@@ -59,25 +37,8 @@ fn type_into(input: &HtmlInputElement, value: &str) {
     input.dispatch_event(&Event::new("input").unwrap()).unwrap();
 }
 
-/// Picks the option whose text is `label` (or starts with it) and fires `change`.
-fn choose(select: &Element, label: &str) {
-    let select: HtmlSelectElement = select.clone().unchecked_into();
-    let option = all(&select, "option")
-        .into_iter()
-        .find(|o| text(o) == label || text(o).starts_with(label))
-        .unwrap_or_else(|| panic!("no option {label:?}"));
-    select.set_value(&option.get_attribute("value").unwrap());
-    select
-        .dispatch_event(&Event::new("change").unwrap())
-        .unwrap();
-}
-
 fn click(el: &Element) {
     el.clone().unchecked_into::<HtmlElement>().click();
-}
-
-fn doc(app: AppState) -> Value {
-    serde_json::from_str(&app.scenario.get_untracked()).expect("the scenario text is JSON")
 }
 
 fn textarea(root: &Element) -> HtmlTextAreaElement {

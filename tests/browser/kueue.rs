@@ -3,54 +3,17 @@
 
 use std::sync::Arc;
 
-use crate::common::{all, mount, one, settle};
+use crate::common::{all, choose, doc, mount, mount_editor, one, settle, text, validate};
 use leptos::prelude::*;
-use quotalab_app::editor::Editor;
-use quotalab_app::state::AppState;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
-use web_sys::{Element, Event, HtmlElement, HtmlInputElement, HtmlSelectElement};
+use web_sys::{Element, Event, HtmlElement, HtmlInputElement};
 
 const WALKTHROUGH: &str = include_str!("../../www/presets/aws-walkthrough.json");
 const THREE: &str = include_str!("../../www/presets/kueue-three-queues.json");
 const FAIR: &str = include_str!("../../www/presets/kueue-hierarchical-fair.json");
-
-fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
-    let app = AppState::new(scenario.to_string());
-    let root = mount(move || {
-        provide_context(app);
-        view! { <Editor /> }
-    });
-    (root, app)
-}
-
-async fn validate(app: AppState) {
-    settle().await;
-    app.run_now(&app.scenario.get_untracked());
-    settle().await;
-}
-
-fn text(el: &Element) -> String {
-    el.text_content().unwrap_or_default().trim().to_string()
-}
-
-fn choose(select: &Element, label: &str) {
-    let select: HtmlSelectElement = select.clone().unchecked_into();
-    let option = all(&select, "option")
-        .into_iter()
-        .find(|o| text(o) == label || text(o).starts_with(label))
-        .unwrap_or_else(|| panic!("no option {label:?}"));
-    select.set_value(&option.get_attribute("value").unwrap());
-    select
-        .dispatch_event(&Event::new("change").unwrap())
-        .unwrap();
-}
-
-fn doc(app: AppState) -> Value {
-    serde_json::from_str(&app.scenario.get_untracked()).unwrap()
-}
 
 fn present(root: &Element, selector: &str) -> bool {
     root.query_selector(selector).unwrap().is_some()

@@ -55,6 +55,14 @@ fn limits(share: &Map<String, Value>) -> Vec<(String, u64)> {
         .unwrap_or_default()
 }
 
+/// Adds `n` to type `t`'s amount in `sums` (in first-seen order).
+fn add(sums: &mut Vec<(String, u64)>, t: &str, n: u64) {
+    match sums.iter_mut().find(|(x, _)| x == t) {
+        Some((_, s)) => *s += n,
+        None => sums.push((t.to_string(), n)),
+    }
+}
+
 fn per_type(limits: &[(String, u64)], f: impl Fn(u64) -> u64) -> Value {
     Value::Object(
         limits
@@ -90,10 +98,7 @@ pub fn aws_to_kueue(doc: &Value) -> Translated {
             let Some(m) = s.as_object_mut() else { continue };
             let lim = limits(m);
             for (t, n) in &lim {
-                match sums.iter_mut().find(|(x, _)| x == t) {
-                    Some((_, s)) => *s += n,
-                    None => sums.push((t.clone(), *n)),
-                }
+                add(&mut sums, t, *n);
             }
             let strategy = m.remove("strategy");
             let borrow = m.remove("borrow_limit");
@@ -262,10 +267,7 @@ pub fn kueue_to_aws(doc: &Value) -> Translated {
         }
         for c in &cohorts {
             for (t, n) in amounts(c.get("limits")).unwrap_or_default() {
-                match pool.iter_mut().find(|(x, _)| *x == t) {
-                    Some((_, s)) => *s += n,
-                    None => pool.push((t, n)),
-                }
+                add(&mut pool, &t, n);
             }
             if c.get("borrowing_limit").is_some() || c.get("lending_limit").is_some() {
                 note(
@@ -283,10 +285,7 @@ pub fn kueue_to_aws(doc: &Value) -> Translated {
             let Some(m) = s.as_object_mut() else { continue };
             let lim = limits(m);
             for (t, n) in &lim {
-                match sums.iter_mut().find(|(x, _)| x == t) {
-                    Some((_, s)) => *s += n,
-                    None => sums.push((t.clone(), *n)),
-                }
+                add(&mut sums, t, *n);
             }
             let borrowing = amounts(m.remove("borrowing_limit").as_ref());
             let lending = amounts(m.remove("lending_limit").as_ref());
