@@ -31,6 +31,19 @@ impl Drop for Mounted {
 fn mount_player() -> (Mounted, AppState, StoryState) {
     let slot: StoredValue<Option<(AppState, StoryState)>, LocalStorage> =
         StoredValue::new_local(None);
+    // The story looks its highlights up in the whole document, as on the page: earlier
+    // tests' pages (results of the same scenario among them) must not be there.
+    let body = document().body().unwrap();
+    for old in crate::common::all(&body, ":scope > div") {
+        if old
+            .query_selector("[data-testid=chart-allocation]")
+            .ok()
+            .flatten()
+            .is_some()
+        {
+            old.remove();
+        }
+    }
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&div).unwrap();
     let handle = mount_to(div.clone(), move || {
