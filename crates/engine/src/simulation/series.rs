@@ -40,7 +40,24 @@ impl Sim<'_> {
         if self.values_at == Some(version) && !self.opts.exhaustive {
             return;
         }
+        // Everything but the queue lengths depends only on quota usage and configuration,
+        // and every change of either bumps `usage_version`: when it is unchanged, only the
+        // queued counts are read again.
+        let usage_same =
+            self.values_at.is_some_and(|v| v.0 == self.usage_version) && !self.opts.exhaustive;
         self.values_at = Some(version);
+        if usage_same {
+            let mut changed = false;
+            for (i, &(s, t)) in self.series.pairs.iter().enumerate() {
+                let q = self.rt[s].queued[t];
+                if q != self.now_vals[i].queued {
+                    changed = true;
+                    self.now_vals[i].queued = q;
+                }
+            }
+            self.push_series(changed);
+            return;
+        }
         // SPEC 1 "Lent": of B = max(0, total borrowed - unallocated), min(B, total idle) is
         // split across lending shares in proportion to their idle entitlement.
         let nshares = self.cfg.len();
@@ -84,6 +101,12 @@ impl Sim<'_> {
             }
         }
         self.scratch_lent = lent_idle;
+        self.push_series(changed);
+    }
+
+    /// Records the current values as a change point if series are recorded and anything
+    /// `changed` (or nothing is recorded yet).
+    fn push_series(&mut self, changed: bool) {
         if !self.opts.series {
             return;
         }
@@ -142,42 +165,63 @@ impl Sim<'_> {
     /// `dominantResourceShare`, `pkg/cache/scheduler/fair_sharing.go`) and every cohort's
     /// subtree quota, usage, borrowed (`max(0, usage - subtree)`) and lent instances per
     /// type (`pkg/cache/scheduler/resource_node.go`). Returns whether anything changed.
+    /// The dominant shares feed only the series: without series they are not computed.
     fn record_kueue_values(&mut self, tree_lent: &[Vec<f64>]) -> bool {
         let Some(tree0) = self.trees.first() else {
             return false;
         };
         let (shares, types) = (tree0.shares, self.trees.len());
         let nodes = tree0.parent.len();
-        let dominant_share: Vec<ShareValue> = (0..nodes)
-            .map(|n| self.node_drs(n, 0, &self.trees[0], 0).value())
-            .collect();
-        let mut cohort = Vec::with_capacity((nodes - shares) * types);
-        for n in shares..nodes {
-            for (tree, lent) in self.trees.iter().zip(tree_lent) {
-                let (q, u) = (tree.subtree[n], tree.usage[n]);
-                cohort.push((q, u, u.saturating_sub(q), lent[n]));
-            }
-        }
-        let now = KueueNow {
-            dominant_share,
-            cohort,
-        };
+        let ncohort = (nodes - shares) * types;
         if self.series.kueue.dominant_share.len() != nodes {
             self.series.kueue = KueueSeries {
                 dominant_share: vec![Vec::new(); nodes],
-                quota: vec![Vec::new(); now.cohort.len()],
-                usage: vec![Vec::new(); now.cohort.len()],
-                borrowed: vec![Vec::new(); now.cohort.len()],
-                lent: vec![Vec::new(); now.cohort.len()],
+                quota: vec![Vec::new(); ncohort],
+                usage: vec![Vec::new(); ncohort],
+                borrowed: vec![Vec::new(); ncohort],
+                lent: vec![Vec::new(); ncohort],
             };
             self.cohort_integrals = CohortIntegrals {
-                quota: vec![0; now.cohort.len()],
-                borrowed: vec![0; now.cohort.len()],
-                lent: vec![0.0; now.cohort.len()],
+                quota: vec![0; ncohort],
+                borrowed: vec![0; ncohort],
+                lent: vec![0.0; ncohort],
             };
         }
-        let changed = now != self.kueue_now;
-        self.kueue_now = now;
+        let mut changed = false;
+        if self.opts.series {
+            let mut ds = std::mem::take(&mut self.kueue_now.dominant_share);
+            if ds.len() != nodes {
+                ds.clear();
+                ds.resize(nodes, ShareValue::Finite(0));
+                changed = true;
+            }
+            for (n, d) in ds.iter_mut().enumerate() {
+                let v = self.node_drs(n, 0, &self.trees[0], 0).value();
+                if v != *d {
+                    changed = true;
+                    *d = v;
+                }
+            }
+            self.kueue_now.dominant_share = ds;
+        }
+        let cohort = &mut self.kueue_now.cohort;
+        if cohort.len() != ncohort {
+            cohort.clear();
+            cohort.resize(ncohort, (0, 0, 0, 0.0));
+            changed = true;
+        }
+        let mut i = 0;
+        for n in shares..nodes {
+            for (tree, lent) in self.trees.iter().zip(tree_lent) {
+                let (q, u) = (tree.subtree[n], tree.usage[n]);
+                let v = (q, u, u.saturating_sub(q), lent[n]);
+                if v != cohort[i] {
+                    changed = true;
+                    cohort[i] = v;
+                }
+                i += 1;
+            }
+        }
         changed
     }
 }
