@@ -71,6 +71,22 @@ pub(crate) struct KOffer {
     fits: bool,
     /// Share, type and size (the fair-sharing comparison).
     ask: (usize, usize, u64),
+    /// Its place in the share's [`Heads`] (queue order).
+    head: usize,
+}
+
+/// A share's queue heads as a pass reads them (SPEC 12 "Order of offers"): the first job
+/// of every bucket in queue order, with its type, size and whether the share has a limit
+/// of that type, read once per queue `version` instead of at every offer.
+#[derive(Debug, Default)]
+struct Heads {
+    version: Option<u64>,
+    heads: Vec<(JobId, usize, u64, bool)>,
+}
+
+thread_local! {
+    /// [`Heads`] storage reused from one pass to the next (its contents are not).
+    static HEADS: std::cell::RefCell<Vec<Heads>> = const { std::cell::RefCell::new(Vec::new()) };
 }
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
@@ -160,10 +176,15 @@ impl Sim<'_> {
     /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
     /// configuration and priorities are unchanged (`version`, `usage_version`,
     /// `struct_epoch`) offers what it offered last time. Off with `Options::exhaustive`.
-    fn first_offer(&mut self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
+    fn first_offer(
+        &mut self,
+        s: usize,
+        passed: &[(usize, u64)],
+        heads: &mut Heads,
+    ) -> Option<KOffer> {
         let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
         if !fresh || self.opts.exhaustive {
-            return self.kueue_offer(s, passed);
+            return self.kueue_offer(s, passed, self.heads_of(s, heads), 0);
         }
         let key = (self.usage_version, self.struct_epoch, self.rt[s].version);
         if let Some((k, o)) = self.rt[s].kueue_offer {
@@ -171,28 +192,32 @@ impl Sim<'_> {
                 return o;
             }
         }
-        let o = self.kueue_offer(s, passed);
+        let o = self.kueue_offer(s, passed, self.heads_of(s, heads), 0);
         self.rt[s].kueue_offer = Some((key, o));
         o
     }
 
     /// SPEC 12 "Order of offers": share `s` offers its first RUNNABLE job that fits or may
     /// preempt (strict FIFO: its first job, or nothing). `passed` holds the (type, size)
-    /// buckets of `s` already served without victims in this pass.
-    fn kueue_offer(&self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
+    /// buckets of `s` already served without victims in this pass; `heads` its queue heads
+    /// ([`Sim::heads_of`]), of which the first `start` are known to offer nothing.
+    fn kueue_offer(
+        &self,
+        s: usize,
+        passed: &[(usize, u64)],
+        heads: &[(JobId, usize, u64, bool)],
+        start: usize,
+    ) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
-        for &head in &self.rt[s].heads {
-            let j = head.3;
-            let spec = &self.sc.jobs[j.index()];
-            let (t, n) = (spec.instance_type, spec.instances);
-            let skip = passed.contains(&(t, n));
-            if !skip && crate::admission::has_limit(&self.cfg[s], t) {
+        let start = if strict { 0 } else { start };
+        for (i, &(j, t, n, limited)) in heads.iter().enumerate().skip(start) {
+            if limited && !passed.contains(&(t, n)) {
                 let fits = self.fits_now(s, t, n);
                 if fits || self.kueue_may_preempt(s, t, n) {
                     let key = (
                         self.offer_borrows(s, t, n),
                         Reverse(self.jobs[j.index()].priority),
-                        spec.submit,
+                        self.sc.jobs[j.index()].submit,
                         s,
                     );
                     return Some(KOffer {
@@ -200,6 +225,7 @@ impl Sim<'_> {
                         job: j,
                         fits,
                         ask: (s, t, n),
+                        head: i,
                     });
                 }
             }
@@ -216,6 +242,22 @@ impl Sim<'_> {
     /// size in this pass, strict FIFO none at all) and, unless its `reclaim` is `any`,
     /// reserves capacity until the end of the pass (Kueue
     /// `reserveCapacityForUnreclaimablePreempt`).
+    /// Share `s`'s queue heads, from `cache` while its queue `version` is unchanged.
+    fn heads_of<'a>(&self, s: usize, cache: &'a mut Heads) -> &'a [(JobId, usize, u64, bool)] {
+        let rt = &self.rt[s];
+        if cache.version != Some(rt.version) {
+            cache.version = Some(rt.version);
+            cache.heads.clear();
+            cache.heads.extend(rt.heads.iter().map(|head| {
+                let j = head.3;
+                let spec = &self.sc.jobs[j.index()];
+                let (t, n) = (spec.instance_type, spec.instances);
+                (j, t, n, crate::admission::has_limit(&self.cfg[s], t))
+            }));
+        }
+        &cache.heads
+    }
+
     pub(crate) fn kueue_pass(&mut self) {
         let shares = self.cfg.len();
         // Per share, the (type, size) buckets served without victims in this pass.
@@ -226,18 +268,29 @@ impl Sim<'_> {
         // nothing but its own share's offer, so only that one is computed again.
         let mut offers: Vec<Option<KOffer>> = Vec::with_capacity(shares);
         let mut stale: Option<usize> = None; // None: every offer
+                                             // Read afresh in every pass; only the allocations are kept from one to the next.
+        let mut heads = HEADS.with(|h| h.take());
+        heads.resize_with(shares, Heads::default);
+        heads.iter_mut().for_each(|h| h.version = None);
         loop {
             match stale {
                 None => {
                     offers.clear();
                     for s in 0..shares {
-                        let o = (!blocked[s]).then(|| self.first_offer(s, &passed[s]));
+                        let o =
+                            (!blocked[s]).then(|| self.first_offer(s, &passed[s], &mut heads[s]));
                         offers.push(o.flatten());
                     }
                 }
                 Some(s) => {
+                    // Nothing changed but `passed[s]`: the heads before the one just
+                    // served still offer nothing.
+                    let start = offers[s].map_or(0, |o| o.head + 1);
                     offers[s] = (!blocked[s])
-                        .then(|| self.kueue_offer(s, &passed[s]))
+                        .then(|| {
+                            let h = self.heads_of(s, &mut heads[s]);
+                            self.kueue_offer(s, &passed[s], h, start)
+                        })
                         .flatten();
                 }
             }
@@ -289,6 +342,7 @@ impl Sim<'_> {
             self.trees[t].remove_usage(s, r);
             self.reserved_sum[t] -= r;
         }
+        HEADS.with(|h| h.replace(heads));
     }
 
     /// SPEC 12 "Order of offers": classical key, or with fair sharing the comparison at the
