@@ -4,7 +4,7 @@
 //! and the AWS translation table admits exactly what SPEC 3's fit conditions 1-2 admit.
 
 use proptest::prelude::*;
-use quotalab_engine::admission::{Misfit, TypeUsage};
+use quotalab_engine::admission::{self, Misfit, TypeUsage};
 use quotalab_engine::model::{BorrowLimit, Cohort, KueueShare, Share, Strategy as ShareStrategy};
 use quotalab_engine::quota_tree::{aws_as_kueue, QuotaTree};
 
@@ -142,23 +142,13 @@ proptest! {
         extra in 0u64..4,
         ops in prop::collection::vec((any::<prop::sample::Index>(), 1u64..4), 0..30),
     ) {
-        let shares: Vec<Share> = cfg
-            .iter()
-            .map(|&(st, limit, pct)| {
-                let strategy = [ShareStrategy::Reserve, ShareStrategy::Lend, ShareStrategy::LendAndBorrow][st as usize];
-                let borrow_limit = match (strategy, pct) {
-                    (ShareStrategy::LendAndBorrow, Some(p)) => BorrowLimit::Percent(p),
-                    _ => BorrowLimit::Unlimited,
-                };
-                Share { strategy, borrow_limit, ..share(limit, None, None, None) }
-            })
-            .collect();
+        let shares = aws_shares(&cfg);
         let capacity: u64 = shares.iter().map(|s| s.limits[0].unwrap()).sum::<u64>() + extra;
         let mut aws = TypeUsage::new(&shares, 0, capacity);
         let mut tree = aws_as_kueue(&shares, 0, capacity);
         for (s, n) in ops {
             let s = s.index(shares.len());
-            let spec3 = !matches!(aws.fits(&shares, s, n), Err(Misfit::ShareLimit | Misfit::LendablePool));
+            let spec3 = spec3_conditions_1_2(&shares, &aws.used, capacity, s, n).is_ok();
             let kueue = (n as i128) <= tree.available(s);
             prop_assert_eq!(spec3, kueue, "share {} n {}", s, n);
             if spec3 && aws.fits(&shares, s, n).is_ok() {
@@ -167,4 +157,94 @@ proptest! {
             }
         }
     }
+
+    /// SPEC 12 "One engine": the AWS model's fit test (conditions 1-2 through the
+    /// translated tree) gives SPEC 3's answer and its failing condition, also after a
+    /// configuration change (`update_share`) leaves shares over their limits or the pool
+    /// overdrawn, and over releases.
+    #[test]
+    fn aws_fit_through_the_tree_is_spec_3(
+        cfg in prop::collection::vec((0u8..3, 0u64..5, prop::option::of(0u64..300)), 1..6),
+        cfg2 in prop::collection::vec((0u8..3, 0u64..5, prop::option::of(0u64..300)), 6),
+        extra in 0u64..4,
+        ops in prop::collection::vec((any::<prop::sample::Index>(), 1u64..4, 0u8..8), 0..40),
+    ) {
+        let mut shares = aws_shares(&cfg);
+        let capacity: u64 = shares.iter().map(|s| s.limits[0].unwrap()).sum::<u64>() + extra;
+        let mut aws = TypeUsage::new(&shares, 0, capacity);
+        for (s, n, op) in ops {
+            let s = s.index(shares.len());
+            let want = spec3_conditions_1_2(&shares, &aws.used, capacity, s, n);
+            let got = match aws.fits(&shares, s, n) {
+                Err(Misfit::Capacity) => Ok(()),
+                r => r,
+            };
+            prop_assert_eq!(want, got, "share {} n {} used {:?}", s, n, &aws.used);
+            match op {
+                0 => {
+                    // update_share: the share takes another configuration.
+                    let (st, limit, pct) = cfg2[s];
+                    shares[s] = aws_shares(&[(st, limit, pct)]).remove(0);
+                    aws.recompute(&shares);
+                }
+                1 | 2 => {
+                    let n = n.min(aws.used[s]);
+                    aws.remove(&shares, s, n);
+                }
+                _ => {
+                    if aws.fits(&shares, s, n).is_ok() {
+                        aws.add(&shares, s, n);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn aws_shares(cfg: &[(u8, u64, Option<u64>)]) -> Vec<Share> {
+    cfg.iter()
+        .map(|&(st, limit, pct)| {
+            let strategy = [
+                ShareStrategy::Reserve,
+                ShareStrategy::Lend,
+                ShareStrategy::LendAndBorrow,
+            ][st as usize];
+            let borrow_limit = match (strategy, pct) {
+                (ShareStrategy::LendAndBorrow, Some(p)) => BorrowLimit::Percent(p),
+                _ => BorrowLimit::Unlimited,
+            };
+            Share {
+                strategy,
+                borrow_limit,
+                ..share(limit, None, None, None)
+            }
+        })
+        .collect()
+}
+
+/// SPEC 3 conditions 1 and 2 as the SPEC words them, from the shares and `used` alone.
+fn spec3_conditions_1_2(
+    shares: &[Share],
+    used: &[u64],
+    capacity: u64,
+    s: usize,
+    n: u64,
+) -> Result<(), Misfit> {
+    let sh = &shares[s];
+    let u = used[s];
+    let ceiling = admission::borrow_cap(sh, 0).map_or(u64::MAX, |c| admission::limit_of(sh, 0) + c);
+    if u + n > ceiling {
+        return Err(Misfit::ShareLimit);
+    }
+    let pool = admission::lendable_pool(shares, 0, capacity);
+    let pool_used: u64 = shares
+        .iter()
+        .zip(used)
+        .map(|(sh, &u)| u.saturating_sub(admission::guaranteed(sh, 0)))
+        .sum();
+    let g = admission::guaranteed(sh, 0);
+    if pool_used - u.saturating_sub(g) + (u + n).saturating_sub(g) > pool {
+        return Err(Misfit::LendablePool);
+    }
+    Ok(())
 }

@@ -5,8 +5,14 @@
 //! `used` and the aggregates the three fit conditions need, updated in O(1) per change, so a
 //! fit test costs O(1) and a trial (preemption) costs a copy of one small vector (one entry
 //! per share, however many shares the model allows: SPEC 2's 20, SPEC 13's 1,000).
+//!
+//! SPEC 12 "One engine": conditions 1 and 2 are the Kueue model's quota test
+//! `n <= available(S,T)` on the AWS scenario's quota tree under the translation table
+//! ([`crate::quota_tree::aws_as_kueue`]), which every `TypeUsage` of the AWS model carries
+//! (and its trial copies with it); condition 3 stays as SPEC 3 states it.
 
 use crate::model::{BorrowLimit, Share, Strategy};
+use crate::quota_tree::{aws_as_kueue, QuotaTree};
 
 /// Why a job does not fit: the first failing condition of SPEC 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -104,6 +110,10 @@ pub struct TypeUsage {
     pub unallocated: u64,
     /// The shares' configuration for this type, shared by trial copies.
     cfg: std::sync::Arc<TypeCfg>,
+    /// SPEC 12: the AWS shares of this type as a Kueue quota tree (translation table), with
+    /// `used` as its usage; the fit test of conditions 1-2. `None` in the Kueue model, whose
+    /// trees are `Sim::trees` (see [`TypeUsage::without_tree`]).
+    tree: Option<QuotaTree>,
 }
 
 /// Per share, from its configuration (refreshed by [`TypeUsage::recompute`]):
@@ -135,9 +145,18 @@ impl TypeUsage {
                 guaranteed: Vec::new(),
                 reserve: Vec::new(),
             }),
+            tree: None,
         };
         u.recompute(shares);
+        u.rebuild_tree(shares);
         u
+    }
+
+    /// The usage counts without the AWS quota tree (the Kueue model keeps its own trees in
+    /// `Sim::trees` and never asks [`TypeUsage::fits`]).
+    pub fn without_tree(mut self) -> TypeUsage {
+        self.tree = None;
+        self
     }
 
     /// Recomputes the aggregates from `used` (after an `update_share`).
@@ -178,6 +197,21 @@ impl TypeUsage {
             .sum();
         self.pool_size = lendable_pool(shares, t, self.capacity);
         self.unallocated = unallocated(shares, t, self.capacity);
+        if self.tree.is_some() {
+            self.rebuild_tree(shares);
+        }
+    }
+
+    /// SPEC 12: the translated tree of the current configuration, holding the same usage
+    /// (an `update_share` changing limits, strategies or borrow limits changes its shape).
+    fn rebuild_tree(&mut self, shares: &[Share]) {
+        let mut tree = aws_as_kueue(shares, self.t, self.capacity);
+        for (s, &u) in self.used.iter().enumerate() {
+            if u > 0 {
+                tree.add_usage(s, u);
+            }
+        }
+        self.tree = Some(tree);
     }
 
     /// Sets `used(s,T)` to `new`, keeping the aggregates exact.
@@ -195,28 +229,55 @@ impl TypeUsage {
     }
 
     /// A job of share `s` with `n` instances is admitted.
+    #[inline]
     pub fn add(&mut self, _shares: &[Share], s: usize, n: u64) {
         self.set(s, self.used[s] + n);
+        if let Some(tree) = &mut self.tree {
+            tree.add_usage(s, n); // SPEC 12: usage bubbles up the translated tree
+        }
     }
 
     /// A job of share `s` with `n` instances releases its quota (completion or preemption).
+    #[inline]
     pub fn remove(&mut self, _shares: &[Share], s: usize, n: u64) {
         self.set(s, self.used[s] - n);
+        if let Some(tree) = &mut self.tree {
+            tree.remove_usage(s, n);
+        }
     }
 
     /// SPEC 3: does a job of share `s` needing `n` instances fit? `Err` names the first
     /// failing condition (1, 2, 3 in order). The caller checks `has_limit` first.
+    ///
+    /// SPEC 12: conditions 1 and 2 together are `n <= available(S,T)` on the translated
+    /// quota tree (the share's borrowing limit is condition 1's cap, the root cohort's
+    /// subtree quota the lendable pool, its usage the pool's usage); which of the two
+    /// failed is told apart as SPEC 4's reasons need: condition 1 when
+    /// `used + n > limit + borrow_cap`, else condition 2.
     pub fn fits(&self, _shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
         let used = self.used[s];
-        // Condition 1: used + n <= limit + borrow_cap.
-        if used + n > self.cfg.ceiling[s] {
-            return Err(Misfit::ShareLimit);
-        }
-        // Condition 2: the lendable pool's usage stays within the pool.
-        let g = self.cfg.guaranteed[s];
-        let grown = self.pool_used - used.saturating_sub(g) + (used + n).saturating_sub(g);
-        if grown > self.pool_size {
-            return Err(Misfit::LendablePool);
+        let tree = self
+            .tree
+            .as_ref()
+            .expect("the AWS model's usage carries its quota tree");
+        // SPEC 12: SPEC 3 wins here over Kueue under the translation table: when the pool
+        // is overdrawn (a lowered limit, `update_share`), SPEC 3 condition 2 refuses every
+        // job, a RESERVE share's within its entitlement included (its pool usage grows by 0
+        // but does not stay within the pool), where Kueue's `available` would still give
+        // it its unused private quota less the root's deficit.
+        // The translation is flat: every share is a child of the one root cohort (the first
+        // node after the shares), so `available(S)` is one step below the root's.
+        let root = tree.shares;
+        debug_assert_eq!(tree.parent[s], Some(root));
+        let root_available = tree.root_available(root);
+        let available = tree.available_given(s, root_available);
+        let overdrawn = self.cfg.reserve[s] && root_available < 0;
+        if n as i128 > available || overdrawn {
+            return Err(if used + n > self.cfg.ceiling[s] {
+                Misfit::ShareLimit // condition 1: used + n > limit + borrow_cap
+            } else {
+                Misfit::LendablePool // condition 2: the lendable pool is used up
+            });
         }
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: Kueue's

@@ -41,7 +41,9 @@ impl Sim<'_> {
     /// instead of Kueue's three separately sorted lists; another share's job is a candidate
     /// whenever its share is over its limit, with no hierarchical classes and no pruning of
     /// cohorts within quota (one flat cohort); and fit is SPEC 3's three conditions, the third
-    /// (other RESERVE shares' idle entitlement) having no Kueue counterpart.
+    /// (other RESERVE shares' idle entitlement) having no Kueue counterpart. Conditions 1-2
+    /// are tested on the translated quota tree each trial copy of [`TypeUsage`] carries
+    /// (SPEC 12 "One engine"), so every trial fit goes through the same tree as admission.
     pub(crate) fn select_victims(&self, j: JobId) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share, spec.instance_type);

@@ -134,29 +134,36 @@ impl QuotaTree {
     }
 
     /// Kueue `LocalAvailable`: `max(0, private - usage)`, the unused private quota.
+    #[inline(always)]
     pub fn local_available(&self, node: Node) -> u64 {
         self.private[node].saturating_sub(self.usage[node])
     }
 
     /// Kueue `addUsage`: a node's usage grows by `v`; what its unused private quota cannot
-    /// hold bubbles up to its parent.
+    /// hold bubbles up to its parent (a loop up the path, Kueue's recursion).
+    #[inline(always)]
     pub fn add_usage(&mut self, node: Node, v: u64) {
-        let local = self.local_available(node);
-        self.usage[node] += v;
-        if let Some(p) = self.parent[node] {
-            if v > local {
-                self.add_usage(p, v - local);
+        let (mut node, mut v) = (node, v);
+        loop {
+            let local = self.local_available(node);
+            self.usage[node] += v;
+            match self.parent[node] {
+                Some(p) if v > local => (node, v) = (p, v - local),
+                _ => return,
             }
         }
     }
 
     /// Kueue `removeUsage`: the inverse of [`QuotaTree::add_usage`].
+    #[inline(always)]
     pub fn remove_usage(&mut self, node: Node, v: u64) {
-        let in_parent = self.usage[node].saturating_sub(self.private[node]);
-        self.usage[node] -= v;
-        if let Some(p) = self.parent[node] {
-            if in_parent > 0 {
-                self.remove_usage(p, v.min(in_parent));
+        let (mut node, mut v) = (node, v);
+        loop {
+            let in_parent = self.usage[node].saturating_sub(self.private[node]);
+            self.usage[node] -= v;
+            match self.parent[node] {
+                Some(p) if in_parent > 0 => (node, v) = (p, v.min(in_parent)),
+                _ => return,
             }
         }
     }
@@ -166,10 +173,22 @@ impl QuotaTree {
     /// unbounded without a borrowing limit, else `subtree - private - max(0, usage -
     /// private) + borrowing_limit`. May be negative after a lowered limit.
     pub fn available(&self, node: Node) -> i128 {
-        let Some(p) = self.parent[node] else {
-            return self.subtree[node] as i128 - self.usage[node] as i128;
-        };
-        let from_parent = self.available(p);
+        match self.parent[node] {
+            None => self.root_available(node),
+            Some(p) => self.available_given(node, self.available(p)),
+        }
+    }
+
+    /// [`QuotaTree::available`] of a root: `subtree - usage`.
+    #[inline(always)]
+    pub fn root_available(&self, root: Node) -> i128 {
+        self.subtree[root] as i128 - self.usage[root] as i128
+    }
+
+    /// One step of [`QuotaTree::available`]: a node's available given its parent's
+    /// (`from_parent`), `max(0, private - usage) + min(from_parent, b)`.
+    #[inline(always)]
+    pub fn available_given(&self, node: Node, from_parent: i128) -> i128 {
         let bounded = match self.borrowing_limit[node] {
             None => from_parent,
             Some(bl) => {
@@ -325,9 +344,10 @@ impl QuotaTree {
 /// share a ClusterQueue of one root cohort whose own quota is the unallocated pool;
 /// `RESERVE` is lending limit 0 and borrowing limit 0, `LEND` borrowing limit 0,
 /// `LEND_AND_BORROW` with `borrow_limit` p a borrowing limit of floor(limit x p / 100)
-/// (none for -1). The AWS model keeps its own admission (`admission.rs`): this is the
-/// mapping the property tests check it against (fit conditions 1 and 2 of SPEC 3 are
-/// `n <= available`; condition 3 stays AWS's).
+/// (none for -1). The AWS model's admission goes through this tree (`admission.rs`,
+/// `TypeUsage::fits`): fit conditions 1 and 2 of SPEC 3 are `n <= available`, with one
+/// place where SPEC 3 wins (an overdrawn pool, see `fits`); condition 3 stays AWS's. The
+/// property tests check the translation against SPEC 3 as worded.
 pub fn aws_as_kueue(shares: &[Share], t: usize, capacity: u64) -> QuotaTree {
     use crate::model::{KueueShare, Strategy};
     let types = t + 1;

@@ -517,7 +517,16 @@ impl<'a> Sim<'a> {
             })
             .collect();
         let usage = (0..types)
-            .map(|t| TypeUsage::new(&cfg, t, sc.capacity[t]))
+            .map(|t| {
+                let u = TypeUsage::new(&cfg, t, sc.capacity[t]);
+                // SPEC 12: the AWS model's admission goes through the translated quota tree
+                // inside its usage; the Kueue model's trees are `trees`.
+                if sc.is_kueue() {
+                    u.without_tree()
+                } else {
+                    u
+                }
+            })
             .collect();
         let rt = cfg
             .iter()
