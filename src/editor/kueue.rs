@@ -62,8 +62,9 @@ pub fn ModelField() -> impl IntoView {
         };
         app.notice.set(Some(Notice::info(title, t.notes)));
     });
+    let kueue = is_kueue(ed);
     let hint = Signal::derive(move || {
-        if is_kueue_now(ed) {
+        if kueue.get() {
             "each share is a ClusterQueue; cohorts pool and lend quota".to_string()
         } else {
             "each share is an AWS Batch quota share of one job queue".to_string()
@@ -81,11 +82,6 @@ pub fn ModelField() -> impl IntoView {
             class="wide"
         />
     }
-}
-
-fn is_kueue_now(ed: Ed) -> bool {
-    ed.doc
-        .with(|d| translate::model_of(&d.value) == Model::Kueue)
 }
 
 /// The names of the scenario's cohorts, in order.
@@ -120,64 +116,95 @@ fn cohort_options(
     })
 }
 
-/// A policy's choices, each shown by its Kueue API name (`LowerPriority` for
-/// `lower_priority`), the words a Kubernetes engineer knows from the ClusterQueue spec.
-fn options(table: &[(&str, &str)], api: &[&str]) -> Vec<(Value, String)> {
-    table
-        .iter()
-        .map(|(n, _)| n)
-        .zip(api)
-        .map(|(n, a)| (json!(n), a.to_string()))
-        .collect()
-}
+/// A preemption policy's choices: `(value, Kueue API name, what it means in plain words)`.
+/// The select shows the API names, the words a Kubernetes engineer knows from the
+/// ClusterQueue spec; the hint under it says what the chosen one does.
+type Policy = [(&'static str, &'static str, &'static str)];
 
-/// What a share's value of a policy means, in plain words.
-fn meaning(v: Option<&Value>, table: &[(&str, &'static str)]) -> String {
-    let v = v.and_then(Value::as_str).unwrap_or(table[0].0);
-    table
-        .iter()
-        .find(|(n, _)| *n == v)
-        .map_or("", |(_, w)| w)
-        .to_string()
-}
-
-const WITHIN: &[(&str, &str)] = &[
-    ("never", "its jobs never preempt each other"),
-    ("lower_priority", "a job may preempt lower-priority jobs of its own queue"),
+const WITHIN: &Policy = &[
+    ("never", "Never", "its jobs never preempt each other"),
+    (
+        "lower_priority",
+        "LowerPriority",
+        "a job may preempt lower-priority jobs of its own queue",
+    ),
     (
         "lower_or_newer_equal_priority",
+        "LowerOrNewerEqualPriority",
         "a job may preempt lower-priority jobs of its queue, or equal-priority ones submitted later",
     ),
 ];
-const RECLAIM: &[(&str, &str)] = &[
-    ("never", "never preempts borrowers to get its quota back"),
+const RECLAIM: &Policy = &[
+    (
+        "never",
+        "Never",
+        "never preempts borrowers to get its quota back",
+    ),
     (
         "lower_priority",
+        "LowerPriority",
         "preempts lower-priority borrowers in its cohort to get its quota back",
     ),
     (
         "any",
+        "Any",
         "preempts any borrower in its cohort to get its quota back",
     ),
 ];
-const BWC: &[(&str, &str)] = &[
+const BWC: &Policy = &[
     (
         "never",
+        "Never",
         "while borrowing it preempts nobody in other queues",
     ),
     (
         "lower_priority",
+        "LowerPriority",
         "while borrowing it may preempt lower-priority jobs of other queues (up to the threshold)",
     ),
 ];
+
+/// One preemption policy's select (absent: its first choice, `never`), with what the
+/// chosen value means under it.
+#[component]
+fn PolicyField(
+    label: &'static str,
+    path: Path,
+    table: &'static Policy,
+    testid: &'static str,
+) -> impl IntoView {
+    let value = use_ed().value(path.clone());
+    let options: Vec<(Value, String)> = table
+        .iter()
+        .map(|(v, api, _)| (json!(v), api.to_string()))
+        .collect();
+    let hint = Signal::derive(move || {
+        let v = value.with(|v| v.as_ref().and_then(Value::as_str).map(str::to_string));
+        let v = v.as_deref().unwrap_or(table[0].0);
+        table
+            .iter()
+            .find(|(n, _, _)| *n == v)
+            .map_or("", |(_, _, w)| w)
+            .to_string()
+    });
+    view! {
+        <SelectField
+            label=label
+            path=path
+            options=options
+            absent=json!(table[0].0)
+            testid=testid
+            hint=hint
+            class="wide"
+        />
+    }
+}
 
 /// A share's Kueue (ClusterQueue) fields.
 #[component]
 pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
     let ed = use_ed();
     let pre = base.key("preemption");
-    let within = ed.value(pre.key("within_share"));
-    let reclaim = ed.value(pre.key("reclaim"));
     let bwc = ed.value(pre.key("borrow_within_cohort").key("policy"));
     let cohort = ed.value(base.key("cohort"));
     let queueing = vec![
@@ -223,32 +250,23 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
         <fieldset class="policies">
             <legend>"Preemption (Kueue ClusterQueue spec.preemption)"</legend>
             <div class="row-fields">
-                <SelectField
+                <PolicyField
                     label="Within the queue"
                     path=pre.key("within_share")
-                    options=options(WITHIN, &["Never", "LowerPriority", "LowerOrNewerEqualPriority"])
-                    absent=json!("never")
+                    table=WITHIN
                     testid="share-within"
-                    hint=Signal::derive(move || meaning(within.get().as_ref(), WITHIN))
-                    class="wide"
                 />
-                <SelectField
+                <PolicyField
                     label="Reclaim within the cohort"
                     path=pre.key("reclaim")
-                    options=options(RECLAIM, &["Never", "LowerPriority", "Any"])
-                    absent=json!("never")
+                    table=RECLAIM
                     testid="share-reclaim"
-                    hint=Signal::derive(move || meaning(reclaim.get().as_ref(), RECLAIM))
-                    class="wide"
                 />
-                <SelectField
+                <PolicyField
                     label="Borrow within the cohort"
                     path=pre.key("borrow_within_cohort").key("policy")
-                    options=options(BWC, &["Never", "LowerPriority"])
-                    absent=json!("never")
+                    table=BWC
                     testid="share-bwc"
-                    hint=Signal::derive(move || meaning(bwc.get().as_ref(), BWC))
-                    class="wide"
                 />
                 <NumField
                     label="Max priority threshold"
