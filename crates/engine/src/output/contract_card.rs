@@ -1,0 +1,682 @@
+//! SPEC 14 "The interruption contract", as one card per share: the four questions borrowed
+//! capacity raises (can it recover, who answers for a failure, does the forecast assume
+//! continuous access, what happens on repeated yields), each answered with this run's
+//! numbers, already worded, and a one-line verdict where the numbers say something.
+//!
+//! The page (`src/results/contract.rs`) and the HTML report both render this model; neither
+//! words or computes anything of its own. It only reads a finished run's [`Digest`] and,
+//! when it has been computed, the share's [`ShareForecast`] (the partitioned variant, SPEC 9).
+
+use crate::analysis::compare::{Completion, ShareForecast};
+use crate::digest::{ContractEventKind, Digest, ShareContract, State};
+use crate::model::Agreement;
+
+/// The four questions of SPEC 14, in the order a card asks them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Question {
+    Recover,
+    Responsible,
+    Forecast,
+    RepeatedYields,
+}
+
+impl Question {
+    pub const ALL: [Question; 4] = [
+        Question::Recover,
+        Question::Responsible,
+        Question::Forecast,
+        Question::RepeatedYields,
+    ];
+
+    /// The question as the card asks it.
+    pub fn title(self) -> &'static str {
+        match self {
+            Question::Recover => "Can it recover?",
+            Question::Responsible => "Who answers for a failure?",
+            Question::Forecast => "Does the forecast assume continuous access?",
+            Question::RepeatedYields => "What happens on repeated yields?",
+        }
+    }
+
+    /// A stable key (`data-question` in the page and the report).
+    pub fn key(self) -> &'static str {
+        match self {
+            Question::Recover => "recover",
+            Question::Responsible => "responsible",
+            Question::Forecast => "forecast",
+            Question::RepeatedYields => "repeated-yields",
+        }
+    }
+}
+
+/// How a verdict reads: fine, a caution, or a problem the numbers show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Tone {
+    Good,
+    Caution,
+    Bad,
+}
+
+impl Tone {
+    /// A stable key (a CSS class suffix: `tone-good`, ...).
+    pub fn key(self) -> &'static str {
+        match self {
+            Tone::Good => "good",
+            Tone::Caution => "caution",
+            Tone::Bad => "bad",
+        }
+    }
+}
+
+/// One line of an answer: what is measured and its value in words.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Row {
+    pub label: &'static str,
+    pub value: String,
+}
+
+/// One question's answer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Answer {
+    pub question: Question,
+    pub rows: Vec<Row>,
+    /// What the numbers say, when they say something.
+    pub verdict: Option<(Tone, String)>,
+}
+
+/// The card of one share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Card {
+    /// The share's index (scenario order) and name.
+    pub share: usize,
+    pub name: String,
+    /// The share's `agreement`, exactly as written (plain text, never HTML).
+    pub agreement: Option<Agreement>,
+    /// The four answers, in [`Question::ALL`] order.
+    pub answers: Vec<Answer>,
+    /// The forecast was not given: its answer waits for the partitioned run.
+    pub forecast_pending: bool,
+}
+
+/// What the forecast's answer says before the partitioned run is ready.
+pub const FORECAST_PENDING: &str = "forecast…";
+
+/// The cards of every share of `d`, in scenario order; `forecast` is
+/// [`crate::compare::forecast_of_digests`] (or `compare::run`'s), `None` while it is not
+/// computed.
+pub fn cards(d: &Digest, forecast: Option<&[ShareForecast]>) -> Vec<Card> {
+    (0..d.shares.len())
+        .map(|i| card(d, i, forecast.and_then(|f| f.get(i))))
+        .collect()
+}
+
+/// The card of share `share` of `d`.
+pub fn card(d: &Digest, share: usize, forecast: Option<&ShareForecast>) -> Card {
+    let empty = ShareContract::default();
+    let c = d.contract.shares.get(share).unwrap_or(&empty);
+    let name = d
+        .shares
+        .get(share)
+        .map(|m| m.name.clone())
+        .unwrap_or_default();
+    Card {
+        share,
+        name,
+        agreement: c.agreement.clone(),
+        answers: vec![
+            recover(c),
+            responsible(c),
+            forecast_answer(d, share, c, forecast),
+            repeated_yields(d, share, c),
+        ],
+        forecast_pending: forecast.is_none(),
+    }
+}
+
+// ---- words -------------------------------------------------------------------------------
+
+/// `1 restore`, `3 restores`.
+fn count(n: u64, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A duration as the page writes it: `45 s`, `12.5 min`, `4.1 h`.
+pub fn duration(s: f64) -> String {
+    if !s.is_finite() {
+        "—".into()
+    } else if s < 90.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.1} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
+/// Instance-hours: `1.2 h`, `0.05 h`, `0 h`.
+fn hours(h: f64) -> String {
+    if h == 0.0 {
+        "0 h".into()
+    } else if h < 0.1 {
+        format!("{h:.2} h")
+    } else {
+        format!("{h:.1} h")
+    }
+}
+
+/// A ratio as a whole percentage that never rounds to 0% or 100% when it is not.
+fn percent(x: f64) -> String {
+    let whole = (x * 100.0).round();
+    if x > 0.0 && whole < 1.0 {
+        "<1%".into()
+    } else if x < 1.0 && whole > 99.0 {
+        ">99%".into()
+    } else {
+        format!("{whole:.0}%")
+    }
+}
+
+fn row(label: &'static str, value: String) -> Row {
+    Row { label, value }
+}
+
+// ---- the four answers ----------------------------------------------------------------------
+
+fn recover(c: &ShareContract) -> Answer {
+    let restores = if c.restores == 0 {
+        "no restore from a checkpoint".to_string()
+    } else {
+        format!(
+            "{}, {} failed",
+            count(c.restores, "restore", "restores"),
+            c.restore_failures
+        )
+    };
+    let rows = vec![
+        row(
+            "Interruptions",
+            count(c.interruptions, "interruption", "interruptions"),
+        ),
+        row("Restores", restores),
+        row(
+            "Invalid resumes",
+            if c.invalid_resumes == 0 {
+                "none".into()
+            } else {
+                format!(
+                    "{}, found at completion",
+                    count(c.invalid_resumes, "invalid resume", "invalid resumes")
+                )
+            },
+        ),
+        row(
+            "Recomputed",
+            format!(
+                "{} recomputed, {} restarting",
+                hours(c.recomputed_h),
+                hours(c.restart_h)
+            ),
+        ),
+    ];
+    let broken = c.restore_failures + c.invalid_resumes;
+    let verdict = if broken > 0 {
+        Some((
+            Tone::Bad,
+            format!(
+                "Recovery is not free: {} and {} of work done again.",
+                count(broken, "recovery failed", "recoveries failed"),
+                hours(c.recomputed_h)
+            ),
+        ))
+    } else if c.interruptions == 0 {
+        Some((
+            Tone::Caution,
+            "Never interrupted: this run did not test recovery.".to_string(),
+        ))
+    } else if c.restores == 0 && c.recomputed_h > 0.0 {
+        Some((
+            Tone::Caution,
+            "No checkpoint restored: every interruption started over from zero.".to_string(),
+        ))
+    } else if c.restores > 0 {
+        Some((Tone::Good, "Every restore worked.".to_string()))
+    } else {
+        None
+    };
+    Answer {
+        question: Question::Recover,
+        rows,
+        verdict,
+    }
+}
+
+/// Failures someone must answer for: failed recoveries and jobs failed at their retry limit.
+fn failures(c: &ShareContract) -> u64 {
+    c.restore_failures + c.invalid_resumes + c.retries_exhausted.saturating_sub(c.resubmitted)
+}
+
+fn text(s: &Option<String>) -> Option<&str> {
+    s.as_deref().map(str::trim).filter(|s| !s.is_empty())
+}
+
+fn responsible(c: &ShareContract) -> Answer {
+    let a = c.agreement.as_ref();
+    let owner = a.and_then(|a| text(&a.owner));
+    let rows = vec![
+        row(
+            "Owner",
+            match (a, owner) {
+                (_, Some(o)) => format!("owner: {o}"),
+                (Some(_), None) => "the agreement names no owner".into(),
+                (None, None) => "no agreement: nobody is named".into(),
+            },
+        ),
+        row(
+            "Review",
+            match a.and_then(|a| text(&a.review_by)) {
+                Some(r) => format!("review by {r}"),
+                None => "no review date".into(),
+            },
+        ),
+    ];
+    let n = failures(c);
+    let verdict = match (owner, n) {
+        (None, 0) => None,
+        (None, n) => Some((
+            Tone::Bad,
+            format!(
+                "{} and nobody answers for them.",
+                count(n, "failure", "failures")
+            ),
+        )),
+        (Some(o), 0) => Some((
+            Tone::Good,
+            format!("{o} answers; no failure to answer for."),
+        )),
+        (Some(o), n) => Some((
+            Tone::Caution,
+            format!("{o} answers for {}.", count(n, "failure", "failures")),
+        )),
+    };
+    Answer {
+        question: Question::Responsible,
+        rows,
+        verdict,
+    }
+}
+
+/// `p90 4.1 h on its allocation alone vs 2.0 h as given`.
+fn completion_row(p: &str, alone: &Completion, given: &Completion, p90: bool) -> String {
+    let v = |c: &Completion| {
+        if c.n == 0 {
+            "no job finished".to_string()
+        } else {
+            duration(if p90 { c.p90_s } else { c.p50_s })
+        }
+    };
+    format!(
+        "{p} {} on its allocation alone vs {} as given",
+        v(alone),
+        v(given)
+    )
+}
+
+fn forecast_answer(
+    d: &Digest,
+    share: usize,
+    c: &ShareContract,
+    f: Option<&ShareForecast>,
+) -> Answer {
+    // The part of useful work done on borrowed capacity comes from this run alone.
+    let borrowed = (c.useful_h > 0.0).then(|| c.useful_borrowed_h / c.useful_h);
+    let borrowed_row = row(
+        "On borrowed capacity",
+        match borrowed {
+            Some(x) => format!("{} of useful work on borrowed capacity", percent(x)),
+            None => "no useful work".into(),
+        },
+    );
+    let Some(f) = f else {
+        let given = d.shares.get(share).map(|m| &m.completion_s);
+        let given = given.map_or("no job finished".to_string(), |p| {
+            if p.n == 0 {
+                "no job finished".into()
+            } else {
+                format!("p50 {}, p90 {}", duration(p.p50), duration(p.p90))
+            }
+        });
+        return Answer {
+            question: Question::Forecast,
+            rows: vec![
+                row("Completion as given", given),
+                row("On its allocation alone", FORECAST_PENDING.into()),
+                borrowed_row,
+            ],
+            verdict: None,
+        };
+    };
+    let (alone, given) = (&f.allocation_alone, &f.as_given);
+    let rows = vec![
+        row("Completion p50", completion_row("p50", alone, given, false)),
+        row("Completion p90", completion_row("p90", alone, given, true)),
+        borrowed_row,
+    ];
+    let verdict = if borrowed.is_none_or(|x| x == 0.0) {
+        Some((
+            Tone::Good,
+            "No useful work ran on borrowed capacity: the forecast needs only its allocation."
+                .to_string(),
+        ))
+    } else if alone.n < given.n {
+        Some((
+            Tone::Bad,
+            format!(
+                "The forecast assumes borrowing: on its allocation alone {} of {} jobs finish.",
+                alone.n, given.n
+            ),
+        ))
+    } else if given.n > 0 && alone.p90_s > given.p90_s * 1.1 {
+        Some((
+            Tone::Caution,
+            format!(
+                "The forecast assumes continuous access: on its allocation alone p90 is {:.1}× as long.",
+                alone.p90_s / given.p90_s.max(1e-9)
+            ),
+        ))
+    } else {
+        Some((
+            Tone::Good,
+            "Borrowing sped it up, but its allocation alone meets the same forecast.".to_string(),
+        ))
+    };
+    Answer {
+        question: Question::Forecast,
+        rows,
+        verdict,
+    }
+}
+
+fn repeated_yields(d: &Digest, share: usize, c: &ShareContract) -> Answer {
+    // Where the resubmitted jobs went, and how they ended there.
+    let mut moved: Vec<(u16, u64, u64)> = Vec::new();
+    let mut alarm_at = None;
+    for e in &d.contract.events {
+        match e.kind {
+            ContractEventKind::Resubmit if e.from_share == Some(share as u16) => {
+                let ok = e
+                    .job
+                    .and_then(|j| d.jobs.get(j as usize))
+                    .is_some_and(|j| j.state == State::Succeeded);
+                match moved.iter_mut().find(|m| m.0 == e.share) {
+                    Some(m) => {
+                        m.1 += 1;
+                        m.2 += u64::from(ok);
+                    }
+                    None => moved.push((e.share, 1, u64::from(ok))),
+                }
+            }
+            ContractEventKind::Alarm if usize::from(e.share) == share => {
+                alarm_at = alarm_at.or(e.preemptions)
+            }
+            _ => {}
+        }
+    }
+    let failed = c.retries_exhausted.saturating_sub(c.resubmitted);
+    let mut fate: Vec<String> = moved
+        .iter()
+        .map(|&(to, n, ok)| {
+            let to = d
+                .shares
+                .get(usize::from(to))
+                .map_or("", |m| m.name.as_str());
+            format!("{n} resubmitted to {to} ({ok} succeeded)")
+        })
+        .collect();
+    if c.resubmitted > moved.iter().map(|m| m.1).sum::<u64>() {
+        fate.push(format!("{} resubmitted", c.resubmitted));
+    }
+    if failed > 0 {
+        fate.push(format!("{failed} failed"));
+    }
+    let mut rows = vec![
+        row(
+            "Alarms",
+            match (c.alarms, alarm_at) {
+                (0, _) => "no alarm".into(),
+                (n, Some(k)) => {
+                    format!("{}: jobs preempted {k} times", count(n, "alarm", "alarms"))
+                }
+                (n, None) => count(n, "alarm", "alarms"),
+            },
+        ),
+        row(
+            "Retry limit",
+            if c.retries_exhausted == 0 {
+                "no job hit its retry limit".into()
+            } else {
+                format!(
+                    "{} hit the retry limit: {}",
+                    count(c.retries_exhausted, "job", "jobs"),
+                    fate.join(", ")
+                )
+            },
+        ),
+        row(
+            "Back to work",
+            if c.wait_after_interruption_s.n == 0 {
+                "no requeue after an interruption".into()
+            } else {
+                format!(
+                    "p90 {} from requeue to restart",
+                    duration(c.wait_after_interruption_s.p90)
+                )
+            },
+        ),
+    ];
+    if c.priority_overrides > 0 {
+        rows.push(row(
+            "Priority changes",
+            format!(
+                "{}, {} raised",
+                count(
+                    c.priority_overrides,
+                    "priority override",
+                    "priority overrides"
+                ),
+                count(c.priority_raised, "job", "jobs")
+            ),
+        ));
+    }
+    let verdict = if failed > 0 {
+        Some((
+            Tone::Bad,
+            format!(
+                "{} failed after yielding too often.",
+                count(failed, "job", "jobs")
+            ),
+        ))
+    } else if c.resubmitted > 0 {
+        Some((
+            Tone::Caution,
+            format!(
+                "{} moved to another share after its retry limit.",
+                count(c.resubmitted, "job", "jobs")
+            ),
+        ))
+    } else if c.alarms > 0 {
+        Some((
+            Tone::Caution,
+            format!(
+                "{} raised: the same jobs keep yielding.",
+                count(c.alarms, "alarm", "alarms")
+            ),
+        ))
+    } else {
+        None
+    };
+    Answer {
+        question: Question::RepeatedYields,
+        rows,
+        verdict,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::compare::{self, Policy};
+    use crate::digest::DigestLimits;
+    use crate::pipeline::Product;
+
+    fn digests(text: &str) -> (Digest, Vec<ShareForecast>) {
+        let c = compare::run(text, Product::Digest(DigestLimits::default())).unwrap();
+        let mut given = None;
+        let mut part = None;
+        for (p, o) in c.runs {
+            match p {
+                Policy::AsGiven => given = o.into_digest(),
+                Policy::Partitioned => part = o.into_digest(),
+                Policy::Pooled => {}
+            }
+        }
+        let (g, p) = (given.unwrap(), part.unwrap());
+        let f = compare::forecast_of_digests(&g, &p);
+        (g, f)
+    }
+
+    fn value<'a>(c: &'a Card, q: Question, label: &str) -> &'a str {
+        let a = c.answers.iter().find(|a| a.question == q).unwrap();
+        &a.rows.iter().find(|r| r.label == label).unwrap().value
+    }
+
+    fn verdict(c: &Card, q: Question) -> Option<(Tone, &str)> {
+        let a = c.answers.iter().find(|a| a.question == q).unwrap();
+        a.verdict.as_ref().map(|(t, s)| (*t, s.as_str()))
+    }
+
+    /// The golden `contract-restore-failure`: b borrows, is reclaimed, its restore fails.
+    const RESTORE_FAILURE: &str = include_str!("../../tests/golden/contract-restore-failure.json");
+
+    #[test]
+    fn restore_failure_card() {
+        let (d, f) = digests(RESTORE_FAILURE);
+        let cards = cards(&d, Some(&f));
+        assert_eq!(cards.len(), 2);
+        let b = &cards[1];
+        assert_eq!(b.name, "b");
+        assert!(!b.forecast_pending);
+        let qs: Vec<Question> = b.answers.iter().map(|a| a.question).collect();
+        assert_eq!(qs, Question::ALL);
+        assert_eq!(
+            value(b, Question::Recover, "Restores"),
+            "1 restore, 1 failed"
+        );
+        assert_eq!(
+            value(b, Question::Recover, "Interruptions"),
+            "1 interruption"
+        );
+        // lost 270 s = 0.075 h; restart 30 s.
+        assert_eq!(
+            value(b, Question::Recover, "Recomputed"),
+            "0.07 h recomputed, 0.01 h restarting"
+        );
+        assert_eq!(verdict(b, Question::Recover).unwrap().0, Tone::Bad);
+        assert_eq!(
+            value(b, Question::Responsible, "Owner"),
+            "no agreement: nobody is named"
+        );
+        assert_eq!(
+            verdict(b, Question::Responsible),
+            Some((Tone::Bad, "1 failure and nobody answers for them."))
+        );
+        // b has no allocation of its own: alone, nothing finishes.
+        assert_eq!(
+            value(b, Question::Forecast, "Completion p90"),
+            "p90 no job finished on its allocation alone vs 25.3 min as given"
+        );
+        assert_eq!(verdict(b, Question::Forecast).unwrap().0, Tone::Bad);
+        let on_borrowed = value(b, Question::Forecast, "On borrowed capacity");
+        assert!(
+            on_borrowed.ends_with("of useful work on borrowed capacity"),
+            "{on_borrowed}"
+        );
+        assert_eq!(value(b, Question::RepeatedYields, "Alarms"), "no alarm");
+        // a is never interrupted.
+        assert_eq!(
+            verdict(&cards[0], Question::Recover).unwrap().0,
+            Tone::Caution
+        );
+    }
+
+    #[test]
+    fn pending_forecast_and_agreement() {
+        let text = RESTORE_FAILURE.replace(
+            "\"strategy\": \"LEND_AND_BORROW\"",
+            "\"agreement\": {\"owner\": \"Team B lead\", \"review_by\": \"2027-01\"}, \"strategy\": \"LEND_AND_BORROW\"",
+        );
+        let d = crate::run_digest(&text, DigestLimits::default()).unwrap();
+        let b = card(&d, 1, None);
+        assert!(b.forecast_pending);
+        assert_eq!(
+            value(&b, Question::Responsible, "Owner"),
+            "owner: Team B lead"
+        );
+        assert_eq!(
+            value(&b, Question::Responsible, "Review"),
+            "review by 2027-01"
+        );
+        assert_eq!(
+            verdict(&b, Question::Responsible),
+            Some((Tone::Caution, "Team B lead answers for 1 failure."))
+        );
+        assert_eq!(
+            value(&b, Question::Forecast, "On its allocation alone"),
+            FORECAST_PENDING
+        );
+        assert_eq!(
+            b.agreement.as_ref().unwrap().owner.as_deref(),
+            Some("Team B lead")
+        );
+    }
+
+    #[test]
+    fn resubmitted_jobs_and_alarms() {
+        let text = include_str!("../../tests/golden/contract-resubmit.json");
+        let (d, f) = digests(text);
+        let from = d
+            .contract
+            .events
+            .iter()
+            .find(|e| e.kind == ContractEventKind::Resubmit)
+            .and_then(|e| e.from_share)
+            .expect("the golden resubmits") as usize;
+        let c = card(&d, from, f.get(from));
+        let retry = value(&c, Question::RepeatedYields, "Retry limit");
+        assert!(retry.contains("resubmitted to "), "{retry}");
+        assert_eq!(
+            verdict(&c, Question::RepeatedYields).unwrap().0,
+            Tone::Caution
+        );
+        let text = include_str!("../../tests/golden/contract-alarm.json");
+        let d = crate::run_digest(text, DigestLimits::default()).unwrap();
+        let cards = cards(&d, None);
+        let alarmed = cards
+            .iter()
+            .find(|c| value(c, Question::RepeatedYields, "Alarms") != "no alarm")
+            .expect("the golden raises an alarm");
+        assert!(value(alarmed, Question::RepeatedYields, "Alarms").contains("preempted"));
+    }
+
+    #[test]
+    fn words() {
+        assert_eq!(duration(45.0), "45 s");
+        assert_eq!(duration(750.0), "12.5 min");
+        assert_eq!(duration(14_760.0), "4.1 h");
+        assert_eq!(hours(0.0), "0 h");
+        assert_eq!(hours(1.23), "1.2 h");
+        assert_eq!(percent(0.38), "38%");
+        assert_eq!(percent(0.001), "<1%");
+        assert_eq!(percent(0.999), ">99%");
+        assert_eq!(count(1, "job", "jobs"), "1 job");
+    }
+}
