@@ -152,6 +152,36 @@ pub const KUEUE_FAIR: Preset = Preset {
     },
 };
 
+/// SPEC 14: two borrowing teams with the same jobs, one whose restores fail (fetched when
+/// picked, like the Kueue presets).
+pub const RECOVERY_NOT_FREE: Preset = Preset {
+    id: "recovery",
+    title: "Recovery is not free",
+    description: "Two training teams borrow product's idle instances with the same jobs and \
+                  checkpoints and are reclaimed alike: steady's restores work, flaky's fail 4 \
+                  times in 10 and 3 resumes in 10 are corrupt. Read the interruption contract \
+                  cards, then compare.",
+    source: Source::Fetched {
+        path: "presets/recovery-not-free.json",
+        len: 2_560,
+        hash: 0xa16e_5905_c6f5_7abb,
+    },
+};
+
+/// SPEC 14: every team escalates near its deadlines, beside calm copies of the same jobs.
+pub const PRIORITY_INFLATION: Preset = Preset {
+    id: "inflation",
+    title: "Priority inflation",
+    description: "vision and language raise every job to priority 9 half an hour before its \
+                  deadline; vision-calm and language-calm run the same jobs and never do. \
+                  Nobody gains: more deadlines missed, and urgent jobs lose their place.",
+    source: Source::Fetched {
+        path: "presets/priority-inflation.json",
+        len: 4_628,
+        hash: 0xe831_3403_a9eb_6c3d,
+    },
+};
+
 /// Every preset, in menu order.
 pub const PRESETS: &[Preset] = &[
     AWS_WALKTHROUGH,
@@ -161,6 +191,8 @@ pub const PRESETS: &[Preset] = &[
     PHILLY,
     KUEUE_THREE,
     KUEUE_FAIR,
+    RECOVERY_NOT_FREE,
+    PRIORITY_INFLATION,
 ];
 
 /// The preset whose text is exactly `text`, if any.

@@ -1,11 +1,14 @@
 //! Everything shown about the last good run, from its [`Digest`] (`app.outcome`): the
 //! summary table ([`summary`]), the charts, the timeline and the state at the cursor
 //! ([`timeline`]), the comparison of two strategies ([`compare`]) and the explanations
-//! ([`explain`]: the event log, one job's history, the checkpoint advisor). Nothing here
-//! re-runs the engine or decides anything.
+//! ([`explain`]: the event log, one job's history, the checkpoint advisor), and the
+//! interruption contract's cards when the scenario uses SPEC 14 ([`contract`]). Nothing here
+//! decides anything; only compare and the contract's forecast re-run the scenario, under a
+//! reference policy of the engine's.
 
 pub mod cohorts;
 pub mod compare;
+pub mod contract;
 pub mod explain;
 pub mod summary;
 pub mod timeline;
@@ -51,6 +54,12 @@ pub fn RunResults(
             <h2 id="summary-heading">"Summary"</h2>
             <SummaryTable digest=digest />
         </section>
+        <Show when=move || digest.with(|d| d.contract.used)>
+            <section class="card" aria-labelledby="contract-heading" data-testid="contract-view">
+                <h2 id="contract-heading">"Interruption contract"</h2>
+                <contract::ContractCards digest=digest />
+            </section>
+        </Show>
         <section class="card" aria-labelledby="allocation-heading">
             <h2 id="allocation-heading">"Allocation vs consumption"</h2>
             <AllocationChart digest=digest cursor=cursor />

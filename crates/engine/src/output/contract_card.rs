@@ -98,6 +98,23 @@ pub struct Card {
     pub forecast_pending: bool,
 }
 
+/// What the card says of a share without an agreement.
+pub const NO_AGREEMENT: &str = "No agreement is written for this share.";
+
+/// The fields of an agreement that are written, labelled, in SPEC 14's order; the text
+/// exactly as written (to be shown as text, never as HTML).
+pub fn agreement_rows(a: &Agreement) -> Vec<Row> {
+    [
+        ("Owner", &a.owner),
+        ("Rationale", &a.rationale),
+        ("Interruption contract", &a.interruption_contract),
+        ("Review by", &a.review_by),
+    ]
+    .into_iter()
+    .filter_map(|(label, v)| v.as_ref().map(|v| row(label, v.clone())))
+    .collect()
+}
+
 /// What the forecast's answer says before the partitioned run is ready.
 pub const FORECAST_PENDING: &str = "forecast…";
 
@@ -356,11 +373,17 @@ fn forecast_answer(
         };
     };
     let (alone, given) = (&f.allocation_alone, &f.as_given);
-    let rows = vec![
+    let mut rows = vec![
         row("Completion p50", completion_row("p50", alone, given, false)),
         row("Completion p90", completion_row("p90", alone, given, true)),
         borrowed_row,
     ];
+    if let Some(x) = c.deadline_met_rate {
+        rows.push(row(
+            "Deadlines",
+            format!("{} of deadlines met as given", percent(x)),
+        ));
+    }
     let verdict = if borrowed.is_none_or(|x| x == 0.0) {
         Some((
             Tone::Good,
@@ -509,6 +532,14 @@ fn repeated_yields(d: &Digest, share: usize, c: &ShareContract) -> Answer {
             format!(
                 "{} raised: the same jobs keep yielding.",
                 count(c.alarms, "alarm", "alarms")
+            ),
+        ))
+    } else if c.priority_raised > 0 {
+        Some((
+            Tone::Caution,
+            format!(
+                "{} raised their priority: when every job is urgent, priority orders nothing.",
+                count(c.priority_raised, "job", "jobs")
             ),
         ))
     } else {
@@ -665,6 +696,70 @@ mod tests {
             .find(|c| value(c, Question::RepeatedYields, "Alarms") != "no alarm")
             .expect("the golden raises an alarm");
         assert!(value(alarmed, Question::RepeatedYields, "Alarms").contains("preempted"));
+    }
+
+    #[test]
+    fn agreement_rows_keep_the_text() {
+        let a = Agreement {
+            owner: Some("<b>x</b>".into()),
+            review_by: Some("2027".into()),
+            ..Agreement::default()
+        };
+        let rows = agreement_rows(&a);
+        assert_eq!(rows.len(), 2);
+        assert_eq!(
+            (rows[0].label, rows[0].value.as_str()),
+            ("Owner", "<b>x</b>")
+        );
+        assert_eq!(rows[1].label, "Review by");
+    }
+
+    /// The presets that teach SPEC 14 say what they are meant to (www/presets/).
+    #[test]
+    fn teaching_presets() {
+        let (d, f) = digests(include_str!(
+            "../../../../www/presets/recovery-not-free.json"
+        ));
+        let cards = cards(&d, Some(&f));
+        let by = |n: &str| cards.iter().find(|c| c.name == n).unwrap();
+        let (steady, flaky) = (by("steady"), by("flaky"));
+        assert_eq!(verdict(steady, Question::Recover).unwrap().0, Tone::Good);
+        assert_eq!(verdict(flaky, Question::Recover).unwrap().0, Tone::Bad);
+        assert_eq!(
+            value(flaky, Question::Recover, "Restores"),
+            "10 restores, 4 failed"
+        );
+        assert_eq!(
+            value(flaky, Question::Responsible, "Owner"),
+            "no agreement: nobody is named"
+        );
+        assert_eq!(
+            value(steady, Question::Responsible, "Owner"),
+            "owner: Training platform on-call"
+        );
+        for c in [steady, flaky] {
+            // Alone on 2 instances, 4 of the 6 eight-hour jobs finish in the day.
+            assert_eq!(
+                verdict(c, Question::Forecast).unwrap().0,
+                Tone::Bad,
+                "{}",
+                c.name
+            );
+        }
+        let (d, f) = digests(include_str!(
+            "../../../../www/presets/priority-inflation.json"
+        ));
+        let cards = super::cards(&d, Some(&f));
+        let by = |n: &str| cards.iter().find(|c| c.name == n).unwrap();
+        let (vision, calm) = (by("vision"), by("vision-calm"));
+        assert!(verdict(vision, Question::RepeatedYields)
+            .unwrap()
+            .1
+            .ends_with("priority orders nothing."));
+        assert_eq!(verdict(calm, Question::RepeatedYields), None);
+        let met = |c: &Card| value(c, Question::Forecast, "Deadlines").to_string();
+        assert_eq!(met(vision), "47% of deadlines met as given");
+        assert_eq!(met(calm), "59% of deadlines met as given");
     }
 
     #[test]
