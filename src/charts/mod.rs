@@ -1,5 +1,7 @@
 //! Charts of one run, drawn with plotters into `<canvas>` elements from the run's
-//! [`Digest`] only (no scheduling logic here).
+//! [`Digest`] only (no scheduling logic here). The drawings themselves are
+//! `quotalab_report`'s (generic over the plotters backend, shared with the SVG export and
+//! the report); this module holds the Leptos components and the canvas plumbing.
 //!
 //! Every canvas goes through [`chart_canvas`]: its backing store is its CSS size times
 //! `devicePixelRatio` (crisp on high-DPI screens), it is redrawn when its size changes and
@@ -17,135 +19,24 @@ pub use allocation::AllocationChart;
 pub use completion::CompletionChart;
 pub use interruption::InterruptionChart;
 pub use occupancy::OccupancyChart;
+// The drawing's pieces (colours, pen, frame, time axis, step lines, hatching), shared with
+// the SVG export and the report: one crate draws every chart for every backend.
+pub use quotalab_report::chart::*;
 
 use std::sync::Arc;
 
 use leptos::{ev, html, prelude::*};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, Pos, VPos};
 use plotters_canvas::CanvasBackend;
-use quotalab_engine::digest::{Digest, SeriesRow};
+use quotalab_engine::digest::Digest;
 use wasm_bindgen::{closure::Closure, JsCast};
 use web_sys::HtmlCanvasElement;
 
 use crate::ui::{format, palette};
 
-pub const TEXT: RGBColor = RGBColor(0x37, 0x41, 0x51);
-pub const MUTED: RGBColor = RGBColor(0x6b, 0x72, 0x80);
-pub const AXIS: RGBColor = RGBColor(0x9c, 0xa3, 0xaf);
-pub const GRID: RGBColor = RGBColor(0xec, 0xee, 0xf1);
-/// Entitlement (limit) and capacity lines.
-pub const INK: RGBColor = RGBColor(0x11, 0x18, 0x27);
-/// Capacity lent to other shares.
-pub const LENT: RGBColor = RGBColor(0xcb, 0xd0, 0xd8);
-pub const QUEUED: RGBColor = RGBColor(0x47, 0x55, 0x69);
-/// Preemption markers: reclaim (cross-share) and in-share.
-pub const RECLAIM: RGBColor = RGBColor(0xc0, 0x1c, 0x28);
-pub const IN_SHARE: RGBColor = RGBColor(0x6d, 0x28, 0xd9);
-
 /// The root drawing area of a canvas.
 pub type Area = DrawingArea<CanvasBackend, Shift>;
-
-/// The colour of share `i` (as in the summary table's swatches).
-pub fn share_colour(i: usize) -> RGBColor {
-    let (r, g, b) = palette::rgb(i);
-    RGBColor(r, g, b)
-}
-
-/// Share `i`'s colour mixed with white (`amount` 1 = white).
-pub fn share_tint(i: usize, amount: f64) -> RGBColor {
-    let (r, g, b) = palette::tint(i, amount);
-    RGBColor(r, g, b)
-}
-
-/// Lengths in CSS pixels turned into device pixels for one drawing.
-#[derive(Clone, Copy, Debug)]
-pub struct Pen {
-    pub dpr: f64,
-}
-
-impl Pen {
-    /// A length (stroke width, margin) in device pixels, at least 1.
-    pub fn px(self, css: f64) -> u32 {
-        (css * self.dpr).round().max(1.0) as u32
-    }
-
-    /// A signed offset in device pixels.
-    pub fn ipx(self, css: f64) -> i32 {
-        (css * self.dpr).round() as i32
-    }
-
-    /// Body text of `size` CSS pixels.
-    pub fn font(self, size: f64) -> TextStyle<'static> {
-        ("sans-serif", size * self.dpr).into_font().color(&TEXT)
-    }
-
-    /// Text in another colour and anchored at `(h, v)`.
-    pub fn text(self, size: f64, colour: RGBColor, h: HPos, v: VPos) -> TextStyle<'static> {
-        let mut style = self.font(size).pos(Pos::new(h, v));
-        style.color = colour.to_backend_color();
-        style
-    }
-
-    pub fn stroke(self, colour: RGBColor, css_width: f64) -> ShapeStyle {
-        ShapeStyle::from(colour).stroke_width(self.px(css_width))
-    }
-}
-
-/// Converts a plotters error to text.
-pub fn err<E: std::error::Error + Send + Sync>(e: DrawingAreaErrorKind<E>) -> String {
-    e.to_string()
-}
-
-/// Where a chart's plotting area is, in CSS pixels of its canvas, and which times its x
-/// axis spans (seconds): used to place the cursor and to turn a click into a time.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Frame {
-    pub left: f64,
-    pub right: f64,
-    pub top: f64,
-    pub bottom: f64,
-    pub t0: f64,
-    pub t1: f64,
-}
-
-impl Frame {
-    /// The plotting area of `area` (device pixels) in CSS pixels, spanning `t0..t1` seconds.
-    pub fn of<DB, X, Y>(
-        area: &DrawingArea<DB, Cartesian2d<X, Y>>,
-        pen: Pen,
-        t0: f64,
-        t1: f64,
-    ) -> Frame
-    where
-        DB: DrawingBackend,
-        X: Ranged,
-        Y: Ranged,
-    {
-        let (x, y) = area.get_pixel_range();
-        Frame {
-            left: f64::from(x.start) / pen.dpr,
-            right: f64::from(x.end) / pen.dpr,
-            top: f64::from(y.start) / pen.dpr,
-            bottom: f64::from(y.end) / pen.dpr,
-            t0,
-            t1,
-        }
-    }
-
-    /// The CSS x of time `t` (clamped to the plotting area).
-    pub fn x_of(&self, t: f64) -> f64 {
-        let span = (self.t1 - self.t0).max(1e-9);
-        self.left + ((t - self.t0) / span).clamp(0.0, 1.0) * (self.right - self.left)
-    }
-
-    /// The time at CSS x (clamped to the x axis).
-    pub fn t_of(&self, x: f64) -> f64 {
-        let width = (self.right - self.left).max(1e-9);
-        self.t0 + ((x - self.left) / width).clamp(0.0, 1.0) * (self.t1 - self.t0)
-    }
-}
 
 /// A canvas's CSS box (CSS pixels), as its `ResizeObserver` last reported it.
 ///
@@ -223,191 +114,24 @@ pub fn root_area(canvas: &HtmlCanvasElement) -> Result<Area, String> {
     Ok(root)
 }
 
-/// The unit of a time axis: seconds, minutes, hours or days, by the run's length
-/// ([`format::TimeScale`], which also formats the cursor's time beside the charts).
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct TimeAxis {
-    /// Seconds per unit.
-    pub per: f64,
-    /// The unit's short name (`min`).
-    pub unit: &'static str,
-    pub scale: format::TimeScale,
-}
+/// A drawing on a canvas's root area, with its pen and text measure ([`draw_canvas`]).
+pub type CanvasDraw<'a> = &'a dyn Fn(&Area, Pen, TextWidth) -> Result<Option<Frame>, String>;
 
-impl TimeAxis {
-    pub fn for_span(end_s: f64) -> TimeAxis {
-        let scale = format::TimeScale::for_span(end_s);
-        TimeAxis {
-            per: scale.per(),
-            unit: scale.unit(),
-            scale,
-        }
-    }
-
-    /// The axis description (the tick labels carry the unit).
-    pub fn desc(&self) -> String {
-        "time since start".into()
-    }
-
-    /// The label of tick `v` (in units of the axis): `2 min`, `1 h 30 min`, `4 d`.
-    pub fn label(&self, v: f64) -> String {
-        self.scale.tick(v * self.per)
-    }
-
-    /// How many x labels fit in a plot `css_width` pixels wide (labels with units are
-    /// wider than bare numbers).
-    pub fn label_count(&self, css_width: f64) -> usize {
-        ((css_width / 90.0) as usize).clamp(3, 10)
-    }
-}
-
-/// The last time a chart of `d` covers (its end, or the last change point if later; > 0).
-pub fn span_s(d: &Digest) -> f64 {
-    let last = d
-        .series
-        .iter()
-        .filter_map(|r| r.t_s.last().copied())
-        .fold(d.end_s, f64::max);
-    if last > 0.0 {
-        last
-    } else {
-        1.0
-    }
-}
-
-/// A y-axis label for whole numbers of instances: blank between integers.
-pub fn int_label(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-6 {
-        format!("{v:.0}")
-    } else {
-        String::new()
-    }
-}
-
-/// An axis tick: whole numbers without decimals, others with one.
-pub fn tick_label(v: f64) -> String {
-    if (v - v.round()).abs() < 1e-6 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
-/// A nice upper bound for a count axis (instances, jobs) and how many labels to ask for.
-pub fn count_axis(max: f64) -> (f64, usize) {
-    let max = max.max(1.0);
-    if max <= 6.0 {
-        let top = max.ceil() + if max.fract() == 0.0 { 0.25 } else { 0.0 };
-        (top, top.floor() as usize + 1)
-    } else {
-        (max * 1.08, 6)
-    }
-}
-
-/// A round step (1, 2 or 5 × 10^k, at least 1) giving at most about `n` steps up to `top`.
-pub fn nice_step(top: f64, n: usize) -> f64 {
-    let raw = (top / n.max(1) as f64).max(1.0);
-    let mag = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0]
-        .iter()
-        .map(|m| m * mag)
-        .find(|s| *s >= raw - 1e-9)
-        .unwrap_or(raw)
-}
-
-/// Turns change points into the corners of a step line that holds each value until the
-/// next change and the last one until `until`.
-pub fn step_corners(t: &[f64], v: impl Fn(usize) -> f64, until: f64) -> Vec<(f64, f64)> {
-    let mut out = Vec::with_capacity(t.len() * 2 + 1);
-    for (i, &ti) in t.iter().enumerate() {
-        if i > 0 {
-            out.push((ti, v(i - 1)));
-        }
-        out.push((ti, v(i)));
-    }
-    if let (Some(&last), false) = (t.last(), t.is_empty()) {
-        if until > last {
-            out.push((until, v(t.len() - 1)));
-        }
-    }
-    out
-}
-
-/// The outline of the region between two step functions over change points `t` (lower to
-/// upper), as one polygon in data coordinates scaled by `per` on x.
-pub fn band_polygon(
-    t: &[f64],
-    lower: impl Fn(usize) -> f64,
-    upper: impl Fn(usize) -> f64,
-    until: f64,
-    per: f64,
-) -> Vec<(f64, f64)> {
-    let mut pts: Vec<(f64, f64)> = step_corners(t, upper, until)
-        .into_iter()
-        .map(|(x, y)| (x / per, y))
-        .collect();
-    let low: Vec<(f64, f64)> = step_corners(t, lower, until)
-        .into_iter()
-        .map(|(x, y)| (x / per, y))
-        .collect();
-    pts.extend(low.into_iter().rev());
-    pts
-}
-
-/// Diagonal hatching (`/`) inside the device-pixel rectangle `(x0, y0)..(x1, y1)`. The lines
-/// are aligned on the whole canvas, so adjacent rectangles continue each other's pattern.
-pub fn hatch(
-    root: &Area,
-    (x0, y0): (i32, i32),
-    (x1, y1): (i32, i32),
-    spacing: i32,
-    style: ShapeStyle,
-) -> Result<(), String> {
-    let (x0, x1) = (x0.min(x1), x0.max(x1));
-    let (y0, y1) = (y0.min(y1), y0.max(y1));
-    if x1 - x0 < 1 || y1 - y0 < 1 {
-        return Ok(());
-    }
-    let spacing = spacing.max(2);
-    // Lines x + y = k.
-    let mut k = (x0 + y0).div_euclid(spacing) * spacing;
-    while k <= x1 + y1 {
-        let xa = x0.max(k - y1);
-        let xb = x1.min(k - y0);
-        if xa < xb {
-            root.draw(&PathElement::new(vec![(xa, k - xa), (xb, k - xb)], style))
-                .map_err(err)?;
-        }
-        k += spacing;
-    }
-    Ok(())
-}
-
-/// The series rows of `d` for instance type `ty`, in share order.
-pub fn rows_of_type(d: &Digest, ty: u16) -> Vec<&SeriesRow> {
-    let mut rows: Vec<&SeriesRow> = d.series.iter().filter(|r| r.instance_type == ty).collect();
-    quotalab_engine::sort::stable_by(&mut rows, &|a, b| a.share.cmp(&b.share));
-    rows
-}
-
-/// The instance types the series covers, in scenario order.
-pub fn series_types(d: &Digest) -> Vec<u16> {
-    let mut types: Vec<u16> = d.series.iter().map(|r| r.instance_type).collect();
-    types.sort_unstable();
-    types.dedup();
-    types
-}
-
-/// The name of instance type `ty`.
-pub fn type_name(d: &Digest, ty: u16) -> &str {
-    d.instance_types
-        .get(ty as usize)
-        .map_or("?", String::as_str)
-}
-
-/// The name of share `i`.
-pub fn share_name(d: &Digest, i: usize) -> &str {
-    d.shares.get(i).map_or("?", |s| s.name.as_str())
+/// Draws on `canvas` at its CSS `size` (its CSS height set first when given): sizes the
+/// backing store, fills it white, runs `draw` with the pen and the canvas's own text
+/// measure, and presents the drawing.
+pub fn draw_canvas(
+    canvas: &HtmlCanvasElement,
+    size: CssBox,
+    css_height: Option<f64>,
+    draw: CanvasDraw,
+) -> Result<Option<Frame>, String> {
+    let pen = fit_backing_store(canvas, size, css_height);
+    let root = root_area(canvas)?;
+    let measure = |size: f64, text: &str| text_width(canvas, pen, size, text);
+    let frame = draw(&root, pen, &measure)?;
+    root.present().map_err(err)?;
+    Ok(frame)
 }
 
 /// Configures the usual mesh: light grid, grey axes, text in `pen`'s size.

@@ -4,57 +4,11 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use plotters::coord::Shift;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 use web_sys::HtmlCanvasElement;
 
-use super::{
-    band_polygon, chart_canvas, count_axis, err, fit_backing_store, root_area, rows_of_type,
-    share_colour, span_s, tick_label, CanvasOpts, CssBox, Frame, Pen, TimeAxis, INK,
-};
-
-/// Stacked layers of one instance type: per share (in share order), the cumulative
-/// `own + borrowed` below and above its band at each change point.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stack {
-    pub t_s: Vec<f64>,
-    /// `(share, lower, upper)` per layer.
-    pub layers: Vec<(usize, Vec<f64>, Vec<f64>)>,
-    pub capacity: f64,
-}
-
-impl Stack {
-    /// The highest stacked value.
-    pub fn peak(&self) -> f64 {
-        self.layers
-            .last()
-            .map_or(0.0, |(_, _, up)| up.iter().copied().fold(0.0, f64::max))
-    }
-}
-
-/// The occupancy stack of instance type `ty` (all series rows share one time base).
-pub fn stack(d: &Digest, ty: u16) -> Stack {
-    let rows = rows_of_type(d, ty);
-    let t_s = rows.first().map(|r| r.t_s.clone()).unwrap_or_default();
-    let mut below = vec![0.0; t_s.len()];
-    let mut layers = Vec::with_capacity(rows.len());
-    for r in rows {
-        let upper: Vec<f64> = below
-            .iter()
-            .enumerate()
-            .map(|(i, b)| b + r.own.get(i).unwrap_or(&0.0) + r.borrowed.get(i).unwrap_or(&0.0))
-            .collect();
-        layers.push((r.share as usize, below.clone(), upper.clone()));
-        below = upper;
-    }
-    Stack {
-        t_s,
-        layers,
-        capacity: d.capacity.get(ty as usize).copied().unwrap_or(0) as f64,
-    }
-}
+use super::{chart_canvas, CanvasOpts, CssBox, Frame};
+pub use quotalab_report::occupancy::{draw_on, stack, Stack};
 
 /// The chart of instance type `ty` (titled when the run has several types).
 fn type_chart(
@@ -92,83 +46,9 @@ pub fn draw_occupancy(
     d: &Digest,
     ty: u16,
 ) -> Result<Option<Frame>, String> {
-    let pen = fit_backing_store(canvas, size, None);
-    let root = root_area(canvas)?;
-    let frame = draw_on(&root, pen, d, ty)?;
-    root.present().map_err(err)?;
-    Ok(Some(frame))
-}
-
-/// Draws the occupancy of instance type `ty` on `root`, any plotters backend: the page's
-/// canvas and the SVG export draw the same chart. Returns where its plotting area is.
-pub fn draw_on<DB: DrawingBackend>(
-    root: &DrawingArea<DB, Shift>,
-    pen: Pen,
-    d: &Digest,
-    ty: u16,
-) -> Result<Frame, String> {
-    let data = stack(d, ty);
-    let end = span_s(d);
-    let axis = TimeAxis::for_span(end);
-    let x_max = end / axis.per;
-    let (y_top, y_labels) = count_axis(data.peak().max(data.capacity) * 1.1);
-
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(12.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(56.0))
-        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
-        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
-        .y_labels(y_labels)
-        .x_desc(axis.desc())
-        .y_desc("instances in use (admitted)")
-        .x_label_formatter(&|v| axis.label(*v))
-        .y_label_formatter(&|v| super::int_label(*v))
-        .draw()
-        .map_err(err)?;
-
-    for (share, lower, upper) in &data.layers {
-        if upper.iter().zip(lower).all(|(u, l)| u <= l) {
-            continue;
-        }
-        chart
-            .draw_series(std::iter::once(Polygon::new(
-                band_polygon(&data.t_s, |i| lower[i], |i| upper[i], end, axis.per),
-                share_colour(*share).filled(),
-            )))
-            .map_err(err)?;
-        // A thin white edge separates stacked shares.
-        chart
-            .draw_series(LineSeries::new(
-                super::step_corners(&data.t_s, |i| upper[i], end)
-                    .into_iter()
-                    .map(|(x, y)| (x / axis.per, y)),
-                pen.stroke(WHITE, 1.0),
-            ))
-            .map_err(err)?;
-    }
-    if data.capacity > 0.0 {
-        chart
-            .draw_series(LineSeries::new(
-                [(0.0, data.capacity), (x_max, data.capacity)],
-                pen.stroke(INK, 2.0),
-            ))
-            .map_err(err)?;
-        let (x, y) = chart.backend_coord(&(x_max, data.capacity));
-        root.draw_text(
-            &format!("capacity {}", tick_label(data.capacity)),
-            &pen.text(12.0, INK, HPos::Right, VPos::Bottom),
-            (x - pen.ipx(4.0), y - pen.ipx(4.0)),
-        )
-        .map_err(err)?;
-    }
-    Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
+    super::draw_canvas(canvas, size, None, &|root, pen, _| {
+        draw_on(root, pen, d, ty).map(Some)
+    })
 }
 
 /// One occupancy chart per instance type, with the share legend. A new run with the same

@@ -12,15 +12,13 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_config_worker::OutFormat;
 use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
 use crate::charts::export::LegendItem;
-use crate::charts::{self, err, occupancy, Pen};
+use crate::charts;
 use crate::io::share::{self, use_share, ShareState};
 use crate::io::tools::{self, Tool};
 use crate::state::{use_app, AppState, Notice};
@@ -514,100 +512,9 @@ fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Opti
     (title, share)
 }
 
-/// Width of the SVG occupancy export.
-const SVG_WIDTH: u32 = 960;
-/// Height of one instance type's chart in the SVG export.
-const SVG_CHART_HEIGHT: u32 = 360;
-/// Height of the export's title, of an instance type's title, and of a legend row.
-const SVG_TITLE: u32 = 40;
-const SVG_TYPE_TITLE: u32 = 24;
-const SVG_LEGEND_ROW: u32 = 28;
-
-/// The legend of the SVG export: each share's place `(share, x, row)`, left to right,
-/// wrapped at the export's width (text widths estimated from 12 px sans-serif).
-fn svg_legend(d: &Digest) -> Vec<(usize, i32, u32)> {
-    let mut out = Vec::with_capacity(d.shares.len());
-    let (mut x, mut row) = (16, 0);
-    for (i, s) in d.shares.iter().enumerate() {
-        let width = 18 + (s.name.chars().count() as f64 * 7.2).ceil() as i32 + 20;
-        if x > 16 && x + width > SVG_WIDTH as i32 - 16 {
-            x = 16;
-            row += 1;
-        }
-        out.push((i, x, row));
-        x += width;
-    }
-    out
-}
-
-/// The occupancy as SVG, for documents: the page's occupancy charts (one per instance type,
-/// drawn by the same code as the canvases, [`occupancy::draw_on`]) under the scenario's
-/// name, with the share legend.
-pub fn occupancy_svg(d: &Digest) -> Result<String, String> {
-    let types = charts::series_types(d);
-    let titled = types.len() > 1;
-    let pen = Pen { dpr: 1.0 };
-    let legend = svg_legend(d);
-    let legend_rows = legend.last().map_or(0, |&(_, _, row)| row + 1);
-    let panel = SVG_CHART_HEIGHT + if titled { SVG_TYPE_TITLE } else { 0 };
-    let charts_height = panel * types.len().max(1) as u32;
-    let height = SVG_TITLE + charts_height + SVG_LEGEND_ROW * legend_rows;
-    let mut svg = String::new();
-    {
-        let root = SVGBackend::with_string(&mut svg, (SVG_WIDTH, height)).into_drawing_area();
-        root.fill(&WHITE).map_err(err)?;
-        root.draw_text(
-            &format!("{}: instances in use per share", d.name),
-            &pen.text(18.0, charts::TEXT, HPos::Left, VPos::Top),
-            (16, 12),
-        )
-        .map_err(err)?;
-        let (_, body) = root.split_vertically(SVG_TITLE);
-        let (chart_area, legend_area) = body.split_vertically(charts_height);
-        if types.is_empty() {
-            chart_area
-                .draw_text(
-                    "The run has no time series to chart.",
-                    &pen.text(13.0, charts::MUTED, HPos::Left, VPos::Top),
-                    (16, 8),
-                )
-                .map_err(err)?;
-        } else {
-            for (area, &ty) in chart_area.split_evenly((types.len(), 1)).iter().zip(&types) {
-                let area = if titled {
-                    area.draw_text(
-                        charts::type_name(d, ty),
-                        &pen.text(14.0, charts::TEXT, HPos::Left, VPos::Top),
-                        (16, 4),
-                    )
-                    .map_err(err)?;
-                    area.split_vertically(SVG_TYPE_TITLE).1
-                } else {
-                    area.clone()
-                };
-                occupancy::draw_on(&area, pen, d, ty)?;
-            }
-        }
-        for &(i, x, row) in &legend {
-            let y = (row * SVG_LEGEND_ROW) as i32 + 8;
-            legend_area
-                .draw(&Rectangle::new(
-                    [(x, y), (x + 12, y + 12)],
-                    charts::share_colour(i).filled(),
-                ))
-                .map_err(err)?;
-            legend_area
-                .draw_text(
-                    &d.shares[i].name,
-                    &pen.text(12.0, charts::TEXT, HPos::Left, VPos::Center),
-                    (x + 18, y + 6),
-                )
-                .map_err(err)?;
-        }
-        root.present().map_err(err)?;
-    }
-    Ok(svg)
-}
+/// The occupancy as SVG, for documents (drawn by the occupancy charts' own code on
+/// plotters' SVG backend, `quotalab_report::svg`).
+pub use quotalab_report::svg::occupancy_svg;
 
 fn export_occupancy_svg(app: AppState) {
     let Some(outcome) = app.outcome.get_untracked() else {

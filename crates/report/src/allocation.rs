@@ -1,0 +1,262 @@
+//! *Allocation vs consumption*: one small panel per share (and instance type). The limit is
+//! a black step line; own usage is a solid area in the share's colour, borrowed usage a
+//! hatched lighter area on top of it, capacity lent to others a grey band above own usage,
+//! and queued jobs a dashed line on the right axis. Entitled but unused capacity is the white
+//! gap under the limit line.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::{Digest, SeriesRow};
+
+use crate::chart::{
+    band_polygon, count_axis, err, hatch, share_colour, share_tint, span_s, step_corners, Frame,
+    Pen, TextWidth, TimeAxis, INK, LENT, QUEUED,
+};
+use crate::format;
+
+/// The numbers behind a panel's one-line caption.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PanelSummary {
+    pub limit: (f64, f64),
+    pub used: (f64, f64),
+    pub borrowed_max: f64,
+    pub lent_max: f64,
+    pub queued_max: f64,
+}
+
+fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
+    v.fold(None, |acc: Option<(f64, f64)>, x| {
+        Some(acc.map_or((x, x), |(a, b)| (a.min(x), b.max(x))))
+    })
+    .unwrap_or((0.0, 0.0))
+}
+
+/// Ranges of one series row (limit, own + borrowed, maxima of borrowed, lent and queued).
+pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
+    let n = row.t_s.len();
+    let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
+    PanelSummary {
+        limit: range(row.limit.iter().copied()),
+        used: range((0..n).map(|i| row.own[i] + row.borrowed[i])),
+        borrowed_max: max(&row.borrowed),
+        lent_max: max(&row.lent),
+        queued_max: max(&row.queued),
+    }
+}
+
+/// "entitled 1, used 0–2, borrowed up to 1, lent up to 1" (queued jobs are on the chart).
+pub fn caption(s: &PanelSummary) -> String {
+    // Whole instances from 10 up (lent is a fractional attribution).
+    let num = |x: f64| {
+        if x >= 10.0 {
+            format!("{}", x.round())
+        } else {
+            format::amount(x)
+        }
+    };
+    let span = |(a, b): (f64, f64)| {
+        if (a - b).abs() < 1e-9 {
+            num(a)
+        } else {
+            format!("{}–{}", num(a), num(b))
+        }
+    };
+    let mut parts = vec![
+        format!("entitled {}", span(s.limit)),
+        format!("used {}", span(s.used)),
+    ];
+    if s.borrowed_max > 0.0 {
+        parts.push(format!("borrowed up to {}", num(s.borrowed_max)));
+    }
+    if s.lent_max > 0.0 {
+        // Lent is an attribution (SPEC 1): what others borrow is split among the lenders in
+        // proportion to their idle quota, so it can be a fraction of an instance: say so.
+        let whole = (s.lent_max - s.lent_max.round()).abs() < 0.05;
+        parts.push(if whole {
+            format!("lent up to {}", num(s.lent_max))
+        } else {
+            format!(
+                "lent up to {} (a fraction: lenders split what others borrow by their idle quota)",
+                num(s.lent_max)
+            )
+        });
+    }
+    parts.join(", ")
+}
+
+/// Draws one panel (one share, one instance type) on `root`, any plotters backend (the
+/// page's canvas, SVG); `measure` measures its text. Returns where its plotting area is.
+pub fn draw_panel<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+    row: &SeriesRow,
+    measure: TextWidth,
+) -> Result<Frame, String> {
+    let share = row.share as usize;
+    let end = span_s(d);
+    let axis = TimeAxis::for_span(end);
+    let x_max = end / axis.per;
+    let n = row.t_s.len();
+
+    let peak = (0..n)
+        .map(|i| {
+            row.limit[i]
+                .max(row.own[i] + row.borrowed[i])
+                .max(row.own[i] + row.lent[i])
+        })
+        .fold(0.0, f64::max);
+    let (y_top, y_labels) = count_axis(peak);
+    let q_peak = row.queued.iter().copied().fold(0.0, f64::max);
+    // A different scale from the left axis, so the dashed line does not sit on the areas' edges.
+    let (q_top, _) = count_axis(q_peak * 1.35);
+
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(10.0))
+        .margin_right(pen.px(4.0))
+        .margin_left(pen.px(4.0))
+        .margin_bottom(pen.px(2.0))
+        .x_label_area_size(pen.px(36.0))
+        .y_label_area_size(pen.px(40.0))
+        .right_y_label_area_size(pen.px(40.0))
+        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
+        .map_err(err)?
+        .set_secondary_coord(0f64..x_max, 0f64..q_top);
+
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
+        .y_labels(y_labels)
+        .x_desc(axis.desc())
+        .y_desc("instances")
+        .x_label_formatter(&|v| axis.label(*v))
+        .y_label_formatter(&|v| crate::chart::int_label(*v))
+        .draw()
+        .map_err(err)?;
+    // The right axis's labels are drawn here: plotters would measure them with a styled
+    // `<span>`, which the page's Content-Security-Policy forbids.
+    chart
+        .configure_secondary_axes()
+        .axis_desc_style(pen.font(12.0))
+        .axis_style(pen.stroke(crate::chart::AXIS, 1.0))
+        .y_labels(0)
+        .y_desc("queued jobs")
+        .draw()
+        .map_err(err)?;
+    {
+        let step = if q_top <= 6.5 {
+            1.0
+        } else {
+            crate::chart::nice_step(q_top, 5)
+        };
+        let style = pen.text(11.5, crate::chart::TEXT, HPos::Left, VPos::Center);
+        let mut q = 0.0;
+        while q <= q_top + 1e-9 {
+            let (x, y) = chart.borrow_secondary().backend_coord(&(x_max, q));
+            root.draw(&PathElement::new(
+                vec![(x, y), (x + pen.ipx(4.0), y)],
+                pen.stroke(crate::chart::AXIS, 1.0),
+            ))
+            .map_err(err)?;
+            root.draw_text(&format!("{q:.0}"), &style, (x + pen.ipx(7.0), y))
+                .map_err(err)?;
+            q += step;
+        }
+    }
+
+    let t = &row.t_s;
+    let per = axis.per;
+    // Own usage: solid share colour.
+    chart
+        .draw_series(std::iter::once(Polygon::new(
+            band_polygon(t, |_| 0.0, |i| row.own[i], end, per),
+            share_colour(share).filled(),
+        )))
+        .map_err(err)?;
+    // Lent to other shares: a grey band above own usage, under the limit.
+    if row.lent.iter().any(|&l| l > 0.0) {
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                band_polygon(t, |i| row.own[i], |i| row.own[i] + row.lent[i], end, per),
+                LENT.filled(),
+            )))
+            .map_err(err)?;
+    }
+    // Borrowed: a lighter, hatched area above own usage.
+    if row.borrowed.iter().any(|&b| b > 0.0) {
+        chart
+            .draw_series(std::iter::once(Polygon::new(
+                band_polygon(
+                    t,
+                    |i| row.own[i],
+                    |i| row.own[i] + row.borrowed[i],
+                    end,
+                    per,
+                ),
+                share_tint(share, 0.55).filled(),
+            )))
+            .map_err(err)?;
+        let style = pen.stroke(share_colour(share), 1.2);
+        for i in 0..n {
+            if row.borrowed[i] <= 0.0 {
+                continue;
+            }
+            let t1 = t.get(i + 1).copied().unwrap_or(end);
+            let a = chart.backend_coord(&(t[i] / per, row.own[i] + row.borrowed[i]));
+            let b = chart.backend_coord(&(t1 / per, row.own[i]));
+            hatch(root, a, b, pen.ipx(6.0), style)?;
+        }
+    }
+    // The limit (entitlement): a black step line on top.
+    chart
+        .draw_series(LineSeries::new(
+            step_corners(t, |i| row.limit[i], end)
+                .into_iter()
+                .map(|(x, y)| (x / per, y)),
+            pen.stroke(INK, 2.0),
+        ))
+        .map_err(err)?;
+    // Queued jobs on the right axis: dashed.
+    if q_peak > 0.0 {
+        let corners: Vec<(f64, f64)> = step_corners(t, |i| row.queued[i], end)
+            .into_iter()
+            .map(|(x, y)| (x / per, y))
+            .collect();
+        // A white halo keeps the dashes readable over the areas.
+        chart
+            .draw_secondary_series(LineSeries::new(
+                corners.clone(),
+                WHITE.mix(0.85).stroke_width(pen.px(4.0)),
+            ))
+            .map_err(err)?;
+        chart
+            .draw_secondary_series(DashedLineSeries::new(
+                corners,
+                pen.px(5.0),
+                pen.px(3.0),
+                pen.stroke(QUEUED, 1.5),
+            ))
+            .map_err(err)?;
+    }
+    // Name the limit line at its right end, on a white tab.
+    if let Some(&last) = row.limit.last() {
+        if last > 0.0 {
+            let style = pen.text(11.0, INK, HPos::Right, VPos::Bottom);
+            let (x, y) = chart.backend_coord(&(x_max, last));
+            let w = measure(11.0, "limit");
+            let h = pen.ipx(13.0);
+            let (x, y) = (x - pen.ipx(5.0), y - pen.ipx(3.0));
+            root.draw(&Rectangle::new(
+                [
+                    (x - w - pen.ipx(3.0), y - h),
+                    (x + pen.ipx(3.0), y + pen.ipx(1.0)),
+                ],
+                WHITE.filled(),
+            ))
+            .map_err(err)?;
+            root.draw_text("limit", &style, (x, y)).map_err(err)?;
+        }
+    }
+    Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
+}

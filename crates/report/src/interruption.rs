@@ -1,0 +1,161 @@
+//! *Interruption cost per share*: horizontal stacked bars of the instance time lost to
+//! preemptions (rolled-back work), spent starting up and restoring, saving checkpoints and in
+//! grace periods, labelled with the share's preemption counts by cause.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::{Digest, ShareMetrics};
+
+use crate::chart::{err, hatch, share_colour, share_tint, short, Pen, MUTED, TEXT};
+use crate::format;
+
+/// The four parts of a bar, in drawing order.
+pub const PARTS: [&str; 4] = ["lost work", "startup / restore", "checkpoints", "grace"];
+
+/// A share's bar in instance-hours: `[lost, startup, checkpoint, grace]`.
+pub fn parts(m: &ShareMetrics) -> [f64; 4] {
+    [m.lost_h, m.startup_h, m.checkpoint_h, m.grace_h].map(|v| v.max(0.0))
+}
+
+/// "1 reclaim · 1 in-share", or "no preemption".
+pub fn counts_label(m: &ShareMetrics) -> String {
+    if m.reclaim + m.in_share == 0 {
+        return "no preemption".into();
+    }
+    let mut v = Vec::new();
+    if m.reclaim > 0 {
+        v.push(format!("{} reclaim", format::thousands(m.reclaim as f64)));
+    }
+    if m.in_share > 0 {
+        v.push(format!("{} in-share", format::thousands(m.in_share as f64)));
+    }
+    v.join(" · ")
+}
+
+/// The bar unit: instance-minutes for small costs, instance-hours otherwise. `(per hour,
+/// axis name, short unit)`.
+pub fn unit(max_h: f64) -> (f64, &'static str, &'static str) {
+    if max_h < 2.0 {
+        (60.0, "instance-minutes", "inst-min")
+    } else {
+        (1.0, "instance-hours", "inst-h")
+    }
+}
+
+/// The chart's CSS height for `n` shares.
+pub fn css_height(n: usize) -> f64 {
+    (64.0 + 44.0 * n as f64).max(150.0)
+}
+
+/// Draws the bars on `root` (any plotters backend, [`css_height`] CSS pixels high).
+pub fn draw_interruption<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+) -> Result<(), String> {
+    let n = d.shares.len().max(1);
+    let totals: Vec<f64> = d.shares.iter().map(|m| parts(m).iter().sum()).collect();
+    let max_h = totals.iter().copied().fold(0.0, f64::max);
+    let (scale, unit_name, unit_short) = unit(max_h);
+    let x_top = if max_h > 0.0 {
+        max_h * scale * 1.45
+    } else {
+        1.0
+    };
+    let longest = d
+        .shares
+        .iter()
+        .map(|m| short(&m.name, 18).chars().count())
+        .max()
+        .unwrap_or(4);
+    let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
+
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(8.0))
+        .margin_right(pen.px(20.0))
+        .margin_left(pen.px(6.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(label_w))
+        .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(6)
+        .x_desc(format!("interruption cost ({unit_name})"))
+        .x_label_formatter(&|v| crate::chart::tick_label(*v))
+        .draw()
+        .map_err(err)?;
+
+    for (i, m) in d.shares.iter().enumerate() {
+        // Row i from the top.
+        let y_mid = n as f64 - i as f64 - 0.5;
+        let (y0, y1) = (y_mid - 0.27, y_mid + 0.27);
+        let (lx, ly) = chart.backend_coord(&(0.0, y_mid));
+        root.draw_text(
+            &short(&m.name, 18),
+            &pen.text(12.0, TEXT, HPos::Right, VPos::Center),
+            (lx - pen.ipx(8.0), ly),
+        )
+        .map_err(err)?;
+        let mut x = 0.0;
+        for (k, v) in parts(m).into_iter().enumerate() {
+            let w = v * scale;
+            if w <= 0.0 {
+                continue;
+            }
+            let rect = [(x, y0), (x + w, y1)];
+            let fill = match k {
+                0 => share_colour(i),
+                1 => share_tint(i, 0.5),
+                2 => WHITE,
+                _ => share_tint(i, 0.82),
+            };
+            chart
+                .draw_series(std::iter::once(Rectangle::new(rect, fill.filled())))
+                .map_err(err)?;
+            if k == 2 {
+                let a = chart.backend_coord(&rect[0]);
+                let b = chart.backend_coord(&rect[1]);
+                hatch(root, a, b, pen.ipx(5.0), pen.stroke(share_colour(i), 1.2))?;
+            }
+            if k >= 2 {
+                chart
+                    .draw_series(std::iter::once(Rectangle::new(
+                        rect,
+                        pen.stroke(share_colour(i), 1.0),
+                    )))
+                    .map_err(err)?;
+            }
+            x += w;
+        }
+        let total = totals[i] * scale;
+        let text = if total > 0.0 {
+            format!(
+                "{} {unit_short} · {}",
+                crate::chart::tick_label((total * 100.0).round() / 100.0),
+                counts_label(m)
+            )
+        } else if m.reclaim + m.in_share > 0 {
+            format!("no cost · {}", counts_label(m))
+        } else {
+            "no interruption".into()
+        };
+        let (tx, ty) = chart.backend_coord(&(total, y_mid));
+        root.draw_text(
+            &text,
+            &pen.text(
+                11.5,
+                if total > 0.0 { TEXT } else { MUTED },
+                HPos::Left,
+                VPos::Center,
+            ),
+            (tx + pen.ipx(6.0), ty),
+        )
+        .map_err(err)?;
+    }
+    Ok(())
+}

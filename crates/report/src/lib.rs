@@ -1,0 +1,16 @@
+//! Quota Lab's charts and its report, with nothing web in them.
+//!
+//! Every chart of a run is drawn here from its [`Digest`](quotalab_engine::digest::Digest)
+//! onto any plotters [`DrawingBackend`](plotters::prelude::DrawingBackend): the page draws
+//! them on its canvases (plotters-canvas, `src/charts/`), the SVG export and the report on
+//! plotters' SVG backend ([`svg`]), so the three never differ. Text the canvas measures
+//! (`measureText`) is measured by the caller ([`chart::TextWidth`]); SVG estimates it.
+
+pub mod allocation;
+pub mod chart;
+pub mod completion;
+pub mod format;
+pub mod interruption;
+pub mod occupancy;
+pub mod palette;
+pub mod svg;
