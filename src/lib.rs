@@ -8,6 +8,7 @@
 pub mod app;
 pub mod charts;
 pub mod editor;
+pub mod explore;
 pub mod io;
 pub mod results;
 pub mod state;

@@ -409,6 +409,7 @@ pub fn ShareBar() -> impl IntoView {
                 </span>
                 <FilesMenu />
                 <ToolButton tool=Tool::Trace label="Import CSV trace…" class="trace-open" testid="trace-open" />
+                <crate::explore::ExploreButton />
             </div>
             {panel}
             <NoticeView />

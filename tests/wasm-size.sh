@@ -7,7 +7,9 @@
 # not the page's: the configuration worker of SPEC 13 (`quotalab-config*`: fetched when the
 # import dialog opens or a configuration is exported) and the import tools
 # (`quotalab-tools*`: the configuration dialog and the CSV trace import, src/io/tools.rs,
-# imported when one is first opened). Neither is ever fetched at load; each part (its wasm
+# imported when one is first opened) and the Explore panel with its sweep workers
+# (`quotalab-explore*`, src/explore/, imported when the panel first opens). None is ever
+# fetched at load; each part (its wasm
 # and JS) must stay within LAZY_BUDGET_KB (350 KB), as it is what opening it downloads.
 # Run after `trunk build --release`. What keeps it there, and what to do when a change does
 # not fit, is in docs/PERFORMANCE.md ("Load size").
@@ -25,9 +27,9 @@ if [ ${#wasm[@]} -eq 0 ]; then
 fi
 
 BUDGET_LAZY_KB=${LAZY_BUDGET_KB:-350}
-is_lazy() { case "$(basename "$1")" in quotalab-config* | quotalab-tools*) return 0 ;; *) return 1 ;; esac; }
+is_lazy() { case "$(basename "$1")" in quotalab-config* | quotalab-tools* | quotalab-explore*) return 0 ;; *) return 1 ;; esac; }
 # The lazily loaded part a file belongs to.
-part_of() { case "$(basename "$1")" in quotalab-config*) echo config ;; *) echo tools ;; esac; }
+part_of() { case "$(basename "$1")" in quotalab-config*) echo config ;; quotalab-explore*) echo explore ;; *) echo tools ;; esac; }
 
 gzip_size() {
   # zlib's gzip at level 9 (node's, as the browser benchmark measures): GNU gzip -9 comes
@@ -49,8 +51,8 @@ done
 budget=$((BUDGET_KB * 1024))
 awk -v t="$total" -v b="$BUDGET_KB" 'BEGIN { printf "%-48s %10s %8.1f KB  (budget %d KB)\n", "total at load (wasm + js + css)", "", t / 1024, b }'
 if [ ${#lazy[@]} -gt 0 ]; then
-  echo "loaded lazily (the configuration worker and the import tools, when first used):"
-  for part in config tools; do
+  echo "loaded lazily (the configuration worker, the import tools and the Explore panel, when first used):"
+  for part in config tools explore; do
     part_total=0
     for f in "${lazy[@]}"; do
       [ "$(part_of "$f")" = "$part" ] || continue

@@ -17,6 +17,10 @@
 //!   `#story=ID&step=N` alone while the scenario is the story's own, `#s=PAYLOAD&story=ID&step=N`
 //!   once it was edited; on load, the story player opens the story.
 //!
+//! - while the Explore panel shows a sweep ([`crate::explore`]), the fragment also carries
+//!   its settings, `&sweep=PATH,FROM,TO,STEP,SEEDS,METRIC` (after `s=` and any story part);
+//!   on load, a `sweep=` opens the panel with them (the tools' wasm reads and checks them).
+//!
 //! Nothing read from a link or a file is ever inserted as HTML: every text goes through
 //! Leptos text nodes or `value` properties.
 
@@ -76,6 +80,8 @@ pub struct ShareState {
     /// The scenario text last written to the URL.
     synced_text: StoredValue<Option<String>>,
     pending: StoredValue<Option<TimeoutHandle>>,
+    /// The Explore panel's sweep settings, as the link carries them (`sweep=`).
+    pub sweep: RwSignal<Option<String>>,
 }
 
 impl Default for ShareState {
@@ -101,6 +107,7 @@ impl ShareState {
             synced_name: StoredValue::new(None),
             synced_text: StoredValue::new(None),
             pending: StoredValue::new(None),
+            sweep: RwSignal::new(None),
         }
     }
 }
@@ -120,6 +127,9 @@ pub fn use_share() -> ShareState {
 pub fn init_from_url(app: AppState) -> ShareState {
     let share = ShareState::new();
     provide_context(share);
+    share
+        .sweep
+        .set(current_hash().as_deref().and_then(sweep_part));
     if let Some(payload) = current_hash().as_deref().and_then(link_payload) {
         match open_link(payload) {
             Ok(json) => {
@@ -172,6 +182,14 @@ pub fn open_link(text: &str) -> Result<String, Vec<String>> {
 fn link_payload(hash: &str) -> Option<&str> {
     let rest = hash.strip_prefix('#').unwrap_or(hash).strip_prefix("s=")?;
     Some(rest.split('&').next().unwrap_or(rest))
+}
+
+/// The `sweep=` part of a fragment, if any.
+fn sweep_part(hash: &str) -> Option<String> {
+    let rest = hash
+        .split(['#', '&'])
+        .find_map(|p| p.strip_prefix("sweep="))?;
+    Some(rest.to_string())
 }
 
 /// The page's fragment (`#...`), percent-decoded (a chat app may have escaped the link),
@@ -260,6 +278,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         app.scenario.track();
         app.outcome.track();
         app.problems.track();
+        share.sweep.track();
         if let Some(h) = share.pending.get_value() {
             h.clear();
         }
@@ -299,11 +318,14 @@ fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
         return;
     };
     // The story's own scenario needs no `s=`; an edited one travels with the story.
-    let fragment = match story.and_then(|s| s.part(&text)) {
+    let mut fragment = match story.and_then(|s| s.part(&text)) {
         Some((part, true)) => format!("#{part}"),
         Some((part, false)) => format!("#s={payload}&{part}"),
         None => format!("#s={payload}"),
     };
+    if let Some(sweep) = share.sweep.get_untracked() {
+        fragment = format!("{fragment}&sweep={sweep}");
+    }
     share.link.set(Some(LinkInfo {
         url: format!("{}{fragment}", page_base()),
         jobs: job_count(&text),

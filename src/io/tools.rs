@@ -124,6 +124,7 @@ pub fn install_host(app: AppState, share: ShareState) {
     apply.forget();
     notice.forget();
     let _ = js_sys::Reflect::set(&global(), &JsValue::from_str(HOST), &host);
+    crate::explore::install_page(&host, app, share);
 }
 
 thread_local! {

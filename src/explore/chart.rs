@@ -1,0 +1,221 @@
+//! The sweep's chart, drawn with plotters on a canvas: per share, the chosen metric against
+//! the setting, its median over the seeds as a line and its 10th-90th percentile band
+//! (the engine's [`band`]) as a shaded area, and every run as a dot. [`Drawn`] keeps where
+//! the dots went, for hovering and clicking.
+
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use quotalab_engine::analysis::sweep::band;
+use web_sys::HtmlCanvasElement;
+
+use super::protocol::{pick, Numbers};
+use super::settings::Metric;
+
+/// One finished run, as the chart and the table read it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunResult {
+    pub run: u32,
+    /// Its value's index, and the value.
+    pub point: usize,
+    pub value: f64,
+    pub seed: u64,
+    /// Per share, in the scenario's order.
+    pub shares: Vec<Numbers>,
+}
+
+/// Per value (ascending) and share: `[p10, median, p90]` of the metric over the seeds done.
+pub fn bands(results: &[RunResult], shares: usize, metric: Metric) -> Vec<(f64, Vec<[f64; 3]>)> {
+    let mut points: Vec<(usize, f64)> = results.iter().map(|r| (r.point, r.value)).collect();
+    points.sort_by_key(|p| p.0);
+    points.dedup_by_key(|p| p.0);
+    points
+        .into_iter()
+        .map(|(p, value)| {
+            let per_share = (0..shares)
+                .map(|s| {
+                    let mut xs: Vec<f64> = results
+                        .iter()
+                        .filter(|r| r.point == p)
+                        .filter_map(|r| r.shares.get(s).map(|n| pick(n, metric)))
+                        .collect();
+                    band(&mut xs)
+                })
+                .collect();
+            (value, per_share)
+        })
+        .collect()
+}
+
+/// Where each run's dot was drawn (canvas pixels), with its result's index and its share.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Drawn {
+    pub dots: Vec<(i32, i32, usize, usize)>,
+    /// Values drawn with a band.
+    pub bands: usize,
+}
+
+impl Drawn {
+    /// The dot nearest canvas pixel `(x, y)` within `radius` pixels.
+    pub fn nearest(&self, x: f64, y: f64, radius: f64) -> Option<(usize, usize)> {
+        self.dots
+            .iter()
+            .map(|&(dx, dy, r, s)| ((dx as f64 - x).hypot(dy as f64 - y), r, s))
+            .filter(|d| d.0 <= radius)
+            .min_by(|a, b| a.0.total_cmp(&b.0))
+            .map(|(_, r, s)| (r, s))
+    }
+}
+
+fn colour(i: usize) -> RGBColor {
+    let (r, g, b) = crate::ui::palette::rgb(i);
+    RGBColor(r, g, b)
+}
+
+/// Draws the chart of `results` on `canvas` (its backing store set to its CSS size times
+/// the device pixel ratio).
+pub fn draw(
+    canvas: &HtmlCanvasElement,
+    results: &[RunResult],
+    names: &[String],
+    metric: Metric,
+    setting: &str,
+) -> Result<Drawn, String> {
+    let dpr = web_sys::window()
+        .map(|w| w.device_pixel_ratio())
+        .filter(|r| r.is_finite() && *r > 0.0)
+        .unwrap_or(1.0);
+    let rect = canvas.get_bounding_client_rect();
+    let (w, h) = (
+        if rect.width() > 0.0 {
+            rect.width()
+        } else {
+            640.0
+        },
+        if rect.height() > 0.0 {
+            rect.height()
+        } else {
+            320.0
+        },
+    );
+    canvas.set_width((w * dpr).round() as u32);
+    canvas.set_height((h * dpr).round() as u32);
+    let px = |v: f64| (v * dpr).round() as i32;
+    let err = |e: DrawingAreaErrorKind<_>| format!("{e:?}");
+    let root = CanvasBackend::with_canvas_object(canvas.clone())
+        .ok_or("this browser gives no 2D canvas context")?
+        .into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let mut drawn = Drawn::default();
+    if results.is_empty() {
+        return Ok(drawn);
+    }
+    let bands = bands(results, names.len(), metric);
+    let xs = results.iter().map(|r| r.value);
+    let (mut x0, mut x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
+    let ys = results
+        .iter()
+        .flat_map(|r| r.shares.iter().map(move |n| pick(n, metric)));
+    let (mut y0, mut y1) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
+    if x1 <= x0 {
+        (x0, x1) = (x0 - 1.0, x1 + 1.0);
+    }
+    y0 = y0.min(0.0);
+    if y1 <= y0 {
+        y1 = y0 + 1.0;
+    }
+    y1 += (y1 - y0) * 0.05;
+    let pad = (x1 - x0) * 0.03;
+    let font = ("sans-serif", 12.0 * dpr).into_font();
+    let mut chart = ChartBuilder::on(&root)
+        .margin(px(10.0))
+        .x_label_area_size(px(36.0))
+        .y_label_area_size(px(56.0))
+        .build_cartesian_2d(x0 - pad..x1 + pad, y0..y1)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .light_line_style(WHITE)
+        .label_style(font.clone())
+        .axis_desc_style(font.clone())
+        .x_desc(setting)
+        .y_desc(metric.label())
+        .draw()
+        .map_err(err)?;
+    for s in 0..names.len() {
+        let c = colour(s);
+        let upper = bands.iter().map(|(x, b)| (*x, b[s][2]));
+        let lower = bands.iter().rev().map(|(x, b)| (*x, b[s][0]));
+        let outline: Vec<(f64, f64)> = upper.chain(lower).collect();
+        chart
+            .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
+            .map_err(err)?;
+        chart
+            .draw_series(LineSeries::new(
+                bands.iter().map(|(x, b)| (*x, b[s][1])),
+                c.stroke_width(px(2.0) as u32),
+            ))
+            .map_err(err)?
+            .label(names[s].clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(3)));
+        chart
+            .draw_series(results.iter().filter_map(|r| {
+                r.shares
+                    .get(s)
+                    .map(|n| Circle::new((r.value, pick(n, metric)), px(2.5), c.mix(0.7).filled()))
+            }))
+            .map_err(err)?;
+        for (i, r) in results.iter().enumerate() {
+            if let Some(n) = r.shares.get(s) {
+                let (x, y) = chart.backend_coord(&(r.value, pick(n, metric)));
+                drawn.dots.push((x, y, i, s));
+            }
+        }
+    }
+    chart
+        .configure_series_labels()
+        .label_font(font)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .position(SeriesLabelPosition::UpperRight)
+        .draw()
+        .map_err(err)?;
+    root.present().map_err(err)?;
+    drawn.bands = bands.len();
+    Ok(drawn)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(point: usize, value: f64, seed: u64, a: f64) -> RunResult {
+        RunResult {
+            run: 0,
+            point,
+            value,
+            seed,
+            shares: vec![[a, a, a, a, a]],
+        }
+    }
+
+    #[test]
+    fn bands_are_per_value_over_the_seeds_done() {
+        let rs = [
+            run(1, 50.0, 1, 3.0),
+            run(0, 0.0, 1, 1.0),
+            run(0, 0.0, 2, 2.0),
+            run(1, 50.0, 2, 5.0),
+        ];
+        let b = bands(&rs, 1, Metric::Goodput);
+        assert_eq!(b.len(), 2);
+        assert_eq!(b[0].0, 0.0);
+        assert_eq!(b[0].1[0], [1.0, 1.0, 2.0]);
+        assert_eq!(b[1].1[0], [3.0, 3.0, 5.0]);
+        let d = Drawn {
+            dots: vec![(10, 10, 0, 0), (20, 10, 1, 0)],
+            bands: 2,
+        };
+        assert_eq!(d.nearest(18.0, 11.0, 6.0), Some((1, 0)));
+        assert_eq!(d.nearest(50.0, 50.0, 6.0), None);
+    }
+}

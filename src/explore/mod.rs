@@ -1,0 +1,299 @@
+//! The Explore panel (SPEC 15 on the page): pick a numeric field of the scenario, a range,
+//! a number of seeds and a metric; the sweep runs on a pool of Web Workers and each result
+//! streams into a chart of the metric per share against the setting (median line, 10th-90th
+//! percentile band), with progress, Cancel and a table for screen readers; clicking a dot
+//! opens that variant (value and seed) in the main view as a new, undoable scenario.
+//!
+//! Everything here but the page's part ([`install_page`], [`ExploreButton`], [`open_page`])
+//! lives in a third, lazily loaded wasm, `quotalab-explore` (`src/bin/explore.rs`), imported
+//! when the panel first opens; its workers run that same wasm
+//! (`www/quotalab-explore-worker.js`, [`worker`]), compiled once on the page and shared. It
+//! is not the tools' wasm because it carries the simulator (the workers run the engine),
+//! which would double the tools' download (docs/PERFORMANCE.md, "Load size"). It talks to
+//! the page through the tools' bridge (`quotalabHost`: `scenario`, `apply`, `notice`, and
+//! `sweep`, `setSweep`, `changed` added here). Its styles come with it
+//! (`www/quotalab-explore.css`, linked when it mounts).
+//! The page itself only shows the "Explore a setting…" button and carries the sweep's
+//! settings in its link (`#s=PAYLOAD&sweep=PATH,FROM,TO,STEP,SEEDS,METRIC`,
+//! [`settings::Settings::to_link`]); a link with `sweep=` opens the panel with those
+//! settings filled in and waits for Run (a link never starts simulations by itself).
+//!
+//! - [`settings`]: what a sweep asks, planned with the engine's `Sweep` (its problems
+//!   before anything runs), and its link form (hostile input refused with a reason);
+//! - [`fields`]: the numeric fields of the scenario, resolved by the engine's sweep paths,
+//!   labelled in the editor's words;
+//! - [`schedule`]: the order of the runs and which results count (cancel, last edit wins);
+//! - [`pool`]: the workers; [`worker`]: a worker's side; [`protocol`]: their postcard
+//!   messages;
+//! - [`chart`]: the plotters drawing and where its dots went; [`panel`]: the Leptos panel.
+//!
+//! Last edit wins: a new sweep or a change of the page's scenario (other than the variant
+//! just opened from the chart) stops the runs in flight, by terminating the workers, and
+//! the sweep number they carry makes any late result stale.
+
+pub mod chart;
+pub mod fields;
+pub mod panel;
+pub mod pool;
+pub mod protocol;
+pub mod schedule;
+pub mod settings;
+pub mod worker;
+
+use leptos::html;
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::io::share::ShareState;
+use crate::state::AppState;
+use panel::{Explore, ExplorePanel};
+use settings::Settings;
+
+const HOST: &str = "quotalabHost";
+/// The panel's stylesheet, relative to the page.
+pub const STYLES: &str = "./quotalab-explore.css";
+/// The Explore wasm's script, relative to the page (Trunk names it after the binary).
+pub const EXPLORE_URL: &str = "./quotalab-explore.js";
+
+fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
+    js_sys::Reflect::get(obj, &JsValue::from_str(key))
+        .ok()
+        .filter(|v| !v.is_undefined() && !v.is_null())
+}
+
+fn call(name: &str, args: &[JsValue]) -> Option<JsValue> {
+    let host = get(&js_sys::global(), HOST)?;
+    let f = get(&host, name)?.dyn_into::<js_sys::Function>().ok()?;
+    let args: js_sys::Array = args.iter().collect();
+    f.apply(&host, &args).ok()
+}
+
+// ---- the page's side ------------------------------------------------------------------
+
+/// The page's part of the bridge (called by [`crate::io::tools::install_host`]): `sweep()`
+/// (the link's sweep settings, as text), `setSweep(text or null)` (the panel's settings for
+/// the link) and a call of the tools' `changed()` after each change of the scenario. A link
+/// with sweep settings opens the panel.
+pub fn install_page(host: &js_sys::Object, app: AppState, share: ShareState) {
+    let sweep = Closure::<dyn Fn() -> Option<String>>::new(move || share.sweep.get_untracked());
+    let set = Closure::<dyn Fn(Option<String>)>::new(move |s| share.sweep.set(s));
+    let _ = js_sys::Reflect::set(host, &"sweep".into(), sweep.as_ref());
+    let _ = js_sys::Reflect::set(host, &"setSweep".into(), set.as_ref());
+    sweep.forget();
+    set.forget();
+    Effect::new(move |_| {
+        app.scenario.track();
+        call("changed", &[]);
+    });
+    if share.sweep.get_untracked().is_some() {
+        open_page(app, RwSignal::new(false));
+    }
+}
+
+thread_local! {
+    /// The Explore module once imported and started.
+    static MODULE: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
+}
+
+fn js_error(e: JsValue) -> String {
+    crate::worker::protocol::js_message(&e)
+}
+
+async fn module() -> Result<JsValue, String> {
+    use wasm_bindgen_futures::JsFuture;
+    if let Some(m) = MODULE.with(|m| m.borrow().clone()) {
+        return Ok(m);
+    }
+    let function = |obj: &JsValue, key: &str| {
+        get(obj, key)
+            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+            .ok_or_else(|| format!("{key} is missing"))
+    };
+    let import = function(&js_sys::global(), "quotalabImport")?;
+    let promise = import
+        .call1(&JsValue::NULL, &JsValue::from_str(EXPLORE_URL))
+        .map_err(js_error)?;
+    let module = JsFuture::from(js_sys::Promise::from(promise))
+        .await
+        .map_err(js_error)?;
+    let started = function(&module, "default")?
+        .call0(&JsValue::NULL)
+        .map_err(js_error)?;
+    JsFuture::from(js_sys::Promise::from(started))
+        .await
+        .map_err(js_error)?;
+    MODULE.with(|m| *m.borrow_mut() = Some(module.clone()));
+    Ok(module)
+}
+
+/// Opens the Explore panel, importing its wasm the first time (the page's notice says so if
+/// it cannot be loaded). `busy` is true while it loads.
+pub fn open_page(app: AppState, busy: RwSignal<bool>) {
+    busy.set(true);
+    wasm_bindgen_futures::spawn_local(async move {
+        let opened = match module().await {
+            Ok(m) => get(&m, "open_explore")
+                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+                .ok_or_else(|| "open_explore is missing".to_string())
+                .and_then(|f| f.call0(&JsValue::NULL).map(|_| ()).map_err(js_error)),
+            Err(e) => Err(e),
+        };
+        busy.set(false);
+        if let Err(e) = opened {
+            app.notice.set(Some(crate::state::Notice::error(
+                "The Explore panel could not be loaded (reload the page to try again).",
+                vec![e],
+            )));
+        }
+    });
+}
+
+/// The share bar's "Explore a setting…" button ("Loading…" while its wasm loads).
+#[component]
+pub fn ExploreButton() -> impl IntoView {
+    let app = crate::state::use_app();
+    let busy = RwSignal::new(false);
+    view! {
+        <button
+            type="button"
+            class="explore-open"
+            data-testid="explore-open"
+            aria-busy=move || busy.get().then_some("true")
+            on:click=move |_| open_page(app, busy)
+        >
+            {move || if busy.get() { "Loading…" } else { "Explore a setting…" }}
+        </button>
+    }
+}
+
+// ---- the tools' side --------------------------------------------------------------------
+
+thread_local! {
+    static MOUNTED: std::cell::Cell<Option<(Explore, NodeRef<html::Dialog>)>> =
+        const { std::cell::Cell::new(None) };
+}
+
+fn page_scenario() -> String {
+    call("scenario", &[])
+        .and_then(|v| v.as_string())
+        .unwrap_or_default()
+}
+
+fn set_link(settings: Option<&Settings>) {
+    let v = settings.map_or(JsValue::NULL, |s| JsValue::from_str(&s.to_link()));
+    call("setSweep", &[v]);
+}
+
+fn mount() -> (Explore, NodeRef<html::Dialog>) {
+    if let Some(m) = MOUNTED.with(|m| m.get()) {
+        return m;
+    }
+    let explore = Explore::new(page_scenario(), true);
+    let dialog = NodeRef::<html::Dialog>::new();
+    let doc = document();
+    let root = doc
+        .create_element("div")
+        .expect("a div")
+        .unchecked_into::<web_sys::HtmlElement>();
+    root.set_attribute("data-testid", "explore-root").ok();
+    // The panel's styles come with the tools (not in the page's stylesheet: its load size).
+    if let (Ok(link), Some(head)) = (doc.create_element("link"), doc.head()) {
+        link.set_attribute("rel", "stylesheet").ok();
+        link.set_attribute("href", STYLES).ok();
+        head.append_child(&link).ok();
+    }
+    doc.body().expect("a body").append_child(&root).ok();
+    let on_open = Callback::new(move |text: String| {
+        call("apply", &[JsValue::from_str(&text), JsValue::TRUE]);
+        if let Some(d) = dialog.get_untracked() {
+            d.close();
+        }
+    });
+    let handle = leptos::mount::mount_to(root, move || {
+        // The link follows the sweep shown while the panel is open.
+        Effect::new(move |_| {
+            let shown = explore.shown.get();
+            if dialog.get_untracked().is_some_and(|d| d.open()) {
+                set_link(shown.as_ref());
+            }
+        });
+        view! { <ExploreDialog explore=explore dialog=dialog on_open=on_open /> }
+    });
+    handle.forget();
+    let changed = Closure::<dyn Fn()>::new(move || explore.scenario_changed(page_scenario()));
+    if let Some(host) = get(&js_sys::global(), HOST) {
+        let _ = js_sys::Reflect::set(&host, &"changed".into(), changed.as_ref());
+    }
+    changed.forget();
+    // The link's settings, read once.
+    if let Some(text) = call("sweep", &[]).and_then(|v| v.as_string()) {
+        match Settings::from_link(&text) {
+            Ok(s) => explore.set_settings(&s),
+            Err(e) => {
+                set_link(None);
+                let lines: js_sys::Array = [JsValue::from_str(&e)].iter().collect();
+                call(
+                    "notice",
+                    &[
+                        JsValue::TRUE,
+                        JsValue::from_str("The link's sweep settings could not be read, so the Explore panel opened empty."),
+                        lines.into(),
+                    ],
+                );
+            }
+        }
+    }
+    MOUNTED.with(|m| m.set(Some((explore, dialog))));
+    (explore, dialog)
+}
+
+/// Opens the Explore panel on the page's scenario now (the tools' `Tool::Explore`).
+pub fn open() {
+    let (explore, dialog) = mount();
+    explore.scenario_changed(page_scenario());
+    if let Some(d) = dialog.get_untracked() {
+        if !d.open() {
+            let _ = d.show_modal();
+        }
+    }
+    set_link(explore.shown.get_untracked().as_ref());
+}
+
+/// The Explore dialog: its title, a Close button and the panel. Closing it stops a sweep
+/// in flight (its results stay) and takes the sweep out of the link.
+#[component]
+pub fn ExploreDialog(
+    explore: Explore,
+    dialog: NodeRef<html::Dialog>,
+    on_open: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <dialog
+            node_ref=dialog
+            class="explore-dialog"
+            data-testid="explore-dialog"
+            aria-labelledby="explore-title"
+            on:close=move |_| {
+                explore.stop(Some("Stopped when the panel closed".into()));
+                set_link(None);
+            }
+        >
+            <div class="explore-head">
+                <h2 id="explore-title">"Explore a setting"</h2>
+                <button
+                    type="button"
+                    data-testid="explore-close"
+                    on:click=move |_| {
+                        if let Some(d) = dialog.get_untracked() {
+                            d.close();
+                        }
+                    }
+                >
+                    "Close"
+                </button>
+            </div>
+            <ExplorePanel explore=explore on_open=on_open />
+        </dialog>
+    }
+}
