@@ -159,6 +159,16 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
         "Configuration fairSharing.preemptionStrategies: LessThanOrEqualToFinalShare, LessThanInitialShare",
     ),
     (
+        "jobs[].recovery, escalate, on_retries_exhausted",
+        "(model parameters of SPEC 14: restore quality, urgency raised near a deadline, what a job out of retries becomes)",
+        "(the same, model parameters)",
+    ),
+    (
+        "shares[].agreement",
+        "(who owns the quota share and what borrowers may expect: kept beside the results)",
+        "(the same, e.g. a ClusterQueue's annotations)",
+    ),
+    (
         "queue.preemption_grace_s",
         "time between SIGTERM and the instances' release (model parameter)",
         "the pods' terminationGracePeriodSeconds",

@@ -7,6 +7,7 @@
 //! validator's problems for its path; problems no field shows are listed at the top.
 
 pub mod context;
+pub mod contract;
 pub mod dist;
 pub mod fields;
 pub mod general;
@@ -91,6 +92,9 @@ pub fn Editor() -> impl IntoView {
                 </Section>
                 <Section title="Timed events" prefixes=&["events"] count=list_count(ed, "events")>
                     <workloads::EventsFields />
+                </Section>
+                <Section title="Interruption contract" prefixes=&["alarms"]>
+                    <contract::AlarmsFields />
                 </Section>
             </fieldset>
             <RawJson />

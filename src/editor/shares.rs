@@ -367,6 +367,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                     class="state"
                 />
             </div>
+            <super::contract::AgreementFields base=base.clone() />
             <Messages path=base.clone() />
         </div>
     }

@@ -203,6 +203,7 @@ fn WorkloadRow(index: usize) -> impl IntoView {
                 <NumField label="Deadline (× work)" path=base.key("deadline_factor") placeholder="none" title="Deadline = this factor times the job's work, from its submission" />
                 <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
             </div>
+            <super::contract::JobContractFields base=base.clone() />
             <Messages path=base.clone() />
         </div>
     }
@@ -321,6 +322,7 @@ fn JobRow(index: usize) -> impl IntoView {
             <div class="row-fields">
                 <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
             </div>
+            <super::contract::JobContractFields base=base.clone() />
             <Messages path=base.clone() />
         </div>
     }
