@@ -5,12 +5,20 @@
 //! them on its canvases (plotters-canvas, `src/charts/`), the SVG export and the report on
 //! plotters' SVG backend ([`svg`]), so the three never differ. Text the canvas measures
 //! (`measureText`) is measured by the caller ([`chart::TextWidth`]); SVG estimates it.
+//!
+//! [`report()`] writes the self-contained HTML report of a scenario (SPEC 14), natively for
+//! `quotasim report` and in the page's tools wasm: one generator, the same bytes.
 
 pub mod allocation;
 pub mod chart;
 pub mod completion;
 pub mod format;
+pub mod html;
 pub mod interruption;
 pub mod occupancy;
 pub mod palette;
+mod report;
 pub mod svg;
+pub mod useful;
+
+pub use report::{build, report, Report};

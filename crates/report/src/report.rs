@@ -1,0 +1,604 @@
+//! The report of a scenario (SPEC 14, "The agreement beside the results"): one
+//! self-contained HTML file for reviewers, with the scenario described and as written, each
+//! share's agreement beside its results and its interruption-contract card, the summary
+//! table and every chart as inline SVG. Inline CSS, no script, no external resource, no
+//! clock: the same scenario gives the same bytes natively (`quotasim report`) and in the
+//! page (the tools wasm's "Export report").
+
+use quotalab_engine::compare::{self, ShareForecast};
+use quotalab_engine::digest::{Digest, DigestLimits, Pct, ShareMetrics};
+use quotalab_engine::model::Agreement;
+use quotalab_engine::output::contract_card::{self, Card};
+use quotalab_engine::output::describe;
+use quotalab_engine::pipeline::{self, Product};
+use quotalab_engine::Problem;
+
+use crate::chart::{self, estimate_width};
+use crate::html::Html;
+use crate::{allocation, completion, format, interruption, occupancy, svg, useful};
+
+/// Width of the report's full-width charts, and of an allocation panel (CSS pixels).
+const WIDE: u32 = 960;
+const PANEL: (u32, u32) = (470, 210);
+const OCCUPANCY_HEIGHT: u32 = 300;
+const COMPLETION_HEIGHT: u32 = 320;
+
+/// The report of `scenario_text` as one HTML document (see [`build`]).
+pub fn report(scenario_text: &str) -> Result<String, Vec<Problem>> {
+    build(scenario_text).map(|r| r.html)
+}
+
+/// A report and the validator's warnings (which it also lists).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Report {
+    pub html: String,
+    pub warnings: Vec<Problem>,
+}
+
+/// The report of `scenario_text`: validated (every problem found, as `quotasim run` reports
+/// them, when it is not a valid scenario), simulated as given and on each share's
+/// allocation alone (the partitioned variant of SPEC 9, for the forecast of SPEC 14), and
+/// written as one HTML document.
+pub fn build(scenario_text: &str) -> Result<Report, Vec<Problem>> {
+    let loaded = quotalab_engine::load(scenario_text)?;
+    let limits = DigestLimits::default();
+    let digest_of = |s: &quotalab_engine::model::Scenario| {
+        pipeline::produce(s, Product::Digest(limits))
+            .into_digest()
+            .unwrap_or_else(|| unreachable!("a digest was asked for"))
+    };
+    let given = digest_of(&loaded.scenario);
+    let alone = digest_of(&compare::partitioned(&loaded.scenario));
+    let forecast = compare::forecast_of_digests(&given, &alone);
+    let description = serde_json::from_str::<serde_json::Value>(scenario_text)
+        .ok()
+        .and_then(|v| v.get("description")?.as_str().map(str::to_string))
+        .filter(|d| !d.trim().is_empty());
+    let inputs = Inputs {
+        text: scenario_text,
+        description,
+        described: describe::scenario_summary(&loaded.scenario),
+        model: if loaded.scenario.is_kueue() {
+            "Kueue model"
+        } else {
+            "AWS Batch model"
+        },
+        warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+    };
+    let html = write(&inputs, &given, &forecast)
+        .map_err(|e| vec![Problem::new("", format!("cannot draw a chart: {e}"))])?;
+    Ok(Report {
+        html,
+        warnings: loaded.warnings,
+    })
+}
+
+/// What the report says about the scenario besides the run.
+struct Inputs<'a> {
+    text: &'a str,
+    /// The scenario's `description`, as written.
+    description: Option<String>,
+    described: String,
+    model: &'static str,
+    warnings: Vec<String>,
+}
+
+fn write(inputs: &Inputs, d: &Digest, forecast: &[ShareForecast]) -> Result<String, String> {
+    let mut h = Html::default();
+    let name = if d.name.trim().is_empty() {
+        "Untitled scenario"
+    } else {
+        d.name.as_str()
+    };
+    h.raw("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+        .raw("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+        .raw("<title>")
+        .text(name)
+        .raw(" · Quota Lab report</title>\n<style>")
+        .raw(CSS)
+        .raw("</style>\n</head>\n<body>\n<header>\n<p class=\"kicker\">Quota Lab report</p>\n")
+        .el("h1", "", name)
+        .raw("\n<p class=\"meta\">")
+        .text(&format!(
+            "{} · {} · {} · simulated to {}",
+            inputs.model,
+            format::count_of(d.shares.len() as u64, "share", "shares"),
+            format::count_of(d.totals.submitted, "job", "jobs"),
+            format::TimeScale::for_span(d.end_s).at(d.end_s)
+        ))
+        .raw("</p>\n</header>\n<main>\n");
+
+    scenario_section(&mut h, inputs);
+    summary_section(&mut h, d);
+    shares_section(&mut h, d, forecast);
+    charts_section(&mut h, d)?;
+
+    h.raw("</main>\n<footer>Written by Quota Lab ")
+        .text(env!("CARGO_PKG_VERSION"))
+        .raw(" from the scenario above (the same scenario always gives the same report). Agreement texts are shown as written, as text.</footer>\n</body>\n</html>\n");
+    Ok(h.finish())
+}
+
+fn scenario_section(h: &mut Html, inputs: &Inputs) {
+    h.raw("<section id=\"scenario\">\n<h2>Scenario</h2>\n");
+    if let Some(d) = &inputs.description {
+        h.el("p", "description", d).raw("\n");
+    }
+    h.el("p", "described", &inputs.described).raw("\n");
+    if !inputs.warnings.is_empty() {
+        h.raw("<div class=\"warnings\"><h3>Warnings</h3><ul>");
+        for w in &inputs.warnings {
+            h.el("li", "", w);
+        }
+        h.raw("</ul></div>\n");
+    }
+    h.raw("<details class=\"source\"><summary>The scenario as written (JSON)</summary><pre>")
+        .text(inputs.text)
+        .raw("</pre></details>\n</section>\n");
+}
+
+// ---- summary ------------------------------------------------------------------------------
+
+/// The summary table's columns, as the page's summary shows them (`src/results/summary.rs`).
+const SUMMARY_HEAD: [&str; 18] = [
+    "done / submitted",
+    "failed",
+    "unfinished",
+    "completion p50",
+    "completion p90",
+    "wait p50",
+    "reclaims",
+    "in-share preempts",
+    "entitled inst.-h",
+    "own inst.-h",
+    "borrowed inst.-h",
+    "lent inst.-h",
+    "held inst.-h",
+    "lost inst.-h",
+    "goodput",
+    "cost (held)",
+    "reserved cost",
+    "deadline misses",
+];
+
+fn pct(p: &Pct, v: f64) -> String {
+    if p.n == 0 {
+        "—".into()
+    } else {
+        format::duration_compact(v)
+    }
+}
+
+fn count(n: u64) -> String {
+    format::thousands(n as f64)
+}
+
+/// A share's cells in [`SUMMARY_HEAD`] order, with the Kueue model's two causes after
+/// in-share (`kueue`).
+fn summary_cells(s: &ShareMetrics, kueue: bool) -> Vec<String> {
+    let goodput = (s.held_h > 0.0).then_some(s.goodput);
+    let mut cells = vec![
+        format!("{} / {}", count(s.succeeded), count(s.submitted)),
+        count(s.failed),
+        count(s.unfinished),
+        pct(&s.completion_s, s.completion_s.p50),
+        pct(&s.completion_s, s.completion_s.p90),
+        pct(&s.wait_s, s.wait_s.p50),
+        count(s.reclaim),
+        count(s.in_share),
+    ];
+    if kueue {
+        cells.push(count(s.reclaim_while_borrowing));
+        cells.push(count(s.fair_sharing));
+    }
+    cells.extend([
+        format::hours(s.entitled_h),
+        format::hours(s.own_h),
+        format::hours(s.borrowed_h),
+        format::hours(s.lent_h),
+        format::hours(s.held_h),
+        format::hours(s.lost_h),
+        format::percent(goodput),
+        format::usd(s.cost_usd),
+        format::usd(s.reserved_usd),
+        count(s.deadline_misses),
+    ]);
+    cells
+}
+
+fn summary_section(h: &mut Html, d: &Digest) {
+    h.raw("<section id=\"summary\">\n<h2>Summary</h2>\n");
+    if d.shares.is_empty() {
+        h.el("p", "note", "The run has no quota shares to summarise.")
+            .raw("\n</section>\n");
+        return;
+    }
+    let kueue = d.kueue.is_some();
+    h.raw("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th scope=\"col\">share</th>");
+    for (k, head) in SUMMARY_HEAD.iter().enumerate() {
+        h.el("th", "", head);
+        if kueue && k == 7 {
+            h.el("th", "", "reclaims while borrowing")
+                .el("th", "", "fair-sharing preempts");
+        }
+    }
+    h.raw("</tr></thead>\n<tbody>\n");
+    for (i, s) in d.shares.iter().enumerate() {
+        h.raw("<tr><th scope=\"row\">")
+            .swatch(i)
+            .text(&s.name)
+            .raw("</th>");
+        for c in summary_cells(s, kueue) {
+            h.el("td", "", &c);
+        }
+        h.raw("</tr>\n");
+    }
+    if d.shares.len() > 1 {
+        h.raw("<tr class=\"totals\"><th scope=\"row\">All shares</th>");
+        for c in summary_cells(&d.totals, kueue) {
+            h.el("td", "", &c);
+        }
+        h.raw("</tr>\n");
+    }
+    h.raw("</tbody></table></div>\n</section>\n");
+}
+
+// ---- shares: agreement, results, contract card ----------------------------------------------
+
+/// The agreement's four fields: label and text.
+fn agreement_fields(a: &Agreement) -> [(&'static str, &Option<String>); 4] {
+    [
+        ("Owner", &a.owner),
+        ("Rationale", &a.rationale),
+        ("Interruption contract", &a.interruption_contract),
+        ("Review by", &a.review_by),
+    ]
+}
+
+fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
+    h.raw("<section id=\"shares\">\n<h2>Each share: its agreement beside its results</h2>\n");
+    let cards = contract_card::cards(d, Some(forecast));
+    for (i, (m, card)) in d.shares.iter().zip(&cards).enumerate() {
+        h.raw("<article class=\"share\">\n<h3>")
+            .swatch(i)
+            .text(&m.name)
+            .raw("</h3>\n<div class=\"cols\">\n<div class=\"agreement\"><h4>Agreement</h4>");
+        match &card.agreement {
+            None => {
+                h.el("p", "note", "No agreement is written for this share.");
+            }
+            Some(a) => {
+                h.raw("<dl>");
+                for (label, text) in agreement_fields(a) {
+                    h.el("dt", "", label);
+                    match text.as_deref().filter(|t| !t.trim().is_empty()) {
+                        Some(t) => h.el("dd", "text", t),
+                        None => h.el("dd", "note", "not written"),
+                    };
+                }
+                h.raw("</dl>");
+            }
+        }
+        h.raw("</div>\n<div class=\"results\"><h4>Results</h4><dl>");
+        let goodput = (m.held_h > 0.0).then_some(m.goodput);
+        for (label, value) in [
+            (
+                "Jobs",
+                format!(
+                    "{} of {} succeeded, {} failed, {} unfinished",
+                    count(m.succeeded),
+                    count(m.submitted),
+                    count(m.failed),
+                    count(m.unfinished)
+                ),
+            ),
+            (
+                "Completion",
+                if m.completion_s.n == 0 {
+                    "no job succeeded".to_string()
+                } else {
+                    format!(
+                        "p50 {} · p90 {}",
+                        format::duration(m.completion_s.p50),
+                        format::duration(m.completion_s.p90)
+                    )
+                },
+            ),
+            (
+                "Instance-hours",
+                format!(
+                    "entitled {} · own {} · borrowed {} · lent {} · lost {}",
+                    format::hours(m.entitled_h),
+                    format::hours(m.own_h),
+                    format::hours(m.borrowed_h),
+                    format::hours(m.lent_h),
+                    format::hours(m.lost_h)
+                ),
+            ),
+            (
+                "Preemptions",
+                format!(
+                    "{} reclaim · {} in-share",
+                    count(m.reclaim),
+                    count(m.in_share)
+                ),
+            ),
+            ("Goodput", format::percent(goodput)),
+            ("Deadline misses", count(m.deadline_misses)),
+        ] {
+            h.el("dt", "", label).el("dd", "", &value);
+        }
+        h.raw("</dl></div>\n</div>\n");
+        contract_card(h, card);
+        h.raw("</article>\n");
+    }
+    h.raw("</section>\n");
+}
+
+/// The interruption-contract card of one share (the engine's
+/// [`contract_card`](quotalab_engine::output::contract_card) model, as the page shows it).
+fn contract_card(h: &mut Html, card: &Card) {
+    h.raw("<div class=\"contract\"><h4>Interruption contract</h4><div class=\"questions\">\n");
+    for a in &card.answers {
+        h.raw("<div class=\"question\">")
+            .el("h5", "", a.question.title())
+            .raw("<dl>");
+        for r in &a.rows {
+            h.el("dt", "", r.label).el("dd", "", &r.value);
+        }
+        h.raw("</dl>");
+        if let Some((tone, words)) = &a.verdict {
+            h.raw(match tone {
+                contract_card::Tone::Good => "<p class=\"verdict tone-good\">",
+                contract_card::Tone::Caution => "<p class=\"verdict tone-caution\">",
+                contract_card::Tone::Bad => "<p class=\"verdict tone-bad\">",
+            })
+            .text(words)
+            .raw("</p>");
+        }
+        h.raw("</div>\n");
+    }
+    h.raw("</div></div>\n");
+}
+
+// ---- charts -------------------------------------------------------------------------------
+
+/// The share legend under a chart: swatch and name per share.
+fn share_legend(h: &mut Html, d: &Digest) {
+    h.raw("<ul class=\"legend\">");
+    for (i, s) in d.shares.iter().enumerate() {
+        h.raw("<li>").swatch(i).text(&s.name).raw("</li>");
+    }
+    h.raw("</ul>\n");
+}
+
+fn key_legend(h: &mut Html, keys: &[(&'static str, &str)]) {
+    h.raw("<ul class=\"legend\">");
+    for (class, label) in keys {
+        h.raw("<li><span class=\"key ")
+            .raw(class)
+            .raw("\"></span>")
+            .text(label)
+            .raw("</li>");
+    }
+    h.raw("</ul>\n");
+}
+
+fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
+    h.raw("<section id=\"charts\">\n<h2>Charts</h2>\n");
+
+    // Allocation vs consumption: a panel per share and instance type.
+    h.raw("<figure class=\"chart\" id=\"chart-allocation\"><h3>Allocation vs consumption</h3>")
+        .el(
+            "figcaption",
+            "",
+            "What each share is owed (its limit) against what its admitted jobs use. The white gap under the black line is entitlement nobody used.",
+        );
+    key_legend(
+        h,
+        &[
+            ("key-limit", "limit (entitled)"),
+            ("key-own", "own usage (share colour)"),
+            ("key-borrowed", "borrowed beyond the limit"),
+            ("key-lent", "lent to other shares"),
+            ("key-queued", "queued jobs (right axis)"),
+        ],
+    );
+    let mut rows: Vec<_> = d.series.iter().collect();
+    quotalab_engine::sort::stable_by(&mut rows, &|a, b| {
+        (a.share, a.instance_type).cmp(&(b.share, b.instance_type))
+    });
+    let several_types = chart::series_types(d).len() > 1;
+    if rows.is_empty() {
+        h.el("p", "note", "The run has no time series to chart.");
+    }
+    h.raw("<div class=\"panels\">\n");
+    for row in rows {
+        let share = row.share as usize;
+        h.raw("<div class=\"panel\"><h4>")
+            .swatch(share)
+            .text(chart::share_name(d, share));
+        if several_types {
+            h.raw(" <span class=\"type\">")
+                .text(chart::type_name(d, row.instance_type))
+                .raw("</span>");
+        }
+        h.raw("</h4>")
+            .el(
+                "p",
+                "caption",
+                &allocation::caption(&allocation::panel_summary(row)),
+            )
+            .svg(&svg::svg(PANEL.0, PANEL.1, |root, pen| {
+                let measure = move |size: f64, text: &str| estimate_width(pen, size, text);
+                allocation::draw_panel(root, pen, d, row, &measure).map(|_| ())
+            })?)
+            .raw("</div>\n");
+    }
+    h.raw("</div></figure>\n");
+
+    // Occupancy: a chart per instance type.
+    h.raw("<figure class=\"chart\" id=\"chart-occupancy\"><h3>Cluster occupancy</h3>")
+        .el(
+            "figcaption",
+            "",
+            "Instances each share's admitted jobs use (own quota + borrowed), stacked, under the cluster's capacity.",
+        );
+    let types = chart::series_types(d);
+    if types.is_empty() {
+        h.el("p", "note", "The run has no time series to chart.");
+    }
+    for ty in types {
+        if several_types {
+            h.el("h4", "", chart::type_name(d, ty));
+        }
+        h.svg(&svg::svg(WIDE, OCCUPANCY_HEIGHT, |root, pen| {
+            occupancy::draw_on(root, pen, d, ty).map(|_| ())
+        })?);
+    }
+    share_legend(h, d);
+    h.raw("</figure>\n");
+
+    // Completion time.
+    h.raw("<figure class=\"chart\" id=\"chart-completion\"><h3>Completion time</h3>")
+        .el(
+            "figcaption",
+            "",
+            "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90.",
+        )
+        .svg(&svg::svg(WIDE, COMPLETION_HEIGHT, |root, pen| {
+            completion::draw_completion(root, pen, d)
+        })?);
+    h.raw("<ul class=\"legend\">");
+    for (i, s) in d.shares.iter().enumerate() {
+        let note = if s.succeeded == 0 {
+            "no job succeeded".to_string()
+        } else {
+            format!(
+                "{} done · p50 {} · p90 {}",
+                s.succeeded,
+                format::duration(s.completion_s.p50),
+                format::duration(s.completion_s.p90)
+            )
+        };
+        h.raw("<li>")
+            .swatch(i)
+            .el("strong", "", &s.name)
+            .raw(" ")
+            .el("span", "note", &note)
+            .raw("</li>");
+    }
+    h.raw("</ul>\n</figure>\n");
+
+    // Interruption cost.
+    let bars_height = interruption::css_height(d.shares.len().max(1)) as u32;
+    h.raw("<figure class=\"chart\" id=\"chart-interruption\"><h3>Interruption cost</h3>")
+        .el(
+            "figcaption",
+            "",
+            "What interruptions cost each share in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another share took its lent capacity back) and in-share (a higher-priority job of the same share).",
+        )
+        .svg(&svg::svg(WIDE, bars_height, |root, pen| {
+            interruption::draw_interruption(root, pen, d)
+        })?);
+    key_legend(
+        h,
+        &[
+            ("key-lost", interruption::PARTS[0]),
+            ("key-startup", interruption::PARTS[1]),
+            ("key-checkpoint", interruption::PARTS[2]),
+            ("key-grace", interruption::PARTS[3]),
+        ],
+    );
+    h.raw("</figure>\n");
+
+    // Useful work, allocation-backed and borrowed (SPEC 14), as on the page: when the
+    // scenario uses the interruption contract.
+    if d.contract.used {
+        let height = useful::css_height(d.shares.len().max(1)) as u32;
+        h.raw("<figure class=\"chart\" id=\"chart-useful\"><h3>Useful work: allocation or borrowed</h3>")
+            .el(
+                "figcaption",
+                "",
+                "Each share's useful work (kept progress, in instance time), split into the part its allocation backs and the part done on capacity it borrowed, which a reclaim can take away.",
+            )
+            .svg(&svg::svg(WIDE, height, |root, pen| {
+                useful::draw_useful(root, pen, d)
+            })?);
+        key_legend(
+            h,
+            &[
+                ("key-own", useful::PARTS[0]),
+                ("key-borrowed", useful::PARTS[1]),
+            ],
+        );
+        h.raw("</figure>\n");
+    }
+    h.raw("</section>\n");
+    Ok(())
+}
+
+/// The report's stylesheet (no `>` in it: a raw `<` or `>` is only ever the report's own
+/// tags).
+const CSS: &str = "
+:root{color-scheme:light;--text:#374151;--muted:#6b7280;--line:#e5e7eb;--ink:#111827}
+*{box-sizing:border-box}
+body{margin:0;font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:var(--text);background:#f8fafc}
+header,main,footer{max-width:1040px;margin:0 auto;padding:0 24px}
+header{padding-top:28px}
+.kicker{margin:0;color:var(--muted);font-size:13px;text-transform:uppercase;letter-spacing:.06em}
+h1{margin:2px 0 4px;color:var(--ink);font-size:28px;overflow-wrap:anywhere}
+h2{margin:0 0 12px;color:var(--ink);font-size:20px}
+h3{margin:0 0 8px;color:var(--ink);font-size:17px;overflow-wrap:anywhere}
+h4{margin:0 0 6px;font-size:14px;color:var(--ink)}
+h5{margin:0 0 4px;font-size:13.5px;color:var(--ink)}
+.meta,.note,.caption,figcaption{color:var(--muted)}
+section{background:#fff;border:1px solid var(--line);border-radius:10px;padding:18px 20px;margin:18px 0}
+.described{font-size:16px}
+.description{white-space:pre-wrap;overflow-wrap:anywhere}
+pre{white-space:pre-wrap;overflow-wrap:anywhere;background:#f3f4f6;border-radius:6px;padding:12px;font-size:12.5px;max-height:480px;overflow:auto}
+details summary{cursor:pointer;color:var(--ink)}
+.warnings{border-left:3px solid #d97706;padding-left:12px}
+.scroll{overflow-x:auto}
+table{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums}
+th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
+th[scope=row],thead th:first-child{text-align:left;white-space:normal;overflow-wrap:anywhere;min-width:9em;max-width:16em}
+thead th{font-weight:600;color:var(--muted);vertical-align:bottom;white-space:normal}
+tr.totals th,tr.totals td{font-weight:600;border-top:2px solid var(--line)}
+.sw{display:inline-block;width:11px;height:11px;border-radius:2px;margin-right:6px;vertical-align:baseline}
+article.share{border-top:1px solid var(--line);padding-top:14px;margin-top:14px}
+article.share:first-of-type{border-top:0;margin-top:0;padding-top:0}
+.cols{display:grid;grid-template-columns:1fr 1fr;gap:18px}
+dl{margin:0;display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;font-size:13.5px}
+dt{color:var(--muted)}
+dd{margin:0;overflow-wrap:anywhere}
+dd.text{white-space:pre-wrap}
+.contract{margin-top:14px}
+.questions{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.question{border:1px solid var(--line);border-radius:8px;padding:10px 12px}
+.question dl{grid-template-columns:1fr}
+.question dt{font-size:12px}
+.verdict{margin:8px 0 0;padding:4px 8px;border-radius:5px;font-size:13px}
+.tone-good{background:#ecfdf5;color:#065f46}
+.tone-caution{background:#fffbeb;color:#92400e}
+.tone-bad{background:#fef2f2;color:#991b1b}
+figure{margin:0 0 26px}
+figure svg{display:block;max-width:100%;height:auto}
+.panels{display:grid;grid-template-columns:repeat(auto-fill,minmax(420px,1fr));gap:14px}
+.panel .caption{margin:0 0 4px;font-size:12.5px}
+.type{color:var(--muted);font-weight:400}
+.legend{list-style:none;padding:0;margin:8px 0 0;display:flex;flex-wrap:wrap;gap:4px 18px;font-size:13px}
+.key{display:inline-block;width:16px;height:10px;margin-right:6px;border-radius:2px;vertical-align:baseline;background:#9ca3af}
+.key-limit{height:0;border-top:2px solid var(--ink);border-radius:0}
+.key-own{background:#4e79a7}
+.key-borrowed{background:repeating-linear-gradient(135deg,#a9c0d8 0 3px,#4e79a7 3px 4px)}
+.key-lent{background:#cbd0d8}
+.key-queued{height:0;border-top:2px dashed #475569;border-radius:0}
+.key-lost{background:#4e79a7}
+.key-startup{background:#a7bcd3}
+.key-checkpoint{background:repeating-linear-gradient(135deg,#fff 0 3px,#4e79a7 3px 4px);border:1px solid #4e79a7}
+.key-grace{background:#dce4ed;border:1px solid #4e79a7}
+footer{color:var(--muted);font-size:12.5px;padding-bottom:32px}
+@media (max-width:760px){.cols,.questions{grid-template-columns:1fr}}
+@media print{body{background:#fff}section{border:0;padding:0}details{display:block}}
+";

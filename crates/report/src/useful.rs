@@ -1,0 +1,177 @@
+//! *Useful work per share* (SPEC 14, "Allocation versus opportunity"): one horizontal bar
+//! per share of the instance time that became kept progress, split into the part backed by
+//! the share's allocation (solid, in the share's colour) and the part made on borrowed
+//! capacity (its tint, hatched as borrowed usage is on the allocation panels), labelled with
+//! hours and the borrowed part's share.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::Digest;
+
+use crate::chart::{err, hatch, share_colour, share_tint, short, tick_label, Pen, MUTED, TEXT};
+use crate::format;
+use crate::interruption::unit;
+
+/// The two parts of a bar, in drawing order.
+pub const PARTS: [&str; 2] = ["on its allocation", "on borrowed capacity"];
+
+/// Share `i`'s bar in instance-hours: `[allocation-backed, borrowed]`, that is
+/// `[useful_h - useful_borrowed_h, useful_borrowed_h]`.
+pub fn parts(d: &Digest, i: usize) -> [f64; 2] {
+    let useful = d.shares.get(i).map_or(0.0, |m| m.useful_h.max(0.0));
+    let borrowed = d
+        .contract
+        .shares
+        .get(i)
+        .map_or(0.0, |c| c.useful_borrowed_h)
+        .clamp(0.0, useful);
+    [useful - borrowed, borrowed]
+}
+
+/// A bar's label: `3.5 inst-h useful · 1.25 borrowed (36%)`, `2 inst-h useful, all on its
+/// allocation`, `no useful work`; amounts in `per_hour` units per hour named `unit`.
+pub fn label(parts: [f64; 2], per_hour: f64, unit: &str) -> String {
+    let total = parts[0] + parts[1];
+    if total <= 0.0 {
+        return "no useful work".into();
+    }
+    let num = |h: f64| {
+        let s = format!("{:.2}", h * per_hour);
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    };
+    if parts[1] <= 0.0 {
+        format!("{} {unit} useful, all on its allocation", num(total))
+    } else {
+        format!(
+            "{} {unit} useful · {} borrowed ({})",
+            num(total),
+            num(parts[1]),
+            format::percent(Some(parts[1] / total))
+        )
+    }
+}
+
+/// The chart's CSS height for `n` shares (as the interruption bars').
+pub fn css_height(n: usize) -> f64 {
+    crate::interruption::css_height(n)
+}
+
+/// Draws the bars on `root` (any plotters backend, [`css_height`] CSS pixels high).
+pub fn draw_useful<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+) -> Result<(), String> {
+    let n = d.shares.len().max(1);
+    let bars: Vec<[f64; 2]> = (0..d.shares.len()).map(|i| parts(d, i)).collect();
+    let max_h = bars.iter().map(|p| p[0] + p[1]).fold(0.0, f64::max);
+    let (scale, unit_name, unit_short) = unit(max_h);
+    let x_top = if max_h > 0.0 {
+        max_h * scale * 1.6
+    } else {
+        1.0
+    };
+    let longest = d
+        .shares
+        .iter()
+        .map(|m| short(&m.name, 18).chars().count())
+        .max()
+        .unwrap_or(4);
+    let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
+
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(8.0))
+        .margin_right(pen.px(20.0))
+        .margin_left(pen.px(6.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(label_w))
+        .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(6)
+        .x_desc(format!("useful work ({unit_name})"))
+        .x_label_formatter(&|v| tick_label(*v))
+        .draw()
+        .map_err(err)?;
+
+    for (i, (m, p)) in d.shares.iter().zip(&bars).enumerate() {
+        // Row i from the top.
+        let y_mid = n as f64 - i as f64 - 0.5;
+        let (y0, y1) = (y_mid - 0.27, y_mid + 0.27);
+        let (lx, ly) = chart.backend_coord(&(0.0, y_mid));
+        root.draw_text(
+            &short(&m.name, 18),
+            &pen.text(12.0, TEXT, HPos::Right, VPos::Center),
+            (lx - pen.ipx(8.0), ly),
+        )
+        .map_err(err)?;
+        let own = p[0] * scale;
+        let total = (p[0] + p[1]) * scale;
+        if own > 0.0 {
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    [(0.0, y0), (own, y1)],
+                    share_colour(i).filled(),
+                )))
+                .map_err(err)?;
+        }
+        if total > own {
+            let rect = [(own, y0), (total, y1)];
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    rect,
+                    share_tint(i, 0.55).filled(),
+                )))
+                .map_err(err)?;
+            let a = chart.backend_coord(&rect[0]);
+            let b = chart.backend_coord(&rect[1]);
+            hatch(root, a, b, pen.ipx(6.0), pen.stroke(share_colour(i), 1.2))?;
+            chart
+                .draw_series(std::iter::once(Rectangle::new(
+                    rect,
+                    pen.stroke(share_colour(i), 1.0),
+                )))
+                .map_err(err)?;
+        }
+        let (tx, ty) = chart.backend_coord(&(total, y_mid));
+        root.draw_text(
+            &label(*p, scale, unit_short),
+            &pen.text(
+                11.5,
+                if total > 0.0 { TEXT } else { MUTED },
+                HPos::Left,
+                VPos::Center,
+            ),
+            (tx + pen.ipx(6.0), ty),
+        )
+        .map_err(err)?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_say_hours_and_the_borrowed_part() {
+        assert_eq!(label([0.0, 0.0], 1.0, "inst-h"), "no useful work");
+        assert_eq!(
+            label([2.0, 0.0], 1.0, "inst-h"),
+            "2 inst-h useful, all on its allocation"
+        );
+        assert_eq!(
+            label([2.25, 1.25], 1.0, "inst-h"),
+            "3.5 inst-h useful · 1.25 borrowed (36%)"
+        );
+        assert_eq!(
+            label([0.5, 0.25], 60.0, "inst-min"),
+            "45 inst-min useful · 15 borrowed (33%)"
+        );
+    }
+}
