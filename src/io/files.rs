@@ -17,8 +17,8 @@ use quotalab_engine::digest::Digest;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
-use crate::charts::export::LegendItem;
 use crate::charts;
+use crate::charts::export::LegendItem;
 use crate::io::share::{self, use_share, ShareState};
 use crate::io::tools::{self, Tool};
 use crate::state::{use_app, AppState, Notice};
@@ -92,12 +92,11 @@ pub fn export_scenario(app: AppState) {
     report(app, download_text(&name, "application/json", &text));
 }
 
-/// Simulates the current scenario and downloads the result JSON (SPEC 8).
-pub fn export_result_json(app: AppState) {
-    let text = app.scenario.get_untracked();
-    match quotalab_engine::run_json(&text) {
+/// Simulates `text` and downloads the result JSON (SPEC 8).
+fn export_result_json(app: AppState, text: &str) {
+    match quotalab_engine::run_json(text) {
         Ok(result) => {
-            let name = format!("{}-result.json", file_stem(&text));
+            let name = format!("{}-result.json", file_stem(text));
             report(app, download_text(&name, "application/json", &result));
         }
         Err(problems) => app.notice.set(Some(Notice::error(
@@ -516,41 +515,52 @@ fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Opti
 /// plotters' SVG backend, `quotalab_report::svg`).
 pub use quotalab_report::svg::occupancy_svg;
 
-fn export_occupancy_svg(app: AppState) {
-    let Some(outcome) = app.outcome.get_untracked() else {
-        return;
-    };
-    let result = occupancy_svg(&outcome.digest).and_then(|svg| {
-        let stem = app.scenario.with_untracked(|t| file_stem(t));
-        download_text(&format!("{stem}-occupancy.svg"), "image/svg+xml", &svg)
-    });
-    report(app, result);
-}
-
-/// Which CSV of the last run.
+/// A file of the page's last run. They are written by the lazily loaded tools
+/// ([`crate::io::tools`], `Tool::ExportResult`), so that the result JSON's writer, the CSV
+/// writers and the SVG backend are not in the page's wasm at load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum CsvKind {
+pub enum ResultFile {
+    /// The result JSON (SPEC 8), simulated again from the scenario text.
+    Json,
     Summary,
     Jobs,
     Events,
+    /// The occupancy charts as SVG.
+    OccupancySvg,
 }
 
-fn export_csv(app: AppState, kind: CsvKind) {
-    let Some(outcome) = app.outcome.get_untracked() else {
+impl ResultFile {
+    pub const ALL: [ResultFile; 5] = [
+        ResultFile::Json,
+        ResultFile::Summary,
+        ResultFile::Jobs,
+        ResultFile::Events,
+        ResultFile::OccupancySvg,
+    ];
+}
+
+/// Downloads `kind` for scenario `text` and the page's last run `d` (`None` when there is
+/// none: nothing to export but the result JSON).
+pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Digest>) {
+    let stem = file_stem(text);
+    let Some(d) = d.filter(|_| kind != ResultFile::Json) else {
+        if kind == ResultFile::Json {
+            export_result_json(app, text);
+        }
         return;
     };
-    let d = &outcome.digest;
-    let (suffix, text) = match kind {
-        CsvKind::Summary => ("summary", summary_csv(d)),
-        CsvKind::Jobs => ("jobs", jobs_csv(d)),
-        CsvKind::Events => ("events", events_csv(d)),
+    let (suffix, mime, body) = match kind {
+        ResultFile::Json => unreachable!("handled above"),
+        ResultFile::Summary => ("summary.csv", "text/csv", Ok(summary_csv(d))),
+        ResultFile::Jobs => ("jobs.csv", "text/csv", Ok(jobs_csv(d))),
+        ResultFile::Events => ("events.csv", "text/csv", Ok(events_csv(d))),
+        ResultFile::OccupancySvg => ("occupancy.svg", "image/svg+xml", occupancy_svg(d)),
     };
-    let stem = app.scenario.with_untracked(|t| file_stem(t));
     report(
         app,
-        download_text(&format!("{stem}-{suffix}.csv"), "text/csv", &text),
+        body.and_then(|b| download_text(&format!("{stem}-{suffix}"), mime, &b)),
     );
-    if kind == CsvKind::Events && (d.events.len() as u64) < d.event_count {
+    if kind == ResultFile::Events && (d.events.len() as u64) < d.event_count {
         app.notice.set(Some(Notice::info(
             format!(
                 "The events file holds the first {} of the run's {} events (the page keeps at most that many).",
@@ -664,7 +674,7 @@ pub fn FilesMenu() -> impl IntoView {
             </button>
         }
     };
-    let result_item = move |label: &'static str, testid: &'static str, kind: Option<CsvKind>| {
+    let result_item = move |label: &'static str, testid: &'static str, kind: ResultFile| {
         view! {
             <button
                 type="button"
@@ -674,10 +684,7 @@ pub fn FilesMenu() -> impl IntoView {
                 title=results_title
                 on:click=move |_| {
                     close();
-                    match kind {
-                        None => export_result_json(app),
-                        Some(k) => export_csv(app, k),
-                    }
+                    tools::open(app, Tool::ExportResult(kind), RwSignal::new(false));
                 }
             >
                 {label}
@@ -758,24 +765,13 @@ pub fn FilesMenu() -> impl IntoView {
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
                 {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 <p class="menu-group" aria-hidden="true">"Results"</p>
-                {result_item("Results (JSON)", "export-result-json", None)}
-                {result_item("Summary per share (CSV)", "export-summary-csv", Some(CsvKind::Summary))}
-                {result_item("Jobs (CSV)", "export-jobs-csv", Some(CsvKind::Jobs))}
-                {result_item("Events (CSV)", "export-events-csv", Some(CsvKind::Events))}
+                {result_item("Results (JSON)", "export-result-json", ResultFile::Json)}
+                {result_item("Summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
+                {result_item("Jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}
+                {result_item("Events (CSV)", "export-events-csv", ResultFile::Events)}
                 <p class="menu-group" aria-hidden="true">"Charts"</p>
                 {chart_items}
-                <button
-                    type="button"
-                    role="menuitem"
-                    data-testid="export-occupancy-svg"
-                    prop:disabled=no_results
-                    on:click=move |_| {
-                        close();
-                        export_occupancy_svg(app);
-                    }
-                >
-                    "Occupancy (SVG)"
-                </button>
+                {result_item("Occupancy (SVG)", "export-occupancy-svg", ResultFile::OccupancySvg)}
             </div>
         </details>
         <input

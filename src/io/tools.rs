@@ -6,10 +6,13 @@
 //! load (docs/PERFORMANCE.md, "Load size"). The page and the tools each run their own copy
 //! of this crate and talk through one small bridge on `window`:
 //!
-//! The configuration exports run there too (they share the dialog's worker client).
+//! The configuration exports run there too (they share the dialog's worker client), and so
+//! does the compare card's three-way comparison (SPEC 9), mounted into the page's card
+//! when its switch is first turned on and handed the page's scenario at each new result.
 //!
 //! - the page ([`install_host`], [`open`]) registers `quotalabHost` with `scenario()` (the
-//!   scenario text now), `apply(text, push)` (a tool's new scenario: `push` when it is a new
+//!   scenario text now), `digest()` (the last run's digest, postcard bytes, for the result
+//!   files' exports), `apply(text, push)` (a tool's new scenario: `push` when it is a new
 //!   scenario, as [`super::share::open_scenario`] says) and `notice(error, title, lines)`;
 //!   [`open`] imports `quotalab-tools.js` once (www/loader.js's `quotalabImport`), starts it
 //!   and calls its `open_tool(kind)`;
@@ -26,6 +29,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use quotalab_config_worker::OutFormat;
 
+use super::files::ResultFile;
 use super::share::{self, ShareState};
 use crate::state::{AppState, Notice, NoticeKind};
 
@@ -38,6 +42,11 @@ pub enum Tool {
     Trace,
     /// The scenario's shares exported as a configuration file (a download).
     Export(OutFormat),
+    /// The compare card's comparison switched on (with the page's scenario now) or off
+    /// ([`crate::results::compare::CompareView`]).
+    Compare(bool),
+    /// A file of the page's last run (result JSON, CSVs, occupancy SVG), a download.
+    ExportResult(ResultFile),
 }
 
 impl Tool {
@@ -49,6 +58,11 @@ impl Tool {
             Tool::Export(OutFormat::AwsJson) => 2,
             Tool::Export(OutFormat::AwsScript) => 3,
             Tool::Export(OutFormat::Kueue) => 4,
+            Tool::Compare(false) => 5,
+            Tool::Compare(true) => 6,
+            Tool::ExportResult(kind) => {
+                10 + ResultFile::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u32
+            }
         }
     }
 
@@ -59,6 +73,9 @@ impl Tool {
             2 => Tool::Export(OutFormat::AwsJson),
             3 => Tool::Export(OutFormat::AwsScript),
             4 => Tool::Export(OutFormat::Kueue),
+            5 => Tool::Compare(false),
+            6 => Tool::Compare(true),
+            10.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 10)?),
             _ => return None,
         })
     }
@@ -95,6 +112,17 @@ fn message(e: JsValue) -> String {
 pub fn install_host(app: AppState, share: ShareState) {
     let host = js_sys::Object::new();
     let scenario = Closure::<dyn Fn() -> String>::new(move || app.scenario.get_untracked());
+    // The last run's digest as postcard bytes (the worker protocol's encoding), or undefined.
+    let digest = Closure::<dyn Fn() -> JsValue>::new(move || {
+        app.outcome
+            .with_untracked(|o| {
+                o.as_ref()
+                    .and_then(|o| postcard::to_allocvec(&*o.digest).ok())
+            })
+            .map_or(JsValue::UNDEFINED, |b| {
+                js_sys::Uint8Array::from(&b[..]).into()
+            })
+    });
     let apply = Closure::<dyn Fn(String, bool)>::new(move |text: String, push: bool| {
         if push {
             share::open_scenario(app, share, text);
@@ -114,6 +142,7 @@ pub fn install_host(app: AppState, share: ShareState) {
     );
     for (key, f) in [
         ("scenario", scenario.as_ref()),
+        ("digest", digest.as_ref()),
         ("apply", apply.as_ref()),
         ("notice", notice.as_ref()),
     ] {
@@ -121,6 +150,7 @@ pub fn install_host(app: AppState, share: ShareState) {
     }
     // The page lives as long as its window: the closures too.
     scenario.forget();
+    digest.forget();
     apply.forget();
     notice.forget();
     let _ = js_sys::Reflect::set(&global(), &JsValue::from_str(HOST), &host);
@@ -168,7 +198,7 @@ pub fn open(app: AppState, tool: Tool, busy: RwSignal<bool>) {
         busy.set(false);
         if let Err(e) = opened {
             app.notice.set(Some(Notice::error(
-                "The import tools could not be loaded (reload the page to try again).",
+                "The page's tools could not be loaded (reload the page to try again).",
                 vec![e],
             )));
         }
@@ -219,6 +249,9 @@ struct Mounted {
     /// The scenario text last taken from the page (not handed back).
     from_page: StoredValue<String>,
     service: super::config::ConfigService,
+    /// The compare card's switch, and whether its comparison is mounted in the page's card.
+    compare_on: RwSignal<bool>,
+    compare_mounted: StoredValue<bool>,
 }
 
 thread_local! {
@@ -239,6 +272,19 @@ fn page_scenario() -> String {
         .unwrap_or_default()
 }
 
+/// The page's last run, decoded from the bridge's postcard bytes (`None` without one).
+fn page_digest() -> Option<quotalab_engine::digest::Digest> {
+    let bytes = host()
+        .and_then(|h| function(&h, "digest"))
+        .ok()?
+        .call0(&JsValue::NULL)
+        .ok()?
+        .dyn_into::<js_sys::Uint8Array>()
+        .ok()?
+        .to_vec();
+    postcard::from_bytes(&bytes).ok()
+}
+
 /// Mounts the tools once: their own state, starting from the page's scenario; every new
 /// scenario and notice goes to the page.
 fn mount() -> Mounted {
@@ -254,6 +300,8 @@ fn mount() -> Mounted {
         trace: NodeRef::new(),
         from_page: StoredValue::new(text),
         service: super::config::ConfigService::new(super::config::WorkerBackend),
+        compare_on: RwSignal::new(false),
+        compare_mounted: StoredValue::new(false),
     };
     let doc = leptos::prelude::document();
     let root = doc
@@ -315,11 +363,43 @@ pub fn open_tool(code: u32) {
     let text = page_scenario();
     if m.app.scenario.with_untracked(|s| *s != text) {
         m.from_page.set_value(text.clone());
-        m.app.scenario.set(text);
+        m.app.scenario.set(text.clone());
     }
     match tool {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
         Tool::Export(format) => super::config::export_config(m.app, m.service, format),
+        Tool::Compare(on) => {
+            mount_compare(m);
+            m.compare_on.set(on);
+        }
+        Tool::ExportResult(kind) => {
+            let d = page_digest();
+            super::files::export_result(m.app, kind, &text, d.as_ref());
+        }
     }
+}
+
+/// Mounts the comparison into the page's compare card (`compare-host`), once; it compares
+/// the tools' copy of the scenario, which [`open_tool`] keeps equal to the page's.
+fn mount_compare(m: Mounted) {
+    if m.compare_mounted.get_value() {
+        return;
+    }
+    let Some(host) = leptos::prelude::document()
+        .query_selector("[data-testid=compare-host]")
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    let (app, on) = (m.app, m.compare_on);
+    let handle = leptos::mount::mount_to(host, move || {
+        provide_context(app);
+        let source = Signal::derive(move || app.scenario.get());
+        view! { <crate::results::compare::CompareBody on=on.into() source=source /> }
+    });
+    handle.forget();
+    m.compare_mounted.set_value(true);
 }

@@ -305,12 +305,77 @@ fn share_table(i: usize, c: &Comparison) -> impl IntoView {
     }
 }
 
-/// The compare panel: a toggle (`compare-toggle`); when on, the current scenario is also
-/// simulated partitioned and pooled (re-run after each new result) and shown per share.
+/// The compare card's frame: heading, the `compare-toggle` switch bound to `on`, and `body`
+/// (the comparison, or where the tools mount it) under an explanation while off.
+fn compare_card(on: RwSignal<bool>, body: impl IntoView + 'static) -> impl IntoView {
+    view! {
+        <section class="card compare-view" aria-labelledby="compare-heading" data-testid="compare-view">
+            <div class="compare-head">
+                <h2 id="compare-heading">"Compare policies"</h2>
+                <label class="toggle">
+                    <input
+                        type="checkbox"
+                        data-testid="compare-toggle"
+                        prop:checked=move || on.get()
+                        on:change=move |ev| on.set(event_target_checked(&ev))
+                    />
+                    " Compare with partitioned and pooled"
+                </label>
+            </div>
+            <p class="explain-intro" hidden=move || on.get()>
+                "What would each team gain or lose if nobody shared (partitioned) or everybody did (pooled)? Switch on to simulate both."
+            </p>
+            {body}
+        </section>
+    }
+}
+
+/// The page's compare card. The comparison itself ([`CompareBody`]) is drawn by the lazily
+/// loaded tools wasm ([`crate::io::tools`], `Tool::Compare`), which mounts it into this
+/// card's `compare-host` the first time the switch is turned on and is handed the page's
+/// scenario again each time a new result lands: its code and the three-way captions never
+/// weigh on the page's load.
 #[component]
 pub fn CompareView() -> impl IntoView {
     let app = use_app();
     let on = RwSignal::new(false);
+    let busy = RwSignal::new(false);
+    Effect::new(move |prev: Option<bool>| {
+        let now = on.get();
+        // Re-compare when a new result lands (the text then is the one it was simulated from).
+        app.outcome.track();
+        if now || prev == Some(true) {
+            crate::io::tools::open(app, crate::io::tools::Tool::Compare(now), busy);
+        }
+        now
+    });
+    let host = view! {
+        <div class="compare-host" data-testid="compare-host" aria-busy=move || busy.get().then_some("true")></div>
+    };
+    compare_card(on, host)
+}
+
+/// The compare card with its comparison drawn in place (the tools' [`CompareBody`] mounted
+/// directly): what the page shows, for the component tests, which cannot import the tools.
+#[component]
+pub fn CompareInline() -> impl IntoView {
+    let app = use_app();
+    let on = RwSignal::new(false);
+    // The scenario each time a new result lands, as the page hands it to the tools.
+    let source = Memo::new(move |_| {
+        app.outcome.track();
+        app.scenario.get_untracked()
+    });
+    compare_card(
+        on,
+        view! { <CompareBody on=on.into() source=source.into() /> },
+    )
+}
+
+/// The comparison (tools side): while `on`, `source` is also simulated partitioned and
+/// pooled, again whenever it changes, and shown per share with the captions.
+#[component]
+pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
     // The comparison and how long its three runs took (ms).
     let result = RwSignal::new(None::<(Result<Arc<Comparison>, Vec<String>>, f64)>);
     Effect::new(move |_| {
@@ -318,9 +383,7 @@ pub fn CompareView() -> impl IntoView {
             result.set(None);
             return;
         }
-        // Re-run when a new result lands (the text then is the one it was simulated from).
-        app.outcome.track();
-        let text = app.scenario.get_untracked();
+        let text = source.get();
         let start = now_ms();
         let c = run_comparison(&text).map(Arc::new);
         result.set(Some((c, now_ms() - start)));
@@ -379,30 +442,5 @@ pub fn CompareView() -> impl IntoView {
             }
         })
     };
-    view! {
-        <section class="card compare-view" aria-labelledby="compare-heading" data-testid="compare-view">
-            <div class="compare-head">
-                <h2 id="compare-heading">"Compare policies"</h2>
-                <label class="toggle">
-                    <input
-                        type="checkbox"
-                        data-testid="compare-toggle"
-                        prop:checked=move || on.get()
-                        on:change=move |ev| on.set(event_target_checked(&ev))
-                    />
-                    " Compare with partitioned and pooled"
-                </label>
-            </div>
-            <Show
-                when=move || on.get()
-                fallback=|| view! {
-                    <p class="explain-intro">
-                        "What would each team gain or lose if nobody shared (partitioned) or everybody did (pooled)? Switch on to simulate both."
-                    </p>
-                }
-            >
-                {body}
-            </Show>
-        </section>
-    }
+    body
 }

@@ -111,7 +111,9 @@ impl Run {
                     .then_some(())
                     .ok_or_else(|| format!("the log has no {event} event of {job}"))
             }
-            Highlight::StateAt | Highlight::Compare | Highlight::Summary => Ok(()),
+            Highlight::StateAt | Highlight::Compare | Highlight::Summary | Highlight::Cohorts => {
+                Ok(())
+            }
         }
     }
 

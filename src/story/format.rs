@@ -72,6 +72,8 @@ pub enum Highlight {
     Compare,
     /// The summary table.
     Summary,
+    /// The Kueue cohort tree at the time cursor.
+    Cohorts,
 }
 
 /// An edit to try: set the value at a JSON pointer of the scenario.

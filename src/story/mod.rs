@@ -34,6 +34,7 @@ pub const STORY_FILES: &[&str] = &[
     include_str!("../../www/stories/allocation.json"),
     include_str!("../../www/stories/partition.json"),
     include_str!("../../www/stories/checkpoint.json"),
+    include_str!("../../www/stories/cohort.json"),
 ];
 
 /// The shipped stories (a file that does not parse is left out; the native tests make sure
@@ -229,6 +230,7 @@ pub fn label(h: &Highlight) -> String {
         Highlight::StateAt => "state at this time".to_string(),
         Highlight::Compare => "the comparison".to_string(),
         Highlight::Summary => "the summary".to_string(),
+        Highlight::Cohorts => "the cohort tree".to_string(),
     }
 }
 
@@ -287,6 +289,7 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
         Highlight::StateAt => q("[data-testid=state-at]"),
         Highlight::Compare => q("[data-testid=compare-view]"),
         Highlight::Summary => q("[data-testid=summary-table]"),
+        Highlight::Cohorts => q("[data-testid=cohort-tree]"),
     }
 }
 

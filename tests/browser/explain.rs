@@ -6,7 +6,7 @@
 use crate::common::{all, mount, one, settle, sleep_ms};
 use leptos::{prelude::*, task::tick};
 use quotalab_app::io::presets::{self, PRESETS};
-use quotalab_app::results::compare::CompareView;
+use quotalab_app::results::compare::CompareInline;
 use quotalab_app::results::explain::{self, CheckpointAdvisor, EventLog, JobHistory};
 use quotalab_app::state::{AppState, RunOutcome};
 use quotalab_app::toolbar::PresetPicker;
@@ -233,7 +233,7 @@ async fn event_log_caps_the_rows_and_shows_more_on_demand() {
 async fn compare_view_shows_three_columns_per_share_only_when_on() {
     let (root, _) = mount_run(
         presets::POOLED.inline().unwrap(),
-        || view! { <CompareView /> },
+        || view! { <CompareInline /> },
     );
     settle().await;
     assert!(
