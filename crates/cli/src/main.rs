@@ -13,6 +13,7 @@ use quotalab_engine::{compare, link, Problem};
 
 mod choice;
 mod config_cmd;
+mod report_cmd;
 mod sweep_cmd;
 mod trace_cmd;
 
@@ -52,6 +53,8 @@ enum Command {
     },
     /// Run the scenario over ranges of values and seeds; print one JSON line per run (SPEC 15).
     Sweep(Box<sweep_cmd::SweepArgs>),
+    /// Write the scenario's report: one self-contained HTML file (SPEC 14).
+    Report(report_cmd::ReportArgs),
     /// Share links: a scenario as a URL-fragment payload, and back.
     #[command(subcommand)]
     Link(LinkCommand),
@@ -205,6 +208,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             }
         }
         Command::Sweep(args) => sweep_cmd::run(&args)?,
+        Command::Report(args) => report_cmd::run(&args)?,
         Command::Link(LinkCommand::Encode { file }) => {
             let text = read_input(&file)?;
             // Only valid scenarios become links: a link that cannot open is worse than none.
