@@ -64,30 +64,41 @@ pub(crate) struct Group {
 /// An offer in the Kueue model's order (SPEC 12 "Order of offers").
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KOffer {
-    /// Classical: not borrowing first, then higher priority, then earlier submit, then
-    /// share order.
-    key: (bool, Reverse<Priority>, i64, usize),
+    /// Classical order: not borrowing first, then higher priority, then earlier submit,
+    /// then share order, as one integer ([`order_rank`]).
+    rank: u128,
     job: JobId,
-    fits: bool,
-    /// Share, type and size (the fair-sharing comparison).
-    ask: (usize, usize, u64),
     /// Its place in the share's [`Heads`] (queue order).
-    head: usize,
+    head: u32,
+    fits: bool,
 }
 
-/// A share's queue heads as a pass reads them (SPEC 12 "Order of offers"): the first job
-/// of every bucket in queue order, with its type, size and whether the share has a limit
-/// of that type, read once per queue `version` instead of at every offer.
-#[derive(Debug, Default)]
-struct Heads {
-    version: Option<u64>,
+/// A share's queue heads as the Kueue pass reads them (SPEC 12 "Order of offers"): the
+/// first job of every bucket in queue order, with its type, size and whether the share has
+/// a limit of that type. Kept in the share's `ShareRt` from one pass to the next and read
+/// again only when its queue `version` or the configuration (`struct_epoch`) changed.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Heads {
+    /// `(version, struct_epoch)` the heads were read at.
+    at: Option<(u64, u64)>,
     heads: Vec<(JobId, usize, u64, bool)>,
 }
 
-thread_local! {
-    /// [`Heads`] storage reused from one pass to the next (its contents are not).
-    static HEADS: std::cell::RefCell<Vec<Heads>> = const { std::cell::RefCell::new(Vec::new()) };
+/// SPEC 12 "Order of offers", classical: the key `(borrowing, Reverse(priority), submit,
+/// share)` as one integer with the same order (borrowing in the top bit, then the
+/// priority reversed, the submit time with its sign bit flipped, the share index), so
+/// that choosing the first offer compares integers. Share indices are below 2^31
+/// (`model::limits`).
+#[inline(always)]
+fn order_rank(borrows: bool, priority: Priority, submit: i64, s: usize) -> u128 {
+    let reversed = (i32::MAX as i64 - priority as i64) as u128; // 0..2^32
+    let submit = (submit as u64 ^ (1 << 63)) as u128;
+    debug_assert!(s < 1 << 31);
+    ((borrows as u128) << 127) | (reversed << 95) | (submit << 31) | s as u128
 }
+
+/// The borrowing bit of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
+const BORROWING: u128 = 1 << 127;
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
 #[derive(Clone)]
@@ -144,9 +155,9 @@ impl Sim<'_> {
             && trial.sum_used.saturating_add(n) <= self.sc.capacity[t]
     }
 
-    /// [`Sim::tree_fits`] on the current trees (no trial copy).
-    pub(crate) fn fits_now(&self, s: usize, t: usize, n: u64) -> bool {
-        (n as i128) <= self.trees[t].available(s)
+    /// [`Sim::tree_fits`] on the current trees (no trial copy), given `available(S,T)`.
+    pub(crate) fn fits_now(&self, available: i128, t: usize, n: u64) -> bool {
+        (n as i128) <= available
             && (self.usage[t].sum_used + self.reserved_sum[t]).saturating_add(n)
                 <= self.sc.capacity[t]
     }
@@ -176,15 +187,11 @@ impl Sim<'_> {
     /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
     /// configuration and priorities are unchanged (`version`, `usage_version`,
     /// `struct_epoch`) offers what it offered last time. Off with `Options::exhaustive`.
-    fn first_offer(
-        &mut self,
-        s: usize,
-        passed: &[(usize, u64)],
-        heads: &mut Heads,
-    ) -> Option<KOffer> {
+    fn first_offer(&mut self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
         let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
         if !fresh || self.opts.exhaustive {
-            return self.kueue_offer(s, passed, self.heads_of(s, heads), 0);
+            self.refresh_heads(s);
+            return self.kueue_offer(s, passed, 0);
         }
         let key = (self.usage_version, self.struct_epoch, self.rt[s].version);
         if let Some((k, o)) = self.rt[s].kueue_offer {
@@ -192,7 +199,8 @@ impl Sim<'_> {
                 return o;
             }
         }
-        let o = self.kueue_offer(s, passed, self.heads_of(s, heads), 0);
+        self.refresh_heads(s);
+        let o = self.kueue_offer(s, passed, 0);
         self.rt[s].kueue_offer = Some((key, o));
         o
     }
@@ -200,32 +208,36 @@ impl Sim<'_> {
     /// SPEC 12 "Order of offers": share `s` offers its first RUNNABLE job that fits or may
     /// preempt (strict FIFO: its first job, or nothing). `passed` holds the (type, size)
     /// buckets of `s` already served without victims in this pass; `heads` its queue heads
-    /// ([`Sim::heads_of`]), of which the first `start` are known to offer nothing.
-    fn kueue_offer(
-        &self,
-        s: usize,
-        passed: &[(usize, u64)],
-        heads: &[(JobId, usize, u64, bool)],
-        start: usize,
-    ) -> Option<KOffer> {
+    /// (brought up to date by [`Sim::refresh_heads`]), of which the first `start` are known
+    /// to offer nothing.
+    fn kueue_offer(&self, s: usize, passed: &[(usize, u64)], start: usize) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
         let start = if strict { 0 } else { start };
-        for (i, &(j, t, n, limited)) in heads.iter().enumerate().skip(start) {
+        // `available(S,T)` of the last type looked at: heads of one type share it.
+        let mut available: Option<(usize, i128)> = None;
+        for (i, &(j, t, n, limited)) in self.rt[s].kueue_heads.heads.iter().enumerate().skip(start)
+        {
             if limited && !passed.contains(&(t, n)) {
-                let fits = self.fits_now(s, t, n);
+                let avail = match available {
+                    Some((at, a)) if at == t => a,
+                    _ => {
+                        let a = self.trees[t].available(s);
+                        available = Some((t, a));
+                        a
+                    }
+                };
+                let fits = self.fits_now(avail, t, n);
                 if fits || self.kueue_may_preempt(s, t, n) {
-                    let key = (
-                        self.offer_borrows(s, t, n),
-                        Reverse(self.jobs[j.index()].priority),
+                    let borrows = self.offer_borrows(s, t, n);
+                    let (priority, submit) = (
+                        self.jobs[j.index()].priority,
                         self.sc.jobs[j.index()].submit,
-                        s,
                     );
                     return Some(KOffer {
-                        key,
+                        rank: order_rank(borrows, priority, submit, s),
                         job: j,
                         fits,
-                        ask: (s, t, n),
-                        head: i,
+                        head: i as u32,
                     });
                 }
             }
@@ -236,28 +248,35 @@ impl Sim<'_> {
         None
     }
 
+    /// Brings share `s`'s [`Heads`] up to date: read again from its buckets only when its
+    /// queue `version` or the configuration (`struct_epoch`) changed since they were read.
+    #[inline(always)]
+    fn refresh_heads(&mut self, s: usize) {
+        let at = Some((self.rt[s].version, self.struct_epoch));
+        if self.rt[s].kueue_heads.at != at {
+            self.read_heads(s, at);
+        }
+    }
+
+    /// [`Sim::refresh_heads`]: reads share `s`'s heads from its buckets.
+    fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
+        let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
+        heads.clear();
+        heads.extend(self.rt[s].heads.iter().map(|head| {
+            let j = head.3;
+            let spec = &self.sc.jobs[j.index()];
+            let (t, n) = (spec.instance_type, spec.instances);
+            (j, t, n, crate::admission::has_limit(&self.cfg[s], t))
+        }));
+        self.rt[s].kueue_heads = Heads { at, heads };
+    }
+
     /// SPEC 12 / SPEC 4 "The pass" in the Kueue model: serve the first offer; admit it if
     /// it fits, else preempt its victims and admit it into the quota they release; a job
     /// that finds no victims keeps waiting (its share offers no other job of that type and
     /// size in this pass, strict FIFO none at all) and, unless its `reclaim` is `any`,
     /// reserves capacity until the end of the pass (Kueue
     /// `reserveCapacityForUnreclaimablePreempt`).
-    /// Share `s`'s queue heads, from `cache` while its queue `version` is unchanged.
-    fn heads_of<'a>(&self, s: usize, cache: &'a mut Heads) -> &'a [(JobId, usize, u64, bool)] {
-        let rt = &self.rt[s];
-        if cache.version != Some(rt.version) {
-            cache.version = Some(rt.version);
-            cache.heads.clear();
-            cache.heads.extend(rt.heads.iter().map(|head| {
-                let j = head.3;
-                let spec = &self.sc.jobs[j.index()];
-                let (t, n) = (spec.instance_type, spec.instances);
-                (j, t, n, crate::admission::has_limit(&self.cfg[s], t))
-            }));
-        }
-        &cache.heads
-    }
-
     pub(crate) fn kueue_pass(&mut self) {
         let shares = self.cfg.len();
         // Per share, the (type, size) buckets served without victims in this pass.
@@ -267,40 +286,36 @@ impl Sim<'_> {
         // Each share's offer. A step that finds no victims and reserves nothing changes
         // nothing but its own share's offer, so only that one is computed again.
         let mut offers: Vec<Option<KOffer>> = Vec::with_capacity(shares);
+        // Each offer's `rank`, `u128::MAX` for none (the classical order's comparisons).
+        let mut ranks: Vec<u128> = Vec::with_capacity(shares);
         let mut stale: Option<usize> = None; // None: every offer
-                                             // Read afresh in every pass; only the allocations are kept from one to the next.
-        let mut heads = HEADS.with(|h| h.take());
-        heads.resize_with(shares, Heads::default);
-        heads.iter_mut().for_each(|h| h.version = None);
         loop {
             match stale {
                 None => {
                     offers.clear();
+                    ranks.clear();
                     for s in 0..shares {
-                        let o =
-                            (!blocked[s]).then(|| self.first_offer(s, &passed[s], &mut heads[s]));
-                        offers.push(o.flatten());
+                        let o = (!blocked[s]).then(|| self.first_offer(s, &passed[s]));
+                        let o = o.flatten();
+                        offers.push(o);
+                        ranks.push(o.map_or(u128::MAX, |o| o.rank));
                     }
                 }
                 Some(s) => {
                     // Nothing changed but `passed[s]`: the heads before the one just
                     // served still offer nothing.
-                    let start = offers[s].map_or(0, |o| o.head + 1);
-                    offers[s] = (!blocked[s])
-                        .then(|| {
-                            let h = self.heads_of(s, &mut heads[s]);
-                            self.kueue_offer(s, &passed[s], h, start)
-                        })
+                    let start = offers[s].map_or(0, |o| o.head as usize + 1);
+                    self.refresh_heads(s); // a remembered first offer read none
+                    let o = (!blocked[s])
+                        .then(|| self.kueue_offer(s, &passed[s], start))
                         .flatten();
+                    offers[s] = o;
+                    ranks[s] = o.map_or(u128::MAX, |o| o.rank);
                 }
             }
-            let mut best: Option<&KOffer> = None;
-            for o in offers.iter().flatten() {
-                if best.is_none_or(|b| self.offer_before(o, b)) {
-                    best = Some(o);
-                }
-            }
-            let Some(offer) = best else { break };
+            let Some(offer) = self.first_of(&offers, &ranks) else {
+                break;
+            };
             self.steps += 1;
             let (j, fits) = (offer.job, offer.fits);
             let spec = &self.sc.jobs[j.index()];
@@ -342,19 +357,44 @@ impl Sim<'_> {
             self.trees[t].remove_usage(s, r);
             self.reserved_sum[t] -= r;
         }
-        HEADS.with(|h| h.replace(heads));
+    }
+
+    /// SPEC 12 "Order of offers": the offer served next, the first in the order
+    /// ([`Sim::offer_before`]); classically the least `rank` (the same order, one integer
+    /// comparison per share).
+    fn first_of(&self, offers: &[Option<KOffer>], ranks: &[u128]) -> Option<KOffer> {
+        if self.sc.fair_sharing.is_none() {
+            let (mut best, mut at) = (u128::MAX, 0);
+            for (i, &r) in ranks.iter().enumerate() {
+                if r < best {
+                    (best, at) = (r, i);
+                }
+            }
+            return if best == u128::MAX { None } else { offers[at] };
+        }
+        let mut best: Option<&KOffer> = None;
+        for o in offers.iter().flatten() {
+            if best.is_none_or(|b| self.offer_before(o, b)) {
+                best = Some(o);
+            }
+        }
+        best.copied()
     }
 
     /// SPEC 12 "Order of offers": classical key, or with fair sharing the comparison at the
     /// lowest common cohort ([`Sim::fs_offer_cmp`]).
     fn offer_before(&self, a: &KOffer, b: &KOffer) -> bool {
-        let classical = a.key.cmp(&b.key);
+        let classical = a.rank.cmp(&b.rank);
         if self.sc.fair_sharing.is_none() {
             return classical.is_lt();
         }
-        match self.fs_offer_cmp(a.ask, b.ask) {
+        let ask = |o: &KOffer| {
+            let spec = &self.sc.jobs[o.job.index()];
+            (spec.share, spec.instance_type, spec.instances)
+        };
+        match self.fs_offer_cmp(ask(a), ask(b)) {
             Some(fair) => fair
-                .then((a.key.1, a.key.2, a.key.3).cmp(&(b.key.1, b.key.2, b.key.3)))
+                .then((a.rank & !BORROWING).cmp(&(b.rank & !BORROWING)))
                 .is_lt(),
             None => classical.is_lt(),
         }
@@ -459,13 +499,27 @@ impl Sim<'_> {
     /// Whether share `g.share` holds at least one candidate for `j` (a job its policy allows,
     /// SPEC 12). Admitted jobs are in candidate order, so only the priorities a priority
     /// policy can allow are looked at.
+    /// The policies that decide on priority alone look at the lowest priority only.
     fn group_nonempty(&self, j: JobId, g: &Group, t: usize) -> bool {
         let pj = self.jobs[j.index()].priority;
-        let any = self.policy_any(j, g.share);
-        self.rt[g.share].admitted[t]
-            .iter()
-            .take_while(|k| any || k.0 <= pj)
-            .any(|k| self.policy_allows(j, k.2))
+        let admitted = &self.rt[g.share].admitted[t];
+        let p = &self.cfg[self.sc.jobs[j.index()].share].kueue.preemption;
+        let own = g.share == self.sc.jobs[j.index()].share;
+        let lowest_below = || admitted.first().is_some_and(|k| k.0 < pj);
+        match (own, p.within_share, p.reclaim) {
+            (true, WithinShare::Never, _) | (false, _, ReclaimPolicy::Never) => false,
+            (true, WithinShare::LowerPriority, _) | (false, _, ReclaimPolicy::LowerPriority) => {
+                lowest_below()
+            }
+            (false, _, ReclaimPolicy::Any) => !admitted.is_empty(),
+            (true, WithinShare::LowerOrNewerEqualPriority, _) => {
+                lowest_below()
+                    || admitted
+                        .iter()
+                        .take_while(|k| k.0 <= pj)
+                        .any(|k| self.policy_allows(j, k.2))
+            }
+        }
     }
 
     /// Whether `j`'s policy towards share `o`'s jobs is `reclaim` `any` (every job is a
@@ -498,6 +552,9 @@ impl Sim<'_> {
         }
         for &o in &tree.child_shares[node] {
             if o != s && !tree.within_quota(o) {
+                if out.capacity() == 0 {
+                    out.reserve(tree.shares); // one allocation, not one per doubling
+                }
                 out.push(Group {
                     share: o,
                     advantage,

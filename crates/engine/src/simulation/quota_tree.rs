@@ -39,6 +39,9 @@ pub struct Shape {
     pub subtree: Vec<u64>,
     /// SPEC 12 `private(N)` (Kueue localQuota / guaranteed quota).
     pub private: Vec<u64>,
+    /// SPEC 12 `potential(N)`, a function of the shape alone: computed once per shape (see
+    /// [`QuotaTree::potential`]).
+    potentials: Vec<u64>,
 }
 
 impl std::ops::Deref for QuotaTree {
@@ -67,6 +70,7 @@ impl QuotaTree {
             lending_limit: vec![None; n],
             subtree: vec![0; n],
             private: vec![0; n],
+            potentials: vec![0; n],
         };
         for (c, co) in cohorts.iter().enumerate() {
             let node = s0 + c;
@@ -90,6 +94,10 @@ impl QuotaTree {
         let mut done = vec![false; n];
         for node in 0..n {
             tree.compute_subtree(node, &mut done);
+        }
+        let mut done = vec![false; n];
+        for node in 0..n {
+            tree.compute_potential(node, &mut done);
         }
         QuotaTree {
             shape: std::sync::Arc::new(tree),
@@ -119,6 +127,29 @@ impl Shape {
         }
         self.subtree[node] = sub;
         self.private[node] = self.lending_limit[node].map_or(0, |l| sub.saturating_sub(l));
+    }
+}
+
+impl Shape {
+    /// SPEC 12 `potential(N)` (resource_node.go `potentialAvailable`): what N could use
+    /// with the whole tree idle: the root's `subtree`; for another node
+    /// `min(private + potential(parent), subtree + borrowing_limit)`. Usage plays no part,
+    /// so it is computed once per shape, parents first.
+    fn compute_potential(&mut self, node: Node, done: &mut [bool]) {
+        if done[node] {
+            return;
+        }
+        done[node] = true; // a cycle (refused by validation) cannot recurse forever
+        let Some(p) = self.parent[node] else {
+            self.potentials[node] = self.subtree[node];
+            return;
+        };
+        self.compute_potential(p, done);
+        let v = self.private[node].saturating_add(self.potentials[p]);
+        self.potentials[node] = match self.borrowing_limit[node] {
+            None => v,
+            Some(bl) => v.min(self.subtree[node].saturating_add(bl)),
+        };
     }
 }
 
@@ -175,6 +206,10 @@ impl QuotaTree {
     pub fn available(&self, node: Node) -> i128 {
         match self.parent[node] {
             None => self.root_available(node),
+            // A child of a root (every share of a one-cohort tree): no recursion.
+            Some(p) if self.parent[p].is_none() => {
+                self.available_given(node, self.root_available(p))
+            }
             Some(p) => self.available_given(node, self.available(p)),
         }
     }
@@ -204,17 +239,10 @@ impl QuotaTree {
     }
 
     /// SPEC 12 `potential(N)` (resource_node.go `potentialAvailable`): what N could use
-    /// with the whole tree idle: the root's `subtree`; for another node
-    /// `min(private + potential(parent), subtree + borrowing_limit)`.
+    /// with the whole tree idle (computed with the shape: `Shape::compute_potential`).
+    #[inline(always)]
     pub fn potential(&self, node: Node) -> u64 {
-        let Some(p) = self.parent[node] else {
-            return self.subtree[node];
-        };
-        let v = self.private[node].saturating_add(self.potential(p));
-        match self.borrowing_limit[node] {
-            None => v,
-            Some(bl) => v.min(self.subtree[node].saturating_add(bl)),
-        }
+        self.potentials[node]
     }
 
     /// Kueue `IsWithinNominal`: `usage <= subtree`.

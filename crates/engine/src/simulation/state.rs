@@ -361,6 +361,9 @@ pub struct ShareRt {
     /// `(usage_version, struct_epoch, version)` it was found at; while they are unchanged
     /// the next pass starts with the same offer.
     pub(crate) kueue_offer: Option<((u64, u64, u64), Option<super::kueue::KOffer>)>,
+    /// SPEC 12 (Kueue model): the share's queue heads as its offers read them, kept from one
+    /// pass to the next (see [`super::kueue::Heads`]).
+    pub(crate) kueue_heads: super::kueue::Heads,
 }
 
 /// A share had no offer at `(epoch, version)`. Until the epoch (`struct_epoch` when only
