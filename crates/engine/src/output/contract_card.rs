@@ -247,8 +247,8 @@ fn recover(c: &ShareContract) -> Answer {
         ))
     } else if c.interruptions == 0 {
         Some((
-            Tone::Caution,
-            "Never interrupted: this run did not test recovery.".to_string(),
+            Tone::Good,
+            "Never interrupted in this run: recovery was not put to the test.".to_string(),
         ))
     } else if c.restores == 0 && c.recomputed_h > 0.0 {
         Some((
@@ -394,7 +394,7 @@ fn forecast_answer(
         Some((
             Tone::Bad,
             format!(
-                "The forecast assumes borrowing: on its allocation alone {} of {} jobs finish.",
+                "The forecast assumes borrowing: on its allocation alone {} jobs finish, {} as given.",
                 alone.n, given.n
             ),
         ))
@@ -633,10 +633,7 @@ mod tests {
         );
         assert_eq!(value(b, Question::RepeatedYields, "Alarms"), "no alarm");
         // a is never interrupted.
-        assert_eq!(
-            verdict(&cards[0], Question::Recover).unwrap().0,
-            Tone::Caution
-        );
+        assert_eq!(verdict(&cards[0], Question::Recover).unwrap().0, Tone::Good);
     }
 
     #[test]
