@@ -572,6 +572,23 @@ pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Dig
     }
 }
 
+/// Downloads the report of scenario `text` (SPEC 14: one self-contained HTML file,
+/// `quotalab_report`, the generator of `quotasim report`) as `<scenario name>.html`; the
+/// scenario's problems in a notice if it has any. Runs in the tools wasm ([`Tool::Report`]),
+/// so that the report's code is not in the page's.
+pub fn export_report(app: AppState, text: &str) {
+    match quotalab_report::report(text) {
+        Ok(html) => {
+            let name = format!("{}.html", file_stem(text));
+            report(app, download_text(&name, "text/html", &html));
+        }
+        Err(problems) => app.notice.set(Some(Notice::error(
+            "The report cannot be made: the scenario has problems.",
+            problems.iter().map(ToString::to_string).collect(),
+        ))),
+    }
+}
+
 /// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps
 /// the current scenario.
 async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
@@ -765,6 +782,18 @@ pub fn FilesMenu() -> impl IntoView {
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
                 {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 <p class="menu-group" aria-hidden="true">"Results"</p>
+                <button
+                    type="button"
+                    role="menuitem"
+                    data-testid="export-report-html"
+                    prop:disabled=move || !app.problems.with(Vec::is_empty)
+                    on:click=move |_| {
+                        close();
+                        tools::open(app, Tool::Report, RwSignal::new(false));
+                    }
+                >
+                    "Export report (HTML)"
+                </button>
                 {result_item("Results (JSON)", "export-result-json", ResultFile::Json)}
                 {result_item("Summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
                 {result_item("Jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}

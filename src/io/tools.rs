@@ -47,6 +47,9 @@ pub enum Tool {
     Compare(bool),
     /// A file of the page's last run (result JSON, CSVs, occupancy SVG), a download.
     ExportResult(ResultFile),
+    /// The scenario's report, one self-contained HTML file (SPEC 14, `quotalab_report`), a
+    /// download.
+    Report,
 }
 
 impl Tool {
@@ -60,6 +63,7 @@ impl Tool {
             Tool::Export(OutFormat::Kueue) => 4,
             Tool::Compare(false) => 5,
             Tool::Compare(true) => 6,
+            Tool::Report => 7,
             Tool::ExportResult(kind) => {
                 10 + ResultFile::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u32
             }
@@ -75,6 +79,7 @@ impl Tool {
             4 => Tool::Export(OutFormat::Kueue),
             5 => Tool::Compare(false),
             6 => Tool::Compare(true),
+            7 => Tool::Report,
             10.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 10)?),
             _ => return None,
         })
@@ -377,6 +382,7 @@ pub fn open_tool(code: u32) {
             let d = page_digest();
             super::files::export_result(m.app, kind, &text, d.as_ref());
         }
+        Tool::Report => super::files::export_report(m.app, &text),
     }
 }
 
