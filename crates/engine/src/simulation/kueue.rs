@@ -100,6 +100,33 @@ fn order_rank(borrows: bool, priority: Priority, submit: i64, s: usize) -> u128 
 /// The borrowing bit of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
 const BORROWING: u128 = 1 << 127;
 
+/// The Kueue pass's working storage, kept in [`Sim`] from one pass to the next so that a
+/// pass allocates nothing; every pass starts by resetting it (no content is carried over).
+#[derive(Debug, Default)]
+pub(crate) struct PassScratch {
+    passed: Vec<Vec<(usize, u64)>>,
+    blocked: Vec<bool>,
+    offers: Vec<Option<KOffer>>,
+    ranks: Vec<u128>,
+    available: Vec<Option<(usize, i128)>>,
+}
+
+impl PassScratch {
+    /// Empty storage for a pass over `shares` shares.
+    fn reset(&mut self, shares: usize) {
+        self.passed.resize_with(shares, Vec::new);
+        self.passed.iter_mut().for_each(Vec::clear);
+        self.blocked.clear();
+        self.blocked.resize(shares, false);
+        self.offers.clear();
+        self.offers.resize(shares, None);
+        self.ranks.clear();
+        self.ranks.resize(shares, u128::MAX);
+        self.available.clear();
+        self.available.resize(shares, None);
+    }
+}
+
 /// A trial state for one instance type: the tree and the quota used, victims removed.
 #[derive(Clone)]
 pub(crate) struct Trial {
@@ -187,11 +214,16 @@ impl Sim<'_> {
     /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
     /// configuration and priorities are unchanged (`version`, `usage_version`,
     /// `struct_epoch`) offers what it offered last time. Off with `Options::exhaustive`.
-    fn first_offer(&mut self, s: usize, passed: &[(usize, u64)]) -> Option<KOffer> {
+    fn first_offer(
+        &mut self,
+        s: usize,
+        passed: &[(usize, u64)],
+        available: &mut Option<(usize, i128)>,
+    ) -> Option<KOffer> {
         let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
         if !fresh || self.opts.exhaustive {
             self.refresh_heads(s);
-            return self.kueue_offer(s, passed, 0);
+            return self.kueue_offer(s, passed, 0, available);
         }
         let key = (self.usage_version, self.struct_epoch, self.rt[s].version);
         if let Some((k, o)) = self.rt[s].kueue_offer {
@@ -200,7 +232,7 @@ impl Sim<'_> {
             }
         }
         self.refresh_heads(s);
-        let o = self.kueue_offer(s, passed, 0);
+        let o = self.kueue_offer(s, passed, 0, available);
         self.rt[s].kueue_offer = Some((key, o));
         o
     }
@@ -210,19 +242,26 @@ impl Sim<'_> {
     /// buckets of `s` already served without victims in this pass; `heads` its queue heads
     /// (brought up to date by [`Sim::refresh_heads`]), of which the first `start` are known
     /// to offer nothing.
-    fn kueue_offer(&self, s: usize, passed: &[(usize, u64)], start: usize) -> Option<KOffer> {
+    /// `available` holds `available(S,T)` of the last type looked at, `(T, value)`, while
+    /// the trees are unchanged (heads of one type share it; the caller forgets it whenever
+    /// quota usage may have changed).
+    fn kueue_offer(
+        &self,
+        s: usize,
+        passed: &[(usize, u64)],
+        start: usize,
+        available: &mut Option<(usize, i128)>,
+    ) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
         let start = if strict { 0 } else { start };
-        // `available(S,T)` of the last type looked at: heads of one type share it.
-        let mut available: Option<(usize, i128)> = None;
         for (i, &(j, t, n, limited)) in self.rt[s].kueue_heads.heads.iter().enumerate().skip(start)
         {
             if limited && !passed.contains(&(t, n)) {
-                let avail = match available {
+                let avail = match *available {
                     Some((at, a)) if at == t => a,
                     _ => {
                         let a = self.trees[t].available(s);
-                        available = Some((t, a));
+                        *available = Some((t, a));
                         a
                     }
                 };
@@ -279,35 +318,44 @@ impl Sim<'_> {
     /// `reserveCapacityForUnreclaimablePreempt`).
     pub(crate) fn kueue_pass(&mut self) {
         let shares = self.cfg.len();
-        // Per share, the (type, size) buckets served without victims in this pass.
-        let mut passed: Vec<Vec<(usize, u64)>> = vec![Vec::new(); shares];
-        let mut blocked = vec![false; shares];
+        let mut scratch = std::mem::take(&mut self.kueue_scratch);
+        scratch.reset(shares);
+        let PassScratch {
+            // Per share, the (type, size) buckets served without victims in this pass.
+            passed,
+            blocked,
+            // Each share's offer. A step that finds no victims and reserves nothing
+            // changes nothing but its own share's offer, so only that one is computed
+            // again.
+            offers,
+            // Each offer's `rank`, `u128::MAX` for none (the classical order's
+            // comparisons).
+            ranks,
+            // Per share, `available` of the last type its offer looked at, while the
+            // trees are unchanged (see `kueue_offer`).
+            available,
+        } = &mut scratch;
         let mut reservations: Vec<(usize, usize, u64)> = Vec::new();
-        // Each share's offer. A step that finds no victims and reserves nothing changes
-        // nothing but its own share's offer, so only that one is computed again.
-        let mut offers: Vec<Option<KOffer>> = Vec::with_capacity(shares);
-        // Each offer's `rank`, `u128::MAX` for none (the classical order's comparisons).
-        let mut ranks: Vec<u128> = Vec::with_capacity(shares);
         let mut stale: Option<usize> = None; // None: every offer
         loop {
             match stale {
                 None => {
-                    offers.clear();
-                    ranks.clear();
                     for s in 0..shares {
-                        let o = (!blocked[s]).then(|| self.first_offer(s, &passed[s]));
-                        let o = o.flatten();
-                        offers.push(o);
-                        ranks.push(o.map_or(u128::MAX, |o| o.rank));
+                        available[s] = None;
+                        let o = (!blocked[s])
+                            .then(|| self.first_offer(s, &passed[s], &mut available[s]))
+                            .flatten();
+                        offers[s] = o;
+                        ranks[s] = o.map_or(u128::MAX, |o| o.rank);
                     }
                 }
                 Some(s) => {
                     // Nothing changed but `passed[s]`: the heads before the one just
-                    // served still offer nothing.
+                    // served still offer nothing, and the trees are as they were.
                     let start = offers[s].map_or(0, |o| o.head as usize + 1);
                     self.refresh_heads(s); // a remembered first offer read none
                     let o = (!blocked[s])
-                        .then(|| self.kueue_offer(s, &passed[s], start))
+                        .then(|| self.kueue_offer(s, &passed[s], start, &mut available[s]))
                         .flatten();
                     offers[s] = o;
                     ranks[s] = o.map_or(u128::MAX, |o| o.rank);
@@ -357,6 +405,7 @@ impl Sim<'_> {
             self.trees[t].remove_usage(s, r);
             self.reserved_sum[t] -= r;
         }
+        self.kueue_scratch = scratch;
     }
 
     /// SPEC 12 "Order of offers": the offer served next, the first in the order

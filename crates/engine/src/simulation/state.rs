@@ -495,6 +495,8 @@ pub struct Sim<'a> {
     pub trees: Vec<crate::simulation::quota_tree::QuotaTree>,
     /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
     pub reserved_sum: Vec<u64>,
+    /// The Kueue pass's working storage (reset by every pass, kept for its allocations).
+    pub(crate) kueue_scratch: super::kueue::PassScratch,
     /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
     pub(super) kueue_now: KueueNow,
     pub cohort_integrals: CohortIntegrals,
@@ -634,6 +636,7 @@ impl<'a> Sim<'a> {
         let mut sim = Sim {
             trees: Vec::new(),
             reserved_sum: vec![0; types],
+            kueue_scratch: Default::default(),
             max_instances,
             sc,
             opts,
