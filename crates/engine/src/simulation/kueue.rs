@@ -361,7 +361,7 @@ impl Sim<'_> {
                     ranks[s] = o.map_or(u128::MAX, |o| o.rank);
                 }
             }
-            let Some(offer) = self.first_of(&offers, &ranks) else {
+            let Some(offer) = self.first_of(offers, ranks) else {
                 break;
             };
             self.steps += 1;
