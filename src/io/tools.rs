@@ -409,3 +409,26 @@ fn mount_compare(m: Mounted) {
     handle.forget();
     m.compare_mounted.set_value(true);
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every tool crosses the bridge as a number of its own and comes back as itself.
+    #[test]
+    fn every_tool_has_its_own_code() {
+        let mut all = vec![Tool::Config, Tool::Trace, Tool::Report];
+        all.extend([OutFormat::AwsJson, OutFormat::AwsScript, OutFormat::Kueue].map(Tool::Export));
+        all.extend([false, true].map(Tool::Compare));
+        all.extend(ResultFile::ALL.map(Tool::ExportResult));
+        let mut codes: Vec<u32> = all.iter().map(|t| t.code()).collect();
+        for t in &all {
+            assert_eq!(Tool::from_code(t.code()), Some(*t), "{t:?}");
+        }
+        codes.sort_unstable();
+        codes.dedup();
+        assert_eq!(codes.len(), all.len(), "two tools share a code");
+        assert_eq!(Tool::from_code(9), None);
+        assert_eq!(Tool::from_code(10 + ResultFile::ALL.len() as u32), None);
+    }
+}
