@@ -14,11 +14,13 @@ pub mod completion;
 pub mod export;
 pub mod interruption;
 pub mod occupancy;
+pub mod useful;
 
 pub use allocation::AllocationChart;
 pub use completion::CompletionChart;
 pub use interruption::InterruptionChart;
 pub use occupancy::OccupancyChart;
+pub use useful::UsefulChart;
 // The drawing's pieces (colours, pen, frame, time axis, step lines, hatching), shared with
 // the SVG export and the report: one crate draws every chart for every backend.
 pub use quotalab_report::chart::*;

@@ -18,7 +18,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 
-use crate::charts::{AllocationChart, CompletionChart, InterruptionChart, OccupancyChart};
+use crate::charts::{
+    AllocationChart, CompletionChart, InterruptionChart, OccupancyChart, UsefulChart,
+};
 use crate::state::{last_digest, use_app};
 use summary::SummaryTable;
 use timeline::Timeline;
@@ -58,6 +60,11 @@ pub fn RunResults(
             <section class="card" aria-labelledby="contract-heading" data-testid="contract-view">
                 <h2 id="contract-heading">"Interruption contract"</h2>
                 <contract::ContractCards digest=digest />
+            </section>
+            // SPEC 14: useful work on the allocation and on borrowed capacity, per share.
+            <section class="card" aria-labelledby="useful-heading">
+                <h2 id="useful-heading">"Useful work: allocation or borrowed"</h2>
+                <UsefulChart digest=digest />
             </section>
         </Show>
         <section class="card" aria-labelledby="allocation-heading">
