@@ -212,9 +212,10 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
     });
     let handle = leptos::mount::mount_to(root, move || {
         // The link follows the sweep shown while the panel is open.
-        Effect::new(move |_| {
+        // (Not on its first run: a link's settings not run yet stay in the link.)
+        Effect::new(move |first: Option<()>| {
             let shown = explore.shown.get();
-            if dialog.get_untracked().is_some_and(|d| d.open()) {
+            if first.is_some() && dialog.get_untracked().is_some_and(|d| d.open()) {
                 set_link(shown.as_ref());
             }
         });
@@ -257,7 +258,10 @@ pub fn open() {
             let _ = d.show_modal();
         }
     }
-    set_link(explore.shown.get_untracked().as_ref());
+    // A sweep shown goes (back) into the link; a link's settings not run yet stay there.
+    if let Some(shown) = explore.shown.get_untracked() {
+        set_link(Some(&shown));
+    }
 }
 
 /// The Explore dialog: its title, a Close button and the panel. Closing it stops a sweep

@@ -1,0 +1,193 @@
+// The Explore panel (src/explore/) as a person uses it: open it from the toolbar, sweep a
+// setting on the worker pool, watch the band fill, hover and open a point, cancel, carry
+// the sweep in the link; and the speed target (a 40-run sweep of the 5,000-job research
+// preset). Fails on any console error, page error or failed request. Screenshots:
+// target/e2e/explore-*.png. QUOTALAB_DIST: another build directory (default dist/).
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { SHOTS, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
+
+let server;
+before(async () => {
+  server = await serveDist(process.env.QUOTALAB_DIST);
+  await mkdir(SHOTS, { recursive: true });
+});
+after(async () => {
+  await server?.close();
+});
+
+const progress = (page) => page.getByTestId('explore-progress').textContent();
+
+async function openExplore(page) {
+  await page.getByTestId('explore-open').click();
+  await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+async function fill(page, { path, from, to, step, seeds, metric }) {
+  await page.getByTestId('explore-field').selectOption(path);
+  for (const [id, v] of [['from', from], ['to', to], ['step', step], ['seeds', seeds]]) {
+    await page.getByTestId(`explore-${id}`).fill(String(v));
+  }
+  if (metric) await page.getByTestId('explore-metric').selectOption(metric);
+}
+
+async function waitDone(page, total, timeout = 120_000) {
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid="explore-progress"]')?.textContent === want,
+    `${total} / ${total} runs, done`,
+    { timeout },
+  );
+}
+
+test('a sweep streams into the chart; a point shows its numbers and opens its variant', async () => {
+  const { page, problems, close } = await openBrowser('explore-sweep');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await openExplore(page);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 200, step: 50, seeds: 4, metric: 'goodput' });
+    await page.getByTestId('explore-run').click();
+    await waitDone(page, 20);
+    const canvas = page.getByTestId('explore-canvas');
+    assert.equal(await canvas.getAttribute('data-bands'), '5');
+    assert.ok(Number(await canvas.getAttribute('data-dots')) >= 20);
+    // The sweep's settings travel in the link.
+    await page.waitForFunction(() => location.hash.includes('&sweep='), null, { timeout: 5_000 });
+    const hash = await page.evaluate(() => location.hash);
+    assert.match(hash, /&sweep=shares\[0\]\.borrow_limit,0,200,50,4,goodput$/);
+    await page.screenshot({ path: join(SHOTS, 'explore-chart.png') });
+    // Hover the first dot, then open it.
+    const [x, y] = (await canvas.getAttribute('data-dot')).split(',').map(Number);
+    await canvas.hover({ position: { x, y } });
+    const hover = page.getByTestId('explore-hover');
+    await hover.waitFor({ state: 'visible' });
+    assert.match(await hover.textContent(), /shares\[0\]\.borrow_limit = \d+, seed \d+/);
+    await page.screenshot({ path: join(SHOTS, 'explore-hover.png') });
+    const text = await hover.textContent();
+    const value = Number(text.match(/borrow_limit = (\d+)/)[1]);
+    const seed = Number(text.match(/seed (\d+)/)[1]);
+    await canvas.click({ position: { x, y } });
+    await page.getByTestId('explore-dialog').waitFor({ state: 'hidden' });
+    await page.waitForFunction(
+      ([v, s]) => {
+        try {
+          const d = JSON.parse(document.querySelector('[data-testid="json-editor"]').value);
+          return d.shares[0].borrow_limit === v && d.seed === s;
+        } catch {
+          return false;
+        }
+      },
+      [value, seed],
+      { timeout: 10_000 },
+    );
+    // Reopening keeps the sweep (the variant is its own point, not an edit).
+    await openExplore(page);
+    assert.equal(await progress(page), '20 / 20 runs, done');
+    await page.getByTestId('explore-close').click();
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('Cancel stops the runs, and an edit of the scenario clears the sweep', async () => {
+  const { page, problems, close } = await openBrowser('explore-cancel');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await openExplore(page);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 1000, step: 5, seeds: 20 });
+    await page.getByTestId('explore-run').click();
+    await page.waitForFunction(() => /^[1-9]\d* \/ 4020 runs$/.test(document.querySelector('[data-testid="explore-progress"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.getByTestId('explore-cancel').click();
+    const at = await progress(page);
+    await page.waitForTimeout(800);
+    assert.equal(await progress(page), at, 'no result after Cancel');
+    assert.match(await page.getByTestId('explore-note').textContent(), /^Cancelled after \d+ \/ 4020 runs\.$/);
+    // Run again, then edit the scenario behind the panel (the page's bridge): cleared.
+    await page.getByTestId('explore-run').click();
+    await page.waitForFunction(() => /^[1-9]\d* \/ 4020 runs$/.test(document.querySelector('[data-testid="explore-progress"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    await page.evaluate(() => {
+      const h = window.quotalabHost;
+      h.apply(h.scenario().replace('"seed": 7', '"seed": 9'), false);
+    });
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-progress"]')?.textContent === '', null, { timeout: 5_000 });
+    assert.match(await page.getByTestId('explore-note').textContent(), /scenario changed/);
+    await page.waitForTimeout(500);
+    assert.equal(await progress(page), '');
+    await page.getByTestId('explore-close').click();
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('a link with sweep settings opens the panel with them; a hostile one says why', async () => {
+  const { page, problems, close } = await openBrowser('explore-link');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.waitForFunction(() => location.hash.startsWith('#s='), null, { timeout: 10_000 });
+    const base = await page.evaluate(() => location.hash);
+    await waitForWorker(page);
+    // A fresh document (a fragment-only goto would not reload the page).
+    await page.goto('about:blank');
+    await page.goto(`${server.url}${base}&sweep=shares[0].borrow_limit,0,100,50,3,lost`);
+    await waitForApp(page);
+    await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await page.getByTestId('explore-from').inputValue(), '0');
+    assert.equal(await page.getByTestId('explore-to').inputValue(), '100');
+    assert.equal(await page.getByTestId('explore-seeds').inputValue(), '3');
+    assert.equal(await page.getByTestId('explore-metric').inputValue(), 'lost');
+    assert.equal(await page.getByTestId('explore-field').inputValue(), 'shares[0].borrow_limit');
+    assert.equal(await progress(page), '', 'a link waits for Run');
+    // The settings stay in the link until the panel closes.
+    await page.waitForTimeout(800);
+    assert.match(await page.evaluate(() => location.hash), /&sweep=shares\[0\]\.borrow_limit,0,100,50,3,lost$/);
+    await page.getByTestId('explore-close').click();
+    await waitForWorker(page);
+    await page.goto('about:blank');
+    await page.goto(`${server.url}${base}&sweep=%3Cscript%3E,1,2`);
+    await waitForApp(page);
+    const notice = page.getByTestId('share-notice');
+    await notice.waitFor({ timeout: 30_000 });
+    assert.match(await notice.textContent(), /sweep settings could not be read/);
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('speed: a 40-run sweep of the 5,000-job research preset', async () => {
+  const { page, problems, close } = await openBrowser('explore-speed');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.getByTestId('preset-select').selectOption('research');
+    await page.waitForFunction(() => document.querySelector('[data-testid="json-editor"]')?.value.includes('Research org'), null, { timeout: 30_000 });
+    await waitForApp(page);
+    await openExplore(page);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 100, step: 25, seeds: 8 });
+    // A first sweep warms the workers up, as a second look at a setting would.
+    const times = [];
+    for (let i = 0; i < 2; i++) {
+      const t0 = await page.evaluate(() => performance.now());
+      await page.getByTestId('explore-run').click();
+      await waitDone(page, 40, 180_000);
+      times.push((await page.evaluate(() => performance.now())) - t0);
+    }
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    console.log(`explore speed: 40 runs of research-org on ${cores} workers: first ${(times[0] / 1000).toFixed(2)} s, again ${(times[1] / 1000).toFixed(2)} s (target < 4 s)`);
+    await page.screenshot({ path: join(SHOTS, 'explore-research.png') });
+    await page.getByTestId('explore-close').click();
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
