@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use super::context::{use_ed, Ed};
-use super::fields::{bind, share_options, Bound, Messages, SelectField};
+use super::fields::{bind, Bound, Messages, NumField, SelectField};
 use super::json;
 use super::path::Path;
 
@@ -77,74 +77,21 @@ fn path_of(base: &Path, at: &[&str]) -> Path {
     at.iter().fold(base.clone(), |p, k| p.key(*k))
 }
 
-/// Sets `path` to `new`; when that empties its parent object (`prune`), removes the parent.
-fn write(ed: Ed, path: &Path, new: Option<Value>, prune: bool) {
-    ed.type_at(path, |doc| {
-        path.set(doc, new);
-        if let Some((parent, _)) = path.split_last() {
-            let empty = parent
-                .get(doc)
+/// Removes the objects at `keys` under `base` that their fields emptied. Called as the
+/// input event of a field bubbles up, after the field's own edit: the keystroke's step of
+/// the undo history takes both (the history records once, after the event).
+fn prune(ed: Ed, base: &Path, keys: &[&str]) {
+    ed.edit(|doc| {
+        for k in keys {
+            let p = base.key(*k);
+            if p.get(doc)
                 .and_then(Value::as_object)
-                .is_some_and(|m| m.is_empty());
-            if prune && empty {
-                parent.set(doc, None);
+                .is_some_and(|m| m.is_empty())
+            {
+                p.set(doc, None);
             }
         }
     });
-}
-
-/// A number of SPEC 14 at `path`: a blank removes it (and its emptied parent object when
-/// `prune`); text that is not a number is written as a string, for the validator to name.
-#[component]
-pub fn ContractNumber(
-    path: Path,
-    label: &'static str,
-    #[prop(optional)] placeholder: &'static str,
-    #[prop(optional)] integer: bool,
-    #[prop(optional)] prune: bool,
-    #[prop(optional)] testid: Option<&'static str>,
-) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, label);
-    // What was typed, and the value it wrote: shown as typed while that value stands.
-    let typed = StoredValue::new(None::<(String, Option<Value>)>);
-    let shown = move || {
-        let cur = value.get();
-        match typed.get_value() {
-            Some((text, wrote)) if wrote == cur => text,
-            _ => json::display(cur.as_ref()),
-        }
-    };
-    let on_input = move |ev| {
-        let text = event_target_value(&ev);
-        let new = json::number_from_text(&text);
-        typed.set_value(Some((text, new.clone())));
-        write(ed, &path, new, prune);
-    };
-    view! {
-        <div class="field num">
-            <label for=id.clone()>{label}</label>
-            <input
-                id=id
-                type="text"
-                inputmode=if integer { "numeric" } else { "decimal" }
-                autocomplete="off"
-                placeholder=placeholder
-                data-testid=testid
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
-                prop:value=shown
-                on:input=on_input
-            />
-            {messages}
-        </div>
-    }
 }
 
 /// A folded group that is open while the row has one of `keys` (under `base`) or a problem
@@ -160,9 +107,10 @@ fn Group(
     let ed = use_ed();
     let node = NodeRef::<leptos::html::Details>::new();
     let prefixes: Vec<String> = keys.iter().map(|k| base.key(*k).to_string()).collect();
+    let at = base.clone();
     let present = Memo::new(move |_| {
         ed.doc
-            .with(|d| keys.iter().any(|k| base.key(*k).get(&d.value).is_some()))
+            .with(|d| keys.iter().any(|k| at.key(*k).get(&d.value).is_some()))
     });
     let problems = ed.app.problems;
     let inside = Memo::new(move |_| {
@@ -180,7 +128,13 @@ fn Group(
     });
     let open = present.get_untracked();
     view! {
-        <details class="ed-group contract-group" open=open node_ref=node data-testid=testid>
+        <details
+            class="ed-group contract-group"
+            open=open
+            node_ref=node
+            data-testid=testid
+            on:input=move |_| prune(ed, &base, keys)
+        >
             <summary>{title}</summary>
             {children()}
         </details>
@@ -194,42 +148,37 @@ fn RetriesExhausted(base: Path) -> impl IntoView {
     let ed = use_ed();
     let path = base.key("on_retries_exhausted");
     let value = ed.value(path.clone());
+    let own = ed.value(base.key("share"));
+    // Fail, then a resubmission to each other share (the current one as written).
+    let options = Signal::derive(move || {
+        let cur = value.get();
+        let mut o = vec![(Value::Null, "fail (as AWS)".to_string())];
+        if cur.as_ref().and_then(Value::as_str) == Some("fail") {
+            o.push((json!("fail"), "fail".to_string()));
+        }
+        let own = own.get();
+        for n in ed.share_names.get() {
+            if own.as_ref().and_then(Value::as_str) == Some(n.as_str()) {
+                continue;
+            }
+            let to = |v: &Value| v.pointer("/resubmit/share").and_then(Value::as_str) == Some(&n);
+            let v = cur
+                .clone()
+                .filter(to)
+                .unwrap_or_else(|| json!({"resubmit": {"share": n}}));
+            o.push((v, format!("resubmit to {n}")));
+        }
+        o
+    });
     let resubmit = Memo::new(move |_| value.with(|v| matches!(v, Some(Value::Object(_)))));
-    let id = super::fields::next_id("f");
-    let p = path.clone();
-    let on_mode = move |ev| {
-        let to = event_target_value(&ev) == "resubmit";
-        let own = ed.doc.with_untracked(|d| {
-            base.key("share")
-                .get(&d.value)
-                .and_then(Value::as_str)
-                .map(str::to_string)
-        });
-        let other = ed.share_names.with_untracked(|n| {
-            n.iter()
-                .find(|n| Some(n.as_str()) != own.as_deref())
-                .cloned()
-                .unwrap_or_default()
-        });
-        ed.set(&p, to.then(|| json!({"resubmit": {"share": other}})));
-    };
     let r = path.key("resubmit");
     view! {
-        <div class="field select">
-            <label for=id.clone()>"When retries run out"</label>
-            <select id=id data-testid="retries-exhausted" prop:value=move || if resubmit.get() { "resubmit" } else { "fail" } on:change=on_mode>
-                <option value="fail" selected=move || !resubmit.get()>"fail (as AWS)"</option>
-                <option value="resubmit" selected=move || resubmit.get()>"resubmit to another share"</option>
-            </select>
-        </div>
+        <SelectField label="When retries run out" path=path.clone() options=options testid="retries-exhausted" />
         {move || {
             resubmit
                 .get()
                 .then(|| {
-                    view! {
-                        <SelectField label="Resubmit to" path=r.key("share") options=share_options(ed) />
-                        <ContractNumber path=r.key("priority") label="With priority" placeholder="its own" integer=true />
-                    }
+                    view! { <NumField label="With priority" path=r.key("priority") placeholder="its own" integer=true /> }
                 })
         }}
         <Messages path=path.clone() />
@@ -243,12 +192,11 @@ pub fn JobContractFields(base: Path) -> impl IntoView {
         .iter()
         .map(|n| {
             view! {
-                <ContractNumber
+                <NumField
                     path=path_of(&base, n.at)
                     label=n.label
                     placeholder=n.placeholder
                     integer=n.integer
-                    prune=true
                 />
             }
         })
@@ -283,12 +231,9 @@ fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
     } = bind(&path, label);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
-        write(
-            ed,
-            &path,
-            (!text.is_empty()).then_some(Value::String(text)),
-            true,
-        );
+        ed.type_at(&path, |doc| {
+            path.set(doc, (!text.is_empty()).then_some(Value::String(text)))
+        });
     };
     view! {
         <div class="field text">
@@ -346,7 +291,7 @@ pub fn AlarmsFields() -> impl IntoView {
                 />
                 <label for=id>"Report recovery and alarms for every run"</label>
             </div>
-            <ContractNumber
+            <NumField
                 path=path.key("repeated_preemptions")
                 label="Alarm at preemptions"
                 placeholder="3"

@@ -189,7 +189,11 @@ fn type_into(field: &Element, value: &str) {
     } else {
         el.unchecked_ref::<HtmlTextAreaElement>().set_value(value);
     }
-    el.dispatch_event(&Event::new("input").unwrap()).unwrap();
+    // As typing does: the event bubbles (the contract's groups tidy up on the way).
+    let ev: Event = js_sys::eval("new Event('input', {bubbles: true})")
+        .unwrap()
+        .unchecked_into();
+    el.dispatch_event(&ev).unwrap();
 }
 
 fn errors_in(el: &Element) -> Vec<String> {
@@ -197,6 +201,26 @@ fn errors_in(el: &Element) -> Vec<String> {
         .iter()
         .map(text)
         .collect()
+}
+
+#[wasm_bindgen_test]
+async fn a_new_text_with_an_agreement_opens_its_group() {
+    // As a preset or a link replaces the scenario: the rows stay, their values change.
+    let (root, app) = mount_editor(WALKTHROUGH);
+    validate(app).await;
+    let ag = || {
+        one(
+            &all(&root, "[data-testid=share-row]")[1],
+            "[data-testid=agreement-fields]",
+        )
+    };
+    assert!(!ag().has_attribute("open"));
+    let mut v: Value = serde_json::from_str(WALKTHROUGH).unwrap();
+    v["shares"][1]["agreement"] = json!({"owner": "Team B lead"});
+    app.scenario.set(serde_json::to_string_pretty(&v).unwrap());
+    settle().await;
+    assert!(ag().has_attribute("open"), "an agreement opens its group");
+    root.remove();
 }
 
 #[wasm_bindgen_test]
@@ -273,6 +297,8 @@ async fn editor_fields_write_the_scenario_and_show_the_engine_s_messages() {
     type_into(&field(&ag, "Rationale"), "");
     type_into(&field(&ag, "Owner"), "");
     assert_eq!(doc(app)["shares"][1].get("agreement"), None);
+
+    settle().await;
 
     // The scenario's alarms.
     let on = one(&root, "[data-testid=alarms-on]");
