@@ -11,6 +11,7 @@
 
 pub mod allocation;
 pub mod completion;
+pub mod dominant;
 pub mod export;
 pub mod interruption;
 pub mod occupancy;

@@ -1,6 +1,7 @@
 //! The cohort tree (Kueue model): every cohort and ClusterQueue with its quota, usage,
 //! borrowed and lent instances at the time cursor (like KueueViz and the Headlamp Kueue
-//! plugin), and each cohort's totals over the run. The rows come from
+//! plugin), each ClusterQueue's dominant resource share over time
+//! ([`crate::charts::dominant`]) and each cohort's totals over the run. The rows come from
 //! [`Digest::quota_tree_at`]; nothing here computes a rule.
 
 use std::sync::Arc;
@@ -92,6 +93,11 @@ pub fn CohortTree(
                 </tbody>
             </table>
         </div>
+        {move || {
+            digest
+                .with(|d| crate::charts::dominant::has_chart(d))
+                .then(|| view! { <crate::charts::dominant::DominantChart digest=digest cursor=cursor /> })
+        }}
         <CohortTotals digest=digest />
     }
 }

@@ -12,6 +12,7 @@
 pub mod allocation;
 pub mod chart;
 pub mod completion;
+pub mod dominant;
 pub mod format;
 pub mod html;
 pub mod interruption;

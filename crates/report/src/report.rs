@@ -15,7 +15,7 @@ use quotalab_engine::Problem;
 
 use crate::chart::{self, estimate_width};
 use crate::html::Html;
-use crate::{allocation, completion, format, interruption, occupancy, svg, useful};
+use crate::{allocation, completion, dominant, format, interruption, occupancy, svg, useful};
 
 /// Width of the report's full-width charts, and of an allocation panel (CSS pixels).
 const WIDE: u32 = 960;
@@ -458,6 +458,19 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
     }
     share_legend(h, d);
     h.raw("</figure>\n");
+
+    // The Kueue model's dominant resource share over time (SPEC 12), as on the page.
+    if dominant::has_chart(d) {
+        h.raw("<figure class=\"chart\" id=\"chart-dominant\"><h3>")
+            .text(dominant::TITLE)
+            .raw("</h3>")
+            .el("figcaption", "", dominant::CAPTION)
+            .svg(&svg::svg(WIDE, OCCUPANCY_HEIGHT, |root, pen| {
+                dominant::draw_on(root, pen, d).map(|_| ())
+            })?);
+        share_legend(h, d);
+        h.raw("</figure>\n");
+    }
 
     // Completion time.
     h.raw("<figure class=\"chart\" id=\"chart-completion\"><h3>Completion time</h3>")

@@ -1,0 +1,163 @@
+//! *Dominant resource share over time* (SPEC 12 results, Kueue model): each ClusterQueue's
+//! Kueue `weightedShare` (the largest, over instance types, of what it borrows beyond its
+//! nominal quota per 1,000 of the lendable quota around it, divided by its fair-sharing
+//! weight; 0 while it stays within its quota) as a step line in its colour. Fair sharing
+//! preempts from the queue whose share is highest and admits first where it is lowest, so
+//! the lines show who is ahead. A queue of weight 0 that borrows has an infinite share,
+//! drawn along the top of the chart and named in its label.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, VPos};
+use quotalab_engine::digest::Digest;
+
+use crate::chart::{
+    count_axis, err, share_colour, span_s, step_corners, Frame, Pen, TimeAxis, MUTED,
+};
+
+/// The chart's title and caption, on the page and in the report.
+pub const TITLE: &str = "Dominant resource share over time";
+pub const CAPTION: &str = "Each ClusterQueue's dominant resource share over time: what it borrows beyond its nominal quota, per 1,000 of the quota it could borrow, divided by its weight (0 within its quota). Fair sharing admits first where it is lowest and preempts where it is highest.";
+
+/// Share `i`'s series as plotted: finite values as they are, infinite ones at `top`.
+fn values(series: &[Option<u64>], top: f64) -> Vec<f64> {
+    series.iter().map(|v| v.map_or(top, |v| v as f64)).collect()
+}
+
+/// Whether the run has a dominant share worth a chart: a Kueue run in which some
+/// ClusterQueue's share is above 0 at some time.
+pub fn has_chart(d: &Digest) -> bool {
+    d.kueue.as_ref().is_some_and(|k| {
+        !k.t_s.is_empty()
+            && k.share_dominant
+                .iter()
+                .any(|s| s.iter().any(|v| *v != Some(0)))
+    })
+}
+
+/// The highest finite share of the run, and whether any share was infinite.
+pub fn peak(d: &Digest) -> (f64, bool) {
+    let Some(k) = d.kueue.as_ref() else {
+        return (0.0, false);
+    };
+    let all = k.share_dominant.iter().flatten();
+    let finite = all.clone().filter_map(|v| *v).max().unwrap_or(0) as f64;
+    (finite, all.clone().any(Option::is_none))
+}
+
+/// Draws the lines on `root` (any plotters backend). Returns where the plotting area is.
+pub fn draw_on<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+) -> Result<Frame, String> {
+    let end = span_s(d);
+    let axis = TimeAxis::for_span(end);
+    let x_max = end / axis.per;
+    let (finite, infinite) = peak(d);
+    let (y_top, y_labels) = count_axis((finite * 1.15).max(10.0));
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(12.0))
+        .margin_right(pen.px(20.0))
+        .margin_left(pen.px(6.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(56.0))
+        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
+        .y_labels(y_labels)
+        .x_desc(axis.desc())
+        .y_desc("dominant share (weightedShare)")
+        .x_label_formatter(&|v| axis.label(*v))
+        .y_label_formatter(&|v| crate::chart::int_label(*v))
+        .draw()
+        .map_err(err)?;
+    let Some(k) = d.kueue.as_ref() else {
+        return Ok(Frame::of(chart.plotting_area(), pen, 0.0, end));
+    };
+    for (i, series) in k.share_dominant.iter().enumerate() {
+        if series.iter().all(|v| *v == Some(0)) {
+            continue;
+        }
+        let v = values(series, y_top);
+        chart
+            .draw_series(LineSeries::new(
+                step_corners(&k.t_s, |j| v[j], end)
+                    .into_iter()
+                    .map(|(x, y)| (x / axis.per, y)),
+                pen.stroke(share_colour(i), 2.0),
+            ))
+            .map_err(err)?;
+    }
+    if infinite {
+        let (x, y) = chart.backend_coord(&(x_max, y_top));
+        root.draw_text(
+            "top line: infinite (weight 0, borrowing)",
+            &pen.text(11.5, MUTED, HPos::Right, VPos::Top),
+            (x - pen.ipx(4.0), y + pen.ipx(4.0)),
+        )
+        .map_err(err)?;
+    }
+    Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn digest(text: &str) -> Digest {
+        let limits = quotalab_engine::digest::DigestLimits {
+            max_points: usize::MAX,
+            max_events: usize::MAX,
+        };
+        quotalab_engine::run_digest(text, limits).expect("a valid scenario")
+    }
+
+    const FAIR: &str = include_str!("../../../www/presets/kueue-hierarchical-fair.json");
+    const AWS: &str = include_str!("../../../www/presets/aws-walkthrough.json");
+
+    #[test]
+    fn a_kueue_run_that_borrows_has_a_chart_and_an_aws_run_none() {
+        let d = digest(FAIR);
+        assert!(has_chart(&d));
+        let (finite, _) = peak(&d);
+        assert!(finite > 0.0, "someone borrowed: {finite}");
+        assert!(!has_chart(&digest(AWS)));
+        assert_eq!(peak(&digest(AWS)), (0.0, false));
+    }
+
+    #[test]
+    fn the_chart_draws_one_line_per_queue_above_zero_as_svg() {
+        let d = digest(FAIR);
+        let mut svg = String::new();
+        {
+            let root = SVGBackend::with_string(&mut svg, (800, 300)).into_drawing_area();
+            draw_on(&root, Pen { dpr: 1.0 }, &d).unwrap();
+        }
+        let k = d.kueue.as_ref().unwrap();
+        let stroke = |i: usize| {
+            let (r, g, b) = crate::palette::rgb(i);
+            format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"")
+        };
+        let mut drawn = 0;
+        for (i, s) in k.share_dominant.iter().enumerate() {
+            let above = s.iter().any(|v| *v != Some(0));
+            let lines = svg.matches(&stroke(i)).count();
+            assert_eq!(lines, usize::from(above), "queue {i}: {lines} lines");
+            drawn += lines;
+        }
+        assert!(drawn > 0);
+        assert!(svg.contains("dominant share (weightedShare)"));
+    }
+
+    #[test]
+    fn infinite_shares_are_drawn_at_the_top() {
+        assert_eq!(
+            values(&[Some(3), None, Some(0)], 50.0),
+            vec![3.0, 50.0, 0.0]
+        );
+    }
+}
