@@ -189,6 +189,14 @@ async fn the_cohort_tree_follows_the_cursor() {
     assert_eq!(all(&card, "[data-testid=cohort-total-row]").len(), 3);
     // The summary has the Kueue causes.
     assert!(present(&root, "[data-col=fair-sharing]"));
+    // Each ClusterQueue's dominant share over time, beside the tree, with the cursor.
+    let chart = one(&card, "[data-testid=chart-dominant]");
+    assert!(present(&chart, "canvas"));
+    assert_eq!(
+        all(&chart, ".legend li").len(),
+        4,
+        "one legend entry per ClusterQueue"
+    );
 }
 
 #[wasm_bindgen_test]
@@ -201,6 +209,7 @@ async fn an_aws_run_has_no_cohort_tree() {
     settle().await;
     assert!(!present(&root, "[data-testid=cohort-tree-card]"));
     assert!(!present(&root, "[data-col=fair-sharing]"));
+    assert!(!present(&root, "[data-testid=chart-dominant]"));
 }
 
 // SPEC 13: the Kueue model holds up to 1,000 ClusterQueues, so "+ Add share" goes past the
