@@ -348,16 +348,51 @@ pub struct JobSpec {
     pub preemption_retries: Option<u64>,
     /// Deadline, relative to `submit` (see docs/ARCHITECTURE.md, "Model choices").
     pub deadline: Option<Ms>,
-    /// SPEC 14 `recovery`: the odds that a restore fails or silently corrupts the run.
-    pub recovery: Option<Recovery>,
-    /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
-    pub on_retries_exhausted: OnExhausted,
+    /// SPEC 14 `recovery` and `on_retries_exhausted`, out of line (`None`: neither is
+    /// given): few jobs have them, and a million generated jobs share their workload's.
+    /// Read them with [`JobSpec::recovery`] and [`JobSpec::on_retries_exhausted`].
+    pub contract: Option<std::sync::Arc<JobContract>>,
     /// SPEC 14 `escalate`: raise the priority this long before the deadline.
     pub escalate: Option<Escalate>,
     /// SPEC 14 resubmission: `Some(i)` marks the engine's continuation of job `i` in its
     /// `resubmit` share (same id, added by the validator after every job of the file; it is
     /// submitted only if job `i` exhausts its retries, and reported as job `i`).
     pub resubmission_of: Option<usize>,
+}
+
+impl JobSpec {
+    /// SPEC 14 `recovery`: the odds that a restore fails or silently corrupts the run.
+    pub fn recovery(&self) -> Option<Recovery> {
+        self.contract.as_ref().and_then(|c| c.recovery)
+    }
+    /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
+    pub fn on_retries_exhausted(&self) -> OnExhausted {
+        self.contract
+            .as_ref()
+            .map_or(OnExhausted::Fail, |c| c.on_retries_exhausted)
+    }
+}
+
+/// SPEC 14: a job's `recovery` and `on_retries_exhausted` (see [`JobSpec::contract`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct JobContract {
+    pub recovery: Option<Recovery>,
+    pub on_retries_exhausted: OnExhausted,
+}
+
+impl JobContract {
+    /// The out-of-line block of these fields, `None` when both have their defaults.
+    pub fn of(
+        recovery: Option<Recovery>,
+        on_retries_exhausted: OnExhausted,
+    ) -> Option<std::sync::Arc<JobContract>> {
+        (recovery.is_some() || on_retries_exhausted != OnExhausted::Fail).then(|| {
+            std::sync::Arc::new(JobContract {
+                recovery,
+                on_retries_exhausted,
+            })
+        })
+    }
 }
 
 /// SPEC 14 `recovery`: probabilities in `[0, 1]`.

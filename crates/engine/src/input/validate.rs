@@ -125,17 +125,45 @@ impl Cx {
         r.map_err(|p| self.errors.push(p)).ok()
     }
 
+    /// A reader's value, its path built only when it reports a problem: readers are pure,
+    /// so the problem read again at the real path is the one it would have reported (SPEC
+    /// 7 problems; a valid field costs no string).
+    fn read_at<T>(
+        &mut self,
+        reader: impl Fn(&str) -> Result<T, Problem>,
+        path: impl FnOnce() -> String,
+    ) -> Option<T> {
+        match reader("") {
+            Ok(x) => Some(x),
+            Err(_) => {
+                let p = path();
+                self.read(reader(&p))
+            }
+        }
+    }
+
     fn string(&mut self, m: &Map<String, Value>, path: &str, key: &str) -> Option<String> {
-        let p = join(path, key);
-        match m.get(key) {
-            None => self.read(Err(json::required(&p))),
-            Some(v) => self.read(json::string(v, &p).map(str::to_string)),
+        self.string_v(m.get(key), path, key)
+    }
+
+    /// [`Cx::string`] of the field's value `v` (as `Map::get` gives it).
+    fn string_v(&mut self, v: Option<&Value>, path: &str, key: &str) -> Option<String> {
+        match v {
+            Some(Value::String(s)) => Some(s.clone()),
+            None => self.read(Err(json::required(&join(path, key)))),
+            Some(v) => self.read(json::string(v, &join(path, key)).map(str::to_string)),
         }
     }
 
     fn bool_or(&mut self, m: &Map<String, Value>, path: &str, key: &str, default: bool) -> bool {
-        match json::get(m, key) {
+        self.bool_or_v(m.get(key), path, key, default)
+    }
+
+    /// [`Cx::bool_or`] of the field's value `v` (`null` is absent).
+    fn bool_or_v(&mut self, v: Option<&Value>, path: &str, key: &str, default: bool) -> bool {
+        match v.filter(|v| !v.is_null()) {
             None => default,
+            Some(Value::Bool(b)) => *b,
             Some(v) => self
                 .read(json::boolean(v, &join(path, key)))
                 .unwrap_or(default),
@@ -143,10 +171,6 @@ impl Cx {
     }
 
     /// A time in seconds: finite, from 0 to [`MAX_TIME_S`].
-    fn time(&mut self, v: &Value, path: &str) -> Option<f64> {
-        self.read(json::number(v, path, json::Rule::SECONDS))
-    }
-
     fn time_field(
         &mut self,
         m: &Map<String, Value>,
@@ -154,26 +178,41 @@ impl Cx {
         key: &str,
         required: bool,
     ) -> Option<f64> {
-        match json::get(m, key) {
+        self.time_v(m.get(key), path, key, required)
+    }
+
+    /// [`Cx::time_field`] of the field's value `v` (`null` is absent).
+    fn time_v(&mut self, v: Option<&Value>, path: &str, key: &str, required: bool) -> Option<f64> {
+        match v.filter(|v| !v.is_null()) {
             None => {
                 if required {
                     self.err_problem(json::required(&join(path, key)));
                 }
                 None
             }
-            Some(v) => self.time(v, &join(path, key)),
+            Some(v) => self.read_at(
+                |p| json::number(v, p, json::Rule::SECONDS),
+                || join(path, key),
+            ),
         }
     }
 
     /// A duration that must last (`work_s`, a checkpoint interval): seconds > 0, at least
     /// one millisecond once rounded.
     fn duration_field(&mut self, m: &Map<String, Value>, path: &str, key: &str) -> Option<Ms> {
-        let p = join(path, key);
-        let x = match json::get(m, key) {
-            None => return self.read(Err(json::required(&p))),
-            Some(v) => self.read(json::number(v, &p, json::Rule::POSITIVE_SECONDS))?,
-        };
-        self.read(json::millis(x, &p, json::Rule::POSITIVE_SECONDS))
+        self.duration_v(m.get(key), path, key)
+    }
+
+    /// [`Cx::duration_field`] of the field's value `v` (`null` is absent).
+    fn duration_v(&mut self, v: Option<&Value>, path: &str, key: &str) -> Option<Ms> {
+        let rule = json::Rule::POSITIVE_SECONDS;
+        match v.filter(|v| !v.is_null()) {
+            None => self.read(Err(json::required(&join(path, key)))),
+            Some(v) => self.read_at(
+                |p| json::number(v, p, rule).and_then(|x| json::millis(x, p, rule)),
+                || join(path, key),
+            ),
+        }
     }
 
     fn err_problem(&mut self, p: Problem) {
@@ -298,6 +337,7 @@ impl Cx {
         let mut jobs = Vec::new();
         if let Some(v) = top.get("jobs") {
             if let Some(list) = self.array(v, "jobs") {
+                jobs.reserve_exact(list.len());
                 for (i, j) in list.iter().enumerate() {
                     if let Some(job) = self.job(j, &idx("jobs", i), &share_names) {
                         jobs.push(job);
@@ -354,7 +394,8 @@ impl Cx {
                 }
             }
         }
-        jobs.extend(workload::generate(&workloads, seed));
+        // Sized once for the generated jobs and their SPEC 14 continuations.
+        workload::generate_into(&workloads, seed, &mut jobs);
 
         // Unique ids (explicit and generated).
         let mut ids: HashMap<&str, usize> = HashMap::with_capacity(jobs.len());
@@ -724,35 +765,43 @@ impl Cx {
 
     fn job(&mut self, v: &Value, path: &str, shares: &[String]) -> Option<JobSpec> {
         let m = self.object(v, path)?;
-        self.unknown_fields(
-            m,
-            path,
-            &[
-                "id",
-                "share",
-                "instance_type",
-                "instances",
-                "priority",
-                "submit_s",
-                "work_s",
-                "startup_s",
-                "checkpoint",
-                "checkpoint_on_preempt",
-                "preemption_retries",
-                "deadline_s",
-                "recovery",
-                "on_retries_exhausted",
-                "escalate",
-            ],
-        );
+        // One pass over the job's fields instead of a hashed lookup per field (SPEC 7 job
+        // fields; the warnings about unknown ones are the same, in the same order).
+        let mut f = JobFields::default();
+        let mut unknown = false;
+        for (k, v) in m {
+            let slot = match k.as_str() {
+                "id" => &mut f.id,
+                "share" => &mut f.share,
+                "instance_type" => &mut f.instance_type,
+                "instances" => &mut f.instances,
+                "priority" => &mut f.priority,
+                "submit_s" => &mut f.submit_s,
+                "work_s" => &mut f.work_s,
+                "startup_s" => &mut f.startup_s,
+                "checkpoint" => &mut f.checkpoint,
+                "checkpoint_on_preempt" => &mut f.checkpoint_on_preempt,
+                "preemption_retries" => &mut f.preemption_retries,
+                "deadline_s" => &mut f.deadline_s,
+                "recovery" | "on_retries_exhausted" | "escalate" => &mut f.contract,
+                _ => {
+                    unknown = true;
+                    continue;
+                }
+            };
+            *slot = Some(v);
+        }
+        if unknown {
+            self.unknown_fields(m, path, JOB_FIELDS);
+        }
         let before = self.errors.len();
-        let id = self.string(m, path, "id");
+        let id = self.string_v(f.id, path, "id");
         if let Some(id) = &id {
             if id.is_empty() {
                 self.err(join(path, "id"), "must not be empty");
             }
         }
-        let share = self.string(m, path, "share").and_then(|s| {
+        let share = self.string_v(f.share, path, "share").and_then(|s| {
             let found = shares.iter().position(|n| *n == s);
             if found.is_none() && !self.invalid_shares.contains(&s) {
                 let known: Vec<&str> = shares.iter().map(String::as_str).collect();
@@ -764,49 +813,76 @@ impl Cx {
             }
             found
         });
-        let ty = self
-            .string(m, path, "instance_type")
-            .and_then(|t| self.type_index(&t, &join(path, "instance_type")));
-        let instances = match m.get("instances") {
+        let ty = match f.instance_type {
+            Some(Value::String(t)) if self.declared.contains_key(t.as_str()) => {
+                self.declared.get(t.as_str()).copied()
+            }
+            _ => self
+                .string_v(f.instance_type, path, "instance_type")
+                .and_then(|t| self.type_index(&t, &join(path, "instance_type"))),
+        };
+        let instances = match f.instances {
             None => Some(1),
-            Some(v) => self.int(v, &join(path, "instances"), 1, MAX_INSTANCES as i64),
+            Some(v) => self.read_at(
+                |p| json::integer(v, p, json::Rule::whole(1, MAX_INSTANCES as i64)),
+                || join(path, "instances"),
+            ),
         };
-        let priority = match m.get("priority") {
+        let kueue = self.model == Model::Kueue;
+        let priority = match f.priority {
             None => Some(0),
-            Some(v) => self.priority(v, &join(path, "priority")),
+            Some(v) => self.read_at(|p| json::priority(v, p, kueue), || join(path, "priority")),
         };
-        let submit = self.time_field(m, path, "submit_s", true);
-        let work = self.duration_field(m, path, "work_s");
-        let startup = self.time_field(m, path, "startup_s", false).unwrap_or(0.0);
-        let checkpoint = match m.get("checkpoint") {
+        let submit = self.time_v(f.submit_s, path, "submit_s", true);
+        let work = self.duration_v(f.work_s, path, "work_s");
+        let startup = self
+            .time_v(f.startup_s, path, "startup_s", false)
+            .unwrap_or(0.0);
+        let checkpoint = match f.checkpoint {
             None | Some(Value::Null) => None,
             Some(v) => self.checkpoint(v, &join(path, "checkpoint")),
         };
-        let checkpoint_on_preempt = self.bool_or(m, path, "checkpoint_on_preempt", false);
-        let retries = match m.get("preemption_retries") {
+        let checkpoint_on_preempt = self.bool_or_v(
+            f.checkpoint_on_preempt,
+            path,
+            "checkpoint_on_preempt",
+            false,
+        );
+        let retries = match f.preemption_retries {
             None | Some(Value::Null) => None,
             Some(v) => self
-                .int(v, &join(path, "preemption_retries"), 0, i64::MAX)
+                .read_at(
+                    |p| json::integer(v, p, json::Rule::whole(0, i64::MAX)),
+                    || join(path, "preemption_retries"),
+                )
                 .map(|r| r as u64),
         };
-        let deadline = self.time_field(m, path, "deadline_s", false).map(ms_from_s);
-        let names: Vec<&str> = shares.iter().map(String::as_str).collect();
-        let mut problems = Vec::new();
-        let (recovery, on_retries_exhausted, escalate) = crate::input::contract::job_fields(
-            m,
-            path,
-            &names,
-            share,
-            m.get("deadline_s").is_some_and(|d| !d.is_null()),
-            "deadline_s",
-            self.model == Model::Kueue,
-            &mut problems,
-        );
-        self.contract |= crate::input::contract::JOB_FIELDS
-            .iter()
-            .any(|k| json::get(m, k).is_some());
-        self.errors.extend(problems);
-        resubmit_without_retries(m, path, &mut self.warnings);
+        let deadline = self
+            .time_v(f.deadline_s, path, "deadline_s", false)
+            .map(ms_from_s);
+        // SPEC 14 fields: none given (or all null) is their defaults.
+        let (recovery, on_retries_exhausted, escalate) = if f.contract.is_none() {
+            (Some(None), Some(OnExhausted::Fail), Some(None))
+        } else {
+            let names: Vec<&str> = shares.iter().map(String::as_str).collect();
+            let mut problems = Vec::new();
+            let fields = crate::input::contract::job_fields(
+                m,
+                path,
+                &names,
+                share,
+                f.deadline_s.is_some_and(|d| !d.is_null()),
+                "deadline_s",
+                self.model == Model::Kueue,
+                &mut problems,
+            );
+            self.contract |= crate::input::contract::JOB_FIELDS
+                .iter()
+                .any(|k| json::get(m, k).is_some());
+            self.errors.extend(problems);
+            resubmit_without_retries(m, path, &mut self.warnings);
+            fields
+        };
         if let (Some(Some(e)), Some(d)) = (escalate, deadline) {
             if e.before_deadline > d {
                 // SPEC 14 is silent: escalated at its submission (docs/ARCHITECTURE.md).
@@ -832,8 +908,7 @@ impl Cx {
             checkpoint_on_preempt,
             preemption_retries: retries,
             deadline,
-            recovery: recovery?,
-            on_retries_exhausted: on_retries_exhausted?,
+            contract: JobContract::of(recovery?, on_retries_exhausted?),
             escalate: escalate?,
             resubmission_of: None,
         })
@@ -1061,16 +1136,19 @@ impl Cx {
         }
         let mut reported = std::collections::HashSet::new();
         for (i, j) in jobs.iter().enumerate() {
-            let path = if i < explicit {
-                idx("jobs", i)
-            } else {
-                format!("job \"{}\"", j.id)
+            // Only formatted when a warning is reported.
+            let path = || {
+                if i < explicit {
+                    idx("jobs", i)
+                } else {
+                    format!("job \"{}\"", j.id)
+                }
             };
             let share = &shares[j.share];
             let limit = share.limits.get(j.instance_type).copied().flatten();
             if limit.is_none() && reported.insert((j.share, j.instance_type)) {
                 self.warn(
-                    path,
+                    path(),
                     format!(
                         "share \"{}\" has no limit for {}: its jobs of that type are unschedulable",
                         share.name, self.types[j.instance_type].name
@@ -1080,7 +1158,7 @@ impl Cx {
                 && reported.insert((usize::MAX - j.share, j.instance_type))
             {
                 self.warn(
-                    path,
+                    path(),
                     format!(
                         "needs {} instances of {} but capacity is {}: it can never start",
                         j.instances, self.types[j.instance_type].name, capacity[j.instance_type]
@@ -1089,6 +1167,44 @@ impl Cx {
             }
         }
     }
+}
+
+/// SPEC 7 (and SPEC 14) fields of an explicit job.
+const JOB_FIELDS: &[&str] = &[
+    "id",
+    "share",
+    "instance_type",
+    "instances",
+    "priority",
+    "submit_s",
+    "work_s",
+    "startup_s",
+    "checkpoint",
+    "checkpoint_on_preempt",
+    "preemption_retries",
+    "deadline_s",
+    "recovery",
+    "on_retries_exhausted",
+    "escalate",
+];
+
+/// An explicit job's fields as found in one pass over its object (see [`Cx::job`]);
+/// `contract`: some SPEC 14 field is present.
+#[derive(Default)]
+struct JobFields<'v> {
+    id: Option<&'v Value>,
+    share: Option<&'v Value>,
+    instance_type: Option<&'v Value>,
+    instances: Option<&'v Value>,
+    priority: Option<&'v Value>,
+    submit_s: Option<&'v Value>,
+    work_s: Option<&'v Value>,
+    startup_s: Option<&'v Value>,
+    checkpoint: Option<&'v Value>,
+    checkpoint_on_preempt: Option<&'v Value>,
+    preemption_retries: Option<&'v Value>,
+    deadline_s: Option<&'v Value>,
+    contract: Option<&'v Value>,
 }
 
 /// SPEC 12: the share fields of the Kueue model.
@@ -1543,14 +1659,22 @@ fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
 /// deadline), failing if it exhausts its retries there too, submitted only by the engine.
 fn add_continuations(jobs: &mut Vec<JobSpec>) {
     let n = jobs.len();
+    let extra = jobs
+        .iter()
+        .filter(|j| matches!(j.on_retries_exhausted(), OnExhausted::Resubmit { .. }))
+        .count();
+    if extra == 0 {
+        return;
+    }
+    jobs.reserve_exact(extra);
     for i in 0..n {
-        if let OnExhausted::Resubmit { share, priority } = jobs[i].on_retries_exhausted {
+        if let OnExhausted::Resubmit { share, priority } = jobs[i].on_retries_exhausted() {
             let mut c = jobs[i].clone();
             c.share = share;
             if let Some(p) = priority {
                 c.priority = p;
             }
-            c.on_retries_exhausted = OnExhausted::Fail;
+            c.contract = JobContract::of(c.recovery(), OnExhausted::Fail);
             c.resubmission_of = Some(i);
             jobs.push(c);
         }

@@ -446,11 +446,11 @@ impl Sim<'_> {
     pub(super) fn requeue_or_fail(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
-        let on_exhausted = spec.on_retries_exhausted;
+        let on_exhausted = spec.on_retries_exhausted();
         let now = self.now;
         let r = &mut self.jobs[j.index()];
-        if r.corrupt.is_some_and(|c| r.saved <= c) {
-            r.corrupt = None; // it resumes from a checkpoint the corrupt run did not write
+        if r.corrupt.get().is_some_and(|c| r.saved <= c) {
+            r.corrupt = OptMs::NONE; // it resumes from a checkpoint the corrupt run did not write
         }
         if spec
             .preemption_retries
@@ -471,7 +471,7 @@ impl Sim<'_> {
             r.useful_borrowed = 0;
             self.log(j, s, EventKind::Fail);
         } else {
-            r.requeued_at = Some(now);
+            r.requeued_at = OptMs::some(now);
             self.log(j, s, EventKind::Requeue);
             self.enqueue(j);
         }

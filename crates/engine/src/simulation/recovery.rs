@@ -100,8 +100,8 @@ impl Sim<'_> {
         let root = self.root_of(j);
         self.jobs[j.index()].restoring = false;
         self.rt[s].recovery.restores += 1;
-        let Some(rec) = spec.recovery else { return };
-        let index = self.jobs[root.index()].restores;
+        let Some(rec) = spec.recovery() else { return };
+        let index = u64::from(self.jobs[root.index()].restores);
         self.jobs[root.index()].restores += 1;
         let (fail, corrupt) = restore_draws(self.sc.seed, &spec.id, index);
         let r = &mut self.jobs[j.index()];
@@ -110,11 +110,11 @@ impl Sim<'_> {
             r.acc.lost += lost;
             r.saved = 0;
             r.useful_borrowed = 0;
-            r.corrupt = None;
+            r.corrupt = OptMs::NONE;
             self.rt[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
         } else if corrupt < rec.invalid_resume && r.corrupt.is_none() {
-            r.corrupt = Some(r.saved);
+            r.corrupt = OptMs::some(r.saved);
         }
     }
 
@@ -134,7 +134,7 @@ impl Sim<'_> {
         r.base = 0;
         r.run_start = now;
         r.useful_borrowed = 0;
-        r.corrupt = None;
+        r.corrupt = OptMs::NONE;
         self.rt[s].recovery.invalid_resumes += 1;
         self.log(j, s, EventKind::InvalidResume { lost });
         let done = now + lifecycle::run_length(0, work, ckpt);
@@ -178,7 +178,7 @@ impl Sim<'_> {
         cr.useful_borrowed = ub;
         cr.corrupt = corrupt;
         cr.priority = priority;
-        cr.requeued_at = Some(now);
+        cr.requeued_at = OptMs::some(now);
         self.log(
             c,
             share,

@@ -268,24 +268,49 @@ pub struct JobRt {
     /// SPEC 14: the share the job counts in (its last share once resubmitted).
     pub share: usize,
     /// SPEC 14: restores that completed (the index of the next draw of its stream).
-    pub restores: u64,
+    pub restores: u32,
     /// The current STARTING includes a restore.
     pub restoring: bool,
     /// The current STARTING follows a preemption (`restart_h`).
     pub restarting: bool,
     /// SPEC 14: a corrupt resume happened from this saved progress; found at completion.
-    pub corrupt: Option<Ms>,
+    pub corrupt: OptMs,
     /// SPEC 14: the current run's dispatch was borrowing.
     pub run_borrowed: bool,
     /// SPEC 14: the part of the kept progress (`saved`, or the progress at the run's end)
     /// made in borrowed runs.
     pub useful_borrowed: Ms,
     /// SPEC 14: when the job last returned to the queue after a preemption.
-    pub requeued_at: Option<Ms>,
+    pub requeued_at: OptMs,
     /// SPEC 14: some `set_priority` raised its priority.
     pub raised: bool,
     /// SPEC 14: a continuation folded into the job it continues (never reported itself).
     pub merged: bool,
+}
+
+/// An optional time of a job's run (SPEC 14 `corrupt`, `requeued_at`) in 8 bytes where
+/// `Option<Ms>` takes 16: such times are never `Ms::MIN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptMs(Ms);
+
+impl OptMs {
+    pub const NONE: OptMs = OptMs(Ms::MIN);
+    pub fn some(t: Ms) -> OptMs {
+        debug_assert!(t != Ms::MIN);
+        OptMs(t)
+    }
+    pub fn get(self) -> Option<Ms> {
+        (self.0 != Ms::MIN).then_some(self.0)
+    }
+    pub fn is_some(self) -> bool {
+        self.0 != Ms::MIN
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == Ms::MIN
+    }
+    pub fn take(&mut self) -> Option<Ms> {
+        std::mem::replace(self, OptMs::NONE).get()
+    }
 }
 
 /// SPEC 14 counts of one share (the `recovery` and `policy` blocks).
@@ -566,10 +591,10 @@ impl<'a> Sim<'a> {
                 restores: 0,
                 restoring: false,
                 restarting: false,
-                corrupt: None,
+                corrupt: OptMs::NONE,
                 run_borrowed: false,
                 useful_borrowed: 0,
-                requeued_at: None,
+                requeued_at: OptMs::NONE,
                 raised: false,
                 merged: false,
             })
@@ -784,4 +809,17 @@ pub(super) struct PairNow {
     pub(super) borrowed: u64,
     pub(super) lent: f64,
     pub(super) queued: u64,
+}
+
+#[cfg(test)]
+mod size {
+    /// Per-job records, the bulk of a large run's memory (docs/PERFORMANCE.md).
+    #[test]
+    fn per_job_records() {
+        eprintln!(
+            "JobSpec {} bytes, JobRt {} bytes",
+            std::mem::size_of::<crate::model::JobSpec>(),
+            std::mem::size_of::<super::JobRt>()
+        );
+    }
 }

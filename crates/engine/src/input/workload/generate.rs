@@ -8,16 +8,37 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobSpec, Ms, Priority};
+use crate::model::{ms_from_s, JobContract, JobSpec, Ms, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
 ///
 /// `seed` is the scenario's `seed`; the exact recipe is in the module documentation.
 pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
-    let mut numbers: BTreeMap<usize, u64> = BTreeMap::new();
     let mut jobs = Vec::new();
+    generate_into(workloads, seed, &mut jobs);
+    jobs
+}
+
+/// Jobs every workload will generate (SPEC 7 `count`, or the length of `at_s`).
+pub fn job_count(workloads: &[Workload]) -> usize {
+    workloads
+        .iter()
+        .map(|w| match &w.arrival {
+            Arrival::At(times) => times.len(),
+            _ => w.count as usize,
+        })
+        .sum()
+}
+
+/// [`generate`], appending to `jobs` (SPEC 7), which is grown once to its final size: a
+/// million generated jobs are never copied from one vector to another.
+pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>) {
+    let mut numbers: BTreeMap<usize, u64> = BTreeMap::new();
+    jobs.reserve_exact(job_count(workloads));
     for (index, workload) in workloads.iter().enumerate() {
+        // SPEC 14: one block shared by the workload's jobs.
+        let contract = JobContract::of(workload.recovery, workload.on_retries_exhausted);
         let mut drafts = draw_workload(workload, seed, index as u64);
         // Stable: jobs arriving at the same millisecond keep their draw order.
         crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
@@ -37,14 +58,12 @@ pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
                 checkpoint_on_preempt: workload.checkpoint_on_preempt,
                 preemption_retries: workload.preemption_retries,
                 deadline: draft.deadline,
-                recovery: workload.recovery,
-                on_retries_exhausted: workload.on_retries_exhausted,
+                contract: contract.clone(),
                 escalate: workload.escalate,
                 resubmission_of: None,
             });
         }
     }
-    jobs
 }
 
 /// The sampled part of one job.
