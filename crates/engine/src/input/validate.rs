@@ -397,11 +397,23 @@ impl Cx {
         // Sized once for the generated jobs and their SPEC 14 continuations.
         workload::generate_into(&workloads, seed, &mut jobs);
 
-        // Unique ids (explicit and generated).
-        let mut ids: HashMap<&str, usize> = HashMap::with_capacity(jobs.len());
+        // Unique ids (explicit and generated). Generated ids `<share>-<n>` never repeat
+        // among themselves (a share's name resolves to one index, numbered from 1, and a
+        // name followed by `-<digits>` determines both), so they are only looked up among
+        // the explicit ones, and joined to the map only when timed events name jobs: a
+        // million generated jobs are not hashed for nothing.
+        let all_ids = top.get("events").is_some();
+        let mut ids: HashMap<&str, usize> =
+            HashMap::with_capacity(if all_ids { jobs.len() } else { explicit_jobs });
         let mut dup = Vec::new();
         for (i, j) in jobs.iter().enumerate() {
-            if let Some(first) = ids.insert(j.id.as_str(), i) {
+            if i < explicit_jobs || all_ids {
+                if let Some(first) = ids.insert(j.id.as_str(), i) {
+                    dup.push((i, first));
+                }
+            } else if explicit_jobs == 0 {
+                break;
+            } else if let Some(&first) = ids.get(j.id.as_str()) {
                 dup.push((i, first));
             }
         }
