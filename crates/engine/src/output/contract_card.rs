@@ -283,7 +283,7 @@ fn responsible(c: &ShareContract) -> Answer {
         row(
             "Owner",
             match (a, owner) {
-                (_, Some(o)) => format!("owner: {o}"),
+                (_, Some(o)) => o.to_string(),
                 (Some(_), None) => "the agreement names no owner".into(),
                 (None, None) => "no agreement: nobody is named".into(),
             },
@@ -291,7 +291,7 @@ fn responsible(c: &ShareContract) -> Answer {
         row(
             "Review",
             match a.and_then(|a| text(&a.review_by)) {
-                Some(r) => format!("review by {r}"),
+                Some(r) => r.to_string(),
                 None => "no review date".into(),
             },
         ),
@@ -322,8 +322,8 @@ fn responsible(c: &ShareContract) -> Answer {
     }
 }
 
-/// `p90 4.1 h on its allocation alone vs 2.0 h as given`.
-fn completion_row(p: &str, alone: &Completion, given: &Completion, p90: bool) -> String {
+/// `4.1 h on its allocation alone, 2.0 h as given` (the row names the percentile).
+fn completion_row(alone: &Completion, given: &Completion, p90: bool) -> String {
     let v = |c: &Completion| {
         if c.n == 0 {
             "no job finished".to_string()
@@ -332,7 +332,7 @@ fn completion_row(p: &str, alone: &Completion, given: &Completion, p90: bool) ->
         }
     };
     format!(
-        "{p} {} on its allocation alone vs {} as given",
+        "{} on its allocation alone, {} as given",
         v(alone),
         v(given)
     )
@@ -374,8 +374,8 @@ fn forecast_answer(
     };
     let (alone, given) = (&f.allocation_alone, &f.as_given);
     let mut rows = vec![
-        row("Completion p50", completion_row("p50", alone, given, false)),
-        row("Completion p90", completion_row("p90", alone, given, true)),
+        row("Completion p50", completion_row(alone, given, false)),
+        row("Completion p90", completion_row(alone, given, true)),
         borrowed_row,
     ];
     if let Some(x) = c.deadline_met_rate {
@@ -623,7 +623,7 @@ mod tests {
         // b has no allocation of its own: alone, nothing finishes.
         assert_eq!(
             value(b, Question::Forecast, "Completion p90"),
-            "p90 no job finished on its allocation alone vs 25.3 min as given"
+            "no job finished on its allocation alone, 25.3 min as given"
         );
         assert_eq!(verdict(b, Question::Forecast).unwrap().0, Tone::Bad);
         let on_borrowed = value(b, Question::Forecast, "On borrowed capacity");
@@ -645,14 +645,8 @@ mod tests {
         let d = crate::run_digest(&text, DigestLimits::default()).unwrap();
         let b = card(&d, 1, None);
         assert!(b.forecast_pending);
-        assert_eq!(
-            value(&b, Question::Responsible, "Owner"),
-            "owner: Team B lead"
-        );
-        assert_eq!(
-            value(&b, Question::Responsible, "Review"),
-            "review by 2027-01"
-        );
+        assert_eq!(value(&b, Question::Responsible, "Owner"), "Team B lead");
+        assert_eq!(value(&b, Question::Responsible, "Review"), "2027-01");
         assert_eq!(
             verdict(&b, Question::Responsible),
             Some((Tone::Caution, "Team B lead answers for 1 failure."))
@@ -732,7 +726,7 @@ mod tests {
         );
         assert_eq!(
             value(steady, Question::Responsible, "Owner"),
-            "owner: Training platform on-call"
+            "Training platform on-call"
         );
         for c in [steady, flaky] {
             // Alone on 2 instances, 4 of the 6 eight-hour jobs finish in the day.
