@@ -457,9 +457,10 @@ impl Sim<'_> {
             .is_some_and(|max| r.preemptions > max)
         {
             self.rt[s].recovery.retries_exhausted += 1;
-            if let (OnExhausted::Resubmit { share, priority }, Some(c)) =
-                (on_exhausted, self.continuation[j.index()])
-            {
+            if let (OnExhausted::Resubmit { share, priority }, Some(c)) = (
+                on_exhausted,
+                self.continuation.get(j.index()).copied().flatten(),
+            ) {
                 self.resubmit(j, c, share, priority);
                 return;
             }
