@@ -67,7 +67,8 @@ pub fn App() -> impl IntoView {
     // The story player first: the link may name a story (`#story=ID&step=N`).
     let story = crate::story::provide();
     let share = share::init_from_url(app);
-    crate::io::tools::install_host(app, share);
+    let host = crate::io::tools::install_host(app, share);
+    crate::explore::install_page(&host, app, share);
     crate::story::init_from_url(app, story);
     state::install_runner(app, 250);
     explain::provide_selected_job();
@@ -139,7 +140,9 @@ pub fn App() -> impl IntoView {
                 }}
                 <ResultsPanel />
                 <CheckpointAdvisor />
-                <CompareView />
+                <CompareView switch=Callback::new(move |(on, busy)| {
+                    crate::io::tools::open(app, crate::io::tools::Tool::Compare(on), busy)
+                }) />
                 <EventLog />
                 <JobHistory />
             </div>

@@ -71,7 +71,7 @@ fn call(name: &str, args: &[JsValue]) -> Option<JsValue> {
 
 // ---- the page's side ------------------------------------------------------------------
 
-/// The page's part of the bridge (called by [`crate::io::tools::install_host`]): `sweep()`
+/// The page's part of the bridge (called by the page with what [`crate::io::tools::install_host`] returns): `sweep()`
 /// (the link's sweep settings, as text), `setSweep(text or null)` (the panel's settings for
 /// the link) and a call of the tools' `changed()` after each change of the scenario. A link
 /// with sweep settings opens the panel.

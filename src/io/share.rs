@@ -17,7 +17,7 @@
 //!   `#story=ID&step=N` alone while the scenario is the story's own, `#s=PAYLOAD&story=ID&step=N`
 //!   once it was edited; on load, the story player opens the story.
 //!
-//! - while the Explore panel shows a sweep ([`crate::explore`]), the fragment also carries
+//! - while the Explore panel shows a sweep (`src/explore/`), the fragment also carries
 //!   its settings, `&sweep=PATH,FROM,TO,STEP,SEEDS,METRIC` (after `s=` and any story part);
 //!   on load, a `sweep=` opens the panel with them (the tools' wasm reads and checks them).
 //!

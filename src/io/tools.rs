@@ -113,8 +113,9 @@ fn message(e: JsValue) -> String {
 
 // ---- the page's side ------------------------------------------------------------------
 
-/// Registers the bridge the tools call (once, by the page's [`crate::App`]).
-pub fn install_host(app: AppState, share: ShareState) {
+/// Registers the bridge the tools call (once, by the page's [`crate::App`]) and returns it,
+/// for the Explore panel's part (`crate::explore::install_page`, called by the page).
+pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
     let host = js_sys::Object::new();
     let scenario = Closure::<dyn Fn() -> String>::new(move || app.scenario.get_untracked());
     // The last run's digest as postcard bytes (the worker protocol's encoding), or undefined.
@@ -159,7 +160,7 @@ pub fn install_host(app: AppState, share: ShareState) {
     apply.forget();
     notice.forget();
     let _ = js_sys::Reflect::set(&global(), &JsValue::from_str(HOST), &host);
-    crate::explore::install_page(&host, app, share);
+    host
 }
 
 thread_local! {

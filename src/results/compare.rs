@@ -331,12 +331,13 @@ fn compare_card(on: RwSignal<bool>, body: impl IntoView + 'static) -> impl IntoV
 }
 
 /// The page's compare card. The comparison itself ([`CompareBody`]) is drawn by the lazily
-/// loaded tools wasm ([`crate::io::tools`], `Tool::Compare`), which mounts it into this
-/// card's `compare-host` the first time the switch is turned on and is handed the page's
-/// scenario again each time a new result lands: its code and the three-way captions never
-/// weigh on the page's load.
+/// loaded tools wasm, which mounts it into this card's `compare-host` the first time the
+/// switch is turned on and is handed the page's scenario again each time a new result
+/// lands: its code and the three-way captions never weigh on the page's load. `switch`
+/// tells the tools (the page passes `Tool::Compare` through `io::tools::open`) the switch's
+/// state and the signal that is true while they load.
 #[component]
-pub fn CompareView() -> impl IntoView {
+pub fn CompareView(switch: Callback<(bool, RwSignal<bool>)>) -> impl IntoView {
     let app = use_app();
     let on = RwSignal::new(false);
     let busy = RwSignal::new(false);
@@ -345,7 +346,7 @@ pub fn CompareView() -> impl IntoView {
         // Re-compare when a new result lands (the text then is the one it was simulated from).
         app.outcome.track();
         if now || prev == Some(true) {
-            crate::io::tools::open(app, crate::io::tools::Tool::Compare(now), busy);
+            switch.run((now, busy));
         }
         now
     });

@@ -1,7 +1,7 @@
 //! The interruption contract (SPEC 14): one card per share that answers its four questions
 //! with this run's numbers, the share's agreement beside it.
 //!
-//! Words and numbers are the engine's ([`quotalab_engine::output::contract_card`]); this
+//! Words and numbers are the engine's ([`quotalab_engine::analysis::contract_card`]); this
 //! module only lays them out, as text nodes (an agreement is never HTML). The forecast
 //! needs the partitioned variant (SPEC 9): it is simulated here, metrics only, in a task of
 //! its own after a current result lands, and only while the cards are shown.
@@ -9,9 +9,9 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
+use quotalab_engine::analysis::contract_card::{self, Card, Row, NO_AGREEMENT};
 use quotalab_engine::compare::{self, Policy, ShareForecast};
 use quotalab_engine::digest::{Digest, DigestLimits};
-use quotalab_engine::output::contract_card::{self, Card, Row, NO_AGREEMENT};
 use quotalab_engine::pipeline::{self, Product, RunOptions};
 
 use crate::state::AppState;

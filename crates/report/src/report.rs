@@ -5,10 +5,10 @@
 //! clock: the same scenario gives the same bytes natively (`quotasim report`) and in the
 //! page (the tools wasm's "Export report").
 
+use quotalab_engine::analysis::contract_card::{self, Card};
 use quotalab_engine::compare::{self, ShareForecast};
 use quotalab_engine::digest::{Digest, DigestLimits, Pct, ShareMetrics};
 use quotalab_engine::model::Agreement;
-use quotalab_engine::output::contract_card::{self, Card};
 use quotalab_engine::output::describe;
 use quotalab_engine::pipeline::{self, Product};
 use quotalab_engine::Problem;
@@ -336,7 +336,7 @@ fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
 }
 
 /// The interruption-contract card of one share (the engine's
-/// [`contract_card`](quotalab_engine::output::contract_card) model, as the page shows it).
+/// [`contract_card`](quotalab_engine::analysis::contract_card) model, as the page shows it).
 fn contract_card(h: &mut Html, card: &Card) {
     h.raw("<div class=\"contract\"><h4>Interruption contract</h4><div class=\"questions\">\n");
     for a in &card.answers {

@@ -5,4 +5,5 @@
 
 pub mod advisor;
 pub mod compare;
+pub mod contract_card;
 pub mod sweep;

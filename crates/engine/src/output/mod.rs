@@ -3,7 +3,6 @@
 //! by field, the human summary table of the CLI, and the compact typed digest a UI draws
 //! from. Nothing here decides anything: it only reads a finished [`crate::Sim`].
 
-pub mod contract_card;
 pub mod describe;
 pub mod digest;
 pub mod explain;
