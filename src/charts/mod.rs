@@ -137,21 +137,6 @@ pub fn draw_canvas(
     Ok(frame)
 }
 
-/// Configures the usual mesh: light grid, grey axes, text in `pen`'s size.
-#[macro_export]
-#[doc(hidden)]
-macro_rules! base_mesh {
-    ($mesh:expr, $pen:expr) => {
-        $mesh
-            .label_style($pen.font(11.5))
-            .axis_desc_style($pen.font(12.0))
-            .axis_style($pen.stroke($crate::charts::AXIS, 1.0))
-            .bold_line_style($pen.stroke($crate::charts::GRID, 1.0))
-            .light_line_style(::plotters::prelude::TRANSPARENT)
-            .set_all_tick_mark_size($pen.px(4.0))
-    };
-}
-
 /// How a chart's canvas behaves besides drawing.
 #[derive(Clone)]
 pub struct CanvasOpts {

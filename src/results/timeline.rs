@@ -537,7 +537,7 @@ pub fn draw_timeline(
         .build_cartesian_2d(0f64..x_max, 0f64..n)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
+    quotalab_report::base_mesh!(mesh, pen)
         .disable_y_mesh()
         .y_labels(0)
         .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
