@@ -86,7 +86,56 @@ pub fn lendable_pool(shares: &[Share], t: usize, capacity: u64) -> u64 {
 
 /// SPEC 3: J is within entitlement when `used(S,T) + n <= limit(S,T)`.
 pub fn within_entitlement(share: &Share, t: usize, used: u64, n: u64) -> bool {
-    used + n <= limit_of(share, t)
+    entitled(used, n, limit_of(share, t))
+}
+
+/// SPEC 3's within-entitlement test on numbers: `used + n <= limit`.
+#[inline(always)]
+fn entitled(used: u64, n: u64, limit: u64) -> bool {
+    used + n <= limit
+}
+
+/// SPEC 3's fit conditions for one share and type at the current usage, evaluated once for
+/// every job size: a pass asks them of each bucket head and of each bucket's waiting
+/// reason, and the sizes differ only in `n`. Made by [`TypeUsage::headroom`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Headroom {
+    used: u64,
+    limit: u64,
+    /// Condition 1's `limit + borrow_cap` (`u64::MAX` when unbounded).
+    ceiling: u64,
+    /// SPEC 12 `available(S,T)` on the translated quota tree (conditions 1-2).
+    available: i128,
+    /// A RESERVE share while the pool is overdrawn (see [`TypeUsage::headroom`]).
+    overdrawn: bool,
+    /// Condition 3: `capacity - (sum of used + other RESERVE shares' idle entitlement)`.
+    capacity_room: i128,
+}
+
+impl Headroom {
+    /// SPEC 3: does a job needing `n` instances fit? `Err` names the first failing
+    /// condition (1, 2, 3 in order); which of 1 and 2 failed is told apart as SPEC 4's
+    /// reasons need: condition 1 when `used + n > limit + borrow_cap`, else condition 2.
+    #[inline]
+    pub fn fits(&self, n: u64) -> Result<(), Misfit> {
+        if n as i128 > self.available || self.overdrawn {
+            return Err(if self.used + n > self.ceiling {
+                Misfit::ShareLimit // condition 1: used + n > limit + borrow_cap
+            } else {
+                Misfit::LendablePool // condition 2: the lendable pool is used up
+            });
+        }
+        if n as i128 > self.capacity_room {
+            return Err(Misfit::Capacity); // condition 3
+        }
+        Ok(())
+    }
+
+    /// SPEC 3: a job of `n` instances is within the share's entitlement.
+    #[inline]
+    pub fn within_entitlement(&self, n: u64) -> bool {
+        entitled(self.used, n, self.limit)
+    }
 }
 
 /// Quota usage of one instance type: `used(S,T)` per share and the aggregates of SPEC 3.
@@ -121,10 +170,16 @@ pub struct TypeUsage {
 /// `guaranteed(S,T)`, and whether the share is RESERVE; one entry per share.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct TypeCfg {
-    limit: Vec<u64>,
-    ceiling: Vec<u64>,
-    guaranteed: Vec<u64>,
-    reserve: Vec<bool>,
+    shares: Vec<ShareCfg>,
+}
+
+/// One share's entry of [`TypeCfg`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct ShareCfg {
+    limit: u64,
+    ceiling: u64,
+    guaranteed: u64,
+    reserve: bool,
 }
 
 impl TypeUsage {
@@ -139,12 +194,7 @@ impl TypeUsage {
             reserve_idle: 0,
             pool_size: 0,
             unallocated: 0,
-            cfg: std::sync::Arc::new(TypeCfg {
-                limit: Vec::new(),
-                ceiling: Vec::new(),
-                guaranteed: Vec::new(),
-                reserve: Vec::new(),
-            }),
+            cfg: std::sync::Arc::new(TypeCfg { shares: Vec::new() }),
             tree: None,
         };
         u.recompute(shares);
@@ -163,20 +213,20 @@ impl TypeUsage {
     pub fn recompute(&mut self, shares: &[Share]) {
         let t = self.t;
         let n = shares.len();
-        let mut cfg = TypeCfg {
-            limit: Vec::with_capacity(n),
-            ceiling: Vec::with_capacity(n),
-            guaranteed: Vec::with_capacity(n),
-            reserve: Vec::with_capacity(n),
+        let cfg = TypeCfg {
+            shares: shares
+                .iter()
+                .map(|share| {
+                    let limit = limit_of(share, t);
+                    ShareCfg {
+                        limit,
+                        ceiling: borrow_cap(share, t).map_or(u64::MAX, |c| limit.saturating_add(c)),
+                        guaranteed: guaranteed(share, t),
+                        reserve: share.strategy == Strategy::Reserve,
+                    }
+                })
+                .collect(),
         };
-        for share in shares {
-            let limit = limit_of(share, t);
-            cfg.limit.push(limit);
-            cfg.ceiling
-                .push(borrow_cap(share, t).map_or(u64::MAX, |c| limit.saturating_add(c)));
-            cfg.guaranteed.push(guaranteed(share, t));
-            cfg.reserve.push(share.strategy == Strategy::Reserve);
-        }
         // The shares never change in number (update_share changes their fields only).
         self.used.resize(n, 0);
         self.cfg = std::sync::Arc::new(cfg);
@@ -217,12 +267,13 @@ impl TypeUsage {
     /// Sets `used(s,T)` to `new`, keeping the aggregates exact.
     fn set(&mut self, s: usize, new: u64) {
         let old = self.used[s];
-        let l = self.cfg.limit[s];
+        let cfg = self.cfg.shares[s];
+        let l = cfg.limit;
         self.over = self.over - usize::from(old > l) + usize::from(new > l);
-        let g = self.cfg.guaranteed[s];
+        let g = cfg.guaranteed;
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
-        if self.cfg.reserve[s] {
+        if cfg.reserve {
             self.reserve_idle = self.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
         }
         self.used[s] = new;
@@ -248,18 +299,23 @@ impl TypeUsage {
 
     /// SPEC 3: does a job of share `s` needing `n` instances fit? `Err` names the first
     /// failing condition (1, 2, 3 in order). The caller checks `has_limit` first.
+    pub fn fits(&self, _shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
+        self.headroom(s).fits(n)
+    }
+
+    /// SPEC 3's fit conditions for share `s` at the current usage (see [`Headroom`]).
     ///
     /// SPEC 12: conditions 1 and 2 together are `n <= available(S,T)` on the translated
     /// quota tree (the share's borrowing limit is condition 1's cap, the root cohort's
-    /// subtree quota the lendable pool, its usage the pool's usage); which of the two
-    /// failed is told apart as SPEC 4's reasons need: condition 1 when
-    /// `used + n > limit + borrow_cap`, else condition 2.
-    pub fn fits(&self, _shares: &[Share], s: usize, n: u64) -> Result<(), Misfit> {
+    /// subtree quota the lendable pool, its usage the pool's usage).
+    #[inline]
+    pub fn headroom(&self, s: usize) -> Headroom {
         let used = self.used[s];
         let tree = self
             .tree
             .as_ref()
             .expect("the AWS model's usage carries its quota tree");
+        let cfg = &self.cfg.shares[s];
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: when the pool
         // is overdrawn (a lowered limit, `update_share`), SPEC 3 condition 2 refuses every
         // job, a RESERVE share's within its entitlement included (its pool usage grows by 0
@@ -271,43 +327,39 @@ impl TypeUsage {
         debug_assert_eq!(tree.parent[s], Some(root));
         let root_available = tree.root_available(root);
         let available = tree.available_given(s, root_available);
-        let overdrawn = self.cfg.reserve[s] && root_available < 0;
-        if n as i128 > available || overdrawn {
-            return Err(if used + n > self.cfg.ceiling[s] {
-                Misfit::ShareLimit // condition 1: used + n > limit + borrow_cap
-            } else {
-                Misfit::LendablePool // condition 2: the lendable pool is used up
-            });
-        }
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: Kueue's
         // capacity test counts only `sum of used + n` (RESERVE's idle quota is already
         // private to it through lending limit 0, so the tree's `available` agrees; this
         // condition is kept as SPEC 3 states it).
-        let own_reserve_idle = if self.cfg.reserve[s] {
-            self.cfg.limit[s].saturating_sub(used)
+        let own_reserve_idle = if cfg.reserve {
+            cfg.limit.saturating_sub(used)
         } else {
             0
         };
-        if self.sum_used + (self.reserve_idle - own_reserve_idle) + n > self.capacity {
-            return Err(Misfit::Capacity);
+        let taken = self.sum_used as i128 + (self.reserve_idle - own_reserve_idle) as i128;
+        Headroom {
+            used,
+            limit: cfg.limit,
+            ceiling: cfg.ceiling,
+            available,
+            overdrawn: cfg.reserve && root_available < 0,
+            capacity_room: self.capacity as i128 - taken,
         }
-        Ok(())
     }
 
-    /// `limit(S,T)` as configured now (0 when the share has no limit for T).
     pub fn limit(&self, s: usize) -> u64 {
-        self.cfg.limit[s]
+        self.cfg.shares[s].limit
     }
 
     /// Whether share `s` lends its idle entitlement (not RESERVE).
     pub fn lends(&self, s: usize) -> bool {
-        !self.cfg.reserve[s]
+        !self.cfg.shares[s].reserve
     }
 
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
     pub fn over_limit(&self, _shares: &[Share], s: usize) -> bool {
-        self.used[s] > self.cfg.limit[s]
+        self.used[s] > self.cfg.shares[s].limit
     }
 }
 

@@ -5,7 +5,7 @@
 //! equal priority) can preempt no more than its head. So a share's offer is found by looking
 //! at bucket heads only, and a pass costs O(shares x buckets + jobs touched), not O(queued).
 
-use crate::admission::{self, Misfit};
+use crate::admission::{self, Headroom, Misfit};
 use crate::model::Queueing;
 use crate::preemption::Victim;
 use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
@@ -98,16 +98,23 @@ impl Sim<'_> {
     fn offer(&self, s: usize) -> Result<Offer, bool> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut limit_bound = true;
+        let mut room: Option<(usize, Headroom)> = None; // the last head's type's
         for &head in &self.rt[s].heads {
             let j = head.3;
             let spec = &self.sc.jobs[j.index()];
             let t = spec.instance_type;
             if admission::has_limit(&self.cfg[s], t) {
                 let n = spec.instances;
-                let within =
-                    admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
-                let key = (!within, spec.submit, s);
-                match self.usage[t].fits(&self.cfg, s, n) {
+                let h = match room {
+                    Some((rt, h)) if rt == t => h,
+                    _ => {
+                        let h = self.usage[t].headroom(s);
+                        room = Some((t, h));
+                        h
+                    }
+                };
+                let key = (!h.within_entitlement(n), spec.submit, s);
+                match h.fits(n) {
                     Ok(()) => {
                         return Ok(Offer {
                             key,
@@ -136,6 +143,18 @@ impl Sim<'_> {
     /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of
     /// type `t` waits, judged on its own (no strict-FIFO blocking).
     fn own_reason(&self, s: usize, t: usize, n: u64) -> Reason {
+        self.own_reason_in(s, t, n, &mut None)
+    }
+
+    /// [`Sim::own_reason`], reusing `room` when it holds type `t`'s headroom (the buckets of
+    /// a share are in type order, so a pass computes it once per share and type).
+    fn own_reason_in(
+        &self,
+        s: usize,
+        t: usize,
+        n: u64,
+        room: &mut Option<(usize, Headroom)>,
+    ) -> Reason {
         if self.sc.is_kueue() {
             return self.kueue_reason(s, t, n);
         }
@@ -143,13 +162,20 @@ impl Sim<'_> {
         if !admission::has_limit(share, t) {
             return Reason::Unschedulable;
         }
-        let within = admission::within_entitlement(share, t, self.usage[t].used[s], n);
-        match self.usage[t].fits(&self.cfg, s, n) {
+        let h = match *room {
+            Some((rt, h)) if rt == t => h,
+            _ => {
+                let h = self.usage[t].headroom(s);
+                *room = Some((t, h));
+                h
+            }
+        };
+        match h.fits(n) {
             Err(Misfit::ShareLimit) if share.strategy == crate::model::Strategy::LendAndBorrow => {
                 Reason::BorrowLimit
             }
             Err(Misfit::ShareLimit) => Reason::EntitlementExhausted,
-            _ if within => Reason::CapacityInUse,
+            _ if h.within_entitlement(n) => Reason::CapacityInUse,
             _ => Reason::NoLendableCapacity,
         }
     }
@@ -219,8 +245,9 @@ impl Sim<'_> {
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
         let mut updated = std::mem::take(&mut self.scratch_reasons);
         updated.clear();
+        let mut room = None;
         for (&(t, n), b) in &self.rt[s].buckets {
-            let r = self.own_reason(s, t, n);
+            let r = self.own_reason_in(s, t, n, &mut room);
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {
