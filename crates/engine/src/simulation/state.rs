@@ -347,8 +347,9 @@ pub struct Bucket {
 /// A share's queues.
 #[derive(Clone, Debug, Default)]
 pub struct ShareRt {
-    /// RUNNABLE jobs by (instance type, instances).
-    pub buckets: BTreeMap<(usize, u64), Bucket>,
+    /// RUNNABLE jobs by (instance type, instances), in key order (a share has few sizes:
+    /// a sorted vector iterates much faster than a tree in the pass).
+    pub buckets: Buckets,
     /// Admitted jobs per instance type, in candidate order.
     pub admitted: Vec<BTreeSet<AKey>>,
     /// Per instance type: admitted instances by priority (for preemption bounds).
@@ -376,8 +377,8 @@ pub struct ShareRt {
     /// `(usage_version, version)` at which the waiting reasons were last brought up to date.
     pub reasons_at: Option<(u64, u64)>,
     /// The first job of every non-empty bucket, in queue order (a share's candidates for
-    /// its offer).
-    pub heads: BTreeSet<QKey>,
+    /// its offer); sorted, one per bucket.
+    pub heads: Vec<QKey>,
     /// SPEC 12 (Kueue model): per (type, size) bucket, the job whose preemption search last
     /// found no victims and the `(usage_version, struct_epoch)` it was judged at; while
     /// both are unchanged (and the pass reserved nothing) the search would fail again.
@@ -428,14 +429,14 @@ impl ShareRt {
 
     /// Adds a RUNNABLE job to its bucket, keeping `heads` current.
     pub fn insert_runnable(&mut self, bucket: (usize, u64), key: QKey) {
-        let b = self.buckets.entry(bucket).or_default();
+        let b = self.buckets.entry(bucket);
         if let Some(&old) = b.jobs.first() {
             if key < old {
-                self.heads.remove(&old);
-                self.heads.insert(key);
+                remove_sorted(&mut self.heads, &old);
+                insert_sorted(&mut self.heads, key);
             }
         } else {
-            self.heads.insert(key);
+            insert_sorted(&mut self.heads, key);
         }
         b.jobs.insert(key);
         self.version += 1;
@@ -450,18 +451,86 @@ impl ShareRt {
         let was_head = b.jobs.first() == Some(&key);
         b.jobs.remove(&key);
         if was_head {
-            self.heads.remove(&key);
+            remove_sorted(&mut self.heads, &key);
             match b.jobs.first() {
-                Some(&next) => {
-                    self.heads.insert(next);
-                }
-                None => {
-                    self.buckets.remove(&bucket);
-                }
+                Some(&next) => insert_sorted(&mut self.heads, next),
+                None => self.buckets.remove(&bucket),
             }
         }
         self.version += 1;
         self.dirty = true;
+    }
+}
+
+/// Inserts `key` into the sorted vector `v` (no duplicates: heads are distinct jobs).
+fn insert_sorted(v: &mut Vec<QKey>, key: QKey) {
+    let i = v.partition_point(|k| *k < key);
+    v.insert(i, key);
+}
+
+/// Removes `key` from the sorted vector `v`, if present.
+fn remove_sorted(v: &mut Vec<QKey>, key: &QKey) {
+    if let Ok(i) = v.binary_search(key) {
+        v.remove(i);
+    }
+}
+
+/// A share's buckets by (instance type, instances), kept sorted by key: the map the pass
+/// iterates on every share of every pass (see [`ShareRt::buckets`]).
+#[derive(Clone, Debug, Default)]
+pub struct Buckets(Vec<((usize, u64), Bucket)>);
+
+impl Buckets {
+    /// The bucket of `key`, created empty if missing.
+    pub fn entry(&mut self, key: (usize, u64)) -> &mut Bucket {
+        let i = match self.0.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (key, Bucket::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    pub fn get(&self, key: &(usize, u64)) -> Option<&Bucket> {
+        let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    pub fn get_mut(&mut self, key: &(usize, u64)) -> Option<&mut Bucket> {
+        let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        Some(&mut self.0[i].1)
+    }
+
+    pub fn remove(&mut self, key: &(usize, u64)) {
+        if let Ok(i) = self.0.binary_search_by(|(k, _)| k.cmp(key)) {
+            self.0.remove(i);
+        }
+    }
+
+    /// Buckets in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(usize, u64), &Bucket)> {
+        self.0.iter().map(|(k, b)| (k, b))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Bucket> {
+        self.0.iter().map(|(_, b)| b)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Bucket> {
+        self.0.iter_mut().map(|(_, b)| b)
+    }
+}
+
+impl<'a> IntoIterator for &'a Buckets {
+    type Item = (&'a (usize, u64), &'a Bucket);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, ((usize, u64), Bucket)>,
+        fn(&'a ((usize, u64), Bucket)) -> (&'a (usize, u64), &'a Bucket),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, b)| (k, b))
     }
 }
 
