@@ -202,6 +202,39 @@ impl TypeUsage {
         u
     }
 
+    /// Makes `self` equal to `src`, reusing `self`'s vectors (preemption's trial copies).
+    pub fn copy_from(&mut self, src: &TypeUsage) {
+        let TypeUsage {
+            t,
+            capacity,
+            used,
+            over,
+            sum_used,
+            pool_used,
+            reserve_idle,
+            pool_size,
+            unallocated,
+            cfg,
+            tree,
+        } = src;
+        self.t = *t;
+        self.capacity = *capacity;
+        self.used.clone_from(used);
+        self.over = *over;
+        self.sum_used = *sum_used;
+        self.pool_used = *pool_used;
+        self.reserve_idle = *reserve_idle;
+        self.pool_size = *pool_size;
+        self.unallocated = *unallocated;
+        if !std::sync::Arc::ptr_eq(&self.cfg, cfg) {
+            self.cfg = cfg.clone();
+        }
+        match (&mut self.tree, tree) {
+            (Some(mine), Some(theirs)) => mine.copy_from(theirs),
+            (mine, theirs) => *mine = theirs.clone(),
+        }
+    }
+
     /// The usage counts without the AWS quota tree (the Kueue model keeps its own trees in
     /// `Sim::trees` and never asks [`TypeUsage::fits`]).
     pub fn without_tree(mut self) -> TypeUsage {

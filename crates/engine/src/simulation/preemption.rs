@@ -157,7 +157,14 @@ impl Sim<'_> {
     fn could_pass(&self, j: JobId, own_lower: u64, reclaim: bool) -> bool {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
-        let mut trial = self.usage[t].clone();
+        let mut scratch = self.scratch_trial.borrow_mut();
+        let trial = match &mut *scratch {
+            Some(trial) => {
+                trial.copy_from(&self.usage[t]);
+                trial
+            }
+            None => scratch.insert(self.usage[t].clone()),
+        };
         trial.remove(&self.cfg, s, own_lower);
         if reclaim {
             for o in 0..self.cfg.len() {
@@ -174,7 +181,7 @@ impl Sim<'_> {
         } else {
             Attempt::Borrowing
         };
-        self.passes(&trial, s, n, attempt)
+        self.passes(trial, s, n, attempt)
     }
 
     /// The test an attempt uses: A needs J to fit within entitlement, B just to fit.

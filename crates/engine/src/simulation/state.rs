@@ -583,6 +583,9 @@ pub struct Sim<'a> {
     pub(super) values_at: Option<(u64, u64)>,
     /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
+    /// Scratch for preemption's trial usage (`could_pass`): copied into, not cloned, so
+    /// a trial allocates nothing once the run is under way.
+    pub(crate) scratch_trial: std::cell::RefCell<Option<crate::admission::TypeUsage>>,
     /// Scratch space of `record_values`: (lent, idle) per type.
     pub(super) scratch_lent: Vec<(u64, u64)>,
     /// SPEC 12: the quota tree per instance type (Kueue model only; empty otherwise).
@@ -780,6 +783,7 @@ impl<'a> Sim<'a> {
             started: false,
             values_at: None,
             scratch_reasons: Vec::new(),
+            scratch_trial: std::cell::RefCell::new(None),
             scratch_lent: Vec::new(),
             continuation,
             escalations,
