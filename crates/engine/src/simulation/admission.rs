@@ -12,7 +12,7 @@
 //! (and its trial copies with it); condition 3 stays as SPEC 3 states it.
 
 use crate::model::{BorrowLimit, Share, Strategy};
-use crate::quota_tree::{aws_as_kueue, QuotaTree};
+use crate::quota_tree::{available_of, aws_as_kueue, NodeQuota, QuotaTree};
 
 /// Why a job does not fit: the first failing condition of SPEC 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -180,6 +180,8 @@ struct ShareCfg {
     ceiling: u64,
     guaranteed: u64,
     reserve: bool,
+    /// The share's node of the translated tree (set with the tree, `rebuild_tree`).
+    quota: NodeQuota,
 }
 
 impl TypeUsage {
@@ -256,6 +258,7 @@ impl TypeUsage {
                         ceiling: borrow_cap(share, t).map_or(u64::MAX, |c| limit.saturating_add(c)),
                         guaranteed: guaranteed(share, t),
                         reserve: share.strategy == Strategy::Reserve,
+                        quota: NodeQuota::default(),
                     }
                 })
                 .collect(),
@@ -293,6 +296,10 @@ impl TypeUsage {
             if u > 0 {
                 tree.add_usage(s, u);
             }
+        }
+        let cfg = std::sync::Arc::make_mut(&mut self.cfg);
+        for (s, c) in cfg.shares.iter_mut().enumerate() {
+            c.quota = tree.node_quota(s);
         }
         self.tree = Some(tree);
     }
@@ -358,8 +365,9 @@ impl TypeUsage {
         // node after the shares), so `available(S)` is one step below the root's.
         let root = tree.shares;
         debug_assert_eq!(tree.parent[s], Some(root));
+        debug_assert_eq!((tree.usage[s], tree.node_quota(s)), (used, cfg.quota));
         let root_available = tree.root_available(root);
-        let available = tree.available_given(s, root_available);
+        let available = available_of(cfg.quota, used, root_available);
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: Kueue's
         // capacity test counts only `sum of used + n` (RESERVE's idle quota is already

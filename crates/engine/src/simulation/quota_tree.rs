@@ -51,6 +51,37 @@ impl std::ops::Deref for QuotaTree {
     }
 }
 
+/// A node's quotas as [`available_of`] reads them (copied out of the tree by callers that
+/// ask it for many sizes, such as admission's headroom).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct NodeQuota {
+    pub subtree: u64,
+    pub private: u64,
+    pub borrowing_limit: Option<u64>,
+}
+
+/// SPEC 12 `available(N)`, one step: a node's available given its parent's
+/// (`from_parent`) and its usage, `max(0, private - usage) + min(from_parent, b)` with
+/// `b = subtree - private - max(0, usage - private) + borrowingLimit` (no bound without a
+/// borrowing limit). The one formula behind [`QuotaTree::available`].
+#[inline(always)]
+pub fn available_of(q: NodeQuota, usage: u64, from_parent: i128) -> i128 {
+    let bounded = match q.borrowing_limit {
+        None => from_parent,
+        Some(bl) => {
+            let (sub, private, usage) = (q.subtree as i128, q.private as i128, usage as i128);
+            from_parent.min(sub - private - (usage - private).max(0) + bl as i128)
+        }
+    };
+    local_available_of(q.private, usage) as i128 + bounded
+}
+
+/// Kueue `LocalAvailable` on numbers: `max(0, private - usage)`.
+#[inline(always)]
+fn local_available_of(private: u64, usage: u64) -> u64 {
+    private.saturating_sub(usage)
+}
+
 fn at(v: &[Option<u64>], t: usize) -> Option<u64> {
     v.get(t).copied().flatten()
 }
@@ -175,7 +206,7 @@ impl QuotaTree {
     /// Kueue `LocalAvailable`: `max(0, private - usage)`, the unused private quota.
     #[inline(always)]
     pub fn local_available(&self, node: Node) -> u64 {
-        self.private[node].saturating_sub(self.usage[node])
+        local_available_of(self.private[node], self.usage[node])
     }
 
     /// Kueue `addUsage`: a node's usage grows by `v`; what its unused private quota cannot
@@ -232,18 +263,17 @@ impl QuotaTree {
     /// (`from_parent`), `max(0, private - usage) + min(from_parent, b)`.
     #[inline(always)]
     pub fn available_given(&self, node: Node, from_parent: i128) -> i128 {
-        let bounded = match self.borrowing_limit[node] {
-            None => from_parent,
-            Some(bl) => {
-                let (sub, private, usage) = (
-                    self.subtree[node] as i128,
-                    self.private[node] as i128,
-                    self.usage[node] as i128,
-                );
-                from_parent.min(sub - private - (usage - private).max(0) + bl as i128)
-            }
-        };
-        self.local_available(node) as i128 + bounded
+        available_of(self.node_quota(node), self.usage[node], from_parent)
+    }
+
+    /// The numbers of `node` that [`available_of`] reads.
+    #[inline(always)]
+    pub fn node_quota(&self, node: Node) -> NodeQuota {
+        NodeQuota {
+            subtree: self.subtree[node],
+            private: self.private[node],
+            borrowing_limit: self.borrowing_limit[node],
+        }
     }
 
     /// SPEC 12 `potential(N)` (resource_node.go `potentialAvailable`): what N could use
