@@ -10,6 +10,7 @@
 //! chart.
 
 pub mod allocation;
+pub mod bars;
 pub mod completion;
 pub mod dominant;
 pub mod export;

@@ -36,6 +36,84 @@ pub fn estimate_width(pen: Pen, size: f64, text: &str) -> i32 {
     (text.chars().count() as f64 * size * 0.6 * pen.dpr) as i32
 }
 
+/// One bar chart row's place: the middle and the bar's top and bottom, in chart units.
+#[derive(Clone, Copy, Debug)]
+pub struct Row {
+    pub mid: f64,
+    pub y0: f64,
+    pub y1: f64,
+}
+
+/// The plotters chart of [`share_bars`].
+pub type BarChart<'a, DB> = ChartContext<
+    'a,
+    DB,
+    plotters::coord::cartesian::Cartesian2d<
+        plotters::coord::types::RangedCoordf64,
+        plotters::coord::types::RangedCoordf64,
+    >,
+>;
+
+/// A chart of one horizontal bar per share, top to bottom in share order (the interruption
+/// cost and the useful work): the x axis from 0 to `x_top` named `x_desc`, each share's
+/// name left of its row, then `bar(chart, i, row)` draws share `i`'s bar and labels.
+pub fn share_bars<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+    x_top: f64,
+    x_desc: &str,
+    mut bar: impl FnMut(&mut BarChart<'a, DB>, usize, Row) -> Result<(), String>,
+) -> Result<(), String> {
+    let n = d.shares.len().max(1);
+    let longest = d
+        .shares
+        .iter()
+        .map(|m| short(&m.name, 18).chars().count())
+        .max()
+        .unwrap_or(4);
+    let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(8.0))
+        .margin_right(pen.px(20.0))
+        .margin_left(pen.px(6.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(label_w))
+        .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .disable_y_mesh()
+        .y_labels(0)
+        .x_labels(6)
+        .x_desc(x_desc)
+        .x_label_formatter(&|v| tick_label(*v))
+        .draw()
+        .map_err(err)?;
+    for (i, m) in d.shares.iter().enumerate() {
+        // Row i from the top.
+        let mid = n as f64 - i as f64 - 0.5;
+        let (lx, ly) = chart.backend_coord(&(0.0, mid));
+        root.draw_text(
+            &short(&m.name, 18),
+            &pen.text(12.0, TEXT, HPos::Right, VPos::Center),
+            (lx - pen.ipx(8.0), ly),
+        )
+        .map_err(err)?;
+        bar(
+            &mut chart,
+            i,
+            Row {
+                mid,
+                y0: mid - 0.27,
+                y1: mid + 0.27,
+            },
+        )?;
+    }
+    Ok(())
+}
+
 /// The colour of share `i` (as in the summary table's swatches).
 pub fn share_colour(i: usize) -> RGBColor {
     let (r, g, b) = palette::rgb(i);

@@ -7,7 +7,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::chart::{err, hatch, share_colour, share_tint, short, Pen, MUTED, TEXT};
+use crate::chart::{err, hatch, share_bars, share_colour, share_tint, Pen, MUTED, TEXT};
 use crate::format;
 
 /// The four parts of a bar, in drawing order.
@@ -54,7 +54,6 @@ pub fn draw_interruption<DB: DrawingBackend>(
     pen: Pen,
     d: &Digest,
 ) -> Result<(), String> {
-    let n = d.shares.len().max(1);
     let totals: Vec<f64> = d.shares.iter().map(|m| parts(m).iter().sum()).collect();
     let max_h = totals.iter().copied().fold(0.0, f64::max);
     let (scale, unit_name, unit_short) = unit(max_h);
@@ -63,44 +62,10 @@ pub fn draw_interruption<DB: DrawingBackend>(
     } else {
         1.0
     };
-    let longest = d
-        .shares
-        .iter()
-        .map(|m| short(&m.name, 18).chars().count())
-        .max()
-        .unwrap_or(4);
-    let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
-
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(8.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(label_w))
-        .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_labels(6)
-        .x_desc(format!("interruption cost ({unit_name})"))
-        .x_label_formatter(&|v| crate::chart::tick_label(*v))
-        .draw()
-        .map_err(err)?;
-
-    for (i, m) in d.shares.iter().enumerate() {
-        // Row i from the top.
-        let y_mid = n as f64 - i as f64 - 0.5;
-        let (y0, y1) = (y_mid - 0.27, y_mid + 0.27);
-        let (lx, ly) = chart.backend_coord(&(0.0, y_mid));
-        root.draw_text(
-            &short(&m.name, 18),
-            &pen.text(12.0, TEXT, HPos::Right, VPos::Center),
-            (lx - pen.ipx(8.0), ly),
-        )
-        .map_err(err)?;
+    let x_desc = format!("interruption cost ({unit_name})");
+    share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
+        let m = &d.shares[i];
+        let (y0, y1) = (row.y0, row.y1);
         let mut x = 0.0;
         for (k, v) in parts(m).into_iter().enumerate() {
             let w = v * scale;
@@ -144,7 +109,7 @@ pub fn draw_interruption<DB: DrawingBackend>(
         } else {
             "no interruption".into()
         };
-        let (tx, ty) = chart.backend_coord(&(total, y_mid));
+        let (tx, ty) = chart.backend_coord(&(total, row.mid));
         root.draw_text(
             &text,
             &pen.text(
@@ -155,7 +120,6 @@ pub fn draw_interruption<DB: DrawingBackend>(
             ),
             (tx + pen.ipx(6.0), ty),
         )
-        .map_err(err)?;
-    }
-    Ok(())
+        .map_err(err)
+    })
 }

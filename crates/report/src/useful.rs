@@ -9,7 +9,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 
-use crate::chart::{err, hatch, share_colour, share_tint, short, tick_label, Pen, MUTED, TEXT};
+use crate::chart::{err, hatch, share_bars, share_colour, share_tint, Pen, MUTED, TEXT};
 use crate::format;
 use crate::interruption::unit;
 
@@ -63,7 +63,6 @@ pub fn draw_useful<DB: DrawingBackend>(
     pen: Pen,
     d: &Digest,
 ) -> Result<(), String> {
-    let n = d.shares.len().max(1);
     let bars: Vec<[f64; 2]> = (0..d.shares.len()).map(|i| parts(d, i)).collect();
     let max_h = bars.iter().map(|p| p[0] + p[1]).fold(0.0, f64::max);
     let (scale, unit_name, unit_short) = unit(max_h);
@@ -72,44 +71,10 @@ pub fn draw_useful<DB: DrawingBackend>(
     } else {
         1.0
     };
-    let longest = d
-        .shares
-        .iter()
-        .map(|m| short(&m.name, 18).chars().count())
-        .max()
-        .unwrap_or(4);
-    let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
-
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(8.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(label_w))
-        .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
-        .disable_y_mesh()
-        .y_labels(0)
-        .x_labels(6)
-        .x_desc(format!("useful work ({unit_name})"))
-        .x_label_formatter(&|v| tick_label(*v))
-        .draw()
-        .map_err(err)?;
-
-    for (i, (m, p)) in d.shares.iter().zip(&bars).enumerate() {
-        // Row i from the top.
-        let y_mid = n as f64 - i as f64 - 0.5;
-        let (y0, y1) = (y_mid - 0.27, y_mid + 0.27);
-        let (lx, ly) = chart.backend_coord(&(0.0, y_mid));
-        root.draw_text(
-            &short(&m.name, 18),
-            &pen.text(12.0, TEXT, HPos::Right, VPos::Center),
-            (lx - pen.ipx(8.0), ly),
-        )
-        .map_err(err)?;
+    let x_desc = format!("useful work ({unit_name})");
+    share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
+        let p = &bars[i];
+        let (y0, y1) = (row.y0, row.y1);
         let own = p[0] * scale;
         let total = (p[0] + p[1]) * scale;
         if own > 0.0 {
@@ -138,7 +103,7 @@ pub fn draw_useful<DB: DrawingBackend>(
                 )))
                 .map_err(err)?;
         }
-        let (tx, ty) = chart.backend_coord(&(total, y_mid));
+        let (tx, ty) = chart.backend_coord(&(total, row.mid));
         root.draw_text(
             &label(*p, scale, unit_short),
             &pen.text(
@@ -149,9 +114,8 @@ pub fn draw_useful<DB: DrawingBackend>(
             ),
             (tx + pen.ipx(6.0), ty),
         )
-        .map_err(err)?;
-    }
-    Ok(())
+        .map_err(err)
+    })
 }
 
 #[cfg(test)]
