@@ -44,8 +44,8 @@ pub struct Row {
     pub y1: f64,
 }
 
-/// The plotters chart of [`share_bars`].
-pub type BarChart<'a, DB> = ChartContext<
+/// The plotters chart of [`share_bars`] and [`time_chart`] (f64 on both axes).
+pub type XyChart<'a, DB> = ChartContext<
     'a,
     DB,
     plotters::coord::cartesian::Cartesian2d<
@@ -63,7 +63,7 @@ pub fn share_bars<'a, DB: DrawingBackend>(
     d: &Digest,
     x_top: f64,
     x_desc: &str,
-    mut bar: impl FnMut(&mut BarChart<'a, DB>, usize, Row) -> Result<(), String>,
+    mut bar: impl FnMut(&mut XyChart<'a, DB>, usize, Row) -> Result<(), String>,
 ) -> Result<(), String> {
     let n = d.shares.len().max(1);
     let longest = d
@@ -112,6 +112,41 @@ pub fn share_bars<'a, DB: DrawingBackend>(
         )?;
     }
     Ok(())
+}
+
+/// A chart over the run's time (occupancy, dominant share): the time axis from 0 to the
+/// run's end in the units of its [`TimeAxis`], and a count axis from 0 to `y_top` with
+/// `y_labels` ticks named `y_desc`. Returns the chart, the axis and the end in seconds.
+pub fn time_chart<'a, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    pen: Pen,
+    d: &Digest,
+    (y_top, y_labels): (f64, usize),
+    y_desc: &str,
+) -> Result<(XyChart<'a, DB>, TimeAxis, f64), String> {
+    let end = span_s(d);
+    let axis = TimeAxis::for_span(end);
+    let x_max = end / axis.per;
+    let mut chart = ChartBuilder::on(root)
+        .margin_top(pen.px(12.0))
+        .margin_right(pen.px(20.0))
+        .margin_left(pen.px(6.0))
+        .margin_bottom(pen.px(4.0))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(56.0))
+        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
+        .map_err(err)?;
+    let mut mesh = chart.configure_mesh();
+    crate::base_mesh!(mesh, pen)
+        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
+        .y_labels(y_labels)
+        .x_desc(axis.desc())
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| axis.label(*v))
+        .y_label_formatter(&|v| int_label(*v))
+        .draw()
+        .map_err(err)?;
+    Ok((chart, axis, end))
 }
 
 /// The colour of share `i` (as in the summary table's swatches).

@@ -11,9 +11,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 
-use crate::chart::{
-    count_axis, err, share_colour, span_s, step_corners, Frame, Pen, TimeAxis, MUTED,
-};
+use crate::chart::{count_axis, err, share_colour, step_corners, time_chart, Frame, Pen, MUTED};
 
 /// The chart's title and caption, on the page and in the report.
 pub const TITLE: &str = "Dominant resource share over time";
@@ -51,30 +49,16 @@ pub fn draw_on<DB: DrawingBackend>(
     pen: Pen,
     d: &Digest,
 ) -> Result<Frame, String> {
-    let end = span_s(d);
-    let axis = TimeAxis::for_span(end);
-    let x_max = end / axis.per;
     let (finite, infinite) = peak(d);
     let (y_top, y_labels) = count_axis((finite * 1.15).max(10.0));
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(12.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(56.0))
-        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
-        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
-        .y_labels(y_labels)
-        .x_desc(axis.desc())
-        .y_desc("dominant share (weightedShare)")
-        .x_label_formatter(&|v| axis.label(*v))
-        .y_label_formatter(&|v| crate::chart::int_label(*v))
-        .draw()
-        .map_err(err)?;
+    let (mut chart, axis, end) = time_chart(
+        root,
+        pen,
+        d,
+        (y_top, y_labels),
+        "dominant share (weightedShare)",
+    )?;
+    let x_max = end / axis.per;
     let Some(k) = d.kueue.as_ref() else {
         return Ok(Frame::of(chart.plotting_area(), pen, 0.0, end));
     };

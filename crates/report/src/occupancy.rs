@@ -7,8 +7,8 @@ use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 
 use crate::chart::{
-    band_polygon, count_axis, err, rows_of_type, share_colour, span_s, tick_label, Frame, Pen,
-    TimeAxis, INK,
+    band_polygon, count_axis, err, rows_of_type, share_colour, tick_label, time_chart, Frame, Pen,
+    INK,
 };
 
 /// Stacked layers of one instance type: per share (in share order), the cumulative
@@ -61,30 +61,9 @@ pub fn draw_on<DB: DrawingBackend>(
     ty: u16,
 ) -> Result<Frame, String> {
     let data = stack(d, ty);
-    let end = span_s(d);
-    let axis = TimeAxis::for_span(end);
+    let y_axis = count_axis(data.peak().max(data.capacity) * 1.1);
+    let (mut chart, axis, end) = time_chart(root, pen, d, y_axis, "instances in use (admitted)")?;
     let x_max = end / axis.per;
-    let (y_top, y_labels) = count_axis(data.peak().max(data.capacity) * 1.1);
-
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(12.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(56.0))
-        .build_cartesian_2d(0f64..x_max, 0f64..y_top)
-        .map_err(err)?;
-    let mut mesh = chart.configure_mesh();
-    crate::base_mesh!(mesh, pen)
-        .x_labels(axis.label_count(f64::from(root.dim_in_pixel().0) / pen.dpr))
-        .y_labels(y_labels)
-        .x_desc(axis.desc())
-        .y_desc("instances in use (admitted)")
-        .x_label_formatter(&|v| axis.label(*v))
-        .y_label_formatter(&|v| crate::chart::int_label(*v))
-        .draw()
-        .map_err(err)?;
 
     for (share, lower, upper) in &data.layers {
         if upper.iter().zip(lower).all(|(u, l)| u <= l) {
