@@ -136,7 +136,7 @@ pub fn draw(
         .configure_mesh()
         .light_line_style(WHITE)
         .label_style(font.clone())
-        .axis_desc_style(font.clone())
+        .axis_desc_style(font)
         .x_desc(setting)
         .y_desc(metric.label())
         .draw()
@@ -154,9 +154,7 @@ pub fn draw(
                 bands.iter().map(|(x, b)| (*x, b[s][1])),
                 c.stroke_width(px(2.0) as u32),
             ))
-            .map_err(err)?
-            .label(names[s].clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(3)));
+            .map_err(err)?;
         chart
             .draw_series(results.iter().filter_map(|r| {
                 r.shares
@@ -171,14 +169,6 @@ pub fn draw(
             }
         }
     }
-    chart
-        .configure_series_labels()
-        .label_font(font)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .position(SeriesLabelPosition::UpperRight)
-        .draw()
-        .map_err(err)?;
     root.present().map_err(err)?;
     drawn.bands = bands.len();
     Ok(drawn)

@@ -90,6 +90,33 @@ impl Explore {
         }
     }
 
+    /// The shown sweep's setting in the editor's words (`research: borrow limit`), or its
+    /// path when no field of the scenario has it; empty before a sweep. Tracks the sweep.
+    pub fn shown_label(&self) -> String {
+        let path = self
+            .shown
+            .with(|s| s.as_ref().map(|s| s.path.clone()))
+            .unwrap_or_default();
+        self.label_of(path)
+    }
+
+    /// [`Explore::shown_label`] without tracking (event handlers, the hover text).
+    pub fn shown_label_untracked(&self) -> String {
+        let path = self
+            .shown
+            .with_untracked(|s| s.as_ref().map(|s| s.path.clone()))
+            .unwrap_or_default();
+        self.label_of(path)
+    }
+
+    fn label_of(&self, path: String) -> String {
+        self.fields.with_untracked(|f| {
+            f.iter()
+                .find(|f| f.path == path)
+                .map_or(path.clone(), |f| f.label.clone())
+        })
+    }
+
     /// Fills the form from `s` (a link's settings).
     pub fn set_settings(&self, s: &Settings) {
         self.path.set(s.path.clone());
@@ -286,15 +313,7 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
     Effect::new(move |_| {
         let metric = e.metric.get();
         let names = e.names.get();
-        let setting = e
-            .shown
-            .with(|s| s.as_ref().map(|s| s.path.clone()))
-            .unwrap_or_default();
-        let label = e.fields.with_untracked(|f| {
-            f.iter()
-                .find(|f| f.path == setting)
-                .map_or(setting.clone(), |f| f.label.clone())
-        });
+        let label = e.shown_label();
         e.results.with(|results| {
             let Some(c) = canvas.get() else { return };
             match chart::draw(&c, results, &names, metric, &label) {
@@ -346,9 +365,8 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
     let hover_text = move || {
         let (i, s, _, _) = hover.get()?;
         let names = e.names.get_untracked();
-        let setting = e
-            .shown
-            .with_untracked(|s| s.as_ref().map(|s| s.path.clone()))?;
+        e.shown.with_untracked(Option::is_some).then_some(())?;
+        let setting = e.shown_label_untracked();
         e.results.with_untracked(|rs| {
             let r = rs.get(i)?;
             let n = r.shares.get(s)?;
@@ -545,6 +563,25 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                     {hover_text}
                 </p>
             </div>
+            // The shares' key under the chart (drawn inside, it hid the top right points).
+            <ul class="legend" aria-label="Legend" data-testid="explore-legend" hidden=move || e.shown.with(Option::is_none)>
+                {move || {
+                    e.names
+                        .get()
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, name)| {
+                            let c = crate::ui::palette::css(i);
+                            view! {
+                                <li>
+                                    <span class="swatch" style:background-color=c aria-hidden="true"></span>
+                                    {name}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ul>
             {table}
         </div>
     }

@@ -130,11 +130,18 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     settle().await;
     let hover = one(&root, "[data-testid=explore-hover]");
     assert!(!hover.unchecked_ref::<HtmlElement>().hidden());
+    // The setting in the editor's words, as the field list and the axis name it.
     assert!(
-        text(&hover).contains("shares[0].borrow_limit = "),
+        text(&hover).contains("background: borrow limit = "),
         "{}",
         text(&hover)
     );
+    // The shares' key sits under the chart, one entry per share, in their colours.
+    let legend = one(&root, "[data-testid=explore-legend]");
+    assert!(!legend.unchecked_ref::<HtmlElement>().hidden());
+    let items = legend.query_selector_all("li").unwrap();
+    assert_eq!(items.length() as usize, shares);
+    assert!(text(&legend).contains("background"), "{}", text(&legend));
     assert!(text(&hover).contains("seed "), "{}", text(&hover));
     // Click it: the variant (its value and seed) goes to the main view.
     mouse(&canvas, "click", x, y);

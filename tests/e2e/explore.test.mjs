@@ -63,10 +63,14 @@ test('a sweep streams into the chart; a point shows its numbers and opens its va
     await canvas.hover({ position: { x, y } });
     const hover = page.getByTestId('explore-hover');
     await hover.waitFor({ state: 'visible' });
-    assert.match(await hover.textContent(), /shares\[0\]\.borrow_limit = \d+, seed \d+/);
+    assert.match(await hover.textContent(), /: borrow limit = \d+, seed \d+/);
+    // The shares' key is under the chart, not over its points.
+    const legend = page.getByTestId('explore-legend');
+    assert.ok(await legend.isVisible());
+    assert.ok((await legend.locator('li').count()) >= 1);
     await page.screenshot({ path: join(SHOTS, 'explore-hover.png') });
     const text = await hover.textContent();
-    const value = Number(text.match(/borrow_limit = (\d+)/)[1]);
+    const value = Number(text.match(/borrow limit = (\d+)/)[1]);
     const seed = Number(text.match(/seed (\d+)/)[1]);
     await canvas.click({ position: { x, y } });
     await page.getByTestId('explore-dialog').waitFor({ state: 'hidden' });
