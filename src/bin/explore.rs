@@ -15,6 +15,12 @@ pub fn open_explore() {
     quotalab_app::explore::open();
 }
 
+/// Opens the Explore panel with the link's sweep settings (Back, Forward, a pasted link).
+#[wasm_bindgen]
+pub fn open_explore_link() {
+    quotalab_app::explore::open_link();
+}
+
 /// Serves sweep runs in a worker ([`quotalab_app::explore::worker`]).
 #[wasm_bindgen]
 pub fn explore_worker() {

@@ -89,6 +89,14 @@ pub fn install_page(host: &js_sys::Object, app: AppState, share: ShareState) {
     if share.sweep.get_untracked().is_some() {
         open_page(app, RwSignal::new(false));
     }
+    // Back, Forward or a pasted link with other sweep settings: the panel shows them.
+    Effect::new(move |seen: Option<u64>| {
+        let n = share.sweep_navigated.get();
+        if seen.is_some_and(|s| s != n) {
+            open_with(app, RwSignal::new(false), "open_explore_link");
+        }
+        n
+    });
 }
 
 thread_local! {
@@ -130,12 +138,18 @@ async fn module() -> Result<JsValue, String> {
 /// Opens the Explore panel, importing its wasm the first time (the page's notice says so if
 /// it cannot be loaded). `busy` is true while it loads.
 pub fn open_page(app: AppState, busy: RwSignal<bool>) {
+    open_with(app, busy, "open_explore");
+}
+
+/// Calls the Explore module's `entry` (`open_explore`, or `open_explore_link` to show the
+/// link's sweep settings), loading the module first.
+fn open_with(app: AppState, busy: RwSignal<bool>, entry: &'static str) {
     busy.set(true);
     wasm_bindgen_futures::spawn_local(async move {
         let opened = match module().await {
-            Ok(m) => get(&m, "open_explore")
+            Ok(m) => get(&m, entry)
                 .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                .ok_or_else(|| "open_explore is missing".to_string())
+                .ok_or_else(|| format!("{entry} is missing"))
                 .and_then(|f| f.call0(&JsValue::NULL).map(|_| ()).map_err(js_error)),
             Err(e) => Err(e),
         };
@@ -227,7 +241,14 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
         let _ = js_sys::Reflect::set(&host, &"changed".into(), changed.as_ref());
     }
     changed.forget();
-    // The link's settings, read once.
+    read_link(explore);
+    MOUNTED.with(|m| m.set(Some((explore, dialog))));
+    (explore, dialog)
+}
+
+/// Fills the panel from the link's sweep settings, if it has any (or says why they cannot
+/// be read, and drops them from the link).
+fn read_link(explore: Explore) {
     if let Some(text) = call("sweep", &[]).and_then(|v| v.as_string()) {
         match Settings::from_link(&text) {
             Ok(s) => explore.set_settings(&s),
@@ -245,8 +266,20 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
             }
         }
     }
-    MOUNTED.with(|m| m.set(Some((explore, dialog))));
-    (explore, dialog)
+}
+
+/// Opens the panel with the link's sweep settings (Back, Forward or a pasted link brought
+/// them while the page was open; the first mount reads them itself).
+pub fn open_link() {
+    let mounted = MOUNTED.with(|m| m.get()).is_some();
+    let (explore, _) = mount();
+    if mounted {
+        explore.stop(Some(
+            "Stopped when a link's sweep settings were opened".into(),
+        ));
+        read_link(explore);
+    }
+    open();
 }
 
 /// Opens the Explore panel on the page's scenario now (the tools' `Tool::Explore`).

@@ -82,6 +82,9 @@ pub struct ShareState {
     pending: StoredValue<Option<TimeoutHandle>>,
     /// The Explore panel's sweep settings, as the link carries them (`sweep=`).
     pub sweep: RwSignal<Option<String>>,
+    /// Bumped when Back, Forward or a pasted link brings sweep settings other than those
+    /// shown: the Explore panel opens with them (`explore::install_page`).
+    pub sweep_navigated: RwSignal<u64>,
 }
 
 impl Default for ShareState {
@@ -108,6 +111,7 @@ impl ShareState {
             synced_text: StoredValue::new(None),
             pending: StoredValue::new(None),
             sweep: RwSignal::new(None),
+            sweep_navigated: RwSignal::new(0),
         }
     }
 }
@@ -391,7 +395,8 @@ fn write_url(url: &str, push: bool) {
 }
 
 /// Back, Forward, or a link pasted into the address bar of the open page: opens the
-/// fragment's scenario (or says why it cannot, keeping the current one).
+/// fragment's scenario (or says why it cannot, keeping the current one), and its sweep
+/// settings, if any, in the Explore panel.
 fn install_navigation(app: AppState, share: ShareState) {
     let on_navigate = move || {
         let Some(hash) = current_hash() else {
@@ -400,6 +405,15 @@ fn install_navigation(app: AppState, share: ShareState) {
         let Some(payload) = link_payload(&hash) else {
             return;
         };
+        // The sweep settings first: the scenario may be the one shown.
+        let sweep = sweep_part(&hash);
+        if sweep != share.sweep.get_untracked() {
+            let some = sweep.is_some();
+            share.sweep.set(sweep);
+            if some {
+                share.sweep_navigated.update(|n| *n += 1);
+            }
+        }
         // Already showing it (popstate and hashchange both fire on Back).
         let current = app.scenario.with_untracked(|t| link::encode(t).ok());
         if current.as_deref() == Some(payload) {

@@ -153,6 +153,15 @@ test('a link with sweep settings opens the panel with them; a hostile one says w
     await page.waitForTimeout(800);
     assert.match(await page.evaluate(() => location.hash), /&sweep=shares\[0\]\.borrow_limit,0,100,50,3,lost$/);
     await page.getByTestId('explore-close').click();
+    // A link with other sweep settings pasted into the open page (Back and Forward take the
+    // same path): the panel opens again with them.
+    await page.evaluate((h) => { location.hash = h; }, `${base}&sweep=shares[0].borrow_limit,50,150,50,2,goodput`);
+    await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-from"]')?.value === '50', null, { timeout: 10_000 });
+    assert.equal(await page.getByTestId('explore-to').inputValue(), '150');
+    assert.equal(await page.getByTestId('explore-seeds').inputValue(), '2');
+    assert.equal(await page.getByTestId('explore-metric').inputValue(), 'goodput');
+    await page.getByTestId('explore-close').click();
     await waitForWorker(page);
     await page.goto('about:blank');
     await page.goto(`${server.url}${base}&sweep=%3Cscript%3E,1,2`);
