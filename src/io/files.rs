@@ -572,21 +572,102 @@ pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Dig
     }
 }
 
-/// Downloads the report of scenario `text` (SPEC 14: one self-contained HTML file,
-/// `quotalab_report`, the generator of `quotasim report`) as `<scenario name>.html`; the
-/// scenario's problems in a notice if it has any. Runs in the tools wasm ([`Tool::Report`]),
-/// so that the report's code is not in the page's.
+/// Downloads the report (SPEC 14) of `text`, one self-contained HTML file. It is made in a
+/// worker ([`REPORT_WORKER_URL`]), so a large scenario does not freeze the page ("Making
+/// the report…" meanwhile), and on the page's thread when no worker can run. Runs in the
+/// tools wasm ([`Tool::Report`]), so that the report's code is not in the page's; the
+/// file is `<scenario name>.html`, the scenario's problems go in a notice.
 pub fn export_report(app: AppState, text: &str) {
-    match quotalab_report::report(text) {
+    let name = format!("{}.html", file_stem(text));
+    match report_in_worker(app, text, name.clone()) {
+        Ok(()) => app
+            .notice
+            .set(Some(Notice::info("Making the report…", Vec::new()))),
+        Err(_) => report_here(app, text, &name),
+    }
+}
+
+/// The report's HTML, or the scenario's problems (the worker's [`make_report`] and the
+/// page's fallback).
+pub fn make_report(text: &str) -> Result<String, Vec<String>> {
+    quotalab_report::report(text).map_err(|p| p.iter().map(ToString::to_string).collect())
+}
+
+/// The script of the report's worker (it runs the tools wasm's `make_report`).
+pub const REPORT_WORKER_URL: &str = "./quotalab-tools-worker.js";
+
+fn report_here(app: AppState, text: &str, name: &str) {
+    match make_report(text) {
         Ok(html) => {
-            let name = format!("{}.html", file_stem(text));
-            report(app, download_text(&name, "text/html", &html));
+            app.notice.set(None);
+            report(app, download_text(name, "text/html", &html));
         }
-        Err(problems) => app.notice.set(Some(Notice::error(
+        Err(lines) => app.notice.set(Some(Notice::error(
             "The report cannot be made: the scenario has problems.",
-            problems.iter().map(ToString::to_string).collect(),
+            lines,
         ))),
     }
+}
+
+/// Starts the report's worker on `text`; its answer downloads the report as `name` (or
+/// says what is wrong; a worker that fails makes way for the page's thread).
+fn report_in_worker(app: AppState, text: &str, name: String) -> Result<(), JsValue> {
+    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+    let options = WorkerOptions::new();
+    options.set_type(WorkerType::Module);
+    let worker = Worker::new_with_options(REPORT_WORKER_URL, &options)?;
+    let (w, fallback) = (worker.clone(), text.to_string());
+    let answer = move |data: JsValue| {
+        w.terminate();
+        let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
+        let kind = field("kind")
+            .and_then(|v| v.as_string())
+            .unwrap_or_default();
+        match kind.as_str() {
+            "report" => {
+                let html = field("html")
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default();
+                app.notice.set(None);
+                report(app, download_text(&name, "text/html", &html));
+            }
+            "problems" => {
+                let lines = field("lines")
+                    .map(|v| js_sys::Array::from(&v))
+                    .map(|a| a.iter().filter_map(|l| l.as_string()).collect())
+                    .unwrap_or_default();
+                app.notice.set(Some(Notice::error(
+                    "The report cannot be made: the scenario has problems.",
+                    lines,
+                )));
+            }
+            _ => report_here(app, &fallback, &name),
+        }
+    };
+    let answer = std::rc::Rc::new(std::cell::RefCell::new(Some(answer)));
+    let once = move |data: JsValue| {
+        if let Some(f) = answer.borrow_mut().take() {
+            f(data);
+        }
+    };
+    let on_error = once.clone();
+    let onmessage =
+        wasm_bindgen::closure::Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
+            once(ev.data())
+        });
+    // A script that does not load or throws: the page makes the report itself.
+    let onerror = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
+        move |ev: web_sys::Event| {
+            ev.prevent_default();
+            on_error(JsValue::NULL);
+        },
+    );
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    // One small pair of closures per report, kept for the worker's life.
+    onmessage.forget();
+    onerror.forget();
+    worker.post_message(&JsValue::from_str(text))
 }
 
 /// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps
