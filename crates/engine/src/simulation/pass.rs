@@ -231,10 +231,17 @@ impl Sim<'_> {
             rt.dirty = false;
             rt.reasons_at = Some(now);
         }
-        changes.sort_unstable_by_key(|c| (c.0, c.1));
-        changes.dedup();
+        // A job may be listed twice with its one new reason (its bucket's reason changed and
+        // it is new to the bucket). The log wants share order, then queue order; without a
+        // log only the changes themselves count, in any order, each once.
+        if self.opts.events {
+            changes.sort_unstable_by_key(|c| (c.0, c.1));
+        }
         for (s, key, reason) in changes {
             let j = key.3;
+            if self.jobs[j.index()].reason == Some(reason) {
+                continue; // listed twice
+            }
             self.jobs[j.index()].reason = Some(reason);
             let why = self.binding_of(j, reason);
             self.log(j, s, EventKind::Waiting(reason, why));
