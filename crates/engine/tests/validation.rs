@@ -1413,8 +1413,8 @@ fn defaults() {
     assert_eq!(s.shares[0].borrow_limit, BorrowLimit::Percent(100));
     let j = &s.jobs[1];
     assert_eq!((j.instances, j.priority, j.startup), (1, 0, 0));
-    assert_eq!(j.preemption_retries, None);
-    assert!(!j.checkpoint_on_preempt);
+    assert_eq!(j.preemption_retries(), None);
+    assert!(!j.checkpoint_on_preempt());
     let v = with(|v| {
         v.as_object_mut().unwrap().remove("queue");
     });

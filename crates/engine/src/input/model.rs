@@ -342,18 +342,13 @@ pub struct JobSpec {
     pub submit: Ms,
     pub work: Ms,
     pub startup: Ms,
-    pub checkpoint: Option<Checkpoint>,
-    pub checkpoint_on_preempt: bool,
-    /// `None` = unlimited retries.
-    pub preemption_retries: Option<u64>,
     /// Deadline, relative to `submit` (see docs/ARCHITECTURE.md, "Model choices").
     pub deadline: Option<Ms>,
-    /// SPEC 14 `recovery` and `on_retries_exhausted`, out of line (`None`: neither is
-    /// given): few jobs have them, and a million generated jobs share their workload's.
-    /// Read them with [`JobSpec::recovery`] and [`JobSpec::on_retries_exhausted`].
-    pub contract: Option<std::sync::Arc<JobContract>>,
-    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
-    pub escalate: Option<Escalate>,
+    /// The fields every generated job of a workload has alike (SPEC 2 `checkpoint`,
+    /// `checkpoint_on_preempt`, `preemption_retries`; SPEC 14 `recovery`,
+    /// `on_retries_exhausted`, `escalate`), out of line: a million generated jobs share
+    /// their workload's block. Read them with the accessors ([`JobSpec::checkpoint`]...).
+    pub class: std::sync::Arc<JobClass>,
     /// SPEC 14 resubmission: `Some(i)` marks the engine's continuation of job `i` in its
     /// `resubmit` share (same id, added by the validator after every job of the file; it is
     /// submitted only if job `i` exhausts its retries, and reported as job `i`).
@@ -361,38 +356,48 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
+    /// SPEC 2 job checkpoint block.
+    pub fn checkpoint(&self) -> Option<Checkpoint> {
+        self.class.checkpoint
+    }
+    /// SPEC 2 `checkpoint_on_preempt`.
+    pub fn checkpoint_on_preempt(&self) -> bool {
+        self.class.checkpoint_on_preempt
+    }
+    /// SPEC 2 `preemption_retries`; `None` = unlimited retries.
+    pub fn preemption_retries(&self) -> Option<u64> {
+        self.class.preemption_retries
+    }
     /// SPEC 14 `recovery`: the odds that a restore fails or silently corrupts the run.
     pub fn recovery(&self) -> Option<Recovery> {
-        self.contract.as_ref().and_then(|c| c.recovery)
+        self.class.recovery
     }
     /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
     pub fn on_retries_exhausted(&self) -> OnExhausted {
-        self.contract
-            .as_ref()
-            .map_or(OnExhausted::Fail, |c| c.on_retries_exhausted)
+        self.class.on_retries_exhausted
+    }
+    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
+    pub fn escalate(&self) -> Option<Escalate> {
+        self.class.escalate
     }
 }
 
-/// SPEC 14: a job's `recovery` and `on_retries_exhausted` (see [`JobSpec::contract`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct JobContract {
+/// The per-workload fields of a job (see [`JobSpec::class`]): one block per workload, and
+/// one per distinct explicit job.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobClass {
+    /// SPEC 2 job checkpoint block.
+    pub checkpoint: Option<Checkpoint>,
+    /// SPEC 2 `checkpoint_on_preempt`.
+    pub checkpoint_on_preempt: bool,
+    /// SPEC 2 `preemption_retries`; `None` = unlimited retries.
+    pub preemption_retries: Option<u64>,
+    /// SPEC 14 `recovery`.
     pub recovery: Option<Recovery>,
+    /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
     pub on_retries_exhausted: OnExhausted,
-}
-
-impl JobContract {
-    /// The out-of-line block of these fields, `None` when both have their defaults.
-    pub fn of(
-        recovery: Option<Recovery>,
-        on_retries_exhausted: OnExhausted,
-    ) -> Option<std::sync::Arc<JobContract>> {
-        (recovery.is_some() || on_retries_exhausted != OnExhausted::Fail).then(|| {
-            std::sync::Arc::new(JobContract {
-                recovery,
-                on_retries_exhausted,
-            })
-        })
-    }
+    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
+    pub escalate: Option<Escalate>,
 }
 
 /// SPEC 14 `recovery`: probabilities in `[0, 1]`.

@@ -75,9 +75,28 @@ struct Cx {
     agreements: Vec<Option<Agreement>>,
     /// SPEC 14: some job, workload or the scenario wrote a field of the contract.
     contract: bool,
+    /// The distinct per-workload blocks of the explicit jobs so far (at most
+    /// [`MAX_SHARED_CLASSES`]), shared by the jobs that have the same.
+    classes: Vec<std::sync::Arc<JobClass>>,
 }
 
+/// Explicit jobs share at most this many distinct [`JobClass`] blocks (the rest get their
+/// own): a bound on the search.
+const MAX_SHARED_CLASSES: usize = 32;
+
 impl Cx {
+    /// An explicit job's block: one it shares with an earlier job that has the same.
+    fn job_class(&mut self, class: JobClass) -> std::sync::Arc<JobClass> {
+        if let Some(c) = self.classes.iter().find(|c| ***c == class) {
+            return c.clone();
+        }
+        let c = std::sync::Arc::new(class);
+        if self.classes.len() < MAX_SHARED_CLASSES {
+            self.classes.push(c.clone());
+        }
+        c
+    }
+
     fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
         self.errors.push(Problem::new(path, msg));
     }
@@ -916,12 +935,15 @@ impl Cx {
             submit: ms_from_s(submit?),
             work: work?,
             startup: ms_from_s(startup),
-            checkpoint,
-            checkpoint_on_preempt,
-            preemption_retries: retries,
             deadline,
-            contract: JobContract::of(recovery?, on_retries_exhausted?),
-            escalate: escalate?,
+            class: self.job_class(JobClass {
+                checkpoint,
+                checkpoint_on_preempt,
+                preemption_retries: retries,
+                recovery: recovery?,
+                on_retries_exhausted: on_retries_exhausted?,
+                escalate: escalate?,
+            }),
             resubmission_of: None,
         })
     }
@@ -1671,6 +1693,9 @@ fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
 /// deadline), failing if it exhausts its retries there too, submitted only by the engine.
 fn add_continuations(jobs: &mut Vec<JobSpec>) {
     let n = jobs.len();
+    // One continuation block per distinct block of the jobs continued (a workload's jobs
+    // share theirs, and so do their continuations).
+    let mut last: Option<(std::sync::Arc<JobClass>, std::sync::Arc<JobClass>)> = None;
     let extra = jobs
         .iter()
         .filter(|j| matches!(j.on_retries_exhausted(), OnExhausted::Resubmit { .. }))
@@ -1686,7 +1711,17 @@ fn add_continuations(jobs: &mut Vec<JobSpec>) {
             if let Some(p) = priority {
                 c.priority = p;
             }
-            c.contract = JobContract::of(c.recovery(), OnExhausted::Fail);
+            c.class = match &last {
+                Some((from, to)) if std::sync::Arc::ptr_eq(from, &c.class) => to.clone(),
+                _ => {
+                    let to = std::sync::Arc::new(JobClass {
+                        on_retries_exhausted: OnExhausted::Fail,
+                        ..(*c.class).clone()
+                    });
+                    last = Some((c.class.clone(), to.clone()));
+                    to
+                }
+            };
             c.resubmission_of = Some(i);
             jobs.push(c);
         }

@@ -574,8 +574,8 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             lost_s: s(r.acc.lost),
             held_s: s(r.acc.held),
             waiting_reason: r.reason.map(|x| x.as_str().to_string()),
-            checkpoint_interval_s: spec.checkpoint.map(|c| s(c.interval)),
-            checkpoint_cost_s: spec.checkpoint.map(|c| s(c.cost)),
+            checkpoint_interval_s: spec.checkpoint().map(|c| s(c.interval)),
+            checkpoint_cost_s: spec.checkpoint().map(|c| s(c.cost)),
         });
     }
     // SPEC 14: a continuation's events are its job's.

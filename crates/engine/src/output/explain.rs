@@ -247,7 +247,7 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
             "{id} has now been preempted {count} times: repeated preemptions mean its work keeps being interrupted, so the capacity it relies on is not dependable"
         ),
         EventKind::Escalated(p) => {
-            let before = j.escalate.map_or(0, |e| e.before_deadline);
+            let before = j.escalate().map_or(0, |e| e.before_deadline);
             format!(
                 "{id} has not ended {} s before its deadline, so its priority is raised to {p} (escalate)",
                 secs(before)

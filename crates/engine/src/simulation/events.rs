@@ -249,7 +249,7 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let saved = self.jobs[j.index()].saved;
-        let len = lifecycle::startup_length(spec.startup, spec.checkpoint, saved);
+        let len = lifecycle::startup_length(spec.startup, spec.checkpoint(), saved);
         let restarting = self.total_preemptions(j) > 0;
         self.rt[s].held[t] += n;
         let now = self.now;
@@ -257,7 +257,7 @@ impl Sim<'_> {
         r.state = State::Starting;
         r.phase_start = now;
         r.first_start.get_or_insert(now);
-        r.restoring = spec.checkpoint.is_some() && saved > 0;
+        r.restoring = spec.checkpoint().is_some() && saved > 0;
         r.restarting = restarting;
         if let Some(q) = r.requeued_at.take() {
             self.waits_after_interruption.push((s, now - q));
@@ -282,7 +282,7 @@ impl Sim<'_> {
         r.state = State::Running;
         r.run_start = now;
         r.base = r.saved;
-        let done = now + lifecycle::run_length(r.base, spec.work, spec.checkpoint);
+        let done = now + lifecycle::run_length(r.base, spec.work, spec.checkpoint());
         self.log(j, s, EventKind::Running);
         self.timer(done, Timer::Completion, j);
     }
@@ -313,7 +313,7 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let now = self.now;
         let r = &mut self.jobs[j.index()];
-        let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint, now - r.run_start);
+        let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint(), now - r.run_start);
         r.acc.progress += p.progress - r.base;
         r.acc.checkpoint += p.checkpoint_time;
         r.saved = p.saved;
@@ -356,7 +356,7 @@ impl Sim<'_> {
     ) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
-        let (on_preempt, ckpt) = (spec.checkpoint_on_preempt, spec.checkpoint);
+        let (on_preempt, ckpt) = (spec.checkpoint_on_preempt(), spec.checkpoint());
         let grace = self.sc.grace;
         let state = self.jobs[j.index()].state;
         self.release_quota(j);
@@ -434,7 +434,7 @@ impl Sim<'_> {
     /// Books a PREEMPTING job's time up to `until` (SPEC 6): a save on SIGTERM counts as
     /// `checkpoint` (as far as it got), the rest of the grace period as `grace`.
     pub(super) fn settle_grace(&mut self, j: JobId, until: Ms) {
-        let cost = self.sc.jobs[j.index()].checkpoint.map_or(0, |c| c.cost);
+        let cost = self.sc.jobs[j.index()].checkpoint().map_or(0, |c| c.cost);
         let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
         let saving = if r.pre_save { cost.min(grace) } else { 0 };
@@ -453,7 +453,7 @@ impl Sim<'_> {
             r.corrupt = OptMs::NONE; // it resumes from a checkpoint the corrupt run did not write
         }
         if spec
-            .preemption_retries
+            .preemption_retries()
             .is_some_and(|max| r.preemptions > max)
         {
             self.rt[s].recovery.retries_exhausted += 1;

@@ -123,7 +123,7 @@ impl Sim<'_> {
     /// instances it holds (no restore, so no new draw).
     pub(super) fn invalid_resume(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, work, ckpt) = (spec.share, spec.work, spec.checkpoint);
+        let (s, work, ckpt) = (spec.share, spec.work, spec.checkpoint());
         let p = self.settle_run(j);
         self.end_run(j, p.progress);
         let now = self.now;

@@ -8,7 +8,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobContract, JobSpec, Ms, Priority};
+use crate::model::{ms_from_s, JobClass, JobSpec, Ms, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
@@ -37,8 +37,15 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>)
     let mut numbers: BTreeMap<usize, u64> = BTreeMap::new();
     jobs.reserve_exact(job_count(workloads));
     for (index, workload) in workloads.iter().enumerate() {
-        // SPEC 14: one block shared by the workload's jobs.
-        let contract = JobContract::of(workload.recovery, workload.on_retries_exhausted);
+        // One block of per-workload fields shared by the workload's jobs.
+        let class = std::sync::Arc::new(JobClass {
+            checkpoint: workload.checkpoint,
+            checkpoint_on_preempt: workload.checkpoint_on_preempt,
+            preemption_retries: workload.preemption_retries,
+            recovery: workload.recovery,
+            on_retries_exhausted: workload.on_retries_exhausted,
+            escalate: workload.escalate,
+        });
         let mut drafts = draw_workload(workload, seed, index as u64);
         // Stable: jobs arriving at the same millisecond keep their draw order.
         crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
@@ -54,12 +61,8 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>)
                 submit: draft.submit,
                 work: draft.work,
                 startup: draft.startup,
-                checkpoint: workload.checkpoint,
-                checkpoint_on_preempt: workload.checkpoint_on_preempt,
-                preemption_retries: workload.preemption_retries,
                 deadline: draft.deadline,
-                contract: contract.clone(),
-                escalate: workload.escalate,
+                class: class.clone(),
                 resubmission_of: None,
             });
         }
@@ -350,9 +353,9 @@ mod tests {
         w.deadline_factor = Some(1.5);
         for job in generate(&[w.clone()], 5) {
             assert_eq!(job.instance_type, 1);
-            assert_eq!(job.checkpoint, w.checkpoint);
-            assert!(job.checkpoint_on_preempt);
-            assert_eq!(job.preemption_retries, Some(2));
+            assert_eq!(job.checkpoint(), w.checkpoint);
+            assert!(job.checkpoint_on_preempt());
+            assert_eq!(job.preemption_retries(), Some(2));
             assert_eq!(job.deadline, Some((job.work as f64 * 1.5).round() as Ms));
             assert!((10_000..=20_000).contains(&job.submit));
             assert!([1, 2, 4].contains(&job.instances));
