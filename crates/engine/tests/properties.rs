@@ -267,7 +267,8 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
                 }
             }
             State::Failed => {
-                if a.useful() != 0 || r.preemptions <= spec.preemption_retries().unwrap_or(u64::MAX)
+                if a.useful() != 0
+                    || u64::from(r.preemptions) <= spec.preemption_retries().unwrap_or(u64::MAX)
                 {
                     return Err(format!("{}: failed wrongly {r:?}", spec.id));
                 }

@@ -343,7 +343,7 @@ pub struct JobSpec {
     pub work: Ms,
     pub startup: Ms,
     /// Deadline, relative to `submit` (see docs/ARCHITECTURE.md, "Model choices").
-    pub deadline: Option<Ms>,
+    pub deadline: OptMs,
     /// The fields every generated job of a workload has alike (SPEC 2 `checkpoint`,
     /// `checkpoint_on_preempt`, `preemption_retries`; SPEC 14 `recovery`,
     /// `on_retries_exhausted`, `escalate`), out of line: a million generated jobs share
@@ -352,7 +352,7 @@ pub struct JobSpec {
     /// SPEC 14 resubmission: `Some(i)` marks the engine's continuation of job `i` in its
     /// `resubmit` share (same id, added by the validator after every job of the file; it is
     /// submitted only if job `i` exhausts its retries, and reported as job `i`).
-    pub resubmission_of: Option<usize>,
+    pub resubmission_of: OptJob,
 }
 
 impl JobSpec {
@@ -379,6 +379,57 @@ impl JobSpec {
     /// SPEC 14 `escalate`: raise the priority this long before the deadline.
     pub fn escalate(&self) -> Option<Escalate> {
         self.class.escalate
+    }
+}
+
+/// An optional time (a job's deadline, SPEC 14 `corrupt`, `requeued_at`) in 8 bytes where
+/// `Option<Ms>` takes 16: such times are never `Ms::MIN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptMs(Ms);
+
+impl OptMs {
+    pub const NONE: OptMs = OptMs(Ms::MIN);
+    pub fn some(t: Ms) -> OptMs {
+        debug_assert!(t != Ms::MIN);
+        OptMs(t)
+    }
+    /// `None` as [`OptMs::NONE`].
+    pub fn from_option(t: Option<Ms>) -> OptMs {
+        t.map_or(OptMs::NONE, OptMs::some)
+    }
+    pub fn get(self) -> Option<Ms> {
+        (self.0 != Ms::MIN).then_some(self.0)
+    }
+    pub fn is_some(self) -> bool {
+        self.0 != Ms::MIN
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == Ms::MIN
+    }
+    pub fn take(&mut self) -> Option<Ms> {
+        std::mem::replace(self, OptMs::NONE).get()
+    }
+}
+
+/// An optional index into [`Scenario::jobs`] in 4 bytes where `Option<usize>` takes 16
+/// (jobs are indexed by `u32`, and never reach `u32::MAX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptJob(u32);
+
+impl OptJob {
+    pub const NONE: OptJob = OptJob(u32::MAX);
+    pub fn some(i: usize) -> OptJob {
+        debug_assert!(i < u32::MAX as usize);
+        OptJob(i as u32)
+    }
+    pub fn get(self) -> Option<usize> {
+        (self.0 != u32::MAX).then_some(self.0 as usize)
+    }
+    pub fn is_some(self) -> bool {
+        self.0 != u32::MAX
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == u32::MAX
     }
 }
 

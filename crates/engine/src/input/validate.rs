@@ -935,7 +935,7 @@ impl Cx {
             submit: ms_from_s(submit?),
             work: work?,
             startup: ms_from_s(startup),
-            deadline,
+            deadline: OptMs::from_option(deadline),
             class: self.job_class(JobClass {
                 checkpoint,
                 checkpoint_on_preempt,
@@ -944,7 +944,7 @@ impl Cx {
                 on_retries_exhausted: on_retries_exhausted?,
                 escalate: escalate?,
             }),
-            resubmission_of: None,
+            resubmission_of: OptJob::NONE,
         })
     }
 
@@ -1722,7 +1722,7 @@ fn add_continuations(jobs: &mut Vec<JobSpec>) {
                     to
                 }
             };
-            c.resubmission_of = Some(i);
+            c.resubmission_of = OptJob::some(i);
             jobs.push(c);
         }
     }

@@ -568,9 +568,9 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             priority: r.priority,
             state: r.state,
             submit_s: s(spec.submit),
-            first_start_s: r.first_start.map(s),
-            end_s: r.end.map(s),
-            preemptions: r.preemptions,
+            first_start_s: r.first_start.get().map(s),
+            end_s: r.end.get().map(s),
+            preemptions: r.preemptions.into(),
             lost_s: s(r.acc.lost),
             held_s: s(r.acc.held),
             waiting_reason: r.reason.map(|x| x.as_str().to_string()),
@@ -580,7 +580,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
     }
     // SPEC 14: a continuation's events are its job's.
     for (i, spec) in sc.jobs.iter().enumerate() {
-        if let Some(root) = spec.resubmission_of {
+        if let Some(root) = spec.resubmission_of.get() {
             row_of[i] = row_of[root];
         }
     }

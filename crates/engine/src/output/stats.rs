@@ -161,7 +161,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue; // submitted after the horizon (or a continuation, folded into its job)
         }
-        let share = r.share;
+        let share = r.share();
         let st = &mut out[share];
         st.jobs.submitted += 1;
         match r.state {
@@ -175,11 +175,11 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
                 }
             }
         }
-        if let (State::Succeeded, Some(end)) = (r.state, r.end) {
+        if let (State::Succeeded, Some(end)) = (r.state, r.end.get()) {
             completion[share].push(end - spec.submit);
             completion[nshares].push(end - spec.submit);
         }
-        if let Some(fs) = r.first_start {
+        if let Some(fs) = r.first_start.get() {
             wait[share].push(fs - spec.submit);
             wait[nshares].push(fs - spec.submit);
         }
@@ -202,14 +202,26 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         rc.ended += matches!(r.state, State::Succeeded | State::Failed) as u64;
         rc.priority_raised += r.raised as u64;
         if spec.deadline.is_some() {
-            let missed = missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end);
+            let missed = missed_deadline(
+                spec.deadline.get(),
+                spec.submit,
+                r.state,
+                r.end.get(),
+                sim.end,
+            );
             let met = r.state == State::Succeeded && !missed;
             rc.deadline_met += met as u64;
             rc.deadline_decided += (met || missed) as u64;
         }
         st.cost_usd += a.held as f64 * n as f64 / MS_PER_HOUR
             * sc.instance_types[spec.instance_type].usd_per_hour;
-        if missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end) {
+        if missed_deadline(
+            spec.deadline.get(),
+            spec.submit,
+            r.state,
+            r.end.get(),
+            sim.end,
+        ) {
             st.deadline_misses += 1;
         }
     }

@@ -256,7 +256,9 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         r.state = State::Starting;
         r.phase_start = now;
-        r.first_start.get_or_insert(now);
+        if r.first_start.is_none() {
+            r.first_start = OptMs::some(now);
+        }
         r.restoring = spec.checkpoint().is_some() && saved > 0;
         r.restarting = restarting;
         if let Some(q) = r.requeued_at.take() {
@@ -333,7 +335,7 @@ impl Sim<'_> {
         r.saved = p.progress;
         r.acc.held += now - r.phase_start;
         r.state = State::Succeeded;
-        r.end = Some(now);
+        r.end = OptMs::some(now);
         self.release_quota(j);
         self.release_instances(j);
         self.log(j, s, EventKind::Succeed);
@@ -360,7 +362,8 @@ impl Sim<'_> {
         let grace = self.sc.grace;
         let state = self.jobs[j.index()].state;
         self.release_quota(j);
-        self.jobs[j.index()].preemptions += 1;
+        let r = &mut self.jobs[j.index()];
+        r.preemptions = r.preemptions.saturating_add(1);
         if state.holding() {
             self.rt[s].recovery.interruptions += 1;
         }
@@ -454,7 +457,7 @@ impl Sim<'_> {
         }
         if spec
             .preemption_retries()
-            .is_some_and(|max| r.preemptions > max)
+            .is_some_and(|max| u64::from(r.preemptions) > max)
         {
             self.rt[s].recovery.retries_exhausted += 1;
             if let (OnExhausted::Resubmit { share, priority }, Some(c)) = (
@@ -466,7 +469,7 @@ impl Sim<'_> {
             }
             let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
-            r.end = Some(now);
+            r.end = OptMs::some(now);
             r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
             r.saved = 0;
             r.useful_borrowed = 0;

@@ -49,6 +49,7 @@ impl Sim<'_> {
     pub fn root_of(&self, j: JobId) -> JobId {
         self.sc.jobs[j.index()]
             .resubmission_of
+            .get()
             .map_or(j, JobId::new)
     }
 
@@ -63,11 +64,11 @@ impl Sim<'_> {
     /// Preemptions of the job, over its submission and its resubmission (SPEC 14 alarms).
     pub(super) fn total_preemptions(&self, j: JobId) -> u64 {
         let root = self.root_of(j);
-        let own = self.jobs[j.index()].preemptions;
+        let own = u64::from(self.jobs[j.index()].preemptions);
         if root == j {
             own
         } else {
-            own + self.jobs[root.index()].preemptions
+            own + u64::from(self.jobs[root.index()].preemptions)
         }
     }
 
@@ -227,10 +228,10 @@ impl Sim<'_> {
             r.reason = cr.reason;
             r.end = cr.end;
             r.priority = cr.priority;
-            r.preemptions += cr.preemptions;
+            r.preemptions = r.preemptions.saturating_add(cr.preemptions);
             r.saved = cr.saved;
             r.useful_borrowed = cr.useful_borrowed;
-            r.share = self.sc.jobs[c.index()].share;
+            r.share = self.sc.jobs[c.index()].share as u32;
             r.raised |= cr.raised;
             if r.first_start.is_none() {
                 r.first_start = cr.first_start;

@@ -8,7 +8,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobClass, JobSpec, Ms, Priority};
+use crate::model::{ms_from_s, JobClass, JobSpec, Ms, OptJob, OptMs, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
@@ -61,9 +61,9 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>)
                 submit: draft.submit,
                 work: draft.work,
                 startup: draft.startup,
-                deadline: draft.deadline,
+                deadline: OptMs::from_option(draft.deadline),
                 class: class.clone(),
-                resubmission_of: None,
+                resubmission_of: OptJob::NONE,
             });
         }
     }
@@ -356,7 +356,10 @@ mod tests {
             assert_eq!(job.checkpoint(), w.checkpoint);
             assert!(job.checkpoint_on_preempt());
             assert_eq!(job.preemption_retries(), Some(2));
-            assert_eq!(job.deadline, Some((job.work as f64 * 1.5).round() as Ms));
+            assert_eq!(
+                job.deadline.get(),
+                Some((job.work as f64 * 1.5).round() as Ms)
+            );
             assert!((10_000..=20_000).contains(&job.submit));
             assert!([1, 2, 4].contains(&job.instances));
             assert!(job.priority <= 10);
@@ -398,7 +401,7 @@ mod tests {
         assert!(jobs.iter().any(|j| j.priority == 9999));
         assert!(jobs.iter().any(|j| j.priority < 9000));
         assert!(jobs.iter().all(|j| j.startup == 0));
-        assert!(jobs.iter().all(|j| j.deadline == Some(0)));
+        assert!(jobs.iter().all(|j| j.deadline.get() == Some(0)));
 
         // Rounding to the nearest integer / millisecond.
         assert_eq!(to_instances(2.5), 3);
@@ -434,7 +437,10 @@ mod tests {
             assert!((1..=MAX_TIME_MS).contains(&job.work));
             assert!((0..=MAX_TIME_MS).contains(&job.startup));
             assert!((1..=MAX_INSTANCES).contains(&job.instances));
-            assert!(job.deadline.is_some_and(|d| (0..=MAX_TIME_MS).contains(&d)));
+            assert!(job
+                .deadline
+                .get()
+                .is_some_and(|d| (0..=MAX_TIME_MS).contains(&d)));
         }
     }
 
@@ -616,7 +622,7 @@ mod tests {
                     j.priority,
                     j.work,
                     j.startup,
-                    j.deadline,
+                    j.deadline.get(),
                 )
             })
             .collect();
