@@ -1666,7 +1666,7 @@ fn contract_fields_are_kept_as_given() {
     assert_eq!(sc.described_jobs(), 2);
     let c = &sc.jobs[2];
     assert_eq!(
-        (c.id.as_str(), c.share, c.priority, c.resubmission_of.get()),
+        (sc.id_of(c), c.share, c.priority, c.resubmission_of.get()),
         ("a1", 2, 7, Some(0))
     );
     // Without any contract field the scenario reports as before.

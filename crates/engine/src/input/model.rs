@@ -334,7 +334,9 @@ pub struct Checkpoint {
 /// A job as submitted (explicit or generated), with indices resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
-    pub id: String,
+    /// The job's id, in the scenario's [`JobIds`]: read it with [`Scenario::job_id`] or
+    /// [`Scenario::id_of`].
+    pub id: IdRef,
     pub share: usize,
     pub instance_type: usize,
     pub instances: u64,
@@ -379,6 +381,67 @@ impl JobSpec {
     /// SPEC 14 `escalate`: raise the priority this long before the deadline.
     pub fn escalate(&self) -> Option<Escalate> {
         self.class.escalate
+    }
+}
+
+/// Where a job's id is in its scenario's [`JobIds`] (8 bytes where a `String` takes 24 and
+/// a heap block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdRef {
+    start: u32,
+    len: u32,
+}
+
+/// Every job id of a scenario, end to end in one string (a million generated ids are one
+/// allocation, not a million). Continuations share their job's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobIds {
+    text: String,
+}
+
+impl JobIds {
+    /// The most bytes of ids a scenario may hold (their offsets are `u32`).
+    pub const MAX_BYTES: usize = u32::MAX as usize;
+
+    pub fn with_capacity(bytes: usize) -> JobIds {
+        JobIds {
+            text: String::with_capacity(bytes),
+        }
+    }
+    /// Bytes of ids held.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+    /// Makes room for `bytes` more.
+    pub fn reserve(&mut self, bytes: usize) {
+        self.text.reserve_exact(bytes);
+    }
+    /// Adds an id; `None` (nothing added) when the ids would exceed [`JobIds::MAX_BYTES`].
+    pub fn push(&mut self, id: &str) -> Option<IdRef> {
+        self.push_with(|t| t.push_str(id))
+    }
+    /// Adds the id `write` appends to the text (a generated `<share>-<n>` without a
+    /// temporary string); `None` (nothing added) beyond [`JobIds::MAX_BYTES`].
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) -> Option<IdRef> {
+        let start = self.text.len();
+        write(&mut self.text);
+        let end = self.text.len();
+        if end > Self::MAX_BYTES {
+            self.text.truncate(start);
+            return None;
+        }
+        Some(IdRef {
+            start: start as u32,
+            len: (end - start) as u32,
+        })
+    }
+    /// The id at `r`.
+    pub fn get(&self, r: IdRef) -> &str {
+        let start = r.start as usize;
+        &self.text[start..start + r.len as usize]
     }
 }
 
@@ -535,6 +598,8 @@ pub struct Scenario {
     pub shares: Vec<Share>,
     /// Explicit jobs in file order, then generated ones (SPEC 4 "Instants").
     pub jobs: Vec<JobSpec>,
+    /// The jobs' ids (see [`JobSpec::id`]).
+    pub job_ids: JobIds,
     /// Timed events in file order.
     pub events: Vec<TimedEvent>,
     /// SPEC 12: `aws_batch` (sections 2-6) or `kueue`.
@@ -557,6 +622,16 @@ impl Scenario {
     /// SPEC 12: whether the scenario follows the Kueue model.
     pub fn is_kueue(&self) -> bool {
         self.model == Model::Kueue
+    }
+
+    /// The id of job `j` (an index into `jobs`).
+    pub fn job_id(&self, j: usize) -> &str {
+        self.job_ids.get(self.jobs[j].id)
+    }
+
+    /// The id of one of the scenario's jobs.
+    pub fn id_of(&self, spec: &JobSpec) -> &str {
+        self.job_ids.get(spec.id)
     }
 
     /// Jobs as the scenario describes them: without the engine's resubmission

@@ -78,7 +78,13 @@ struct Cx {
     /// The distinct per-workload blocks of the explicit jobs so far (at most
     /// [`MAX_SHARED_CLASSES`]), shared by the jobs that have the same.
     classes: Vec<std::sync::Arc<JobClass>>,
+    /// The ids of the jobs built so far.
+    ids: JobIds,
 }
+
+/// The error when a scenario's job ids (explicit and generated) exceed [`JobIds::MAX_BYTES`].
+const TOO_MANY_ID_BYTES: &str =
+    "the scenario's job ids (explicit and generated) total more than 4 GiB";
 
 /// Explicit jobs share at most this many distinct [`JobClass`] blocks (the rest get their
 /// own): a bound on the search.
@@ -414,7 +420,17 @@ impl Cx {
             }
         }
         // Sized once for the generated jobs and their SPEC 14 continuations.
-        workload::generate_into(&workloads, seed, &mut jobs);
+        if self
+            .ids
+            .len()
+            .saturating_add(workload::id_bytes(&workloads))
+            > JobIds::MAX_BYTES
+        {
+            self.err("workloads", TOO_MANY_ID_BYTES);
+        } else {
+            workload::generate_into(&workloads, seed, &mut jobs, &mut self.ids);
+        }
+        let job_ids = std::mem::take(&mut self.ids);
 
         // Unique ids (explicit and generated). Generated ids `<share>-<n>` never repeat
         // among themselves (a share's name resolves to one index, numbered from 1, and a
@@ -427,12 +443,12 @@ impl Cx {
         let mut dup = Vec::new();
         for (i, j) in jobs.iter().enumerate() {
             if i < explicit_jobs || all_ids {
-                if let Some(first) = ids.insert(j.id.as_str(), i) {
+                if let Some(first) = ids.insert(job_ids.get(j.id), i) {
                     dup.push((i, first));
                 }
             } else if explicit_jobs == 0 {
                 break;
-            } else if let Some(&first) = ids.get(j.id.as_str()) {
+            } else if let Some(&first) = ids.get(job_ids.get(j.id)) {
                 dup.push((i, first));
             }
         }
@@ -449,7 +465,10 @@ impl Cx {
             };
             self.err(
                 path,
-                format!("duplicate job id \"{}\" (also used by {what})", jobs[i].id),
+                format!(
+                    "duplicate job id \"{}\" (also used by {what})",
+                    job_ids.get(jobs[i].id)
+                ),
             );
         }
 
@@ -470,7 +489,7 @@ impl Cx {
         if shares.len() != share_names.len() || !self.errors.is_empty() {
             return None;
         }
-        self.advise(&shares, &capacity, &jobs, explicit_jobs);
+        self.advise(&shares, &capacity, &jobs, &job_ids, explicit_jobs);
         add_continuations(&mut jobs);
         let contract = self.contract || workloads_use_contract(top);
         Some(Scenario {
@@ -483,6 +502,7 @@ impl Cx {
             grace,
             shares,
             jobs,
+            job_ids,
             events,
             model: self.model,
             cohorts,
@@ -926,8 +946,12 @@ impl Cx {
         if self.errors.len() != before {
             return None;
         }
+        let Some(id) = self.ids.push(&id?) else {
+            self.err(join(path, "id"), TOO_MANY_ID_BYTES);
+            return None;
+        };
         Some(JobSpec {
-            id: id?,
+            id,
             share: share?,
             instance_type: ty?,
             instances: instances? as u64,
@@ -1152,7 +1176,14 @@ impl Cx {
     }
 
     /// Warnings that help a user (SPEC 2: overcommit is a warning, not an error).
-    fn advise(&mut self, shares: &[Share], capacity: &[u64], jobs: &[JobSpec], explicit: usize) {
+    fn advise(
+        &mut self,
+        shares: &[Share],
+        capacity: &[u64],
+        jobs: &[JobSpec],
+        ids: &JobIds,
+        explicit: usize,
+    ) {
         for (t, ty) in self.types.clone().iter().enumerate() {
             let sum: u64 = shares
                 .iter()
@@ -1175,7 +1206,7 @@ impl Cx {
                 if i < explicit {
                     idx("jobs", i)
                 } else {
-                    format!("job \"{}\"", j.id)
+                    format!("job \"{}\"", ids.get(j.id))
                 }
             };
             let share = &shares[j.share];

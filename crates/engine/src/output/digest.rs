@@ -561,7 +561,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         let kept = !matches!(r.state, State::Failed | State::Rejected);
         useful_borrowed.push(if kept { s(r.useful_borrowed) } else { 0.0 });
         jobs.push(JobRow {
-            id: spec.id.clone(),
+            id: sc.id_of(spec).to_string(),
             share: r.share as u16,
             instance_type: spec.instance_type as u16,
             instances: spec.instances,

@@ -104,7 +104,7 @@ impl Sim<'_> {
         let Some(rec) = spec.recovery() else { return };
         let index = u64::from(self.jobs[root.index()].restores);
         self.jobs[root.index()].restores += 1;
-        let (fail, corrupt) = restore_draws(self.sc.seed, &spec.id, index);
+        let (fail, corrupt) = restore_draws(self.sc.seed, self.sc.id_of(spec), index);
         let r = &mut self.jobs[j.index()];
         if fail < rec.restore_failure {
             let lost = r.saved;
