@@ -304,7 +304,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         }
         let rc = &mut st.recovery;
         rc.ended += matches!(r.state, State::Succeeded | State::Failed) as u64;
-        rc.priority_raised += r.raised as u64;
+        rc.priority_raised += r.raised() as u64;
         if spec.deadline.is_some() {
             let missed = missed_deadline(
                 spec.deadline.get(),

@@ -196,7 +196,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;
-        r.run_borrowed = borrowing; // SPEC 14: a run is borrowed when its dispatch was
+        r.set_run_borrowed(borrowing); // SPEC 14: a run is borrowed when its dispatch was
         let key = self.akey(j);
         self.rt[s].add_admitted(t, key, n);
         self.scheduled.insert(self.adm_seq, j);
@@ -259,8 +259,8 @@ impl Sim<'_> {
         if r.first_start.is_none() {
             r.first_start = OptMs::some(now);
         }
-        r.restoring = spec.checkpoint().is_some() && saved > 0;
-        r.restarting = restarting;
+        r.set_restoring(spec.checkpoint().is_some() && saved > 0);
+        r.set_restarting(restarting);
         if let Some(q) = r.requeued_at.take() {
             self.waits_after_interruption.push((s, now - q));
         }
@@ -277,7 +277,7 @@ impl Sim<'_> {
         let s = spec.share;
         let now = self.now;
         self.book_startup(j, now);
-        if self.jobs[j.index()].restoring {
+        if self.jobs[j.index()].restoring() {
             self.restored(j);
         }
         let r = &mut self.jobs[j.index()];
@@ -399,14 +399,14 @@ impl Sim<'_> {
             }
             State::Starting => {
                 self.book_startup(j, now);
-                self.jobs[j.index()].pre_save = false;
+                self.jobs[j.index()].set_pre_save(false);
             }
             State::Running => {
                 let p = self.settle_run(j);
                 let save = lifecycle::saves_on_sigterm(&p, on_preempt, ckpt, grace);
                 self.end_run(j, if save { p.progress } else { p.saved });
                 let r = &mut self.jobs[j.index()];
-                r.pre_save = save;
+                r.set_pre_save(save);
                 if save {
                     r.saved = p.progress;
                 } else {
@@ -440,7 +440,7 @@ impl Sim<'_> {
         let cost = self.sc.jobs[j.index()].checkpoint().map_or(0, |c| c.cost);
         let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
-        let saving = if r.pre_save { cost.min(grace) } else { 0 };
+        let saving = if r.pre_save() { cost.min(grace) } else { 0 };
         r.acc.checkpoint += saving;
         r.acc.grace += grace - saving;
         r.acc.held += until - r.phase_start;
@@ -585,7 +585,7 @@ impl Sim<'_> {
             if priority > old {
                 // SPEC 14 policy stability: counted once per job (its root when resubmitted).
                 let root = self.root_of(j);
-                self.jobs[root.index()].raised = true;
+                self.jobs[root.index()].set_raised(true);
             }
             self.rt[s].recovery.priority_overrides += 1;
             let kind = if escalated {

@@ -77,7 +77,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         let d = until - r.phase_start;
         r.acc.startup += d;
-        if r.restarting {
+        if r.restarting() {
             r.acc.restart += d;
         }
     }
@@ -86,7 +86,7 @@ impl Sim<'_> {
     /// it added counts as borrowed when its dispatch was borrowing.
     pub(super) fn end_run(&mut self, j: JobId, kept: Ms) {
         let r = &mut self.jobs[j.index()];
-        if r.run_borrowed {
+        if r.run_borrowed() {
             r.useful_borrowed += (kept - r.base).max(0);
         }
     }
@@ -99,7 +99,7 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let root = self.root_of(j);
-        self.jobs[j.index()].restoring = false;
+        self.jobs[j.index()].set_restoring(false);
         self.rt[s].recovery.restores += 1;
         let Some(rec) = spec.recovery() else { return };
         let index = u64::from(self.jobs[root.index()].restores);
@@ -222,7 +222,7 @@ impl Sim<'_> {
                 continue;
             }
             let cr = self.jobs[c.index()].clone();
-            self.jobs[c.index()].merged = true;
+            self.jobs[c.index()].set_merged(true);
             let r = &mut self.jobs[root];
             r.state = cr.state;
             r.reason = cr.reason;
@@ -232,7 +232,9 @@ impl Sim<'_> {
             r.saved = cr.saved;
             r.useful_borrowed = cr.useful_borrowed;
             r.share = self.sc.jobs[c.index()].share as u32;
-            r.raised |= cr.raised;
+            if cr.raised() {
+                r.set_raised(true);
+            }
             if r.first_start.is_none() {
                 r.first_start = cr.first_start;
             }

@@ -262,38 +262,93 @@ pub struct JobRt {
     /// When RUNNING began, and the progress it began from.
     pub run_start: Ms,
     pub base: Ms,
-    /// Preemption in progress: when, and whether it saves a checkpoint during grace.
+    /// Preemption in progress: when, and whether it saves a checkpoint during grace
+    /// ([`JobRt::pre_save`]).
     pub pre_at: Ms,
-    pub pre_save: bool,
     pub acc: Acc,
     /// SPEC 14: the share the job counts in (its last share once resubmitted); read it
     /// with [`JobRt::share`].
     pub share: u32,
     /// SPEC 14: restores that completed (the index of the next draw of its stream).
     pub restores: u32,
-    /// The current STARTING includes a restore.
-    pub restoring: bool,
-    /// The current STARTING follows a preemption (`restart_h`).
-    pub restarting: bool,
     /// SPEC 14: a corrupt resume happened from this saved progress; found at completion.
     pub corrupt: OptMs,
-    /// SPEC 14: the current run's dispatch was borrowing.
-    pub run_borrowed: bool,
     /// SPEC 14: the part of the kept progress (`saved`, or the progress at the run's end)
     /// made in borrowed runs.
     pub useful_borrowed: Ms,
     /// SPEC 14: when the job last returned to the queue after a preemption.
     pub requeued_at: OptMs,
-    /// SPEC 14: some `set_priority` raised its priority.
-    pub raised: bool,
-    /// SPEC 14: a continuation folded into the job it continues (never reported itself).
-    pub merged: bool,
+    /// The job's yes/no facts, one bit each: read and set them with the accessors
+    /// ([`JobRt::pre_save`], [`JobRt::restoring`], [`JobRt::restarting`],
+    /// [`JobRt::run_borrowed`], [`JobRt::raised`], [`JobRt::merged`]).
+    pub flags: u8,
 }
+
+/// The bits of [`JobRt::flags`].
+const PRE_SAVE: u8 = 1;
+const RESTORING: u8 = 1 << 1;
+const RESTARTING: u8 = 1 << 2;
+const RUN_BORROWED: u8 = 1 << 3;
+const RAISED: u8 = 1 << 4;
+const MERGED: u8 = 1 << 5;
 
 impl JobRt {
     /// SPEC 14: the share the job counts in (its last share once resubmitted).
     pub fn share(&self) -> usize {
         self.share as usize
+    }
+
+    fn flag(&self, bit: u8) -> bool {
+        self.flags & bit != 0
+    }
+    fn set_flag(&mut self, bit: u8, on: bool) {
+        if on {
+            self.flags |= bit;
+        } else {
+            self.flags &= !bit;
+        }
+    }
+    /// The preemption in progress saves a checkpoint during grace.
+    pub fn pre_save(&self) -> bool {
+        self.flag(PRE_SAVE)
+    }
+    pub fn set_pre_save(&mut self, on: bool) {
+        self.set_flag(PRE_SAVE, on);
+    }
+    /// The current STARTING includes a restore.
+    pub fn restoring(&self) -> bool {
+        self.flag(RESTORING)
+    }
+    pub fn set_restoring(&mut self, on: bool) {
+        self.set_flag(RESTORING, on);
+    }
+    /// The current STARTING follows a preemption (`restart_h`).
+    pub fn restarting(&self) -> bool {
+        self.flag(RESTARTING)
+    }
+    pub fn set_restarting(&mut self, on: bool) {
+        self.set_flag(RESTARTING, on);
+    }
+    /// SPEC 14: the current run's dispatch was borrowing.
+    pub fn run_borrowed(&self) -> bool {
+        self.flag(RUN_BORROWED)
+    }
+    pub fn set_run_borrowed(&mut self, on: bool) {
+        self.set_flag(RUN_BORROWED, on);
+    }
+    /// SPEC 14: some `set_priority` raised its priority.
+    pub fn raised(&self) -> bool {
+        self.flag(RAISED)
+    }
+    pub fn set_raised(&mut self, on: bool) {
+        self.set_flag(RAISED, on);
+    }
+    /// SPEC 14: a continuation folded into the job it continues (never reported itself).
+    pub fn merged(&self) -> bool {
+        self.flag(MERGED)
+    }
+    pub fn set_merged(&mut self, on: bool) {
+        self.set_flag(MERGED, on);
     }
 }
 
@@ -573,18 +628,13 @@ impl<'a> Sim<'a> {
                 run_start: 0,
                 base: 0,
                 pre_at: 0,
-                pre_save: false,
                 acc: Acc::default(),
                 share: j.share as u32,
                 restores: 0,
-                restoring: false,
-                restarting: false,
                 corrupt: OptMs::NONE,
-                run_borrowed: false,
                 useful_borrowed: 0,
                 requeued_at: OptMs::NONE,
-                raised: false,
-                merged: false,
+                flags: 0,
             })
             .collect();
         // Empty when no job is resubmitted (most scenarios): 8 bytes a job saved.
@@ -816,7 +866,7 @@ mod size {
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
         // On 64-bit targets; a change here is a change of a large run's memory.
         if cfg!(target_pointer_width = "64") {
-            assert_eq!((spec, rt), (80, 176));
+            assert_eq!((spec, rt), (80, 168));
         }
     }
 }
