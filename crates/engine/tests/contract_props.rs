@@ -138,19 +138,26 @@ fn check(sim: &Sim) -> Result<(), String> {
         }
         let a = &r.acc;
         if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != a.held {
-            return Err(format!("{}: identity broken {a:?}", spec.id));
+            return Err(format!("{}: identity broken {a:?}", sim.sc.id_of(spec)));
         }
         if a.useful() < 0 || a.lost < 0 || a.restart > a.startup {
-            return Err(format!("{}: negative or inconsistent time {a:?}", spec.id));
+            return Err(format!(
+                "{}: negative or inconsistent time {a:?}",
+                sim.sc.id_of(spec)
+            ));
         }
         if r.state == State::Succeeded && a.useful() != spec.work {
-            return Err(format!("{}: succeeded with useful {}", spec.id, a.useful()));
+            return Err(format!(
+                "{}: succeeded with useful {}",
+                sim.sc.id_of(spec),
+                a.useful()
+            ));
         }
         let kept = !matches!(r.state, State::Failed | State::Rejected);
         if kept && (r.useful_borrowed < 0 || r.useful_borrowed > a.useful()) {
             return Err(format!(
                 "{}: useful_borrowed {} outside 0..=useful {}",
-                spec.id,
+                sim.sc.id_of(spec),
                 r.useful_borrowed,
                 a.useful()
             ));

@@ -249,32 +249,37 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
         if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != a.held {
             return Err(format!(
                 "{}: useful+lost+startup+checkpoint+grace != held: {a:?}",
-                spec.id
+                sim.sc.id_of(spec)
             ));
         }
         if a.useful() < 0 || a.lost < 0 {
-            return Err(format!("{}: negative time {a:?}", spec.id));
+            return Err(format!("{}: negative time {a:?}", sim.sc.id_of(spec)));
         }
         match r.state {
             State::Succeeded => {
                 if a.useful() != spec.work {
                     return Err(format!(
                         "{}: succeeded with useful {} != work {}",
-                        spec.id,
+                        sim.sc.id_of(spec),
                         a.useful(),
                         spec.work
                     ));
                 }
             }
             State::Failed => {
-                if a.useful() != 0 || r.preemptions <= spec.preemption_retries.unwrap_or(u64::MAX) {
-                    return Err(format!("{}: failed wrongly {r:?}", spec.id));
+                if a.useful() != 0
+                    || u64::from(r.preemptions) <= spec.preemption_retries().unwrap_or(u64::MAX)
+                {
+                    return Err(format!("{}: failed wrongly {r:?}", sim.sc.id_of(spec)));
                 }
             }
             State::Rejected => {}
             State::Runnable => {
                 if r.reason.is_none() {
-                    return Err(format!("{}: RUNNABLE without a waiting reason", spec.id));
+                    return Err(format!(
+                        "{}: RUNNABLE without a waiting reason",
+                        sim.sc.id_of(spec)
+                    ));
                 }
             }
             State::Pending if horizon => {}
@@ -285,7 +290,7 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
             s => {
                 return Err(format!(
                     "{}: ended the run {s:?} without a horizon",
-                    spec.id
+                    sim.sc.id_of(spec)
                 ))
             }
         }

@@ -1413,8 +1413,8 @@ fn defaults() {
     assert_eq!(s.shares[0].borrow_limit, BorrowLimit::Percent(100));
     let j = &s.jobs[1];
     assert_eq!((j.instances, j.priority, j.startup), (1, 0, 0));
-    assert_eq!(j.preemption_retries, None);
-    assert!(!j.checkpoint_on_preempt);
+    assert_eq!(j.preemption_retries(), None);
+    assert!(!j.checkpoint_on_preempt());
     let v = with(|v| {
         v.as_object_mut().unwrap().remove("queue");
     });
@@ -1666,7 +1666,7 @@ fn contract_fields_are_kept_as_given() {
     assert_eq!(sc.described_jobs(), 2);
     let c = &sc.jobs[2];
     assert_eq!(
-        (c.id.as_str(), c.share, c.priority, c.resubmission_of),
+        (sc.id_of(c), c.share, c.priority, c.resubmission_of.get()),
         ("a1", 2, 7, Some(0))
     );
     // Without any contract field the scenario reports as before.

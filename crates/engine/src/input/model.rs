@@ -334,7 +334,9 @@ pub struct Checkpoint {
 /// A job as submitted (explicit or generated), with indices resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {
-    pub id: String,
+    /// The job's id, in the scenario's [`JobIds`]: read it with [`Scenario::job_id`] or
+    /// [`Scenario::id_of`].
+    pub id: IdRef,
     pub share: usize,
     pub instance_type: usize,
     pub instances: u64,
@@ -342,57 +344,174 @@ pub struct JobSpec {
     pub submit: Ms,
     pub work: Ms,
     pub startup: Ms,
-    pub checkpoint: Option<Checkpoint>,
-    pub checkpoint_on_preempt: bool,
-    /// `None` = unlimited retries.
-    pub preemption_retries: Option<u64>,
     /// Deadline, relative to `submit` (see docs/ARCHITECTURE.md, "Model choices").
-    pub deadline: Option<Ms>,
-    /// SPEC 14 `recovery` and `on_retries_exhausted`, out of line (`None`: neither is
-    /// given): few jobs have them, and a million generated jobs share their workload's.
-    /// Read them with [`JobSpec::recovery`] and [`JobSpec::on_retries_exhausted`].
-    pub contract: Option<std::sync::Arc<JobContract>>,
-    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
-    pub escalate: Option<Escalate>,
+    pub deadline: OptMs,
+    /// The fields every generated job of a workload has alike (SPEC 2 `checkpoint`,
+    /// `checkpoint_on_preempt`, `preemption_retries`; SPEC 14 `recovery`,
+    /// `on_retries_exhausted`, `escalate`), out of line: a million generated jobs share
+    /// their workload's block. Read them with the accessors ([`JobSpec::checkpoint`]...).
+    pub class: std::sync::Arc<JobClass>,
     /// SPEC 14 resubmission: `Some(i)` marks the engine's continuation of job `i` in its
     /// `resubmit` share (same id, added by the validator after every job of the file; it is
     /// submitted only if job `i` exhausts its retries, and reported as job `i`).
-    pub resubmission_of: Option<usize>,
+    pub resubmission_of: OptJob,
 }
 
 impl JobSpec {
+    /// SPEC 2 job checkpoint block.
+    pub fn checkpoint(&self) -> Option<Checkpoint> {
+        self.class.checkpoint
+    }
+    /// SPEC 2 `checkpoint_on_preempt`.
+    pub fn checkpoint_on_preempt(&self) -> bool {
+        self.class.checkpoint_on_preempt
+    }
+    /// SPEC 2 `preemption_retries`; `None` = unlimited retries.
+    pub fn preemption_retries(&self) -> Option<u64> {
+        self.class.preemption_retries
+    }
     /// SPEC 14 `recovery`: the odds that a restore fails or silently corrupts the run.
     pub fn recovery(&self) -> Option<Recovery> {
-        self.contract.as_ref().and_then(|c| c.recovery)
+        self.class.recovery
     }
     /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
     pub fn on_retries_exhausted(&self) -> OnExhausted {
-        self.contract
-            .as_ref()
-            .map_or(OnExhausted::Fail, |c| c.on_retries_exhausted)
+        self.class.on_retries_exhausted
+    }
+    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
+    pub fn escalate(&self) -> Option<Escalate> {
+        self.class.escalate
     }
 }
 
-/// SPEC 14: a job's `recovery` and `on_retries_exhausted` (see [`JobSpec::contract`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct JobContract {
-    pub recovery: Option<Recovery>,
-    pub on_retries_exhausted: OnExhausted,
+/// Where a job's id is in its scenario's [`JobIds`] (8 bytes where a `String` takes 24 and
+/// a heap block).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IdRef {
+    start: u32,
+    len: u32,
 }
 
-impl JobContract {
-    /// The out-of-line block of these fields, `None` when both have their defaults.
-    pub fn of(
-        recovery: Option<Recovery>,
-        on_retries_exhausted: OnExhausted,
-    ) -> Option<std::sync::Arc<JobContract>> {
-        (recovery.is_some() || on_retries_exhausted != OnExhausted::Fail).then(|| {
-            std::sync::Arc::new(JobContract {
-                recovery,
-                on_retries_exhausted,
-            })
+/// Every job id of a scenario, end to end in one string (a million generated ids are one
+/// allocation, not a million). Continuations share their job's.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobIds {
+    text: String,
+}
+
+impl JobIds {
+    /// The most bytes of ids a scenario may hold (their offsets are `u32`).
+    pub const MAX_BYTES: usize = u32::MAX as usize;
+
+    pub fn with_capacity(bytes: usize) -> JobIds {
+        JobIds {
+            text: String::with_capacity(bytes),
+        }
+    }
+    /// Bytes of ids held.
+    pub fn len(&self) -> usize {
+        self.text.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+    /// Makes room for `bytes` more.
+    pub fn reserve(&mut self, bytes: usize) {
+        self.text.reserve_exact(bytes);
+    }
+    /// Adds an id; `None` (nothing added) when the ids would exceed [`JobIds::MAX_BYTES`].
+    pub fn push(&mut self, id: &str) -> Option<IdRef> {
+        self.push_with(|t| t.push_str(id))
+    }
+    /// Adds the id `write` appends to the text (a generated `<share>-<n>` without a
+    /// temporary string); `None` (nothing added) beyond [`JobIds::MAX_BYTES`].
+    pub fn push_with(&mut self, write: impl FnOnce(&mut String)) -> Option<IdRef> {
+        let start = self.text.len();
+        write(&mut self.text);
+        let end = self.text.len();
+        if end > Self::MAX_BYTES {
+            self.text.truncate(start);
+            return None;
+        }
+        Some(IdRef {
+            start: start as u32,
+            len: (end - start) as u32,
         })
     }
+    /// The id at `r`.
+    pub fn get(&self, r: IdRef) -> &str {
+        let start = r.start as usize;
+        &self.text[start..start + r.len as usize]
+    }
+}
+
+/// An optional time (a job's deadline, SPEC 14 `corrupt`, `requeued_at`) in 8 bytes where
+/// `Option<Ms>` takes 16: such times are never `Ms::MIN`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptMs(Ms);
+
+impl OptMs {
+    pub const NONE: OptMs = OptMs(Ms::MIN);
+    pub fn some(t: Ms) -> OptMs {
+        debug_assert!(t != Ms::MIN);
+        OptMs(t)
+    }
+    /// `None` as [`OptMs::NONE`].
+    pub fn from_option(t: Option<Ms>) -> OptMs {
+        t.map_or(OptMs::NONE, OptMs::some)
+    }
+    pub fn get(self) -> Option<Ms> {
+        (self.0 != Ms::MIN).then_some(self.0)
+    }
+    pub fn is_some(self) -> bool {
+        self.0 != Ms::MIN
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == Ms::MIN
+    }
+    pub fn take(&mut self) -> Option<Ms> {
+        std::mem::replace(self, OptMs::NONE).get()
+    }
+}
+
+/// An optional index into [`Scenario::jobs`] in 4 bytes where `Option<usize>` takes 16
+/// (jobs are indexed by `u32`, and never reach `u32::MAX`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptJob(u32);
+
+impl OptJob {
+    pub const NONE: OptJob = OptJob(u32::MAX);
+    pub fn some(i: usize) -> OptJob {
+        debug_assert!(i < u32::MAX as usize);
+        OptJob(i as u32)
+    }
+    pub fn get(self) -> Option<usize> {
+        (self.0 != u32::MAX).then_some(self.0 as usize)
+    }
+    pub fn is_some(self) -> bool {
+        self.0 != u32::MAX
+    }
+    pub fn is_none(self) -> bool {
+        self.0 == u32::MAX
+    }
+}
+
+/// The per-workload fields of a job (see [`JobSpec::class`]): one block per workload, and
+/// one per distinct explicit job.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct JobClass {
+    /// SPEC 2 job checkpoint block.
+    pub checkpoint: Option<Checkpoint>,
+    /// SPEC 2 `checkpoint_on_preempt`.
+    pub checkpoint_on_preempt: bool,
+    /// SPEC 2 `preemption_retries`; `None` = unlimited retries.
+    pub preemption_retries: Option<u64>,
+    /// SPEC 14 `recovery`.
+    pub recovery: Option<Recovery>,
+    /// SPEC 14 `on_retries_exhausted` (default [`OnExhausted::Fail`], as AWS).
+    pub on_retries_exhausted: OnExhausted,
+    /// SPEC 14 `escalate`: raise the priority this long before the deadline.
+    pub escalate: Option<Escalate>,
 }
 
 /// SPEC 14 `recovery`: probabilities in `[0, 1]`.
@@ -479,6 +598,8 @@ pub struct Scenario {
     pub shares: Vec<Share>,
     /// Explicit jobs in file order, then generated ones (SPEC 4 "Instants").
     pub jobs: Vec<JobSpec>,
+    /// The jobs' ids (see [`JobSpec::id`]).
+    pub job_ids: JobIds,
     /// Timed events in file order.
     pub events: Vec<TimedEvent>,
     /// SPEC 12: `aws_batch` (sections 2-6) or `kueue`.
@@ -501,6 +622,16 @@ impl Scenario {
     /// SPEC 12: whether the scenario follows the Kueue model.
     pub fn is_kueue(&self) -> bool {
         self.model == Model::Kueue
+    }
+
+    /// The id of job `j` (an index into `jobs`).
+    pub fn job_id(&self, j: usize) -> &str {
+        self.job_ids.get(self.jobs[j].id)
+    }
+
+    /// The id of one of the scenario's jobs.
+    pub fn id_of(&self, spec: &JobSpec) -> &str {
+        self.job_ids.get(spec.id)
     }
 
     /// Jobs as the scenario describes them: without the engine's resubmission

@@ -75,9 +75,34 @@ struct Cx {
     agreements: Vec<Option<Agreement>>,
     /// SPEC 14: some job, workload or the scenario wrote a field of the contract.
     contract: bool,
+    /// The distinct per-workload blocks of the explicit jobs so far (at most
+    /// [`MAX_SHARED_CLASSES`]), shared by the jobs that have the same.
+    classes: Vec<std::sync::Arc<JobClass>>,
+    /// The ids of the jobs built so far.
+    ids: JobIds,
 }
 
+/// The error when a scenario's job ids (explicit and generated) exceed [`JobIds::MAX_BYTES`].
+const TOO_MANY_ID_BYTES: &str =
+    "the scenario's job ids (explicit and generated) total more than 4 GiB";
+
+/// Explicit jobs share at most this many distinct [`JobClass`] blocks (the rest get their
+/// own): a bound on the search.
+const MAX_SHARED_CLASSES: usize = 32;
+
 impl Cx {
+    /// An explicit job's block: one it shares with an earlier job that has the same.
+    fn job_class(&mut self, class: JobClass) -> std::sync::Arc<JobClass> {
+        if let Some(c) = self.classes.iter().find(|c| ***c == class) {
+            return c.clone();
+        }
+        let c = std::sync::Arc::new(class);
+        if self.classes.len() < MAX_SHARED_CLASSES {
+            self.classes.push(c.clone());
+        }
+        c
+    }
+
     fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
         self.errors.push(Problem::new(path, msg));
     }
@@ -395,7 +420,17 @@ impl Cx {
             }
         }
         // Sized once for the generated jobs and their SPEC 14 continuations.
-        workload::generate_into(&workloads, seed, &mut jobs);
+        if self
+            .ids
+            .len()
+            .saturating_add(workload::id_bytes(&workloads))
+            > JobIds::MAX_BYTES
+        {
+            self.err("workloads", TOO_MANY_ID_BYTES);
+        } else {
+            workload::generate_into(&workloads, seed, &mut jobs, &mut self.ids);
+        }
+        let job_ids = std::mem::take(&mut self.ids);
 
         // Unique ids (explicit and generated). Generated ids `<share>-<n>` never repeat
         // among themselves (a share's name resolves to one index, numbered from 1, and a
@@ -408,12 +443,12 @@ impl Cx {
         let mut dup = Vec::new();
         for (i, j) in jobs.iter().enumerate() {
             if i < explicit_jobs || all_ids {
-                if let Some(first) = ids.insert(j.id.as_str(), i) {
+                if let Some(first) = ids.insert(job_ids.get(j.id), i) {
                     dup.push((i, first));
                 }
             } else if explicit_jobs == 0 {
                 break;
-            } else if let Some(&first) = ids.get(j.id.as_str()) {
+            } else if let Some(&first) = ids.get(job_ids.get(j.id)) {
                 dup.push((i, first));
             }
         }
@@ -430,7 +465,10 @@ impl Cx {
             };
             self.err(
                 path,
-                format!("duplicate job id \"{}\" (also used by {what})", jobs[i].id),
+                format!(
+                    "duplicate job id \"{}\" (also used by {what})",
+                    job_ids.get(jobs[i].id)
+                ),
             );
         }
 
@@ -451,7 +489,7 @@ impl Cx {
         if shares.len() != share_names.len() || !self.errors.is_empty() {
             return None;
         }
-        self.advise(&shares, &capacity, &jobs, explicit_jobs);
+        self.advise(&shares, &capacity, &jobs, &job_ids, explicit_jobs);
         add_continuations(&mut jobs);
         let contract = self.contract || workloads_use_contract(top);
         Some(Scenario {
@@ -464,6 +502,7 @@ impl Cx {
             grace,
             shares,
             jobs,
+            job_ids,
             events,
             model: self.model,
             cohorts,
@@ -907,8 +946,12 @@ impl Cx {
         if self.errors.len() != before {
             return None;
         }
+        let Some(id) = self.ids.push(&id?) else {
+            self.err(join(path, "id"), TOO_MANY_ID_BYTES);
+            return None;
+        };
         Some(JobSpec {
-            id: id?,
+            id,
             share: share?,
             instance_type: ty?,
             instances: instances? as u64,
@@ -916,13 +959,16 @@ impl Cx {
             submit: ms_from_s(submit?),
             work: work?,
             startup: ms_from_s(startup),
-            checkpoint,
-            checkpoint_on_preempt,
-            preemption_retries: retries,
-            deadline,
-            contract: JobContract::of(recovery?, on_retries_exhausted?),
-            escalate: escalate?,
-            resubmission_of: None,
+            deadline: OptMs::from_option(deadline),
+            class: self.job_class(JobClass {
+                checkpoint,
+                checkpoint_on_preempt,
+                preemption_retries: retries,
+                recovery: recovery?,
+                on_retries_exhausted: on_retries_exhausted?,
+                escalate: escalate?,
+            }),
+            resubmission_of: OptJob::NONE,
         })
     }
 
@@ -1130,7 +1176,14 @@ impl Cx {
     }
 
     /// Warnings that help a user (SPEC 2: overcommit is a warning, not an error).
-    fn advise(&mut self, shares: &[Share], capacity: &[u64], jobs: &[JobSpec], explicit: usize) {
+    fn advise(
+        &mut self,
+        shares: &[Share],
+        capacity: &[u64],
+        jobs: &[JobSpec],
+        ids: &JobIds,
+        explicit: usize,
+    ) {
         for (t, ty) in self.types.clone().iter().enumerate() {
             let sum: u64 = shares
                 .iter()
@@ -1153,7 +1206,7 @@ impl Cx {
                 if i < explicit {
                     idx("jobs", i)
                 } else {
-                    format!("job \"{}\"", j.id)
+                    format!("job \"{}\"", ids.get(j.id))
                 }
             };
             let share = &shares[j.share];
@@ -1671,6 +1724,9 @@ fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
 /// deadline), failing if it exhausts its retries there too, submitted only by the engine.
 fn add_continuations(jobs: &mut Vec<JobSpec>) {
     let n = jobs.len();
+    // One continuation block per distinct block of the jobs continued (a workload's jobs
+    // share theirs, and so do their continuations).
+    let mut last: Option<(std::sync::Arc<JobClass>, std::sync::Arc<JobClass>)> = None;
     let extra = jobs
         .iter()
         .filter(|j| matches!(j.on_retries_exhausted(), OnExhausted::Resubmit { .. }))
@@ -1686,8 +1742,18 @@ fn add_continuations(jobs: &mut Vec<JobSpec>) {
             if let Some(p) = priority {
                 c.priority = p;
             }
-            c.contract = JobContract::of(c.recovery(), OnExhausted::Fail);
-            c.resubmission_of = Some(i);
+            c.class = match &last {
+                Some((from, to)) if std::sync::Arc::ptr_eq(from, &c.class) => to.clone(),
+                _ => {
+                    let to = std::sync::Arc::new(JobClass {
+                        on_retries_exhausted: OnExhausted::Fail,
+                        ..(*c.class).clone()
+                    });
+                    last = Some((c.class.clone(), to.clone()));
+                    to
+                }
+            };
+            c.resubmission_of = OptJob::some(i);
             jobs.push(c);
         }
     }

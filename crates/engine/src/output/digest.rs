@@ -561,26 +561,26 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         let kept = !matches!(r.state, State::Failed | State::Rejected);
         useful_borrowed.push(if kept { s(r.useful_borrowed) } else { 0.0 });
         jobs.push(JobRow {
-            id: spec.id.clone(),
+            id: sc.id_of(spec).to_string(),
             share: r.share as u16,
             instance_type: spec.instance_type as u16,
             instances: spec.instances,
             priority: r.priority,
             state: r.state,
             submit_s: s(spec.submit),
-            first_start_s: r.first_start.map(s),
-            end_s: r.end.map(s),
-            preemptions: r.preemptions,
+            first_start_s: r.first_start.get().map(s),
+            end_s: r.end.get().map(s),
+            preemptions: r.preemptions.into(),
             lost_s: s(r.acc.lost),
             held_s: s(r.acc.held),
             waiting_reason: r.reason.map(|x| x.as_str().to_string()),
-            checkpoint_interval_s: spec.checkpoint.map(|c| s(c.interval)),
-            checkpoint_cost_s: spec.checkpoint.map(|c| s(c.cost)),
+            checkpoint_interval_s: spec.checkpoint().map(|c| s(c.interval)),
+            checkpoint_cost_s: spec.checkpoint().map(|c| s(c.cost)),
         });
     }
     // SPEC 14: a continuation's events are its job's.
     for (i, spec) in sc.jobs.iter().enumerate() {
-        if let Some(root) = spec.resubmission_of {
+        if let Some(root) = spec.resubmission_of.get() {
             row_of[i] = row_of[root];
         }
     }

@@ -27,11 +27,11 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
     match cause {
         Cause::Reclaim => format!(
             "reclaimed by {}: {bs} lends its idle {ty} only until it needs it, and {vs} was borrowing beyond its own limit",
-            b.id
+            sc.id_of(b)
         ),
         Cause::InShare => format!(
             "preempted by {} in {vs}: in-share preemption lets a higher-priority job ({by_priority} > {victim_priority}) take the place of a lower one",
-            b.id
+            sc.id_of(b)
         ),
         // Kueue causes never occur in the AWS model.
         Cause::ReclaimWhileBorrowing | Cause::FairSharing => String::new(),
@@ -71,15 +71,15 @@ fn explain_kueue_preempt(
     match cause {
         Cause::InShare => format!(
             "preempted by {} within its ClusterQueue: within_share lets a higher-priority job ({by_priority} > {victim_priority}) take the place of a lower one ({paths})",
-            b.id
+            sc.id_of(b)
         ),
         Cause::Reclaim => format!(
             "reclaimed by {}: its ClusterQueue takes back {ty} quota it is owed from {}, which was borrowing beyond its limit (reclaim within the cohort; {paths})",
-            b.id, sc.shares[v.share].name
+            sc.id_of(b), sc.shares[v.share].name
         ),
         Cause::ReclaimWhileBorrowing => format!(
             "reclaimed by {} while it borrows itself: borrow_within_cohort allows it against lower-priority jobs ({by_priority} > {victim_priority}) of {}, which was borrowing beyond its limit ({paths})",
-            b.id, sc.shares[v.share].name
+            sc.id_of(b), sc.shares[v.share].name
         ),
         Cause::FairSharing => {
             let (bs, vs) = (&sc.shares[b.share].name, &sc.shares[v.share].name);
@@ -90,7 +90,7 @@ fn explain_kueue_preempt(
                 .unwrap_or_default();
             format!(
                 "preempted by {} for fair sharing{values}; {vs} borrows more of the cohort than {bs} would ({paths})",
-                b.id
+                sc.id_of(b)
             )
         }
     }
@@ -225,7 +225,7 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
     let Some(j) = sc.jobs.get(job.index()) else {
         return String::new();
     };
-    let id = &j.id;
+    let id = sc.id_of(j);
     let secs = |ms: crate::model::Ms| crate::output::json::secs(ms);
     match *kind {
         EventKind::RestoreFailed { lost } => format!(
@@ -247,7 +247,7 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
             "{id} has now been preempted {count} times: repeated preemptions mean its work keeps being interrupted, so the capacity it relies on is not dependable"
         ),
         EventKind::Escalated(p) => {
-            let before = j.escalate.map_or(0, |e| e.before_deadline);
+            let before = j.escalate().map_or(0, |e| e.before_deadline);
             format!(
                 "{id} has not ended {} s before its deadline, so its priority is raised to {p} (escalate)",
                 secs(before)

@@ -253,7 +253,7 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
     out.push_str(&secs(e.t));
     if e.job != NO_JOB {
         out.push_str(",\"job\":");
-        out.push_str(&string(&sc.jobs[e.job.index()].id));
+        out.push_str(&string(sc.job_id(e.job.index())));
     }
     out.push_str(",\"share\":");
     out.push_str(&string(&sc.shares[e.share as usize].name));
@@ -285,7 +285,7 @@ pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
                 out,
                 ",\"cause\":\"{}\",\"by\":{},\"explain\":{}",
                 cause.as_str(),
-                string(&sc.jobs[by.index()].id),
+                string(sc.job_id(by.index())),
                 string(&explain_preempt(sc, e.job, &e.kind))
             );
         }
@@ -375,15 +375,15 @@ pub fn to_json(sim: &Sim) -> String {
         let _ = write!(
             out,
             "{{\"id\":{},\"share\":{},\"instance_type\":{},\"instances\":{},\"priority\":{},\"state\":\"{}\",\"submit_s\":{},\"first_start_s\":{},\"end_s\":{},\"preemptions\":{},\"lost_s\":{},\"held_s\":{},\"waiting_reason\":{}",
-            string(&spec.id),
-            string(&sc.shares[r.share].name),
+            string(sc.id_of(spec)),
+            string(&sc.shares[r.share()].name),
             string(&sc.instance_types[spec.instance_type].name),
             spec.instances,
             r.priority,
             r.state.as_str(),
             secs(spec.submit),
-            opt_secs(r.first_start),
-            opt_secs(r.end),
+            opt_secs(r.first_start.get()),
+            opt_secs(r.end.get()),
             r.preemptions,
             secs(r.acc.lost),
             secs(r.acc.held),

@@ -2,6 +2,9 @@
 //! percentiles, and the held instance-time split into useful, lost, startup, checkpoint and
 //! grace, per share and in total.
 
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
 use crate::model::Ms;
 use crate::sim::{Reason, Sim, State};
 
@@ -19,10 +22,15 @@ pub struct Percentiles {
 
 impl Percentiles {
     pub fn of(mut ms: Vec<Ms>) -> Percentiles {
+        ms.sort_unstable();
+        Percentiles::of_sorted(&ms)
+    }
+
+    /// [`Percentiles::of`] a set already sorted.
+    pub fn of_sorted(ms: &[Ms]) -> Percentiles {
         if ms.is_empty() {
             return Percentiles::default();
         }
-        ms.sort_unstable();
         let n = ms.len();
         let rank = |p: u64| ms[nearest_rank(p, n)] as f64 / 1000.0;
         let sum: i128 = ms.iter().map(|&x| x as i128).sum();
@@ -34,6 +42,99 @@ impl Percentiles {
             p99: rank(99),
             max: ms[n - 1] as f64 / 1000.0,
         }
+    }
+}
+
+/// [`Percentiles::of`] the union of sorted `runs`, without building it: the ranks are read
+/// off a merge of the runs (the same values as of their concatenation, sorted).
+fn of_sorted_runs(runs: &[&[Ms]]) -> Percentiles {
+    let n: usize = runs.iter().map(|r| r.len()).sum();
+    if n == 0 {
+        return Percentiles::default();
+    }
+    let sum: i128 = runs.iter().flat_map(|r| r.iter()).map(|&x| x as i128).sum();
+    let max = runs
+        .iter()
+        .filter_map(|r| r.last())
+        .copied()
+        .max()
+        .unwrap_or(0);
+    // Nearest ranks grow with p: one merge up to the last of them.
+    let want = [
+        nearest_rank(50, n),
+        nearest_rank(90, n),
+        nearest_rank(99, n),
+    ];
+    let mut got = [0 as Ms; 3];
+    let mut heads: BinaryHeap<Reverse<(Ms, usize, usize)>> = runs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.first().map(|&v| Reverse((v, i, 0))))
+        .collect();
+    let (mut index, mut next) = (0, 0);
+    while next < want.len() {
+        let Some(Reverse((v, run, pos))) = heads.pop() else {
+            break;
+        };
+        while next < want.len() && want[next] == index {
+            got[next] = v;
+            next += 1;
+        }
+        index += 1;
+        if let Some(&w) = runs[run].get(pos + 1) {
+            heads.push(Reverse((w, run, pos + 1)));
+        }
+    }
+    Percentiles {
+        n: n as u64,
+        mean: sum as f64 / n as f64 / 1000.0,
+        p50: got[0] as f64 / 1000.0,
+        p90: got[1] as f64 / 1000.0,
+        p99: got[2] as f64 / 1000.0,
+        max: max as f64 / 1000.0,
+    }
+}
+
+/// Samples of every share in one vector, grouped by share and sorted within each: counted
+/// first, so that a million samples take their size once (no growth slack, and no second
+/// copy for the total, whose percentiles merge the shares').
+struct BySample {
+    values: Vec<Ms>,
+    /// Share `s`'s samples are `values[starts[s]..starts[s + 1]]`.
+    starts: Vec<usize>,
+}
+
+impl BySample {
+    /// `samples()` yields `(share, value)`, the same every time it is called.
+    fn new<I: Iterator<Item = (usize, Ms)>>(nshares: usize, samples: impl Fn() -> I) -> BySample {
+        let mut starts = vec![0usize; nshares + 1];
+        for (s, _) in samples() {
+            starts[s + 1] += 1;
+        }
+        for s in 0..nshares {
+            starts[s + 1] += starts[s];
+        }
+        let mut next = starts.clone();
+        let mut values = vec![0; starts[nshares]];
+        for (s, v) in samples() {
+            values[next[s]] = v;
+            next[s] += 1;
+        }
+        for s in 0..nshares {
+            values[starts[s]..starts[s + 1]].sort_unstable();
+        }
+        BySample { values, starts }
+    }
+    fn share(&self, s: usize) -> Percentiles {
+        Percentiles::of_sorted(&self.values[self.starts[s]..self.starts[s + 1]])
+    }
+    fn total(&self) -> Percentiles {
+        let runs: Vec<&[Ms]> = self
+            .starts
+            .windows(2)
+            .map(|w| &self.values[w[0]..w[1]])
+            .collect();
+        of_sorted_runs(&runs)
     }
 }
 
@@ -150,18 +251,29 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     let sc = sim.sc;
     let nshares = sc.shares.len();
     let mut out = vec![Stats::default(); nshares];
-    let mut completion: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
-    let mut wait: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
-    let mut after: Vec<Vec<Ms>> = vec![Vec::new(); nshares + 1];
-    for &(s, w) in &sim.waits_after_interruption {
-        after[s].push(w);
-        after[nshares].push(w);
-    }
+    // Jobs reported (not submitted after the horizon, nor continuations, which are folded
+    // into their job).
+    let reported = || {
+        sc.jobs
+            .iter()
+            .zip(&sim.jobs)
+            .filter(|(spec, r)| r.state != State::Pending && spec.resubmission_of.is_none())
+    };
+    let completion = BySample::new(nshares, || {
+        reported().filter_map(|(spec, r)| match (r.state, r.end.get()) {
+            (State::Succeeded, Some(end)) => Some((r.share(), end - spec.submit)),
+            _ => None,
+        })
+    });
+    let wait = BySample::new(nshares, || {
+        reported().filter_map(|(spec, r)| Some((r.share(), r.first_start.get()? - spec.submit)))
+    });
+    let after = BySample::new(nshares, || sim.waits_after_interruption.iter().copied());
     for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue; // submitted after the horizon (or a continuation, folded into its job)
         }
-        let share = r.share;
+        let share = r.share();
         let st = &mut out[share];
         st.jobs.submitted += 1;
         match r.state {
@@ -174,14 +286,6 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
                     st.jobs.unschedulable += 1;
                 }
             }
-        }
-        if let (State::Succeeded, Some(end)) = (r.state, r.end) {
-            completion[share].push(end - spec.submit);
-            completion[nshares].push(end - spec.submit);
-        }
-        if let Some(fs) = r.first_start {
-            wait[share].push(fs - spec.submit);
-            wait[nshares].push(fs - spec.submit);
         }
         let n = spec.instances as u128;
         let a = &r.acc;
@@ -200,16 +304,28 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         }
         let rc = &mut st.recovery;
         rc.ended += matches!(r.state, State::Succeeded | State::Failed) as u64;
-        rc.priority_raised += r.raised as u64;
+        rc.priority_raised += r.raised() as u64;
         if spec.deadline.is_some() {
-            let missed = missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end);
+            let missed = missed_deadline(
+                spec.deadline.get(),
+                spec.submit,
+                r.state,
+                r.end.get(),
+                sim.end,
+            );
             let met = r.state == State::Succeeded && !missed;
             rc.deadline_met += met as u64;
             rc.deadline_decided += (met || missed) as u64;
         }
         st.cost_usd += a.held as f64 * n as f64 / MS_PER_HOUR
             * sc.instance_types[spec.instance_type].usd_per_hour;
-        if missed_deadline(spec.deadline, spec.submit, r.state, r.end, sim.end) {
+        if missed_deadline(
+            spec.deadline.get(),
+            spec.submit,
+            r.state,
+            r.end.get(),
+            sim.end,
+        ) {
             st.deadline_misses += 1;
         }
     }
@@ -224,14 +340,14 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     }
     let mut total = Stats::default();
     for (s, st) in out.iter_mut().enumerate() {
-        st.completion = Percentiles::of(std::mem::take(&mut completion[s]));
-        st.wait = Percentiles::of(std::mem::take(&mut wait[s]));
+        st.completion = completion.share(s);
+        st.wait = wait.share(s);
         st.reclaim = sim.rt[s].reclaims;
         st.in_share = sim.rt[s].in_share;
         st.reclaim_while_borrowing = sim.rt[s].reclaims_while_borrowing;
         st.fair_sharing = sim.rt[s].fair_sharing;
         st.recovery.counts = sim.rt[s].recovery;
-        st.recovery.wait_after_interruption = Percentiles::of(std::mem::take(&mut after[s]));
+        st.recovery.wait_after_interruption = after.share(s);
         add_recovery(&mut total.recovery, &st.recovery);
         let (j, t) = (&mut total.jobs, &st.jobs);
         j.submitted += t.submitted;
@@ -261,9 +377,9 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         total.reserved_usd += st.reserved_usd;
         total.deadline_misses += st.deadline_misses;
     }
-    total.completion = Percentiles::of(std::mem::take(&mut completion[nshares]));
-    total.wait = Percentiles::of(std::mem::take(&mut wait[nshares]));
-    total.recovery.wait_after_interruption = Percentiles::of(std::mem::take(&mut after[nshares]));
+    total.completion = completion.total();
+    total.wait = wait.total();
+    total.recovery.wait_after_interruption = after.total();
     (out, total)
 }
 
@@ -361,3 +477,43 @@ pub(crate) fn missed_deadline(
 }
 
 // ---- JSON -----------------------------------------------------------------------------
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The total's percentiles, merged from the shares' sorted samples, are those of all
+    /// samples sorted together.
+    #[test]
+    fn merged_runs_have_the_percentiles_of_their_union() {
+        let mut x: u64 = 7;
+        let mut next = || {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (x >> 33) as Ms % 5000
+        };
+        for sizes in [
+            vec![],
+            vec![0, 0],
+            vec![1],
+            vec![3, 0, 5],
+            vec![100, 1, 37, 250, 0, 9],
+        ] {
+            let mut samples: Vec<(usize, Ms)> = sizes
+                .iter()
+                .enumerate()
+                .flat_map(|(s, &n)| (0..n).map(move |_| s))
+                .map(|s| (s, next()))
+                .collect();
+            samples.sort_by_key(|p| p.1); // the shares' samples interleaved
+            let by = BySample::new(sizes.len(), || samples.iter().copied());
+            let all: Vec<Ms> = samples.iter().map(|&(_, v)| v).collect();
+            assert_eq!(by.total(), Percentiles::of(all));
+            for s in 0..sizes.len() {
+                let own: Vec<Ms> = samples.iter().filter(|p| p.0 == s).map(|p| p.1).collect();
+                assert_eq!(by.share(s), Percentiles::of(own));
+            }
+        }
+    }
+}

@@ -196,7 +196,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;
-        r.run_borrowed = borrowing; // SPEC 14: a run is borrowed when its dispatch was
+        r.set_run_borrowed(borrowing); // SPEC 14: a run is borrowed when its dispatch was
         let key = self.akey(j);
         self.rt[s].add_admitted(t, key, n);
         self.scheduled.insert(self.adm_seq, j);
@@ -249,16 +249,18 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
         let saved = self.jobs[j.index()].saved;
-        let len = lifecycle::startup_length(spec.startup, spec.checkpoint, saved);
+        let len = lifecycle::startup_length(spec.startup, spec.checkpoint(), saved);
         let restarting = self.total_preemptions(j) > 0;
         self.rt[s].held[t] += n;
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.state = State::Starting;
         r.phase_start = now;
-        r.first_start.get_or_insert(now);
-        r.restoring = spec.checkpoint.is_some() && saved > 0;
-        r.restarting = restarting;
+        if r.first_start.is_none() {
+            r.first_start = OptMs::some(now);
+        }
+        r.set_restoring(spec.checkpoint().is_some() && saved > 0);
+        r.set_restarting(restarting);
         if let Some(q) = r.requeued_at.take() {
             self.waits_after_interruption.push((s, now - q));
         }
@@ -275,14 +277,14 @@ impl Sim<'_> {
         let s = spec.share;
         let now = self.now;
         self.book_startup(j, now);
-        if self.jobs[j.index()].restoring {
+        if self.jobs[j.index()].restoring() {
             self.restored(j);
         }
         let r = &mut self.jobs[j.index()];
         r.state = State::Running;
         r.run_start = now;
         r.base = r.saved;
-        let done = now + lifecycle::run_length(r.base, spec.work, spec.checkpoint);
+        let done = now + lifecycle::run_length(r.base, spec.work, spec.checkpoint());
         self.log(j, s, EventKind::Running);
         self.timer(done, Timer::Completion, j);
     }
@@ -313,7 +315,7 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let now = self.now;
         let r = &mut self.jobs[j.index()];
-        let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint, now - r.run_start);
+        let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint(), now - r.run_start);
         r.acc.progress += p.progress - r.base;
         r.acc.checkpoint += p.checkpoint_time;
         r.saved = p.saved;
@@ -333,7 +335,7 @@ impl Sim<'_> {
         r.saved = p.progress;
         r.acc.held += now - r.phase_start;
         r.state = State::Succeeded;
-        r.end = Some(now);
+        r.end = OptMs::some(now);
         self.release_quota(j);
         self.release_instances(j);
         self.log(j, s, EventKind::Succeed);
@@ -356,11 +358,12 @@ impl Sim<'_> {
     ) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
-        let (on_preempt, ckpt) = (spec.checkpoint_on_preempt, spec.checkpoint);
+        let (on_preempt, ckpt) = (spec.checkpoint_on_preempt(), spec.checkpoint());
         let grace = self.sc.grace;
         let state = self.jobs[j.index()].state;
         self.release_quota(j);
-        self.jobs[j.index()].preemptions += 1;
+        let r = &mut self.jobs[j.index()];
+        r.preemptions = r.preemptions.saturating_add(1);
         if state.holding() {
             self.rt[s].recovery.interruptions += 1;
         }
@@ -396,14 +399,14 @@ impl Sim<'_> {
             }
             State::Starting => {
                 self.book_startup(j, now);
-                self.jobs[j.index()].pre_save = false;
+                self.jobs[j.index()].set_pre_save(false);
             }
             State::Running => {
                 let p = self.settle_run(j);
                 let save = lifecycle::saves_on_sigterm(&p, on_preempt, ckpt, grace);
                 self.end_run(j, if save { p.progress } else { p.saved });
                 let r = &mut self.jobs[j.index()];
-                r.pre_save = save;
+                r.set_pre_save(save);
                 if save {
                     r.saved = p.progress;
                 } else {
@@ -434,10 +437,10 @@ impl Sim<'_> {
     /// Books a PREEMPTING job's time up to `until` (SPEC 6): a save on SIGTERM counts as
     /// `checkpoint` (as far as it got), the rest of the grace period as `grace`.
     pub(super) fn settle_grace(&mut self, j: JobId, until: Ms) {
-        let cost = self.sc.jobs[j.index()].checkpoint.map_or(0, |c| c.cost);
+        let cost = self.sc.jobs[j.index()].checkpoint().map_or(0, |c| c.cost);
         let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
-        let saving = if r.pre_save { cost.min(grace) } else { 0 };
+        let saving = if r.pre_save() { cost.min(grace) } else { 0 };
         r.acc.checkpoint += saving;
         r.acc.grace += grace - saving;
         r.acc.held += until - r.phase_start;
@@ -453,8 +456,8 @@ impl Sim<'_> {
             r.corrupt = OptMs::NONE; // it resumes from a checkpoint the corrupt run did not write
         }
         if spec
-            .preemption_retries
-            .is_some_and(|max| r.preemptions > max)
+            .preemption_retries()
+            .is_some_and(|max| u64::from(r.preemptions) > max)
         {
             self.rt[s].recovery.retries_exhausted += 1;
             if let (OnExhausted::Resubmit { share, priority }, Some(c)) = (
@@ -466,7 +469,7 @@ impl Sim<'_> {
             }
             let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
-            r.end = Some(now);
+            r.end = OptMs::some(now);
             r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
             r.saved = 0;
             r.useful_borrowed = 0;
@@ -582,7 +585,7 @@ impl Sim<'_> {
             if priority > old {
                 // SPEC 14 policy stability: counted once per job (its root when resubmitted).
                 let root = self.root_of(j);
-                self.jobs[root.index()].raised = true;
+                self.jobs[root.index()].set_raised(true);
             }
             self.rt[s].recovery.priority_overrides += 1;
             let kind = if escalated {

@@ -49,6 +49,7 @@ impl Sim<'_> {
     pub fn root_of(&self, j: JobId) -> JobId {
         self.sc.jobs[j.index()]
             .resubmission_of
+            .get()
             .map_or(j, JobId::new)
     }
 
@@ -63,11 +64,11 @@ impl Sim<'_> {
     /// Preemptions of the job, over its submission and its resubmission (SPEC 14 alarms).
     pub(super) fn total_preemptions(&self, j: JobId) -> u64 {
         let root = self.root_of(j);
-        let own = self.jobs[j.index()].preemptions;
+        let own = u64::from(self.jobs[j.index()].preemptions);
         if root == j {
             own
         } else {
-            own + self.jobs[root.index()].preemptions
+            own + u64::from(self.jobs[root.index()].preemptions)
         }
     }
 
@@ -76,7 +77,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         let d = until - r.phase_start;
         r.acc.startup += d;
-        if r.restarting {
+        if r.restarting() {
             r.acc.restart += d;
         }
     }
@@ -85,7 +86,7 @@ impl Sim<'_> {
     /// it added counts as borrowed when its dispatch was borrowing.
     pub(super) fn end_run(&mut self, j: JobId, kept: Ms) {
         let r = &mut self.jobs[j.index()];
-        if r.run_borrowed {
+        if r.run_borrowed() {
             r.useful_borrowed += (kept - r.base).max(0);
         }
     }
@@ -98,12 +99,12 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share;
         let root = self.root_of(j);
-        self.jobs[j.index()].restoring = false;
+        self.jobs[j.index()].set_restoring(false);
         self.rt[s].recovery.restores += 1;
         let Some(rec) = spec.recovery() else { return };
         let index = u64::from(self.jobs[root.index()].restores);
         self.jobs[root.index()].restores += 1;
-        let (fail, corrupt) = restore_draws(self.sc.seed, &spec.id, index);
+        let (fail, corrupt) = restore_draws(self.sc.seed, self.sc.id_of(spec), index);
         let r = &mut self.jobs[j.index()];
         if fail < rec.restore_failure {
             let lost = r.saved;
@@ -123,7 +124,7 @@ impl Sim<'_> {
     /// instances it holds (no restore, so no new draw).
     pub(super) fn invalid_resume(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, work, ckpt) = (spec.share, spec.work, spec.checkpoint);
+        let (s, work, ckpt) = (spec.share, spec.work, spec.checkpoint());
         let p = self.settle_run(j);
         self.end_run(j, p.progress);
         let now = self.now;
@@ -221,17 +222,19 @@ impl Sim<'_> {
                 continue;
             }
             let cr = self.jobs[c.index()].clone();
-            self.jobs[c.index()].merged = true;
+            self.jobs[c.index()].set_merged(true);
             let r = &mut self.jobs[root];
             r.state = cr.state;
             r.reason = cr.reason;
             r.end = cr.end;
             r.priority = cr.priority;
-            r.preemptions += cr.preemptions;
+            r.preemptions = r.preemptions.saturating_add(cr.preemptions);
             r.saved = cr.saved;
             r.useful_borrowed = cr.useful_borrowed;
-            r.share = self.sc.jobs[c.index()].share;
-            r.raised |= cr.raised;
+            r.share = self.sc.jobs[c.index()].share as u32;
+            if cr.raised() {
+                r.set_raised(true);
+            }
             if r.first_start.is_none() {
                 r.first_start = cr.first_start;
             }

@@ -249,9 +249,10 @@ pub struct JobRt {
     pub state: State,
     pub reason: Option<Reason>,
     pub adm_seq: u64,
-    pub preemptions: u64,
-    pub first_start: Option<Ms>,
-    pub end: Option<Ms>,
+    /// Preemptions so far (saturating: a count, never an index).
+    pub preemptions: u32,
+    pub first_start: OptMs,
+    pub end: OptMs,
     /// Bumped whenever a pending startup-end or completion becomes stale.
     pub epoch: u32,
     /// Progress covered by the last checkpoint (what a restart resumes from).
@@ -261,57 +262,98 @@ pub struct JobRt {
     /// When RUNNING began, and the progress it began from.
     pub run_start: Ms,
     pub base: Ms,
-    /// Preemption in progress: when, and whether it saves a checkpoint during grace.
+    /// Preemption in progress: when, and whether it saves a checkpoint during grace
+    /// ([`JobRt::pre_save`]).
     pub pre_at: Ms,
-    pub pre_save: bool,
     pub acc: Acc,
-    /// SPEC 14: the share the job counts in (its last share once resubmitted).
-    pub share: usize,
+    /// SPEC 14: the share the job counts in (its last share once resubmitted); read it
+    /// with [`JobRt::share`].
+    pub share: u32,
     /// SPEC 14: restores that completed (the index of the next draw of its stream).
     pub restores: u32,
-    /// The current STARTING includes a restore.
-    pub restoring: bool,
-    /// The current STARTING follows a preemption (`restart_h`).
-    pub restarting: bool,
     /// SPEC 14: a corrupt resume happened from this saved progress; found at completion.
     pub corrupt: OptMs,
-    /// SPEC 14: the current run's dispatch was borrowing.
-    pub run_borrowed: bool,
     /// SPEC 14: the part of the kept progress (`saved`, or the progress at the run's end)
     /// made in borrowed runs.
     pub useful_borrowed: Ms,
     /// SPEC 14: when the job last returned to the queue after a preemption.
     pub requeued_at: OptMs,
+    /// The job's yes/no facts, one bit each: read and set them with the accessors
+    /// ([`JobRt::pre_save`], [`JobRt::restoring`], [`JobRt::restarting`],
+    /// [`JobRt::run_borrowed`], [`JobRt::raised`], [`JobRt::merged`]).
+    pub flags: u8,
+}
+
+/// The bits of [`JobRt::flags`].
+const PRE_SAVE: u8 = 1;
+const RESTORING: u8 = 1 << 1;
+const RESTARTING: u8 = 1 << 2;
+const RUN_BORROWED: u8 = 1 << 3;
+const RAISED: u8 = 1 << 4;
+const MERGED: u8 = 1 << 5;
+
+impl JobRt {
+    /// SPEC 14: the share the job counts in (its last share once resubmitted).
+    pub fn share(&self) -> usize {
+        self.share as usize
+    }
+
+    fn flag(&self, bit: u8) -> bool {
+        self.flags & bit != 0
+    }
+    fn set_flag(&mut self, bit: u8, on: bool) {
+        if on {
+            self.flags |= bit;
+        } else {
+            self.flags &= !bit;
+        }
+    }
+    /// The preemption in progress saves a checkpoint during grace.
+    pub fn pre_save(&self) -> bool {
+        self.flag(PRE_SAVE)
+    }
+    pub fn set_pre_save(&mut self, on: bool) {
+        self.set_flag(PRE_SAVE, on);
+    }
+    /// The current STARTING includes a restore.
+    pub fn restoring(&self) -> bool {
+        self.flag(RESTORING)
+    }
+    pub fn set_restoring(&mut self, on: bool) {
+        self.set_flag(RESTORING, on);
+    }
+    /// The current STARTING follows a preemption (`restart_h`).
+    pub fn restarting(&self) -> bool {
+        self.flag(RESTARTING)
+    }
+    pub fn set_restarting(&mut self, on: bool) {
+        self.set_flag(RESTARTING, on);
+    }
+    /// SPEC 14: the current run's dispatch was borrowing.
+    pub fn run_borrowed(&self) -> bool {
+        self.flag(RUN_BORROWED)
+    }
+    pub fn set_run_borrowed(&mut self, on: bool) {
+        self.set_flag(RUN_BORROWED, on);
+    }
     /// SPEC 14: some `set_priority` raised its priority.
-    pub raised: bool,
+    pub fn raised(&self) -> bool {
+        self.flag(RAISED)
+    }
+    pub fn set_raised(&mut self, on: bool) {
+        self.set_flag(RAISED, on);
+    }
     /// SPEC 14: a continuation folded into the job it continues (never reported itself).
-    pub merged: bool,
-}
-
-/// An optional time of a job's run (SPEC 14 `corrupt`, `requeued_at`) in 8 bytes where
-/// `Option<Ms>` takes 16: such times are never `Ms::MIN`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct OptMs(Ms);
-
-impl OptMs {
-    pub const NONE: OptMs = OptMs(Ms::MIN);
-    pub fn some(t: Ms) -> OptMs {
-        debug_assert!(t != Ms::MIN);
-        OptMs(t)
+    pub fn merged(&self) -> bool {
+        self.flag(MERGED)
     }
-    pub fn get(self) -> Option<Ms> {
-        (self.0 != Ms::MIN).then_some(self.0)
-    }
-    pub fn is_some(self) -> bool {
-        self.0 != Ms::MIN
-    }
-    pub fn is_none(self) -> bool {
-        self.0 == Ms::MIN
-    }
-    pub fn take(&mut self) -> Option<Ms> {
-        std::mem::replace(self, OptMs::NONE).get()
+    pub fn set_merged(&mut self, on: bool) {
+        self.set_flag(MERGED, on);
     }
 }
+
+// `OptMs` moved to the model (job deadlines are one); the old path still works.
+pub use crate::model::OptMs;
 
 /// SPEC 14 counts of one share (the `recovery` and `policy` blocks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -650,26 +692,21 @@ impl<'a> Sim<'a> {
                 reason: None,
                 adm_seq: 0,
                 preemptions: 0,
-                first_start: None,
-                end: None,
+                first_start: OptMs::NONE,
+                end: OptMs::NONE,
                 epoch: 0,
                 saved: 0,
                 phase_start: 0,
                 run_start: 0,
                 base: 0,
                 pre_at: 0,
-                pre_save: false,
                 acc: Acc::default(),
-                share: j.share,
+                share: j.share as u32,
                 restores: 0,
-                restoring: false,
-                restarting: false,
                 corrupt: OptMs::NONE,
-                run_borrowed: false,
                 useful_borrowed: 0,
                 requeued_at: OptMs::NONE,
-                raised: false,
-                merged: false,
+                flags: 0,
             })
             .collect();
         // Empty when no job is resubmitted (most scenarios): 8 bytes a job saved.
@@ -679,7 +716,7 @@ impl<'a> Sim<'a> {
             Vec::new()
         };
         for (i, j) in sc.jobs.iter().enumerate() {
-            if let Some(root) = j.resubmission_of {
+            if let Some(root) = j.resubmission_of.get() {
                 if let Some(c) = continuation.get_mut(root) {
                     *c = Some(JobId::new(i));
                 }
@@ -688,7 +725,7 @@ impl<'a> Sim<'a> {
         let escalations = escalations(sc);
         let mut by_id: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
         crate::sort::stable_by(&mut by_id, &|&a, &b| {
-            sc.jobs[a.index()].id.cmp(&sc.jobs[b.index()].id)
+            sc.job_id(a.index()).cmp(sc.job_id(b.index()))
         });
         let mut id_rank = vec![0; sc.jobs.len()];
         for (rank, &j) in by_id.iter().enumerate() {
@@ -804,8 +841,8 @@ fn escalations(sc: &Scenario) -> Vec<(Ms, JobId, Priority)> {
         .enumerate()
         .filter(|(_, j)| j.resubmission_of.is_none())
         .filter_map(|(i, j)| {
-            let e = j.escalate?;
-            let d = j.deadline?;
+            let e = j.escalate()?;
+            let d = j.deadline.get()?;
             let at = (j.submit + d - e.before_deadline).max(j.submit);
             Some((at, JobId::new(i), e.to_priority))
         })
@@ -895,10 +932,14 @@ mod size {
     /// Per-job records, the bulk of a large run's memory (docs/PERFORMANCE.md).
     #[test]
     fn per_job_records() {
-        eprintln!(
-            "JobSpec {} bytes, JobRt {} bytes",
+        let (spec, rt) = (
             std::mem::size_of::<crate::model::JobSpec>(),
-            std::mem::size_of::<super::JobRt>()
+            std::mem::size_of::<super::JobRt>(),
         );
+        eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
+        // On 64-bit targets; a change here is a change of a large run's memory.
+        if cfg!(target_pointer_width = "64") {
+            assert_eq!((spec, rt), (80, 168));
+        }
     }
 }

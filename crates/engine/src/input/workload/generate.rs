@@ -8,16 +8,33 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobContract, JobSpec, Ms, Priority};
+use crate::model::{ms_from_s, JobClass, JobIds, JobSpec, Ms, OptJob, OptMs, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
 ///
-/// `seed` is the scenario's `seed`; the exact recipe is in the module documentation.
-pub fn generate(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
-    let mut jobs = Vec::new();
-    generate_into(workloads, seed, &mut jobs);
-    jobs
+/// `seed` is the scenario's `seed`; the exact recipe is in the module documentation. The
+/// jobs' ids are in the [`JobIds`] returned with them.
+pub fn generate(workloads: &[Workload], seed: u64) -> (Vec<JobSpec>, JobIds) {
+    let (mut jobs, mut ids) = (Vec::new(), JobIds::default());
+    generate_into(workloads, seed, &mut jobs, &mut ids);
+    (jobs, ids)
+}
+
+/// At least the bytes the generated jobs' ids `<share>-<n>` take (every `n` of a share has
+/// at most the digits of the share's job count).
+pub fn id_bytes(workloads: &[Workload]) -> usize {
+    let mut per_share: BTreeMap<usize, usize> = BTreeMap::new();
+    for w in workloads {
+        *per_share.entry(w.share).or_insert(0) += job_count(std::slice::from_ref(w));
+    }
+    workloads
+        .iter()
+        .map(|w| {
+            let digits = per_share[&w.share].max(1).ilog10() as usize + 1;
+            job_count(std::slice::from_ref(w)).saturating_mul(w.share_name.len() + 1 + digits)
+        })
+        .fold(0, usize::saturating_add)
 }
 
 /// Jobs every workload will generate (SPEC 7 `count`, or the length of `at_s`).
@@ -32,13 +49,23 @@ pub fn job_count(workloads: &[Workload]) -> usize {
 }
 
 /// [`generate`], appending to `jobs` (SPEC 7), which is grown once to its final size: a
-/// million generated jobs are never copied from one vector to another.
-pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>) {
+/// million generated jobs are never copied from one vector to another. Their ids are
+/// appended to `ids`, which must have room for [`id_bytes`] more within
+/// [`JobIds::MAX_BYTES`] (the validator checks).
+pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>, ids: &mut JobIds) {
     let mut numbers: BTreeMap<usize, u64> = BTreeMap::new();
     jobs.reserve_exact(job_count(workloads));
+    ids.reserve(id_bytes(workloads));
     for (index, workload) in workloads.iter().enumerate() {
-        // SPEC 14: one block shared by the workload's jobs.
-        let contract = JobContract::of(workload.recovery, workload.on_retries_exhausted);
+        // One block of per-workload fields shared by the workload's jobs.
+        let class = std::sync::Arc::new(JobClass {
+            checkpoint: workload.checkpoint,
+            checkpoint_on_preempt: workload.checkpoint_on_preempt,
+            preemption_retries: workload.preemption_retries,
+            recovery: workload.recovery,
+            on_retries_exhausted: workload.on_retries_exhausted,
+            escalate: workload.escalate,
+        });
         let mut drafts = draw_workload(workload, seed, index as u64);
         // Stable: jobs arriving at the same millisecond keep their draw order.
         crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
@@ -46,7 +73,12 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>)
             let n = numbers.entry(workload.share).or_insert(0);
             *n += 1;
             jobs.push(JobSpec {
-                id: format!("{}-{}", workload.share_name, n),
+                id: ids
+                    .push_with(|t| {
+                        use std::fmt::Write;
+                        let _ = write!(t, "{}-{}", workload.share_name, n);
+                    })
+                    .expect("the validator bounds the ids' bytes"),
                 share: workload.share,
                 instance_type: workload.instance_type,
                 instances: draft.instances,
@@ -54,13 +86,9 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>)
                 submit: draft.submit,
                 work: draft.work,
                 startup: draft.startup,
-                checkpoint: workload.checkpoint,
-                checkpoint_on_preempt: workload.checkpoint_on_preempt,
-                preemption_retries: workload.preemption_retries,
-                deadline: draft.deadline,
-                contract: contract.clone(),
-                escalate: workload.escalate,
-                resubmission_of: None,
+                deadline: OptMs::from_option(draft.deadline),
+                class: class.clone(),
+                resubmission_of: OptJob::NONE,
             });
         }
     }
@@ -217,6 +245,11 @@ pub(super) fn choice(entries: &[(f64, f64)], u: f64) -> f64 {
 mod tests {
     use super::*;
 
+    /// The generated jobs without their ids.
+    fn jobs_of(workloads: &[Workload], seed: u64) -> Vec<JobSpec> {
+        generate(workloads, seed).0
+    }
+
     fn draws(dist: &Dist, n: usize, seed: u64) -> Vec<f64> {
         let mut rng = stream(seed, 0);
         (0..n)
@@ -272,10 +305,10 @@ mod tests {
             workload(0, "alpha", 40, Arrival::PoissonPerHour(3.0)),
             workload(1, "beta", 40, Arrival::Uniform(0.0, 7200.0)),
         ];
-        let a = generate(&ws, 7);
+        let a = jobs_of(&ws, 7);
         assert_eq!(a.len(), 80);
-        assert_eq!(a, generate(&ws, 7));
-        let b = generate(&ws, 8);
+        assert_eq!(a, jobs_of(&ws, 7));
+        let b = jobs_of(&ws, 8);
         assert_ne!(a, b);
         assert_ne!(a[0].submit, b[0].submit);
         assert_ne!(a[40].work, b[40].work);
@@ -284,16 +317,16 @@ mod tests {
     #[test]
     fn adding_or_editing_a_workload_leaves_the_others_alone() {
         let first = workload(0, "alpha", 30, Arrival::PoissonPerHour(3.0));
-        let alone = generate(std::slice::from_ref(&first), 11);
+        let alone = jobs_of(std::slice::from_ref(&first), 11);
         let mut second = workload(1, "beta", 30, Arrival::PoissonPerHour(3.0));
-        let both = generate(&[first.clone(), second.clone()], 11);
+        let both = jobs_of(&[first.clone(), second.clone()], 11);
         assert_eq!(both[..30], alone[..]);
         // The second workload, with its own stream, differs from the first one.
         assert_ne!(both[30].submit, both[0].submit);
         // Editing the second one changes nothing in the first.
         second.work_s = Dist::Fixed(5.0);
         second.count = 3;
-        assert_eq!(generate(&[first, second], 11)[..30], alone[..]);
+        assert_eq!(jobs_of(&[first, second], 11)[..30], alone[..]);
     }
 
     #[test]
@@ -305,7 +338,7 @@ mod tests {
             median: 5.0,
             sigma: 2.0,
         };
-        let (a, b) = (generate(&[w], 3), generate(&[edited], 3));
+        let (a, b) = (jobs_of(&[w], 3), jobs_of(&[edited], 3));
         for (x, y) in a.iter().zip(&b) {
             assert_eq!((x.submit, x.work, x.startup), (y.submit, y.work, y.startup));
             assert_eq!(y.instances, 3);
@@ -313,7 +346,7 @@ mod tests {
         // A Poisson workload's first jobs do not depend on its count.
         let mut longer = workload(0, "alpha", 50, Arrival::PoissonPerHour(3.0));
         longer.count = 80;
-        assert_eq!(generate(&[longer], 3)[..50], a[..]);
+        assert_eq!(jobs_of(&[longer], 3)[..50], a[..]);
     }
 
     #[test]
@@ -323,8 +356,8 @@ mod tests {
             workload(2, "gamma", 1, Arrival::At(vec![4.0])),
             workload(0, "alpha", 3, Arrival::PoissonPerHour(60.0)),
         ];
-        let jobs = generate(&ws, 1);
-        let ids: Vec<&str> = jobs.iter().map(|j| j.id.as_str()).collect();
+        let (jobs, job_ids) = generate(&ws, 1);
+        let ids: Vec<&str> = jobs.iter().map(|j| job_ids.get(j.id)).collect();
         assert_eq!(
             ids,
             ["alpha-1", "alpha-2", "gamma-1", "alpha-3", "alpha-4", "alpha-5"]
@@ -348,25 +381,28 @@ mod tests {
         w.checkpoint_on_preempt = true;
         w.preemption_retries = Some(2);
         w.deadline_factor = Some(1.5);
-        for job in generate(&[w.clone()], 5) {
+        for job in jobs_of(&[w.clone()], 5) {
             assert_eq!(job.instance_type, 1);
-            assert_eq!(job.checkpoint, w.checkpoint);
-            assert!(job.checkpoint_on_preempt);
-            assert_eq!(job.preemption_retries, Some(2));
-            assert_eq!(job.deadline, Some((job.work as f64 * 1.5).round() as Ms));
+            assert_eq!(job.checkpoint(), w.checkpoint);
+            assert!(job.checkpoint_on_preempt());
+            assert_eq!(job.preemption_retries(), Some(2));
+            assert_eq!(
+                job.deadline.get(),
+                Some((job.work as f64 * 1.5).round() as Ms)
+            );
             assert!((10_000..=20_000).contains(&job.submit));
             assert!([1, 2, 4].contains(&job.instances));
             assert!(job.priority <= 10);
         }
         w.deadline_factor = None;
-        assert!(generate(&[w], 5).iter().all(|j| j.deadline.is_none()));
+        assert!(jobs_of(&[w], 5).iter().all(|j| j.deadline.is_none()));
     }
 
     #[test]
     fn at_s_arrivals_are_sorted_stably_and_rounded_to_ms() {
         let mut w = workload(0, "alpha", 0, Arrival::At(vec![5.0, 1.0004, 3.0, 1.0]));
         w.work_s = Dist::Choice(vec![(1.0, 1.0), (2.0, 1.0), (3.0, 1.0), (4.0, 1.0)]);
-        let jobs = generate(&[w.clone()], 9);
+        let jobs = jobs_of(&[w.clone()], 9);
         let submits: Vec<Ms> = jobs.iter().map(|j| j.submit).collect();
         assert_eq!(submits, [1000, 1000, 3000, 5000]);
         // The job drawn second (at 1.0004 s) keeps its own work and stays before the fourth.
@@ -388,14 +424,14 @@ mod tests {
         };
         w.startup_s = Dist::Uniform(-1.0, 0.0);
         w.deadline_factor = Some(1e-9);
-        let jobs = generate(&[w], 2);
+        let jobs = jobs_of(&[w], 2);
         assert!(jobs.iter().all(|j| j.instances == 1));
         assert!(jobs.iter().all(|j| j.work == 1));
         assert!(jobs.iter().all(|j| j.priority <= 9999));
         assert!(jobs.iter().any(|j| j.priority == 9999));
         assert!(jobs.iter().any(|j| j.priority < 9000));
         assert!(jobs.iter().all(|j| j.startup == 0));
-        assert!(jobs.iter().all(|j| j.deadline == Some(0)));
+        assert!(jobs.iter().all(|j| j.deadline.get() == Some(0)));
 
         // Rounding to the nearest integer / millisecond.
         assert_eq!(to_instances(2.5), 3);
@@ -426,12 +462,15 @@ mod tests {
         w.instances = Dist::Uniform(-f64::MAX, f64::MAX);
         w.startup_s = Dist::Exponential { mean: f64::MAX };
         w.deadline_factor = Some(f64::MAX);
-        for job in generate(&[w], 4) {
+        for job in jobs_of(&[w], 4) {
             assert!((0..=MAX_TIME_MS).contains(&job.submit));
             assert!((1..=MAX_TIME_MS).contains(&job.work));
             assert!((0..=MAX_TIME_MS).contains(&job.startup));
             assert!((1..=MAX_INSTANCES).contains(&job.instances));
-            assert!(job.deadline.is_some_and(|d| (0..=MAX_TIME_MS).contains(&d)));
+            assert!(job
+                .deadline
+                .get()
+                .is_some_and(|d| (0..=MAX_TIME_MS).contains(&d)));
         }
     }
 
@@ -560,7 +599,7 @@ mod tests {
     fn poisson_arrival_rate() {
         let rate = 12.0; // per hour
         let w = workload(0, "alpha", N as u64, Arrival::PoissonPerHour(rate));
-        let jobs = generate(&[w], 6);
+        let jobs = jobs_of(&[w], 6);
         assert_eq!(jobs.len(), N);
         assert!(jobs.windows(2).all(|p| p[0].submit <= p[1].submit));
         assert!(
@@ -603,7 +642,7 @@ mod tests {
         assert_eq!(units, GOLDEN_UNITS_STREAM_1);
 
         let w = workload(0, "alpha", 5, Arrival::PoissonPerHour(2.0));
-        let jobs = generate(&[w], 42);
+        let jobs = jobs_of(&[w], 42);
         let got: Vec<(Ms, u64, Priority, Ms, Ms, Option<Ms>)> = jobs
             .iter()
             .map(|j| {
@@ -613,7 +652,7 @@ mod tests {
                     j.priority,
                     j.work,
                     j.startup,
-                    j.deadline,
+                    j.deadline.get(),
                 )
             })
             .collect();

@@ -148,5 +148,5 @@ pub struct Workload {
 mod generate;
 mod parse;
 
-pub use generate::{generate, generate_into, job_count};
+pub use generate::{generate, generate_into, id_bytes, job_count};
 pub use parse::{parse, CHECKPOINT_FIELDS, FIELDS};
