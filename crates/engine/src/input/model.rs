@@ -401,7 +401,7 @@ pub struct JobIds {
 
 impl JobIds {
     /// The most bytes of ids a scenario may hold (their offsets are `u32`).
-    pub const MAX_BYTES: usize = u32::MAX as usize;
+    pub const MAX_BYTES: u64 = u32::MAX as u64;
 
     pub fn with_capacity(bytes: usize) -> JobIds {
         JobIds {
@@ -429,7 +429,7 @@ impl JobIds {
         let start = self.text.len();
         write(&mut self.text);
         let end = self.text.len();
-        if end > Self::MAX_BYTES {
+        if end as u64 > Self::MAX_BYTES {
             self.text.truncate(start);
             return None;
         }

@@ -420,10 +420,7 @@ impl Cx {
             }
         }
         // Sized once for the generated jobs and their SPEC 14 continuations.
-        if self
-            .ids
-            .len()
-            .saturating_add(workload::id_bytes(&workloads))
+        if (self.ids.len() as u64).saturating_add(workload::id_bytes(&workloads) as u64)
             > JobIds::MAX_BYTES
         {
             self.err("workloads", TOO_MANY_ID_BYTES);
