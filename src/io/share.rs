@@ -83,7 +83,7 @@ pub struct ShareState {
     /// The Explore panel's sweep settings, as the link carries them (`sweep=`).
     pub sweep: RwSignal<Option<String>>,
     /// Bumped when Back, Forward or a pasted link brings sweep settings other than those
-    /// shown: the Explore panel opens with them (`explore::install_page`).
+    /// shown: the Explore panel opens with them (the Explore panel's `install_page`).
     pub sweep_navigated: RwSignal<u64>,
 }
 

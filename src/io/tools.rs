@@ -114,7 +114,7 @@ fn message(e: JsValue) -> String {
 // ---- the page's side ------------------------------------------------------------------
 
 /// Registers the bridge the tools call (once, by the page's [`crate::App`]) and returns it,
-/// for the Explore panel's part (`crate::explore::install_page`, called by the page).
+/// for the Explore panel's part (the Explore panel's `install_page`, called by the page).
 pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
     let host = js_sys::Object::new();
     let scenario = Closure::<dyn Fn() -> String>::new(move || app.scenario.get_untracked());
