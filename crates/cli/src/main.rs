@@ -17,6 +17,12 @@ mod report_cmd;
 mod sweep_cmd;
 mod trace_cmd;
 
+/// mimalloc rather than the system allocator: a run allocates and frees many small blocks
+/// (the scenario's JSON tree, queues), and glibc's malloc spent ~7% of the whole Philly run
+/// on them (docs/PERFORMANCE.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser)]
 #[command(
     name = "quotasim",
