@@ -8,6 +8,7 @@ pub mod catalogue;
 pub mod contract;
 pub mod json;
 pub mod model;
+pub(crate) mod plain;
 pub mod priority_class;
 pub mod trace;
 pub mod translate;

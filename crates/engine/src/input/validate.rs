@@ -10,6 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::catalogue;
 use crate::input::json::{self, idx, join, kind, quoted};
+use crate::input::plain::PlainJob;
 use crate::model::*;
 use crate::workload;
 use crate::{Kind, Problem};
@@ -31,7 +32,12 @@ pub struct Loaded {
 }
 
 /// Parses and validates scenario JSON text (SPEC 7). Returns every problem at once.
+/// A document whose jobs are plain is read without a JSON object per job
+/// (`input/plain.rs`); any other is parsed into a [`Value`] and checked the same way.
 pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
+    if let Some(doc) = super::plain::read(text) {
+        return load_parts(&doc.top, doc.jobs);
+    }
     let value: Value =
         serde_json::from_str(text).map_err(|e| vec![Problem::new("", json::syntax_error(&e))])?;
     load_value(&value)
@@ -39,10 +45,16 @@ pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
 
 /// Validates an already-parsed scenario document (SPEC 7).
 pub fn load_value(value: &Value) -> Result<Loaded, Vec<Problem>> {
+    load_parts(value, None)
+}
+
+/// Validates a document, its explicit jobs read apart as [`PlainJob`]s when `plain` is given
+/// (then `value` has no `jobs` field).
+fn load_parts(value: &Value, plain: Option<Vec<PlainJob>>) -> Result<Loaded, Vec<Problem>> {
     let mut cx = Cx::default();
     // SPEC 13: `priority_class` names become the priorities they name.
     let resolved = super::priority_class::resolve(value, &mut cx.errors);
-    let scenario = cx.scenario(resolved.as_ref().unwrap_or(value));
+    let scenario = cx.scenario(resolved.as_ref().unwrap_or(value), plain);
     if cx.errors.is_empty() {
         if let Some(scenario) = scenario {
             return Ok(Loaded {
@@ -282,7 +294,7 @@ impl Cx {
         }
     }
 
-    fn scenario(&mut self, v: &Value) -> Option<Scenario> {
+    fn scenario(&mut self, v: &Value, plain: Option<Vec<PlainJob>>) -> Option<Scenario> {
         let top = self.object(v, "")?;
         self.unknown_fields(
             top,
@@ -360,7 +372,19 @@ impl Cx {
         let share_names: Vec<String> = shares.iter().map(|s| s.name.clone()).collect();
 
         let mut jobs = Vec::new();
-        if let Some(v) = top.get("jobs") {
+        if let Some(list) = plain {
+            jobs.reserve_exact(list.len());
+            for (i, j) in list.into_iter().enumerate() {
+                let values = j.into_values();
+                let f = plain_fields(&values);
+                let id = f.id;
+                if let Some(job) = self.job_of(f, None, &idx("jobs", i), &share_names) {
+                    jobs.push(job);
+                } else if let Some(id) = id.and_then(Value::as_str) {
+                    self.invalid_jobs.insert(id.to_string());
+                }
+            }
+        } else if let Some(v) = top.get("jobs") {
             if let Some(list) = self.array(v, "jobs") {
                 jobs.reserve_exact(list.len());
                 for (i, j) in list.iter().enumerate() {
@@ -842,6 +866,18 @@ impl Cx {
         if unknown {
             self.unknown_fields(m, path, JOB_FIELDS);
         }
+        self.job_of(f, Some(m), path, shares)
+    }
+
+    /// SPEC 7 job fields, checked: `m` is the job's object when it was read as one (the
+    /// SPEC 14 fields are read from it; a [`PlainJob`] has none).
+    fn job_of(
+        &mut self,
+        f: JobFields<'_>,
+        m: Option<&Map<String, Value>>,
+        path: &str,
+        shares: &[String],
+    ) -> Option<JobSpec> {
         let before = self.errors.len();
         let id = self.string_v(f.id, path, "id");
         if let Some(id) = &id {
@@ -909,9 +945,8 @@ impl Cx {
             .time_v(f.deadline_s, path, "deadline_s", false)
             .map(ms_from_s);
         // SPEC 14 fields: none given (or all null) is their defaults.
-        let (recovery, on_retries_exhausted, escalate) = if f.contract.is_none() {
-            (Some(None), Some(OnExhausted::Fail), Some(None))
-        } else {
+        let contract_map = m.filter(|_| f.contract.is_some());
+        let (recovery, on_retries_exhausted, escalate) = if let Some(m) = contract_map {
             let names: Vec<&str> = shares.iter().map(String::as_str).collect();
             let mut problems = Vec::new();
             let fields = crate::input::contract::job_fields(
@@ -930,6 +965,8 @@ impl Cx {
             self.errors.extend(problems);
             resubmit_without_retries(m, path, &mut self.warnings);
             fields
+        } else {
+            (Some(None), Some(OnExhausted::Fail), Some(None))
         };
         if let (Some(Some(e)), Some(d)) = (escalate, deadline) {
             if e.before_deadline > d {
@@ -1267,6 +1304,28 @@ struct JobFields<'v> {
     preemption_retries: Option<&'v Value>,
     deadline_s: Option<&'v Value>,
     contract: Option<&'v Value>,
+}
+
+/// A [`PlainJob`]'s fields ([`PlainJob::into_values`]) as the validator reads them (no
+/// SPEC 14 field).
+fn plain_fields(v: &[Option<Value>; 12]) -> JobFields<'_> {
+    let [id, share, instance_type, instances, priority, submit_s, work_s, startup_s, checkpoint, checkpoint_on_preempt, preemption_retries, deadline_s] =
+        v;
+    JobFields {
+        id: id.as_ref(),
+        share: share.as_ref(),
+        instance_type: instance_type.as_ref(),
+        instances: instances.as_ref(),
+        priority: priority.as_ref(),
+        submit_s: submit_s.as_ref(),
+        work_s: work_s.as_ref(),
+        startup_s: startup_s.as_ref(),
+        checkpoint: checkpoint.as_ref(),
+        checkpoint_on_preempt: checkpoint_on_preempt.as_ref(),
+        preemption_retries: preemption_retries.as_ref(),
+        deadline_s: deadline_s.as_ref(),
+        contract: None,
+    }
 }
 
 /// SPEC 12: the share fields of the Kueue model.
