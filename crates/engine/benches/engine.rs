@@ -11,6 +11,10 @@ use std::time::Instant;
 use quotalab_engine::{load, result, simulate, trace, Options};
 use serde_json::{json, Value};
 
+/// The allocator `quotasim` runs with (crates/cli/src/main.rs), so the figures are its.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 const T: &str = "ml.g5.xlarge";
 
 /// 20 shares (LEND_AND_BORROW 200%, LEND, RESERVE, ...; in-share preemption on every other
