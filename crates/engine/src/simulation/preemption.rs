@@ -22,6 +22,60 @@ pub struct Victim {
     pub shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
 }
 
+/// What [`Sim::could_pass`]'s trial depends on besides usage and configuration: the job's
+/// share and type, what its own candidates release, and the attempt (reclaim or not).
+pub(crate) type CouldPassKey = (usize, usize, u64, bool);
+
+/// A trial's fit facts for one share: its SPEC 3 headroom and its usage of the type.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct TrialRoom {
+    headroom: admission::Headroom,
+    t: usize,
+    used: u64,
+}
+
+impl TrialRoom {
+    fn of(trial: &TypeUsage, s: usize) -> TrialRoom {
+        TrialRoom {
+            headroom: trial.headroom(s),
+            t: trial.t,
+            used: trial.used[s],
+        }
+    }
+}
+
+/// [`Sim::could_pass`]'s trials at one `usage_version` (usage and configuration change only
+/// with it): the heads of a share's buckets differ in size only, and a share whose queue
+/// changed offers its unchanged heads again, so one trial serves them all. A few entries,
+/// forgotten when the version moves.
+#[derive(Debug, Default)]
+pub(crate) struct CouldPassMemo {
+    version: u64,
+    known: Vec<(CouldPassKey, TrialRoom)>,
+}
+
+/// Entries kept per version: a pass tries a few heads of a few shares.
+const MEMO_ENTRIES: usize = 32;
+
+impl CouldPassMemo {
+    fn get(&self, version: u64, key: CouldPassKey) -> Option<TrialRoom> {
+        if version != self.version {
+            return None;
+        }
+        self.known.iter().find(|(k, _)| *k == key).map(|&(_, v)| v)
+    }
+
+    fn put(&mut self, version: u64, key: CouldPassKey, pass: TrialRoom) {
+        if version != self.version {
+            self.version = version;
+            self.known.clear();
+        }
+        if self.known.len() < MEMO_ENTRIES {
+            self.known.push((key, pass));
+        }
+    }
+}
+
 /// Which fit test an attempt uses (SPEC 5 step 2).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Attempt {
@@ -156,7 +210,29 @@ impl Sim<'_> {
     /// Removing more only helps, so if this fails the attempt fails and is not run.
     fn could_pass(&self, j: JobId, own_lower: u64, reclaim: bool) -> bool {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, n) = (spec.share, spec.instances);
+        let key = (s, spec.instance_type, own_lower, reclaim);
+        let known = self.could_pass_memo.borrow().get(self.usage_version, key);
+        let room = known.unwrap_or_else(|| {
+            let room = self.room_after_removal(key);
+            self.could_pass_memo
+                .borrow_mut()
+                .put(self.usage_version, key, room);
+            room
+        });
+        let attempt = if reclaim {
+            Attempt::NoBorrowing
+        } else {
+            Attempt::Borrowing
+        };
+        self.room_passes(room, s, n, attempt)
+    }
+
+    /// [`Sim::could_pass`]'s trial: share `s`'s room once every candidate that could be
+    /// removed is. It does not depend on the job's size, only on the usage of one type and
+    /// the configuration (both unchanged while `usage_version` is) and on its key: the heads
+    /// of a share's buckets, which differ in size, share it.
+    fn room_after_removal(&self, (s, t, own_lower, reclaim): CouldPassKey) -> TrialRoom {
         let mut scratch = self.scratch_trial.borrow_mut();
         let trial = match &mut *scratch {
             Some(trial) => {
@@ -176,19 +252,19 @@ impl Sim<'_> {
                 }
             }
         }
-        let attempt = if reclaim {
-            Attempt::NoBorrowing
-        } else {
-            Attempt::Borrowing
-        };
-        self.passes(trial, s, n, attempt)
+        TrialRoom::of(trial, s)
     }
 
     /// The test an attempt uses: A needs J to fit within entitlement, B just to fit.
     fn passes(&self, trial: &TypeUsage, s: usize, n: u64, attempt: Attempt) -> bool {
-        trial.fits(&self.cfg, s, n).is_ok()
+        self.room_passes(TrialRoom::of(trial, s), s, n, attempt)
+    }
+
+    /// [`Sim::passes`] on a trial's room for share `s`.
+    fn room_passes(&self, room: TrialRoom, s: usize, n: u64, attempt: Attempt) -> bool {
+        room.headroom.fits(n).is_ok()
             && (attempt == Attempt::Borrowing
-                || admission::within_entitlement(&self.cfg[s], trial.t, trial.used[s], n))
+                || admission::within_entitlement(&self.cfg[s], room.t, room.used, n))
     }
 
     /// SPEC 5 step 2: remove candidates in order until J passes the attempt's test,

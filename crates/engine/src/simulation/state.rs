@@ -628,6 +628,8 @@ pub struct Sim<'a> {
     /// Scratch for preemption's trial usage (`could_pass`): copied into, not cloned, so
     /// a trial allocates nothing once the run is under way.
     pub(crate) scratch_trial: std::cell::RefCell<Option<crate::admission::TypeUsage>>,
+    /// `could_pass`'s answers at the current `usage_version` (preemption.rs).
+    pub(crate) could_pass_memo: std::cell::RefCell<crate::preemption::CouldPassMemo>,
     /// Scratch space of `record_values`: (lent, idle) per type.
     pub(super) scratch_lent: Vec<(u64, u64)>,
     /// SPEC 12: the quota tree per instance type (Kueue model only; empty otherwise).
@@ -821,6 +823,7 @@ impl<'a> Sim<'a> {
             values_at: None,
             scratch_reasons: Vec::new(),
             scratch_trial: std::cell::RefCell::new(None),
+            could_pass_memo: std::cell::RefCell::default(),
             scratch_lent: Vec::new(),
             continuation,
             escalations,
