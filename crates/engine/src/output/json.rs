@@ -364,8 +364,7 @@ pub fn to_json(sim: &Sim) -> String {
     }
     out.push_str(",\"jobs\":[");
     let mut first = true;
-    // `sim.acc` is kept when events are (the result JSON is recorded with both).
-    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
+    for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
@@ -386,8 +385,8 @@ pub fn to_json(sim: &Sim) -> String {
             opt_secs(r.first_start.get()),
             opt_secs(r.end.get()),
             r.preemptions,
-            secs(sim.acc[i].lost),
-            secs(r.held),
+            secs(r.acc.lost),
+            secs(r.acc.held),
             r.reason.map_or("null".to_string(), |x| format!("\"{}\"", x.as_str()))
         );
         if contract {

@@ -310,30 +310,15 @@ impl Sim<'_> {
         self.released = true;
     }
 
-    /// SPEC 6: books `d` (ms of one instance) into job `j`'s held instance-time split: into
-    /// its share's totals (times its instances) and, when kept, its own [`Sim::acc`]. The
-    /// one place the split grows.
-    pub(super) fn accrue(&mut self, j: JobId, d: Acc) {
-        let n = self.sc.jobs[j.index()].instances;
-        self.acc_totals[self.jobs[j.index()].share()].add(&d, n);
-        if let Some(a) = self.acc.get_mut(j.index()) {
-            *a += &d;
-        }
-    }
-
     /// Folds a RUNNING job's run so far into its books (SPEC 6), returning where it stands.
     pub(super) fn settle_run(&mut self, j: JobId) -> lifecycle::RunPoint {
         let spec = &self.sc.jobs[j.index()];
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint(), now - r.run_start);
-        let d = Acc {
-            progress: p.progress - r.base,
-            checkpoint: p.checkpoint_time,
-            ..Acc::default()
-        };
+        r.acc.progress += p.progress - r.base;
+        r.acc.checkpoint += p.checkpoint_time;
         r.saved = p.saved;
-        self.accrue(j, d);
         p
     }
 
@@ -348,7 +333,7 @@ impl Sim<'_> {
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.saved = p.progress;
-        r.held += now - r.phase_start;
+        r.acc.held += now - r.phase_start;
         r.state = State::Succeeded;
         r.end = OptMs::some(now);
         self.release_quota(j);
@@ -425,14 +410,7 @@ impl Sim<'_> {
                 if save {
                     r.saved = p.progress;
                 } else {
-                    let lost = p.progress - p.saved; // rolls back to the last checkpoint
-                    self.accrue(
-                        j,
-                        Acc {
-                            lost,
-                            ..Acc::default()
-                        },
-                    );
+                    r.acc.lost += p.progress - p.saved; // rolls back to the last checkpoint
                 }
             }
             _ => unreachable!("only admitted jobs are preemption candidates"),
@@ -463,13 +441,9 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
         let saving = if r.pre_save() { cost.min(grace) } else { 0 };
-        r.held += until - r.phase_start;
-        let d = Acc {
-            checkpoint: saving,
-            grace: grace - saving,
-            ..Acc::default()
-        };
-        self.accrue(j, d);
+        r.acc.checkpoint += saving;
+        r.acc.grace += grace - saving;
+        r.acc.held += until - r.phase_start;
     }
 
     pub(super) fn requeue_or_fail(&mut self, j: JobId) {
@@ -496,15 +470,9 @@ impl Sim<'_> {
             let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
             r.end = OptMs::some(now);
-            let lost = std::mem::take(&mut r.saved); // SPEC 6: a FAILED job loses all progress
+            r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
+            r.saved = 0;
             r.useful_borrowed = 0;
-            self.accrue(
-                j,
-                Acc {
-                    lost,
-                    ..Acc::default()
-                },
-            );
             self.log(j, s, EventKind::Fail);
         } else {
             r.requeued_at = OptMs::some(now);
@@ -569,14 +537,14 @@ impl Sim<'_> {
                 State::Starting => {
                     self.book_startup(j, end);
                     let r = &mut self.jobs[j.index()];
-                    r.held += end - r.phase_start;
+                    r.acc.held += end - r.phase_start;
                 }
                 State::Running => {
                     let p = self.settle_run(j);
                     self.end_run(j, p.progress);
                     let r = &mut self.jobs[j.index()];
                     r.saved = p.progress;
-                    r.held += end - r.phase_start;
+                    r.acc.held += end - r.phase_start;
                 }
                 State::Preempting => self.settle_grace(j, end),
                 _ => {}
