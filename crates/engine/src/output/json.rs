@@ -364,7 +364,8 @@ pub fn to_json(sim: &Sim) -> String {
     }
     out.push_str(",\"jobs\":[");
     let mut first = true;
-    for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
+    // `sim.acc` is kept when events are (the result JSON is recorded with both).
+    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
@@ -385,8 +386,8 @@ pub fn to_json(sim: &Sim) -> String {
             opt_secs(r.first_start.get()),
             opt_secs(r.end.get()),
             r.preemptions,
-            secs(r.acc.lost),
-            secs(r.acc.held),
+            secs(sim.acc[i].lost),
+            secs(r.held),
             r.reason.map_or("null".to_string(), |x| format!("\"{}\"", x.as_str()))
         );
         if contract {

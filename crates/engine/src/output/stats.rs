@@ -288,15 +288,8 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             }
         }
         let n = spec.instances as u128;
-        let a = &r.acc;
         let t = &mut st.time;
-        t.held += a.held as u128 * n;
-        t.useful += a.useful() as u128 * n;
-        t.lost += a.lost as u128 * n;
-        t.startup += a.startup as u128 * n;
-        t.checkpoint += a.checkpoint as u128 * n;
-        t.grace += a.grace as u128 * n;
-        t.restart += a.restart as u128 * n;
+        t.held += r.held as u128 * n;
         if matches!(r.state, State::Failed | State::Rejected) {
             // nothing kept
         } else {
@@ -317,7 +310,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             rc.deadline_met += met as u64;
             rc.deadline_decided += (met || missed) as u64;
         }
-        st.cost_usd += a.held as f64 * n as f64 / MS_PER_HOUR
+        st.cost_usd += r.held as f64 * n as f64 / MS_PER_HOUR
             * sc.instance_types[spec.instance_type].usd_per_hour;
         if missed_deadline(
             spec.deadline.get(),
@@ -328,6 +321,16 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         ) {
             st.deadline_misses += 1;
         }
+    }
+    // SPEC 6: the rest of the split, summed per share as the run went (`Sim::accrue`).
+    for (st, a) in out.iter_mut().zip(&sim.acc_totals) {
+        let t = &mut st.time;
+        t.useful += a.useful();
+        t.lost += a.lost;
+        t.startup += a.startup;
+        t.checkpoint += a.checkpoint;
+        t.grace += a.grace;
+        t.restart += a.restart;
     }
     for (i, &(s, ty)) in sim.series.pairs.iter().enumerate() {
         let g = &sim.integrals[i];

@@ -310,15 +310,30 @@ impl Sim<'_> {
         self.released = true;
     }
 
+    /// SPEC 6: books `d` (ms of one instance) into job `j`'s held instance-time split: into
+    /// its share's totals (times its instances) and, when kept, its own [`Sim::acc`]. The
+    /// one place the split grows.
+    pub(super) fn accrue(&mut self, j: JobId, d: Acc) {
+        let n = self.sc.jobs[j.index()].instances;
+        self.acc_totals[self.jobs[j.index()].share()].add(&d, n);
+        if let Some(a) = self.acc.get_mut(j.index()) {
+            *a += &d;
+        }
+    }
+
     /// Folds a RUNNING job's run so far into its books (SPEC 6), returning where it stands.
     pub(super) fn settle_run(&mut self, j: JobId) -> lifecycle::RunPoint {
         let spec = &self.sc.jobs[j.index()];
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         let p = lifecycle::run_point(r.base, spec.work, spec.checkpoint(), now - r.run_start);
-        r.acc.progress += p.progress - r.base;
-        r.acc.checkpoint += p.checkpoint_time;
+        let d = Acc {
+            progress: p.progress - r.base,
+            checkpoint: p.checkpoint_time,
+            ..Acc::default()
+        };
         r.saved = p.saved;
+        self.accrue(j, d);
         p
     }
 
@@ -333,7 +348,7 @@ impl Sim<'_> {
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.saved = p.progress;
-        r.acc.held += now - r.phase_start;
+        r.held += now - r.phase_start;
         r.state = State::Succeeded;
         r.end = OptMs::some(now);
         self.release_quota(j);
@@ -410,7 +425,14 @@ impl Sim<'_> {
                 if save {
                     r.saved = p.progress;
                 } else {
-                    r.acc.lost += p.progress - p.saved; // rolls back to the last checkpoint
+                    let lost = p.progress - p.saved; // rolls back to the last checkpoint
+                    self.accrue(
+                        j,
+                        Acc {
+                            lost,
+                            ..Acc::default()
+                        },
+                    );
                 }
             }
             _ => unreachable!("only admitted jobs are preemption candidates"),
@@ -441,9 +463,13 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         let grace = until - r.pre_at;
         let saving = if r.pre_save() { cost.min(grace) } else { 0 };
-        r.acc.checkpoint += saving;
-        r.acc.grace += grace - saving;
-        r.acc.held += until - r.phase_start;
+        r.held += until - r.phase_start;
+        let d = Acc {
+            checkpoint: saving,
+            grace: grace - saving,
+            ..Acc::default()
+        };
+        self.accrue(j, d);
     }
 
     pub(super) fn requeue_or_fail(&mut self, j: JobId) {
@@ -470,9 +496,15 @@ impl Sim<'_> {
             let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
             r.end = OptMs::some(now);
-            r.acc.lost += r.saved; // SPEC 6: all progress of a job that FAILED is lost
-            r.saved = 0;
+            let lost = std::mem::take(&mut r.saved); // SPEC 6: a FAILED job loses all progress
             r.useful_borrowed = 0;
+            self.accrue(
+                j,
+                Acc {
+                    lost,
+                    ..Acc::default()
+                },
+            );
             self.log(j, s, EventKind::Fail);
         } else {
             r.requeued_at = OptMs::some(now);
@@ -537,14 +569,14 @@ impl Sim<'_> {
                 State::Starting => {
                     self.book_startup(j, end);
                     let r = &mut self.jobs[j.index()];
-                    r.acc.held += end - r.phase_start;
+                    r.held += end - r.phase_start;
                 }
                 State::Running => {
                     let p = self.settle_run(j);
                     self.end_run(j, p.progress);
                     let r = &mut self.jobs[j.index()];
                     r.saved = p.progress;
-                    r.acc.held += end - r.phase_start;
+                    r.held += end - r.phase_start;
                 }
                 State::Preempting => self.settle_grace(j, end),
                 _ => {}

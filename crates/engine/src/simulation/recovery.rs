@@ -74,12 +74,17 @@ impl Sim<'_> {
 
     /// SPEC 6 startup (and SPEC 14 `restart_h`): books the STARTING time up to `until`.
     pub(super) fn book_startup(&mut self, j: JobId, until: Ms) {
-        let r = &mut self.jobs[j.index()];
+        let r = &self.jobs[j.index()];
         let d = until - r.phase_start;
-        r.acc.startup += d;
-        if r.restarting() {
-            r.acc.restart += d;
-        }
+        let restart = if r.restarting() { d } else { 0 };
+        self.accrue(
+            j,
+            Acc {
+                startup: d,
+                restart,
+                ..Acc::default()
+            },
+        );
     }
 
     /// SPEC 14 `useful_borrowed_s`: a run ends with `kept` progress (from its `base`); what
@@ -108,10 +113,16 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         if fail < rec.restore_failure {
             let lost = r.saved;
-            r.acc.lost += lost;
             r.saved = 0;
             r.useful_borrowed = 0;
             r.corrupt = OptMs::NONE;
+            self.accrue(
+                j,
+                Acc {
+                    lost,
+                    ..Acc::default()
+                },
+            );
             self.rt[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
         } else if corrupt < rec.invalid_resume && r.corrupt.is_none() {
@@ -130,12 +141,18 @@ impl Sim<'_> {
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         let lost = p.progress;
-        r.acc.lost += lost;
         r.saved = 0;
         r.base = 0;
         r.run_start = now;
         r.useful_borrowed = 0;
         r.corrupt = OptMs::NONE;
+        self.accrue(
+            j,
+            Acc {
+                lost,
+                ..Acc::default()
+            },
+        );
         self.rt[s].recovery.invalid_resumes += 1;
         self.log(j, s, EventKind::InvalidResume { lost });
         let done = now + lifecycle::run_length(0, work, ckpt);
@@ -191,9 +208,15 @@ impl Sim<'_> {
         if !self.cfg[share].enabled {
             let cr = &mut self.jobs[c.index()];
             cr.state = State::Rejected;
-            cr.acc.lost += cr.saved;
-            cr.saved = 0;
+            let lost = std::mem::take(&mut cr.saved);
             cr.useful_borrowed = 0;
+            self.accrue(
+                c,
+                Acc {
+                    lost,
+                    ..Acc::default()
+                },
+            );
             self.log(c, share, EventKind::Reject);
             return;
         }
@@ -223,6 +246,7 @@ impl Sim<'_> {
             }
             let cr = self.jobs[c.index()].clone();
             self.jobs[c.index()].set_merged(true);
+            let old_share = self.jobs[root].share();
             let r = &mut self.jobs[root];
             r.state = cr.state;
             r.reason = cr.reason;
@@ -238,14 +262,26 @@ impl Sim<'_> {
             if r.first_start.is_none() {
                 r.first_start = cr.first_start;
             }
-            let (a, b) = (&mut r.acc, &cr.acc);
-            a.progress += b.progress;
-            a.lost += b.lost;
-            a.startup += b.startup;
-            a.checkpoint += b.checkpoint;
-            a.grace += b.grace;
-            a.held += b.held;
-            a.restart += b.restart;
+            r.held += cr.held;
+            self.merge_acc(JobId::new(root), old_share, c);
         }
+    }
+
+    /// SPEC 14: folds continuation `c`'s [`Acc`] into job `root`'s, which now counts in its
+    /// last share: the share totals lose both jobs' parts (the root's from `old_share`) and
+    /// gain the merged one, times the root's instances (as the job is reported). Per-job
+    /// [`Sim::acc`] is always kept when there are continuations.
+    fn merge_acc(&mut self, root: JobId, old_share: usize, c: JobId) {
+        let (ra, ca) = (self.acc[root.index()], self.acc[c.index()]);
+        let (rn, cn) = (
+            self.sc.jobs[root.index()].instances,
+            self.sc.jobs[c.index()].instances,
+        );
+        self.acc_totals[old_share].sub(&ra, rn);
+        self.acc_totals[self.jobs[c.index()].share()].sub(&ca, cn);
+        let merged = &mut self.acc[root.index()];
+        *merged += &ca;
+        let merged = *merged;
+        self.acc_totals[self.jobs[root.index()].share()].add(&merged, rn);
     }
 }

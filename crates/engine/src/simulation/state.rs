@@ -222,7 +222,8 @@ pub struct Event {
 /// The `job` of an event without one (`update_share`).
 pub const NO_JOB: JobId = JobId(u32::MAX);
 
-/// SPEC 6: a job's held instance-time split, in ms of one instance (multiply by `instances`).
+/// SPEC 6: a job's held instance-time split (all but `held` itself, which is
+/// [`JobRt::held`]), in ms of one instance (multiply by `instances`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Acc {
     /// All progress ever made (kept or lost); `useful = progress - lost`.
@@ -231,7 +232,6 @@ pub struct Acc {
     pub startup: Ms,
     pub checkpoint: Ms,
     pub grace: Ms,
-    pub held: Ms,
     /// SPEC 14 `restart_h`: the part of `startup` spent starting again after a preemption.
     pub restart: Ms,
 }
@@ -239,6 +239,57 @@ pub struct Acc {
 impl Acc {
     pub fn useful(&self) -> Ms {
         self.progress - self.lost
+    }
+}
+
+/// SPEC 6: the [`Acc`] of a share's jobs, summed times their instances (instance-ms,
+/// exact). Kept for every run, so a summary run needs no per-job [`Acc`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AccTotals {
+    pub progress: u128,
+    pub lost: u128,
+    pub startup: u128,
+    pub checkpoint: u128,
+    pub grace: u128,
+    pub restart: u128,
+}
+
+impl AccTotals {
+    /// Adds `a` times `n` instances.
+    pub fn add(&mut self, a: &Acc, n: u64) {
+        let n = u128::from(n);
+        let f = |x: Ms| x as u128 * n;
+        self.progress += f(a.progress);
+        self.lost += f(a.lost);
+        self.startup += f(a.startup);
+        self.checkpoint += f(a.checkpoint);
+        self.grace += f(a.grace);
+        self.restart += f(a.restart);
+    }
+    /// Takes back what [`AccTotals::add`] added.
+    pub fn sub(&mut self, a: &Acc, n: u64) {
+        let n = u128::from(n);
+        let f = |x: Ms| x as u128 * n;
+        self.progress -= f(a.progress);
+        self.lost -= f(a.lost);
+        self.startup -= f(a.startup);
+        self.checkpoint -= f(a.checkpoint);
+        self.grace -= f(a.grace);
+        self.restart -= f(a.restart);
+    }
+    pub fn useful(&self) -> u128 {
+        self.progress - self.lost
+    }
+}
+
+impl std::ops::AddAssign<&Acc> for Acc {
+    fn add_assign(&mut self, b: &Acc) {
+        self.progress += b.progress;
+        self.lost += b.lost;
+        self.startup += b.startup;
+        self.checkpoint += b.checkpoint;
+        self.grace += b.grace;
+        self.restart += b.restart;
     }
 }
 
@@ -265,7 +316,9 @@ pub struct JobRt {
     /// Preemption in progress: when, and whether it saves a checkpoint during grace
     /// ([`JobRt::pre_save`]).
     pub pre_at: Ms,
-    pub acc: Acc,
+    /// SPEC 6: instance time held so far, in ms of one instance (the rest of the split is
+    /// in [`Sim::acc`] and [`Sim::acc_totals`], see [`Sim::accrue`]).
+    pub held: Ms,
     /// SPEC 14: the share the job counts in (its last share once resubmitted); read it
     /// with [`JobRt::share`].
     pub share: u32,
@@ -587,6 +640,12 @@ pub struct Sim<'a> {
     pub rt: Vec<ShareRt>,
     pub usage: Vec<TypeUsage>,
     pub jobs: Vec<JobRt>,
+    /// SPEC 6: each job's [`Acc`], kept only when per-job output is recorded (events or
+    /// series) or some job has a continuation (merging moves it, SPEC 14); else empty.
+    /// Added to with [`Sim::accrue`].
+    pub acc: Vec<Acc>,
+    /// SPEC 6: per share, its jobs' [`Acc`] times their instances (see [`Sim::accrue`]).
+    pub acc_totals: Vec<AccTotals>,
     /// Largest job (instances) of each share and type, for preemption bounds.
     pub max_instances: Vec<Vec<u64>>,
     /// Rank of each job's id in string order (SPEC 4 tie-break).
@@ -702,7 +761,7 @@ impl<'a> Sim<'a> {
                 run_start: 0,
                 base: 0,
                 pre_at: 0,
-                acc: Acc::default(),
+                held: 0,
                 share: j.share as u32,
                 restores: 0,
                 corrupt: OptMs::NONE,
@@ -787,6 +846,12 @@ impl<'a> Sim<'a> {
             cfg,
             rt,
             usage,
+            acc: if opts.events || opts.series || !continuation.is_empty() {
+                vec![Acc::default(); sc.jobs.len()]
+            } else {
+                Vec::new()
+            },
+            acc_totals: vec![AccTotals::default(); sc.shares.len()],
             jobs,
             id_rank,
             events: Vec::new(),
@@ -942,7 +1007,7 @@ mod size {
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
         // On 64-bit targets; a change here is a change of a large run's memory.
         if cfg!(target_pointer_width = "64") {
-            assert_eq!((spec, rt), (80, 168));
+            assert_eq!((spec, rt), (80, 120));
         }
     }
 }
