@@ -132,12 +132,12 @@ fn scenario_gen() -> impl Strategy<Value = Value> {
 }
 
 fn check(sim: &Sim) -> Result<(), String> {
-    for (spec, r) in sim.sc.jobs.iter().zip(&sim.jobs) {
+    for (i, (spec, r)) in sim.sc.jobs.iter().zip(&sim.jobs).enumerate() {
         if spec.resubmission_of.is_some() {
             continue; // folded into the job it continues
         }
-        let a = &r.acc;
-        if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != a.held {
+        let a = &sim.acc[i]; // kept: events are recorded
+        if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != r.held {
             return Err(format!("{}: identity broken {a:?}", sim.sc.id_of(spec)));
         }
         if a.useful() < 0 || a.lost < 0 || a.restart > a.startup {

@@ -243,10 +243,10 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
 }
 
 fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
-    for (spec, r) in sim.sc.jobs.iter().zip(&sim.jobs) {
-        let a = &r.acc;
-        // Instance time adds up exactly.
-        if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != a.held {
+    for (i, (spec, r)) in sim.sc.jobs.iter().zip(&sim.jobs).enumerate() {
+        let a = &sim.acc[i]; // kept: events are recorded
+                             // Instance time adds up exactly.
+        if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != r.held {
             return Err(format!(
                 "{}: useful+lost+startup+checkpoint+grace != held: {a:?}",
                 sim.sc.id_of(spec)
