@@ -240,6 +240,28 @@ impl Acc {
     pub fn useful(&self) -> Ms {
         self.progress - self.lost
     }
+    /// The parts in field order (one loop for every sum of them below: small wasm).
+    fn parts(&self) -> [Ms; 6] {
+        [
+            self.progress,
+            self.lost,
+            self.startup,
+            self.checkpoint,
+            self.grace,
+            self.restart,
+        ]
+    }
+    fn parts_mut(&mut self) -> [&mut Ms; 6] {
+        let Acc {
+            progress,
+            lost,
+            startup,
+            checkpoint,
+            grace,
+            restart,
+        } = self;
+        [progress, lost, startup, checkpoint, grace, restart]
+    }
 }
 
 /// SPEC 6: the [`Acc`] of a share's jobs, summed times their instances (instance-ms,
@@ -257,25 +279,27 @@ pub struct AccTotals {
 impl AccTotals {
     /// Adds `a` times `n` instances.
     pub fn add(&mut self, a: &Acc, n: u64) {
-        let n = u128::from(n);
-        let f = |x: Ms| x as u128 * n;
-        self.progress += f(a.progress);
-        self.lost += f(a.lost);
-        self.startup += f(a.startup);
-        self.checkpoint += f(a.checkpoint);
-        self.grace += f(a.grace);
-        self.restart += f(a.restart);
+        self.fold(a, n, u128::wrapping_add);
     }
     /// Takes back what [`AccTotals::add`] added.
     pub fn sub(&mut self, a: &Acc, n: u64) {
-        let n = u128::from(n);
-        let f = |x: Ms| x as u128 * n;
-        self.progress -= f(a.progress);
-        self.lost -= f(a.lost);
-        self.startup -= f(a.startup);
-        self.checkpoint -= f(a.checkpoint);
-        self.grace -= f(a.grace);
-        self.restart -= f(a.restart);
+        self.fold(a, n, u128::wrapping_sub);
+    }
+    fn fold(&mut self, a: &Acc, n: u64, op: fn(u128, u128) -> u128) {
+        let AccTotals {
+            progress,
+            lost,
+            startup,
+            checkpoint,
+            grace,
+            restart,
+        } = self;
+        for (t, x) in [progress, lost, startup, checkpoint, grace, restart]
+            .into_iter()
+            .zip(a.parts())
+        {
+            *t = op(*t, x as u128 * u128::from(n));
+        }
     }
     pub fn useful(&self) -> u128 {
         self.progress - self.lost
@@ -284,12 +308,9 @@ impl AccTotals {
 
 impl std::ops::AddAssign<&Acc> for Acc {
     fn add_assign(&mut self, b: &Acc) {
-        self.progress += b.progress;
-        self.lost += b.lost;
-        self.startup += b.startup;
-        self.checkpoint += b.checkpoint;
-        self.grace += b.grace;
-        self.restart += b.restart;
+        for (t, x) in self.parts_mut().into_iter().zip(b.parts()) {
+            *t += x;
+        }
     }
 }
 
@@ -648,7 +669,7 @@ pub struct Sim<'a> {
     pub acc_totals: Vec<AccTotals>,
     /// Largest job (instances) of each share and type, for preemption bounds.
     pub max_instances: Vec<Vec<u64>>,
-    /// Rank of each job's id in string order (SPEC 4 tie-break).
+    /// SPEC 4 tie-break: each job's rank in (submit, id, file order), see [`id_ranks`].
     pub id_rank: Vec<u32>,
     pub events: Vec<Event>,
     pub series: Series,
@@ -784,20 +805,16 @@ impl<'a> Sim<'a> {
             }
         }
         let escalations = escalations(sc);
-        let mut by_id: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
-        crate::sort::stable_by(&mut by_id, &|&a, &b| {
-            sc.job_id(a.index()).cmp(sc.job_id(b.index()))
-        });
-        let mut id_rank = vec![0; sc.jobs.len()];
-        for (rank, &j) in by_id.iter().enumerate() {
-            id_rank[j.index()] = rank as u32;
-        }
+        // Stable: file order within an instant.
+        let mut by_submit: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
+        crate::sort::stable_by_i64(&mut by_submit, &|&j| sc.jobs[j.index()].submit);
         // SPEC 14: continuations are submitted by the engine only (resubmission).
-        let mut submissions: Vec<JobId> = JobId::all(sc.jobs.len())
+        let submissions: Vec<JobId> = by_submit
+            .iter()
+            .copied()
             .filter(|j| sc.jobs[j.index()].resubmission_of.is_none())
             .collect();
-        // Stable: file order within an instant.
-        crate::sort::stable_by_i64(&mut submissions, &|&j| sc.jobs[j.index()].submit);
+        let id_rank = id_ranks(sc, by_submit);
         let mut timed: Vec<usize> = (0..sc.events.len()).collect();
         crate::sort::stable_by_i64(&mut timed, &|&e| sc.events[e].at);
 
@@ -898,6 +915,28 @@ impl<'a> Sim<'a> {
         sim.rebuild_trees();
         sim
     }
+}
+
+/// SPEC 4 tie-break of equal priority and submit time: the job id in string order (then
+/// file order, for a continuation's id is its job's). Each job's rank in the order (submit,
+/// id, file order), from `by_submit` (every job, stably sorted by submit): only jobs of one
+/// submit time ever compare ranks (the queue key compares submit first; fair sharing's
+/// candidate key compares admissions first, which never tie), so ids are sorted only within
+/// a submit time, not all of them as strings.
+fn id_ranks(sc: &Scenario, mut by_submit: Vec<JobId>) -> Vec<u32> {
+    let submit = |j: &JobId| sc.jobs[j.index()].submit;
+    for group in by_submit.chunk_by_mut(|a, b| submit(a) == submit(b)) {
+        if group.len() > 1 {
+            crate::sort::stable_by(group, &|&a, &b| {
+                sc.job_id(a.index()).cmp(sc.job_id(b.index()))
+            });
+        }
+    }
+    let mut rank = vec![0; sc.jobs.len()];
+    for (r, &j) in by_submit.iter().enumerate() {
+        rank[j.index()] = r as u32;
+    }
+    rank
 }
 
 /// SPEC 14 `escalate`: `to_priority` at `submit + deadline - before_deadline` (not before
