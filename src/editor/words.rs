@@ -120,7 +120,8 @@ pub fn beside(label: &str, p: &Problem, value: Option<&Value>) -> String {
 fn capitalized(s: &str) -> String {
     let mut c = s.chars();
     match c.next() {
-        Some(f) => f.to_uppercase().chain(c).collect(),
+        // ASCII only: the page carries no Unicode case tables (a name's first letter is kept).
+        Some(f) => std::iter::once(f.to_ascii_uppercase()).chain(c).collect(),
         None => String::new(),
     }
 }

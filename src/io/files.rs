@@ -330,7 +330,9 @@ pub fn events_csv(d: &Digest) -> String {
 /// A name for a file: lower case, `a-z0-9` and dashes, at most 60 characters.
 fn slug(text: &str) -> String {
     let mut out = String::new();
-    for c in text.chars().flat_map(char::to_lowercase) {
+    // ASCII case only: other letters become dashes anyway (and the page carries no
+    // Unicode case tables).
+    for c in text.chars().map(|c| c.to_ascii_lowercase()) {
         if c.is_ascii_alphanumeric() {
             out.push(c);
         } else if !out.ends_with('-') && !out.is_empty() {

@@ -88,7 +88,7 @@ pub fn preview(bytes: &[u8]) -> Result<Preview, String> {
 /// The header column that best matches one of `names` (exactly, ignoring case), else the
 /// first containing one of them (and none of `except`).
 pub fn guess_column(header: &[String], names: &[&str], except: &[&str]) -> Option<String> {
-    let lower: Vec<String> = header.iter().map(|h| h.to_lowercase()).collect();
+    let lower: Vec<String> = header.iter().map(|h| h.to_ascii_lowercase()).collect();
     for n in names {
         if let Some(i) = lower.iter().position(|h| h == n) {
             return Some(header[i].clone());

@@ -987,7 +987,7 @@ pub fn StateAtPanel(
                         <span class="job-id">{r.id.clone()}</span>
                         {share_cell(r.share)}
                         <span class="detail">
-                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.as_str().to_lowercase())}
+                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.as_str().to_ascii_lowercase())}
                         </span>
                     </li>
                 }

@@ -121,7 +121,8 @@ fn count(n: usize, one: &str, many: &str) -> String {
 fn capitalise(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
+        // ASCII only (no Unicode case tables in the page's wasm): other first letters stay.
+        .map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
         .unwrap_or_default()
 }
 
