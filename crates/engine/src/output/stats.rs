@@ -125,6 +125,12 @@ impl BySample {
         }
         BySample { values, starts }
     }
+    /// Each share's percentiles and the total's, the samples dropped (a run's sample sets
+    /// are reduced one after the other: a million jobs' peak memory holds one set, not all).
+    fn percentiles(self) -> (Vec<Percentiles>, Percentiles) {
+        let shares = (0..self.starts.len() - 1).map(|s| self.share(s)).collect();
+        (shares, self.total())
+    }
     fn share(&self, s: usize) -> Percentiles {
         Percentiles::of_sorted(&self.values[self.starts[s]..self.starts[s + 1]])
     }
@@ -264,11 +270,14 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             (State::Succeeded, Some(end)) => Some((r.share(), end - spec.submit)),
             _ => None,
         })
-    });
+    })
+    .percentiles();
     let wait = BySample::new(nshares, || {
         reported().filter_map(|(spec, r)| Some((r.share(), r.first_start.get()? - spec.submit)))
-    });
-    let after = BySample::new(nshares, || sim.waits_after_interruption.iter().copied());
+    })
+    .percentiles();
+    let after =
+        BySample::new(nshares, || sim.waits_after_interruption.iter().copied()).percentiles();
     for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue; // submitted after the horizon (or a continuation, folded into its job)
@@ -343,14 +352,14 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     }
     let mut total = Stats::default();
     for (s, st) in out.iter_mut().enumerate() {
-        st.completion = completion.share(s);
-        st.wait = wait.share(s);
+        st.completion = completion.0[s];
+        st.wait = wait.0[s];
         st.reclaim = sim.rt[s].reclaims;
         st.in_share = sim.rt[s].in_share;
         st.reclaim_while_borrowing = sim.rt[s].reclaims_while_borrowing;
         st.fair_sharing = sim.rt[s].fair_sharing;
         st.recovery.counts = sim.rt[s].recovery;
-        st.recovery.wait_after_interruption = after.share(s);
+        st.recovery.wait_after_interruption = after.0[s];
         add_recovery(&mut total.recovery, &st.recovery);
         let (j, t) = (&mut total.jobs, &st.jobs);
         j.submitted += t.submitted;
@@ -380,9 +389,9 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         total.reserved_usd += st.reserved_usd;
         total.deadline_misses += st.deadline_misses;
     }
-    total.completion = completion.total();
-    total.wait = wait.total();
-    total.recovery.wait_after_interruption = after.total();
+    total.completion = completion.1;
+    total.wait = wait.1;
+    total.recovery.wait_after_interruption = after.1;
     (out, total)
 }
 

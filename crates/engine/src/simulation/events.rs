@@ -439,7 +439,7 @@ impl Sim<'_> {
         }
         let r = &mut self.jobs[j.index()];
         r.state = State::Preempting;
-        r.pre_at = now;
+        r.run_start = now; // JobRt::preempted_at
         r.epoch += 1;
         if grace == 0 {
             self.grace_end(j);
@@ -461,7 +461,7 @@ impl Sim<'_> {
     pub(super) fn settle_grace(&mut self, j: JobId, until: Ms) {
         let cost = self.sc.jobs[j.index()].checkpoint().map_or(0, |c| c.cost);
         let r = &mut self.jobs[j.index()];
-        let grace = until - r.pre_at;
+        let grace = until - r.preempted_at();
         let saving = if r.pre_save() { cost.min(grace) } else { 0 };
         r.held += until - r.phase_start;
         let d = Acc {

@@ -301,12 +301,12 @@ impl Sim<'_> {
     fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
         let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
         heads.clear();
-        heads.extend(self.rt[s].heads.iter().map(|head| {
-            let j = head.3;
-            let spec = &self.sc.jobs[j.index()];
-            let (t, n) = (spec.instance_type, spec.instances);
-            (j, t, n, crate::admission::has_limit(&self.cfg[s], t))
-        }));
+        heads.extend(
+            self.rt[s]
+                .heads
+                .iter()
+                .map(|&(key, (t, n))| (key.3, t, n, crate::admission::has_limit(&self.cfg[s], t))),
+        );
         self.rt[s].kueue_heads = Heads { at, heads };
     }
 

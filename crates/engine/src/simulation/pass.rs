@@ -99,12 +99,9 @@ impl Sim<'_> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut limit_bound = true;
         let mut room: Option<(usize, Headroom)> = None; // the last head's type's
-        for &head in &self.rt[s].heads {
+        for &(head, (t, n)) in &self.rt[s].heads {
             let j = head.3;
-            let spec = &self.sc.jobs[j.index()];
-            let t = spec.instance_type;
             if admission::has_limit(&self.cfg[s], t) {
-                let n = spec.instances;
                 let h = match room {
                     Some((rt, h)) if rt == t => h,
                     _ => {
@@ -113,7 +110,7 @@ impl Sim<'_> {
                         h
                     }
                 };
-                let key = (!h.within_entitlement(n), spec.submit, s);
+                let key = (!h.within_entitlement(n), head.1, s);
                 match h.fits(n) {
                     Ok(()) => {
                         return Ok(Offer {
@@ -122,7 +119,7 @@ impl Sim<'_> {
                             victims: None,
                         })
                     }
-                    Err(Misfit::ShareLimit) if !self.may_preempt(j) => {}
+                    Err(Misfit::ShareLimit) if !self.may_preempt(s, t, head.0 .0) => {}
                     Err(_) => limit_bound = false,
                 }
                 if let Some(v) = self.select_victims(j) {
@@ -293,12 +290,11 @@ impl Sim<'_> {
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the
     /// head's reason can change while the queue itself is unchanged.
     fn strict_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let Some(&head) = self.rt[s].heads.first() else {
+        let Some(&(head, (t, n))) = self.rt[s].heads.first() else {
             return;
         };
         let h = head.3;
-        let spec = &self.sc.jobs[h.index()];
-        let r = self.own_reason(s, spec.instance_type, spec.instances);
+        let r = self.own_reason(s, t, n);
         if self.jobs[h.index()].reason != Some(r) {
             changes.push((s, head, r));
         }

@@ -8,6 +8,7 @@
 use std::collections::BinaryHeap;
 
 use crate::admission::{self, TypeUsage};
+use crate::model::Priority;
 use crate::sim::{AKey, Cause, JobId, Sim};
 
 /// A chosen victim and why.
@@ -127,17 +128,13 @@ impl Sim<'_> {
     /// flavorassigner.go): in the AWS model every served job may try to preempt, with no
     /// `potential` or nominal test; only this candidate test applies.
     ///
-    /// SPEC 5: whether job `j` has any preemption candidate at all: other shares over their limit while its
-    /// share is under its own, or lower-priority admitted jobs of its share with in-share
-    /// preemption on.
-    pub(crate) fn may_preempt(&self, j: JobId) -> bool {
-        let spec = &self.sc.jobs[j.index()];
-        let (s, t) = (spec.share, spec.instance_type);
+    /// SPEC 5: whether a job of share `s`, type `t` and priority `p` has any preemption
+    /// candidate at all: other shares over their limit while its share is under its own, or
+    /// lower-priority admitted jobs of its share with in-share preemption on.
+    pub(crate) fn may_preempt(&self, s: usize, t: usize, p: Priority) -> bool {
         self.may_reclaim(s, t)
             || (self.cfg[s].in_share_preemption
-                && self.rt[s].admitted[t]
-                    .first()
-                    .is_some_and(|k| k.0 < self.jobs[j.index()].priority))
+                && self.rt[s].admitted[t].first().is_some_and(|k| k.0 < p))
     }
 
     /// SPEC 12: Kueue's `reclaim` `any` with `borrow_within_cohort` `never` under the
