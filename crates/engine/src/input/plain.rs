@@ -82,7 +82,7 @@ impl From<Field> for Value {
 
 impl PlainJob {
     /// The job's fields as JSON values, indexed as [`FIELDS`] (`None`: absent).
-    pub fn into_values(self) -> [Option<Value>; 12] {
+    pub fn into_values(self) -> [Option<Value>; FIELDS.len()] {
         let mut out: [Option<Value>; 12] = Default::default();
         for (k, v) in self.fields {
             out[usize::from(k)] = Some(v.into());

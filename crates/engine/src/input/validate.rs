@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::catalogue;
 use crate::input::json::{self, idx, join, kind, quoted};
-use crate::input::plain::PlainJob;
+use crate::input::plain::{PlainJob, FIELDS as SPEC7_JOB_FIELDS};
 use crate::model::*;
 use crate::workload;
 use crate::{Kind, Problem};
@@ -380,7 +380,7 @@ impl Cx {
             jobs.reserve_exact(list.len());
             for (i, j) in list.into_iter().enumerate() {
                 let values = j.into_values();
-                let f = plain_fields(&values);
+                let f = job_fields(values.each_ref().map(Option::as_ref), None);
                 let id = f.id;
                 if let Some(job) = self.job_of(f, None, &idx("jobs", i), &share_names) {
                     jobs.push(job);
@@ -843,34 +843,22 @@ impl Cx {
         let m = self.object(v, path)?;
         // One pass over the job's fields instead of a hashed lookup per field (SPEC 7 job
         // fields; the warnings about unknown ones are the same, in the same order).
-        let mut f = JobFields::default();
+        let mut spec7 = [None; SPEC7_JOB_FIELDS.len()];
+        let mut contract = None;
         let mut unknown = false;
         for (k, v) in m {
-            let slot = match k.as_str() {
-                "id" => &mut f.id,
-                "share" => &mut f.share,
-                "instance_type" => &mut f.instance_type,
-                "instances" => &mut f.instances,
-                "priority" => &mut f.priority,
-                "submit_s" => &mut f.submit_s,
-                "work_s" => &mut f.work_s,
-                "startup_s" => &mut f.startup_s,
-                "checkpoint" => &mut f.checkpoint,
-                "checkpoint_on_preempt" => &mut f.checkpoint_on_preempt,
-                "preemption_retries" => &mut f.preemption_retries,
-                "deadline_s" => &mut f.deadline_s,
-                "recovery" | "on_retries_exhausted" | "escalate" => &mut f.contract,
-                _ => {
-                    unknown = true;
-                    continue;
-                }
-            };
-            *slot = Some(v);
+            if let Some(i) = SPEC7_JOB_FIELDS.iter().position(|f| f == k) {
+                spec7[i] = Some(v);
+            } else if crate::input::contract::JOB_FIELDS.contains(&k.as_str()) {
+                contract = Some(v);
+            } else {
+                unknown = true;
+            }
         }
         if unknown {
-            self.unknown_fields(m, path, JOB_FIELDS);
+            self.unknown_fields(m, path, &JOB_FIELDS);
         }
-        self.job_of(f, Some(m), path, shares)
+        self.job_of(job_fields(spec7, contract), Some(m), path, shares)
     }
 
     /// SPEC 7 job fields, checked: `m` is the job's object when it was read as one (the
@@ -1272,28 +1260,24 @@ impl Cx {
     }
 }
 
-/// SPEC 7 (and SPEC 14) fields of an explicit job.
-const JOB_FIELDS: &[&str] = &[
-    "id",
-    "share",
-    "instance_type",
-    "instances",
-    "priority",
-    "submit_s",
-    "work_s",
-    "startup_s",
-    "checkpoint",
-    "checkpoint_on_preempt",
-    "preemption_retries",
-    "deadline_s",
-    "recovery",
-    "on_retries_exhausted",
-    "escalate",
-];
+/// SPEC 7 (then SPEC 14) fields of an explicit job: the one list of them, both parts'.
+const JOB_FIELDS: [&str; SPEC7_JOB_FIELDS.len() + crate::input::contract::JOB_FIELDS.len()] = {
+    let (spec7, spec14) = (SPEC7_JOB_FIELDS, crate::input::contract::JOB_FIELDS);
+    let mut all = [""; SPEC7_JOB_FIELDS.len() + crate::input::contract::JOB_FIELDS.len()];
+    let mut i = 0;
+    while i < all.len() {
+        all[i] = if i < spec7.len() {
+            spec7[i]
+        } else {
+            spec14[i - spec7.len()]
+        };
+        i += 1;
+    }
+    all
+};
 
 /// An explicit job's fields as found in one pass over its object (see [`Cx::job`]);
-/// `contract`: some SPEC 14 field is present.
-#[derive(Default)]
+/// `contract`: some SPEC 14 field is present. Made by [`job_fields`].
 struct JobFields<'v> {
     id: Option<&'v Value>,
     share: Option<&'v Value>,
@@ -1310,25 +1294,28 @@ struct JobFields<'v> {
     contract: Option<&'v Value>,
 }
 
-/// A [`PlainJob`]'s fields ([`PlainJob::into_values`]) as the validator reads them (no
-/// SPEC 14 field).
-fn plain_fields(v: &[Option<Value>; 12]) -> JobFields<'_> {
+/// A job's fields as [`Cx::job_of`] reads them: `spec7` indexed as [`SPEC7_JOB_FIELDS`]
+/// (an explicit job's object, or a [`PlainJob`]'s values), `contract` some SPEC 14 field.
+fn job_fields<'v>(
+    spec7: [Option<&'v Value>; SPEC7_JOB_FIELDS.len()],
+    contract: Option<&'v Value>,
+) -> JobFields<'v> {
     let [id, share, instance_type, instances, priority, submit_s, work_s, startup_s, checkpoint, checkpoint_on_preempt, preemption_retries, deadline_s] =
-        v;
+        spec7;
     JobFields {
-        id: id.as_ref(),
-        share: share.as_ref(),
-        instance_type: instance_type.as_ref(),
-        instances: instances.as_ref(),
-        priority: priority.as_ref(),
-        submit_s: submit_s.as_ref(),
-        work_s: work_s.as_ref(),
-        startup_s: startup_s.as_ref(),
-        checkpoint: checkpoint.as_ref(),
-        checkpoint_on_preempt: checkpoint_on_preempt.as_ref(),
-        preemption_retries: preemption_retries.as_ref(),
-        deadline_s: deadline_s.as_ref(),
-        contract: None,
+        id,
+        share,
+        instance_type,
+        instances,
+        priority,
+        submit_s,
+        work_s,
+        startup_s,
+        checkpoint,
+        checkpoint_on_preempt,
+        preemption_retries,
+        deadline_s,
+        contract,
     }
 }
 
