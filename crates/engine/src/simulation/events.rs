@@ -254,6 +254,7 @@ impl Sim<'_> {
         self.rt[s].held[t] += n;
         let now = self.now;
         let r = &mut self.jobs[j.index()];
+        let requeued = r.take_requeued();
         r.state = State::Starting;
         r.phase_start = now;
         if r.first_start.is_none() {
@@ -261,7 +262,7 @@ impl Sim<'_> {
         }
         r.set_restoring(spec.checkpoint().is_some() && saved > 0);
         r.set_restarting(restarting);
-        if let Some(q) = r.requeued_at.take() {
+        if let Some(q) = requeued {
             self.waits_after_interruption.push((s, now - q));
         }
         self.log(j, s, EventKind::Start);
@@ -339,7 +340,7 @@ impl Sim<'_> {
 
     pub(super) fn complete(&mut self, j: JobId) {
         let s = self.sc.jobs[j.index()].share;
-        if self.jobs[j.index()].corrupt.is_some() {
+        if self.corrupt.contains_key(&j) {
             self.invalid_resume(j);
             return;
         }
@@ -478,8 +479,8 @@ impl Sim<'_> {
         let on_exhausted = spec.on_retries_exhausted();
         let now = self.now;
         let r = &mut self.jobs[j.index()];
-        if r.corrupt.get().is_some_and(|c| r.saved <= c) {
-            r.corrupt = OptMs::NONE; // it resumes from a checkpoint the corrupt run did not write
+        if self.corrupt.get(&j).is_some_and(|&c| r.saved <= c) {
+            self.corrupt.remove(&j); // it resumes from a checkpoint the corrupt run did not write
         }
         if spec
             .preemption_retries()
@@ -507,7 +508,7 @@ impl Sim<'_> {
             );
             self.log(j, s, EventKind::Fail);
         } else {
-            r.requeued_at = OptMs::some(now);
+            r.set_requeued(now);
             self.log(j, s, EventKind::Requeue);
             self.enqueue(j);
         }

@@ -115,7 +115,7 @@ impl Sim<'_> {
             let lost = r.saved;
             r.saved = 0;
             r.useful_borrowed = 0;
-            r.corrupt = OptMs::NONE;
+            self.corrupt.remove(&j);
             self.accrue(
                 j,
                 Acc {
@@ -125,8 +125,8 @@ impl Sim<'_> {
             );
             self.rt[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
-        } else if corrupt < rec.invalid_resume && r.corrupt.is_none() {
-            r.corrupt = OptMs::some(r.saved);
+        } else if corrupt < rec.invalid_resume {
+            self.corrupt.entry(j).or_insert(r.saved);
         }
     }
 
@@ -145,7 +145,7 @@ impl Sim<'_> {
         r.base = 0;
         r.run_start = now;
         r.useful_borrowed = 0;
-        r.corrupt = OptMs::NONE;
+        self.corrupt.remove(&j);
         self.accrue(
             j,
             Acc {
@@ -186,7 +186,7 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         // The job goes on as `c`: its books are folded into `j` at the end of the run.
         r.state = State::Failed;
-        let (saved, ub, corrupt, prio) = (r.saved, r.useful_borrowed, r.corrupt, r.priority);
+        let (saved, ub, prio) = (r.saved, r.useful_borrowed, r.priority);
         r.saved = 0;
         r.useful_borrowed = 0;
         self.rt[from].recovery.resubmitted += 1;
@@ -194,9 +194,11 @@ impl Sim<'_> {
         let cr = &mut self.jobs[c.index()];
         cr.saved = saved;
         cr.useful_borrowed = ub;
-        cr.corrupt = corrupt;
         cr.priority = priority;
-        cr.requeued_at = OptMs::some(now);
+        cr.set_requeued(now);
+        if let Some(corrupt) = self.corrupt.remove(&j) {
+            self.corrupt.insert(c, corrupt);
+        }
         self.log(
             c,
             share,

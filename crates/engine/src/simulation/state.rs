@@ -329,7 +329,9 @@ pub struct JobRt {
     pub epoch: u32,
     /// Progress covered by the last checkpoint (what a restart resumes from).
     pub saved: Ms,
-    /// When STARTING began (instances held from then on).
+    /// When STARTING began (instances held from then on); while RUNNABLE again after a
+    /// preemption (SPEC 14), when it returned to the queue: set and read that with
+    /// [`JobRt::set_requeued`] and [`JobRt::take_requeued`] (one field for both).
     pub phase_start: Ms,
     /// When RUNNING began, and the progress it began from; while PREEMPTING (the run is
     /// settled by then), when the preemption began: read it with [`JobRt::preempted_at`]
@@ -344,16 +346,13 @@ pub struct JobRt {
     pub share: u32,
     /// SPEC 14: restores that completed (the index of the next draw of its stream).
     pub restores: u32,
-    /// SPEC 14: a corrupt resume happened from this saved progress; found at completion.
-    pub corrupt: OptMs,
     /// SPEC 14: the part of the kept progress (`saved`, or the progress at the run's end)
     /// made in borrowed runs.
     pub useful_borrowed: Ms,
-    /// SPEC 14: when the job last returned to the queue after a preemption.
-    pub requeued_at: OptMs,
     /// The job's yes/no facts, one bit each: read and set them with the accessors
     /// ([`JobRt::pre_save`], [`JobRt::restoring`], [`JobRt::restarting`],
-    /// [`JobRt::run_borrowed`], [`JobRt::raised`], [`JobRt::merged`]).
+    /// [`JobRt::run_borrowed`], [`JobRt::raised`], [`JobRt::merged`], and whether
+    /// [`JobRt::take_requeued`] has a time).
     pub flags: u8,
 }
 
@@ -364,6 +363,7 @@ const RESTARTING: u8 = 1 << 2;
 const RUN_BORROWED: u8 = 1 << 3;
 const RAISED: u8 = 1 << 4;
 const MERGED: u8 = 1 << 5;
+const REQUEUED: u8 = 1 << 6;
 
 impl JobRt {
     /// PREEMPTING: when the preemption began (whether it saves a checkpoint during grace is
@@ -371,6 +371,20 @@ impl JobRt {
     pub fn preempted_at(&self) -> Ms {
         debug_assert_eq!(self.state, State::Preempting);
         self.run_start
+    }
+
+    /// SPEC 14 `wait_after_interruption_s`: the job returns to the queue at `at` after a
+    /// preemption (or as a continuation); it holds no instances until it starts again.
+    pub fn set_requeued(&mut self, at: Ms) {
+        self.phase_start = at;
+        self.set_flag(REQUEUED, true);
+    }
+
+    /// The time [`JobRt::set_requeued`] recorded, once (read it before STARTING begins).
+    pub fn take_requeued(&mut self) -> Option<Ms> {
+        let at = self.flag(REQUEUED).then_some(self.phase_start);
+        self.set_flag(REQUEUED, false);
+        at
     }
 
     /// SPEC 14: the share the job counts in (its last share once resubmitted).
@@ -739,6 +753,10 @@ pub struct Sim<'a> {
     pub(super) next_escalation: usize,
     /// SPEC 14 `wait_after_interruption_s`: `(share, requeue to next start)` samples.
     pub waits_after_interruption: Vec<(usize, Ms)>,
+    /// SPEC 14 `invalid_resume`: the jobs whose resume was corrupt, each with the saved
+    /// progress it resumed from (found when the work completes). Few jobs ever are, so
+    /// they are kept here, not in every [`JobRt`].
+    pub(super) corrupt: BTreeMap<JobId, Ms>,
 }
 
 impl<'a> Sim<'a> {
@@ -794,9 +812,7 @@ impl<'a> Sim<'a> {
                 held: 0,
                 share: j.share as u32,
                 restores: 0,
-                corrupt: OptMs::NONE,
                 useful_borrowed: 0,
-                requeued_at: OptMs::NONE,
                 flags: 0,
             })
             .collect();
@@ -920,6 +936,7 @@ impl<'a> Sim<'a> {
             escalations,
             next_escalation: 0,
             waits_after_interruption: Vec::new(),
+            corrupt: BTreeMap::new(),
         };
         sim.rebuild_trees();
         sim
@@ -1055,7 +1072,7 @@ mod size {
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
         // On 64-bit targets; a change here is a change of a large run's memory.
         if cfg!(target_pointer_width = "64") {
-            assert_eq!((spec, rt), (80, 112));
+            assert_eq!((spec, rt), (80, 96));
         }
     }
 }
