@@ -298,7 +298,29 @@ pub fn join(path: &str, key: &str) -> String {
 
 /// `path[i]`.
 pub fn idx(path: &str, i: usize) -> String {
-    format!("{path}[{i}]")
+    let mut out = String::new();
+    idx_into(&mut out, path, i);
+    out
+}
+
+/// [`idx`] written into `out` (cleared first): a loop over a large array reuses one
+/// buffer, and no formatting machinery runs per element.
+pub fn idx_into(out: &mut String, path: &str, i: usize) {
+    out.clear();
+    out.push_str(path);
+    out.push('[');
+    let mut digits = [0u8; 20];
+    let (mut n, mut k) = (i, digits.len());
+    loop {
+        k -= 1;
+        digits[k] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(digits[k..].iter().map(|&d| char::from(d)));
+    out.push(']');
 }
 
 /// The kind of a JSON value, as problem messages name it (`must be an object, not a string`).
@@ -357,6 +379,12 @@ mod tests {
     fn paths_kinds_and_numbers() {
         assert_eq!(join("", "shares"), "shares");
         assert_eq!(join(&idx("shares", 2), "limits"), "shares[2].limits");
+        for i in [0, 7, 10, 99, 100, 123_456, usize::MAX] {
+            assert_eq!(idx("jobs", i), format!("jobs[{i}]"));
+        }
+        let mut buf = "left over".to_string();
+        idx_into(&mut buf, "jobs", 42);
+        assert_eq!(buf, "jobs[42]");
         assert_eq!(kind(&json!([])), "an array");
         assert_eq!(kind(&json!(null)), "null");
         assert_eq!(whole_number(&json!(3)), Some(3));

@@ -378,11 +378,13 @@ impl Cx {
         let mut jobs = Vec::new();
         if let Some(list) = plain {
             jobs.reserve_exact(list.len());
+            let mut path = String::new();
             for (i, j) in list.into_iter().enumerate() {
                 let values = j.into_values();
                 let f = job_fields(values.each_ref().map(Option::as_ref), None);
                 let id = f.id;
-                if let Some(job) = self.job_of(f, None, &idx("jobs", i), &share_names) {
+                json::idx_into(&mut path, "jobs", i);
+                if let Some(job) = self.job_of(f, None, &path, &share_names) {
                     jobs.push(job);
                 } else if let Some(id) = id.and_then(Value::as_str) {
                     self.invalid_jobs.insert(id.to_string());

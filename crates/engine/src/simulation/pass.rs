@@ -7,7 +7,7 @@
 
 use crate::admission::{self, Headroom, Misfit};
 use crate::model::Queueing;
-use crate::preemption::Victim;
+use crate::preemption::{Preemptor, Victim};
 use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
 
 /// What a share offers in one step of the pass.
@@ -122,7 +122,13 @@ impl Sim<'_> {
                     Err(Misfit::ShareLimit) if !self.may_preempt(s, t, head.0 .0) => {}
                     Err(_) => limit_bound = false,
                 }
-                if let Some(v) = self.select_victims(j) {
+                let preemptor = Preemptor {
+                    share: s,
+                    ty: t,
+                    n,
+                    priority: head.0 .0,
+                };
+                if let Some(v) = self.select_victims(preemptor) {
                     return Ok(Offer {
                         key,
                         job: j,

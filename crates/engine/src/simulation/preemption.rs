@@ -23,6 +23,16 @@ pub struct Victim {
     pub shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
 }
 
+/// The job preemption makes room for, as its queue head knows it (share, type, size,
+/// priority): the pass hands it over, so selection reads no job record to learn them.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Preemptor {
+    pub share: usize,
+    pub ty: usize,
+    pub n: u64,
+    pub priority: Priority,
+}
+
 /// What [`Sim::could_pass`]'s trial depends on besides usage and configuration: the job's
 /// share and type, what its own candidates release, and the attempt (reclaim or not).
 pub(crate) type CouldPassKey = (usize, usize, u64, bool);
@@ -99,10 +109,8 @@ impl Sim<'_> {
     /// (other RESERVE shares' idle entitlement) having no Kueue counterpart. Conditions 1-2
     /// are tested on the translated quota tree each trial copy of [`TypeUsage`] carries
     /// (SPEC 12 "One engine"), so every trial fit goes through the same tree as admission.
-    pub(crate) fn select_victims(&self, j: JobId) -> Option<Vec<Victim>> {
-        let spec = &self.sc.jobs[j.index()];
-        let (s, t) = (spec.share, spec.instance_type);
-        let p = self.jobs[j.index()].priority;
+    pub(crate) fn select_victims(&self, j: Preemptor) -> Option<Vec<Victim>> {
+        let (s, t, p) = (j.share, j.ty, j.priority);
         // What removing every own candidate would release (0 with in-share preemption off).
         let own_lower = if self.cfg[s].in_share_preemption {
             self.rt[s].admitted_below(t, p)
@@ -183,10 +191,8 @@ impl Sim<'_> {
 
     /// SPEC 5 candidates, group 2: with in-share preemption on, admitted jobs of J's own
     /// share and type with strictly lower priority, lowest first, then latest admission.
-    fn own_candidates(&self, j: JobId) -> impl Iterator<Item = Victim> + '_ {
-        let spec = &self.sc.jobs[j.index()];
-        let (s, t) = (spec.share, spec.instance_type);
-        let p = self.jobs[j.index()].priority;
+    fn own_candidates(&self, j: Preemptor) -> impl Iterator<Item = Victim> + '_ {
+        let (s, t, p) = (j.share, j.ty, j.priority);
         let on = self.cfg[s].in_share_preemption;
         self.rt[s].admitted[t]
             .iter()
@@ -205,10 +211,9 @@ impl Sim<'_> {
     /// attempt A other shares down to the least they can drop to: removal from a share stops
     /// once it is within its limit, so it keeps at least `limit + 1 - largest job`).
     /// Removing more only helps, so if this fails the attempt fails and is not run.
-    fn could_pass(&self, j: JobId, own_lower: u64, reclaim: bool) -> bool {
-        let spec = &self.sc.jobs[j.index()];
-        let (s, n) = (spec.share, spec.instances);
-        let key = (s, spec.instance_type, own_lower, reclaim);
+    fn could_pass(&self, j: Preemptor, own_lower: u64, reclaim: bool) -> bool {
+        let (s, n) = (j.share, j.n);
+        let key = (s, j.ty, own_lower, reclaim);
         let known = self.could_pass_memo.borrow().get(self.usage_version, key);
         let room = known.unwrap_or_else(|| {
             let room = self.room_after_removal(key);
@@ -269,12 +274,11 @@ impl Sim<'_> {
     /// step 3, the minimal set.
     fn attempt(
         &self,
-        j: JobId,
+        j: Preemptor,
         cands: impl Iterator<Item = Victim>,
         attempt: Attempt,
     ) -> Option<Vec<Victim>> {
-        let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (j.share, j.ty, j.n);
         let mut trial = self.usage[t].clone();
         let mut victims = Vec::new();
         for c in cands {
