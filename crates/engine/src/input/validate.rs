@@ -891,14 +891,15 @@ impl Cx {
             }
             found
         });
-        let ty = match f.instance_type {
-            Some(Value::String(t)) if self.declared.contains_key(t.as_str()) => {
-                self.declared.get(t.as_str()).copied()
-            }
-            _ => self
-                .string_v(f.instance_type, path, "instance_type")
-                .and_then(|t| self.type_index(&t, &join(path, "instance_type"))),
+        // A declared type is found with one lookup; anything else is checked in full.
+        let declared = match f.instance_type {
+            Some(Value::String(t)) => self.declared.get(t.as_str()).copied(),
+            _ => None,
         };
+        let ty = declared.or_else(|| {
+            self.string_v(f.instance_type, path, "instance_type")
+                .and_then(|t| self.type_index(&t, &join(path, "instance_type")))
+        });
         let instances = match f.instances {
             None => Some(1),
             Some(v) => self.read_at(
