@@ -189,10 +189,15 @@ impl Cx {
 
     /// [`Cx::string`] of the field's value `v` (as `Map::get` gives it).
     fn string_v(&mut self, v: Option<&Value>, path: &str, key: &str) -> Option<String> {
+        self.str_v(v, path, key).map(str::to_string)
+    }
+
+    /// [`Cx::string_v`], borrowed from the value (no copy for a field only looked at).
+    fn str_v<'v>(&mut self, v: Option<&'v Value>, path: &str, key: &str) -> Option<&'v str> {
         match v {
-            Some(Value::String(s)) => Some(s.clone()),
+            Some(Value::String(s)) => Some(s),
             None => self.read(Err(json::required(&join(path, key)))),
-            Some(v) => self.read(json::string(v, &join(path, key)).map(str::to_string)),
+            Some(v) => self.read(json::string(v, &join(path, key))),
         }
     }
 
@@ -873,15 +878,15 @@ impl Cx {
         shares: &[String],
     ) -> Option<JobSpec> {
         let before = self.errors.len();
-        let id = self.string_v(f.id, path, "id");
-        if let Some(id) = &id {
+        let id = self.str_v(f.id, path, "id");
+        if let Some(id) = id {
             if id.is_empty() {
                 self.err(join(path, "id"), "must not be empty");
             }
         }
-        let share = self.string_v(f.share, path, "share").and_then(|s| {
-            let found = shares.iter().position(|n| *n == s);
-            if found.is_none() && !self.invalid_shares.contains(&s) {
+        let share = self.str_v(f.share, path, "share").and_then(|s| {
+            let found = shares.iter().position(|n| n == s);
+            if found.is_none() && !self.invalid_shares.iter().any(|n| n == s) {
                 let known: Vec<&str> = shares.iter().map(String::as_str).collect();
                 self.err_problem(json::unknown(
                     &join(path, "share"),
@@ -975,7 +980,7 @@ impl Cx {
         if self.errors.len() != before {
             return None;
         }
-        let Some(id) = self.ids.push(&id?) else {
+        let Some(id) = self.ids.push(id?) else {
             self.err(join(path, "id"), TOO_MANY_ID_BYTES);
             return None;
         };
