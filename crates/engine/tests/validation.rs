@@ -114,6 +114,17 @@ const ERROR_ROWS: &[Row] = &[
         "shares",
         "at most 20",
     ),
+    // Instance types: at most 10,000 declared (SPEC is silent; a job keeps its type in 16 bits).
+    (
+        "instance_types: at most 10,000 (10,001)",
+        |v| {
+            v["instance_types"] = (0..10_001)
+                .map(|i| json!({"name": format!("custom-{i}"), "gpus": 1}))
+                .collect();
+        },
+        "instance_types",
+        "declares 10001 instance types; a scenario may declare at most 10000",
+    ),
     // SPEC 2 quota share: 1..=5 limits (0 limits).
     (
         "SPEC 2: 1..=5 limits (0)",
@@ -1412,7 +1423,7 @@ fn defaults() {
     assert!(!b.in_share_preemption);
     assert_eq!(s.shares[0].borrow_limit, BorrowLimit::Percent(100));
     let j = &s.jobs[1];
-    assert_eq!((j.instances, j.priority, j.startup), (1, 0, 0));
+    assert_eq!((j.instances(), j.priority, j.startup), (1, 0, 0));
     assert_eq!(j.preemption_retries(), None);
     assert!(!j.checkpoint_on_preempt());
     let v = with(|v| {
@@ -1666,7 +1677,7 @@ fn contract_fields_are_kept_as_given() {
     assert_eq!(sc.described_jobs(), 2);
     let c = &sc.jobs[2];
     assert_eq!(
-        (sc.id_of(c), c.share, c.priority, c.resubmission_of.get()),
+        (sc.id_of(c), c.share(), c.priority, c.resubmission_of.get()),
         ("a1", 2, 7, Some(0))
     );
     // Without any contract field the scenario reports as before.

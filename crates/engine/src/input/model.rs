@@ -52,6 +52,9 @@ pub mod limits {
     /// SPEC 2/7: counts of instances (a job's size, a limit, a capacity) are at most this,
     /// for the same reason.
     pub const MAX_INSTANCES: u64 = 1_000_000_000;
+    /// The most instance types a scenario may declare (SPEC is silent; with the built-in
+    /// ones it names, a job keeps its type's index in 16 bits).
+    pub const MAX_INSTANCE_TYPES: usize = 10_000;
     /// SPEC 7: the largest `count` (or `at_s` list) of one workload, a bound on the memory a
     /// scenario (or a hostile share link) can make the generator allocate.
     pub const MAX_WORKLOAD_COUNT: u64 = 1_000_000;
@@ -337,9 +340,14 @@ pub struct JobSpec {
     /// The job's id, in the scenario's [`JobIds`]: read it with [`Scenario::job_id`] or
     /// [`Scenario::id_of`].
     pub id: IdRef,
-    pub share: usize,
-    pub instance_type: usize,
-    pub instances: u64,
+    /// The share's index, read with [`JobSpec::share`] (16 bits: a scenario holds at most
+    /// [`limits::KUEUE_MAX_SHARES`]; with the two fields below, 64 bytes a job).
+    share: u16,
+    /// The instance type's index, read with [`JobSpec::instance_type`] (at most
+    /// [`limits::MAX_INSTANCE_TYPES`] declared ones and the catalogue's).
+    instance_type: u16,
+    /// Read with [`JobSpec::instances`] (at most [`limits::MAX_INSTANCES`], under `u32::MAX`).
+    instances: u32,
     pub priority: Priority,
     pub submit: Ms,
     pub work: Ms,
@@ -358,6 +366,53 @@ pub struct JobSpec {
 }
 
 impl JobSpec {
+    /// A job of `instances` instances of type `instance_type` in share `share`, with
+    /// indices and sizes the validator has bounded (SPEC 2 limits).
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        id: IdRef,
+        share: usize,
+        instance_type: usize,
+        instances: u64,
+        priority: Priority,
+        times: JobTimes,
+        class: std::sync::Arc<JobClass>,
+    ) -> JobSpec {
+        debug_assert!(share <= limits::KUEUE_MAX_SHARES);
+        // Declared types, then the built-in ones a scenario names: far under 65,536.
+        debug_assert!(instance_type <= usize::from(u16::MAX));
+        debug_assert!(instances <= limits::MAX_INSTANCES);
+        JobSpec {
+            id,
+            share: share as u16,
+            instance_type: instance_type as u16,
+            instances: instances as u32,
+            priority,
+            submit: times.submit,
+            work: times.work,
+            startup: times.startup,
+            deadline: times.deadline,
+            class,
+            resubmission_of: OptJob::NONE,
+        }
+    }
+    /// The index of the job's share in [`Scenario::shares`].
+    pub fn share(&self) -> usize {
+        usize::from(self.share)
+    }
+    /// Moves the job to share `s` (a SPEC 14 continuation in its `resubmit` share).
+    pub fn set_share(&mut self, s: usize) {
+        debug_assert!(s <= limits::KUEUE_MAX_SHARES);
+        self.share = s as u16;
+    }
+    /// The index of the job's instance type in [`Scenario::instance_types`].
+    pub fn instance_type(&self) -> usize {
+        usize::from(self.instance_type)
+    }
+    /// How many instances the job needs.
+    pub fn instances(&self) -> u64 {
+        u64::from(self.instances)
+    }
     /// SPEC 2 job checkpoint block.
     pub fn checkpoint(&self) -> Option<Checkpoint> {
         self.class.checkpoint
@@ -382,6 +437,16 @@ impl JobSpec {
     pub fn escalate(&self) -> Option<Escalate> {
         self.class.escalate
     }
+}
+
+/// A job's SPEC 7 times, for [`JobSpec::new`].
+#[derive(Clone, Copy, Debug)]
+pub struct JobTimes {
+    pub submit: Ms,
+    pub work: Ms,
+    pub startup: Ms,
+    /// Relative to `submit`.
+    pub deadline: OptMs,
 }
 
 /// Where a job's id is in its scenario's [`JobIds`] (8 bytes where a `String` takes 24 and

@@ -17,8 +17,8 @@ use crate::{Kind, Problem};
 
 pub use crate::input::json::strip_position;
 pub use crate::model::limits::{
-    KUEUE_MAX_COHORTS, KUEUE_MAX_SHARES, MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES,
-    MAX_TIME_S,
+    KUEUE_MAX_COHORTS, KUEUE_MAX_SHARES, MAX_INSTANCES, MAX_INSTANCE_TYPES, MAX_LIMITS, MAX_NAME,
+    MAX_SHARES, MAX_TIME_S,
 };
 
 /// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::model::limits`]).
@@ -356,7 +356,16 @@ impl Cx {
         // Declared instance types come first, in file order.
         if let Some(v) = top.get("instance_types") {
             if let Some(list) = self.array(v, "instance_types") {
-                for (i, t) in list.iter().enumerate() {
+                if list.len() > MAX_INSTANCE_TYPES {
+                    self.err(
+                        "instance_types",
+                        format!(
+                            "declares {} instance types; a scenario may declare at most {MAX_INSTANCE_TYPES}",
+                            list.len()
+                        ),
+                    );
+                }
+                for (i, t) in list.iter().enumerate().take(MAX_INSTANCE_TYPES) {
                     self.instance_type(t, &idx("instance_types", i));
                 }
             }
@@ -984,26 +993,29 @@ impl Cx {
             self.err(join(path, "id"), TOO_MANY_ID_BYTES);
             return None;
         };
-        Some(JobSpec {
-            id,
-            share: share?,
-            instance_type: ty?,
-            instances: instances? as u64,
-            priority: priority?,
+        let times = JobTimes {
             submit: ms_from_s(submit?),
             work: work?,
             startup: ms_from_s(startup),
             deadline: OptMs::from_option(deadline),
-            class: self.job_class(JobClass {
-                checkpoint,
-                checkpoint_on_preempt,
-                preemption_retries: retries,
-                recovery: recovery?,
-                on_retries_exhausted: on_retries_exhausted?,
-                escalate: escalate?,
-            }),
-            resubmission_of: OptJob::NONE,
-        })
+        };
+        let class = self.job_class(JobClass {
+            checkpoint,
+            checkpoint_on_preempt,
+            preemption_retries: retries,
+            recovery: recovery?,
+            on_retries_exhausted: on_retries_exhausted?,
+            escalate: escalate?,
+        });
+        Some(JobSpec::new(
+            id,
+            share?,
+            ty?,
+            instances? as u64,
+            priority?,
+            times,
+            class,
+        ))
     }
 
     fn checkpoint(&mut self, v: &Value, path: &str) -> Option<Checkpoint> {
@@ -1243,24 +1255,27 @@ impl Cx {
                     format!("job \"{}\"", ids.get(j.id))
                 }
             };
-            let share = &shares[j.share];
-            let limit = share.limits.get(j.instance_type).copied().flatten();
-            if limit.is_none() && reported.insert((j.share, j.instance_type)) {
+            let share = &shares[j.share()];
+            let limit = share.limits.get(j.instance_type()).copied().flatten();
+            if limit.is_none() && reported.insert((j.share(), j.instance_type())) {
                 self.warn(
                     path(),
                     format!(
                         "share \"{}\" has no limit for {}: its jobs of that type are unschedulable",
-                        share.name, self.types[j.instance_type].name
+                        share.name,
+                        self.types[j.instance_type()].name
                     ),
                 );
-            } else if j.instances > capacity[j.instance_type]
-                && reported.insert((usize::MAX - j.share, j.instance_type))
+            } else if j.instances() > capacity[j.instance_type()]
+                && reported.insert((usize::MAX - j.share(), j.instance_type()))
             {
                 self.warn(
                     path(),
                     format!(
                         "needs {} instances of {} but capacity is {}: it can never start",
-                        j.instances, self.types[j.instance_type].name, capacity[j.instance_type]
+                        j.instances(),
+                        self.types[j.instance_type()].name,
+                        capacity[j.instance_type()]
                     ),
                 );
             }
@@ -1793,7 +1808,7 @@ fn add_continuations(jobs: &mut Vec<JobSpec>) {
     for i in 0..n {
         if let OnExhausted::Resubmit { share, priority } = jobs[i].on_retries_exhausted() {
             let mut c = jobs[i].clone();
-            c.share = share;
+            c.set_share(share);
             if let Some(p) = priority {
                 c.priority = p;
             }

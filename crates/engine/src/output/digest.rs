@@ -563,8 +563,8 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         jobs.push(JobRow {
             id: sc.id_of(spec).to_string(),
             share: r.share as u16,
-            instance_type: spec.instance_type as u16,
-            instances: spec.instances,
+            instance_type: spec.instance_type() as u16,
+            instances: spec.instances(),
             priority: r.priority,
             state: r.state,
             submit_s: s(spec.submit),

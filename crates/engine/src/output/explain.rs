@@ -22,8 +22,8 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
     }
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
-    let ty = &sc.instance_types[v.instance_type].name;
-    let (vs, bs) = (&sc.shares[v.share].name, &sc.shares[b.share].name);
+    let ty = &sc.instance_types[v.instance_type()].name;
+    let (vs, bs) = (&sc.shares[v.share()].name, &sc.shares[b.share()].name);
     match cause {
         Cause::Reclaim => format!(
             "reclaimed by {}: {bs} lends its idle {ty} only until it needs it, and {vs} was borrowing beyond its own limit",
@@ -65,8 +65,8 @@ fn explain_kueue_preempt(
 ) -> String {
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
-    let ty = &sc.instance_types[v.instance_type].name;
-    let (vp, bp) = (cohort_path(sc, v.share), cohort_path(sc, b.share));
+    let ty = &sc.instance_types[v.instance_type()].name;
+    let (vp, bp) = (cohort_path(sc, v.share()), cohort_path(sc, b.share()));
     let paths = format!("preemptor path {bp}, preemptee path {vp}");
     match cause {
         Cause::InShare => format!(
@@ -75,14 +75,14 @@ fn explain_kueue_preempt(
         ),
         Cause::Reclaim => format!(
             "reclaimed by {}: its ClusterQueue takes back {ty} quota it is owed from {}, which was borrowing beyond its limit (reclaim within the cohort; {paths})",
-            sc.id_of(b), sc.shares[v.share].name
+            sc.id_of(b), sc.shares[v.share()].name
         ),
         Cause::ReclaimWhileBorrowing => format!(
             "reclaimed by {} while it borrows itself: borrow_within_cohort allows it against lower-priority jobs ({by_priority} > {victim_priority}) of {}, which was borrowing beyond its limit ({paths})",
-            sc.id_of(b), sc.shares[v.share].name
+            sc.id_of(b), sc.shares[v.share()].name
         ),
         Cause::FairSharing => {
-            let (bs, vs) = (&sc.shares[b.share].name, &sc.shares[v.share].name);
+            let (bs, vs) = (&sc.shares[b.share()].name, &sc.shares[v.share()].name);
             let values = shares
                 .map(|[p, t]| {
                     format!(": with it admitted {bs}'s dominant resource share would be {p}, against {t} for {vs} before this preemption")
@@ -144,8 +144,8 @@ fn explain_kueue_wait(
 ) -> String {
     use crate::simulation::kueue::Binding;
     let j = &sc.jobs[job.index()];
-    let s = &sc.shares[j.share].name;
-    let ty = &sc.instance_types[j.instance_type].name;
+    let s = &sc.shares[j.share()].name;
+    let ty = &sc.instance_types[j.instance_type()].name;
     let tail = match reason {
         Reason::CapacityInUse => format!(
             "; {s} is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
@@ -159,7 +159,7 @@ fn explain_kueue_wait(
         Binding::OwnNominal { limit } => format!(
             "waits: {s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
         ),
-        Binding::BorrowingLimit { node, limit } if node as usize == j.share => format!(
+        Binding::BorrowingLimit { node, limit } if node as usize == j.share() => format!(
             "waits: {s}'s borrowing limit of {limit} {ty} is used up; waits for its own jobs to finish{tail}"
         ),
         Binding::BorrowingLimit { node, limit } => format!(
@@ -195,8 +195,8 @@ fn explain_kueue_wait(
 /// The one-sentence explanation of a waiting reason (SPEC 4).
 pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
     let j = &sc.jobs[job.index()];
-    let s = &sc.shares[j.share].name;
-    let ty = &sc.instance_types[j.instance_type].name;
+    let s = &sc.shares[j.share()].name;
+    let ty = &sc.instance_types[j.instance_type()].name;
     match reason {
         Reason::Unschedulable => format!("{s} has no limit for {ty}, so this job can never be admitted"),
         Reason::BlockedByPriority => {
@@ -238,7 +238,7 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
         ),
         EventKind::Resubmit { from, priority } => {
             let from = sc.shares.get(from as usize).map_or("", |s| s.name.as_str());
-            let to = &sc.shares[j.share].name;
+            let to = &sc.shares[j.share()].name;
             format!(
                 "{id} was preempted more often than its preemption retries allow in {from}: instead of failing it is submitted again to {to} (priority {priority}), from its last checkpoint"
             )

@@ -296,7 +296,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
                 }
             }
         }
-        let n = spec.instances as u128;
+        let n = spec.instances() as u128;
         let t = &mut st.time;
         t.held += r.held as u128 * n;
         if matches!(r.state, State::Failed | State::Rejected) {
@@ -320,7 +320,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             rc.deadline_decided += (met || missed) as u64;
         }
         st.cost_usd += r.held as f64 * n as f64 / MS_PER_HOUR
-            * sc.instance_types[spec.instance_type].usd_per_hour;
+            * sc.instance_types[spec.instance_type()].usd_per_hour;
         if missed_deadline(
             spec.deadline.get(),
             spec.submit,

@@ -143,7 +143,7 @@ impl Sim<'_> {
 
     pub(super) fn enqueue(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let key = self.qkey(j);
         self.jobs[j.index()].state = State::Runnable;
         let rt = &mut self.rt[s];
@@ -154,7 +154,7 @@ impl Sim<'_> {
 
     pub(super) fn dequeue(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let key = self.qkey(j);
         let rt = &mut self.rt[s];
         rt.remove_runnable((t, n), key);
@@ -166,7 +166,7 @@ impl Sim<'_> {
 
     /// SPEC 6: submission; a DISABLED share rejects new jobs.
     pub(super) fn submit(&mut self, j: JobId) {
-        let s = self.sc.jobs[j.index()].share;
+        let s = self.sc.jobs[j.index()].share();
         self.log(j, s, EventKind::Submit);
         if !self.cfg[s].enabled {
             self.jobs[j.index()].state = State::Rejected;
@@ -180,7 +180,7 @@ impl Sim<'_> {
     /// physically free.
     pub(crate) fn admit(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         self.dequeue(j);
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
         if borrowing {
@@ -222,7 +222,7 @@ impl Sim<'_> {
 
     pub(super) fn try_start(&mut self, j: JobId) -> bool {
         let spec = &self.sc.jobs[j.index()];
-        if spec.instances > self.free_for(spec.share, spec.instance_type) {
+        if spec.instances() > self.free_for(spec.share(), spec.instance_type()) {
             return false;
         }
         let seq = self.jobs[j.index()].adm_seq;
@@ -247,7 +247,7 @@ impl Sim<'_> {
     /// SPEC 6: STARTING for `startup_s` (+ `restore_s` when resuming); 0 ends at once.
     pub(super) fn start(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let saved = self.jobs[j.index()].saved;
         let len = lifecycle::startup_length(spec.startup, spec.checkpoint(), saved);
         let restarting = self.total_preemptions(j) > 0;
@@ -275,7 +275,7 @@ impl Sim<'_> {
 
     pub(super) fn begin_running(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let s = spec.share;
+        let s = spec.share();
         let now = self.now;
         self.book_startup(j, now);
         if self.jobs[j.index()].restoring() {
@@ -293,7 +293,7 @@ impl Sim<'_> {
     /// Releases a job's quota (SPEC 3: at completion or at the preempt event).
     pub(super) fn release_quota(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let key = self.akey(j);
         self.rt[s].remove_admitted(t, key, n);
         self.usage[t].remove(&self.cfg, s, n);
@@ -307,7 +307,7 @@ impl Sim<'_> {
 
     pub(super) fn release_instances(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        self.rt[spec.share].held[spec.instance_type] -= spec.instances;
+        self.rt[spec.share()].held[spec.instance_type()] -= spec.instances();
         self.released = true;
     }
 
@@ -315,7 +315,7 @@ impl Sim<'_> {
     /// its share's totals (times its instances) and, when kept, its own [`Sim::acc`]. The
     /// one place the split grows.
     pub(super) fn accrue(&mut self, j: JobId, d: Acc) {
-        let n = self.sc.jobs[j.index()].instances;
+        let n = self.sc.jobs[j.index()].instances();
         self.acc_totals[self.jobs[j.index()].share()].add(&d, n);
         if let Some(a) = self.acc.get_mut(j.index()) {
             *a += &d;
@@ -339,7 +339,7 @@ impl Sim<'_> {
     }
 
     pub(super) fn complete(&mut self, j: JobId) {
-        let s = self.sc.jobs[j.index()].share;
+        let s = self.sc.jobs[j.index()].share();
         if self.corrupt.contains_key(&j) {
             self.invalid_resume(j);
             return;
@@ -373,7 +373,7 @@ impl Sim<'_> {
         shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
     ) {
         let spec = &self.sc.jobs[j.index()];
-        let s = spec.share;
+        let s = spec.share();
         let (on_preempt, ckpt) = (spec.checkpoint_on_preempt(), spec.checkpoint());
         let grace = self.sc.grace;
         let state = self.jobs[j.index()].state;
@@ -475,7 +475,7 @@ impl Sim<'_> {
 
     pub(super) fn requeue_or_fail(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let s = spec.share;
+        let s = spec.share();
         let on_exhausted = spec.on_retries_exhausted();
         let now = self.now;
         let r = &mut self.jobs[j.index()];
@@ -592,7 +592,7 @@ impl Sim<'_> {
         self.quota_epoch += 1;
         self.struct_epoch += 1;
         let spec = &self.sc.jobs[job];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let old = self.jobs[job].priority;
         match self.jobs[job].state {
             State::Runnable => {

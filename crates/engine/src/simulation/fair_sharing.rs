@@ -192,7 +192,7 @@ impl Sim<'_> {
     /// borrows the type. `borrow_within_cohort` is ignored (Precise point 8).
     fn fs_candidates(&self, j: JobId) -> Vec<Candidate> {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t) = (spec.share, spec.instance_type);
+        let (s, t) = (spec.share(), spec.instance_type());
         let tree = &self.trees[t];
         let p = &self.cfg[s].kueue.preemption;
         let mut out = Vec::new();
@@ -202,7 +202,7 @@ impl Sim<'_> {
                     out.push(Candidate {
                         job: k.2,
                         share: o,
-                        instances: self.sc.jobs[k.2.index()].instances,
+                        instances: self.sc.jobs[k.2.index()].instances(),
                         variant,
                         lca: None,
                     });
@@ -363,7 +363,7 @@ impl Sim<'_> {
     /// minimal set is filled back with borrowing allowed.
     pub(crate) fn fair_victims(&self, j: JobId) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let strategies = &self.sc.fair_sharing.as_ref()?.strategies;
         let candidates = self.fs_candidates(j);
         if candidates.is_empty() {

@@ -367,7 +367,7 @@ impl Sim<'_> {
             self.steps += 1;
             let (j, fits) = (offer.job, offer.fits);
             let spec = &self.sc.jobs[j.index()];
-            let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+            let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
             stale = None;
             if fits {
                 self.admit(j);
@@ -439,7 +439,7 @@ impl Sim<'_> {
         }
         let ask = |o: &KOffer| {
             let spec = &self.sc.jobs[o.job.index()];
-            (spec.share, spec.instance_type, spec.instances)
+            (spec.share(), spec.instance_type(), spec.instances())
         };
         match self.fs_offer_cmp(ask(a), ask(b)) {
             Some(fair) => fair
@@ -472,7 +472,7 @@ impl Sim<'_> {
     /// `Options::exhaustive`.
     fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let now = (self.usage_version, self.struct_epoch);
         let memo = clean && !self.opts.exhaustive;
         if memo && self.rt[s].kueue_failed.contains(&(t, n, now, j)) {
@@ -499,10 +499,10 @@ impl Sim<'_> {
     /// Kueue `PreemptionPolicy` test (`common/preemption_policy.go`) of preemptor `j` against
     /// candidate `w`, for `within_share` (own share) or `reclaim` (other shares).
     pub(crate) fn policy_allows(&self, j: JobId, w: JobId) -> bool {
-        let s = self.sc.jobs[j.index()].share;
+        let s = self.sc.jobs[j.index()].share();
         let (pj, pw) = (self.jobs[j.index()].priority, self.jobs[w.index()].priority);
         let p = &self.cfg[s].kueue.preemption;
-        if self.sc.jobs[w.index()].share == s {
+        if self.sc.jobs[w.index()].share() == s {
             match p.within_share {
                 WithinShare::Never => false,
                 WithinShare::LowerPriority => pj > pw,
@@ -529,8 +529,8 @@ impl Sim<'_> {
         if !self.policy_allows(j, w) {
             return None;
         }
-        let s = self.sc.jobs[j.index()].share;
-        if self.sc.jobs[w.index()].share == s {
+        let s = self.sc.jobs[j.index()].share();
+        if self.sc.jobs[w.index()].share() == s {
             return Some(Variant::WithinShare);
         }
         if advantage {
@@ -552,8 +552,8 @@ impl Sim<'_> {
     fn group_nonempty(&self, j: JobId, g: &Group, t: usize) -> bool {
         let pj = self.jobs[j.index()].priority;
         let admitted = &self.rt[g.share].admitted[t];
-        let p = &self.cfg[self.sc.jobs[j.index()].share].kueue.preemption;
-        let own = g.share == self.sc.jobs[j.index()].share;
+        let p = &self.cfg[self.sc.jobs[j.index()].share()].kueue.preemption;
+        let own = g.share == self.sc.jobs[j.index()].share();
         let lowest_below = || admitted.first().is_some_and(|k| k.0 < pj);
         match (own, p.within_share, p.reclaim) {
             (true, WithinShare::Never, _) | (false, _, ReclaimPolicy::Never) => false,
@@ -574,7 +574,7 @@ impl Sim<'_> {
     /// Whether `j`'s policy towards share `o`'s jobs is `reclaim` `any` (every job is a
     /// candidate); the other policies allow only jobs of priority up to `j`'s.
     fn policy_any(&self, j: JobId, o: usize) -> bool {
-        let s = self.sc.jobs[j.index()].share;
+        let s = self.sc.jobs[j.index()].share();
         o != s && self.cfg[s].kueue.preemption.reclaim == ReclaimPolicy::Any
     }
 
@@ -629,7 +629,7 @@ impl Sim<'_> {
         need_prio: bool,
     ) -> (Vec<Group>, Vec<Group>, Option<Group>) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let tree = &self.trees[t];
         let p = &self.cfg[s].kueue.preemption;
         let own = Group {
@@ -663,7 +663,7 @@ impl Sim<'_> {
     /// three lists; attempts with and without borrowing in Kueue's order; the minimal set.
     pub(crate) fn classical_victims(&self, j: JobId) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t) = (spec.share, spec.instance_type);
+        let (s, t) = (spec.share(), spec.instance_type());
         let bwc_forbidden = !self.cfg[s]
             .kueue
             .preemption
@@ -722,7 +722,7 @@ impl Sim<'_> {
     /// usage never lowers `available`, so if this fails the attempt fails.
     fn attempt_could_pass(&self, j: JobId, lists: [&[Group]; 3], borrow: bool) -> bool {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let pj = self.jobs[j.index()].priority;
         let mut trial = self.trial(t);
         for g in lists.iter().flat_map(|l| l.iter()) {
@@ -760,7 +760,7 @@ impl Sim<'_> {
             return None;
         }
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let mut trial = self.trial(t);
         let mut chosen: Vec<Candidate> = Vec::new();
         for list in lists {
@@ -790,7 +790,7 @@ impl Sim<'_> {
         chosen: &mut Vec<Candidate>,
     ) -> bool {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share, spec.instance_type, spec.instances);
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let pj = self.jobs[j.index()].priority;
         let mut iters: Vec<_> = groups
             .iter()
@@ -814,7 +814,7 @@ impl Sim<'_> {
             let c = Candidate {
                 job: k.2,
                 share: g.share,
-                instances: self.sc.jobs[k.2.index()].instances,
+                instances: self.sc.jobs[k.2.index()].instances(),
                 variant,
                 lca: g.lca,
             };

@@ -198,7 +198,7 @@ impl Sim<'_> {
             return None;
         }
         let spec = &self.sc.jobs[j.index()];
-        self.kueue_binding(spec.share, spec.instance_type, spec.instances)
+        self.kueue_binding(spec.share(), spec.instance_type(), spec.instances())
     }
 
     /// SPEC 4 reason 2 (strict FIFO): a job behind a blocked head waits
@@ -282,7 +282,7 @@ impl Sim<'_> {
             let spec = &self.sc.jobs[j.index()];
             let r = self.rt[s]
                 .buckets
-                .get(&(spec.instance_type, spec.instances))
+                .get(&(spec.instance_type(), spec.instances()))
                 .and_then(|b| b.reason);
             if let Some(r) = r {
                 if job.reason != Some(r) {
@@ -313,7 +313,7 @@ impl Sim<'_> {
                 if j == h {
                     continue;
                 }
-                let t = self.sc.jobs[j.index()].instance_type;
+                let t = self.sc.jobs[j.index()].instance_type();
                 let r = if !admission::has_limit(&self.cfg[s], t) {
                     Reason::Unschedulable
                 } else {

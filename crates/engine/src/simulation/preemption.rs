@@ -182,7 +182,7 @@ impl Sim<'_> {
             Some(Victim {
                 job,
                 share: *o,
-                instances: self.sc.jobs[job.index()].instances,
+                instances: self.sc.jobs[job.index()].instances(),
                 cause: Cause::Reclaim,
                 shares: None,
             })
@@ -200,7 +200,7 @@ impl Sim<'_> {
             .map(move |k| Victim {
                 job: k.2,
                 share: s,
-                instances: self.sc.jobs[k.2.index()].instances,
+                instances: self.sc.jobs[k.2.index()].instances(),
                 cause: Cause::InShare,
                 shares: None,
             })

@@ -102,7 +102,7 @@ impl Sim<'_> {
     /// `invalid_resume` (found when the work completes).
     pub(super) fn restored(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let s = spec.share;
+        let s = spec.share();
         let root = self.root_of(j);
         self.jobs[j.index()].set_restoring(false);
         self.rt[s].recovery.restores += 1;
@@ -135,7 +135,7 @@ impl Sim<'_> {
     /// instances it holds (no restore, so no new draw).
     pub(super) fn invalid_resume(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, work, ckpt) = (spec.share, spec.work, spec.checkpoint());
+        let (s, work, ckpt) = (spec.share(), spec.work, spec.checkpoint());
         let p = self.settle_run(j);
         self.end_run(j, p.progress);
         let now = self.now;
@@ -164,7 +164,7 @@ impl Sim<'_> {
         let Some(a) = self.sc.alarms else { return };
         let count = self.total_preemptions(j);
         if count == a.repeated_preemptions {
-            let s = self.sc.jobs[j.index()].share;
+            let s = self.sc.jobs[j.index()].share();
             self.rt[s].recovery.alarms += 1;
             self.log(j, s, EventKind::Alarm { count });
         }
@@ -181,7 +181,7 @@ impl Sim<'_> {
         share: usize,
         priority: Option<Priority>,
     ) {
-        let from = self.sc.jobs[j.index()].share;
+        let from = self.sc.jobs[j.index()].share();
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         // The job goes on as `c`: its books are folded into `j` at the end of the run.
@@ -257,7 +257,7 @@ impl Sim<'_> {
             r.preemptions = r.preemptions.saturating_add(cr.preemptions);
             r.saved = cr.saved;
             r.useful_borrowed = cr.useful_borrowed;
-            r.share = self.sc.jobs[c.index()].share as u32;
+            r.share = self.sc.jobs[c.index()].share() as u32;
             if cr.raised() {
                 r.set_raised(true);
             }
@@ -276,8 +276,8 @@ impl Sim<'_> {
     fn merge_acc(&mut self, root: JobId, old_share: usize, c: JobId) {
         let (ra, ca) = (self.acc[root.index()], self.acc[c.index()]);
         let (rn, cn) = (
-            self.sc.jobs[root.index()].instances,
-            self.sc.jobs[c.index()].instances,
+            self.sc.jobs[root.index()].instances(),
+            self.sc.jobs[c.index()].instances(),
         );
         self.acc_totals[old_share].sub(&ra, rn);
         self.acc_totals[self.jobs[c.index()].share()].sub(&ca, cn);

@@ -810,7 +810,7 @@ impl<'a> Sim<'a> {
                 run_start: 0,
                 base: 0,
                 held: 0,
-                share: j.share as u32,
+                share: j.share() as u32,
                 restores: 0,
                 useful_borrowed: 0,
                 flags: 0,
@@ -864,7 +864,7 @@ impl<'a> Sim<'a> {
             }
         }
         for j in &sc.jobs {
-            uses[j.share][j.instance_type] = true;
+            uses[j.share()][j.instance_type()] = true;
         }
         let pairs: Vec<(usize, usize)> = (0..cfg.len())
             .flat_map(|s| (0..types).map(move |t| (s, t)))
@@ -873,8 +873,8 @@ impl<'a> Sim<'a> {
         let n = pairs.len();
         let mut max_instances = vec![vec![0u64; types]; cfg.len()];
         for j in &sc.jobs {
-            let m = &mut max_instances[j.share][j.instance_type];
-            *m = (*m).max(j.instances);
+            let m = &mut max_instances[j.share()][j.instance_type()];
+            *m = (*m).max(j.instances());
         }
         let mut sim = Sim {
             trees: Vec::new(),
@@ -1072,7 +1072,7 @@ mod size {
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
         // On 64-bit targets; a change here is a change of a large run's memory.
         if cfg!(target_pointer_width = "64") {
-            assert_eq!((spec, rt), (80, 96));
+            assert_eq!((spec, rt), (64, 96));
         }
     }
 }

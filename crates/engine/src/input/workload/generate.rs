@@ -8,7 +8,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobClass, JobIds, JobSpec, Ms, OptJob, OptMs, Priority};
+use crate::model::{ms_from_s, JobClass, JobIds, JobSpec, JobTimes, Ms, OptMs, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).
@@ -72,24 +72,27 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>,
         for draft in drafts {
             let n = numbers.entry(workload.share).or_insert(0);
             *n += 1;
-            jobs.push(JobSpec {
-                id: ids
-                    .push_with(|t| {
-                        use std::fmt::Write;
-                        let _ = write!(t, "{}-{}", workload.share_name, n);
-                    })
-                    .expect("the validator bounds the ids' bytes"),
-                share: workload.share,
-                instance_type: workload.instance_type,
-                instances: draft.instances,
-                priority: draft.priority,
+            let id = ids
+                .push_with(|t| {
+                    use std::fmt::Write;
+                    let _ = write!(t, "{}-{}", workload.share_name, n);
+                })
+                .expect("the validator bounds the ids' bytes");
+            let times = JobTimes {
                 submit: draft.submit,
                 work: draft.work,
                 startup: draft.startup,
                 deadline: OptMs::from_option(draft.deadline),
-                class: class.clone(),
-                resubmission_of: OptJob::NONE,
-            });
+            };
+            jobs.push(JobSpec::new(
+                id,
+                workload.share,
+                workload.instance_type,
+                draft.instances,
+                draft.priority,
+                times,
+                class.clone(),
+            ));
         }
     }
 }
@@ -341,7 +344,7 @@ mod tests {
         let (a, b) = (jobs_of(&[w], 3), jobs_of(&[edited], 3));
         for (x, y) in a.iter().zip(&b) {
             assert_eq!((x.submit, x.work, x.startup), (y.submit, y.work, y.startup));
-            assert_eq!(y.instances, 3);
+            assert_eq!(y.instances(), 3);
         }
         // A Poisson workload's first jobs do not depend on its count.
         let mut longer = workload(0, "alpha", 50, Arrival::PoissonPerHour(3.0));
@@ -362,7 +365,7 @@ mod tests {
             ids,
             ["alpha-1", "alpha-2", "gamma-1", "alpha-3", "alpha-4", "alpha-5"]
         );
-        let shares: Vec<usize> = jobs.iter().map(|j| j.share).collect();
+        let shares: Vec<usize> = jobs.iter().map(|j| j.share()).collect();
         assert_eq!(shares, [0, 0, 2, 0, 0, 0]);
         // Within a workload, ids follow arrival order.
         assert!(jobs[0].submit <= jobs[1].submit);
@@ -382,7 +385,7 @@ mod tests {
         w.preemption_retries = Some(2);
         w.deadline_factor = Some(1.5);
         for job in jobs_of(&[w.clone()], 5) {
-            assert_eq!(job.instance_type, 1);
+            assert_eq!(job.instance_type(), 1);
             assert_eq!(job.checkpoint(), w.checkpoint);
             assert!(job.checkpoint_on_preempt());
             assert_eq!(job.preemption_retries(), Some(2));
@@ -391,7 +394,7 @@ mod tests {
                 Some((job.work as f64 * 1.5).round() as Ms)
             );
             assert!((10_000..=20_000).contains(&job.submit));
-            assert!([1, 2, 4].contains(&job.instances));
+            assert!([1, 2, 4].contains(&job.instances()));
             assert!(job.priority <= 10);
         }
         w.deadline_factor = None;
@@ -425,7 +428,7 @@ mod tests {
         w.startup_s = Dist::Uniform(-1.0, 0.0);
         w.deadline_factor = Some(1e-9);
         let jobs = jobs_of(&[w], 2);
-        assert!(jobs.iter().all(|j| j.instances == 1));
+        assert!(jobs.iter().all(|j| j.instances() == 1));
         assert!(jobs.iter().all(|j| j.work == 1));
         assert!(jobs.iter().all(|j| j.priority <= 9999));
         assert!(jobs.iter().any(|j| j.priority == 9999));
@@ -466,7 +469,7 @@ mod tests {
             assert!((0..=MAX_TIME_MS).contains(&job.submit));
             assert!((1..=MAX_TIME_MS).contains(&job.work));
             assert!((0..=MAX_TIME_MS).contains(&job.startup));
-            assert!((1..=MAX_INSTANCES).contains(&job.instances));
+            assert!((1..=MAX_INSTANCES).contains(&job.instances()));
             assert!(job
                 .deadline
                 .get()
@@ -648,7 +651,7 @@ mod tests {
             .map(|j| {
                 (
                     j.submit,
-                    j.instances,
+                    j.instances(),
                     j.priority,
                     j.work,
                     j.startup,
