@@ -569,7 +569,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             state: r.state,
             submit_s: s(spec.submit),
             first_start_s: r.first_start.get().map(s),
-            end_s: r.end.get().map(s),
+            end_s: r.end().get().map(s),
             preemptions: r.preemptions.into(),
             lost_s: s(sim.acc[i].lost),
             held_s: s(r.held),

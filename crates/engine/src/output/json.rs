@@ -384,7 +384,7 @@ pub fn to_json(sim: &Sim) -> String {
             r.state.as_str(),
             secs(spec.submit),
             opt_secs(r.first_start.get()),
-            opt_secs(r.end.get()),
+            opt_secs(r.end().get()),
             r.preemptions,
             secs(sim.acc[i].lost),
             secs(r.held),

@@ -266,7 +266,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             .filter(|(spec, r)| r.state != State::Pending && spec.resubmission_of.is_none())
     };
     let completion = BySample::new(nshares, || {
-        reported().filter_map(|(spec, r)| match (r.state, r.end.get()) {
+        reported().filter_map(|(spec, r)| match (r.state, r.end().get()) {
             (State::Succeeded, Some(end)) => Some((r.share(), end - spec.submit)),
             _ => None,
         })
@@ -312,7 +312,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
                 spec.deadline.get(),
                 spec.submit,
                 r.state,
-                r.end.get(),
+                r.end().get(),
                 sim.end,
             );
             let met = r.state == State::Succeeded && !missed;
@@ -325,7 +325,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             spec.deadline.get(),
             spec.submit,
             r.state,
-            r.end.get(),
+            r.end().get(),
             sim.end,
         ) {
             st.deadline_misses += 1;

@@ -351,7 +351,7 @@ impl Sim<'_> {
         r.saved = p.progress;
         r.held += now - r.phase_start;
         r.state = State::Succeeded;
-        r.end = OptMs::some(now);
+        r.set_end(OptMs::some(now));
         self.release_quota(j);
         self.release_instances(j);
         self.log(j, s, EventKind::Succeed);
@@ -496,7 +496,7 @@ impl Sim<'_> {
             }
             let r = &mut self.jobs[j.index()];
             r.state = State::Failed;
-            r.end = OptMs::some(now);
+            r.set_end(OptMs::some(now));
             let lost = std::mem::take(&mut r.saved); // SPEC 6: a FAILED job loses all progress
             r.useful_borrowed = 0;
             self.accrue(

@@ -252,7 +252,7 @@ impl Sim<'_> {
             let r = &mut self.jobs[root];
             r.state = cr.state;
             r.reason = cr.reason;
-            r.end = cr.end;
+            r.set_end(cr.end());
             r.priority = cr.priority;
             r.preemptions = r.preemptions.saturating_add(cr.preemptions);
             r.saved = cr.saved;

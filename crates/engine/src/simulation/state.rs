@@ -324,7 +324,6 @@ pub struct JobRt {
     /// Preemptions so far (saturating: a count, never an index).
     pub preemptions: u32,
     pub first_start: OptMs,
-    pub end: OptMs,
     /// Bumped whenever a pending startup-end or completion becomes stale.
     pub epoch: u32,
     /// Progress covered by the last checkpoint (what a restart resumes from).
@@ -334,8 +333,9 @@ pub struct JobRt {
     /// [`JobRt::set_requeued`] and [`JobRt::take_requeued`] (one field for both).
     pub phase_start: Ms,
     /// When RUNNING began, and the progress it began from; while PREEMPTING (the run is
-    /// settled by then), when the preemption began: read it with [`JobRt::preempted_at`]
-    /// (one field for both: 8 bytes of each of a million jobs).
+    /// settled by then), when the preemption began: read it with [`JobRt::preempted_at`];
+    /// once the job has ended (SUCCEEDED or FAILED), when: [`JobRt::end`] (one field for
+    /// all three: 8 bytes of each of a million jobs).
     pub run_start: Ms,
     pub base: Ms,
     /// SPEC 6: instance time held so far, in ms of one instance (the rest of the split is
@@ -364,6 +364,7 @@ const RUN_BORROWED: u8 = 1 << 3;
 const RAISED: u8 = 1 << 4;
 const MERGED: u8 = 1 << 5;
 const REQUEUED: u8 = 1 << 6;
+const ENDED: u8 = 1 << 7;
 
 impl JobRt {
     /// PREEMPTING: when the preemption began (whether it saves a checkpoint during grace is
@@ -371,6 +372,23 @@ impl JobRt {
     pub fn preempted_at(&self) -> Ms {
         debug_assert_eq!(self.state, State::Preempting);
         self.run_start
+    }
+
+    /// When the job ended (SUCCEEDED or FAILED), if it has.
+    pub fn end(&self) -> OptMs {
+        if self.flag(ENDED) {
+            OptMs::some(self.run_start)
+        } else {
+            OptMs::NONE
+        }
+    }
+
+    /// The job ends at `at` (or, `NONE`, has not ended): its run is settled by then.
+    pub fn set_end(&mut self, at: OptMs) {
+        if let Some(at) = at.get() {
+            self.run_start = at;
+        }
+        self.set_flag(ENDED, at.is_some());
     }
 
     /// SPEC 14 `wait_after_interruption_s`: the job returns to the queue at `at` after a
@@ -803,7 +821,6 @@ impl<'a> Sim<'a> {
                 adm_seq: 0,
                 preemptions: 0,
                 first_start: OptMs::NONE,
-                end: OptMs::NONE,
                 epoch: 0,
                 saved: 0,
                 phase_start: 0,
@@ -1072,7 +1089,7 @@ mod size {
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
         // On 64-bit targets; a change here is a change of a large run's memory.
         if cfg!(target_pointer_width = "64") {
-            assert_eq!((spec, rt), (64, 96));
+            assert_eq!((spec, rt), (64, 88));
         }
     }
 }
