@@ -131,7 +131,7 @@ impl Sim<'_> {
         (
             Reverse(self.jobs[j.index()].priority),
             self.sc.jobs[j.index()].submit,
-            self.id_rank[j.index()],
+            self.id_rank.of(j),
             j,
         )
     }

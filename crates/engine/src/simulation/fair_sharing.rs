@@ -182,7 +182,7 @@ impl Sim<'_> {
             c.share == s,
             r.priority,
             Reverse(r.adm_seq),
-            self.id_rank[c.job.index()],
+            self.id_rank.of(c.job),
         )
     }
 

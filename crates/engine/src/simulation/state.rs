@@ -711,8 +711,9 @@ pub struct Sim<'a> {
     pub acc_totals: Vec<AccTotals>,
     /// Largest job (instances) of each share and type, for preemption bounds.
     pub max_instances: Vec<Vec<u64>>,
-    /// SPEC 4 tie-break: each job's rank in (submit, id, file order), see [`id_ranks`].
-    pub id_rank: Vec<u32>,
+    /// SPEC 4 tie-break: each job's rank among the jobs of its submit time, by (id, file
+    /// order): [`IdRanks::of`].
+    pub id_rank: IdRanks,
     pub events: Vec<Event>,
     pub series: Series,
     pub integrals: Vec<Integrals>,
@@ -961,25 +962,45 @@ impl<'a> Sim<'a> {
 }
 
 /// SPEC 4 tie-break of equal priority and submit time: the job id in string order (then
-/// file order, for a continuation's id is its job's). Each job's rank in the order (submit,
-/// id, file order), from `by_submit` (every job, stably sorted by submit): only jobs of one
-/// submit time ever compare ranks (the queue key compares submit first; fair sharing's
-/// candidate key compares admissions first, which never tie), so ids are sorted only within
-/// a submit time, not all of them as strings.
-fn id_ranks(sc: &Scenario, mut by_submit: Vec<JobId>) -> Vec<u32> {
+/// file order, for a continuation's id is its job's). Each job's rank in the order (id, file
+/// order) among its submit time's jobs, from `by_submit` (every job, stably sorted by
+/// submit): only jobs of one submit time ever compare ranks (the queue key compares submit
+/// first; fair sharing's candidate key compares admissions first, which never tie), so ids
+/// are sorted only within a submit time, not all of them as strings.
+fn id_ranks(sc: &Scenario, mut by_submit: Vec<JobId>) -> IdRanks {
     let submit = |j: &JobId| sc.jobs[j.index()].submit;
+    let mut tied = Vec::new();
     for group in by_submit.chunk_by_mut(|a, b| submit(a) == submit(b)) {
         if group.len() > 1 {
             crate::sort::stable_by(group, &|&a, &b| {
                 sc.job_id(a.index()).cmp(sc.job_id(b.index()))
             });
+            tied.extend(group.iter().enumerate().map(|(r, &j)| (j, r as u32)));
         }
     }
-    let mut rank = vec![0; sc.jobs.len()];
-    for (r, &j) in by_submit.iter().enumerate() {
-        rank[j.index()] = r as u32;
+    tied.sort_unstable_by_key(|&(j, _)| j);
+    IdRanks { tied }
+}
+
+/// SPEC 4's id tie-break, kept only for jobs that share their submit time with another (a
+/// rank only ever decides between those): most jobs of a generated million have none, so
+/// this costs nothing per job where a dense rank took 4 bytes each.
+#[derive(Clone, Debug, Default)]
+pub struct IdRanks {
+    /// (job, its rank among its submit time's jobs), by job.
+    tied: Vec<(JobId, u32)>,
+}
+
+impl IdRanks {
+    /// Job `j`'s rank among the jobs submitted at its time (0 when it is alone there).
+    pub fn of(&self, j: JobId) -> u32 {
+        if self.tied.is_empty() {
+            return 0;
+        }
+        self.tied
+            .binary_search_by_key(&j, |&(t, _)| t)
+            .map_or(0, |i| self.tied[i].1)
     }
-    rank
 }
 
 /// SPEC 14 `escalate`: `to_priority` at `submit + deadline - before_deadline` (not before
