@@ -276,8 +276,11 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         reported().filter_map(|(spec, r)| Some((r.share(), r.first_start.get()? - spec.submit)))
     })
     .percentiles();
-    let after =
-        BySample::new(nshares, || sim.waits_after_interruption.iter().copied()).percentiles();
+    let after = BySample::new(nshares, || {
+        let per_share = sim.waits_after_interruption.iter().enumerate();
+        per_share.flat_map(|(s, waits)| waits.iter().map(move |&w| (s, w)))
+    })
+    .percentiles();
     for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue; // submitted after the horizon (or a continuation, folded into its job)

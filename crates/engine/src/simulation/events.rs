@@ -263,7 +263,7 @@ impl Sim<'_> {
         r.set_restoring(spec.checkpoint().is_some() && saved > 0);
         r.set_restarting(restarting);
         if let Some(q) = requeued {
-            self.waits_after_interruption.push((s, now - q));
+            self.waits_after_interruption[s].push(now - q);
         }
         self.log(j, s, EventKind::Start);
         if len == 0 {

@@ -770,8 +770,8 @@ pub struct Sim<'a> {
     /// SPEC 14 escalations `(at, job, priority)` in time order, then job order.
     pub(super) escalations: Vec<(Ms, JobId, Priority)>,
     pub(super) next_escalation: usize,
-    /// SPEC 14 `wait_after_interruption_s`: `(share, requeue to next start)` samples.
-    pub waits_after_interruption: Vec<(usize, Ms)>,
+    /// SPEC 14 `wait_after_interruption_s`: per share, its `requeue to next start` samples.
+    pub waits_after_interruption: Vec<Vec<Ms>>,
     /// SPEC 14 `invalid_resume`: the jobs whose resume was corrupt, each with the saved
     /// progress it resumed from (found when the work completes). Few jobs ever are, so
     /// they are kept here, not in every [`JobRt`].
@@ -851,13 +851,11 @@ impl<'a> Sim<'a> {
         // Stable: file order within an instant.
         let mut by_submit: Vec<JobId> = JobId::all(sc.jobs.len()).collect();
         crate::sort::stable_by_i64(&mut by_submit, &|&j| sc.jobs[j.index()].submit);
-        // SPEC 14: continuations are submitted by the engine only (resubmission).
-        let submissions: Vec<JobId> = by_submit
-            .iter()
-            .copied()
-            .filter(|j| sc.jobs[j.index()].resubmission_of.is_none())
-            .collect();
-        let id_rank = id_ranks(sc, by_submit);
+        let id_rank = id_ranks(sc, &by_submit);
+        // SPEC 14: continuations are submitted by the engine only (resubmission). In place:
+        // a million jobs' order is not copied.
+        let mut submissions = by_submit;
+        submissions.retain(|j| sc.jobs[j.index()].resubmission_of.is_none());
         let mut timed: Vec<usize> = (0..sc.events.len()).collect();
         crate::sort::stable_by_i64(&mut timed, &|&e| sc.events[e].at);
 
@@ -953,7 +951,7 @@ impl<'a> Sim<'a> {
             continuation,
             escalations,
             next_escalation: 0,
-            waits_after_interruption: Vec::new(),
+            waits_after_interruption: vec![Vec::new(); sc.shares.len()],
             corrupt: BTreeMap::new(),
         };
         sim.rebuild_trees();
@@ -967,15 +965,18 @@ impl<'a> Sim<'a> {
 /// submit): only jobs of one submit time ever compare ranks (the queue key compares submit
 /// first; fair sharing's candidate key compares admissions first, which never tie), so ids
 /// are sorted only within a submit time, not all of them as strings.
-fn id_ranks(sc: &Scenario, mut by_submit: Vec<JobId>) -> IdRanks {
+fn id_ranks(sc: &Scenario, by_submit: &[JobId]) -> IdRanks {
     let submit = |j: &JobId| sc.jobs[j.index()].submit;
     let mut tied = Vec::new();
-    for group in by_submit.chunk_by_mut(|a, b| submit(a) == submit(b)) {
+    let mut group_by_id = Vec::new();
+    for group in by_submit.chunk_by(|a, b| submit(a) == submit(b)) {
         if group.len() > 1 {
-            crate::sort::stable_by(group, &|&a, &b| {
+            group_by_id.clear();
+            group_by_id.extend_from_slice(group);
+            crate::sort::stable_by(&mut group_by_id, &|&a, &b| {
                 sc.job_id(a.index()).cmp(sc.job_id(b.index()))
             });
-            tied.extend(group.iter().enumerate().map(|(r, &j)| (j, r as u32)));
+            tied.extend(group_by_id.iter().enumerate().map(|(r, &j)| (j, r as u32)));
         }
     }
     tied.sort_unstable_by_key(|&(j, _)| j);
