@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { SHOTS, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
+import { SHOTS, openBrowser, openExplore, fillExplore as fill, serveDist, waitForApp, waitForWorker, waitSweepDone as waitDone } from './helpers.mjs';
 
 let server;
 before(async () => {
@@ -19,27 +19,6 @@ after(async () => {
 });
 
 const progress = (page) => page.getByTestId('explore-progress').textContent();
-
-async function openExplore(page) {
-  await page.getByTestId('explore-open').click();
-  await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
-}
-
-async function fill(page, { path, from, to, step, seeds, metric }) {
-  await page.getByTestId('explore-field').selectOption(path);
-  for (const [id, v] of [['from', from], ['to', to], ['step', step], ['seeds', seeds]]) {
-    await page.getByTestId(`explore-${id}`).fill(String(v));
-  }
-  if (metric) await page.getByTestId('explore-metric').selectOption(metric);
-}
-
-async function waitDone(page, total, timeout = 120_000) {
-  await page.waitForFunction(
-    (want) => document.querySelector('[data-testid="explore-progress"]')?.textContent === want,
-    `${total} / ${total} runs, done`,
-    { timeout },
-  );
-}
 
 test('a sweep streams into the chart; a point shows its numbers and opens its variant', async () => {
   const { page, problems, close } = await openBrowser('explore-sweep');

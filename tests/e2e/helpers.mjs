@@ -180,3 +180,27 @@ export async function canvasStats(page, selector, targets = []) {
     targets,
   );
 }
+
+/** Opens the Explore panel (SPEC 15). */
+export async function openExplore(page) {
+  await page.getByTestId('explore-open').click();
+  await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+}
+
+/** Sets the Explore panel's path, range, seeds and (optionally) metric, as a person types them. */
+export async function fillExplore(page, { path, from, to, step, seeds, metric }) {
+  await page.getByTestId('explore-field').selectOption(path);
+  for (const [id, v] of [['from', from], ['to', to], ['step', step], ['seeds', seeds]]) {
+    await page.getByTestId(`explore-${id}`).fill(String(v));
+  }
+  if (metric) await page.getByTestId('explore-metric').selectOption(metric);
+}
+
+/** Waits until the sweep's progress reads `total / total runs, done`. */
+export async function waitSweepDone(page, total, timeout = 120_000) {
+  await page.waitForFunction(
+    (want) => document.querySelector('[data-testid="explore-progress"]')?.textContent === want,
+    `${total} / ${total} runs, done`,
+    { timeout },
+  );
+}
