@@ -731,7 +731,13 @@ pub fn FilesMenu() -> impl IntoView {
     let on_toggle = move |_| {
         button.on_toggle();
         if menu.get_untracked().is_some_and(|d| d.open()) {
-            charts.set(chart_canvases().into_iter().map(|(c, _)| c).collect());
+            // Only a changed list is set: setting an equal one would rebuild every chart
+            // item under a pointer that is about to click one (the click then lands on
+            // neither the old button nor the new one).
+            let now: Vec<ChartCanvas> = chart_canvases().into_iter().map(|(c, _)| c).collect();
+            if charts.with_untracked(|old| *old != now) {
+                charts.set(now);
+            }
         }
     };
     let on_pick = move |ev: leptos::ev::Event| {

@@ -42,7 +42,10 @@ async function waitForShares(page, shares) {
 /** Opens the Files menu, clicks `testid`, saves the download in target/e2e/. */
 async function download(page, testid) {
   await page.locator('[data-testid="files-menu"] > summary').click();
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid="${testid}"]`).click()]);
+  await page.waitForFunction(() => document.querySelector('[data-testid="files-menu"]').open);
+  const item = page.locator(`[data-testid="${testid}"]`);
+  await item.waitFor({ state: 'visible' });
+  const [dl] = await Promise.all([page.waitForEvent('download'), item.click()]);
   const name = dl.suggestedFilename();
   const path = join(SHOTS, `download-${name}`);
   await dl.saveAs(path);
