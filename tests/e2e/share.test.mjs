@@ -45,7 +45,16 @@ async function download(page, testid) {
   await page.waitForFunction(() => document.querySelector('[data-testid="files-menu"]').open);
   const item = page.locator(`[data-testid="${testid}"]`);
   await item.waitFor({ state: 'visible' });
-  const [dl] = await Promise.all([page.waitForEvent('download'), item.click()]);
+  // An export that fails says why in an error notice: fail at once with its words rather
+  // than wait out the download's timeout (only a notice that was not showing before counts).
+  const showing = await page.locator('[data-testid="share-notice"].error').count();
+  const failed = showing ? new Promise(() => {}) : page
+    .locator('[data-testid="share-notice"].error')
+    .waitFor({ state: 'visible', timeout: 30_000 })
+    .then(async () => {
+      throw new Error(`${testid}: ${await page.locator('[data-testid="share-notice"]').innerText()}`);
+    }, () => new Promise(() => {}));
+  const [dl] = await Promise.all([Promise.race([page.waitForEvent('download'), failed]), item.click()]);
   const name = dl.suggestedFilename();
   const path = join(SHOTS, `download-${name}`);
   await dl.saveAs(path);
