@@ -2,10 +2,9 @@
 // the chart's size on the page, with its title above and a legend of its shares below.
 // The PNGs are saved in target/e2e/download-*.png.
 import assert from 'node:assert/strict';
-import { mkdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { mkdir } from 'node:fs/promises';
 import { after, before, test } from 'node:test';
-import { SHOTS, openBrowser, serveDist, waitForApp } from './helpers.mjs';
+import { SHOTS, downloadFromFilesMenu, openBrowser, serveDist, waitForApp } from './helpers.mjs';
 
 let server;
 before(async () => {
@@ -32,15 +31,6 @@ async function chartItems(page) {
   return items.map((testid) => ({ testid, file: testid.replace(/^export-chart-/, '') }));
 }
 
-/** Clicks the Files menu item `testid` and saves its download in target/e2e/. */
-async function download(page, testid) {
-  await page.locator('[data-testid="files-menu"] > summary').click();
-  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid="${testid}"]`).click()]);
-  const name = dl.suggestedFilename();
-  const path = join(SHOTS, `download-${name}`);
-  await dl.saveAs(path);
-  return { name, path, bytes: await readFile(path) };
-}
 
 /**
  * Counts, in the bottom `rows` rows of the PNG, the pixels near each of `colours` (CSS
@@ -100,7 +90,7 @@ test('chart PNGs are twice the chart, with a title band and a legend of its shar
       const r = c.getBoundingClientRect();
       return { width: r.width, height: r.height };
     });
-    const png = await download(page, testid);
+    const png = await downloadFromFilesMenu(page, testid);
     assert.match(png.name, new RegExp(`-${file}\\.png$`));
     const { width, height } = pngSize(png.bytes);
     assert.equal(width, Math.round(box.width * 2), `${file}: ${width} px wide for a ${box.width} px chart`);

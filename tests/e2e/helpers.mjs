@@ -204,3 +204,32 @@ export async function waitSweepDone(page, total, timeout = 120_000) {
     { timeout },
   );
 }
+
+/**
+ * Opens the Files menu, clicks its item `testid` once the menu is open and the item visible,
+ * and saves the download in target/e2e/: `{ name, path, bytes }`. An export that fails says
+ * why in an error notice: then this fails at once with its words instead of waiting out the
+ * download's timeout (a notice already showing before the click does not count).
+ */
+export async function downloadFromFilesMenu(page, testid) {
+  const notice = page.locator('[data-testid="share-notice"].error');
+  const noticeBefore = await notice.count();
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.waitForFunction(() => document.querySelector('[data-testid="files-menu"]').open);
+  const item = page.locator(`[data-testid="${testid}"]`);
+  await item.waitFor({ state: 'visible' });
+  const download = page.waitForEvent('download');
+  const failure = noticeBefore
+    ? download
+    : notice.waitFor({ state: 'visible' }).then(
+        async () => {
+          throw new Error(`${testid}: ${await notice.innerText()}`);
+        },
+        () => download,
+      );
+  const [dl] = await Promise.all([Promise.race([download, failure]), item.click()]);
+  const name = dl.suggestedFilename();
+  const path = join(SHOTS, `download-${name}`);
+  await dl.saveAs(path);
+  return { name, path, bytes: await readFile(path) };
+}

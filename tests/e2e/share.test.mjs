@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { DIST, ROOT, SHOTS, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
+import { DIST, ROOT, SHOTS, downloadFromFilesMenu, openBrowser, serveDist, waitForApp, waitForWorker } from './helpers.mjs';
 
 const AWS_SHARES = ['background', 'medium', 'protected'];
 
@@ -39,27 +39,6 @@ async function waitForShares(page, shares) {
   );
 }
 
-/** Opens the Files menu, clicks `testid`, saves the download in target/e2e/. */
-async function download(page, testid) {
-  await page.locator('[data-testid="files-menu"] > summary').click();
-  await page.waitForFunction(() => document.querySelector('[data-testid="files-menu"]').open);
-  const item = page.locator(`[data-testid="${testid}"]`);
-  await item.waitFor({ state: 'visible' });
-  // An export that fails says why in an error notice: fail at once with its words rather
-  // than wait out the download's timeout (only a notice that was not showing before counts).
-  const showing = await page.locator('[data-testid="share-notice"].error').count();
-  const failed = showing ? new Promise(() => {}) : page
-    .locator('[data-testid="share-notice"].error')
-    .waitFor({ state: 'visible', timeout: 30_000 })
-    .then(async () => {
-      throw new Error(`${testid}: ${await page.locator('[data-testid="share-notice"]').innerText()}`);
-    }, () => new Promise(() => {}));
-  const [dl] = await Promise.all([Promise.race([page.waitForEvent('download'), failed]), item.click()]);
-  const name = dl.suggestedFilename();
-  const path = join(SHOTS, `download-${name}`);
-  await dl.saveAs(path);
-  return { name, path, bytes: await readFile(path) };
-}
 
 /** RFC 4180 records (quoted fields with commas, quotes and newlines). */
 function parseCsv(text) {
@@ -202,17 +181,17 @@ test('exports: scenario and results JSON, summary/jobs/events CSV, charts PNG, o
   await waitForApp(page);
   await waitForShares(page, AWS_SHARES);
 
-  const sc = await download(page, 'export-scenario');
+  const sc = await downloadFromFilesMenu(page, 'export-scenario');
   assert.equal(sc.name, 'aws-walkthrough.json');
   assert.deepEqual(JSON.parse(sc.bytes.toString('utf8')), await editorJson(page));
 
-  const res = await download(page, 'export-result-json');
+  const res = await downloadFromFilesMenu(page, 'export-result-json');
   assert.equal(res.name, 'aws-walkthrough-result.json');
   const result = JSON.parse(res.bytes.toString('utf8'));
   assert.equal(result.format, 'quotalab-result/v1');
   assert.deepEqual(Object.keys(result.shares), AWS_SHARES);
 
-  const summary = parseCsv((await download(page, 'export-summary-csv')).bytes.toString('utf8'));
+  const summary = parseCsv((await downloadFromFilesMenu(page, 'export-summary-csv')).bytes.toString('utf8'));
   assert.deepEqual(summary[0].slice(0, 4), ['scope', 'share', 'submitted', 'succeeded']);
   assert.deepEqual(
     summary.slice(1).map((r) => [r[0], r[1]]),
@@ -224,14 +203,14 @@ test('exports: scenario and results JSON, summary/jobs/events CSV, charts PNG, o
     assert.equal(Number(summary[i + 1][col('preemptions_reclaim')]), result.shares[share].preemptions.reclaim);
   }
 
-  const jobs = parseCsv((await download(page, 'export-jobs-csv')).bytes.toString('utf8'));
+  const jobs = parseCsv((await downloadFromFilesMenu(page, 'export-jobs-csv')).bytes.toString('utf8'));
   assert.equal(jobs[0][0], 'id');
   assert.deepEqual(
     jobs.slice(1).map((r) => r[0]).sort(),
     result.jobs.map((j) => j.id).sort(),
   );
 
-  const events = parseCsv((await download(page, 'export-events-csv')).bytes.toString('utf8'));
+  const events = parseCsv((await downloadFromFilesMenu(page, 'export-events-csv')).bytes.toString('utf8'));
   assert.deepEqual(events[0], ['t_s', 'kind', 'job', 'share', 'borrowing', 'cause', 'by', 'reason', 'priority', 'explain']);
   assert.equal(events.length - 1, result.events.length, 'one row per event');
   const preempt = events.find((r) => r[1] === 'preempt');
@@ -245,13 +224,13 @@ test('exports: scenario and results JSON, summary/jobs/events CSV, charts PNG, o
   assert.equal(chartItems.length, canvases, `one PNG item per chart canvas (${chartItems.join(', ')})`);
   assert.ok(canvases >= 1, 'the page has charts');
   for (const id of chartItems) {
-    const png = await download(page, id);
+    const png = await downloadFromFilesMenu(page, id);
     assert.match(png.name, /^aws-walkthrough-.+\.png$/);
     assert.deepEqual([...png.bytes.subarray(0, 8)], [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a], `${png.name} is a PNG`);
     assert.ok(png.bytes.length > 2000, `${png.name}: ${png.bytes.length} bytes`);
   }
 
-  const svg = await download(page, 'export-occupancy-svg');
+  const svg = await downloadFromFilesMenu(page, 'export-occupancy-svg');
   const svgText = svg.bytes.toString('utf8');
   assert.match(svgText, /^<svg /);
   for (const s of AWS_SHARES) assert.ok(svgText.includes(`\n${s}\n</text>`), `the SVG names ${s}`);
