@@ -398,6 +398,11 @@ impl TypeUsage {
         !self.cfg.shares[s].reserve
     }
 
+    /// SPEC 3 condition 1 for share `s`: `used(S,T) + n <= limit(S,T) + borrow_cap(S,T)`.
+    pub fn within_ceiling(&self, s: usize, n: u64) -> bool {
+        self.used[s].saturating_add(n) <= self.cfg.shares[s].ceiling
+    }
+
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
     pub fn over_limit(&self, _shares: &[Share], s: usize) -> bool {
         self.used[s] > self.cfg.shares[s].limit
@@ -469,6 +474,50 @@ mod tests {
         assert_eq!(u.fits(&shares, 1, 1), Err(Misfit::LendablePool)); // lent out
         assert_eq!(u.fits(&shares, 2, 1), Ok(())); // RESERVE is guaranteed
         assert!(u.over_limit(&shares, 0));
+    }
+
+    /// SPEC 3 condition 1 is the share's own: whenever it fails, the translated tree's test
+    /// (conditions 1-2, SPEC 12) fails as condition 1, whatever the other shares use, over-
+    /// or undercommitted, overdrawn or not; whenever it holds, the misfit is never
+    /// condition 1. The AWS waiting reasons rely on it (`Sim::own_reason`).
+    #[test]
+    fn condition_one_is_the_shares_own() {
+        let strategies = [
+            (Strategy::Reserve, BorrowLimit::Unlimited),
+            (Strategy::Lend, BorrowLimit::Unlimited),
+            (Strategy::LendAndBorrow, BorrowLimit::Unlimited),
+            (Strategy::LendAndBorrow, BorrowLimit::Percent(0)),
+            (Strategy::LendAndBorrow, BorrowLimit::Percent(50)),
+            (Strategy::LendAndBorrow, BorrowLimit::Percent(200)),
+        ];
+        let mut checked = 0;
+        for (i, &(a, ab)) in strategies.iter().enumerate() {
+            for &(b, bb) in &strategies[i..] {
+                for (la, lb) in [(0, 2), (1, 1), (2, 3), (3, 0)] {
+                    let shares = vec![share(a, Some(la), ab), share(b, Some(lb), bb)];
+                    for capacity in [1, la + lb, la + lb + 2] {
+                        for (ua, ub) in [(0, 0), (1, 0), (0, 3), (2, 2), (4, 1), (5, 5)] {
+                            let mut u = TypeUsage::new(&shares, 0, capacity);
+                            u.add(&shares, 0, ua);
+                            u.add(&shares, 1, ub);
+                            for s in 0..2 {
+                                for n in 1..8 {
+                                    let fit = u.headroom(s).fits(n);
+                                    assert_eq!(
+                                        fit == Err(Misfit::ShareLimit),
+                                        !u.within_ceiling(s, n),
+                                        "{shares:?} capacity {capacity} used {:?} share {s} n {n}: {fit:?}",
+                                        u.used
+                                    );
+                                    checked += 1;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "{checked} cases");
     }
 
     // SPEC 3 condition 3 binds when overcommitted.

@@ -548,6 +548,7 @@ impl Sim<'_> {
                 self.quota_epoch += 1;
                 self.struct_epoch += 1;
                 self.usage_version += 1;
+                self.config_epoch += 1;
                 for rt in &mut self.rt {
                     rt.dirty = true;
                     for b in rt.buckets.values_mut() {

@@ -111,7 +111,7 @@ impl Sim<'_> {
                     }
                 };
                 let key = (!h.within_entitlement(n), head.1, s);
-                match h.fits(n) {
+                let misfit = match h.fits(n) {
                     Ok(()) => {
                         return Ok(Offer {
                             key,
@@ -119,8 +119,12 @@ impl Sim<'_> {
                             victims: None,
                         })
                     }
-                    Err(Misfit::ShareLimit) if !self.may_preempt(s, t, head.0 .0) => {}
-                    Err(_) => limit_bound = false,
+                    Err(m) => m,
+                };
+                // SPEC 5: with no candidate at all there are no victims (no search is run).
+                let can_preempt = self.may_preempt(s, t, head.0 .0);
+                if misfit != Misfit::ShareLimit || can_preempt {
+                    limit_bound = false;
                 }
                 let preemptor = Preemptor {
                     share: s,
@@ -128,7 +132,10 @@ impl Sim<'_> {
                     n,
                     priority: head.0 .0,
                 };
-                if let Some(v) = self.select_victims(preemptor) {
+                if let Some(v) = can_preempt
+                    .then(|| self.select_victims(preemptor))
+                    .flatten()
+                {
                     return Ok(Offer {
                         key,
                         job: j,
@@ -145,19 +152,16 @@ impl Sim<'_> {
 
     /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of
     /// type `t` waits, judged on its own (no strict-FIFO blocking).
+    ///
+    /// In the AWS model reason 3 reads the share's own usage and configuration only:
+    /// condition 1 (`used + n <= limit + borrow_cap`) is the share's own, and a job that
+    /// passes it waits on condition 2 or 3, `capacity_in_use` or `no_lendable_capacity` by
+    /// the share's own within-entitlement test. (Conditions 1-2 are one test on the
+    /// translated quota tree, SPEC 12, whose `available(S)` never exceeds `limit +
+    /// borrow_cap - used`: when condition 1 fails the tree test fails too, so the tree's
+    /// misfit and SPEC 3's first failing condition agree.) So the reasons of a share change
+    /// only with its own `version` and the configuration (see [`Sim::update_reasons`]).
     fn own_reason(&self, s: usize, t: usize, n: u64) -> Reason {
-        self.own_reason_in(s, t, n, &mut None)
-    }
-
-    /// [`Sim::own_reason`], reusing `room` when it holds type `t`'s headroom (the buckets of
-    /// a share are in type order, so a pass computes it once per share and type).
-    fn own_reason_in(
-        &self,
-        s: usize,
-        t: usize,
-        n: u64,
-        room: &mut Option<(usize, Headroom)>,
-    ) -> Reason {
         if self.sc.is_kueue() {
             return self.kueue_reason(s, t, n);
         }
@@ -165,21 +169,18 @@ impl Sim<'_> {
         if !admission::has_limit(share, t) {
             return Reason::Unschedulable;
         }
-        let h = match *room {
-            Some((rt, h)) if rt == t => h,
-            _ => {
-                let h = self.usage[t].headroom(s);
-                *room = Some((t, h));
-                h
-            }
-        };
-        match h.fits(n) {
-            Err(Misfit::ShareLimit) if share.strategy == crate::model::Strategy::LendAndBorrow => {
+        let usage = &self.usage[t];
+        if !usage.within_ceiling(s, n) {
+            // Condition 1.
+            if share.strategy == crate::model::Strategy::LendAndBorrow {
                 Reason::BorrowLimit
+            } else {
+                Reason::EntitlementExhausted
             }
-            Err(Misfit::ShareLimit) => Reason::EntitlementExhausted,
-            _ if h.within_entitlement(n) => Reason::CapacityInUse,
-            _ => Reason::NoLendableCapacity,
+        } else if admission::within_entitlement(share, t, usage.used[s], n) {
+            Reason::CapacityInUse
+        } else {
+            Reason::NoLendableCapacity
         }
     }
 
@@ -213,18 +214,26 @@ impl Sim<'_> {
 
     /// Recomputes every RUNNABLE job's reason at the end of a pass; each change is a
     /// `waiting` event (SPEC 4), logged in share order, then queue order.
+    ///
+    /// A share whose queue, usage and configuration are unchanged (its `version`, and
+    /// `config_epoch`) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
+    /// Kueue model they also depend on the other nodes' usage (`usage_version`).
     fn update_reasons(&mut self) {
         let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
+        let depends_on = if self.sc.is_kueue() {
+            self.usage_version
+        } else {
+            self.config_epoch
+        };
         for s in 0..self.cfg.len() {
-            let strict = self.strict_fifo(s);
-            let now = (self.usage_version, self.rt[s].version);
+            let now = (depends_on, self.rt[s].version);
             if self.rt[s].reasons_at == Some(now)
                 && self.rt[s].fresh.is_empty()
                 && !self.opts.exhaustive
             {
                 continue; // nothing a reason depends on changed
             }
-            if strict {
+            if self.strict_fifo(s) {
                 self.strict_reasons(s, &mut changes);
             } else {
                 self.bucket_reasons(s, &mut changes);
@@ -255,9 +264,8 @@ impl Sim<'_> {
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
         let mut updated = std::mem::take(&mut self.scratch_reasons);
         updated.clear();
-        let mut room = None;
         for (&(t, n), b) in &self.rt[s].buckets {
-            let r = self.own_reason_in(s, t, n, &mut room);
+            let r = self.own_reason(s, t, n);
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {

@@ -531,7 +531,8 @@ pub struct ShareRt {
     pub version: u64,
     /// When this share last had no offer (see [`NoOffer`]).
     pub no_offer: Option<NoOffer>,
-    /// `(usage_version, version)` at which the waiting reasons were last brought up to date.
+    /// `(what else they depend on, version)` at which the waiting reasons were last brought
+    /// up to date: `config_epoch` in the AWS model, `usage_version` in the Kueue model.
     pub reasons_at: Option<(u64, u64)>,
     /// The first job of every non-empty bucket, in queue order (a share's candidates for
     /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
@@ -730,8 +731,12 @@ pub struct Sim<'a> {
     /// Like `quota_epoch` but not bumped by releases: new reclaim candidates, configuration
     /// and priority changes only.
     pub struct_epoch: u64,
-    /// Bumped on every change of quota usage or configuration (waiting reasons depend on it).
+    /// Bumped on every change of quota usage or configuration (Kueue waiting reasons depend
+    /// on it).
     pub usage_version: u64,
+    /// Bumped on every change of configuration (`update_share`) only (AWS waiting reasons
+    /// depend on it, besides their share's own `version`).
+    pub config_epoch: u64,
     pub steps: u64,
     /// Events that happened (recorded or not).
     pub event_count: u64,
@@ -932,6 +937,7 @@ impl<'a> Sim<'a> {
             quota_epoch: 0,
             struct_epoch: 0,
             usage_version: 0,
+            config_epoch: 0,
             steps: 0,
             event_count: 0,
             heap: BinaryHeap::new(),
