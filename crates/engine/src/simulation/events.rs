@@ -78,6 +78,9 @@ impl Sim<'_> {
         self.end = self.sc.horizon.unwrap_or(self.last_t);
         self.now = self.end;
         self.integrate_to(self.end);
+        for i in 0..self.now_vals.len() {
+            self.settle_pair(i);
+        }
         self.close_books();
     }
 
@@ -209,15 +212,42 @@ impl Sim<'_> {
     /// SPEC 3: instances free to a job of share `s`: not held by anyone, and not the idle
     /// entitlement of another share that is RESERVE.
     pub(super) fn free_for(&self, s: usize, t: usize) -> u64 {
-        let held: u64 = self.rt.iter().map(|r| r.held[t]).sum();
-        let reserved: u64 = self
-            .cfg
-            .iter()
-            .enumerate()
-            .filter(|&(r, c)| r != s && c.strategy == Strategy::Reserve)
-            .map(|(r, c)| admission::limit_of(c, t).saturating_sub(self.rt[r].held[t]))
-            .sum();
-        self.sc.capacity[t].saturating_sub(held + reserved)
+        let (held, reserved) = self.held_totals[t];
+        let own = self.reserved_idle(s, t);
+        self.sc.capacity[t].saturating_sub(held + reserved - own)
+    }
+
+    /// Share `s`'s idle entitlement of type `t` that other shares may not hold: its limit
+    /// less the instances it holds if it is RESERVE, else 0 (SPEC 3).
+    fn reserved_idle(&self, s: usize, t: usize) -> u64 {
+        let c = &self.cfg[s];
+        if c.strategy == Strategy::Reserve {
+            admission::limit_of(c, t).saturating_sub(self.rt[s].held[t])
+        } else {
+            0
+        }
+    }
+
+    /// Sets the instances of type `t` share `s` holds, keeping [`Sim::held_totals`] exact.
+    fn set_held(&mut self, s: usize, t: usize, new: u64) {
+        let before = self.reserved_idle(s, t);
+        let old = std::mem::replace(&mut self.rt[s].held[t], new);
+        let after = self.reserved_idle(s, t);
+        let (held, reserved) = &mut self.held_totals[t];
+        *held = *held - old + new;
+        *reserved = *reserved - before + after;
+    }
+
+    /// Recomputes [`Sim::held_totals`] (at the start and after a configuration change).
+    pub(super) fn recompute_held_totals(&mut self) {
+        let types = self.sc.instance_types.len();
+        self.held_totals = (0..types)
+            .map(|t| {
+                let held = self.rt.iter().map(|r| r.held[t]).sum();
+                let reserved = (0..self.cfg.len()).map(|s| self.reserved_idle(s, t)).sum();
+                (held, reserved)
+            })
+            .collect();
     }
 
     pub(super) fn try_start(&mut self, j: JobId) -> bool {
@@ -251,7 +281,7 @@ impl Sim<'_> {
         let saved = self.jobs[j.index()].saved;
         let len = lifecycle::startup_length(spec.startup, spec.checkpoint(), saved);
         let restarting = self.total_preemptions(j) > 0;
-        self.rt[s].held[t] += n;
+        self.set_held(s, t, self.rt[s].held[t] + n);
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         let requeued = r.take_requeued();
@@ -307,7 +337,8 @@ impl Sim<'_> {
 
     pub(super) fn release_instances(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        self.rt[spec.share()].held[spec.instance_type()] -= spec.instances();
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        self.set_held(s, t, self.rt[s].held[t] - n);
         self.released = true;
     }
 
@@ -544,6 +575,7 @@ impl Sim<'_> {
                 for u in &mut self.usage {
                     u.recompute(&self.cfg);
                 }
+                self.recompute_held_totals();
                 self.rebuild_trees();
                 self.quota_epoch += 1;
                 self.struct_epoch += 1;

@@ -153,9 +153,9 @@ impl Sim<'_> {
     /// is under its own limit and some other share is over its limit (its jobs are the
     /// candidates of group 1).
     fn may_reclaim(&self, s: usize, t: usize) -> bool {
+        // A share under its limit is not over it: some other share is when any is.
         let usage = &self.usage[t];
-        let others_over = usage.over > usize::from(usage.over_limit(&self.cfg, s));
-        others_over && usage.used[s] < admission::limit_of(&self.cfg[s], t)
+        usage.over > 0 && usage.used[s] < usage.limit(s)
     }
 
     /// SPEC 5 candidates, group 1: admitted jobs of type `t` of other shares that are over

@@ -8,16 +8,16 @@ use super::fair_sharing::ShareValue;
 use super::state::*;
 
 impl Sim<'_> {
-    /// Integrates the current values over `[last_t, t)`.
+    /// Integrates the current values over `[last_t, t)`: the lent instances (a float,
+    /// summed interval by interval; a pair lending nothing adds nothing); the integer
+    /// values are summed when they change ([`Sim::settle_pair`]), exactly the same sums.
     pub(super) fn integrate_to(&mut self, t: Ms) {
         let dt = t - self.last_t;
         if dt > 0 {
-            for (i, v) in self.now_vals.iter().enumerate() {
-                let g = &mut self.integrals[i];
-                g.entitled += v.limit as u128 * dt as u128;
-                g.own += v.own as u128 * dt as u128;
-                g.borrowed += v.borrowed as u128 * dt as u128;
-                g.lent += v.lent * dt as f64;
+            for (g, v) in self.integrals.iter_mut().zip(&self.now_vals) {
+                if v.lent != 0.0 {
+                    g.lent += v.lent * dt as f64;
+                }
             }
             let g = &mut self.cohort_integrals;
             for (i, v) in self.kueue_now.cohort.iter().enumerate() {
@@ -27,6 +27,17 @@ impl Sim<'_> {
             }
         }
         self.last_t = t;
+    }
+
+    /// Adds pair `i`'s integer values (limit, own, borrowed) times the time since they were
+    /// last added, up to `now`, to its integrals.
+    pub(super) fn settle_pair(&mut self, i: usize) {
+        let (v, g) = (&self.now_vals[i], &mut self.integrals[i]);
+        let dt = (self.now - self.settled_at[i]) as u128;
+        g.entitled += v.limit as u128 * dt;
+        g.own += v.own as u128 * dt;
+        g.borrowed += v.borrowed as u128 * dt;
+        self.settled_at[i] = self.now;
     }
 
     /// Computes limit, own, borrowed, lent and queued per (share, type) now (SPEC 1, 8) and
@@ -76,7 +87,8 @@ impl Sim<'_> {
         }
         let tree_lent: Vec<Vec<f64>> = self.trees.iter().map(|tr| tr.lent()).collect();
         let mut changed = self.sc.is_kueue() && self.record_kueue_values(&tree_lent);
-        for (i, &(s, t)) in self.series.pairs.iter().enumerate() {
+        for i in 0..self.series.pairs.len() {
+            let (s, t) = self.series.pairs[i];
             let u = &self.usage[t];
             let (limit, used) = (u.limit(s), u.used[s]);
             let own = used.min(limit);
@@ -97,6 +109,10 @@ impl Sim<'_> {
             };
             if v != self.now_vals[i] {
                 changed = true;
+                let old = &self.now_vals[i];
+                if (old.limit, old.own, old.borrowed) != (v.limit, v.own, v.borrowed) {
+                    self.settle_pair(i);
+                }
                 self.now_vals[i] = v;
             }
         }

@@ -717,7 +717,12 @@ pub struct Sim<'a> {
     pub id_rank: IdRanks,
     pub events: Vec<Event>,
     pub series: Series,
+    /// Per pair, its values' integrals over time; complete once the run is finished
+    /// ([`Sim::finish`]): during the run the integer ones lag to each value's last change.
     pub integrals: Vec<Integrals>,
+    /// Per instance type: the instances all shares hold, and the RESERVE shares' idle
+    /// entitlement (`max(0, limit - held)`), kept with every change of `ShareRt::held`.
+    pub(super) held_totals: Vec<(u64, u64)>,
     /// SCHEDULED jobs in admission order.
     pub scheduled: BTreeMap<u64, JobId>,
     /// Instances were released since the SCHEDULED jobs were last scanned.
@@ -747,6 +752,9 @@ pub struct Sim<'a> {
     pub(super) timed: Vec<usize>,
     pub(super) next_timed: usize,
     pub(super) now_vals: Vec<PairNow>,
+    /// Per pair: the time up to which its integer values are in `integrals` (see
+    /// `Sim::settle_pair`).
+    pub(super) settled_at: Vec<Ms>,
     pub(super) last_t: Ms,
     pub(super) started: bool,
     /// `(usage_version, sum of share versions)` when the values were last computed.
@@ -931,6 +939,7 @@ impl<'a> Sim<'a> {
             kueue_now: Default::default(),
             cohort_integrals: Default::default(),
             integrals: vec![Integrals::default(); n],
+            held_totals: Vec::new(),
             scheduled: BTreeMap::new(),
             released: false,
             adm_seq: 0,
@@ -947,6 +956,7 @@ impl<'a> Sim<'a> {
             timed,
             next_timed: 0,
             now_vals: vec![PairNow::default(); n],
+            settled_at: vec![0; n],
             last_t: 0,
             started: false,
             values_at: None,
@@ -961,6 +971,7 @@ impl<'a> Sim<'a> {
             corrupt: BTreeMap::new(),
         };
         sim.rebuild_trees();
+        sim.recompute_held_totals();
         sim
     }
 }
