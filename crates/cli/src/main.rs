@@ -23,6 +23,26 @@ mod trace_cmd;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// mimalloc's C API (linked through the `mimalloc` crate's `libmimalloc-sys`).
+extern "C" {
+    fn mi_option_set(option: std::ffi::c_int, value: std::ffi::c_long);
+}
+
+/// mimalloc's `mi_option_purge_delay` (`mimalloc.h` of the linked mimalloc v3).
+const MI_OPTION_PURGE_DELAY: std::ffi::c_int = 15;
+
+/// Memory a run frees (loading's temporaries, finished queues) goes back to the system at
+/// once instead of after mimalloc's default 10 ms: a million-job run's peak resident
+/// memory is then 194 MB, not 201 MB, at no measurable cost in time (docs/PERFORMANCE.md).
+/// An explicit `MIMALLOC_PURGE_DELAY` in the environment still wins.
+fn purge_freed_memory_at_once() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: sets one of mimalloc's documented options (an integer); no memory is
+        // touched, and mimalloc reads its options atomically.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, 0) };
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "quotasim",
@@ -236,6 +256,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
 }
 
 fn main() -> ExitCode {
+    purge_freed_memory_at_once();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
