@@ -98,18 +98,20 @@ impl Sim<'_> {
     fn offer(&self, s: usize) -> Result<Offer, bool> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut limit_bound = true;
-        let mut room: Option<(usize, Headroom)> = None; // the last head's type's
+        // The last head's type and its headroom (`None`: the share has no limit for it).
+        let mut room: Option<(usize, Option<Headroom>)> = None;
         for &(head, (t, n)) in &self.rt[s].heads {
             let j = head.3;
-            if admission::has_limit(&self.cfg[s], t) {
-                let h = match room {
-                    Some((rt, h)) if rt == t => h,
-                    _ => {
-                        let h = self.usage[t].headroom(s);
-                        room = Some((t, h));
-                        h
-                    }
-                };
+            let h = match room {
+                Some((rt, h)) if rt == t => h,
+                _ => {
+                    let h =
+                        admission::has_limit(&self.cfg[s], t).then(|| self.usage[t].headroom(s));
+                    room = Some((t, h));
+                    h
+                }
+            };
+            if let Some(h) = h {
                 let key = (!h.within_entitlement(n), head.1, s);
                 let misfit = match h.fits(n) {
                     Ok(()) => {
