@@ -153,6 +153,7 @@ impl Sim<'_> {
         rt.insert_runnable((t, n), key);
         rt.queued[t] += 1;
         rt.fresh.push(j);
+        self.queues_moved = true;
     }
 
     pub(super) fn dequeue(&mut self, j: JobId) {
@@ -163,6 +164,7 @@ impl Sim<'_> {
         rt.remove_runnable((t, n), key);
         rt.queued[t] -= 1;
         self.jobs[j.index()].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
+        self.queues_moved = true;
     }
 
     // ---- transitions -------------------------------------------------------------------
@@ -637,6 +639,7 @@ impl Sim<'_> {
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
                 rt.fresh.push(j);
+                self.queues_moved = true;
             }
             st if st.admitted() => {
                 let key = self.akey(j);

@@ -32,6 +32,12 @@ impl Sim<'_> {
             self.update_reasons();
             return;
         }
+        if self.pass_settled == Some(self.pass_stamp())
+            && !self.queues_moved
+            && !self.opts.exhaustive
+        {
+            return; // nothing a pass reads changed since the last one settled
+        }
         loop {
             let mut best: Option<Offer> = None;
             for s in 0..self.cfg.len() {
@@ -69,6 +75,22 @@ impl Sim<'_> {
             self.start_scheduled();
         }
         self.update_reasons();
+        self.pass_settled = Some(self.pass_stamp());
+        self.queues_moved = false;
+    }
+
+    /// What an AWS pass depends on besides the queues: quota released or new reclaim
+    /// candidates (`quota_epoch`), configuration and priorities (`struct_epoch`,
+    /// `config_epoch`), quota usage (`usage_version`). Every share's offer cache
+    /// ([`Sim::still_no_offer`]) and reasons ([`Sim::update_reasons`]) are keyed on these
+    /// and on the share's queue.
+    fn pass_stamp(&self) -> [u64; 4] {
+        [
+            self.quota_epoch,
+            self.struct_epoch,
+            self.config_epoch,
+            self.usage_version,
+        ]
     }
 
     /// Whether share `s` still has no offer: nothing its last "no offer" depended on changed.

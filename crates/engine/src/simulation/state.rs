@@ -727,6 +727,14 @@ pub struct Sim<'a> {
     pub scheduled: BTreeMap<u64, JobId>,
     /// Instances were released since the SCHEDULED jobs were last scanned.
     pub released: bool,
+    /// What the last AWS pass found settled: the epochs and usage version it ended at
+    /// (`None` before the first pass). With these unchanged and no queue moved since
+    /// (`queues_moved`), every share still has no offer and current reasons, so the next
+    /// pass would do nothing (see [`Sim::pass`]).
+    pub(super) pass_settled: Option<[u64; 4]>,
+    /// A RUNNABLE queue changed (a job entered or left one, or changed priority) since the
+    /// last pass ended.
+    pub(super) queues_moved: bool,
     pub adm_seq: u64,
     /// Bumped whenever a share's offer could become possible although its queue did not
     /// change: quota released, a share newly borrowing (new reclaim candidates), a
@@ -942,6 +950,8 @@ impl<'a> Sim<'a> {
             held_totals: Vec::new(),
             scheduled: BTreeMap::new(),
             released: false,
+            pass_settled: None,
+            queues_moved: true,
             adm_seq: 0,
             quota_epoch: 0,
             struct_epoch: 0,
