@@ -12,7 +12,7 @@
 //! (and its trial copies with it); condition 3 stays as SPEC 3 states it.
 
 use crate::model::{BorrowLimit, Share, Strategy};
-use crate::quota_tree::{available_of, aws_as_kueue, NodeQuota, QuotaTree};
+use crate::quota_tree::{available_of, aws_as_kueue, root_available_of, NodeQuota, QuotaTree};
 
 /// Why a job does not fit: the first failing condition of SPEC 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -136,6 +136,17 @@ impl Headroom {
     pub fn within_entitlement(&self, n: u64) -> bool {
         entitled(self.used, n, self.limit)
     }
+}
+
+/// What [`TypeUsage::headroom`] reads of one type's usage for one share: its `used`, the
+/// translated tree's root usage (the lendable pool's), `sum of used` and the RESERVE
+/// shares' idle entitlement.
+#[derive(Clone, Copy, Debug)]
+struct Totals {
+    used: u64,
+    root_usage: u64,
+    sum_used: u64,
+    reserve_idle: u64,
 }
 
 /// Quota usage of one instance type: `used(S,T)` per share and the aggregates of SPEC 3.
@@ -350,11 +361,68 @@ impl TypeUsage {
     /// subtree quota the lendable pool, its usage the pool's usage).
     #[inline]
     pub fn headroom(&self, s: usize) -> Headroom {
-        let used = self.used[s];
-        let tree = self
-            .tree
+        let tree = self.tree();
+        let root = tree.shares;
+        let totals = Totals {
+            used: self.used[s],
+            root_usage: tree.usage[root],
+            sum_used: self.sum_used,
+            reserve_idle: self.reserve_idle,
+        };
+        self.headroom_at(s, totals)
+    }
+
+    /// [`TypeUsage::headroom`] of share `s` as if each `(share, k)` of `removals` had
+    /// released `k` instances ([`TypeUsage::remove`], each share at most once), without
+    /// changing or copying anything: preemption's "could it pass at all" trial.
+    pub fn headroom_after_removal(
+        &self,
+        s: usize,
+        removals: impl Iterator<Item = (usize, u64)>,
+    ) -> Headroom {
+        let tree = self.tree();
+        let root = tree.shares;
+        let mut totals = Totals {
+            used: self.used[s],
+            root_usage: tree.usage[root],
+            sum_used: self.sum_used,
+            reserve_idle: self.reserve_idle,
+        };
+        for (o, k) in removals {
+            let (old, cfg) = (self.used[o], &self.cfg.shares[o]);
+            let new = old - k;
+            // What `QuotaTree::remove_usage` takes off the root of the flat translation:
+            // the part of `k` the share used beyond its private quota.
+            totals.root_usage -= k.min(old.saturating_sub(cfg.quota.private));
+            totals.sum_used -= k;
+            if cfg.reserve {
+                let l = cfg.limit;
+                totals.reserve_idle =
+                    totals.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
+            }
+            if o == s {
+                totals.used = new;
+            }
+        }
+        self.headroom_at(s, totals)
+    }
+
+    fn tree(&self) -> &QuotaTree {
+        self.tree
             .as_ref()
-            .expect("the AWS model's usage carries its quota tree");
+            .expect("the AWS model's usage carries its quota tree")
+    }
+
+    /// [`TypeUsage::headroom`] of share `s` given its usage and the totals it reads.
+    #[inline]
+    fn headroom_at(&self, s: usize, totals: Totals) -> Headroom {
+        let Totals {
+            used,
+            root_usage,
+            sum_used,
+            reserve_idle,
+        } = totals;
+        let tree = self.tree();
         let cfg = &self.cfg.shares[s];
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: when the pool
         // is overdrawn (a lowered limit, `update_share`), SPEC 3 condition 2 refuses every
@@ -365,8 +433,9 @@ impl TypeUsage {
         // node after the shares), so `available(S)` is one step below the root's.
         let root = tree.shares;
         debug_assert_eq!(tree.parent[s], Some(root));
-        debug_assert_eq!((tree.usage[s], tree.node_quota(s)), (used, cfg.quota));
-        let root_available = tree.root_available(root);
+        debug_assert_eq!(tree.parent[root], None);
+        debug_assert_eq!(tree.node_quota(s), cfg.quota);
+        let root_available = root_available_of(tree.subtree[root], root_usage);
         let available = available_of(cfg.quota, used, root_available);
         // Condition 3: used + other RESERVE shares' idle entitlement + n <= capacity.
         // SPEC 12: SPEC 3 wins here over Kueue under the translation table: Kueue's
@@ -378,7 +447,7 @@ impl TypeUsage {
         } else {
             0
         };
-        let taken = self.sum_used as i128 + (self.reserve_idle - own_reserve_idle) as i128;
+        let taken = sum_used as i128 + (reserve_idle - own_reserve_idle) as i128;
         Headroom {
             used,
             limit: cfg.limit,
@@ -518,6 +587,67 @@ mod tests {
             }
         }
         assert!(checked > 10_000, "{checked} cases");
+    }
+
+    /// Preemption's trial headroom computed on totals equals the headroom of a copy from
+    /// which the same instances were removed, for three shares of every strategy, under-
+    /// and overcommitted, overdrawn or not, removing from one share or from several.
+    #[test]
+    fn headroom_after_removal_is_a_removal() {
+        let strategies = [
+            (Strategy::Reserve, BorrowLimit::Unlimited),
+            (Strategy::Lend, BorrowLimit::Unlimited),
+            (Strategy::LendAndBorrow, BorrowLimit::Unlimited),
+            (Strategy::LendAndBorrow, BorrowLimit::Percent(50)),
+        ];
+        let mut checked = 0;
+        for &(a, ab) in &strategies {
+            for &(b, bb) in &strategies {
+                for &(c, cb) in &strategies {
+                    for (la, lb, lc) in [(0, 2, 1), (2, 2, 2), (3, 0, 4)] {
+                        let shares = vec![
+                            share(a, Some(la), ab),
+                            share(b, Some(lb), bb),
+                            share(c, Some(lc), cb),
+                        ];
+                        for capacity in [2, la + lb + lc, la + lb + lc + 3] {
+                            for used in [[0, 0, 0], [1, 3, 0], [4, 1, 2], [2, 5, 5]] {
+                                let mut u = TypeUsage::new(&shares, 0, capacity);
+                                for (s, &x) in used.iter().enumerate() {
+                                    u.add(&shares, s, x);
+                                }
+                                for removals in [
+                                    vec![(0, 1)],
+                                    vec![(1, used[1])],
+                                    vec![(0, used[0]), (2, used[2] / 2)],
+                                    vec![(2, 1.min(used[2])), (1, used[1]), (0, 0)],
+                                ] {
+                                    if removals.iter().any(|&(s, k)| k > used[s]) {
+                                        continue;
+                                    }
+                                    let mut trial = u.clone();
+                                    for &(s, k) in &removals {
+                                        trial.remove(&shares, s, k);
+                                    }
+                                    for s in 0..3 {
+                                        let got =
+                                            u.headroom_after_removal(s, removals.iter().copied());
+                                        assert_eq!(
+                                            got,
+                                            trial.headroom(s),
+                                            "{shares:?} capacity {capacity} used {used:?} \
+                                             removals {removals:?} share {s}"
+                                        );
+                                        checked += 1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 5_000, "{checked} cases");
     }
 
     // SPEC 3 condition 3 binds when overcommitted.

@@ -233,28 +233,29 @@ impl Sim<'_> {
     /// [`Sim::could_pass`]'s trial: share `s`'s room once every candidate that could be
     /// removed is. It does not depend on the job's size, only on the usage of one type and
     /// the configuration (both unchanged while `usage_version` is) and on its key: the heads
-    /// of a share's buckets, which differ in size, share it.
+    /// of a share's buckets, which differ in size, share it. Computed on the usage's totals
+    /// ([`TypeUsage::headroom_after_removal`]), nothing copied.
     fn room_after_removal(&self, (s, t, own_lower, reclaim): CouldPassKey) -> TrialRoom {
-        let mut scratch = self.scratch_trial.borrow_mut();
-        let trial = match &mut *scratch {
-            Some(trial) => {
-                trial.copy_from(&self.usage[t]);
-                trial
-            }
-            None => scratch.insert(self.usage[t].clone()),
-        };
-        trial.remove(&self.cfg, s, own_lower);
-        if reclaim {
-            for o in 0..self.cfg.len() {
-                if o != s && trial.over_limit(&self.cfg, o) {
-                    let floor = (admission::limit_of(&self.cfg[o], t) + 1)
-                        .saturating_sub(self.max_instances[o][t]);
-                    let drop = trial.used[o] - floor.min(trial.used[o]);
-                    trial.remove(&self.cfg, o, drop);
-                }
-            }
+        let usage = &self.usage[t];
+        let others = (0..self.cfg.len())
+            .filter(move |&o| reclaim && o != s && usage.over_limit(&self.cfg, o))
+            .map(|o| (o, self.reclaimable(usage, o)));
+        let removals = std::iter::once((s, own_lower)).chain(others);
+        TrialRoom {
+            headroom: usage.headroom_after_removal(s, removals),
+            t,
+            used: usage.used[s] - own_lower,
         }
-        TrialRoom::of(trial, s)
+    }
+
+    /// SPEC 5 step 2, bounded: what reclaim can take from share `o` (over its limit) at
+    /// most. Removal from a share stops once it is within its limit, so it keeps at least
+    /// `limit + 1 - largest job`.
+    fn reclaimable(&self, usage: &TypeUsage, o: usize) -> u64 {
+        let t = usage.t;
+        let floor =
+            (admission::limit_of(&self.cfg[o], t) + 1).saturating_sub(self.max_instances[o][t]);
+        usage.used[o] - floor.min(usage.used[o])
     }
 
     /// The test an attempt uses: A needs J to fit within entitlement, B just to fit.

@@ -76,6 +76,13 @@ pub fn available_of(q: NodeQuota, usage: u64, from_parent: i128) -> i128 {
     local_available_of(q.private, usage) as i128 + bounded
 }
 
+/// SPEC 12 `available(N)` of a root on numbers: `subtree - usage` (negative when
+/// overdrawn). The one formula behind [`QuotaTree::root_available`].
+#[inline(always)]
+pub fn root_available_of(subtree: u64, usage: u64) -> i128 {
+    subtree as i128 - usage as i128
+}
+
 /// Kueue `LocalAvailable` on numbers: `max(0, private - usage)`.
 #[inline(always)]
 fn local_available_of(private: u64, usage: u64) -> u64 {
@@ -256,7 +263,7 @@ impl QuotaTree {
     /// [`QuotaTree::available`] of a root: `subtree - usage`.
     #[inline(always)]
     pub fn root_available(&self, root: Node) -> i128 {
-        self.subtree[root] as i128 - self.usage[root] as i128
+        root_available_of(self.subtree[root], self.usage[root])
     }
 
     /// One step of [`QuotaTree::available`]: a node's available given its parent's

@@ -769,9 +769,6 @@ pub struct Sim<'a> {
     pub(super) values_at: Option<(u64, u64)>,
     /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
-    /// Scratch for preemption's trial usage (`could_pass`): copied into, not cloned, so
-    /// a trial allocates nothing once the run is under way.
-    pub(crate) scratch_trial: std::cell::RefCell<Option<crate::admission::TypeUsage>>,
     /// `could_pass`'s answers at the current `usage_version` (preemption.rs).
     pub(crate) could_pass_memo: std::cell::RefCell<crate::preemption::CouldPassMemo>,
     /// Scratch space of `record_values`: (lent, idle) per type.
@@ -971,7 +968,6 @@ impl<'a> Sim<'a> {
             started: false,
             values_at: None,
             scratch_reasons: Vec::new(),
-            scratch_trial: std::cell::RefCell::new(None),
             could_pass_memo: std::cell::RefCell::default(),
             scratch_lent: Vec::new(),
             continuation,
