@@ -138,12 +138,12 @@ impl Headroom {
     }
 }
 
-/// What [`TypeUsage::headroom`] reads of one type's usage for one share: its `used`, the
-/// translated tree's root usage (the lendable pool's), `sum of used` and the RESERVE
-/// shares' idle entitlement.
-#[derive(Clone, Copy, Debug)]
-struct Totals {
-    used: u64,
+/// What [`TypeUsage::headroom`] reads of one type's usage besides the share's own `used`:
+/// the translated tree's root usage (the lendable pool's), `sum of used` and the RESERVE
+/// shares' idle entitlement. Preemption's trials work on these ([`TypeUsage::totals`],
+/// [`TypeUsage::remove_from`], [`TypeUsage::headroom_given`]) instead of a copy.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Totals {
     root_usage: u64,
     sum_used: u64,
     reserve_idle: u64,
@@ -361,50 +361,53 @@ impl TypeUsage {
     /// subtree quota the lendable pool, its usage the pool's usage).
     #[inline]
     pub fn headroom(&self, s: usize) -> Headroom {
+        self.headroom_given(s, self.used[s], self.totals())
+    }
+
+    /// The totals [`TypeUsage::headroom`] reads, now.
+    #[inline]
+    pub fn totals(&self) -> Totals {
         let tree = self.tree();
-        let root = tree.shares;
-        let totals = Totals {
-            used: self.used[s],
-            root_usage: tree.usage[root],
+        Totals {
+            root_usage: tree.usage[tree.shares],
             sum_used: self.sum_used,
             reserve_idle: self.reserve_idle,
-        };
-        self.headroom_at(s, totals)
+        }
+    }
+
+    /// Changes `totals` as [`TypeUsage::remove`] of `k` instances of share `o` would
+    /// change them (from `o`'s current usage: one removal per share).
+    #[inline]
+    pub fn remove_from(&self, totals: &mut Totals, o: usize, k: u64) {
+        let (old, cfg) = (self.used[o], &self.cfg.shares[o]);
+        let new = old - k;
+        // What `QuotaTree::remove_usage` takes off the root of the flat translation: the
+        // part of `k` the share used beyond its private quota.
+        totals.root_usage -= k.min(old.saturating_sub(cfg.quota.private));
+        totals.sum_used -= k;
+        if cfg.reserve {
+            let l = cfg.limit;
+            totals.reserve_idle =
+                totals.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
+        }
     }
 
     /// [`TypeUsage::headroom`] of share `s` as if each `(share, k)` of `removals` had
     /// released `k` instances ([`TypeUsage::remove`], each share at most once), without
-    /// changing or copying anything: preemption's "could it pass at all" trial.
+    /// changing or copying anything.
     pub fn headroom_after_removal(
         &self,
         s: usize,
         removals: impl Iterator<Item = (usize, u64)>,
     ) -> Headroom {
-        let tree = self.tree();
-        let root = tree.shares;
-        let mut totals = Totals {
-            used: self.used[s],
-            root_usage: tree.usage[root],
-            sum_used: self.sum_used,
-            reserve_idle: self.reserve_idle,
-        };
+        let (mut used, mut totals) = (self.used[s], self.totals());
         for (o, k) in removals {
-            let (old, cfg) = (self.used[o], &self.cfg.shares[o]);
-            let new = old - k;
-            // What `QuotaTree::remove_usage` takes off the root of the flat translation:
-            // the part of `k` the share used beyond its private quota.
-            totals.root_usage -= k.min(old.saturating_sub(cfg.quota.private));
-            totals.sum_used -= k;
-            if cfg.reserve {
-                let l = cfg.limit;
-                totals.reserve_idle =
-                    totals.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
-            }
+            self.remove_from(&mut totals, o, k);
             if o == s {
-                totals.used = new;
+                used -= k;
             }
         }
-        self.headroom_at(s, totals)
+        self.headroom_given(s, used, totals)
     }
 
     fn tree(&self) -> &QuotaTree {
@@ -415,9 +418,8 @@ impl TypeUsage {
 
     /// [`TypeUsage::headroom`] of share `s` given its usage and the totals it reads.
     #[inline]
-    fn headroom_at(&self, s: usize, totals: Totals) -> Headroom {
+    pub fn headroom_given(&self, s: usize, used: u64, totals: Totals) -> Headroom {
         let Totals {
-            used,
             root_usage,
             sum_used,
             reserve_idle,
@@ -475,6 +477,12 @@ impl TypeUsage {
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
     pub fn over_limit(&self, _shares: &[Share], s: usize) -> bool {
         self.used[s] > self.cfg.shares[s].limit
+    }
+
+    /// SPEC 5 reclaim: share `s` uses less than its limit (so its jobs may reclaim while
+    /// another share is over its own).
+    pub fn under_limit(&self, s: usize) -> bool {
+        self.used[s] < self.cfg.shares[s].limit
     }
 }
 

@@ -63,6 +63,8 @@ impl TrialRoom {
 pub(crate) struct CouldPassMemo {
     version: u64,
     known: Vec<(CouldPassKey, TrialRoom)>,
+    /// [`Sim::totals_after_reclaim`] of one type.
+    reclaimed: Option<(usize, admission::Totals)>,
 }
 
 /// Entries kept per version: a pass tries a few heads of a few shares.
@@ -77,12 +79,30 @@ impl CouldPassMemo {
     }
 
     fn put(&mut self, version: u64, key: CouldPassKey, pass: TrialRoom) {
+        self.at(version);
+        if self.known.len() < MEMO_ENTRIES {
+            self.known.push((key, pass));
+        }
+    }
+
+    fn reclaimed(&self, version: u64, t: usize) -> Option<admission::Totals> {
+        match self.reclaimed {
+            Some((ty, totals)) if version == self.version && ty == t => Some(totals),
+            _ => None,
+        }
+    }
+
+    fn put_reclaimed(&mut self, version: u64, t: usize, totals: admission::Totals) {
+        self.at(version);
+        self.reclaimed = Some((t, totals));
+    }
+
+    /// Forgets everything known when the version moves.
+    fn at(&mut self, version: u64) {
         if version != self.version {
             self.version = version;
             self.known.clear();
-        }
-        if self.known.len() < MEMO_ENTRIES {
-            self.known.push((key, pass));
+            self.reclaimed = None;
         }
     }
 }
@@ -155,7 +175,7 @@ impl Sim<'_> {
     fn may_reclaim(&self, s: usize, t: usize) -> bool {
         // A share under its limit is not over it: some other share is when any is.
         let usage = &self.usage[t];
-        usage.over > 0 && usage.used[s] < usage.limit(s)
+        usage.over > 0 && usage.under_limit(s)
     }
 
     /// SPEC 5 candidates, group 1: admitted jobs of type `t` of other shares that are over
@@ -234,18 +254,45 @@ impl Sim<'_> {
     /// removed is. It does not depend on the job's size, only on the usage of one type and
     /// the configuration (both unchanged while `usage_version` is) and on its key: the heads
     /// of a share's buckets, which differ in size, share it. Computed on the usage's totals
-    /// ([`TypeUsage::headroom_after_removal`]), nothing copied.
+    /// ([`TypeUsage::remove_from`]), nothing copied.
+    ///
+    /// With `reclaim`, `s` is under its limit ([`Sim::may_reclaim`]), so not among the
+    /// shares reclaim takes from: what they release is the same for every such `s`.
     fn room_after_removal(&self, (s, t, own_lower, reclaim): CouldPassKey) -> TrialRoom {
         let usage = &self.usage[t];
-        let others = (0..self.cfg.len())
-            .filter(move |&o| reclaim && o != s && usage.over_limit(&self.cfg, o))
-            .map(|o| (o, self.reclaimable(usage, o)));
-        let removals = std::iter::once((s, own_lower)).chain(others);
+        let mut totals = if reclaim {
+            debug_assert!(usage.under_limit(s));
+            self.totals_after_reclaim(t)
+        } else {
+            usage.totals()
+        };
+        usage.remove_from(&mut totals, s, own_lower);
+        let used = usage.used[s] - own_lower;
         TrialRoom {
-            headroom: usage.headroom_after_removal(s, removals),
+            headroom: usage.headroom_given(s, used, totals),
             t,
-            used: usage.used[s] - own_lower,
+            used,
         }
+    }
+
+    /// The totals of type `t` once every share over its limit released what reclaim can
+    /// take from it ([`Sim::reclaimable`]); kept for the current `usage_version`.
+    fn totals_after_reclaim(&self, t: usize) -> admission::Totals {
+        let version = self.usage_version;
+        if let Some(totals) = self.could_pass_memo.borrow().reclaimed(version, t) {
+            return totals;
+        }
+        let usage = &self.usage[t];
+        let mut totals = usage.totals();
+        for o in 0..self.cfg.len() {
+            if usage.over_limit(&self.cfg, o) {
+                usage.remove_from(&mut totals, o, self.reclaimable(usage, o));
+            }
+        }
+        self.could_pass_memo
+            .borrow_mut()
+            .put_reclaimed(version, t, totals);
+        totals
     }
 
     /// SPEC 5 step 2, bounded: what reclaim can take from share `o` (over its limit) at
