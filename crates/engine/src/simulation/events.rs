@@ -153,7 +153,7 @@ impl Sim<'_> {
         rt.insert_runnable((t, n), key);
         rt.queued[t] += 1;
         rt.fresh.push(j);
-        self.queues_moved = true;
+        self.moved.push(s);
     }
 
     pub(super) fn dequeue(&mut self, j: JobId) {
@@ -164,7 +164,7 @@ impl Sim<'_> {
         rt.remove_runnable((t, n), key);
         rt.queued[t] -= 1;
         self.jobs[j.index()].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
-        self.queues_moved = true;
+        self.moved.push(s);
     }
 
     // ---- transitions -------------------------------------------------------------------
@@ -335,6 +335,7 @@ impl Sim<'_> {
         self.quota_epoch += 1;
         self.usage_version += 1;
         self.rt[s].version += 1; // its own usage fell
+        self.moved.push(s);
     }
 
     pub(super) fn release_instances(&mut self, j: JobId) {
@@ -639,7 +640,7 @@ impl Sim<'_> {
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
                 rt.fresh.push(j);
-                self.queues_moved = true;
+                self.moved.push(s);
             }
             st if st.admitted() => {
                 let key = self.akey(j);

@@ -32,15 +32,24 @@ impl Sim<'_> {
             self.update_reasons();
             return;
         }
-        if self.pass_settled == Some(self.pass_stamp())
-            && !self.queues_moved
-            && !self.opts.exhaustive
-        {
+        // With nothing but some queues moved since the last pass settled, every other share
+        // still has no offer: the first step asks only the moved ones (none: nothing to do).
+        let mut only_moved = self.pass_settled == Some(self.pass_stamp()) && !self.opts.exhaustive;
+        self.moved.sort_unstable();
+        self.moved.dedup();
+        if only_moved && self.moved.is_empty() {
             return; // nothing a pass reads changed since the last one settled
         }
         loop {
             let mut best: Option<Offer> = None;
-            for s in 0..self.cfg.len() {
+            let step_moved = std::mem::take(&mut only_moved);
+            let asked = if step_moved {
+                self.moved.len()
+            } else {
+                self.cfg.len()
+            };
+            for i in 0..asked {
+                let s = if step_moved { self.moved[i] } else { i };
                 if self.still_no_offer(s) {
                     continue; // nothing it depends on changed since it last had no offer
                 }
@@ -76,7 +85,6 @@ impl Sim<'_> {
         }
         self.update_reasons();
         self.pass_settled = Some(self.pass_stamp());
-        self.queues_moved = false;
     }
 
     /// What an AWS pass depends on besides the queues: quota released or new reclaim
@@ -249,7 +257,20 @@ impl Sim<'_> {
         } else {
             self.config_epoch
         };
-        for s in 0..self.cfg.len() {
+        // In the AWS model, with the configuration unchanged since the last AWS pass, only
+        // the shares whose `version` moved can have new reasons.
+        let only_moved = !self.sc.is_kueue()
+            && !self.opts.exhaustive
+            && self.pass_settled.is_some_and(|p| p[2] == self.config_epoch);
+        let mut asked = std::mem::take(&mut self.moved);
+        if only_moved {
+            asked.sort_unstable();
+            asked.dedup();
+        } else {
+            asked.clear();
+            asked.extend(0..self.cfg.len());
+        }
+        for &s in &asked {
             let now = (depends_on, self.rt[s].version);
             if self.rt[s].reasons_at == Some(now)
                 && self.rt[s].fresh.is_empty()
@@ -267,9 +288,11 @@ impl Sim<'_> {
             rt.dirty = false;
             rt.reasons_at = Some(now);
         }
-        // A job may be listed twice with its one new reason (its bucket's reason changed and
-        // it is new to the bucket). The log wants share order, then queue order; without a
-        // log only the changes themselves count, in any order, each once.
+        asked.clear();
+        self.moved = asked; // kept for its allocation
+                            // A job may be listed twice with its one new reason (its bucket's reason changed and
+                            // it is new to the bucket). The log wants share order, then queue order; without a
+                            // log only the changes themselves count, in any order, each once.
         if self.opts.events {
             changes.sort_unstable_by_key(|c| (c.0, c.1));
         }

@@ -75,9 +75,12 @@ impl Sim<'_> {
         // SPEC 1 "Lent": of B = max(0, total borrowed - unallocated), min(B, total idle) is
         // split across lending shares in proportion to their idle entitlement.
         let nshares = self.cfg.len();
+        // Per type: (lent, idle) now, and whether they moved since the last call (the
+        // previous ones are what `scratch_lent` holds; none before the first call).
         let mut lent_idle = std::mem::take(&mut self.scratch_lent);
-        lent_idle.clear();
-        for u in &self.usage {
+        let first = lent_idle.len() != self.usage.len();
+        lent_idle.resize(self.usage.len(), ((0, 0), true));
+        for (u, (now, moved)) in self.usage.iter().zip(lent_idle.iter_mut()) {
             let (mut borrowed, mut idle) = (0u64, 0u64);
             for s in 0..nshares {
                 let (used, l) = (u.used[s], u.limit(s));
@@ -86,7 +89,9 @@ impl Sim<'_> {
                     idle += l.saturating_sub(used);
                 }
             }
-            lent_idle.push((borrowed.saturating_sub(u.unallocated).min(idle), idle));
+            let next = (borrowed.saturating_sub(u.unallocated).min(idle), idle);
+            *moved = first || next != *now || self.opts.exhaustive;
+            *now = next;
         }
         let tree_lent: Vec<Vec<f64>> = self.trees.iter().map(|tr| tr.lent()).collect();
         let mut changed = self.sc.is_kueue() && self.record_kueue_values(&tree_lent);
@@ -94,8 +99,18 @@ impl Sim<'_> {
             let (s, t) = self.series.pairs[i];
             let u = &self.usage[t];
             let (limit, used) = (u.limit(s), u.used[s]);
+            let ((lent_total, idle_total), moved) = lent_idle[t];
+            let old = &self.now_vals[i];
+            if !moved
+                && tree_lent.is_empty()
+                && !self.opts.series
+                && (limit, used) == (old.limit, old.own + old.borrowed)
+            {
+                // Every value of the pair is a function of these: unchanged (the queue
+                // length is read only for the series).
+                continue;
+            }
             let own = used.min(limit);
-            let (lent_total, idle_total) = lent_idle[t];
             let lent = if let Some(l) = tree_lent.get(t) {
                 l[s]
             } else if u.lends(s) && idle_total > 0 {
@@ -108,7 +123,11 @@ impl Sim<'_> {
                 own,
                 borrowed: used - own,
                 lent,
-                queued: self.rt[s].queued[t],
+                queued: if self.opts.series {
+                    self.rt[s].queued[t]
+                } else {
+                    0 // read only for the series
+                },
             };
             if v != self.now_vals[i] {
                 changed = true;

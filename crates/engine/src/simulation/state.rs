@@ -728,13 +728,14 @@ pub struct Sim<'a> {
     /// Instances were released since the SCHEDULED jobs were last scanned.
     pub released: bool,
     /// What the last AWS pass found settled: the epochs and usage version it ended at
-    /// (`None` before the first pass). With these unchanged and no queue moved since
-    /// (`queues_moved`), every share still has no offer and current reasons, so the next
-    /// pass would do nothing (see [`Sim::pass`]).
+    /// (`None` before the first pass). With these unchanged, only the shares whose queue or
+    /// usage moved since (`moved`) can have an offer or new reasons; with none moved, the
+    /// next pass would do nothing (see [`Sim::pass`]).
     pub(super) pass_settled: Option<[u64; 4]>,
-    /// A RUNNABLE queue changed (a job entered or left one, or changed priority) since the
-    /// last pass ended.
-    pub(super) queues_moved: bool,
+    /// The shares whose `version` moved since the last pass ended (a job entered or left
+    /// their queue or changed priority, or their usage fell), in any order, repeats
+    /// allowed.
+    pub(super) moved: Vec<usize>,
     pub adm_seq: u64,
     /// Bumped whenever a share's offer could become possible although its queue did not
     /// change: quota released, a share newly borrowing (new reclaim candidates), a
@@ -771,8 +772,9 @@ pub struct Sim<'a> {
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
     /// `could_pass`'s answers at the current `usage_version` (preemption.rs).
     pub(crate) could_pass_memo: std::cell::RefCell<crate::preemption::CouldPassMemo>,
-    /// Scratch space of `record_values`: (lent, idle) per type.
-    pub(super) scratch_lent: Vec<(u64, u64)>,
+    /// `record_values`' (lent, idle) per type at its last call, and whether they moved
+    /// then.
+    pub(super) scratch_lent: Vec<((u64, u64), bool)>,
     /// SPEC 12: the quota tree per instance type (Kueue model only; empty otherwise).
     pub trees: Vec<crate::simulation::quota_tree::QuotaTree>,
     /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
@@ -948,7 +950,7 @@ impl<'a> Sim<'a> {
             scheduled: BTreeMap::new(),
             released: false,
             pass_settled: None,
-            queues_moved: true,
+            moved: Vec::new(),
             adm_seq: 0,
             quota_epoch: 0,
             struct_epoch: 0,
