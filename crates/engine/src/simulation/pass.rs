@@ -251,7 +251,7 @@ impl Sim<'_> {
     /// `config_epoch`) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
     /// Kueue model they also depend on the other nodes' usage (`usage_version`).
     fn update_reasons(&mut self) {
-        let mut changes: Vec<(usize, QKey, Reason)> = Vec::new();
+        let mut changes = std::mem::take(&mut self.scratch_changes);
         let depends_on = if self.sc.is_kueue() {
             self.usage_version
         } else {
@@ -296,7 +296,7 @@ impl Sim<'_> {
         if self.opts.events {
             changes.sort_unstable_by_key(|c| (c.0, c.1));
         }
-        for (s, key, reason) in changes {
+        for &(s, key, reason) in &changes {
             let j = key.3;
             if self.jobs[j.index()].reason == Some(reason) {
                 continue; // listed twice
@@ -305,6 +305,8 @@ impl Sim<'_> {
             let why = self.binding_of(j, reason);
             self.log(j, s, EventKind::Waiting(reason, why));
         }
+        changes.clear();
+        self.scratch_changes = changes; // kept for its allocation
     }
 
     /// Best-effort FIFO: every job of a bucket has the bucket head's own reason.

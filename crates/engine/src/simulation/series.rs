@@ -14,10 +14,8 @@ impl Sim<'_> {
     pub(super) fn integrate_to(&mut self, t: Ms) {
         let dt = t - self.last_t;
         if dt > 0 {
-            for (g, v) in self.integrals.iter_mut().zip(&self.now_vals) {
-                if v.lent != 0.0 {
-                    g.lent += v.lent * dt as f64;
-                }
+            for &i in &self.lending {
+                self.integrals[i].lent += self.now_vals[i].lent * dt as f64;
             }
             let g = &mut self.cohort_integrals;
             for (i, v) in self.kueue_now.cohort.iter().enumerate() {
@@ -134,6 +132,14 @@ impl Sim<'_> {
                 let old = &self.now_vals[i];
                 if (old.limit, old.own, old.borrowed) != (v.limit, v.own, v.borrowed) {
                     self.settle_pair(i);
+                }
+                if (self.now_vals[i].lent != 0.0) != (v.lent != 0.0) {
+                    match self.lending.binary_search(&i) {
+                        Ok(k) => {
+                            self.lending.remove(k);
+                        }
+                        Err(k) => self.lending.insert(k, i),
+                    }
                 }
                 self.now_vals[i] = v;
             }

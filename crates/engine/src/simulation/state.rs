@@ -761,6 +761,8 @@ pub struct Sim<'a> {
     pub(super) timed: Vec<usize>,
     pub(super) next_timed: usize,
     pub(super) now_vals: Vec<PairNow>,
+    /// The pairs whose `lent` is not 0 now, in order (the ones `integrate_to` adds to).
+    pub(super) lending: Vec<usize>,
     /// Per pair: the time up to which its integer values are in `integrals` (see
     /// `Sim::settle_pair`).
     pub(super) settled_at: Vec<Ms>,
@@ -770,6 +772,9 @@ pub struct Sim<'a> {
     pub(super) values_at: Option<(u64, u64)>,
     /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
     pub(crate) scratch_reasons: Vec<((usize, u64), Reason)>,
+    /// Scratch space of `update_reasons`: the reasons that change (reused, not allocated
+    /// per pass).
+    pub(crate) scratch_changes: Vec<(usize, QKey, Reason)>,
     /// `could_pass`'s answers at the current `usage_version` (preemption.rs).
     pub(crate) could_pass_memo: std::cell::RefCell<crate::preemption::CouldPassMemo>,
     /// `record_values`' (lent, idle) per type at its last call, and whether they moved
@@ -965,11 +970,13 @@ impl<'a> Sim<'a> {
             timed,
             next_timed: 0,
             now_vals: vec![PairNow::default(); n],
+            lending: Vec::new(),
             settled_at: vec![0; n],
             last_t: 0,
             started: false,
             values_at: None,
             scratch_reasons: Vec::new(),
+            scratch_changes: Vec::new(),
             could_pass_memo: std::cell::RefCell::default(),
             scratch_lent: Vec::new(),
             continuation,
