@@ -164,6 +164,12 @@ pub struct TypeUsage {
     pub pool_used: u64,
     /// `sum over RESERVE shares R of max(0, limit(R,T) - used(R,T))`.
     pub reserve_idle: u64,
+    /// SPEC 1 "Lent": `sum over S of max(0, used(S,T) - limit(S,T))`, the instances
+    /// borrowed beyond every share's limit.
+    pub borrowed: u64,
+    /// SPEC 1 "Lent": `sum over lending (not RESERVE) shares S of max(0, limit(S,T) -
+    /// used(S,T))`, their idle entitlement.
+    pub lenders_idle: u64,
     /// The lendable pool's size (depends only on limits and strategies).
     pub pool_size: u64,
     /// `unallocated(T)` (SPEC 3): capacity not covered by any share's limit.
@@ -205,6 +211,8 @@ impl TypeUsage {
             sum_used: 0,
             pool_used: 0,
             reserve_idle: 0,
+            borrowed: 0,
+            lenders_idle: 0,
             pool_size: 0,
             unallocated: 0,
             cfg: std::sync::Arc::new(TypeCfg { shares: Vec::new() }),
@@ -225,6 +233,8 @@ impl TypeUsage {
             sum_used,
             pool_used,
             reserve_idle,
+            borrowed,
+            lenders_idle,
             pool_size,
             unallocated,
             cfg,
@@ -237,6 +247,8 @@ impl TypeUsage {
         self.sum_used = *sum_used;
         self.pool_used = *pool_used;
         self.reserve_idle = *reserve_idle;
+        self.borrowed = *borrowed;
+        self.lenders_idle = *lenders_idle;
         self.pool_size = *pool_size;
         self.unallocated = *unallocated;
         if !std::sync::Arc::ptr_eq(&self.cfg, cfg) {
@@ -292,6 +304,17 @@ impl TypeUsage {
             .filter(|(s, _)| s.strategy == Strategy::Reserve)
             .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
             .sum();
+        self.borrowed = shares
+            .iter()
+            .zip(&self.used)
+            .map(|(s, &u)| u.saturating_sub(limit_of(s, t)))
+            .sum();
+        self.lenders_idle = shares
+            .iter()
+            .zip(&self.used)
+            .filter(|(s, _)| s.strategy != Strategy::Reserve)
+            .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
+            .sum();
         self.pool_size = lendable_pool(shares, t, self.capacity);
         self.unallocated = unallocated(shares, t, self.capacity);
         if self.tree.is_some() {
@@ -324,9 +347,13 @@ impl TypeUsage {
         let g = cfg.guaranteed;
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
+        let idle = |used: u64| l.saturating_sub(used);
         if cfg.reserve {
-            self.reserve_idle = self.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
+            self.reserve_idle = self.reserve_idle - idle(old) + idle(new);
+        } else {
+            self.lenders_idle = self.lenders_idle - idle(old) + idle(new);
         }
+        self.borrowed = self.borrowed - old.saturating_sub(l) + new.saturating_sub(l);
         self.used[s] = new;
     }
 
@@ -656,6 +683,39 @@ mod tests {
             }
         }
         assert!(checked > 5_000, "{checked} cases");
+    }
+
+    /// The aggregates kept with every change of `used` equal the ones recomputed from
+    /// scratch, through a long walk of admissions and releases over every strategy.
+    #[test]
+    fn aggregates_follow_every_change() {
+        let shares = vec![
+            share(Strategy::Reserve, Some(3), BorrowLimit::Unlimited),
+            share(Strategy::Lend, Some(2), BorrowLimit::Unlimited),
+            share(Strategy::LendAndBorrow, Some(1), BorrowLimit::Percent(300)),
+            share(Strategy::LendAndBorrow, None, BorrowLimit::Unlimited),
+        ];
+        let mut u = TypeUsage::new(&shares, 0, 9);
+        let mut x: u64 = 7;
+        for step in 0..2_000 {
+            x = x
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            let s = (x >> 33) as usize % shares.len();
+            let n = (x >> 40) % 4;
+            if (x >> 50) % 2 == 0 {
+                u.add(&shares, s, n);
+            } else {
+                u.remove(&shares, s, n.min(u.used[s]));
+            }
+            let mut fresh = u.clone();
+            fresh.recompute(&shares);
+            let sums = |u: &TypeUsage| {
+                let a = (u.over, u.sum_used, u.pool_used, u.reserve_idle);
+                (a, u.borrowed, u.lenders_idle)
+            };
+            assert_eq!(sums(&u), sums(&fresh), "step {step}: used {:?}", u.used);
+        }
     }
 
     // SPEC 3 condition 3 binds when overcommitted.

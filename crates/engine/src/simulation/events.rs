@@ -204,10 +204,13 @@ impl Sim<'_> {
         r.set_run_borrowed(borrowing); // SPEC 14: a run is borrowed when its dispatch was
         let key = self.akey(j);
         self.rt[s].add_admitted(t, key, n);
-        self.scheduled.insert(self.adm_seq, j);
         self.log(j, s, EventKind::Dispatch { borrowing });
-        if !self.released {
-            self.try_start(j);
+        // SPEC 3: it starts at once if its instances are free (and no release waits to be
+        // offered to the SCHEDULED jobs before it), else it joins them.
+        if !self.released && self.can_start(j) {
+            self.start(j);
+        } else {
+            self.scheduled.insert(self.adm_seq, j);
         }
     }
 
@@ -253,14 +256,19 @@ impl Sim<'_> {
     }
 
     pub(super) fn try_start(&mut self, j: JobId) -> bool {
-        let spec = &self.sc.jobs[j.index()];
-        if spec.instances() > self.free_for(spec.share(), spec.instance_type()) {
+        if !self.can_start(j) {
             return false;
         }
         let seq = self.jobs[j.index()].adm_seq;
         self.scheduled.remove(&seq);
         self.start(j);
         true
+    }
+
+    /// SPEC 3: a SCHEDULED job starts when its instances are free.
+    fn can_start(&self, j: JobId) -> bool {
+        let spec = &self.sc.jobs[j.index()];
+        spec.instances() <= self.free_for(spec.share(), spec.instance_type())
     }
 
     /// SPEC 3: SCHEDULED jobs are taken in admission order; each starts if its instances

@@ -728,10 +728,7 @@ impl Sim<'_> {
         for g in lists.iter().flat_map(|l| l.iter()) {
             let o = g.share;
             let drop = if o == s {
-                self.rt[s].admitted_by_priority[t]
-                    .range(..=pj)
-                    .map(|(_, x)| x)
-                    .sum::<u64>()
+                self.rt[s].admitted_by_priority[t].at_most(pj)
             } else {
                 let floor = (trial.tree.quota[o] + 1).saturating_sub(self.max_instances[o][t]);
                 trial.tree.usage[o].saturating_sub(floor)

@@ -72,22 +72,14 @@ impl Sim<'_> {
         }
         // SPEC 1 "Lent": of B = max(0, total borrowed - unallocated), min(B, total idle) is
         // split across lending shares in proportion to their idle entitlement.
-        let nshares = self.cfg.len();
         // Per type: (lent, idle) now, and whether they moved since the last call (the
         // previous ones are what `scratch_lent` holds; none before the first call).
         let mut lent_idle = std::mem::take(&mut self.scratch_lent);
         let first = lent_idle.len() != self.usage.len();
         lent_idle.resize(self.usage.len(), ((0, 0), true));
         for (u, (now, moved)) in self.usage.iter().zip(lent_idle.iter_mut()) {
-            let (mut borrowed, mut idle) = (0u64, 0u64);
-            for s in 0..nshares {
-                let (used, l) = (u.used[s], u.limit(s));
-                borrowed += used.saturating_sub(l);
-                if u.lends(s) {
-                    idle += l.saturating_sub(used);
-                }
-            }
-            let next = (borrowed.saturating_sub(u.unallocated).min(idle), idle);
+            let idle = u.lenders_idle;
+            let next = (u.borrowed.saturating_sub(u.unallocated).min(idle), idle);
             *moved = first || next != *now || self.opts.exhaustive;
             *now = next;
         }

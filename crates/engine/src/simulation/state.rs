@@ -510,7 +510,7 @@ pub struct ShareRt {
     /// Admitted jobs per instance type, in candidate order.
     pub admitted: Vec<BTreeSet<AKey>>,
     /// Per instance type: admitted instances by priority (for preemption bounds).
-    pub admitted_by_priority: Vec<BTreeMap<Priority, u64>>,
+    pub admitted_by_priority: Vec<PriorityTotals>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
     pub fresh: Vec<JobId>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).
@@ -564,26 +564,18 @@ impl ShareRt {
     /// Records an admitted job (candidate order and per-priority totals).
     pub fn add_admitted(&mut self, t: usize, key: AKey, n: u64) {
         self.admitted[t].insert(key);
-        *self.admitted_by_priority[t].entry(key.0).or_default() += n;
+        self.admitted_by_priority[t].add(key.0, n);
     }
 
     /// Forgets an admitted job.
     pub fn remove_admitted(&mut self, t: usize, key: AKey, n: u64) {
         self.admitted[t].remove(&key);
-        if let Some(x) = self.admitted_by_priority[t].get_mut(&key.0) {
-            *x -= n;
-            if *x == 0 {
-                self.admitted_by_priority[t].remove(&key.0);
-            }
-        }
+        self.admitted_by_priority[t].remove(key.0, n);
     }
 
     /// Instances of admitted jobs of type `t` with priority strictly below `p`.
     pub fn admitted_below(&self, t: usize, p: Priority) -> u64 {
-        self.admitted_by_priority[t]
-            .range(..p)
-            .map(|(_, n)| n)
-            .sum()
+        self.admitted_by_priority[t].below(p)
     }
 
     /// Adds a RUNNABLE job to its bucket, keeping `heads` current.
@@ -631,6 +623,41 @@ fn insert_sorted(v: &mut Vec<Head>, key: Head) {
 fn remove_sorted(v: &mut Vec<Head>, key: &Head) {
     if let Ok(i) = v.binary_search(key) {
         v.remove(i);
+    }
+}
+
+/// Admitted instances per priority (one share, one type), in priority order: a share's
+/// admitted jobs have few distinct priorities, so a sorted vector beats a tree here.
+#[derive(Clone, Debug, Default)]
+pub struct PriorityTotals(Vec<(Priority, u64)>);
+
+impl PriorityTotals {
+    /// `n` more instances at priority `p`.
+    pub fn add(&mut self, p: Priority, n: u64) {
+        match self.0.binary_search_by_key(&p, |e| e.0) {
+            Ok(i) => self.0[i].1 += n,
+            Err(i) => self.0.insert(i, (p, n)),
+        }
+    }
+
+    /// `n` fewer instances at priority `p` (an entry that falls to 0 is dropped).
+    pub fn remove(&mut self, p: Priority, n: u64) {
+        if let Ok(i) = self.0.binary_search_by_key(&p, |e| e.0) {
+            self.0[i].1 -= n;
+            if self.0[i].1 == 0 {
+                self.0.remove(i);
+            }
+        }
+    }
+
+    /// Instances at priorities strictly below `p`.
+    pub fn below(&self, p: Priority) -> u64 {
+        self.0.iter().take_while(|e| e.0 < p).map(|e| e.1).sum()
+    }
+
+    /// Instances at priorities up to `p` included.
+    pub fn at_most(&self, p: Priority) -> u64 {
+        self.0.iter().take_while(|e| e.0 <= p).map(|e| e.1).sum()
     }
 }
 
@@ -831,7 +858,7 @@ impl<'a> Sim<'a> {
             .iter()
             .map(|_| ShareRt {
                 admitted: vec![BTreeSet::new(); types],
-                admitted_by_priority: vec![BTreeMap::new(); types],
+                admitted_by_priority: vec![PriorityTotals::default(); types],
                 queued: vec![0; types],
                 held: vec![0; types],
                 ..ShareRt::default()

@@ -69,8 +69,8 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>,
         let mut drafts = draw_workload(workload, seed, index as u64);
         // Stable: jobs arriving at the same millisecond keep their draw order.
         crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
+        let n = numbers.entry(workload.share).or_insert(0);
         for draft in drafts {
-            let n = numbers.entry(workload.share).or_insert(0);
             *n += 1;
             let id = ids
                 .push_with(|t| {
@@ -128,7 +128,8 @@ pub(super) fn draw_workload(w: &Workload, seed: u64, workload_index: u64) -> Vec
         Arrival::At(times) => times.len() as u64,
         _ => w.count,
     };
-    let mut drafts = Vec::new();
+    // Grown once (`count` is bounded by the validator, SPEC 7).
+    let mut drafts = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
     let mut poisson_t = 0.0_f64;
     for j in 0..count {
         let mut u = [0.0_f64; DRAWS_PER_JOB];
