@@ -703,7 +703,7 @@ mod tests {
                 .wrapping_add(1442695040888963407);
             let s = (x >> 33) as usize % shares.len();
             let n = (x >> 40) % 4;
-            if (x >> 50) % 2 == 0 {
+            if (x >> 50) & 1 == 0 {
                 u.add(&shares, s, n);
             } else {
                 u.remove(&shares, s, n.min(u.used[s]));
