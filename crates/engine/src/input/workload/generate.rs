@@ -54,6 +54,8 @@ pub fn job_count(workloads: &[Workload]) -> usize {
 /// [`JobIds::MAX_BYTES`] (the validator checks).
 pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>, ids: &mut JobIds) {
     let mut numbers: BTreeMap<usize, u64> = BTreeMap::new();
+    // One buffer for every workload's drafts: allocated (and its memory touched) once.
+    let mut drafts = Vec::new();
     jobs.reserve_exact(job_count(workloads));
     ids.reserve(id_bytes(workloads));
     for (index, workload) in workloads.iter().enumerate() {
@@ -66,11 +68,14 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>,
             on_retries_exhausted: workload.on_retries_exhausted,
             escalate: workload.escalate,
         });
-        let mut drafts = draw_workload(workload, seed, index as u64);
-        // Stable: jobs arriving at the same millisecond keep their draw order.
-        crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
+        draw_workload_into(workload, seed, index as u64, &mut drafts);
+        // Stable: jobs arriving at the same millisecond keep their draw order (Poisson
+        // arrivals are drawn in order already: no sort, no sort buffer).
+        if !drafts.is_sorted_by_key(|d| d.submit) {
+            crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
+        }
         let n = numbers.entry(workload.share).or_insert(0);
-        for draft in drafts {
+        for draft in drafts.drain(..) {
             *n += 1;
             let id = ids
                 .push_with(|t| {
@@ -122,14 +127,23 @@ pub(super) fn unit(rng: &mut ChaCha8Rng) -> f64 {
 }
 
 /// The workload's jobs in draw order (not yet sorted by arrival).
+#[cfg(test)]
 pub(super) fn draw_workload(w: &Workload, seed: u64, workload_index: u64) -> Vec<Draft> {
+    let mut drafts = Vec::new();
+    draw_workload_into(w, seed, workload_index, &mut drafts);
+    drafts
+}
+
+/// [`draw_workload`] into `drafts` (emptied first).
+fn draw_workload_into(w: &Workload, seed: u64, workload_index: u64, drafts: &mut Vec<Draft>) {
     let mut rng = stream(seed, workload_index);
     let count = match &w.arrival {
         Arrival::At(times) => times.len() as u64,
         _ => w.count,
     };
+    drafts.clear();
     // Grown once (`count` is bounded by the validator, SPEC 7).
-    let mut drafts = Vec::with_capacity(usize::try_from(count).unwrap_or(0));
+    drafts.reserve(usize::try_from(count).unwrap_or(0));
     let mut poisson_t = 0.0_f64;
     for j in 0..count {
         let mut u = [0.0_f64; DRAWS_PER_JOB];
@@ -160,7 +174,6 @@ pub(super) fn draw_workload(w: &Workload, seed: u64, workload_index: u64) -> Vec
                 .map(|f| clamp_ms((f * work as f64).round() as Ms, 0)),
         });
     }
-    drafts
 }
 
 /// Seconds to milliseconds, clamped to `min_ms..=MAX_TIME_MS` (NaN gives `min_ms`).
