@@ -288,11 +288,12 @@ impl Sim<'_> {
             rt.dirty = false;
             rt.reasons_at = Some(now);
         }
+        // The list is kept for its allocation.
         asked.clear();
-        self.moved = asked; // kept for its allocation
-                            // A job may be listed twice with its one new reason (its bucket's reason changed and
-                            // it is new to the bucket). The log wants share order, then queue order; without a
-                            // log only the changes themselves count, in any order, each once.
+        self.moved = asked;
+        // A job may be listed twice with its one new reason (its bucket's reason changed and
+        // it is new to the bucket). The log wants share order, then queue order; without a
+        // log only the changes themselves count, in any order, each once.
         if self.opts.events {
             changes.sort_unstable_by_key(|c| (c.0, c.1));
         }
