@@ -95,6 +95,15 @@ fn entitled(used: u64, n: u64, limit: u64) -> bool {
     used + n <= limit
 }
 
+/// SPEC 3 condition 1 on numbers: `used + n <= limit + borrow_cap` (the `ceiling`,
+/// `u64::MAX` when unbounded). The one test behind [`TypeUsage::within_ceiling`] and
+/// [`Headroom::fits`]' naming of condition 1. (`used` never exceeds the capacity, and both
+/// it and `n` are at most `limits::MAX_INSTANCES`: the sum cannot overflow.)
+#[inline(always)]
+fn within_ceiling(used: u64, n: u64, ceiling: u64) -> bool {
+    used + n <= ceiling
+}
+
 /// SPEC 3's fit conditions for one share and type at the current usage, evaluated once for
 /// every job size: a pass asks them of each bucket head and of each bucket's waiting
 /// reason, and the sizes differ only in `n`. Made by [`TypeUsage::headroom`].
@@ -119,7 +128,7 @@ impl Headroom {
     #[inline]
     pub fn fits(&self, n: u64) -> Result<(), Misfit> {
         if n as i128 > self.available || self.overdrawn {
-            return Err(if self.used + n > self.ceiling {
+            return Err(if !within_ceiling(self.used, n, self.ceiling) {
                 Misfit::ShareLimit // condition 1: used + n > limit + borrow_cap
             } else {
                 Misfit::LendablePool // condition 2: the lendable pool is used up
@@ -498,7 +507,7 @@ impl TypeUsage {
 
     /// SPEC 3 condition 1 for share `s`: `used(S,T) + n <= limit(S,T) + borrow_cap(S,T)`.
     pub fn within_ceiling(&self, s: usize, n: u64) -> bool {
-        self.used[s].saturating_add(n) <= self.cfg.shares[s].ceiling
+        within_ceiling(self.used[s], n, self.cfg.shares[s].ceiling)
     }
 
     /// `used(S,T) > limit(S,T)`: the share is over its limit and its jobs can be reclaimed.
