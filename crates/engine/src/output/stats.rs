@@ -50,13 +50,11 @@ fn of_sorted_runs(runs: &[&[Ms]]) -> Percentiles {
         return Percentiles::default();
     }
     let sum: i128 = runs.iter().flat_map(|r| r.iter()).map(|&x| x as i128).sum();
-    let max = runs
-        .iter()
-        .filter_map(|r| r.last())
-        .copied()
-        .max()
-        .unwrap_or(0);
-    let got = [50, 90, 99].map(|p| kth_of_sorted_runs(runs, nearest_rank(p, n)));
+    let min = runs.iter().filter_map(|r| r.first()).copied().min();
+    let max = runs.iter().filter_map(|r| r.last()).copied().max();
+    let range = (min.unwrap_or(0), max.unwrap_or(0));
+    let got = [50, 90, 99].map(|p| kth_of_sorted_runs(runs, nearest_rank(p, n), range));
+    let max = range.1;
     Percentiles {
         n: n as u64,
         mean: sum as f64 / n as f64 / 1000.0,
@@ -68,21 +66,10 @@ fn of_sorted_runs(runs: &[&[Ms]]) -> Percentiles {
 }
 
 /// The `k`th smallest value (from 0) of the union of sorted `runs`, which hold more than
-/// `k` values: the least `v` with more than `k` values at most `v`.
-fn kth_of_sorted_runs(runs: &[&[Ms]], k: usize) -> Ms {
+/// `k` values, all within `(lo, hi)` inclusive: the least `v` with more than `k` values at
+/// most `v`.
+fn kth_of_sorted_runs(runs: &[&[Ms]], k: usize, (mut lo, mut hi): (Ms, Ms)) -> Ms {
     let at_most = |v: Ms| -> usize { runs.iter().map(|r| r.partition_point(|&x| x <= v)).sum() };
-    let mut lo = runs
-        .iter()
-        .filter_map(|r| r.first())
-        .copied()
-        .min()
-        .unwrap_or(0);
-    let mut hi = runs
-        .iter()
-        .filter_map(|r| r.last())
-        .copied()
-        .max()
-        .unwrap_or(0);
     while lo < hi {
         let mid = ((lo as i128 + hi as i128).div_euclid(2)) as Ms;
         if at_most(mid) > k {

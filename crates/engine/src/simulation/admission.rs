@@ -210,6 +210,17 @@ struct ShareCfg {
     quota: NodeQuota,
 }
 
+impl ShareCfg {
+    /// Its idle entitlement at usage `used`: `max(0, limit - used)`.
+    fn idle(&self, used: u64) -> u64 {
+        self.limit.saturating_sub(used)
+    }
+    /// What it borrows at usage `used`: `max(0, used - limit)`.
+    fn borrowed(&self, used: u64) -> u64 {
+        used.saturating_sub(self.limit)
+    }
+}
+
 impl TypeUsage {
     pub fn new(shares: &[Share], t: usize, capacity: u64) -> TypeUsage {
         let mut u = TypeUsage {
@@ -230,43 +241,6 @@ impl TypeUsage {
         u.recompute(shares);
         u.rebuild_tree(shares);
         u
-    }
-
-    /// Makes `self` equal to `src`, reusing `self`'s vectors (preemption's trial copies).
-    pub fn copy_from(&mut self, src: &TypeUsage) {
-        let TypeUsage {
-            t,
-            capacity,
-            used,
-            over,
-            sum_used,
-            pool_used,
-            reserve_idle,
-            borrowed,
-            lenders_idle,
-            pool_size,
-            unallocated,
-            cfg,
-            tree,
-        } = src;
-        self.t = *t;
-        self.capacity = *capacity;
-        self.used.clone_from(used);
-        self.over = *over;
-        self.sum_used = *sum_used;
-        self.pool_used = *pool_used;
-        self.reserve_idle = *reserve_idle;
-        self.borrowed = *borrowed;
-        self.lenders_idle = *lenders_idle;
-        self.pool_size = *pool_size;
-        self.unallocated = *unallocated;
-        if !std::sync::Arc::ptr_eq(&self.cfg, cfg) {
-            self.cfg = cfg.clone();
-        }
-        match (&mut self.tree, tree) {
-            (Some(mine), Some(theirs)) => mine.copy_from(theirs),
-            (mine, theirs) => *mine = theirs.clone(),
-        }
     }
 
     /// The usage counts without the AWS quota tree (the Kueue model keeps its own trees in
@@ -307,23 +281,15 @@ impl TypeUsage {
             .zip(&self.used)
             .map(|(s, &u)| u.saturating_sub(guaranteed(s, t)))
             .sum();
-        self.reserve_idle = shares
-            .iter()
-            .zip(&self.used)
-            .filter(|(s, _)| s.strategy == Strategy::Reserve)
-            .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
-            .sum();
-        self.borrowed = shares
-            .iter()
-            .zip(&self.used)
-            .map(|(s, &u)| u.saturating_sub(limit_of(s, t)))
-            .sum();
-        self.lenders_idle = shares
-            .iter()
-            .zip(&self.used)
-            .filter(|(s, _)| s.strategy != Strategy::Reserve)
-            .map(|(s, &u)| limit_of(s, t).saturating_sub(u))
-            .sum();
+        (self.reserve_idle, self.lenders_idle, self.borrowed) = (0, 0, 0);
+        for (c, &u) in self.cfg.shares.iter().zip(&self.used) {
+            if c.reserve {
+                self.reserve_idle += c.idle(u);
+            } else {
+                self.lenders_idle += c.idle(u);
+            }
+            self.borrowed += c.borrowed(u);
+        }
         self.pool_size = lendable_pool(shares, t, self.capacity);
         self.unallocated = unallocated(shares, t, self.capacity);
         if self.tree.is_some() {
@@ -356,13 +322,12 @@ impl TypeUsage {
         let g = cfg.guaranteed;
         self.sum_used = self.sum_used - old + new;
         self.pool_used = self.pool_used - old.saturating_sub(g) + new.saturating_sub(g);
-        let idle = |used: u64| l.saturating_sub(used);
         if cfg.reserve {
-            self.reserve_idle = self.reserve_idle - idle(old) + idle(new);
+            self.reserve_idle = self.reserve_idle - cfg.idle(old) + cfg.idle(new);
         } else {
-            self.lenders_idle = self.lenders_idle - idle(old) + idle(new);
+            self.lenders_idle = self.lenders_idle - cfg.idle(old) + cfg.idle(new);
         }
-        self.borrowed = self.borrowed - old.saturating_sub(l) + new.saturating_sub(l);
+        self.borrowed = self.borrowed - cfg.borrowed(old) + cfg.borrowed(new);
         self.used[s] = new;
     }
 
@@ -422,28 +387,8 @@ impl TypeUsage {
         totals.root_usage -= k.min(old.saturating_sub(cfg.quota.private));
         totals.sum_used -= k;
         if cfg.reserve {
-            let l = cfg.limit;
-            totals.reserve_idle =
-                totals.reserve_idle - l.saturating_sub(old) + l.saturating_sub(new);
+            totals.reserve_idle = totals.reserve_idle - cfg.idle(old) + cfg.idle(new);
         }
-    }
-
-    /// [`TypeUsage::headroom`] of share `s` as if each `(share, k)` of `removals` had
-    /// released `k` instances ([`TypeUsage::remove`], each share at most once), without
-    /// changing or copying anything.
-    pub fn headroom_after_removal(
-        &self,
-        s: usize,
-        removals: impl Iterator<Item = (usize, u64)>,
-    ) -> Headroom {
-        let (mut used, mut totals) = (self.used[s], self.totals());
-        for (o, k) in removals {
-            self.remove_from(&mut totals, o, k);
-            if o == s {
-                used -= k;
-            }
-        }
-        self.headroom_given(s, used, totals)
     }
 
     fn tree(&self) -> &QuotaTree {
@@ -633,6 +578,23 @@ mod tests {
         assert!(checked > 10_000, "{checked} cases");
     }
 
+    /// [`TypeUsage::headroom`] of share `s` as if each `(share, k)` of `removals` had
+    /// released `k` instances, on the totals (as preemption's trials compute it).
+    fn headroom_after_removal(
+        u: &TypeUsage,
+        s: usize,
+        removals: impl Iterator<Item = (usize, u64)>,
+    ) -> Headroom {
+        let (mut used, mut totals) = (u.used[s], u.totals());
+        for (o, k) in removals {
+            u.remove_from(&mut totals, o, k);
+            if o == s {
+                used -= k;
+            }
+        }
+        u.headroom_given(s, used, totals)
+    }
+
     /// Preemption's trial headroom computed on totals equals the headroom of a copy from
     /// which the same instances were removed, for three shares of every strategy, under-
     /// and overcommitted, overdrawn or not, removing from one share or from several.
@@ -675,7 +637,7 @@ mod tests {
                                     }
                                     for s in 0..3 {
                                         let got =
-                                            u.headroom_after_removal(s, removals.iter().copied());
+                                            headroom_after_removal(&u, s, removals.iter().copied());
                                         assert_eq!(
                                             got,
                                             trial.headroom(s),

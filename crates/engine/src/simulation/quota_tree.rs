@@ -94,14 +94,6 @@ fn at(v: &[Option<u64>], t: usize) -> Option<u64> {
 }
 
 impl QuotaTree {
-    /// Makes `self` equal to `src`, reusing `self`'s usage vector.
-    pub fn copy_from(&mut self, src: &QuotaTree) {
-        if !std::sync::Arc::ptr_eq(&self.shape, &src.shape) {
-            self.shape = src.shape.clone();
-        }
-        self.usage.clone_from(&src.usage);
-    }
-
     /// Builds the tree of type `t` for the shares' current configuration, with no usage.
     pub fn new(shares: &[Share], cohorts: &[Cohort], t: usize) -> QuotaTree {
         let n = shares.len() + cohorts.len();
