@@ -66,6 +66,28 @@ impl Drawn {
     }
 }
 
+/// An axis tick as a person writes it: as many decimals as ticks about a tenth of `span`
+/// apart need, no trailing zeros (a borrow limit reads 20, not 20.0; a rate 0.25).
+fn tick_label(v: f64, span: f64) -> String {
+    let step = span.abs() / 10.0;
+    let digits = if step > 0.0 && step.is_finite() {
+        (1 - step.log10().floor() as i32).clamp(0, 9) as usize
+    } else {
+        0
+    };
+    let t = format!("{v:.digits$}");
+    let t = if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &t
+    };
+    if t == "-0" {
+        "0".into()
+    } else {
+        t.to_string()
+    }
+}
+
 fn colour(i: usize) -> RGBColor {
     let (r, g, b) = crate::ui::palette::rgb(i);
     RGBColor(r, g, b)
@@ -132,9 +154,12 @@ pub fn draw(
         .y_label_area_size(px(56.0))
         .build_cartesian_2d(x0 - pad..x1 + pad, y0..y1)
         .map_err(err)?;
+    let (x_span, y_span) = (x1 - x0, y1 - y0);
     chart
         .configure_mesh()
         .light_line_style(WHITE)
+        .x_label_formatter(&|v| tick_label(*v, x_span))
+        .y_label_formatter(&|v| tick_label(*v, y_span))
         .label_style(font.clone())
         .axis_desc_style(font)
         .x_desc(setting)
@@ -207,5 +232,19 @@ mod tests {
         };
         assert_eq!(d.nearest(18.0, 11.0, 6.0), Some((1, 0)));
         assert_eq!(d.nearest(50.0, 50.0, 6.0), None);
+    }
+
+    #[test]
+    fn ticks_read_as_written() {
+        // A borrow limit from 0 to 200: whole numbers.
+        assert_eq!(tick_label(20.0, 200.0), "20");
+        assert_eq!(tick_label(0.0, 200.0), "0");
+        // A rate from 0.5 to 1.5, a p90 in hours from 0 to 0.3: the decimals the ticks need.
+        assert_eq!(tick_label(0.6000000000000001, 1.0), "0.6");
+        assert_eq!(tick_label(0.25, 0.3), "0.25");
+        assert_eq!(tick_label(0.05, 0.3), "0.05");
+        assert_eq!(tick_label(-0.0001, 0.3), "0");
+        // A degenerate span (one value) still gives a number.
+        assert_eq!(tick_label(3.0, 0.0), "3");
     }
 }
