@@ -75,17 +75,7 @@ fn tick_label(v: f64, span: f64) -> String {
     } else {
         0
     };
-    let t = format!("{v:.digits$}");
-    let t = if t.contains('.') {
-        t.trim_end_matches('0').trim_end_matches('.')
-    } else {
-        &t
-    };
-    if t == "-0" {
-        "0".into()
-    } else {
-        t.to_string()
-    }
+    crate::ui::format::decimal(v, digits)
 }
 
 fn colour(i: usize) -> RGBColor {

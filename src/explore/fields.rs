@@ -145,14 +145,7 @@ pub fn default_range(value: f64) -> (String, String, String) {
     let step = (hi - lo) / 4.0;
     // Three significant digits, written in decimal (the engine then steps exactly).
     let digits = (2 - step.abs().log10().floor() as i32).clamp(0, 9) as usize;
-    let r = |x: f64| {
-        let t = format!("{x:.digits$}");
-        if t.contains('.') {
-            t.trim_end_matches('0').trim_end_matches('.').to_string()
-        } else {
-            t
-        }
-    };
+    let r = |x: f64| crate::ui::format::decimal(x, digits);
     let step_text = r(step);
     let step_v: f64 = step_text.parse().unwrap_or(step);
     (r(lo), r(lo + step_v * 4.0), step_text)

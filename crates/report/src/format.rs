@@ -80,6 +80,22 @@ fn group_digits(n: u64) -> String {
     out
 }
 
+/// `x` with at most `digits` decimals and no trailing zeros: `decimal(20.0, 2)` is `20`,
+/// `decimal(0.250, 3)` is `0.25`; never `-0`.
+pub fn decimal(x: f64, digits: usize) -> String {
+    let t = format!("{x:.digits$}");
+    let t = if t.contains('.') {
+        t.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        &t
+    };
+    if t == "-0" {
+        "0".into()
+    } else {
+        t.to_string()
+    }
+}
+
 /// A small quantity without useless decimals: `1` -> `1`, `0.5` -> `0.5`, `2.25` -> `2.3`.
 pub fn amount(x: f64) -> String {
     if !x.is_finite() {
@@ -259,7 +275,17 @@ pub fn duration_compact(s: f64) -> String {
 
 #[cfg(test)]
 mod number_tests {
-    use super::{count_of, hours, millis, percent};
+    use super::{count_of, decimal, hours, millis, percent};
+
+    #[test]
+    fn decimals_without_trailing_zeros() {
+        assert_eq!(decimal(20.0, 2), "20");
+        assert_eq!(decimal(0.25, 3), "0.25");
+        assert_eq!(decimal(0.6000000000000001, 2), "0.6");
+        assert_eq!(decimal(1.005, 0), "1");
+        assert_eq!(decimal(-0.0001, 3), "0");
+        assert_eq!(decimal(-1.5, 1), "-1.5");
+    }
 
     #[test]
     fn hours_group_thousands() {

@@ -36,10 +36,7 @@ pub fn label(parts: [f64; 2], per_hour: f64, unit: &str) -> String {
     if total <= 0.0 {
         return "no useful work".into();
     }
-    let num = |h: f64| {
-        let s = format!("{:.2}", h * per_hour);
-        s.trim_end_matches('0').trim_end_matches('.').to_string()
-    };
+    let num = |h: f64| format::decimal(h * per_hour, 2);
     if parts[1] <= 0.0 {
         format!("{} {unit} useful, all on its allocation", num(total))
     } else {
