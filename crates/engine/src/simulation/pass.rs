@@ -10,6 +10,16 @@ use crate::model::Queueing;
 use crate::preemption::{Preemptor, Victim};
 use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
 
+/// Why a share has no offer in a step of the pass (see [`NoOffer`]).
+struct Refusal {
+    /// Only the share's own limit (or a missing limit) held every job back, with no
+    /// preemption possible.
+    limit_bound: bool,
+    /// No job looked at could preempt; those with a limit were all of one type, the
+    /// smallest needing this many instances.
+    fit_only: Option<(usize, u64)>,
+}
+
 /// What a share offers in one step of the pass.
 struct Offer {
     /// SPEC 4 step 2 order: within entitlement first, then earlier submit, then share order.
@@ -59,7 +69,10 @@ impl Sim<'_> {
                             best = Some(o);
                         }
                     }
-                    Err(limit_bound) => {
+                    Err(Refusal {
+                        limit_bound,
+                        fit_only,
+                    }) => {
                         let epoch = if limit_bound {
                             self.struct_epoch
                         } else {
@@ -69,6 +82,8 @@ impl Sim<'_> {
                             epoch,
                             version: self.rt[s].version,
                             limit_bound,
+                            struct_at: self.struct_epoch,
+                            fit_only,
                         });
                     }
                 }
@@ -104,30 +119,49 @@ impl Sim<'_> {
     /// Whether share `s` still has no offer: nothing its last "no offer" depended on changed.
     /// A share held back only by its own limit (condition 1, no preemption possible) waits
     /// on its own queue and usage and on configuration, not on other shares' releases.
+    ///
+    /// A share none of whose heads could preempt, after releases only (its queue, its
+    /// admitted jobs, the configuration, priorities and the shares over their limit are as
+    /// they were: `struct_epoch` and `version` unchanged), still cannot preempt (SPEC 5: no
+    /// share is newly over its limit, its own admitted jobs are the same), so it has an offer
+    /// only when one of those heads fits as is; SPEC 3's conditions are the same for every
+    /// job of a type but for `n`, and a job of more instances fits only if a smaller one
+    /// does: it suffices that its smallest head does not fit.
     fn still_no_offer(&self, s: usize) -> bool {
         if self.opts.exhaustive {
             return false;
         }
-        match self.rt[s].no_offer {
-            Some(c) => {
-                let epoch = if c.limit_bound {
-                    self.struct_epoch
-                } else {
-                    self.quota_epoch
-                };
-                c.epoch == epoch && c.version == self.rt[s].version
+        let Some(c) = self.rt[s].no_offer else {
+            return false;
+        };
+        if c.version != self.rt[s].version {
+            return false;
+        }
+        let epoch = if c.limit_bound {
+            self.struct_epoch
+        } else {
+            self.quota_epoch
+        };
+        if c.epoch == epoch {
+            return true;
+        }
+        match c.fit_only {
+            Some((t, n)) if c.struct_at == self.struct_epoch => {
+                self.usage[t].headroom(s).fits(n).is_err()
             }
-            None => false,
+            _ => false,
         }
     }
 
     /// SPEC 4 step 1: a share offers its first RUNNABLE job; with best-effort FIFO a job that
     /// can neither fit nor preempt is passed over, with strict FIFO it blocks the share.
-    /// `Err(limit_bound)`: no offer, and whether only the share's own limit (or a missing
-    /// limit) held every job back, with no preemption possible.
-    fn offer(&self, s: usize) -> Result<Offer, bool> {
+    /// `Err`: no offer, and what held the jobs back (see [`Refusal`]).
+    fn offer(&self, s: usize) -> Result<Offer, Refusal> {
         let strict = self.sc.queueing == Queueing::StrictFifo;
         let mut limit_bound = true;
+        // The type and smallest size of the heads with a limit, while none could preempt
+        // (`None` once one could, or once two types were seen).
+        let mut fit_only: Option<Option<(usize, u64)>> = Some(None);
         // The last head's type and its headroom (`None`: the share has no limit for it).
         let mut room: Option<(usize, Option<Headroom>)> = None;
         for &(head, (t, n)) in &self.rt[s].heads {
@@ -158,6 +192,12 @@ impl Sim<'_> {
                 if misfit != Misfit::ShareLimit || can_preempt {
                     limit_bound = false;
                 }
+                fit_only = match fit_only {
+                    _ if can_preempt => None,
+                    Some(None) => Some(Some((t, n))),
+                    Some(Some((ft, fn_))) if ft == t => Some(Some((t, fn_.min(n)))),
+                    _ => None,
+                };
                 let preemptor = Preemptor {
                     share: s,
                     ty: t,
@@ -176,10 +216,13 @@ impl Sim<'_> {
                 }
             }
             if strict {
-                return Err(limit_bound);
+                break;
             }
         }
-        Err(limit_bound)
+        Err(Refusal {
+            limit_bound,
+            fit_only: fit_only.flatten(),
+        })
     }
 
     /// SPEC 4 "Waiting reasons" 1 and 3: the reason a job of share `s` with `n` instances of

@@ -558,6 +558,12 @@ pub struct NoOffer {
     pub epoch: u64,
     pub version: u64,
     pub limit_bound: bool,
+    /// `struct_epoch` then.
+    pub struct_at: u64,
+    /// `Some((t, n))` when no head it looked at could preempt and those with a limit were all
+    /// of type `t`, the smallest needing `n` instances: while `struct_at` and `version` hold,
+    /// it has an offer only once a job of `n` fits (see [`Sim::still_no_offer`]).
+    pub fit_only: Option<(usize, u64)>,
 }
 
 impl ShareRt {
