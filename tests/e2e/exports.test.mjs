@@ -25,6 +25,8 @@ function pngSize(bytes) {
 /** The Files menu's chart items: `[{ testid, file }]`. */
 async function chartItems(page) {
   await page.locator('[data-testid="files-menu"] > summary').click();
+  // The menu's items are drawn when it opens: wait for them before reading the list.
+  await page.locator('[data-testid^="export-chart-"]').first().waitFor({ state: 'attached', timeout: 10_000 });
   const items = await page.$$eval('[data-testid^="export-chart-"]', (els) => els.map((e) => e.dataset.testid));
   await page.keyboard.press('Escape');
   await page.evaluate(() => document.querySelector('[data-testid="files-menu"]')?.removeAttribute('open'));

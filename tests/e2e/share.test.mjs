@@ -218,6 +218,8 @@ test('exports: scenario and results JSON, summary/jobs/events CSV, charts PNG, o
 
   // Each chart canvas on the page, as PNG.
   await page.locator('[data-testid="files-menu"] > summary').click();
+  // The menu's items are drawn when it opens: wait for them before counting.
+  await page.locator('[data-testid^="export-chart-"]').first().waitFor({ state: 'attached', timeout: 10_000 });
   const chartItems = await page.$$eval('[data-testid^="export-chart-"]', (bs) => bs.map((b) => b.dataset.testid));
   await page.locator('[data-testid="files-menu"] > summary').click();
   const canvases = await page.locator('[data-testid^="chart-"] canvas').count();
