@@ -73,16 +73,11 @@ impl Sim<'_> {
                         limit_bound,
                         fit_only,
                     }) => {
-                        let epoch = if limit_bound {
-                            self.struct_epoch
-                        } else {
-                            self.quota_epoch
-                        };
                         self.rt[s].no_offer = Some(NoOffer {
-                            epoch,
+                            quota_at: self.quota_epoch,
+                            struct_at: self.struct_epoch,
                             version: self.rt[s].version,
                             limit_bound,
-                            struct_at: self.struct_epoch,
                             fit_only,
                         });
                     }
@@ -137,12 +132,12 @@ impl Sim<'_> {
         if c.version != self.rt[s].version {
             return false;
         }
-        let epoch = if c.limit_bound {
-            self.struct_epoch
+        let unchanged = if c.limit_bound {
+            c.struct_at == self.struct_epoch
         } else {
-            self.quota_epoch
+            c.quota_at == self.quota_epoch
         };
-        if c.epoch == epoch {
+        if unchanged {
             return true;
         }
         match c.fit_only {

@@ -551,15 +551,16 @@ pub struct ShareRt {
     pub(crate) kueue_heads: super::kueue::Heads,
 }
 
-/// A share had no offer at `(epoch, version)`. Until the epoch (`struct_epoch` when only
-/// its own limit held it back, else `quota_epoch`) or its `version` changes, it has none.
+/// A share had no offer at these epochs and `version`. Until the epoch it depends on
+/// (`struct_epoch` when only its own limit held it back, else `quota_epoch`) or its
+/// `version` changes, it has none.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct NoOffer {
-    pub epoch: u64,
+    /// `quota_epoch` and `struct_epoch` then.
+    pub quota_at: u64,
+    pub struct_at: u64,
     pub version: u64,
     pub limit_bound: bool,
-    /// `struct_epoch` then.
-    pub struct_at: u64,
     /// `Some((t, n))` when no head it looked at could preempt and those with a limit were all
     /// of type `t`, the smallest needing `n` instances: while `struct_at` and `version` hold,
     /// it has an offer only once a job of `n` fits (see [`Sim::still_no_offer`]).
