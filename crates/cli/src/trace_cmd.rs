@@ -120,8 +120,8 @@ impl TraceImportArgs {
 }
 
 /// Runs `quotasim trace import` (SPEC 9, SPEC 11): reads the CSV (a file, or standard input
-/// for `-`), prints a summary of the rows read and skipped to standard error, and returns the
-/// scenario JSON, pretty-printed. Errors are returned as lines for standard error (exit 2).
+/// for `-`), prints a summary of the rows read and skipped and the import's warnings
+/// (`warning: ...`) to standard error, and returns the scenario JSON, pretty-printed. Errors are returned as lines for standard error (exit 2).
 pub fn run(args: &TraceImportArgs) -> Result<String, Vec<String>> {
     let opts = args.options()?;
     let input: Box<dyn Read> = if args.csv == "-" {
@@ -141,7 +141,8 @@ pub fn run(args: &TraceImportArgs) -> Result<String, Vec<String>> {
 }
 
 /// The report as lines for standard error (SPEC 11: skipped rows are counted on stderr):
-/// `imported 82,247 jobs from 82,247 rows into 6 shares; skipped 0`, then the first reasons.
+/// `imported 82,247 jobs from 82,247 rows into 6 shares; skipped 0`, then the first reasons,
+/// then one `warning: ...` line per import warning (SPEC 11).
 pub fn summary(report: &ImportReport, shares: usize) -> Vec<String> {
     let mut lines = vec![format!(
         "imported {} {} from {} {} into {} {}; skipped {}",
@@ -163,6 +164,7 @@ pub fn summary(report: &ImportReport, shares: usize) -> Vec<String> {
             thousands(report.skipped - quoted)
         ));
     }
+    lines.extend(report.warnings.iter().map(|w| format!("warning: {w}")));
     lines
 }
 
@@ -202,7 +204,7 @@ fn scenario_name(path: &str) -> String {
 mod tests {
     use super::*;
     use clap::Parser;
-    use quotalab_engine::trace::{LimitsMode, TimeUnit};
+    use quotalab_engine::trace::{ImportWarning, LimitsMode, TimeUnit};
 
     #[derive(Parser)]
     struct Cli {
@@ -376,6 +378,7 @@ mod tests {
             skipped: 7,
             first_problems: vec!["row 3: duration: empty".into()],
             reasons: vec![("duration: empty".into(), 7)],
+            warnings: vec![],
         };
         assert_eq!(
             summary(&report, 6),
@@ -391,10 +394,22 @@ mod tests {
             skipped: 0,
             first_problems: vec![],
             reasons: vec![],
+            warnings: vec![ImportWarning::CapacityUnderPeak {
+                capacity: 1,
+                default: false,
+                peak_instances: 2,
+                peak_gpus: 2,
+                at_ms: 0,
+            }],
         };
         assert_eq!(
             summary(&one, 1),
-            ["imported 1 job from 1 row into 1 share; skipped 0"]
+            [
+                "imported 1 job from 1 row into 1 share; skipped 0",
+                "warning: the capacity, 1 instance, is under the trace's peak concurrent demand \
+                 of 2 instances (2 GPUs, 0 s into the trace, if every job started on submit): \
+                 jobs will queue at peaks; a capacity of 2 instances would cover the peak",
+            ]
         );
         assert_eq!(thousands(0), "0");
         assert_eq!(thousands(999), "999");

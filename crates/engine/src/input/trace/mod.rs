@@ -7,7 +7,8 @@
 //!
 //! By concern: `options` (the import's options and their defaults), `rows` (columns and
 //! row parsing), `time` (numeric times and timestamps), `scenario` (shares, limits, capacity
-//! and jobs), `bounded` (the record-capping reader); [`import`] ties them together.
+//! and jobs), `warnings` (the import's warnings), `bounded` (the record-capping reader);
+//! [`import`] ties them together.
 //!
 //! Choices this module makes where SPEC 11 leaves room (documented in the report too):
 //! - **Rows** are numbered from 1 for the first data row (the header is not a row).
@@ -33,6 +34,25 @@
 //!   (sum of work_s x instances), `equal` evenly; both by largest remainder so the limits sum
 //!   exactly to the capacity (ties to the earlier share in the list for `proportional`, to the
 //!   first shares in name order for `equal`). A limit may be 0 (SPEC 3: a limit of 0 is a limit).
+//! - **Warnings** ([`ImportWarning`], in [`ImportReport::warnings`]) are measured on the
+//!   scenario's jobs as if every job started on its submit (the assumption of the default
+//!   capacity), by one sweep over their starts and ends in time order, ends before starts at
+//!   the same instant (a job ending at t and one submitted at t never overlap); O(n log n).
+//!   A job's GPUs are its GPUs column's value (fractions kept to thousandths), 1 without the
+//!   column; its instances are the scenario's.
+//!   - **Zero limit**: one per share that has jobs and a limit of 0 instances (in the shares'
+//!     order). Its "demand in GPUs" is given two ways: its *peak concurrent demand*, the most
+//!     GPUs its jobs ask for at once (rounded up), and its GPU-hours (GPUs x run time, summed
+//!     and rounded). The message says whether the share can still run on borrowed capacity
+//!     (`LEND_AND_BORROW` with an unlimited borrow limit) or never starts (any other strategy
+//!     or borrow limit: a percentage of 0 is 0).
+//!   - **Capacity under peak**: when the capacity is under the trace's *peak concurrent
+//!     demand*, the most instances its jobs hold at once; the message also gives the GPUs
+//!     those jobs ask for and when the peak is first reached (after the first submit). It is
+//!     given for the default capacity too (SPEC 11 makes no exception), worded as what that
+//!     default intends: it is sized for the average load, so on a bursty trace it is under
+//!     the peak and queues form there by design; the user who sees it learns the figure that
+//!     would cover the peak.
 
 use std::collections::HashMap;
 use std::io::{self, Read};
@@ -58,6 +78,7 @@ mod rows;
 mod scenario;
 mod sniff;
 mod time;
+mod warnings;
 
 use bounded::*;
 use options::check_options;
@@ -66,6 +87,7 @@ use rows::*;
 use scenario::*;
 pub use sniff::{check_text, SNIFF_BYTES};
 use time::*;
+pub use warnings::ImportWarning;
 
 /// What an import read (SPEC 11: "rows that cannot be read are skipped and counted").
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -82,6 +104,9 @@ pub struct ImportReport {
     /// `duration: not a number`), with how many rows each: most rows first, ties in the order
     /// first met. At most [`REASON_KINDS`] kinds; further ones are counted as `other reasons`.
     pub reasons: Vec<(String, u64)>,
+    /// What the user should know about the scenario (SPEC 11): shares with jobs but a limit
+    /// of 0, a capacity under the trace's peak concurrent demand. See [`ImportWarning`].
+    pub warnings: Vec<ImportWarning>,
 }
 
 /// How many kinds of skip reasons the report counts apart.
@@ -97,10 +122,19 @@ pub const REASON_KINDS: usize = 16;
 /// of its first [`SNIFF_BYTES`]: "this is not a CSV file: ..."), a trace with no readable row,
 /// and more than 20 shares. See the module documentation for the rules where SPEC 11 leaves
 /// room.
-pub fn import<R: Read>(
-    mut input: R,
-    opts: &ImportOptions,
-) -> Result<(Value, ImportReport), Problem> {
+pub fn import<R: Read>(input: R, opts: &ImportOptions) -> Result<(Value, ImportReport), Problem> {
+    let (plan, report) = read(input, opts)?;
+    Ok((write_scenario(&plan, opts), report))
+}
+
+/// What [`import`] would report (rows, skips, warnings) or the error it would give, without
+/// writing the scenario: the page's form checks its options with it.
+pub fn check<R: Read>(input: R, opts: &ImportOptions) -> Result<ImportReport, Problem> {
+    read(input, opts).map(|(_, report)| report)
+}
+
+/// Reads the trace and plans the scenario: everything [`import`] does but writing it.
+fn read<R: Read>(mut input: R, opts: &ImportOptions) -> Result<(Plan, ImportReport), Problem> {
     check_options(opts)?;
     let sample = sniff::read_sample(&mut input)
         .map_err(|e| Problem::new("", format!("cannot read the trace: {e}")))?;
@@ -176,8 +210,9 @@ pub fn import<R: Read>(
     }
     report.imported = jobs.len() as u64;
     sort_reasons(&mut report.reasons);
-    let scenario = build_scenario(jobs, &shares, opts)?;
-    Ok((scenario, report))
+    let plan = plan_scenario(jobs, &shares, opts)?;
+    report.warnings = warnings::warnings(&plan, opts);
+    Ok((plan, report))
 }
 
 impl ImportReport {
@@ -320,6 +355,7 @@ mod tests {
                 skipped: 0,
                 first_problems: vec![],
                 reasons: vec![],
+                warnings: vec![],
             }
         );
     }
@@ -1252,14 +1288,39 @@ mod tests {
             return;
         };
         assert_eq!(
-            report,
+            ImportReport {
+                warnings: vec![],
+                ..report.clone()
+            },
             ImportReport {
                 rows: 82_247,
                 imported: 82_247,
                 skipped: 0,
                 first_problems: vec![],
                 reasons: vec![],
+                warnings: vec![],
             }
+        );
+        // The default capacity (the average load, 119 instances) leaves 4 small teams at a
+        // limit of 0 and is far under the peak of 865 instances held at once.
+        let zero: Vec<&str> = report
+            .warnings
+            .iter()
+            .filter_map(|w| match w {
+                ImportWarning::ZeroLimit { share, .. } => Some(share.as_str()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(zero, ["23dbec", "51b7ef", "795a4c", "925e2b"]);
+        assert_eq!(
+            report.warnings.last(),
+            Some(&ImportWarning::CapacityUnderPeak {
+                capacity: 119,
+                default: true,
+                peak_instances: 865,
+                peak_gpus: 1_243,
+                at_ms: 4_105_977_000,
+            })
         );
         assert_eq!(jobs(&v).len(), 82_247);
         let names = share_names(&v);

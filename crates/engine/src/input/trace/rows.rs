@@ -11,6 +11,9 @@ pub(super) struct Row {
     pub(super) instances: u32,
     pub(super) priority: Priority,
     pub(super) share: u32,
+    /// The GPUs the row asks for, in thousandths (1 without a GPUs column): at most
+    /// 1e6 GPUs, so under `u32::MAX`. Only the import's warnings read it.
+    pub(super) milli_gpus: u32,
 }
 
 /// Column indexes of the options' columns, with their names for messages.
@@ -160,8 +163,8 @@ pub(super) fn read_row(
     } else {
         return Err("no duration or end column".to_string());
     };
-    let instances = match &columns.gpus {
-        None => 1,
+    let (instances, milli_gpus) = match &columns.gpus {
+        None => (1, 1000),
         Some(column) => {
             let text = field(record, column)?;
             let gpus = parse_float(text).map_err(|e| format!("{}: {e}", column.1))?;
@@ -170,7 +173,7 @@ pub(super) fn read_row(
             }
             // gpus <= 1e6, so the quotient fits in u32.
             let instances = (gpus / f64::from(opts.gpus_per_instance)).ceil() as u32;
-            instances.max(1)
+            (instances.max(1), (gpus * 1000.0).round() as u32)
         }
     };
     let priority = match &columns.priority {
@@ -226,6 +229,7 @@ pub(super) fn read_row(
         instances,
         priority,
         share,
+        milli_gpus,
     })
 }
 

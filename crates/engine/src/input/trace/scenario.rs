@@ -11,12 +11,24 @@ pub(super) struct Share {
     pub(super) demand: u128,
 }
 
-/// Sorts, folds, sets the limits and writes the scenario.
-pub(super) fn build_scenario(
+/// What the scenario will hold, before it is written as JSON.
+pub(super) struct Plan {
+    /// Sorted by submit time, each with its final share.
+    pub(super) jobs: Vec<Row>,
+    pub(super) shares: Vec<Share>,
+    /// One per share.
+    pub(super) limits: Vec<u64>,
+    pub(super) capacity: u64,
+    /// The earliest submit, time 0 of the scenario.
+    pub(super) start: i64,
+}
+
+/// Sorts the jobs, folds the shares, sets the capacity and the limits.
+pub(super) fn plan_scenario(
     mut jobs: Vec<Row>,
     table: &ShareTable,
     opts: &ImportOptions,
-) -> Result<Value, Problem> {
+) -> Result<Plan, Problem> {
     // Which trace shares survive, in listing order; the rest fold into `other`.
     let mut order: Vec<usize> = (0..table.names.len())
         .filter(|&i| table.jobs[i] > 0)
@@ -107,11 +119,29 @@ pub(super) fn build_scenario(
         }
         LimitsMode::Equal => equal_split(capacity, &shares),
     };
+    Ok(Plan {
+        jobs,
+        shares,
+        limits,
+        capacity,
+        start,
+    })
+}
 
+/// Writes the planned scenario (SPEC 7).
+pub(super) fn write_scenario(plan: &Plan, opts: &ImportOptions) -> Value {
+    let Plan {
+        jobs,
+        shares,
+        limits,
+        capacity,
+        start,
+    } = plan;
+    let (capacity, start) = (*capacity, *start);
     let itype = opts.instance_type.trim();
     let share_values: Vec<Value> = shares
         .iter()
-        .zip(&limits)
+        .zip(limits)
         .map(|(share, limit)| {
             let mut m = Map::new();
             m.insert("name".into(), json!(share.name));
@@ -160,7 +190,7 @@ pub(super) fn build_scenario(
     );
     scenario.insert("shares".into(), Value::Array(share_values));
     scenario.insert("jobs".into(), Value::Array(job_values));
-    Ok(Value::Object(scenario))
+    Value::Object(scenario)
 }
 
 /// Milliseconds as a JSON number of seconds: an integer when whole.
