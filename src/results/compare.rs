@@ -8,19 +8,35 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::compare::{self, Delta, Metric, Policy, ShareChange, Verdict};
-use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::analysis::verdict::{self, Verdicts};
+use quotalab_engine::compare::{self, Delta, Matched, Metric, Policy};
+use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::pipeline::Product;
 
 use crate::state::{now_ms, use_app};
 use crate::ui::{format, palette};
 
-/// The three runs of one scenario (only their metrics are kept).
+/// The three runs of one scenario (only their metrics are kept), the matched completion
+/// and the engine's verdicts (SPEC 9.1).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub as_given: Digest,
     pub partitioned: Digest,
     pub pooled: Digest,
+    pub matched: Vec<Matched>,
+    /// As given vs partitioned, then pooled vs partitioned.
+    pub verdicts: [Verdicts; 2],
+}
+
+impl Comparison {
+    /// The run of `policy`.
+    pub fn of(&self, policy: Policy) -> &Digest {
+        match policy {
+            Policy::AsGiven => &self.as_given,
+            Policy::Partitioned => &self.partitioned,
+            Policy::Pooled => &self.pooled,
+        }
+    }
 }
 
 /// Validates `text` and simulates it as given, partitioned and pooled (the engine's
@@ -48,203 +64,67 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
         as_given: next(Policy::AsGiven),
         partitioned: next(Policy::Partitioned),
         pooled: next(Policy::Pooled),
+        matched: compared.matched,
+        verdicts: compared.verdicts,
     })
 }
 
-/// How the page shows a compared metric (the metric, its rule and its deltas are the
-/// engine's, [`quotalab_engine::compare::Metric`]).
-pub trait MetricWords {
-    /// The row label of the table.
-    fn label(self) -> &'static str;
-    /// The metric inside a sentence ("p50 completion").
-    fn phrase(self) -> &'static str;
-    /// A value as the table shows it; `—` where undefined.
-    fn show(self, v: Option<f64>) -> String;
-    /// A signed difference as the table shows it, e.g. `−3.0 h`, `+12`, `+2 pts`.
-    fn show_delta(self, d: f64) -> String;
-}
-
-impl MetricWords for Metric {
-    fn label(self) -> &'static str {
-        match self {
-            Metric::CompletionP50 => "Completion p50",
-            Metric::CompletionP90 => "Completion p90",
-            Metric::WaitP50 => "Wait p50",
-            Metric::DeadlineMisses => "Deadline misses",
-            Metric::InterruptionCost => "Interruption (instance-hours)",
-            Metric::Goodput => "Goodput",
-            Metric::Cost => "Cost of held instances",
-        }
-    }
-
-    fn phrase(self) -> &'static str {
-        match self {
-            Metric::CompletionP50 => "p50 completion",
-            Metric::CompletionP90 => "p90 completion",
-            Metric::WaitP50 => "p50 wait",
-            Metric::DeadlineMisses => "deadline misses",
-            Metric::InterruptionCost => "interruption instance-hours",
-            Metric::Goodput => "goodput",
-            Metric::Cost => "cost",
-        }
-    }
-
-    fn show(self, v: Option<f64>) -> String {
-        match (self, v) {
-            (_, None) => "—".into(),
-            (Metric::InterruptionCost, Some(h)) => format::hours(h),
-            (Metric::Goodput, Some(g)) => format::percent(Some(g)),
-            (Metric::DeadlineMisses, Some(n)) => format::thousands(n),
-            (Metric::Cost, Some(usd)) => format::usd(usd),
-            (_, Some(s)) => format::duration(s),
-        }
-    }
-
-    fn show_delta(self, d: f64) -> String {
-        let sign = if d < 0.0 { "−" } else { "+" };
-        let a = d.abs();
-        let body = match self {
-            Metric::InterruptionCost => format::hours(a),
-            Metric::Goodput => {
-                let pts = (a * 100.0).round();
-                format!("{pts:.0} {}", if pts == 1.0 { "pt" } else { "pts" })
-            }
-            Metric::DeadlineMisses => format::thousands(a),
-            Metric::Cost => format::usd(a),
-            _ => format::duration(a),
-        };
-        format!("{sign}{body}")
+/// The row label of a compared metric in the table (the metric, its rule, its deltas and
+/// its words in sentences are the engine's, [`quotalab_engine::analysis::verdict`]).
+pub fn label(m: Metric) -> &'static str {
+    match m {
+        Metric::Succeeded => "Jobs succeeded / unfinished / failed",
+        Metric::CompletionP50 => "Completion p50 (matched jobs)",
+        Metric::CompletionP90 => "Completion p90 (matched jobs)",
+        Metric::WaitP50 => "Wait p50",
+        Metric::DeadlineMisses => "Deadline misses",
+        Metric::InterruptionCost => "Interruption (instance-hours)",
+        Metric::Goodput => "Goodput",
+        Metric::Cost => "Cost of held instances",
     }
 }
 
-fn join_and(items: &[String]) -> String {
-    match items {
-        [] => String::new(),
-        [a] => a.clone(),
-        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
-    }
-}
-
-/// At most three items then "N more": "vision, language and 2 more".
-fn some_of(items: &[String]) -> String {
-    if items.len() <= 3 {
-        return join_and(items);
-    }
-    let mut words = items[..3].to_vec();
-    words.push(format!("{} more", items.len() - 3));
-    join_and(&words)
-}
-
-/// The headline of one comparison: the engine's verdict per share ([`compare::changes`]),
-/// then the deltas behind it, worded exactly as the table shows them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Caption {
-    /// "Lending (pooled vs partitioned) helps vision, hurts batch and is mixed for speech."
-    pub verdict: String,
-    /// "Better: p50 completion for vision (−3.0 h) and language (−73.1 min); …", if any.
-    pub better: Option<String>,
-    /// "Worse: …", if any.
-    pub worse: Option<String>,
-}
-
-/// Words `changes` (what `what` does against its base), e.g. `what` = "Lending (pooled vs
-/// partitioned)".
-pub fn caption(what: &str, changes: &[ShareChange]) -> Caption {
-    let names = |v: Verdict| -> Vec<String> {
-        changes
+/// One comparison's verdicts as a list item: the headline, then each share's sentence
+/// (none when the runs are identical: the headline says so).
+fn verdict_item(v: &Verdicts) -> impl IntoView {
+    let shares = (!v.identical).then(|| {
+        v.shares
             .iter()
-            .filter(|c| c.verdict == v)
-            .map(|c| c.name.clone())
-            .collect()
-    };
-    let (helps, hurts, mixed, same) = (
-        names(Verdict::Helps),
-        names(Verdict::Hurts),
-        names(Verdict::Mixed),
-        names(Verdict::Unchanged),
-    );
-    let mut parts = Vec::new();
-    if !helps.is_empty() {
-        parts.push(format!("helps {}", some_of(&helps)));
-    }
-    if !hurts.is_empty() {
-        parts.push(format!("hurts {}", some_of(&hurts)));
-    }
-    if !mixed.is_empty() {
-        parts.push(format!("is mixed for {}", some_of(&mixed)));
-    }
-    let verdict = if parts.is_empty() {
-        format!("{what} changes no metric of any share.")
-    } else {
-        if !same.is_empty() {
-            parts.push(format!("leaves {} unchanged", some_of(&same)));
-        }
-        format!("{what} {}.", join_and(&parts))
-    };
-    // Per metric, the shares it moved, largest difference first (at most three named).
-    let list = |better: bool| -> Option<String> {
-        let clauses: Vec<String> = Metric::ALL
-            .iter()
-            .enumerate()
-            .filter_map(|(k, &m)| {
-                let mut moved: Vec<(f64, String)> = changes
-                    .iter()
-                    .filter_map(|c| match c.deltas[k].1 {
-                        Delta::Better(d) if better => Some((d, c.name.clone())),
-                        Delta::Worse(d) if !better => Some((d, c.name.clone())),
-                        _ => None,
-                    })
-                    .collect();
-                if moved.is_empty() {
-                    return None;
-                }
-                quotalab_engine::sort::stable_by(&mut moved, &|a, b| {
-                    b.0.abs().total_cmp(&a.0.abs())
-                });
-                let words: Vec<String> = moved
-                    .iter()
-                    .map(|(d, name)| format!("{name} ({})", m.show_delta(*d)))
-                    .collect();
-                Some(format!("{} for {}", m.phrase(), some_of(&words)))
+            .map(|s| {
+                view! { <li data-verdict=s.verdict.key() data-share=s.name.clone()>{s.sentence()}</li> }
             })
-            .collect();
-        (!clauses.is_empty()).then(|| {
-            format!(
-                "{}: {}.",
-                if better { "Better" } else { "Worse" },
-                clauses.join("; ")
-            )
-        })
-    };
-    Caption {
-        verdict,
-        better: list(true),
-        worse: list(false),
-    }
-}
-
-fn caption_item(c: Caption) -> impl IntoView {
+            .collect_view()
+    });
     view! {
         <li>
-            <strong class="verdict">{c.verdict}</strong>
-            {c.better.map(|t| view! { " " <span class="better-list">{t}</span> })}
-            {c.worse.map(|t| view! { " " <span class="worse-list">{t}</span> })}
+            <strong class="verdict">{v.headline()}</strong>
+            {shares.map(|s| view! { <ul class="share-verdicts">{s}</ul> })}
         </li>
     }
 }
 
-fn cell(metric: Metric, base: Option<f64>, value: Option<f64>, col: &'static str) -> impl IntoView {
-    let d = compare::delta(metric, base, value);
+/// A value cell (`shown`, else the value in the row's scale); beside it, its difference
+/// with partitioned in the row's scale.
+fn cell(
+    metric: Metric,
+    scale: verdict::Scale,
+    (base, completion_p50): (Option<f64>, Option<f64>),
+    (value, shown): (Option<f64>, Option<String>),
+    col: &'static str,
+) -> impl IntoView {
+    let d = verdict::delta_within(metric, base, value, completion_p50);
+    let shown = shown.unwrap_or_else(|| value.map_or_else(|| "—".to_string(), |v| scale.show(v)));
     let (class, text) = match d {
-        Delta::Better(x) => ("delta better", Some(metric.show_delta(x))),
-        Delta::Worse(x) => ("delta worse", Some(metric.show_delta(x))),
-        Delta::Same => ("delta same", Some("=".to_string())),
+        Delta::Better(x) => ("delta better", Some(scale.show_delta(x))),
+        Delta::Worse(x) => ("delta worse", Some(scale.show_delta(x))),
+        Delta::Same => ("delta same", Some("≈".to_string())),
         Delta::NotComparable => ("delta", None),
     };
     let title = match d {
         Delta::Better(_) => "better than partitioned",
         Delta::Worse(_) => "worse than partitioned",
-        _ => "",
+        Delta::Same => "about the same as partitioned (under 5%)",
+        Delta::NotComparable => "",
     };
     let delta = (col != "partitioned")
         .then_some(text)
@@ -252,34 +132,67 @@ fn cell(metric: Metric, base: Option<f64>, value: Option<f64>, col: &'static str
         .map(|t| view! { <span class=class title=title>{t}</span> });
     view! {
         <td class="num" data-col=col>
-            <span class="value">{metric.show(value)}</span>
+            <span class="value">{shown}</span>
             {delta}
         </td>
     }
 }
 
+/// The column key of a policy (`as-given`, `partitioned`, `pooled`).
+fn col(p: Policy) -> &'static str {
+    match p {
+        Policy::AsGiven => "as-given",
+        Policy::Partitioned => "partitioned",
+        Policy::Pooled => "pooled",
+    }
+}
+
 fn share_table(i: usize, c: &Comparison) -> impl IntoView {
-    let (g, p, o) = (
-        &c.as_given.shares[i],
-        &c.partitioned.shares[i],
-        &c.pooled.shares[i],
-    );
+    let metrics = |p: Policy| -> &ShareMetrics { &c.of(p).shares[i] };
+    let matched = c.matched.get(i);
     let rows = Metric::ALL
         .iter()
         .map(|&m| {
-            let base = m.value(p);
+            let values = Policy::ALL.map(|p| verdict::value_of(m, p, metrics(p), matched));
+            let known: Vec<f64> = values.iter().flatten().copied().collect();
+            let scale = m.unit().scale_for(&known);
+            let base = (
+                values[Policy::Partitioned as usize],
+                verdict::completion_p50(Policy::Partitioned, matched),
+            );
+            // The jobs row reads succeeded / unfinished / failed, its delta the succeeded.
+            let shown = |p: Policy| {
+                let s = metrics(p);
+                (m == Metric::Succeeded).then(|| {
+                    format!(
+                        "{} / {} / {}",
+                        format::thousands(s.succeeded as f64),
+                        format::thousands(s.unfinished as f64),
+                        format::thousands(s.failed as f64)
+                    )
+                })
+            };
             view! {
                 <tr data-metric=m.key()>
-                    <th scope="row">{m.label()}</th>
-                    {cell(m, base, m.value(g), "as-given")}
-                    {cell(m, base, base, "partitioned")}
-                    {cell(m, base, m.value(o), "pooled")}
+                    <th scope="row">{label(m)}</th>
+                    {Policy::ALL
+                        .iter()
+                        .map(|&p| cell(m, scale, base, (values[p as usize], shown(p)), col(p)))
+                        .collect_view()}
                 </tr>
             }
         })
         .collect_view();
-    let name = g.name.clone();
+    let name = c.as_given.shares[i].name.clone();
     let key = name.clone();
+    let matched_note = matched.map(|m| {
+        let most = m.succeeded.iter().copied().max().unwrap_or(0);
+        format!(
+            "Completion over the {} of {} jobs that succeeded under all three policies.",
+            format::thousands(m.n as f64),
+            format::thousands(most as f64)
+        )
+    });
     view! {
         <div class="compare-share">
             <table class="compare" data-testid="compare-table" data-share=key>
@@ -294,13 +207,21 @@ fn share_table(i: usize, c: &Comparison) -> impl IntoView {
                 <thead>
                     <tr>
                         <th scope="col">"Metric"</th>
-                        <th scope="col" class="num" data-col="as-given">"As given"</th>
-                        <th scope="col" class="num" data-col="partitioned">"Partitioned"</th>
-                        <th scope="col" class="num" data-col="pooled">"Pooled"</th>
+                        {Policy::ALL
+                            .iter()
+                            .map(|&p| {
+                                view! {
+                                    <th scope="col" class="num" data-col=col(p)>
+                                        {verdict::policy_title(p)}
+                                    </th>
+                                }
+                            })
+                            .collect_view()}
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
             </table>
+            <p class="table-note matched-note" data-testid="matched-note">{matched_note}</p>
         </div>
     }
 }
@@ -403,23 +324,6 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
             }
             .into_any(),
             Ok(c) => {
-                let lending = caption(
-                    "Lending (pooled vs partitioned)",
-                    &compare::changes(&c.partitioned, &c.pooled),
-                );
-                let given = if compare::same_metrics(&c.as_given, &c.pooled) {
-                    view! { <li>"As given, this scenario behaves exactly as pooled."</li> }
-                        .into_any()
-                } else if compare::same_metrics(&c.as_given, &c.partitioned) {
-                    view! { <li>"As given, this scenario behaves exactly as partitioned."</li> }
-                        .into_any()
-                } else {
-                    caption_item(caption(
-                        "As given (vs partitioned), the scenario's sharing",
-                        &compare::changes(&c.partitioned, &c.as_given),
-                    ))
-                    .into_any()
-                };
                 let tables = (0..c.as_given.shares.len())
                     .map(|i| share_table(i, &c))
                     .collect_view();
@@ -431,12 +335,12 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
                 view! {
                     <p class="compare-status" data-testid="compare-status">{status}</p>
                     <ul class="compare-captions" data-testid="compare-caption">
-                        {caption_item(lending)}
-                        {given}
+                        {verdict_item(&c.verdicts[0])}
+                        {verdict_item(&c.verdicts[1])}
                     </ul>
                     <div class="compare-grid">{tables}</div>
                     <p class="table-note">
-                        "Partitioned: every share RESERVE, no preemption. Pooled: every share LEND_AND_BORROW without a borrow limit. Deltas are against partitioned; green is better, red worse. Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price. A share is helped when some metric is better and none worse, hurt when some is worse and none better, mixed when both."
+                        "A comparison changes only lending; everything else (in-share preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows. Pooled: everybody lends and borrows without limits. Completion is compared over the matched jobs, those that succeeded under all three policies. Deltas are against partitioned; green is better, red worse, ≈ under 5% (about the same). Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price."
                     </p>
                 }
                 .into_any()

@@ -3,32 +3,29 @@
 //!
 //! Words and numbers are the engine's ([`quotalab_engine::analysis::contract_card`]); this
 //! module only lays them out, as text nodes (an agreement is never HTML). The forecast
-//! needs the partitioned variant (SPEC 9): it is simulated here, metrics only, in a task of
-//! its own after a current result lands, and only while the cards are shown.
+//! needs the partitioned and pooled variants (SPEC 9.1: completion over the jobs that
+//! succeeded under all three): they are simulated here, metrics only, in a task of its own
+//! after a current result lands, and only while the cards are shown.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::analysis::contract_card::{self, Card, Row, NO_AGREEMENT};
-use quotalab_engine::compare::{self, Policy, ShareForecast};
+use quotalab_engine::compare::{self, ShareForecast};
 use quotalab_engine::digest::{Digest, DigestLimits};
-use quotalab_engine::pipeline::{self, Product, RunOptions};
+use quotalab_engine::pipeline::Product;
 
 use crate::state::AppState;
 use crate::ui::palette;
 
-/// The forecast of `given` (a run of `text` as given): `text` simulated partitioned,
-/// metrics only; `None` if it does not validate.
-pub fn run_forecast(text: &str, given: &Digest) -> Option<Vec<ShareForecast>> {
-    let opts = RunOptions {
-        policy: Policy::Partitioned,
-        product: Product::Digest(DigestLimits {
-            max_points: 2,
-            max_events: 0,
-        }),
-    };
-    let part = pipeline::run(text, &opts).ok()?.output.into_digest()?;
-    Some(compare::forecast_of_digests(given, &part))
+/// The forecast of `text` (SPEC 14, over SPEC 9.1's matched jobs): `text` simulated as
+/// given, partitioned and pooled, metrics only; `None` if it does not validate.
+pub fn run_forecast(text: &str) -> Option<Vec<ShareForecast>> {
+    let product = Product::Digest(DigestLimits {
+        max_points: 2,
+        max_events: 0,
+    });
+    Some(compare::run(text, product).ok()?.forecast)
 }
 
 fn rows(rows: Vec<Row>, class: &'static str) -> impl IntoView {
@@ -103,7 +100,7 @@ pub fn ContractCards(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView
                 if digest.with_untracked(|cur| key(cur) != key(&d)) {
                     return;
                 }
-                if let Some(f) = run_forecast(&text, &d) {
+                if let Some(f) = run_forecast(&text) {
                     forecast.set(Some((key(&d), Arc::new(f))));
                 }
             },

@@ -201,37 +201,11 @@ fn execute(cli: Cli) -> Result<(), Failure> {
             let text = read_input(&file)?;
             let comparison = compare::run(&text, product(summary))?;
             warn(&comparison.warnings);
-            let forecast = comparison.forecast;
-            let runs = comparison
-                .runs
-                .into_iter()
-                .map(|(policy, output)| (policy.as_str(), output.into_text().unwrap_or_default()));
-            if summary {
-                let mut out = String::new();
-                for (name, table) in runs {
-                    out.push_str(&format!("== {name} ==\n{table}\n"));
-                }
-                out.push_str(&format!(
-                    "== forecast ==\n{}",
-                    compare::forecast_table(&forecast)
-                ));
-                print(&out);
+            print(&if summary {
+                compare::summary_text(comparison)
             } else {
-                let mut out = String::from("{");
-                for (i, (name, json)) in runs.enumerate() {
-                    if i > 0 {
-                        out.push(',');
-                    }
-                    out.push_str(&format!("\"{name}\":{json}"));
-                }
-                // SPEC 14: per share, completion on its allocation alone beside as given.
-                out.push_str(&format!(
-                    ",\"forecast\":{}",
-                    compare::forecast_json(&forecast)
-                ));
-                out.push('}');
-                print(&out);
-            }
+                compare::json_text(comparison)
+            });
         }
         Command::Sweep(args) => sweep_cmd::run(&args)?,
         Command::Report(args) => report_cmd::run(&args)?,

@@ -331,7 +331,7 @@ fn garbage_input_exits_2_without_a_panic() {
     }
 }
 
-// SPEC 9: `compare` prints {"as_given":R,"partitioned":R,"pooled":R}.
+// SPEC 9: `compare` prints {"as_given":R,"partitioned":R,"pooled":R,"matched":M,"forecast":F}.
 #[test]
 fn compare_prints_three_results() {
     let out = quotasim(&["compare", &walkthrough()], None);
@@ -342,19 +342,22 @@ fn compare_prints_three_results() {
     sorted.sort();
     assert_eq!(
         sorted,
-        ["as_given", "forecast", "partitioned", "pooled"],
+        ["as_given", "forecast", "matched", "partitioned", "pooled"],
         "{keys:?}"
     );
     // SPEC 14: per share, completion on its allocation alone (partitioned) beside as
     // given, and the part of useful work done on borrowed capacity.
+    // Both over the matched jobs (SPEC 9.1).
     for (name, f) in v["forecast"].as_object().expect("forecast per share") {
-        let share = &v["as_given"]["shares"][name];
+        let m = &v["matched"][name];
+        assert_eq!(f["as_given"]["p90_s"], m["as_given"]["p90_s"], "{name}");
         assert_eq!(
-            f["as_given"]["p90_s"], share["completion_s"]["p90"],
+            f["allocation_alone"]["p50_s"], m["partitioned"]["p50_s"],
             "{name}"
         );
+        assert_eq!(f["as_given"]["n"], m["n"], "{name}");
         assert_eq!(
-            f["allocation_alone"]["p50_s"], v["partitioned"]["shares"][name]["completion_s"]["p50"],
+            f["as_given"]["succeeded"], v["as_given"]["shares"][name]["jobs"]["succeeded"],
             "{name}"
         );
         let x = &f["useful_borrowed_fraction"];
@@ -370,13 +373,11 @@ fn compare_prints_three_results() {
     // As given, the walkthrough is the same result as `run`.
     let run = json(&quotasim(&["run", &walkthrough()], None).stdout);
     assert_eq!(v["as_given"], run);
-    // Partitioned: every share RESERVE, no preemption at all.
-    let p = &v["partitioned"]["totals"]["preemptions"];
-    assert_eq!(
-        (&p["reclaim"], &p["in_share"]),
-        (&0.into(), &0.into()),
-        "{p}"
-    );
+    // Partitioned: every share RESERVE, so nothing is borrowed or reclaimed; in-share
+    // preemption stays as given (SPEC 9.1: a comparison changes only lending).
+    let p = &v["partitioned"]["totals"];
+    assert_eq!(p["preemptions"]["reclaim"], 0, "{p}");
+    assert_eq!(p["instance_hours"]["borrowed"], 0, "{p}");
     // The walkthrough's as-given run does preempt (a reclaim and an in-share preemption).
     assert_ne!(v["as_given"]["totals"]["preemptions"]["reclaim"], 0);
 

@@ -1,6 +1,7 @@
 //! `quotasim compare` (SPEC 9): the scenario as given beside two reference policies.
 
-use crate::digest::{Digest, ShareMetrics};
+use crate::analysis::verdict::{self, Verdicts};
+use crate::digest::ShareMetrics;
 use crate::model::{BorrowLimit, Scenario, Strategy, TimedAction};
 use crate::pipeline::{self, Output, Product};
 use crate::result::{self, Stats};
@@ -42,21 +43,37 @@ impl Policy {
 }
 
 /// One scenario run under every policy: the validator's warnings (once), one output per
-/// policy, in [`Policy::ALL`] order, and the SPEC 14 forecast per share.
+/// policy, in [`Policy::ALL`] order, `matched` completion per share and the SPEC 14 forecast
+/// per share (both over the same jobs, SPEC 9.1 "like with like").
 #[derive(Clone, Debug, PartialEq)]
 pub struct Comparison {
     pub warnings: Vec<Problem>,
     pub runs: Vec<(Policy, Output)>,
+    /// SPEC 9.1 `matched`, per share in scenario order.
+    pub matched: Vec<Matched>,
     /// SPEC 14 "Allocation versus opportunity", per share in scenario order.
     pub forecast: Vec<ShareForecast>,
+    /// Each run's per-share metrics, in [`Policy::ALL`] order.
+    pub metrics: [Vec<ShareMetrics>; 3],
+    /// SPEC 9.1's verdicts: as given vs partitioned, then pooled vs partitioned.
+    pub verdicts: [Verdicts; 2],
 }
 
 /// SPEC 9 `compare`: validates `text` once and runs it through the pipeline under each
-/// policy, producing `product` for each (and the SPEC 14 forecast from the as-given and
-/// partitioned runs).
+/// policy, producing `product` for each (and `matched` and the SPEC 14 forecast).
 pub fn run(text: &str, product: Product) -> Result<Comparison, Vec<Problem>> {
+    run_each(text, |_| product)
+}
+
+/// [`run`] with a product per policy (the report keeps the as-given run whole and only the
+/// metrics of the others).
+pub fn run_each(
+    text: &str,
+    product: impl Fn(Policy) -> Product,
+) -> Result<Comparison, Vec<Problem>> {
     let loaded = validate::load(text)?;
     let mut stats = Vec::new();
+    let mut done = Vec::new();
     let runs = Policy::ALL
         .iter()
         .map(|&policy| {
@@ -64,10 +81,11 @@ pub fn run(text: &str, product: Product) -> Result<Comparison, Vec<Problem>> {
                 Policy::AsGiven => std::borrow::Cow::Borrowed(&loaded.scenario),
                 _ => std::borrow::Cow::Owned(policy.apply(&loaded.scenario)),
             };
-            let mut sim = Sim::new(&scenario, product.options());
+            let mut sim = Sim::new(&scenario, product(policy).options());
             sim.run();
             stats.push(result::stats(&sim).0);
-            (policy, pipeline::output_of(&sim, product))
+            done.push(result::job_ends(&sim));
+            (policy, pipeline::output_of(&sim, product(policy)))
         })
         .collect();
     let names: Vec<&str> = loaded
@@ -76,48 +94,182 @@ pub fn run(text: &str, product: Product) -> Result<Comparison, Vec<Problem>> {
         .iter()
         .map(|s| s.name.as_str())
         .collect();
-    let forecast = forecast(&names, &stats[0], &stats[1]);
+    let completions: Vec<Vec<Option<(u32, crate::model::Ms)>>> = done
+        .iter()
+        .map(|d| d.iter().map(|e| e.and_then(|e| e.completion())).collect())
+        .collect();
+    let matched = matched(&names, [&completions[0], &completions[1], &completions[2]]);
+    let forecast = forecast(&names, &stats[0], &stats[1], &matched);
+    let metrics = [0, 1, 2].map(|k| {
+        names
+            .iter()
+            .zip(&stats[k])
+            .map(|(name, st)| crate::digest::metrics(name, st))
+            .collect::<Vec<_>>()
+    });
+    let verdict = |k: usize| {
+        let identical = stats[k] == stats[1] && done[k] == done[1];
+        verdict::verdicts(
+            (Policy::Partitioned, &metrics[1]),
+            (Policy::ALL[k], &metrics[k]),
+            &matched,
+            identical,
+        )
+    };
+    let verdicts = [verdict(0), verdict(2)];
     Ok(Comparison {
         warnings: loaded.warnings,
         runs,
+        matched,
         forecast,
+        metrics,
+        verdicts,
     })
 }
 
-// ---- SPEC 14: allocation versus opportunity -------------------------------------------
+// ---- SPEC 9.1: like with like ----------------------------------------------------------
 
 /// Completion times (end - submit of SUCCEEDED jobs) of one share in one run, in seconds.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Completion {
-    /// Jobs that succeeded (0: the percentiles are not defined).
+    /// Jobs the percentiles are over (0: they are not defined).
     pub n: u64,
     pub p50_s: f64,
     pub p90_s: f64,
 }
 
 impl Completion {
-    fn of(s: &Stats) -> Completion {
+    fn of_ms(ms: Vec<crate::model::Ms>) -> Completion {
+        let p = result::Percentiles::of(ms);
         Completion {
-            n: s.completion.n,
-            p50_s: s.completion.p50,
-            p90_s: s.completion.p90,
+            n: p.n,
+            p50_s: p.p50,
+            p90_s: p.p90,
         }
     }
 }
 
+/// SPEC 9.1 `matched` for one share: completion p50 and p90 under each policy over the
+/// same `n` jobs, those of the share (as given) that succeeded in all three runs. A job
+/// resubmitted to another share (SPEC 14) counts where the as-given run ended it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Matched {
+    pub share: usize,
+    pub name: String,
+    pub n: u64,
+    /// In [`Policy::ALL`] order.
+    pub runs: [Completion; 3],
+    /// Jobs of the share that succeeded in each run, in [`Policy::ALL`] order.
+    pub succeeded: [u64; 3],
+}
+
+impl Matched {
+    /// The completion of `policy` over the matched jobs.
+    pub fn of(&self, policy: Policy) -> &Completion {
+        &self.runs[policy as usize]
+    }
+
+    /// SPEC 9.1: whether `n` is under 90% of the jobs that succeeded in either of the runs
+    /// of `a` and `b` (a completion verdict on them must say so).
+    pub fn thin(&self, a: Policy, b: Policy) -> bool {
+        let either = self.succeeded[a as usize].max(self.succeeded[b as usize]);
+        self.n * 10 < either * 9
+    }
+}
+
+/// SPEC 9.1 `matched` from each run's per-job completions (share, end - submit of a
+/// SUCCEEDED job; indexed by job, the same jobs in every run: a policy changes only the
+/// shares).
+pub fn matched(names: &[&str], done: [&[Option<(u32, crate::model::Ms)>]; 3]) -> Vec<Matched> {
+    let mut samples: Vec<[Vec<crate::model::Ms>; 3]> = vec![Default::default(); names.len()];
+    let mut succeeded = vec![[0u64; 3]; names.len()];
+    for (k, run) in done.iter().enumerate() {
+        for (s, _) in run.iter().flatten() {
+            if let Some(c) = succeeded.get_mut(*s as usize) {
+                c[k] += 1;
+            }
+        }
+    }
+    for (j, given) in done[0].iter().enumerate() {
+        let Some((share, g)) = *given else { continue };
+        let (Some(Some((_, p))), Some(Some((_, o)))) = (done[1].get(j), done[2].get(j)) else {
+            continue;
+        };
+        if let Some(v) = samples.get_mut(share as usize) {
+            v[0].push(g);
+            v[1].push(*p);
+            v[2].push(*o);
+        }
+    }
+    names
+        .iter()
+        .zip(samples)
+        .zip(succeeded)
+        .enumerate()
+        .map(|(share, ((name, [g, p, o]), succeeded))| Matched {
+            share,
+            name: name.to_string(),
+            n: g.len() as u64,
+            runs: [
+                Completion::of_ms(g),
+                Completion::of_ms(p),
+                Completion::of_ms(o),
+            ],
+            succeeded,
+        })
+        .collect()
+}
+
+/// `matched` as JSON (SPEC 9.1): `{share: {"n": N, "as_given": {"p50_s", "p90_s"},
+/// "partitioned": {..}, "pooled": {..}}}` (percentiles 0 when N is 0, as SPEC 8's).
+pub fn matched_json(m: &[Matched]) -> String {
+    use crate::output::json::{num, string};
+    let mut out = String::from("{");
+    for (i, s) in m.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!("{}:{{\"n\":{}", string(&s.name), s.n));
+        for policy in Policy::ALL {
+            let c = s.of(policy);
+            out.push_str(&format!(
+                ",\"{}\":{{\"p50_s\":{},\"p90_s\":{}}}",
+                policy.as_str(),
+                num(c.p50_s),
+                num(c.p90_s)
+            ));
+        }
+        out.push('}');
+    }
+    out.push('}');
+    out
+}
+
+// ---- SPEC 14: allocation versus opportunity -------------------------------------------
+
 /// SPEC 14 "Allocation versus opportunity" for one share: its completion on its allocation
-/// alone (the partitioned variant: every share RESERVE, nothing lent or borrowed) beside
-/// its completion as given, and how much of its useful work (as given) was done on
-/// borrowed capacity.
+/// alone (the partitioned variant: nothing lent or borrowed) beside its completion as given,
+/// both over the `matched` jobs (SPEC 9.1), the jobs that succeeded in each run, and how
+/// much of its useful work (as given) was done on borrowed capacity.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct ShareForecast {
     pub share: usize,
     pub name: String,
     pub allocation_alone: Completion,
     pub as_given: Completion,
+    /// As given over every job of the share that succeeded (what is shown when no job
+    /// matched: nothing succeeded on its allocation alone).
+    pub as_given_all: Completion,
+    /// Jobs of the share that succeeded: on its allocation alone, as given.
+    pub succeeded_alone: u64,
+    pub succeeded_given: u64,
+    /// The matched jobs are under 90% of those that succeeded in either run.
+    pub thin: bool,
     /// Useful instance-hours as given, and the part made in borrowed runs.
     pub useful_h: f64,
     pub useful_borrowed_h: f64,
+    /// Why the two runs differ for this share, in one sentence (`None` when they do not).
+    pub why: Option<String>,
 }
 
 impl ShareForecast {
@@ -128,8 +280,13 @@ impl ShareForecast {
 }
 
 /// SPEC 14: the forecast per share from the metrics of the as-given and partitioned runs
-/// (each indexed like `names`).
-pub fn forecast(names: &[&str], as_given: &[Stats], partitioned: &[Stats]) -> Vec<ShareForecast> {
+/// (each indexed like `names`) and `matched` (SPEC 9.1).
+pub fn forecast(
+    names: &[&str],
+    as_given: &[Stats],
+    partitioned: &[Stats],
+    matched: &[Matched],
+) -> Vec<ShareForecast> {
     const MS_PER_HOUR: f64 = 3_600_000.0;
     names
         .iter()
@@ -137,55 +294,56 @@ pub fn forecast(names: &[&str], as_given: &[Stats], partitioned: &[Stats]) -> Ve
         .map(|(i, name)| {
             let g = as_given.get(i).cloned().unwrap_or_default();
             let p = partitioned.get(i).cloned().unwrap_or_default();
+            let m = matched.get(i).cloned().unwrap_or_default();
+            let why = (g != p).then(|| why_differs(&g, &p));
             ShareForecast {
                 share: i,
                 name: name.to_string(),
-                allocation_alone: Completion::of(&p),
-                as_given: Completion::of(&g),
+                allocation_alone: *m.of(Policy::Partitioned),
+                as_given: *m.of(Policy::AsGiven),
+                as_given_all: Completion {
+                    n: g.completion.n,
+                    p50_s: g.completion.p50,
+                    p90_s: g.completion.p90,
+                },
+                succeeded_alone: p.jobs.succeeded,
+                succeeded_given: g.jobs.succeeded,
+                thin: m.thin(Policy::AsGiven, Policy::Partitioned),
                 useful_h: g.time.useful as f64 / MS_PER_HOUR,
                 useful_borrowed_h: g.time.useful_borrowed as f64 / MS_PER_HOUR,
+                why,
             }
         })
         .collect()
 }
 
-/// SPEC 14: the same forecast from the digests of the as-given and partitioned runs (what
-/// the page holds).
-pub fn forecast_of_digests(as_given: &Digest, partitioned: &Digest) -> Vec<ShareForecast> {
-    let completion = |m: Option<&ShareMetrics>| {
-        m.map_or_else(Completion::default, |m| Completion {
-            n: m.completion_s.n,
-            p50_s: m.completion_s.p50,
-            p90_s: m.completion_s.p90,
-        })
-    };
-    as_given
-        .shares
-        .iter()
-        .enumerate()
-        .map(|(i, m)| ShareForecast {
-            share: i,
-            name: m.name.clone(),
-            allocation_alone: completion(partitioned.shares.get(i)),
-            as_given: completion(Some(m)),
-            useful_h: m.useful_h,
-            useful_borrowed_h: as_given
-                .contract
-                .shares
-                .get(i)
-                .map_or(0.0, |c| c.useful_borrowed_h),
-        })
-        .collect()
+/// Why a share's run as given differs from its run on its allocation alone, in one
+/// sentence, from the as-given run's own numbers: borrowing, reclaims, lending, in that
+/// order of directness.
+fn why_differs(g: &Stats, p: &Stats) -> String {
+    let borrowed = g.time.useful_borrowed > 0;
+    let reclaimed = g.reclaim + g.reclaim_while_borrowing > p.reclaim + p.reclaim_while_borrowing;
+    let lent = g.time.lent > 0.0;
+    match (borrowed, reclaimed, lent) {
+        (true, true, _) => "It ran part of its work on borrowed capacity, and borrowed runs of its jobs were reclaimed.",
+        (true, false, _) => "It ran part of its work on capacity borrowed from other shares.",
+        (false, true, _) => "Its jobs' borrowed runs were reclaimed before they kept any work.",
+        (false, false, true) => "Other shares borrowed its idle capacity, and waiting for reclaims delayed its jobs.",
+        (false, false, false) => "Other shares' borrowing changed when instances were free for its jobs.",
+    }
+    .to_string()
 }
 
-/// The forecast as JSON: `{share: {"allocation_alone": {"n", "p50_s", "p90_s"},
-/// "as_given": {..}, "useful_h", "useful_borrowed_h", "useful_borrowed_fraction"}}` (the
-/// fraction `null` without useful work).
+/// The forecast as JSON: `{share: {"allocation_alone": {"n", "succeeded", "p50_s",
+/// "p90_s"}, "as_given": {..}, "useful_h", "useful_borrowed_h", "useful_borrowed_fraction",
+/// "why"}}`: `n` matched jobs (SPEC 9.1) the percentiles are over, `succeeded` the jobs that
+/// succeeded in that run, the fraction `null` without useful work, `why` the sentence on why
+/// the two runs differ (`null` when they do not).
 pub fn forecast_json(f: &[ShareForecast]) -> String {
     use crate::output::json::{num, string};
-    let completion = |c: &Completion| {
+    let completion = |c: &Completion, succeeded: u64| {
         format!(
-            "{{\"n\":{},\"p50_s\":{},\"p90_s\":{}}}",
+            "{{\"n\":{},\"succeeded\":{succeeded},\"p50_s\":{},\"p90_s\":{}}}",
             c.n,
             num(c.p50_s),
             num(c.p90_s)
@@ -197,31 +355,26 @@ pub fn forecast_json(f: &[ShareForecast]) -> String {
             out.push(',');
         }
         out.push_str(&format!(
-            "{}:{{\"allocation_alone\":{},\"as_given\":{},\"useful_h\":{},\"useful_borrowed_h\":{},\"useful_borrowed_fraction\":{}}}",
+            "{}:{{\"allocation_alone\":{},\"as_given\":{},\"useful_h\":{},\"useful_borrowed_h\":{},\"useful_borrowed_fraction\":{},\"why\":{}}}",
             string(&s.name),
-            completion(&s.allocation_alone),
-            completion(&s.as_given),
+            completion(&s.allocation_alone, s.succeeded_alone),
+            completion(&s.as_given, s.succeeded_given),
             num(s.useful_h),
             num(s.useful_borrowed_h),
-            s.borrowed_fraction().map_or_else(|| "null".to_string(), num)
+            s.borrowed_fraction().map_or_else(|| "null".to_string(), num),
+            s.why.as_deref().map_or_else(|| "null".to_string(), string)
         ));
     }
     out.push('}');
     out
 }
 
-/// The forecast as an aligned table (`quotasim compare --summary`).
+/// The forecast as an aligned table (`quotasim compare --summary`): completion over the
+/// matched jobs, one unit per share.
 pub fn forecast_table(f: &[ShareForecast]) -> String {
-    use crate::output::summary::human_secs;
-    let cell = |c: &Completion, x: f64| {
-        if c.n == 0 {
-            "-".to_string()
-        } else {
-            human_secs(x)
-        }
-    };
     let mut rows = vec![[
         "share".to_string(),
+        "matched".to_string(),
         "p50 alone".to_string(),
         "p90 alone".to_string(),
         "p50 given".to_string(),
@@ -230,349 +383,240 @@ pub fn forecast_table(f: &[ShareForecast]) -> String {
         "on borrowed".to_string(),
     ]];
     for s in f {
+        let (a, g) = (&s.allocation_alone, &s.as_given);
+        let scale = verdict::Unit::Seconds.scale_for(&[a.p50_s, a.p90_s, g.p50_s, g.p90_s]);
+        let cell = |x: f64| {
+            if a.n == 0 {
+                "-".to_string()
+            } else {
+                scale.show(x)
+            }
+        };
         rows.push([
             s.name.clone(),
-            cell(&s.allocation_alone, s.allocation_alone.p50_s),
-            cell(&s.allocation_alone, s.allocation_alone.p90_s),
-            cell(&s.as_given, s.as_given.p50_s),
-            cell(&s.as_given, s.as_given.p90_s),
+            format!("{} of {}", a.n, s.succeeded_alone.max(s.succeeded_given)),
+            cell(a.p50_s),
+            cell(a.p90_s),
+            cell(g.p50_s),
+            cell(g.p90_s),
             format!("{:.2}", s.useful_h),
             s.borrowed_fraction()
                 .map_or_else(|| "-".to_string(), |x| format!("{:.1}%", x * 100.0)),
         ]);
     }
-    let widths: Vec<usize> = (0..7)
+    let mut out = aligned(&rows, 1);
+    out.push_str(
+        "alone = completion on the share's allocation alone (partitioned: nothing lent or borrowed); \
+         given = as given; both over the matched jobs; on borrowed = part of useful work done in \
+         runs dispatched while borrowing\n",
+    );
+    for s in f {
+        if let Some(why) = &s.why {
+            out.push_str(&format!("{}: {why}\n", s.name));
+        }
+    }
+    out
+}
+
+/// SPEC 9.1 `partitioned`: nobody lends or borrows, everything else as given. AWS model:
+/// every share `RESERVE` (in-share preemption, priorities, grace, retries, recovery and
+/// events unchanged). Kueue model: every ClusterQueue stands alone (no cohort, so no cohort's
+/// own quota is used; its preemption policies unchanged). `update_share` events keep their
+/// limits and other changes but not a change of lending (strategy, borrow limit).
+pub fn partitioned(s: &Scenario) -> Scenario {
+    let mut s = s.clone();
+    let kueue = s.is_kueue();
+    for share in &mut s.shares {
+        if kueue {
+            share.kueue.cohort = None;
+        } else {
+            share.strategy = Strategy::Reserve;
+        }
+    }
+    keep_lending_as_the_variant(&mut s);
+    s
+}
+
+/// SPEC 9.1 `pooled`: everybody lends and borrows without limit, everything else as given.
+/// AWS model: every share `LEND_AND_BORROW` with an unlimited borrow limit. Kueue model:
+/// every ClusterQueue in one root cohort, `pooled`, without borrowing or lending limits;
+/// nested cohorts are flattened into it, so the quota they held (summed per type) is the
+/// root's. `update_share` events keep their limits but not a change of lending.
+pub fn pooled(s: &Scenario) -> Scenario {
+    let mut s = s.clone();
+    if s.is_kueue() {
+        let types = s.instance_types.len();
+        let limits = (0..types)
+            .map(|t| {
+                let held: Vec<u64> = s
+                    .cohorts
+                    .iter()
+                    .filter_map(|c| c.limits.get(t).copied().flatten())
+                    .collect();
+                (!held.is_empty()).then(|| held.iter().sum())
+            })
+            .collect();
+        s.cohorts = vec![crate::model::Cohort {
+            name: POOLED_COHORT.to_string(),
+            parent: None,
+            limits,
+            borrowing_limit: Vec::new(),
+            lending_limit: Vec::new(),
+            weight: 1000,
+        }];
+    }
+    let kueue = s.is_kueue();
+    for share in &mut s.shares {
+        if kueue {
+            share.kueue.cohort = Some(0);
+            share.kueue.borrowing_limit = Vec::new();
+            share.kueue.lending_limit = Vec::new();
+        } else {
+            share.strategy = Strategy::LendAndBorrow;
+            share.borrow_limit = BorrowLimit::Unlimited;
+        }
+    }
+    keep_lending_as_the_variant(&mut s);
+    s
+}
+
+/// The one cohort of the Kueue model's `pooled` variant.
+pub const POOLED_COHORT: &str = "pooled";
+
+/// SPEC 9.1: "the variant holds for the whole run": `update_share` events keep every change
+/// but one of lending (strategy, borrow limit).
+fn keep_lending_as_the_variant(s: &mut Scenario) {
+    for e in &mut s.events {
+        if let TimedAction::UpdateShare { update, .. } = &mut e.action {
+            update.strategy = None;
+            update.borrow_limit = None;
+        }
+    }
+}
+
+pub use super::verdict::{changes, delta, Better, Delta, Metric, ShareChange, Verdict};
+
+/// `quotasim compare`'s JSON (SPEC 9): `{"as_given":R,"partitioned":R,"pooled":R,
+/// "matched":M,"forecast":F}`, from a comparison run with [`Product::ResultJson`].
+pub fn json_text(c: Comparison) -> String {
+    let mut out = String::from("{");
+    for (i, (policy, output)) in c.runs.into_iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&format!(
+            "\"{}\":{}",
+            policy.as_str(),
+            output.into_text().unwrap_or_default()
+        ));
+    }
+    out.push_str(&format!(",\"matched\":{}", matched_json(&c.matched)));
+    out.push_str(&format!(",\"forecast\":{}", forecast_json(&c.forecast)));
+    out.push('}');
+    out
+}
+
+/// `quotasim compare --summary`: the verdicts first (SPEC 9.1), then each policy's table,
+/// the matched completion with each policy's job counts, and the forecast; from a
+/// comparison run with [`Product::SummaryTable`].
+pub fn summary_text(c: Comparison) -> String {
+    let mut out = String::from("== verdict ==\n");
+    for v in &c.verdicts {
+        out.push_str(&v.headline());
+        out.push('\n');
+        if !v.identical {
+            for s in &v.shares {
+                out.push_str(&format!("  {}\n", s.sentence()));
+            }
+        }
+    }
+    out.push('\n');
+    for (policy, output) in c.runs {
+        out.push_str(&format!(
+            "== {} ==\n{}\n",
+            policy.as_str(),
+            output.into_text().unwrap_or_default()
+        ));
+    }
+    out.push_str("== matched completion ==\n");
+    out.push_str(&matched_table(&c.matched, &c.metrics));
+    out.push_str(&format!(
+        "\n== forecast ==\n{}",
+        forecast_table(&c.forecast)
+    ));
+    out
+}
+
+/// Per share and policy: succeeded / unfinished / failed jobs and completion p50 and p90
+/// over the matched jobs, one unit per share (SPEC 9.1).
+pub fn matched_table(m: &[Matched], metrics: &[Vec<ShareMetrics>; 3]) -> String {
+    let mut rows = vec![[
+        "share".to_string(),
+        "policy".to_string(),
+        "succeeded".to_string(),
+        "unfinished".to_string(),
+        "failed".to_string(),
+        "matched".to_string(),
+        "p50".to_string(),
+        "p90".to_string(),
+    ]];
+    for s in m {
+        let values: Vec<f64> = s.runs.iter().flat_map(|c| [c.p50_s, c.p90_s]).collect();
+        let scale = verdict::Unit::Seconds.scale_for(&values);
+        for (k, policy) in Policy::ALL.iter().enumerate() {
+            let Some(sm) = metrics[k].get(s.share) else {
+                continue;
+            };
+            let c = s.of(*policy);
+            let pct = |v: f64| {
+                if c.n == 0 {
+                    "-".to_string()
+                } else {
+                    scale.show(v)
+                }
+            };
+            rows.push([
+                if k == 0 {
+                    s.name.clone()
+                } else {
+                    String::new()
+                },
+                policy.as_str().to_string(),
+                sm.succeeded.to_string(),
+                sm.unfinished.to_string(),
+                sm.failed.to_string(),
+                s.n.to_string(),
+                pct(c.p50_s),
+                pct(c.p90_s),
+            ]);
+        }
+    }
+    let mut out = aligned(&rows, 2);
+    out.push_str(
+        "matched = jobs of the share that succeeded under all three policies; p50 and p90 are over them\n",
+    );
+    out
+}
+
+/// Rows as an aligned table: the first two columns left-aligned, the rest right-aligned.
+fn aligned<const N: usize>(rows: &[[String; N]], left: usize) -> String {
+    let widths: Vec<usize> = (0..N)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();
     let mut out = String::new();
-    for r in &rows {
+    for r in rows {
         let mut line = String::new();
         for (c, cell) in r.iter().enumerate() {
-            if c == 0 {
-                line.push_str(&format!("{cell:<w$}", w = widths[c]));
+            let w = widths[c];
+            let sep = if c == 0 { "" } else { "  " };
+            if c < left {
+                line.push_str(&format!("{sep}{cell:<w$}"));
             } else {
-                line.push_str(&format!("  {cell:>w$}", w = widths[c]));
+                line.push_str(&format!("{sep}{cell:>w$}"));
             }
         }
         out.push_str(line.trim_end());
         out.push('\n');
     }
-    out.push_str(
-        "alone = completion on the share's allocation alone (partitioned: every share RESERVE); \
-         given = as given; on borrowed = part of useful work done in runs dispatched while borrowing\n",
-    );
     out
-}
-
-/// `partitioned`: every share RESERVE, no preemption (in-share off; RESERVE shares neither
-/// lend nor borrow, so nothing is reclaimed). `update_share` events keep their limits but
-/// cannot switch a share back to lending.
-pub fn partitioned(s: &Scenario) -> Scenario {
-    let mut s = s.clone();
-    for share in &mut s.shares {
-        share.strategy = Strategy::Reserve;
-        share.borrow_limit = BorrowLimit::Unlimited;
-        share.in_share_preemption = false;
-    }
-    for e in &mut s.events {
-        if let TimedAction::UpdateShare { update, .. } = &mut e.action {
-            update.strategy = None;
-            update.borrow_limit = None;
-            update.in_share_preemption = None;
-        }
-    }
-    s
-}
-
-/// `pooled`: every share LEND_AND_BORROW with an unlimited borrow limit (in-share
-/// preemption as given); `update_share` events keep their limits.
-pub fn pooled(s: &Scenario) -> Scenario {
-    let mut s = s.clone();
-    for share in &mut s.shares {
-        share.strategy = Strategy::LendAndBorrow;
-        share.borrow_limit = BorrowLimit::Unlimited;
-    }
-    for e in &mut s.events {
-        if let TimedAction::UpdateShare { update, .. } = &mut e.action {
-            update.strategy = None;
-            update.borrow_limit = None;
-        }
-    }
-    s
-}
-
-// ---- Differences between two runs (the compare view's deltas and verdicts) --------------
-
-/// Whether a smaller or a larger value of a metric is better.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Better {
-    Lower,
-    Higher,
-}
-
-/// A metric compared between policies, per share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Metric {
-    CompletionP50,
-    CompletionP90,
-    WaitP50,
-    /// Jobs that did not succeed by their deadline.
-    DeadlineMisses,
-    /// lost + startup + checkpoint + grace instance-hours.
-    InterruptionCost,
-    Goodput,
-    /// Held instance-hours × price (`cost_usd`).
-    Cost,
-}
-
-impl Metric {
-    /// Every compared metric, in the order the compare view lists them.
-    pub const ALL: [Metric; 7] = [
-        Metric::CompletionP50,
-        Metric::CompletionP90,
-        Metric::WaitP50,
-        Metric::DeadlineMisses,
-        Metric::InterruptionCost,
-        Metric::Goodput,
-        Metric::Cost,
-    ];
-
-    /// A stable key (`completion-p50`, ..., `cost`).
-    pub fn key(self) -> &'static str {
-        match self {
-            Metric::CompletionP50 => "completion-p50",
-            Metric::CompletionP90 => "completion-p90",
-            Metric::WaitP50 => "wait-p50",
-            Metric::DeadlineMisses => "deadline-misses",
-            Metric::InterruptionCost => "interruption-cost",
-            Metric::Goodput => "goodput",
-            Metric::Cost => "cost",
-        }
-    }
-
-    pub fn better(self) -> Better {
-        match self {
-            Metric::Goodput => Better::Higher,
-            _ => Better::Lower,
-        }
-    }
-
-    /// The value for one share (`None` where it is undefined: no job succeeded or started,
-    /// nothing held).
-    pub fn value(self, m: &ShareMetrics) -> Option<f64> {
-        match self {
-            Metric::CompletionP50 => (m.completion_s.n > 0).then_some(m.completion_s.p50),
-            Metric::CompletionP90 => (m.completion_s.n > 0).then_some(m.completion_s.p90),
-            Metric::WaitP50 => (m.wait_s.n > 0).then_some(m.wait_s.p50),
-            Metric::DeadlineMisses => Some(m.deadline_misses as f64),
-            Metric::InterruptionCost => Some(m.lost_h + m.startup_h + m.checkpoint_h + m.grace_h),
-            Metric::Goodput => (m.held_h > 0.0).then_some(m.goodput),
-            Metric::Cost => Some(m.cost_usd),
-        }
-    }
-
-    /// Differences smaller than this are no change: durations under a second (or 0.5 %),
-    /// goodput under half a point, counts under one, hours and dollars under 0.5 %.
-    fn tolerance(self, base: f64) -> f64 {
-        match self {
-            Metric::Goodput => 0.005,
-            Metric::DeadlineMisses => 0.5,
-            Metric::InterruptionCost | Metric::Cost => 0.005_f64.max(base.abs() * 0.005),
-            Metric::CompletionP50 | Metric::CompletionP90 | Metric::WaitP50 => {
-                1.0_f64.max(base.abs() * 0.005)
-            }
-        }
-    }
-}
-
-/// How a value compares with a base value of a metric; the difference is `value - base`.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Delta {
-    Better(f64),
-    Worse(f64),
-    Same,
-    /// One side is undefined.
-    NotComparable,
-}
-
-/// `value` against `base` for `metric` (see [`Metric::better`] and its tolerance).
-pub fn delta(metric: Metric, base: Option<f64>, value: Option<f64>) -> Delta {
-    let (Some(b), Some(v)) = (base, value) else {
-        return Delta::NotComparable;
-    };
-    let d = v - b;
-    if d.abs() < metric.tolerance(b) {
-        return Delta::Same;
-    }
-    let better = match metric.better() {
-        Better::Lower => d < 0.0,
-        Better::Higher => d > 0.0,
-    };
-    if better {
-        Delta::Better(d)
-    } else {
-        Delta::Worse(d)
-    }
-}
-
-/// What a change of policy does to one share, all metrics considered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// Some metric better, none worse.
-    Helps,
-    /// Some metric worse, none better.
-    Hurts,
-    /// Some better, some worse.
-    Mixed,
-    /// Nothing better or worse.
-    Unchanged,
-}
-
-/// One share's differences between two runs of the same scenario.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ShareChange {
-    /// The share's index (scenario order) and name.
-    pub share: usize,
-    pub name: String,
-    /// Every metric of [`Metric::ALL`], in that order.
-    pub deltas: Vec<(Metric, Delta)>,
-    pub verdict: Verdict,
-}
-
-/// Per share (scenario order), how `other` differs from `base` on every metric, and the
-/// verdict that follows from those deltas.
-pub fn changes(base: &Digest, other: &Digest) -> Vec<ShareChange> {
-    base.shares
-        .iter()
-        .zip(&other.shares)
-        .enumerate()
-        .map(|(share, (b, o))| {
-            let deltas: Vec<(Metric, Delta)> = Metric::ALL
-                .iter()
-                .map(|&m| (m, delta(m, m.value(b), m.value(o))))
-                .collect();
-            let better = deltas.iter().any(|(_, d)| matches!(d, Delta::Better(_)));
-            let worse = deltas.iter().any(|(_, d)| matches!(d, Delta::Worse(_)));
-            let verdict = match (better, worse) {
-                (true, false) => Verdict::Helps,
-                (false, true) => Verdict::Hurts,
-                (true, true) => Verdict::Mixed,
-                (false, false) => Verdict::Unchanged,
-            };
-            ShareChange {
-                share,
-                name: b.name.clone(),
-                deltas,
-                verdict,
-            }
-        })
-        .collect()
-}
-
-/// Whether two runs gave every share the same metrics.
-pub fn same_metrics(a: &Digest, b: &Digest) -> bool {
-    a.shares == b.shares
-}
-
-#[cfg(test)]
-mod delta_tests {
-    use super::*;
-    use crate::digest::Pct;
-
-    fn share(name: &str, p50: f64, p90: f64, misses: u64, lost_h: f64) -> ShareMetrics {
-        let pct = |p50, p90| Pct {
-            n: 3,
-            p50,
-            p90,
-            ..Pct::default()
-        };
-        ShareMetrics {
-            name: name.into(),
-            completion_s: pct(p50, p90),
-            wait_s: pct(10.0, 20.0),
-            deadline_misses: misses,
-            lost_h,
-            held_h: 10.0,
-            goodput: 0.9,
-            cost_usd: 5.0,
-            ..ShareMetrics::default()
-        }
-    }
-
-    fn digest(shares: Vec<ShareMetrics>) -> Digest {
-        Digest {
-            name: String::new(),
-            end_s: 0.0,
-            shares,
-            totals: ShareMetrics::default(),
-            instance_types: Vec::new(),
-            capacity: Vec::new(),
-            jobs: Vec::new(),
-            events: Vec::new(),
-            event_count: 0,
-            series: Vec::new(),
-            series_points: 0,
-            steps: 0,
-            kueue: None,
-            contract: Default::default(),
-        }
-    }
-
-    #[test]
-    fn a_better_p90_alone_is_a_help_and_a_worse_p50_with_it_is_mixed() {
-        let base = digest(vec![
-            share("a", 100.0, 1000.0, 0, 0.0),
-            share("b", 100.0, 1000.0, 0, 0.0),
-        ]);
-        let other = digest(vec![
-            share("a", 100.0, 500.0, 0, 0.0),
-            share("b", 200.0, 500.0, 0, 0.0),
-        ]);
-        let c = changes(&base, &other);
-        assert_eq!(c[0].verdict, Verdict::Helps, "{:?}", c[0]);
-        assert_eq!(c[1].verdict, Verdict::Mixed, "{:?}", c[1]);
-        assert_eq!(
-            c[0].deltas[1],
-            (Metric::CompletionP90, Delta::Better(-500.0))
-        );
-        assert_eq!(c[1].deltas[0], (Metric::CompletionP50, Delta::Worse(100.0)));
-    }
-
-    #[test]
-    fn deadline_misses_and_interruption_cost_decide_too() {
-        let base = digest(vec![
-            share("a", 100.0, 1000.0, 3, 0.0),
-            share("b", 100.0, 1000.0, 0, 0.0),
-        ]);
-        let other = digest(vec![
-            share("a", 100.0, 1000.0, 5, 0.0),
-            share("b", 100.0, 1000.0, 0, 2.0),
-        ]);
-        let c = changes(&base, &other);
-        assert_eq!(c[0].verdict, Verdict::Hurts);
-        assert_eq!(c[0].deltas[3], (Metric::DeadlineMisses, Delta::Worse(2.0)));
-        assert_eq!(c[1].verdict, Verdict::Hurts);
-        assert_eq!(
-            c[1].deltas[4],
-            (Metric::InterruptionCost, Delta::Worse(2.0))
-        );
-        assert_eq!(changes(&base, &base)[0].verdict, Verdict::Unchanged);
-    }
-
-    #[test]
-    fn small_differences_are_no_change_and_undefined_values_are_not_compared() {
-        assert_eq!(
-            delta(Metric::CompletionP50, Some(100.0), Some(100.5)),
-            Delta::Same
-        );
-        assert_eq!(delta(Metric::Goodput, Some(0.9), Some(0.904)), Delta::Same);
-        assert_eq!(
-            delta(Metric::Goodput, Some(0.9), Some(0.95)),
-            Delta::Better(0.95 - 0.9)
-        );
-        assert_eq!(
-            delta(Metric::WaitP50, None, Some(1.0)),
-            Delta::NotComparable
-        );
-    }
 }

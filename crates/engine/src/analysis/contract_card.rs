@@ -8,6 +8,7 @@
 //! when it has been computed, the share's [`ShareForecast`] (the partitioned variant, SPEC 9).
 
 use crate::analysis::compare::{Completion, ShareForecast};
+use crate::analysis::verdict::Unit;
 use crate::digest::{ContractEventKind, Digest, ShareContract, State};
 use crate::model::Agreement;
 
@@ -119,7 +120,7 @@ pub fn agreement_rows(a: &Agreement) -> Vec<Row> {
 pub const FORECAST_PENDING: &str = "forecast…";
 
 /// The cards of every share of `d`, in scenario order; `forecast` is
-/// [`crate::compare::forecast_of_digests`] (or `compare::run`'s), `None` while it is not
+/// `compare::run`'s (SPEC 9.1: over the matched jobs), `None` while it is not
 /// computed.
 pub fn cards(d: &Digest, forecast: Option<&[ShareForecast]>) -> Vec<Card> {
     (0..d.shares.len())
@@ -323,12 +324,15 @@ fn responsible(c: &ShareContract) -> Answer {
 }
 
 /// `4.1 h on its allocation alone, 2.0 h as given` (the row names the percentile).
+/// "80.0 min on its allocation alone, 85.0 min as given": both in one unit.
 fn completion_row(alone: &Completion, given: &Completion, p90: bool) -> String {
+    let pick = |c: &Completion| if p90 { c.p90_s } else { c.p50_s };
+    let scale = Unit::Seconds.scale_for(&[pick(alone), pick(given)]);
     let v = |c: &Completion| {
         if c.n == 0 {
             "no job finished".to_string()
         } else {
-            duration(if p90 { c.p90_s } else { c.p50_s })
+            scale.show(pick(c))
         }
     };
     format!(
@@ -372,10 +376,26 @@ fn forecast_answer(
             verdict: None,
         };
     };
-    let (alone, given) = (&f.allocation_alone, &f.as_given);
+    // Over the matched jobs; when none matched (nothing succeeded on its allocation alone),
+    // as given over its own successes.
+    let (alone, given) = (
+        &f.allocation_alone,
+        if f.allocation_alone.n == 0 {
+            &f.as_given_all
+        } else {
+            &f.as_given
+        },
+    );
     let mut rows = vec![
         row("Completion p50", completion_row(alone, given, false)),
         row("Completion p90", completion_row(alone, given, true)),
+        row(
+            "Jobs compared",
+            format!(
+                "{} that succeeded under all three policies ({} on its allocation alone, {} as given)",
+                alone.n, f.succeeded_alone, f.succeeded_given
+            ),
+        ),
         borrowed_row,
     ];
     if let Some(x) = c.deadline_met_rate {
@@ -384,18 +404,22 @@ fn forecast_answer(
             format!("{} of deadlines met as given", percent(x)),
         ));
     }
-    let verdict = if borrowed.is_none_or(|x| x == 0.0) {
+    if let Some(why) = &f.why {
+        rows.push(row("Why they differ", why.clone()));
+    }
+    let borrowed_none = borrowed.is_none_or(|x| x == 0.0);
+    let verdict = if f.why.is_none() {
         Some((
             Tone::Good,
-            "No useful work ran on borrowed capacity: the forecast needs only its allocation."
+            "Nothing was lent to it or borrowed by it that changed its run: as given is its allocation alone."
                 .to_string(),
         ))
-    } else if alone.n < given.n {
+    } else if f.succeeded_alone < f.succeeded_given {
         Some((
             Tone::Bad,
             format!(
                 "The forecast assumes borrowing: on its allocation alone {} jobs finish, {} as given.",
-                alone.n, given.n
+                f.succeeded_alone, f.succeeded_given
             ),
         ))
     } else if given.n > 0 && alone.p90_s > given.p90_s * 1.1 {
@@ -405,6 +429,12 @@ fn forecast_answer(
                 "The forecast assumes continuous access: on its allocation alone p90 is {:.1}× as long.",
                 alone.p90_s / given.p90_s.max(1e-9)
             ),
+        ))
+    } else if borrowed_none {
+        Some((
+            Tone::Good,
+            "No useful work ran on borrowed capacity: the forecast needs only its allocation."
+                .to_string(),
         ))
     } else {
         Some((
@@ -561,18 +591,9 @@ mod tests {
 
     fn digests(text: &str) -> (Digest, Vec<ShareForecast>) {
         let c = compare::run(text, Product::Digest(DigestLimits::default())).unwrap();
-        let mut given = None;
-        let mut part = None;
-        for (p, o) in c.runs {
-            match p {
-                Policy::AsGiven => given = o.into_digest(),
-                Policy::Partitioned => part = o.into_digest(),
-                Policy::Pooled => {}
-            }
-        }
-        let (g, p) = (given.unwrap(), part.unwrap());
-        let f = compare::forecast_of_digests(&g, &p);
-        (g, f)
+        let f = c.forecast;
+        let given = c.runs.into_iter().find(|(p, _)| *p == Policy::AsGiven);
+        (given.unwrap().1.into_digest().unwrap(), f)
     }
 
     fn value<'a>(c: &'a Card, q: Question, label: &str) -> &'a str {

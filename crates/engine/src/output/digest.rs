@@ -483,7 +483,8 @@ fn s(ms: Ms) -> f64 {
     ms as f64 / 1000.0
 }
 
-fn metrics(name: &str, st: &Stats) -> ShareMetrics {
+/// A share's (or the total's) metrics as a UI shows them, from its [`Stats`].
+pub fn metrics(name: &str, st: &Stats) -> ShareMetrics {
     let t = &st.time;
     let interruptions = st.reclaim + st.in_share + st.reclaim_while_borrowing + st.fair_sharing;
     ShareMetrics {

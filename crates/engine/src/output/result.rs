@@ -4,5 +4,5 @@
 
 pub use super::explain::{explain_preempt, explain_reason, explain_recovery, explain_waiting};
 pub use super::json::{secs, to_json};
-pub use super::stats::{stats, InstanceTime, JobCounts, Percentiles, Stats};
+pub use super::stats::{job_ends, stats, InstanceTime, JobCounts, JobEnd, Percentiles, Stats};
 pub use super::summary::summary_table;

@@ -238,6 +238,46 @@ impl Stats {
 
 pub(crate) const MS_PER_HOUR: f64 = 3_600_000.0;
 
+/// How one job ended a run: what two runs of the same jobs are compared on, job for job
+/// (SPEC 9.1: "identical run for run"), and its completion for `matched`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct JobEnd {
+    pub share: u32,
+    pub state: State,
+    pub submit: Ms,
+    pub first_start: Option<Ms>,
+    pub end: Option<Ms>,
+}
+
+impl JobEnd {
+    /// Its share and completion time (end - submit) if it SUCCEEDED.
+    pub fn completion(&self) -> Option<(u32, Ms)> {
+        match (self.state, self.end) {
+            (State::Succeeded, Some(end)) => Some((self.share, end - self.submit)),
+            _ => None,
+        }
+    }
+}
+
+/// Per job (in scenario order), how it ended; `None` for a job not reported (submitted
+/// after the horizon, or a SPEC 14 continuation, folded into its job).
+pub fn job_ends(sim: &Sim) -> Vec<Option<JobEnd>> {
+    sim.sc
+        .jobs
+        .iter()
+        .zip(&sim.jobs)
+        .map(|(spec, r)| {
+            (r.state != State::Pending && spec.resubmission_of.is_none()).then(|| JobEnd {
+                share: r.share() as u32,
+                state: r.state,
+                submit: spec.submit,
+                first_start: r.first_start.get(),
+                end: r.end().get(),
+            })
+        })
+        .collect()
+}
+
 /// Computes per-share and total metrics from a finished simulation.
 pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     let sc = sim.sc;

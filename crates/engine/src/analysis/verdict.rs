@@ -1,0 +1,785 @@
+//! SPEC 9.1 "a verdict a person can act on": what one policy changes against another, per
+//! share, worded once here for the page's comparison, `quotasim compare --summary` and the
+//! report.
+//!
+//! Rules (each one function below):
+//! - [`delta`]: a difference under [`FEW_PERCENT`] of the base (or under the metric's floor:
+//!   a minute, one job, two points of goodput, a twentieth of an instance-hour, a dollar) is
+//!   "about the same".
+//! - Completion percentiles are compared over the `matched` jobs only (SPEC 9.1 "like with
+//!   like"), and the verdict says so when they are under 90% of the jobs that succeeded.
+//! - [`share_verdict`]: the changes that are not "about the same", largest first (by their
+//!   size relative to the base), each in one unit; runs that are the same throughout read
+//!   [`NO_DIFFERENCE`].
+
+use crate::analysis::compare::{Matched, Policy};
+use crate::digest::ShareMetrics;
+
+/// Below this relative difference a metric is "about the same" (SPEC 9.1: "a change under a
+/// few percent").
+pub const FEW_PERCENT: f64 = 0.05;
+
+/// The verdict when two runs are the same, every share and every job (SPEC 9.1).
+pub const NO_DIFFERENCE: &str = "no difference: nobody lends or borrows";
+
+/// Whether a smaller or a larger value of a metric is better.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Better {
+    Lower,
+    Higher,
+}
+
+/// A metric compared between policies, per share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Metric {
+    /// Jobs that succeeded by the end of the run.
+    Succeeded,
+    /// Over the matched jobs (SPEC 9.1).
+    CompletionP50,
+    CompletionP90,
+    WaitP50,
+    /// Jobs that did not succeed by their deadline.
+    DeadlineMisses,
+    /// lost + startup + checkpoint + grace instance-hours.
+    InterruptionCost,
+    Goodput,
+    /// Held instance-hours × price (`cost_usd`).
+    Cost,
+}
+
+impl Metric {
+    /// Every compared metric, in the order the tables list them.
+    pub const ALL: [Metric; 8] = [
+        Metric::Succeeded,
+        Metric::CompletionP50,
+        Metric::CompletionP90,
+        Metric::WaitP50,
+        Metric::DeadlineMisses,
+        Metric::InterruptionCost,
+        Metric::Goodput,
+        Metric::Cost,
+    ];
+
+    /// A stable key (`completion-p50`, ..., `cost`).
+    pub fn key(self) -> &'static str {
+        match self {
+            Metric::Succeeded => "succeeded",
+            Metric::CompletionP50 => "completion-p50",
+            Metric::CompletionP90 => "completion-p90",
+            Metric::WaitP50 => "wait-p50",
+            Metric::DeadlineMisses => "deadline-misses",
+            Metric::InterruptionCost => "interruption-cost",
+            Metric::Goodput => "goodput",
+            Metric::Cost => "cost",
+        }
+    }
+
+    /// The metric inside a sentence ("p50 completion").
+    pub fn phrase(self) -> &'static str {
+        match self {
+            Metric::Succeeded => "jobs succeeded",
+            Metric::CompletionP50 => "p50 completion",
+            Metric::CompletionP90 => "p90 completion",
+            Metric::WaitP50 => "p50 wait",
+            Metric::DeadlineMisses => "deadline misses",
+            Metric::InterruptionCost => "interruption instance-hours",
+            Metric::Goodput => "goodput",
+            Metric::Cost => "cost",
+        }
+    }
+
+    pub fn better(self) -> Better {
+        match self {
+            Metric::Goodput | Metric::Succeeded => Better::Higher,
+            _ => Better::Lower,
+        }
+    }
+
+    /// The value for one share, completion percentiles excepted (`None` where undefined:
+    /// no job started, nothing held); completion comes from `matched` ([`value_of`]).
+    pub fn value(self, m: &ShareMetrics) -> Option<f64> {
+        match self {
+            Metric::Succeeded => Some(m.succeeded as f64),
+            Metric::CompletionP50 => (m.completion_s.n > 0).then_some(m.completion_s.p50),
+            Metric::CompletionP90 => (m.completion_s.n > 0).then_some(m.completion_s.p90),
+            Metric::WaitP50 => (m.wait_s.n > 0).then_some(m.wait_s.p50),
+            Metric::DeadlineMisses => Some(m.deadline_misses as f64),
+            Metric::InterruptionCost => Some(m.lost_h + m.startup_h + m.checkpoint_h + m.grace_h),
+            Metric::Goodput => (m.held_h > 0.0).then_some(m.goodput),
+            Metric::Cost => Some(m.cost_usd),
+        }
+    }
+
+    /// The least difference that counts, whatever the base: a minute, one job, two points
+    /// of goodput, a twentieth of an instance-hour, a dollar.
+    fn floor(self) -> f64 {
+        match self {
+            Metric::CompletionP50 | Metric::CompletionP90 | Metric::WaitP50 => 60.0,
+            Metric::DeadlineMisses | Metric::Succeeded => 1.0,
+            Metric::InterruptionCost => 0.05,
+            Metric::Goodput => 0.02,
+            Metric::Cost => 1.0,
+        }
+    }
+
+    /// The unit of a value of this metric.
+    pub fn unit(self) -> Unit {
+        match self {
+            Metric::CompletionP50 | Metric::CompletionP90 | Metric::WaitP50 => Unit::Seconds,
+            Metric::DeadlineMisses | Metric::Succeeded => Unit::Count,
+            Metric::InterruptionCost => Unit::InstanceHours,
+            Metric::Goodput => Unit::Fraction,
+            Metric::Cost => Unit::Usd,
+        }
+    }
+}
+
+/// The value of `metric` for share `share` under `policy`: completion percentiles over the
+/// matched jobs (`None` when no job matched), the rest from the run's metrics.
+pub fn value_of(
+    metric: Metric,
+    policy: Policy,
+    m: &ShareMetrics,
+    matched: Option<&Matched>,
+) -> Option<f64> {
+    let completion = |p90: bool| {
+        let c = matched?.of(policy);
+        (c.n > 0).then_some(if p90 { c.p90_s } else { c.p50_s })
+    };
+    match metric {
+        Metric::CompletionP50 => completion(false),
+        Metric::CompletionP90 => completion(true),
+        _ => metric.value(m),
+    }
+}
+
+/// How a value compares with a base value of a metric; the difference is `value - base`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Delta {
+    Better(f64),
+    Worse(f64),
+    /// Under a few percent (or the metric's floor): about the same.
+    Same,
+    /// One side is undefined.
+    NotComparable,
+}
+
+/// SPEC 9.1: `value` against `base` for `metric`; a difference under [`FEW_PERCENT`] of
+/// the base or under the metric's floor is [`Delta::Same`].
+pub fn delta(metric: Metric, base: Option<f64>, value: Option<f64>) -> Delta {
+    delta_within(metric, base, value, None)
+}
+
+/// [`delta`], with a wait judged against the time a job takes: a change of p50 wait under a
+/// few percent of the base run's p50 completion (`completion_p50`, matched jobs) is about
+/// the same too (two minutes' more wait on a 90-minute job is not worse).
+pub fn delta_within(
+    metric: Metric,
+    base: Option<f64>,
+    value: Option<f64>,
+    completion_p50: Option<f64>,
+) -> Delta {
+    let (Some(b), Some(v)) = (base, value) else {
+        return Delta::NotComparable;
+    };
+    let d = v - b;
+    let reference = match metric {
+        Metric::WaitP50 => b.abs().max(completion_p50.unwrap_or(0.0)),
+        _ => b.abs(),
+    };
+    if d.abs() < metric.floor() || d.abs() < FEW_PERCENT * reference {
+        return Delta::Same;
+    }
+    let better = match metric.better() {
+        Better::Lower => d < 0.0,
+        Better::Higher => d > 0.0,
+    };
+    if better {
+        Delta::Better(d)
+    } else {
+        Delta::Worse(d)
+    }
+}
+
+/// The base run's p50 completion over the matched jobs, which [`delta_within`] judges a
+/// wait against.
+pub fn completion_p50(base: Policy, matched: Option<&Matched>) -> Option<f64> {
+    let c = matched?.of(base);
+    (c.n > 0).then_some(c.p50_s)
+}
+
+/// What a change of policy does to one share, all metrics considered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// The runs are the same for this share (every metric equal).
+    NoDifference,
+    /// Every difference is under a few percent.
+    AboutTheSame,
+    /// Some metric better, none worse.
+    Helps,
+    /// Some metric worse, none better.
+    Hurts,
+    /// Some better, some worse (the largest named first).
+    Mixed,
+}
+
+impl Verdict {
+    /// A stable key (`data-verdict` in the page and the report).
+    pub fn key(self) -> &'static str {
+        match self {
+            Verdict::NoDifference => "no-difference",
+            Verdict::AboutTheSame => "about-the-same",
+            Verdict::Helps => "better",
+            Verdict::Hurts => "worse",
+            Verdict::Mixed => "mixed",
+        }
+    }
+
+    /// The verdict as a sentence says it.
+    pub fn words(self) -> &'static str {
+        match self {
+            Verdict::NoDifference => "no difference",
+            Verdict::AboutTheSame => "about the same",
+            Verdict::Helps => "better",
+            Verdict::Hurts => "worse",
+            Verdict::Mixed => "mixed",
+        }
+    }
+}
+
+/// One metric that changed: its values in the base and the other run, and the change.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Effect {
+    pub metric: Metric,
+    pub base: f64,
+    pub value: f64,
+    /// `true` when the change is for the better.
+    pub better: bool,
+}
+
+impl Effect {
+    /// The change relative to the base (`None` when the base is 0).
+    pub fn relative(&self) -> Option<f64> {
+        (self.base != 0.0).then(|| (self.value - self.base) / self.base.abs())
+    }
+
+    /// "p90 completion better: 4.2 h → 1.2 h (−71%)", both values in one unit.
+    pub fn words(&self) -> String {
+        let unit = self.metric.unit();
+        let scale = unit.scale_for(&[self.base, self.value]);
+        let rel = self
+            .relative()
+            .map(|r| format!(" ({})", signed_percent(r)))
+            .unwrap_or_default();
+        format!(
+            "{} {}: {} → {}{rel}",
+            self.metric.phrase(),
+            if self.better { "better" } else { "worse" },
+            scale.show(self.base),
+            scale.show(self.value),
+        )
+    }
+
+    /// How large the change is, to put the largest first: relative to the base, infinite
+    /// from a base of 0.
+    fn size(&self) -> f64 {
+        self.relative().map_or(f64::INFINITY, f64::abs)
+    }
+}
+
+/// One share's verdict between two runs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareVerdict {
+    /// The share's index (scenario order) and name.
+    pub share: usize,
+    pub name: String,
+    pub verdict: Verdict,
+    /// The changes that are not "about the same", largest first.
+    pub effects: Vec<Effect>,
+    /// The matched jobs and the most that succeeded in either run, when the first is under
+    /// 90% of the second (SPEC 9.1).
+    pub thin: Option<(u64, u64)>,
+}
+
+impl ShareVerdict {
+    /// The verdict in one sentence: "vision: better: p90 completion better: ...".
+    pub fn sentence(&self) -> String {
+        let mut out = format!("{}: {}", self.name, self.verdict.words());
+        match self.verdict {
+            Verdict::AboutTheSame => out.push_str(" (every change under 5%)"),
+            Verdict::NoDifference => {}
+            _ => {
+                let words: Vec<String> = self.effects.iter().take(3).map(Effect::words).collect();
+                out.push_str(" — ");
+                out.push_str(&words.join("; "));
+                if self.effects.len() > 3 {
+                    out.push_str(&format!("; and {} more", self.effects.len() - 3));
+                }
+            }
+        }
+        out.push('.');
+        if let Some((n, of)) = self.thin {
+            out.push_str(&format!(
+                " Completion is compared over the {n} of {of} jobs that succeeded under all three policies."
+            ));
+        }
+        out
+    }
+}
+
+/// A comparison's verdicts: `other` against `base`, per share.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Verdicts {
+    pub base: Policy,
+    pub other: Policy,
+    /// The two runs are the same (every share's metrics, every job).
+    pub identical: bool,
+    pub shares: Vec<ShareVerdict>,
+}
+
+impl Verdicts {
+    /// What is compared: "As given vs partitioned", "Pooled vs partitioned".
+    pub fn title(&self) -> String {
+        format!("{} vs {}", policy_title(self.other), policy_name(self.base))
+    }
+
+    /// One line for the whole comparison: [`NO_DIFFERENCE`] for identical runs, else
+    /// which shares are better, worse, mixed and about the same.
+    pub fn headline(&self) -> String {
+        if self.identical {
+            return format!("{}: {NO_DIFFERENCE}.", self.title());
+        }
+        let named = |v: Verdict| -> Vec<String> {
+            self.shares
+                .iter()
+                .filter(|s| s.verdict == v)
+                .map(|s| s.name.clone())
+                .collect()
+        };
+        let mut parts = Vec::new();
+        for (v, lead) in [
+            (Verdict::Helps, "better for"),
+            (Verdict::Hurts, "worse for"),
+            (Verdict::Mixed, "mixed for"),
+            (Verdict::AboutTheSame, "about the same for"),
+            (Verdict::NoDifference, "no difference for"),
+        ] {
+            let names = named(v);
+            if !names.is_empty() {
+                parts.push(format!("{lead} {}", some_of(&names)));
+            }
+        }
+        format!("{}: {}.", self.title(), join_and(&parts))
+    }
+}
+
+/// The policy's name in a sentence.
+pub fn policy_name(p: Policy) -> &'static str {
+    match p {
+        Policy::AsGiven => "as given",
+        Policy::Partitioned => "partitioned",
+        Policy::Pooled => "pooled",
+    }
+}
+
+/// The policy's name at the start of a sentence or as a column heading.
+pub fn policy_title(p: Policy) -> &'static str {
+    match p {
+        Policy::AsGiven => "As given",
+        Policy::Partitioned => "Partitioned",
+        Policy::Pooled => "Pooled",
+    }
+}
+
+/// SPEC 9.1: the verdicts of `other` against `base` from each run's per-share metrics
+/// (indexed alike) and `matched`; `identical` when the two runs are the same throughout.
+pub fn verdicts(
+    base: (Policy, &[ShareMetrics]),
+    other: (Policy, &[ShareMetrics]),
+    matched: &[Matched],
+    identical: bool,
+) -> Verdicts {
+    let shares = base
+        .1
+        .iter()
+        .zip(other.1)
+        .enumerate()
+        .map(|(i, (b, o))| {
+            let m = matched.get(i);
+            let mut v = share_verdict(i, (base.0, b), (other.0, o), m);
+            if identical {
+                v.verdict = Verdict::NoDifference;
+                v.effects.clear();
+            }
+            v
+        })
+        .collect();
+    Verdicts {
+        base: base.0,
+        other: other.0,
+        identical,
+        shares,
+    }
+}
+
+/// One share's verdict (see the module doc).
+pub fn share_verdict(
+    share: usize,
+    (bp, b): (Policy, &ShareMetrics),
+    (op, o): (Policy, &ShareMetrics),
+    matched: Option<&Matched>,
+) -> ShareVerdict {
+    let mut effects: Vec<Effect> = Metric::ALL
+        .iter()
+        .filter_map(|&metric| {
+            let (base, value) = (
+                value_of(metric, bp, b, matched),
+                value_of(metric, op, o, matched),
+            );
+            let reference = completion_p50(bp, matched);
+            let better = match delta_within(metric, base, value, reference) {
+                Delta::Better(_) => true,
+                Delta::Worse(_) => false,
+                Delta::Same | Delta::NotComparable => return None,
+            };
+            Some(Effect {
+                metric,
+                base: base?,
+                value: value?,
+                better,
+            })
+        })
+        .collect();
+    crate::sort::stable_by(&mut effects, &|x: &Effect, y: &Effect| {
+        y.size().total_cmp(&x.size())
+    });
+    let (better, worse) = (
+        effects.iter().any(|e| e.better),
+        effects.iter().any(|e| !e.better),
+    );
+    let verdict = match (better, worse) {
+        (true, false) => Verdict::Helps,
+        (false, true) => Verdict::Hurts,
+        (true, true) => Verdict::Mixed,
+        (false, false) if b == o => Verdict::NoDifference,
+        (false, false) => Verdict::AboutTheSame,
+    };
+    let thin = matched.and_then(|m| {
+        let of = m.succeeded[bp as usize].max(m.succeeded[op as usize]);
+        m.thin(bp, op).then_some((m.n, of))
+    });
+    ShareVerdict {
+        share,
+        name: b.name.clone(),
+        verdict,
+        effects,
+        thin,
+    }
+}
+
+/// One share's differences between two runs, every metric (the page's table cells).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareChange {
+    pub share: usize,
+    pub name: String,
+    /// Every metric of [`Metric::ALL`], in that order.
+    pub deltas: Vec<(Metric, Delta)>,
+}
+
+/// Per share, how `other` differs from `base` on every metric (completion over `matched`).
+pub fn changes(
+    base: (Policy, &[ShareMetrics]),
+    other: (Policy, &[ShareMetrics]),
+    matched: &[Matched],
+) -> Vec<ShareChange> {
+    base.1
+        .iter()
+        .zip(other.1)
+        .enumerate()
+        .map(|(share, (b, o))| ShareChange {
+            share,
+            name: b.name.clone(),
+            deltas: Metric::ALL
+                .iter()
+                .map(|&m| {
+                    let mm = matched.get(share);
+                    let (bv, ov) = (value_of(m, base.0, b, mm), value_of(m, other.0, o, mm));
+                    (m, delta_within(m, bv, ov, completion_p50(base.0, mm)))
+                })
+                .collect(),
+        })
+        .collect()
+}
+
+// ---- units: one unit per row -------------------------------------------------------------
+
+/// What a metric's values are.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    Seconds,
+    Count,
+    InstanceHours,
+    /// A ratio in [0, 1], shown as a percentage.
+    Fraction,
+    Usd,
+}
+
+/// A unit with its scale fixed for a set of values (a table row, an effect): every value
+/// of the set reads in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scale {
+    Seconds,
+    Minutes,
+    Hours,
+    Count,
+    InstanceHours,
+    Percent,
+    Usd,
+}
+
+impl Unit {
+    /// The scale in which the largest of `values` reads best (durations: seconds under 90 s,
+    /// minutes under 90 min, else hours).
+    pub fn scale_for(self, values: &[f64]) -> Scale {
+        match self {
+            Unit::Seconds => {
+                let max = values
+                    .iter()
+                    .filter(|v| v.is_finite())
+                    .fold(0.0_f64, |m, v| m.max(v.abs()));
+                if max < 90.0 {
+                    Scale::Seconds
+                } else if max < 5400.0 {
+                    Scale::Minutes
+                } else {
+                    Scale::Hours
+                }
+            }
+            Unit::Count => Scale::Count,
+            Unit::InstanceHours => Scale::InstanceHours,
+            Unit::Fraction => Scale::Percent,
+            Unit::Usd => Scale::Usd,
+        }
+    }
+}
+
+impl Scale {
+    /// `v` in this scale: `45 s`, `12.5 min`, `4.1 h`, `1,234`, `12.50 inst-h`, `87.5%`,
+    /// `$1,234`.
+    pub fn show(self, v: f64) -> String {
+        if !v.is_finite() {
+            return "—".into();
+        }
+        match self {
+            Scale::Seconds => format!("{v:.0} s"),
+            Scale::Minutes => format!("{:.1} min", v / 60.0),
+            Scale::Hours => format!("{:.1} h", v / 3600.0),
+            Scale::Count => group(v.round()),
+            Scale::InstanceHours if v.abs() < 100.0 => format!("{v:.2} inst-h"),
+            Scale::InstanceHours => format!("{} inst-h", group(v.round())),
+            Scale::Percent => format!("{:.1}%", v * 100.0),
+            Scale::Usd if v.abs() < 100.0 => format!("${v:.2}"),
+            Scale::Usd => format!("${}", group(v.round())),
+        }
+    }
+
+    /// A signed difference in this scale: `−3.0 h`, `+12`, `+2.0 pts`.
+    pub fn show_delta(self, d: f64) -> String {
+        let sign = if d < 0.0 { "−" } else { "+" };
+        let body = match self {
+            Scale::Percent => format!("{:.1} pts", d.abs() * 100.0),
+            _ => self.show(d.abs()),
+        };
+        format!("{sign}{body}")
+    }
+}
+
+/// A whole number with thousands separators (`-1234` -> `-1,234`).
+fn group(x: f64) -> String {
+    let digits = format!("{:.0}", x.abs());
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    if x < 0.0 && digits != "0" {
+        format!("-{out}")
+    } else {
+        out
+    }
+}
+
+/// `+8%`, `−71%`, `<1%`; ten times or more as `×19.6`.
+fn signed_percent(r: f64) -> String {
+    let sign = if r < 0.0 { "−" } else { "+" };
+    let p = (r.abs() * 100.0).round();
+    if p < 1.0 {
+        format!("{sign}<1%")
+    } else if r >= 9.0 {
+        format!("×{:.1}", 1.0 + r)
+    } else {
+        format!("{sign}{p:.0}%")
+    }
+}
+
+fn join_and(items: &[String]) -> String {
+    match items {
+        [] => String::new(),
+        [a] => a.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// At most three items then "N more": "vision, language and 2 more".
+fn some_of(items: &[String]) -> String {
+    if items.len() <= 3 {
+        return join_and(items);
+    }
+    let mut words = items[..3].to_vec();
+    words.push(format!("{} more", items.len() - 3));
+    join_and(&words)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::compare::Completion;
+    use crate::digest::Pct;
+
+    fn share(name: &str, misses: u64, lost_h: f64, cost: f64) -> ShareMetrics {
+        ShareMetrics {
+            name: name.into(),
+            wait_s: Pct {
+                n: 3,
+                p50: 10.0,
+                ..Pct::default()
+            },
+            deadline_misses: misses,
+            lost_h,
+            held_h: 10.0,
+            goodput: 0.9,
+            cost_usd: cost,
+            ..ShareMetrics::default()
+        }
+    }
+
+    fn matched(n: u64, p50: [f64; 3], p90: [f64; 3], succeeded: [u64; 3]) -> Matched {
+        let c = |k: usize| Completion {
+            n,
+            p50_s: p50[k],
+            p90_s: p90[k],
+        };
+        Matched {
+            share: 0,
+            name: "a".into(),
+            n,
+            runs: [c(0), c(1), c(2)],
+            succeeded,
+        }
+    }
+
+    const GIVEN: Policy = Policy::AsGiven;
+    const PART: Policy = Policy::Partitioned;
+
+    #[test]
+    fn a_change_under_a_few_percent_is_about_the_same() {
+        // The issue's case: 61 s on a 39 min p50.
+        assert_eq!(
+            delta(
+                Metric::CompletionP50,
+                Some(39.0 * 60.0),
+                Some(40.0 * 60.0 + 1.0)
+            ),
+            Delta::Same
+        );
+        assert_eq!(
+            delta(Metric::CompletionP50, Some(600.0), Some(700.0)),
+            Delta::Worse(100.0)
+        );
+        assert_eq!(delta(Metric::Goodput, Some(0.9), Some(0.91)), Delta::Same);
+        assert_eq!(
+            delta(Metric::DeadlineMisses, Some(0.0), Some(6.0)),
+            Delta::Worse(6.0)
+        );
+        assert_eq!(
+            delta(Metric::WaitP50, None, Some(1.0)),
+            Delta::NotComparable
+        );
+    }
+
+    #[test]
+    fn largest_effects_come_first_and_small_ones_are_left_out() {
+        let b = share("a", 0, 1.0, 100.0);
+        let o = share("a", 0, 1.01, 130.0);
+        // p90: 4 h -> 1 h (-75%); cost +30%; lost +1% (about the same).
+        let m = matched(10, [600.0; 3], [4.0 * 3600.0, 3600.0, 3600.0], [10; 3]);
+        let v = share_verdict(0, (PART, &b), (GIVEN, &o), Some(&m));
+        // Base is partitioned: p90 as given 4 h, partitioned 1 h => worse from 1 h to 4 h.
+        assert_eq!(v.verdict, Verdict::Hurts, "{v:?}");
+        assert_eq!(v.effects[0].metric, Metric::CompletionP90);
+        assert_eq!(v.effects[1].metric, Metric::Cost);
+        assert_eq!(v.effects.len(), 2);
+        let s = v.sentence();
+        assert!(
+            s.starts_with("a: worse — p90 completion worse: 1.0 h → 4.0 h (+300%); cost worse"),
+            "{s}"
+        );
+        let mixed = share_verdict(0, (GIVEN, &b), (PART, &o), Some(&m));
+        assert_eq!(mixed.verdict, Verdict::Mixed);
+        assert!(mixed
+            .sentence()
+            .contains("p90 completion better: 4.0 h → 1.0 h (−75%)"));
+    }
+
+    #[test]
+    fn identical_metrics_are_no_difference_and_small_ones_about_the_same() {
+        let b = share("a", 0, 1.0, 100.0);
+        let m = matched(10, [600.0; 3], [900.0; 3], [10; 3]);
+        let v = share_verdict(0, (PART, &b), (GIVEN, &b), Some(&m));
+        assert_eq!(v.verdict, Verdict::NoDifference);
+        assert_eq!(v.sentence(), "a: no difference.");
+        let o = share("a", 0, 1.02, 101.0);
+        let v = share_verdict(0, (PART, &b), (GIVEN, &o), Some(&m));
+        assert_eq!(v.verdict, Verdict::AboutTheSame);
+        let all = verdicts((PART, &[b.clone()]), (GIVEN, &[b]), &[m], true);
+        assert_eq!(
+            all.headline(),
+            "As given vs partitioned: no difference: nobody lends or borrows."
+        );
+    }
+
+    #[test]
+    fn completion_is_compared_over_matched_jobs_and_says_when_they_are_few() {
+        let b = share("a", 0, 1.0, 100.0);
+        // 4 of 6 matched: under 90%.
+        let m = matched(4, [600.0; 3], [900.0; 3], [6, 4, 6]);
+        let v = share_verdict(0, (PART, &b), (GIVEN, &b), Some(&m));
+        assert_eq!(v.thin, Some((4, 6)));
+        assert!(
+            v.sentence()
+                .ends_with("Completion is compared over the 4 of 6 jobs that succeeded under all three policies."),
+            "{}",
+            v.sentence()
+        );
+        let full = matched(6, [600.0; 3], [900.0; 3], [6, 6, 6]);
+        assert_eq!(
+            share_verdict(0, (PART, &b), (GIVEN, &b), Some(&full)).thin,
+            None
+        );
+    }
+
+    #[test]
+    fn one_unit_per_row() {
+        let scale = Unit::Seconds.scale_for(&[5760.0, 5286.0, 5400.0]);
+        assert_eq!(scale, Scale::Hours);
+        assert_eq!(
+            [5760.0, 5286.0, 5400.0].map(|v| scale.show(v)),
+            ["1.6 h", "1.5 h", "1.5 h"]
+        );
+        assert_eq!(Unit::Seconds.scale_for(&[30.0, 61.0]).show(61.0), "61 s");
+        assert_eq!(Scale::Usd.show(1234.4), "$1,234");
+        assert_eq!(Scale::Percent.show_delta(-0.031), "−3.1 pts");
+    }
+}
