@@ -8,7 +8,9 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::model::limits::{MAX_PRIORITY, MIN_PRIORITY};
 use quotalab_engine::model::Strategy;
-use quotalab_engine::trace::{self, ImportOptions, ImportReport, LimitsMode, TimeUnit};
+use quotalab_engine::trace::{
+    self, ImportOptions, ImportReport, ImportWarning, LimitsMode, TimeUnit,
+};
 
 use crate::io::share::{self, use_share};
 use crate::state::{use_app, Notice};
@@ -22,6 +24,8 @@ const PREVIEW_CELL: usize = 60;
 pub const MAX_TRACE_FILE: f64 = 256.0 * 1024.0 * 1024.0;
 /// Above this many rows the page grows slow: the form suggests `limit jobs`.
 pub const MANY_ROWS: usize = 20_000;
+/// The form checks its options for warnings after this pause in typing.
+const CHECK_DELAY_MS: u64 = 300;
 
 /// The first rows of a CSV file and how many data rows it has.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -363,10 +367,24 @@ fn option_label(path: &str) -> &str {
         "--instance-type" => "Instance type",
         "--gpus-per-instance" => "GPUs per instance",
         "--capacity" => "Capacity",
+        "--limits" => "Limits",
         "--strategy" => "Strategy",
         "--borrow-limit" => "Borrow limit",
         "--limit-jobs" => "Limit jobs",
         other => other,
+    }
+}
+
+/// An import warning (SPEC 11) in the form's words: its fields, not the command line's flags.
+pub fn warning_text(warning: &ImportWarning) -> String {
+    let text = warning.message(&|o| match o.split_once(' ') {
+        Some((flag, value)) => format!("{} \"{value}\"", option_label(flag)),
+        None => option_label(o).to_string(),
+    });
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => first.to_uppercase().chain(chars).collect(),
+        None => text,
     }
 }
 
@@ -560,6 +578,31 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         header.track();
         pending.set(None);
     });
+    // The import's warnings (SPEC 11) for the current file and options, checked after a pause.
+    let warnings = RwSignal::new(Vec::<String>::new());
+    let checks = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        form.track();
+        header.track();
+        file_name.track();
+        let n = checks.get_value().wrapping_add(1);
+        checks.set_value(n);
+        set_timeout(
+            move || {
+                // Skip a stale check, and one after the dialog is gone.
+                if checks.try_get_value() != Some(n) {
+                    return;
+                }
+                let found = form
+                    .options()
+                    .ok()
+                    .and_then(|o| bytes.with_value(|b| trace::check(b.as_slice(), &o)).ok())
+                    .map_or_else(Vec::new, |r| r.warnings.iter().map(warning_text).collect());
+                warnings.set(found);
+            },
+            std::time::Duration::from_millis(CHECK_DELAY_MS),
+        );
+    });
 
     let close = move || {
         if let Some(d) = dialog.get_untracked() {
@@ -620,10 +663,11 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                        }| {
         pending.set(None);
         let mut lines: Vec<String> = report
-            .first_problems
+            .warnings
             .iter()
-            .map(|p| format!("skipped {p}"))
+            .map(|w| format!("Warning: {}", warning_text(w)))
             .collect();
+        lines.extend(report.first_problems.iter().map(|p| format!("skipped {p}")));
         if report.skipped > report.first_problems.len() as u64 {
             lines.push(format!(
                 "… and {} more skipped rows",
@@ -686,6 +730,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 };
                 let shares = value["shares"].as_array().map_or(0, Vec::len);
                 problems.set(Vec::new());
+                warnings.set(report.warnings.iter().map(warning_text).collect());
                 let ready = Pending {
                     json,
                     report,
@@ -803,6 +848,20 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         })
     };
 
+    let warning_list = move || {
+        let lines = warnings.get();
+        (!lines.is_empty()).then(|| {
+            view! {
+                <div class="trace-warnings" data-testid="trace-import-warnings">
+                    {lines
+                        .into_iter()
+                        .map(|l| view! { <p class="trace-warning" data-testid="trace-import-warning">{l}</p> })
+                        .collect_view()}
+                </div>
+            }
+        })
+    };
+
     view! {
         <dialog class="trace-dialog" node_ref=dialog data-testid="trace-dialog" aria-labelledby="trace-heading">
             <div class="trace-dialog-head">
@@ -887,6 +946,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         <TextField label="Scenario name" testid="name" value=form.name />
                     </fieldset>
                     {problem_list}
+                    {warning_list}
                     {confirm}
                     <Show when=move || pending.with(Option::is_none)>
                         <div class="trace-actions">

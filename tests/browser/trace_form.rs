@@ -1,6 +1,7 @@
 //! The CSV trace form in headless Chromium: pickers with no matching
 //! column start empty and say so, a file that is not CSV text says so instead of a garbled
-//! preview, and an import that would skip most rows asks first.
+//! preview, an import that would skip most rows asks first, and the import's warnings
+//! (SPEC 11) show in the form before import and in the notice after it.
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser trace_form::`
 
@@ -305,6 +306,7 @@ fn the_lossy_question_names_the_top_reasons() {
             ("submit: negative".into(), 6),
             ("gpus: negative".into(), 4),
         ],
+        warnings: vec![],
     };
     assert!(trace_form::is_lossy(&report));
     assert_eq!(
@@ -321,5 +323,70 @@ fn the_lossy_question_names_the_top_reasons() {
     assert!(
         !trace_form::is_lossy(&half),
         "exactly half is not over half"
+    );
+}
+
+/// Waits until `done` holds (the form checks its options after a pause).
+async fn until(what: &str, done: impl Fn() -> bool) {
+    for _ in 0..150 {
+        settle().await;
+        if done() {
+            return;
+        }
+        sleep_ms(20).await;
+    }
+    panic!("never: {what}");
+}
+
+#[wasm_bindgen_test]
+async fn a_share_left_at_limit_0_is_warned_before_and_after_import() {
+    let form = mount_form();
+    // Demand: a 100, b 2 instance-seconds; the default capacity of 2 instances gives b 0.
+    form.pick(
+        "zero.csv",
+        b"submit,duration,gpus,team\n0,100,1,a\n0,1,1,b\n50,1,1,b\n",
+    )
+    .await;
+    let warnings = |form: &Form| -> Vec<String> {
+        let list = form
+            .root
+            .query_selector_all("[data-testid=trace-import-warning]")
+            .unwrap();
+        (0..list.length())
+            .filter_map(|i| list.item(i).and_then(|n| n.text_content()))
+            .collect()
+    };
+    until("a warning", || !warnings(&form).is_empty()).await;
+    let shown = warnings(&form);
+    assert_eq!(shown.len(), 1, "{shown:?}");
+    assert_eq!(
+        shown[0],
+        "Share \"b\" has 2 jobs (up to 1 GPU at once, 0 GPU-hours in all) but its limit comes \
+         out as 0 instances: its jobs can only run on capacity that other shares lend; raise \
+         Capacity or use Limits \"equal\""
+    );
+
+    // Equal limits give each share 1 instance: the warning goes.
+    let limits = form.select("limits");
+    limits.set_value("equal");
+    limits
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    until("no warning", || warnings(&form).is_empty()).await;
+
+    // Back to proportional: importing keeps the warning in what the page says it imported.
+    limits.set_value("proportional");
+    limits
+        .dispatch_event(&web_sys::Event::new("change").unwrap())
+        .unwrap();
+    until("the warning again", || warnings(&form).len() == 1).await;
+    form.click("[data-testid=trace-import]");
+    settle().await;
+    assert!(form.app.scenario.get_untracked().contains("trace zero.csv"));
+    let notice = form.app.notice.get_untracked().expect("a notice");
+    assert_eq!(
+        notice.lines.first().map(String::as_str),
+        Some(format!("Warning: {}", shown[0]).as_str()),
+        "{notice:?}"
     );
 }
