@@ -4,6 +4,7 @@
 //! that does not hold. The native story tests call it for every shipped story; the page
 //! never does (it only shows the run).
 
+use quotalab_engine::analysis::verdict;
 use quotalab_engine::compare::{self, Metric, Policy};
 use quotalab_engine::digest::{Digest, DigestLimits, EventKind, ShareMetrics};
 use quotalab_engine::pipeline::Product;
@@ -216,11 +217,11 @@ impl Run {
                 value,
                 policy,
             } => {
-                let m = match policy.as_deref() {
-                    None => d.shares[self.share(share)? as usize].clone(),
-                    Some(p) => self.compared(p, share)?,
-                };
-                let got = metric_value(&m, metric).ok_or_else(|| format!("no metric {metric}"))?;
+                let got = match policy.as_deref() {
+                    None => metric_value(&d.shares[self.share(share)? as usize], metric),
+                    Some(p) => self.compared(p, share, metric)?,
+                }
+                .ok_or_else(|| format!("no metric {metric}"))?;
                 value.holds(got).then_some(()).ok_or_else(|| {
                     format!("{share}'s {metric} ({policy:?}) is {got}, not {value:?}")
                 })
@@ -228,8 +229,9 @@ impl Run {
         }
     }
 
-    /// A share's metrics under one policy of the comparison.
-    fn compared(&self, policy: &str, share: &str) -> Result<ShareMetrics, String> {
+    /// A share's metric under one policy of the comparison, as the compare view shows it
+    /// (completion over the matched jobs, SPEC 9.1).
+    fn compared(&self, policy: &str, share: &str, metric: &str) -> Result<Option<f64>, String> {
         let p = Policy::ALL
             .into_iter()
             .find(|p| p.as_str() == policy)
@@ -240,16 +242,16 @@ impl Run {
         };
         let runs = compare::run(&self.text, Product::Digest(limits))
             .map_err(|_| "the comparison fails".to_string())?;
-        let (_, out) = runs
-            .runs
-            .into_iter()
-            .find(|(q, _)| *q == p)
-            .ok_or("no such run")?;
-        let d = out.into_digest().ok_or("no digest")?;
-        d.shares
-            .into_iter()
-            .find(|s| s.name == share)
-            .ok_or_else(|| format!("no share {share} under {policy}"))
+        let i = runs
+            .matched
+            .iter()
+            .position(|m| m.name == share)
+            .ok_or_else(|| format!("no share {share} under {policy}"))?;
+        let m = &runs.metrics[p as usize][i];
+        Ok(match Metric::ALL.into_iter().find(|x| x.key() == metric) {
+            Some(x) => verdict::value_of(x, p, m, runs.matched.get(i)),
+            None => metric_value(m, metric),
+        })
     }
 }
 

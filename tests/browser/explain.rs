@@ -262,18 +262,47 @@ async fn compare_view_shows_three_columns_per_share_only_when_on() {
         .query_selector("[data-col=pooled] .delta.better")
         .unwrap()
         .is_some());
+    // Each policy's succeeded / unfinished / failed beside its percentiles (SPEC 9.1).
+    let jobs = one(&tables[0], "tr[data-metric=succeeded]");
+    assert_eq!(
+        text(&jobs, "[data-col=partitioned] .value")
+            .split(" / ")
+            .count(),
+        3,
+        "{}",
+        text(&jobs, "[data-col=partitioned] .value")
+    );
+    assert!(text(
+        &tables[0].parent_element().unwrap(),
+        "[data-testid=matched-note]"
+    )
+    .contains("jobs that succeeded under all three policies"),);
+    // One unit per row: the three completion values read in the same unit.
+    let units: Vec<String> = ["as-given", "partitioned", "pooled"]
+        .iter()
+        .map(|c| {
+            let v = text(&p50, &format!("[data-col={c}] .value"));
+            v.rsplit(' ').next().unwrap_or_default().to_string()
+        })
+        .collect();
+    assert!(units.iter().all(|u| *u == units[0]), "{units:?}");
+    // The engine's verdicts: as given vs partitioned, then pooled vs partitioned, each
+    // share's sentence with its largest change first.
     let caption = text(&root, "[data-testid=compare-caption]");
-    assert!(
-        caption.contains("Lending (pooled vs partitioned) hurts speech"),
-        "{caption}"
+    assert!(caption.contains("As given vs partitioned: "), "{caption}");
+    assert!(caption.contains("Pooled vs partitioned: "), "{caption}");
+    let vision = one(&root, "[data-testid=compare-caption] li[data-share=vision]");
+    // Vision gains hours of wait and completion and pays in interruptions: both sides
+    // named, the larger first.
+    assert_eq!(
+        vision.get_attribute("data-verdict").as_deref(),
+        Some("mixed")
     );
+    let words = vision.text_content().unwrap();
     assert!(
-        caption.contains("Better: p50 completion for vision (−"),
-        "{caption}"
-    );
-    assert!(
-        caption.contains("interruption instance-hours for language (+"),
-        "{caption}"
+        words.contains("vision: mixed — better: p50 wait 4.5 h → 1.0 h (−78%)")
+            && words.contains("; worse: interruption instance-hours"),
+        "{words}"
     );
 
     toggle.click();

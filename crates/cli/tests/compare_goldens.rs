@@ -134,7 +134,7 @@ fn verdicts_a_platform_lead_can_repeat() {
         ),
         "{r}"
     );
-    assert!(r.contains("jobs succeeded better: 4 → 6"), "{r}");
+    assert!(r.contains("jobs succeeded 4 → 6 (+50%)"), "{r}");
     // Research org with every share RESERVE: identical runs.
     let text = std::fs::read_to_string(dir.join("research-org.json")).unwrap();
     let mut sc: Value = serde_json::from_str(&text).unwrap();

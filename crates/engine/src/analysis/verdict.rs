@@ -280,6 +280,21 @@ impl Effect {
         )
     }
 
+    /// "p90 completion 4.2 h → 1.2 h (−71%)": [`Effect::words`] without better or worse.
+    pub fn change_words(&self) -> String {
+        let scale = self.metric.unit().scale_for(&[self.base, self.value]);
+        let rel = self
+            .relative()
+            .map(|r| format!(" ({})", signed_percent(r)))
+            .unwrap_or_default();
+        format!(
+            "{} {} → {}{rel}",
+            self.metric.phrase(),
+            scale.show(self.base),
+            scale.show(self.value),
+        )
+    }
+
     /// How large the change is, to put the largest first: relative to the base, infinite
     /// from a base of 0.
     fn size(&self) -> f64 {
@@ -308,6 +323,26 @@ impl ShareVerdict {
         match self.verdict {
             Verdict::AboutTheSame => out.push_str(" (every change under 5%)"),
             Verdict::NoDifference => {}
+            Verdict::Mixed => {
+                // Both sides, each largest first: nothing worse hides behind "and more".
+                let side = |better: bool| -> String {
+                    let all: Vec<&Effect> =
+                        self.effects.iter().filter(|e| e.better == better).collect();
+                    let mut words: Vec<String> =
+                        all.iter().take(2).map(|e| e.change_words()).collect();
+                    if all.len() > 2 {
+                        words.push(format!("{} more", all.len() - 2));
+                    }
+                    words.join(", ")
+                };
+                let first_better = self.effects.first().is_some_and(|e| e.better);
+                let (a, b) = if first_better {
+                    (("better", side(true)), ("worse", side(false)))
+                } else {
+                    (("worse", side(false)), ("better", side(true)))
+                };
+                out.push_str(&format!(" — {}: {}; {}: {}", a.0, a.1, b.0, b.1));
+            }
             _ => {
                 let words: Vec<String> = self.effects.iter().take(3).map(Effect::words).collect();
                 out.push_str(" — ");
@@ -532,21 +567,27 @@ pub enum Scale {
     Minutes,
     Hours,
     Count,
-    InstanceHours,
+    /// Instance-hours with two decimals (every value of the set under 100), else whole.
+    InstanceHours {
+        decimals: bool,
+    },
     Percent,
-    Usd,
+    /// Dollars with cents (every value of the set under 100), else whole.
+    Usd {
+        cents: bool,
+    },
 }
 
 impl Unit {
     /// The scale in which the largest of `values` reads best (durations: seconds under 90 s,
     /// minutes under 90 min, else hours).
     pub fn scale_for(self, values: &[f64]) -> Scale {
+        let max = values
+            .iter()
+            .filter(|v| v.is_finite())
+            .fold(0.0_f64, |m, v| m.max(v.abs()));
         match self {
             Unit::Seconds => {
-                let max = values
-                    .iter()
-                    .filter(|v| v.is_finite())
-                    .fold(0.0_f64, |m, v| m.max(v.abs()));
                 if max < 90.0 {
                     Scale::Seconds
                 } else if max < 5400.0 {
@@ -556,16 +597,18 @@ impl Unit {
                 }
             }
             Unit::Count => Scale::Count,
-            Unit::InstanceHours => Scale::InstanceHours,
+            Unit::InstanceHours => Scale::InstanceHours {
+                decimals: max < 100.0,
+            },
             Unit::Fraction => Scale::Percent,
-            Unit::Usd => Scale::Usd,
+            Unit::Usd => Scale::Usd { cents: max < 100.0 },
         }
     }
 }
 
 impl Scale {
-    /// `v` in this scale: `45 s`, `12.5 min`, `4.1 h`, `1,234`, `12.50 inst-h`, `87.5%`,
-    /// `$1,234`.
+    /// `v` in this scale: `45 s`, `12.5 min`, `4.1 h`, `1,234`, `12.50 inst-h` or `1,234
+    /// inst-h`, `87.5%`, `$12.50` or `$1,234`.
     pub fn show(self, v: f64) -> String {
         if !v.is_finite() {
             return "—".into();
@@ -575,11 +618,11 @@ impl Scale {
             Scale::Minutes => format!("{:.1} min", v / 60.0),
             Scale::Hours => format!("{:.1} h", v / 3600.0),
             Scale::Count => group(v.round()),
-            Scale::InstanceHours if v.abs() < 100.0 => format!("{v:.2} inst-h"),
-            Scale::InstanceHours => format!("{} inst-h", group(v.round())),
+            Scale::InstanceHours { decimals: true } => format!("{v:.2} inst-h"),
+            Scale::InstanceHours { decimals: false } => format!("{} inst-h", group(v.round())),
             Scale::Percent => format!("{:.1}%", v * 100.0),
-            Scale::Usd if v.abs() < 100.0 => format!("${v:.2}"),
-            Scale::Usd => format!("${}", group(v.round())),
+            Scale::Usd { cents: true } => format!("${v:.2}"),
+            Scale::Usd { cents: false } => format!("${}", group(v.round())),
         }
     }
 
@@ -728,9 +771,11 @@ mod tests {
         );
         let mixed = share_verdict(0, (GIVEN, &b), (PART, &o), Some(&m));
         assert_eq!(mixed.verdict, Verdict::Mixed);
-        assert!(mixed
-            .sentence()
-            .contains("p90 completion better: 4.0 h → 1.0 h (−75%)"));
+        // Base as given (p90 4 h, $100), other partitioned (1 h, $130).
+        assert_eq!(
+            mixed.sentence(),
+            "a: mixed — better: p90 completion 4.0 h → 1.0 h (−75%); worse: cost $100 → $130 (+30%)."
+        );
     }
 
     #[test]
@@ -779,7 +824,8 @@ mod tests {
             ["1.6 h", "1.5 h", "1.5 h"]
         );
         assert_eq!(Unit::Seconds.scale_for(&[30.0, 61.0]).show(61.0), "61 s");
-        assert_eq!(Scale::Usd.show(1234.4), "$1,234");
+        assert_eq!(Unit::Usd.scale_for(&[99.0, 1234.4]).show(99.0), "$99");
+        assert_eq!(Unit::Usd.scale_for(&[12.5, 40.0]).show(12.5), "$12.50");
         assert_eq!(Scale::Percent.show_delta(-0.031), "−3.1 pts");
     }
 }
