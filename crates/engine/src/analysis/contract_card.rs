@@ -786,4 +786,39 @@ mod tests {
         assert_eq!(percent(0.999), ">99%");
         assert_eq!(count(1, "job", "jobs"), "1 job");
     }
+
+    /// SPEC 9.1: the card agrees with itself. Priority inflation has every share RESERVE,
+    /// so its allocation alone is its run as given, and the card says so; in Recovery is
+    /// not free the runs differ and the card says why, over the matched jobs.
+    #[test]
+    fn the_forecast_agrees_with_itself() {
+        let (d, f) = digests(include_str!(
+            "../../../../www/presets/priority-inflation.json"
+        ));
+        for card in cards(&d, Some(&f)) {
+            let p50 = value(&card, Question::Forecast, "Completion p50");
+            let (alone, given) = p50.split_once(" on its allocation alone, ").unwrap();
+            assert_eq!(format!("{alone} as given"), given, "{}", card.name);
+            let (tone, words) = verdict(&card, Question::Forecast).unwrap();
+            assert_eq!(tone, Tone::Good);
+            assert!(words.starts_with("Nothing was lent to it"), "{words}");
+            let a = card
+                .answers
+                .iter()
+                .find(|a| a.question == Question::Forecast)
+                .unwrap();
+            assert!(a.rows.iter().all(|r| r.label != "Why they differ"));
+        }
+        let (d, f) = digests(include_str!(
+            "../../../../www/presets/recovery-not-free.json"
+        ));
+        let cards = cards(&d, Some(&f));
+        let steady = cards.iter().find(|c| c.name == "steady").unwrap();
+        assert_eq!(
+            value(steady, Question::Forecast, "Jobs compared"),
+            "4 that succeeded under all three policies (4 on its allocation alone, 6 as given)"
+        );
+        assert!(value(steady, Question::Forecast, "Why they differ").contains("borrowed capacity"));
+        assert_eq!(verdict(steady, Question::Forecast).unwrap().0, Tone::Bad);
+    }
 }
