@@ -26,6 +26,8 @@ pub struct Comparison {
     pub matched: Vec<Matched>,
     /// As given vs partitioned, then pooled vs partitioned.
     pub verdicts: [Verdicts; 2],
+    /// The as-given run is the pooled run (its verdicts are the same).
+    pub given_is_pooled: bool,
 }
 
 impl Comparison {
@@ -66,6 +68,7 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
         pooled: next(Policy::Pooled),
         matched: compared.matched,
         verdicts: compared.verdicts,
+        given_is_pooled: compared.given_is_pooled,
     })
 }
 
@@ -113,7 +116,8 @@ fn cell(
     col: &'static str,
 ) -> impl IntoView {
     let d = verdict::delta_within(metric, base, value, completion_p50);
-    let shown = shown.unwrap_or_else(|| value.map_or_else(|| "—".to_string(), |v| scale.show(v)));
+    let shown =
+        shown.unwrap_or_else(|| value.map_or_else(|| "—".to_string(), |v| scale.show_bare(v)));
     let (class, text) = match d {
         Delta::Better(x) => ("delta better", Some(scale.show_delta(x))),
         Delta::Worse(x) => ("delta worse", Some(scale.show_delta(x))),
@@ -336,7 +340,11 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
                     <p class="compare-status" data-testid="compare-status">{status}</p>
                     <ul class="compare-captions" data-testid="compare-caption">
                         {verdict_item(&c.verdicts[0])}
-                        {verdict_item(&c.verdicts[1])}
+                        {if c.given_is_pooled {
+                            view! { <li>{compare::GIVEN_IS_POOLED}</li> }.into_any()
+                        } else {
+                            verdict_item(&c.verdicts[1]).into_any()
+                        }}
                     </ul>
                     <div class="compare-grid">{tables}</div>
                     <p class="table-note">

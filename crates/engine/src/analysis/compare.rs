@@ -57,7 +57,15 @@ pub struct Comparison {
     pub metrics: [Vec<ShareMetrics>; 3],
     /// SPEC 9.1's verdicts: as given vs partitioned, then pooled vs partitioned.
     pub verdicts: [Verdicts; 2],
+    /// The as-given run is the pooled run, share for share and job for job (its verdict
+    /// against partitioned is then the pooled one: say [`GIVEN_IS_POOLED`] instead of
+    /// repeating it).
+    pub given_is_pooled: bool,
 }
+
+/// What a comparison says instead of a second, identical verdict.
+pub const GIVEN_IS_POOLED: &str =
+    "Pooled vs partitioned: the same as given (the scenario already lends and borrows without limits).";
 
 /// SPEC 9 `compare`: validates `text` once and runs it through the pipeline under each
 /// policy, producing `product` for each (and `matched` and the SPEC 14 forecast).
@@ -117,6 +125,7 @@ pub fn run_each(
         )
     };
     let verdicts = [verdict(0), verdict(2)];
+    let given_is_pooled = stats[0] == stats[2] && done[0] == done[2];
     Ok(Comparison {
         warnings: loaded.warnings,
         runs,
@@ -124,6 +133,7 @@ pub fn run_each(
         forecast,
         metrics,
         verdicts,
+        given_is_pooled,
     })
 }
 
@@ -268,7 +278,8 @@ pub struct ShareForecast {
     /// Useful instance-hours as given, and the part made in borrowed runs.
     pub useful_h: f64,
     pub useful_borrowed_h: f64,
-    /// Why the two runs differ for this share, in one sentence (`None` when they do not).
+    /// Why its completion on its allocation alone differs from as given, in one sentence
+    /// (`None` when the two read the same).
     pub why: Option<String>,
 }
 
@@ -295,7 +306,10 @@ pub fn forecast(
             let g = as_given.get(i).cloned().unwrap_or_default();
             let p = partitioned.get(i).cloned().unwrap_or_default();
             let m = matched.get(i).cloned().unwrap_or_default();
-            let why = (g != p).then(|| why_differs(&g, &p));
+            // The card says why only where the figures it shows differ.
+            let (alone, given) = (m.of(Policy::Partitioned), m.of(Policy::AsGiven));
+            let differs = alone != given || g.jobs.succeeded != p.jobs.succeeded;
+            let why = differs.then(|| why_differs(&g, &p));
             ShareForecast {
                 share: i,
                 name: name.to_string(),
@@ -521,7 +535,12 @@ pub fn json_text(c: Comparison) -> String {
 /// comparison run with [`Product::SummaryTable`].
 pub fn summary_text(c: Comparison) -> String {
     let mut out = String::from("== verdict ==\n");
-    for v in &c.verdicts {
+    for (k, v) in c.verdicts.iter().enumerate() {
+        if k == 1 && c.given_is_pooled {
+            out.push_str(GIVEN_IS_POOLED);
+            out.push('\n');
+            continue;
+        }
         out.push_str(&v.headline());
         out.push('\n');
         if !v.identical {

@@ -626,12 +626,23 @@ impl Scale {
         }
     }
 
-    /// A signed difference in this scale: `−3.0 h`, `+12`, `+2.0 pts`.
+    /// [`Scale::show`] without the unit where a table's row label names it
+    /// (instance-hours: `12.50`).
+    pub fn show_bare(self, v: f64) -> String {
+        let shown = self.show(v);
+        match self {
+            Scale::InstanceHours { .. } => shown.trim_end_matches(" inst-h").to_string(),
+            _ => shown,
+        }
+    }
+
+    /// A signed difference in this scale, bare as [`Scale::show_bare`]: `−3.0 h`, `+12`,
+    /// `+2.0 pts`.
     pub fn show_delta(self, d: f64) -> String {
         let sign = if d < 0.0 { "−" } else { "+" };
         let body = match self {
             Scale::Percent => format!("{:.1} pts", d.abs() * 100.0),
-            _ => self.show(d.abs()),
+            _ => self.show_bare(d.abs()),
         };
         format!("{sign}{body}")
     }
