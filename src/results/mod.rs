@@ -36,7 +36,7 @@ pub fn ResultsPanel() -> impl IntoView {
             fallback=|| view! { <p class="empty-note results-pending">"Simulating…"</p> }
         >
             {move || {
-                let d = Signal::derive(move || digest.get().unwrap_or_else(|| Arc::new(empty_digest())));
+                let d = Signal::derive(move || digest.get().unwrap_or_else(|| Arc::new(Digest::default())));
                 view! { <RunResults digest=d cursor=app.cursor /> }
             }}
         </Show>
@@ -100,25 +100,5 @@ pub fn RunResults(
         </section>
         // SLOT (compare): the compare section (`compare`) goes here.
         // SLOT (event log): the event log section (`explain`) goes here.
-    }
-}
-
-/// A run of nothing (never shown: the panel waits for the first run).
-fn empty_digest() -> Digest {
-    Digest {
-        name: String::new(),
-        end_s: 0.0,
-        shares: Vec::new(),
-        totals: Default::default(),
-        instance_types: Vec::new(),
-        capacity: Vec::new(),
-        jobs: Vec::new(),
-        events: Vec::new(),
-        event_count: 0,
-        series: Vec::new(),
-        series_points: 0,
-        steps: 0,
-        kueue: None,
-        contract: Default::default(),
     }
 }

@@ -96,18 +96,13 @@ fn small_digest() -> Digest {
         totals: share("total", 4, 2, 300.0, 5400.0, 2.0),
         instance_types: vec!["ml.g5.xlarge".into(), "ml.g5.2xlarge".into()],
         capacity: vec![4, 2],
-        jobs: Vec::new(),
-        events: Vec::new(),
-        event_count: 0,
         series: vec![
             series(0, 0, [1.0, 1.0, 0.0], [2.0, 0.0, 0.0]),
             series(1, 0, [0.0, 2.0, 1.0], [0.0, 0.0, 0.0]),
             series(1, 1, [0.0, 1.0, 1.0], [0.0, 0.0, 0.0]),
         ],
         series_points: 3,
-        steps: 0,
-        kueue: None,
-        contract: Default::default(),
+        ..Digest::default()
     }
 }
 

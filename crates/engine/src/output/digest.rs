@@ -334,8 +334,8 @@ pub struct SeriesRow {
     pub queued: Vec<f64>,
 }
 
-/// Everything the playground shows about one run.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// Everything the playground shows about one run (`Default`: a run of nothing).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Digest {
     pub name: String,
     pub end_s: f64,
