@@ -7,7 +7,8 @@ use serde_json::Value;
 use crate::input::json::{idx, join, kind};
 use crate::input::model::*;
 
-use super::{kueue::AWS_SHARE_FIELDS, shares::limits_vec, Cx};
+use super::shares::{limits_vec, AWS_SHARE_FIELDS};
+use super::Cx;
 
 impl Cx {
     pub(super) fn events(

@@ -6,9 +6,8 @@ use crate::input::json::{self, join};
 use crate::input::model::*;
 use crate::input::plain::FIELDS as SPEC7_JOB_FIELDS;
 
-use super::{
-    contract::resubmit_without_retries, Cx, MAX_INSTANCES, MAX_SHARED_CLASSES, TOO_MANY_ID_BYTES,
-};
+use super::contract::resubmit_without_retries;
+use super::{Cx, MAX_INSTANCES, MAX_SHARED_CLASSES, TOO_MANY_ID_BYTES};
 
 impl Cx {
     /// An explicit job's block: one it shares with an earlier job that has the same.

@@ -5,24 +5,8 @@ use serde_json::{Map, Value};
 use crate::input::json::{self, idx, join, quoted};
 use crate::input::model::*;
 
-use super::{shares::limits_vec, Cx, MAX_INSTANCES, MAX_NAME};
-
-/// SPEC 12: the share fields of the Kueue model.
-pub(super) const KUEUE_SHARE_FIELDS: &[&str] = &[
-    "name",
-    "limits",
-    "cohort",
-    "borrowing_limit",
-    "lending_limit",
-    "queueing",
-    "preemption",
-    "weight",
-    "state",
-    "agreement",
-];
-
-/// SPEC 2: the share fields only the AWS Batch model has.
-pub(super) const AWS_SHARE_FIELDS: &[&str] = &["strategy", "borrow_limit", "in_share_preemption"];
+use super::shares::limits_vec;
+use super::{Cx, MAX_INSTANCES, MAX_NAME};
 
 /// SPEC 12: why a field of the other model is refused, naming the field to use instead.
 fn foreign_field_message(model: Model, key: &str) -> Option<&'static str> {

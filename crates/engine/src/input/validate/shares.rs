@@ -8,10 +8,7 @@ use crate::input::json::{self, idx, join};
 use crate::input::model::*;
 use crate::{Kind, Problem};
 
-use super::{
-    kueue::AWS_SHARE_FIELDS, kueue::KUEUE_SHARE_FIELDS, Cx, KUEUE_MAX_SHARES, MAX_INSTANCES,
-    MAX_LIMITS, MAX_NAME, MAX_SHARES,
-};
+use super::{Cx, KUEUE_MAX_SHARES, MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES};
 
 impl Cx {
     pub(super) fn limits(&mut self, v: &Value, path: &str) -> Option<Vec<(usize, u64)>> {
@@ -235,6 +232,23 @@ impl Cx {
         out
     }
 }
+
+/// SPEC 12: the share fields of the Kueue model.
+const KUEUE_SHARE_FIELDS: &[&str] = &[
+    "name",
+    "limits",
+    "cohort",
+    "borrowing_limit",
+    "lending_limit",
+    "queueing",
+    "preemption",
+    "weight",
+    "state",
+    "agreement",
+];
+
+/// SPEC 2: the share fields only the AWS Batch model has.
+pub(super) const AWS_SHARE_FIELDS: &[&str] = &["strategy", "borrow_limit", "in_share_preemption"];
 
 pub(super) fn limits_vec(limits: &[(usize, u64)]) -> Vec<Option<u64>> {
     let n = limits.iter().map(|(t, _)| t + 1).max().unwrap_or(0);
