@@ -145,8 +145,10 @@ pub struct Workload {
     pub kueue: bool,
 }
 
+mod dist;
 mod generate;
 mod parse;
+mod readers;
 
 pub use generate::{generate, generate_into, id_bytes, job_count};
 pub use parse::{parse, CHECKPOINT_FIELDS, FIELDS};
