@@ -1,0 +1,115 @@
+//! Kueue YAML (SPEC 13): ClusterQueue (v1beta2 `spec.cohortName`, v1beta1 `spec.cohort`),
+//! Cohort (`spec.parentName`, v1alpha1 `spec.parent`), ResourceFlavor,
+//! WorkloadPriorityClass and a Kueue Configuration's `fairSharing` (alone, or inside the
+//! `kueue-manager-config` ConfigMap), read into a Kueue-model scenario; and the export
+//! back, which for an AWS scenario spells out SPEC 12's translation.
+
+mod build;
+mod export;
+mod read;
+
+use serde_json::Value;
+
+use super::{ImportOptions, Sink};
+use crate::Problem;
+
+use build::build;
+use read::Reader;
+
+pub(crate) use export::export;
+
+/// The pool cohort of an exported AWS scenario.
+pub const AWS_COHORT: &str = "quotalab";
+
+/// The parser's budgets: a document nested deeper, or aliases replaying more, is refused.
+fn yaml_options() -> serde_saphyr::Options {
+    let mut budget = serde_saphyr::Budget::default();
+    budget.max_depth = 48;
+    budget.max_aliases = 1_000;
+    budget.max_anchors = 1_000;
+    budget.max_documents = 10_000;
+    budget.max_nodes = 1_000_000;
+    budget.max_events = 2_000_000;
+    budget.max_reader_input_bytes = Some(super::MAX_FILE_BYTES);
+    let mut alias = serde_saphyr::options::AliasLimits::default();
+    alias.max_total_replayed_events = 10_000;
+    alias.max_replay_stack_depth = 8;
+    let mut o = serde_saphyr::Options::default();
+    o.budget = Some(budget);
+    o.alias_limits = alias;
+    o.strict_booleans = true;
+    o.with_snippet = false;
+    o
+}
+
+/// Parses a YAML stream into its documents (empty documents are skipped).
+pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
+    serde_saphyr::from_multiple_with_options::<Value>(text, yaml_options()).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.lines().next().unwrap_or("").to_string();
+        format!("YAML: {msg}")
+    })
+}
+
+/// A quota of one flavor of the counted resource, in the resource's units (GPUs).
+struct FlavorQuota {
+    flavor: String,
+    path: String,
+    nominal: u64,
+    borrowing: Option<u64>,
+    lending: Option<u64>,
+}
+
+/// A ClusterQueue or a Cohort, as read.
+struct Node {
+    name: String,
+    path: String,
+    file: usize,
+    cohort: Option<String>,
+    quotas: Vec<FlavorQuota>,
+    covers_resource: bool,
+    queueing: Option<&'static str>,
+    preemption: Option<Value>,
+    weight: Option<f64>,
+    disabled: bool,
+}
+
+#[derive(Default)]
+struct Collected {
+    queues: Vec<Node>,
+    cohorts: Vec<Node>,
+    flavors: Vec<String>,
+    priority_classes: Vec<(String, i64)>,
+    /// `Some(None)`: fair sharing explicitly off.
+    fair_sharing: Option<Option<Vec<&'static str>>>,
+    fair_sharing_path: String,
+}
+
+pub(crate) fn import(
+    sources: &mut [(Sink, &str)],
+    opts: &ImportOptions,
+) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
+    let mut c = Collected::default();
+    for (fi, (sink, text)) in sources.iter_mut().enumerate() {
+        let docs = match parse_documents(text) {
+            Ok(d) => d,
+            Err(e) => {
+                sink.err("", e);
+                continue;
+            }
+        };
+        let mut r = Reader {
+            sink,
+            file: fi,
+            resource: &opts.resource,
+            c: &mut c,
+        };
+        for (i, d) in docs.iter().enumerate() {
+            r.document(d, &format!("[{i}]"));
+        }
+    }
+    if sources.iter().any(|(s, _)| !s.errors.is_empty()) {
+        return Err(Vec::new());
+    }
+    build(c, sources, opts)
+}
