@@ -1,0 +1,340 @@
+//! The "state at t" panel and the cursor card: counts per share, who holds what, who waits.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+use quotalab_engine::digest::{Digest, EventKind, StateAt};
+use wasm_bindgen::JsCast;
+
+use crate::charts::{span_s, CursorCard};
+use crate::ui::{format, palette};
+
+/// "State at 4 d 7 h": the cursor's time in the unit of the run's time axes.
+pub fn state_title(d: &Digest, t: f64) -> String {
+    format!("State at {}", time_scale(d).at(t))
+}
+
+/// The time unit of `d`'s time axes (the charts' [`crate::charts::TimeAxis`]).
+pub fn time_scale(d: &Digest) -> format::TimeScale {
+    format::TimeScale::for_span(span_s(d))
+}
+
+/// Per share: jobs holding instances, instances held, jobs admitted but not started, jobs
+/// waiting to be admitted.
+pub fn share_counts(d: &Digest, at: &StateAt) -> Vec<[u64; 4]> {
+    let mut out = vec![[0u64; 4]; d.shares.len()];
+    let share = |j: u32| {
+        d.jobs
+            .get(j as usize)
+            .map(|r| (r.share as usize, r.instances))
+    };
+    for (j, _) in &at.holding {
+        if let Some(c) = share(*j).and_then(|(s, n)| out.get_mut(s).map(|c| (c, n))) {
+            c.0[0] += 1;
+            c.0[1] += c.1;
+        }
+    }
+    for j in &at.scheduled {
+        if let Some(c) = share(*j).and_then(|(s, _)| out.get_mut(s)) {
+            c[2] += 1;
+        }
+    }
+    for (j, _) in &at.waiting {
+        if let Some(c) = share(*j).and_then(|(s, _)| out.get_mut(s)) {
+            c[3] += 1;
+        }
+    }
+    out
+}
+
+/// A share's name with its colour swatch.
+fn share_cell(d: &Digest, s: u16) -> impl IntoView + use<> {
+    let name = crate::charts::share_name(d, s as usize).to_string();
+    view! {
+        <span class="share-tag">
+            {crate::charts::swatch(palette::css(s as usize))}
+            {name}
+        </span>
+    }
+}
+
+/// The table of counts per share at the cursor (the panel's and the card's).
+fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
+    let rows = share_counts(d, at)
+        .into_iter()
+        .enumerate()
+        .map(|(s, [holding, instances, admitted, waiting])| {
+            view! {
+                <tr data-share=d.shares[s].name.clone()>
+                    <th scope="row">{share_cell(d, s as u16)}</th>
+                    <td class="num" data-col="holding">{holding}</td>
+                    <td class="num" data-col="instances">{instances}</td>
+                    <td class="num" data-col="admitted">{admitted}</td>
+                    <td class="num" data-col="waiting">{waiting}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="state-counts">
+            <thead>
+                <tr>
+                    <th scope="col">"Share"</th>
+                    <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
+                    <th scope="col" class="num" title="instances held">"inst."</th>
+                    <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
+                    <th scope="col" class="num" title="jobs waiting to be admitted">"wait"</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
+    }
+}
+
+/// The id of the "state at t" panel (the card's "details" link scrolls to it).
+pub const STATE_AT_ID: &str = "state-at";
+
+/// The card a chart over time shows beside its cursor: the time, the counts per share and
+/// a way to the full panel (who holds what, who waits and why).
+pub fn cursor_card(digest: Signal<Arc<Digest>>, cursor: RwSignal<Option<f64>>) -> CursorCard {
+    let at = Memo::new(move |_| {
+        cursor
+            .get()
+            .map(|t| Arc::new(digest.with(|d| d.state_at(t))))
+    });
+    let render = move |t: f64| {
+        let d = digest.get_untracked();
+        let Some(at) = at.get_untracked() else {
+            return ().into_any();
+        };
+        let waiting = at.waiting.len();
+        let summary = format!(
+            "{} holding, {} admitted, {} waiting",
+            format::thousands(at.holding.len() as f64),
+            format::thousands(at.scheduled.len() as f64),
+            format::thousands(waiting as f64)
+        );
+        let go = move |_| {
+            let Some(panel) = document().get_element_by_id(STATE_AT_ID) else {
+                return;
+            };
+            // Focus (for keyboard and screen-reader users), then its top at the top of the
+            // window, whatever focusing scrolled.
+            if let Some(el) = panel.dyn_ref::<web_sys::HtmlElement>() {
+                let _ = el.focus();
+            }
+            panel.scroll_into_view_with_bool(true);
+        };
+        view! {
+            <p class="cursor-card-title">{state_title(&d, t)}</p>
+            {counts_table(&d, &at)}
+            <p class="cursor-card-summary">{summary}</p>
+            <button type="button" class="cursor-card-more" on:click=go>
+                {if waiting > 0 { "Who waits and why ↓" } else { "Who holds what ↓" }}
+            </button>
+        }
+        .into_any()
+    };
+    CursorCard {
+        render: Arc::new(render),
+        owner: RwSignal::new(None),
+    }
+}
+
+/// Human words for a waiting reason code.
+pub fn reason_words(code: &str) -> &'static str {
+    match code {
+        "unschedulable" => "its share has no limit for this instance type",
+        "blocked_by_priority" => "behind a higher-priority job that cannot start (strict FIFO)",
+        "head_of_line" => "behind the head of its share's queue (strict FIFO)",
+        "borrow_limit" => "its share reached its borrow limit",
+        "entitlement_exhausted" => "its share used its whole limit and does not borrow",
+        "capacity_in_use" => "its share's capacity is lent out and cannot be reclaimed now",
+        "no_lendable_capacity" => "it would borrow, but no idle capacity is left to lend",
+        _ => "waiting",
+    }
+}
+
+/// The events the panel tells about (the others are details of these).
+const SHOWN: [EventKind; 10] = [
+    EventKind::Submit,
+    EventKind::Dispatch,
+    EventKind::Start,
+    EventKind::Preempt,
+    EventKind::Requeue,
+    EventKind::Succeed,
+    EventKind::Fail,
+    EventKind::Reject,
+    EventKind::SetPriority,
+    EventKind::UpdateShare,
+];
+
+/// At most this many jobs are listed per group in the panel.
+const LIST_MAX: usize = 40;
+
+/// "State at t": who holds what, who waits and why, and counts per share, at the cursor.
+#[component]
+pub fn StateAtPanel(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+) -> impl IntoView {
+    let body = move || {
+        let Some(t) = cursor.get() else {
+            return view! {
+                <p class="state-hint">
+                    "Click the timeline (or any chart over time) to see who held what at that moment, and who waited and why."
+                </p>
+            }
+            .into_any();
+        };
+        let d = digest.get();
+        let segments = d.segments();
+        let at = segments.state_at(t);
+        // The engine's explanation of each waiting job's current reason: the `waiting`
+        // event that gave it.
+        let explain = |j: u32| {
+            segments
+                .at(j, t)
+                .filter(|s| s.opened_by == EventKind::Waiting)
+                .and_then(|s| d.events[s.event as usize].explain.as_deref())
+        };
+        // The last instant something the panel tells about happened.
+        let last_t = d
+            .events
+            .iter()
+            .take_while(|e| e.t_s <= t)
+            .filter(|e| SHOWN.contains(&e.kind))
+            .last()
+            .map(|e| e.t_s);
+        let job = |j: u32| &d.jobs[j as usize];
+        let share_cell = |s: u16| share_cell(&d, s);
+        let more = |n: usize| {
+            (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
+        };
+
+        let holding = at
+            .holding
+            .iter()
+            .take(LIST_MAX)
+            .map(|(j, st)| {
+                let r = job(*j);
+                view! {
+                    <li data-job=r.id.clone() data-state=st.as_str()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        <span class="detail">
+                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.as_str().to_ascii_lowercase())}
+                        </span>
+                    </li>
+                }
+            })
+            .collect_view();
+        let scheduled = at
+            .scheduled
+            .iter()
+            .take(LIST_MAX)
+            .map(|j| {
+                let r = job(*j);
+                view! {
+                    <li data-job=r.id.clone()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        <span class="detail">"admitted, waiting for its instances to be free"</span>
+                    </li>
+                }
+            })
+            .collect_view();
+        let waiting = at
+            .waiting
+            .iter()
+            .take(LIST_MAX)
+            .map(|(j, reason)| {
+                let r = job(*j);
+                let code = reason.clone().unwrap_or_default();
+                let why = explain(*j)
+                    .map(str::to_string)
+                    .unwrap_or_else(|| reason_words(&code).to_string());
+                view! {
+                    <li data-job=r.id.clone() data-reason=code.clone()>
+                        <span class="job-id">{r.id.clone()}</span>
+                        {share_cell(r.share)}
+                        {(!code.is_empty()).then(|| view! { <code class="reason">{code.clone()}</code> })}
+                        <span class="detail why">{why}</span>
+                    </li>
+                }
+            })
+            .collect_view();
+
+        let last_instant = last_t.map(|lt| {
+            let lines = d
+                .events
+                .iter()
+                .filter(|e| e.t_s == lt)
+                .filter(|e| SHOWN.contains(&e.kind))
+                .take(6)
+                .map(|e| {
+                    let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
+                        crate::charts::share_name(&d, e.share as usize).to_string()
+                    });
+                    let text = match (e.kind, &e.explain) {
+                        (EventKind::Preempt, Some(x)) => format!("{who}: {x}"),
+                        (EventKind::SetPriority, _) => format!(
+                            "{who}: priority set to {}",
+                            e.priority.map_or_else(|| "?".into(), |p| p.to_string())
+                        ),
+                        (EventKind::Dispatch, _) => format!(
+                            "{who} admitted{}",
+                            if e.borrowing == Some(true) { " (borrowing)" } else { "" }
+                        ),
+                        (EventKind::Submit, _) => format!("{who} submitted"),
+                        (EventKind::Start, _) => format!("{who} holds its instances and starts"),
+                        (EventKind::Requeue, _) => format!("{who} back in the queue"),
+                        (EventKind::Succeed, _) => format!("{who} succeeded"),
+                        (EventKind::Fail, _) => format!("{who} failed"),
+                        (EventKind::Reject, _) => format!("{who} rejected (share disabled)"),
+                        (EventKind::UpdateShare, _) => format!("share {who} updated"),
+                        (k, _) => format!("{who}: {}", k.as_str()),
+                    };
+                    view! { <li data-kind=e.kind.as_str()>{text}</li> }
+                })
+                .collect_view();
+            view! {
+                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", time_scale(&d).at(lt)) }}</h4>
+                <ul class="state-list events">{lines}</ul>
+            }
+        });
+
+        view! {
+            <div class="state-at-counts">
+            <h3 class="state-title">{state_title(&d, t)}</h3>
+            {last_instant}
+            {counts_table(&d, &at)}
+            <p class="state-note">"jobs, inst.: jobs holding instances and how many; adm.: admitted, not started yet; wait: waiting to be admitted."</p>
+            </div>
+            <div class="state-at-lists">
+            <h4>{format!("Holding instances ({})", at.holding.len())}</h4>
+            <ul class="state-list holding">
+                {holding}
+                {more(at.holding.len())}
+                {at.holding.is_empty().then(|| view! { <li class="none">"nobody"</li> })}
+            </ul>
+            {(!at.scheduled.is_empty()).then(|| view! {
+                <h4>{format!("Admitted, not started ({})", at.scheduled.len())}</h4>
+                <ul class="state-list scheduled">{scheduled}{more(at.scheduled.len())}</ul>
+            })}
+            <h4>{format!("Waiting ({})", at.waiting.len())}</h4>
+            <ul class="state-list waiting">
+                {waiting}
+                {more(at.waiting.len())}
+                {at.waiting.is_empty().then(|| view! { <li class="none">"nobody"</li> })}
+            </ul>
+            </div>
+        }
+        .into_any()
+    };
+    view! {
+        <aside class="state-at" id=STATE_AT_ID tabindex="-1" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">
+            {body}
+        </aside>
+    }
+}
