@@ -1,7 +1,8 @@
-//! `quotasim report FILE [-o OUT]` (SPEC 14): the scenario's report, one self-contained
-//! HTML file (the scenario, each agreement beside its share's results, the summary, the
-//! interruption-contract cards and every chart as SVG), written by the same generator as
-//! the page's "Export report" (`quotalab_report::build`).
+//! `quotasim report FILE [--compare] [-o OUT]` (SPEC 14): the scenario's report, one
+//! self-contained HTML file (the scenario, each agreement beside its share's results, the
+//! summary, the interruption-contract cards and every chart as SVG; with `--compare`, the
+//! comparison with the partitioned and pooled policies of SPEC 9.1), written by the same
+//! generator as the page's "Export report" (`quotalab_report::build_with`).
 
 use std::path::PathBuf;
 
@@ -11,6 +12,12 @@ use crate::{print, read_input, warn, Failure};
 pub struct ReportArgs {
     /// Scenario JSON file, or - for standard input.
     file: String,
+    /// Also compare the scenario with the partitioned (nobody lends or borrows) and pooled
+    /// (everyone lends and borrows without limits) policies: the verdicts, the matched jobs
+    /// and each share's table of the three policies, after the summary (as the page's
+    /// report while its comparison is on).
+    #[arg(long)]
+    compare: bool,
     /// Write the report to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     out: Option<PathBuf>,
@@ -18,7 +25,10 @@ pub struct ReportArgs {
 
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
-    let report = quotalab_report::build(&text)?;
+    let options = quotalab_report::Options {
+        compare: args.compare,
+    };
+    let report = quotalab_report::build_with(&text, &options)?;
     warn(&report.warnings);
     match &args.out {
         None => print(&report.html),

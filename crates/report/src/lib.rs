@@ -6,7 +6,8 @@
 //! plotters' SVG backend ([`svg`]), so the three never differ. Text the canvas measures
 //! (`measureText`) is measured by the caller ([`chart::TextWidth`]); SVG estimates it.
 //!
-//! [`report()`] writes the self-contained HTML report of a scenario (SPEC 14), natively for
+//! [`report()`] writes the self-contained HTML report of a scenario (SPEC 14; [`build_with`]
+//! with [`Options::compare`] adds the comparison of SPEC 9.1), natively for
 //! `quotasim report` and in the page's tools wasm: one generator, the same bytes.
 
 pub mod allocation;
@@ -22,4 +23,4 @@ mod report;
 pub mod svg;
 pub mod useful;
 
-pub use report::{build, report, Report};
+pub use report::{build, build_with, report, Options, Report};

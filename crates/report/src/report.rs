@@ -1,16 +1,23 @@
 //! The report of a scenario (SPEC 14, "The agreement beside the results"): one
 //! self-contained HTML file for reviewers, with the scenario described and as written, each
 //! share's agreement beside its results and its interruption-contract card, the summary
-//! table and every chart as inline SVG. Inline CSS, no script, no external resource, no
-//! clock: the same scenario gives the same bytes natively (`quotasim report`) and in the
-//! page (the tools wasm's "Export report").
+//! table and every chart as inline SVG; with [`Options::compare`], the comparison with the
+//! partitioned and pooled policies too (SPEC 9.1: verdicts, matched jobs and the three
+//! policies' tables). Inline CSS, no script, no external resource, no clock: the same
+//! scenario gives the same bytes natively (`quotasim report [--compare]`) and in the page
+//! (the tools wasm's "Export report", with the comparison while the page's is on).
+//!
+//! Every table fits a 1024 px window and an A4 page: the summary is three narrower tables
+//! (jobs and time, instance-hours, preemptions and cost), the comparison a small table per
+//! share (metrics as rows, the three policies as columns).
 
 use quotalab_engine::analysis::contract_card::{self, Card};
-use quotalab_engine::compare::{self, ShareForecast};
+use quotalab_engine::analysis::verdict::{self, Verdicts};
+use quotalab_engine::compare::{self, Delta, Matched, Metric, Policy, ShareForecast};
 use quotalab_engine::digest::{Digest, DigestLimits, Pct, ShareMetrics};
 use quotalab_engine::model::Agreement;
 use quotalab_engine::output::describe;
-use quotalab_engine::pipeline::{self, Product};
+use quotalab_engine::pipeline::Product;
 use quotalab_engine::Problem;
 
 use crate::chart::{self, estimate_width};
@@ -23,9 +30,20 @@ const PANEL: (u32, u32) = (470, 210);
 const OCCUPANCY_HEIGHT: u32 = 300;
 const COMPLETION_HEIGHT: u32 = 320;
 
-/// The report of `scenario_text` as one HTML document (see [`build`]).
+/// The report of `scenario_text` as one HTML document (see [`build`]), without the
+/// comparison.
 pub fn report(scenario_text: &str) -> Result<String, Vec<Problem>> {
     build(scenario_text).map(|r| r.html)
+}
+
+/// What a report holds besides the run as given.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options {
+    /// SPEC 9.1: the comparison of the scenario as given with the partitioned and pooled
+    /// policies (verdicts, matched jobs and each share's table of the three policies), after
+    /// the summary (`quotasim report --compare`, the page's report while its comparison is
+    /// on).
+    pub compare: bool,
 }
 
 /// A report and the validator's warnings (which it also lists).
@@ -35,21 +53,48 @@ pub struct Report {
     pub warnings: Vec<Problem>,
 }
 
-/// The report of `scenario_text`: validated (every problem found, as `quotasim run` reports
-/// them, when it is not a valid scenario), simulated as given and on each share's
-/// allocation alone (the partitioned variant of SPEC 9, for the forecast of SPEC 14), and
-/// written as one HTML document.
+/// The report of `scenario_text` without the comparison ([`build_with`] and the default
+/// [`Options`]).
 pub fn build(scenario_text: &str) -> Result<Report, Vec<Problem>> {
+    build_with(scenario_text, &Options::default())
+}
+
+/// The report of `scenario_text`: validated (every problem found, as `quotasim run` reports
+/// them, when it is not a valid scenario), simulated as given, partitioned and pooled (the
+/// SPEC 14 forecast needs the partitioned run, SPEC 9.1's matched jobs all three), and
+/// written as one HTML document; with `options.compare`, the comparison section too.
+pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<Problem>> {
     let loaded = quotalab_engine::load(scenario_text)?;
-    let limits = DigestLimits::default();
-    let digest_of = |s: &quotalab_engine::model::Scenario| {
-        pipeline::produce(s, Product::Digest(limits))
-            .into_digest()
-            .unwrap_or_else(|| unreachable!("a digest was asked for"))
-    };
-    let given = digest_of(&loaded.scenario);
-    let alone = digest_of(&compare::partitioned(&loaded.scenario));
-    let forecast = compare::forecast_of_digests(&given, &alone);
+    // As given whole; the two variants only for their metrics (SPEC 9.1's matched jobs and
+    // the SPEC 14 forecast need all three runs).
+    let compare::Comparison {
+        runs,
+        matched,
+        forecast,
+        metrics,
+        verdicts,
+        given_is_pooled,
+        ..
+    } = compare::run_each(scenario_text, |policy| {
+        Product::Digest(match policy {
+            Policy::AsGiven => DigestLimits::default(),
+            _ => DigestLimits {
+                max_points: 2,
+                max_events: 0,
+            },
+        })
+    })?;
+    let given = runs
+        .into_iter()
+        .find(|(p, _)| *p == Policy::AsGiven)
+        .and_then(|(_, o)| o.into_digest())
+        .unwrap_or_else(|| unreachable!("a digest was asked for"));
+    let compared = options.compare.then_some(Compared {
+        matched,
+        metrics,
+        verdicts,
+        given_is_pooled,
+    });
     let description = serde_json::from_str::<serde_json::Value>(scenario_text)
         .ok()
         .and_then(|v| v.get("description")?.as_str().map(str::to_string))
@@ -63,9 +108,10 @@ pub fn build(scenario_text: &str) -> Result<Report, Vec<Problem>> {
         } else {
             "AWS Batch model"
         },
+        kueue: loaded.scenario.is_kueue(),
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
     };
-    let html = write(&inputs, &given, &forecast)
+    let html = write(&inputs, &given, &forecast, compared.as_ref())
         .map_err(|e| vec![Problem::new("", format!("cannot draw a chart: {e}"))])?;
     Ok(Report {
         html,
@@ -80,10 +126,28 @@ struct Inputs<'a> {
     description: Option<String>,
     described: String,
     model: &'static str,
+    kueue: bool,
     warnings: Vec<String>,
 }
 
-fn write(inputs: &Inputs, d: &Digest, forecast: &[ShareForecast]) -> Result<String, String> {
+/// The comparison's parts the report shows (SPEC 9.1).
+struct Compared {
+    /// Per share, in scenario order.
+    matched: Vec<Matched>,
+    /// Each policy's per-share metrics, in [`Policy::ALL`] order.
+    metrics: [Vec<ShareMetrics>; 3],
+    /// As given vs partitioned, then pooled vs partitioned.
+    verdicts: [Verdicts; 2],
+    /// The as-given run is the pooled run: the second verdict would repeat the first.
+    given_is_pooled: bool,
+}
+
+fn write(
+    inputs: &Inputs,
+    d: &Digest,
+    forecast: &[ShareForecast],
+    compared: Option<&Compared>,
+) -> Result<String, String> {
     let mut h = Html::default();
     let name = if d.name.trim().is_empty() {
         "Untitled scenario"
@@ -106,10 +170,18 @@ fn write(inputs: &Inputs, d: &Digest, forecast: &[ShareForecast]) -> Result<Stri
             format::count_of(d.totals.submitted, "job", "jobs"),
             format::TimeScale::for_span(d.end_s).at(d.end_s)
         ))
+        .text(if compared.is_some() {
+            " · compared with partitioned and pooled"
+        } else {
+            ""
+        })
         .raw("</p>\n</header>\n<main>\n");
 
     scenario_section(&mut h, inputs);
     summary_section(&mut h, d);
+    if let Some(c) = compared {
+        comparison_section(&mut h, c, inputs.kueue);
+    }
     shares_section(&mut h, d, forecast);
     charts_section(&mut h, d)?;
 
@@ -139,28 +211,6 @@ fn scenario_section(h: &mut Html, inputs: &Inputs) {
 
 // ---- summary ------------------------------------------------------------------------------
 
-/// The summary table's columns, as the page's summary shows them (`src/results/summary.rs`).
-const SUMMARY_HEAD: [&str; 18] = [
-    "done / submitted",
-    "failed",
-    "unfinished",
-    "completion p50",
-    "completion p90",
-    "wait p50",
-    "reclaims",
-    "in-share preempts",
-    "entitled inst.-h",
-    "own inst.-h",
-    "borrowed inst.-h",
-    "lent inst.-h",
-    "held inst.-h",
-    "lost inst.-h",
-    "goodput",
-    "cost (held)",
-    "reserved cost",
-    "deadline misses",
-];
-
 fn pct(p: &Pct, v: f64) -> String {
     if p.n == 0 {
         "—".into()
@@ -173,37 +223,82 @@ fn count(n: u64) -> String {
     format::thousands(n as f64)
 }
 
-/// A share's cells in [`SUMMARY_HEAD`] order, with the Kueue model's two causes after
-/// in-share (`kueue`).
-fn summary_cells(s: &ShareMetrics, kueue: bool) -> Vec<String> {
-    let goodput = (s.held_h > 0.0).then_some(s.goodput);
-    let mut cells = vec![
-        format!("{} / {}", count(s.succeeded), count(s.submitted)),
-        count(s.failed),
-        count(s.unfinished),
-        pct(&s.completion_s, s.completion_s.p50),
-        pct(&s.completion_s, s.completion_s.p90),
-        pct(&s.wait_s, s.wait_s.p50),
-        count(s.reclaim),
-        count(s.in_share),
+/// A column of the summary: its heading and a share's cell.
+type Column = (&'static str, fn(&ShareMetrics) -> String);
+
+/// One of the summary's tables: its id, heading, what its columns mean, and the columns.
+struct Group {
+    id: &'static str,
+    title: &'static str,
+    note: &'static str,
+    columns: Vec<Column>,
+}
+
+/// The summary's columns (the page's summary table's, `src/results/summary.rs`) as three
+/// tables of at most seven columns besides the share's, so that each fits a 1024 px window
+/// and an A4 page without being cut or scrolled; the Kueue model's two more causes of
+/// preemption with the others (`kueue`).
+fn summary_groups(kueue: bool) -> [Group; 3] {
+    let mut preemptions: Vec<Column> = vec![
+        ("reclaims", |s| count(s.reclaim)),
+        ("in-share preempts", |s| count(s.in_share)),
     ];
     if kueue {
-        cells.push(count(s.reclaim_while_borrowing));
-        cells.push(count(s.fair_sharing));
+        preemptions.extend::<[Column; 2]>([
+            ("reclaims while borrowing", |s| {
+                count(s.reclaim_while_borrowing)
+            }),
+            ("fair-sharing preempts", |s| count(s.fair_sharing)),
+        ]);
     }
-    cells.extend([
-        format::hours(s.entitled_h),
-        format::hours(s.own_h),
-        format::hours(s.borrowed_h),
-        format::hours(s.lent_h),
-        format::hours(s.held_h),
-        format::hours(s.lost_h),
-        format::percent(goodput),
-        format::usd(s.cost_usd),
-        format::usd(s.reserved_usd),
-        count(s.deadline_misses),
+    preemptions.extend::<[Column; 2]>([
+        ("cost (held)", |s| format::usd(s.cost_usd)),
+        ("reserved cost", |s| format::usd(s.reserved_usd)),
     ]);
-    cells
+    [
+        Group {
+            id: "summary-jobs",
+            title: "Jobs and time",
+            note: "Completion: submit to success; wait: submit to first start; deadline misses: jobs that did not succeed by their deadline.",
+            columns: vec![
+                ("done / submitted", |s| {
+                    format!("{} / {}", count(s.succeeded), count(s.submitted))
+                }),
+                ("failed", |s| count(s.failed)),
+                ("unfinished", |s| count(s.unfinished)),
+                ("deadline misses", |s| count(s.deadline_misses)),
+                ("completion p50", |s| pct(&s.completion_s, s.completion_s.p50)),
+                ("completion p90", |s| pct(&s.completion_s, s.completion_s.p90)),
+                ("wait p50", |s| pct(&s.wait_s, s.wait_s.p50)),
+            ],
+        },
+        Group {
+            id: "summary-hours",
+            title: "Instance-hours",
+            note: "Entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time.",
+            columns: vec![
+                ("entitled", |s| format::hours(s.entitled_h)),
+                ("own", |s| format::hours(s.own_h)),
+                ("borrowed", |s| format::hours(s.borrowed_h)),
+                ("lent", |s| format::hours(s.lent_h)),
+                ("held", |s| format::hours(s.held_h)),
+                ("lost", |s| format::hours(s.lost_h)),
+                ("goodput", |s| {
+                    format::percent((s.held_h > 0.0).then_some(s.goodput))
+                }),
+            ],
+        },
+        Group {
+            id: "summary-preemptions",
+            title: "Preemptions and cost",
+            note: if kueue {
+                "Preemptions by cause: reclaim (another queue took back quota it had lent), in-share (a higher-priority job of the same queue), while borrowing (by a job of another queue while this one borrowed) and fair sharing. Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
+            } else {
+                "Preemptions by cause: reclaim (another share took back capacity it had lent) and in-share (a higher-priority job of the same share). Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
+            },
+            columns: preemptions,
+        },
+    ]
 }
 
 fn summary_section(h: &mut Html, d: &Digest) {
@@ -213,34 +308,242 @@ fn summary_section(h: &mut Html, d: &Digest) {
             .raw("\n</section>\n");
         return;
     }
-    let kueue = d.kueue.is_some();
-    h.raw("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th scope=\"col\">share</th>");
-    for (k, head) in SUMMARY_HEAD.iter().enumerate() {
-        h.el("th", "", head);
-        if kueue && k == 7 {
-            h.el("th", "", "reclaims while borrowing")
-                .el("th", "", "fair-sharing preempts");
+    h.el(
+        "p",
+        "note",
+        "Each share over the whole run, in three tables.",
+    )
+    .raw("\n");
+    for g in summary_groups(d.kueue.is_some()) {
+        h.raw("<div class=\"table-group\" id=\"")
+            .raw(g.id)
+            .raw("\">")
+            .el("h3", "", g.title)
+            .raw("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th scope=\"col\">share</th>");
+        for (head, _) in &g.columns {
+            h.el("th", "", head);
         }
+        h.raw("</tr></thead>\n<tbody>\n");
+        let totals = (d.shares.len() > 1).then_some(&d.totals);
+        for (i, s) in d.shares.iter().enumerate() {
+            h.raw("<tr><th scope=\"row\">")
+                .swatch(i)
+                .text(&s.name)
+                .raw("</th>");
+            for (_, cell) in &g.columns {
+                h.el("td", "", &cell(s));
+            }
+            h.raw("</tr>\n");
+        }
+        if let Some(t) = totals {
+            h.raw("<tr class=\"totals\"><th scope=\"row\">All shares</th>");
+            for (_, cell) in &g.columns {
+                h.el("td", "", &cell(t));
+            }
+            h.raw("</tr>\n");
+        }
+        h.raw("</tbody></table></div>")
+            .el("p", "table-note", g.note)
+            .raw("</div>\n");
+    }
+    h.raw("</section>\n");
+}
+
+// ---- comparison (SPEC 9.1) ----------------------------------------------------------------
+
+/// The row label of a compared metric (as the page's comparison labels it).
+fn metric_label(m: Metric) -> &'static str {
+    match m {
+        Metric::Succeeded => "Jobs succeeded",
+        Metric::CompletionP50 => "Completion p50 (matched jobs)",
+        Metric::CompletionP90 => "Completion p90 (matched jobs)",
+        Metric::WaitP50 => "Wait p50",
+        Metric::DeadlineMisses => "Deadline misses",
+        Metric::InterruptionCost => "Interruption (instance-hours)",
+        Metric::Goodput => "Goodput",
+        Metric::Cost => "Cost of held instances",
+    }
+}
+
+/// The column key of a policy (`as-given`, `partitioned`, `pooled`).
+fn policy_col(p: Policy) -> &'static str {
+    match p {
+        Policy::AsGiven => "as-given",
+        Policy::Partitioned => "partitioned",
+        Policy::Pooled => "pooled",
+    }
+}
+
+fn comparison_section(h: &mut Html, c: &Compared, kueue: bool) {
+    h.raw("<section id=\"comparison\">\n<h2>Compare policies: what does lending change?</h2>\n")
+        .el(
+            "p",
+            "explain",
+            &format!(
+                "The scenario was also simulated under two policies that change only who may lend and borrow; everything else (preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows ({}). Pooled: everyone lends and borrows without limits ({}). Each difference is against partitioned, in the row's unit, said in words; “≈ same” marks a change under 5% (about the same). Completion percentiles are over the matched jobs: the jobs of a share that succeeded under all three policies, so that like is compared with like.",
+                if kueue {
+                    "every ClusterQueue stands alone, without a cohort"
+                } else {
+                    "every share RESERVE"
+                },
+                if kueue {
+                    "every ClusterQueue in one cohort, with no borrowing or lending limit"
+                } else {
+                    "every share LEND_AND_BORROW with no borrow limit"
+                },
+            ),
+        )
+        .raw("\n");
+
+    // The verdicts as `quotasim compare --summary` words them.
+    h.raw("<div class=\"verdicts\">\n");
+    for (k, v) in c.verdicts.iter().enumerate() {
+        if k == 1 && c.given_is_pooled {
+            h.raw("<div class=\"verdict-group\" data-policy=\"pooled\">")
+                .el("p", "headline", compare::GIVEN_IS_POOLED)
+                .raw("</div>\n");
+            continue;
+        }
+        h.raw("<div class=\"verdict-group\" data-policy=\"")
+            .raw(policy_col(v.other))
+            .raw("\">")
+            .el("p", "headline", &v.headline());
+        // Identical runs: the headline says "no difference" for every share.
+        if !v.identical {
+            h.raw("<ul>");
+            for s in &v.shares {
+                h.raw("<li data-verdict=\"")
+                    .raw(s.verdict.key())
+                    .raw("\">")
+                    .text(&s.sentence())
+                    .raw("</li>");
+            }
+            h.raw("</ul>");
+        }
+        h.raw("</div>\n");
+    }
+    h.raw("</div>\n");
+
+    let shares = &c.metrics[Policy::AsGiven as usize];
+    if shares.is_empty() {
+        h.el("p", "note", "The run has no quota shares to compare.")
+            .raw("\n</section>\n");
+        return;
+    }
+    h.raw("<div class=\"compare-tables\">\n");
+    for (i, given) in shares.iter().enumerate() {
+        compare_table(h, c, i, &given.name);
+    }
+    h.raw("</div>\n</section>\n");
+}
+
+/// Share `i`'s table: its job counts under each policy, its matched jobs, and every
+/// compared metric in one scale per row, with its difference from partitioned in words.
+fn compare_table(h: &mut Html, c: &Compared, i: usize, name: &str) {
+    let metrics = |p: Policy| c.metrics[p as usize].get(i);
+    let matched = c.matched.get(i);
+    h.raw("<div class=\"compare-share\" data-share=\"")
+        .text(name)
+        .raw("\"><h3>")
+        .swatch(i)
+        .text(name)
+        .raw("</h3><table class=\"compare\"><thead><tr><th scope=\"col\">metric</th>");
+    for p in Policy::ALL {
+        h.raw("<th scope=\"col\" data-col=\"")
+            .raw(policy_col(p))
+            .raw("\">")
+            .text(verdict::policy_title(p));
+        if p == Policy::Partitioned {
+            h.raw("<span class=\"sub\">the baseline</span>");
+        }
+        h.raw("</th>");
     }
     h.raw("</tr></thead>\n<tbody>\n");
-    for (i, s) in d.shares.iter().enumerate() {
-        h.raw("<tr><th scope=\"row\">")
-            .swatch(i)
-            .text(&s.name)
+    for m in Metric::ALL {
+        let values =
+            Policy::ALL.map(|p| metrics(p).and_then(|s| verdict::value_of(m, p, s, matched)));
+        let known: Vec<f64> = values.iter().flatten().copied().collect();
+        let scale = m.unit().scale_for(&known);
+        let base = values[Policy::Partitioned as usize];
+        h.raw("<tr data-metric=\"")
+            .raw(m.key())
+            .raw("\">")
+            .raw("<th scope=\"row\">")
+            .text(metric_label(m))
             .raw("</th>");
-        for c in summary_cells(s, kueue) {
-            h.el("td", "", &c);
+        for p in Policy::ALL {
+            let value = values[p as usize];
+            h.raw("<td data-col=\"")
+                .raw(policy_col(p))
+                .raw("\"><span class=\"value\">")
+                .text(&value.map_or_else(|| "—".to_string(), |v| scale.show(v)))
+                .raw("</span>");
+            if p != Policy::Partitioned {
+                let exact = base.is_some() && base == value;
+                delta_note(h, verdict::delta(m, base, value), scale, exact);
+            }
+            h.raw("</td>");
+        }
+        h.raw("</tr>\n");
+        if m == Metric::Succeeded {
+            // The other job counts beside it (SPEC 9.1), then the jobs completion is over.
+            count_rows(h, &metrics);
+            h.raw("<tr data-row=\"matched\" class=\"matched\"><th scope=\"row\" colspan=\"4\">")
+                .text(&match matched {
+                    Some(m) => format!(
+                        "Matched jobs: {} (succeeded under all three policies; completion below is over them)",
+                        format::thousands(m.n as f64)
+                    ),
+                    None => "Matched jobs: none".to_string(),
+                })
+                .raw("</th></tr>\n");
+        }
+    }
+    h.raw("</tbody></table></div>\n");
+}
+
+/// The rows of the jobs that did not succeed under each policy: unfinished, failed.
+fn count_rows<'a>(h: &mut Html, metrics: &impl Fn(Policy) -> Option<&'a ShareMetrics>) {
+    type Row = (&'static str, &'static str, fn(&ShareMetrics) -> u64);
+    let rows: [Row; 2] = [
+        ("jobs-unfinished", "Jobs unfinished", |m| m.unfinished),
+        ("jobs-failed", "Jobs failed", |m| m.failed),
+    ];
+    for (key, label, of) in rows {
+        h.raw("<tr data-row=\"")
+            .raw(key)
+            .raw("\">")
+            .raw("<th scope=\"row\">")
+            .text(label)
+            .raw("</th>");
+        for p in Policy::ALL {
+            let v = metrics(p).map_or_else(|| "—".to_string(), |m| count(of(m)));
+            h.raw("<td data-col=\"")
+                .raw(policy_col(p))
+                .raw("\"><span class=\"value\">")
+                .text(&v)
+                .raw("</span></td>");
         }
         h.raw("</tr>\n");
     }
-    if d.shares.len() > 1 {
-        h.raw("<tr class=\"totals\"><th scope=\"row\">All shares</th>");
-        for c in summary_cells(&d.totals, kueue) {
-            h.el("td", "", &c);
-        }
-        h.raw("</tr>\n");
+}
+
+/// A value's difference from partitioned, in the row's scale and in words (not in colour
+/// only): "−3.0 h better", "+$12.00 worse", "≈ same" (about the same: under 5%), "no
+/// change" (`exact`: the same value).
+fn delta_note(h: &mut Html, d: Delta, scale: verdict::Scale, exact: bool) {
+    let (class, number, words) = match d {
+        Delta::Better(x) => ("delta better", scale.show_delta(x), " better"),
+        Delta::Worse(x) => ("delta worse", scale.show_delta(x), " worse"),
+        Delta::Same if exact => ("delta same", String::new(), "no change"),
+        Delta::Same => ("delta same", "≈".to_string(), " same"),
+        Delta::NotComparable => return,
+    };
+    h.open("span", class);
+    if !number.is_empty() {
+        h.el("span", "n", &number);
     }
-    h.raw("</tbody></table></div>\n</section>\n");
+    h.text(words).close("span");
 }
 
 // ---- shares: agreement, results, contract card ----------------------------------------------
@@ -574,6 +877,12 @@ details summary{cursor:pointer;color:var(--ink)}
 .warnings{border-left:3px solid #d97706;padding-left:12px}
 .scroll{overflow-x:auto}
 table{border-collapse:collapse;font-size:12.5px;font-variant-numeric:tabular-nums}
+table.summary,table.compare{width:100%}
+table.summary th:first-child{width:10em}
+.table-group{margin:0 0 18px}
+.table-group:last-child{margin-bottom:0}
+.table-group h3{font-size:15px;margin:0 0 4px}
+.table-note{margin:6px 0 0;font-size:12.5px;color:var(--muted)}
 th,td{padding:4px 6px;border-bottom:1px solid var(--line);text-align:right;white-space:nowrap}
 th[scope=row],thead th:first-child{text-align:left;white-space:normal;overflow-wrap:anywhere;min-width:9em;max-width:16em}
 thead th{font-weight:600;color:var(--muted);vertical-align:bottom;white-space:normal}
@@ -611,7 +920,80 @@ figure svg{display:block;max-width:100%;height:auto}
 .key-startup{background:#a7bcd3}
 .key-checkpoint{background:repeating-linear-gradient(135deg,#fff 0 3px,#4e79a7 3px 4px);border:1px solid #4e79a7}
 .key-grace{background:#dce4ed;border:1px solid #4e79a7}
+.explain{margin:0 0 12px;font-size:14px}
+.verdicts{margin:0 0 16px}
+.verdict-group{margin:0 0 10px}
+.headline{margin:0 0 4px;font-weight:600;color:var(--ink)}
+.verdict-group ul{margin:0;padding-left:20px;font-size:13.5px}
+.verdict-group li{margin:2px 0;overflow-wrap:anywhere}
+li[data-verdict=better]::marker{color:#047857}
+li[data-verdict=worse]::marker{color:#b91c1c}
+li[data-verdict=mixed]::marker{color:#b45309}
+.compare-tables{display:grid;grid-template-columns:repeat(auto-fill,minmax(400px,1fr));gap:18px 22px}
+.compare-share h3{font-size:15px;margin:0 0 4px}
+table.compare th[scope=row]{min-width:6em;max-width:none}
+table.compare th,table.compare td{padding:4px 5px}
+table.compare td{white-space:normal;vertical-align:top}
+table.compare thead th{text-align:right}
+table.compare thead th:first-child{text-align:left}
+th .sub{display:block;font-weight:400;font-size:11px}
+tr.matched th{font-weight:400;color:var(--muted);background:#f8fafc;white-space:normal}
+table.compare tbody th{font-weight:500}
+.value{white-space:nowrap}
+.delta{display:block;font-size:11.5px;line-height:1.3}
+.delta .n{white-space:nowrap}
+.delta.better{color:#047857}
+.delta.worse{color:#b91c1c}
+.delta.same{color:var(--muted)}
 footer{color:var(--muted);font-size:12.5px;padding-bottom:32px}
 @media (max-width:760px){.cols,.questions{grid-template-columns:1fr}}
-@media print{body{background:#fff}section{border:0;padding:0}details{display:block}}
+@media print{body{background:#fff}table{font-size:11.5px}section{border:0;padding:0}details{display:block}.scroll{overflow:visible}.table-group,.compare-share,.verdict-group,figure,.panel,.question{break-inside:avoid}h2,h3,h4{break-after:avoid}}
 ";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const PRESET: &str = include_str!("../../../www/presets/recovery-not-free.json");
+
+    fn with_compare(text: &str) -> String {
+        build_with(text, &Options { compare: true })
+            .expect("a report")
+            .html
+    }
+
+    #[test]
+    fn the_comparison_is_only_there_when_asked_for() {
+        let plain = report(PRESET).unwrap();
+        assert!(!plain.contains("id=\"comparison\""));
+        let compared = with_compare(PRESET);
+        let at = compared.find("<section id=\"comparison\">").unwrap();
+        assert!(at > compared.find("<section id=\"summary\">").unwrap());
+        assert!(at < compared.find("<section id=\"shares\">").unwrap());
+        assert_eq!(compared, with_compare(PRESET), "the same bytes every time");
+    }
+
+    #[test]
+    fn share_names_with_markup_stay_text_in_the_comparison() {
+        let evil = "x\"><script>alert(1)</script>";
+        let text = PRESET.replace("\"steady\"", &serde_json::to_string(evil).unwrap());
+        let html = with_compare(&text);
+        assert!(!html.to_ascii_lowercase().contains("<script"));
+        let escaped = crate::html::escape(evil);
+        assert!(html.contains(&format!("data-share=\"{escaped}\"")));
+        assert!(
+            html.contains(&format!("{escaped}: ")),
+            "in the verdict sentences"
+        );
+    }
+
+    #[test]
+    fn every_summary_table_is_narrow_and_every_column_is_kept() {
+        for kueue in [false, true] {
+            let groups = summary_groups(kueue);
+            assert!(groups.iter().all(|g| g.columns.len() <= 7));
+            let all: usize = groups.iter().map(|g| g.columns.len()).sum();
+            assert_eq!(all, if kueue { 20 } else { 18 });
+        }
+    }
+}
