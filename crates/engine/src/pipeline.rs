@@ -3,13 +3,13 @@
 //! result JSON, the summary table or the display digest).
 //!
 //! The CLI's `run` and `compare`, [`crate::run_json`], [`crate::run_digest`] and
-//! [`crate::compare::run`] all go through here, so a scenario is checked and simulated the
+//! [`crate::analysis::compare::run`] all go through here, so a scenario is checked and simulated the
 //! same way wherever it is run.
 
-use crate::compare::Policy;
-use crate::digest::{self, Digest, DigestLimits};
-use crate::model::Scenario;
-use crate::{result, validate, Options, Problem, Sim};
+use crate::input::model::Scenario;
+use crate::input::variant::Policy;
+use crate::output::digest::{self, Digest, DigestLimits};
+use crate::{input::validate, output::result, simulation::Options, simulation::Sim, Problem};
 
 /// What a run produces from the finished simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -156,7 +156,7 @@ pub fn progress(sim: &Sim) -> f64 {
     let (mut submitted, mut ended) = (0usize, 0usize);
     let jobs = sim.sc.jobs.iter().zip(&sim.jobs);
     for (_, j) in jobs.filter(|(spec, _)| spec.resubmission_of.is_none()) {
-        if j.state != crate::sim::State::Pending {
+        if j.state != crate::simulation::State::Pending {
             submitted += 1;
         }
         if j.state.finished() {

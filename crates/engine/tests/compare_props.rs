@@ -46,10 +46,11 @@ fn job(shares: usize) -> impl Strategy<Value = Job> {
         )
 }
 
+/// `(at_s, index, value)`: a priority change of a job or a limit change of a share.
+type Change = (u64, usize, u64);
+
 /// Jobs, priority changes and limit changes over `n` shares: everything a variant keeps.
-fn load(
-    n: usize,
-) -> impl Strategy<Value = (Vec<Job>, Vec<(u64, usize, u64)>, Vec<(u64, usize, u64)>)> {
+fn load(n: usize) -> impl Strategy<Value = (Vec<Job>, Vec<Change>, Vec<Change>)> {
     (
         proptest::collection::vec(job(n), 1..25),
         proptest::collection::vec((0u64..500, 0usize..25, 0u64..6), 0..3),

@@ -4,9 +4,10 @@
 //! and the AWS translation table admits exactly what SPEC 3's fit conditions 1-2 admit.
 
 use proptest::prelude::*;
+use quotalab_engine::admission::aws_as_kueue;
 use quotalab_engine::admission::{self, Misfit, TypeUsage};
 use quotalab_engine::model::{BorrowLimit, Cohort, KueueShare, Share, Strategy as ShareStrategy};
-use quotalab_engine::quota_tree::{aws_as_kueue, QuotaTree};
+use quotalab_engine::quota_tree::QuotaTree;
 
 fn share(limit: u64, cohort: Option<usize>, bl: Option<u64>, ll: Option<u64>) -> Share {
     Share {

@@ -32,7 +32,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::digest::Digest;
+use crate::output::digest::Digest;
 
 /// The checkpoint cost assumed for a share none of whose jobs checkpoint, in seconds (so that
 /// the advisor can still say what checkpointing would buy it; flagged by
@@ -239,8 +239,8 @@ pub fn advise(d: &Digest) -> Vec<ShareAdvice> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digest::{digest, DigestLimits};
-    use crate::{load, simulate, Options};
+    use crate::output::digest::{digest, DigestLimits};
+    use crate::{input::validate::load, simulate, simulation::Options};
 
     fn close(a: f64, b: f64) -> bool {
         (a - b).abs() <= 1e-9 * b.abs().max(1.0)

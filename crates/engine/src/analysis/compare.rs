@@ -1,46 +1,10 @@
 //! `quotasim compare` (SPEC 9): the scenario as given beside two reference policies.
 
 use crate::analysis::verdict::{self, Verdicts};
-use crate::digest::ShareMetrics;
-use crate::model::{BorrowLimit, Scenario, Strategy, TimedAction};
+use crate::output::digest::ShareMetrics;
+use crate::output::result::{self, Stats};
 use crate::pipeline::{self, Output, Product};
-use crate::result::{self, Stats};
-use crate::{validate, Problem, Sim};
-
-/// SPEC 9: a policy a scenario can be run under.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Policy {
-    /// The scenario as written.
-    #[default]
-    AsGiven,
-    /// Every share RESERVE (see [`partitioned`]).
-    Partitioned,
-    /// Every share LEND_AND_BORROW, unlimited (see [`pooled`]).
-    Pooled,
-}
-
-impl Policy {
-    /// The three policies in the order `compare` reports them.
-    pub const ALL: [Policy; 3] = [Policy::AsGiven, Policy::Partitioned, Policy::Pooled];
-
-    /// The policy's name in `compare`'s output (`as_given`, `partitioned`, `pooled`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Policy::AsGiven => "as_given",
-            Policy::Partitioned => "partitioned",
-            Policy::Pooled => "pooled",
-        }
-    }
-
-    /// The scenario under this policy.
-    pub fn apply(self, s: &Scenario) -> Scenario {
-        match self {
-            Policy::AsGiven => s.clone(),
-            Policy::Partitioned => partitioned(s),
-            Policy::Pooled => pooled(s),
-        }
-    }
-}
+use crate::{input::validate, simulation::Sim, Problem};
 
 /// One scenario run under every policy: the validator's warnings (once), one output per
 /// policy, in [`Policy::ALL`] order, `matched` completion per share and the SPEC 14 forecast
@@ -102,7 +66,7 @@ pub fn run_each(
         .iter()
         .map(|s| s.name.as_str())
         .collect();
-    let completions: Vec<Vec<Option<(u32, crate::model::Ms)>>> = done
+    let completions: Vec<Vec<Option<(u32, crate::input::model::Ms)>>> = done
         .iter()
         .map(|d| d.iter().map(|e| e.and_then(|e| e.completion())).collect())
         .collect();
@@ -112,7 +76,7 @@ pub fn run_each(
         names
             .iter()
             .zip(&stats[k])
-            .map(|(name, st)| crate::digest::metrics(name, st))
+            .map(|(name, st)| crate::output::digest::metrics(name, st))
             .collect::<Vec<_>>()
     });
     let verdict = |k: usize| {
@@ -135,124 +99,6 @@ pub fn run_each(
         verdicts,
         given_is_pooled,
     })
-}
-
-// ---- SPEC 9.1: like with like ----------------------------------------------------------
-
-/// Completion times (end - submit of SUCCEEDED jobs) of one share in one run, in seconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Completion {
-    /// Jobs the percentiles are over (0: they are not defined).
-    pub n: u64,
-    pub p50_s: f64,
-    pub p90_s: f64,
-}
-
-impl Completion {
-    fn of_ms(ms: Vec<crate::model::Ms>) -> Completion {
-        let p = result::Percentiles::of(ms);
-        Completion {
-            n: p.n,
-            p50_s: p.p50,
-            p90_s: p.p90,
-        }
-    }
-}
-
-/// SPEC 9.1 `matched` for one share: completion p50 and p90 under each policy over the
-/// same `n` jobs, those of the share (as given) that succeeded in all three runs. A job
-/// resubmitted to another share (SPEC 14) counts where the as-given run ended it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Matched {
-    pub share: usize,
-    pub name: String,
-    pub n: u64,
-    /// In [`Policy::ALL`] order.
-    pub runs: [Completion; 3],
-    /// Jobs of the share that succeeded in each run, in [`Policy::ALL`] order.
-    pub succeeded: [u64; 3],
-}
-
-impl Matched {
-    /// The completion of `policy` over the matched jobs.
-    pub fn of(&self, policy: Policy) -> &Completion {
-        &self.runs[policy as usize]
-    }
-
-    /// SPEC 9.1: whether `n` is under 90% of the jobs that succeeded in either of the runs
-    /// of `a` and `b` (a completion verdict on them must say so).
-    pub fn thin(&self, a: Policy, b: Policy) -> bool {
-        let either = self.succeeded[a as usize].max(self.succeeded[b as usize]);
-        self.n * 10 < either * 9
-    }
-}
-
-/// SPEC 9.1 `matched` from each run's per-job completions (share, end - submit of a
-/// SUCCEEDED job; indexed by job, the same jobs in every run: a policy changes only the
-/// shares).
-pub fn matched(names: &[&str], done: [&[Option<(u32, crate::model::Ms)>]; 3]) -> Vec<Matched> {
-    let mut samples: Vec<[Vec<crate::model::Ms>; 3]> = vec![Default::default(); names.len()];
-    let mut succeeded = vec![[0u64; 3]; names.len()];
-    for (k, run) in done.iter().enumerate() {
-        for (s, _) in run.iter().flatten() {
-            if let Some(c) = succeeded.get_mut(*s as usize) {
-                c[k] += 1;
-            }
-        }
-    }
-    for (j, given) in done[0].iter().enumerate() {
-        let Some((share, g)) = *given else { continue };
-        let (Some(Some((_, p))), Some(Some((_, o)))) = (done[1].get(j), done[2].get(j)) else {
-            continue;
-        };
-        if let Some(v) = samples.get_mut(share as usize) {
-            v[0].push(g);
-            v[1].push(*p);
-            v[2].push(*o);
-        }
-    }
-    names
-        .iter()
-        .zip(samples)
-        .zip(succeeded)
-        .enumerate()
-        .map(|(share, ((name, [g, p, o]), succeeded))| Matched {
-            share,
-            name: name.to_string(),
-            n: g.len() as u64,
-            runs: [
-                Completion::of_ms(g),
-                Completion::of_ms(p),
-                Completion::of_ms(o),
-            ],
-            succeeded,
-        })
-        .collect()
-}
-
-/// `matched` as JSON (SPEC 9.1): `{share: {"n": N, "as_given": {"p50_s", "p90_s"},
-/// "partitioned": {..}, "pooled": {..}}}` (percentiles 0 when N is 0, as SPEC 8's).
-pub fn matched_json(m: &[Matched]) -> String {
-    use crate::output::json::{num, string};
-    let mut out = String::from("{");
-    for (i, s) in m.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&format!("{}:{{\"n\":{}", string(&s.name), s.n));
-        for policy in Policy::ALL {
-            let c = s.of(policy);
-            out.push_str(&format!(
-                ",\"{}\":{{\"p50_s\":{},\"p90_s\":{}}}",
-                policy.as_str(),
-                num(c.p50_s),
-                num(c.p90_s)
-            ));
-        }
-        out.push('}');
-    }
-    out.push('}');
-    out
 }
 
 // ---- SPEC 14: allocation versus opportunity -------------------------------------------
@@ -432,83 +278,9 @@ pub fn forecast_table(f: &[ShareForecast]) -> String {
     out
 }
 
-/// SPEC 9.1 `partitioned`: nobody lends or borrows, everything else as given. AWS model:
-/// every share `RESERVE` (in-share preemption, priorities, grace, retries, recovery and
-/// events unchanged). Kueue model: every ClusterQueue stands alone (no cohort, so no cohort's
-/// own quota is used; its preemption policies unchanged). `update_share` events keep their
-/// limits and other changes but not a change of lending (strategy, borrow limit).
-pub fn partitioned(s: &Scenario) -> Scenario {
-    let mut s = s.clone();
-    let kueue = s.is_kueue();
-    for share in &mut s.shares {
-        if kueue {
-            share.kueue.cohort = None;
-        } else {
-            share.strategy = Strategy::Reserve;
-        }
-    }
-    keep_lending_as_the_variant(&mut s);
-    s
-}
-
-/// SPEC 9.1 `pooled`: everybody lends and borrows without limit, everything else as given.
-/// AWS model: every share `LEND_AND_BORROW` with an unlimited borrow limit. Kueue model:
-/// every ClusterQueue in one root cohort, `pooled`, without borrowing or lending limits;
-/// nested cohorts are flattened into it, so the quota they held (summed per type) is the
-/// root's. `update_share` events keep their limits but not a change of lending.
-pub fn pooled(s: &Scenario) -> Scenario {
-    let mut s = s.clone();
-    if s.is_kueue() {
-        let types = s.instance_types.len();
-        let limits = (0..types)
-            .map(|t| {
-                let held: Vec<u64> = s
-                    .cohorts
-                    .iter()
-                    .filter_map(|c| c.limits.get(t).copied().flatten())
-                    .collect();
-                (!held.is_empty()).then(|| held.iter().sum())
-            })
-            .collect();
-        s.cohorts = vec![crate::model::Cohort {
-            name: POOLED_COHORT.to_string(),
-            parent: None,
-            limits,
-            borrowing_limit: Vec::new(),
-            lending_limit: Vec::new(),
-            weight: 1000,
-        }];
-    }
-    let kueue = s.is_kueue();
-    for share in &mut s.shares {
-        if kueue {
-            share.kueue.cohort = Some(0);
-            share.kueue.borrowing_limit = Vec::new();
-            share.kueue.lending_limit = Vec::new();
-        } else {
-            share.strategy = Strategy::LendAndBorrow;
-            share.borrow_limit = BorrowLimit::Unlimited;
-        }
-    }
-    keep_lending_as_the_variant(&mut s);
-    s
-}
-
-/// The one cohort of the Kueue model's `pooled` variant.
-pub const POOLED_COHORT: &str = "pooled";
-
-/// SPEC 9.1: "the variant holds for the whole run": `update_share` events keep every change
-/// but one of lending (strategy, borrow limit).
-fn keep_lending_as_the_variant(s: &mut Scenario) {
-    for e in &mut s.events {
-        if let TimedAction::UpdateShare { update, .. } = &mut e.action {
-            update.strategy = None;
-            update.borrow_limit = None;
-        }
-    }
-}
-
+pub use super::matched::{matched, matched_json, Completion, Matched};
 pub use super::verdict::{changes, delta, Better, Delta, Metric, ShareChange, Verdict};
+pub use crate::input::variant::{partitioned, pooled, Policy, POOLED_COHORT};
 
 /// `quotasim compare`'s JSON (SPEC 9): `{"as_given":R,"partitioned":R,"pooled":R,
 /// "matched":M,"forecast":F}`, from a comparison run with [`Product::ResultJson`].

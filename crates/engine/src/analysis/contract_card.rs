@@ -9,8 +9,8 @@
 
 use crate::analysis::compare::{Completion, ShareForecast};
 use crate::analysis::verdict::Unit;
-use crate::digest::{ContractEventKind, Digest, ShareContract, State};
-use crate::model::Agreement;
+use crate::input::model::Agreement;
+use crate::output::digest::{ContractEventKind, Digest, ShareContract, State};
 
 /// The four questions of SPEC 14, in the order a card asks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -585,8 +585,8 @@ fn repeated_yields(d: &Digest, share: usize, c: &ShareContract) -> Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::compare::{self, Policy};
-    use crate::digest::DigestLimits;
+    use crate::analysis::compare::{self, Policy};
+    use crate::output::digest::DigestLimits;
     use crate::pipeline::Product;
 
     fn digests(text: &str) -> (Digest, Vec<ShareForecast>) {

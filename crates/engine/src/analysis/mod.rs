@@ -7,5 +7,6 @@
 pub mod advisor;
 pub mod compare;
 pub mod contract_card;
+pub mod matched;
 pub mod sweep;
 pub mod verdict;

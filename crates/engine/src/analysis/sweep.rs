@@ -24,10 +24,10 @@ use std::fmt::Write as _;
 
 use serde_json::{Map, Value};
 
-use crate::model::Scenario;
+use crate::input::model::Scenario;
 use crate::output::json::{num, stats_json, string};
 use crate::output::stats::{nearest_rank, stats, Stats, MS_PER_HOUR};
-use crate::{validate, Options, Problem, Sim};
+use crate::{input::validate, simulation::Options, simulation::Sim, Problem};
 
 /// At most this many values per `--vary`, and this many runs in one sweep: a typo in a step
 /// must not plan a billion simulations.

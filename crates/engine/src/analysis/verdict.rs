@@ -12,8 +12,9 @@
 //!   size relative to the base), each in one unit; runs that are the same throughout read
 //!   [`NO_DIFFERENCE`].
 
-use crate::analysis::compare::{Matched, Policy};
-use crate::digest::ShareMetrics;
+use crate::analysis::matched::Matched;
+use crate::input::variant::Policy;
+use crate::output::digest::ShareMetrics;
 
 /// Below this relative difference a metric is "about the same" (SPEC 9.1: "a change under a
 /// few percent").
@@ -699,8 +700,8 @@ fn some_of(items: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analysis::compare::Completion;
-    use crate::digest::Pct;
+    use crate::analysis::matched::Completion;
+    use crate::output::digest::Pct;
 
     fn share(name: &str, misses: u64, lost_h: f64, cost: f64) -> ShareMetrics {
         ShareMetrics {
@@ -799,7 +800,12 @@ mod tests {
         let o = share("a", 0, 1.02, 101.0);
         let v = share_verdict(0, (PART, &b), (GIVEN, &o), Some(&m));
         assert_eq!(v.verdict, Verdict::AboutTheSame);
-        let all = verdicts((PART, &[b.clone()]), (GIVEN, &[b]), &[m], true);
+        let all = verdicts(
+            (PART, std::slice::from_ref(&b)),
+            (GIVEN, std::slice::from_ref(&b)),
+            &[m],
+            true,
+        );
         assert_eq!(
             all.headline(),
             "As given vs partitioned: no difference: nobody lends or borrows."

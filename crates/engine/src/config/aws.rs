@@ -6,7 +6,7 @@
 use serde_json::{json, Map, Value};
 
 use super::{doc_path, join, kind, ExportOptions, Exported, ImportOptions, Sink};
-use crate::model::{BorrowLimit, Queueing, ReclaimPolicy, Scenario, Strategy, WithinShare};
+use crate::input::model::{BorrowLimit, Queueing, ReclaimPolicy, Scenario, Strategy, WithinShare};
 use crate::Problem;
 
 /// A quota share as read from a body or a response.
@@ -169,7 +169,7 @@ pub(crate) fn import(
                 .flat_map(|e| e.limits.iter().map(move |(t, _)| (t, &e.path, e.file))),
         );
     for (t, path, file) in all_units {
-        if crate::catalogue::lookup(t).is_none() && !custom.contains(t) {
+        if crate::input::catalogue::lookup(t).is_none() && !custom.contains(t) {
             custom.push(t.clone());
             let sink = &mut sources[file].0;
             sink.warn(
@@ -373,7 +373,7 @@ impl Reader<'_, '_> {
             };
             let max = match o.get("maxCapacity") {
                 Some(v) => match crate::input::json::whole_number(v) {
-                    Some(n) if n <= crate::model::limits::MAX_INSTANCES => Some(n),
+                    Some(n) if n <= crate::input::model::limits::MAX_INSTANCES => Some(n),
                     _ => {
                         self.sink.err(
                             &join(&ip, "maxCapacity"),
@@ -604,7 +604,9 @@ pub(crate) fn export(
     };
     let mut warnings = Vec::new();
     for t in &sc.instance_types {
-        if crate::catalogue::lookup(&t.name).is_none() && (t.gpus != 1 || t.usd_per_hour != 0.0) {
+        if crate::input::catalogue::lookup(&t.name).is_none()
+            && (t.gpus != 1 || t.usd_per_hour != 0.0)
+        {
             warnings.push(Problem::new(
                 format!("instance_types.{}", t.name),
                 "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported",

@@ -104,7 +104,7 @@ pub fn parse_flavor_map(text: &str) -> Result<Vec<(String, String)>, Problem> {
             ));
         };
         let (flavor, ty) = (flavor.trim(), ty.trim());
-        if crate::catalogue::lookup(ty).is_none() {
+        if crate::input::catalogue::lookup(ty).is_none() {
             return Err(Problem::new(
                 "--flavor-map",
                 format!("{ty} is not a catalogue instance type (flavor {flavor})"),
@@ -186,7 +186,7 @@ pub fn import_files(
         Ok((scenario, mut extra)) if errors.is_empty() => {
             warnings.append(&mut extra);
             // A safety net: the scenario must load. Its problems name scenario paths.
-            if let Err(problems) = crate::load(&scenario.to_string()) {
+            if let Err(problems) = crate::input::validate::load(&scenario.to_string()) {
                 return Err(problems
                     .into_iter()
                     .map(|p| Problem::new(format!("imported scenario: {}", p.path), p.message))
@@ -281,7 +281,7 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
         return Err(problems);
     }
     let merged = Value::Object(base);
-    crate::load(&merged.to_string())?;
+    crate::input::validate::load(&merged.to_string())?;
     Ok(Imported::new(merged, imported.warnings.clone()))
 }
 
@@ -331,7 +331,7 @@ pub fn export(
     format: ExportFormat,
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
-    let loaded = crate::load(scenario_json)?;
+    let loaded = crate::input::validate::load(scenario_json)?;
     // Priority classes are read from the text: they name values, the model keeps none.
     let classes: Vec<(String, i64)> = serde_json::from_str::<Value>(scenario_json)
         .ok()
@@ -351,7 +351,7 @@ pub fn export(
 
 /// [`export`] of a validated scenario (without priority classes).
 pub fn export_scenario(
-    scenario: &crate::model::Scenario,
+    scenario: &crate::input::model::Scenario,
     format: ExportFormat,
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
@@ -359,7 +359,7 @@ pub fn export_scenario(
 }
 
 fn export_scenario_with(
-    scenario: &crate::model::Scenario,
+    scenario: &crate::input::model::Scenario,
     priority_classes: &[(String, i64)],
     format: ExportFormat,
     opts: &ExportOptions,

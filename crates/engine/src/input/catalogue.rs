@@ -4,7 +4,7 @@
 //! prices in us-east-1 (USD per instance-hour). A scenario's own `instance_types` entry
 //! overrides a catalogue entry of the same name.
 
-use crate::model::InstanceType;
+use crate::input::model::InstanceType;
 
 /// `(name, gpus, usd_per_hour)`.
 const CATALOGUE: &[(&str, u32, f64)] = &[

@@ -5,7 +5,7 @@
 use serde_json::{Map, Value};
 
 use crate::input::json::{self, join, kind, Rule};
-use crate::model::{
+use crate::input::model::{
     ms_from_s, Agreement, Alarms, Escalate, OnExhausted, Recovery, MAX_AGREEMENT_CHARS,
 };
 use crate::Problem;

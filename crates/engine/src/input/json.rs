@@ -7,7 +7,7 @@
 
 use serde_json::{Map, Value};
 
-use crate::model::limits::MAX_TIME_S;
+use crate::input::model::limits::MAX_TIME_S;
 use crate::{Bound, Kind, Problem};
 
 /// What a number field takes: whole or not, a time in seconds or not, and its bounds.
@@ -205,13 +205,13 @@ pub fn integer(v: &Value, path: &str, rule: Rule) -> Result<i64, Problem> {
 /// The rule of a job priority in a model: 0..=9999 in the AWS model (SPEC 2), any 32-bit
 /// integer in the Kueue model (SPEC 12).
 pub fn priority_rule(kueue: bool) -> Rule {
-    let (lo, hi) = crate::model::limits::priority_bounds(kueue);
+    let (lo, hi) = crate::input::model::limits::priority_bounds(kueue);
     Rule::whole(lo as i64, hi as i64)
 }
 
 /// The message of a Kueue-model priority out of the 32-bit range, naming both bounds.
 pub fn kueue_priority_message(x: f64) -> String {
-    use crate::model::limits::{KUEUE_MAX_PRIORITY, KUEUE_MIN_PRIORITY};
+    use crate::input::model::limits::{KUEUE_MAX_PRIORITY, KUEUE_MIN_PRIORITY};
     format!(
         "must be a 32-bit integer, {KUEUE_MIN_PRIORITY}..={KUEUE_MAX_PRIORITY} in the Kueue model (got {x})"
     )
@@ -228,9 +228,13 @@ pub fn kueue_priority_problem(mut p: Problem, x: Option<f64>) -> Problem {
 
 /// `v` as a job priority of the model (see [`priority_rule`]): the AWS model keeps SPEC 2's
 /// messages (`must be <= 9999 (got 10000)`), the Kueue model names its 32-bit bounds.
-pub fn priority(v: &Value, path: &str, kueue: bool) -> Result<crate::model::Priority, Problem> {
+pub fn priority(
+    v: &Value,
+    path: &str,
+    kueue: bool,
+) -> Result<crate::input::model::Priority, Problem> {
     match integer(v, path, priority_rule(kueue)) {
-        Ok(i) => Ok(i as crate::model::Priority),
+        Ok(i) => Ok(i as crate::input::model::Priority),
         Err(p) if kueue => Err(kueue_priority_problem(p, v.as_f64())),
         Err(p) => Err(p),
     }
@@ -239,7 +243,7 @@ pub fn priority(v: &Value, path: &str, kueue: bool) -> Result<crate::model::Prio
 /// Seconds `x` (already accepted by `rule`) as milliseconds, refusing a positive duration
 /// that rounds to 0 ms.
 pub fn millis(x: f64, path: &str, rule: Rule) -> Result<i64, Problem> {
-    let ms = crate::model::ms_from_s(x);
+    let ms = crate::input::model::ms_from_s(x);
     if ms < 1 && rule.min.is_some_and(|b| !b.inclusive) {
         let message = format!("must be at least 0.001 seconds (1 ms) (got {x})");
         return Err(rule.problem(path, message));

@@ -13,4 +13,5 @@ pub mod priority_class;
 pub mod trace;
 pub mod translate;
 pub mod validate;
+pub mod variant;
 pub mod workload;

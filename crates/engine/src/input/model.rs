@@ -1,6 +1,6 @@
 //! The scenario model (SPEC 2 "Entities and limits", SPEC 7 "Scenario file").
 //!
-//! These are the *validated* types: every value here has passed [`crate::validate`], so the
+//! These are the *validated* types: every value here has passed [`crate::input::validate`], so the
 //! simulator never re-checks them. Times are integer milliseconds ([`Ms`]) so that sums of
 //! time are exact and the output is byte-identical on every platform.
 

@@ -3,7 +3,7 @@
 //! JSON object (an ordered, hashed map with its keys allocated) for each job. The whole
 //! Philly trace is 82,247 such jobs. Each job field keeps its JSON value, `null` included,
 //! and the validator runs exactly the checks of the general path on them
-//! ([`crate::validate::load`]).
+//! ([`crate::input::validate::load`]).
 //!
 //! Anything else makes this reading fail, and the document is read again the general way:
 //! a syntax error, a document that is not an object, a key given twice, a job that is not an
@@ -254,8 +254,8 @@ mod tests {
         docs.push(format!("{{{head}, \"jobs\": [{}], \"events\": [{{\"at_s\": 10, \"set_priority\": {{\"job\": \"a\", \"priority\": 2}}}}]}}", jobs[0]));
         for doc in &docs {
             assert!(read(doc).is_some(), "the plain path takes {doc}");
-            let general = crate::validate::load_value(&serde_json::from_str(doc).unwrap());
-            let fast = crate::validate::load(doc);
+            let general = crate::input::validate::load_value(&serde_json::from_str(doc).unwrap());
+            let fast = crate::input::validate::load(doc);
             assert_eq!(format!("{fast:?}"), format!("{general:?}"), "{doc}");
         }
     }

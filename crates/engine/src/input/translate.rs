@@ -9,7 +9,7 @@
 
 use serde_json::{json, Map, Value};
 
-use crate::model::Model;
+use crate::input::model::Model;
 
 /// The name of the cohort an AWS scenario's shares go into (as `quotasim export kueue`).
 pub const AWS_COHORT: &str = "quotalab";
@@ -347,7 +347,7 @@ pub fn kueue_to_aws(doc: &Value) -> Translated {
             for j in a {
                 if let Some(p) = j.get_mut("priority") {
                     if let Some(n) = p.as_i64() {
-                        let c = n.clamp(0, i64::from(crate::model::limits::MAX_PRIORITY));
+                        let c = n.clamp(0, i64::from(crate::input::model::limits::MAX_PRIORITY));
                         if c != n {
                             *p = json!(c);
                             note("Priorities outside AWS Batch's 0..9999 were clamped.");

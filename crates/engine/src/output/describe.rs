@@ -4,7 +4,7 @@
 //! playground shows it above the editor. It only reads a validated [`Scenario`]; the rules
 //! it words are the ones SPEC 2 gives each strategy.
 
-use crate::model::{BorrowLimit, Scenario, Share, Strategy};
+use crate::input::model::{BorrowLimit, Scenario, Share, Strategy};
 
 /// At most this many teams are named; the rest are counted.
 const NAMED_MAX: usize = 6;
@@ -138,7 +138,7 @@ fn join(parts: &[String]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::load;
+    use crate::input::validate::load;
 
     const AWS: &str = include_str!("../../tests/golden/aws-walkthrough.json");
 

@@ -12,11 +12,11 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::{Ms, Priority, Scenario};
-use crate::result::{self, Percentiles, Stats};
-use crate::sim::{self, Sim, NO_JOB};
+use crate::input::model::{Ms, Priority, Scenario};
+use crate::output::result::{self, Percentiles, Stats};
+use crate::simulation::{self as sim, Sim, NO_JOB};
 
-pub use crate::sim::{Cause, State};
+pub use crate::simulation::{Cause, State};
 
 const MS_PER_HOUR: f64 = 3_600_000.0;
 
@@ -124,7 +124,7 @@ pub struct ContractDigest {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ShareContract {
     /// The share's `agreement`, as written (`None` for the totals and shares without one).
-    pub agreement: Option<crate::model::Agreement>,
+    pub agreement: Option<crate::input::model::Agreement>,
     pub interruptions: u64,
     pub restores: u64,
     pub restore_failures: u64,
@@ -193,7 +193,7 @@ pub struct ContractEvent {
     pub explain: String,
 }
 
-fn share_contract(st: &Stats, agreement: Option<crate::model::Agreement>) -> ShareContract {
+fn share_contract(st: &Stats, agreement: Option<crate::input::model::Agreement>) -> ShareContract {
     let r = &st.recovery;
     let c = &r.counts;
     ShareContract {
@@ -423,10 +423,10 @@ fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
             fair_sharing: st.fair_sharing,
         })
         .collect();
-    let dominant = |v: &Vec<crate::sim::fair_sharing::ShareValue>| {
+    let dominant = |v: &Vec<crate::simulation::share_value::ShareValue>| {
         keep.iter()
             .map(|&i| match v.get(i) {
-                Some(crate::sim::fair_sharing::ShareValue::Finite(x)) => Some(*x),
+                Some(crate::simulation::share_value::ShareValue::Finite(x)) => Some(*x),
                 _ => None,
             })
             .collect::<Vec<_>>()
@@ -853,7 +853,7 @@ impl<'a> Segments<'a> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::{load, simulate, Options};
+    use crate::{input::validate::load, simulate, simulation::Options};
 
     const AWS: &str = include_str!("../../tests/golden/aws-walkthrough.json");
 

@@ -1,8 +1,8 @@
 //! Explanations (SPEC 8): the sentence beside a preemption and beside a waiting reason in
 //! the event log, the same words in the result JSON and on the page.
 
-use crate::model::{Priority, Scenario};
-use crate::sim::{Cause, EventKind, JobId, Reason};
+use crate::input::model::{Priority, Scenario};
+use crate::simulation::{Cause, EventKind, JobId, Reason};
 
 /// The one-sentence explanation of a preemption (SPEC 8: a newcomer understands it).
 pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String {
@@ -61,7 +61,7 @@ fn explain_kueue_preempt(
     by: JobId,
     cause: Cause,
     (victim_priority, by_priority): (Priority, Priority),
-    shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
+    shares: Option<[crate::simulation::share_value::ShareValue; 2]>,
 ) -> String {
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
@@ -226,7 +226,7 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
         return String::new();
     };
     let id = sc.id_of(j);
-    let secs = |ms: crate::model::Ms| crate::output::json::secs(ms);
+    let secs = |ms: crate::input::model::Ms| super::numbers::secs(ms);
     match *kind {
         EventKind::RestoreFailed { lost } => format!(
             "restore of {id} failed: its {} s of checkpointed progress are lost and it starts over",

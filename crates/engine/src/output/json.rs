@@ -4,32 +4,14 @@
 
 use std::fmt::Write as _;
 
-use crate::model::Ms;
-use crate::sim::{Event, EventKind, Sim, State, NO_JOB};
+use crate::input::model::Ms;
+use crate::simulation::{Event, EventKind, Sim, State, NO_JOB};
 
 use super::explain::{explain_preempt, explain_recovery, explain_waiting};
 use super::stats::{cohort_stats, stats, Percentiles, Stats, MS_PER_HOUR};
-use crate::simulation::fair_sharing::ShareValue;
+use crate::simulation::share_value::ShareValue;
 
-/// Seconds from milliseconds: an integer when whole, else the shortest decimal.
-pub fn secs(ms: Ms) -> String {
-    if ms % 1000 == 0 {
-        (ms / 1000).to_string()
-    } else {
-        num(ms as f64 / 1000.0)
-    }
-}
-
-/// A finite float in the shortest round-trip form (integers without a fraction).
-pub(crate) fn num(x: f64) -> String {
-    if !x.is_finite() {
-        return "0".to_string();
-    }
-    if x == x.trunc() && x.abs() < 1e15 {
-        return format!("{}", x as i64);
-    }
-    serde_json::to_string(&x).unwrap_or_else(|_| "0".to_string())
-}
+pub use super::numbers::{num, secs};
 
 pub(crate) fn hours(ms: u128) -> String {
     num(ms as f64 / MS_PER_HOUR)

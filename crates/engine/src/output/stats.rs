@@ -2,8 +2,8 @@
 //! percentiles, and the held instance-time split into useful, lost, startup, checkpoint and
 //! grace, per share and in total.
 
-use crate::model::Ms;
-use crate::sim::{Reason, Sim, State};
+use crate::input::model::Ms;
+use crate::simulation::{Reason, Sim, State};
 
 /// `mean, p50, p90, p99, max` of a set of durations, in seconds (SPEC 8). Percentiles are
 /// nearest-rank; all 0 for an empty set.
@@ -201,7 +201,7 @@ pub struct Stats {
 /// stability counts.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct RecoveryStats {
-    pub counts: crate::sim::RecoveryCounts,
+    pub counts: crate::simulation::RecoveryCounts,
     /// Requeue (or resubmission) to the next start, over the restarts that happened.
     pub wait_after_interruption: Percentiles,
     /// Jobs that SUCCEEDED or FAILED (REJECTED and unfinished ones have not ended).

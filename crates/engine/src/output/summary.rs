@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::sim::Sim;
+use crate::simulation::Sim;
 
 use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
 
@@ -160,7 +160,7 @@ pub fn summary_table(sim: &Sim) -> String {
 
 /// SPEC 14: the recovery table, only for scenarios that use the interruption contract.
 fn recovery_table(
-    sc: &crate::model::Scenario,
+    sc: &crate::input::model::Scenario,
     shares: &[Stats],
     total: &Stats,
     big: bool,

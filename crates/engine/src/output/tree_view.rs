@@ -3,7 +3,7 @@
 //! from the run's [`Digest`] series (the page's cohort tree view at the time cursor, like
 //! KueueViz). It only reads what the run recorded; it decides nothing.
 
-use crate::digest::{Digest, KueueDigest};
+use crate::output::digest::{Digest, KueueDigest};
 
 /// What a row of the tree is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -8,11 +8,11 @@
 //!
 //! SPEC 12 "One engine": conditions 1 and 2 are the Kueue model's quota test
 //! `n <= available(S,T)` on the AWS scenario's quota tree under the translation table
-//! ([`crate::quota_tree::aws_as_kueue`]), which every `TypeUsage` of the AWS model carries
+//! ([`aws_as_kueue`]), which every `TypeUsage` of the AWS model carries
 //! (and its trial copies with it); condition 3 stays as SPEC 3 states it.
 
-use crate::model::{BorrowLimit, Share, Strategy};
-use crate::quota_tree::{available_of, aws_as_kueue, root_available_of, NodeQuota, QuotaTree};
+use crate::input::model::{BorrowLimit, Share, Strategy};
+use crate::simulation::quota_tree::{available_of, root_available_of, NodeQuota, QuotaTree};
 
 /// Why a job does not fit: the first failing condition of SPEC 3.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -467,6 +467,55 @@ impl TypeUsage {
     }
 }
 
+/// SPEC 12 translation table: the AWS model's shares of one type as a Kueue tree: every
+/// share a ClusterQueue of one root cohort whose own quota is the unallocated pool;
+/// `RESERVE` is lending limit 0 and borrowing limit 0, `LEND` borrowing limit 0,
+/// `LEND_AND_BORROW` with `borrow_limit` p a borrowing limit of floor(limit x p / 100)
+/// (none for -1). The AWS model's admission goes through this tree (`admission.rs`,
+/// `TypeUsage::fits`): fit conditions 1 and 2 of SPEC 3 are `n <= available`, with one
+/// place where SPEC 3 wins (an overdrawn pool, see `fits`); condition 3 stays AWS's. The
+/// property tests check the translation against SPEC 3 as worded.
+pub fn aws_as_kueue(shares: &[Share], t: usize, capacity: u64) -> QuotaTree {
+    use crate::input::model::{Cohort, KueueShare};
+    use crate::simulation::quota_tree::at;
+    let types = t + 1;
+    let mut translated: Vec<Share> = Vec::with_capacity(shares.len());
+    for sh in shares {
+        let limit = at(&sh.limits, t).unwrap_or(0);
+        let mut borrowing_limit = vec![None; types];
+        let mut lending_limit = vec![None; types];
+        match sh.strategy {
+            Strategy::Reserve => {
+                borrowing_limit[t] = Some(0);
+                lending_limit[t] = Some(0);
+            }
+            Strategy::Lend => borrowing_limit[t] = Some(0),
+            Strategy::LendAndBorrow => {
+                borrowing_limit[t] = borrow_cap_instances(sh.strategy, sh.borrow_limit, limit)
+            }
+        }
+        let mut s = sh.clone();
+        s.kueue = KueueShare {
+            cohort: Some(0),
+            borrowing_limit,
+            lending_limit,
+            ..KueueShare::default()
+        };
+        translated.push(s);
+    }
+    let mut limits = vec![None; types];
+    limits[t] = Some(unallocated(shares, t, capacity));
+    let root = Cohort {
+        name: "quotalab".into(),
+        parent: None,
+        limits,
+        borrowing_limit: Vec::new(),
+        lending_limit: Vec::new(),
+        weight: 1000,
+    };
+    QuotaTree::new(&translated, &[root], t)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -706,7 +755,7 @@ mod tests {
     // SPEC 3 condition 1: the cap in instances, as the editor shows it.
     #[test]
     fn borrow_cap_in_instances() {
-        use crate::model::BorrowLimit as B;
+        use crate::input::model::BorrowLimit as B;
         let lab = Strategy::LendAndBorrow;
         assert_eq!(borrow_cap_instances(lab, B::Percent(200), 1), Some(2));
         assert_eq!(borrow_cap_instances(lab, B::Percent(150), 3), Some(4));

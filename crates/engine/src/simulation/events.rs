@@ -4,9 +4,9 @@
 
 use std::cmp::Reverse;
 
-use crate::admission;
-use crate::lifecycle;
-use crate::model::*;
+use crate::input::model::*;
+use crate::simulation::admission;
+use crate::simulation::lifecycle;
 
 use super::state::*;
 
@@ -412,7 +412,7 @@ impl Sim<'_> {
         j: JobId,
         by: JobId,
         cause: Cause,
-        shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
+        shares: Option<[crate::simulation::share_value::ShareValue; 2]>,
     ) {
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share();

@@ -10,10 +10,11 @@
 use std::cmp::{Ordering, Reverse};
 use std::collections::VecDeque;
 
-use crate::model::{FsStrategy, Priority, ReclaimPolicy, WithinShare};
-use crate::preemption::Victim;
-use crate::quota_tree::{Node, QuotaTree};
-use crate::sim::{Cause, JobId, Sim};
+use crate::input::model::{FsStrategy, Priority, ReclaimPolicy, WithinShare};
+use crate::simulation::preemption::Victim;
+use crate::simulation::quota_tree::{Node, QuotaTree};
+use crate::simulation::share_value::ShareValue;
+use crate::simulation::{Cause, JobId, Sim};
 
 use super::kueue::{Candidate, Trial, Variant};
 
@@ -29,23 +30,6 @@ pub struct Drs {
     pub den: u128,
     /// The node's weight in thousandths.
     pub weight: u64,
-}
-
-/// A dominant resource share as shown (SPEC 12 explanations and results): Kueue's
-/// `weightedShare`, the weighted share rounded up, or infinite.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
-pub enum ShareValue {
-    Finite(u64),
-    Infinite,
-}
-
-impl std::fmt::Display for ShareValue {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            ShareValue::Finite(v) => write!(f, "{v}"),
-            ShareValue::Infinite => f.write_str("infinite"),
-        }
-    }
 }
 
 impl Drs {

@@ -10,10 +10,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::model::{Priority, Queueing, ReclaimPolicy, WithinShare};
-use crate::preemption::Victim;
-use crate::quota_tree::{Node, QuotaTree};
-use crate::sim::{AKey, Cause, JobId, Reason, Sim};
+use crate::input::model::{Priority, Queueing, ReclaimPolicy, WithinShare};
+use crate::simulation::preemption::Victim;
+use crate::simulation::quota_tree::{Node, QuotaTree};
+use crate::simulation::{AKey, Cause, JobId, Reason, Sim};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -301,12 +301,14 @@ impl Sim<'_> {
     fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
         let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
         heads.clear();
-        heads.extend(
-            self.rt[s]
-                .heads
-                .iter()
-                .map(|&(key, (t, n))| (key.3, t, n, crate::admission::has_limit(&self.cfg[s], t))),
-        );
+        heads.extend(self.rt[s].heads.iter().map(|&(key, (t, n))| {
+            (
+                key.3,
+                t,
+                n,
+                crate::simulation::admission::has_limit(&self.cfg[s], t),
+            )
+        }));
         self.rt[s].kueue_heads = Heads { at, heads };
     }
 
@@ -847,7 +849,7 @@ impl Sim<'_> {
     /// `Binding::BorrowingLimit` with `borrow_limit`, a cohort's, `Binding::CohortFull` and
     /// `Binding::Capacity` with `capacity_in_use` or `no_lendable_capacity`).
     pub(crate) fn kueue_reason(&self, s: usize, t: usize, n: u64) -> Reason {
-        if !crate::admission::has_limit(&self.cfg[s], t) {
+        if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return Reason::Unschedulable;
         }
         let tree = &self.trees[t];
@@ -926,7 +928,7 @@ impl Sim<'_> {
     /// the job, the capacity. `None`: nothing binds (the job fits now) or no limit.
     pub(crate) fn kueue_binding(&self, s: usize, t: usize, n: u64) -> Option<Binding> {
         let tree = self.trees.get(t)?;
-        if !crate::admission::has_limit(&self.cfg[s], t) {
+        if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return None;
         }
         if (n as i128) <= tree.available(s) {

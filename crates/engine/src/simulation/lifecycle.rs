@@ -4,7 +4,7 @@
 //! progress `base` works `interval` of progress, pauses `cost` to save, and so on, with no
 //! save at completion. So the cost of a job is O(its preemptions), not O(its work).
 
-use crate::model::{Checkpoint, Ms};
+use crate::input::model::{Checkpoint, Ms};
 
 /// SPEC 6 "Startup": `startup_s`, then `restore_s` if the job resumes from a checkpoint with
 /// progress above 0. Both count as `startup`; the job is STARTING throughout.

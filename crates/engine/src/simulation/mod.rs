@@ -15,6 +15,7 @@ pub mod preemption;
 pub mod quota_tree;
 pub mod recovery;
 pub mod series;
+pub mod share_value;
 pub mod state;
 
 pub use state::*;

@@ -5,10 +5,10 @@
 //! equal priority) can preempt no more than its head. So a share's offer is found by looking
 //! at bucket heads only, and a pass costs O(shares x buckets + jobs touched), not O(queued).
 
-use crate::admission::{self, Headroom, Misfit};
-use crate::model::Queueing;
-use crate::preemption::{Preemptor, Victim};
-use crate::sim::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
+use crate::input::model::Queueing;
+use crate::simulation::admission::{self, Headroom, Misfit};
+use crate::simulation::preemption::{Preemptor, Victim};
+use crate::simulation::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
 
 /// Why a share has no offer in a step of the pass (see [`NoOffer`]).
 struct Refusal {
@@ -242,7 +242,7 @@ impl Sim<'_> {
         let usage = &self.usage[t];
         if !usage.within_ceiling(s, n) {
             // Condition 1.
-            if share.strategy == crate::model::Strategy::LendAndBorrow {
+            if share.strategy == crate::input::model::Strategy::LendAndBorrow {
                 Reason::BorrowLimit
             } else {
                 Reason::EntitlementExhausted

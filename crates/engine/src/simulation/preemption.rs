@@ -7,9 +7,9 @@
 
 use std::collections::BinaryHeap;
 
-use crate::admission::{self, TypeUsage};
-use crate::model::Priority;
-use crate::sim::{AKey, Cause, JobId, Sim};
+use crate::input::model::Priority;
+use crate::simulation::admission::{self, TypeUsage};
+use crate::simulation::{AKey, Cause, JobId, Sim};
 
 /// A chosen victim and why.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,7 +20,7 @@ pub struct Victim {
     pub cause: Cause,
     /// Kueue model, fair sharing: the preemptor's and the victim's dominant resource share
     /// (SPEC 12 explanations); `None` elsewhere.
-    pub shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
+    pub shares: Option<[crate::simulation::share_value::ShareValue; 2]>,
 }
 
 /// The job preemption makes room for, as its queue head knows it (share, type, size,

@@ -7,7 +7,7 @@
 //! bubbles up to its parent, so a cohort's usage is the sum over its children of
 //! `max(0, usage - private)`. Every query walks the path to the root: O(depth).
 
-use crate::model::{Cohort, Share};
+use crate::input::model::{Cohort, Share};
 
 /// A node index: shares first, then cohorts (`shares + cohort index`).
 pub type Node = usize;
@@ -89,7 +89,7 @@ fn local_available_of(private: u64, usage: u64) -> u64 {
     private.saturating_sub(usage)
 }
 
-fn at(v: &[Option<u64>], t: usize) -> Option<u64> {
+pub(crate) fn at(v: &[Option<u64>], t: usize) -> Option<u64> {
     v.get(t).copied().flatten()
 }
 
@@ -405,59 +405,10 @@ impl QuotaTree {
     }
 }
 
-/// SPEC 12 translation table: the AWS model's shares of one type as a Kueue tree: every
-/// share a ClusterQueue of one root cohort whose own quota is the unallocated pool;
-/// `RESERVE` is lending limit 0 and borrowing limit 0, `LEND` borrowing limit 0,
-/// `LEND_AND_BORROW` with `borrow_limit` p a borrowing limit of floor(limit x p / 100)
-/// (none for -1). The AWS model's admission goes through this tree (`admission.rs`,
-/// `TypeUsage::fits`): fit conditions 1 and 2 of SPEC 3 are `n <= available`, with one
-/// place where SPEC 3 wins (an overdrawn pool, see `fits`); condition 3 stays AWS's. The
-/// property tests check the translation against SPEC 3 as worded.
-pub fn aws_as_kueue(shares: &[Share], t: usize, capacity: u64) -> QuotaTree {
-    use crate::model::{KueueShare, Strategy};
-    let types = t + 1;
-    let mut translated: Vec<Share> = Vec::with_capacity(shares.len());
-    for sh in shares {
-        let limit = at(&sh.limits, t).unwrap_or(0);
-        let mut borrowing_limit = vec![None; types];
-        let mut lending_limit = vec![None; types];
-        match sh.strategy {
-            Strategy::Reserve => {
-                borrowing_limit[t] = Some(0);
-                lending_limit[t] = Some(0);
-            }
-            Strategy::Lend => borrowing_limit[t] = Some(0),
-            Strategy::LendAndBorrow => {
-                borrowing_limit[t] =
-                    crate::admission::borrow_cap_instances(sh.strategy, sh.borrow_limit, limit)
-            }
-        }
-        let mut s = sh.clone();
-        s.kueue = KueueShare {
-            cohort: Some(0),
-            borrowing_limit,
-            lending_limit,
-            ..KueueShare::default()
-        };
-        translated.push(s);
-    }
-    let mut limits = vec![None; types];
-    limits[t] = Some(crate::admission::unallocated(shares, t, capacity));
-    let root = Cohort {
-        name: "quotalab".into(),
-        parent: None,
-        limits,
-        borrowing_limit: Vec::new(),
-        lending_limit: Vec::new(),
-        weight: 1000,
-    };
-    QuotaTree::new(&translated, &[root], t)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{BorrowLimit, KueueShare, Strategy};
+    use crate::input::model::{BorrowLimit, KueueShare, Strategy};
 
     fn share(limit: u64, cohort: Option<usize>, bl: Option<u64>, ll: Option<u64>) -> Share {
         Share {

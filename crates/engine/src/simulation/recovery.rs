@@ -9,8 +9,8 @@
 use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::lifecycle;
-use crate::model::*;
+use crate::input::model::*;
+use crate::simulation::lifecycle;
 
 use super::state::*;
 

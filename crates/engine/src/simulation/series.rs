@@ -2,9 +2,9 @@
 //! queued instances per (share, type), recorded when they change, and their integrals over
 //! time behind `instance_hours`.
 
-use crate::model::*;
+use crate::input::model::*;
 
-use super::fair_sharing::ShareValue;
+use super::share_value::ShareValue;
 use super::state::*;
 
 impl Sim<'_> {

@@ -9,10 +9,10 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet, BinaryHeap};
 
-use crate::admission::{self, TypeUsage};
-use crate::model::*;
+use crate::input::model::*;
+use crate::simulation::admission::{self, TypeUsage};
 
-use super::fair_sharing::ShareValue;
+use super::share_value::ShareValue;
 
 /// What to record besides the metrics. The CLI's `--summary` needs neither the event log
 /// nor the series; the page and `run` need both.
@@ -47,7 +47,7 @@ impl Options {
 }
 
 /// SPEC 6 job states (plus "not yet submitted"). Serializable: the display digest carries
-/// them (see [`crate::digest`]).
+/// them (see [`crate::output::digest`]).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -158,7 +158,7 @@ pub enum EventKind {
         by_priority: Priority,
         /// Fair sharing (Kueue model): the preemptor's and the victim's dominant resource
         /// share at the decision (SPEC 12 explanations).
-        shares: Option<[crate::simulation::fair_sharing::ShareValue; 2]>,
+        shares: Option<[crate::simulation::share_value::ShareValue; 2]>,
     },
     Requeue,
     Succeed,
@@ -465,7 +465,7 @@ impl JobRt {
 }
 
 // `OptMs` moved to the model (job deadlines are one); the old path still works.
-pub use crate::model::OptMs;
+pub use crate::input::model::OptMs;
 
 /// SPEC 14 counts of one share (the `recovery` and `policy` blocks).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -810,7 +810,7 @@ pub struct Sim<'a> {
     /// per pass).
     pub(crate) scratch_changes: Vec<(usize, QKey, Reason)>,
     /// `could_pass`'s answers at the current `usage_version` (preemption.rs).
-    pub(crate) could_pass_memo: std::cell::RefCell<crate::preemption::CouldPassMemo>,
+    pub(crate) could_pass_memo: std::cell::RefCell<crate::simulation::preemption::CouldPassMemo>,
     /// `record_values`' (lent, idle) per type at its last call, and whether they moved
     /// then.
     pub(super) scratch_lent: Vec<((u64, u64), bool)>,
@@ -1191,7 +1191,7 @@ mod size {
     #[test]
     fn per_job_records() {
         let (spec, rt) = (
-            std::mem::size_of::<crate::model::JobSpec>(),
+            std::mem::size_of::<crate::input::model::JobSpec>(),
             std::mem::size_of::<super::JobRt>(),
         );
         eprintln!("JobSpec {spec} bytes, JobRt {rt} bytes");
@@ -1208,7 +1208,7 @@ mod ranks {
 
     /// `n` jobs on one share, one a minute; the jobs at indices `tied` all submitted at 0,
     /// with ids in reverse of their file order (so the id order is the reverse of file order).
-    fn scenario(n: usize, tied: &[usize]) -> crate::model::Scenario {
+    fn scenario(n: usize, tied: &[usize]) -> crate::input::model::Scenario {
         let jobs: Vec<_> = (0..n)
             .map(|i| {
                 let (id, submit) = match tied.iter().position(|&t| t == i) {
@@ -1222,7 +1222,9 @@ mod ranks {
         let doc = serde_json::json!({"format": "quotalab/v1", "capacity": {"ml.g5.xlarge": 1},
             "shares": [{"name": "a", "strategy": "RESERVE", "limits": {"ml.g5.xlarge": 1}}],
             "jobs": jobs});
-        crate::validate::load(&doc.to_string()).unwrap().scenario
+        crate::input::validate::load(&doc.to_string())
+            .unwrap()
+            .scenario
     }
 
     /// SPEC 4: among jobs of one submit time, ranks follow the ids; a job alone at its time

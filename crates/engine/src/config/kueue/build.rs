@@ -41,9 +41,9 @@ pub(super) fn build(
             .find(|(k, _)| k == f)
             .map(|(_, t)| t.clone());
         let (name, gpus, custom) =
-            match mapped.or_else(|| crate::catalogue::lookup(f).map(|t| t.name)) {
+            match mapped.or_else(|| crate::input::catalogue::lookup(f).map(|t| t.name)) {
                 Some(t) => {
-                    let g = crate::catalogue::lookup(&t)
+                    let g = crate::input::catalogue::lookup(&t)
                         .map(|t| t.gpus)
                         .unwrap_or(1)
                         .max(1);

@@ -59,11 +59,11 @@ use std::io::{self, Read};
 
 use serde_json::{json, Map, Value};
 
-use crate::model::limits::{
+use crate::input::model::limits::{
     MAX_INSTANCES as MAX_CAPACITY, MAX_NAME as MAX_SHARE_NAME, MAX_PRIORITY, MAX_SHARES,
     MAX_TRACE_GPUS as MAX_GPUS, MAX_TRACE_TIME_MS as MAX_TIME_MS, MIN_PRIORITY,
 };
-use crate::model::{Priority, Strategy};
+use crate::input::model::{Priority, Strategy};
 use crate::Problem;
 
 /// The longest CSV record (row) read, in bytes; a longer one is skipped, never buffered whole.

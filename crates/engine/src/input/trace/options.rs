@@ -205,8 +205,8 @@ pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
     if opts.instance_type.trim().is_empty() {
         return bad("--instance-type", "must not be empty");
     }
-    if crate::catalogue::lookup(&opts.instance_type).is_none() {
-        let known: Vec<&str> = crate::catalogue::names().collect();
+    if crate::input::catalogue::lookup(&opts.instance_type).is_none() {
+        let known: Vec<&str> = crate::input::catalogue::names().collect();
         return Err(Problem::new(
             "--instance-type",
             format!(

@@ -32,7 +32,7 @@ pub use crate::input::model::limits::{
     MAX_SHARES, MAX_TIME_S,
 };
 
-/// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::model::limits`]).
+/// SPEC 2: priorities are 0..=[`MAX_PRIORITY`] (see [`crate::input::model::limits`]).
 pub const MAX_PRIORITY: u64 = crate::input::model::limits::MAX_PRIORITY as u64;
 
 /// A valid scenario and the warnings found while checking it (e.g. overcommit).

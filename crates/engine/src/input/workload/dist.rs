@@ -34,8 +34,8 @@ impl Field {
             },
             Field::Priority => Rule::NUMBER.at_least(0).at_most(MAX_PRIORITY as i64),
             Field::KueuePriority => Rule::NUMBER
-                .at_least(crate::model::limits::KUEUE_MIN_PRIORITY as i64)
-                .at_most(crate::model::limits::KUEUE_MAX_PRIORITY as i64),
+                .at_least(crate::input::model::limits::KUEUE_MIN_PRIORITY as i64)
+                .at_most(crate::input::model::limits::KUEUE_MAX_PRIORITY as i64),
             Field::Startup => Rule {
                 seconds: true,
                 ..Rule::NON_NEGATIVE

@@ -1,5 +1,5 @@
 //! Generation: a validated workload's jobs from the scenario's seed, by the recipe of the
-//! module documentation of [`crate::workload`] (random streams, sampling, draw layout). The
+//! module documentation of [`crate::input::workload`] (random streams, sampling, draw layout). The
 //! golden test at the bottom of this file pins that recipe.
 
 use std::collections::BTreeMap;
@@ -8,7 +8,7 @@ use rand_chacha::rand_core::{RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::*;
-use crate::model::{ms_from_s, JobClass, JobIds, JobSpec, JobTimes, Ms, OptMs, Priority};
+use crate::input::model::{ms_from_s, JobClass, JobIds, JobSpec, JobTimes, Ms, OptMs, Priority};
 
 /// Generates every workload's jobs in workload order (SPEC 7: ids `<share>-<n>` from 1,
 /// numbered per share across its workloads in order; within a workload in arrival order).

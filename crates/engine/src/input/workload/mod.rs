@@ -69,19 +69,19 @@
 //!   [`MAX_TIME_S`] seconds, so that no sum of times can overflow; real scenarios never
 //!   come near it.
 
-use crate::model::Checkpoint;
+use crate::input::model::Checkpoint;
 
 /// Largest number of instances a generated job can ask for (sampled values are clamped).
-pub use crate::model::limits::MAX_INSTANCES;
+pub use crate::input::model::limits::MAX_INSTANCES;
 /// Largest generated time, in seconds (sampled values are clamped).
-pub use crate::model::limits::MAX_TIME_S;
-/// Largest `count` (or `at_s` list) of one workload (see [`crate::model::limits`]).
-pub use crate::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
+pub use crate::input::model::limits::MAX_TIME_S;
+/// Largest `count` (or `at_s` list) of one workload (see [`crate::input::model::limits`]).
+pub use crate::input::model::limits::MAX_WORKLOAD_COUNT as MAX_COUNT;
 
-use crate::model::limits::MAX_TIME_MS;
+use crate::input::model::limits::MAX_TIME_MS;
 
 /// Highest job priority of the AWS model, as sampled values are clamped to it.
-const MAX_PRIORITY: f64 = crate::model::limits::MAX_PRIORITY as f64;
+const MAX_PRIORITY: f64 = crate::input::model::limits::MAX_PRIORITY as f64;
 
 /// Draws read per job (see the module doc, "Draw layout").
 const DRAWS_PER_JOB: usize = 9;
@@ -137,9 +137,9 @@ pub struct Workload {
     /// Deadline = factor x the job's work, relative to its submit time.
     pub deadline_factor: Option<f64>,
     /// SPEC 14 fields, copied to every generated job.
-    pub recovery: Option<crate::model::Recovery>,
-    pub on_retries_exhausted: crate::model::OnExhausted,
-    pub escalate: Option<crate::model::Escalate>,
+    pub recovery: Option<crate::input::model::Recovery>,
+    pub on_retries_exhausted: crate::input::model::OnExhausted,
+    pub escalate: Option<crate::input::model::Escalate>,
     /// SPEC 12: the scenario follows the Kueue model, so sampled priorities are clamped to
     /// the 32-bit range instead of SPEC 2's `0..=9999`.
     pub kueue: bool,

@@ -6,7 +6,7 @@ use serde_json::{Map, Value};
 
 use super::*;
 use crate::input::json::{self, get, idx, join, Rule};
-use crate::model::{ms_from_s, Checkpoint};
+use crate::input::model::{ms_from_s, Checkpoint};
 use crate::Problem;
 
 use super::dist::{optional_dist, parse_dist, Field};
