@@ -3,6 +3,7 @@
 use std::fs::File;
 use std::io::{self, BufReader, Read};
 
+use quotalab_engine::input::digits::group_digits;
 use quotalab_engine::trace::{self, ImportOptions, ImportReport};
 
 use crate::choice::{LimitsArg, StrategyArg, TimeUnitArg};
@@ -146,13 +147,13 @@ pub fn run(args: &TraceImportArgs) -> Result<String, Vec<String>> {
 pub fn summary(report: &ImportReport, shares: usize) -> Vec<String> {
     let mut lines = vec![format!(
         "imported {} {} from {} {} into {} {}; skipped {}",
-        thousands(report.imported),
+        group_digits(report.imported),
         plural(report.imported, "job", "jobs"),
-        thousands(report.rows),
+        group_digits(report.rows),
         plural(report.rows, "row", "rows"),
         shares,
         plural(shares as u64, "share", "shares"),
-        thousands(report.skipped)
+        group_digits(report.skipped)
     )];
     for problem in &report.first_problems {
         lines.push(format!("  skipped {problem}"));
@@ -161,7 +162,7 @@ pub fn summary(report: &ImportReport, shares: usize) -> Vec<String> {
     if report.skipped > quoted {
         lines.push(format!(
             "  ... and {} more skipped rows",
-            thousands(report.skipped - quoted)
+            group_digits(report.skipped - quoted)
         ));
     }
     lines.extend(report.warnings.iter().map(|w| format!("warning: {w}")));
@@ -174,19 +175,6 @@ fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     } else {
         many
     }
-}
-
-/// `82247` as `82,247`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// The scenario's name: `trace <file name>`, or `trace (stdin)`.
@@ -411,9 +399,5 @@ mod tests {
                  jobs will queue at peaks; a capacity of 2 instances would cover the peak",
             ]
         );
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1000), "1,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }

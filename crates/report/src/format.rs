@@ -1,5 +1,7 @@
 //! Number formatting shared by the page, its charts and the report.
 
+use quotalab_engine::input::digits::group_digits;
+
 /// A duration for people: seconds, minutes or hours depending on its size.
 pub fn duration(s: f64) -> String {
     if !s.is_finite() {
@@ -65,19 +67,6 @@ pub fn thousands(x: f64) -> String {
 /// A count with thousands separators: `1234567` -> `1,234,567`.
 pub fn count(n: usize) -> String {
     group_digits(n as u64)
-}
-
-/// `n`'s digits in groups of three, separated by commas.
-fn group_digits(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 /// `x` with at most `digits` decimals and no trailing zeros: `decimal(20.0, 2)` is `20`,

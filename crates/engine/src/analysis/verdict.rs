@@ -13,6 +13,7 @@
 //!   [`NO_DIFFERENCE`].
 
 use crate::analysis::matched::Matched;
+use crate::input::digits::group_digits;
 use crate::input::variant::Policy;
 use crate::output::digest::ShareMetrics;
 
@@ -651,15 +652,8 @@ impl Scale {
 
 /// A whole number with thousands separators (`-1234` -> `-1,234`).
 fn group(x: f64) -> String {
-    let digits = format!("{:.0}", x.abs());
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    if x < 0.0 && digits != "0" {
+    let out = group_digits(x.abs().round() as u64);
+    if x < 0.0 && out != "0" {
         format!("-{out}")
     } else {
         out

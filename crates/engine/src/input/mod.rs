@@ -6,6 +6,7 @@
 
 pub mod catalogue;
 pub mod contract;
+pub mod digits;
 pub mod json;
 pub mod model;
 pub(crate) mod plain;

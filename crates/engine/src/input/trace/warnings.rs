@@ -4,6 +4,7 @@
 //! documentation's choices.
 
 use super::*;
+use crate::input::digits::group_digits;
 
 /// Something about a successful import that the user should know (SPEC 11). The scenario is
 /// still produced; [`ImportWarning::message`] says it in words.
@@ -72,7 +73,7 @@ impl ImportWarning {
                         "raise {} to at least {} (one instance per share) or fold small shares \
                          into other with {}",
                         option("--capacity"),
-                        thousands(*shares),
+                        group_digits(*shares),
                         option("--top-shares")
                     ),
                 };
@@ -231,26 +232,13 @@ fn whole_gpus(milli: u64) -> u64 {
 
 /// `n` things: `1 job`, `1,234 jobs`.
 fn count(n: u64, one: &str) -> String {
-    format!("{} {one}{}", thousands(n), if n == 1 { "" } else { "s" })
-}
-
-/// `1234567` as `1,234,567`.
-fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
+    format!("{} {one}{}", group_digits(n), if n == 1 { "" } else { "s" })
 }
 
 /// A time after the trace's first submit: `45 s` under an hour, else `342.1 h`.
 fn elapsed(ms: i64) -> String {
     if ms < 3_600_000 {
-        format!("{} s", thousands((ms.max(0) / 1000) as u64))
+        format!("{} s", group_digits((ms.max(0) / 1000) as u64))
     } else {
         format!("{:.1} h", ms as f64 / 3_600_000.0)
     }
