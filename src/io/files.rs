@@ -578,28 +578,32 @@ pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Dig
 /// worker ([`REPORT_WORKER_URL`]), so a large scenario does not freeze the page ("Making
 /// the report…" meanwhile), and on the page's thread when no worker can run. Runs in the
 /// tools wasm ([`Tool::Report`]), so that the report's code is not in the page's; the
-/// file is `<scenario name>.html`, the scenario's problems go in a notice.
-pub fn export_report(app: AppState, text: &str) {
+/// file is `<scenario name>.html`, the scenario's problems go in a notice. With `compare`
+/// (the page's comparison is switched on) the report holds the comparison too (SPEC 9.1,
+/// `quotasim report --compare`).
+pub fn export_report(app: AppState, text: &str, compare: bool) {
     let name = format!("{}.html", file_stem(text));
-    match report_in_worker(app, text, name.clone()) {
+    match report_in_worker(app, text, compare, name.clone()) {
         Ok(()) => app
             .notice
             .set(Some(Notice::info("Making the report…", Vec::new()))),
-        Err(_) => report_here(app, text, &name),
+        Err(_) => report_here(app, text, compare, &name),
     }
 }
 
-/// The report's HTML, or the scenario's problems (the worker's [`make_report`] and the
-/// page's fallback).
-pub fn make_report(text: &str) -> Result<String, Vec<String>> {
-    quotalab_report::report(text).map_err(|p| p.iter().map(ToString::to_string).collect())
+/// The report's HTML (with the comparison when `compare`), or the scenario's problems (the
+/// worker's [`make_report`] and the page's fallback).
+pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
+    quotalab_report::build_with(text, &quotalab_report::Options { compare })
+        .map(|r| r.html)
+        .map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
 /// The script of the report's worker (it runs the tools wasm's `make_report`).
 pub const REPORT_WORKER_URL: &str = "./quotalab-tools-worker.js";
 
-fn report_here(app: AppState, text: &str, name: &str) {
-    match make_report(text) {
+fn report_here(app: AppState, text: &str, compare: bool, name: &str) {
+    match make_report(text, compare) {
         Ok(html) => {
             app.notice.set(None);
             report(app, download_text(name, "text/html", &html));
@@ -611,9 +615,10 @@ fn report_here(app: AppState, text: &str, name: &str) {
     }
 }
 
-/// Starts the report's worker on `text`; its answer downloads the report as `name` (or
-/// says what is wrong; a worker that fails makes way for the page's thread).
-fn report_in_worker(app: AppState, text: &str, name: String) -> Result<(), JsValue> {
+/// Starts the report's worker on `text` (`{text, compare}`, see
+/// `www/quotalab-tools-worker.js`); its answer downloads the report as `name` (or says what
+/// is wrong; a worker that fails makes way for the page's thread).
+fn report_in_worker(app: AppState, text: &str, compare: bool, name: String) -> Result<(), JsValue> {
     use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);
@@ -643,7 +648,7 @@ fn report_in_worker(app: AppState, text: &str, name: String) -> Result<(), JsVal
                     lines,
                 )));
             }
-            _ => report_here(app, &fallback, &name),
+            _ => report_here(app, &fallback, compare, &name),
         }
     };
     let answer = std::rc::Rc::new(std::cell::RefCell::new(Some(answer)));
@@ -669,7 +674,18 @@ fn report_in_worker(app: AppState, text: &str, name: String) -> Result<(), JsVal
     // One small pair of closures per report, kept for the worker's life.
     onmessage.forget();
     onerror.forget();
-    worker.post_message(&JsValue::from_str(text))
+    let message = js_sys::Object::new();
+    js_sys::Reflect::set(
+        &message,
+        &JsValue::from_str("text"),
+        &JsValue::from_str(text),
+    )?;
+    js_sys::Reflect::set(
+        &message,
+        &JsValue::from_str("compare"),
+        &JsValue::from_bool(compare),
+    )?;
+    worker.post_message(&message)
 }
 
 /// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps

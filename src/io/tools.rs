@@ -48,7 +48,7 @@ pub enum Tool {
     /// A file of the page's last run (result JSON, CSVs, occupancy SVG), a download.
     ExportResult(ResultFile),
     /// The scenario's report, one self-contained HTML file (SPEC 14, `quotalab_report`), a
-    /// download.
+    /// download; with the comparison (SPEC 9.1) while the compare switch is on.
     Report,
 }
 
@@ -383,7 +383,8 @@ pub fn open_tool(code: u32) {
             let d = page_digest();
             super::files::export_result(m.app, kind, &text, d.as_ref());
         }
-        Tool::Report => super::files::export_report(m.app, &text),
+        // With the comparison while the page's compare switch is on (`Tool::Compare`).
+        Tool::Report => super::files::export_report(m.app, &text, m.compare_on.get_untracked()),
     }
 }
 

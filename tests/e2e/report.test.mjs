@@ -1,7 +1,9 @@
 // The report export (SPEC 14): Files -> "Export report (HTML)" downloads one self-contained
 // HTML file made in the lazily loaded tools wasm, byte for byte what `quotasim report`
-// writes for the same scenario, and agreement text with markup stays text in the page and
-// in the report. The report is saved as target/e2e/download-report-*.html.
+// writes for the same scenario (`quotasim report --compare` while the page's comparison is
+// on, SPEC 9.1), its tables fit a 1024 px window and a printed page, and agreement text with
+// markup stays text in the page and in the report. The report is saved as
+// target/e2e/download-report-*.html.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -37,6 +39,46 @@ async function exportReport(page, tag) {
 /** The page's scenario text now (the bridge the tools read it from). */
 const scenarioText = (page) => page.evaluate(() => window.quotalabHost.scenario());
 
+/** `quotasim ARGS` on `input`: its standard output (it must succeed). */
+function quotasim(args, input) {
+  const run = spawnSync(QUOTASIM, args, { input, encoding: 'utf8', maxBuffer: 1 << 30 });
+  assert.equal(run.status, 0, `quotasim ${args.join(' ')}: ${run.stderr}`);
+  return run.stdout;
+}
+
+/** Text as the report writes it (crates/report/src/html.rs, `escape`). */
+const escapeHtml = (s) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/**
+ * Every table of `html` shown at `width` (and printed, when `print`) that is wider than its
+ * box or reaches past its section, and whether the document scrolls sideways.
+ */
+async function overflows(page, html, width, print) {
+  const view = await page.context().newPage();
+  try {
+    await view.setViewportSize({ width, height: 900 });
+    await view.emulateMedia({ media: print ? 'print' : 'screen' });
+    await view.setContent(html);
+    return await view.evaluate(() => {
+      const out = [];
+      const doc = document.documentElement;
+      if (doc.scrollWidth > doc.clientWidth + 1) out.push(`the document: ${doc.scrollWidth} > ${doc.clientWidth}`);
+      for (const t of document.querySelectorAll('table')) {
+        const r = t.getBoundingClientRect();
+        const box = t.parentElement;
+        const section = t.closest('section').getBoundingClientRect();
+        if (r.width > box.clientWidth + 0.5 || r.right > section.right + 0.5) {
+          out.push(`${t.className} in ${box.dataset.share ?? box.parentElement.id}: ${r.width} wide in ${box.clientWidth}`);
+        }
+      }
+      return out;
+    });
+  } finally {
+    await view.close();
+  }
+}
+
 test('the report downloads from the tools wasm, the same bytes as quotasim report', async (t) => {
   assert.ok(existsSync(QUOTASIM), `${QUOTASIM} is built (cargo build --release -p quotalab-cli)`);
   const browser = await openBrowser('report-export', { viewport: { width: 1440, height: 900 } });
@@ -65,6 +107,73 @@ test('the report downloads from the tools wasm, the same bytes as quotasim repor
   assert.equal(native.status, 0, native.stderr);
   // `quotasim` ends its output with a newline, as every command does.
   assert.ok(native.stdout.replace(/\n$/, '') === html.replace(/\n$/, ''), 'the page and quotasim report write the same bytes');
+  assert.deepEqual(problems, []);
+});
+
+test('with the comparison on, the report holds it, the same bytes as quotasim report --compare', async (t) => {
+  assert.ok(existsSync(QUOTASIM), `${QUOTASIM} is built (cargo build --release -p quotalab-cli)`);
+  const browser = await openBrowser('report-compare', { viewport: { width: 1024, height: 900 } });
+  t.after(browser.close);
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  // The research organisation: as given is neither partitioned nor pooled, so both
+  // verdicts are written out.
+  await page.getByTestId('preset-select').selectOption('research');
+  await page.waitForFunction(() => /platform/.test(document.querySelector('table.summary tbody')?.textContent ?? ''), null, {
+    timeout: 60_000,
+  });
+  await page.getByTestId('compare-toggle').check();
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('[data-testid=compare-table]')].map((t) => t.dataset.share).join() === 'research,product,platform',
+    null,
+    { timeout: 60_000 },
+  );
+
+  const { html } = await exportReport(page, 'research-compare');
+  const text = await scenarioText(page);
+  assert.ok(
+    quotasim(['report', '-', '--compare'], text).replace(/\n$/, '') === html.replace(/\n$/, ''),
+    'the page and quotasim report --compare write the same bytes',
+  );
+  const at = html.indexOf('<section id="comparison">');
+  assert.ok(at > html.indexOf('<section id="summary">'), 'the comparison, after the summary');
+  const section = html.slice(at, html.indexOf('</section>', at));
+  assert.ok(section.includes('Compare policies: what does lending change?'));
+  assert.doesNotMatch(html, /<script/i, 'no script');
+
+  // SPEC 9.1: the verdicts as `quotasim compare --summary` words them: two headlines, then a
+  // sentence per share.
+  const verdicts = quotasim(['compare', '-', '--summary'], text).split('\n\n')[0].split('\n').slice(1);
+  assert.equal(verdicts.filter((l) => !l.startsWith('  ')).length, 2, verdicts.join('\n'));
+  assert.equal(verdicts.filter((l) => l.startsWith('  ')).length, 6, verdicts.join('\n'));
+  for (const line of verdicts) {
+    assert.ok(section.includes(`>${escapeHtml(line.trim())}<`), `verdict in the report: ${line}`);
+  }
+  assert.equal(section.split('<li data-verdict="').length - 1, 6, 'a sentence per share and comparison');
+  await page.getByTestId('compare-view').screenshot({ path: join(SHOTS, 'report-compare-view.png') });
+
+  // The matched jobs of each share, as `quotasim compare` counts them, in its table.
+  const { matched } = JSON.parse(quotasim(['compare', '-'], text));
+  assert.deepEqual(Object.keys(matched), ['research', 'product', 'platform']);
+  for (const [share, { n }] of Object.entries(matched)) {
+    const from = section.indexOf(`<div class="compare-share" data-share="${share}">`);
+    assert.ok(from >= 0, `${share}'s table`);
+    const table = section.slice(from, section.indexOf('</table>', from));
+    assert.ok(table.includes(`Matched jobs: ${n.toLocaleString('en-US')} (succeeded under all three policies`), `${share}: ${n} matched`);
+    for (const col of ['as-given', 'partitioned', 'pooled']) assert.ok(table.includes(`data-col="${col}"`), `${share}: ${col}`);
+  }
+
+  // Every table fits a 1024 px window and a printed page.
+  assert.deepEqual(await overflows(page, html, 1024, false), [], 'at 1024 px');
+  assert.deepEqual(await overflows(page, html, 718, true), [], 'printed (an A4 page is about 718 px wide)');
+
+  // Switched off again: the report without the comparison, as `quotasim report`.
+  await page.getByTestId('compare-toggle').uncheck();
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=compare-table]').length === 0);
+  const { html: plain } = await exportReport(page, 'research-compare-off');
+  assert.ok(!plain.includes('<section id="comparison">'), 'no comparison while it is off');
+  assert.ok(quotasim(['report', '-'], text).replace(/\n$/, '') === plain.replace(/\n$/, ''), 'quotasim report');
   assert.deepEqual(problems, []);
 });
 
