@@ -288,7 +288,7 @@ pub fn jobs_csv(d: &Digest) -> String {
             j.preemptions.to_string(),
             num(j.lost_s),
             num(j.held_s),
-            j.waiting_reason.clone().unwrap_or_default(),
+            j.waiting_reason.map_or("", |r| r.as_str()).to_string(),
             opt_num(j.checkpoint_interval_s),
             opt_num(j.checkpoint_cost_s),
         ]
@@ -319,7 +319,7 @@ pub fn events_csv(d: &Digest) -> String {
             e.borrowing.map_or(String::new(), |b| b.to_string()),
             e.cause.map_or(String::new(), |c| c.as_str().to_string()),
             job_id(d, e.by),
-            e.reason.clone().unwrap_or_default(),
+            e.reason.map_or("", |r| r.as_str()).to_string(),
             e.priority.map_or(String::new(), |p| p.to_string()),
             e.explain.as_deref().map(text_cell).unwrap_or_default(),
         ]

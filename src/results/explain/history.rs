@@ -3,11 +3,13 @@
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Cause, Digest, EventKind, JobRow, State};
+use quotalab_engine::simulation::Reason;
 
 use super::log::describe;
-use super::{job_id, reason_words, selected_job, share_name, swatch};
+use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
 use crate::ui::format::{self, clock};
+use quotalab_engine::output::explain::reason_label;
 
 /// What one line of a job's history is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -51,7 +53,7 @@ pub struct History {
     /// Times the job started (took its instances).
     pub attempts: usize,
     /// Distinct waiting reasons, in order of first appearance.
-    pub reasons: Vec<String>,
+    pub reasons: Vec<Reason>,
 }
 
 /// The history of the job with id `id`, if the run has it.
@@ -85,10 +87,10 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
         .iter()
         .filter(|s| s.state == State::Starting)
         .count();
-    let mut reasons: Vec<String> = Vec::new();
+    let mut reasons: Vec<Reason> = Vec::new();
     for r in stretches.iter().filter_map(|s| s.reason) {
-        if !reasons.iter().any(|x| x == r) {
-            reasons.push(r.to_string());
+        if !reasons.contains(&r) {
+            reasons.push(r);
         }
     }
     let job = d.jobs[j].clone();
@@ -161,14 +163,13 @@ pub fn JobHistory() -> impl IntoView {
         } else {
             h.reasons
                 .iter()
-                .map(|r| reason_words(r))
+                .map(|&r| reason_label(r))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let waiting = j
             .waiting_reason
-            .as_deref()
-            .map(|r| format!(" (waiting: {})", reason_words(r)))
+            .map(|r| format!(" (waiting: {})", reason_label(r)))
             .unwrap_or_default();
         let items = h
             .events
@@ -255,7 +256,7 @@ mod tests {
         assert_eq!(h.share, "background");
         assert_eq!(h.job.state, State::Succeeded);
         assert_eq!(h.attempts, 2);
-        assert_eq!(h.reasons, ["no_lendable_capacity"]);
+        assert_eq!(h.reasons, [Reason::NoLendableCapacity]);
         let first = &h.events[0];
         assert_eq!(
             (first.t_s, first.entry),

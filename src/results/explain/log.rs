@@ -4,9 +4,10 @@
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
-use super::{job_id, reason_words, selected_job, share_name, swatch};
+use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
 use crate::ui::format::{self, clock};
+use quotalab_engine::output::explain::reason_label;
 
 /// Rows the event log renders at first (a new run or filter starts here again). Kept small:
 /// every run rebuilds them, and on a large scenario they were most of the page's work after a
@@ -42,7 +43,7 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
         EventKind::Fail => "failed: preempted more often than its preemption retries allow".into(),
         EventKind::Reject => "rejected: its share is DISABLED and accepts no new job".into(),
         EventKind::Waiting => {
-            let reason = e.reason.as_deref().map_or("waiting", reason_words);
+            let reason = e.reason.map_or("waiting", reason_label);
             match &e.explain {
                 Some(x) => format!("waits ({reason}): {x}"),
                 None => format!("waits ({reason})"),

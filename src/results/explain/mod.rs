@@ -48,19 +48,6 @@ fn share_name(d: &Digest, s: u16) -> &str {
         .map_or("?", |m| m.name.as_str())
 }
 
-fn reason_words(reason: &str) -> &str {
-    match reason {
-        "unschedulable" => "unschedulable",
-        "blocked_by_priority" => "blocked by priority",
-        "head_of_line" => "head of line",
-        "borrow_limit" => "borrow limit reached",
-        "entitlement_exhausted" => "entitlement exhausted",
-        "capacity_in_use" => "capacity in use",
-        "no_lendable_capacity" => "no lendable capacity",
-        other => other,
-    }
-}
-
 fn swatch(i: u16) -> impl IntoView {
     view! {
         <span

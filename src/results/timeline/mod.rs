@@ -26,8 +26,8 @@ pub use draw::draw_timeline;
 pub use gantt::{gantt, mark_label, Gantt, Mark, MarkKind, Seg, Segment};
 pub use layout::{layout, Bar, Layout};
 pub use state_at::{
-    cursor_card, reason_words, share_counts, state_title, time_scale, StateAtPanel,
-    StateAtPanelProps, STATE_AT_ID,
+    cursor_card, share_counts, state_title, time_scale, StateAtPanel, StateAtPanelProps,
+    STATE_AT_ID,
 };
 
 /// Jobs drawn one row each; more are packed into lanes.

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
+use quotalab_engine::output::explain::reason_phrase;
 use wasm_bindgen::JsCast;
 
 use crate::charts::{span_s, CursorCard};
@@ -141,20 +142,6 @@ pub fn cursor_card(digest: Signal<Arc<Digest>>, cursor: RwSignal<Option<f64>>) -
     }
 }
 
-/// Human words for a waiting reason code.
-pub fn reason_words(code: &str) -> &'static str {
-    match code {
-        "unschedulable" => "its share has no limit for this instance type",
-        "blocked_by_priority" => "behind a higher-priority job that cannot start (strict FIFO)",
-        "head_of_line" => "behind the head of its share's queue (strict FIFO)",
-        "borrow_limit" => "its share reached its borrow limit",
-        "entitlement_exhausted" => "its share used its whole limit and does not borrow",
-        "capacity_in_use" => "its share's capacity is lent out and cannot be reclaimed now",
-        "no_lendable_capacity" => "it would borrow, but no idle capacity is left to lend",
-        _ => "waiting",
-    }
-}
-
 /// The events the panel tells about (the others are details of these).
 const SHOWN: [EventKind; 10] = [
     EventKind::Submit,
@@ -250,10 +237,10 @@ pub fn StateAtPanel(
             .take(LIST_MAX)
             .map(|(j, reason)| {
                 let r = job(*j);
-                let code = reason.clone().unwrap_or_default();
+                let code = reason.map_or("", |r| r.as_str()).to_string();
                 let why = explain(*j)
                     .map(str::to_string)
-                    .unwrap_or_else(|| reason_words(&code).to_string());
+                    .unwrap_or_else(|| reason.map_or("waiting", reason_phrase).to_string());
                 view! {
                     <li data-job=r.id.clone() data-reason=code.clone()>
                         <span class="job-id">{r.id.clone()}</span>

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::model::{Ms, Priority, Scenario};
 use crate::output::result::{self, Percentiles, Stats};
-use crate::simulation::{self as sim, Sim, NO_JOB};
+use crate::simulation::{self as sim, Reason, Sim, NO_JOB};
 
 pub use crate::simulation::{Cause, State};
 
@@ -298,7 +298,7 @@ pub struct JobRow {
     pub preemptions: u64,
     pub lost_s: f64,
     pub held_s: f64,
-    pub waiting_reason: Option<String>,
+    pub waiting_reason: Option<Reason>,
     pub checkpoint_interval_s: Option<f64>,
     pub checkpoint_cost_s: Option<f64>,
 }
@@ -316,7 +316,7 @@ pub struct EventRow {
     pub borrowing: Option<bool>,
     pub cause: Option<Cause>,
     pub by: Option<u32>,
-    pub reason: Option<String>,
+    pub reason: Option<Reason>,
     pub priority: Option<Priority>,
     pub explain: Option<String>,
 }
@@ -574,7 +574,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             preemptions: r.preemptions.into(),
             lost_s: s(sim.acc[i].lost),
             held_s: s(r.held),
-            waiting_reason: r.reason.map(|x| x.as_str().to_string()),
+            waiting_reason: r.reason,
             checkpoint_interval_s: spec.checkpoint().map(|c| s(c.interval)),
             checkpoint_cost_s: spec.checkpoint().map(|c| s(c.cost)),
         });
@@ -646,7 +646,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
                     row.explain = Some(result::explain_preempt(sc, e.job, &e.kind));
                 }
                 sim::EventKind::Waiting(r, why) => {
-                    row.reason = Some(r.as_str().to_string());
+                    row.reason = Some(r);
                     row.explain = Some(result::explain_waiting(sc, e.job, r, why));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),
@@ -721,7 +721,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
 /// end of the run. `t0 == t1` when the job passed through a state at once (admitted and
 /// started in the same instant, say). A finished job's last stretch is its final state.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Segment<'a> {
+pub struct Segment {
     pub state: State,
     pub t0: f64,
     pub t1: f64,
@@ -734,14 +734,14 @@ pub struct Segment<'a> {
     pub by: Option<u32>,
     /// RUNNABLE: the waiting reason in force (the last `waiting` event since the job was
     /// submitted or requeued), if the engine gave one yet.
-    pub reason: Option<&'a str>,
+    pub reason: Option<Reason>,
 }
 
 /// Every job's stretches of state (see [`Digest::segments`]).
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct Segments<'a> {
+pub struct Segments {
     /// Per job row, in time order.
-    pub jobs: Vec<Vec<Segment<'a>>>,
+    pub jobs: Vec<Vec<Segment>>,
 }
 
 /// Who held what and who waited why at one instant (the timeline cursor's panel).
@@ -753,7 +753,7 @@ pub struct StateAt {
     /// `(job row)` admitted but not yet holding (SCHEDULED).
     pub scheduled: Vec<u32>,
     /// `(job row, reason)` of RUNNABLE jobs.
-    pub waiting: Vec<(u32, Option<String>)>,
+    pub waiting: Vec<(u32, Option<Reason>)>,
 }
 
 impl Digest {
@@ -762,10 +762,10 @@ impl Digest {
     /// preemption makes a SCHEDULED victim RUNNABLE and a holding one PREEMPTING; succeed,
     /// fail and reject end it). It only reads what the engine logged; it decides nothing.
     /// Jobs without an event in the (possibly capped) log have no stretch.
-    pub fn segments(&self) -> Segments<'_> {
+    pub fn segments(&self) -> Segments {
         let n = self.jobs.len();
-        let mut jobs: Vec<Vec<Segment<'_>>> = vec![Vec::new(); n];
-        let mut reason: Vec<Option<&str>> = vec![None; n];
+        let mut jobs: Vec<Vec<Segment>> = vec![Vec::new(); n];
+        let mut reason: Vec<Option<Reason>> = vec![None; n];
         for (i, e) in self.events.iter().enumerate() {
             let Some(j) = e.job.map(|j| j as usize).filter(|&j| j < n) else {
                 continue;
@@ -786,7 +786,7 @@ impl Digest {
                 EventKind::Fail => Some(State::Failed),
                 EventKind::Reject => Some(State::Rejected),
                 EventKind::Waiting => {
-                    reason[j] = e.reason.as_deref();
+                    reason[j] = e.reason;
                     let changed = segs.last().is_some_and(|s| s.reason != reason[j]);
                     (now == Some(State::Runnable) && changed).then_some(State::Runnable)
                 }
@@ -818,15 +818,15 @@ impl Digest {
     }
 }
 
-impl<'a> Segments<'a> {
+impl Segments {
     /// The stretches of job row `job` (empty for a job the log does not mention).
-    pub fn of(&self, job: u32) -> &[Segment<'a>] {
+    pub fn of(&self, job: u32) -> &[Segment] {
         self.jobs.get(job as usize).map_or(&[], Vec::as_slice)
     }
 
     /// The stretch job row `job` was in at `t_s`, after every event up to and including
     /// `t_s`; `None` before its first event.
-    pub fn at(&self, job: u32, t_s: f64) -> Option<&Segment<'a>> {
+    pub fn at(&self, job: u32, t_s: f64) -> Option<&Segment> {
         let segs = self.of(job);
         segs[..segs.partition_point(|s| s.t0 <= t_s)].last()
     }
@@ -842,7 +842,7 @@ impl<'a> Segments<'a> {
             match s.state {
                 st if st.holding() => out.holding.push((j, st)),
                 State::Scheduled => out.scheduled.push(j),
-                State::Runnable => out.waiting.push((j, s.reason.map(str::to_string))),
+                State::Runnable => out.waiting.push((j, s.reason)),
                 _ => {}
             }
         }
@@ -922,7 +922,10 @@ mod tests {
         let waiting: Vec<(String, Option<String>)> = at
             .waiting
             .iter()
-            .map(|(j, r)| (d.jobs[*j as usize].id.clone(), r.clone()))
+            .map(|(j, r)| {
+                let code = r.map(|r| r.as_str().to_string());
+                (d.jobs[*j as usize].id.clone(), code)
+            })
             .collect();
         assert_eq!(
             waiting,
@@ -951,7 +954,7 @@ mod tests {
             .of(j)
             .iter()
             .filter(|s| s.t1 > s.t0)
-            .map(|s| (s.state, s.t0, s.t1, s.reason))
+            .map(|s| (s.state, s.t0, s.t1, s.reason.map(Reason::as_str)))
             .collect();
         assert_eq!(
             long,
@@ -990,7 +993,7 @@ mod tests {
     /// and reason after the events up to `t`, by the SPEC names.
     fn plain_replay(d: &Digest, t: f64) -> Vec<(u32, String, Option<String>)> {
         let mut state = vec![""; d.jobs.len()];
-        let mut reason: Vec<Option<&str>> = vec![None; d.jobs.len()];
+        let mut reason: Vec<Option<Reason>> = vec![None; d.jobs.len()];
         for e in d.events.iter().take_while(|e| e.t_s <= t) {
             let Some(j) = e.job else { continue };
             let j = j as usize;
@@ -1007,7 +1010,7 @@ mod tests {
                 "succeed" => state[j] = "SUCCEEDED",
                 "fail" => state[j] = "FAILED",
                 "reject" => state[j] = "REJECTED",
-                "waiting" => reason[j] = e.reason.as_deref(),
+                "waiting" => reason[j] = e.reason,
                 _ => {}
             }
         }
@@ -1016,7 +1019,7 @@ mod tests {
             .enumerate()
             .filter(|(_, s)| !s.is_empty())
             .map(|(j, s)| {
-                let r = (*s == "RUNNABLE").then(|| reason[j].map(str::to_string));
+                let r = (*s == "RUNNABLE").then(|| reason[j].map(|r| r.as_str().to_string()));
                 (j as u32, s.to_string(), r.flatten())
             })
             .collect()
@@ -1052,7 +1055,8 @@ mod tests {
                 let got: Vec<(u32, String, Option<String>)> = (0..d.jobs.len() as u32)
                     .filter_map(|j| segs.at(j, t).map(|s| (j, s)))
                     .map(|(j, s)| {
-                        let r = (s.state == State::Runnable).then(|| s.reason.map(str::to_string));
+                        let r = (s.state == State::Runnable)
+                            .then(|| s.reason.map(|r| r.as_str().to_string()));
                         (j, s.state.as_str().to_string(), r.flatten())
                     })
                     .collect();

@@ -256,3 +256,59 @@ pub fn explain_recovery(sc: &Scenario, job: JobId, kind: &EventKind) -> String {
         _ => String::new(),
     }
 }
+/// The words for each waiting reason, one table for every view: a short label (the event
+/// log, a job's history) and the phrase that says why a job waits (the state-at panel).
+const REASON_WORDS: [(Reason, &str, &str); 7] = [
+    (
+        Reason::Unschedulable,
+        "unschedulable",
+        "its share has no limit for this instance type",
+    ),
+    (
+        Reason::BlockedByPriority,
+        "blocked by priority",
+        "behind a higher-priority job that cannot start (strict FIFO)",
+    ),
+    (
+        Reason::HeadOfLine,
+        "head of line",
+        "behind the head of its share's queue (strict FIFO)",
+    ),
+    (
+        Reason::BorrowLimit,
+        "borrow limit reached",
+        "its share reached its borrow limit",
+    ),
+    (
+        Reason::EntitlementExhausted,
+        "entitlement exhausted",
+        "its share used its whole limit and does not borrow",
+    ),
+    (
+        Reason::CapacityInUse,
+        "capacity in use",
+        "its share's capacity is lent out and cannot be reclaimed now",
+    ),
+    (
+        Reason::NoLendableCapacity,
+        "no lendable capacity",
+        "it would borrow, but no idle capacity is left to lend",
+    ),
+];
+
+fn reason_row(r: Reason) -> (&'static str, &'static str) {
+    REASON_WORDS
+        .iter()
+        .find(|w| w.0 == r)
+        .map_or(("waiting", "waiting"), |w| (w.1, w.2))
+}
+
+/// A waiting reason's short label: `borrow limit reached`.
+pub fn reason_label(r: Reason) -> &'static str {
+    reason_row(r).0
+}
+
+/// Why a job with this reason waits, as a phrase: `its share reached its borrow limit`.
+pub fn reason_phrase(r: Reason) -> &'static str {
+    reason_row(r).1
+}

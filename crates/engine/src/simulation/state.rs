@@ -92,8 +92,9 @@ impl State {
     }
 }
 
-/// SPEC 4 waiting reasons, in precedence order.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// SPEC 4 waiting reasons, in precedence order (the words for people are
+/// `output::explain::reason_words`, one table for every view).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Reason {
     Unschedulable,
     BlockedByPriority,
@@ -105,6 +106,23 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// Every reason, in precedence order.
+    pub const ALL: [Reason; 7] = [
+        Reason::Unschedulable,
+        Reason::BlockedByPriority,
+        Reason::HeadOfLine,
+        Reason::BorrowLimit,
+        Reason::EntitlementExhausted,
+        Reason::CapacityInUse,
+        Reason::NoLendableCapacity,
+    ];
+
+    /// The reason of a SPEC 8 code (`borrow_limit`), if it is one.
+    pub fn parse(code: &str) -> Option<Reason> {
+        Reason::ALL.into_iter().find(|r| r.as_str() == code)
+    }
+
+    /// The SPEC 8 code: `unschedulable`, `borrow_limit`, ...
     pub fn as_str(self) -> &'static str {
         match self {
             Reason::Unschedulable => "unschedulable",
