@@ -131,17 +131,21 @@ impl Sim<'_> {
     // ---- queues ------------------------------------------------------------------------
 
     pub(crate) fn qkey(&self, j: JobId) -> QKey {
-        (
-            Reverse(self.jobs[j.index()].priority),
-            self.sc.jobs[j.index()].submit,
-            self.id_rank.of(j),
-            j,
-        )
+        QKey {
+            priority: Reverse(self.jobs[j.index()].priority),
+            submit: self.sc.jobs[j.index()].submit,
+            id_rank: self.id_rank.of(j),
+            job: j,
+        }
     }
 
     pub(super) fn akey(&self, j: JobId) -> AKey {
         let r = &self.jobs[j.index()];
-        (r.priority, Reverse(r.adm_seq), j)
+        AKey {
+            priority: r.priority,
+            admitted: Reverse(r.adm_seq),
+            job: j,
+        }
     }
 
     pub(super) fn enqueue(&mut self, j: JobId) {

@@ -182,11 +182,11 @@ impl Sim<'_> {
         let mut out = Vec::new();
         let push = |o: usize, out: &mut Vec<Candidate>, variant: Variant| {
             for k in &self.rt[o].admitted[t] {
-                if self.policy_allows(j, k.2) {
+                if self.policy_allows(j, k.job) {
                     out.push(Candidate {
-                        job: k.2,
+                        job: k.job,
                         share: o,
-                        instances: self.sc.jobs[k.2.index()].instances(),
+                        instances: self.sc.jobs[k.job.index()].instances(),
                         variant,
                         lca: None,
                     });

@@ -301,12 +301,12 @@ impl Sim<'_> {
     fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
         let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
         heads.clear();
-        heads.extend(self.rt[s].heads.iter().map(|&(key, (t, n))| {
+        heads.extend(self.rt[s].heads.iter().map(|h| {
             (
-                key.3,
-                t,
-                n,
-                crate::simulation::admission::has_limit(&self.cfg[s], t),
+                h.key.job,
+                h.ty,
+                h.instances,
+                crate::simulation::admission::has_limit(&self.cfg[s], h.ty),
             )
         }));
         self.rt[s].kueue_heads = Heads { at, heads };
@@ -556,7 +556,7 @@ impl Sim<'_> {
         let admitted = &self.rt[g.share].admitted[t];
         let p = &self.cfg[self.sc.jobs[j.index()].share()].kueue.preemption;
         let own = g.share == self.sc.jobs[j.index()].share();
-        let lowest_below = || admitted.first().is_some_and(|k| k.0 < pj);
+        let lowest_below = || admitted.first().is_some_and(|k| k.priority < pj);
         match (own, p.within_share, p.reclaim) {
             (true, WithinShare::Never, _) | (false, _, ReclaimPolicy::Never) => false,
             (true, WithinShare::LowerPriority, _) | (false, _, ReclaimPolicy::LowerPriority) => {
@@ -567,8 +567,8 @@ impl Sim<'_> {
                 lowest_below()
                     || admitted
                         .iter()
-                        .take_while(|k| k.0 <= pj)
-                        .any(|k| self.policy_allows(j, k.2))
+                        .take_while(|k| k.priority <= pj)
+                        .any(|k| self.policy_allows(j, k.job))
             }
         }
     }
@@ -803,17 +803,17 @@ impl Sim<'_> {
         }
         while let Some(Reverse((k, i))) = heap.pop() {
             let g = groups[i];
-            if !self.opts.exhaustive && !self.policy_any(j, g.share) && k.0 > pj {
+            if !self.opts.exhaustive && !self.policy_any(j, g.share) && k.priority > pj {
                 continue; // no later job of this share is allowed
             }
-            let Some(variant) = self.classify(j, k.2, g.advantage) else {
+            let Some(variant) = self.classify(j, k.job, g.advantage) else {
                 advance(&mut heap, &mut iters, i);
                 continue;
             };
             let c = Candidate {
-                job: k.2,
+                job: k.job,
                 share: g.share,
-                instances: self.sc.jobs[k.2.index()].instances(),
+                instances: self.sc.jobs[k.job.index()].instances(),
                 variant,
                 lca: g.lca,
             };

@@ -8,7 +8,7 @@
 use crate::input::model::Queueing;
 use crate::simulation::admission::{self, Headroom, Misfit};
 use crate::simulation::preemption::{Preemptor, Victim};
-use crate::simulation::{EventKind, JobId, NoOffer, QKey, Reason, Sim, State};
+use crate::simulation::{EventKind, Head, JobId, NoOffer, QKey, Reason, Sim, State};
 
 /// Why a share has no offer in a step of the pass (see [`NoOffer`]).
 struct Refusal {
@@ -159,8 +159,13 @@ impl Sim<'_> {
         let mut fit_only: Option<Option<(usize, u64)>> = Some(None);
         // The last head's type and its headroom (`None`: the share has no limit for it).
         let mut room: Option<(usize, Option<Headroom>)> = None;
-        for &(head, (t, n)) in &self.rt[s].heads {
-            let j = head.3;
+        for &Head {
+            key: head,
+            ty: t,
+            instances: n,
+        } in &self.rt[s].heads
+        {
+            let j = head.job;
             let h = match room {
                 Some((rt, h)) if rt == t => h,
                 _ => {
@@ -171,7 +176,7 @@ impl Sim<'_> {
                 }
             };
             if let Some(h) = h {
-                let key = (!h.within_entitlement(n), head.1, s);
+                let key = (!h.within_entitlement(n), head.submit, s);
                 let misfit = match h.fits(n) {
                     Ok(()) => {
                         return Ok(Offer {
@@ -183,7 +188,7 @@ impl Sim<'_> {
                     Err(m) => m,
                 };
                 // SPEC 5: with no candidate at all there are no victims (no search is run).
-                let can_preempt = self.may_preempt(s, t, head.0 .0);
+                let can_preempt = self.may_preempt(s, t, head.priority.0);
                 if misfit != Misfit::ShareLimit || can_preempt {
                     limit_bound = false;
                 }
@@ -197,7 +202,7 @@ impl Sim<'_> {
                     share: s,
                     ty: t,
                     n,
-                    priority: head.0 .0,
+                    priority: head.priority.0,
                 };
                 if let Some(v) = can_preempt
                     .then(|| self.select_victims(preemptor))
@@ -336,7 +341,7 @@ impl Sim<'_> {
             changes.sort_unstable_by_key(|c| (c.0, c.1));
         }
         for &(s, key, reason) in &changes {
-            let j = key.3;
+            let j = key.job;
             if self.jobs[j.index()].reason == Some(reason) {
                 continue; // listed twice
             }
@@ -357,7 +362,7 @@ impl Sim<'_> {
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {
-                    if self.jobs[key.3.index()].reason != Some(r) {
+                    if self.jobs[key.job.index()].reason != Some(r) {
                         changes.push((s, *key, r));
                     }
                 }
@@ -392,10 +397,15 @@ impl Sim<'_> {
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the
     /// head's reason can change while the queue itself is unchanged.
     fn strict_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let Some(&(head, (t, n))) = self.rt[s].heads.first() else {
+        let Some(&Head {
+            key: head,
+            ty: t,
+            instances: n,
+        }) = self.rt[s].heads.first()
+        else {
             return;
         };
-        let h = head.3;
+        let h = head.job;
         let r = self.own_reason(s, t, n);
         if self.jobs[h.index()].reason != Some(r) {
             changes.push((s, head, r));
@@ -405,7 +415,7 @@ impl Sim<'_> {
         }
         for b in self.rt[s].buckets.values() {
             for key in &b.jobs {
-                let j = key.3;
+                let j = key.job;
                 if j == h {
                     continue;
                 }

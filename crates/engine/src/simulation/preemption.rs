@@ -162,7 +162,9 @@ impl Sim<'_> {
     pub(crate) fn may_preempt(&self, s: usize, t: usize, p: Priority) -> bool {
         self.may_reclaim(s, t)
             || (self.cfg[s].in_share_preemption
-                && self.rt[s].admitted[t].first().is_some_and(|k| k.0 < p))
+                && self.rt[s].admitted[t]
+                    .first()
+                    .is_some_and(|k| k.priority < p))
     }
 
     /// SPEC 12: Kueue's `reclaim` `any` with `borrow_within_cohort` `never` under the
@@ -198,7 +200,7 @@ impl Sim<'_> {
             if let Some(&next) = it.next() {
                 heap.push(std::cmp::Reverse((next, i)));
             }
-            let job = k.2;
+            let job = k.job;
             Some(Victim {
                 job,
                 share: *o,
@@ -216,11 +218,11 @@ impl Sim<'_> {
         let on = self.cfg[s].in_share_preemption;
         self.rt[s].admitted[t]
             .iter()
-            .take_while(move |k| on && k.0 < p)
+            .take_while(move |k| on && k.priority < p)
             .map(move |k| Victim {
-                job: k.2,
+                job: k.job,
                 share: s,
-                instances: self.sc.jobs[k.2.index()].instances(),
+                instances: self.sc.jobs[k.job.index()].instances(),
                 cause: Cause::InShare,
                 shares: None,
             })

@@ -502,13 +502,42 @@ pub struct RecoveryCounts {
     pub allocation_changes: u64,
 }
 
-/// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id.
-pub type QKey = (Reverse<Priority>, Ms, u32, JobId);
+/// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id
+/// (fields compared in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct QKey {
+    pub priority: Reverse<Priority>,
+    pub submit: Ms,
+    /// The job id's rank among all ids (ids compare as strings).
+    pub id_rank: u32,
+    pub job: JobId,
+}
+
 /// A bucket's first job ([`ShareRt::heads`]): its key, then its bucket (instance type,
 /// instances). Ordered by key (keys are distinct jobs).
-pub type Head = (QKey, (usize, u64));
-/// Candidate order (SPEC 5): lowest priority first, then latest admission first.
-pub type AKey = (Priority, Reverse<u64>, JobId);
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Head {
+    pub key: QKey,
+    pub ty: usize,
+    pub instances: u64,
+}
+
+impl Head {
+    /// The head `key` of bucket `(ty, instances)`.
+    pub fn new(key: QKey, (ty, instances): (usize, u64)) -> Head {
+        Head { key, ty, instances }
+    }
+}
+
+/// Candidate order (SPEC 5): lowest priority first, then latest admission first (fields
+/// compared in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AKey {
+    pub priority: Priority,
+    /// Admission sequence, reversed: the latest admitted first.
+    pub admitted: Reverse<u64>,
+    pub job: JobId,
+}
 
 /// RUNNABLE jobs of one share with the same instance type and size. Such jobs fit, preempt
 /// and wait for the same reasons, so a pass looks at bucket heads only.
@@ -589,13 +618,13 @@ impl ShareRt {
     /// Records an admitted job (candidate order and per-priority totals).
     pub fn add_admitted(&mut self, t: usize, key: AKey, n: u64) {
         self.admitted[t].insert(key);
-        self.admitted_by_priority[t].add(key.0, n);
+        self.admitted_by_priority[t].add(key.priority, n);
     }
 
     /// Forgets an admitted job.
     pub fn remove_admitted(&mut self, t: usize, key: AKey, n: u64) {
         self.admitted[t].remove(&key);
-        self.admitted_by_priority[t].remove(key.0, n);
+        self.admitted_by_priority[t].remove(key.priority, n);
     }
 
     /// Instances of admitted jobs of type `t` with priority strictly below `p`.
@@ -608,11 +637,11 @@ impl ShareRt {
         let b = self.buckets.entry(bucket);
         if let Some(&old) = b.jobs.first() {
             if key < old {
-                remove_sorted(&mut self.heads, &(old, bucket));
-                insert_sorted(&mut self.heads, (key, bucket));
+                remove_sorted(&mut self.heads, &Head::new(old, bucket));
+                insert_sorted(&mut self.heads, Head::new(key, bucket));
             }
         } else {
-            insert_sorted(&mut self.heads, (key, bucket));
+            insert_sorted(&mut self.heads, Head::new(key, bucket));
         }
         b.jobs.insert(key);
         self.version += 1;
@@ -627,9 +656,9 @@ impl ShareRt {
         let was_head = b.jobs.first() == Some(&key);
         b.jobs.remove(&key);
         if was_head {
-            remove_sorted(&mut self.heads, &(key, bucket));
+            remove_sorted(&mut self.heads, &Head::new(key, bucket));
             match b.jobs.first() {
-                Some(&next) => insert_sorted(&mut self.heads, (next, bucket)),
+                Some(&next) => insert_sorted(&mut self.heads, Head::new(next, bucket)),
                 None => self.buckets.remove(&bucket),
             }
         }
