@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use serde_json::{json, Value};
 
 use super::context::{use_ed, Ed};
-use super::fields::{bind, Bound, Messages, NumField, SelectField};
+use super::fields::{bind, next_id, Messages, NumField, SelectField, Shell};
 use super::json;
 use super::path::Path;
 
@@ -221,14 +221,8 @@ pub fn JobContractFields(base: Path) -> impl IntoView {
 /// One text of an agreement (plain text, at most 2,000 characters: the validator says so).
 #[component]
 fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, label);
+    let f = bind(&path, label);
+    let (ed, value, control) = (f.ed, f.value, f.control());
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         ed.type_at(&path, |doc| {
@@ -236,20 +230,16 @@ fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
         });
     };
     view! {
-        <div class="field text">
-            <label for=id.clone()>{label}</label>
+        <Shell class="field text" id=f.id label=label messages=f.messages>
             <textarea
-                id=id
+                {..control}
                 rows="2"
                 spellcheck="true"
                 data-testid="agreement-text"
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:value=move || json::display(value.get().as_ref())
                 on:input=on_input
             ></textarea>
-            {messages}
-        </div>
+        </Shell>
     }
 }
 
@@ -277,20 +267,24 @@ pub fn AlarmsFields() -> impl IntoView {
     let path = Path::root().key("alarms");
     let value = ed.value(path.clone());
     let on = Memo::new(move |_| value.with(Option::is_some));
-    let id = super::fields::next_id("f");
+    let id = next_id("f");
     let p = path.clone();
     view! {
         <div class="row-fields">
-            <div class="field check">
+            <Shell
+                class="field check"
+                id=id.clone()
+                label="Report recovery and alarms for every run"
+                box_first=true
+            >
                 <input
-                    id=id.clone()
+                    id=id
                     type="checkbox"
                     data-testid="alarms-on"
                     prop:checked=move || on.get()
                     on:change=move |ev| ed.set(&p, event_target_checked(&ev).then(|| json!({})))
                 />
-                <label for=id>"Report recovery and alarms for every run"</label>
-            </div>
+            </Shell>
             <NumField
                 path=path.key("repeated_preemptions")
                 label="Alarm at preemptions"

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 use serde_json::{json, Map, Value};
 
 use super::context::use_ed;
-use super::fields::{bind, claim, next_id, type_options, Bound, NumField, NumberListField};
+use super::fields::{bind, claim, next_id, type_options, Bound, NumField, NumberListField, Shell};
 use super::path::{replace_one_of, Path};
 
 const DIST_KEYS: &[&str] = &["fixed", "uniform", "exponential", "lognormal", "choice"];
@@ -92,26 +92,36 @@ fn dist_of_kind(kind: &str, x: f64, whole: bool) -> Value {
     }
 }
 
-/// The select of a value's kind (a distribution's, an arrival process's) among `kinds`
-/// `(key, label)`; a current kind not among them shows as an extra option, `unknown`.
-#[allow(clippy::too_many_arguments)]
+/// Makes the value at `path` of kind `kind` (one of the keys `keys`) with `params`: an
+/// object has its kind's key replaced in place (its other keys stay: an event's `at_s`),
+/// anything else becomes `{kind: params}`.
+pub fn set_kind(doc: &mut Value, path: &Path, keys: &[&str], kind: &str, params: Value) {
+    match path.get_mut(doc) {
+        Some(Value::Object(m)) => replace_one_of(m, keys, kind, params),
+        _ => {
+            let mut m = Map::new();
+            m.insert(kind.to_string(), params);
+            path.set(doc, Some(Value::Object(m)));
+        }
+    }
+}
+
+/// The select of the kind of the value bound in `f` (a distribution's, an arrival
+/// process's) among `kinds` `(key, label)`; a current kind not among them shows as an extra
+/// option, `unknown`. The value's messages are the caller's to show.
 fn kind_select(
+    f: &Bound,
     label: &'static str,
-    id: String,
-    msg_id: String,
-    invalid: Memo<bool>,
     current: Signal<&'static str>,
     kinds: &'static [(&'static str, &'static str)],
     unknown: &'static str,
-    on_change: impl Fn(leptos::ev::Event) + 'static,
+    on_change: impl Fn(leptos::ev::Event) + Send + 'static,
 ) -> impl IntoView {
+    let control = f.control();
     view! {
-        <div class="field select kind-field">
-            <label for=id.clone()>{label}</label>
+        <Shell class="field select kind-field" id=f.id.clone() label=label>
             <select
-                id=id
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
+                {..control}
                 prop:value=move || current.get()
                 on:change=on_change
             >
@@ -125,7 +135,7 @@ fn kind_select(
                         .then(|| view! { <option value=c selected=true>{unknown}</option> })
                 }}
             </select>
-        </div>
+        </Shell>
     }
 }
 
@@ -139,14 +149,8 @@ pub fn DistField(
     #[prop(optional)] whole: bool,
     #[prop(optional, into)] unit: Option<&'static str>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
+    let f = bind(&path, &label);
+    let (ed, value) = (f.ed, f.value);
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), DIST_KEYS)));
     let kind = move || match shape.get() {
         "number" => "fixed",
@@ -207,12 +211,20 @@ pub fn DistField(
             _ => view! { <span class="field-hint">"edit this value in the JSON view"</span> }.into_any(),
         }
     };
+    let kinds = kind_select(
+        &f,
+        "kind",
+        Signal::derive(kind),
+        DIST_LABELS,
+        "(not valid)",
+        on_kind,
+    );
     view! {
         <fieldset class="dist">
             <legend>{label.clone()}</legend>
-            {kind_select("kind", id, msg_id, invalid, Signal::derive(kind), DIST_LABELS, "(not valid)", on_kind)}
+            {kinds}
             <div class="params">{params}</div>
-            {messages}
+            {f.messages}
         </fieldset>
     }
 }
@@ -273,14 +285,8 @@ pub fn ArrivalField(
     /// The workload's `count`, shown with the arrival process.
     count: Path,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, "Arrivals");
+    let f = bind(&path, "Arrivals");
+    let (ed, value) = (f.ed, f.value);
     let shape = Memo::new(move |_| value.with(|v| shape_of(v.as_ref(), ARRIVAL_KEYS)));
     let p = path.clone();
     let on_kind = move |ev| {
@@ -290,14 +296,7 @@ pub fn ArrivalField(
             "at_s" => json!([0, 60, 120]),
             _ => json!(4),
         };
-        ed.edit(|doc| match p.get_mut(doc) {
-            Some(Value::Object(m)) => replace_one_of(m, ARRIVAL_KEYS, &kind, params),
-            _ => {
-                let mut m = Map::new();
-                m.insert(kind.clone(), params);
-                p.set(doc, Some(Value::Object(m)));
-            }
-        });
+        ed.edit(|doc| set_kind(doc, &p, ARRIVAL_KEYS, &kind, params));
     };
     let is_at = Signal::derive(move || shape.get() == "at_s");
     let params = move || {
@@ -319,10 +318,18 @@ pub fn ArrivalField(
             _ => view! { <span class="field-hint">"choose an arrival process"</span> }.into_any(),
         }
     };
+    let kinds = kind_select(
+        &f,
+        "process",
+        shape.into(),
+        ARRIVAL_LABELS,
+        "(not set)",
+        on_kind,
+    );
     view! {
         <fieldset class="dist arrival">
             <legend>"Arrival"</legend>
-            {kind_select("process", id, msg_id, invalid, shape.into(), ARRIVAL_LABELS, "(not set)", on_kind)}
+            {kinds}
             <div class="params">
                 <NumField
                     label="Jobs"
@@ -335,7 +342,7 @@ pub fn ArrivalField(
                 />
                 {params}
             </div>
-            {messages}
+            {f.messages}
         </fieldset>
     }
 }
@@ -454,11 +461,11 @@ fn LimitRow(
     let k_rm = key_name.clone();
     let cur_for_opts = current.clone();
     let k_label = key_name.clone();
+    let shown = key_name.clone();
     view! {
         <div class="limit-row">
-            <div class="field select">
-                <label for=id.clone()>{format!("type {}", index + 1)}</label>
-                <select id=id on:change=on_type prop:value=key_name.clone()>
+            <Shell class="field select" id=id.clone() label=format!("type {}", index + 1)>
+                <select id=id on:change=on_type prop:value=shown>
                     {move || {
                         let mut opts = options.get();
                         if !opts.iter().any(|(v, _)| *v == cur_for_opts) {
@@ -473,7 +480,7 @@ fn LimitRow(
                             .collect_view()
                     }}
                 </select>
-            </div>
+            </Shell>
             <NumField label="instances" path=path.key(key_name.clone()) required=true integer=true class="param" />
             <button
                 type="button"

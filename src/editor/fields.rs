@@ -4,6 +4,7 @@
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
 
+use leptos::attr::Attribute;
 use leptos::prelude::*;
 use serde_json::Value;
 
@@ -77,6 +78,21 @@ pub struct Bound {
     pub value: Memo<Option<Value>>,
 }
 
+impl Bound {
+    /// The attributes of the field's control: its id, `aria-invalid` while the path has
+    /// errors, and `aria-describedby` naming its messages.
+    pub fn control(&self) -> impl Attribute {
+        let invalid = self.invalid;
+        view! {
+            <{..}
+                id=self.id.clone()
+                aria-invalid=move || invalid.get().then_some("true")
+                aria-describedby=self.msg_id.clone()
+            />
+        }
+    }
+}
+
 /// Binds a field labelled `label` to `path`: claims the path's messages and reads its value.
 pub fn bind(path: &Path, label: &str) -> Bound {
     let ed = use_ed();
@@ -145,6 +161,48 @@ fn classes(base: &str, extra: Option<&'static str>) -> String {
     }
 }
 
+/// The shell every field shares around its control: a `div` of classes `class` with the
+/// control's `<label for>` (before the control, or after it for a checkbox: `box_first`),
+/// the control and what follows it (the children: a hint, a note), then the path's
+/// messages.
+#[component]
+pub fn Shell(
+    #[prop(into)] class: String,
+    /// The control's id.
+    id: String,
+    #[prop(into)] label: String,
+    /// Read by screen readers after the label (when the visible label relies on context).
+    #[prop(optional_no_strip)]
+    label_suffix: Option<String>,
+    #[prop(optional, into)] title: MaybeProp<String>,
+    #[prop(optional)] box_first: bool,
+    #[prop(optional)] messages: Option<AnyView>,
+    children: Children,
+) -> impl IntoView {
+    let label = view! {
+        <label for=id>
+            {label}
+            {label_suffix.map(|s| view! { <span class="visually-hidden">{s}</span> })}
+        </label>
+    };
+    let body = if box_first {
+        (children(), label).into_any()
+    } else {
+        (label, children()).into_any()
+    };
+    view! {
+        <div class=class title=move || title.get()>
+            {body}
+            {messages}
+        </div>
+    }
+}
+
+/// A hint shown after a field's control, if it has one.
+fn hint_view(hint: Option<Signal<String>>, testid: Option<&'static str>) -> impl IntoView {
+    hint.map(|h| view! { <span class="field-hint" data-testid=testid>{move || h.get()}</span> })
+}
+
 /// A string field (names, ids).
 #[component]
 pub fn TextField(
@@ -161,14 +219,8 @@ pub fn TextField(
     #[prop(optional)] on_rename: Option<RenameHook>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
+    let f = bind(&path, &label);
+    let (ed, value, control) = (f.ed, f.value, f.control());
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         ed.type_at(&path, |doc| {
@@ -185,23 +237,19 @@ pub fn TextField(
         });
     };
     view! {
-        <div class=classes("field", class)>
-            <label for=id.clone()>{label}</label>
+        <Shell class=classes("field", class) id=f.id label=label messages=f.messages>
             <input
-                id=id
+                {..control}
                 type="text"
                 autocomplete="off"
                 spellcheck="false"
                 placeholder=placeholder
                 list=list
                 data-testid=testid
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:value=move || json::display(value.get().as_ref())
                 on:input=on_input
             />
-            {messages}
-        </div>
+        </Shell>
     }
 }
 
@@ -228,15 +276,9 @@ pub fn NumField(
     #[prop(optional, into)]
     label_suffix: Option<String>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
-    let typed = Typed::new(value, json::display);
+    let f = bind(&path, &label);
+    let (ed, control) = (f.ed, f.control());
+    let typed = Typed::new(f.value, json::display);
     let on_input = move |ev| {
         let text = event_target_value(&ev);
         let new = match json::number_from_text(&text) {
@@ -245,17 +287,10 @@ pub fn NumField(
         };
         typed.write(ed, &path, text, new);
     };
-    let hint_view = hint.map(|h| {
-        view! { <span class="field-hint" data-testid=hint_testid>{move || h.get()}</span> }
-    });
     view! {
-        <div class=classes("field num", class)>
-            <label for=id.clone()>
-                {label}
-                {label_suffix.map(|s| view! { <span class="visually-hidden">{s}</span> })}
-            </label>
+        <Shell class=classes("field num", class) id=f.id label=label label_suffix=label_suffix messages=f.messages>
             <input
-                id=id
+                {..control}
                 type="text"
                 inputmode=if integer { "numeric" } else { "decimal" }
                 autocomplete="off"
@@ -263,14 +298,11 @@ pub fn NumField(
                 title=move || title.get()
                 data-testid=testid
                 disabled=move || disabled.get().unwrap_or(false)
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:value=move || typed.shown()
                 on:input=on_input
             />
-            {hint_view}
-            {messages}
-        </div>
+            {hint_view(hint, hint_testid)}
+        </Shell>
     }
 }
 
@@ -286,28 +318,18 @@ pub fn CheckField(
     #[prop(optional, into)] title: MaybeProp<String>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
+    let f = bind(&path, &label);
+    let (ed, value, control) = (f.ed, f.value, f.control());
     view! {
-        <div class=classes("field check", class) title=move || title.get()>
+        <Shell class=classes("field check", class) id=f.id label=label title=title box_first=true messages=f.messages>
             <input
-                id=id.clone()
+                {..control}
                 type="checkbox"
                 data-testid=testid
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:checked=move || value.get().and_then(|v| v.as_bool()).unwrap_or(default)
                 on:change=move |ev| ed.set(&path, Some(Value::Bool(event_target_checked(&ev))))
             />
-            <label for=id>{label}</label>
-            {messages}
-        </div>
+        </Shell>
     }
 }
 
@@ -329,14 +351,8 @@ pub fn SelectField(
     hint: Option<Signal<String>>,
     #[prop(optional)] class: Option<&'static str>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
+    let f = bind(&path, &label);
+    let (ed, value, control) = (f.ed, f.value, f.control());
     let current = Memo::new(move |_| {
         value
             .get()
@@ -377,14 +393,11 @@ pub fn SelectField(
         });
     };
     view! {
-        <div class=classes("field select", class)>
-            <label for=id.clone()>{label}</label>
+        <Shell class=classes("field select", class) id=f.id label=label messages=f.messages>
             <select
-                id=id
+                {..control}
                 data-testid=testid
                 disabled=move || disabled.get().unwrap_or(false)
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:value=selected
                 on:change=on_change_ev
             >
@@ -406,9 +419,8 @@ pub fn SelectField(
                         .collect_view()
                 }}
             </select>
-            {hint.map(|h| view! { <span class="field-hint">{move || h.get()}</span> })}
-            {messages}
-        </div>
+            {hint_view(hint, None)}
+        </Shell>
     }
 }
 
@@ -427,15 +439,9 @@ pub fn NumberListField(
     path: Path,
     #[prop(optional, into)] placeholder: Option<String>,
 ) -> impl IntoView {
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, &label);
-    let typed = Typed::new(value, |v| match v {
+    let f = bind(&path, &label);
+    let (ed, control) = (f.ed, f.control());
+    let typed = Typed::new(f.value, |v| match v {
         Some(Value::Array(items)) => items
             .iter()
             .map(|v| json::display(Some(v)))
@@ -453,20 +459,16 @@ pub fn NumberListField(
         typed.write(ed, &path, text, Some(Value::Array(items)));
     };
     view! {
-        <div class="field list">
-            <label for=id.clone()>{label}</label>
+        <Shell class="field list" id=f.id label=label messages=f.messages>
             <input
-                id=id
+                {..control}
                 type="text"
                 autocomplete="off"
                 placeholder=placeholder
-                aria-invalid=move || invalid.get().then_some("true")
-                aria-describedby=msg_id
                 prop:value=move || typed.shown()
                 on:input=on_input
             />
-            {messages}
-        </div>
+        </Shell>
     }
 }
 

@@ -18,6 +18,7 @@ use super::dist::LimitsField;
 use super::fields::{ChangeHook, Messages, NumField, SelectField, TextField};
 use super::json;
 use super::path::Path;
+use super::rows::{names_in, numbered, rename_follows, text_of, AddButton, Row, RowHead, Rows};
 use crate::state::Notice;
 
 /// Whether the scenario is written for the Kueue model.
@@ -86,14 +87,7 @@ pub fn ModelField() -> impl IntoView {
 
 /// The names of the scenario's cohorts, in order.
 fn cohort_names(doc: &Value) -> Vec<String> {
-    doc.get("cohorts")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|c| c.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default()
+    names_in(doc, "cohorts", "name")
 }
 
 /// `(null, none)` then every cohort name but `except`.
@@ -301,11 +295,7 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
 /// After cohort `old` is renamed `new`, the shares in it and the cohorts under it follow
 /// (unless either name is, or was, another cohort's).
 fn rename_cohort_refs(doc: &mut Value, old: &str, new: &str) {
-    if old == new {
-        return;
-    }
-    let names = cohort_names(doc);
-    if names.iter().any(|n| n == old) || names.iter().filter(|n| *n == new).count() > 1 {
+    if !rename_follows(doc, "cohorts", "name", old, new) {
         return;
     }
     for (list, key) in [("shares", "cohort"), ("cohorts", "parent")] {
@@ -357,16 +347,7 @@ pub fn CohortsFields() -> impl IntoView {
     let ed = use_ed();
     let root = Path::root();
     let len = Memo::new(move |_| ed.doc.with(|d| cohort_names(&d.value).len()));
-    let add = move |_: leptos::ev::MouseEvent| {
-        ed.edit(|doc| {
-            let name = json::unique_name("cohort", &cohort_names(doc));
-            let entry = json!({"name": name});
-            match doc.get_mut("cohorts").and_then(Value::as_array_mut) {
-                Some(a) => a.push(entry),
-                None => Path::root().key("cohorts").set(doc, Some(json!([entry]))),
-            }
-        })
-    };
+    let new_cohort = |doc: &Value| json!({"name": json::unique_name("cohort", &cohort_names(doc))});
     view! {
         <p class="section-note">
             "A cohort pools the unused quota of the ClusterQueues in it (and of cohorts under it) and may add quota of its own. A share names its cohort in its row above."
@@ -379,13 +360,9 @@ pub fn CohortsFields() -> impl IntoView {
             hint=Signal::derive(|| "with fair sharing, a queue over its share of the cohort is preempted first, by dominant resource share".to_string())
             class="wide"
         />
-        <div class="rows">
-            <For each=move || 0..len.get() key=|i| *i children=move |i| view! { <CohortRow index=i /> } />
-        </div>
+        <Rows len=len row=|i| view! { <CohortRow index=i /> }.into_any() />
         <Messages path=root.key("cohorts") />
-        <button type="button" class="add" data-testid="add-cohort" on:click=add>
-            "+ Add cohort"
-        </button>
+        <AddButton list="cohorts" item=new_cohort testid="add-cohort" text="+ Add cohort" />
     }
 }
 
@@ -394,25 +371,16 @@ fn CohortRow(index: usize) -> impl IntoView {
     let ed = use_ed();
     let base = Path::root().key("cohorts").idx(index);
     let name = ed.value(base.key("name"));
-    let name_s = Signal::derive(move || {
-        name.get()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    });
+    let name_s = text_of(name);
     let parent = ed.value(base.key("parent"));
-    let rm = base.clone();
+    let (name_path, rm) = (base.key("name"), base.clone());
     let (bl, ll) = (base.key("borrowing_limit"), base.key("lending_limit"));
     view! {
-        <div
-            class="share-row row cohort-row"
-            data-testid="cohort-row"
-            role="group"
-            aria-label=move || format!("Cohort {}: {}", index + 1, name_s.get())
-        >
-            <div class="row-head">
+        <Row class="share-row row cohort-row" testid="cohort-row" what=numbered("Cohort", index, name_s)>
+            <RowHead slot>
                 <TextField
                     label="Cohort name"
-                    path=base.key("name")
+                    path=name_path
                     testid="cohort-name"
                     on_rename=rename_cohort_refs
                     class="grow"
@@ -428,7 +396,7 @@ fn CohortRow(index: usize) -> impl IntoView {
                         "✕"
                     </button>
                 </div>
-            </div>
+            </RowHead>
             <div class="row-fields">
                 <SelectField
                     label="Parent cohort"
@@ -462,6 +430,6 @@ fn CohortRow(index: usize) -> impl IntoView {
                 />
             </Show>
             <Messages path=base.clone() />
-        </div>
+        </Row>
     }
 }

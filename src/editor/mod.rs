@@ -15,11 +15,13 @@ pub mod glossary;
 pub mod json;
 pub mod kueue;
 pub mod path;
+pub mod rows;
 pub mod shares;
 pub mod words;
 pub mod workloads;
 
 use leptos::prelude::*;
+use quotalab_engine::Problem;
 
 use crate::state::use_app;
 use context::{use_ed, Ed};
@@ -170,34 +172,46 @@ fn install_undo_keys(app: crate::state::AppState) {
 fn UndoRedo() -> impl IntoView {
     let app = use_app();
     let h = app.history;
+    let button = move |redo: bool| {
+        let (testid, label, title, text) = if redo {
+            (
+                "redo",
+                "Redo the last undone scenario edit",
+                "Redo (Ctrl+Shift+Z or Ctrl+Y)",
+                "↷ Redo",
+            )
+        } else {
+            (
+                "undo",
+                "Undo the last scenario edit",
+                "Undo (Ctrl+Z)",
+                "↶ Undo",
+            )
+        };
+        view! {
+            <button
+                type="button"
+                class="small"
+                data-testid=testid
+                aria-label=label
+                title=title
+                disabled=move || if redo { !h.can_redo() } else { !h.can_undo() }
+                on:click=move |_| {
+                    if redo {
+                        h.redo(app.scenario);
+                    } else {
+                        h.undo(app.scenario);
+                    }
+                }
+            >
+                {text}
+            </button>
+        }
+    };
     view! {
         <div class="undo-redo" role="group" aria-label="Undo history">
-            <button
-                type="button"
-                class="small"
-                data-testid="undo"
-                aria-label="Undo the last scenario edit"
-                title="Undo (Ctrl+Z)"
-                disabled=move || !h.can_undo()
-                on:click=move |_| {
-                    h.undo(app.scenario);
-                }
-            >
-                "↶ Undo"
-            </button>
-            <button
-                type="button"
-                class="small"
-                data-testid="redo"
-                aria-label="Redo the last undone scenario edit"
-                title="Redo (Ctrl+Shift+Z or Ctrl+Y)"
-                disabled=move || !h.can_redo()
-                on:click=move |_| {
-                    h.redo(app.scenario);
-                }
-            >
-                "↷ Redo"
-            </button>
+            {button(false)}
+            {button(true)}
         </div>
     }
 }
@@ -233,29 +247,26 @@ fn Unclaimed() -> impl IntoView {
         ed.assigned.with(|a| a.unclaimed.clone())
     });
     let warnings = Memo::new(move |_| ed.assigned.with(|a| a.unclaimed_warnings.clone()));
+    // A list of `problems`, there while it has one.
+    let list = |problems: Memo<Vec<Problem>>,
+                class: &'static str,
+                testid: &'static str,
+                label: &'static str| {
+        move || {
+            let problems = problems.get();
+            (!problems.is_empty())
+                .then(|| {
+                    view! {
+                        <ul class=class data-testid=testid aria-label=label>
+                            {problems.iter().map(|p| view! { <li title=p.to_string()>{words::located(p, None)}</li> }).collect_view()}
+                        </ul>
+                    }
+                })
+        }
+    };
     view! {
-        {move || {
-            let errors = errors.get();
-            (!errors.is_empty())
-                .then(|| {
-                    view! {
-                        <ul class="unclaimed errors" data-testid="editor-problems" aria-label="Problems">
-                            {errors.iter().map(|p| view! { <li title=p.to_string()>{words::located(p, None)}</li> }).collect_view()}
-                        </ul>
-                    }
-                })
-        }}
-        {move || {
-            let warnings = warnings.get();
-            (!warnings.is_empty())
-                .then(|| {
-                    view! {
-                        <ul class="unclaimed warnings" data-testid="editor-warnings" aria-label="Warnings">
-                            {warnings.iter().map(|p| view! { <li title=p.to_string()>{words::located(p, None)}</li> }).collect_view()}
-                        </ul>
-                    }
-                })
-        }}
+        {list(errors, "unclaimed errors", "editor-problems", "Problems")}
+        {list(warnings, "unclaimed warnings", "editor-warnings", "Warnings")}
     }
 }
 

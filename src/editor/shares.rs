@@ -9,10 +9,11 @@ use serde_json::{json, Value};
 
 use super::context::use_ed;
 use super::dist::LimitsField;
-use super::fields::{bind, Bound, ChangeHook, CheckField, Messages, NumField, SelectField};
+use super::fields::{bind, ChangeHook, CheckField, Messages, NumField, SelectField, Shell};
 use super::general::state_options;
 use super::json;
 use super::path::Path;
+use super::rows::{names_in, numbered, rename_follows, text_of, Row, RowHead, Rows};
 
 /// The three strategies, for the select.
 pub fn strategy_options() -> Vec<(Value, String)> {
@@ -32,17 +33,7 @@ pub fn strategy_meaning(s: Option<&str>) -> &'static str {
 /// After a share is renamed from `old` to `new`, its jobs, workloads and events follow,
 /// unless either name is (or was) also another share's: then nothing is renamed.
 pub fn rename_share_refs(doc: &mut Value, old: &str, new: &str) {
-    if old == new {
-        return;
-    }
-    let count = |name: &str, doc: &Value| {
-        doc.get("shares").and_then(Value::as_array).map_or(0, |a| {
-            a.iter()
-                .filter(|s| s.get("name").and_then(Value::as_str) == Some(name))
-                .count()
-        })
-    };
-    if count(old, doc) > 0 || count(new, doc) > 1 {
+    if !rename_follows(doc, "shares", "name", old, new) {
         return;
     }
     for (list, ptr) in [
@@ -70,16 +61,12 @@ pub fn rename_share_refs(doc: &mut Value, old: &str, new: &str) {
 #[component]
 fn ShareNameField(index: usize, path: Path) -> impl IntoView {
     let label = "Share name";
-    let Bound {
-        ed,
-        id,
-        msg_id,
-        invalid,
-        messages,
-        value,
-    } = bind(&path, label);
+    let mut f = bind(&path, label);
+    let (ed, value, invalid) = (f.ed, f.value, f.invalid);
     // The text typed but not applied (empty, or another share's name).
     let held = RwSignal::new(None::<String>);
+    f.invalid = Memo::new(move |_| invalid.get() || held.with(Option::is_some));
+    let control = f.control();
     // A change of the name (an applied keystroke, an undo, a preset) drops it.
     Effect::new(move |_| {
         value.track();
@@ -131,16 +118,13 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
         })
     };
     view! {
-        <div class="field grow">
-            <label for=id.clone()>{label}</label>
+        <Shell class="field grow" id=f.id label=label messages=f.messages>
             <input
-                id=id
+                {..control}
                 type="text"
                 autocomplete="off"
                 spellcheck="false"
                 data-testid="share-name"
-                aria-invalid=move || (invalid.get() || held.with(Option::is_some)).then_some("true")
-                aria-describedby=msg_id
                 prop:value=move || held.get().unwrap_or_else(current)
                 on:input=on_input
                 on:blur=move |_| revert()
@@ -151,8 +135,7 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
                 }
             />
             {note}
-            {messages}
-        </div>
+        </Shell>
     }
 }
 
@@ -160,15 +143,7 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
 /// Kueue model a ClusterQueue of the first share's cohort (or the first cohort) that
 /// reclaims its quota from any borrower.
 pub fn new_share(doc: &Value) -> Value {
-    let names: Vec<String> = doc
-        .get("shares")
-        .and_then(Value::as_array)
-        .map(|a| {
-            a.iter()
-                .filter_map(|s| s.get("name").and_then(Value::as_str).map(str::to_string))
-                .collect()
-        })
-        .unwrap_or_default();
+    let names = names_in(doc, "shares", "name");
     let ty = doc
         .pointer("/shares/0/limits")
         .and_then(Value::as_object)
@@ -226,13 +201,7 @@ pub fn SharesFields() -> impl IntoView {
     };
     view! {
         <Messages path=Path::root().key("shares") />
-        <div class="rows">
-            <For
-                each=move || 0..len.get()
-                key=|i| *i
-                children=move |i| view! { <ShareRow index=i len=len /> }
-            />
-        </div>
+        <Rows len=len row=move |i| view! { <ShareRow index=i len=len /> }.into_any() />
         <button
             type="button"
             class="add"
@@ -260,12 +229,7 @@ pub fn SharesFields() -> impl IntoView {
 fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
     let ed = use_ed();
     let base = Path::root().key("shares").idx(index);
-    let name = ed.value(base.key("name"));
-    let name_s = Signal::derive(move || {
-        name.get()
-            .and_then(|v| v.as_str().map(str::to_string))
-            .unwrap_or_default()
-    });
+    let name_s = text_of(ed.value(base.key("name")));
     let state = ed.value(base.key("state"));
     // The borrow limit set aside while the strategy is not LEND_AND_BORROW (which may not
     // have one), given back when it is again.
@@ -281,7 +245,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             }
         })
     };
-    let rm = base.clone();
+    let (name_path, rm) = (base.key("name"), base.clone());
     let who = move || {
         let n = name_s.get();
         if n.is_empty() {
@@ -290,14 +254,29 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             n
         }
     };
+    // Up swaps the share with the one before it, down with the one after.
+    let move_button = move |up: bool| {
+        let (word, arrow, (a, b)) = if up {
+            ("up", "↑", (index.saturating_sub(1), index))
+        } else {
+            ("down", "↓", (index, index + 1))
+        };
+        view! {
+            <button
+                type="button"
+                class="icon-button"
+                aria-label=move || format!("Move {} {word}", who())
+                title=format!("Move {word}")
+                disabled=move || if up { index == 0 } else { index + 1 >= len.get() }
+                on:click=move |_| swap(a, b)
+            >
+                {arrow}
+            </button>
+        }
+    };
     view! {
-        <div
-            class="share-row row"
-            data-testid="share-row"
-            role="group"
-            aria-label=move || format!("Quota share {}: {}", index + 1, name_s.get())
-        >
-            <div class="row-head">
+        <Row class="share-row row" testid="share-row" what=numbered("Quota share", index, name_s)>
+            <RowHead slot>
                 <span
                     class="row-index"
                     style=format!("background:{}", crate::ui::palette::css(index))
@@ -305,28 +284,10 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                 >
                     {index + 1}
                 </span>
-                <ShareNameField index=index path=base.key("name") />
+                <ShareNameField index=index path=name_path />
                 <div class="row-actions">
-                    <button
-                        type="button"
-                        class="icon-button"
-                        aria-label=move || format!("Move {} up", who())
-                        title="Move up"
-                        disabled=index == 0
-                        on:click=move |_| swap(index.saturating_sub(1), index)
-                    >
-                        "↑"
-                    </button>
-                    <button
-                        type="button"
-                        class="icon-button"
-                        aria-label=move || format!("Move {} down", who())
-                        title="Move down"
-                        disabled=move || { index + 1 >= len.get() }
-                        on:click=move |_| swap(index, index + 1)
-                    >
-                        "↓"
-                    </button>
+                    {move_button(true)}
+                    {move_button(false)}
                     <button
                         type="button"
                         class="icon-button danger"
@@ -340,7 +301,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
                         "✕"
                     </button>
                 </div>
-            </div>
+            </RowHead>
             {
                 let b = base.clone();
                 move || {
@@ -369,7 +330,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             </div>
             <super::contract::AgreementFields base=base.clone() />
             <Messages path=base.clone() />
-        </div>
+        </Row>
     }
 }
 
@@ -449,11 +410,7 @@ fn AwsShareFields(
                     title="A job may preempt lower-priority jobs of its own share"
                 />
             </div>
-            <LimitsField
-                path=base.key("limits")
-                label="Limits (instances per type)"
-                owner=name_s
-            />
+            <LimitsField path=base.key("limits") label="Limits (instances per type)" owner=name_s />
     }
 }
 

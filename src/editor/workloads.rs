@@ -2,16 +2,19 @@
 
 use leptos::prelude::*;
 use quotalab_engine::model::limits::priority_bounds;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::context::use_ed;
-use super::dist::{ArrivalField, DistField, LimitsField};
+use super::dist::{set_kind, ArrivalField, DistField, LimitsField};
 use super::fields::{
     claim, next_id, share_options, type_options, CheckField, Messages, NumField, SelectField,
-    TextField,
+    Shell, TextField,
 };
 use super::json;
-use super::path::{replace_one_of, Path};
+use super::path::Path;
+use super::rows::{
+    list_len, names_in, rename_follows, AddButton, RemoveButton, Row, RowHead, Rows,
+};
 use super::shares::strategy_options;
 
 /// Above this many explicit jobs the table shows only its first rows ([`JOBS_SHOWN`]).
@@ -32,41 +35,6 @@ fn first_share_and_type(doc: &Value) -> (String, String) {
         .and_then(|m| m.keys().next().cloned())
         .unwrap_or_else(|| "ml.g5.xlarge".to_string());
     (name, ty)
-}
-
-fn push_to(doc: &mut Value, list: &str, item: Value) {
-    match doc.get_mut(list).and_then(Value::as_array_mut) {
-        Some(a) => a.push(item),
-        None => Path::root().key(list).set(doc, Some(json!([item]))),
-    }
-}
-
-fn list_len(ed: super::context::Ed, list: &'static str) -> Memo<usize> {
-    Memo::new(move |_| {
-        ed.doc.with(|d| {
-            d.value
-                .get(list)
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len)
-        })
-    })
-}
-
-/// A remove button for `path` (an item of a list).
-#[component]
-fn RemoveButton(path: Path, #[prop(into)] what: Signal<String>) -> impl IntoView {
-    let ed = use_ed();
-    view! {
-        <button
-            type="button"
-            class="icon-button danger"
-            aria-label=move || format!("Remove {}", what.get())
-            title=move || format!("Remove {}", what.get())
-            on:click=move |_| ed.set(&path, None)
-        >
-            "✕"
-        </button>
-    }
 }
 
 /// A `checkpoint` block (present or not, then its interval, cost and restore time) with
@@ -91,16 +59,15 @@ fn CheckpointField(path: Path, on_preempt: Path) -> impl IntoView {
         <fieldset class="checkpoint">
             <legend class="visually-hidden">"Checkpoints"</legend>
             <div class="checks">
-                <div class="field check">
+                <Shell class="field check" id=id.clone() label="Saves checkpoints" box_first=true>
                     <input
-                        id=id.clone()
+                        id=id
                         type="checkbox"
                         aria-describedby=msg_id
                         prop:checked=move || present.get()
                         on:change=toggle
                     />
-                    <label for=id>"Saves checkpoints"</label>
-                </div>
+                </Shell>
                 <CheckField
                     label="Checkpoint on preemption"
                     path=on_preempt
@@ -125,35 +92,26 @@ fn CheckpointField(path: Path, on_preempt: Path) -> impl IntoView {
     }
 }
 
+/// A new workload: 10 jobs of the first share, 4 an hour, on a type the share has a limit for.
+fn new_workload(doc: &Value) -> Value {
+    let (share, ty) = first_share_and_type(doc);
+    json!({
+        "share": share, "count": 10, "arrival": {"poisson_per_hour": 4},
+        "instance_type": ty, "instances": 1, "work_s": 1800, "priority": 0
+    })
+}
+
 /// The workloads section body.
 #[component]
 pub fn WorkloadsFields() -> impl IntoView {
-    let ed = use_ed();
-    let len = list_len(ed, "workloads");
-    let add = move |_| {
-        ed.edit(|doc| {
-            let (share, ty) = first_share_and_type(doc);
-            push_to(
-                doc,
-                "workloads",
-                json!({
-                    "share": share, "count": 10, "arrival": {"poisson_per_hour": 4},
-                    "instance_type": ty, "instances": 1, "work_s": 1800, "priority": 0
-                }),
-            );
-        })
-    };
+    let len = list_len(use_ed(), "workloads");
     view! {
         <p class="section-note">
             "A workload generates jobs from the scenario's seed; their ids are share-1, share-2, …"
         </p>
         <Messages path=Path::root().key("workloads") />
-        <div class="rows">
-            <For each=move || 0..len.get() key=|i| *i children=move |i| view! { <WorkloadRow index=i /> } />
-        </div>
-        <button type="button" class="add" data-testid="add-workload" on:click=add>
-            "+ Add workload"
-        </button>
+        <Rows len=len row=|i| view! { <WorkloadRow index=i /> }.into_any() />
+        <AddButton list="workloads" item=new_workload testid="add-workload" text="+ Add workload" />
     }
 }
 
@@ -181,16 +139,17 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             json::display(share.get().as_ref())
         )
     });
+    let head = base.clone();
     view! {
-        <div class="workload-row row" data-testid="workload-row" role="group" aria-label=move || what.get()>
-            <div class="row-head">
+        <Row class="workload-row row" testid="workload-row" what=what>
+            <RowHead slot>
                 <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
-                <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
-                <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="grow" />
+                <SelectField label="Share" path=head.key("share") options=share_options(ed) class="grow" />
+                <SelectField label="Instance type" path=head.key("instance_type") options=type_options(ed) class="grow" />
                 <div class="row-actions">
-                    <RemoveButton path=base.clone() what=what />
+                    <RemoveButton path=head what=what />
                 </div>
-            </div>
+            </RowHead>
             <ArrivalField path=base.key("arrival") count=base.key("count") />
             <div class="dist-grid">
                 <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
@@ -205,24 +164,14 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             </div>
             <super::contract::JobContractFields base=base.clone() />
             <Messages path=base.clone() />
-        </div>
+        </Row>
     }
 }
 
 /// After a job id changes from `old` to `new`, `set_priority` events naming it follow
 /// (unless either id is also another job's).
 pub fn rename_job_refs(doc: &mut Value, old: &str, new: &str) {
-    if old == new {
-        return;
-    }
-    let count = |id: &str, doc: &Value| {
-        doc.get("jobs").and_then(Value::as_array).map_or(0, |a| {
-            a.iter()
-                .filter(|j| j.get("id").and_then(Value::as_str) == Some(id))
-                .count()
-        })
-    };
-    if count(old, doc) > 0 || count(new, doc) > 1 {
+    if !rename_follows(doc, "jobs", "id", old, new) {
         return;
     }
     if let Some(a) = doc.get_mut("events").and_then(Value::as_array_mut) {
@@ -236,11 +185,19 @@ pub fn rename_job_refs(doc: &mut Value, old: &str, new: &str) {
     }
 }
 
+/// A new job: a unique id, the first share, a type the share has a limit for, 600 s of work.
+fn new_job(doc: &Value) -> Value {
+    let (share, ty) = first_share_and_type(doc);
+    json!({
+        "id": json::unique_name("job", &names_in(doc, "jobs", "id")), "share": share, "instance_type": ty,
+        "instances": 1, "priority": 0, "submit_s": 0, "work_s": 600
+    })
+}
+
 /// The jobs section body.
 #[component]
 pub fn JobsFields() -> impl IntoView {
-    let ed = use_ed();
-    let len = list_len(ed, "jobs");
+    let len = list_len(use_ed(), "jobs");
     let shown = Memo::new(move |_| {
         let n = len.get();
         if n > MANY_JOBS {
@@ -249,28 +206,6 @@ pub fn JobsFields() -> impl IntoView {
             n
         }
     });
-    let add = move |_| {
-        ed.edit(|doc| {
-            let (share, ty) = first_share_and_type(doc);
-            let ids: Vec<String> = doc
-                .get("jobs")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .filter_map(|j| j.get("id").and_then(Value::as_str).map(str::to_string))
-                        .collect()
-                })
-                .unwrap_or_default();
-            push_to(
-                doc,
-                "jobs",
-                json!({
-                    "id": json::unique_name("job", &ids), "share": share, "instance_type": ty,
-                    "instances": 1, "priority": 0, "submit_s": 0, "work_s": 600
-                }),
-            );
-        })
-    };
     view! {
         <Messages path=Path::root().key("jobs") />
         {move || {
@@ -287,28 +222,27 @@ pub fn JobsFields() -> impl IntoView {
                     }
                 })
         }}
-        <div class="rows">
-            <For each=move || 0..shown.get() key=|i| *i children=move |i| view! { <JobRow index=i /> } />
-        </div>
-        <button type="button" class="add" data-testid="add-job" on:click=add>"+ Add job"</button>
+        <Rows len=shown row=|i| view! { <JobRow base=Path::root().key("jobs").idx(i) /> }.into_any() />
+        <AddButton list="jobs" item=new_job testid="add-job" text="+ Add job" />
     }
 }
 
+/// The row of the job at `base`.
 #[component]
-fn JobRow(index: usize) -> impl IntoView {
+fn JobRow(base: Path) -> impl IntoView {
     let ed = use_ed();
-    let base = Path::root().key("jobs").idx(index);
     let id = ed.value(base.key("id"));
     let what = Signal::derive(move || format!("job {}", json::display(id.get().as_ref())));
+    let head = base.clone();
     view! {
-        <div class="job-row row" data-testid="job-row" role="group" aria-label=move || what.get()>
-            <div class="row-head">
-                <TextField label="Job id" path=base.key("id") on_rename=rename_job_refs class="grow" />
-                <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+        <Row class="job-row row" testid="job-row" what=what>
+            <RowHead slot>
+                <TextField label="Job id" path=head.key("id") on_rename=rename_job_refs class="grow" />
+                <SelectField label="Share" path=head.key("share") options=share_options(ed) class="grow" />
                 <div class="row-actions">
-                    <RemoveButton path=base.clone() what=what />
+                    <RemoveButton path=head what=what />
                 </div>
-            </div>
+            </RowHead>
             <div class="grid-fields compact">
                 <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
                 <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
@@ -324,31 +258,26 @@ fn JobRow(index: usize) -> impl IntoView {
             </div>
             <super::contract::JobContractFields base=base.clone() />
             <Messages path=base.clone() />
-        </div>
+        </Row>
     }
 }
 
 const EVENT_KINDS: &[&str] = &["set_priority", "update_share"];
+
+/// A new timed event: at 60 s, the first explicit job's priority becomes 1.
+fn new_event(doc: &Value) -> Value {
+    let job = doc
+        .pointer("/jobs/0/id")
+        .and_then(Value::as_str)
+        .unwrap_or("");
+    json!({"at_s": 60, "set_priority": {"job": job, "priority": 1}})
+}
 
 /// The timed events section body.
 #[component]
 pub fn EventsFields() -> impl IntoView {
     let ed = use_ed();
     let len = list_len(ed, "events");
-    let add = move |_| {
-        ed.edit(|doc| {
-            let job = doc
-                .pointer("/jobs/0/id")
-                .and_then(Value::as_str)
-                .unwrap_or("")
-                .to_string();
-            push_to(
-                doc,
-                "events",
-                json!({"at_s": 60, "set_priority": {"job": job, "priority": 1}}),
-            );
-        })
-    };
     // Explicit job ids, as suggestions for set_priority (generated ids work too).
     let ids = Memo::new(move |_| {
         ed.doc.with(|d| {
@@ -374,14 +303,8 @@ pub fn EventsFields() -> impl IntoView {
             {move || ids.get().into_iter().map(|i| view! { <option value=i></option> }).collect_view()}
         </datalist>
         <Messages path=Path::root().key("events") />
-        <div class="rows">
-            <For
-                each=move || 0..len.get()
-                key=|i| *i
-                children=move |i| view! { <EventRow index=i list=list_for_rows.clone() /> }
-            />
-        </div>
-        <button type="button" class="add" data-testid="add-event" on:click=add>"+ Add event"</button>
+        <Rows len=len row=move |i| view! { <EventRow index=i list=list_for_rows.clone() /> }.into_any() />
+        <AddButton list="events" item=new_event testid="add-event" text="+ Add event" />
     }
 }
 
@@ -411,14 +334,7 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
         } else {
             json!({"job": "", "priority": 1})
         };
-        ed.edit(|doc| match p.get_mut(doc) {
-            Some(Value::Object(m)) => replace_one_of(m, EVENT_KINDS, &k, params),
-            _ => {
-                let mut m = Map::new();
-                m.insert(k.clone(), params);
-                p.set(doc, Some(Value::Object(m)));
-            }
-        })
+        ed.edit(|doc| set_kind(doc, &p, EVENT_KINDS, &k, params))
     };
     let b_params = base.clone();
     let params = move || {
@@ -475,10 +391,14 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                         <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
                         <SelectField label="State" path=us.key("state") options=states />
                     </div>
-                    <div class="field check">
-                        <input id=limits_id.clone() type="checkbox" prop:checked=move || has_limits.get() on:change=toggle />
-                        <label for=limits_id>"change limits (the new map replaces the share's limits)"</label>
-                    </div>
+                    <Shell
+                        class="field check"
+                        id=limits_id.clone()
+                        label="change limits (the new map replaces the share's limits)"
+                        box_first=true
+                    >
+                        <input id=limits_id type="checkbox" prop:checked=move || has_limits.get() on:change=toggle />
+                    </Shell>
                     {move || has_limits.get().then(|| view! { <LimitsField path=lp.clone() label="New limits" owner=owner /> })}
                     <Messages path=us.clone() />
                 }
@@ -487,25 +407,25 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
             _ => view! { <span class="field-hint">"choose what happens"</span> }.into_any(),
         }
     };
+    let head = base.clone();
     view! {
-        <div class="event-edit-row row" data-testid="timed-event-row" role="group" aria-label=move || what.get()>
-            <div class="row-head">
+        <Row class="event-edit-row row" testid="timed-event-row" what=what>
+            <RowHead slot>
                 <span class="row-index plain" aria-hidden="true">{format!("E{}", index + 1)}</span>
-                <NumField label="At (s)" path=base.key("at_s") required=true class="count" />
-                <div class="field select grow">
-                    <label for=kind_id.clone()>"What happens"</label>
+                <NumField label="At (s)" path=head.key("at_s") required=true class="count" />
+                <Shell class="field select grow" id=kind_id.clone() label="What happens">
                     <select id=kind_id prop:value=move || kind.get() on:change=on_kind>
                         <option value="set_priority" selected=move || kind.get() == "set_priority">"set a job's priority"</option>
                         <option value="update_share" selected=move || kind.get() == "update_share">"update a share"</option>
                         {move || kind.get().is_empty().then(|| view! { <option value="" selected=true>"(choose)"</option> })}
                     </select>
-                </div>
+                </Shell>
                 <div class="row-actions">
-                    <RemoveButton path=base.clone() what=what />
+                    <RemoveButton path=head what=what />
                 </div>
-            </div>
+            </RowHead>
             {params}
             <Messages path=base.clone() />
-        </div>
+        </Row>
     }
 }

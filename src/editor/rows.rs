@@ -1,0 +1,149 @@
+//! The lists of the forms (shares, cohorts, workloads, jobs, events): a row per entry with
+//! its head, the button under a list that adds an entry and the one that removes a row.
+
+use leptos::prelude::*;
+use serde_json::{json, Value};
+
+use super::context::{use_ed, Ed};
+use super::path::Path;
+
+/// The length of the list at the document's key `list` (0 while there is none).
+pub fn list_len(ed: Ed, list: &'static str) -> Memo<usize> {
+    Memo::new(move |_| {
+        ed.doc.with(|d| {
+            d.value
+                .get(list)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len)
+        })
+    })
+}
+
+/// Appends `item` to the list at the document's key `list`, creating the list if need be.
+pub fn push_to(doc: &mut Value, list: &str, item: Value) {
+    match doc.get_mut(list).and_then(Value::as_array_mut) {
+        Some(a) => a.push(item),
+        None => Path::root().key(list).set(doc, Some(json!([item]))),
+    }
+}
+
+/// The `key` of each entry of the list at the document's key `list`, where it is a string
+/// (the shares' names, the jobs' ids), in order.
+pub fn names_in(doc: &Value, list: &str, key: &str) -> Vec<String> {
+    doc.get(list)
+        .and_then(Value::as_array)
+        .map(|a| {
+            a.iter()
+                .filter_map(|e| e.get(key).and_then(Value::as_str).map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Whether what names an entry of `list` (its `key`) follows when the entry is renamed from
+/// `old` to `new` (the document already renamed): not when the name is unchanged, nor when
+/// either name is (or was) also another entry's.
+pub fn rename_follows(doc: &Value, list: &str, key: &str, old: &str, new: &str) -> bool {
+    let count = |name: &str| {
+        doc.get(list).and_then(Value::as_array).map_or(0, |a| {
+            a.iter()
+                .filter(|e| e.get(key).and_then(Value::as_str) == Some(name))
+                .count()
+        })
+    };
+    old != new && count(old) == 0 && count(new) <= 1
+}
+
+/// The text at a row's name (empty while it has none), for the accessible names of the row
+/// and of its buttons.
+pub fn text_of(value: Memo<Option<Value>>) -> Signal<String> {
+    Signal::derive(move || {
+        value
+            .get()
+            .and_then(|v| v.as_str().map(str::to_string))
+            .unwrap_or_default()
+    })
+}
+
+/// The accessible name of the row of an entry that has a name: what the entry is, its
+/// position from 1 and its name ("Quota share 2: medium").
+pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signal<String> {
+    Signal::derive(move || format!("{kind} {}: {}", index + 1, name.get()))
+}
+
+/// The rows of a list: `row(i)` for each position `i` below `len`.
+#[component]
+pub fn Rows(
+    #[prop(into)] len: Signal<usize>,
+    #[prop(into)] row: Callback<usize, AnyView>,
+) -> impl IntoView {
+    view! {
+        <div class="rows">
+            <For each=move || 0..len.get() key=|i| *i children=move |i| row.run(i) />
+        </div>
+    }
+}
+
+/// What a row's head holds: its index, its name, its buttons.
+#[slot]
+pub struct RowHead {
+    children: Children,
+}
+
+/// One entry of a list: a group named `what` for screen readers, its head, then its fields
+/// (the children).
+#[component]
+pub fn Row(
+    class: &'static str,
+    testid: &'static str,
+    #[prop(into)] what: Signal<String>,
+    row_head: RowHead,
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <div class=class data-testid=testid role="group" aria-label=move || what.get()>
+            <div class="row-head">{(row_head.children)()}</div>
+            {children()}
+        </div>
+    }
+}
+
+/// The button under a list that appends `item(doc)` to the list at the document's key
+/// `list`.
+#[component]
+pub fn AddButton(
+    list: &'static str,
+    item: fn(&Value) -> Value,
+    testid: &'static str,
+    text: &'static str,
+) -> impl IntoView {
+    let ed = use_ed();
+    let add = move |_| {
+        ed.edit(|doc| {
+            let new = item(doc);
+            push_to(doc, list, new);
+        })
+    };
+    view! {
+        <button type="button" class="add" data-testid=testid on:click=add>
+            {text}
+        </button>
+    }
+}
+
+/// A remove button for `path` (an item of a list).
+#[component]
+pub fn RemoveButton(path: Path, #[prop(into)] what: Signal<String>) -> impl IntoView {
+    let ed = use_ed();
+    view! {
+        <button
+            type="button"
+            class="icon-button danger"
+            aria-label=move || format!("Remove {}", what.get())
+            title=move || format!("Remove {}", what.get())
+            on:click=move |_| ed.set(&path, None)
+        >
+            "✕"
+        </button>
+    }
+}
