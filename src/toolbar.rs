@@ -5,7 +5,6 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use wasm_bindgen::JsValue;
 
 use crate::io::files::{self, FilesMenu};
 use crate::io::presets::{by_id, fetch_text, matching, Preset, Source, PRESETS};
@@ -219,9 +218,7 @@ enum CopyStatus {
 /// does not (then the caller offers the selected text).
 fn write_clipboard(text: String, status: RwSignal<Option<CopyStatus>>) -> bool {
     let navigator = window().navigator();
-    let has_clipboard = js_sys::Reflect::get(&navigator, &JsValue::from_str("clipboard"))
-        .map(|c| !c.is_undefined() && !c.is_null())
-        .unwrap_or(false);
+    let has_clipboard = crate::worker::bridge::get(&navigator, "clipboard").is_some();
     if !has_clipboard {
         return false;
     }

@@ -56,11 +56,7 @@ pub const STYLES: &str = "./quotalab-explore.css";
 /// The Explore wasm's script, relative to the page (Trunk names it after the binary).
 pub const EXPLORE_URL: &str = "./quotalab-explore.js";
 
-fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
-}
+use crate::worker::bridge::{get, set};
 
 fn call(name: &str, args: &[JsValue]) -> Option<JsValue> {
     let host = get(&js_sys::global(), HOST)?;
@@ -77,11 +73,11 @@ fn call(name: &str, args: &[JsValue]) -> Option<JsValue> {
 /// with sweep settings opens the panel.
 pub fn install_page(host: &js_sys::Object, app: AppState, share: ShareState) {
     let sweep = Closure::<dyn Fn() -> Option<String>>::new(move || share.sweep.get_untracked());
-    let set = Closure::<dyn Fn(Option<String>)>::new(move |s| share.sweep.set(s));
-    let _ = js_sys::Reflect::set(host, &"sweep".into(), sweep.as_ref());
-    let _ = js_sys::Reflect::set(host, &"setSweep".into(), set.as_ref());
+    let set_sweep = Closure::<dyn Fn(Option<String>)>::new(move |s| share.sweep.set(s));
+    let _ = set(host, "sweep", sweep.as_ref());
+    let _ = set(host, "setSweep", set_sweep.as_ref());
     sweep.forget();
-    set.forget();
+    set_sweep.forget();
     Effect::new(move |_| {
         app.scenario.track();
         call("changed", &[]);
@@ -238,7 +234,7 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
     handle.forget();
     let changed = Closure::<dyn Fn()>::new(move || explore.scenario_changed(page_scenario()));
     if let Some(host) = get(&js_sys::global(), HOST) {
-        let _ = js_sys::Reflect::set(&host, &"changed".into(), changed.as_ref());
+        let _ = set(&host, "changed", changed.as_ref());
     }
     changed.forget();
     read_link(explore);

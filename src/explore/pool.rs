@@ -9,14 +9,15 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Uint8Array};
 use quotalab_engine::analysis::sweep::Sweep;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
 use super::protocol::{numbers, FromWorker, ToWorker};
 use super::schedule::Schedule;
+use crate::worker::bridge;
 
 /// The workers' entry script, relative to the page.
 pub const WORKER_URL: &str = "./quotalab-explore-worker.js";
@@ -274,12 +275,8 @@ fn spawn_with(pool: &Pool, module: &JsValue) {
 
 fn spawn_one(pool: &Pool, module: &JsValue, generation: u64, index: usize) -> Result<Slot, String> {
     let js_err = |e: JsValue| crate::worker::protocol::js_message(&e);
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(WORKER_URL, &options).map_err(js_err)?;
-    let boot = Object::new();
-    Reflect::set(&boot, &"kind".into(), &"boot".into()).map_err(js_err)?;
-    Reflect::set(&boot, &"module".into(), module).map_err(js_err)?;
+    let worker = bridge::module_worker(WORKER_URL).map_err(js_err)?;
+    let boot = bridge::object(&[("kind", &"boot".into()), ("module", module)]).map_err(js_err)?;
     worker.post_message(&boot).map_err(js_err)?;
     let weak = Rc::downgrade(&pool.inner);
     let handler = pool.handler.clone();
@@ -352,8 +349,7 @@ fn on_message(pool: &Pool, generation: u64, index: usize, data: &JsValue) {
     pool.inner.borrow_mut().graveyard.clear();
     let Some(array) = data.dyn_ref::<Uint8Array>() else {
         // The loader's plain object: the wasm could not start in the worker.
-        let message = Reflect::get(data, &"message".into())
-            .ok()
+        let message = bridge::get(data, "message")
             .and_then(|m| m.as_string())
             .unwrap_or_default();
         fall_back(pool, message);

@@ -31,7 +31,7 @@ use quotalab_config_worker::{
 use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
 use crate::io::files::{download_text, file_stem};
 use crate::state::{use_app, AppState, Notice};
@@ -107,9 +107,7 @@ impl WorkerBackend {
         if client.worker.is_some() {
             return Ok(());
         }
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(WORKER_URL, &options)
+        let worker = crate::worker::bridge::module_worker(WORKER_URL)
             .map_err(|e| format!("the configuration reader could not start: {e:?}"))?;
         let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
             let data = event.unchecked_into::<MessageEvent>().data();

@@ -619,14 +619,13 @@ fn report_here(app: AppState, text: &str, compare: bool, name: &str) {
 /// `www/quotalab-tools-worker.js`); its answer downloads the report as `name` (or says what
 /// is wrong; a worker that fails makes way for the page's thread).
 fn report_in_worker(app: AppState, text: &str, compare: bool, name: String) -> Result<(), JsValue> {
-    use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
-    let options = WorkerOptions::new();
-    options.set_type(WorkerType::Module);
-    let worker = Worker::new_with_options(REPORT_WORKER_URL, &options)?;
+    use crate::worker::bridge;
+    use web_sys::MessageEvent;
+    let worker = bridge::module_worker(REPORT_WORKER_URL)?;
     let (w, fallback) = (worker.clone(), text.to_string());
     let answer = move |data: JsValue| {
         w.terminate();
-        let field = |k: &str| js_sys::Reflect::get(&data, &JsValue::from_str(k)).ok();
+        let field = |k: &str| bridge::get(&data, k);
         let kind = field("kind")
             .and_then(|v| v.as_string())
             .unwrap_or_default();
@@ -674,17 +673,10 @@ fn report_in_worker(app: AppState, text: &str, compare: bool, name: String) -> R
     // One small pair of closures per report, kept for the worker's life.
     onmessage.forget();
     onerror.forget();
-    let message = js_sys::Object::new();
-    js_sys::Reflect::set(
-        &message,
-        &JsValue::from_str("text"),
-        &JsValue::from_str(text),
-    )?;
-    js_sys::Reflect::set(
-        &message,
-        &JsValue::from_str("compare"),
-        &JsValue::from_bool(compare),
-    )?;
+    let message = bridge::object(&[
+        ("text", &JsValue::from_str(text)),
+        ("compare", &JsValue::from_bool(compare)),
+    ])?;
     worker.post_message(&message)
 }
 

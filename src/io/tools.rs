@@ -94,11 +94,7 @@ fn global() -> JsValue {
     js_sys::global().into()
 }
 
-fn get(obj: &JsValue, key: &str) -> Option<JsValue> {
-    js_sys::Reflect::get(obj, &JsValue::from_str(key))
-        .ok()
-        .filter(|v| !v.is_undefined() && !v.is_null())
-}
+use crate::worker::bridge::{get, set};
 
 fn function(obj: &JsValue, key: &str) -> Result<js_sys::Function, String> {
     get(obj, key)
@@ -152,14 +148,14 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
         ("apply", apply.as_ref()),
         ("notice", notice.as_ref()),
     ] {
-        let _ = js_sys::Reflect::set(&host, &JsValue::from_str(key), f);
+        let _ = set(&host, key, f);
     }
     // The page lives as long as its window: the closures too.
     scenario.forget();
     digest.forget();
     apply.forget();
     notice.forget();
-    let _ = js_sys::Reflect::set(&global(), &JsValue::from_str(HOST), &host);
+    let _ = set(&global(), HOST, &host);
     host
 }
 

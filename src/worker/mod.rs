@@ -42,6 +42,7 @@
 //! [`Reply::Failed`] (or [`Reply::Unavailable`] when the worker never started).
 
 pub mod agent;
+pub mod bridge;
 pub mod page;
 pub mod protocol;
 

@@ -4,13 +4,14 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Object, Reflect, Uint8Array};
+use js_sys::{Array, Uint8Array};
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
+use web_sys::{MessageEvent, Worker};
 
+use super::bridge;
 use super::protocol::{
     clock_ms, decode_result, epoch_ms, from_pairs, js_message, to_js, Phase, Request, Response,
     Timing, BOOT, UNAVAILABLE,
@@ -263,17 +264,13 @@ impl WorkerClient {
     fn spawn(&self) -> Result<(), String> {
         let url = self.inner.borrow().url.clone();
         let (module, glue) = boot()?;
-        let options = WorkerOptions::new();
-        options.set_type(WorkerType::Module);
-        let worker = Worker::new_with_options(&url, &options).map_err(|e| js_message(&e))?;
-        let message = Object::new();
-        for (key, value) in [
+        let worker = bridge::module_worker(&url).map_err(|e| js_message(&e))?;
+        let message = bridge::object(&[
             ("kind", &JsValue::from_str(BOOT)),
             ("module", &module),
             ("js", &glue),
-        ] {
-            Reflect::set(&message, &key.into(), value).map_err(|e| js_message(&e))?;
-        }
+        ])
+        .map_err(|e| js_message(&e))?;
         worker.post_message(&message).map_err(|e| js_message(&e))?;
         let generation = {
             let mut inner = self.inner.borrow_mut();
@@ -347,15 +344,10 @@ impl WorkerClient {
 /// tests), so that runs stay on the page.
 fn boot() -> Result<(JsValue, JsValue), String> {
     let missing = || "the page was not started by its loader (no compiled module to share)";
-    let boot = js_sys::Reflect::get(&js_sys::global(), &"quotalabBoot".into())
-        .ok()
+    let boot = bridge::get(&js_sys::global(), "quotalabBoot")
         .filter(JsValue::is_object)
         .ok_or_else(missing)?;
-    let field = |name: &str| {
-        js_sys::Reflect::get(&boot, &name.into())
-            .ok()
-            .filter(|v| !v.is_undefined())
-    };
+    let field = |name: &str| bridge::get(&boot, name);
     match (field("module"), field("js")) {
         (Some(module), Some(js)) => Ok((module, js)),
         _ => Err(missing().to_string()),
@@ -433,11 +425,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
     }
     let Some(array) = data.dyn_ref::<Uint8Array>() else {
         // Only the loader posts anything but bytes: its wasm could not start.
-        let field = |name: &str| {
-            Reflect::get(data, &name.into())
-                .ok()
-                .and_then(|v| v.as_string())
-        };
+        let field = |name: &str| bridge::get(data, name).and_then(|v| v.as_string());
         if field("kind").as_deref() == Some(UNAVAILABLE) {
             let text = field("message").unwrap_or_default();
             return Some(unavailable(inner, text));

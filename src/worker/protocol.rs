@@ -176,31 +176,24 @@ pub(crate) fn to_js(bytes: &[u8]) -> (js_sys::Uint8Array, JsValue) {
 
 /// Milliseconds from the current global's clock (the page's or the worker's).
 pub(crate) fn clock_ms() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
-        .ok()
-        .filter(|p| !p.is_undefined())
-        .map_or_else(js_sys::Date::now, |p| {
-            p.unchecked_into::<web_sys::Performance>().now()
-        })
+    super::bridge::get(&js_sys::global(), "performance").map_or_else(js_sys::Date::now, |p| {
+        p.unchecked_into::<web_sys::Performance>().now()
+    })
 }
 
 /// Milliseconds since the epoch, sub-millisecond (comparable between the page and a worker).
 pub fn epoch_ms() -> f64 {
-    js_sys::Reflect::get(&js_sys::global(), &JsValue::from_str("performance"))
-        .ok()
-        .filter(|p| !p.is_undefined())
-        .map_or_else(js_sys::Date::now, |p| {
-            let p = p.unchecked_into::<web_sys::Performance>();
-            p.time_origin() + p.now()
-        })
+    super::bridge::get(&js_sys::global(), "performance").map_or_else(js_sys::Date::now, |p| {
+        let p = p.unchecked_into::<web_sys::Performance>();
+        p.time_origin() + p.now()
+    })
 }
 
 pub(crate) fn js_message(value: &JsValue) -> String {
     if let Some(s) = value.as_string() {
         return s;
     }
-    js_sys::Reflect::get(value, &JsValue::from_str("message"))
-        .ok()
+    super::bridge::get(value, "message")
         .and_then(|m| m.as_string())
         .filter(|m| !m.is_empty())
         .unwrap_or_else(|| format!("{value:?}"))
