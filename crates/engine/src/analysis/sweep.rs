@@ -25,6 +25,7 @@ use std::fmt::Write as _;
 use serde_json::{Map, Value};
 
 use crate::input::model::Scenario;
+use crate::input::path::{Path, Seg};
 use crate::output::json::{num, stats_json, string};
 use crate::output::stats::{nearest_rank, stats, Stats, MS_PER_HOUR};
 use crate::{input::validate, simulation::Options, simulation::Sim, Problem};
@@ -181,21 +182,14 @@ fn float(x: f64) -> Value {
     serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
 }
 
-/// One step of a resolved path.
-#[derive(Clone, Debug, PartialEq, Eq)]
-enum Step {
-    Key(String),
-    Index(usize),
-}
-
 /// Resolves `path` against `doc`: the keys are found in the document (longest first, with
 /// backtracking), so `limits.ml.g5.xlarge` finds the key `ml.g5.xlarge`. On failure, what
 /// went wrong where the path got furthest.
-fn resolve(doc: &Value, path: &str) -> Result<Vec<Step>, String> {
+fn resolve(doc: &Value, path: &str) -> Result<Path, String> {
     let mut furthest = (0usize, String::new());
     let mut steps = Vec::new();
     if walk(doc, path, path, &mut steps, &mut furthest) {
-        Ok(steps)
+        Ok(Path::from_segs(steps))
     } else {
         Err(furthest.1)
     }
@@ -205,7 +199,7 @@ fn walk(
     v: &Value,
     rest: &str,
     full: &str,
-    steps: &mut Vec<Step>,
+    steps: &mut Vec<Seg>,
     furthest: &mut (usize, String),
 ) -> bool {
     let at = full.len() - rest.len();
@@ -246,7 +240,7 @@ fn walk(
             None if after.is_empty() || after.starts_with('[') => after,
             None => return note(furthest, at, format!("expected '.' or '[' after [{n}]")),
         };
-        steps.push(Step::Index(i));
+        steps.push(Seg::Idx(i));
         if walk(item, after, full, steps, furthest) {
             return true;
         }
@@ -271,7 +265,7 @@ fn walk(
             Some(a) => a,
             None => after,
         };
-        steps.push(Step::Key(k.clone()));
+        steps.push(Seg::Key(k.clone()));
         if walk(&map[k], after, full, steps, furthest) {
             return true;
         }
@@ -294,17 +288,11 @@ fn walk(
     )
 }
 
-/// Sets the value at resolved `steps` (which exist in `doc`).
-fn set(doc: &mut Value, steps: &[Step], value: Value) {
-    let mut v = doc;
-    for s in steps {
-        v = match (s, v) {
-            (Step::Key(k), Value::Object(m)) => m.get_mut(k).expect("resolved"),
-            (Step::Index(i), Value::Array(a)) => &mut a[*i],
-            _ => unreachable!("steps were resolved against this document"),
-        };
+/// Sets the value at a resolved `path` (which exists in `doc`).
+fn set(doc: &mut Value, path: &Path, value: Value) {
+    if let Some(v) = path.get_mut(doc) {
+        *v = value;
     }
-    *v = value;
 }
 
 /// The four numbers `--summary` bands, per share: completion p90 (s), goodput, lost
@@ -336,7 +324,7 @@ pub struct Outcome {
 pub struct Sweep {
     doc: Value,
     varies: Vec<Vary>,
-    steps: Vec<Vec<Step>>,
+    steps: Vec<Path>,
     seeds: u64,
     points: usize,
 }
@@ -710,18 +698,22 @@ mod tests {
     #[test]
     fn paths_resolve_against_the_document_with_dotted_keys() {
         let doc: Value = serde_json::from_str(DOC).unwrap();
-        let key = |k: &str| Step::Key(k.into());
+        let key = |k: &str| Seg::Key(k.into());
         assert_eq!(
-            resolve(&doc, "shares[1].limits.ml.g5.xlarge").unwrap(),
+            resolve(&doc, "shares[1].limits.ml.g5.xlarge")
+                .unwrap()
+                .segs(),
             [
                 key("shares"),
-                Step::Index(1),
+                Seg::Idx(1),
                 key("limits"),
                 key("ml.g5.xlarge")
             ]
         );
         assert_eq!(
-            resolve(&doc, "shares[1].limits.ml.g5.2xlarge").unwrap()[3],
+            resolve(&doc, "shares[1].limits.ml.g5.2xlarge")
+                .unwrap()
+                .segs()[3],
             key("ml.g5.2xlarge")
         );
         assert!(resolve(&doc, "workloads[0].checkpoint.interval_s").is_ok());

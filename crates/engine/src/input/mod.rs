@@ -9,6 +9,7 @@ pub mod contract;
 pub mod digits;
 pub mod json;
 pub mod model;
+pub mod path;
 pub(crate) mod plain;
 pub mod priority_class;
 pub mod trace;
