@@ -229,18 +229,16 @@ fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
             path.set(doc, (!text.is_empty()).then_some(Value::String(text)))
         });
     };
-    view! {
-        <Shell class="field text" id=f.id label=label messages=f.messages>
-            <textarea
-                {..control}
-                rows="2"
-                spellcheck="true"
-                data-testid="agreement-text"
-                prop:value=move || json::display(value.get().as_ref())
-                on:input=on_input
-            ></textarea>
-        </Shell>
-    }
+    Shell::of(f, "field text", label).around(view! {
+        <textarea
+            {..control}
+            rows="2"
+            spellcheck="true"
+            data-testid="agreement-text"
+            prop:value=move || json::display(value.get().as_ref())
+            on:input=on_input
+        ></textarea>
+    })
 }
 
 /// A share's `agreement` (`base`: the share's path).
@@ -269,22 +267,19 @@ pub fn AlarmsFields() -> impl IntoView {
     let on = Memo::new(move |_| value.with(Option::is_some));
     let id = next_id("f");
     let p = path.clone();
+    let checkbox = view! {
+        <input
+            id=id.clone()
+            type="checkbox"
+            data-testid="alarms-on"
+            prop:checked=move || on.get()
+            on:change=move |ev| ed.set(&p, event_target_checked(&ev).then(|| json!({})))
+        />
+    };
+    let label = "Report recovery and alarms for every run";
     view! {
         <div class="row-fields">
-            <Shell
-                class="field check"
-                id=id.clone()
-                label="Report recovery and alarms for every run"
-                box_first=true
-            >
-                <input
-                    id=id
-                    type="checkbox"
-                    data-testid="alarms-on"
-                    prop:checked=move || on.get()
-                    on:change=move |ev| ed.set(&p, event_target_checked(&ev).then(|| json!({})))
-                />
-            </Shell>
+            {Shell::new("field check", id, label).around_box(checkbox, MaybeProp::default())}
             <NumField
                 path=path.key("repeated_preemptions")
                 label="Alarm at preemptions"

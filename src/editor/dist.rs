@@ -115,28 +115,21 @@ fn kind_select(
     current: Signal<&'static str>,
     kinds: &'static [(&'static str, &'static str)],
     unknown: &'static str,
-    on_change: impl Fn(leptos::ev::Event) + Send + 'static,
+    on_change: impl Fn(leptos::ev::Event) + 'static,
 ) -> impl IntoView {
-    let control = f.control();
-    view! {
-        <Shell class="field select kind-field" id=f.id.clone() label=label>
-            <select
-                {..control}
-                prop:value=move || current.get()
-                on:change=on_change
-            >
-                {kinds
-                    .iter()
-                    .map(|(k, l)| view! { <option value=*k selected=move || current.get() == *k>{*l}</option> })
-                    .collect_view()}
-                {move || {
-                    let c = current.get();
-                    (!kinds.iter().any(|(k, _)| *k == c))
-                        .then(|| view! { <option value=c selected=true>{unknown}</option> })
-                }}
-            </select>
-        </Shell>
-    }
+    Shell::new("field select kind-field", f.id.clone(), label).around(view! {
+        <select {..f.control()} prop:value=move || current.get() on:change=on_change>
+            {kinds
+                .iter()
+                .map(|(k, l)| view! { <option value=*k selected=move || current.get() == *k>{*l}</option> })
+                .collect_view()}
+            {move || {
+                let c = current.get();
+                (!kinds.iter().any(|(k, _)| *k == c))
+                    .then(|| view! { <option value=c selected=true>{unknown}</option> })
+            }}
+        </select>
+    })
 }
 
 /// A number or a distribution (SPEC 7). `default` is the value when the key is absent
@@ -461,26 +454,26 @@ fn LimitRow(
     let k_rm = key_name.clone();
     let cur_for_opts = current.clone();
     let k_label = key_name.clone();
-    let shown = key_name.clone();
+    let select = view! {
+        <select id=id.clone() on:change=on_type prop:value=key_name.clone()>
+            {move || {
+                let mut opts = options.get();
+                if !opts.iter().any(|(v, _)| *v == cur_for_opts) {
+                    opts.insert(0, (cur_for_opts.clone(), format!("{k_label} (unknown)")));
+                }
+                opts.into_iter()
+                    .map(|(v, l)| {
+                        let s = v.as_str().unwrap_or_default().to_string();
+                        let sel = v == cur_for_opts;
+                        view! { <option value=s selected=sel>{l}</option> }
+                    })
+                    .collect_view()
+            }}
+        </select>
+    };
     view! {
         <div class="limit-row">
-            <Shell class="field select" id=id.clone() label=format!("type {}", index + 1)>
-                <select id=id on:change=on_type prop:value=shown>
-                    {move || {
-                        let mut opts = options.get();
-                        if !opts.iter().any(|(v, _)| *v == cur_for_opts) {
-                            opts.insert(0, (cur_for_opts.clone(), format!("{k_label} (unknown)")));
-                        }
-                        opts.into_iter()
-                            .map(|(v, l)| {
-                                let s = v.as_str().unwrap_or_default().to_string();
-                                let sel = v == cur_for_opts;
-                                view! { <option value=s selected=sel>{l}</option> }
-                            })
-                            .collect_view()
-                    }}
-                </select>
-            </Shell>
+            {Shell::new("field select", id, format!("type {}", index + 1)).around(select)}
             <NumField label="instances" path=path.key(key_name.clone()) required=true integer=true class="param" />
             <button
                 type="button"

@@ -162,39 +162,75 @@ fn classes(base: &str, extra: Option<&'static str>) -> String {
 }
 
 /// The shell every field shares around its control: a `div` of classes `class` with the
-/// control's `<label for>` (before the control, or after it for a checkbox: `box_first`),
-/// the control and what follows it (the children: a hint, a note), then the path's
-/// messages.
-#[component]
-pub fn Shell(
-    #[prop(into)] class: String,
-    /// The control's id.
+/// control's `<label for>`, the control (with what follows it: a hint, a note) and the
+/// path's messages. Generic, not a component: each field's view stays one tree (no boxed
+/// children), which keeps the page's wasm small.
+pub struct Shell {
+    class: String,
     id: String,
-    #[prop(into)] label: String,
-    /// Read by screen readers after the label (when the visible label relies on context).
-    #[prop(optional_no_strip)]
+    label: String,
     label_suffix: Option<String>,
-    #[prop(optional, into)] title: MaybeProp<String>,
-    #[prop(optional)] box_first: bool,
-    #[prop(optional)] messages: Option<AnyView>,
-    children: Children,
-) -> impl IntoView {
-    let label = view! {
-        <label for=id>
-            {label}
-            {label_suffix.map(|s| view! { <span class="visually-hidden">{s}</span> })}
-        </label>
-    };
-    let body = if box_first {
-        (children(), label).into_any()
-    } else {
-        (label, children()).into_any()
-    };
-    view! {
-        <div class=class title=move || title.get()>
-            {body}
-            {messages}
-        </div>
+    messages: Option<AnyView>,
+}
+
+impl Shell {
+    /// The shell of the control `id`, labelled `label`, without messages of its own.
+    pub fn new(class: impl Into<String>, id: String, label: impl Into<String>) -> Shell {
+        Shell {
+            class: class.into(),
+            id,
+            label: label.into(),
+            label_suffix: None,
+            messages: None,
+        }
+    }
+
+    /// The shell of the field bound in `f`: its control's id and its path's messages.
+    pub fn of(f: Bound, class: impl Into<String>, label: impl Into<String>) -> Shell {
+        Shell {
+            messages: Some(f.messages),
+            ..Shell::new(class, f.id, label)
+        }
+    }
+
+    /// Words read by screen readers after the label (when the visible label relies on
+    /// context).
+    pub fn label_suffix(self, label_suffix: Option<String>) -> Shell {
+        Shell {
+            label_suffix,
+            ..self
+        }
+    }
+
+    fn label(id: String, label: String, suffix: Option<String>) -> impl IntoView {
+        view! {
+            <label for=id>
+                {label}
+                {suffix.map(|s| view! { <span class="visually-hidden">{s}</span> })}
+            </label>
+        }
+    }
+
+    /// The field: the label, then `control` and what follows it.
+    pub fn around(self, control: impl IntoView) -> impl IntoView {
+        view! {
+            <div class=self.class>
+                {Shell::label(self.id, self.label, self.label_suffix)}
+                {control}
+                {self.messages}
+            </div>
+        }
+    }
+
+    /// A checkbox's field, titled `title`: the box, then its label.
+    pub fn around_box(self, checkbox: impl IntoView, title: MaybeProp<String>) -> impl IntoView {
+        view! {
+            <div class=self.class title=move || title.get()>
+                {checkbox}
+                {Shell::label(self.id, self.label, self.label_suffix)}
+                {self.messages}
+            </div>
+        }
     }
 }
 
@@ -236,21 +272,19 @@ pub fn TextField(
             }
         });
     };
-    view! {
-        <Shell class=classes("field", class) id=f.id label=label messages=f.messages>
-            <input
-                {..control}
-                type="text"
-                autocomplete="off"
-                spellcheck="false"
-                placeholder=placeholder
-                list=list
-                data-testid=testid
-                prop:value=move || json::display(value.get().as_ref())
-                on:input=on_input
-            />
-        </Shell>
-    }
+    Shell::of(f, classes("field", class), label).around(view! {
+        <input
+            {..control}
+            type="text"
+            autocomplete="off"
+            spellcheck="false"
+            placeholder=placeholder
+            list=list
+            data-testid=testid
+            prop:value=move || json::display(value.get().as_ref())
+            on:input=on_input
+        />
+    })
 }
 
 /// A number field. Typed text that is not a number is written as a string, so that the
@@ -287,23 +321,22 @@ pub fn NumField(
         };
         typed.write(ed, &path, text, new);
     };
-    view! {
-        <Shell class=classes("field num", class) id=f.id label=label label_suffix=label_suffix messages=f.messages>
-            <input
-                {..control}
-                type="text"
-                inputmode=if integer { "numeric" } else { "decimal" }
-                autocomplete="off"
-                placeholder=move || placeholder.get()
-                title=move || title.get()
-                data-testid=testid
-                disabled=move || disabled.get().unwrap_or(false)
-                prop:value=move || typed.shown()
-                on:input=on_input
-            />
-            {hint_view(hint, hint_testid)}
-        </Shell>
-    }
+    let shell = Shell::of(f, classes("field num", class), label).label_suffix(label_suffix);
+    shell.around(view! {
+        <input
+            {..control}
+            type="text"
+            inputmode=if integer { "numeric" } else { "decimal" }
+            autocomplete="off"
+            placeholder=move || placeholder.get()
+            title=move || title.get()
+            data-testid=testid
+            disabled=move || disabled.get().unwrap_or(false)
+            prop:value=move || typed.shown()
+            on:input=on_input
+        />
+        {hint_view(hint, hint_testid)}
+    })
 }
 
 /// A true/false field.
@@ -320,17 +353,16 @@ pub fn CheckField(
 ) -> impl IntoView {
     let f = bind(&path, &label);
     let (ed, value, control) = (f.ed, f.value, f.control());
-    view! {
-        <Shell class=classes("field check", class) id=f.id label=label title=title box_first=true messages=f.messages>
-            <input
-                {..control}
-                type="checkbox"
-                data-testid=testid
-                prop:checked=move || value.get().and_then(|v| v.as_bool()).unwrap_or(default)
-                on:change=move |ev| ed.set(&path, Some(Value::Bool(event_target_checked(&ev))))
-            />
-        </Shell>
-    }
+    let checkbox = view! {
+        <input
+            {..control}
+            type="checkbox"
+            data-testid=testid
+            prop:checked=move || value.get().and_then(|v| v.as_bool()).unwrap_or(default)
+            on:change=move |ev| ed.set(&path, Some(Value::Bool(event_target_checked(&ev))))
+        />
+    };
+    Shell::of(f, classes("field check", class), label).around_box(checkbox, title)
 }
 
 /// A choice among JSON values. An option whose value is `null` removes the key (e.g.
@@ -392,36 +424,34 @@ pub fn SelectField(
             }
         });
     };
-    view! {
-        <Shell class=classes("field select", class) id=f.id label=label messages=f.messages>
-            <select
-                {..control}
-                data-testid=testid
-                disabled=move || disabled.get().unwrap_or(false)
-                prop:value=selected
-                on:change=on_change_ev
-            >
-                {move || {
-                    let sel = selected();
-                    shown
-                        .get()
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, (_, label))| {
-                            let v = i.to_string();
-                            let is_sel = v == sel;
-                            view! {
-                                <option value=v selected=is_sel>
-                                    {label}
-                                </option>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </select>
-            {hint_view(hint, None)}
-        </Shell>
-    }
+    Shell::of(f, classes("field select", class), label).around(view! {
+        <select
+            {..control}
+            data-testid=testid
+            disabled=move || disabled.get().unwrap_or(false)
+            prop:value=selected
+            on:change=on_change_ev
+        >
+            {move || {
+                let sel = selected();
+                shown
+                    .get()
+                    .into_iter()
+                    .enumerate()
+                    .map(|(i, (_, label))| {
+                        let v = i.to_string();
+                        let is_sel = v == sel;
+                        view! {
+                            <option value=v selected=is_sel>
+                                {label}
+                            </option>
+                        }
+                    })
+                    .collect_view()
+            }}
+        </select>
+        {hint_view(hint, None)}
+    })
 }
 
 /// Options for a select of strings.
@@ -458,18 +488,16 @@ pub fn NumberListField(
             .collect();
         typed.write(ed, &path, text, Some(Value::Array(items)));
     };
-    view! {
-        <Shell class="field list" id=f.id label=label messages=f.messages>
-            <input
-                {..control}
-                type="text"
-                autocomplete="off"
-                placeholder=placeholder
-                prop:value=move || typed.shown()
-                on:input=on_input
-            />
-        </Shell>
-    }
+    Shell::of(f, "field list", label).around(view! {
+        <input
+            {..control}
+            type="text"
+            autocomplete="off"
+            placeholder=placeholder
+            prop:value=move || typed.shown()
+            on:input=on_input
+        />
+    })
 }
 
 /// Options for a select of names, each its own label.

@@ -18,7 +18,7 @@ use super::dist::LimitsField;
 use super::fields::{ChangeHook, Messages, NumField, SelectField, TextField};
 use super::json;
 use super::path::Path;
-use super::rows::{names_in, numbered, rename_follows, text_of, AddButton, Row, RowHead, Rows};
+use super::rows::{names_in, numbered, rename_follows, row, text_of, AddButton, Rows};
 use crate::state::Notice;
 
 /// Whether the scenario is written for the Kueue model.
@@ -360,7 +360,7 @@ pub fn CohortsFields() -> impl IntoView {
             hint=Signal::derive(|| "with fair sharing, a queue over its share of the cohort is preempted first, by dominant resource share".to_string())
             class="wide"
         />
-        <Rows len=len row=|i| view! { <CohortRow index=i /> }.into_any() />
+        <Rows len=len row=Arc::new(|i| view! { <CohortRow index=i /> }.into_any()) />
         <Messages path=root.key("cohorts") />
         <AddButton list="cohorts" item=new_cohort testid="add-cohort" text="+ Add cohort" />
     }
@@ -373,63 +373,63 @@ fn CohortRow(index: usize) -> impl IntoView {
     let name = ed.value(base.key("name"));
     let name_s = text_of(name);
     let parent = ed.value(base.key("parent"));
-    let (name_path, rm) = (base.key("name"), base.clone());
+    let rm = base.clone();
     let (bl, ll) = (base.key("borrowing_limit"), base.key("lending_limit"));
-    view! {
-        <Row class="share-row row cohort-row" testid="cohort-row" what=numbered("Cohort", index, name_s)>
-            <RowHead slot>
-                <TextField
-                    label="Cohort name"
-                    path=name_path
-                    testid="cohort-name"
-                    on_rename=rename_cohort_refs
-                    class="grow"
-                />
-                <div class="row-actions">
-                    <button
-                        type="button"
-                        class="icon-button danger"
-                        aria-label=move || format!("Remove cohort {}", name_s.get())
-                        title="Remove this cohort (shares and cohorts that name it are flagged)"
-                        on:click=move |_| ed.set(&rm, None)
-                    >
-                        "✕"
-                    </button>
-                </div>
-            </RowHead>
-            <div class="row-fields">
-                <SelectField
-                    label="Parent cohort"
-                    path=base.key("parent")
-                    options=cohort_options(ed, "none: a root", Some(name))
-                    testid="cohort-parent"
-                    class="wide"
-                />
-                <NumField
-                    label="Fair-sharing weight"
-                    path=base.key("weight")
-                    placeholder="1"
-                    class="borrow"
-                />
-            </div>
+    let head = view! {
+        <TextField
+            label="Cohort name"
+            path=base.key("name")
+            testid="cohort-name"
+            on_rename=rename_cohort_refs
+            class="grow"
+        />
+        <div class="row-actions">
+            <button
+                type="button"
+                class="icon-button danger"
+                aria-label=move || format!("Remove cohort {}", name_s.get())
+                title="Remove this cohort (shares and cohorts that name it are flagged)"
+                on:click=move |_| ed.set(&rm, None)
+            >
+                "✕"
+            </button>
+        </div>
+    };
+    let body = view! {
+        <div class="row-fields">
+            <SelectField
+                label="Parent cohort"
+                path=base.key("parent")
+                options=cohort_options(ed, "none: a root", Some(name))
+                testid="cohort-parent"
+                class="wide"
+            />
+            <NumField
+                label="Fair-sharing weight"
+                path=base.key("weight")
+                placeholder="1"
+                class="borrow"
+            />
+        </div>
+        <LimitsField
+            path=base.key("limits")
+            label="Quota of its own (instances per type, added to the pool below it)"
+            owner=name_s
+        />
+        <Show when=move || parent.with(Option::is_some)>
             <LimitsField
-                path=base.key("limits")
-                label="Quota of its own (instances per type, added to the pool below it)"
+                path=bl.clone()
+                label="Borrowing limit from its parent (a type not listed: no limit)"
                 owner=name_s
             />
-            <Show when=move || parent.with(Option::is_some)>
-                <LimitsField
-                    path=bl.clone()
-                    label="Borrowing limit from its parent (a type not listed: no limit)"
-                    owner=name_s
-                />
-                <LimitsField
-                    path=ll.clone()
-                    label="Lending limit to its parent (a type not listed: lends all)"
-                    owner=name_s
-                />
-            </Show>
-            <Messages path=base.clone() />
-        </Row>
-    }
+            <LimitsField
+                path=ll.clone()
+                label="Lending limit to its parent (a type not listed: lends all)"
+                owner=name_s
+            />
+        </Show>
+        <Messages path=base.clone() />
+    };
+    let what = numbered("Cohort", index, name_s);
+    row("share-row row cohort-row", "cohort-row", what, head, body)
 }

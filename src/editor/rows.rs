@@ -1,6 +1,8 @@
 //! The lists of the forms (shares, cohorts, workloads, jobs, events): a row per entry with
 //! its head, the button under a list that adds an entry and the one that removes a row.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use serde_json::{json, Value};
 
@@ -75,35 +77,29 @@ pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signa
 #[component]
 pub fn Rows(
     #[prop(into)] len: Signal<usize>,
-    #[prop(into)] row: Callback<usize, AnyView>,
+    row: Arc<dyn Fn(usize) -> AnyView + Send + Sync>,
 ) -> impl IntoView {
     view! {
         <div class="rows">
-            <For each=move || 0..len.get() key=|i| *i children=move |i| row.run(i) />
+            <For each=move || 0..len.get() key=|i| *i children=move |i| row(i) />
         </div>
     }
 }
 
-/// What a row's head holds: its index, its name, its buttons.
-#[slot]
-pub struct RowHead {
-    children: Children,
-}
-
-/// One entry of a list: a group named `what` for screen readers, its head, then its fields
-/// (the children).
-#[component]
-pub fn Row(
+/// One entry of a list: a group named `what` for screen readers, its head (its index, its
+/// name, its buttons), then its fields. A generic function, not a component with children
+/// (boxed), like [`super::fields::Shell`]: it keeps the page's wasm small.
+pub fn row(
     class: &'static str,
     testid: &'static str,
-    #[prop(into)] what: Signal<String>,
-    row_head: RowHead,
-    children: Children,
+    what: Signal<String>,
+    head: impl IntoView,
+    fields: impl IntoView,
 ) -> impl IntoView {
     view! {
         <div class=class data-testid=testid role="group" aria-label=move || what.get()>
-            <div class="row-head">{(row_head.children)()}</div>
-            {children()}
+            <div class="row-head">{head}</div>
+            {fields}
         </div>
     }
 }

@@ -13,7 +13,7 @@ use super::fields::{bind, ChangeHook, CheckField, Messages, NumField, SelectFiel
 use super::general::state_options;
 use super::json;
 use super::path::Path;
-use super::rows::{names_in, numbered, rename_follows, text_of, Row, RowHead, Rows};
+use super::rows::{names_in, numbered, rename_follows, row, text_of, Rows};
 
 /// The three strategies, for the select.
 pub fn strategy_options() -> Vec<(Value, String)> {
@@ -117,26 +117,24 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
             </span>
         })
     };
-    view! {
-        <Shell class="field grow" id=f.id label=label messages=f.messages>
-            <input
-                {..control}
-                type="text"
-                autocomplete="off"
-                spellcheck="false"
-                data-testid="share-name"
-                prop:value=move || held.get().unwrap_or_else(current)
-                on:input=on_input
-                on:blur=move |_| revert()
-                on:keydown=move |e| {
-                    if e.key() == "Enter" {
-                        revert();
-                    }
+    Shell::of(f, "field grow", label).around(view! {
+        <input
+            {..control}
+            type="text"
+            autocomplete="off"
+            spellcheck="false"
+            data-testid="share-name"
+            prop:value=move || held.get().unwrap_or_else(current)
+            on:input=on_input
+            on:blur=move |_| revert()
+            on:keydown=move |e| {
+                if e.key() == "Enter" {
+                    revert();
                 }
-            />
-            {note}
-        </Shell>
-    }
+            }
+        />
+        {note}
+    })
 }
 
 /// A new share: a unique name, the first instance type in use, LEND_AND_BORROW; in the
@@ -201,7 +199,7 @@ pub fn SharesFields() -> impl IntoView {
     };
     view! {
         <Messages path=Path::root().key("shares") />
-        <Rows len=len row=move |i| view! { <ShareRow index=i len=len /> }.into_any() />
+        <Rows len=len row=Arc::new(move |i| view! { <ShareRow index=i len=len /> }.into_any()) />
         <button
             type="button"
             class="add"
@@ -245,7 +243,7 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             }
         })
     };
-    let (name_path, rm) = (base.key("name"), base.clone());
+    let rm = base.clone();
     let who = move || {
         let n = name_s.get();
         if n.is_empty() {
@@ -274,64 +272,64 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             </button>
         }
     };
-    view! {
-        <Row class="share-row row" testid="share-row" what=numbered("Quota share", index, name_s)>
-            <RowHead slot>
-                <span
-                    class="row-index"
-                    style=format!("background:{}", crate::ui::palette::css(index))
-                    aria-hidden="true"
-                >
-                    {index + 1}
-                </span>
-                <ShareNameField index=index path=name_path />
-                <div class="row-actions">
-                    {move_button(true)}
-                    {move_button(false)}
-                    <button
-                        type="button"
-                        class="icon-button danger"
-                        aria-label=move || format!("Remove {}", who())
-                        title="Remove this share (its jobs, workloads and events are kept and flagged)"
-                        on:click=move |_| {
-                            stash.set_value(None);
-                            ed.set(&rm, None)
-                        }
-                    >
-                        "✕"
-                    </button>
-                </div>
-            </RowHead>
-            {
-                let b = base.clone();
-                move || {
-                    if kueue.get() {
-                        view! { <super::kueue::KueueShareFields base=b.clone() owner=name_s /> }.into_any()
-                    } else {
-                        view! { <AwsShareFields base=b.clone() owner=name_s stash=stash /> }.into_any()
-                    }
+    let head = view! {
+        <span
+            class="row-index"
+            style=format!("background:{}", crate::ui::palette::css(index))
+            aria-hidden="true"
+        >
+            {index + 1}
+        </span>
+        <ShareNameField index=index path=base.key("name") />
+        <div class="row-actions">
+            {move_button(true)}
+            {move_button(false)}
+            <button
+                type="button"
+                class="icon-button danger"
+                aria-label=move || format!("Remove {}", who())
+                title="Remove this share (its jobs, workloads and events are kept and flagged)"
+                on:click=move |_| {
+                    stash.set_value(None);
+                    ed.set(&rm, None)
+                }
+            >
+                "✕"
+            </button>
+        </div>
+    };
+    let body = view! {
+        {
+            let b = base.clone();
+            move || {
+                if kueue.get() {
+                    view! { <super::kueue::KueueShareFields base=b.clone() owner=name_s /> }.into_any()
+                } else {
+                    view! { <AwsShareFields base=b.clone() owner=name_s stash=stash /> }.into_any()
                 }
             }
-            <div class="row-fields">
-                <SelectField
-                    label="State"
-                    path=base.key("state")
-                    options=state_options()
-                    absent=json!("ENABLED")
-                    hint=Signal::derive(move || {
-                        if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
-                            "accepts no new job; still lends".to_string()
-                        } else {
-                            String::new()
-                        }
-                    })
-                    class="state"
-                />
-            </div>
-            <super::contract::AgreementFields base=base.clone() />
-            <Messages path=base.clone() />
-        </Row>
-    }
+        }
+        <div class="row-fields">
+            <SelectField
+                label="State"
+                path=base.key("state")
+                options=state_options()
+                absent=json!("ENABLED")
+                hint=Signal::derive(move || {
+                    if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
+                        "accepts no new job; still lends".to_string()
+                    } else {
+                        String::new()
+                    }
+                })
+                class="state"
+            />
+        </div>
+        <super::contract::AgreementFields base=base.clone() />
+        <Messages path=base.clone() />
+    };
+    let what = numbered("Quota share", index, name_s);
+    row("share-row row", "share-row", what, head, body)
 }
 
 /// A share's AWS Batch fields (sections 2-3): strategy, borrow limit, in-share preemption,

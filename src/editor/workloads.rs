@@ -1,5 +1,7 @@
 //! Workload mixes, explicit jobs and timed events.
 
+use std::sync::Arc;
+
 use leptos::prelude::*;
 use quotalab_engine::model::limits::priority_bounds;
 use serde_json::{json, Value};
@@ -12,9 +14,7 @@ use super::fields::{
 };
 use super::json;
 use super::path::Path;
-use super::rows::{
-    list_len, names_in, rename_follows, AddButton, RemoveButton, Row, RowHead, Rows,
-};
+use super::rows::{list_len, names_in, rename_follows, row, AddButton, RemoveButton, Rows};
 use super::shares::strategy_options;
 
 /// Above this many explicit jobs the table shows only its first rows ([`JOBS_SHOWN`]).
@@ -55,19 +55,21 @@ fn CheckpointField(path: Path, on_preempt: Path) -> impl IntoView {
             on.then(|| json!({"interval_s": 1800, "cost_s": 60, "restore_s": 120})),
         );
     };
+    let checkbox = view! {
+        <input
+            id=id.clone()
+            type="checkbox"
+            aria-describedby=msg_id
+            prop:checked=move || present.get()
+            on:change=toggle
+        />
+    };
+    let saves = Shell::new("field check", id, "Saves checkpoints");
     view! {
         <fieldset class="checkpoint">
             <legend class="visually-hidden">"Checkpoints"</legend>
             <div class="checks">
-                <Shell class="field check" id=id.clone() label="Saves checkpoints" box_first=true>
-                    <input
-                        id=id
-                        type="checkbox"
-                        aria-describedby=msg_id
-                        prop:checked=move || present.get()
-                        on:change=toggle
-                    />
-                </Shell>
+                {saves.around_box(checkbox, MaybeProp::default())}
                 <CheckField
                     label="Checkpoint on preemption"
                     path=on_preempt
@@ -110,7 +112,7 @@ pub fn WorkloadsFields() -> impl IntoView {
             "A workload generates jobs from the scenario's seed; their ids are share-1, share-2, …"
         </p>
         <Messages path=Path::root().key("workloads") />
-        <Rows len=len row=|i| view! { <WorkloadRow index=i /> }.into_any() />
+        <Rows len=len row=Arc::new(|i| view! { <WorkloadRow index=i /> }.into_any()) />
         <AddButton list="workloads" item=new_workload testid="add-workload" text="+ Add workload" />
     }
 }
@@ -139,33 +141,31 @@ fn WorkloadRow(index: usize) -> impl IntoView {
             json::display(share.get().as_ref())
         )
     });
-    let head = base.clone();
-    view! {
-        <Row class="workload-row row" testid="workload-row" what=what>
-            <RowHead slot>
-                <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
-                <SelectField label="Share" path=head.key("share") options=share_options(ed) class="grow" />
-                <SelectField label="Instance type" path=head.key("instance_type") options=type_options(ed) class="grow" />
-                <div class="row-actions">
-                    <RemoveButton path=head what=what />
-                </div>
-            </RowHead>
-            <ArrivalField path=base.key("arrival") count=base.key("count") />
-            <div class="dist-grid">
-                <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
-                <DistField label="Work" path=base.key("work_s") unit="s" />
-                {priority_field}
-                <DistField label="Startup" path=base.key("startup_s") default=0.0 unit="s" />
-            </div>
-            <div class="row-fields">
-                <NumField label="Preemption retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
-                <NumField label="Deadline (× work)" path=base.key("deadline_factor") placeholder="none" title="Deadline = this factor times the job's work, from its submission" />
-                <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
-            </div>
-            <super::contract::JobContractFields base=base.clone() />
-            <Messages path=base.clone() />
-        </Row>
-    }
+    let head = view! {
+        <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
+        <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+        <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="grow" />
+        <div class="row-actions">
+            <RemoveButton path=base.clone() what=what />
+        </div>
+    };
+    let body = view! {
+        <ArrivalField path=base.key("arrival") count=base.key("count") />
+        <div class="dist-grid">
+            <DistField label="Instances per job" path=base.key("instances") default=1.0 whole=true />
+            <DistField label="Work" path=base.key("work_s") unit="s" />
+            {priority_field}
+            <DistField label="Startup" path=base.key("startup_s") default=0.0 unit="s" />
+        </div>
+        <div class="row-fields">
+            <NumField label="Preemption retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
+            <NumField label="Deadline (× work)" path=base.key("deadline_factor") placeholder="none" title="Deadline = this factor times the job's work, from its submission" />
+            <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
+        </div>
+        <super::contract::JobContractFields base=base.clone() />
+        <Messages path=base.clone() />
+    };
+    row("workload-row row", "workload-row", what, head, body)
 }
 
 /// After a job id changes from `old` to `new`, `set_priority` events naming it follow
@@ -222,7 +222,7 @@ pub fn JobsFields() -> impl IntoView {
                     }
                 })
         }}
-        <Rows len=shown row=|i| view! { <JobRow base=Path::root().key("jobs").idx(i) /> }.into_any() />
+        <Rows len=shown row=Arc::new(|i| view! { <JobRow base=Path::root().key("jobs").idx(i) /> }.into_any()) />
         <AddButton list="jobs" item=new_job testid="add-job" text="+ Add job" />
     }
 }
@@ -233,33 +233,31 @@ fn JobRow(base: Path) -> impl IntoView {
     let ed = use_ed();
     let id = ed.value(base.key("id"));
     let what = Signal::derive(move || format!("job {}", json::display(id.get().as_ref())));
-    let head = base.clone();
-    view! {
-        <Row class="job-row row" testid="job-row" what=what>
-            <RowHead slot>
-                <TextField label="Job id" path=head.key("id") on_rename=rename_job_refs class="grow" />
-                <SelectField label="Share" path=head.key("share") options=share_options(ed) class="grow" />
-                <div class="row-actions">
-                    <RemoveButton path=head what=what />
-                </div>
-            </RowHead>
-            <div class="grid-fields compact">
-                <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
-                <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
-                <NumField label="Priority" path=base.key("priority") integer=true placeholder="0" />
-                <NumField label="Submit (s)" path=base.key("submit_s") required=true />
-                <NumField label="Work (s)" path=base.key("work_s") required=true />
-                <NumField label="Startup (s)" path=base.key("startup_s") placeholder="0" />
-                <NumField label="Deadline (s)" path=base.key("deadline_s") placeholder="none" />
-                <NumField label="Retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
-            </div>
-            <div class="row-fields">
-                <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
-            </div>
-            <super::contract::JobContractFields base=base.clone() />
-            <Messages path=base.clone() />
-        </Row>
-    }
+    let head = view! {
+        <TextField label="Job id" path=base.key("id") on_rename=rename_job_refs class="grow" />
+        <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+        <div class="row-actions">
+            <RemoveButton path=base.clone() what=what />
+        </div>
+    };
+    let body = view! {
+        <div class="grid-fields compact">
+            <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
+            <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
+            <NumField label="Priority" path=base.key("priority") integer=true placeholder="0" />
+            <NumField label="Submit (s)" path=base.key("submit_s") required=true />
+            <NumField label="Work (s)" path=base.key("work_s") required=true />
+            <NumField label="Startup (s)" path=base.key("startup_s") placeholder="0" />
+            <NumField label="Deadline (s)" path=base.key("deadline_s") placeholder="none" />
+            <NumField label="Retries" path=base.key("preemption_retries") integer=true placeholder="unlimited" />
+        </div>
+        <div class="row-fields">
+            <CheckpointField path=base.key("checkpoint") on_preempt=base.key("checkpoint_on_preempt") />
+        </div>
+        <super::contract::JobContractFields base=base.clone() />
+        <Messages path=base.clone() />
+    };
+    row("job-row row", "job-row", what, head, body)
 }
 
 const EVENT_KINDS: &[&str] = &["set_priority", "update_share"];
@@ -303,7 +301,7 @@ pub fn EventsFields() -> impl IntoView {
             {move || ids.get().into_iter().map(|i| view! { <option value=i></option> }).collect_view()}
         </datalist>
         <Messages path=Path::root().key("events") />
-        <Rows len=len row=move |i| view! { <EventRow index=i list=list_for_rows.clone() /> }.into_any() />
+        <Rows len=len row=Arc::new(move |i| view! { <EventRow index=i list=list_for_rows.clone() /> }.into_any()) />
         <AddButton list="events" item=new_event testid="add-event" text="+ Add event" />
     }
 }
@@ -371,6 +369,15 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                         ed.set(&lp, on.then(|| json!({ty: 0})));
                     }
                 };
+                let checkbox = view! {
+                    <input id=limits_id.clone() type="checkbox" prop:checked=move || has_limits.get() on:change=toggle />
+                };
+                let change_limits = Shell::new(
+                    "field check",
+                    limits_id,
+                    "change limits (the new map replaces the share's limits)",
+                )
+                .around_box(checkbox, MaybeProp::default());
                 let mut strategies = vec![(Value::Null, "unchanged".to_string())];
                 strategies.extend(strategy_options());
                 let states = vec![
@@ -391,14 +398,7 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                         <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
                         <SelectField label="State" path=us.key("state") options=states />
                     </div>
-                    <Shell
-                        class="field check"
-                        id=limits_id.clone()
-                        label="change limits (the new map replaces the share's limits)"
-                        box_first=true
-                    >
-                        <input id=limits_id type="checkbox" prop:checked=move || has_limits.get() on:change=toggle />
-                    </Shell>
+                    {change_limits}
                     {move || has_limits.get().then(|| view! { <LimitsField path=lp.clone() label="New limits" owner=owner /> })}
                     <Messages path=us.clone() />
                 }
@@ -407,25 +407,24 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
             _ => view! { <span class="field-hint">"choose what happens"</span> }.into_any(),
         }
     };
-    let head = base.clone();
-    view! {
-        <Row class="event-edit-row row" testid="timed-event-row" what=what>
-            <RowHead slot>
-                <span class="row-index plain" aria-hidden="true">{format!("E{}", index + 1)}</span>
-                <NumField label="At (s)" path=head.key("at_s") required=true class="count" />
-                <Shell class="field select grow" id=kind_id.clone() label="What happens">
-                    <select id=kind_id prop:value=move || kind.get() on:change=on_kind>
-                        <option value="set_priority" selected=move || kind.get() == "set_priority">"set a job's priority"</option>
-                        <option value="update_share" selected=move || kind.get() == "update_share">"update a share"</option>
-                        {move || kind.get().is_empty().then(|| view! { <option value="" selected=true>"(choose)"</option> })}
-                    </select>
-                </Shell>
-                <div class="row-actions">
-                    <RemoveButton path=head what=what />
-                </div>
-            </RowHead>
-            {params}
-            <Messages path=base.clone() />
-        </Row>
-    }
+    let select = view! {
+        <select id=kind_id.clone() prop:value=move || kind.get() on:change=on_kind>
+            <option value="set_priority" selected=move || kind.get() == "set_priority">"set a job's priority"</option>
+            <option value="update_share" selected=move || kind.get() == "update_share">"update a share"</option>
+            {move || kind.get().is_empty().then(|| view! { <option value="" selected=true>"(choose)"</option> })}
+        </select>
+    };
+    let head = view! {
+        <span class="row-index plain" aria-hidden="true">{format!("E{}", index + 1)}</span>
+        <NumField label="At (s)" path=base.key("at_s") required=true class="count" />
+        {Shell::new("field select grow", kind_id, "What happens").around(select)}
+        <div class="row-actions">
+            <RemoveButton path=base.clone() what=what />
+        </div>
+    };
+    let body = view! {
+        {params}
+        <Messages path=base.clone() />
+    };
+    row("event-edit-row row", "timed-event-row", what, head, body)
 }
