@@ -51,6 +51,7 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
     };
     let compared = compare::run(text, Product::Digest(limits))
         .map_err(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let verdicts = compared.verdicts();
     let mut digests = compared.runs.into_iter().map(|(policy, output)| {
         let d = output.into_digest();
         (
@@ -67,7 +68,7 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
         partitioned: next(Policy::Partitioned),
         pooled: next(Policy::Pooled),
         matched: compared.matched,
-        verdicts: compared.verdicts,
+        verdicts,
         given_is_pooled: compared.given_is_pooled,
     })
 }

@@ -167,7 +167,7 @@ test('compare shows as given, partitioned and pooled per share', async (t) => {
   assert.deepEqual(heads, ['As given', 'Partitioned', 'Pooled']);
   assert.ok((await view.locator('.delta.better').count()) > 0, 'some green deltas');
   assert.ok((await view.locator('.delta.worse').count()) > 0, 'some red deltas');
-  assert.match(await view.getByTestId('compare-caption').textContent(), /Lending \(pooled vs partitioned\) .*Better: p50 completion for vision/);
+  assert.match(await view.getByTestId('compare-caption').textContent(), /As given vs partitioned: .*vision: mixed — better: p50 wait/);
   await view.screenshot(shot('compare-view'));
 
   // The biggest presets compare on the page too: how long it takes is shown.

@@ -244,8 +244,8 @@ fn check_identity(text: &str) -> Result<(), TestCaseError> {
         shares_jobs_events(&json(0), kueue),
         shares_jobs_events(&json(1), kueue)
     );
-    prop_assert!(c.verdicts[0].identical);
-    prop_assert!(c.verdicts[0]
+    prop_assert!(c.verdicts()[0].identical);
+    prop_assert!(c.verdicts()[0]
         .headline()
         .ends_with("no difference: nobody lends or borrows."));
     for f in &c.forecast {

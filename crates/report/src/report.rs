@@ -67,15 +67,7 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
     let loaded = quotalab_engine::load(scenario_text)?;
     // As given whole; the two variants only for their metrics (SPEC 9.1's matched jobs and
     // the SPEC 14 forecast need all three runs).
-    let compare::Comparison {
-        runs,
-        matched,
-        forecast,
-        metrics,
-        verdicts,
-        given_is_pooled,
-        ..
-    } = compare::run_each(scenario_text, |policy| {
+    let comparison = compare::run_each(scenario_text, |policy| {
         Product::Digest(match policy {
             Policy::AsGiven => DigestLimits::default(),
             _ => DigestLimits {
@@ -84,6 +76,15 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
             },
         })
     })?;
+    let verdicts = comparison.verdicts();
+    let compare::Comparison {
+        runs,
+        matched,
+        forecast,
+        metrics,
+        given_is_pooled,
+        ..
+    } = comparison;
     let given = runs
         .into_iter()
         .find(|(p, _)| *p == Policy::AsGiven)

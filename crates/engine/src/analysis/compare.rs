@@ -19,8 +19,9 @@ pub struct Comparison {
     pub forecast: Vec<ShareForecast>,
     /// Each run's per-share metrics, in [`Policy::ALL`] order.
     pub metrics: [Vec<ShareMetrics>; 3],
-    /// SPEC 9.1's verdicts: as given vs partitioned, then pooled vs partitioned.
-    pub verdicts: [Verdicts; 2],
+    /// Whether as given, then pooled, is the partitioned run throughout (every share's
+    /// metrics, every job's end): what [`Comparison::verdicts`] calls "no difference".
+    pub identical: [bool; 2],
     /// The as-given run is the pooled run, share for share and job for job (its verdict
     /// against partitioned is then the pooled one: say [`GIVEN_IS_POOLED`] instead of
     /// repeating it).
@@ -79,16 +80,7 @@ pub fn run_each(
             .map(|(name, st)| crate::output::digest::metrics(name, st))
             .collect::<Vec<_>>()
     });
-    let verdict = |k: usize| {
-        let identical = stats[k] == stats[1] && done[k] == done[1];
-        verdict::verdicts(
-            (Policy::Partitioned, &metrics[1]),
-            (Policy::ALL[k], &metrics[k]),
-            &matched,
-            identical,
-        )
-    };
-    let verdicts = [verdict(0), verdict(2)];
+    let identical = [0, 2].map(|k| stats[k] == stats[1] && done[k] == done[1]);
     let given_is_pooled = stats[0] == stats[2] && done[0] == done[2];
     Ok(Comparison {
         warnings: loaded.warnings,
@@ -96,9 +88,27 @@ pub fn run_each(
         matched,
         forecast,
         metrics,
-        verdicts,
+        identical,
         given_is_pooled,
     })
+}
+
+impl Comparison {
+    /// SPEC 9.1's verdicts: as given vs partitioned, then pooled vs partitioned (worded on
+    /// demand: the contract card's forecast needs the runs, not the words).
+    pub fn verdicts(&self) -> [Verdicts; 2] {
+        [(0, Policy::AsGiven), (1, Policy::Pooled)].map(|(i, policy)| {
+            verdict::verdicts(
+                (
+                    Policy::Partitioned,
+                    &self.metrics[Policy::Partitioned as usize],
+                ),
+                (policy, &self.metrics[policy as usize]),
+                &self.matched,
+                self.identical[i],
+            )
+        })
+    }
 }
 
 // ---- SPEC 14: allocation versus opportunity -------------------------------------------
@@ -307,7 +317,7 @@ pub fn json_text(c: Comparison) -> String {
 /// comparison run with [`Product::SummaryTable`].
 pub fn summary_text(c: Comparison) -> String {
     let mut out = String::from("== verdict ==\n");
-    for (k, v) in c.verdicts.iter().enumerate() {
+    for (k, v) in c.verdicts().iter().enumerate() {
         if k == 1 && c.given_is_pooled {
             out.push_str(GIVEN_IS_POOLED);
             out.push('\n');
