@@ -73,18 +73,12 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
     })
 }
 
-/// The row label of a compared metric in the table (the metric, its rule, its deltas and
-/// its words in sentences are the engine's, [`quotalab_engine::analysis::verdict`]).
+/// The row label of a compared metric in the table: the engine's, except the jobs row,
+/// which reads succeeded / unfinished / failed.
 pub fn label(m: Metric) -> &'static str {
     match m {
         Metric::Succeeded => "Jobs succeeded / unfinished / failed",
-        Metric::CompletionP50 => "Completion p50 (matched jobs)",
-        Metric::CompletionP90 => "Completion p90 (matched jobs)",
-        Metric::WaitP50 => "Wait p50",
-        Metric::DeadlineMisses => "Deadline misses",
-        Metric::InterruptionCost => "Interruption (instance-hours)",
-        Metric::Goodput => "Goodput",
-        Metric::Cost => "Cost of held instances",
+        m => m.label(),
     }
 }
 

@@ -352,20 +352,6 @@ fn summary_section(h: &mut Html, d: &Digest) {
 
 // ---- comparison (SPEC 9.1) ----------------------------------------------------------------
 
-/// The row label of a compared metric (as the page's comparison labels it).
-fn metric_label(m: Metric) -> &'static str {
-    match m {
-        Metric::Succeeded => "Jobs succeeded",
-        Metric::CompletionP50 => "Completion p50 (matched jobs)",
-        Metric::CompletionP90 => "Completion p90 (matched jobs)",
-        Metric::WaitP50 => "Wait p50",
-        Metric::DeadlineMisses => "Deadline misses",
-        Metric::InterruptionCost => "Interruption (instance-hours)",
-        Metric::Goodput => "Goodput",
-        Metric::Cost => "Cost of held instances",
-    }
-}
-
 /// The column key of a policy (`as-given`, `partitioned`, `pooled`).
 fn policy_col(p: Policy) -> &'static str {
     match p {
@@ -470,7 +456,7 @@ fn compare_table(h: &mut Html, c: &Compared, i: usize, name: &str) {
             .raw(m.key())
             .raw("\">")
             .raw("<th scope=\"row\">")
-            .text(metric_label(m))
+            .text(Metric::label(m))
             .raw("</th>");
         for p in Policy::ALL {
             let value = values[p as usize];

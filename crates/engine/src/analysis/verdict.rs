@@ -76,6 +76,21 @@ impl Metric {
         }
     }
 
+    /// The metric as a table's row label ("Completion p50 (matched jobs)"): the page's
+    /// comparison and the report's alike.
+    pub fn label(self) -> &'static str {
+        match self {
+            Metric::Succeeded => "Jobs succeeded",
+            Metric::CompletionP50 => "Completion p50 (matched jobs)",
+            Metric::CompletionP90 => "Completion p90 (matched jobs)",
+            Metric::WaitP50 => "Wait p50",
+            Metric::DeadlineMisses => "Deadline misses",
+            Metric::InterruptionCost => "Interruption (instance-hours)",
+            Metric::Goodput => "Goodput",
+            Metric::Cost => "Cost of held instances",
+        }
+    }
+
     /// The metric inside a sentence ("p50 completion").
     pub fn phrase(self) -> &'static str {
         match self {
