@@ -3,7 +3,7 @@
 //! result JSON, the summary table or the display digest).
 //!
 //! The CLI's `run` and `compare`, [`crate::run_json`], [`crate::run_digest`] and
-//! [`crate::analysis::compare::run`] all go through here, so a scenario is checked and simulated the
+//! `analysis::compare::run` all go through here, so a scenario is checked and simulated the
 //! same way wherever it is run.
 
 use crate::input::model::Scenario;

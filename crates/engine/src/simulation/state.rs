@@ -47,7 +47,7 @@ impl Options {
 }
 
 /// SPEC 6 job states (plus "not yet submitted"). Serializable: the display digest carries
-/// them (see [`crate::output::digest`]).
+/// them (see the output stage's `digest`).
 #[derive(
     Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
