@@ -160,7 +160,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
                 let now = clock_ms();
                 if now - self.last >= PROGRESS_MS {
                     self.last = now;
-                    let done = pipeline::progress(sim);
+                    let done = sim.progress();
                     let f = LOAD_SHARE + (1.0 - LOAD_SHARE - DIGEST_SHARE) * done;
                     post_progress(self.id, f, Phase::Simulating);
                 }

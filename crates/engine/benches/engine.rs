@@ -70,7 +70,7 @@ fn run(text: &str) -> (f64, String) {
     let line = format!(
         "{} jobs, {} events, {} preemptions ({} reclaim, {} in-share)",
         total.jobs.submitted,
-        sim.event_count,
+        sim.event_count(),
         total.reclaim + total.in_share,
         total.reclaim,
         total.in_share

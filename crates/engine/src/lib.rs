@@ -18,7 +18,7 @@ pub use output::{digest, result, tree_view};
 pub use simulation as sim;
 pub use simulation::{admission, lifecycle, pass, preemption, quota_tree};
 
-pub use sim::{Options, Sim};
+pub use sim::{Finished, Options, Sim};
 pub use validate::{load, Loaded};
 
 use std::fmt;
@@ -98,10 +98,8 @@ impl fmt::Display for Problem {
 }
 
 /// Simulates a validated scenario to the end (SPEC 4-6).
-pub fn simulate(scenario: &model::Scenario, opts: Options) -> Sim<'_> {
-    let mut sim = Sim::new(scenario, opts);
-    sim.run();
-    sim
+pub fn simulate(scenario: &model::Scenario, opts: Options) -> Finished<'_> {
+    Sim::new(scenario, opts).run()
 }
 
 /// Validates and simulates a scenario given as JSON text; returns the result JSON

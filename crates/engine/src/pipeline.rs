@@ -9,7 +9,10 @@
 use crate::input::model::Scenario;
 use crate::input::variant::Policy;
 use crate::output::digest::{self, Digest, DigestLimits};
-use crate::{input::validate, output::result, simulation::Options, simulation::Sim, Problem};
+use crate::{
+    input::validate, output::result, simulation::Finished, simulation::Options, simulation::Sim,
+    Problem,
+};
 
 /// What a run produces from the finished simulation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -130,40 +133,18 @@ fn produce_observed(scenario: &Scenario, product: Product, observer: &mut dyn Ob
     while sim.step() {
         observer.stepped(&sim);
     }
-    sim.finish();
+    let run = sim.finish();
     observer.simulated();
-    output_of(&sim, product)
+    output_of(&run, product)
 }
 
 /// The product of a finished simulation.
-pub fn output_of(sim: &Sim, product: Product) -> Output {
+pub fn output_of(sim: &Finished, product: Product) -> Output {
     match product {
         Product::ResultJson => Output::ResultJson(result::to_json(sim)),
         Product::SummaryTable => Output::SummaryTable(result::summary_table(sim)),
         Product::Digest(limits) => Output::Digest(Box::new(digest::digest(sim, limits))),
     }
-}
-
-/// How far a simulation has come, from 0 to 1: half for jobs submitted, half for jobs ended.
-/// A progress bar's measure, not a metric (a job can be submitted late in simulated time).
-pub fn progress(sim: &Sim) -> f64 {
-    // SPEC 14 continuations are not jobs of their own (their job counts as ended while
-    // they run: progress is a measure, not a metric).
-    let n = sim.sc.described_jobs();
-    if n == 0 {
-        return 0.5;
-    }
-    let (mut submitted, mut ended) = (0usize, 0usize);
-    let jobs = sim.sc.jobs.iter().zip(&sim.jobs);
-    for (_, j) in jobs.filter(|(spec, _)| spec.resubmission_of.is_none()) {
-        if j.state != crate::simulation::State::Pending {
-            submitted += 1;
-        }
-        if j.state.finished() {
-            ended += 1;
-        }
-    }
-    (submitted + ended) as f64 / (2 * n) as f64
 }
 
 #[cfg(test)]
@@ -185,7 +166,7 @@ mod tests {
         }
         fn stepped(&mut self, sim: &Sim) {
             self.steps += 1;
-            let p = progress(sim);
+            let p = sim.progress();
             assert!(p >= self.last_progress, "progress never goes back");
             self.last_progress = p;
         }

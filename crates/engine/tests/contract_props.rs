@@ -6,7 +6,7 @@
 
 use proptest::prelude::*;
 use quotalab_engine::sim::State;
-use quotalab_engine::{load, result, Options, Sim};
+use quotalab_engine::{load, result, Finished, Options, Sim};
 use serde_json::{json, Value};
 
 const T: &str = "ml.g5.xlarge";
@@ -131,25 +131,28 @@ fn scenario_gen() -> impl Strategy<Value = Value> {
         })
 }
 
-fn check(sim: &Sim) -> Result<(), String> {
-    for (i, (spec, r)) in sim.sc.jobs.iter().zip(&sim.jobs).enumerate() {
+fn check(sim: &Finished) -> Result<(), String> {
+    for (i, (spec, r)) in sim.scenario().jobs.iter().zip(sim.jobs()).enumerate() {
         if spec.resubmission_of.is_some() {
             continue; // folded into the job it continues
         }
-        let a = &sim.acc[i]; // kept: events are recorded
+        let a = &sim.acc()[i]; // kept: events are recorded
         if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != r.held {
-            return Err(format!("{}: identity broken {a:?}", sim.sc.id_of(spec)));
+            return Err(format!(
+                "{}: identity broken {a:?}",
+                sim.scenario().id_of(spec)
+            ));
         }
         if a.useful() < 0 || a.lost < 0 || a.restart > a.startup {
             return Err(format!(
                 "{}: negative or inconsistent time {a:?}",
-                sim.sc.id_of(spec)
+                sim.scenario().id_of(spec)
             ));
         }
         if r.state == State::Succeeded && a.useful() != spec.work {
             return Err(format!(
                 "{}: succeeded with useful {}",
-                sim.sc.id_of(spec),
+                sim.scenario().id_of(spec),
                 a.useful()
             ));
         }
@@ -157,7 +160,7 @@ fn check(sim: &Sim) -> Result<(), String> {
         if kept && (r.useful_borrowed < 0 || r.useful_borrowed > a.useful()) {
             return Err(format!(
                 "{}: useful_borrowed {} outside 0..=useful {}",
-                sim.sc.id_of(spec),
+                sim.scenario().id_of(spec),
                 r.useful_borrowed,
                 a.useful()
             ));
@@ -181,7 +184,7 @@ fn check(sim: &Sim) -> Result<(), String> {
             return Err(format!("recovery counts {c:?}"));
         }
     }
-    if total.jobs.submitted as usize > sim.sc.described_jobs() {
+    if total.jobs.submitted as usize > sim.scenario().described_jobs() {
         return Err("a continuation counted as a job".into());
     }
     Ok(())
@@ -206,15 +209,12 @@ proptest! {
     fn contract_invariants_hold(sc in scenario_gen()) {
         let text = sc.to_string();
         let loaded = load(&text).map_err(|p| TestCaseError::fail(format!("invalid: {p:?}\n{text}")))?;
-        let mut sim = Sim::new(&loaded.scenario, Options::default());
-        sim.run();
+        let sim = Sim::new(&loaded.scenario, Options::default()).run();
         check(&sim).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         let first = result::to_json(&sim);
-        let mut again = Sim::new(&loaded.scenario, Options::default());
-        again.run();
+        let again = Sim::new(&loaded.scenario, Options::default()).run();
         prop_assert_eq!(&first, &result::to_json(&again));
-        let mut oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() });
-        oracle.run();
+        let oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() }).run();
         prop_assert_eq!(&first, &result::to_json(&oracle));
     }
 
@@ -290,8 +290,7 @@ fn a_congested_mix_exercises_every_feature() {
     let sc = json!({"format": "quotalab/v1", "seed": 11, "queue": {"preemption_grace_s": 30},
         "alarms": {}, "shares": shares, "workloads": workloads});
     let loaded = load(&sc.to_string()).expect("valid");
-    let mut fast = Sim::new(&loaded.scenario, Options::default());
-    fast.run();
+    let fast = Sim::new(&loaded.scenario, Options::default()).run();
     check(&fast).expect("books add up");
     let (_, total) = result::stats(&fast);
     let c = total.recovery.counts;
@@ -304,14 +303,14 @@ fn a_congested_mix_exercises_every_feature() {
         "every feature should happen: {c:?}"
     );
     assert!(total.time.useful_borrowed > 0 && total.time.restart > 0);
-    let mut oracle = Sim::new(
+    let oracle = Sim::new(
         &loaded.scenario,
         Options {
             exhaustive: true,
             ..Options::default()
         },
-    );
-    oracle.run();
+    )
+    .run();
     assert!(result::to_json(&fast) == result::to_json(&oracle));
 }
 

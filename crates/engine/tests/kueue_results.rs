@@ -197,17 +197,16 @@ fn kueue_caches_match_oracle_on_a_congested_mix() {
         for seed in 1..4 {
             let text = kueue_mix(seed, fair);
             let loaded = load(&text).expect("valid");
-            let mut fast = Sim::new(&loaded.scenario, Options::default());
-            fast.run();
+            let fast = Sim::new(&loaded.scenario, Options::default()).run();
             let (_, total) = result::stats(&fast);
-            let mut oracle = Sim::new(
+            let oracle = Sim::new(
                 &loaded.scenario,
                 Options {
                     exhaustive: true,
                     ..Options::default()
                 },
-            );
-            oracle.run();
+            )
+            .run();
             assert!(
                 result::to_json(&fast) == result::to_json(&oracle),
                 "seed {seed}, fair sharing {fair}: fast and exhaustive differ"

@@ -7,7 +7,7 @@ use quotalab_engine::admission::limit_of;
 use quotalab_engine::model::BorrowLimit;
 use quotalab_engine::model::Strategy as ShareStrategy;
 use quotalab_engine::sim::State;
-use quotalab_engine::{load, result, Options, Sim};
+use quotalab_engine::{load, result, Finished, Options, Sim};
 use serde_json::{json, Value};
 
 const T: &str = "ml.g5.xlarge";
@@ -164,51 +164,52 @@ fn scenario_gen() -> impl Strategy<Value = Value> {
 
 /// SPEC 2/3 invariants at one change point.
 fn check_instant(sim: &Sim) -> Result<(), String> {
-    let sc = sim.sc;
-    for (t, u) in sim.usage.iter().enumerate() {
+    let sc = sim.scenario();
+    let shares = sim.config();
+    for t in 0..sc.instance_types.len() {
+        let u = sim.usage(t);
         let cap = sc.capacity[t];
         // Physical capacity is never exceeded.
-        let held: u64 = sim.rt.iter().map(|r| r.held[t]).sum();
+        let held: u64 = (0..shares.len()).map(|s| sim.held(s, t)).sum();
         if held > cap {
             return Err(format!(
                 "t={} type {t}: held {held} > capacity {cap}",
-                sim.now
+                sim.now()
             ));
         }
         // Quota never exceeds capacity (no overcommit in these scenarios).
         if u.sum_used > cap {
             return Err(format!(
                 "t={} type {t}: used {} > capacity {cap}",
-                sim.now, u.sum_used
+                sim.now(),
+                u.sum_used
             ));
         }
         // Guaranteed entitlement: others never use a RESERVE share's limit, even physically.
-        let reserved: u64 = sim
-            .cfg
+        let reserved: u64 = shares
             .iter()
             .filter(|s| s.strategy == ShareStrategy::Reserve)
             .map(|s| limit_of(s, t))
             .sum();
-        let others_held: u64 = sim
-            .cfg
-            .iter()
-            .zip(&sim.rt)
-            .filter(|(s, _)| s.strategy != ShareStrategy::Reserve)
-            .map(|(_, r)| r.held[t])
+        let others_held: u64 = (0..shares.len())
+            .filter(|&s| shares[s].strategy != ShareStrategy::Reserve)
+            .map(|s| sim.held(s, t))
             .sum();
         if others_held + reserved > cap {
             return Err(format!(
                 "t={} type {t}: non-RESERVE shares hold {others_held}, RESERVE owns {reserved}",
-                sim.now
+                sim.now()
             ));
         }
         if u.pool_used > u.pool_size {
             return Err(format!(
                 "t={} type {t}: lendable pool {} > {}",
-                sim.now, u.pool_used, u.pool_size
+                sim.now(),
+                u.pool_used,
+                u.pool_size
             ));
         }
-        for (s, share) in sim.cfg.iter().enumerate() {
+        for (s, share) in shares.iter().enumerate() {
             let used = u.used[s];
             let limit = limit_of(share, t);
             match share.strategy {
@@ -216,7 +217,9 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
                 ShareStrategy::Reserve | ShareStrategy::Lend if used > limit => {
                     return Err(format!(
                         "t={} {} ({:?}) borrows: used {used} > limit {limit}",
-                        sim.now, share.name, share.strategy
+                        sim.now(),
+                        share.name,
+                        share.strategy
                     ));
                 }
                 // Borrow caps hold.
@@ -230,7 +233,8 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
                         if used > limit + cap {
                             return Err(format!(
                                 "t={} {}: used {used} > limit {limit} + cap {cap}",
-                                sim.now, share.name
+                                sim.now(),
+                                share.name
                             ));
                         }
                     }
@@ -242,25 +246,28 @@ fn check_instant(sim: &Sim) -> Result<(), String> {
     Ok(())
 }
 
-fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
-    for (i, (spec, r)) in sim.sc.jobs.iter().zip(&sim.jobs).enumerate() {
-        let a = &sim.acc[i]; // kept: events are recorded
-                             // Instance time adds up exactly.
+fn check_end(sim: &Finished, horizon: bool) -> Result<(), String> {
+    for (i, (spec, r)) in sim.scenario().jobs.iter().zip(sim.jobs()).enumerate() {
+        let a = &sim.acc()[i]; // kept: events are recorded
+                               // Instance time adds up exactly.
         if a.useful() + a.lost + a.startup + a.checkpoint + a.grace != r.held {
             return Err(format!(
                 "{}: useful+lost+startup+checkpoint+grace != held: {a:?}",
-                sim.sc.id_of(spec)
+                sim.scenario().id_of(spec)
             ));
         }
         if a.useful() < 0 || a.lost < 0 {
-            return Err(format!("{}: negative time {a:?}", sim.sc.id_of(spec)));
+            return Err(format!(
+                "{}: negative time {a:?}",
+                sim.scenario().id_of(spec)
+            ));
         }
         match r.state {
             State::Succeeded => {
                 if a.useful() != spec.work {
                     return Err(format!(
                         "{}: succeeded with useful {} != work {}",
-                        sim.sc.id_of(spec),
+                        sim.scenario().id_of(spec),
                         a.useful(),
                         spec.work
                     ));
@@ -270,7 +277,10 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
                 if a.useful() != 0
                     || u64::from(r.preemptions) <= spec.preemption_retries().unwrap_or(u64::MAX)
                 {
-                    return Err(format!("{}: failed wrongly {r:?}", sim.sc.id_of(spec)));
+                    return Err(format!(
+                        "{}: failed wrongly {r:?}",
+                        sim.scenario().id_of(spec)
+                    ));
                 }
             }
             State::Rejected => {}
@@ -278,7 +288,7 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
                 if r.reason.is_none() {
                     return Err(format!(
                         "{}: RUNNABLE without a waiting reason",
-                        sim.sc.id_of(spec)
+                        sim.scenario().id_of(spec)
                     ));
                 }
             }
@@ -290,7 +300,7 @@ fn check_end(sim: &Sim, horizon: bool) -> Result<(), String> {
             s => {
                 return Err(format!(
                     "{}: ended the run {s:?} without a horizon",
-                    sim.sc.id_of(spec)
+                    sim.scenario().id_of(spec)
                 ))
             }
         }
@@ -309,7 +319,7 @@ proptest! {
         while sim.step() {
             check_instant(&sim).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         }
-        sim.finish();
+        let sim = sim.finish();
         check_end(&sim, sc.get("horizon_s").is_some()).map_err(|e| TestCaseError::fail(format!("{e}\n{text}")))?;
         // Per share and total, the identity holds in the reported figures too.
         let (shares, total) = result::stats(&sim);
@@ -321,20 +331,18 @@ proptest! {
 
         }
         // RESERVE shares never lend.
-        for (i, &(s, _)) in sim.series.pairs.iter().enumerate() {
-            if sim.cfg[s].strategy == ShareStrategy::Reserve {
-                prop_assert!(sim.series.lent[i].iter().all(|&x| x == 0.0));
+        for (i, &(s, _)) in sim.series().pairs.iter().enumerate() {
+            if sim.config()[s].strategy == ShareStrategy::Reserve {
+                prop_assert!(sim.series().lent[i].iter().all(|&x| x == 0.0));
             }
         }
         // Byte-identical output on a second run.
         let first = result::to_json(&sim);
-        let mut again = Sim::new(&loaded.scenario, Options::default());
-        again.run();
+        let again = Sim::new(&loaded.scenario, Options::default()).run();
         prop_assert_eq!(&first, &result::to_json(&again));
         // The caches and preemption bounds change nothing: same bytes as re-evaluating
         // everything every time.
-        let mut oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() });
-        oracle.run();
+        let oracle = Sim::new(&loaded.scenario, Options { exhaustive: true, ..Options::default() }).run();
         prop_assert_eq!(&first, &result::to_json(&oracle));
     }
 }
@@ -366,21 +374,20 @@ fn caches_match_oracle_on_a_congested_mix() {
     let sc = json!({"format": "quotalab/v1", "seed": 3, "capacity": {T: 34}, "queue": {"preemption_grace_s": 45},
         "shares": shares, "workloads": workloads});
     let loaded = load(&sc.to_string()).expect("valid");
-    let mut fast = Sim::new(&loaded.scenario, Options::default());
-    fast.run();
+    let fast = Sim::new(&loaded.scenario, Options::default()).run();
     let (_, total) = result::stats(&fast);
     assert!(
         total.reclaim > 10 && total.in_share > 10,
         "the mix should preempt: {total:?}"
     );
-    let mut oracle = Sim::new(
+    let oracle = Sim::new(
         &loaded.scenario,
         Options {
             exhaustive: true,
             ..Options::default()
         },
-    );
-    oracle.run();
+    )
+    .run();
     assert!(
         result::to_json(&fast) == result::to_json(&oracle),
         "fast path and oracle differ"

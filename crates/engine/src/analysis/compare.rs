@@ -54,8 +54,7 @@ pub fn run_each(
                 Policy::AsGiven => std::borrow::Cow::Borrowed(&loaded.scenario),
                 _ => std::borrow::Cow::Owned(policy.apply(&loaded.scenario)),
             };
-            let mut sim = Sim::new(&scenario, product(policy).options());
-            sim.run();
+            let sim = Sim::new(&scenario, product(policy).options()).run();
             stats.push(result::stats(&sim).0);
             done.push(result::job_ends(&sim));
             (policy, pipeline::output_of(&sim, product(policy)))

@@ -486,8 +486,7 @@ impl Sweep {
     }
 
     fn outcome(&self, p: usize, seed: u64, sc: &Scenario) -> Outcome {
-        let mut sim = Sim::new(sc, Options::summary());
-        sim.run();
+        let sim = Sim::new(sc, Options::summary()).run();
         let (shares, total) = stats(&sim);
         let (kueue, contract) = (sc.is_kueue(), sc.contract);
         let mut out = String::with_capacity(512 + shares.len() * 900);

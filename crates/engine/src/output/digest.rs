@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::model::{Ms, Priority, Scenario};
 use crate::output::result::{self, Percentiles, Stats};
-use crate::simulation::{self as sim, Reason, Sim, NO_JOB};
+use crate::simulation::{self as sim, Finished, Reason, NO_JOB};
 
 pub use crate::simulation::{Cause, State};
 
@@ -402,18 +402,18 @@ pub struct CohortMetrics {
 }
 
 /// The Kueue part of the digest, on the kept change points `keep`.
-fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
-    if !sim.sc.is_kueue() {
+fn kueue_digest(sim: &Finished, keep: &[usize]) -> Option<KueueDigest> {
+    if !sim.scenario().is_kueue() {
         return None;
     }
-    let k = &sim.series.kueue;
+    let k = &sim.series().kueue;
     let cohorts = crate::output::stats::cohort_stats(sim)
         .into_iter()
         .enumerate()
         .map(|(c, st)| CohortMetrics {
             name: st.name,
             path: st.path,
-            parent: sim.sc.cohorts[c].parent.map(|p| p as u16),
+            parent: sim.scenario().cohorts[c].parent.map(|p| p as u16),
             quota_h: st.quota as f64 / MS_PER_HOUR,
             borrowed_h: st.borrowed as f64 / MS_PER_HOUR,
             lent_h: st.lent / MS_PER_HOUR,
@@ -431,7 +431,7 @@ fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
             })
             .collect::<Vec<_>>()
     };
-    let ns = sim.sc.shares.len();
+    let ns = sim.scenario().shares.len();
     let pick = |v: &Vec<u64>| {
         keep.iter()
             .map(|&i| v.get(i).map_or(0.0, |&x| x as f64))
@@ -439,7 +439,7 @@ fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
     };
     Some(KueueDigest {
         cohorts,
-        t_s: keep.iter().map(|&i| s(sim.series.t[i])).collect(),
+        t_s: keep.iter().map(|&i| s(sim.series().t[i])).collect(),
         share_dominant: k.dominant_share.iter().take(ns).map(dominant).collect(),
         cohort_dominant: k.dominant_share.iter().skip(ns).map(dominant).collect(),
         cohort_usage: k.usage.iter().map(pick).collect(),
@@ -455,7 +455,7 @@ fn kueue_digest(sim: &Sim, keep: &[usize]) -> Option<KueueDigest> {
             })
             .collect(),
         share_cohort: sim
-            .sc
+            .scenario()
             .shares
             .iter()
             .map(|s| s.kueue.cohort.map(|c| c as u16))
@@ -547,14 +547,14 @@ fn keep_indices(t: &[Ms], max: usize) -> Vec<usize> {
 }
 
 /// Builds the digest of a finished simulation.
-pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
-    let sc: &Scenario = sim.sc;
+pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
+    let sc: &Scenario = sim.scenario();
     let (shares, total) = result::stats(sim);
     // Job rows for submitted jobs only; map engine indices to row indices.
     let mut row_of = vec![u32::MAX; sc.jobs.len()];
     let mut jobs = Vec::new();
     let mut useful_borrowed = Vec::new();
-    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
+    for (i, (spec, r)) in sc.jobs.iter().zip(sim.jobs()).enumerate() {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
@@ -572,7 +572,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             first_start_s: r.first_start.get().map(s),
             end_s: r.end().get().map(s),
             preemptions: r.preemptions.into(),
-            lost_s: s(sim.acc[i].lost),
+            lost_s: s(sim.acc()[i].lost),
             held_s: s(r.held),
             waiting_reason: r.reason,
             checkpoint_interval_s: spec.checkpoint().map(|c| s(c.interval)),
@@ -586,7 +586,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         }
     }
     let mut contract_events = Vec::new();
-    for e in sim.events.iter().take(limits.max_events) {
+    for e in sim.events().iter().take(limits.max_events) {
         let kind = match e.kind {
             sim::EventKind::RestoreFailed { .. } => ContractEventKind::RestoreFailed,
             sim::EventKind::InvalidResume { .. } => ContractEventKind::InvalidResume,
@@ -621,7 +621,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         contract_events.push(row);
     }
     let events = sim
-        .events
+        .events()
         .iter()
         .take(limits.max_events)
         .filter_map(|e| {
@@ -662,7 +662,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
             Some(row)
         })
         .collect();
-    let ser = &sim.series;
+    let ser = sim.series();
     let keep = keep_indices(&ser.t, limits.max_points);
     let series = ser
         .pairs
@@ -684,7 +684,7 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         .collect();
     Digest {
         name: sc.name.clone(),
-        end_s: s(sim.end),
+        end_s: s(sim.end()),
         shares: shares
             .iter()
             .enumerate()
@@ -695,10 +695,10 @@ pub fn digest(sim: &Sim, limits: DigestLimits) -> Digest {
         capacity: sc.capacity.clone(),
         jobs,
         events,
-        event_count: sim.event_count,
+        event_count: sim.event_count(),
         series,
         series_points: ser.t.len() as u64,
-        steps: sim.steps,
+        steps: sim.steps(),
         kueue: kueue_digest(sim, &keep),
         contract: ContractDigest {
             used: sc.contract,

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use crate::input::model::Ms;
-use crate::simulation::{Event, EventKind, Sim, State, NO_JOB};
+use crate::simulation::{Event, EventKind, Finished, State, NO_JOB};
 
 use super::explain::{explain_preempt, explain_recovery, explain_waiting};
 use super::stats::{cohort_stats, stats, Percentiles, Stats, MS_PER_HOUR};
@@ -139,7 +139,7 @@ fn preemptions_kueue_json(reclaim_while_borrowing: u64, fair_sharing: u64, out: 
 
 /// SPEC 12 results per cohort (Kueue model): `"cohorts": {name: {"path", "instance_hours":
 /// {"quota", "borrowed", "lent"}, "preemptions": {four causes}}}`.
-fn cohorts_json(sim: &Sim, out: &mut String) {
+fn cohorts_json(sim: &Finished, out: &mut String) {
     out.push_str(",\"cohorts\":{");
     for (i, c) in cohort_stats(sim).iter().enumerate() {
         if i > 0 {
@@ -166,9 +166,9 @@ fn cohorts_json(sim: &Sim, out: &mut String) {
 /// {name: [..]}, "cohorts": {name: [..]}}` (Kueue's weightedShare, rounded up; the string
 /// `"infinite"` for a weight of 0 while borrowing) and `"cohorts": {name: {type:
 /// {"quota", "usage", "borrowed", "lent"}}}`, on the same change points `t_s`.
-fn kueue_series_json(sim: &Sim, out: &mut String) {
-    let sc = sim.sc;
-    let k = &sim.series.kueue;
+fn kueue_series_json(sim: &Finished, out: &mut String) {
+    let sc = sim.scenario();
+    let k = &sim.series().kueue;
     let ns = sc.shares.len();
     let drs = |out: &mut String, n: usize| {
         let v = k.dominant_share.get(n).map(Vec::as_slice).unwrap_or(&[]);
@@ -229,8 +229,8 @@ fn kueue_series_json(sim: &Sim, out: &mut String) {
     out.push('}');
 }
 
-pub(crate) fn event_json(sim: &Sim, e: &Event, out: &mut String) {
-    let sc = sim.sc;
+pub(crate) fn event_json(sim: &Finished, e: &Event, out: &mut String) {
+    let sc = sim.scenario();
     out.push_str("{\"t_s\":");
     out.push_str(&secs(e.t));
     if e.job != NO_JOB {
@@ -322,14 +322,14 @@ pub(crate) fn opt_secs(ms: Option<Ms>) -> String {
 }
 
 /// The result document (SPEC 8), byte-identical for the same scenario.
-pub fn to_json(sim: &Sim) -> String {
-    let sc = sim.sc;
+pub fn to_json(sim: &Finished) -> String {
+    let sc = sim.scenario();
     let (shares, total) = stats(sim);
     let kueue = sc.is_kueue();
     let contract = sc.contract;
-    let mut out = String::with_capacity(1024 + sim.events.len() * 96 + sc.jobs.len() * 160);
+    let mut out = String::with_capacity(1024 + sim.events().len() * 96 + sc.jobs.len() * 160);
     out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
-    out.push_str(&secs(sim.end));
+    out.push_str(&secs(sim.end()));
     out.push_str(",\"shares\":{");
     for (i, st) in shares.iter().enumerate() {
         if i > 0 {
@@ -346,8 +346,8 @@ pub fn to_json(sim: &Sim) -> String {
     }
     out.push_str(",\"jobs\":[");
     let mut first = true;
-    // `sim.acc` is kept when events are (the result JSON is recorded with both).
-    for (i, (spec, r)) in sc.jobs.iter().zip(&sim.jobs).enumerate() {
+    // `sim.acc()` is kept when events are (the result JSON is recorded with both).
+    for (i, (spec, r)) in sc.jobs.iter().zip(sim.jobs()).enumerate() {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue;
         }
@@ -368,7 +368,7 @@ pub fn to_json(sim: &Sim) -> String {
             opt_secs(r.first_start.get()),
             opt_secs(r.end().get()),
             r.preemptions,
-            secs(sim.acc[i].lost),
+            secs(sim.acc()[i].lost),
             secs(r.held),
             r.reason.map_or("null".to_string(), |x| format!("\"{}\"", x.as_str()))
         );
@@ -380,14 +380,14 @@ pub fn to_json(sim: &Sim) -> String {
         out.push('}');
     }
     out.push_str("],\"events\":[");
-    for (i, e) in sim.events.iter().enumerate() {
+    for (i, e) in sim.events().iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
         event_json(sim, e, &mut out);
     }
     out.push_str("],\"series\":{\"t_s\":[");
-    let ser = &sim.series;
+    let ser = sim.series();
     for (i, &t) in ser.t.iter().enumerate() {
         if i > 0 {
             out.push(',');

@@ -3,7 +3,7 @@
 //! grace, per share and in total.
 
 use crate::input::model::Ms;
-use crate::simulation::{Reason, Sim, State};
+use crate::simulation::{Finished, Reason, State};
 
 /// `mean, p50, p90, p99, max` of a set of durations, in seconds (SPEC 8). Percentiles are
 /// nearest-rank; all 0 for an empty set.
@@ -261,11 +261,11 @@ impl JobEnd {
 
 /// Per job (in scenario order), how it ended; `None` for a job not reported (submitted
 /// after the horizon, or a SPEC 14 continuation, folded into its job).
-pub fn job_ends(sim: &Sim) -> Vec<Option<JobEnd>> {
-    sim.sc
+pub fn job_ends(sim: &Finished) -> Vec<Option<JobEnd>> {
+    sim.scenario()
         .jobs
         .iter()
-        .zip(&sim.jobs)
+        .zip(sim.jobs())
         .map(|(spec, r)| {
             (r.state != State::Pending && spec.resubmission_of.is_none()).then(|| JobEnd {
                 share: r.share() as u32,
@@ -279,8 +279,8 @@ pub fn job_ends(sim: &Sim) -> Vec<Option<JobEnd>> {
 }
 
 /// Computes per-share and total metrics from a finished simulation.
-pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
-    let sc = sim.sc;
+pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
+    let sc = sim.scenario();
     let nshares = sc.shares.len();
     let mut out = vec![Stats::default(); nshares];
     // Jobs reported (not submitted after the horizon, nor continuations, which are folded
@@ -288,7 +288,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     let reported = || {
         sc.jobs
             .iter()
-            .zip(&sim.jobs)
+            .zip(sim.jobs())
             .filter(|(spec, r)| r.state != State::Pending && spec.resubmission_of.is_none())
     };
     let completion = BySample::new(nshares, || {
@@ -303,11 +303,11 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     })
     .percentiles();
     let after = BySample::new(nshares, || {
-        let per_share = sim.waits_after_interruption.iter().enumerate();
+        let per_share = sim.waits_after_interruption().iter().enumerate();
         per_share.flat_map(|(s, waits)| waits.iter().map(move |&w| (s, w)))
     })
     .percentiles();
-    for (spec, r) in sc.jobs.iter().zip(&sim.jobs) {
+    for (spec, r) in sc.jobs.iter().zip(sim.jobs()) {
         if r.state == State::Pending || spec.resubmission_of.is_some() {
             continue; // submitted after the horizon (or a continuation, folded into its job)
         }
@@ -342,7 +342,7 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
                 spec.submit,
                 r.state,
                 r.end().get(),
-                sim.end,
+                sim.end(),
             );
             let met = r.state == State::Succeeded && !missed;
             rc.deadline_met += met as u64;
@@ -355,13 +355,13 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
             spec.submit,
             r.state,
             r.end().get(),
-            sim.end,
+            sim.end(),
         ) {
             st.deadline_misses += 1;
         }
     }
     // SPEC 6: the rest of the split, summed per share as the run went (`Sim::accrue`).
-    for (st, a) in out.iter_mut().zip(&sim.acc_totals) {
+    for (st, a) in out.iter_mut().zip(sim.acc_totals()) {
         let t = &mut st.time;
         t.useful += a.useful();
         t.lost += a.lost;
@@ -370,8 +370,8 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
         t.grace += a.grace;
         t.restart += a.restart;
     }
-    for (i, &(s, ty)) in sim.series.pairs.iter().enumerate() {
-        let g = &sim.integrals[i];
+    for (i, &(s, ty)) in sim.series().pairs.iter().enumerate() {
+        let g = sim.integrals()[i];
         out[s].reserved_usd += g.entitled as f64 / MS_PER_HOUR * sc.instance_types[ty].usd_per_hour;
         let t = &mut out[s].time;
         t.entitled += g.entitled;
@@ -383,11 +383,11 @@ pub fn stats(sim: &Sim) -> (Vec<Stats>, Stats) {
     for (s, st) in out.iter_mut().enumerate() {
         st.completion = completion.0[s];
         st.wait = wait.0[s];
-        st.reclaim = sim.rt[s].reclaims;
-        st.in_share = sim.rt[s].in_share;
-        st.reclaim_while_borrowing = sim.rt[s].reclaims_while_borrowing;
-        st.fair_sharing = sim.rt[s].fair_sharing;
-        st.recovery.counts = sim.rt[s].recovery;
+        st.reclaim = sim.counts()[s].reclaims;
+        st.in_share = sim.counts()[s].in_share;
+        st.reclaim_while_borrowing = sim.counts()[s].reclaims_while_borrowing;
+        st.fair_sharing = sim.counts()[s].fair_sharing;
+        st.recovery.counts = sim.counts()[s].recovery;
         st.recovery.wait_after_interruption = after.0[s];
         add_recovery(&mut total.recovery, &st.recovery);
         let (j, t) = (&mut total.jobs, &st.jobs);
@@ -461,15 +461,15 @@ pub struct CohortStats {
 }
 
 /// SPEC 12 results per cohort (Kueue model; empty otherwise), in scenario order.
-pub fn cohort_stats(sim: &Sim) -> Vec<CohortStats> {
-    let Some(tree) = sim.trees.first() else {
+pub fn cohort_stats(sim: &Finished) -> Vec<CohortStats> {
+    let Some(tree) = sim.tree() else {
         return Vec::new();
     };
-    let sc = sim.sc;
+    let sc = sim.scenario();
     let share_names: Vec<&str> = sc.shares.iter().map(|s| s.name.as_str()).collect();
     let cohort_names: Vec<&str> = sc.cohorts.iter().map(|c| c.name.as_str()).collect();
-    let types = sim.trees.len();
-    let g = &sim.cohort_integrals;
+    let types = sim.tree_types();
+    let g = sim.cohort_integrals();
     let mut out: Vec<CohortStats> = (0..sc.cohorts.len())
         .map(|c| {
             let node = tree.shares + c;
@@ -487,7 +487,7 @@ pub fn cohort_stats(sim: &Sim) -> Vec<CohortStats> {
             st
         })
         .collect();
-    for (s, r) in sim.rt.iter().enumerate() {
+    for (s, r) in sim.counts().iter().enumerate() {
         for a in tree.ancestors(s) {
             let st = &mut out[a - tree.shares];
             st.reclaim += r.reclaims;

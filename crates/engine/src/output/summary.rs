@@ -2,7 +2,7 @@
 
 use std::fmt::Write as _;
 
-use crate::simulation::Sim;
+use crate::simulation::Finished;
 
 use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
 
@@ -37,8 +37,8 @@ pub(crate) fn hrs(h: f64, big: bool) -> String {
 }
 
 /// The `--summary` table: one aligned row per share, then the totals.
-pub fn summary_table(sim: &Sim) -> String {
-    let sc = sim.sc;
+pub fn summary_table(sim: &Finished) -> String {
+    let sc = sim.scenario();
     let (shares, total) = stats(sim);
     let big = total.time.held as f64 / MS_PER_HOUR >= 100.0;
     // The Kueue model's two more causes of preemption (SPEC 12), after in-share.
@@ -124,8 +124,8 @@ pub fn summary_table(sim: &Sim) -> String {
         "{title}: {} jobs, {} shares, simulated to {} ({} events)",
         total.jobs.submitted,
         sc.shares.len(),
-        human_secs(sim.end as f64 / 1000.0),
-        sim.event_count
+        human_secs(sim.end() as f64 / 1000.0),
+        sim.event_count()
     );
     for (i, r) in rows.iter().enumerate() {
         let mut line = String::new();

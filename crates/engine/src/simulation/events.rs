@@ -8,9 +8,11 @@ use crate::input::model::*;
 use crate::simulation::admission;
 use crate::simulation::lifecycle;
 
+use super::agenda::Timer;
+use super::finished::Finished;
 use super::state::*;
 
-impl Sim<'_> {
+impl<'a> Sim<'a> {
     pub(crate) fn log(&mut self, job: JobId, share: usize, kind: EventKind) {
         self.event_count += 1;
         if self.opts.events {
@@ -24,37 +26,20 @@ impl Sim<'_> {
     }
 
     pub(super) fn timer(&mut self, at: Ms, kind: Timer, job: JobId) {
-        self.timer_seq += 1;
         let epoch = self.jobs[job.index()].epoch;
-        self.heap
-            .push(Reverse((at, kind, self.timer_seq, job, epoch)));
+        self.agenda.set(at, kind, job, epoch);
     }
 
     pub(super) fn next_time(&mut self) -> Option<Ms> {
-        // Stale timers (a preempted job's completion) are not events: drop them first.
-        while let Some(&Reverse((_, _, _, job, epoch))) = self.heap.peek() {
-            if self.jobs[job.index()].epoch == epoch {
-                break;
-            }
-            self.heap.pop();
-        }
-        let a = self.heap.peek().map(|Reverse(e)| e.0);
-        let b = self
-            .submissions
-            .get(self.next_submission)
-            .map(|&j| self.sc.jobs[j.index()].submit);
-        let c = self
-            .timed
-            .get(self.next_timed)
-            .map(|&e| self.sc.events[e].at);
-        let d = self.escalations.get(self.next_escalation).map(|e| e.0);
-        [a, b, c, d].into_iter().flatten().min()
+        let jobs = &self.jobs;
+        self.agenda
+            .next_time(|job, epoch| jobs[job.index()].epoch == epoch)
     }
 
     /// Runs to the end (SPEC 6 "End of the run").
-    pub fn run(&mut self) {
+    pub fn run(mut self) -> Finished<'a> {
         while self.step() {}
-        self.finish();
+        self.finish()
     }
 
     /// Processes the next instant; `false` when none is left (or the next is past the
@@ -74,7 +59,12 @@ impl Sim<'_> {
     }
 
     /// Closes the run after the last step: end time, final integrals and books.
-    pub fn finish(&mut self) {
+    pub fn finish(mut self) -> Finished<'a> {
+        self.close();
+        Finished::new(self)
+    }
+
+    fn close(&mut self) {
         self.end = self.sc.horizon.unwrap_or(self.last_t);
         self.now = self.end;
         self.integrate_to(self.end);
@@ -88,11 +78,7 @@ impl Sim<'_> {
     pub(super) fn instant(&mut self, t: Ms) {
         self.integrate_to(t);
         self.now = t;
-        while let Some(&Reverse((at, kind, _, job, epoch))) = self.heap.peek() {
-            if at != t {
-                break;
-            }
-            self.heap.pop();
+        while let Some((kind, job, epoch)) = self.agenda.timer_at(t) {
             if self.jobs[job.index()].epoch != epoch {
                 continue; // stale: the job was preempted since
             }
@@ -102,25 +88,13 @@ impl Sim<'_> {
                 Timer::StartupEnd => self.begin_running(job),
             }
         }
-        while let Some(&j) = self.submissions.get(self.next_submission) {
-            if self.sc.jobs[j.index()].submit != t {
-                break;
-            }
-            self.next_submission += 1;
+        while let Some(j) = self.agenda.submission_at(t) {
             self.submit(j);
         }
-        while let Some(&e) = self.timed.get(self.next_timed) {
-            if self.sc.events[e].at != t {
-                break;
-            }
-            self.next_timed += 1;
+        while let Some(e) = self.agenda.timed_at(t) {
             self.apply_timed(e);
         }
-        while let Some(&(at, job, priority)) = self.escalations.get(self.next_escalation) {
-            if at != t {
-                break;
-            }
-            self.next_escalation += 1;
+        while let Some((job, priority)) = self.agenda.escalation_at(t) {
             self.escalate(job, priority);
         }
         self.start_scheduled();
@@ -192,15 +166,11 @@ impl Sim<'_> {
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         self.dequeue(j);
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
-        if borrowing {
-            self.quota_epoch += 1; // its share is over its limit: new reclaim candidates
-            self.struct_epoch += 1;
-        }
         self.usage[t].add(&self.cfg, s, n);
         if let Some(tree) = self.trees.get_mut(t) {
             tree.add_usage(s, n); // SPEC 12: usage bubbles up the quota tree
         }
-        self.usage_version += 1;
+        self.epochs.admitted(borrowing);
         self.adm_seq += 1;
         let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
@@ -344,8 +314,7 @@ impl Sim<'_> {
         if let Some(tree) = self.trees.get_mut(t) {
             tree.remove_usage(s, n);
         }
-        self.quota_epoch += 1;
-        self.usage_version += 1;
+        self.epochs.released();
         self.rt[s].version += 1; // its own usage fell
         self.moved.push(s);
     }
@@ -427,13 +396,13 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         r.preemptions = r.preemptions.saturating_add(1);
         if state.holding() {
-            self.rt[s].recovery.interruptions += 1;
+            self.counts[s].recovery.interruptions += 1;
         }
         match cause {
-            Cause::Reclaim => self.rt[s].reclaims += 1,
-            Cause::InShare => self.rt[s].in_share += 1,
-            Cause::ReclaimWhileBorrowing => self.rt[s].reclaims_while_borrowing += 1,
-            Cause::FairSharing => self.rt[s].fair_sharing += 1,
+            Cause::Reclaim => self.counts[s].reclaims += 1,
+            Cause::InShare => self.counts[s].in_share += 1,
+            Cause::ReclaimWhileBorrowing => self.counts[s].reclaims_while_borrowing += 1,
+            Cause::FairSharing => self.counts[s].fair_sharing += 1,
         }
         let (victim_priority, by_priority) = (
             self.jobs[j.index()].priority,
@@ -532,7 +501,7 @@ impl Sim<'_> {
             .preemption_retries()
             .is_some_and(|max| u64::from(r.preemptions) > max)
         {
-            self.rt[s].recovery.retries_exhausted += 1;
+            self.counts[s].recovery.retries_exhausted += 1;
             if let (OnExhausted::Resubmit { share, priority }, Some(c)) = (
                 on_exhausted,
                 self.continuation.get(j.index()).copied().flatten(),
@@ -592,10 +561,7 @@ impl Sim<'_> {
                 }
                 self.recompute_held_totals();
                 self.rebuild_trees();
-                self.quota_epoch += 1;
-                self.struct_epoch += 1;
-                self.usage_version += 1;
-                self.config_epoch += 1;
+                self.epochs.reconfigured();
                 for rt in &mut self.rt {
                     rt.dirty = true;
                     for b in rt.buckets.values_mut() {
@@ -603,7 +569,7 @@ impl Sim<'_> {
                     }
                 }
                 self.released = true; // RESERVE idle may have changed
-                self.rt[*share].recovery.allocation_changes += 1;
+                self.counts[*share].recovery.allocation_changes += 1;
                 self.log(NO_JOB, *share, EventKind::UpdateShare);
             }
         }
@@ -637,8 +603,7 @@ impl Sim<'_> {
     /// the next pass; a job not yet submitted is submitted with it (no event).
     pub(super) fn set_priority(&mut self, j: JobId, priority: Priority, escalated: bool) {
         let job = j.index();
-        self.quota_epoch += 1;
-        self.struct_epoch += 1;
+        self.epochs.new_candidates();
         let spec = &self.sc.jobs[job];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let old = self.jobs[job].priority;
@@ -669,7 +634,7 @@ impl Sim<'_> {
                 let root = self.root_of(j);
                 self.jobs[root.index()].set_raised(true);
             }
-            self.rt[s].recovery.priority_overrides += 1;
+            self.counts[s].recovery.priority_overrides += 1;
             let kind = if escalated {
                 EventKind::Escalated(priority)
             } else {

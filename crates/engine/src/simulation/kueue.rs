@@ -76,10 +76,10 @@ pub(crate) struct KOffer {
 /// A share's queue heads as the Kueue pass reads them (SPEC 12 "Order of offers"): the
 /// first job of every bucket in queue order, with its type, size and whether the share has
 /// a limit of that type. Kept in the share's `ShareRt` from one pass to the next and read
-/// again only when its queue `version` or the configuration (`struct_epoch`) changed.
+/// again only when its queue `version` or the configuration (the structure epoch) changed.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Heads {
-    /// `(version, struct_epoch)` the heads were read at.
+    /// (version, structure epoch) the heads were read at.
     at: Option<(u64, u64)>,
     heads: Vec<(JobId, usize, u64, bool)>,
 }
@@ -212,8 +212,8 @@ impl Sim<'_> {
 
     /// [`Sim::kueue_offer`], remembered from one pass to the next: at the start of a pass
     /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
-    /// configuration and priorities are unchanged (`version`, `usage_version`,
-    /// `struct_epoch`) offers what it offered last time. Off with `Options::exhaustive`.
+    /// configuration and priorities are unchanged (`version`, the usage epoch,
+    /// the structure epoch) offers what it offered last time. Off with `Options::exhaustive`.
     fn first_offer(
         &mut self,
         s: usize,
@@ -225,7 +225,11 @@ impl Sim<'_> {
             self.refresh_heads(s);
             return self.kueue_offer(s, passed, 0, available);
         }
-        let key = (self.usage_version, self.struct_epoch, self.rt[s].version);
+        let key = (
+            self.epochs.usage(),
+            self.epochs.structure(),
+            self.rt[s].version,
+        );
         if let Some((k, o)) = self.rt[s].kueue_offer {
             if k == key {
                 return o;
@@ -288,10 +292,10 @@ impl Sim<'_> {
     }
 
     /// Brings share `s`'s [`Heads`] up to date: read again from its buckets only when its
-    /// queue `version` or the configuration (`struct_epoch`) changed since they were read.
+    /// queue `version` or the configuration (the structure epoch) changed since they were read.
     #[inline(always)]
     fn refresh_heads(&mut self, s: usize) {
-        let at = Some((self.rt[s].version, self.struct_epoch));
+        let at = Some((self.rt[s].version, self.epochs.structure()));
         if self.rt[s].kueue_heads.at != at {
             self.read_heads(s, at);
         }
@@ -468,14 +472,14 @@ impl Sim<'_> {
     }
 
     /// [`Sim::kueue_victims`], remembering a search that found no victims: until quota
-    /// usage, configuration or a priority changes (`usage_version`, `struct_epoch`), the
+    /// usage, configuration or a priority changes (the usage epoch, the structure epoch), the
     /// same job's search finds none again and is not run. Only while the pass has reserved
     /// nothing (`clean`): reservations change the trees without those counters. Off with
     /// `Options::exhaustive`.
     fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
-        let now = (self.usage_version, self.struct_epoch);
+        let now = (self.epochs.usage(), self.epochs.structure());
         let memo = clean && !self.opts.exhaustive;
         if memo && self.rt[s].kueue_failed.contains(&(t, n, now, j)) {
             return None;

@@ -6,17 +6,24 @@
 //! state after every step.
 
 pub mod admission;
+mod agenda;
+mod epochs;
 pub mod events;
 pub mod fair_sharing;
+mod finished;
+pub mod job;
 pub mod kueue;
 pub mod lifecycle;
 pub mod pass;
 pub mod preemption;
+pub mod queues;
 pub mod quota_tree;
+pub mod record;
 pub mod recovery;
 pub mod series;
 pub mod share_value;
 pub mod state;
 
+pub use finished::Finished;
+pub use record::{Integrals, Series};
 pub use state::*;
-pub use state::{Integrals, Series};

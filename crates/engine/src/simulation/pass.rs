@@ -74,8 +74,8 @@ impl Sim<'_> {
                         fit_only,
                     }) => {
                         self.rt[s].no_offer = Some(NoOffer {
-                            quota_at: self.quota_epoch,
-                            struct_at: self.struct_epoch,
+                            quota_at: self.epochs.quota(),
+                            struct_at: self.epochs.structure(),
                             version: self.rt[s].version,
                             limit_bound,
                             fit_only,
@@ -97,18 +97,11 @@ impl Sim<'_> {
         self.pass_settled = Some(self.pass_stamp());
     }
 
-    /// What an AWS pass depends on besides the queues: quota released or new reclaim
-    /// candidates (`quota_epoch`), configuration and priorities (`struct_epoch`,
-    /// `config_epoch`), quota usage (`usage_version`). Every share's offer cache
-    /// ([`Sim::still_no_offer`]) and reasons ([`Sim::update_reasons`]) are keyed on these
-    /// and on the share's queue.
+    /// What an AWS pass depends on besides the queues: every [`super::epochs::Epochs`] version. Every
+    /// share's offer cache ([`Sim::still_no_offer`]) and reasons ([`Sim::update_reasons`])
+    /// are keyed on these and on the share's queue.
     fn pass_stamp(&self) -> [u64; 4] {
-        [
-            self.quota_epoch,
-            self.struct_epoch,
-            self.config_epoch,
-            self.usage_version,
-        ]
+        self.epochs.stamp()
     }
 
     /// Whether share `s` still has no offer: nothing its last "no offer" depended on changed.
@@ -117,7 +110,7 @@ impl Sim<'_> {
     ///
     /// A share none of whose heads could preempt, after releases only (its queue, its
     /// admitted jobs, the configuration, priorities and the shares over their limit are as
-    /// they were: `struct_epoch` and `version` unchanged), still cannot preempt (SPEC 5: no
+    /// they were: the structure epoch and `version` unchanged), still cannot preempt (SPEC 5: no
     /// share is newly over its limit, its own admitted jobs are the same), so it has an offer
     /// only when one of those heads fits as is; SPEC 3's conditions are the same for every
     /// job of a type but for `n`, and a job of more instances fits only if a smaller one
@@ -133,15 +126,15 @@ impl Sim<'_> {
             return false;
         }
         let unchanged = if c.limit_bound {
-            c.struct_at == self.struct_epoch
+            c.struct_at == self.epochs.structure()
         } else {
-            c.quota_at == self.quota_epoch
+            c.quota_at == self.epochs.quota()
         };
         if unchanged {
             return true;
         }
         match c.fit_only {
-            Some((t, n)) if c.struct_at == self.struct_epoch => {
+            Some((t, n)) if c.struct_at == self.epochs.structure() => {
                 self.usage[t].headroom(s).fits(n).is_err()
             }
             _ => false,
@@ -291,20 +284,22 @@ impl Sim<'_> {
     /// `waiting` event (SPEC 4), logged in share order, then queue order.
     ///
     /// A share whose queue, usage and configuration are unchanged (its `version`, and
-    /// `config_epoch`) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
-    /// Kueue model they also depend on the other nodes' usage (`usage_version`).
+    /// the configuration epoch) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
+    /// Kueue model they also depend on the other nodes' usage (the usage epoch).
     fn update_reasons(&mut self) {
         let mut changes = std::mem::take(&mut self.scratch_changes);
         let depends_on = if self.sc.is_kueue() {
-            self.usage_version
+            self.epochs.usage()
         } else {
-            self.config_epoch
+            self.epochs.config()
         };
         // In the AWS model, with the configuration unchanged since the last AWS pass, only
         // the shares whose `version` moved can have new reasons.
         let only_moved = !self.sc.is_kueue()
             && !self.opts.exhaustive
-            && self.pass_settled.is_some_and(|p| p[2] == self.config_epoch);
+            && self
+                .pass_settled
+                .is_some_and(|p| p[2] == self.epochs.config());
         let mut asked = std::mem::take(&mut self.moved);
         if only_moved {
             asked.sort_unstable();

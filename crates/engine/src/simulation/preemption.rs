@@ -55,7 +55,7 @@ impl TrialRoom {
     }
 }
 
-/// [`Sim::could_pass`]'s trials at one `usage_version` (usage and configuration change only
+/// [`Sim::could_pass`]'s trials at one the usage epoch (usage and configuration change only
 /// with it): the heads of a share's buckets differ in size only, and a share whose queue
 /// changed offers its unchanged heads again, so one trial serves them all. A few entries,
 /// forgotten when the version moves.
@@ -236,12 +236,12 @@ impl Sim<'_> {
     fn could_pass(&self, j: Preemptor, own_lower: u64, reclaim: bool) -> bool {
         let (s, n) = (j.share, j.n);
         let key = (s, j.ty, own_lower, reclaim);
-        let known = self.could_pass_memo.borrow().get(self.usage_version, key);
+        let known = self.could_pass_memo.borrow().get(self.epochs.usage(), key);
         let room = known.unwrap_or_else(|| {
             let room = self.room_after_removal(key);
             self.could_pass_memo
                 .borrow_mut()
-                .put(self.usage_version, key, room);
+                .put(self.epochs.usage(), key, room);
             room
         });
         let attempt = if reclaim {
@@ -254,7 +254,7 @@ impl Sim<'_> {
 
     /// [`Sim::could_pass`]'s trial: share `s`'s room once every candidate that could be
     /// removed is. It does not depend on the job's size, only on the usage of one type and
-    /// the configuration (both unchanged while `usage_version` is) and on its key: the heads
+    /// the configuration (both unchanged while the usage epoch is) and on its key: the heads
     /// of a share's buckets, which differ in size, share it. Computed on the usage's totals
     /// ([`TypeUsage::remove_from`]), nothing copied.
     ///
@@ -278,9 +278,9 @@ impl Sim<'_> {
     }
 
     /// The totals of type `t` once every share over its limit released what reclaim can
-    /// take from it ([`Sim::reclaimable`]); kept for the current `usage_version`.
+    /// take from it ([`Sim::reclaimable`]); kept for the current the usage epoch.
     fn totals_after_reclaim(&self, t: usize) -> admission::Totals {
-        let version = self.usage_version;
+        let version = self.epochs.usage();
         if let Some(totals) = self.could_pass_memo.borrow().reclaimed(version, t) {
             return totals;
         }

@@ -12,6 +12,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::input::model::*;
 use crate::simulation::lifecycle;
 
+use super::agenda::Timer;
 use super::state::*;
 
 /// Salt of the recovery streams, so that they never coincide with a workload's stream of
@@ -105,7 +106,7 @@ impl Sim<'_> {
         let s = spec.share();
         let root = self.root_of(j);
         self.jobs[j.index()].set_restoring(false);
-        self.rt[s].recovery.restores += 1;
+        self.counts[s].recovery.restores += 1;
         let Some(rec) = spec.recovery() else { return };
         let index = u64::from(self.jobs[root.index()].restores);
         self.jobs[root.index()].restores += 1;
@@ -123,7 +124,7 @@ impl Sim<'_> {
                     ..Acc::default()
                 },
             );
-            self.rt[s].recovery.restore_failures += 1;
+            self.counts[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
         } else if corrupt < rec.invalid_resume {
             self.corrupt.entry(j).or_insert(r.saved);
@@ -153,7 +154,7 @@ impl Sim<'_> {
                 ..Acc::default()
             },
         );
-        self.rt[s].recovery.invalid_resumes += 1;
+        self.counts[s].recovery.invalid_resumes += 1;
         self.log(j, s, EventKind::InvalidResume { lost });
         let done = now + lifecycle::run_length(0, work, ckpt);
         self.timer(done, Timer::Completion, j);
@@ -165,7 +166,7 @@ impl Sim<'_> {
         let count = self.total_preemptions(j);
         if count == a.repeated_preemptions {
             let s = self.sc.jobs[j.index()].share();
-            self.rt[s].recovery.alarms += 1;
+            self.counts[s].recovery.alarms += 1;
             self.log(j, s, EventKind::Alarm { count });
         }
     }
@@ -189,7 +190,7 @@ impl Sim<'_> {
         let (saved, ub, prio) = (r.saved, r.useful_borrowed, r.priority);
         r.saved = 0;
         r.useful_borrowed = 0;
-        self.rt[from].recovery.resubmitted += 1;
+        self.counts[from].recovery.resubmitted += 1;
         let priority = priority.unwrap_or(prio);
         let cr = &mut self.jobs[c.index()];
         cr.saved = saved;

@@ -42,16 +42,16 @@ impl Sim<'_> {
     /// records a change point if anything changed.
     pub(super) fn record_values(&mut self) {
         // Everything but the queue lengths depends only on quota usage and configuration,
-        // and every change of either bumps `usage_version`: when it is unchanged, only the
+        // and every change of either bumps the usage epoch: when it is unchanged, only the
         // queued counts are read again, and only for the series (they are not integrated).
         let usage_same =
-            self.values_at.is_some_and(|v| v.0 == self.usage_version) && !self.opts.exhaustive;
+            self.values_at.is_some_and(|v| v.0 == self.epochs.usage()) && !self.opts.exhaustive;
         if usage_same && !self.opts.series {
             return;
         }
         // Values depend only on quota usage, configuration and queue lengths.
         let version = (
-            self.usage_version,
+            self.epochs.usage(),
             self.rt.iter().map(|r| r.version).sum::<u64>(),
         );
         if self.values_at == Some(version) && !self.opts.exhaustive {

@@ -1,0 +1,274 @@
+//! A share's queues (SPEC 4 and 5): the RUNNABLE jobs in buckets of one instance type and
+//! size, in queue order ([`QKey`]), the admitted jobs in candidate order ([`AKey`]), and
+//! the memory of its last offer ([`NoOffer`]).
+
+use std::cmp::Reverse;
+use std::collections::BTreeSet;
+
+use crate::input::model::*;
+
+use super::job::*;
+
+/// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id
+/// (fields compared in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct QKey {
+    pub priority: Reverse<Priority>,
+    pub submit: Ms,
+    /// The job id's rank among all ids (ids compare as strings).
+    pub id_rank: u32,
+    pub job: JobId,
+}
+
+/// A bucket's first job ([`ShareRt::heads`]): its key, then its bucket (instance type,
+/// instances). Ordered by key (keys are distinct jobs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Head {
+    pub key: QKey,
+    pub ty: usize,
+    pub instances: u64,
+}
+
+impl Head {
+    /// The head `key` of bucket `(ty, instances)`.
+    pub fn new(key: QKey, (ty, instances): (usize, u64)) -> Head {
+        Head { key, ty, instances }
+    }
+}
+
+/// Candidate order (SPEC 5): lowest priority first, then latest admission first (fields
+/// compared in this order).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct AKey {
+    pub priority: Priority,
+    /// Admission sequence, reversed: the latest admitted first.
+    pub admitted: Reverse<u64>,
+    pub job: JobId,
+}
+
+/// RUNNABLE jobs of one share with the same instance type and size. Such jobs fit, preempt
+/// and wait for the same reasons, so a pass looks at bucket heads only.
+#[derive(Clone, Debug, Default)]
+pub struct Bucket {
+    pub jobs: BTreeSet<QKey>,
+    /// The reason every settled job of the bucket carries.
+    pub reason: Option<Reason>,
+}
+
+/// A share's queues.
+#[derive(Clone, Debug, Default)]
+pub struct ShareRt {
+    /// RUNNABLE jobs by (instance type, instances), in key order (a share has few sizes:
+    /// a sorted vector iterates much faster than a tree in the pass).
+    pub buckets: Buckets,
+    /// Admitted jobs per instance type, in candidate order.
+    pub admitted: Vec<BTreeSet<AKey>>,
+    /// Per instance type: admitted instances by priority (for preemption bounds).
+    pub admitted_by_priority: Vec<PriorityTotals>,
+    /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
+    pub fresh: Vec<JobId>,
+    /// Queue membership or configuration changed since the last pass (strict FIFO reasons).
+    pub dirty: bool,
+    /// RUNNABLE jobs per instance type (series `queued`).
+    pub queued: Vec<u64>,
+    /// Physical instances held per type (STARTING, RUNNING, PREEMPTING).
+    pub held: Vec<u64>,
+    /// Bumped whenever the RUNNABLE queue or the admitted set's priorities change.
+    pub version: u64,
+    /// When this share last had no offer (see [`NoOffer`]).
+    pub no_offer: Option<NoOffer>,
+    /// `(what else they depend on, version)` at which the waiting reasons were last brought
+    /// up to date: the configuration epoch in the AWS model, the usage epoch in the Kueue model.
+    pub reasons_at: Option<(u64, u64)>,
+    /// The first job of every non-empty bucket, in queue order (a share's candidates for
+    /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
+    /// so that the pass reads no job to know its size.
+    pub heads: Vec<Head>,
+    /// SPEC 12 (Kueue model): per (type, size) bucket, the job whose preemption search last
+    /// found no victims and the (usage, structure) epochs it was judged at; while
+    /// both are unchanged (and the pass reserved nothing) the search would fail again.
+    pub kueue_failed: Vec<(usize, u64, (u64, u64), JobId)>,
+    /// SPEC 12 (Kueue model): the share's offer at the start of a pass and the
+    /// (usage and structure epochs, version) it was found at; while they are unchanged
+    /// the next pass starts with the same offer.
+    pub(crate) kueue_offer: Option<((u64, u64, u64), Option<super::kueue::KOffer>)>,
+    /// SPEC 12 (Kueue model): the share's queue heads as its offers read them, kept from one
+    /// pass to the next (see [`super::kueue::Heads`]).
+    pub(crate) kueue_heads: super::kueue::Heads,
+}
+
+/// A share had no offer at these epochs and `version`. Until the epoch it depends on
+/// (the structure epoch when only its own limit held it back, else the quota epoch) or its
+/// `version` changes, it has none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct NoOffer {
+    /// the quota epoch and the structure epoch then.
+    pub quota_at: u64,
+    pub struct_at: u64,
+    pub version: u64,
+    pub limit_bound: bool,
+    /// `Some((t, n))` when no head it looked at could preempt and those with a limit were all
+    /// of type `t`, the smallest needing `n` instances: while `struct_at` and `version` hold,
+    /// it has an offer only once a job of `n` fits (see [`Sim::still_no_offer`]).
+    pub fit_only: Option<(usize, u64)>,
+}
+
+impl ShareRt {
+    /// Records an admitted job (candidate order and per-priority totals).
+    pub fn add_admitted(&mut self, t: usize, key: AKey, n: u64) {
+        self.admitted[t].insert(key);
+        self.admitted_by_priority[t].add(key.priority, n);
+    }
+
+    /// Forgets an admitted job.
+    pub fn remove_admitted(&mut self, t: usize, key: AKey, n: u64) {
+        self.admitted[t].remove(&key);
+        self.admitted_by_priority[t].remove(key.priority, n);
+    }
+
+    /// Instances of admitted jobs of type `t` with priority strictly below `p`.
+    pub fn admitted_below(&self, t: usize, p: Priority) -> u64 {
+        self.admitted_by_priority[t].below(p)
+    }
+
+    /// Adds a RUNNABLE job to its bucket, keeping `heads` current.
+    pub fn insert_runnable(&mut self, bucket: (usize, u64), key: QKey) {
+        let b = self.buckets.entry(bucket);
+        if let Some(&old) = b.jobs.first() {
+            if key < old {
+                remove_sorted(&mut self.heads, &Head::new(old, bucket));
+                insert_sorted(&mut self.heads, Head::new(key, bucket));
+            }
+        } else {
+            insert_sorted(&mut self.heads, Head::new(key, bucket));
+        }
+        b.jobs.insert(key);
+        self.version += 1;
+        self.dirty = true;
+    }
+
+    /// Removes a RUNNABLE job from its bucket, keeping `heads` current.
+    pub fn remove_runnable(&mut self, bucket: (usize, u64), key: QKey) {
+        let Some(b) = self.buckets.get_mut(&bucket) else {
+            return;
+        };
+        let was_head = b.jobs.first() == Some(&key);
+        b.jobs.remove(&key);
+        if was_head {
+            remove_sorted(&mut self.heads, &Head::new(key, bucket));
+            match b.jobs.first() {
+                Some(&next) => insert_sorted(&mut self.heads, Head::new(next, bucket)),
+                None => self.buckets.remove(&bucket),
+            }
+        }
+        self.version += 1;
+        self.dirty = true;
+    }
+}
+
+/// Inserts `key` into the sorted vector `v` (no duplicates: heads are distinct jobs).
+fn insert_sorted(v: &mut Vec<Head>, key: Head) {
+    let i = v.partition_point(|k| *k < key);
+    v.insert(i, key);
+}
+
+/// Removes `key` from the sorted vector `v`, if present.
+fn remove_sorted(v: &mut Vec<Head>, key: &Head) {
+    if let Ok(i) = v.binary_search(key) {
+        v.remove(i);
+    }
+}
+
+/// Admitted instances per priority (one share, one type), in priority order: a share's
+/// admitted jobs have few distinct priorities, so a sorted vector beats a tree here.
+#[derive(Clone, Debug, Default)]
+pub struct PriorityTotals(Vec<(Priority, u64)>);
+
+impl PriorityTotals {
+    /// `n` more instances at priority `p`.
+    pub fn add(&mut self, p: Priority, n: u64) {
+        match self.0.binary_search_by_key(&p, |e| e.0) {
+            Ok(i) => self.0[i].1 += n,
+            Err(i) => self.0.insert(i, (p, n)),
+        }
+    }
+
+    /// `n` fewer instances at priority `p` (an entry that falls to 0 is dropped).
+    pub fn remove(&mut self, p: Priority, n: u64) {
+        if let Ok(i) = self.0.binary_search_by_key(&p, |e| e.0) {
+            self.0[i].1 -= n;
+            if self.0[i].1 == 0 {
+                self.0.remove(i);
+            }
+        }
+    }
+
+    /// Instances at priorities strictly below `p`.
+    pub fn below(&self, p: Priority) -> u64 {
+        self.0.iter().take_while(|e| e.0 < p).map(|e| e.1).sum()
+    }
+
+    /// Instances at priorities up to `p` included.
+    pub fn at_most(&self, p: Priority) -> u64 {
+        self.0.iter().take_while(|e| e.0 <= p).map(|e| e.1).sum()
+    }
+}
+
+/// A share's buckets by (instance type, instances), kept sorted by key: the map the pass
+/// iterates on every share of every pass (see [`ShareRt::buckets`]).
+#[derive(Clone, Debug, Default)]
+pub struct Buckets(Vec<((usize, u64), Bucket)>);
+
+impl Buckets {
+    /// The bucket of `key`, created empty if missing.
+    pub fn entry(&mut self, key: (usize, u64)) -> &mut Bucket {
+        let i = match self.0.binary_search_by(|(k, _)| k.cmp(&key)) {
+            Ok(i) => i,
+            Err(i) => {
+                self.0.insert(i, (key, Bucket::default()));
+                i
+            }
+        };
+        &mut self.0[i].1
+    }
+
+    pub fn get(&self, key: &(usize, u64)) -> Option<&Bucket> {
+        let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        Some(&self.0[i].1)
+    }
+
+    pub fn get_mut(&mut self, key: &(usize, u64)) -> Option<&mut Bucket> {
+        let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
+        Some(&mut self.0[i].1)
+    }
+
+    pub fn remove(&mut self, key: &(usize, u64)) {
+        if let Ok(i) = self.0.binary_search_by(|(k, _)| k.cmp(key)) {
+            self.0.remove(i);
+        }
+    }
+
+    /// Buckets in key order.
+    pub fn iter(&self) -> impl Iterator<Item = (&(usize, u64), &Bucket)> {
+        self.0.iter().map(|(k, b)| (k, b))
+    }
+
+    pub fn values(&self) -> impl Iterator<Item = &Bucket> {
+        self.0.iter().map(|(_, b)| b)
+    }
+
+    pub fn values_mut(&mut self) -> impl Iterator<Item = &mut Bucket> {
+        self.0.iter_mut().map(|(_, b)| b)
+    }
+}
+
+impl<'a> IntoIterator for &'a Buckets {
+    type Item = (&'a (usize, u64), &'a Bucket);
+    type IntoIter = std::iter::Map<
+        std::slice::Iter<'a, ((usize, u64), Bucket)>,
+        fn(&'a ((usize, u64), Bucket)) -> (&'a (usize, u64), &'a Bucket),
+    >;
+    fn into_iter(self) -> Self::IntoIter {
+        self.0.iter().map(|(k, b)| (k, b))
+    }
+}

@@ -1,0 +1,100 @@
+//! What a run records as it goes: the change-point series, the integrals behind
+//! `instance_hours` (per share and type, and per cohort and type in the Kueue model) and
+//! each share's SPEC 14 counts.
+
+use crate::input::model::*;
+
+use super::share_value::ShareValue;
+
+/// A share's preemptions by cause (SPEC 5 and 12) and its SPEC 14 counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ShareCounts {
+    /// SPEC 5: preemptions of this share's jobs by cause.
+    pub reclaims: u64,
+    pub in_share: u64,
+    /// SPEC 12: preemptions of this share's jobs with cause `reclaim_while_borrowing` and
+    /// `fair_sharing` (Kueue model only).
+    pub reclaims_while_borrowing: u64,
+    pub fair_sharing: u64,
+    /// SPEC 14 counts.
+    pub recovery: RecoveryCounts,
+}
+
+/// SPEC 14 counts of one share (the `recovery` and `policy` blocks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RecoveryCounts {
+    /// Preemptions of jobs holding instances (STARTING or RUNNING).
+    pub interruptions: u64,
+    pub restores: u64,
+    pub restore_failures: u64,
+    pub invalid_resumes: u64,
+    pub retries_exhausted: u64,
+    pub resubmitted: u64,
+    pub alarms: u64,
+    /// `set_priority` events of the share's jobs (escalations included).
+    pub priority_overrides: u64,
+    /// `update_share` events of the share.
+    pub allocation_changes: u64,
+}
+
+/// Change points per (share, type) and the integrals behind `instance_hours`.
+#[derive(Clone, Debug, Default)]
+pub struct Series {
+    pub pairs: Vec<(usize, usize)>,
+    pub t: Vec<Ms>,
+    pub limit: Vec<Vec<u64>>,
+    pub own: Vec<Vec<u64>>,
+    pub borrowed: Vec<Vec<u64>>,
+    pub lent: Vec<Vec<f64>>,
+    pub queued: Vec<Vec<u64>>,
+    /// SPEC 12 results (Kueue model only; empty otherwise).
+    pub kueue: KueueSeries,
+}
+
+/// SPEC 12 results over time (Kueue model): each node's dominant resource share (shares
+/// then cohorts), and per (cohort, type) its subtree quota, usage, borrowed and lent
+/// instances, with the same change points `t` as the share series.
+#[derive(Clone, Debug, Default)]
+pub struct KueueSeries {
+    /// Per node (shares, then cohorts).
+    pub dominant_share: Vec<Vec<ShareValue>>,
+    /// Per cohort and type, index `cohort * types + type`.
+    pub quota: Vec<Vec<u64>>,
+    pub usage: Vec<Vec<u64>>,
+    pub borrowed: Vec<Vec<u64>>,
+    pub lent: Vec<Vec<f64>>,
+}
+
+/// SPEC 12 results now (Kueue model): the values the series and integrals are built of.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(super) struct KueueNow {
+    pub(super) dominant_share: Vec<ShareValue>,
+    /// Per cohort and type: (quota, usage, borrowed, lent).
+    pub(super) cohort: Vec<(u64, u64, u64, f64)>,
+}
+
+/// Integrals over time per (cohort, type), in instance-ms (Kueue model).
+#[derive(Clone, Debug, Default)]
+pub struct CohortIntegrals {
+    pub quota: Vec<u128>,
+    pub borrowed: Vec<u128>,
+    pub lent: Vec<f64>,
+}
+
+/// Integrals over time per (share, type) pair, in instance-ms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Integrals {
+    pub entitled: u128,
+    pub own: u128,
+    pub borrowed: u128,
+    pub lent: f64,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(super) struct PairNow {
+    pub(super) limit: u64,
+    pub(super) own: u64,
+    pub(super) borrowed: u64,
+    pub(super) lent: f64,
+    pub(super) queued: u64,
+}
