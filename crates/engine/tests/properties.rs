@@ -331,8 +331,8 @@ proptest! {
 
         }
         // RESERVE shares never lend.
-        for (i, &(s, _)) in sim.series().pairs.iter().enumerate() {
-            if sim.config()[s].strategy == ShareStrategy::Reserve {
+        for (i, p) in sim.series().pairs.iter().enumerate() {
+            if sim.config()[p.share.index()].strategy == ShareStrategy::Reserve {
                 prop_assert!(sim.series().lent[i].iter().all(|&x| x == 0.0));
             }
         }

@@ -7,6 +7,7 @@
 pub mod catalogue;
 pub mod contract;
 pub mod digits;
+pub mod index;
 pub mod json;
 pub mod model;
 pub mod path;

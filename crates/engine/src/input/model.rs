@@ -4,6 +4,8 @@
 //! simulator never re-checks them. Times are integer milliseconds ([`Ms`]) so that sums of
 //! time are exact and the output is byte-identical on every platform.
 
+pub use super::index::{ShareIx, TypeIx};
+
 /// The bounds of a scenario, defined once: the validator, the workload generators, the
 /// trace import and the editor all use these.
 pub mod limits {

@@ -668,7 +668,8 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         .pairs
         .iter()
         .enumerate()
-        .map(|(i, &(share, t))| {
+        .map(|(i, p)| {
+            let (share, t) = (p.share.index(), p.ty.index());
             let pick_u = |v: &Vec<u64>| keep.iter().map(|&k| v[k] as f64).collect::<Vec<f64>>();
             SeriesRow {
                 share: share as u16,

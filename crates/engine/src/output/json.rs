@@ -396,7 +396,8 @@ pub fn to_json(sim: &Finished) -> String {
     }
     out.push_str("],\"shares\":{");
     let mut last_share = usize::MAX;
-    for (i, &(s, t)) in ser.pairs.iter().enumerate() {
+    for (i, p) in ser.pairs.iter().enumerate() {
+        let (s, t) = (p.share.index(), p.ty.index());
         if s != last_share {
             if last_share != usize::MAX {
                 out.push_str("},");

@@ -370,7 +370,8 @@ pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
         t.grace += a.grace;
         t.restart += a.restart;
     }
-    for (i, &(s, ty)) in sim.series().pairs.iter().enumerate() {
+    for (i, p) in sim.series().pairs.iter().enumerate() {
+        let (s, ty) = (p.share.index(), p.ty.index());
         let g = sim.integrals()[i];
         out[s].reserved_usd += g.entitled as f64 / MS_PER_HOUR * sc.instance_types[ty].usd_per_hour;
         let t = &mut out[s].time;

@@ -124,23 +124,23 @@ impl<'a> Sim<'a> {
 
     pub(super) fn enqueue(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let (s, size) = (spec.share(), Size::of(spec));
         let key = self.qkey(j);
         self.jobs[j.index()].state = State::Runnable;
         let rt = &mut self.rt[s];
-        rt.insert_runnable((t, n), key);
-        rt.queued[t] += 1;
+        rt.insert_runnable(size, key);
+        rt.queued[size.ty] += 1;
         rt.fresh.push(j);
         self.moved.push(s);
     }
 
     pub(super) fn dequeue(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let (s, size) = (spec.share(), Size::of(spec));
         let key = self.qkey(j);
         let rt = &mut self.rt[s];
-        rt.remove_runnable((t, n), key);
-        rt.queued[t] -= 1;
+        rt.remove_runnable(size, key);
+        rt.queued[size.ty] -= 1;
         self.jobs[j.index()].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
         self.moved.push(s);
     }
@@ -610,7 +610,7 @@ impl<'a> Sim<'a> {
         match self.jobs[job].state {
             State::Runnable => {
                 let key = self.qkey(j);
-                let bucket = (t, n);
+                let bucket = Size::of(spec);
                 self.rt[s].remove_runnable(bucket, key);
                 self.jobs[job].priority = priority;
                 let key = self.qkey(j);

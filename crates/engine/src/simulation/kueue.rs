@@ -10,10 +10,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::input::model::{Priority, Queueing, ReclaimPolicy, WithinShare};
+use crate::input::model::{Priority, Queueing, ReclaimPolicy, TypeIx, WithinShare};
 use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
-use crate::simulation::{AKey, Cause, JobId, Reason, Sim};
+use crate::simulation::{AKey, Cause, FailedSearch, JobId, Reason, Sim, Size};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -81,7 +81,16 @@ pub(crate) struct KOffer {
 pub(crate) struct Heads {
     /// (version, structure epoch) the heads were read at.
     at: Option<(u64, u64)>,
-    heads: Vec<(JobId, usize, u64, bool)>,
+    heads: Vec<KHead>,
+}
+
+/// A queue head as an offer reads it: its job, its size and whether its share has a limit
+/// of its type (a head without one is never offered).
+#[derive(Clone, Copy, Debug)]
+struct KHead {
+    job: JobId,
+    size: Size,
+    limited: bool,
 }
 
 /// SPEC 12 "Order of offers", classical: the key `(borrowing, Reverse(priority), submit,
@@ -104,7 +113,7 @@ const BORROWING: u128 = 1 << 127;
 /// pass allocates nothing; every pass starts by resetting it (no content is carried over).
 #[derive(Debug, Default)]
 pub(crate) struct PassScratch {
-    passed: Vec<Vec<(usize, u64)>>,
+    passed: Vec<Vec<Size>>,
     blocked: Vec<bool>,
     offers: Vec<Option<KOffer>>,
     ranks: Vec<u128>,
@@ -217,7 +226,7 @@ impl Sim<'_> {
     fn first_offer(
         &mut self,
         s: usize,
-        passed: &[(usize, u64)],
+        passed: &[Size],
         available: &mut Option<(usize, i128)>,
     ) -> Option<KOffer> {
         let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
@@ -252,15 +261,24 @@ impl Sim<'_> {
     fn kueue_offer(
         &self,
         s: usize,
-        passed: &[(usize, u64)],
+        passed: &[Size],
         start: usize,
         available: &mut Option<(usize, i128)>,
     ) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
         let start = if strict { 0 } else { start };
-        for (i, &(j, t, n, limited)) in self.rt[s].kueue_heads.heads.iter().enumerate().skip(start)
+        let heads = self.rt[s].kueue_heads.heads.iter().enumerate().skip(start);
+        for (
+            i,
+            &KHead {
+                job: j,
+                size,
+                limited,
+            },
+        ) in heads
         {
-            if limited && !passed.contains(&(t, n)) {
+            let (t, n) = (size.ty.index(), size.instances);
+            if limited && !passed.contains(&size) {
                 let avail = match *available {
                     Some((at, a)) if at == t => a,
                     _ => {
@@ -305,13 +323,10 @@ impl Sim<'_> {
     fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
         let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
         heads.clear();
-        heads.extend(self.rt[s].heads.iter().map(|h| {
-            (
-                h.key.job,
-                h.ty,
-                h.instances,
-                crate::simulation::admission::has_limit(&self.cfg[s], h.ty),
-            )
+        heads.extend(self.rt[s].heads.iter().map(|h| KHead {
+            job: h.key.job,
+            size: h.size,
+            limited: crate::simulation::admission::has_limit(&self.cfg[s], h.size.ty.index()),
         }));
         self.rt[s].kueue_heads = Heads { at, heads };
     }
@@ -389,7 +404,10 @@ impl Sim<'_> {
                     self.start_scheduled();
                 }
                 None => {
-                    passed[s].push((t, n));
+                    passed[s].push(Size {
+                        ty: TypeIx::new(t),
+                        instances: n,
+                    });
                     if self.strict_fifo(s) {
                         blocked[s] = true;
                     }
@@ -481,14 +499,23 @@ impl Sim<'_> {
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let now = (self.epochs.usage(), self.epochs.structure());
         let memo = clean && !self.opts.exhaustive;
-        if memo && self.rt[s].kueue_failed.contains(&(t, n, now, j)) {
+        let size = Size {
+            ty: TypeIx::new(t),
+            instances: n,
+        };
+        let failed = FailedSearch {
+            size,
+            at: now,
+            job: j,
+        };
+        if memo && self.rt[s].kueue_failed.contains(&failed) {
             return None;
         }
         let victims = self.kueue_victims(j);
         if memo && victims.is_none() {
-            let failed = &mut self.rt[s].kueue_failed;
-            failed.retain(|f| (f.0, f.1) != (t, n));
-            failed.push((t, n, now, j));
+            let memo = &mut self.rt[s].kueue_failed;
+            memo.retain(|f| f.size != size);
+            memo.push(failed);
         }
         victims
     }

@@ -8,7 +8,7 @@
 use crate::input::model::Queueing;
 use crate::simulation::admission::{self, Headroom, Misfit};
 use crate::simulation::preemption::{Preemptor, Victim};
-use crate::simulation::{EventKind, Head, JobId, NoOffer, QKey, Reason, Sim, State};
+use crate::simulation::{EventKind, Head, JobId, NoOffer, QKey, Reason, Sim, Size, State};
 
 /// Why a share has no offer in a step of the pass (see [`NoOffer`]).
 struct Refusal {
@@ -17,7 +17,7 @@ struct Refusal {
     limit_bound: bool,
     /// No job looked at could preempt; those with a limit were all of one type, the
     /// smallest needing this many instances.
-    fit_only: Option<(usize, u64)>,
+    fit_only: Option<Size>,
 }
 
 /// What a share offers in one step of the pass.
@@ -134,9 +134,10 @@ impl Sim<'_> {
             return true;
         }
         match c.fit_only {
-            Some((t, n)) if c.struct_at == self.epochs.structure() => {
-                self.usage[t].headroom(s).fits(n).is_err()
-            }
+            Some(size) if c.struct_at == self.epochs.structure() => self.usage[size.ty]
+                .headroom(s)
+                .fits(size.instances)
+                .is_err(),
             _ => false,
         }
     }
@@ -149,16 +150,11 @@ impl Sim<'_> {
         let mut limit_bound = true;
         // The type and smallest size of the heads with a limit, while none could preempt
         // (`None` once one could, or once two types were seen).
-        let mut fit_only: Option<Option<(usize, u64)>> = Some(None);
+        let mut fit_only: Option<Option<Size>> = Some(None);
         // The last head's type and its headroom (`None`: the share has no limit for it).
         let mut room: Option<(usize, Option<Headroom>)> = None;
-        for &Head {
-            key: head,
-            ty: t,
-            instances: n,
-        } in &self.rt[s].heads
-        {
-            let j = head.job;
+        for &Head { key: head, size } in &self.rt[s].heads {
+            let (j, t, n) = (head.job, size.ty.index(), size.instances);
             let h = match room {
                 Some((rt, h)) if rt == t => h,
                 _ => {
@@ -187,8 +183,11 @@ impl Sim<'_> {
                 }
                 fit_only = match fit_only {
                     _ if can_preempt => None,
-                    Some(None) => Some(Some((t, n))),
-                    Some(Some((ft, fn_))) if ft == t => Some(Some((t, fn_.min(n)))),
+                    Some(None) => Some(Some(size)),
+                    Some(Some(f)) if f.ty == size.ty => Some(Some(Size {
+                        ty: size.ty,
+                        instances: f.instances.min(n),
+                    })),
                     _ => None,
                 };
                 let preemptor = Preemptor {
@@ -352,8 +351,8 @@ impl Sim<'_> {
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
         let mut updated = std::mem::take(&mut self.scratch_reasons);
         updated.clear();
-        for (&(t, n), b) in &self.rt[s].buckets {
-            let r = self.own_reason(s, t, n);
+        for (&size, b) in &self.rt[s].buckets {
+            let r = self.own_reason(s, size.ty.index(), size.instances);
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
                 for key in &b.jobs {
@@ -361,7 +360,7 @@ impl Sim<'_> {
                         changes.push((s, *key, r));
                     }
                 }
-                updated.push(((t, n), r));
+                updated.push((size, r));
             }
         }
         for &(bucket, r) in &updated {
@@ -378,7 +377,7 @@ impl Sim<'_> {
             let spec = &self.sc.jobs[j.index()];
             let r = self.rt[s]
                 .buckets
-                .get(&(spec.instance_type(), spec.instances()))
+                .get(&Size::of(spec))
                 .and_then(|b| b.reason);
             if let Some(r) = r {
                 if job.reason != Some(r) {
@@ -392,16 +391,11 @@ impl Sim<'_> {
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the
     /// head's reason can change while the queue itself is unchanged.
     fn strict_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let Some(&Head {
-            key: head,
-            ty: t,
-            instances: n,
-        }) = self.rt[s].heads.first()
-        else {
+        let Some(&Head { key: head, size }) = self.rt[s].heads.first() else {
             return;
         };
         let h = head.job;
-        let r = self.own_reason(s, t, n);
+        let r = self.own_reason(s, size.ty.index(), size.instances);
         if self.jobs[h.index()].reason != Some(r) {
             changes.push((s, head, r));
         }

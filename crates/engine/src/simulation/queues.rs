@@ -20,20 +20,30 @@ pub struct QKey {
     pub job: JobId,
 }
 
-/// A bucket's first job ([`ShareRt::heads`]): its key, then its bucket (instance type,
-/// instances). Ordered by key (keys are distinct jobs).
+/// What a job asks for, the key of its share's bucket: instances of one type. Ordered by
+/// type, then instances.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Head {
-    pub key: QKey,
-    pub ty: usize,
+pub struct Size {
+    pub ty: TypeIx,
     pub instances: u64,
 }
 
-impl Head {
-    /// The head `key` of bucket `(ty, instances)`.
-    pub fn new(key: QKey, (ty, instances): (usize, u64)) -> Head {
-        Head { key, ty, instances }
+impl Size {
+    /// The size of job `spec`.
+    pub fn of(spec: &JobSpec) -> Size {
+        Size {
+            ty: TypeIx::new(spec.instance_type()),
+            instances: spec.instances(),
+        }
     }
+}
+
+/// A bucket's first job ([`ShareRt::heads`]): its key, then its bucket's size. Ordered by
+/// key (keys are distinct jobs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Head {
+    pub key: QKey,
+    pub size: Size,
 }
 
 /// Candidate order (SPEC 5): lowest priority first, then latest admission first (fields
@@ -84,10 +94,9 @@ pub struct ShareRt {
     /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
     /// so that the pass reads no job to know its size.
     pub heads: Vec<Head>,
-    /// SPEC 12 (Kueue model): per (type, size) bucket, the job whose preemption search last
-    /// found no victims and the (usage, structure) epochs it was judged at; while
-    /// both are unchanged (and the pass reserved nothing) the search would fail again.
-    pub kueue_failed: Vec<(usize, u64, (u64, u64), JobId)>,
+    /// SPEC 12 (Kueue model): per bucket, the last preemption search that found no victims
+    /// (see [`FailedSearch`]).
+    pub kueue_failed: Vec<FailedSearch>,
     /// SPEC 12 (Kueue model): the share's offer at the start of a pass and the
     /// (usage and structure epochs, version) it was found at; while they are unchanged
     /// the next pass starts with the same offer.
@@ -95,6 +104,16 @@ pub struct ShareRt {
     /// SPEC 12 (Kueue model): the share's queue heads as its offers read them, kept from one
     /// pass to the next (see [`super::kueue::Heads`]).
     pub(crate) kueue_heads: super::kueue::Heads,
+}
+
+/// SPEC 12 (Kueue model): the job of bucket `size` whose preemption search found no victims
+/// at the (usage, structure) epochs `at`: while both are unchanged (and the pass reserved
+/// nothing) the search would fail again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FailedSearch {
+    pub size: Size,
+    pub at: (u64, u64),
+    pub job: JobId,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on
@@ -107,10 +126,10 @@ pub struct NoOffer {
     pub struct_at: u64,
     pub version: u64,
     pub limit_bound: bool,
-    /// `Some((t, n))` when no head it looked at could preempt and those with a limit were all
-    /// of type `t`, the smallest needing `n` instances: while `struct_at` and `version` hold,
-    /// it has an offer only once a job of `n` fits (see [`Sim::still_no_offer`]).
-    pub fit_only: Option<(usize, u64)>,
+    /// `Some(size)` when no head it looked at could preempt and those with a limit were all
+    /// of `size.ty`, the smallest needing `size.instances`: while `struct_at` and `version`
+    /// hold, it has an offer only once a job of that size fits (see [`Sim::still_no_offer`]).
+    pub fit_only: Option<Size>,
 }
 
 impl ShareRt {
@@ -132,15 +151,15 @@ impl ShareRt {
     }
 
     /// Adds a RUNNABLE job to its bucket, keeping `heads` current.
-    pub fn insert_runnable(&mut self, bucket: (usize, u64), key: QKey) {
-        let b = self.buckets.entry(bucket);
+    pub fn insert_runnable(&mut self, size: Size, key: QKey) {
+        let b = self.buckets.entry(size);
         if let Some(&old) = b.jobs.first() {
             if key < old {
-                remove_sorted(&mut self.heads, &Head::new(old, bucket));
-                insert_sorted(&mut self.heads, Head::new(key, bucket));
+                remove_sorted(&mut self.heads, &Head { key: old, size });
+                insert_sorted(&mut self.heads, Head { key, size });
             }
         } else {
-            insert_sorted(&mut self.heads, Head::new(key, bucket));
+            insert_sorted(&mut self.heads, Head { key, size });
         }
         b.jobs.insert(key);
         self.version += 1;
@@ -148,17 +167,17 @@ impl ShareRt {
     }
 
     /// Removes a RUNNABLE job from its bucket, keeping `heads` current.
-    pub fn remove_runnable(&mut self, bucket: (usize, u64), key: QKey) {
-        let Some(b) = self.buckets.get_mut(&bucket) else {
+    pub fn remove_runnable(&mut self, size: Size, key: QKey) {
+        let Some(b) = self.buckets.get_mut(&size) else {
             return;
         };
         let was_head = b.jobs.first() == Some(&key);
         b.jobs.remove(&key);
         if was_head {
-            remove_sorted(&mut self.heads, &Head::new(key, bucket));
+            remove_sorted(&mut self.heads, &Head { key, size });
             match b.jobs.first() {
-                Some(&next) => insert_sorted(&mut self.heads, Head::new(next, bucket)),
-                None => self.buckets.remove(&bucket),
+                Some(&next) => insert_sorted(&mut self.heads, Head { key: next, size }),
+                None => self.buckets.remove(&size),
             }
         }
         self.version += 1;
@@ -217,11 +236,11 @@ impl PriorityTotals {
 /// A share's buckets by (instance type, instances), kept sorted by key: the map the pass
 /// iterates on every share of every pass (see [`ShareRt::buckets`]).
 #[derive(Clone, Debug, Default)]
-pub struct Buckets(Vec<((usize, u64), Bucket)>);
+pub struct Buckets(Vec<(Size, Bucket)>);
 
 impl Buckets {
     /// The bucket of `key`, created empty if missing.
-    pub fn entry(&mut self, key: (usize, u64)) -> &mut Bucket {
+    pub fn entry(&mut self, key: Size) -> &mut Bucket {
         let i = match self.0.binary_search_by(|(k, _)| k.cmp(&key)) {
             Ok(i) => i,
             Err(i) => {
@@ -232,24 +251,24 @@ impl Buckets {
         &mut self.0[i].1
     }
 
-    pub fn get(&self, key: &(usize, u64)) -> Option<&Bucket> {
+    pub fn get(&self, key: &Size) -> Option<&Bucket> {
         let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
         Some(&self.0[i].1)
     }
 
-    pub fn get_mut(&mut self, key: &(usize, u64)) -> Option<&mut Bucket> {
+    pub fn get_mut(&mut self, key: &Size) -> Option<&mut Bucket> {
         let i = self.0.binary_search_by(|(k, _)| k.cmp(key)).ok()?;
         Some(&mut self.0[i].1)
     }
 
-    pub fn remove(&mut self, key: &(usize, u64)) {
+    pub fn remove(&mut self, key: &Size) {
         if let Ok(i) = self.0.binary_search_by(|(k, _)| k.cmp(key)) {
             self.0.remove(i);
         }
     }
 
     /// Buckets in key order.
-    pub fn iter(&self) -> impl Iterator<Item = (&(usize, u64), &Bucket)> {
+    pub fn iter(&self) -> impl Iterator<Item = (&Size, &Bucket)> {
         self.0.iter().map(|(k, b)| (k, b))
     }
 
@@ -263,10 +282,10 @@ impl Buckets {
 }
 
 impl<'a> IntoIterator for &'a Buckets {
-    type Item = (&'a (usize, u64), &'a Bucket);
+    type Item = (&'a Size, &'a Bucket);
     type IntoIter = std::iter::Map<
-        std::slice::Iter<'a, ((usize, u64), Bucket)>,
-        fn(&'a ((usize, u64), Bucket)) -> (&'a (usize, u64), &'a Bucket),
+        std::slice::Iter<'a, (Size, Bucket)>,
+        fn(&'a (Size, Bucket)) -> (&'a Size, &'a Bucket),
     >;
     fn into_iter(self) -> Self::IntoIter {
         self.0.iter().map(|(k, b)| (k, b))

@@ -37,10 +37,18 @@ pub struct RecoveryCounts {
     pub allocation_changes: u64,
 }
 
+/// A share and an instance type: a row of the series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pair {
+    pub share: ShareIx,
+    pub ty: TypeIx,
+}
+
 /// Change points per (share, type) and the integrals behind `instance_hours`.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
-    pub pairs: Vec<(usize, usize)>,
+    /// The (share, type) pairs the other vectors hold one row of each, in order.
+    pub pairs: Vec<Pair>,
     pub t: Vec<Ms>,
     pub limit: Vec<Vec<u64>>,
     pub own: Vec<Vec<u64>>,

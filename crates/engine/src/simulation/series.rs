@@ -60,7 +60,8 @@ impl Sim<'_> {
         self.values_at = Some(version);
         if usage_same {
             let mut changed = false;
-            for (i, &(s, t)) in self.series.pairs.iter().enumerate() {
+            for (i, p) in self.series.pairs.iter().enumerate() {
+                let (s, t) = (p.share.index(), p.ty.index());
                 let q = self.rt[s].queued[t];
                 if q != self.now_vals[i].queued {
                     changed = true;
@@ -86,7 +87,8 @@ impl Sim<'_> {
         let tree_lent: Vec<Vec<f64>> = self.trees.iter().map(|tr| tr.lent()).collect();
         let mut changed = self.sc.is_kueue() && self.record_kueue_values(&tree_lent);
         for i in 0..self.series.pairs.len() {
-            let (s, t) = self.series.pairs[i];
+            let Pair { share, ty } = self.series.pairs[i];
+            let (s, t) = (share.index(), ty.index());
             let u = &self.usage[t];
             let (limit, used) = (u.limit(s), u.used[s]);
             let ((lent_total, idle_total), moved) = lent_idle[t];

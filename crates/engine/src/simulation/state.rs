@@ -113,7 +113,7 @@ pub struct Sim<'a> {
     /// (usage epoch, sum of share versions) when the values were last computed.
     pub(super) values_at: Option<(u64, u64)>,
     /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
-    pub(super) scratch_reasons: Vec<((usize, u64), Reason)>,
+    pub(super) scratch_reasons: Vec<(Size, Reason)>,
     /// Scratch space of `update_reasons`: the reasons that change (reused, not allocated
     /// per pass).
     pub(super) scratch_changes: Vec<(usize, QKey, Reason)>,
@@ -241,9 +241,13 @@ impl<'a> Sim<'a> {
         for j in &sc.jobs {
             uses[j.share()][j.instance_type()] = true;
         }
-        let pairs: Vec<(usize, usize)> = (0..cfg.len())
+        let pairs: Vec<Pair> = (0..cfg.len())
             .flat_map(|s| (0..types).map(move |t| (s, t)))
             .filter(|&(s, t)| uses[s][t])
+            .map(|(s, t)| Pair {
+                share: ShareIx::new(s),
+                ty: TypeIx::new(t),
+            })
             .collect();
         let n = pairs.len();
         let mut max_instances = vec![vec![0u64; types]; cfg.len()];
