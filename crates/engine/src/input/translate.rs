@@ -240,7 +240,7 @@ fn aws_strategy(
 }
 
 /// Kueue to AWS Batch, as near as AWS can say it: SPEC 12's table read backwards per share
-/// ([`aws_strategy`]), `within_share` other than `never` as in-share preemption, cohorts
+/// (`aws_strategy`), `within_share` other than `never` as in-share preemption, cohorts
 /// folded into the queue's one pool (their quota becomes unallocated capacity), and weights,
 /// per-share queueing, reclaim and borrow-within-cohort policies and fair sharing dropped.
 /// Priorities outside AWS's 0..=9999 are clamped. Each approximation is one note.

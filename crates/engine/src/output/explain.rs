@@ -118,7 +118,7 @@ fn node_path(sc: &Scenario, node: usize) -> String {
 
 /// The explanation of a `waiting` event (SPEC 4, SPEC 8): in the Kueue model, when the
 /// event carries the limit that binds (SPEC 12), the sentence names that limit and its
-/// node ([`explain_kueue_wait`]); otherwise [`explain_reason`].
+/// node (`explain_kueue_wait`); otherwise [`explain_reason`].
 pub fn explain_waiting(
     sc: &Scenario,
     job: JobId,

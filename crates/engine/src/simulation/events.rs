@@ -14,9 +14,9 @@ use super::state::*;
 
 impl<'a> Sim<'a> {
     pub(crate) fn log(&mut self, job: JobId, share: usize, kind: EventKind) {
-        self.event_count += 1;
+        self.record.event_count += 1;
         if self.opts.events {
-            self.events.push(Event {
+            self.record.events.push(Event {
                 t: self.now,
                 job,
                 share: share as u32,
@@ -65,10 +65,10 @@ impl<'a> Sim<'a> {
     }
 
     fn close(&mut self) {
-        self.end = self.sc.horizon.unwrap_or(self.last_t);
+        self.end = self.sc.horizon.unwrap_or(self.record.last_t);
         self.now = self.end;
         self.integrate_to(self.end);
-        for i in 0..self.now_vals.len() {
+        for i in 0..self.record.now_vals.len() {
             self.settle_pair(i);
         }
         self.close_books();
@@ -131,7 +131,7 @@ impl<'a> Sim<'a> {
         rt.insert_runnable(size, key);
         rt.queued[size.ty] += 1;
         rt.fresh.push(j);
-        self.moved.push(s);
+        self.memo.moved.push(s);
     }
 
     pub(super) fn dequeue(&mut self, j: JobId) {
@@ -142,7 +142,7 @@ impl<'a> Sim<'a> {
         rt.remove_runnable(size, key);
         rt.queued[size.ty] -= 1;
         self.jobs[j.index()].reason = None; // SPEC 4: leaving RUNNABLE drops the reason
-        self.moved.push(s);
+        self.memo.moved.push(s);
     }
 
     // ---- transitions -------------------------------------------------------------------
@@ -167,7 +167,7 @@ impl<'a> Sim<'a> {
         self.dequeue(j);
         let borrowing = !admission::within_entitlement(&self.cfg[s], t, self.usage[t].used[s], n);
         self.usage[t].add(&self.cfg, s, n);
-        if let Some(tree) = self.trees.get_mut(t) {
+        if let Some(tree) = self.kueue.trees.get_mut(t) {
             tree.add_usage(s, n); // SPEC 12: usage bubbles up the quota tree
         }
         self.epochs.admitted(borrowing);
@@ -277,7 +277,7 @@ impl<'a> Sim<'a> {
         r.set_restoring(spec.checkpoint().is_some() && saved > 0);
         r.set_restarting(restarting);
         if let Some(q) = requeued {
-            self.waits_after_interruption[s].push(now - q);
+            self.books.waits_after_interruption[s].push(now - q);
         }
         self.log(j, s, EventKind::Start);
         if len == 0 {
@@ -311,12 +311,12 @@ impl<'a> Sim<'a> {
         let key = self.akey(j);
         self.rt[s].remove_admitted(t, key, n);
         self.usage[t].remove(&self.cfg, s, n);
-        if let Some(tree) = self.trees.get_mut(t) {
+        if let Some(tree) = self.kueue.trees.get_mut(t) {
             tree.remove_usage(s, n);
         }
         self.epochs.released();
         self.rt[s].version += 1; // its own usage fell
-        self.moved.push(s);
+        self.memo.moved.push(s);
     }
 
     pub(super) fn release_instances(&mut self, j: JobId) {
@@ -326,15 +326,12 @@ impl<'a> Sim<'a> {
         self.released = true;
     }
 
-    /// SPEC 6: books `d` (ms of one instance) into job `j`'s held instance-time split: into
-    /// its share's totals (times its instances) and, when kept, its own [`Sim::acc`]. The
-    /// one place the split grows.
+    /// SPEC 6: books `d` (ms of one instance) into job `j`'s held instance-time split
+    /// ([`super::record::Books::accrue`]).
     pub(super) fn accrue(&mut self, j: JobId, d: Acc) {
         let n = self.sc.jobs[j.index()].instances();
-        self.acc_totals[self.jobs[j.index()].share()].add(&d, n);
-        if let Some(a) = self.acc.get_mut(j.index()) {
-            *a += &d;
-        }
+        let share = self.jobs[j.index()].share();
+        self.books.accrue(j, share, n, d);
     }
 
     /// Folds a RUNNING job's run so far into its books (SPEC 6), returning where it stands.
@@ -355,7 +352,7 @@ impl<'a> Sim<'a> {
 
     pub(super) fn complete(&mut self, j: JobId) {
         let s = self.sc.jobs[j.index()].share();
-        if self.corrupt.contains_key(&j) {
+        if self.books.corrupt.contains_key(&j) {
             self.invalid_resume(j);
             return;
         }
@@ -396,13 +393,13 @@ impl<'a> Sim<'a> {
         let r = &mut self.jobs[j.index()];
         r.preemptions = r.preemptions.saturating_add(1);
         if state.holding() {
-            self.counts[s].recovery.interruptions += 1;
+            self.books.counts[s].recovery.interruptions += 1;
         }
         match cause {
-            Cause::Reclaim => self.counts[s].reclaims += 1,
-            Cause::InShare => self.counts[s].in_share += 1,
-            Cause::ReclaimWhileBorrowing => self.counts[s].reclaims_while_borrowing += 1,
-            Cause::FairSharing => self.counts[s].fair_sharing += 1,
+            Cause::Reclaim => self.books.counts[s].reclaims += 1,
+            Cause::InShare => self.books.counts[s].in_share += 1,
+            Cause::ReclaimWhileBorrowing => self.books.counts[s].reclaims_while_borrowing += 1,
+            Cause::FairSharing => self.books.counts[s].fair_sharing += 1,
         }
         let (victim_priority, by_priority) = (
             self.jobs[j.index()].priority,
@@ -494,17 +491,17 @@ impl<'a> Sim<'a> {
         let on_exhausted = spec.on_retries_exhausted();
         let now = self.now;
         let r = &mut self.jobs[j.index()];
-        if self.corrupt.get(&j).is_some_and(|&c| r.saved <= c) {
-            self.corrupt.remove(&j); // it resumes from a checkpoint the corrupt run did not write
+        if self.books.corrupt.get(&j).is_some_and(|&c| r.saved <= c) {
+            self.books.corrupt.remove(&j); // it resumes from a checkpoint the corrupt run did not write
         }
         if spec
             .preemption_retries()
             .is_some_and(|max| u64::from(r.preemptions) > max)
         {
-            self.counts[s].recovery.retries_exhausted += 1;
+            self.books.counts[s].recovery.retries_exhausted += 1;
             if let (OnExhausted::Resubmit { share, priority }, Some(c)) = (
                 on_exhausted,
-                self.continuation.get(j.index()).copied().flatten(),
+                self.books.continuation.get(j.index()).copied().flatten(),
             ) {
                 self.resubmit(j, c, share, priority);
                 return;
@@ -569,7 +566,7 @@ impl<'a> Sim<'a> {
                     }
                 }
                 self.released = true; // RESERVE idle may have changed
-                self.counts[*share].recovery.allocation_changes += 1;
+                self.books.counts[*share].recovery.allocation_changes += 1;
                 self.log(NO_JOB, *share, EventKind::UpdateShare);
             }
         }
@@ -617,7 +614,7 @@ impl<'a> Sim<'a> {
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
                 rt.fresh.push(j);
-                self.moved.push(s);
+                self.memo.moved.push(s);
             }
             st if st.admitted() => {
                 let key = self.akey(j);
@@ -634,7 +631,7 @@ impl<'a> Sim<'a> {
                 let root = self.root_of(j);
                 self.jobs[root.index()].set_raised(true);
             }
-            self.counts[s].recovery.priority_overrides += 1;
+            self.books.counts[s].recovery.priority_overrides += 1;
             let kind = if escalated {
                 EventKind::Escalated(priority)
             } else {

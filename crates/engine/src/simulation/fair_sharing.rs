@@ -139,8 +139,8 @@ impl Sim<'_> {
             weight: self.node_weight(tree_t, node),
             ..Drs::ZERO
         };
-        for u in 0..self.trees.len() {
-            let tree = if u == t { tree_t } else { &self.trees[u] };
+        for u in 0..self.kueue.trees.len() {
+            let tree = if u == t { tree_t } else { &self.kueue.trees[u] };
             let usage = tree.usage[node] + if u == t { extra } else { 0 };
             let borrowed = usage.saturating_sub(tree.subtree[node]);
             if borrowed == 0 {
@@ -177,7 +177,7 @@ impl Sim<'_> {
     fn fs_candidates(&self, j: JobId) -> Vec<Candidate> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t) = (spec.share(), spec.instance_type());
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let p = &self.cfg[s].kueue.preemption;
         let mut out = Vec::new();
         let push = |o: usize, out: &mut Vec<Candidate>, variant: Variant| {
@@ -211,7 +211,7 @@ impl Sim<'_> {
     /// Builds the target tournament over `candidates` for preemptor share `s` (Kueue
     /// `MakeClusterQueueOrdering`).
     fn fs_targets(&self, s: usize, t: usize, candidates: &[Candidate]) -> Targets {
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let n = tree.parent.len();
         let mut queues = vec![VecDeque::new(); tree.shares];
         for c in candidates {
@@ -465,10 +465,10 @@ impl Sim<'_> {
         a: (usize, usize, u64),
         b: (usize, usize, u64),
     ) -> Option<Ordering> {
-        let structure = &self.trees[a.1];
+        let structure = &self.kueue.trees[a.1];
         let lca = structure.lca(a.0, b.0)?;
         let side = |(s, t, n): (usize, usize, u64)| {
-            let tree = &self.trees[t];
+            let tree = &self.kueue.trees[t];
             let child = tree.child_towards(s, lca);
             let extra = bubbled(tree, s, n, child);
             (

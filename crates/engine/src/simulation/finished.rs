@@ -43,62 +43,62 @@ impl<'a> Finished<'a> {
     /// SPEC 6: each job's held instance-time split, in `Scenario::jobs` order; kept only
     /// when the run recorded events or series, or some job has a continuation (else empty).
     pub fn acc(&self) -> &[Acc] {
-        &self.sim.acc
+        &self.sim.books.acc
     }
 
     /// SPEC 6: per share, its jobs' splits times their instances.
     pub fn acc_totals(&self) -> &[AccTotals] {
-        &self.sim.acc_totals
+        &self.sim.books.acc_totals
     }
 
     /// SPEC 8: the event log (empty unless `Options::events`).
     pub fn events(&self) -> &[Event] {
-        &self.sim.events
+        &self.sim.record.events
     }
 
     /// How many events happened, recorded or not.
     pub fn event_count(&self) -> u64 {
-        self.sim.event_count
+        self.sim.record.event_count
     }
 
     /// How many admissions the passes made (a measure of the work done).
     pub fn steps(&self) -> u64 {
-        self.sim.steps
+        self.sim.record.steps
     }
 
     /// The change-point series (empty unless `Options::series`, but for its pairs).
     pub fn series(&self) -> &Series {
-        &self.sim.series
+        &self.sim.record.series
     }
 
     /// Per series pair, its values' integrals over the whole run.
     pub fn integrals(&self) -> &[Integrals] {
-        &self.sim.integrals
+        &self.sim.record.integrals
     }
 
     /// SPEC 12: per (cohort, type), the integrals over the run (Kueue model).
     pub fn cohort_integrals(&self) -> &CohortIntegrals {
-        &self.sim.cohort_integrals
+        &self.sim.record.cohort_integrals
     }
 
     /// Per share, its preemption and SPEC 14 counts, in scenario order.
     pub fn counts(&self) -> &[ShareCounts] {
-        &self.sim.counts
+        &self.sim.books.counts
     }
 
     /// SPEC 14 `wait_after_interruption_s`: per share, its samples.
     pub fn waits_after_interruption(&self) -> &[Vec<Ms>] {
-        &self.sim.waits_after_interruption
+        &self.sim.books.waits_after_interruption
     }
 
     /// SPEC 12: the quota tree's shape (shares, cohorts, who holds whom) in the Kueue
     /// model; `None` in the AWS model.
     pub fn tree(&self) -> Option<&QuotaTree> {
-        self.sim.trees.first()
+        self.sim.kueue.trees.first()
     }
 
     /// How many instance types the Kueue model's trees cover (0 in the AWS model).
     pub fn tree_types(&self) -> usize {
-        self.sim.trees.len()
+        self.sim.kueue.trees.len()
     }
 }

@@ -166,7 +166,7 @@ pub enum EventKind {
     },
 }
 
-/// A job of the scenario: its index in `Scenario::jobs` (and in [`Sim::jobs`]). Ordered
+/// A job of the scenario: its index in `Scenario::jobs` (and in the simulator's job records). Ordered
 /// by that index, the last tie-break of the queue and candidate orders.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct JobId(pub u32);
@@ -176,7 +176,7 @@ impl JobId {
     pub fn new(index: usize) -> JobId {
         JobId(index as u32)
     }
-    /// Its index in `Scenario::jobs` and [`Sim::jobs`].
+    /// Its index in `Scenario::jobs` and the simulator's job records.
     pub fn index(self) -> usize {
         self.0 as usize
     }
@@ -315,7 +315,7 @@ pub struct JobRt {
     pub run_start: Ms,
     pub base: Ms,
     /// SPEC 6: instance time held so far, in ms of one instance (the rest of the split is
-    /// in [`Sim::acc`] and [`Sim::acc_totals`], see [`Sim::accrue`]).
+    /// in the run's books, see `Sim::accrue`).
     pub held: Ms,
     /// SPEC 14: the share the job counts in (its last share once resubmitted); read it
     /// with [`JobRt::share`].

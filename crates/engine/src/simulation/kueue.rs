@@ -3,7 +3,7 @@
 //! `pkg/scheduler/preemption/preemption.go`, `classical/candidate_generator.go`,
 //! `classical/hierarchical_preemption.go`). Fair sharing is in [`super::fair_sharing`].
 //!
-//! Quota lives in one [`QuotaTree`] per instance type ([`Sim::trees`]), kept current by
+//! Quota lives in one [`QuotaTree`] per instance type (`KueueState::trees`), kept current by
 //! admission and release (see `events.rs`). Instants, a job's life, grace, retries and the
 //! event log are the AWS model's (SPEC 4, 6, 8).
 
@@ -109,6 +109,17 @@ fn order_rank(borrows: bool, priority: Priority, submit: i64, s: usize) -> u128 
 /// The borrowing bit of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
 const BORROWING: u128 = 1 << 127;
 
+/// SPEC 12: the Kueue model's own state (empty in the AWS model).
+#[derive(Debug, Default)]
+pub(super) struct KueueState {
+    /// The quota tree per instance type.
+    pub(super) trees: Vec<QuotaTree>,
+    /// Capacity reserved in the current pass per type.
+    pub(super) reserved: Vec<u64>,
+    /// The pass's working storage (reset by every pass, kept for its allocations).
+    pub(super) scratch: PassScratch,
+}
+
 /// The Kueue pass's working storage, kept in [`Sim`] from one pass to the next so that a
 /// pass allocates nothing; every pass starts by resetting it (no content is carried over).
 #[derive(Debug, Default)]
@@ -162,7 +173,7 @@ impl Sim<'_> {
             return;
         }
         let types = self.sc.instance_types.len();
-        self.trees = (0..types)
+        self.kueue.trees = (0..types)
             .map(|t| {
                 let mut tree = QuotaTree::new(&self.cfg, &self.sc.cohorts, t);
                 for s in 0..self.cfg.len() {
@@ -179,8 +190,8 @@ impl Sim<'_> {
     /// The trial state of type `t` now.
     pub(crate) fn trial(&self, t: usize) -> Trial {
         Trial {
-            tree: self.trees[t].clone(),
-            sum_used: self.usage[t].sum_used + self.reserved_sum[t],
+            tree: self.kueue.trees[t].clone(),
+            sum_used: self.usage[t].sum_used + self.kueue.reserved[t],
         }
     }
 
@@ -194,7 +205,7 @@ impl Sim<'_> {
     /// [`Sim::tree_fits`] on the current trees (no trial copy), given `available(S,T)`.
     pub(crate) fn fits_now(&self, available: i128, t: usize, n: u64) -> bool {
         (n as i128) <= available
-            && (self.usage[t].sum_used + self.reserved_sum[t]).saturating_add(n)
+            && (self.usage[t].sum_used + self.kueue.reserved[t]).saturating_add(n)
                 <= self.sc.capacity[t]
     }
 
@@ -203,7 +214,7 @@ impl Sim<'_> {
     /// root could hold it; `borrow_within_cohort` is not `never`; fair sharing is on and
     /// `reclaim` is not `never`.
     pub(crate) fn kueue_may_preempt(&self, s: usize, t: usize, n: u64) -> bool {
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let p = &self.cfg[s].kueue.preemption;
         n <= tree.potential(s)
             && (n <= tree.quota[s]
@@ -215,7 +226,7 @@ impl Sim<'_> {
     /// SPEC 12: an admission is borrowing when `used(S,T) + n > limit(S,T)` in a cohort
     /// (Kueue `assignment.Borrows()`; a share alone never borrows).
     fn offer_borrows(&self, s: usize, t: usize, n: u64) -> bool {
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         tree.parent[s].is_some() && tree.borrowing_with(s, n)
     }
 
@@ -229,7 +240,7 @@ impl Sim<'_> {
         passed: &[Size],
         available: &mut Option<(usize, i128)>,
     ) -> Option<KOffer> {
-        let fresh = passed.is_empty() && self.reserved_sum.iter().all(|&r| r == 0);
+        let fresh = passed.is_empty() && self.kueue.reserved.iter().all(|&r| r == 0);
         if !fresh || self.opts.exhaustive {
             self.refresh_heads(s);
             return self.kueue_offer(s, passed, 0, available);
@@ -282,7 +293,7 @@ impl Sim<'_> {
                 let avail = match *available {
                     Some((at, a)) if at == t => a,
                     _ => {
-                        let a = self.trees[t].available(s);
+                        let a = self.kueue.trees[t].available(s);
                         *available = Some((t, a));
                         a
                     }
@@ -339,7 +350,7 @@ impl Sim<'_> {
     /// `reserveCapacityForUnreclaimablePreempt`).
     pub(crate) fn kueue_pass(&mut self) {
         let shares = self.cfg.len();
-        let mut scratch = std::mem::take(&mut self.kueue_scratch);
+        let mut scratch = std::mem::take(&mut self.kueue.scratch);
         scratch.reset(shares);
         let PassScratch {
             // Per share, the (type, size) buckets served without victims in this pass.
@@ -385,7 +396,7 @@ impl Sim<'_> {
             let Some(offer) = self.first_of(offers, ranks) else {
                 break;
             };
-            self.steps += 1;
+            self.record.steps += 1;
             let (j, fits) = (offer.job, offer.fits);
             let spec = &self.sc.jobs[j.index()];
             let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
@@ -416,8 +427,8 @@ impl Sim<'_> {
                     if self.cfg[s].kueue.preemption.reclaim != ReclaimPolicy::Any {
                         let r = self.to_reserve(s, t, n);
                         if r > 0 {
-                            self.trees[t].add_usage(s, r);
-                            self.reserved_sum[t] += r;
+                            self.kueue.trees[t].add_usage(s, r);
+                            self.kueue.reserved[t] += r;
                             reservations.push((s, t, r));
                             stale = None;
                         }
@@ -426,10 +437,10 @@ impl Sim<'_> {
             }
         }
         for (s, t, r) in reservations {
-            self.trees[t].remove_usage(s, r);
-            self.reserved_sum[t] -= r;
+            self.kueue.trees[t].remove_usage(s, r);
+            self.kueue.reserved[t] -= r;
         }
-        self.kueue_scratch = scratch;
+        self.kueue.scratch = scratch;
     }
 
     /// SPEC 12 "Order of offers": the offer served next, the first in the order
@@ -477,7 +488,7 @@ impl Sim<'_> {
     /// asked for, or up to `limit + borrowing_limit - usage`; one within its limit reserves
     /// up to `limit - usage`.
     fn to_reserve(&self, s: usize, t: usize, n: u64) -> u64 {
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let (limit, usage) = (tree.quota[s], tree.usage[s]);
         if self.offer_borrows(s, t, n) {
             match tree.borrowing_limit[s] {
@@ -625,7 +636,7 @@ impl Sim<'_> {
         advantage: bool,
         out: &mut Vec<Group>,
     ) {
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         for &c in &tree.child_cohorts[node] {
             if Some(c) == skip || tree.within_quota(c) {
                 continue;
@@ -663,7 +674,7 @@ impl Sim<'_> {
     ) -> (Vec<Group>, Vec<Group>, Option<Group>) {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let p = &self.cfg[s].kueue.preemption;
         let own = Group {
             share: s,
@@ -702,7 +713,7 @@ impl Sim<'_> {
             .preemption
             .borrow_within_cohort
             .lower_priority;
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let under_limit = tree.usage[s] < tree.quota[s];
         // Only the borrowing attempt runs then, and the second list is all skipped in it.
         let need_prio = !bwc_forbidden || under_limit || self.opts.exhaustive;
@@ -883,7 +894,7 @@ impl Sim<'_> {
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return Reason::Unschedulable;
         }
-        let tree = &self.trees[t];
+        let tree = &self.kueue.trees[t];
         let (usage, limit) = (tree.usage[s], tree.quota[s]);
         if usage + n <= limit {
             Reason::CapacityInUse
@@ -958,12 +969,12 @@ impl Sim<'_> {
     /// cohort's borrowing limit, or the root cohort's unused quota; when the quota holds
     /// the job, the capacity. `None`: nothing binds (the job fits now) or no limit.
     pub(crate) fn kueue_binding(&self, s: usize, t: usize, n: u64) -> Option<Binding> {
-        let tree = self.trees.get(t)?;
+        let tree = self.kueue.trees.get(t)?;
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return None;
         }
         if (n as i128) <= tree.available(s) {
-            let used = self.usage[t].sum_used + self.reserved_sum[t];
+            let used = self.usage[t].sum_used + self.kueue.reserved[t];
             let capacity = self.sc.capacity[t];
             return (used.saturating_add(n) > capacity).then_some(Binding::Capacity { capacity });
         }

@@ -32,6 +32,27 @@ struct Offer {
     victims: Option<Vec<Victim>>,
 }
 
+/// What the passes remember from one to the next, and their working storage.
+#[derive(Debug, Default)]
+pub(super) struct PassMemo {
+    /// What the last AWS pass found settled: the epochs it ended at (`None` before the
+    /// first pass). With these unchanged, only the shares whose queue or usage moved since
+    /// (`moved`) can have an offer or new reasons; with none moved, the next pass would do
+    /// nothing (see [`Sim::pass`]).
+    pub(super) settled: Option<[u64; 4]>,
+    /// The shares whose `version` moved since the last pass ended (a job entered or left
+    /// their queue or changed priority, or their usage fell), in any order, repeats
+    /// allowed.
+    pub(super) moved: Vec<usize>,
+    /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
+    pub(super) reasons: Vec<(Size, Reason)>,
+    /// Scratch space of `update_reasons`: the reasons that change (reused, not allocated
+    /// per pass).
+    pub(super) changes: Vec<(usize, QKey, Reason)>,
+    /// `could_pass`'s answers at the current usage epoch (preemption.rs).
+    pub(super) could_pass: std::cell::RefCell<crate::simulation::preemption::CouldPassMemo>,
+}
+
 impl Sim<'_> {
     /// SPEC 4 "The pass": serve one offer per step until no offer can be admitted, then
     /// bring every waiting reason up to date.
@@ -44,22 +65,22 @@ impl Sim<'_> {
         }
         // With nothing but some queues moved since the last pass settled, every other share
         // still has no offer: the first step asks only the moved ones (none: nothing to do).
-        let mut only_moved = self.pass_settled == Some(self.pass_stamp()) && !self.opts.exhaustive;
-        self.moved.sort_unstable();
-        self.moved.dedup();
-        if only_moved && self.moved.is_empty() {
+        let mut only_moved = self.memo.settled == Some(self.pass_stamp()) && !self.opts.exhaustive;
+        self.memo.moved.sort_unstable();
+        self.memo.moved.dedup();
+        if only_moved && self.memo.moved.is_empty() {
             return; // nothing a pass reads changed since the last one settled
         }
         loop {
             let mut best: Option<Offer> = None;
             let step_moved = std::mem::take(&mut only_moved);
             let asked = if step_moved {
-                self.moved.len()
+                self.memo.moved.len()
             } else {
                 self.cfg.len()
             };
             for i in 0..asked {
-                let s = if step_moved { self.moved[i] } else { i };
+                let s = if step_moved { self.memo.moved[i] } else { i };
                 if self.still_no_offer(s) {
                     continue; // nothing it depends on changed since it last had no offer
                 }
@@ -84,7 +105,7 @@ impl Sim<'_> {
                 }
             }
             let Some(offer) = best else { break };
-            self.steps += 1;
+            self.record.steps += 1;
             if let Some(victims) = offer.victims {
                 for v in victims {
                     self.preempt(v.job, offer.job, v.cause);
@@ -94,7 +115,7 @@ impl Sim<'_> {
             self.start_scheduled();
         }
         self.update_reasons();
-        self.pass_settled = Some(self.pass_stamp());
+        self.memo.settled = Some(self.pass_stamp());
     }
 
     /// What an AWS pass depends on besides the queues: every [`super::epochs::Epochs`] version. Every
@@ -286,7 +307,7 @@ impl Sim<'_> {
     /// the configuration epoch) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
     /// Kueue model they also depend on the other nodes' usage (the usage epoch).
     fn update_reasons(&mut self) {
-        let mut changes = std::mem::take(&mut self.scratch_changes);
+        let mut changes = std::mem::take(&mut self.memo.changes);
         let depends_on = if self.sc.is_kueue() {
             self.epochs.usage()
         } else {
@@ -297,9 +318,10 @@ impl Sim<'_> {
         let only_moved = !self.sc.is_kueue()
             && !self.opts.exhaustive
             && self
-                .pass_settled
+                .memo
+                .settled
                 .is_some_and(|p| p[2] == self.epochs.config());
-        let mut asked = std::mem::take(&mut self.moved);
+        let mut asked = std::mem::take(&mut self.memo.moved);
         if only_moved {
             asked.sort_unstable();
             asked.dedup();
@@ -327,7 +349,7 @@ impl Sim<'_> {
         }
         // The list is kept for its allocation.
         asked.clear();
-        self.moved = asked;
+        self.memo.moved = asked;
         // A job may be listed twice with its one new reason (its bucket's reason changed and
         // it is new to the bucket). The log wants share order, then queue order; without a
         // log only the changes themselves count, in any order, each once.
@@ -344,12 +366,12 @@ impl Sim<'_> {
             self.log(j, s, EventKind::Waiting(reason, why));
         }
         changes.clear();
-        self.scratch_changes = changes; // kept for its allocation
+        self.memo.changes = changes; // kept for its allocation
     }
 
     /// Best-effort FIFO: every job of a bucket has the bucket head's own reason.
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
-        let mut updated = std::mem::take(&mut self.scratch_reasons);
+        let mut updated = std::mem::take(&mut self.memo.reasons);
         updated.clear();
         for (&size, b) in &self.rt[s].buckets {
             let r = self.own_reason(s, size.ty.index(), size.instances);
@@ -385,7 +407,7 @@ impl Sim<'_> {
                 }
             }
         }
-        self.scratch_reasons = updated;
+        self.memo.reasons = updated;
     }
 
     /// Strict FIFO: the head carries its own reason; the others reason 1 or 2. Only the

@@ -236,10 +236,11 @@ impl Sim<'_> {
     fn could_pass(&self, j: Preemptor, own_lower: u64, reclaim: bool) -> bool {
         let (s, n) = (j.share, j.n);
         let key = (s, j.ty, own_lower, reclaim);
-        let known = self.could_pass_memo.borrow().get(self.epochs.usage(), key);
+        let known = self.memo.could_pass.borrow().get(self.epochs.usage(), key);
         let room = known.unwrap_or_else(|| {
             let room = self.room_after_removal(key);
-            self.could_pass_memo
+            self.memo
+                .could_pass
                 .borrow_mut()
                 .put(self.epochs.usage(), key, room);
             room
@@ -281,7 +282,7 @@ impl Sim<'_> {
     /// take from it ([`Sim::reclaimable`]); kept for the current the usage epoch.
     fn totals_after_reclaim(&self, t: usize) -> admission::Totals {
         let version = self.epochs.usage();
-        if let Some(totals) = self.could_pass_memo.borrow().reclaimed(version, t) {
+        if let Some(totals) = self.memo.could_pass.borrow().reclaimed(version, t) {
             return totals;
         }
         let usage = &self.usage[t];
@@ -291,7 +292,8 @@ impl Sim<'_> {
                 usage.remove_from(&mut totals, o, self.reclaimable(usage, o));
             }
         }
-        self.could_pass_memo
+        self.memo
+            .could_pass
             .borrow_mut()
             .put_reclaimed(version, t, totals);
         totals

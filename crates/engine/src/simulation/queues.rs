@@ -128,7 +128,7 @@ pub struct NoOffer {
     pub limit_bound: bool,
     /// `Some(size)` when no head it looked at could preempt and those with a limit were all
     /// of `size.ty`, the smallest needing `size.instances`: while `struct_at` and `version`
-    /// hold, it has an offer only once a job of that size fits (see [`Sim::still_no_offer`]).
+    /// hold, it has an offer only once a job of that size fits (see `Sim::still_no_offer`).
     pub fit_only: Option<Size>,
 }
 

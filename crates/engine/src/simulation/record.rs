@@ -2,7 +2,11 @@
 //! `instance_hours` (per share and type, and per cohort and type in the Kueue model) and
 //! each share's SPEC 14 counts.
 
+use std::collections::BTreeMap;
+
 use crate::input::model::*;
+
+use super::job::{Acc, AccTotals, Event, JobId};
 
 use super::share_value::ShareValue;
 
@@ -105,4 +109,71 @@ pub(super) struct PairNow {
     pub(super) borrowed: u64,
     pub(super) lent: f64,
     pub(super) queued: u64,
+}
+
+/// SPEC 6 and 14 books of a run: what each job's held time went to and each share's
+/// counts, added to as the run goes (see [`super::Sim::accrue`]).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Books {
+    /// SPEC 6: each job's [`Acc`], kept only when per-job output is recorded (events or
+    /// series) or some job has a continuation (merging moves it, SPEC 14); else empty.
+    pub(super) acc: Vec<Acc>,
+    /// SPEC 6: per share, its jobs' [`Acc`] times their instances.
+    pub(super) acc_totals: Vec<AccTotals>,
+    /// Per share, its preemptions by cause and SPEC 14 counts.
+    pub(super) counts: Vec<ShareCounts>,
+    /// SPEC 14 `wait_after_interruption_s`: per share, its `requeue to next start` samples.
+    pub(super) waits_after_interruption: Vec<Vec<Ms>>,
+    /// SPEC 14 `invalid_resume`: the jobs whose resume was corrupt, each with the saved
+    /// progress it resumed from (found when the work completes). Few jobs ever are, so
+    /// they are kept here, not in every [`super::JobRt`].
+    pub(super) corrupt: BTreeMap<JobId, Ms>,
+    /// SPEC 14: each job's continuation in its `resubmit` share, if it has one (empty when
+    /// no job has one: read it with `get`).
+    pub(super) continuation: Vec<Option<JobId>>,
+}
+
+impl Books {
+    /// SPEC 6: books `d` (ms of one instance) into job `j`'s held instance-time split: into
+    /// its share's totals (times its `instances`) and, when kept, its own [`Acc`]. The one
+    /// place the split grows.
+    pub(super) fn accrue(&mut self, j: JobId, share: usize, instances: u64, d: Acc) {
+        self.acc_totals[share].add(&d, instances);
+        if let Some(a) = self.acc.get_mut(j.index()) {
+            *a += &d;
+        }
+    }
+}
+
+/// What a run records as it goes (series.rs keeps it): the event log, the change-point
+/// series and the integrals, with the values they are built of now.
+#[derive(Clone, Debug, Default)]
+pub(super) struct Recording {
+    pub(super) events: Vec<Event>,
+    /// Events that happened (recorded or not).
+    pub(super) event_count: u64,
+    /// Admissions the passes made.
+    pub(super) steps: u64,
+    pub(super) series: Series,
+    /// Per pair, its values' integrals over time; complete once the run is finished
+    /// ([`super::Sim::finish`]): during the run the integer ones lag to each value's last
+    /// change.
+    pub(super) integrals: Vec<Integrals>,
+    /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
+    pub(super) kueue_now: KueueNow,
+    pub(super) cohort_integrals: CohortIntegrals,
+    /// Per pair, its values now.
+    pub(super) now_vals: Vec<PairNow>,
+    /// The pairs whose `lent` is not 0 now, in order (the ones `integrate_to` adds to).
+    pub(super) lending: Vec<usize>,
+    /// Per pair: the time up to which its integer values are in `integrals` (see
+    /// `Sim::settle_pair`).
+    pub(super) settled_at: Vec<Ms>,
+    /// The last instant integrated to.
+    pub(super) last_t: Ms,
+    /// (usage epoch, sum of share versions) when the values were last computed.
+    pub(super) values_at: Option<(u64, u64)>,
+    /// `record_values`' (lent, idle) per type at its last call, and whether they moved
+    /// then.
+    pub(super) scratch_lent: Vec<((u64, u64), bool)>,
 }

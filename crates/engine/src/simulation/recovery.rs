@@ -56,7 +56,7 @@ impl Sim<'_> {
 
     /// SPEC 14: the incarnation of job `j` that is live: its continuation once resubmitted.
     pub(super) fn incarnation(&self, j: JobId) -> JobId {
-        match self.continuation.get(j.index()).copied().flatten() {
+        match self.books.continuation.get(j.index()).copied().flatten() {
             Some(c) if self.jobs[c.index()].state != State::Pending => c,
             _ => j,
         }
@@ -106,7 +106,7 @@ impl Sim<'_> {
         let s = spec.share();
         let root = self.root_of(j);
         self.jobs[j.index()].set_restoring(false);
-        self.counts[s].recovery.restores += 1;
+        self.books.counts[s].recovery.restores += 1;
         let Some(rec) = spec.recovery() else { return };
         let index = u64::from(self.jobs[root.index()].restores);
         self.jobs[root.index()].restores += 1;
@@ -116,7 +116,7 @@ impl Sim<'_> {
             let lost = r.saved;
             r.saved = 0;
             r.useful_borrowed = 0;
-            self.corrupt.remove(&j);
+            self.books.corrupt.remove(&j);
             self.accrue(
                 j,
                 Acc {
@@ -124,10 +124,10 @@ impl Sim<'_> {
                     ..Acc::default()
                 },
             );
-            self.counts[s].recovery.restore_failures += 1;
+            self.books.counts[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
         } else if corrupt < rec.invalid_resume {
-            self.corrupt.entry(j).or_insert(r.saved);
+            self.books.corrupt.entry(j).or_insert(r.saved);
         }
     }
 
@@ -146,7 +146,7 @@ impl Sim<'_> {
         r.base = 0;
         r.run_start = now;
         r.useful_borrowed = 0;
-        self.corrupt.remove(&j);
+        self.books.corrupt.remove(&j);
         self.accrue(
             j,
             Acc {
@@ -154,7 +154,7 @@ impl Sim<'_> {
                 ..Acc::default()
             },
         );
-        self.counts[s].recovery.invalid_resumes += 1;
+        self.books.counts[s].recovery.invalid_resumes += 1;
         self.log(j, s, EventKind::InvalidResume { lost });
         let done = now + lifecycle::run_length(0, work, ckpt);
         self.timer(done, Timer::Completion, j);
@@ -166,7 +166,7 @@ impl Sim<'_> {
         let count = self.total_preemptions(j);
         if count == a.repeated_preemptions {
             let s = self.sc.jobs[j.index()].share();
-            self.counts[s].recovery.alarms += 1;
+            self.books.counts[s].recovery.alarms += 1;
             self.log(j, s, EventKind::Alarm { count });
         }
     }
@@ -190,15 +190,15 @@ impl Sim<'_> {
         let (saved, ub, prio) = (r.saved, r.useful_borrowed, r.priority);
         r.saved = 0;
         r.useful_borrowed = 0;
-        self.counts[from].recovery.resubmitted += 1;
+        self.books.counts[from].recovery.resubmitted += 1;
         let priority = priority.unwrap_or(prio);
         let cr = &mut self.jobs[c.index()];
         cr.saved = saved;
         cr.useful_borrowed = ub;
         cr.priority = priority;
         cr.set_requeued(now);
-        if let Some(corrupt) = self.corrupt.remove(&j) {
-            self.corrupt.insert(c, corrupt);
+        if let Some(corrupt) = self.books.corrupt.remove(&j) {
+            self.books.corrupt.insert(c, corrupt);
         }
         self.log(
             c,
@@ -240,8 +240,8 @@ impl Sim<'_> {
     /// SPEC 14: at the end of the run each resubmitted job's continuation is folded into
     /// it: one job, counted in its last share, with its whole instance time.
     pub(super) fn merge_continuations(&mut self) {
-        for root in 0..self.continuation.len() {
-            let Some(c) = self.continuation[root] else {
+        for root in 0..self.books.continuation.len() {
+            let Some(c) = self.books.continuation[root] else {
                 continue;
             };
             if self.jobs[c.index()].state == State::Pending {
@@ -275,16 +275,16 @@ impl Sim<'_> {
     /// gain the merged one, times the root's instances (as the job is reported). Per-job
     /// [`Sim::acc`] is always kept when there are continuations.
     fn merge_acc(&mut self, root: JobId, old_share: usize, c: JobId) {
-        let (ra, ca) = (self.acc[root.index()], self.acc[c.index()]);
+        let (ra, ca) = (self.books.acc[root.index()], self.books.acc[c.index()]);
         let (rn, cn) = (
             self.sc.jobs[root.index()].instances(),
             self.sc.jobs[c.index()].instances(),
         );
-        self.acc_totals[old_share].sub(&ra, rn);
-        self.acc_totals[self.jobs[c.index()].share()].sub(&ca, cn);
-        let merged = &mut self.acc[root.index()];
+        self.books.acc_totals[old_share].sub(&ra, rn);
+        self.books.acc_totals[self.jobs[c.index()].share()].sub(&ca, cn);
+        let merged = &mut self.books.acc[root.index()];
         *merged += &ca;
         let merged = *merged;
-        self.acc_totals[self.jobs[root.index()].share()].add(&merged, rn);
+        self.books.acc_totals[self.jobs[root.index()].share()].add(&merged, rn);
     }
 }

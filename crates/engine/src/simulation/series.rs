@@ -12,30 +12,30 @@ impl Sim<'_> {
     /// summed interval by interval; a pair lending nothing adds nothing); the integer
     /// values are summed when they change ([`Sim::settle_pair`]), exactly the same sums.
     pub(super) fn integrate_to(&mut self, t: Ms) {
-        let dt = t - self.last_t;
+        let dt = t - self.record.last_t;
         if dt > 0 {
-            for &i in &self.lending {
-                self.integrals[i].lent += self.now_vals[i].lent * dt as f64;
+            for &i in &self.record.lending {
+                self.record.integrals[i].lent += self.record.now_vals[i].lent * dt as f64;
             }
-            let g = &mut self.cohort_integrals;
-            for (i, v) in self.kueue_now.cohort.iter().enumerate() {
+            let g = &mut self.record.cohort_integrals;
+            for (i, v) in self.record.kueue_now.cohort.iter().enumerate() {
                 g.quota[i] += v.0 as u128 * dt as u128;
                 g.borrowed[i] += v.2 as u128 * dt as u128;
                 g.lent[i] += v.3 * dt as f64;
             }
         }
-        self.last_t = t;
+        self.record.last_t = t;
     }
 
     /// Adds pair `i`'s integer values (limit, own, borrowed) times the time since they were
     /// last added, up to `now`, to its integrals.
     pub(super) fn settle_pair(&mut self, i: usize) {
-        let (v, g) = (&self.now_vals[i], &mut self.integrals[i]);
-        let dt = (self.now - self.settled_at[i]) as u128;
+        let (v, g) = (&self.record.now_vals[i], &mut self.record.integrals[i]);
+        let dt = (self.now - self.record.settled_at[i]) as u128;
         g.entitled += v.limit as u128 * dt;
         g.own += v.own as u128 * dt;
         g.borrowed += v.borrowed as u128 * dt;
-        self.settled_at[i] = self.now;
+        self.record.settled_at[i] = self.now;
     }
 
     /// Computes limit, own, borrowed, lent and queued per (share, type) now (SPEC 1, 8) and
@@ -44,8 +44,11 @@ impl Sim<'_> {
         // Everything but the queue lengths depends only on quota usage and configuration,
         // and every change of either bumps the usage epoch: when it is unchanged, only the
         // queued counts are read again, and only for the series (they are not integrated).
-        let usage_same =
-            self.values_at.is_some_and(|v| v.0 == self.epochs.usage()) && !self.opts.exhaustive;
+        let usage_same = self
+            .record
+            .values_at
+            .is_some_and(|v| v.0 == self.epochs.usage())
+            && !self.opts.exhaustive;
         if usage_same && !self.opts.series {
             return;
         }
@@ -54,18 +57,18 @@ impl Sim<'_> {
             self.epochs.usage(),
             self.rt.iter().map(|r| r.version).sum::<u64>(),
         );
-        if self.values_at == Some(version) && !self.opts.exhaustive {
+        if self.record.values_at == Some(version) && !self.opts.exhaustive {
             return;
         }
-        self.values_at = Some(version);
+        self.record.values_at = Some(version);
         if usage_same {
             let mut changed = false;
-            for (i, p) in self.series.pairs.iter().enumerate() {
+            for (i, p) in self.record.series.pairs.iter().enumerate() {
                 let (s, t) = (p.share.index(), p.ty.index());
                 let q = self.rt[s].queued[t];
-                if q != self.now_vals[i].queued {
+                if q != self.record.now_vals[i].queued {
                     changed = true;
-                    self.now_vals[i].queued = q;
+                    self.record.now_vals[i].queued = q;
                 }
             }
             self.push_series(changed);
@@ -75,7 +78,7 @@ impl Sim<'_> {
         // split across lending shares in proportion to their idle entitlement.
         // Per type: (lent, idle) now, and whether they moved since the last call (the
         // previous ones are what `scratch_lent` holds; none before the first call).
-        let mut lent_idle = std::mem::take(&mut self.scratch_lent);
+        let mut lent_idle = std::mem::take(&mut self.record.scratch_lent);
         let first = lent_idle.len() != self.usage.len();
         lent_idle.resize(self.usage.len(), ((0, 0), true));
         for (u, (now, moved)) in self.usage.iter().zip(lent_idle.iter_mut()) {
@@ -84,15 +87,15 @@ impl Sim<'_> {
             *moved = first || next != *now || self.opts.exhaustive;
             *now = next;
         }
-        let tree_lent: Vec<Vec<f64>> = self.trees.iter().map(|tr| tr.lent()).collect();
+        let tree_lent: Vec<Vec<f64>> = self.kueue.trees.iter().map(|tr| tr.lent()).collect();
         let mut changed = self.sc.is_kueue() && self.record_kueue_values(&tree_lent);
-        for i in 0..self.series.pairs.len() {
-            let Pair { share, ty } = self.series.pairs[i];
+        for i in 0..self.record.series.pairs.len() {
+            let Pair { share, ty } = self.record.series.pairs[i];
             let (s, t) = (share.index(), ty.index());
             let u = &self.usage[t];
             let (limit, used) = (u.limit(s), u.used[s]);
             let ((lent_total, idle_total), moved) = lent_idle[t];
-            let old = &self.now_vals[i];
+            let old = &self.record.now_vals[i];
             if !moved
                 && tree_lent.is_empty()
                 && !self.opts.series
@@ -121,24 +124,24 @@ impl Sim<'_> {
                     0 // read only for the series
                 },
             };
-            if v != self.now_vals[i] {
+            if v != self.record.now_vals[i] {
                 changed = true;
-                let old = &self.now_vals[i];
+                let old = &self.record.now_vals[i];
                 if (old.limit, old.own, old.borrowed) != (v.limit, v.own, v.borrowed) {
                     self.settle_pair(i);
                 }
-                if (self.now_vals[i].lent != 0.0) != (v.lent != 0.0) {
-                    match self.lending.binary_search(&i) {
+                if (self.record.now_vals[i].lent != 0.0) != (v.lent != 0.0) {
+                    match self.record.lending.binary_search(&i) {
                         Ok(k) => {
-                            self.lending.remove(k);
+                            self.record.lending.remove(k);
                         }
-                        Err(k) => self.lending.insert(k, i),
+                        Err(k) => self.record.lending.insert(k, i),
                     }
                 }
-                self.now_vals[i] = v;
+                self.record.now_vals[i] = v;
             }
         }
-        self.scratch_lent = lent_idle;
+        self.record.scratch_lent = lent_idle;
         self.push_series(changed);
     }
 
@@ -148,17 +151,17 @@ impl Sim<'_> {
         if !self.opts.series {
             return;
         }
-        let fresh = self.series.t.is_empty();
+        let fresh = self.record.series.t.is_empty();
         if !(changed || fresh) {
             return;
         }
-        let replace = self.series.t.last() == Some(&self.now) && !fresh;
+        let replace = self.record.series.t.last() == Some(&self.now) && !fresh;
         if replace {
-            self.series.t.pop();
+            self.record.series.t.pop();
         }
-        self.series.t.push(self.now);
-        for (i, v) in self.now_vals.iter().enumerate() {
-            let ser = &mut self.series;
+        self.record.series.t.push(self.now);
+        for (i, v) in self.record.now_vals.iter().enumerate() {
+            let ser = &mut self.record.series;
             if replace {
                 ser.limit[i].pop();
                 ser.own[i].pop();
@@ -173,7 +176,7 @@ impl Sim<'_> {
             ser.queued[i].push(v.queued);
         }
         if self.sc.is_kueue() {
-            let (k, now) = (&mut self.series.kueue, &self.kueue_now);
+            let (k, now) = (&mut self.record.series.kueue, &self.record.kueue_now);
             if replace {
                 k.dominant_share.iter_mut().for_each(|v| {
                     v.pop();
@@ -205,21 +208,21 @@ impl Sim<'_> {
     /// type (`pkg/cache/scheduler/resource_node.go`). Returns whether anything changed.
     /// The dominant shares feed only the series: without series they are not computed.
     fn record_kueue_values(&mut self, tree_lent: &[Vec<f64>]) -> bool {
-        let Some(tree0) = self.trees.first() else {
+        let Some(tree0) = self.kueue.trees.first() else {
             return false;
         };
-        let (shares, types) = (tree0.shares, self.trees.len());
+        let (shares, types) = (tree0.shares, self.kueue.trees.len());
         let nodes = tree0.parent.len();
         let ncohort = (nodes - shares) * types;
-        if self.series.kueue.dominant_share.len() != nodes {
-            self.series.kueue = KueueSeries {
+        if self.record.series.kueue.dominant_share.len() != nodes {
+            self.record.series.kueue = KueueSeries {
                 dominant_share: vec![Vec::new(); nodes],
                 quota: vec![Vec::new(); ncohort],
                 usage: vec![Vec::new(); ncohort],
                 borrowed: vec![Vec::new(); ncohort],
                 lent: vec![Vec::new(); ncohort],
             };
-            self.cohort_integrals = CohortIntegrals {
+            self.record.cohort_integrals = CohortIntegrals {
                 quota: vec![0; ncohort],
                 borrowed: vec![0; ncohort],
                 lent: vec![0.0; ncohort],
@@ -227,22 +230,22 @@ impl Sim<'_> {
         }
         let mut changed = false;
         if self.opts.series {
-            let mut ds = std::mem::take(&mut self.kueue_now.dominant_share);
+            let mut ds = std::mem::take(&mut self.record.kueue_now.dominant_share);
             if ds.len() != nodes {
                 ds.clear();
                 ds.resize(nodes, ShareValue::Finite(0));
                 changed = true;
             }
             for (n, d) in ds.iter_mut().enumerate() {
-                let v = self.node_drs(n, 0, &self.trees[0], 0).value();
+                let v = self.node_drs(n, 0, &self.kueue.trees[0], 0).value();
                 if v != *d {
                     changed = true;
                     *d = v;
                 }
             }
-            self.kueue_now.dominant_share = ds;
+            self.record.kueue_now.dominant_share = ds;
         }
-        let cohort = &mut self.kueue_now.cohort;
+        let cohort = &mut self.record.kueue_now.cohort;
         if cohort.len() != ncohort {
             cohort.clear();
             cohort.resize(ncohort, (0, 0, 0, 0.0));
@@ -250,7 +253,7 @@ impl Sim<'_> {
         }
         let mut i = 0;
         for n in shares..nodes {
-            for (tree, lent) in self.trees.iter().zip(tree_lent) {
+            for (tree, lent) in self.kueue.trees.iter().zip(tree_lent) {
                 let (q, u) = (tree.subtree[n], tree.usage[n]);
                 let v = (q, u, u.saturating_sub(q), lent[n]);
                 if v != cohort[i] {

@@ -46,6 +46,8 @@ impl Options {
 use super::agenda::Agenda;
 use super::epochs::Epochs;
 pub use super::job::*;
+use super::kueue::KueueState;
+use super::pass::PassMemo;
 pub use super::queues::*;
 pub use super::record::*;
 
@@ -57,27 +59,17 @@ pub struct Sim<'a> {
     pub(super) end: Ms,
     /// Current share configuration (changed by `update_share`).
     pub(super) cfg: Vec<Share>,
+    /// Each share's queues (RUNNABLE buckets, admitted candidates, held instances).
     pub(super) rt: Vec<ShareRt>,
-    /// Per share, its preemptions by cause and SPEC 14 counts.
-    pub(super) counts: Vec<ShareCounts>,
+    /// Quota usage per instance type (the AWS model's translated quota tree inside).
     pub(super) usage: Vec<TypeUsage>,
+    /// Each job's record, in `Scenario::jobs` order.
     pub(super) jobs: Vec<JobRt>,
-    /// SPEC 6: each job's [`Acc`], kept only when per-job output is recorded (events or
-    /// series) or some job has a continuation (merging moves it, SPEC 14); else empty.
-    /// Added to with [`Sim::accrue`].
-    pub(super) acc: Vec<Acc>,
-    /// SPEC 6: per share, its jobs' [`Acc`] times their instances (see [`Sim::accrue`]).
-    pub(super) acc_totals: Vec<AccTotals>,
     /// Largest job (instances) of each share and type, for preemption bounds.
     pub(super) max_instances: Vec<Vec<u64>>,
     /// SPEC 4 tie-break: each job's rank among the jobs of its submit time, by (id, file
     /// order): [`IdRanks::of`].
     pub(super) id_rank: IdRanks,
-    pub(super) events: Vec<Event>,
-    pub(super) series: Series,
-    /// Per pair, its values' integrals over time; complete once the run is finished
-    /// ([`Sim::finish`]): during the run the integer ones lag to each value's last change.
-    pub(super) integrals: Vec<Integrals>,
     /// Per instance type: the instances all shares hold, and the RESERVE shares' idle
     /// entitlement (`max(0, limit - held)`), kept with every change of `ShareRt::held`.
     pub(super) held_totals: Vec<(u64, u64)>,
@@ -85,61 +77,22 @@ pub struct Sim<'a> {
     pub(super) scheduled: BTreeMap<u64, JobId>,
     /// Instances were released since the SCHEDULED jobs were last scanned.
     pub(super) released: bool,
-    /// What the last AWS pass found settled: the epochs and usage version it ended at
-    /// (`None` before the first pass). With these unchanged, only the shares whose queue or
-    /// usage moved since (`moved`) can have an offer or new reasons; with none moved, the
-    /// next pass would do nothing (see [`Sim::pass`]).
-    pub(super) pass_settled: Option<[u64; 4]>,
-    /// The shares whose `version` moved since the last pass ended (a job entered or left
-    /// their queue or changed priority, or their usage fell), in any order, repeats
-    /// allowed.
-    pub(super) moved: Vec<usize>,
+    /// The last admission's sequence number (SPEC 5 candidate order).
     pub(super) adm_seq: u64,
-    /// The versions the caches are stamped with.
-    pub(super) epochs: Epochs,
-    pub(super) steps: u64,
-    /// Events that happened (recorded or not).
-    pub(super) event_count: u64,
+    /// Whether the first step has run (it records the values at time 0).
+    pub(super) started: bool,
     /// What is due when: timers, submissions, timed events, escalations.
     pub(super) agenda: Agenda,
-    pub(super) now_vals: Vec<PairNow>,
-    /// The pairs whose `lent` is not 0 now, in order (the ones `integrate_to` adds to).
-    pub(super) lending: Vec<usize>,
-    /// Per pair: the time up to which its integer values are in `integrals` (see
-    /// `Sim::settle_pair`).
-    pub(super) settled_at: Vec<Ms>,
-    pub(super) last_t: Ms,
-    pub(super) started: bool,
-    /// (usage epoch, sum of share versions) when the values were last computed.
-    pub(super) values_at: Option<(u64, u64)>,
-    /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
-    pub(super) scratch_reasons: Vec<(Size, Reason)>,
-    /// Scratch space of `update_reasons`: the reasons that change (reused, not allocated
-    /// per pass).
-    pub(super) scratch_changes: Vec<(usize, QKey, Reason)>,
-    /// `could_pass`'s answers at the current the usage epoch (preemption.rs).
-    pub(super) could_pass_memo: std::cell::RefCell<crate::simulation::preemption::CouldPassMemo>,
-    /// `record_values`' (lent, idle) per type at its last call, and whether they moved
-    /// then.
-    pub(super) scratch_lent: Vec<((u64, u64), bool)>,
-    /// SPEC 12: the quota tree per instance type (Kueue model only; empty otherwise).
-    pub(super) trees: Vec<crate::simulation::quota_tree::QuotaTree>,
-    /// SPEC 12: capacity reserved in the current pass per type (Kueue model).
-    pub(super) reserved_sum: Vec<u64>,
-    /// The Kueue pass's working storage (reset by every pass, kept for its allocations).
-    pub(super) kueue_scratch: super::kueue::PassScratch,
-    /// SPEC 12 results now and their integrals per (cohort, type) (Kueue model).
-    pub(super) kueue_now: KueueNow,
-    pub(super) cohort_integrals: CohortIntegrals,
-    /// SPEC 14: each job's continuation in its `resubmit` share, if it has one (empty when
-    /// no job has one: read it with `get`).
-    pub(super) continuation: Vec<Option<JobId>>,
-    /// SPEC 14 `wait_after_interruption_s`: per share, its `requeue to next start` samples.
-    pub(super) waits_after_interruption: Vec<Vec<Ms>>,
-    /// SPEC 14 `invalid_resume`: the jobs whose resume was corrupt, each with the saved
-    /// progress it resumed from (found when the work completes). Few jobs ever are, so
-    /// they are kept here, not in every [`JobRt`].
-    pub(super) corrupt: BTreeMap<JobId, Ms>,
+    /// The versions the caches are stamped with.
+    pub(super) epochs: Epochs,
+    /// What the passes remember from one to the next (and their working storage).
+    pub(super) memo: PassMemo,
+    /// SPEC 6 and 14 books: each job's time split, each share's counts.
+    pub(super) books: Books,
+    /// What the run records: events, series, integrals.
+    pub(super) record: Recording,
+    /// SPEC 12: the Kueue model's quota trees and the pass's reservations.
+    pub(super) kueue: KueueState,
 }
 
 impl<'a> Sim<'a> {
@@ -255,29 +208,19 @@ impl<'a> Sim<'a> {
             let m = &mut max_instances[j.share()][j.instance_type()];
             *m = (*m).max(j.instances());
         }
-        let mut sim = Sim {
-            trees: Vec::new(),
-            reserved_sum: vec![0; types],
-            kueue_scratch: Default::default(),
-            max_instances,
-            agenda,
-            sc,
-            opts,
-            now: 0,
-            end: 0,
-            cfg,
-            rt,
-            counts: vec![ShareCounts::default(); sc.shares.len()],
-            usage,
+        let books = Books {
             acc: if opts.events || opts.series || !continuation.is_empty() {
                 vec![Acc::default(); sc.jobs.len()]
             } else {
                 Vec::new()
             },
             acc_totals: vec![AccTotals::default(); sc.shares.len()],
-            jobs,
-            id_rank,
-            events: Vec::new(),
+            counts: vec![ShareCounts::default(); sc.shares.len()],
+            waits_after_interruption: vec![Vec::new(); sc.shares.len()],
+            corrupt: BTreeMap::new(),
+            continuation,
+        };
+        let record = Recording {
             series: Series {
                 pairs,
                 t: Vec::new(),
@@ -288,31 +231,36 @@ impl<'a> Sim<'a> {
                 queued: vec![Vec::new(); n],
                 kueue: Default::default(),
             },
-            kueue_now: Default::default(),
-            cohort_integrals: Default::default(),
             integrals: vec![Integrals::default(); n],
+            now_vals: vec![PairNow::default(); n],
+            settled_at: vec![0; n],
+            ..Recording::default()
+        };
+        let mut sim = Sim {
+            max_instances,
+            agenda,
+            sc,
+            opts,
+            now: 0,
+            end: 0,
+            cfg,
+            rt,
+            usage,
+            jobs,
+            id_rank,
             held_totals: Vec::new(),
             scheduled: BTreeMap::new(),
             released: false,
-            pass_settled: None,
-            moved: Vec::new(),
             adm_seq: 0,
-            epochs: Epochs::default(),
-            steps: 0,
-            event_count: 0,
-            now_vals: vec![PairNow::default(); n],
-            lending: Vec::new(),
-            settled_at: vec![0; n],
-            last_t: 0,
             started: false,
-            values_at: None,
-            scratch_reasons: Vec::new(),
-            scratch_changes: Vec::new(),
-            could_pass_memo: std::cell::RefCell::default(),
-            scratch_lent: Vec::new(),
-            continuation,
-            waits_after_interruption: vec![Vec::new(); sc.shares.len()],
-            corrupt: BTreeMap::new(),
+            epochs: Epochs::default(),
+            memo: PassMemo::default(),
+            books,
+            record,
+            kueue: KueueState {
+                reserved: vec![0; types],
+                ..KueueState::default()
+            },
         };
         sim.rebuild_trees();
         sim.recompute_held_totals();

@@ -2,7 +2,7 @@
 //!
 //! A workload names a share, an instance type, an arrival process and a distribution for
 //! each numeric job field; [`generate`] turns the scenario's workloads and `seed` into
-//! [`JobSpec`]s. Generation is pure and deterministic: the same scenario gives the same jobs,
+//! [`JobSpec`](crate::input::model::JobSpec)s. Generation is pure and deterministic: the same scenario gives the same jobs,
 //! bit for bit, natively and in the browser (wasm). The recipe below is part of that
 //! reproducibility contract: changing any step changes every generated scenario, and the
 //! golden test at the bottom of `generate.rs` exists to catch it.
@@ -50,7 +50,7 @@
 //! - `{"uniform": [from_s, to_s]}`: `count` times uniform in `[from_s, to_s]`.
 //! - `{"at_s": [t, ..]}`: job `j` arrives at the list's `j`-th time; one job per entry.
 //!
-//! Every time is rounded to integer milliseconds ([`ms_from_s`]); the jobs are then sorted by
+//! Every time is rounded to integer milliseconds (`ms_from_s`); the jobs are then sorted by
 //! submit time with a stable sort (a no-op for Poisson arrivals), so each job keeps the field
 //! values drawn with its arrival. Jobs get ids `<share>-<n>`, `n` counting from 1 per share
 //! across all of that share's workloads in workload order, and within a workload in arrival
