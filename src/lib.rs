@@ -1,9 +1,11 @@
 //! Quota Lab's playground: runs the engine in the browser and shows its results.
 //!
 //! The app only displays what `quotalab_engine` computes; no scheduling rule lives here.
-//! Layers, each using only those before it: [`ui`] (formatting, colours, DOM helpers) <-
-//! [`state`] (the scenario, the runner, notices; runs go to [`worker`]) <- [`charts`],
-//! [`editor`], [`results`], [`io`] (links, files, imports, presets) <- [`toolbar`] <- [`app`].
+//! Layers, each using only those before it: [`ui`] (formatting, colours, DOM helpers) and
+//! [`worker`] (the typed bridge to the page's workers) <- [`state`] (the scenario, the
+//! runner, notices) <- [`charts`] <- [`editor`], [`results`] <- [`io`] (links, files,
+//! imports, presets, the lazily loaded tools) <- [`explore`], [`story`] <- [`toolbar`] <-
+//! [`app`]. Test modules keep to the same order.
 
 pub mod app;
 pub mod charts;

@@ -396,48 +396,38 @@ impl JobRt {
             self.flags &= !bit;
         }
     }
+}
+
+/// Each yes/no fact of [`JobRt::flags`] as a getter and a setter.
+macro_rules! job_flags {
+    ($($(#[$doc:meta])* $get:ident, $set:ident = $bit:ident;)*) => {
+        impl JobRt {
+            $(
+                $(#[$doc])*
+                pub fn $get(&self) -> bool {
+                    self.flag($bit)
+                }
+                pub fn $set(&mut self, on: bool) {
+                    self.set_flag($bit, on);
+                }
+            )*
+        }
+    };
+}
+
+job_flags! {
     /// The preemption in progress saves a checkpoint during grace.
-    pub fn pre_save(&self) -> bool {
-        self.flag(PRE_SAVE)
-    }
-    pub fn set_pre_save(&mut self, on: bool) {
-        self.set_flag(PRE_SAVE, on);
-    }
+    pre_save, set_pre_save = PRE_SAVE;
     /// The current STARTING includes a restore.
-    pub fn restoring(&self) -> bool {
-        self.flag(RESTORING)
-    }
-    pub fn set_restoring(&mut self, on: bool) {
-        self.set_flag(RESTORING, on);
-    }
+    restoring, set_restoring = RESTORING;
     /// The current STARTING follows a preemption (`restart_h`).
-    pub fn restarting(&self) -> bool {
-        self.flag(RESTARTING)
-    }
-    pub fn set_restarting(&mut self, on: bool) {
-        self.set_flag(RESTARTING, on);
-    }
+    restarting, set_restarting = RESTARTING;
     /// SPEC 14: the current run's dispatch was borrowing.
-    pub fn run_borrowed(&self) -> bool {
-        self.flag(RUN_BORROWED)
-    }
-    pub fn set_run_borrowed(&mut self, on: bool) {
-        self.set_flag(RUN_BORROWED, on);
-    }
+    run_borrowed, set_run_borrowed = RUN_BORROWED;
     /// SPEC 14: some `set_priority` raised its priority.
-    pub fn raised(&self) -> bool {
-        self.flag(RAISED)
-    }
-    pub fn set_raised(&mut self, on: bool) {
-        self.set_flag(RAISED, on);
-    }
+    raised, set_raised = RAISED;
     /// SPEC 14: a continuation folded into the job it continues (never reported itself).
-    pub fn merged(&self) -> bool {
-        self.flag(MERGED)
-    }
-    pub fn set_merged(&mut self, on: bool) {
-        self.set_flag(MERGED, on);
-    }
+    merged, set_merged = MERGED;
 }
 
 // `OptMs` moved to the model (job deadlines are one); the old path still works.
