@@ -26,7 +26,7 @@ use serde_json::{Map, Value};
 
 use crate::input::model::Scenario;
 use crate::input::path::{Path, Seg};
-use crate::output::json::{num, stats_json, string};
+use crate::output::json::{num, shares_and_totals_json, string};
 use crate::output::stats::{nearest_rank, stats, Stats, MS_PER_HOUR};
 use crate::{input::validate, simulation::Options, simulation::Sim, Problem};
 
@@ -488,21 +488,11 @@ impl Sweep {
     fn outcome(&self, p: usize, seed: u64, sc: &Scenario) -> Outcome {
         let sim = Sim::new(sc, Options::summary()).run();
         let (shares, total) = stats(&sim);
-        let (kueue, contract) = (sc.is_kueue(), sc.contract);
         let mut out = String::with_capacity(512 + shares.len() * 900);
         out.push_str("{\"values\":");
         out.push_str(&self.values_json(p));
-        let _ = write!(out, ",\"seed\":{seed},\"shares\":{{");
-        for (i, st) in shares.iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&string(&sc.shares[i].name));
-            out.push(':');
-            stats_json(st, kueue, contract, &mut out);
-        }
-        out.push_str("},\"totals\":");
-        stats_json(&total, kueue, contract, &mut out);
+        let _ = write!(out, ",\"seed\":{seed},");
+        shares_and_totals_json(sc, &shares, &total, &mut out);
         out.push('}');
         Outcome {
             line: out,

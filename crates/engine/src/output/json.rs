@@ -4,7 +4,7 @@
 
 use std::fmt::Write as _;
 
-use crate::input::model::Ms;
+use crate::input::model::{Ms, Scenario};
 use crate::simulation::{Event, EventKind, Finished, State, NO_JOB};
 
 use super::explain::{explain_preempt, explain_recovery, explain_waiting};
@@ -31,6 +31,28 @@ pub(crate) fn percentiles_json(p: &Percentiles) -> String {
         num(p.p99),
         num(p.max)
     )
+}
+
+/// SPEC 8's `"shares":{NAME:STATS,..},"totals":STATS`, the part of a result a sweep line
+/// repeats (SPEC 15).
+pub(crate) fn shares_and_totals_json(
+    sc: &Scenario,
+    shares: &[Stats],
+    total: &Stats,
+    out: &mut String,
+) {
+    let (kueue, contract) = (sc.is_kueue(), sc.contract);
+    out.push_str("\"shares\":{");
+    for (i, st) in shares.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&string(&sc.shares[i].name));
+        out.push(':');
+        stats_json(st, kueue, contract, out);
+    }
+    out.push_str("},\"totals\":");
+    stats_json(total, kueue, contract, out);
 }
 
 /// One share's (or the totals') metrics; with the SPEC 14 blocks when `contract` (the
@@ -330,17 +352,8 @@ pub fn to_json(sim: &Finished) -> String {
     let mut out = String::with_capacity(1024 + sim.events().len() * 96 + sc.jobs.len() * 160);
     out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
     out.push_str(&secs(sim.end()));
-    out.push_str(",\"shares\":{");
-    for (i, st) in shares.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        out.push_str(&string(&sc.shares[i].name));
-        out.push(':');
-        stats_json(st, kueue, contract, &mut out);
-    }
-    out.push_str("},\"totals\":");
-    stats_json(&total, kueue, contract, &mut out);
+    out.push(',');
+    shares_and_totals_json(sc, &shares, &total, &mut out);
     if kueue {
         cohorts_json(sim, &mut out);
     }

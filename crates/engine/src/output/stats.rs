@@ -391,26 +391,8 @@ pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
         st.recovery.counts = sim.counts()[s].recovery;
         st.recovery.wait_after_interruption = after.0[s];
         add_recovery(&mut total.recovery, &st.recovery);
-        let (j, t) = (&mut total.jobs, &st.jobs);
-        j.submitted += t.submitted;
-        j.succeeded += t.succeeded;
-        j.failed += t.failed;
-        j.unfinished += t.unfinished;
-        j.rejected += t.rejected;
-        j.unschedulable += t.unschedulable;
-        let (a, b) = (&mut total.time, &st.time);
-        a.entitled += b.entitled;
-        a.own += b.own;
-        a.borrowed += b.borrowed;
-        a.lent += b.lent;
-        a.held += b.held;
-        a.useful += b.useful;
-        a.lost += b.lost;
-        a.startup += b.startup;
-        a.checkpoint += b.checkpoint;
-        a.grace += b.grace;
-        a.useful_borrowed += b.useful_borrowed;
-        a.restart += b.restart;
+        total.jobs += &st.jobs;
+        total.time += &st.time;
         total.reclaim += st.reclaim;
         total.in_share += st.in_share;
         total.reclaim_while_borrowing += st.reclaim_while_borrowing;
@@ -427,21 +409,58 @@ pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
 
 /// Adds a share's SPEC 14 counts to the totals (the percentiles are computed apart).
 fn add_recovery(a: &mut RecoveryStats, b: &RecoveryStats) {
-    let (x, y) = (&mut a.counts, &b.counts);
-    x.interruptions += y.interruptions;
-    x.restores += y.restores;
-    x.restore_failures += y.restore_failures;
-    x.invalid_resumes += y.invalid_resumes;
-    x.retries_exhausted += y.retries_exhausted;
-    x.resubmitted += y.resubmitted;
-    x.alarms += y.alarms;
-    x.priority_overrides += y.priority_overrides;
-    x.allocation_changes += y.allocation_changes;
+    a.counts += &b.counts;
     a.ended += b.ended;
     a.deadline_met += b.deadline_met;
     a.deadline_decided += b.deadline_decided;
     a.priority_raised += b.priority_raised;
 }
+
+/// `a += &b` field by field, for the counts and times that add up over shares into the
+/// totals (in share order: `lent` is a float).
+macro_rules! add_fields {
+    ($t:ty { $($f:ident),* $(,)? }) => {
+        impl std::ops::AddAssign<&$t> for $t {
+            fn add_assign(&mut self, b: &$t) {
+                $(self.$f += b.$f;)*
+            }
+        }
+    };
+}
+
+add_fields!(JobCounts {
+    submitted,
+    succeeded,
+    failed,
+    unfinished,
+    rejected,
+    unschedulable
+});
+add_fields!(InstanceTime {
+    entitled,
+    own,
+    borrowed,
+    lent,
+    held,
+    useful,
+    lost,
+    startup,
+    checkpoint,
+    grace,
+    useful_borrowed,
+    restart,
+});
+add_fields!(crate::simulation::RecoveryCounts {
+    interruptions,
+    restores,
+    restore_failures,
+    invalid_resumes,
+    retries_exhausted,
+    resubmitted,
+    alarms,
+    priority_overrides,
+    allocation_changes,
+});
 
 /// SPEC 12 results of one cohort (Kueue model): its instance-hours of quota (subtree),
 /// borrowed from its parent and lent to it, and the preemptions of the jobs of every share

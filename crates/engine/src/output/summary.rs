@@ -36,6 +36,20 @@ pub(crate) fn hrs(h: f64, big: bool) -> String {
     }
 }
 
+/// A table row: the first cell left-aligned, the others right-aligned, each in its
+/// column's width, two spaces apart; no trailing spaces.
+fn aligned(row: &[String], widths: &[usize]) -> String {
+    let mut line = String::new();
+    for (c, cell) in row.iter().enumerate() {
+        if c == 0 {
+            let _ = write!(line, "{cell:<w$}", w = widths[c]);
+        } else {
+            let _ = write!(line, "  {cell:>w$}", w = widths[c]);
+        }
+    }
+    line.trim_end().to_string()
+}
+
 /// The `--summary` table: one aligned row per share, then the totals.
 pub fn summary_table(sim: &Finished) -> String {
     let sc = sim.scenario();
@@ -128,15 +142,7 @@ pub fn summary_table(sim: &Finished) -> String {
         sim.event_count()
     );
     for (i, r) in rows.iter().enumerate() {
-        let mut line = String::new();
-        for (c, cell) in r.iter().enumerate() {
-            if c == 0 {
-                let _ = write!(line, "{cell:<w$}", w = widths[c]);
-            } else {
-                let _ = write!(line, "  {cell:>w$}", w = widths[c]);
-            }
-        }
-        out.push_str(line.trim_end());
+        out.push_str(&aligned(r, &widths));
         out.push('\n');
         if i == 0 || i == rows.len() - 2 {
             out.push_str(&"-".repeat(widths.iter().sum::<usize>() + 2 * (widths.len() - 1)));
@@ -213,15 +219,7 @@ fn recovery_table(
         .collect();
     out.push_str("\nrecovery (SPEC 14)\n");
     for r in &rows {
-        let mut line = String::new();
-        for (c, cell) in r.iter().enumerate() {
-            if c == 0 {
-                let _ = write!(line, "{cell:<w$}", w = widths[c]);
-            } else {
-                let _ = write!(line, "  {cell:>w$}", w = widths[c]);
-            }
-        }
-        out.push_str(line.trim_end());
+        out.push_str(&aligned(r, &widths));
         out.push('\n');
     }
     out.push_str(

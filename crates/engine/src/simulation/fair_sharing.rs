@@ -16,7 +16,7 @@ use crate::simulation::quota_tree::{Node, QuotaTree};
 use crate::simulation::share_value::ShareValue;
 use crate::simulation::{Cause, JobId, Sim};
 
-use super::kueue::{Candidate, Trial, Variant};
+use super::kueue::{fill_back, Candidate, Trial, Variant};
 
 /// A dominant resource share (SPEC 12; Kueue `DRS`, fair_sharing.go): the largest over
 /// types of `borrowed x 1000 / lendable` (kept as the fraction `num / den`), divided by the
@@ -366,7 +366,12 @@ impl Sim<'_> {
             return None;
         }
         trial.tree.remove_usage(s, n);
-        fs_fill_back(&mut trial, &mut chosen, |tr| self.tree_fits(tr, s, t, n));
+        fill_back(
+            &mut trial,
+            &mut chosen,
+            |c| c.0,
+            |tr| self.tree_fits(tr, s, t, n),
+        );
         Some(chosen.into_iter().map(|(_, v)| v).collect())
     }
 
@@ -499,27 +504,4 @@ fn take(
         shares,
     };
     chosen.push((c, v));
-}
-
-/// Kueue `fillBackWorkloads` with borrowing allowed (preemption.go): from the
-/// second-to-last victim down, put each back and keep it back when J still fits.
-fn fs_fill_back(
-    trial: &mut Trial,
-    chosen: &mut Vec<(Candidate, Victim)>,
-    fits: impl Fn(&Trial) -> bool,
-) {
-    if chosen.len() < 2 {
-        return;
-    }
-    for i in (0..chosen.len() - 1).rev() {
-        let c = chosen[i].0;
-        trial.tree.add_usage(c.share, c.instances);
-        trial.sum_used += c.instances;
-        if fits(trial) {
-            chosen.remove(i);
-        } else {
-            trial.tree.remove_usage(c.share, c.instances);
-            trial.sum_used -= c.instances;
-        }
-    }
 }

@@ -806,9 +806,12 @@ impl Sim<'_> {
         let mut chosen: Vec<Candidate> = Vec::new();
         for list in lists {
             if self.walk_list(j, list, borrow, &mut trial, &mut chosen) {
-                fill_back(&mut trial, &mut chosen, |tr| {
-                    self.attempt_fits(tr, s, t, n, borrow)
-                });
+                fill_back(
+                    &mut trial,
+                    &mut chosen,
+                    |&c| c,
+                    |tr| self.attempt_fits(tr, s, t, n, borrow),
+                );
                 return Some(chosen.iter().map(victim).collect());
             }
         }
@@ -1050,17 +1053,19 @@ pub(crate) fn victim(c: &Candidate) -> Victim {
 }
 
 /// Kueue `fillBackWorkloads`: walk the chosen victims in reverse from the second-to-last,
-/// put each back, and keep it back when J still fits.
-pub(crate) fn fill_back(
+/// put each back, and keep it back when J still fits. `chosen` holds candidates, or
+/// candidates with what they were chosen as (fair sharing): `candidate` reads one.
+pub(crate) fn fill_back<T>(
     trial: &mut Trial,
-    chosen: &mut Vec<Candidate>,
+    chosen: &mut Vec<T>,
+    candidate: impl Fn(&T) -> Candidate,
     fits: impl Fn(&Trial) -> bool,
 ) {
     if chosen.len() < 2 {
         return;
     }
     for i in (0..chosen.len() - 1).rev() {
-        let c = chosen[i];
+        let c = candidate(&chosen[i]);
         trial.tree.add_usage(c.share, c.instances);
         trial.sum_used += c.instances;
         if fits(trial) {

@@ -114,21 +114,28 @@ impl Sim<'_> {
         let r = &mut self.jobs[j.index()];
         if fail < rec.restore_failure {
             let lost = r.saved;
-            r.saved = 0;
-            r.useful_borrowed = 0;
-            self.books.corrupt.remove(&j);
-            self.accrue(
-                j,
-                Acc {
-                    lost,
-                    ..Acc::default()
-                },
-            );
+            self.lose_progress(j, lost);
             self.books.counts[s].recovery.restore_failures += 1;
             self.log(j, s, EventKind::RestoreFailed { lost });
         } else if corrupt < rec.invalid_resume {
             self.books.corrupt.entry(j).or_insert(r.saved);
         }
+    }
+
+    /// SPEC 14: job `j` loses all its kept progress (`lost`, booked as lost time): nothing
+    /// saved, nothing of it made in borrowed runs, no corrupt resume pending.
+    fn lose_progress(&mut self, j: JobId, lost: Ms) {
+        let r = &mut self.jobs[j.index()];
+        r.saved = 0;
+        r.useful_borrowed = 0;
+        self.books.corrupt.remove(&j);
+        self.accrue(
+            j,
+            Acc {
+                lost,
+                ..Acc::default()
+            },
+        );
     }
 
     /// SPEC 14 `invalid_resume`: the work of a corrupt run completed. Instead of
@@ -142,18 +149,9 @@ impl Sim<'_> {
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         let lost = p.progress;
-        r.saved = 0;
         r.base = 0;
         r.run_start = now;
-        r.useful_borrowed = 0;
-        self.books.corrupt.remove(&j);
-        self.accrue(
-            j,
-            Acc {
-                lost,
-                ..Acc::default()
-            },
-        );
+        self.lose_progress(j, lost);
         self.books.counts[s].recovery.invalid_resumes += 1;
         self.log(j, s, EventKind::InvalidResume { lost });
         let done = now + lifecycle::run_length(0, work, ckpt);

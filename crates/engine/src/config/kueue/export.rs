@@ -157,12 +157,7 @@ pub(crate) fn export(
                 &quotas(&c.limits, &c.borrowing_limit, &c.lending_limit),
                 "  ",
             );
-            if spec.is_empty() {
-                out.push_str(" {}\n");
-            } else {
-                out.push('\n');
-                out.push_str(&spec);
-            }
+            push_spec(&mut out, &spec);
         }
         for s in &sc.shares {
             let k = &s.kueue;
@@ -262,12 +257,7 @@ pub(crate) fn export(
         ));
         let mut spec = String::new();
         resource_groups(&mut spec, resource, &quotas(&pool, &[], &[]), "  ");
-        if spec.is_empty() {
-            out.push_str(" {}\n");
-        } else {
-            out.push('\n');
-            out.push_str(&spec);
-        }
+        push_spec(&mut out, &spec);
         for s in &sc.shares {
             let n_types = sc.instance_types.len();
             let zeros = |l: &[Option<u64>]| -> Vec<Option<u64>> {
@@ -330,5 +320,15 @@ pub(crate) fn export(
     Exported {
         text: out,
         warnings,
+    }
+}
+
+/// Ends an object's `spec:` line: its fields below it, or ` {}` when it has none.
+fn push_spec(out: &mut String, spec: &str) {
+    if spec.is_empty() {
+        out.push_str(" {}\n");
+    } else {
+        out.push('\n');
+        out.push_str(spec);
     }
 }

@@ -11,6 +11,17 @@ pub(super) struct Share {
     pub(super) demand: u128,
 }
 
+impl Share {
+    /// A share named `name`, with no jobs yet.
+    fn named(name: String) -> Share {
+        Share {
+            name,
+            jobs: 0,
+            demand: 0,
+        }
+    }
+}
+
 /// What the scenario will hold, before it is written as JSON.
 pub(super) struct Plan {
     /// Sorted by submit time, each with its final share.
@@ -59,32 +70,20 @@ pub(super) fn plan_scenario(
         };
         for i in kept {
             final_of[i] = shares.len();
-            shares.push(Share {
-                name: table.names[i].clone(),
-                jobs: 0,
-                demand: 0,
-            });
+            shares.push(Share::named(table.names[i].clone()));
         }
         if !folded.is_empty() {
             for i in folded {
                 final_of[i] = shares.len();
             }
-            shares.push(Share {
-                name: "other".to_string(),
-                jobs: 0,
-                demand: 0,
-            });
+            shares.push(Share::named("other".to_string()));
         }
     } else {
         // A share named `other` goes last.
         crate::sort::stable_by_i64(&mut order, &|&i| i64::from(table.names[i] == "other"));
         for i in order {
             final_of[i] = shares.len();
-            shares.push(Share {
-                name: table.names[i].clone(),
-                jobs: 0,
-                demand: 0,
-            });
+            shares.push(Share::named(table.names[i].clone()));
         }
     }
     if shares.len() > MAX_SHARES {
