@@ -10,10 +10,6 @@ use std::path::Path;
 use common::Out;
 use serde_json::Value;
 
-const TRACE: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../../shared/traces/philly-adaptdl.csv"
-);
 const JOBS: u64 = 82_247;
 
 /// Runs `quotasim ARGS` on `stdin` (megabytes of scenario) and checks it did not panic.
@@ -28,31 +24,20 @@ fn quotasim(args: &[&str], stdin: Option<&str>) -> Out {
 }
 
 fn trace_present() -> bool {
-    if Path::new(TRACE).is_file() {
+    if Path::new(common::PHILLY).is_file() {
         true
     } else {
-        eprintln!("note: {TRACE} is absent; skipping the Philly trace test");
+        eprintln!(
+            "note: {} is absent; skipping the Philly trace test",
+            common::PHILLY
+        );
         false
     }
 }
 
 /// `quotasim trace import` of the whole trace with `extra` options; returns the scenario JSON.
 fn import(extra: &[&str]) -> String {
-    let mut args = vec![
-        "trace",
-        "import",
-        TRACE,
-        "--submit",
-        "timestamp",
-        "--duration",
-        "duration",
-        "--gpus",
-        "num_gpus",
-        "--share",
-        "cluster",
-    ];
-    args.extend_from_slice(extra);
-    let out = quotasim(&args, None);
+    let out = common::philly_import(extra).expect("the trace is present");
     assert_eq!(out.code, 0, "trace import failed:\n{}", out.stderr);
     assert!(
         out.stderr.contains("imported 82,247 jobs"),

@@ -8,6 +8,42 @@ use std::process::{Command, Stdio};
 
 pub const BIN: &str = env!("CARGO_BIN_EXE_quotasim");
 
+/// The Philly trace (`shared/traces/philly-adaptdl.csv`), beside the repository.
+pub const PHILLY: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/traces/philly-adaptdl.csv"
+);
+
+/// `quotasim trace import` of the Philly trace with its columns (submit, duration, GPUs,
+/// share by cluster), then `extra` options; `None` (with a note) when the trace is absent.
+pub fn philly_import(extra: &[&str]) -> Option<Out> {
+    if !Path::new(PHILLY).is_file() {
+        eprintln!("note: {PHILLY} is absent; skipping");
+        return None;
+    }
+    let mut args = vec![
+        "trace",
+        "import",
+        PHILLY,
+        "--submit",
+        "timestamp",
+        "--duration",
+        "duration",
+        "--gpus",
+        "num_gpus",
+        "--share",
+        "cluster",
+    ];
+    args.extend_from_slice(extra);
+    let out = quotasim(&args, None);
+    assert!(
+        !out.stderr.contains("panicked"),
+        "quotasim {args:?} panicked:\n{}",
+        out.stderr
+    );
+    Some(out)
+}
+
 /// A scenario of the engine's golden set.
 pub fn golden(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
