@@ -6,7 +6,9 @@
 //! Stages, lowest first (a file may use its own stage and those below):
 //! `sort`, `link` and the crate root's `Problem` < `input` < `simulation`, `config` <
 //! `output` < `pipeline` < `analysis`. Test modules (`#[cfg(test)]` to the end of a file)
-//! and comments are not checked.
+//! and comments are not checked. A name imported through a folder's re-exports
+//! (`crate::simulation::Sim`) counts as an import of the file that defines it
+//! (`simulation/state.rs`), so a circle cannot hide behind a `pub use`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -141,29 +143,157 @@ fn segments(s: &str) -> Vec<String> {
     out
 }
 
-/// The file a path resolves to: the longest module prefix that is a file of the crate.
-fn file_of(path: &[String], modules: &BTreeMap<Vec<String>, PathBuf>) -> Option<Vec<String>> {
-    (1..=path.len())
+/// The file a path resolves to: the longest module prefix that is a file of the crate,
+/// then, for a name that file does not define itself, the file its re-exports take it from.
+fn file_of(path: &[String], modules: &Modules) -> Option<Vec<String>> {
+    let m = (1..=path.len())
         .rev()
         .map(|n| path[..n].to_vec())
-        .find(|m| modules.contains_key(m))
+        .find(|m| modules.files.contains_key(m))?;
+    let Some(name) = path.get(m.len()) else {
+        return Some(m);
+    };
+    Some(defining(&m, name, modules, 0).unwrap_or(m))
+}
+
+/// The module that defines `name`, looking in `m` and then through its re-exports.
+fn defining(m: &Vec<String>, name: &str, modules: &Modules, depth: u8) -> Option<Vec<String>> {
+    let text = modules.code.get(m)?;
+    if depth > 8 {
+        return None;
+    }
+    if defines(text, name) {
+        return Some(m.clone());
+    }
+    for (from, names) in reexports(m, text) {
+        let Some(src) = (1..=from.len())
+            .rev()
+            .map(|n| from[..n].to_vec())
+            .find(|x| modules.files.contains_key(x))
+        else {
+            continue;
+        };
+        match names {
+            Some(names) if names.iter().any(|n| n == name) => {
+                return defining(&src, name, modules, depth + 1).or(Some(src));
+            }
+            Some(_) => {}
+            None => {
+                if let Some(found) = defining(&src, name, modules, depth + 1) {
+                    return Some(found);
+                }
+            }
+        }
+    }
+    None
+}
+
+/// Whether `code` defines an item called `name`.
+fn defines(code: &str, name: &str) -> bool {
+    [
+        "struct",
+        "enum",
+        "fn",
+        "type",
+        "const",
+        "static",
+        "trait",
+        "union",
+        "macro_rules!",
+    ]
+    .iter()
+    .any(|kw| {
+        let pat = format!("{kw} {name}");
+        code.match_indices(&pat).any(|(i, _)| {
+            let before = code[..i].chars().next_back();
+            let after = code[i + pat.len()..].chars().next();
+            !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+                && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+        })
+    })
+}
+
+/// A module's `pub use` items: the module path each takes from, with the names it takes
+/// (`None`: all of them, `*`).
+fn reexports(m: &[String], code: &str) -> Vec<(Vec<String>, Option<Vec<String>>)> {
+    let mut out = Vec::new();
+    for stmt in code.split(';') {
+        let s = stmt.trim();
+        let Some(rest) = s
+            .strip_prefix("pub use ")
+            .or_else(|| s.strip_prefix("pub(crate) use "))
+            .or_else(|| s.strip_prefix("pub(super) use "))
+        else {
+            continue;
+        };
+        // `a as b` keeps `a`: mark the rename before the spaces go.
+        let rest = rest.replace(" as ", "@");
+        let rest: String = rest.chars().filter(|c| !c.is_whitespace()).collect();
+        let (prefix, names) = match rest.rsplit_once("::") {
+            Some((p, "*")) => (p.to_string(), None),
+            Some((p, n)) if n.starts_with('{') => (
+                p.to_string(),
+                Some(
+                    n.trim_matches(|c| c == '{' || c == '}')
+                        .split(',')
+                        .filter(|x| !x.is_empty())
+                        .map(|x| x.split('@').next().unwrap_or(x).to_string())
+                        .collect(),
+                ),
+            ),
+            Some((p, n)) => (p.to_string(), Some(vec![n.to_string()])),
+            None => continue,
+        };
+        let mut segs: Vec<&str> = prefix.split("::").collect();
+        let mut from: Vec<String> = match segs.first().copied() {
+            Some("crate") => {
+                segs.remove(0);
+                Vec::new()
+            }
+            Some("super") => {
+                segs.remove(0);
+                m[..m.len().saturating_sub(1)].to_vec()
+            }
+            Some("self") => {
+                segs.remove(0);
+                m.to_vec()
+            }
+            _ => m.to_vec(),
+        };
+        from.extend(segs.iter().map(|s| s.to_string()));
+        out.push((from, names));
+    }
+    out
+}
+
+/// Every file of the crate by module path, and its code (comments and tests left out).
+struct Modules {
+    files: BTreeMap<Vec<String>, PathBuf>,
+    code: BTreeMap<Vec<String>, String>,
 }
 
 #[test]
 fn the_engine_imports_by_folder_never_up_a_stage_and_without_circles() {
     let mut all = Vec::new();
     files(Path::new(SRC), &mut all);
-    let modules: BTreeMap<Vec<String>, PathBuf> =
+    let files: BTreeMap<Vec<String>, PathBuf> =
         all.iter().map(|f| (module_of(f), f.clone())).collect();
+    let code_of = files
+        .iter()
+        .map(|(m, f)| (m.clone(), code(&std::fs::read_to_string(f).unwrap())))
+        .collect();
+    let modules = Modules {
+        files,
+        code: code_of,
+    };
     let mut problems = Vec::new();
     let mut edges: BTreeMap<Vec<String>, BTreeSet<Vec<String>>> = BTreeMap::new();
-    for (module, file) in &modules {
+    for (module, text) in &modules.code {
         if module.is_empty() {
             continue; // lib.rs: the crate root's re-exports are for outside users
         }
         let name = module.join("/");
         let own = stage(&module[0]).unwrap_or(u8::MAX);
-        let text = code(&std::fs::read_to_string(file).unwrap());
         for path in crate_paths(&text) {
             let Some(target) = stage(&path[0]) else {
                 problems.push(format!(
@@ -262,4 +392,36 @@ fn the_checker_catches_what_it_should() {
         code("use a;\n// use crate::b;\n#[cfg(test)]\nuse crate::c;"),
         "use a;\n"
     );
+    // A name taken through a folder's `pub use` resolves to the file that defines it.
+    let m = |s: &str| s.split('/').map(String::from).collect::<Vec<_>>();
+    let files: BTreeMap<Vec<String>, PathBuf> = ["sim", "sim/state", "sim/job", "sim/kueue"]
+        .iter()
+        .map(|s| (m(s), PathBuf::from(s)))
+        .collect();
+    let code_of = [
+        (
+            "sim",
+            "pub mod state;\npub use state::*;\npub use kueue::{Kueue as K, Class};",
+        ),
+        ("sim/state", "pub use super::job::*;\npub struct Sim<'a> {}"),
+        ("sim/job", "pub enum Reason {}"),
+        ("sim/kueue", "pub(crate) struct Kueue;\npub enum Class {}"),
+    ]
+    .iter()
+    .map(|(k, v)| (m(k), v.to_string()))
+    .collect();
+    let modules = Modules {
+        files,
+        code: code_of,
+    };
+    let path = |s: &str| s.split("::").map(String::from).collect::<Vec<_>>();
+    assert_eq!(file_of(&path("sim::Sim"), &modules), Some(m("sim/state")));
+    assert_eq!(file_of(&path("sim::Reason"), &modules), Some(m("sim/job")));
+    assert_eq!(file_of(&path("sim::Kueue"), &modules), Some(m("sim/kueue")));
+    assert_eq!(
+        file_of(&path("sim::kueue::Kueue"), &modules),
+        Some(m("sim/kueue"))
+    );
+    assert_eq!(file_of(&path("sim::Class"), &modules), Some(m("sim/kueue")));
+    assert_eq!(file_of(&path("sim::Unknown"), &modules), Some(m("sim")));
 }

@@ -123,7 +123,7 @@ pub fn explain_waiting(
     sc: &Scenario,
     job: JobId,
     reason: Reason,
-    why: Option<crate::simulation::kueue::Binding>,
+    why: Option<crate::simulation::Binding>,
 ) -> String {
     match why {
         Some(b) if sc.is_kueue() => explain_kueue_wait(sc, job, reason, b),
@@ -140,9 +140,9 @@ fn explain_kueue_wait(
     sc: &Scenario,
     job: JobId,
     reason: Reason,
-    why: crate::simulation::kueue::Binding,
+    why: crate::simulation::Binding,
 ) -> String {
-    use crate::simulation::kueue::Binding;
+    use crate::simulation::Binding;
     let j = &sc.jobs[job.index()];
     let s = &sc.shares[j.share()].name;
     let ty = &sc.instance_types[j.instance_type()].name;

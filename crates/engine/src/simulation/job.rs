@@ -142,7 +142,7 @@ pub enum EventKind {
     Reject,
     /// A waiting reason changed; in the Kueue model with the limit that binds (SPEC 12),
     /// for the explanation only.
-    Waiting(Reason, Option<super::kueue::Binding>),
+    Waiting(Reason, Option<Binding>),
     SetPriority(Priority),
     UpdateShare,
     /// SPEC 14: a restore from a checkpoint failed; `lost` ms of checkpointed progress.
@@ -432,3 +432,44 @@ job_flags! {
 
 // `OptMs` moved to the model (job deadlines are one); the old path still works.
 pub use crate::input::model::OptMs;
+
+/// What a job asks for, the key of its share's bucket: instances of one type. Ordered by
+/// type, then instances.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Size {
+    pub ty: TypeIx,
+    pub instances: u64,
+}
+
+impl Size {
+    /// The size of job `spec`.
+    pub fn of(spec: &JobSpec) -> Size {
+        Size {
+            ty: TypeIx::new(spec.instance_type()),
+            instances: spec.instances(),
+        }
+    }
+}
+
+/// What holds a waiting job back in the Kueue model (SPEC 12 waiting reasons): the limit
+/// that binds, the node it belongs to (a share or a cohort) and the numbers the
+/// explanation names. Carried by the `waiting` event for its explanation only: the reason
+/// code alone decides when a `waiting` event is logged.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Binding {
+    /// A share in no cohort has used its nominal quota (`entitlement_exhausted`).
+    OwnNominal { limit: u64 },
+    /// The borrowing limit of `node` (the share, or a cohort on its path) is used up.
+    BorrowingLimit { node: u32, limit: u64 },
+    /// Cohort `node` (the root, or one whose parent cannot lend more) has `free` unused
+    /// quota, less than the `need` that reaches it; lending limits keep `private` idle
+    /// instances elsewhere in its subtree private to their nodes.
+    CohortFull {
+        node: u32,
+        free: u64,
+        need: u64,
+        private: u64,
+    },
+    /// The environment's physical capacity (SPEC 12 capacity condition).
+    Capacity { capacity: u64 },
+}

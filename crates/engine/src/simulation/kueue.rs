@@ -13,7 +13,9 @@ use std::collections::BinaryHeap;
 use crate::input::model::{Priority, Queueing, ReclaimPolicy, TypeIx, WithinShare};
 use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
-use crate::simulation::{AKey, Cause, FailedSearch, JobId, Reason, Sim, Size};
+use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size};
+
+use super::offers::{Heads, KHead, KOffer, PassScratch};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -61,38 +63,6 @@ pub(crate) struct Group {
     pub lca: Option<Node>,
 }
 
-/// An offer in the Kueue model's order (SPEC 12 "Order of offers").
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct KOffer {
-    /// Classical order: not borrowing first, then higher priority, then earlier submit,
-    /// then share order, as one integer ([`order_rank`]).
-    rank: u128,
-    job: JobId,
-    /// Its place in the share's [`Heads`] (queue order).
-    head: u32,
-    fits: bool,
-}
-
-/// A share's queue heads as the Kueue pass reads them (SPEC 12 "Order of offers"): the
-/// first job of every bucket in queue order, with its type, size and whether the share has
-/// a limit of that type. Kept in the share's `ShareRt` from one pass to the next and read
-/// again only when its queue `version` or the configuration (the structure epoch) changed.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Heads {
-    /// (version, structure epoch) the heads were read at.
-    at: Option<(u64, u64)>,
-    heads: Vec<KHead>,
-}
-
-/// A queue head as an offer reads it: its job, its size and whether its share has a limit
-/// of its type (a head without one is never offered).
-#[derive(Clone, Copy, Debug)]
-struct KHead {
-    job: JobId,
-    size: Size,
-    limited: bool,
-}
-
 /// SPEC 12 "Order of offers", classical: the key `(borrowing, Reverse(priority), submit,
 /// share)` as one integer with the same order (borrowing in the top bit, then the
 /// priority reversed, the submit time with its sign bit flipped, the share index), so
@@ -108,44 +78,6 @@ fn order_rank(borrows: bool, priority: Priority, submit: i64, s: usize) -> u128 
 
 /// The borrowing bit of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
 const BORROWING: u128 = 1 << 127;
-
-/// SPEC 12: the Kueue model's own state (empty in the AWS model).
-#[derive(Debug, Default)]
-pub(super) struct KueueState {
-    /// The quota tree per instance type.
-    pub(super) trees: Vec<QuotaTree>,
-    /// Capacity reserved in the current pass per type.
-    pub(super) reserved: Vec<u64>,
-    /// The pass's working storage (reset by every pass, kept for its allocations).
-    pub(super) scratch: PassScratch,
-}
-
-/// The Kueue pass's working storage, kept in [`Sim`] from one pass to the next so that a
-/// pass allocates nothing; every pass starts by resetting it (no content is carried over).
-#[derive(Debug, Default)]
-pub(crate) struct PassScratch {
-    passed: Vec<Vec<Size>>,
-    blocked: Vec<bool>,
-    offers: Vec<Option<KOffer>>,
-    ranks: Vec<u128>,
-    available: Vec<Option<(usize, i128)>>,
-}
-
-impl PassScratch {
-    /// Empty storage for a pass over `shares` shares.
-    fn reset(&mut self, shares: usize) {
-        self.passed.resize_with(shares, Vec::new);
-        self.passed.iter_mut().for_each(Vec::clear);
-        self.blocked.clear();
-        self.blocked.resize(shares, false);
-        self.offers.clear();
-        self.offers.resize(shares, None);
-        self.ranks.clear();
-        self.ranks.resize(shares, u128::MAX);
-        self.available.clear();
-        self.available.resize(shares, None);
-    }
-}
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
 #[derive(Clone)]
@@ -940,29 +872,6 @@ fn share_still_over(trial: &Trial, share: usize, lca: Option<Node>) -> bool {
         }
     }
     true
-}
-
-/// What holds a waiting job back in the Kueue model (SPEC 12 waiting reasons): the limit
-/// that binds, the node it belongs to (a share or a cohort) and the numbers the
-/// explanation names. Carried by the `waiting` event for its explanation only: the reason
-/// code alone decides when a `waiting` event is logged.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Binding {
-    /// A share in no cohort has used its nominal quota (`entitlement_exhausted`).
-    OwnNominal { limit: u64 },
-    /// The borrowing limit of `node` (the share, or a cohort on its path) is used up.
-    BorrowingLimit { node: u32, limit: u64 },
-    /// Cohort `node` (the root, or one whose parent cannot lend more) has `free` unused
-    /// quota, less than the `need` that reaches it; lending limits keep `private` idle
-    /// instances elsewhere in its subtree private to their nodes.
-    CohortFull {
-        node: u32,
-        free: u64,
-        need: u64,
-        private: u64,
-    },
-    /// The environment's physical capacity (SPEC 12 capacity condition).
-    Capacity { capacity: u64 },
 }
 
 impl Sim<'_> {

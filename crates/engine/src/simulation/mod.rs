@@ -14,6 +14,8 @@ mod finished;
 pub mod job;
 pub mod kueue;
 pub mod lifecycle;
+mod memo;
+mod offers;
 pub mod pass;
 pub mod preemption;
 pub mod queues;

@@ -32,27 +32,6 @@ struct Offer {
     victims: Option<Vec<Victim>>,
 }
 
-/// What the passes remember from one to the next, and their working storage.
-#[derive(Debug, Default)]
-pub(super) struct PassMemo {
-    /// What the last AWS pass found settled: the epochs it ended at (`None` before the
-    /// first pass). With these unchanged, only the shares whose queue or usage moved since
-    /// (`moved`) can have an offer or new reasons; with none moved, the next pass would do
-    /// nothing (see [`Sim::pass`]).
-    pub(super) settled: Option<[u64; 4]>,
-    /// The shares whose `version` moved since the last pass ended (a job entered or left
-    /// their queue or changed priority, or their usage fell), in any order, repeats
-    /// allowed.
-    pub(super) moved: Vec<usize>,
-    /// Scratch space of the waiting-reason update (reused to avoid allocating per pass).
-    pub(super) reasons: Vec<(Size, Reason)>,
-    /// Scratch space of `update_reasons`: the reasons that change (reused, not allocated
-    /// per pass).
-    pub(super) changes: Vec<(usize, QKey, Reason)>,
-    /// `could_pass`'s answers at the current usage epoch (preemption.rs).
-    pub(super) could_pass: std::cell::RefCell<crate::simulation::preemption::CouldPassMemo>,
-}
-
 impl Sim<'_> {
     /// SPEC 4 "The pass": serve one offer per step until no offer can be admitted, then
     /// bring every waiting reason up to date.
@@ -275,7 +254,7 @@ impl Sim<'_> {
     /// SPEC 12: the limit that binds a waiting job of the Kueue model, named by its
     /// `waiting` event's explanation (reasons of the fit conditions only; none for the AWS
     /// model, whose explanations name its fixed rules, or while the event log is off).
-    fn binding_of(&self, j: JobId, reason: Reason) -> Option<crate::simulation::kueue::Binding> {
+    fn binding_of(&self, j: JobId, reason: Reason) -> Option<super::job::Binding> {
         let fit_reason = matches!(
             reason,
             Reason::BorrowLimit

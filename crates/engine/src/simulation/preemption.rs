@@ -7,6 +7,7 @@
 
 use std::collections::BinaryHeap;
 
+use super::memo::{CouldPassKey, TrialRoom};
 use crate::input::model::Priority;
 use crate::simulation::admission::{self, TypeUsage};
 use crate::simulation::{AKey, Cause, JobId, Sim};
@@ -31,80 +32,6 @@ pub(crate) struct Preemptor {
     pub ty: usize,
     pub n: u64,
     pub priority: Priority,
-}
-
-/// What [`Sim::could_pass`]'s trial depends on besides usage and configuration: the job's
-/// share and type, what its own candidates release, and the attempt (reclaim or not).
-pub(crate) type CouldPassKey = (usize, usize, u64, bool);
-
-/// A trial's fit facts for one share: its SPEC 3 headroom and its usage of the type.
-#[derive(Clone, Copy, Debug)]
-pub(crate) struct TrialRoom {
-    headroom: admission::Headroom,
-    t: usize,
-    used: u64,
-}
-
-impl TrialRoom {
-    fn of(trial: &TypeUsage, s: usize) -> TrialRoom {
-        TrialRoom {
-            headroom: trial.headroom(s),
-            t: trial.t,
-            used: trial.used[s],
-        }
-    }
-}
-
-/// [`Sim::could_pass`]'s trials at one the usage epoch (usage and configuration change only
-/// with it): the heads of a share's buckets differ in size only, and a share whose queue
-/// changed offers its unchanged heads again, so one trial serves them all. A few entries,
-/// forgotten when the version moves.
-#[derive(Debug, Default)]
-pub(crate) struct CouldPassMemo {
-    version: u64,
-    known: Vec<(CouldPassKey, TrialRoom)>,
-    /// [`Sim::totals_after_reclaim`] of one type.
-    reclaimed: Option<(usize, admission::Totals)>,
-}
-
-/// Entries kept per version: a pass tries a few heads of a few shares.
-const MEMO_ENTRIES: usize = 32;
-
-impl CouldPassMemo {
-    fn get(&self, version: u64, key: CouldPassKey) -> Option<TrialRoom> {
-        if version != self.version {
-            return None;
-        }
-        self.known.iter().find(|(k, _)| *k == key).map(|&(_, v)| v)
-    }
-
-    fn put(&mut self, version: u64, key: CouldPassKey, pass: TrialRoom) {
-        self.at(version);
-        if self.known.len() < MEMO_ENTRIES {
-            self.known.push((key, pass));
-        }
-    }
-
-    fn reclaimed(&self, version: u64, t: usize) -> Option<admission::Totals> {
-        match self.reclaimed {
-            Some((ty, totals)) if version == self.version && ty == t => Some(totals),
-            _ => None,
-        }
-    }
-
-    fn put_reclaimed(&mut self, version: u64, t: usize, totals: admission::Totals) {
-        self.at(version);
-        self.reclaimed = Some((t, totals));
-    }
-
-    /// Forgets everything known when the version moves.
-    fn at(&mut self, version: u64) {
-        if version != self.version {
-            self.version = version;
-            self.known.clear();
-            self.reclaimed = None;
-        }
-    }
 }
 
 /// Which fit test an attempt uses (SPEC 5 step 2).

@@ -20,24 +20,6 @@ pub struct QKey {
     pub job: JobId,
 }
 
-/// What a job asks for, the key of its share's bucket: instances of one type. Ordered by
-/// type, then instances.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Size {
-    pub ty: TypeIx,
-    pub instances: u64,
-}
-
-impl Size {
-    /// The size of job `spec`.
-    pub fn of(spec: &JobSpec) -> Size {
-        Size {
-            ty: TypeIx::new(spec.instance_type()),
-            instances: spec.instances(),
-        }
-    }
-}
-
 /// A bucket's first job ([`ShareRt::heads`]): its key, then its bucket's size. Ordered by
 /// key (keys are distinct jobs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -100,10 +82,10 @@ pub struct ShareRt {
     /// SPEC 12 (Kueue model): the share's offer at the start of a pass and the
     /// (usage and structure epochs, version) it was found at; while they are unchanged
     /// the next pass starts with the same offer.
-    pub(crate) kueue_offer: Option<((u64, u64, u64), Option<super::kueue::KOffer>)>,
+    pub(super) kueue_offer: Option<((u64, u64, u64), Option<super::offers::KOffer>)>,
     /// SPEC 12 (Kueue model): the share's queue heads as its offers read them, kept from one
-    /// pass to the next (see [`super::kueue::Heads`]).
-    pub(crate) kueue_heads: super::kueue::Heads,
+    /// pass to the next (see [`super::offers::Heads`]).
+    pub(super) kueue_heads: super::offers::Heads,
 }
 
 /// SPEC 12 (Kueue model): the job of bucket `size` whose preemption search found no victims

@@ -46,8 +46,8 @@ impl Options {
 use super::agenda::Agenda;
 use super::epochs::Epochs;
 pub use super::job::*;
-use super::kueue::KueueState;
-use super::pass::PassMemo;
+use super::memo::PassMemo;
+use super::offers::KueueState;
 pub use super::queues::*;
 pub use super::record::*;
 
