@@ -294,7 +294,7 @@ fn the_engine_imports_by_folder_never_up_a_stage_and_without_circles() {
         }
         let name = module.join("/");
         let own = stage(&module[0]).unwrap_or(u8::MAX);
-        for path in crate_paths(&text) {
+        for path in crate_paths(text) {
             let Some(target) = stage(&path[0]) else {
                 problems.push(format!(
                     "{name}: crate::{} goes through the crate root's old name; import it from its folder",
