@@ -30,22 +30,28 @@ struct Pending {
     epoch: u32,
 }
 
-/// Items due at known times, sorted by time, taken in order.
+/// Items sorted by the time they are due, taken in order. The times are not stored: each
+/// list reads them from the scenario (`at`), which keeps a million jobs' submissions at 4
+/// bytes each.
 #[derive(Clone, Debug)]
 struct Sorted<T> {
-    items: Vec<(Ms, T)>,
+    items: Vec<T>,
     next: usize,
 }
 
 impl<T: Copy> Sorted<T> {
-    fn at(&self) -> Option<Ms> {
-        self.items.get(self.next).map(|e| e.0)
+    fn new(items: Vec<T>) -> Sorted<T> {
+        Sorted { items, next: 0 }
+    }
+
+    fn at(&self, at: impl Fn(T) -> Ms) -> Option<Ms> {
+        self.items.get(self.next).map(|&i| at(i))
     }
 
     /// The next item if it is due at `t`.
-    fn take_at(&mut self, t: Ms) -> Option<T> {
-        let &(at, item) = self.items.get(self.next)?;
-        (at == t).then(|| {
+    fn take_at(&mut self, t: Ms, at: impl Fn(T) -> Ms) -> Option<T> {
+        let &item = self.items.get(self.next)?;
+        (at(item) == t).then(|| {
             self.next += 1;
             item
         })
@@ -59,7 +65,7 @@ pub(super) struct Agenda {
     seq: u64,
     submissions: Sorted<JobId>,
     timed: Sorted<usize>,
-    escalations: Sorted<(JobId, Priority)>,
+    escalations: Sorted<(Ms, JobId, Priority)>,
 }
 
 impl Agenda {
@@ -79,24 +85,9 @@ impl Agenda {
         Agenda {
             timers: BinaryHeap::new(),
             seq: 0,
-            submissions: Sorted {
-                items: submissions
-                    .into_iter()
-                    .map(|j| (sc.jobs[j.index()].submit, j))
-                    .collect(),
-                next: 0,
-            },
-            timed: Sorted {
-                items: timed.into_iter().map(|e| (sc.events[e].at, e)).collect(),
-                next: 0,
-            },
-            escalations: Sorted {
-                items: escalations
-                    .into_iter()
-                    .map(|(at, j, p)| (at, (j, p)))
-                    .collect(),
-                next: 0,
-            },
+            submissions: Sorted::new(submissions),
+            timed: Sorted::new(timed),
+            escalations: Sorted::new(escalations),
         }
     }
 
@@ -114,7 +105,11 @@ impl Agenda {
 
     /// The next instant: the earliest of every source, stale timers (`live(job, epoch)`
     /// false: the job was preempted since) dropped first, for they are not events.
-    pub(super) fn next_time(&mut self, live: impl Fn(JobId, u32) -> bool) -> Option<Ms> {
+    pub(super) fn next_time(
+        &mut self,
+        sc: &Scenario,
+        live: impl Fn(JobId, u32) -> bool,
+    ) -> Option<Ms> {
         while let Some(Reverse(p)) = self.timers.peek() {
             if live(p.job, p.epoch) {
                 break;
@@ -124,9 +119,9 @@ impl Agenda {
         let timer = self.timers.peek().map(|Reverse(p)| p.at);
         [
             timer,
-            self.submissions.at(),
-            self.timed.at(),
-            self.escalations.at(),
+            self.submissions.at(|j| sc.jobs[j.index()].submit),
+            self.timed.at(|e| sc.events[e].at),
+            self.escalations.at(|e| e.0),
         ]
         .into_iter()
         .flatten()
@@ -146,17 +141,17 @@ impl Agenda {
     }
 
     /// The next job submitted at `t`, in file order.
-    pub(super) fn submission_at(&mut self, t: Ms) -> Option<JobId> {
-        self.submissions.take_at(t)
+    pub(super) fn submission_at(&mut self, sc: &Scenario, t: Ms) -> Option<JobId> {
+        self.submissions.take_at(t, |j| sc.jobs[j.index()].submit)
     }
 
     /// The next timed event (its index in `Scenario::events`) at `t`, in file order.
-    pub(super) fn timed_at(&mut self, t: Ms) -> Option<usize> {
-        self.timed.take_at(t)
+    pub(super) fn timed_at(&mut self, sc: &Scenario, t: Ms) -> Option<usize> {
+        self.timed.take_at(t, |e| sc.events[e].at)
     }
 
     /// The next SPEC 14 escalation at `t`: the job and its new priority.
     pub(super) fn escalation_at(&mut self, t: Ms) -> Option<(JobId, Priority)> {
-        self.escalations.take_at(t)
+        self.escalations.take_at(t, |e| e.0).map(|(_, j, p)| (j, p))
     }
 }

@@ -33,7 +33,7 @@ impl<'a> Sim<'a> {
     pub(super) fn next_time(&mut self) -> Option<Ms> {
         let jobs = &self.jobs;
         self.agenda
-            .next_time(|job, epoch| jobs[job.index()].epoch == epoch)
+            .next_time(self.sc, |job, epoch| jobs[job.index()].epoch == epoch)
     }
 
     /// Runs to the end (SPEC 6 "End of the run").
@@ -88,10 +88,10 @@ impl<'a> Sim<'a> {
                 Timer::StartupEnd => self.begin_running(job),
             }
         }
-        while let Some(j) = self.agenda.submission_at(t) {
+        while let Some(j) = self.agenda.submission_at(self.sc, t) {
             self.submit(j);
         }
-        while let Some(e) = self.agenda.timed_at(t) {
+        while let Some(e) = self.agenda.timed_at(self.sc, t) {
             self.apply_timed(e);
         }
         while let Some((job, priority)) = self.agenda.escalation_at(t) {
