@@ -225,7 +225,10 @@ impl Ed {
         Memo::new(move |_| {
             problems.with(|ps| {
                 ps.iter()
-                    .filter(|p| prefixes.iter().any(|f| json::path_within(&p.path, f)))
+                    .filter(|p| {
+                        let at = p.path.to_string();
+                        prefixes.iter().any(|f| json::path_within(&at, f))
+                    })
                     .count()
             })
         })
@@ -242,10 +245,12 @@ fn assign(
 ) -> Assigned {
     let mut out = Assigned::default();
     let place = |p: &Problem| -> Option<(String, String)> {
-        let field = json::candidate_paths(&p.path).find(|c| reg.contains_key(*c))?;
+        // Fields are registered by their paths' text, so the problem's is matched as text.
+        let at = p.path.to_string();
+        let field = json::candidate_paths(&at).find(|c| reg.contains_key(*c))?;
         let label = reg.get(field).map(|(_, l)| l.as_str()).unwrap_or_default();
         let value = field_value(doc, reg, field);
-        let msg = if field == p.path {
+        let msg = if field == at {
             words::beside(label, p, value)
         } else {
             words::located(p, None)

@@ -74,7 +74,7 @@ pub const AGREEMENT_TEXTS: &[(&str, &str)] = &[
 ];
 
 fn path_of(base: &Path, at: &[&str]) -> Path {
-    at.iter().fold(base.clone(), |p, k| p.key(*k))
+    at.iter().fold(base.clone(), |p, k| p.key(k))
 }
 
 /// Removes the objects at `keys` under `base` that their fields emptied. Called as the
@@ -83,7 +83,7 @@ fn path_of(base: &Path, at: &[&str]) -> Path {
 fn prune(ed: Ed, base: &Path, keys: &[&str]) {
     ed.edit(|doc| {
         for k in keys {
-            let p = base.key(*k);
+            let p = base.key(k);
             if p.get(doc)
                 .and_then(Value::as_object)
                 .is_some_and(|m| m.is_empty())
@@ -106,17 +106,19 @@ fn Group(
 ) -> impl IntoView {
     let ed = use_ed();
     let node = NodeRef::<leptos::html::Details>::new();
-    let prefixes: Vec<String> = keys.iter().map(|k| base.key(*k).to_string()).collect();
+    let prefixes: Vec<String> = keys.iter().map(|k| base.key(k).to_string()).collect();
     let at = base.clone();
     let present = Memo::new(move |_| {
         ed.doc
-            .with(|d| keys.iter().any(|k| at.key(*k).get(&d.value).is_some()))
+            .with(|d| keys.iter().any(|k| at.key(k).get(&d.value).is_some()))
     });
     let problems = ed.app.problems;
     let inside = Memo::new(move |_| {
         problems.with(|ps| {
-            ps.iter()
-                .any(|p| prefixes.iter().any(|f| json::path_within(&p.path, f)))
+            ps.iter().any(|p| {
+                let at = p.path.to_string();
+                prefixes.iter().any(|f| json::path_within(&at, f))
+            })
         })
     });
     // Opens when the row gains one of its fields (a preset, an undo) or a problem in it.
@@ -247,7 +249,7 @@ pub fn AgreementFields(base: Path) -> impl IntoView {
     let a = base.key("agreement");
     let texts = AGREEMENT_TEXTS
         .iter()
-        .map(|(k, label)| view! { <AgreementText path=a.key(*k) label=*label /> })
+        .map(|(k, label)| view! { <AgreementText path=a.key(k) label=*label /> })
         .collect_view();
     view! {
         <Group title="Agreement" testid="agreement-fields" base=base.clone() keys=&["agreement"]>

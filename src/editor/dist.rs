@@ -474,7 +474,7 @@ fn LimitRow(
     view! {
         <div class="limit-row">
             {Shell::new("field select", id, format!("type {}", index + 1)).around(select)}
-            <NumField label="instances" path=path.key(key_name.clone()) required=true integer=true class="param" />
+            <NumField label="instances" path=path.key(&key_name) required=true integer=true class="param" />
             <button
                 type="button"
                 class="icon-button"

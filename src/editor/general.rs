@@ -189,7 +189,7 @@ pub fn TypesFields() -> impl IntoView {
                             <NumField
                                 label="Capacity (instances)"
                                 label_suffix=format!(" of {ty}")
-                                path=Path::root().key("capacity").key(ty.clone())
+                                path=Path::root().key("capacity").key(&ty)
                                 integer=true
                                 placeholder=Signal::derive(move || format!("default {}", default.get()))
                                 class="capacity"

@@ -210,19 +210,21 @@ pub fn place(path: &str) -> String {
 /// share: "x" does not exist: pick one of a, b".
 pub fn located(p: &Problem, value: Option<&Value>) -> String {
     let what = what_to_do(&p.kind, value).unwrap_or_else(|| p.message.clone());
-    if p.path.is_empty() {
+    let at = p.path.to_string();
+    if at.is_empty() {
         capitalized(&what)
-    } else if p.path.starts_with("job \"") {
+    } else if at.starts_with("job \"") {
         // A generated job, named by its id (the engine's warnings about generated jobs).
-        format!("{}: {what}", capitalized(&p.path))
+        format!("{}: {what}", capitalized(&at))
     } else {
-        format!("{}: {what}", place(&p.path))
+        format!("{}: {what}", place(&at))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use quotalab_engine::input::path::Path;
     use serde_json::json;
 
     #[test]
@@ -255,7 +257,8 @@ mod tests {
                 inclusive: true,
             }),
         };
-        let p = Problem::new("jobs[0].work_s", "must be > 0 (got 0)").with_kind(work);
+        let job = Path::root().key("jobs").idx(0);
+        let p = Problem::new(job.key("work_s"), "must be > 0 (got 0)").with_kind(work);
         assert_eq!(
             beside("Work (s)", &p, None),
             "Work: type a number of seconds greater than 0"
@@ -276,7 +279,7 @@ mod tests {
             what_to_do(&prio, None).unwrap(),
             "type a whole number from 0 to 9999"
         );
-        let p = Problem::new("jobs[0].share", "unknown share")
+        let p = Problem::new(job.key("share"), "unknown share")
             .with_kind(Kind::Unknown(vec!["a".into(), "b".into()]));
         assert_eq!(
             located(&p, Some(&json!("x"))),

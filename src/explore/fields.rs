@@ -59,7 +59,7 @@ pub fn fields(text: &str) -> Vec<Field> {
         .collect();
     let refused: Vec<String> = match Sweep::new(text, varies, 1) {
         Ok(_) => Vec::new(),
-        Err(problems) => problems.into_iter().map(|p| p.path).collect(),
+        Err(problems) => problems.into_iter().map(|p| p.path.to_string()).collect(),
     };
     found
         .into_iter()

@@ -62,7 +62,10 @@ pub fn run_one(plan: &Sweep, sweep: u64, run: u32) -> FromWorker {
         Err(problems) => FromWorker::Refused {
             sweep,
             run,
-            problems: problems.into_iter().map(|p| (p.path, p.message)).collect(),
+            problems: problems
+                .into_iter()
+                .map(|p| (p.path.to_string(), p.message))
+                .collect(),
         },
     }
 }

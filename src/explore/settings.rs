@@ -95,26 +95,23 @@ impl Settings {
     /// and the page's own run limits, before anything runs.
     pub fn plan(&self, text: &str) -> Result<Sweep, Vec<Problem>> {
         if self.path.trim().is_empty() {
-            return Err(vec![Problem::new("", "pick a setting to vary")]);
+            return Err(vec![Problem::whole("pick a setting to vary")]);
         }
         if !(1..=MAX_SEEDS).contains(&self.seeds) {
-            return Err(vec![Problem::new(
-                "",
-                format!("seeds must be from 1 to {MAX_SEEDS} (got {})", self.seeds),
-            )]);
+            return Err(vec![Problem::whole(format!(
+                "seeds must be from 1 to {MAX_SEEDS} (got {})",
+                self.seeds
+            ))]);
         }
         let vary = parse_vary(&self.vary_arg()).map_err(|p| vec![p])?;
         let sweep = Sweep::new(text, vec![vary], self.seeds)?;
         if sweep.runs() > MAX_RUNS {
-            return Err(vec![Problem::new(
-                "",
-                format!(
-                    "{} runs ({} values x {} seeds): the page runs at most {MAX_RUNS}; widen the step or use `quotasim sweep`",
-                    sweep.runs(),
-                    sweep.points(),
-                    sweep.seeds()
-                ),
-            )]);
+            return Err(vec![Problem::whole(format!(
+                "{} runs ({} values x {} seeds): the page runs at most {MAX_RUNS}; widen the step or use `quotasim sweep`",
+                sweep.runs(),
+                sweep.points(),
+                sweep.seeds()
+            ))]);
         }
         Ok(sweep)
     }

@@ -62,7 +62,10 @@ fn handle(bytes: &[u8]) {
                 Err(problems) => post(&FromWorker::Refused {
                     sweep,
                     run: u32::MAX,
-                    problems: problems.into_iter().map(|p| (p.path, p.message)).collect(),
+                    problems: problems
+                        .into_iter()
+                        .map(|p| (p.path.to_string(), p.message))
+                        .collect(),
                 }),
             }
         }

@@ -719,7 +719,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 let line = if p.path.is_empty() {
                     p.message
                 } else {
-                    format!("{}: {}", option_label(&p.path), p.message)
+                    format!("{}: {}", option_label(&p.path.to_string()), p.message)
                 };
                 problems.set(vec![line]);
             }

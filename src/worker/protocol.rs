@@ -9,6 +9,7 @@
 //! [`UNAVAILABLE`] object when the wasm could not be started.
 
 use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::input::path::Path;
 use quotalab_engine::Problem;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use wasm_bindgen::prelude::*;
@@ -69,7 +70,11 @@ pub struct Timing {
     pub posted_at: f64,
 }
 
-/// Problems (or warnings) as `(path, message)` pairs: [`Problem`] is not serde.
+/// Problems (or warnings) as `(path, message)` pairs: [`Problem`] is not serde. A path
+/// travels as its text, which is all the page reads of it (it places a problem at the
+/// field whose path displays the same), so the page keeps it as a [`Path::named`]: the
+/// same text, as one step. Its steps would cost the page's wasm serde code for them
+/// (docs/PERFORMANCE.md, "Load size").
 pub type Pairs = Vec<(String, String)>;
 
 /// What the worker tells the page.
@@ -143,14 +148,14 @@ impl<'a> Response<'a> {
 pub fn to_pairs(problems: &[Problem]) -> Pairs {
     problems
         .iter()
-        .map(|p| (p.path.clone(), p.message.clone()))
+        .map(|p| (p.path.to_string(), p.message.clone()))
         .collect()
 }
 
 pub fn from_pairs(pairs: Pairs) -> Vec<Problem> {
     pairs
         .into_iter()
-        .map(|(path, message)| Problem::new(path, message))
+        .map(|(path, message)| Problem::new(Path::named(path), message))
         .collect()
 }
 

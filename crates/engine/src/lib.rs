@@ -23,11 +23,15 @@ pub use validate::{load, Loaded};
 
 use std::fmt;
 
+use input::path::Path;
+
 /// One problem with an input, named by its JSON path (SPEC 7: `jobs[3].work_s: must be > 0`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
-    /// JSON path such as `shares[2].borrow_limit`; empty for the document as a whole.
-    pub path: String,
+    /// JSON path such as `shares[2].borrow_limit`, as steps ([`Path`]); the root for the
+    /// document as a whole. A place outside the scenario (a command-line option, a place in
+    /// an imported file) is [`Path::named`].
+    pub path: Path,
     pub message: String,
     /// What was expected, for readers that word the problem themselves (the page says
     /// "Work: type a number of seconds greater than 0" where the CLI prints the message).
@@ -72,12 +76,17 @@ pub struct Bound {
 }
 
 impl Problem {
-    pub fn new(path: impl Into<String>, message: impl Into<String>) -> Problem {
+    pub fn new(path: Path, message: impl Into<String>) -> Problem {
         Problem {
-            path: path.into(),
+            path,
             message: message.into(),
             kind: Kind::Other,
         }
+    }
+
+    /// A problem with the input as a whole (its path is the root).
+    pub fn whole(message: impl Into<String>) -> Problem {
+        Problem::new(Path::root(), message)
     }
 
     /// The same problem, with a machine-readable kind.

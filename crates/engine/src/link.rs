@@ -25,7 +25,7 @@ pub const MAX_INFLATED: usize = 8 * 1024 * 1024;
 const MAX_PAYLOAD_CHARS: usize = 2 * MAX_INFLATED;
 
 fn problem(message: impl Into<String>) -> Problem {
-    Problem::new("", message)
+    Problem::whole(message)
 }
 
 /// Encodes a scenario as a share-link payload (SPEC 10): the scenario JSON re-serialized

@@ -113,7 +113,7 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
     };
     let html = write(&inputs, &given, &forecast, compared.as_ref())
-        .map_err(|e| vec![Problem::new("", format!("cannot draw a chart: {e}"))])?;
+        .map_err(|e| vec![Problem::whole(format!("cannot draw a chart: {e}"))])?;
     Ok(Report {
         html,
         warnings: loaded.warnings,

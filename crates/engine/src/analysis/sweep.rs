@@ -44,14 +44,14 @@ pub struct Vary {
     pub values: Vec<Value>,
 }
 
-/// Parses `PATH=FROM..TO:STEP`. The problem's path is the argument's PATH (or empty when
-/// there is none).
+/// Parses `PATH=FROM..TO:STEP`. The problem's path is the argument's PATH as written
+/// ([`Path::named`]: it is resolved only against a document, by [`Sweep::new`]), or the root
+/// when there is none.
 pub fn parse_vary(arg: &str) -> Result<Vary, Problem> {
     let usage = |msg: &str| {
-        Problem::new(
-            "",
-            format!("--vary {arg}: {msg} (expected PATH=FROM..TO:STEP, e.g. shares[0].borrow_limit=0..200:50)"),
-        )
+        Problem::whole(format!(
+            "--vary {arg}: {msg} (expected PATH=FROM..TO:STEP, e.g. shares[0].borrow_limit=0..200:50)"
+        ))
     };
     let Some((path, range)) = arg.rsplit_once('=') else {
         return Err(usage("no '='"));
@@ -60,7 +60,7 @@ pub fn parse_vary(arg: &str) -> Result<Vary, Problem> {
     if path.is_empty() {
         return Err(usage("no PATH before '='"));
     }
-    let bad = |msg: String| Problem::new(path, format!("--vary {arg}: {msg}"));
+    let bad = |msg: String| Problem::new(Path::named(path), format!("--vary {arg}: {msg}"));
     let Some((span, step)) = range.rsplit_once(':') else {
         return Err(bad("no ':STEP' after the range".into()));
     };
@@ -336,23 +336,23 @@ impl Sweep {
     /// Nothing is validated or simulated yet: see [`Sweep::check`].
     pub fn new(text: &str, varies: Vec<Vary>, seeds: u64) -> Result<Sweep, Vec<Problem>> {
         let doc: Value = serde_json::from_str(text)
-            .map_err(|e| vec![Problem::new("", crate::input::json::syntax_error(&e))])?;
+            .map_err(|e| vec![Problem::whole(crate::input::json::syntax_error(&e))])?;
         if !doc.is_object() {
-            return Err(vec![Problem::new("", "the scenario must be a JSON object")]);
+            return Err(vec![Problem::whole("the scenario must be a JSON object")]);
         }
         let mut problems = Vec::new();
         if seeds == 0 {
-            problems.push(Problem::new("", "--seeds must be at least 1"));
+            problems.push(Problem::whole("--seeds must be at least 1"));
         }
         let mut steps = Vec::new();
         for (i, v) in varies.iter().enumerate() {
             if varies[..i].iter().any(|w| w.path == v.path) {
-                problems.push(Problem::new(&v.path, "is varied twice"));
+                problems.push(Problem::new(Path::named(&v.path), "is varied twice"));
             }
             match resolve(&doc, &v.path) {
                 Ok(s) => steps.push(s),
                 Err(why) => problems.push(Problem::new(
-                    &v.path,
+                    Path::named(&v.path),
                     format!("does not exist in the scenario: {why}"),
                 )),
             }
@@ -363,10 +363,9 @@ impl Sweep {
         let runs = points.and_then(|p| p.checked_mul(seeds as usize));
         match runs {
             Some(r) if r <= MAX_RUNS => {}
-            _ => problems.push(Problem::new(
-                "",
-                format!("the sweep has too many runs (values x seeds): at most {MAX_RUNS}"),
-            )),
+            _ => problems.push(Problem::whole(format!(
+                "the sweep has too many runs (values x seeds): at most {MAX_RUNS}"
+            ))),
         }
         if !problems.is_empty() {
             return Err(problems);
@@ -611,7 +610,7 @@ pub fn merge(
         return Ok(warnings);
     }
     if more > 0 {
-        errors.push(Problem::new("", format!("... and {more} more")));
+        errors.push(Problem::whole(format!("... and {more} more")));
     }
     Err(errors)
 }

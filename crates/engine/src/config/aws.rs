@@ -7,6 +7,7 @@ use serde_json::{json, Map, Value};
 
 use super::{doc_path, join, kind, ExportOptions, Exported, ImportOptions, Sink};
 use crate::input::model::{BorrowLimit, Queueing, ReclaimPolicy, Scenario, Strategy, WithinShare};
+use crate::input::path::Path;
 use crate::Problem;
 
 /// A quota share as read from a body or a response.
@@ -103,7 +104,7 @@ pub(crate) fn import(
         Some(w) => {
             if !queues.is_empty() && !queues.iter().any(|q| q == w) {
                 return Err(vec![Problem::new(
-                    "--queue",
+                    Path::named("--queue"),
                     format!(
                         "no quota share is of job queue {w} (queues: {})",
                         queues.join(", ")
@@ -113,13 +114,10 @@ pub(crate) fn import(
             Some(w.to_string())
         }
         None if queues.len() > 1 => {
-            return Err(vec![Problem::new(
-                "",
-                format!(
-                    "quota shares of several job queues: {} (--queue NAME picks one)",
-                    queues.join(", ")
-                ),
-            )]);
+            return Err(vec![Problem::whole(format!(
+                "quota shares of several job queues: {} (--queue NAME picks one)",
+                queues.join(", ")
+            ))]);
         }
         None => queues.first().cloned(),
     };
@@ -128,8 +126,7 @@ pub(crate) fn import(
         _ => true,
     });
     if shares.is_empty() {
-        return Err(vec![Problem::new(
-            "",
+        return Err(vec![Problem::whole(
             "no quota share found (expected CreateQuotaShare bodies or a ListQuotaShares response)",
         )]);
     }
@@ -138,7 +135,7 @@ pub(crate) fn import(
     for s in &shares {
         if let Some((_, first)) = seen.iter().find(|(n, _)| *n == s.name) {
             errors.push(Problem::new(
-                join(&s.path, "quotaShareName"),
+                Path::named(join(&s.path, "quotaShareName")),
                 format!("duplicate quota share \"{}\" (also {first})", s.name),
             ));
         } else {
@@ -147,7 +144,7 @@ pub(crate) fn import(
     }
     if envs.len() > 1 {
         errors.push(Problem::new(
-            envs[1].path.clone(),
+            Path::named(envs[1].path.clone()),
             format!(
                 "several service environments ({} and {}): import one",
                 envs[0].path, envs[1].path
@@ -608,7 +605,7 @@ pub(crate) fn export(
             && (t.gpus != 1 || t.usd_per_hour != 0.0)
         {
             warnings.push(Problem::new(
-                format!("instance_types.{}", t.name),
+                Path::root().key("instance_types").key(t.name.as_str()),
                 "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported",
             ));
         }
@@ -691,16 +688,16 @@ fn named_limits(sc: &Scenario, limits: &[Option<u64>]) -> Vec<(String, u64)> {
 /// AWS Batch lacks.
 fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
     let mut lacks: Vec<Problem> = Vec::new();
-    let mut lack = |path: String, what: String| {
+    let mut lack = |path: Path, what: String| {
         lacks.push(Problem::new(path, format!("AWS Batch has no {what}")));
     };
     if sc.fair_sharing.is_some() {
-        lack("fair_sharing".into(), "fair sharing".into());
+        lack(Path::root().key("fair_sharing"), "fair sharing".into());
     }
     for (i, c) in sc.cohorts.iter().enumerate() {
         if let Some(p) = c.parent {
             lack(
-                format!("cohorts[{i}].parent"),
+                Path::root().key("cohorts").idx(i).key("parent"),
                 format!(
                     "nested cohorts (cohort {} has parent {})",
                     c.name, sc.cohorts[p].name
@@ -716,7 +713,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
     };
     if used.len() > 1 {
         lack(
-            "shares".into(),
+            Path::root().key("shares"),
             format!(
                 "several cohorts in one queue (cohorts {})",
                 used.iter()
@@ -729,13 +726,13 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
     let queueings: Vec<Queueing> = sc.shares.iter().map(|s| s.kueue.queueing).collect();
     if queueings.windows(2).any(|w| w[0] != w[1]) {
         lack(
-            "shares".into(),
+            Path::root().key("shares"),
             "per-share queueing (shares differ in queueing; AWS has one per queue)".into(),
         );
     }
     let mut out = Vec::new();
     for (i, s) in sc.shares.iter().enumerate() {
-        let p = format!("shares[{i}]");
+        let p = Path::root().key("shares").idx(i);
         let k = &s.kueue;
         let typed: Vec<(usize, u64)> = s
             .limits
@@ -760,7 +757,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
             let lends_none = nothing.iter().all(|b| *b);
             if !lends_all && !lends_none {
                 lack(
-                    format!("{p}.lending_limit"),
+                    p.key("lending_limit"),
                     "lending limits other than 0 or all of the limit".into(),
                 );
                 continue;
@@ -774,7 +771,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                     (Strategy::Reserve, -1)
                 } else {
                     lack(
-                        format!("{p}.borrowing_limit"),
+                        p.key("borrowing_limit"),
                         "share that borrows but lends nothing".into(),
                     );
                     continue;
@@ -788,7 +785,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                     Some(pct) => (Strategy::LendAndBorrow, pct as i64),
                     None => {
                         lack(
-                            format!("{p}.borrowing_limit"),
+                            p.key("borrowing_limit"),
                             "borrowing limit that is not one percent of every limit".into(),
                         );
                         continue;
@@ -801,7 +798,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
             WithinShare::LowerPriority => true,
             WithinShare::LowerOrNewerEqualPriority => {
                 lack(
-                    format!("{p}.preemption.within_share"),
+                    p.key("preemption").key("within_share"),
                     "within-share policy lower_or_newer_equal_priority".into(),
                 );
                 false
@@ -809,13 +806,13 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
         };
         if strategy.lends() && k.preemption.reclaim != ReclaimPolicy::Any {
             lack(
-                format!("{p}.preemption.reclaim"),
+                p.key("preemption").key("reclaim"),
                 "reclaim policy other than any (AWS always reclaims lent capacity)".into(),
             );
         }
         if k.preemption.borrow_within_cohort.lower_priority {
             lack(
-                format!("{p}.preemption.borrow_within_cohort"),
+                p.key("preemption").key("borrow_within_cohort"),
                 "preemption while borrowing (borrow_within_cohort)".into(),
             );
         }

@@ -17,6 +17,7 @@ pub mod quantity;
 
 use serde_json::{Map, Value};
 
+use crate::input::path::Path;
 use crate::Problem;
 
 /// SPEC 13: files (and standard input) over this many bytes are refused before parsing.
@@ -99,14 +100,14 @@ pub fn parse_flavor_map(text: &str) -> Result<Vec<(String, String)>, Problem> {
     for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let Some((flavor, ty)) = part.split_once('=') else {
             return Err(Problem::new(
-                "--flavor-map",
+                Path::named("--flavor-map"),
                 format!("\"{part}\" is not FLAVOR=INSTANCE_TYPE"),
             ));
         };
         let (flavor, ty) = (flavor.trim(), ty.trim());
         if crate::input::catalogue::lookup(ty).is_none() {
             return Err(Problem::new(
-                "--flavor-map",
+                Path::named("--flavor-map"),
                 format!("{ty} is not a catalogue instance type (flavor {flavor})"),
             ));
         }
@@ -189,7 +190,10 @@ pub fn import_files(
             if let Err(problems) = crate::input::validate::load(&scenario.to_string()) {
                 return Err(problems
                     .into_iter()
-                    .map(|p| Problem::new(format!("imported scenario: {}", p.path), p.message))
+                    .map(|p| {
+                        let at = Path::named(format!("imported scenario: {}", p.path));
+                        Problem::new(at, p.message)
+                    })
                     .collect());
             }
             Ok(Imported::new(scenario, warnings))
@@ -208,9 +212,9 @@ pub fn import_files(
 /// error naming them.
 pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<Problem>> {
     let base: Value = serde_json::from_str(base_json)
-        .map_err(|e| vec![Problem::new("", crate::input::json::syntax_error(&e))])?;
+        .map_err(|e| vec![Problem::whole(crate::input::json::syntax_error(&e))])?;
     let Value::Object(mut base) = base else {
-        return Err(vec![Problem::new("", "the scenario must be a JSON object")]);
+        return Err(vec![Problem::whole("the scenario must be a JSON object")]);
     };
     let imp = imported.scenario.as_object().cloned().unwrap_or_default();
     for key in [
@@ -267,7 +271,7 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
                         .map(|id| format!("job {id}"))
                         .unwrap_or_else(|| format!("{key}[{i}]"));
                     problems.push(Problem::new(
-                        format!("{key}[{i}].share"),
+                        Path::root().key(key).idx(i).key("share"),
                         format!(
                             "{what} is of share \"{share}\", which the imported configuration does not have (shares: {})",
                             names.join(", ")
@@ -391,12 +395,14 @@ impl Sink {
         }
     }
 
-    fn path(&self, path: &str) -> String {
-        match (self.file.is_empty(), path.is_empty()) {
+    /// A problem's place: `file: path` (a place in the imported file, not in the scenario,
+    /// so [`Path::named`]).
+    fn path(&self, path: &str) -> Path {
+        Path::named(match (self.file.is_empty(), path.is_empty()) {
             (true, _) => path.to_string(),
             (false, true) => self.file.clone(),
             (false, false) => format!("{}: {path}", self.file),
-        }
+        })
     }
 
     pub(crate) fn err(&mut self, path: &str, msg: impl Into<String>) {

@@ -4,10 +4,11 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, join, kind, Rule};
+use crate::input::json::{self, kind, Rule};
 use crate::input::model::{
     ms_from_s, Agreement, Alarms, Escalate, OnExhausted, Recovery, MAX_AGREEMENT_CHARS,
 };
+use crate::input::path::Path;
 use crate::Problem;
 
 /// The job (and workload) fields of SPEC 14.
@@ -26,14 +27,14 @@ const PROBABILITY: Rule = Rule::NUMBER.at_least(0).at_most(1);
 
 fn object<'v>(
     v: &'v Value,
-    path: &str,
+    path: &Path,
     problems: &mut Vec<Problem>,
 ) -> Option<&'v Map<String, Value>> {
     match v {
         Value::Object(m) => Some(m),
         other => {
             problems.push(Problem::new(
-                path,
+                path.clone(),
                 format!("must be an object, not {}", kind(other)),
             ));
             None
@@ -43,11 +44,11 @@ fn object<'v>(
 
 /// Unknown keys of a SPEC 14 object are problems (a misspelt probability must not be read
 /// as 0 silently).
-fn known_keys(m: &Map<String, Value>, path: &str, known: &[&str], problems: &mut Vec<Problem>) {
+fn known_keys(m: &Map<String, Value>, path: &Path, known: &[&str], problems: &mut Vec<Problem>) {
     for k in m.keys() {
         if !known.contains(&k.as_str()) {
             problems.push(Problem::new(
-                join(path, k),
+                path.key(k),
                 format!("unknown field (expected one of: {})", known.join(", ")),
             ));
         }
@@ -60,13 +61,13 @@ fn keep<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
 
 /// SPEC 14 `recovery`: {`restore_failure`, `invalid_resume`}, probabilities in [0, 1]
 /// (each optional, default 0).
-pub fn recovery(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Recovery> {
+pub fn recovery(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<Recovery> {
     let m = object(v, path, problems)?;
     known_keys(m, path, RECOVERY_FIELDS, problems);
     let before = problems.len();
     let mut p = |key: &str| match json::get(m, key) {
         None => Some(0.0),
-        Some(x) => keep(json::number(x, &join(path, key), PROBABILITY), problems),
+        Some(x) => keep(json::number(x, &path.key(key), PROBABILITY), problems),
     };
     let restore_failure = p("restore_failure");
     let invalid_resume = p("invalid_resume");
@@ -84,7 +85,7 @@ pub fn recovery(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Re
 /// share, when known); `priority` is one of the model's (`kueue`: SPEC 12's 32-bit range).
 pub fn on_exhausted(
     v: &Value,
-    path: &str,
+    path: &Path,
     shares: &[&str],
     own: Option<usize>,
     kueue: bool,
@@ -95,20 +96,20 @@ pub fn on_exhausted(
         Value::String(s) if s == "fail" => return Some(OnExhausted::Fail),
         Value::Object(_) => {}
         _ => {
-            problems.push(Problem::new(path, format!("{HINT} (got {v})")));
+            problems.push(Problem::new(path.clone(), format!("{HINT} (got {v})")));
             return None;
         }
     }
     let m = object(v, path, problems)?;
     known_keys(m, path, &["resubmit"], problems);
-    let rpath = join(path, "resubmit");
+    let rpath = path.key("resubmit");
     let Some(r) = json::get(m, "resubmit") else {
         problems.push(json::required_with(&rpath, &format!(": {HINT}")));
         return None;
     };
     let r = object(r, &rpath, problems)?;
     known_keys(r, &rpath, &["share", "priority"], problems);
-    let spath = join(&rpath, "share");
+    let spath = rpath.key("share");
     let share = match json::get(r, "share") {
         None => {
             problems.push(json::required_with(
@@ -130,7 +131,7 @@ pub fn on_exhausted(
                 }
                 Some(i) if Some(i) == own => {
                     problems.push(Problem::new(
-                        &spath,
+                        spath.clone(),
                         format!("must differ from the job's own share \"{name}\" (a resubmission moves the job to another share)"),
                     ));
                     None
@@ -141,11 +142,7 @@ pub fn on_exhausted(
     };
     let priority = match json::get(r, "priority") {
         None => Some(None),
-        Some(x) => keep(
-            json::priority(x, &join(&rpath, "priority"), kueue),
-            problems,
-        )
-        .map(Some),
+        Some(x) => keep(json::priority(x, &rpath.key("priority"), kueue), problems).map(Some),
     };
     Some(OnExhausted::Resubmit {
         share: share?,
@@ -158,7 +155,7 @@ pub fn on_exhausted(
 /// is one of the model's (`kueue`: SPEC 12's 32-bit range).
 pub fn escalate(
     v: &Value,
-    path: &str,
+    path: &Path,
     has_deadline: bool,
     deadline_field: &str,
     kueue: bool,
@@ -169,11 +166,11 @@ pub fn escalate(
     let before = problems.len();
     if !has_deadline {
         problems.push(Problem::new(
-            path,
+            path.clone(),
             format!("needs a deadline: give {deadline_field} (escalation happens before_deadline_s before it)"),
         ));
     }
-    let bpath = join(path, "before_deadline_s");
+    let bpath = path.key("before_deadline_s");
     let x = match json::get(m, "before_deadline_s") {
         None => {
             problems.push(json::required(&bpath));
@@ -181,7 +178,7 @@ pub fn escalate(
         }
         Some(x) => keep(json::number(x, &bpath, Rule::SECONDS), problems),
     };
-    let ppath = join(path, "to_priority");
+    let ppath = path.key("to_priority");
     let p = match json::get(m, "to_priority") {
         None => {
             problems.push(json::required(&ppath));
@@ -201,12 +198,12 @@ pub fn escalate(
 /// SPEC 14 share `agreement`: {`owner`, `rationale`, `interruption_contract`,
 /// `review_by`}: strings of at most [`MAX_AGREEMENT_CHARS`] characters each (each optional),
 /// stored exactly as given.
-pub fn agreement(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Agreement> {
+pub fn agreement(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<Agreement> {
     let m = object(v, path, problems)?;
     known_keys(m, path, AGREEMENT_FIELDS, problems);
     let before = problems.len();
     let mut text = |key: &str| -> Option<String> {
-        let p = join(path, key);
+        let p = path.key(key);
         let s = keep(json::string(json::get(m, key)?, &p), problems)?;
         let n = s.chars().count();
         if n > MAX_AGREEMENT_CHARS {
@@ -228,7 +225,7 @@ pub fn agreement(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<A
 }
 
 /// SPEC 14 scenario `alarms`: {`repeated_preemptions`: k >= 1, default 3}.
-pub fn alarms(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Alarms> {
+pub fn alarms(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<Alarms> {
     let m = object(v, path, problems)?;
     known_keys(m, path, &["repeated_preemptions"], problems);
     let k = match json::get(m, "repeated_preemptions") {
@@ -236,7 +233,7 @@ pub fn alarms(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Alar
         Some(x) => keep(
             json::integer(
                 x,
-                &join(path, "repeated_preemptions"),
+                &path.key("repeated_preemptions"),
                 Rule::whole(1, i64::MAX),
             ),
             problems,
@@ -255,7 +252,7 @@ pub fn alarms(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Alar
 #[allow(clippy::type_complexity, clippy::too_many_arguments)]
 pub fn job_fields(
     m: &Map<String, Value>,
-    path: &str,
+    path: &Path,
     shares: &[&str],
     own: Option<usize>,
     has_deadline: bool,
@@ -269,13 +266,13 @@ pub fn job_fields(
 ) {
     let recovery = match json::get(m, "recovery") {
         None => Some(None),
-        Some(v) => recovery(v, &join(path, "recovery"), problems).map(Some),
+        Some(v) => recovery(v, &path.key("recovery"), problems).map(Some),
     };
     let on = match json::get(m, "on_retries_exhausted") {
         None => Some(OnExhausted::Fail),
         Some(v) => on_exhausted(
             v,
-            &join(path, "on_retries_exhausted"),
+            &path.key("on_retries_exhausted"),
             shares,
             own,
             kueue,
@@ -286,7 +283,7 @@ pub fn job_fields(
         None => Some(None),
         Some(v) => escalate(
             v,
-            &join(path, "escalate"),
+            &path.key("escalate"),
             has_deadline,
             deadline_field,
             kueue,

@@ -1,13 +1,15 @@
 //! The JSON field readers of the scenario checker, one copy for the validator and the
-//! workload parser, so that the same problem has the same words wherever it is found: JSON
-//! paths (`shares[2].limits`), what kind of value was found, a field read with `null` as
-//! absent, numbers against a [`Rule`] (`must be > 0 (got 0)`), strings, booleans, choices,
-//! and serde_json's syntax messages without their duplicated position. Each problem carries
-//! its machine-readable [`Kind`] for readers that word it themselves (the page).
+//! workload parser, so that the same problem has the same words wherever it is found: each
+//! at its JSON path (a [`Path`], `shares[2].limits`), what kind of value was found, a field
+//! read with `null` as absent, numbers against a [`Rule`] (`must be > 0 (got 0)`), strings,
+//! booleans, choices, and serde_json's syntax messages without their duplicated position.
+//! Each problem carries its machine-readable [`Kind`] for readers that word it themselves
+//! (the page).
 
 use serde_json::{Map, Value};
 
 use crate::input::model::limits::MAX_TIME_S;
+use crate::input::path::Path;
 use crate::{Bound, Kind, Problem};
 
 /// What a number field takes: whole or not, a time in seconds or not, and its bounds.
@@ -109,12 +111,12 @@ impl Rule {
         }
     }
 
-    fn problem(&self, path: &str, message: String) -> Problem {
-        Problem::new(path, message).with_kind(self.kind())
+    fn problem(&self, path: &Path, message: String) -> Problem {
+        Problem::new(path.clone(), message).with_kind(self.kind())
     }
 
     /// The problem with the number `x`, if this rule refuses it.
-    pub fn check(&self, x: f64, path: &str) -> Result<f64, Problem> {
+    pub fn check(&self, x: f64, path: &Path) -> Result<f64, Problem> {
         if !x.is_finite() {
             return Err(self.problem(path, "must be a finite number".into()));
         }
@@ -156,17 +158,17 @@ impl Rule {
 }
 
 /// `is required`.
-pub fn required(path: &str) -> Problem {
-    Problem::new(path, "is required").with_kind(Kind::Required)
+pub fn required(path: &Path) -> Problem {
+    Problem::new(path.clone(), "is required").with_kind(Kind::Required)
 }
 
 /// `is required` with a hint of what to give (`is required: RESERVE, LEND or ..`).
-pub fn required_with(path: &str, hint: &str) -> Problem {
-    Problem::new(path, format!("is required{hint}")).with_kind(Kind::Required)
+pub fn required_with(path: &Path, hint: &str) -> Problem {
+    Problem::new(path.clone(), format!("is required{hint}")).with_kind(Kind::Required)
 }
 
 /// `v` as a number that `rule` accepts.
-pub fn number(v: &Value, path: &str, rule: Rule) -> Result<f64, Problem> {
+pub fn number(v: &Value, path: &Path, rule: Rule) -> Result<f64, Problem> {
     match v.as_f64() {
         Some(x) => rule.check(x, path),
         None => Err(rule.problem(path, format!("must be {}, not {}", rule.noun(), kind(v)))),
@@ -174,7 +176,7 @@ pub fn number(v: &Value, path: &str, rule: Rule) -> Result<f64, Problem> {
 }
 
 /// `v` as a whole number that `rule` accepts (exact for every `i64`).
-pub fn integer(v: &Value, path: &str, rule: Rule) -> Result<i64, Problem> {
+pub fn integer(v: &Value, path: &Path, rule: Rule) -> Result<i64, Problem> {
     let rule = Rule {
         whole: true,
         ..rule
@@ -230,7 +232,7 @@ pub fn kueue_priority_problem(mut p: Problem, x: Option<f64>) -> Problem {
 /// messages (`must be <= 9999 (got 10000)`), the Kueue model names its 32-bit bounds.
 pub fn priority(
     v: &Value,
-    path: &str,
+    path: &Path,
     kueue: bool,
 ) -> Result<crate::input::model::Priority, Problem> {
     match integer(v, path, priority_rule(kueue)) {
@@ -242,7 +244,7 @@ pub fn priority(
 
 /// Seconds `x` (already accepted by `rule`) as milliseconds, refusing a positive duration
 /// that rounds to 0 ms.
-pub fn millis(x: f64, path: &str, rule: Rule) -> Result<i64, Problem> {
+pub fn millis(x: f64, path: &Path, rule: Rule) -> Result<i64, Problem> {
     let ms = crate::input::model::ms_from_s(x);
     if ms < 1 && rule.min.is_some_and(|b| !b.inclusive) {
         let message = format!("must be at least 0.001 seconds (1 ms) (got {x})");
@@ -252,25 +254,30 @@ pub fn millis(x: f64, path: &str, rule: Rule) -> Result<i64, Problem> {
 }
 
 /// `v` as a string.
-pub fn string<'v>(v: &'v Value, path: &str) -> Result<&'v str, Problem> {
+pub fn string<'v>(v: &'v Value, path: &Path) -> Result<&'v str, Problem> {
     v.as_str().ok_or_else(|| {
-        Problem::new(path, format!("must be a string, not {}", kind(v))).with_kind(Kind::Text)
+        Problem::new(path.clone(), format!("must be a string, not {}", kind(v)))
+            .with_kind(Kind::Text)
     })
 }
 
 /// `v` as true or false.
-pub fn boolean(v: &Value, path: &str) -> Result<bool, Problem> {
+pub fn boolean(v: &Value, path: &Path) -> Result<bool, Problem> {
     v.as_bool().ok_or_else(|| {
-        Problem::new(path, format!("must be true or false, not {}", kind(v))).with_kind(Kind::Bool)
+        Problem::new(
+            path.clone(),
+            format!("must be true or false, not {}", kind(v)),
+        )
+        .with_kind(Kind::Bool)
     })
 }
 
 /// `v` as one of the strings `names`.
-pub fn one_of<'n>(v: &Value, path: &str, names: &[&'n str]) -> Result<&'n str, Problem> {
+pub fn one_of<'n>(v: &Value, path: &Path, names: &[&'n str]) -> Result<&'n str, Problem> {
     match v.as_str().and_then(|s| names.iter().find(|n| **n == s)) {
         Some(n) => Ok(n),
         None => Err(
-            Problem::new(path, format!("must be {} (got {v})", quoted(names)))
+            Problem::new(path.clone(), format!("must be {} (got {v})", quoted(names)))
                 .with_kind(Kind::OneOf(names.iter().map(|n| n.to_string()).collect())),
         ),
     }
@@ -286,45 +293,19 @@ pub fn quoted(names: &[&str]) -> String {
 }
 
 /// `unknown share "x" (shares: a, b)`: a name that refers to nothing.
-pub fn unknown(path: &str, message: String, known: &[&str]) -> Problem {
-    Problem::new(path, message)
+pub fn unknown(path: &Path, message: String, known: &[&str]) -> Problem {
+    Problem::new(path.clone(), message)
         .with_kind(Kind::Unknown(known.iter().map(|n| n.to_string()).collect()))
 }
 
-/// `path.key`, or `key` at the document's top.
+/// `path.key`, or `key` at the document's top, as text: the configuration importers' places
+/// in the files they read (a scenario's paths are [`Path`]s).
 pub fn join(path: &str, key: &str) -> String {
     if path.is_empty() {
         key.to_string()
     } else {
         format!("{path}.{key}")
     }
-}
-
-/// `path[i]`.
-pub fn idx(path: &str, i: usize) -> String {
-    let mut out = String::new();
-    idx_into(&mut out, path, i);
-    out
-}
-
-/// [`idx`] written into `out` (cleared first): a loop over a large array reuses one
-/// buffer, and no formatting machinery runs per element.
-pub fn idx_into(out: &mut String, path: &str, i: usize) {
-    out.clear();
-    out.push_str(path);
-    out.push('[');
-    let mut digits = [0u8; 20];
-    let (mut n, mut k) = (i, digits.len());
-    loop {
-        k -= 1;
-        digits[k] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(digits[k..].iter().map(|&d| char::from(d)));
-    out.push(']');
 }
 
 /// The kind of a JSON value, as problem messages name it (`must be an object, not a string`).
@@ -382,13 +363,7 @@ mod tests {
     #[test]
     fn paths_kinds_and_numbers() {
         assert_eq!(join("", "shares"), "shares");
-        assert_eq!(join(&idx("shares", 2), "limits"), "shares[2].limits");
-        for i in [0, 7, 10, 99, 100, 123_456, usize::MAX] {
-            assert_eq!(idx("jobs", i), format!("jobs[{i}]"));
-        }
-        let mut buf = "left over".to_string();
-        idx_into(&mut buf, "jobs", 42);
-        assert_eq!(buf, "jobs[42]");
+        assert_eq!(join("shares[2]", "limits"), "shares[2].limits");
         assert_eq!(kind(&json!([])), "an array");
         assert_eq!(kind(&json!(null)), "null");
         assert_eq!(whole_number(&json!(3)), Some(3));
@@ -403,7 +378,8 @@ mod tests {
 
     #[test]
     fn rules_word_their_bounds_and_kinds() {
-        let msg = |v: Value, rule: Rule| number(&v, "x", rule).unwrap_err().message;
+        let at = |key: &str| Path::root().key(key);
+        let msg = |v: Value, rule: Rule| number(&v, &at("x"), rule).unwrap_err().message;
         assert_eq!(msg(json!(0), Rule::POSITIVE_SECONDS), "must be > 0 (got 0)");
         assert_eq!(
             msg(json!(-5), Rule::POSITIVE_SECONDS),
@@ -418,16 +394,20 @@ mod tests {
             msg(json!(1e13), Rule::SECONDS),
             "must be at most 1e12 seconds (got 10000000000000)"
         );
-        let int = |v: Value| integer(&v, "p", Rule::whole(0, 9999)).unwrap_err().message;
+        let int = |v: Value| {
+            integer(&v, &at("p"), Rule::whole(0, 9999))
+                .unwrap_err()
+                .message
+        };
         assert_eq!(int(json!(10000)), "must be <= 9999 (got 10000)");
         assert_eq!(int(json!(2.5)), "must be a whole number (got 2.5)");
         assert_eq!(int(json!("a")), "must be a whole number, not a string");
-        assert_eq!(integer(&json!(3.0), "p", Rule::whole(0, 9)), Ok(3));
+        assert_eq!(integer(&json!(3.0), &at("p"), Rule::whole(0, 9)), Ok(3));
         assert_eq!(
-            integer(&json!(i64::MAX), "s", Rule::whole(0, i64::MAX)),
+            integer(&json!(i64::MAX), &at("s"), Rule::whole(0, i64::MAX)),
             Ok(i64::MAX)
         );
-        let p = number(&json!(0), "w", Rule::POSITIVE_SECONDS).unwrap_err();
+        let p = number(&json!(0), &at("w"), Rule::POSITIVE_SECONDS).unwrap_err();
         assert_eq!(
             p.kind,
             Kind::Number {
@@ -444,7 +424,7 @@ mod tests {
             }
         );
         assert_eq!(
-            one_of(&json!("x"), "s", &["A", "B", "C"])
+            one_of(&json!("x"), &at("s"), &["A", "B", "C"])
                 .unwrap_err()
                 .message,
             "must be \"A\", \"B\" or \"C\" (got \"x\")"

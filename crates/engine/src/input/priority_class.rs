@@ -7,7 +7,8 @@
 
 use serde_json::Value;
 
-use super::json::{idx, join, kind};
+use super::json::kind;
+use super::path::Path;
 use crate::Problem;
 
 /// Checks `priority_classes` and resolves every `priority_class` of `jobs` and `workloads`
@@ -20,7 +21,7 @@ pub fn resolve(doc: &Value, errors: &mut Vec<Problem>) -> Option<Value> {
         None | Some(Value::Null) => {}
         Some(Value::Object(m)) => {
             for (name, v) in m {
-                let path = join("priority_classes", name);
+                let path = Path::root().key("priority_classes").key(name);
                 match v.as_i64() {
                     Some(n) if i32::try_from(n).is_ok() => classes.push((name, n)),
                     Some(_) => errors.push(Problem::new(
@@ -35,7 +36,7 @@ pub fn resolve(doc: &Value, errors: &mut Vec<Problem>) -> Option<Value> {
             }
         }
         Some(other) => errors.push(Problem::new(
-            "priority_classes",
+            Path::root().key("priority_classes"),
             format!(
                 "must be an object of {{\"NAME\": priority}}, not {}",
                 kind(other)
@@ -70,7 +71,7 @@ pub fn resolve(doc: &Value, errors: &mut Vec<Problem>) -> Option<Value> {
             let Some(class) = m.remove("priority_class") else {
                 continue;
             };
-            let path = join(&idx(key, i), "priority_class");
+            let path = Path::root().key(key).idx(i).key("priority_class");
             if m.contains_key("priority") {
                 errors.push(Problem::new(
                     path,

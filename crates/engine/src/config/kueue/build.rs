@@ -4,6 +4,7 @@ use serde_json::{json, Map, Value};
 
 use super::{Collected, Node};
 use crate::config::{join, ImportOptions, Sink};
+use crate::input::path::Path;
 use crate::Problem;
 
 /// Turns what was read into scenario JSON.
@@ -14,7 +15,7 @@ pub(super) fn build(
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let mut errors = Vec::new();
     if c.queues.is_empty() {
-        return Err(vec![Problem::new("", "no ClusterQueue found")]);
+        return Err(vec![Problem::whole("no ClusterQueue found")]);
     }
     // Flavors carrying the counted resource, in first-seen order.
     let mut flavors: Vec<(String, usize, String)> = Vec::new();
@@ -53,7 +54,7 @@ pub(super) fn build(
             };
         if let Some((other, _, _)) = type_of.iter().find(|(_, t, _)| *t == name) {
             errors.push(Problem::new(
-                path.clone(),
+                Path::named(path.clone()),
                 format!("flavors {other} and {f} both map to instance type {name}"),
             ));
             continue;
@@ -210,12 +211,9 @@ pub(super) fn build(
         warnings.append(&mut sink.warnings);
     }
     if shares.is_empty() {
-        return Err(vec![Problem::new(
-            "",
-            format!(
-                "no ClusterQueue has a quota of {resource} (--resource names the counted resource)"
-            ),
-        )]);
+        return Err(vec![Problem::whole(format!(
+            "no ClusterQueue has a quota of {resource} (--resource names the counted resource)"
+        ))]);
     }
     let mut sc = Map::new();
     sc.insert("format".into(), json!("quotalab/v1"));

@@ -7,6 +7,7 @@ use crate::config::{ExportOptions, Exported};
 use crate::input::model::{
     BorrowLimit, FsStrategy, Queueing, ReclaimPolicy, Scenario, Strategy, WithinShare,
 };
+use crate::input::path::Path;
 use crate::Problem;
 
 /// A YAML scalar for a name (a JSON string is a YAML double-quoted scalar).
@@ -73,7 +74,7 @@ pub(crate) fn export(
     for t in &sc.instance_types {
         if t.gpus == 0 {
             warnings.push(Problem::new(
-                format!("instance_types.{}", t.name),
+                Path::root().key("instance_types").key(t.name.as_str()),
                 format!("has no GPUs: its quota is exported as 1 {resource} per instance"),
             ));
         }
@@ -132,7 +133,7 @@ pub(crate) fn export(
             .collect();
         if implied != sc.capacity {
             warnings.push(Problem::new(
-                "capacity",
+                Path::root().key("capacity"),
                 "Kueue has no physical capacity apart from quotas: the capacity is not exported",
             ));
         }

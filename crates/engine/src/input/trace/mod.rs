@@ -64,6 +64,7 @@ use crate::input::model::limits::{
     MAX_TRACE_GPUS as MAX_GPUS, MAX_TRACE_TIME_MS as MAX_TIME_MS, MIN_PRIORITY,
 };
 use crate::input::model::{Priority, Strategy};
+use crate::input::path::Path;
 use crate::Problem;
 
 /// The longest CSV record (row) read, in bytes; a longer one is skipped, never buffered whole.
@@ -137,7 +138,7 @@ pub fn check<R: Read>(input: R, opts: &ImportOptions) -> Result<ImportReport, Pr
 fn read<R: Read>(mut input: R, opts: &ImportOptions) -> Result<(Plan, ImportReport), Problem> {
     check_options(opts)?;
     let sample = sniff::read_sample(&mut input)
-        .map_err(|e| Problem::new("", format!("cannot read the trace: {e}")))?;
+        .map_err(|e| Problem::whole(format!("cannot read the trace: {e}")))?;
     check_text(&sample)?;
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(true)
@@ -146,14 +147,13 @@ fn read<R: Read>(mut input: R, opts: &ImportOptions) -> Result<(Plan, ImportRepo
 
     let header = reader
         .byte_headers()
-        .map_err(|e| Problem::new("", format!("cannot read the trace: {e}")))?
+        .map_err(|e| Problem::whole(format!("cannot read the trace: {e}")))?
         .clone();
     if header.is_empty() || (header.len() == 1 && header[0].trim_ascii().is_empty()) {
-        return Err(Problem::new("", "the trace is empty: no header row"));
+        return Err(Problem::whole("the trace is empty: no header row"));
     }
     if header.iter().any(is_oversized) {
-        return Err(Problem::new(
-            "",
+        return Err(Problem::whole(
             "the header row is longer than 1 MiB: not a CSV trace",
         ));
     }
@@ -178,7 +178,7 @@ fn read<R: Read>(mut input: R, opts: &ImportOptions) -> Result<(Plan, ImportRepo
             Ok(false) => break,
             Err(e) => {
                 if let csv::ErrorKind::Io(_) = e.kind() {
-                    return Err(Problem::new("", format!("cannot read the trace: {e}")));
+                    return Err(Problem::whole(format!("cannot read the trace: {e}")));
                 }
                 // Not expected with flexible byte records; count it as an unreadable row.
                 report.rows += 1;
@@ -206,7 +206,7 @@ fn read<R: Read>(mut input: R, opts: &ImportOptions) -> Result<(Plan, ImportRepo
                 report.rows
             )
         };
-        return Err(Problem::new("", message));
+        return Err(Problem::whole(message));
     }
     report.imported = jobs.len() as u64;
     sort_reasons(&mut report.reasons);

@@ -148,7 +148,7 @@ impl Default for ImportOptions {
 /// Parses a priority map such as `LS=2,BE=0` (SPEC 11 `--priority-map`): comma-separated
 /// `VALUE=PRIORITY` pairs, priorities 0..=9999, values unique.
 pub fn parse_priority_map(text: &str) -> Result<Vec<(String, Priority)>, Problem> {
-    let bad = |message: String| Problem::new("--priority-map", message);
+    let bad = |message: String| Problem::new(Path::named("--priority-map"), message);
     let mut map: Vec<(String, Priority)> = Vec::new();
     for item in text.split(',') {
         let item = item.trim();
@@ -185,7 +185,7 @@ pub fn parse_priority_map(text: &str) -> Result<Vec<(String, Priority)>, Problem
 
 /// Checks the options that do not depend on the trace.
 pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
-    let bad = |path: &str, message: &str| Err(Problem::new(path, message));
+    let bad = |path: &str, message: &str| Err(Problem::new(Path::named(path), message));
     if opts.submit.trim().is_empty() {
         return bad("--submit", "a submit time column is required");
     }
@@ -208,7 +208,7 @@ pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
     if crate::input::catalogue::lookup(&opts.instance_type).is_none() {
         let known: Vec<&str> = crate::input::catalogue::names().collect();
         return Err(Problem::new(
-            "--instance-type",
+            Path::named("--instance-type"),
             format!(
                 "unknown instance type \"{}\" (built-in: {})",
                 opts.instance_type,
@@ -230,7 +230,7 @@ pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
     for (key, value) in &opts.priority_map {
         if !(MIN_PRIORITY..=MAX_PRIORITY).contains(value) {
             return Err(Problem::new(
-                "--priority-map",
+                Path::named("--priority-map"),
                 format!("{key:?}: the priority must be 0..=9999, not {value}"),
             ));
         }
@@ -245,7 +245,7 @@ pub(super) fn check_options(opts: &ImportOptions) -> Result<(), Problem> {
         "RESERVE" | "LEND" | "LEND_AND_BORROW"
     ) {
         return Err(Problem::new(
-            "--strategy",
+            Path::named("--strategy"),
             format!(
                 "unknown strategy {:?}: expected RESERVE, LEND or LEND_AND_BORROW",
                 opts.strategy

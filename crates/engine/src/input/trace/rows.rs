@@ -37,7 +37,7 @@ impl Columns {
             match names.iter().position(|n| n == wanted) {
                 Some(i) => Ok((i, wanted.to_string())),
                 None => Err(Problem::new(
-                    option,
+                    Path::named(option),
                     format!(
                         "no column {wanted:?} in the trace's header; its columns are: {}",
                         list_columns(&names)

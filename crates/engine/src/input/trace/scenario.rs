@@ -88,7 +88,7 @@ pub(super) fn plan_scenario(
     }
     if shares.len() > MAX_SHARES {
         return Err(Problem::new(
-            "--share",
+            Path::named("--share"),
             format!(
                 "the trace has {} shares, and a queue holds at most {MAX_SHARES} (SPEC 2): \
                  use --top-shares N (N <= 19) to fold the smaller ones into `other`",

@@ -36,10 +36,9 @@ const MAGIC: &[(&[u8], &str)] = &[
 /// begin a CSV text.
 pub fn check_text(sample: &[u8]) -> Result<(), Problem> {
     let not_csv = |why: String| {
-        Err(Problem::new(
-            "",
-            format!("this is not a CSV file: {why}; save the trace as CSV text (UTF-8)"),
-        ))
+        Err(Problem::whole(format!(
+            "this is not a CSV file: {why}; save the trace as CSV text (UTF-8)"
+        )))
     };
     if let Some((_, what)) = MAGIC.iter().find(|(m, _)| sample.starts_with(m)) {
         return not_csv(format!("it looks like {what}"));

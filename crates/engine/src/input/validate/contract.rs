@@ -2,8 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, join};
+use crate::input::json;
 use crate::input::model::*;
+use crate::input::path::Path;
 use crate::Problem;
 
 /// SPEC 14: a job that is resubmitted when its retries are exhausted gets a continuation,
@@ -65,7 +66,7 @@ pub(super) fn workloads_use_contract(top: &Map<String, Value>) -> bool {
 /// `preemption_retries` (unlimited) it never happens: a warning.
 pub(super) fn resubmit_without_retries(
     m: &Map<String, Value>,
-    path: &str,
+    path: &Path,
     warnings: &mut Vec<Problem>,
 ) {
     let resubmits = m
@@ -73,7 +74,7 @@ pub(super) fn resubmit_without_retries(
         .is_some_and(|v| v.get("resubmit").is_some());
     if resubmits && json::get(m, "preemption_retries").is_none() {
         warnings.push(Problem::new(
-            join(path, "on_retries_exhausted"),
+            path.key("on_retries_exhausted"),
             "never applies: preemption_retries is unlimited (give preemption_retries for the job to be resubmitted when it runs out of them)",
         ));
     }

@@ -4,8 +4,9 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::input::json::{idx, join, kind};
+use crate::input::json::kind;
 use crate::input::model::*;
+use crate::input::path::Path;
 
 use super::shares::{limits_vec, AWS_SHARE_FIELDS};
 use super::Cx;
@@ -18,31 +19,32 @@ impl Cx {
         shares: &[Share],
     ) -> Vec<TimedEvent> {
         let Some(v) = v else { return Vec::new() };
-        let Some(list) = self.array(v, "events") else {
+        let top = Path::root().key("events");
+        let Some(list) = self.array(v, &top) else {
             return Vec::new();
         };
         let mut out = Vec::new();
         // The file index of each event in `out` (invalid events are left out of `out`).
         let mut file_index = Vec::new();
         for (i, e) in list.iter().enumerate() {
-            let path = idx("events", i);
+            let path = top.idx(i);
             let Some(m) = self.object(e, &path) else {
                 continue;
             };
             self.unknown_fields(m, &path, &["at_s", "set_priority", "update_share"]);
             let at = self.time_field(m, &path, "at_s", true).map(ms_from_s);
             let action = match (m.get("set_priority"), m.get("update_share")) {
-                (Some(sp), None) => self.set_priority(sp, &join(&path, "set_priority"), ids),
-                (None, Some(us)) => self.update_share(us, &join(&path, "update_share"), shares),
+                (Some(sp), None) => self.set_priority(sp, &path.key("set_priority"), ids),
+                (None, Some(us)) => self.update_share(us, &path.key("update_share"), shares),
                 (Some(_), Some(_)) => {
                     self.err(
-                        &path,
+                        path,
                         "must have exactly one of set_priority or update_share, not both",
                     );
                     None
                 }
                 (None, None) => {
-                    self.err(&path, "must have one of set_priority or update_share");
+                    self.err(path, "must have one of set_priority or update_share");
                     None
                 }
             };
@@ -58,7 +60,7 @@ impl Cx {
     fn set_priority(
         &mut self,
         v: &Value,
-        path: &str,
+        path: &Path,
         ids: &HashMap<&str, usize>,
     ) -> Option<TimedAction> {
         let m = self.object(v, path)?;
@@ -66,14 +68,14 @@ impl Cx {
         let job = self.string(m, path, "job").and_then(|j| {
             let found = ids.get(j.as_str()).copied();
             if found.is_none() && !self.invalid_jobs.contains(&j) {
-                self.err(join(path, "job"), format!("unknown job \"{j}\""));
+                self.err(path.key("job"), format!("unknown job \"{j}\""));
             }
             found
         });
         let priority = match m.get("priority") {
-            Some(v) => self.priority(v, &join(path, "priority")),
+            Some(v) => self.priority(v, &path.key("priority")),
             None => {
-                self.err(join(path, "priority"), "is required");
+                self.err(path.key("priority"), "is required");
                 None
             }
         };
@@ -83,7 +85,7 @@ impl Cx {
         })
     }
 
-    fn update_share(&mut self, v: &Value, path: &str, shares: &[Share]) -> Option<TimedAction> {
+    fn update_share(&mut self, v: &Value, path: &Path, shares: &[Share]) -> Option<TimedAction> {
         let m = self.object(v, path)?;
         self.unknown_fields(
             m,
@@ -103,7 +105,7 @@ impl Cx {
             if found.is_none() && !self.invalid_shares.contains(&s) {
                 let names: Vec<&str> = shares.iter().map(|s| s.name.as_str()).collect();
                 self.err(
-                    join(path, "share"),
+                    path.key("share"),
                     format!("unknown share \"{s}\" (shares: {})", names.join(", ")),
                 );
             }
@@ -114,27 +116,25 @@ impl Cx {
             self.foreign_fields(m, path, AWS_SHARE_FIELDS);
         }
         if let Some(v) = m.get("limits") {
-            update.limits = self
-                .limits(v, &join(path, "limits"))
-                .map(|l| limits_vec(&l));
+            update.limits = self.limits(v, &path.key("limits")).map(|l| limits_vec(&l));
         }
         if let Some(v) = m.get("strategy") {
-            update.strategy = self.strategy(v, &join(path, "strategy"));
+            update.strategy = self.strategy(v, &path.key("strategy"));
         }
         if let Some(v) = m.get("borrow_limit") {
-            update.borrow_limit = self.borrow_limit(v, &join(path, "borrow_limit"));
+            update.borrow_limit = self.borrow_limit(v, &path.key("borrow_limit"));
         }
         if let Some(v) = m.get("in_share_preemption") {
             match v {
                 Value::Bool(b) => update.in_share_preemption = Some(*b),
                 other => self.err(
-                    join(path, "in_share_preemption"),
+                    path.key("in_share_preemption"),
                     format!("must be true or false, not {}", kind(other)),
                 ),
             }
         }
         if let Some(v) = m.get("state") {
-            update.enabled = self.state(v, &join(path, "state"));
+            update.enabled = self.state(v, &path.key("state"));
         }
         if self.errors.len() != before {
             return None;
@@ -163,7 +163,11 @@ impl Cx {
                 }
                 if update.borrow_limit.is_some() && strategy[*share] != Strategy::LendAndBorrow {
                     self.err(
-                        format!("events[{}].update_share.borrow_limit", file_index[i]),
+                        Path::root()
+                            .key("events")
+                            .idx(file_index[i])
+                            .key("update_share")
+                            .key("borrow_limit"),
                         "is only allowed when the share's strategy is LEND_AND_BORROW",
                     );
                 }

@@ -2,8 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, join};
+use crate::input::json;
 use crate::input::model::*;
+use crate::input::path::Path;
 use crate::input::plain::FIELDS as SPEC7_JOB_FIELDS;
 
 use super::contract::resubmit_without_retries;
@@ -22,7 +23,7 @@ impl Cx {
         c
     }
 
-    pub(super) fn job(&mut self, v: &Value, path: &str, shares: &[String]) -> Option<JobSpec> {
+    pub(super) fn job(&mut self, v: &Value, path: &Path, shares: &[String]) -> Option<JobSpec> {
         let m = self.object(v, path)?;
         // One pass over the job's fields instead of a hashed lookup per field (SPEC 7 job
         // fields; the warnings about unknown ones are the same, in the same order).
@@ -50,14 +51,14 @@ impl Cx {
         &mut self,
         f: JobFields<'_>,
         m: Option<&Map<String, Value>>,
-        path: &str,
+        path: &Path,
         shares: &[String],
     ) -> Option<JobSpec> {
         let before = self.errors.len();
         let id = self.str_v(f.id, path, "id");
         if let Some(id) = id {
             if id.is_empty() {
-                self.err(join(path, "id"), "must not be empty");
+                self.err(path.key("id"), "must not be empty");
             }
         }
         let share = self.str_v(f.share, path, "share").and_then(|s| {
@@ -65,7 +66,7 @@ impl Cx {
             if found.is_none() && !self.invalid_shares.iter().any(|n| n == s) {
                 let known: Vec<&str> = shares.iter().map(String::as_str).collect();
                 self.err_problem(json::unknown(
-                    &join(path, "share"),
+                    &path.key("share"),
                     format!("unknown share \"{s}\" (shares: {})", shares.join(", ")),
                     &known,
                 ));
@@ -79,19 +80,19 @@ impl Cx {
         };
         let ty = declared.or_else(|| {
             self.string_v(f.instance_type, path, "instance_type")
-                .and_then(|t| self.type_index(&t, &join(path, "instance_type")))
+                .and_then(|t| self.type_index(&t, &path.key("instance_type")))
         });
         let instances = match f.instances {
             None => Some(1),
             Some(v) => self.read_at(
                 |p| json::integer(v, p, json::Rule::whole(1, MAX_INSTANCES as i64)),
-                || join(path, "instances"),
+                || path.key("instances"),
             ),
         };
         let kueue = self.model == Model::Kueue;
         let priority = match f.priority {
             None => Some(0),
-            Some(v) => self.read_at(|p| json::priority(v, p, kueue), || join(path, "priority")),
+            Some(v) => self.read_at(|p| json::priority(v, p, kueue), || path.key("priority")),
         };
         let submit = self.time_v(f.submit_s, path, "submit_s", true);
         let work = self.duration_v(f.work_s, path, "work_s");
@@ -100,7 +101,7 @@ impl Cx {
             .unwrap_or(0.0);
         let checkpoint = match f.checkpoint {
             None | Some(Value::Null) => None,
-            Some(v) => self.checkpoint(v, &join(path, "checkpoint")),
+            Some(v) => self.checkpoint(v, &path.key("checkpoint")),
         };
         let checkpoint_on_preempt = self.bool_or_v(
             f.checkpoint_on_preempt,
@@ -113,7 +114,7 @@ impl Cx {
             Some(v) => self
                 .read_at(
                     |p| json::integer(v, p, json::Rule::whole(0, i64::MAX)),
-                    || join(path, "preemption_retries"),
+                    || path.key("preemption_retries"),
                 )
                 .map(|r| r as u64),
         };
@@ -148,7 +149,7 @@ impl Cx {
             if e.before_deadline > d {
                 // SPEC 14 is silent: escalated at its submission (docs/ARCHITECTURE.md).
                 self.warn(
-                    join(path, "escalate.before_deadline_s"),
+                    path.key("escalate").key("before_deadline_s"),
                     "is more than deadline_s: the job is escalated as soon as it is submitted",
                 );
             }
@@ -157,7 +158,7 @@ impl Cx {
             return None;
         }
         let Some(id) = self.ids.push(id?) else {
-            self.err(join(path, "id"), TOO_MANY_ID_BYTES);
+            self.err(path.key("id"), TOO_MANY_ID_BYTES);
             return None;
         };
         let times = JobTimes {
@@ -185,7 +186,7 @@ impl Cx {
         ))
     }
 
-    fn checkpoint(&mut self, v: &Value, path: &str) -> Option<Checkpoint> {
+    fn checkpoint(&mut self, v: &Value, path: &Path) -> Option<Checkpoint> {
         let m = self.object(v, path)?;
         self.unknown_fields(m, path, &["interval_s", "cost_s", "restore_s"]);
         let interval = self.duration_field(m, path, "interval_s");

@@ -2,8 +2,9 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, idx, join, quoted};
+use crate::input::json::{self, quoted};
 use crate::input::model::*;
+use crate::input::path::Path;
 
 use super::shares::limits_vec;
 use super::{Cx, MAX_INSTANCES, MAX_NAME};
@@ -35,7 +36,7 @@ impl Cx {
                 Some(m) => m,
                 None => {
                     self.err(
-                        "model",
+                        Path::root().key("model"),
                         format!("must be \"aws_batch\" or \"kueue\" (got {v})"),
                     );
                     Model::AwsBatch
@@ -45,11 +46,11 @@ impl Cx {
     }
 
     /// SPEC 12: fields of the other model are errors naming the field to use.
-    pub(super) fn foreign_fields(&mut self, m: &Map<String, Value>, path: &str, keys: &[&str]) {
+    pub(super) fn foreign_fields(&mut self, m: &Map<String, Value>, path: &Path, keys: &[&str]) {
         for k in keys {
             if m.contains_key(*k) {
                 if let Some(msg) = foreign_field_message(self.model, k) {
-                    self.err(join(path, k), msg);
+                    self.err(path.key(k), msg);
                 }
             }
         }
@@ -57,12 +58,12 @@ impl Cx {
 
     /// SPEC 12: instances per type (`limits` of a cohort, `borrowing_limit`,
     /// `lending_limit`); an empty map is allowed.
-    fn type_map(&mut self, v: &Value, path: &str) -> Option<Vec<Option<u64>>> {
+    fn type_map(&mut self, v: &Value, path: &Path) -> Option<Vec<Option<u64>>> {
         let m = self.object(v, path)?;
         let mut out = Vec::new();
         let mut ok = true;
         for (t, n) in m {
-            let p = join(path, t);
+            let p = path.key(t);
             let ti = self.type_index(t, &p);
             let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
             match (ti, n) {
@@ -74,11 +75,11 @@ impl Cx {
     }
 
     /// SPEC 12 `weight`: a number >= 0, default 1, kept in thousandths.
-    fn weight(&mut self, m: &Map<String, Value>, path: &str) -> Option<WeightMilli> {
+    fn weight(&mut self, m: &Map<String, Value>, path: &Path) -> Option<WeightMilli> {
         let Some(v) = json::get(m, "weight") else {
             return Some(1000);
         };
-        let p = join(path, "weight");
+        let p = path.key("weight");
         match v.as_f64() {
             Some(w) if (0.0..=1e9).contains(&w) => {
                 let milli = (w * 1000.0).round() as u64;
@@ -118,19 +119,20 @@ impl Cx {
         let Some(v) = v.filter(|v| !v.is_null()) else {
             return out;
         };
+        let top = Path::root().key("cohorts");
         if self.model != Model::Kueue {
             self.err(
-                "cohorts",
+                top,
                 foreign_field_message(Model::AwsBatch, "cohorts").unwrap_or(""),
             );
             return out;
         }
-        let Some(list) = self.array(v, "cohorts") else {
+        let Some(list) = self.array(v, &top) else {
             return out;
         };
         let mut parents: Vec<(usize, String)> = Vec::new();
         for (i, c) in list.iter().enumerate() {
-            let path = idx("cohorts", i);
+            let path = top.idx(i);
             let Some(m) = self.object(c, &path) else {
                 continue;
             };
@@ -150,16 +152,16 @@ impl Cx {
                 continue;
             };
             if name.is_empty() {
-                self.err(join(&path, "name"), "must not be empty");
+                self.err(path.key("name"), "must not be empty");
             } else if name.chars().count() > MAX_NAME {
                 self.err(
-                    join(&path, "name"),
+                    path.key("name"),
                     format!("must be at most {MAX_NAME} characters"),
                 );
             }
             if let Some(first) = out.iter().position(|c| c.name == name) {
                 self.err(
-                    join(&path, "name"),
+                    path.key("name"),
                     format!("duplicate cohort name \"{name}\" (also cohorts[{first}])"),
                 );
                 continue;
@@ -169,7 +171,7 @@ impl Cx {
                 Some(Value::String(p)) if !p.is_empty() => Some(p.clone()),
                 Some(other) => {
                     self.err(
-                        join(&path, "parent"),
+                        path.key("parent"),
                         format!("must be a cohort name, not {other}"),
                     );
                     None
@@ -184,17 +186,17 @@ impl Cx {
                 weight: self.weight(m, &path).unwrap_or(1000),
             };
             if let Some(v) = json::get(m, "limits") {
-                cohort.limits = self.type_map(v, &join(&path, "limits")).unwrap_or_default();
+                cohort.limits = self.type_map(v, &path.key("limits")).unwrap_or_default();
             }
             for key in ["borrowing_limit", "lending_limit"] {
                 let Some(v) = json::get(m, key) else { continue };
                 if parent.is_none() {
                     self.err(
-                        join(&path, key),
+                        path.key(key),
                         "is only allowed for a cohort with a parent (a root cohort neither borrows nor lends)",
                     );
                 }
-                let map = self.type_map(v, &join(&path, key)).unwrap_or_default();
+                let map = self.type_map(v, &path.key(key)).unwrap_or_default();
                 if key == "borrowing_limit" {
                     cohort.borrowing_limit = map;
                 } else {
@@ -227,7 +229,7 @@ impl Cx {
                         let names: Vec<&str> =
                             cycle.iter().map(|&c| cohorts[c].name.as_str()).collect();
                         self.err(
-                            format!("{}.parent", idx("cohorts", first)),
+                            Path::root().key("cohorts").idx(first).key("parent"),
                             format!(
                                 "cohorts form a cycle of parents: {} -> {}",
                                 names.join(" -> "),
@@ -249,15 +251,16 @@ impl Cx {
     /// SPEC 12 `fair_sharing`: {`strategies`} with the lists Kueue accepts.
     pub(super) fn fair_sharing(&mut self, v: Option<&Value>) -> Option<FairSharing> {
         let v = v.filter(|v| !v.is_null())?;
+        let top = Path::root().key("fair_sharing");
         if self.model != Model::Kueue {
             self.err(
-                "fair_sharing",
+                top,
                 foreign_field_message(Model::AwsBatch, "fair_sharing").unwrap_or(""),
             );
             return None;
         }
-        let m = self.object(v, "fair_sharing")?;
-        self.unknown_fields(m, "fair_sharing", &["strategies"]);
+        let m = self.object(v, &top)?;
+        self.unknown_fields(m, &top, &["strategies"]);
         let default = vec![
             FsStrategy::LessThanOrEqualToFinalShare,
             FsStrategy::LessThanInitialShare,
@@ -267,14 +270,14 @@ impl Cx {
                 strategies: default,
             });
         };
-        let path = "fair_sharing.strategies";
-        let list = self.array(list, path)?;
+        let path = top.key("strategies");
+        let list = self.array(list, &path)?;
         let mut out = Vec::new();
         for (i, x) in list.iter().enumerate() {
             match x.as_str().and_then(FsStrategy::parse) {
                 Some(st) => out.push(st),
                 None => self.err(
-                    idx(path, i),
+                    path.idx(i),
                     format!("must be \"less_than_or_equal_to_final_share\" or \"less_than_initial_share\" (got {x})"),
                 ),
             }
@@ -304,7 +307,7 @@ impl Cx {
     pub(super) fn kueue_share(
         &mut self,
         m: &Map<String, Value>,
-        path: &str,
+        path: &Path,
         limits: &[Option<u64>],
         default_queueing: Queueing,
         cohorts: &mut Vec<Cohort>,
@@ -320,16 +323,16 @@ impl Cx {
                 k.cohort = Some(Cx::cohort_index(cohorts, c));
             }
             Some(other) => self.err(
-                join(path, "cohort"),
+                path.key("cohort"),
                 format!("must be a cohort name, not {other}"),
             ),
         }
         for key in ["borrowing_limit", "lending_limit"] {
             let Some(v) = json::get(m, key) else { continue };
-            let p = join(path, key);
+            let p = path.key(key);
             if k.cohort.is_none() {
                 self.err(
-                    &p,
+                    p.clone(),
                     "is only allowed for a share in a cohort (a share alone neither borrows nor lends)",
                 );
             }
@@ -341,11 +344,11 @@ impl Cx {
                 let tname = self.types[t].name.clone();
                 match limits.get(t).copied().flatten() {
                     None => self.err(
-                        join(&p, &tname),
+                        p.key(tname.as_str()),
                         format!("the share has no limit for {tname} (add it to limits)"),
                     ),
                     Some(l) if key == "lending_limit" && n > l => self.err(
-                        join(&p, &tname),
+                        p.key(tname.as_str()),
                         format!("must be at most the share's limit for {tname} ({l}), got {n}"),
                     ),
                     _ => {}
@@ -357,11 +360,11 @@ impl Cx {
                 k.lending_limit = map;
             }
         }
-        if let Some(q) = self.queueing(json::get(m, "queueing"), &join(path, "queueing")) {
+        if let Some(q) = self.queueing(json::get(m, "queueing"), &path.key("queueing")) {
             k.queueing = q;
         }
         if let Some(v) = json::get(m, "preemption") {
-            if let Some(p) = self.preemption(v, &join(path, "preemption")) {
+            if let Some(p) = self.preemption(v, &path.key("preemption")) {
                 k.preemption = p;
             }
         }
@@ -373,7 +376,7 @@ impl Cx {
 
     /// SPEC 12 `preemption`: within_share, reclaim, borrow_within_cohort {policy,
     /// max_priority_threshold}; a borrow_within_cohort policy needs reclaim.
-    fn preemption(&mut self, v: &Value, path: &str) -> Option<Preemption> {
+    fn preemption(&mut self, v: &Value, path: &Path) -> Option<Preemption> {
         let m = self.object(v, path)?;
         self.unknown_fields(
             m,
@@ -385,7 +388,7 @@ impl Cx {
             match v.as_str().and_then(WithinShare::parse) {
                 Some(w) => p.within_share = w,
                 None => self.err(
-                    join(path, "within_share"),
+                    path.key("within_share"),
                     format!("must be one of {} (got {v})", quoted(&WithinShare::NAMES)),
                 ),
             }
@@ -394,13 +397,13 @@ impl Cx {
             match v.as_str().and_then(ReclaimPolicy::parse) {
                 Some(r) => p.reclaim = r,
                 None => self.err(
-                    join(path, "reclaim"),
+                    path.key("reclaim"),
                     format!("must be one of {} (got {v})", quoted(&ReclaimPolicy::NAMES)),
                 ),
             }
         }
         if let Some(v) = json::get(m, "borrow_within_cohort") {
-            let bp = join(path, "borrow_within_cohort");
+            let bp = path.key("borrow_within_cohort");
             if let Some(b) = self.object(v, &bp) {
                 self.unknown_fields(b, &bp, &["policy", "max_priority_threshold"]);
                 match json::get(b, "policy").map(|v| (v, v.as_str())) {
@@ -409,19 +412,19 @@ impl Cx {
                         p.borrow_within_cohort.lower_priority = true;
                         if p.reclaim == ReclaimPolicy::Never {
                             self.err(
-                                join(&bp, "policy"),
+                                bp.key("policy"),
                                 "\"lower_priority\" requires preemption.reclaim other than \"never\" (Kueue refuses borrowWithinCohort without reclaimWithinCohort)",
                             );
                         }
                     }
                     Some((v, _)) => self.err(
-                        join(&bp, "policy"),
+                        bp.key("policy"),
                         format!("must be \"never\" or \"lower_priority\" (got {v})"),
                     ),
                 }
                 if let Some(t) = json::get(b, "max_priority_threshold") {
                     p.borrow_within_cohort.max_priority_threshold =
-                        self.priority(t, &join(&bp, "max_priority_threshold"));
+                        self.priority(t, &bp.key("max_priority_threshold"));
                 }
             }
         }

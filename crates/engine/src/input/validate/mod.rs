@@ -17,8 +17,9 @@ use std::collections::{HashMap, HashSet};
 
 use serde_json::Value;
 
-use crate::input::json::{self, idx, join, kind};
+use crate::input::json::{self, kind};
 use crate::input::model::*;
+use crate::input::path::{Path, Seg};
 use crate::input::plain::PlainJob;
 use crate::input::workload;
 use crate::Problem;
@@ -54,7 +55,7 @@ pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
         }
     }
     let value: Value =
-        serde_json::from_str(text).map_err(|e| vec![Problem::new("", json::syntax_error(&e))])?;
+        serde_json::from_str(text).map_err(|e| vec![Problem::whole(json::syntax_error(&e))])?;
     load_value(&value)
 }
 
@@ -79,7 +80,7 @@ fn load_parts(value: &Value, plain: Option<Vec<PlainJob>>) -> Result<Loaded, Vec
         }
     }
     if cx.errors.is_empty() {
-        cx.errors.push(Problem::new("", "invalid scenario"));
+        cx.errors.push(Problem::whole("invalid scenario"));
     }
     Err(cx.errors)
 }
@@ -119,10 +120,11 @@ const MAX_SHARED_CLASSES: usize = 32;
 
 impl Cx {
     fn scenario(&mut self, v: &Value, plain: Option<Vec<PlainJob>>) -> Option<Scenario> {
-        let top = self.object(v, "")?;
+        let root = Path::root();
+        let top = self.object(v, &root)?;
         self.unknown_fields(
             top,
-            "",
+            &root,
             &[
                 "format",
                 "name",
@@ -146,34 +148,43 @@ impl Cx {
         self.model = self.model_field(top);
         match top.get("format") {
             Some(Value::String(f)) if f == "quotalab/v1" => {}
-            Some(other) => self.err("format", format!("must be \"quotalab/v1\" (got {other})")),
-            None => self.warn("format", "missing; assuming \"quotalab/v1\""),
+            Some(other) => self.err(
+                root.key("format"),
+                format!("must be \"quotalab/v1\" (got {other})"),
+            ),
+            None => self.warn(root.key("format"), "missing; assuming \"quotalab/v1\""),
         }
         let name = match top.get("name") {
             None | Some(Value::Null) => String::new(),
             Some(Value::String(s)) => s.clone(),
             Some(other) => {
-                self.err("name", format!("must be a string, not {}", kind(other)));
+                self.err(
+                    root.key("name"),
+                    format!("must be a string, not {}", kind(other)),
+                );
                 String::new()
             }
         };
         let seed = match top.get("seed") {
             None | Some(Value::Null) => 0,
-            Some(v) => self.int(v, "seed", 0, i64::MAX).unwrap_or(0) as u64,
+            Some(v) => self.int(v, &root.key("seed"), 0, i64::MAX).unwrap_or(0) as u64,
         };
-        let horizon = self.time_field(top, "", "horizon_s", false).map(ms_from_s);
+        let horizon = self
+            .time_field(top, &root, "horizon_s", false)
+            .map(ms_from_s);
         if horizon == Some(0) {
             // SPEC 6 stops the run at horizon_s; at 0 nothing runs (a model choice: a
             // warning, not an error, see docs/ARCHITECTURE.md).
-            self.warn("horizon_s", "is 0: nothing is simulated (remove it to run every job to its end, or give the seconds to simulate)");
+            self.warn(root.key("horizon_s"), "is 0: nothing is simulated (remove it to run every job to its end, or give the seconds to simulate)");
         }
 
         // Declared instance types come first, in file order.
         if let Some(v) = top.get("instance_types") {
-            if let Some(list) = self.array(v, "instance_types") {
+            let path = root.key("instance_types");
+            if let Some(list) = self.array(v, &path) {
                 if list.len() > MAX_INSTANCE_TYPES {
                     self.err(
-                        "instance_types",
+                        path.clone(),
                         format!(
                             "declares {} instance types; a scenario may declare at most {MAX_INSTANCE_TYPES}",
                             list.len()
@@ -181,7 +192,7 @@ impl Cx {
                     );
                 }
                 for (i, t) in list.iter().enumerate().take(MAX_INSTANCE_TYPES) {
-                    self.instance_type(t, &idx("instance_types", i));
+                    self.instance_type(t, &path.idx(i));
                 }
             }
         }
@@ -194,7 +205,7 @@ impl Cx {
         if cohorts.len() > KUEUE_MAX_COHORTS {
             // SPEC 13: listed ones and those only named by a share or a parent.
             self.err(
-                "cohorts",
+                root.key("cohorts"),
                 format!(
                     "at most {KUEUE_MAX_COHORTS} cohorts in the Kueue model (has {}, listed or named by a share or a parent)",
                     cohorts.len()
@@ -207,27 +218,33 @@ impl Cx {
         let mut jobs = Vec::new();
         if let Some(list) = plain {
             jobs.reserve_exact(list.len());
-            let mut path = String::new();
+            // One path for every job (`jobs[i]`: its index set in place, nothing allocated
+            // per job).
+            let mut path = root.key("jobs");
             for (i, j) in list.into_iter().enumerate() {
                 let values = j.into_values();
                 let f = job_fields(values.each_ref().map(Option::as_ref), None);
                 let id = f.id;
-                json::idx_into(&mut path, "jobs", i);
+                path.push(Seg::Idx(i));
                 if let Some(job) = self.job_of(f, None, &path, &share_names) {
                     jobs.push(job);
                 } else if let Some(id) = id.and_then(Value::as_str) {
                     self.invalid_jobs.insert(id.to_string());
                 }
+                path.pop();
             }
         } else if let Some(v) = top.get("jobs") {
-            if let Some(list) = self.array(v, "jobs") {
+            let mut path = root.key("jobs");
+            if let Some(list) = self.array(v, &path) {
                 jobs.reserve_exact(list.len());
                 for (i, j) in list.iter().enumerate() {
-                    if let Some(job) = self.job(j, &idx("jobs", i), &share_names) {
+                    path.push(Seg::Idx(i));
+                    if let Some(job) = self.job(j, &path, &share_names) {
                         jobs.push(job);
                     } else if let Some(id) = j.get("id").and_then(Value::as_str) {
                         self.invalid_jobs.insert(id.to_string());
                     }
+                    path.pop();
                 }
             }
         }
@@ -237,11 +254,11 @@ impl Cx {
         // they name are added to the type list first so that their indices resolve.
         let mut workloads = Vec::new();
         if let Some(v) = top.get("workloads") {
-            if let Some(list) = self.array(v, "workloads") {
+            if let Some(list) = self.array(v, &root.key("workloads")) {
                 for (i, w) in list.iter().enumerate() {
-                    let path = idx("workloads", i);
+                    let path = root.key("workloads").idx(i);
                     if let Some(Value::String(t)) = w.get("instance_type") {
-                        self.type_index(t, &join(&path, "instance_type"));
+                        self.type_index(t, &path.key("instance_type"));
                     }
                     if let Value::Object(m) = w {
                         resubmit_without_retries(m, &path, &mut self.warnings);
@@ -249,7 +266,7 @@ impl Cx {
                         if let Some(Value::Object(c)) = m.get("checkpoint") {
                             self.unknown_fields(
                                 c,
-                                &join(&path, "checkpoint"),
+                                &path.key("checkpoint"),
                                 workload::CHECKPOINT_FIELDS,
                             );
                         }
@@ -282,7 +299,7 @@ impl Cx {
         if (self.ids.len() as u64).saturating_add(workload::id_bytes(&workloads) as u64)
             > JobIds::MAX_BYTES
         {
-            self.err("workloads", TOO_MANY_ID_BYTES);
+            self.err(root.key("workloads"), TOO_MANY_ID_BYTES);
         } else {
             workload::generate_into(&workloads, seed, &mut jobs, &mut self.ids);
         }
@@ -310,9 +327,9 @@ impl Cx {
         }
         for (i, first) in dup {
             let path = if i < explicit_jobs {
-                idx("jobs", i) + ".id"
+                root.key("jobs").idx(i).key("id")
             } else {
-                "workloads".to_string()
+                root.key("workloads")
             };
             let what = if first < explicit_jobs {
                 format!("jobs[{first}]")
@@ -334,7 +351,7 @@ impl Cx {
             Some(v) => {
                 self.contract = true;
                 let mut problems = Vec::new();
-                let a = crate::input::contract::alarms(v, "alarms", &mut problems);
+                let a = crate::input::contract::alarms(v, &root.key("alarms"), &mut problems);
                 self.errors.extend(problems);
                 a
             }

@@ -1,51 +1,59 @@
-//! The walk's readers (SPEC 7): objects, arrays, strings, numbers, times, unknown fields.
+//! The walk's readers (SPEC 7): objects, arrays, strings, numbers, times, unknown fields,
+//! each reporting a problem at the [`Path`] it is given.
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, join, kind};
+use crate::input::json::{self, kind};
 use crate::input::model::*;
+use crate::input::path::Path;
 use crate::Problem;
 
 use super::Cx;
 
 impl Cx {
-    pub(super) fn err(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+    pub(super) fn err(&mut self, path: Path, msg: impl Into<String>) {
         self.errors.push(Problem::new(path, msg));
     }
-    pub(super) fn warn(&mut self, path: impl Into<String>, msg: impl Into<String>) {
+    pub(super) fn warn(&mut self, path: Path, msg: impl Into<String>) {
         self.warnings.push(Problem::new(path, msg));
     }
 
     pub(super) fn object<'v>(
         &mut self,
         v: &'v Value,
-        path: &str,
+        path: &Path,
     ) -> Option<&'v Map<String, Value>> {
         match v {
             Value::Object(m) => Some(m),
             other => {
-                self.err(path, format!("must be an object, not {}", kind(other)));
+                self.err(
+                    path.clone(),
+                    format!("must be an object, not {}", kind(other)),
+                );
                 None
             }
         }
     }
 
-    pub(super) fn array<'v>(&mut self, v: &'v Value, path: &str) -> Option<&'v Vec<Value>> {
+    pub(super) fn array<'v>(&mut self, v: &'v Value, path: &Path) -> Option<&'v Vec<Value>> {
         match v {
             Value::Array(a) => Some(a),
             other => {
-                self.err(path, format!("must be an array, not {}", kind(other)));
+                self.err(
+                    path.clone(),
+                    format!("must be an array, not {}", kind(other)),
+                );
                 None
             }
         }
     }
 
     /// Warns about fields that are not part of the format (typos are common).
-    pub(super) fn unknown_fields(&mut self, m: &Map<String, Value>, path: &str, known: &[&str]) {
+    pub(super) fn unknown_fields(&mut self, m: &Map<String, Value>, path: &Path, known: &[&str]) {
         for k in m.keys() {
             if !known.contains(&k.as_str()) {
                 self.warn(
-                    join(path, k),
+                    path.key(k.as_str()),
                     format!(
                         "unknown field, ignored (expected one of: {})",
                         known.join(", ")
@@ -62,13 +70,13 @@ impl Cx {
 
     /// A reader's value, its path built only when it reports a problem: readers are pure,
     /// so the problem read again at the real path is the one it would have reported (SPEC
-    /// 7 problems; a valid field costs no string).
+    /// 7 problems; a valid field costs no path).
     pub(super) fn read_at<T>(
         &mut self,
-        reader: impl Fn(&str) -> Result<T, Problem>,
-        path: impl FnOnce() -> String,
+        reader: impl Fn(&Path) -> Result<T, Problem>,
+        path: impl FnOnce() -> Path,
     ) -> Option<T> {
-        match reader("") {
+        match reader(&Path::root()) {
             Ok(x) => Some(x),
             Err(_) => {
                 let p = path();
@@ -80,14 +88,14 @@ impl Cx {
     pub(super) fn string(
         &mut self,
         m: &Map<String, Value>,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Option<String> {
         self.string_v(m.get(key), path, key)
     }
 
     /// [`Cx::string`] of the field's value `v` (as `Map::get` gives it).
-    pub(super) fn string_v(&mut self, v: Option<&Value>, path: &str, key: &str) -> Option<String> {
+    pub(super) fn string_v(&mut self, v: Option<&Value>, path: &Path, key: &str) -> Option<String> {
         self.str_v(v, path, key).map(str::to_string)
     }
 
@@ -95,20 +103,20 @@ impl Cx {
     pub(super) fn str_v<'v>(
         &mut self,
         v: Option<&'v Value>,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Option<&'v str> {
         match v {
             Some(Value::String(s)) => Some(s),
-            None => self.read(Err(json::required(&join(path, key)))),
-            Some(v) => self.read(json::string(v, &join(path, key))),
+            None => self.read(Err(json::required(&path.key(key)))),
+            Some(v) => self.read(json::string(v, &path.key(key))),
         }
     }
 
     pub(super) fn bool_or(
         &mut self,
         m: &Map<String, Value>,
-        path: &str,
+        path: &Path,
         key: &str,
         default: bool,
     ) -> bool {
@@ -119,7 +127,7 @@ impl Cx {
     pub(super) fn bool_or_v(
         &mut self,
         v: Option<&Value>,
-        path: &str,
+        path: &Path,
         key: &str,
         default: bool,
     ) -> bool {
@@ -127,7 +135,7 @@ impl Cx {
             None => default,
             Some(Value::Bool(b)) => *b,
             Some(v) => self
-                .read(json::boolean(v, &join(path, key)))
+                .read(json::boolean(v, &path.key(key)))
                 .unwrap_or(default),
         }
     }
@@ -136,7 +144,7 @@ impl Cx {
     pub(super) fn time_field(
         &mut self,
         m: &Map<String, Value>,
-        path: &str,
+        path: &Path,
         key: &str,
         required: bool,
     ) -> Option<f64> {
@@ -147,20 +155,20 @@ impl Cx {
     pub(super) fn time_v(
         &mut self,
         v: Option<&Value>,
-        path: &str,
+        path: &Path,
         key: &str,
         required: bool,
     ) -> Option<f64> {
         match v.filter(|v| !v.is_null()) {
             None => {
                 if required {
-                    self.err_problem(json::required(&join(path, key)));
+                    self.err_problem(json::required(&path.key(key)));
                 }
                 None
             }
             Some(v) => self.read_at(
                 |p| json::number(v, p, json::Rule::SECONDS),
-                || join(path, key),
+                || path.key(key),
             ),
         }
     }
@@ -170,20 +178,20 @@ impl Cx {
     pub(super) fn duration_field(
         &mut self,
         m: &Map<String, Value>,
-        path: &str,
+        path: &Path,
         key: &str,
     ) -> Option<Ms> {
         self.duration_v(m.get(key), path, key)
     }
 
     /// [`Cx::duration_field`] of the field's value `v` (`null` is absent).
-    pub(super) fn duration_v(&mut self, v: Option<&Value>, path: &str, key: &str) -> Option<Ms> {
+    pub(super) fn duration_v(&mut self, v: Option<&Value>, path: &Path, key: &str) -> Option<Ms> {
         let rule = json::Rule::POSITIVE_SECONDS;
         match v.filter(|v| !v.is_null()) {
-            None => self.read(Err(json::required(&join(path, key)))),
+            None => self.read(Err(json::required(&path.key(key)))),
             Some(v) => self.read_at(
                 |p| json::number(v, p, rule).and_then(|x| json::millis(x, p, rule)),
-                || join(path, key),
+                || path.key(key),
             ),
         }
     }
@@ -194,12 +202,12 @@ impl Cx {
 
     /// A job priority of the scenario's model (SPEC 2: 0..=9999; SPEC 12: any 32-bit
     /// integer in the Kueue model).
-    pub(super) fn priority(&mut self, v: &Value, path: &str) -> Option<Priority> {
+    pub(super) fn priority(&mut self, v: &Value, path: &Path) -> Option<Priority> {
         self.read(json::priority(v, path, self.model == Model::Kueue))
     }
 
     /// A whole number in `lo..=hi` (a JSON number with no fractional part).
-    pub(super) fn int(&mut self, v: &Value, path: &str, lo: i64, hi: i64) -> Option<i64> {
+    pub(super) fn int(&mut self, v: &Value, path: &Path, lo: i64, hi: i64) -> Option<i64> {
         self.read(json::integer(v, path, json::Rule::whole(lo, hi)))
     }
 }

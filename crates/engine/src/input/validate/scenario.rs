@@ -5,14 +5,15 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use crate::input::catalogue;
-use crate::input::json::{self, join};
+use crate::input::json;
 use crate::input::model::*;
+use crate::input::path::Path;
 
 use super::{Cx, MAX_INSTANCES};
 
 impl Cx {
     /// Resolves an instance-type name: declared in `instance_types`, else the catalogue.
-    pub(super) fn type_index(&mut self, name: &str, path: &str) -> Option<usize> {
+    pub(super) fn type_index(&mut self, name: &str, path: &Path) -> Option<usize> {
         if let Some(&i) = self.declared.get(name) {
             return Some(i);
         }
@@ -38,7 +39,7 @@ impl Cx {
         }
     }
 
-    pub(super) fn instance_type(&mut self, v: &Value, path: &str) {
+    pub(super) fn instance_type(&mut self, v: &Value, path: &Path) {
         let Some(m) = self.object(v, path) else {
             return;
         };
@@ -46,23 +47,20 @@ impl Cx {
         let name = self.string(m, path, "name");
         if let Some(n) = &name {
             if n.is_empty() {
-                self.err(join(path, "name"), "must not be empty");
+                self.err(path.key("name"), "must not be empty");
             } else if self.declared.contains_key(n) {
-                self.err(
-                    join(path, "name"),
-                    format!("duplicate instance type \"{n}\""),
-                );
+                self.err(path.key("name"), format!("duplicate instance type \"{n}\""));
             }
         }
         let builtin = name.as_deref().and_then(catalogue::lookup);
         let gpus = match m.get("gpus") {
             Some(v) => self
-                .int(v, &join(path, "gpus"), 1, u32::MAX as i64)
+                .int(v, &path.key("gpus"), 1, u32::MAX as i64)
                 .map(|g| g as u32),
             None => match &builtin {
                 Some(b) => Some(b.gpus),
                 None => {
-                    self.err(join(path, "gpus"), "is required (GPUs per instance, >= 1)");
+                    self.err(path.key("gpus"), "is required (GPUs per instance, >= 1)");
                     None
                 }
             },
@@ -72,7 +70,7 @@ impl Cx {
                 Some(p) if p.is_finite() && p >= 0.0 => Some(p),
                 _ => {
                     self.err(
-                        join(path, "usd_per_hour"),
+                        path.key("usd_per_hour"),
                         format!("must be a finite number >= 0 (got {v})"),
                     );
                     None
@@ -96,21 +94,22 @@ impl Cx {
         let mut queueing = Queueing::BestEffortFifo;
         let mut grace = 120_000;
         let Some(v) = v else { return (queueing, grace) };
-        let Some(m) = self.object(v, "queue") else {
+        let path = Path::root().key("queue");
+        let Some(m) = self.object(v, &path) else {
             return (queueing, grace);
         };
-        self.unknown_fields(m, "queue", &["queueing", "preemption_grace_s"]);
-        if let Some(q) = self.queueing(m.get("queueing"), "queue.queueing") {
+        self.unknown_fields(m, &path, &["queueing", "preemption_grace_s"]);
+        if let Some(q) = self.queueing(m.get("queueing"), &path.key("queueing")) {
             queueing = q;
         }
-        if let Some(g) = self.time_field(m, "queue", "preemption_grace_s", false) {
+        if let Some(g) = self.time_field(m, &path, "preemption_grace_s", false) {
             grace = ms_from_s(g);
         }
         (queueing, grace)
     }
 
     /// `queueing`: `best_effort_fifo` or `strict_fifo` (None when absent or invalid).
-    pub(super) fn queueing(&mut self, v: Option<&Value>, path: &str) -> Option<Queueing> {
+    pub(super) fn queueing(&mut self, v: Option<&Value>, path: &Path) -> Option<Queueing> {
         let v = v?;
         match self.read(json::one_of(v, path, &["best_effort_fifo", "strict_fifo"]))? {
             "strict_fifo" => Some(Queueing::StrictFifo),
@@ -128,9 +127,10 @@ impl Cx {
         // cohorts').
         let mut given: BTreeMap<usize, u64> = BTreeMap::new();
         if let Some(v) = v {
-            if let Some(m) = self.object(v, "capacity") {
+            let path = Path::root().key("capacity");
+            if let Some(m) = self.object(v, &path) {
                 for (t, n) in m {
-                    let p = join("capacity", t);
+                    let p = path.key(t);
                     let ti = self.type_index(t, &p);
                     let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
                     if let (Some(ti), Some(n)) = (ti, n) {

@@ -4,18 +4,19 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use crate::input::json::{self, idx, join};
+use crate::input::json;
 use crate::input::model::*;
+use crate::input::path::Path;
 use crate::{Kind, Problem};
 
 use super::{Cx, KUEUE_MAX_SHARES, MAX_INSTANCES, MAX_LIMITS, MAX_NAME, MAX_SHARES};
 
 impl Cx {
-    pub(super) fn limits(&mut self, v: &Value, path: &str) -> Option<Vec<(usize, u64)>> {
+    pub(super) fn limits(&mut self, v: &Value, path: &Path) -> Option<Vec<(usize, u64)>> {
         let m = self.object(v, path)?;
         if m.is_empty() || m.len() > MAX_LIMITS {
             self.err(
-                path,
+                path.clone(),
                 format!(
                     "must have 1 to {MAX_LIMITS} instance types (has {})",
                     m.len()
@@ -25,7 +26,7 @@ impl Cx {
         let mut out = Vec::new();
         let mut ok = true;
         for (t, n) in m {
-            let p = join(path, t);
+            let p = path.key(t);
             let ti = self.type_index(t, &p);
             let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
             match (ti, n) {
@@ -36,7 +37,7 @@ impl Cx {
         ok.then_some(out)
     }
 
-    pub(super) fn borrow_limit(&mut self, v: &Value, path: &str) -> Option<BorrowLimit> {
+    pub(super) fn borrow_limit(&mut self, v: &Value, path: &Path) -> Option<BorrowLimit> {
         let n = self.int(v, path, -1, i64::MAX)?;
         Some(if n == -1 {
             BorrowLimit::Unlimited
@@ -45,13 +46,13 @@ impl Cx {
         })
     }
 
-    pub(super) fn strategy(&mut self, v: &Value, path: &str) -> Option<Strategy> {
+    pub(super) fn strategy(&mut self, v: &Value, path: &Path) -> Option<Strategy> {
         let names = ["RESERVE", "LEND", "LEND_AND_BORROW"];
         let s = self.read(json::one_of(v, path, &names))?;
         Strategy::parse(s)
     }
 
-    pub(super) fn state(&mut self, v: &Value, path: &str) -> Option<bool> {
+    pub(super) fn state(&mut self, v: &Value, path: &Path) -> Option<bool> {
         let s = self.read(json::one_of(v, path, &["ENABLED", "DISABLED"]))?;
         Some(s == "ENABLED")
     }
@@ -63,22 +64,23 @@ impl Cx {
         cohorts: &mut Vec<Cohort>,
     ) -> Vec<Share> {
         let kueue = self.model == Model::Kueue;
+        let top = Path::root().key("shares");
         let Some(v) = v else {
             self.err(
-                "shares",
+                top,
                 "is required: a scenario needs at least one quota share",
             );
             return Vec::new();
         };
-        let Some(list) = self.array(v, "shares") else {
+        let Some(list) = self.array(v, &top) else {
             return Vec::new();
         };
         if list.is_empty() {
-            self.err("shares", "must have at least one quota share");
+            self.err(top.clone(), "must have at least one quota share");
         }
         if !kueue && list.len() > MAX_SHARES {
             self.err(
-                "shares",
+                top.clone(),
                 format!(
                     "at most {MAX_SHARES} quota shares per queue (has {})",
                     list.len()
@@ -87,7 +89,7 @@ impl Cx {
         }
         if kueue && list.len() > KUEUE_MAX_SHARES {
             self.err(
-                "shares",
+                top.clone(),
                 format!(
                     "at most {KUEUE_MAX_SHARES} quota shares (ClusterQueues) in the Kueue model (has {})",
                     list.len()
@@ -97,7 +99,7 @@ impl Cx {
         let mut out = Vec::new();
         let mut seen: HashMap<String, usize> = HashMap::new();
         for (i, s) in list.iter().enumerate() {
-            let path = idx("shares", i);
+            let path = top.idx(i);
             let Some(m) = self.object(s, &path) else {
                 continue;
             };
@@ -124,19 +126,19 @@ impl Cx {
             if let Some(n) = &name {
                 if n.is_empty() {
                     self.err_problem(
-                        Problem::new(join(&path, "name"), "must not be empty")
+                        Problem::new(path.key("name"), "must not be empty")
                             .with_kind(Kind::NotEmpty),
                     );
                 } else if n.chars().count() > MAX_NAME {
                     self.err(
-                        join(&path, "name"),
+                        path.key("name"),
                         format!("must be at most {MAX_NAME} characters"),
                     );
                 }
                 if let Some(first) = seen.insert(n.clone(), i) {
                     self.err_problem(
                         Problem::new(
-                            join(&path, "name"),
+                            path.key("name"),
                             format!("duplicate share name \"{n}\" (also shares[{first}])"),
                         )
                         .with_kind(Kind::Duplicate),
@@ -144,10 +146,10 @@ impl Cx {
                 }
             }
             let limits = match m.get("limits") {
-                Some(v) => self.limits(v, &join(&path, "limits")),
+                Some(v) => self.limits(v, &path.key("limits")),
                 None => {
                     self.err(
-                        join(&path, "limits"),
+                        path.key("limits"),
                         "is required (instances per type, e.g. {\"ml.g5.xlarge\": 2})",
                     );
                     None
@@ -157,10 +159,10 @@ impl Cx {
                 // SPEC 12: the AWS fields are refused in the Kueue model (above); the
                 // share's AWS configuration is a neutral one that no Kueue rule reads.
                 _ if kueue => Some(Strategy::LendAndBorrow),
-                Some(v) => self.strategy(v, &join(&path, "strategy")),
+                Some(v) => self.strategy(v, &path.key("strategy")),
                 None => {
                     self.err(
-                        join(&path, "strategy"),
+                        path.key("strategy"),
                         "is required: RESERVE, LEND or LEND_AND_BORROW",
                     );
                     None
@@ -170,10 +172,10 @@ impl Cx {
                 _ if kueue => Some(BorrowLimit::Unlimited),
                 None | Some(Value::Null) => Some(BorrowLimit::Unlimited),
                 Some(v) => {
-                    let b = self.borrow_limit(v, &join(&path, "borrow_limit"));
+                    let b = self.borrow_limit(v, &path.key("borrow_limit"));
                     if strategy.is_some() && strategy != Some(Strategy::LendAndBorrow) {
                         self.err(
-                            join(&path, "borrow_limit"),
+                            path.key("borrow_limit"),
                             "is only allowed with strategy LEND_AND_BORROW",
                         );
                     }
@@ -184,17 +186,14 @@ impl Cx {
                 !kueue && self.bool_or(m, &path, "in_share_preemption", false);
             let enabled = match m.get("state") {
                 None | Some(Value::Null) => Some(true),
-                Some(v) => self.state(v, &join(&path, "state")),
+                Some(v) => self.state(v, &path.key("state")),
             };
             let agreement = match m.get("agreement") {
                 None | Some(Value::Null) => Some(None),
                 Some(v) => {
                     let mut problems = Vec::new();
-                    let a = crate::input::contract::agreement(
-                        v,
-                        &join(&path, "agreement"),
-                        &mut problems,
-                    );
+                    let a =
+                        crate::input::contract::agreement(v, &path.key("agreement"), &mut problems);
                     self.errors.extend(problems);
                     a.map(Some)
                 }

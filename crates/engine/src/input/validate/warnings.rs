@@ -1,7 +1,7 @@
 //! Warnings that help a user (SPEC 2, SPEC 7): overcommitted capacity, unschedulable jobs.
 
-use crate::input::json::idx;
 use crate::input::model::*;
+use crate::input::path::Path;
 
 use super::Cx;
 
@@ -22,7 +22,7 @@ impl Cx {
                 .sum();
             if sum > capacity[t] {
                 self.warn(
-                    format!("capacity.{}", ty.name),
+                    Path::root().key("capacity").key(ty.name.as_str()),
                     format!(
                         "overcommitted: the shares' limits add up to {sum} instances but capacity is {}; some entitlements may be unreachable",
                         capacity[t]
@@ -32,12 +32,13 @@ impl Cx {
         }
         let mut reported = std::collections::HashSet::new();
         for (i, j) in jobs.iter().enumerate() {
-            // Only formatted when a warning is reported.
+            // Only built when a warning is reported. A generated job has no place in the
+            // document: it is named by its id.
             let path = || {
                 if i < explicit {
-                    idx("jobs", i)
+                    Path::root().key("jobs").idx(i)
                 } else {
-                    format!("job \"{}\"", ids.get(j.id))
+                    Path::named(format!("job \"{}\"", ids.get(j.id)))
                 }
             };
             let share = &shares[j.share()];

@@ -3,7 +3,8 @@
 use serde_json::{Map, Value};
 
 use super::*;
-use crate::input::json::{self, get, idx, join, Rule};
+use crate::input::json::{self, get, Rule};
+use crate::input::path::Path;
 use crate::Problem;
 
 use super::readers::{check_keys, non_negative, number, pair, push, required_number, single_key};
@@ -56,7 +57,7 @@ impl Field {
     }
 
     /// `rule` checking `x` of this field: a Kueue priority out of range names both bounds.
-    fn check(self, rule: Rule, x: f64, path: &str) -> Result<f64, Problem> {
+    fn check(self, rule: Rule, x: f64, path: &Path) -> Result<f64, Problem> {
         match rule.check(x, path) {
             Err(p) if self == Field::KueuePriority && x.is_finite() => {
                 let mut p = p;
@@ -72,13 +73,13 @@ impl Field {
 pub(super) fn optional_dist(
     obj: &Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &Path,
     field: Field,
     default: f64,
     problems: &mut Vec<Problem>,
 ) -> Option<Dist> {
     match get(obj, key) {
-        Some(v) => parse_dist(v, &join(path, key), field, problems),
+        Some(v) => parse_dist(v, &path.key(key), field, problems),
         None => Some(Dist::Fixed(default)),
     }
 }
@@ -86,7 +87,7 @@ pub(super) fn optional_dist(
 /// Checks a statically known value of `field`.
 pub(super) fn checked(
     x: f64,
-    path: &str,
+    path: &Path,
     field: Field,
     problems: &mut Vec<Problem>,
 ) -> Option<f64> {
@@ -95,7 +96,7 @@ pub(super) fn checked(
 
 pub(super) fn parse_dist(
     v: &Value,
-    path: &str,
+    path: &Path,
     field: Field,
     problems: &mut Vec<Problem>,
 ) -> Option<Dist> {
@@ -105,7 +106,7 @@ pub(super) fn parse_dist(
     }
     let Some(obj) = v.as_object() else {
         problems.push(Problem::new(
-            path,
+            path.clone(),
             "must be a number or a distribution: {\"fixed\": x}, {\"uniform\": [a, b]}, \
              {\"exponential\": {\"mean\": m}}, {\"lognormal\": {\"median\": m, \"sigma\": s}} \
              or {\"choice\": [[value, weight], ..]}",
@@ -113,7 +114,7 @@ pub(super) fn parse_dist(
         return None;
     };
     let (key, value) = single_key(obj, path, "distribution", DIST_KEYS, problems)?;
-    let kp = join(path, key);
+    let kp = path.key(key);
     match key {
         "fixed" => {
             let x = number(value, &kp, problems)?;
@@ -122,16 +123,16 @@ pub(super) fn parse_dist(
         "uniform" => {
             let (a, b) = pair(value, &kp, "[a, b] with a <= b", problems)?;
             let low = push(
-                field.check(field.lower_bound_rule(), a, &idx(&kp, 0)),
+                field.check(field.lower_bound_rule(), a, &kp.idx(0)),
                 problems,
             );
-            let high = push(field.check(field.rule(), b, &idx(&kp, 1)), problems);
+            let high = push(field.check(field.rule(), b, &kp.idx(1)), problems);
             (low.is_some() && high.is_some()).then_some(Dist::Uniform(a, b))
         }
         "exponential" => {
             let params = params_object(value, &kp, &["mean"], problems)?;
             let mean = required_number(params, "mean", &kp, problems)?;
-            let mean = push(Rule::POSITIVE.check(mean, &join(&kp, "mean")), problems)?;
+            let mean = push(Rule::POSITIVE.check(mean, &kp.key("mean")), problems)?;
             Some(Dist::Exponential { mean })
         }
         "lognormal" => {
@@ -139,9 +140,9 @@ pub(super) fn parse_dist(
             let median = required_number(params, "median", &kp, problems);
             let sigma = required_number(params, "sigma", &kp, problems);
             let median =
-                median.and_then(|m| push(Rule::POSITIVE.check(m, &join(&kp, "median")), problems));
-            let sigma = sigma
-                .and_then(|s| push(Rule::NON_NEGATIVE.check(s, &join(&kp, "sigma")), problems));
+                median.and_then(|m| push(Rule::POSITIVE.check(m, &kp.key("median")), problems));
+            let sigma =
+                sigma.and_then(|s| push(Rule::NON_NEGATIVE.check(s, &kp.key("sigma")), problems));
             Some(Dist::Lognormal {
                 median: median?,
                 sigma: sigma?,
@@ -154,14 +155,14 @@ pub(super) fn parse_dist(
 /// The parameter object of a distribution, with only `accepted` keys.
 pub(super) fn params_object<'a>(
     v: &'a Value,
-    path: &str,
+    path: &Path,
     accepted: &[&str],
     problems: &mut Vec<Problem>,
 ) -> Option<&'a Map<String, Value>> {
     let Some(obj) = v.as_object() else {
         let fields: Vec<String> = accepted.iter().map(|k| format!("\"{k}\": ..")).collect();
         problems.push(Problem::new(
-            path,
+            path.clone(),
             format!("must be an object {{{}}}", fields.join(", ")),
         ));
         return None;
@@ -173,26 +174,26 @@ pub(super) fn params_object<'a>(
 
 pub(super) fn parse_choice(
     v: &Value,
-    path: &str,
+    path: &Path,
     field: Field,
     problems: &mut Vec<Problem>,
 ) -> Option<Dist> {
     let what = "a non-empty array of [value, weight] pairs";
     let Some(items) = v.as_array().filter(|items| !items.is_empty()) else {
-        problems.push(Problem::new(path, format!("must be {what}")));
+        problems.push(Problem::new(path.clone(), format!("must be {what}")));
         return None;
     };
     let before = problems.len();
     let mut entries = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let ip = idx(path, i);
+        let ip = path.idx(i);
         let Some([value, weight]) = item.as_array().map(Vec::as_slice) else {
             problems.push(Problem::new(ip, "must be a [value, weight] pair"));
             continue;
         };
-        let vp = idx(&ip, 0);
+        let vp = ip.idx(0);
         let value = number(value, &vp, problems).and_then(|x| checked(x, &vp, field, problems));
-        let weight = non_negative(weight, &idx(&ip, 1), problems);
+        let weight = non_negative(weight, &ip.idx(1), problems);
         if let (Some(value), Some(weight)) = (value, weight) {
             entries.push((value, weight));
         }
@@ -203,7 +204,7 @@ pub(super) fn parse_choice(
     let total: f64 = entries.iter().map(|(_, w)| w).sum();
     if !(total > 0.0 && total.is_finite()) {
         problems.push(Problem::new(
-            path,
+            path.clone(),
             "the weights must add up to a positive (finite) number",
         ));
         return None;

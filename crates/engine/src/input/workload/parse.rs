@@ -5,8 +5,9 @@
 use serde_json::{Map, Value};
 
 use super::*;
-use crate::input::json::{self, get, idx, join, Rule};
+use crate::input::json::{self, get, Rule};
 use crate::input::model::{ms_from_s, Checkpoint};
+use crate::input::path::Path;
 use crate::Problem;
 
 use super::dist::{optional_dist, parse_dist, Field};
@@ -35,7 +36,7 @@ pub(super) const ARRIVAL_KEYS: &[&str] = &["poisson_per_hour", "uniform", "at_s"
 /// The fields of a workload's `checkpoint` object; [`parse`] ignores other keys.
 pub const CHECKPOINT_FIELDS: &[&str] = &["interval_s", "cost_s", "restore_s"];
 
-/// Parses and validates `workloads[i]` (at JSON path `path`, e.g. `"workloads[2]"`), pushing
+/// Parses and validates `workloads[i]` (at JSON path `path`, e.g. `workloads[2]`), pushing
 /// every problem with its full path (`workloads[2].work_s.lognormal.sigma: must be >= 0`).
 /// Returns None if any problem was found in it.
 ///
@@ -54,7 +55,7 @@ pub const CHECKPOINT_FIELDS: &[&str] = &["interval_s", "cost_s", "restore_s"];
 /// (SPEC 12; else SPEC 2's `0..=9999`).
 pub fn parse(
     v: &serde_json::Value,
-    path: &str,
+    path: &Path,
     share_names: &[&str],
     type_names: &[&str],
     kueue: bool,
@@ -62,10 +63,10 @@ pub fn parse(
 ) -> Option<Workload> {
     let before = problems.len();
     let Some(obj) = v.as_object() else {
-        problems.push(Problem::new(path, "must be an object (a workload)"));
+        problems.push(Problem::new(path.clone(), "must be an object (a workload)"));
         return None;
     };
-    let p = |key: &str| join(path, key);
+    let p = |key: &str| path.key(key);
 
     let share = resolve_name(
         get(obj, "share"),
@@ -177,7 +178,7 @@ pub fn parse(
     )
     else {
         // Unreachable in practice: every `None` above pushed a problem.
-        problems.push(Problem::new(path, "is invalid"));
+        problems.push(Problem::new(path.clone(), "is invalid"));
         return None;
     };
     let share_name = share_names
@@ -206,20 +207,24 @@ pub fn parse(
     })
 }
 
-pub(super) fn parse_arrival(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<Arrival> {
+pub(super) fn parse_arrival(
+    v: &Value,
+    path: &Path,
+    problems: &mut Vec<Problem>,
+) -> Option<Arrival> {
     let what = "an object: {\"poisson_per_hour\": r}, {\"uniform\": [from_s, to_s]} or {\"at_s\": [t, ..]}";
     let Some(obj) = v.as_object() else {
-        problems.push(Problem::new(path, format!("must be {what}")));
+        problems.push(Problem::new(path.clone(), format!("must be {what}")));
         return None;
     };
     let (key, value) = single_key(obj, path, "arrival process", ARRIVAL_KEYS, problems)?;
-    let kp = join(path, key);
+    let kp = path.key(key);
     match key {
         "poisson_per_hour" => positive(value, &kp, problems).map(Arrival::PoissonPerHour),
         "uniform" => {
             let (from, to) = pair(value, &kp, "[from_s, to_s] with from_s <= to_s", problems)?;
-            let from = checked_time(from, &idx(&kp, 0), problems);
-            let to = checked_time(to, &idx(&kp, 1), problems);
+            let from = checked_time(from, &kp.idx(0), problems);
+            let to = checked_time(to, &kp.idx(1), problems);
             Some(Arrival::Uniform(from?, to?))
         }
         _ => {
@@ -238,7 +243,7 @@ pub(super) fn parse_arrival(v: &Value, path: &str, problems: &mut Vec<Problem>) 
             let times: Vec<f64> = items
                 .iter()
                 .enumerate()
-                .filter_map(|(i, t)| time(t, &idx(&kp, i), problems))
+                .filter_map(|(i, t)| time(t, &kp.idx(i), problems))
                 .collect();
             (problems.len() == before).then_some(Arrival::At(times))
         }
@@ -248,7 +253,7 @@ pub(super) fn parse_arrival(v: &Value, path: &str, problems: &mut Vec<Problem>) 
 /// `count`: required unless `arrival` is `at_s` (whose length it must then equal).
 pub(super) fn parse_count(
     obj: &Map<String, Value>,
-    path: &str,
+    path: &Path,
     arrival: Option<&Arrival>,
     problems: &mut Vec<Problem>,
 ) -> Option<u64> {
@@ -258,7 +263,10 @@ pub(super) fn parse_count(
     let count = match get(obj, "count") {
         None if arrival_is_at => None,
         None => {
-            problems.push(Problem::new(path, "is required (unless arrival is at_s)"));
+            problems.push(Problem::new(
+                path.clone(),
+                "is required (unless arrival is at_s)",
+            ));
             return None;
         }
         Some(v) => match json::integer(v, path, Rule::whole(0, MAX_COUNT as i64)) {
@@ -272,7 +280,7 @@ pub(super) fn parse_count(
     match (arrival, count) {
         (Some(Arrival::At(times)), Some(n)) if n != times.len() as u64 => {
             problems.push(Problem::new(
-                path,
+                path.clone(),
                 format!(
                     "must equal the number of arrival.at_s times ({}) or be omitted",
                     times.len()
@@ -289,17 +297,17 @@ pub(super) fn parse_count(
 
 pub(super) fn parse_checkpoint(
     v: &Value,
-    path: &str,
+    path: &Path,
     problems: &mut Vec<Problem>,
 ) -> Option<Checkpoint> {
     let Some(params) = v.as_object() else {
         problems.push(Problem::new(
-            path,
+            path.clone(),
             "must be an object {\"interval_s\": .., \"cost_s\": .., \"restore_s\": ..}",
         ));
         return None;
     };
-    let p = join(path, "interval_s");
+    let p = path.key("interval_s");
     let interval = match get(params, "interval_s") {
         Some(x) => push(json::number(x, &p, Rule::POSITIVE_SECONDS), problems)
             .and_then(|x| push(json::millis(x, &p, Rule::POSITIVE_SECONDS), problems)),
@@ -309,7 +317,7 @@ pub(super) fn parse_checkpoint(
         }
     };
     let mut optional = |key: &str| match get(params, key) {
-        Some(x) => time(x, &join(path, key), problems).map(ms_from_s),
+        Some(x) => time(x, &path.key(key), problems).map(ms_from_s),
         None => Some(0),
     };
     let cost = optional("cost_s");

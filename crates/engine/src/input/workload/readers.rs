@@ -2,20 +2,21 @@
 
 use serde_json::{Map, Value};
 
-use crate::input::json::{self, get, idx, join, Rule};
+use crate::input::json::{self, get, Rule};
+use crate::input::path::Path;
 use crate::Problem;
 
 /// Pushes one problem per key of `obj` that is not in `accepted`.
 pub(super) fn check_keys(
     obj: &Map<String, Value>,
-    path: &str,
+    path: &Path,
     accepted: &[&str],
     problems: &mut Vec<Problem>,
 ) {
     for key in obj.keys() {
         if !accepted.contains(&key.as_str()) {
             problems.push(Problem::new(
-                path,
+                path.clone(),
                 format!("unknown key \"{key}\" (accepted: {})", accepted.join(", ")),
             ));
         }
@@ -29,7 +30,7 @@ pub(super) fn push<T>(r: Result<T, Problem>, problems: &mut Vec<Problem>) -> Opt
 
 pub(super) fn resolve_name(
     v: Option<&Value>,
-    path: &str,
+    path: &Path,
     names: &[&str],
     what: &str,
     problems: &mut Vec<Problem>,
@@ -58,7 +59,7 @@ pub(super) fn resolve_name(
 }
 
 /// A JSON number as a finite `f64`, or a problem.
-pub(super) fn number(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn number(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<f64> {
     push(json::number(v, path, Rule::NUMBER), problems)
 }
 
@@ -66,10 +67,10 @@ pub(super) fn number(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Opti
 pub(super) fn required_number(
     obj: &Map<String, Value>,
     key: &str,
-    path: &str,
+    path: &Path,
     problems: &mut Vec<Problem>,
 ) -> Option<f64> {
-    let p = join(path, key);
+    let p = path.key(key);
     match get(obj, key) {
         Some(v) => number(v, &p, problems),
         None => {
@@ -80,41 +81,41 @@ pub(super) fn required_number(
 }
 
 /// A number > 0.
-pub(super) fn positive(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn positive(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<f64> {
     push(json::number(v, path, Rule::POSITIVE), problems)
 }
 
 /// A time in seconds: a number in `0..=MAX_TIME_S`.
-pub(super) fn time(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn time(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<f64> {
     push(json::number(v, path, Rule::SECONDS), problems)
 }
 
-pub(super) fn checked_time(x: f64, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn checked_time(x: f64, path: &Path, problems: &mut Vec<Problem>) -> Option<f64> {
     push(Rule::SECONDS.check(x, path), problems)
 }
 
 /// A number >= 0.
-pub(super) fn non_negative(v: &Value, path: &str, problems: &mut Vec<Problem>) -> Option<f64> {
+pub(super) fn non_negative(v: &Value, path: &Path, problems: &mut Vec<Problem>) -> Option<f64> {
     push(json::number(v, path, Rule::NON_NEGATIVE), problems)
 }
 
 /// A two-element array of numbers `[a, b]` with `a <= b`.
 pub(super) fn pair(
     v: &Value,
-    path: &str,
+    path: &Path,
     what: &str,
     problems: &mut Vec<Problem>,
 ) -> Option<(f64, f64)> {
     let Some([a, b]) = v.as_array().map(Vec::as_slice) else {
-        problems.push(Problem::new(path, format!("must be {what}")));
+        problems.push(Problem::new(path.clone(), format!("must be {what}")));
         return None;
     };
-    let a = number(a, &idx(path, 0), problems);
-    let b = number(b, &idx(path, 1), problems);
+    let a = number(a, &path.idx(0), problems);
+    let b = number(b, &path.idx(1), problems);
     let (a, b) = (a?, b?);
     if a > b {
         problems.push(Problem::new(
-            path,
+            path.clone(),
             format!("must be {what}: the first number is greater than the second"),
         ));
         return None;
@@ -125,7 +126,7 @@ pub(super) fn pair(
 /// An object with exactly one key among `accepted`: that key and its value.
 pub(super) fn single_key<'a>(
     obj: &'a Map<String, Value>,
-    path: &str,
+    path: &Path,
     what: &str,
     accepted: &[&str],
     problems: &mut Vec<Problem>,
@@ -137,7 +138,7 @@ pub(super) fn single_key<'a>(
                 Some((key.as_str(), value))
             } else {
                 problems.push(Problem::new(
-                    path,
+                    path.clone(),
                     format!(
                         "unknown {what} \"{key}\" (accepted: {})",
                         accepted.join(", ")
@@ -148,7 +149,7 @@ pub(super) fn single_key<'a>(
         }
         _ => {
             problems.push(Problem::new(
-                path,
+                path.clone(),
                 format!(
                     "must have exactly one key, the {what}: one of {}",
                     accepted.join(", ")

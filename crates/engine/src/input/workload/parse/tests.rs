@@ -8,7 +8,14 @@ const TYPES: &[&str] = &["ml.g5.xlarge", "ml.p5.48xlarge"];
 
 fn parse_ok(v: Value) -> Workload {
     let mut problems = Vec::new();
-    let w = parse(&v, "workloads[0]", SHARES, TYPES, false, &mut problems);
+    let w = parse(
+        &v,
+        &Path::root().key("workloads").idx(0),
+        SHARES,
+        TYPES,
+        false,
+        &mut problems,
+    );
     assert!(problems.is_empty(), "unexpected problems: {problems:?}");
     w.expect("a workload")
 }
@@ -16,7 +23,14 @@ fn parse_ok(v: Value) -> Workload {
 /// The problems of parsing `v` as `workloads[3]`, as "path: message" strings.
 fn problems_of(v: Value) -> Vec<String> {
     let mut problems = Vec::new();
-    let w = parse(&v, "workloads[3]", SHARES, TYPES, false, &mut problems);
+    let w = parse(
+        &v,
+        &Path::root().key("workloads").idx(3),
+        SHARES,
+        TYPES,
+        false,
+        &mut problems,
+    );
     assert!(w.is_none(), "expected problems for {v}");
     assert!(!problems.is_empty());
     problems
@@ -27,9 +41,16 @@ fn problems_of(v: Value) -> Vec<String> {
 
 fn paths_of(v: Value) -> Vec<String> {
     let mut problems = Vec::new();
-    let w = parse(&v, "workloads[3]", SHARES, TYPES, false, &mut problems);
+    let w = parse(
+        &v,
+        &Path::root().key("workloads").idx(3),
+        SHARES,
+        TYPES,
+        false,
+        &mut problems,
+    );
     assert!(w.is_none(), "expected problems for {v}");
-    problems.into_iter().map(|p| p.path).collect()
+    problems.into_iter().map(|p| p.path.to_string()).collect()
 }
 
 fn base() -> Value {
@@ -184,7 +205,15 @@ fn reports_unknown_names_with_the_known_ones() {
         ["workloads[3].share: must be a string, not a number"]
     );
     let mut problems = Vec::new();
-    assert!(parse(&base(), "workloads[0]", &[], TYPES, false, &mut problems).is_none());
+    assert!(parse(
+        &base(),
+        &Path::root().key("workloads").idx(0),
+        &[],
+        TYPES,
+        false,
+        &mut problems
+    )
+    .is_none());
     assert_eq!(
         problems[0].message,
         "unknown share \"beta\" (none is defined)"
