@@ -9,8 +9,8 @@ use quotalab_engine::digest::Digest;
 use web_sys::HtmlCanvasElement;
 
 use super::{chart_canvas, CanvasOpts, CssBox};
-use crate::ui::{format, palette};
-pub use quotalab_report::completion::{cdf_corners, completion_times, log_range};
+use crate::ui::palette;
+pub use quotalab_report::completion::{cdf_corners, completion_times, legend_note, log_range};
 
 /// Draws the completion-time CDFs on a canvas.
 pub fn draw_completion(
@@ -44,21 +44,11 @@ pub fn CompletionChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoVi
             .iter()
             .enumerate()
             .map(|(i, s)| {
-                let note = if s.succeeded == 0 {
-                    "no job succeeded".to_string()
-                } else {
-                    format!(
-                        "{} done · p50 {} · p90 {}",
-                        s.succeeded,
-                        format::duration(s.completion_s.p50),
-                        format::duration(s.completion_s.p90)
-                    )
-                };
                 view! {
                     <li data-share=s.name.clone()>
                         {super::swatch(palette::css(i))}
                         <strong>{s.name.clone()}</strong>
-                        <span class="legend-note">{note}</span>
+                        <span class="legend-note">{legend_note(s)}</span>
                     </li>
                 }
             })

@@ -3,6 +3,8 @@
 
 use leptos::prelude::*;
 
+use crate::ui::card::Card;
+
 /// `(term, plain words)` of the legend (SPEC 1 and 8).
 pub const LEGEND: &[(&str, &str)] = &[
     (
@@ -179,8 +181,7 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
 #[component]
 pub fn Glossary() -> impl IntoView {
     view! {
-        <section class="card glossary" aria-labelledby="legend-heading" data-testid="glossary">
-            <h2 id="legend-heading">"Allocation vs consumption"</h2>
+        <Card id="legend" title="Allocation vs consumption" class="glossary" testid="glossary">
             <p class="legend-intro">
                 "Allocation is what a share is "
                 <em>"owed"</em>
@@ -226,6 +227,6 @@ pub fn Glossary() -> impl IntoView {
                         .collect_view()}
                 </dl>
             </details>
-        </section>
+        </Card>
     }
 }

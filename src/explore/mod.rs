@@ -282,11 +282,7 @@ pub fn open_link() {
 pub fn open() {
     let (explore, dialog) = mount();
     explore.scenario_changed(page_scenario());
-    if let Some(d) = dialog.get_untracked() {
-        if !d.open() {
-            let _ = d.show_modal();
-        }
-    }
+    crate::io::dialog::open(dialog);
     // A sweep shown goes (back) into the link; a link's settings not run yet stay there.
     if let Some(shown) = explore.shown.get_untracked() {
         set_link(Some(&shown));

@@ -291,6 +291,23 @@ impl Explore {
     }
 }
 
+/// A number of the sweep's form, `label` before it, bound to `value` as typed (`mode`: the
+/// input's `inputmode`, `size`: its width in characters).
+fn number_field(
+    label: &'static str,
+    testid: &'static str,
+    mode: &'static str,
+    size: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <label>
+            {label}
+            <input data-testid=testid inputmode=mode size=size prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
+        </label>
+    }
+}
+
 fn fmt_num(x: f64) -> String {
     if x.fract() == 0.0 && x.abs() < 1e12 {
         format!("{}", x as i64)
@@ -483,22 +500,10 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                         {options}
                     </select>
                 </label>
-                <label>
-                    "From"
-                    <input data-testid="explore-from" inputmode="decimal" size="8" prop:value=move || e.from.get() on:input=move |ev| e.from.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    "To"
-                    <input data-testid="explore-to" inputmode="decimal" size="8" prop:value=move || e.to.get() on:input=move |ev| e.to.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    "Step"
-                    <input data-testid="explore-step" inputmode="decimal" size="8" prop:value=move || e.step.get() on:input=move |ev| e.step.set(event_target_value(&ev)) />
-                </label>
-                <label>
-                    "Seeds"
-                    <input data-testid="explore-seeds" inputmode="numeric" size="4" prop:value=move || e.seeds.get() on:input=move |ev| e.seeds.set(event_target_value(&ev)) />
-                </label>
+                {number_field("From", "explore-from", "decimal", "8", e.from)}
+                {number_field("To", "explore-to", "decimal", "8", e.to)}
+                {number_field("Step", "explore-step", "decimal", "8", e.step)}
+                {number_field("Seeds", "explore-seeds", "numeric", "4", e.seeds)}
                 <label>
                     "Metric"
                     <select

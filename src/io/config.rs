@@ -33,8 +33,10 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
+use crate::io::dialog;
 use crate::io::files::{download_text, file_stem};
 use crate::state::{use_app, AppState, Notice};
+use crate::ui::controls::checkbox;
 use crate::ui::format;
 
 /// The configuration worker's entry (Trunk's loader shim of `crates/config-worker`).
@@ -258,13 +260,7 @@ pub fn export_config(app: AppState, service: ConfigService, format: OutFormat) {
 }
 
 /// Opens the import dialog.
-pub fn open_dialog(dialog: NodeRef<html::Dialog>) {
-    if let Some(d) = dialog.get_untracked() {
-        if !d.open() {
-            let _ = d.show_modal();
-        }
-    }
-}
+pub use crate::io::dialog::open as open_dialog;
 
 /// A file given to the dialog: its name and size, and its text once read.
 #[derive(Clone, Debug, PartialEq)]
@@ -289,6 +285,42 @@ fn summary(shares: &[String], cohorts: &[String]) -> String {
         s.push_str(&part(cohorts.len(), "cohort", "cohorts", cohorts));
     }
     s
+}
+
+/// A `<select>` of the dialog's options (test id `testid`) bound to `value`.
+fn select(
+    testid: &'static str,
+    value: RwSignal<String>,
+    options: impl IntoView + 'static,
+) -> impl IntoView {
+    view! {
+        <select
+            data-testid=testid
+            on:change=move |ev| value.set(event_target_value(&ev))
+            prop:value=move || value.get()
+        >
+            {options}
+        </select>
+    }
+}
+
+/// A text input of the dialog's options (test id `testid`) bound to `value`, read when it
+/// changes.
+fn text_input(
+    testid: &'static str,
+    placeholder: Option<&'static str>,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <input
+            type="text"
+            spellcheck="false"
+            placeholder=placeholder
+            data-testid=testid
+            prop:value=move || value.get()
+            on:change=move |ev| value.set(event_target_value(&ev))
+        />
+    }
 }
 
 /// The "Import configuration" dialog (opened with [`open_dialog`] on `node_ref`).
@@ -427,11 +459,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         file_problems.set(Vec::new());
         sources.set(Vec::new());
     };
-    let close = move || {
-        if let Some(d) = node_ref.get_untracked() {
-            d.close();
-        }
-    };
+    let close = move || dialog::close(node_ref);
     let apply = move |_| {
         let Some(Ok(imported)) = report.with_untracked(|r| r.as_ref().map(|r| r.result.clone()))
         else {
@@ -536,12 +564,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             aria-describedby="config-intro"
             on:toggle=on_toggle
         >
-            <div class="trace-dialog-head">
-                <h2 id="config-heading">"Import a quota configuration"</h2>
-                <button type="button" class="trace-close" aria-label="Close" on:click=move |_| close()>
-                    "Close"
-                </button>
-            </div>
+            {dialog::head(node_ref, "config-heading", "Import a quota configuration")}
             <p class="trace-intro" id="config-intro">
                 "AWS Batch quota shares (JSON: CreateQuotaShare bodies, a ListQuotaShares response, a service environment) or Kueue objects (YAML: ClusterQueues, Cohorts, ResourceFlavors, WorkloadPriorityClasses). The shares replace the scenario's; the files never leave your browser."
             </p>
@@ -560,21 +583,13 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     take_files(e.data_transfer().and_then(|d| d.files()));
                 }
             >
-                <label class="trace-file">
-                    <span class="trace-label">"Drop files here, or pick them"</span>
-                    <input
-                        type="file"
-                        multiple
-                        accept=".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain"
-                        data-testid="config-file"
-                        on:click=move |ev| {
-                            event_target::<web_sys::HtmlInputElement>(&ev).set_value("");
-                        }
-                        on:change=move |ev| {
-                            take_files(event_target::<web_sys::HtmlInputElement>(&ev).files());
-                        }
-                    />
-                </label>
+                {dialog::file_picker(
+                    "Drop files here, or pick them",
+                    ".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain",
+                    true,
+                    "config-file",
+                    move |ev| take_files(event_target::<web_sys::HtmlInputElement>(&ev).files()),
+                )}
                 {file_list}
                 <label class="trace-field config-paste">
                     <span class="trace-label">"Or paste a configuration"</span>
@@ -592,68 +607,42 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             <form class="trace-form" on:submit=move |ev| ev.prevent_default()>
                 <fieldset>
                     <legend>"Options"</legend>
-                    <label class="trace-field">
-                        <span class="trace-label">"Format"</span>
-                        <select
-                            data-testid="config-format"
-                            on:change=move |ev| format_choice.set(event_target_value(&ev))
-                            prop:value=move || format_choice.get()
-                        >
-                            <option value="">"Detect from the content"</option>
-                            <option value="aws">"AWS Batch JSON"</option>
-                            <option value="kueue">"Kueue YAML"</option>
-                        </select>
-                    </label>
+                    {dialog::field("Format", None, String::new(), select("config-format", format_choice, view! {
+                        <option value="">"Detect from the content"</option>
+                        <option value="aws">"AWS Batch JSON"</option>
+                        <option value="kueue">"Kueue YAML"</option>
+                    }))}
                     <p class="config-detected" role="status" data-testid="config-detected">{detected}</p>
                     <Show when=move || format_now() == Some(InFormat::Aws) && (queues().len() > 1 || !queue.with(String::is_empty))>
-                        <label class="trace-field">
-                            <span class="trace-label">"Job queue"</span>
-                            <select
-                                data-testid="config-queue"
-                                on:change=move |ev| queue.set(event_target_value(&ev))
-                                prop:value=move || queue.get()
-                            >
+                        {dialog::field(
+                            "Job queue",
+                            None,
+                            "the file holds the shares of several job queues (--queue)".into(),
+                            select("config-queue", queue, view! {
                                 <option value="">"Choose one of the queues"</option>
                                 {move || queues().into_iter().map(|q| {
                                     let v = q.clone();
                                     view! { <option value=v>{q}</option> }
                                 }).collect_view()}
-                            </select>
-                            <small>"the file holds the shares of several job queues (--queue)"</small>
-                        </label>
+                            }),
+                        )}
                     </Show>
                     <Show when=move || format_now() == Some(InFormat::Kueue)>
-                        <label class="trace-field">
-                            <span class="trace-label">"Counted resource"</span>
-                            <input
-                                type="text"
-                                spellcheck="false"
-                                data-testid="config-resource"
-                                prop:value=move || resource.get()
-                                on:change=move |ev| resource.set(event_target_value(&ev))
-                            />
-                            <small>"--resource: other resources are dropped, with a warning"</small>
-                        </label>
-                        <label class="trace-field">
-                            <span class="trace-label">"Flavor map"</span>
-                            <input
-                                type="text"
-                                spellcheck="false"
-                                placeholder="a100=ml.p4d.24xlarge,h100=ml.p5.48xlarge"
-                                data-testid="config-flavor-map"
-                                prop:value=move || flavor_map.get()
-                                on:change=move |ev| flavor_map.set(event_target_value(&ev))
-                            />
-                            <small>"--flavor-map: flavors as catalogue instance types (else 1 GPU per instance)"</small>
-                        </label>
+                        {dialog::field(
+                            "Counted resource",
+                            None,
+                            "--resource: other resources are dropped, with a warning".into(),
+                            text_input("config-resource", None, resource),
+                        )}
+                        {dialog::field(
+                            "Flavor map",
+                            None,
+                            "--flavor-map: flavors as catalogue instance types (else 1 GPU per instance)".into(),
+                            text_input("config-flavor-map", Some("a100=ml.p4d.24xlarge,h100=ml.p5.48xlarge"), flavor_map),
+                        )}
                     </Show>
                     <label class="trace-field config-keep">
-                        <input
-                            type="checkbox"
-                            data-testid="config-keep"
-                            prop:checked=move || keep.get()
-                            on:change=move |ev| keep.set(event_target_checked(&ev))
-                        />
+                        {checkbox("config-keep", keep)}
                         <span>"Keep the current workloads, jobs and events (--into)"</span>
                     </label>
                 </fieldset>

@@ -713,6 +713,34 @@ async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
     }
 }
 
+/// An item of the Files menu, `disabled` while that is true, with the tooltip `title` when
+/// it gives one. A choice closes the menu and gives the focus back to its button, then does
+/// `act`.
+fn menu_item(
+    button: MenuButton,
+    label: impl IntoView + 'static,
+    testid: String,
+    disabled: impl Fn() -> bool + Send + Sync + 'static,
+    title: impl Fn() -> Option<&'static str> + Send + Sync + 'static,
+    act: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button
+            type="button"
+            role="menuitem"
+            data-testid=testid
+            prop:disabled=disabled
+            title=title
+            on:click=move |_| {
+                button.close(true);
+                act();
+            }
+        >
+            {label}
+        </button>
+    }
+}
+
 /// The toolbar's Files menu.
 #[component]
 pub fn FilesMenu() -> impl IntoView {
@@ -725,8 +753,6 @@ pub fn FilesMenu() -> impl IntoView {
     let charts = RwSignal::new(Vec::<ChartCanvas>::new());
     // Keys, outside clicks and placement of a menu button (src/ui/menu.rs).
     let button = MenuButton::new(menu);
-    // A choice closes the menu and gives the focus back to its button.
-    let close = move || button.close(true);
     let no_results = move || !app.problems.with(Vec::is_empty) || app.outcome.with(Option::is_none);
     let results_title = move || {
         if no_results() {
@@ -757,53 +783,34 @@ pub fn FilesMenu() -> impl IntoView {
             leptos::task::spawn_local(import_file(app, share, file));
         }
     };
+    // The exports of the scenario need a valid one.
+    let invalid = move || !app.problems.with(Vec::is_empty);
+    let tool = move |t: Tool| tools::open(app, t, RwSignal::new(false));
     let item = move |label: &'static str, testid: &'static str, action: fn(AppState)| {
-        view! {
-            <button
-                type="button"
-                role="menuitem"
-                data-testid=testid
-                on:click=move |_| {
-                    close();
-                    action(app);
-                }
-            >
-                {label}
-            </button>
-        }
+        menu_item(
+            button,
+            label,
+            testid.into(),
+            || false,
+            || None,
+            move || action(app),
+        )
     };
     let config_item = move |label: &'static str, testid: &'static str, format: OutFormat| {
-        view! {
-            <button
-                type="button"
-                role="menuitem"
-                data-testid=testid
-                prop:disabled=move || !app.problems.with(Vec::is_empty)
-                on:click=move |_| {
-                    close();
-                    tools::open(app, Tool::Export(format), RwSignal::new(false));
-                }
-            >
-                {label}
-            </button>
-        }
+        menu_item(
+            button,
+            label,
+            testid.into(),
+            invalid,
+            || None,
+            move || tool(Tool::Export(format)),
+        )
     };
     let result_item = move |label: &'static str, testid: &'static str, kind: ResultFile| {
-        view! {
-            <button
-                type="button"
-                role="menuitem"
-                data-testid=testid
-                prop:disabled=no_results
-                title=results_title
-                on:click=move |_| {
-                    close();
-                    tools::open(app, Tool::ExportResult(kind), RwSignal::new(false));
-                }
-            >
-                {label}
-            </button>
-        }
+        let title = move || Some(results_title());
+        menu_item(button, label, testid.into(), no_results, title, move || {
+            tool(Tool::ExportResult(kind))
+        })
     };
     let chart_items = move || {
         let list = charts.get();
@@ -814,22 +821,23 @@ pub fn FilesMenu() -> impl IntoView {
             .enumerate()
             .map(|(i, chart)| {
                 let label = format!("Chart {} (PNG)", chart.label);
-                view! {
-                    <button
-                        type="button"
-                        role="menuitem"
-                        data-testid=format!("export-chart-{}", chart.file)
-                        on:click=move |_| {
-                            close();
-                            export_chart_png(app, i);
-                        }
-                    >
-                        {label}
-                    </button>
-                }
+                let testid = format!("export-chart-{}", chart.file);
+                menu_item(
+                    button,
+                    label,
+                    testid,
+                    || false,
+                    || None,
+                    move || export_chart_png(app, i),
+                )
             })
             .collect_view()
             .into_any()
+    };
+    let import_scenario = move || {
+        if let Some(p) = picker.get_untracked() {
+            p.click();
+        }
     };
 
     view! {
@@ -850,47 +858,23 @@ pub fn FilesMenu() -> impl IntoView {
             >
                 <p class="menu-group" aria-hidden="true">"Scenario"</p>
                 {item("Export scenario (JSON)", "export-scenario", export_scenario)}
-                <button
-                    type="button"
-                    role="menuitem"
-                    data-testid="import-scenario"
-                    on:click=move |_| {
-                        close();
-                        if let Some(p) = picker.get_untracked() {
-                            p.click();
-                        }
-                    }
-                >
-                    "Import scenario (JSON)…"
-                </button>
+                {menu_item(button, "Import scenario (JSON)…", "import-scenario".into(), || false, || None, import_scenario)}
                 <p class="menu-group" aria-hidden="true">"Configuration"</p>
-                <button
-                    type="button"
-                    role="menuitem"
-                    data-testid="import-config"
-                    on:click=move |_| {
-                        close();
-                        tools::open(app, Tool::Config, RwSignal::new(false));
-                    }
-                >
-                    "Import AWS Batch or Kueue configuration…"
-                </button>
+                {menu_item(
+                    button,
+                    "Import AWS Batch or Kueue configuration…",
+                    "import-config".into(),
+                    || false,
+                    || None,
+                    move || tool(Tool::Config),
+                )}
                 {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
                 {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 <p class="menu-group" aria-hidden="true">"Results"</p>
-                <button
-                    type="button"
-                    role="menuitem"
-                    data-testid="export-report-html"
-                    prop:disabled=move || !app.problems.with(Vec::is_empty)
-                    on:click=move |_| {
-                        close();
-                        tools::open(app, Tool::Report, RwSignal::new(false));
-                    }
-                >
-                    "Export report (HTML)"
-                </button>
+                {menu_item(button, "Export report (HTML)", "export-report-html".into(), invalid, || None, move || {
+                    tool(Tool::Report)
+                })}
                 {result_item("Results (JSON)", "export-result-json", ResultFile::Json)}
                 {result_item("Summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
                 {result_item("Jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}

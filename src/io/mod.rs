@@ -1,10 +1,12 @@
 //! What goes in and out of the page: share links and the URL that follows the scenario
 //! ([`share`]), files opened and saved ([`files`]: scenario, results, CSV, chart images), the
 //! CSV trace import form ([`trace_form`]), AWS Batch and Kueue configurations in and out
-//! ([`config`], in a worker of their own) and the bundled presets ([`presets`]). The two
-//! imports are loaded only when first opened ([`tools`]: a second wasm).
+//! ([`config`], in a worker of their own), what the two import dialogs share ([`dialog`]) and
+//! the bundled presets ([`presets`]). The two imports are loaded only when first opened
+//! ([`tools`]: a second wasm).
 
 pub mod config;
+pub mod dialog;
 pub mod files;
 pub mod presets;
 pub mod share;

@@ -12,6 +12,7 @@ use quotalab_engine::trace::{
     self, ImportOptions, ImportReport, ImportWarning, LimitsMode, TimeUnit,
 };
 
+use crate::io::dialog::{self, field};
 use crate::io::share::{self, use_share};
 use crate::state::{use_app, Notice};
 use crate::ui::format;
@@ -388,17 +389,6 @@ pub fn warning_text(warning: &ImportWarning) -> String {
     }
 }
 
-/// A labelled control of the form, with a hint under it when there is one.
-fn field(label: &'static str, id: String, hint: String, control: impl IntoView) -> impl IntoView {
-    view! {
-        <label class="trace-field" for=id>
-            <span class="trace-label">{label}</span>
-            {control}
-            {(!hint.is_empty()).then(|| view! { <small>{hint}</small> })}
-        </label>
-    }
-}
-
 /// A labelled `<select>` (id `trace-{testid}`) whose choice is written to `value`.
 fn select_field(
     label: &'static str,
@@ -413,7 +403,7 @@ fn select_field(
             {options}
         </select>
     };
-    field(label, id, hint, select)
+    field(label, Some(id), hint, select)
 }
 
 /// A `<select>` of the header's columns (with "none" first when the column is optional).
@@ -478,7 +468,7 @@ fn TextField(
             on:input=move |ev| value.set(event_target_value(&ev))
         />
     };
-    field(label, id, hint, input)
+    field(label, Some(id), hint, input)
 }
 
 /// A `<select>` of fixed choices `(value, label)`.
@@ -535,7 +525,6 @@ fn strategy_choices() -> Vec<(&'static str, &'static str)> {
         .collect()
 }
 
-/// The "Import CSV trace…" button and its dialog.
 /// The "Import CSV trace…" button and its dialog, in one wasm (the component tests; the page
 /// opens the dialog from the tools' wasm instead: [`super::tools`]).
 #[component]
@@ -550,20 +539,13 @@ pub fn TraceImport() -> impl IntoView {
 }
 
 /// Opens the trace import dialog (modal).
-pub fn open_dialog(dialog: NodeRef<html::Dialog>) {
-    if let Some(d) = dialog.get_untracked() {
-        if !d.open() {
-            let _ = d.show_modal();
-        }
-    }
-}
+pub use super::dialog::open as open_dialog;
 
 /// The CSV trace import dialog: pick a file, map its columns, preview, import.
 #[component]
 pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let app = use_app();
     let share = use_share();
-    let dialog = node_ref;
     let form = Form::new();
     let file_name = RwSignal::new(None::<String>);
     let bytes = StoredValue::new(Vec::<u8>::new());
@@ -604,11 +586,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         );
     });
 
-    let close = move || {
-        if let Some(d) = dialog.get_untracked() {
-            d.close();
-        }
-    };
+    let close = move || dialog::close(node_ref);
 
     let on_pick = move |ev: leptos::ev::Event| {
         let input = event_target::<web_sys::HtmlInputElement>(&ev);
@@ -863,29 +841,12 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     };
 
     view! {
-        <dialog class="trace-dialog" node_ref=dialog data-testid="trace-dialog" aria-labelledby="trace-heading">
-            <div class="trace-dialog-head">
-                <h2 id="trace-heading">"Import a CSV job trace"</h2>
-                <button type="button" class="trace-close" aria-label="Close" on:click=move |_| close()>
-                    "Close"
-                </button>
-            </div>
+        <dialog class="trace-dialog" node_ref=node_ref data-testid="trace-dialog" aria-labelledby="trace-heading">
+            {dialog::head(node_ref, "trace-heading", "Import a CSV job trace")}
             <p class="trace-intro">
                 "Any cluster's job log becomes a scenario: name the columns that hold each job's submit time, run time, GPUs and team, then choose the cluster. Rows that cannot be read are skipped and counted. The file never leaves your browser."
             </p>
-            <label class="trace-file">
-                <span class="trace-label">"CSV file (with a header row)"</span>
-                <input
-                    type="file"
-                    accept=".csv,text/csv,text/plain"
-                    data-testid="trace-file"
-                    // Picking the same (edited) file again must fire `change` again.
-                    on:click=move |ev| {
-                        event_target::<web_sys::HtmlInputElement>(&ev).set_value("");
-                    }
-                    on:change=on_pick
-                />
-            </label>
+            {dialog::file_picker("CSV file (with a header row)", ".csv,text/csv,text/plain", false, "trace-file", on_pick)}
             {move || reading.get().then(|| view! { <p class="trace-reading">"Reading…"</p> })}
             {preview_table}
             <Show when=move || preview_data.with(Option::is_some)>
@@ -920,7 +881,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         <legend>"Cluster"</legend>
                         {field(
                             "Instance type",
-                            "trace-instance-type".into(),
+                            Some("trace-instance-type".into()),
                             String::new(),
                             view! {
                                 <select id="trace-instance-type" data-testid="instance-type" on:change=on_type>

@@ -14,6 +14,7 @@ use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::pipeline::Product;
 
 use crate::state::{now_ms, use_app};
+use crate::ui::controls::checkbox;
 use crate::ui::{format, palette};
 
 /// The three runs of one scenario (only their metrics are kept), the matched completion
@@ -233,12 +234,7 @@ fn compare_card(on: RwSignal<bool>, body: impl IntoView + 'static) -> impl IntoV
             <div class="compare-head">
                 <h2 id="compare-heading">"Compare policies"</h2>
                 <label class="toggle">
-                    <input
-                        type="checkbox"
-                        data-testid="compare-toggle"
-                        prop:checked=move || on.get()
-                        on:change=move |ev| on.set(event_target_checked(&ev))
-                    />
+                    {checkbox("compare-toggle", on)}
                     " Compare with partitioned and pooled"
                 </label>
             </div>

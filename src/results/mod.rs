@@ -22,6 +22,7 @@ use crate::charts::{
     AllocationChart, CompletionChart, InterruptionChart, OccupancyChart, UsefulChart,
 };
 use crate::state::{last_digest, use_app};
+use crate::ui::card::Card;
 use summary::SummaryTable;
 use timeline::Timeline;
 
@@ -52,52 +53,43 @@ pub fn RunResults(
     // The charts over time show the state at their cursor beside it.
     provide_context(timeline::cursor_card(digest, cursor));
     view! {
-        <section class="card" aria-labelledby="summary-heading">
-            <h2 id="summary-heading">"Summary"</h2>
+        <Card id="summary" title="Summary">
             <SummaryTable digest=digest />
-        </section>
+        </Card>
         <Show when=move || digest.with(|d| d.contract.used)>
-            <section class="card" aria-labelledby="contract-heading" data-testid="contract-view">
-                <h2 id="contract-heading">"Interruption contract"</h2>
+            <Card id="contract" title="Interruption contract" testid="contract-view">
                 <contract::ContractCards digest=digest />
-            </section>
+            </Card>
             // SPEC 14: useful work on the allocation and on borrowed capacity, per share.
-            <section class="card" aria-labelledby="useful-heading">
-                <h2 id="useful-heading">"Useful work: allocation or borrowed"</h2>
+            <Card id="useful" title="Useful work: allocation or borrowed">
                 <UsefulChart digest=digest />
-            </section>
+            </Card>
         </Show>
-        <section class="card" aria-labelledby="allocation-heading">
-            <h2 id="allocation-heading">"Allocation vs consumption"</h2>
+        <Card id="allocation" title="Allocation vs consumption">
             <AllocationChart digest=digest cursor=cursor />
-        </section>
+        </Card>
         <Show when=move || digest.with(|d| d.kueue.is_some())>
-            <section class="card" aria-labelledby="cohort-tree-heading" data-testid="cohort-tree-card">
-                <h2 id="cohort-tree-heading">"Cohort tree"</h2>
+            <Card id="cohort-tree" title="Cohort tree" testid="cohort-tree-card">
                 <cohorts::CohortTree digest=digest cursor=cursor />
-            </section>
+            </Card>
         </Show>
-        <section class="card" aria-labelledby="occupancy-heading">
-            <h2 id="occupancy-heading">"Cluster occupancy"</h2>
+        <Card id="occupancy" title="Cluster occupancy">
             <OccupancyChart digest=digest cursor=cursor />
-        </section>
-        <section class="card" aria-labelledby="completion-heading">
-            <h2 id="completion-heading">"Completion time"</h2>
+        </Card>
+        <Card id="completion" title="Completion time">
             <CompletionChart digest=digest />
-        </section>
-        <section class="card" aria-labelledby="interruption-heading">
-            <h2 id="interruption-heading">"Interruption cost"</h2>
+        </Card>
+        <Card id="interruption" title="Interruption cost">
             <div class="interruption-layout">
                 <InterruptionChart digest=digest />
                 // SLOT (checkpoint advisor): `explain::CheckpointAdvisor` goes here,
                 // beside the bars, when it exists; the layout gives it the right column.
                 <div class="advisor-slot"></div>
             </div>
-        </section>
-        <section class="card" aria-labelledby="timeline-heading">
-            <h2 id="timeline-heading">"Timeline"</h2>
+        </Card>
+        <Card id="timeline" title="Timeline">
             <Timeline digest=digest cursor=cursor />
-        </section>
+        </Card>
         // SLOT (compare): the compare section (`compare`) goes here.
         // SLOT (event log): the event log section (`explain`) goes here.
     }

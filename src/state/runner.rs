@@ -328,10 +328,7 @@ impl AppState {
                 id,
                 digest,
                 warnings,
-                compute_ms,
-                phases,
-                received_at,
-                posted_at,
+                timing,
                 handled_at,
                 decode_ms,
             } => {
@@ -353,8 +350,11 @@ impl AppState {
                         RunStatus::Pending
                     },
                 );
-                self.finish_stats(millis, Some((compute_ms, phases, decode_ms)));
-                let hops = [received_at - run.sent_at, handled_at - posted_at];
+                self.finish_stats(millis, Some((timing.compute_ms, timing.phases, decode_ms)));
+                let hops = [
+                    timing.received_at - run.sent_at,
+                    handled_at - timing.posted_at,
+                ];
                 self.run_stats.update(|s| s.hops_ms = hops);
                 measure("quotalab-run", "quotalab-run-start");
             }

@@ -72,13 +72,9 @@ pub enum Reply {
         id: u64,
         digest: Box<Digest>,
         warnings: Vec<Problem>,
-        /// Validation + simulation + digest + encoding, in the worker.
-        compute_ms: f64,
-        /// Of which: validation (and generation), simulation, digest, encoding.
-        phases: [f64; 4],
-        /// When the worker received the run and posted its result ([`epoch_ms`]).
-        received_at: f64,
-        posted_at: f64,
+        /// The worker's measures: its time computing and when it received the run and
+        /// posted the result.
+        timing: Timing,
         /// When the page started handling the result ([`epoch_ms`]).
         handled_at: f64,
         /// Decoding the result on the page.
@@ -230,14 +226,7 @@ impl WorkerClient {
 
     fn terminate(&self) {
         let mut inner = self.inner.borrow_mut();
-        if let Some(worker) = inner.worker.take() {
-            worker.set_onmessage(None);
-            worker.set_onerror(None);
-            worker.terminate();
-        }
-        if let Some(cb) = inner.callbacks.take() {
-            inner.graveyard.push(cb);
-        }
+        drop_worker(&mut inner);
         if let Some(timer) = inner.start_timer.take() {
             if let Some(w) = web_sys::window() {
                 w.clear_timeout_with_handle(timer);
@@ -381,8 +370,8 @@ fn dispatch(
     rc.borrow_mut().in_callback = false;
 }
 
-/// The worker could not start: forget it (and its run).
-fn unavailable(inner: &mut Inner, message: String) -> Reply {
+/// Terminates the worker, if there is one, and keeps its callbacks in the graveyard.
+fn drop_worker(inner: &mut Inner) {
     if let Some(worker) = inner.worker.take() {
         worker.set_onmessage(None);
         worker.set_onerror(None);
@@ -391,6 +380,11 @@ fn unavailable(inner: &mut Inner, message: String) -> Reply {
     if let Some(cb) = inner.callbacks.take() {
         inner.graveyard.push(cb);
     }
+}
+
+/// The worker could not start: forget it (and its run).
+fn unavailable(inner: &mut Inner, message: String) -> Reply {
+    drop_worker(inner);
     inner.queued = None;
     Reply::Unavailable {
         id: inner.running.take(),
@@ -497,21 +491,12 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 return None;
             }
             inner.running = None;
-            let Timing {
-                compute_ms,
-                phases,
-                received_at,
-                posted_at,
-            } = timing;
             Some(match decode_result(result.0) {
                 Ok((warnings, digest)) => Reply::Done {
                     id,
                     digest: Box::new(digest),
                     warnings,
-                    compute_ms,
-                    phases,
-                    received_at,
-                    posted_at,
+                    timing,
                     handled_at,
                     decode_ms: clock_ms() - start,
                 },

@@ -54,16 +54,36 @@ pub type XyChart<'a, DB> = ChartContext<
     >,
 >;
 
+/// A chart's builder on `root`: its margins `[top, right, left, bottom]` and the width of its
+/// y axis's labels in CSS pixels, under 40 px of x axis labels.
+pub fn chart_builder<'a, 'b, DB: DrawingBackend>(
+    root: &'a DrawingArea<DB, Shift>,
+    pen: Pen,
+    [top, right, left, bottom]: [f64; 4],
+    y_labels_width: f64,
+) -> ChartBuilder<'a, 'b, DB> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .margin_top(pen.px(top))
+        .margin_right(pen.px(right))
+        .margin_left(pen.px(left))
+        .margin_bottom(pen.px(bottom))
+        .x_label_area_size(pen.px(40.0))
+        .y_label_area_size(pen.px(y_labels_width));
+    builder
+}
+
 /// A chart of one horizontal bar per share, top to bottom in share order (the interruption
 /// cost and the useful work): the x axis from 0 to `x_top` named `x_desc`, each share's
-/// name left of its row, then `bar(chart, i, row)` draws share `i`'s bar and labels.
+/// name left of its row, then `bar(chart, i, row)` draws share `i`'s bar and returns where
+/// it ends and its label, written right of its end (muted for an empty bar).
 pub fn share_bars<'a, DB: DrawingBackend>(
     root: &'a DrawingArea<DB, Shift>,
     pen: Pen,
     d: &Digest,
     x_top: f64,
     x_desc: &str,
-    mut bar: impl FnMut(&mut XyChart<'a, DB>, usize, Row) -> Result<(), String>,
+    mut bar: impl FnMut(&mut XyChart<'a, DB>, usize, Row) -> Result<(f64, String), String>,
 ) -> Result<(), String> {
     let n = d.shares.len().max(1);
     let longest = d
@@ -73,13 +93,7 @@ pub fn share_bars<'a, DB: DrawingBackend>(
         .max()
         .unwrap_or(4);
     let label_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(8.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(label_w))
+    let mut chart = chart_builder(root, pen, [8.0, 20.0, 6.0, 4.0], label_w)
         .build_cartesian_2d(0f64..x_top, 0f64..n as f64)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
@@ -101,7 +115,7 @@ pub fn share_bars<'a, DB: DrawingBackend>(
             (lx - pen.ipx(8.0), ly),
         )
         .map_err(err)?;
-        bar(
+        let (end, label) = bar(
             &mut chart,
             i,
             Row {
@@ -110,8 +124,50 @@ pub fn share_bars<'a, DB: DrawingBackend>(
                 y1: mid + 0.27,
             },
         )?;
+        let (tx, ty) = chart.backend_coord(&(end, mid));
+        let colour = if end > 0.0 { TEXT } else { MUTED };
+        root.draw_text(
+            &label,
+            &pen.text(11.5, colour, HPos::Left, VPos::Center),
+            (tx + pen.ipx(6.0), ty),
+        )
+        .map_err(err)?;
     }
     Ok(())
+}
+
+/// Draws the rectangle `rect` (in chart units) in `style`.
+pub fn draw_rect<DB: DrawingBackend>(
+    chart: &mut XyChart<'_, DB>,
+    rect: [(f64, f64); 2],
+    style: impl Into<ShapeStyle>,
+) -> Result<(), String> {
+    chart
+        .draw_series(std::iter::once(Rectangle::new(rect, style)))
+        .map_err(err)?;
+    Ok(())
+}
+
+/// Hatches the part `rect` of share `i`'s bar in the share's colour, `spacing` CSS pixels
+/// apart, and outlines it.
+pub fn hatch_rect<DB: DrawingBackend>(
+    root: &DrawingArea<DB, Shift>,
+    chart: &mut XyChart<'_, DB>,
+    pen: Pen,
+    rect: [(f64, f64); 2],
+    spacing: f64,
+    i: usize,
+) -> Result<(), String> {
+    let a = chart.backend_coord(&rect[0]);
+    let b = chart.backend_coord(&rect[1]);
+    hatch(
+        root,
+        a,
+        b,
+        pen.ipx(spacing),
+        pen.stroke(share_colour(i), 1.2),
+    )?;
+    draw_rect(chart, rect, pen.stroke(share_colour(i), 1.0))
 }
 
 /// A chart over the run's time (occupancy, dominant share): the time axis from 0 to the
@@ -127,13 +183,7 @@ pub fn time_chart<'a, DB: DrawingBackend>(
     let end = span_s(d);
     let axis = TimeAxis::for_span(end);
     let x_max = end / axis.per;
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(12.0))
-        .margin_right(pen.px(20.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(56.0))
+    let mut chart = chart_builder(root, pen, [12.0, 20.0, 6.0, 4.0], 56.0)
         .build_cartesian_2d(0f64..x_max, 0f64..y_top)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -5,10 +5,25 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::chart::{err, share_colour, Pen, MUTED};
+use crate::chart::{chart_builder, err, share_colour, Pen, MUTED};
 use crate::format;
+
+/// A share's note in the chart's legend: `12 done · p50 5 min · p90 2.5 h`, or `no job
+/// succeeded`.
+pub fn legend_note(s: &ShareMetrics) -> String {
+    if s.succeeded == 0 {
+        "no job succeeded".to_string()
+    } else {
+        format!(
+            "{} done · p50 {} · p90 {}",
+            s.succeeded,
+            format::duration(s.completion_s.p50),
+            format::duration(s.completion_s.p90)
+        )
+    }
+}
 
 /// At most this many steps are drawn per share (quantiles of the sorted times).
 const MAX_STEPS: usize = 600;
@@ -120,13 +135,7 @@ pub fn draw_completion<DB: DrawingBackend>(
     let times = completion_times(d);
     let (lo, hi, ticks) = log_range(&times);
 
-    let mut chart = ChartBuilder::on(root)
-        .margin_top(pen.px(14.0))
-        .margin_right(pen.px(24.0))
-        .margin_left(pen.px(6.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(56.0))
+    let mut chart = chart_builder(root, pen, [14.0, 24.0, 6.0, 4.0], 56.0)
         .build_cartesian_2d((lo..hi).log_scale().with_key_points(ticks), 0f64..1.04)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();

@@ -1,5 +1,6 @@
 //! Number formatting shared by the page, its charts and the report.
 
+use quotalab_engine::digest::Pct;
 use quotalab_engine::input::digits::group_digits;
 
 /// A duration for people: seconds, minutes or hours depending on its size.
@@ -259,6 +260,15 @@ pub fn duration_compact(s: f64) -> String {
         format!("{v:.1} {unit}")
     } else {
         format!("{v:.0} {unit}")
+    }
+}
+
+/// `v`, a percentile of the durations `p`, as [`duration_compact`]; `—` when `p` has none.
+pub fn percentile(p: &Pct, v: f64) -> String {
+    if p.n == 0 {
+        "—".into()
+    } else {
+        duration_compact(v)
     }
 }
 

@@ -4,10 +4,9 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::chart::{err, hatch, share_bars, share_colour, share_tint, Pen, MUTED, TEXT};
+use crate::chart::{draw_rect, hatch_rect, share_bars, share_colour, share_tint, Pen};
 use crate::format;
 
 /// The four parts of a bar, in drawing order.
@@ -43,6 +42,19 @@ pub fn unit(max_h: f64) -> (f64, &'static str, &'static str) {
     }
 }
 
+/// The x axis of a chart of bars in instance time (these, the useful work's) whose longest
+/// bar is `max_h` instance-hours: in its [`unit`], `room` times that bar long (1 when it is
+/// empty), named `what (unit)`. `(per hour, short unit, length, name)`.
+pub fn bar_axis(max_h: f64, room: f64, what: &str) -> (f64, &'static str, f64, String) {
+    let (scale, unit_name, unit_short) = unit(max_h);
+    let top = if max_h > 0.0 {
+        max_h * scale * room
+    } else {
+        1.0
+    };
+    (scale, unit_short, top, format!("{what} ({unit_name})"))
+}
+
 /// The chart's CSS height for `n` shares.
 pub fn css_height(n: usize) -> f64 {
     (64.0 + 44.0 * n as f64).max(150.0)
@@ -56,13 +68,7 @@ pub fn draw_interruption<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let totals: Vec<f64> = d.shares.iter().map(|m| parts(m).iter().sum()).collect();
     let max_h = totals.iter().copied().fold(0.0, f64::max);
-    let (scale, unit_name, unit_short) = unit(max_h);
-    let x_top = if max_h > 0.0 {
-        max_h * scale * 1.45
-    } else {
-        1.0
-    };
-    let x_desc = format!("interruption cost ({unit_name})");
+    let (scale, unit_short, x_top, x_desc) = bar_axis(max_h, 1.45, "interruption cost");
     share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
         let m = &d.shares[i];
         let (y0, y1) = (row.y0, row.y1);
@@ -79,21 +85,12 @@ pub fn draw_interruption<DB: DrawingBackend>(
                 2 => WHITE,
                 _ => share_tint(i, 0.82),
             };
-            chart
-                .draw_series(std::iter::once(Rectangle::new(rect, fill.filled())))
-                .map_err(err)?;
-            if k == 2 {
-                let a = chart.backend_coord(&rect[0]);
-                let b = chart.backend_coord(&rect[1]);
-                hatch(root, a, b, pen.ipx(5.0), pen.stroke(share_colour(i), 1.2))?;
-            }
-            if k >= 2 {
-                chart
-                    .draw_series(std::iter::once(Rectangle::new(
-                        rect,
-                        pen.stroke(share_colour(i), 1.0),
-                    )))
-                    .map_err(err)?;
+            draw_rect(chart, rect, fill.filled())?;
+            // Checkpoints hatched and outlined, grace outlined.
+            match k {
+                2 => hatch_rect(root, chart, pen, rect, 5.0, i)?,
+                3.. => draw_rect(chart, rect, pen.stroke(share_colour(i), 1.0))?,
+                _ => {}
             }
             x += w;
         }
@@ -109,17 +106,6 @@ pub fn draw_interruption<DB: DrawingBackend>(
         } else {
             "no interruption".into()
         };
-        let (tx, ty) = chart.backend_coord(&(total, row.mid));
-        root.draw_text(
-            &text,
-            &pen.text(
-                11.5,
-                if total > 0.0 { TEXT } else { MUTED },
-                HPos::Left,
-                VPos::Center,
-            ),
-            (tx + pen.ipx(6.0), ty),
-        )
-        .map_err(err)
+        Ok((total, text))
     })
 }

@@ -14,7 +14,7 @@
 use quotalab_engine::analysis::contract_card::{self, Card};
 use quotalab_engine::analysis::verdict::{self, Verdicts};
 use quotalab_engine::compare::{self, Delta, Matched, Metric, Policy, ShareForecast};
-use quotalab_engine::digest::{Digest, DigestLimits, Pct, ShareMetrics};
+use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::model::Agreement;
 use quotalab_engine::output::describe;
 use quotalab_engine::pipeline::Product;
@@ -212,14 +212,6 @@ fn scenario_section(h: &mut Html, inputs: &Inputs) {
 
 // ---- summary ------------------------------------------------------------------------------
 
-fn pct(p: &Pct, v: f64) -> String {
-    if p.n == 0 {
-        "—".into()
-    } else {
-        format::duration_compact(v)
-    }
-}
-
 fn count(n: u64) -> String {
     format::thousands(n as f64)
 }
@@ -268,9 +260,9 @@ fn summary_groups(kueue: bool) -> [Group; 3] {
                 ("failed", |s| count(s.failed)),
                 ("unfinished", |s| count(s.unfinished)),
                 ("deadline misses", |s| count(s.deadline_misses)),
-                ("completion p50", |s| pct(&s.completion_s, s.completion_s.p50)),
-                ("completion p90", |s| pct(&s.completion_s, s.completion_s.p90)),
-                ("wait p50", |s| pct(&s.wait_s, s.wait_s.p50)),
+                ("completion p50", |s| format::percentile(&s.completion_s, s.completion_s.p50)),
+                ("completion p90", |s| format::percentile(&s.completion_s, s.completion_s.p90)),
+                ("wait p50", |s| format::percentile(&s.wait_s, s.wait_s.p50)),
             ],
         },
         Group {
@@ -774,21 +766,11 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
         })?);
     h.raw("<ul class=\"legend\">");
     for (i, s) in d.shares.iter().enumerate() {
-        let note = if s.succeeded == 0 {
-            "no job succeeded".to_string()
-        } else {
-            format!(
-                "{} done · p50 {} · p90 {}",
-                s.succeeded,
-                format::duration(s.completion_s.p50),
-                format::duration(s.completion_s.p90)
-            )
-        };
         h.raw("<li>")
             .swatch(i)
             .el("strong", "", &s.name)
             .raw(" ")
-            .el("span", "note", &note)
+            .el("span", "note", &completion::legend_note(s))
             .raw("</li>");
     }
     h.raw("</ul>\n</figure>\n");

@@ -6,12 +6,11 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 
-use crate::chart::{err, hatch, share_bars, share_colour, share_tint, Pen, MUTED, TEXT};
+use crate::chart::{draw_rect, hatch_rect, share_bars, share_colour, share_tint, Pen};
 use crate::format;
-use crate::interruption::unit;
+use crate::interruption::bar_axis;
 
 /// The two parts of a bar, in drawing order.
 pub const PARTS: [&str; 2] = ["on its allocation", "on borrowed capacity"];
@@ -62,56 +61,21 @@ pub fn draw_useful<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let bars: Vec<[f64; 2]> = (0..d.shares.len()).map(|i| parts(d, i)).collect();
     let max_h = bars.iter().map(|p| p[0] + p[1]).fold(0.0, f64::max);
-    let (scale, unit_name, unit_short) = unit(max_h);
-    let x_top = if max_h > 0.0 {
-        max_h * scale * 1.6
-    } else {
-        1.0
-    };
-    let x_desc = format!("useful work ({unit_name})");
+    let (scale, unit_short, x_top, x_desc) = bar_axis(max_h, 1.6, "useful work");
     share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
         let p = &bars[i];
         let (y0, y1) = (row.y0, row.y1);
         let own = p[0] * scale;
         let total = (p[0] + p[1]) * scale;
         if own > 0.0 {
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    [(0.0, y0), (own, y1)],
-                    share_colour(i).filled(),
-                )))
-                .map_err(err)?;
+            draw_rect(chart, [(0.0, y0), (own, y1)], share_colour(i).filled())?;
         }
         if total > own {
             let rect = [(own, y0), (total, y1)];
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    rect,
-                    share_tint(i, 0.55).filled(),
-                )))
-                .map_err(err)?;
-            let a = chart.backend_coord(&rect[0]);
-            let b = chart.backend_coord(&rect[1]);
-            hatch(root, a, b, pen.ipx(6.0), pen.stroke(share_colour(i), 1.2))?;
-            chart
-                .draw_series(std::iter::once(Rectangle::new(
-                    rect,
-                    pen.stroke(share_colour(i), 1.0),
-                )))
-                .map_err(err)?;
+            draw_rect(chart, rect, share_tint(i, 0.55).filled())?;
+            hatch_rect(root, chart, pen, rect, 6.0, i)?;
         }
-        let (tx, ty) = chart.backend_coord(&(total, row.mid));
-        root.draw_text(
-            &label(*p, scale, unit_short),
-            &pen.text(
-                11.5,
-                if total > 0.0 { TEXT } else { MUTED },
-                HPos::Left,
-                VPos::Center,
-            ),
-            (tx + pen.ipx(6.0), ty),
-        )
-        .map_err(err)
+        Ok((total, label(*p, scale, unit_short)))
     })
 }
 

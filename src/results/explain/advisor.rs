@@ -6,6 +6,7 @@ use quotalab_engine::advisor::{self, ShareAdvice, Verdict};
 
 use super::swatch;
 use crate::state::last_digest as digest;
+use crate::ui::card::Card;
 use crate::ui::format;
 
 fn interval(s: Option<f64>) -> String {
@@ -170,12 +171,11 @@ pub fn CheckpointAdvisor() -> impl IntoView {
         })
     };
     view! {
-        <section class="card checkpoint-advisor" aria-labelledby="advisor-heading" data-testid="checkpoint-advisor">
-            <h2 id="advisor-heading">"Checkpoint advisor"</h2>
+        <Card id="advisor" title="Checkpoint advisor" class="checkpoint-advisor" testid="checkpoint-advisor">
             <p class="explain-intro">
                 "How often should each share's jobs save a checkpoint, given how often this run preempted them? Young/Daly: every √(2 × save cost × mean time between interruptions) of progress. Waste, in instance-hours, is the time spent saving (cost ÷ interval) plus the work lost at interruptions (interval ÷ 2 per interruption), over the share's held time: a first-order model, beside what the simulation measured."
             </p>
             {body}
-        </section>
+        </Card>
     }
 }

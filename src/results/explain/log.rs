@@ -6,6 +6,7 @@ use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
 use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
+use crate::ui::card::Card;
 use crate::ui::format::{self, clock};
 use quotalab_engine::output::explain::reason_label;
 
@@ -267,8 +268,7 @@ pub fn EventLog() -> impl IntoView {
     };
 
     view! {
-        <section class="card event-log" aria-labelledby="event-log-heading" data-testid="event-log">
-            <h2 id="event-log-heading">"Event log"</h2>
+        <Card id="event-log" title="Event log" class="event-log" testid="event-log">
             <p class="explain-intro">
                 "Everything the simulator did, in order. Preemptions and waiting reasons say why in plain words; pick a job id to see its whole history."
             </p>
@@ -325,7 +325,7 @@ pub fn EventLog() -> impl IntoView {
                 </table>
             </div>
             {more}
-        </section>
+        </Card>
     }
 }
 

@@ -6,8 +6,8 @@ use quotalab_engine::digest::Digest;
 use web_sys::HtmlCanvasElement;
 
 use crate::charts::{
-    err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s, CssBox, Frame, Pen,
-    TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
+    chart_builder, err, fit_backing_store, hatch, root_area, share_colour, share_tint, span_s,
+    CssBox, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
 };
 
 use super::gantt::{MarkKind, Seg};
@@ -106,13 +106,7 @@ pub fn draw_timeline(
             .unwrap_or(4);
         (longest.min(18) as f64 * 7.0 + 14.0).clamp(48.0, 150.0)
     };
-    let mut chart = ChartBuilder::on(&root)
-        .margin_top(pen.px(26.0))
-        .margin_right(pen.px(16.0))
-        .margin_left(pen.px(4.0))
-        .margin_bottom(pen.px(4.0))
-        .x_label_area_size(pen.px(40.0))
-        .y_label_area_size(pen.px(labels_w))
+    let mut chart = chart_builder(&root, pen, [26.0, 16.0, 4.0, 4.0], labels_w)
         .build_cartesian_2d(0f64..x_max, 0f64..n)
         .map_err(err)?;
     let mut mesh = chart.configure_mesh();
