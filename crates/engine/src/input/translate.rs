@@ -56,6 +56,26 @@ fn limits(share: &Map<String, Value>) -> Vec<(String, u64)> {
 }
 
 /// Adds `n` to type `t`'s amount in `sums` (in first-seen order).
+/// Calls `f` with every share object of the document and its limits, and returns the
+/// limits summed per instance type (in the order types first appear).
+fn each_share(
+    top: &mut Map<String, Value>,
+    mut f: impl FnMut(&mut Map<String, Value>, &[(String, u64)]),
+) -> Vec<(String, u64)> {
+    let mut sums: Vec<(String, u64)> = Vec::new();
+    if let Some(shares) = top.get_mut("shares").and_then(Value::as_array_mut) {
+        for s in shares.iter_mut() {
+            let Some(m) = s.as_object_mut() else { continue };
+            let lim = limits(m);
+            for (t, n) in &lim {
+                add(&mut sums, t, *n);
+            }
+            f(m, &lim);
+        }
+    }
+    sums
+}
+
 fn add(sums: &mut Vec<(String, u64)>, t: &str, n: u64) {
     match sums.iter_mut().find(|(x, _)| x == t) {
         Some((_, s)) => *s += n,
@@ -92,48 +112,40 @@ pub fn aws_to_kueue(doc: &Value) -> Translated {
         return Translated { doc: out, notes };
     };
     top.insert("model".into(), json!("kueue"));
-    let mut sums: Vec<(String, u64)> = Vec::new();
-    if let Some(shares) = top.get_mut("shares").and_then(Value::as_array_mut) {
-        for s in shares.iter_mut() {
-            let Some(m) = s.as_object_mut() else { continue };
-            let lim = limits(m);
-            for (t, n) in &lim {
-                add(&mut sums, t, *n);
+    let sums = each_share(top, |m, lim| {
+        let strategy = m.remove("strategy");
+        let borrow = m.remove("borrow_limit");
+        let in_share = m.remove("in_share_preemption");
+        match strategy.as_ref().and_then(Value::as_str) {
+            Some("RESERVE") => {
+                m.insert("borrowing_limit".into(), per_type(lim, |_| 0));
+                m.insert("lending_limit".into(), per_type(lim, |_| 0));
             }
-            let strategy = m.remove("strategy");
-            let borrow = m.remove("borrow_limit");
-            let in_share = m.remove("in_share_preemption");
-            match strategy.as_ref().and_then(Value::as_str) {
-                Some("RESERVE") => {
-                    m.insert("borrowing_limit".into(), per_type(&lim, |_| 0));
-                    m.insert("lending_limit".into(), per_type(&lim, |_| 0));
-                }
-                Some("LEND") => {
-                    m.insert("borrowing_limit".into(), per_type(&lim, |_| 0));
-                }
-                _ => {
-                    let p = borrow.as_ref().and_then(Value::as_i64).unwrap_or(-1);
-                    if p >= 0 {
-                        let p = p as u64;
-                        m.insert(
-                            "borrowing_limit".into(),
-                            per_type(&lim, |n| n.saturating_mul(p) / 100),
-                        );
-                    }
+            Some("LEND") => {
+                m.insert("borrowing_limit".into(), per_type(lim, |_| 0));
+            }
+            _ => {
+                let p = borrow.as_ref().and_then(Value::as_i64).unwrap_or(-1);
+                if p >= 0 {
+                    let p = p as u64;
+                    m.insert(
+                        "borrowing_limit".into(),
+                        per_type(lim, |n| n.saturating_mul(p) / 100),
+                    );
                 }
             }
-            m.insert("cohort".into(), json!(AWS_COHORT));
-            let within = if in_share.as_ref().and_then(Value::as_bool) == Some(true) {
-                "lower_priority"
-            } else {
-                "never"
-            };
-            m.insert(
-                "preemption".into(),
-                json!({"within_share": within, "reclaim": "any"}),
-            );
         }
-    }
+        m.insert("cohort".into(), json!(AWS_COHORT));
+        let within = if in_share.as_ref().and_then(Value::as_bool) == Some(true) {
+            "lower_priority"
+        } else {
+            "never"
+        };
+        m.insert(
+            "preemption".into(),
+            json!({"within_share": within, "reclaim": "any"}),
+        );
+    });
     let mut cohort = Map::new();
     cohort.insert("name".into(), json!(AWS_COHORT));
     if let Some(cap) = top.get("capacity").and_then(Value::as_object) {
@@ -279,57 +291,49 @@ pub fn kueue_to_aws(doc: &Value) -> Translated {
     if top.remove("fair_sharing").is_some() {
         note("The AWS Batch model has no fair sharing: dropped (reclaim by priority only).");
     }
-    let mut sums: Vec<(String, u64)> = Vec::new();
-    if let Some(shares) = top.get_mut("shares").and_then(Value::as_array_mut) {
-        for s in shares.iter_mut() {
-            let Some(m) = s.as_object_mut() else { continue };
-            let lim = limits(m);
-            for (t, n) in &lim {
-                add(&mut sums, t, *n);
-            }
-            let borrowing = amounts(m.remove("borrowing_limit").as_ref());
-            let lending = amounts(m.remove("lending_limit").as_ref());
-            let in_cohort = m.remove("cohort").is_some();
-            if !in_cohort {
-                note("A share outside any cohort neither lends nor borrows: it becomes RESERVE.");
-            }
-            let (strategy, borrow, exact) =
-                aws_strategy(&lim, borrowing.as_deref(), lending.as_deref(), in_cohort);
-            if !exact {
-                note("Partial lending or borrowing limits have no exact AWS Batch equivalent: the nearest strategy and borrow limit (percent of the limit) were chosen.");
-            }
-            let pre = m.remove("preemption");
-            let within = pre
-                .as_ref()
-                .and_then(|p| p.get("within_share"))
-                .and_then(Value::as_str)
-                .unwrap_or("never");
-            if within == "lower_or_newer_equal_priority" {
-                note("AWS Batch in-share preemption takes strictly lower priorities only: lower_or_newer_equal_priority became in-share preemption.");
-            }
-            let reclaim = pre
-                .as_ref()
-                .and_then(|p| p.get("reclaim"))
-                .and_then(Value::as_str)
-                .unwrap_or("never");
-            if reclaim != "any" {
-                note("AWS Batch always reclaims lent capacity (Kueue reclaim \"any\"): other reclaim and borrow-within-cohort policies are dropped.");
-            }
-            if m.remove("weight").is_some() {
-                note("Fair-sharing weights have no AWS Batch equivalent: dropped.");
-            }
-            if m.remove("queueing").is_some() {
-                note("AWS Batch queues order jobs the same way for every share (queue.queueing): per-share queueing dropped.");
-            }
-            m.insert("strategy".into(), json!(strategy));
-            if let Some(b) = borrow {
-                m.insert("borrow_limit".into(), json!(b));
-            }
-            if within != "never" {
-                m.insert("in_share_preemption".into(), json!(true));
-            }
+    let sums = each_share(top, |m, lim| {
+        let borrowing = amounts(m.remove("borrowing_limit").as_ref());
+        let lending = amounts(m.remove("lending_limit").as_ref());
+        let in_cohort = m.remove("cohort").is_some();
+        if !in_cohort {
+            note("A share outside any cohort neither lends nor borrows: it becomes RESERVE.");
         }
-    }
+        let (strategy, borrow, exact) =
+            aws_strategy(lim, borrowing.as_deref(), lending.as_deref(), in_cohort);
+        if !exact {
+            note("Partial lending or borrowing limits have no exact AWS Batch equivalent: the nearest strategy and borrow limit (percent of the limit) were chosen.");
+        }
+        let pre = m.remove("preemption");
+        let within = pre
+            .as_ref()
+            .and_then(|p| p.get("within_share"))
+            .and_then(Value::as_str)
+            .unwrap_or("never");
+        if within == "lower_or_newer_equal_priority" {
+            note("AWS Batch in-share preemption takes strictly lower priorities only: lower_or_newer_equal_priority became in-share preemption.");
+        }
+        let reclaim = pre
+            .as_ref()
+            .and_then(|p| p.get("reclaim"))
+            .and_then(Value::as_str)
+            .unwrap_or("never");
+        if reclaim != "any" {
+            note("AWS Batch always reclaims lent capacity (Kueue reclaim \"any\"): other reclaim and borrow-within-cohort policies are dropped.");
+        }
+        if m.remove("weight").is_some() {
+            note("Fair-sharing weights have no AWS Batch equivalent: dropped.");
+        }
+        if m.remove("queueing").is_some() {
+            note("AWS Batch queues order jobs the same way for every share (queue.queueing): per-share queueing dropped.");
+        }
+        m.insert("strategy".into(), json!(strategy));
+        if let Some(b) = borrow {
+            m.insert("borrow_limit".into(), json!(b));
+        }
+        if within != "never" {
+            m.insert("in_share_preemption".into(), json!(true));
+        }
+    });
     if pool.iter().any(|(_, n)| *n > 0) {
         note("Cohort quota became unallocated capacity of the queue.");
         let cap = top

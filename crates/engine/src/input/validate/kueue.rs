@@ -7,7 +7,7 @@ use crate::input::model::*;
 use crate::input::path::Path;
 
 use super::shares::limits_vec;
-use super::{Cx, MAX_INSTANCES, MAX_NAME};
+use super::{Cx, MAX_NAME};
 
 /// SPEC 12: why a field of the other model is refused, naming the field to use instead.
 fn foreign_field_message(model: Model, key: &str) -> Option<&'static str> {
@@ -60,18 +60,8 @@ impl Cx {
     /// `lending_limit`); an empty map is allowed.
     fn type_map(&mut self, v: &Value, path: &Path) -> Option<Vec<Option<u64>>> {
         let m = self.object(v, path)?;
-        let mut out = Vec::new();
-        let mut ok = true;
-        for (t, n) in m {
-            let p = path.key(t);
-            let ti = self.type_index(t, &p);
-            let n = self.int(n, &p, 0, MAX_INSTANCES as i64);
-            match (ti, n) {
-                (Some(ti), Some(n)) => out.push((ti, n as u64)),
-                _ => ok = false,
-            }
-        }
-        ok.then(|| limits_vec(&out))
+        let out = self.instances_per_type(m, path)?;
+        Some(limits_vec(&out))
     }
 
     /// SPEC 12 `weight`: a number >= 0, default 1, kept in thousandths.

@@ -23,6 +23,16 @@ impl Cx {
                 ),
             );
         }
+        self.instances_per_type(m, path)
+    }
+
+    /// Instances per instance type (`{"ml.g5.xlarge": 4}`): each key a known type, each
+    /// value 0 to `MAX_INSTANCES`; `None` when any is not (every problem reported).
+    pub(super) fn instances_per_type(
+        &mut self,
+        m: &serde_json::Map<String, Value>,
+        path: &Path,
+    ) -> Option<Vec<(usize, u64)>> {
         let mut out = Vec::new();
         let mut ok = true;
         for (t, n) in m {
