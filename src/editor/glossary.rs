@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::ui::card::Card;
+use crate::ui::card::card;
 
 /// `(term, plain words)` of the legend (SPEC 1 and 8).
 pub const LEGEND: &[(&str, &str)] = &[
@@ -181,7 +181,7 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
 #[component]
 pub fn Glossary() -> impl IntoView {
     view! {
-        <Card id="legend" title="Allocation vs consumption" class="glossary" testid="glossary">
+        {card("legend", "Allocation vs consumption", "glossary", Some("glossary"), view! {
             <p class="legend-intro">
                 "Allocation is what a share is "
                 <em>"owed"</em>
@@ -227,6 +227,6 @@ pub fn Glossary() -> impl IntoView {
                         .collect_view()}
                 </dl>
             </details>
-        </Card>
+        })}
     }
 }

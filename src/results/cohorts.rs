@@ -7,10 +7,9 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::{CohortMetrics, Digest};
+use quotalab_engine::digest::Digest;
 use quotalab_engine::tree_view::{NodeKind, TreeRow};
 
-use crate::ui::table::{self, Column};
 use crate::ui::{format, palette};
 
 /// The tree at the cursor (or, with none, at the busiest moment), one instance type at a
@@ -147,37 +146,6 @@ fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
     }
 }
 
-/// The columns of [`CohortTotals`] after the cohort's: instance-hours, then the
-/// preemptions below it by cause.
-fn totals_columns() -> [Column<CohortMetrics>; 7] {
-    type Col = Column<CohortMetrics>;
-    [
-        Col::new("quota", |c| format::hours(c.quota_h))
-            .group("Instance-hours")
-            .title("subtree quota × time")
-            .label("quota inst.-h"),
-        Col::new("borrowed", |c| format::hours(c.borrowed_h))
-            .title("borrowed from its parent")
-            .label("borrowed inst.-h"),
-        Col::new("lent", |c| format::hours(c.lent_h))
-            .title("lent to its parent")
-            .label("lent inst.-h"),
-        Col::new("reclaim", |c| format::thousands(c.reclaim as f64))
-            .group("Preemptions below it")
-            .rule()
-            .label("reclaims"),
-        Col::new("in\u{2011}share", |c| format::thousands(c.in_share as f64)).label("in-share"),
-        Col::new("borrowing", |c| {
-            format::thousands(c.reclaim_while_borrowing as f64)
-        })
-        .title("reclaim while borrowing (borrowWithinCohort)")
-        .label("while borrowing"),
-        Col::new("fair share", |c| format::thousands(c.fair_sharing as f64))
-            .title("fair sharing")
-            .label("fair sharing"),
-    ]
-}
-
 /// Each cohort over the whole run (SPEC 12 results): quota, borrowed and lent
 /// instance-hours, and the preemptions of the jobs under it by cause.
 #[component]
@@ -188,7 +156,6 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
         if k.cohorts.is_empty() {
             return None;
         }
-        let columns = totals_columns();
         let rows = k
             .cohorts
             .iter()
@@ -196,7 +163,13 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                 view! {
                     <tr data-testid="cohort-total-row" data-name=c.name.clone()>
                         <th scope="row">{c.path.clone()}</th>
-                        {table::cells(&columns, c)}
+                        <td class="num" data-label="quota inst.-h">{format::hours(c.quota_h)}</td>
+                        <td class="num" data-label="borrowed inst.-h">{format::hours(c.borrowed_h)}</td>
+                        <td class="num" data-label="lent inst.-h">{format::hours(c.lent_h)}</td>
+                        <td class="num group-start" data-label="reclaims">{format::thousands(c.reclaim as f64)}</td>
+                        <td class="num" data-label="in-share">{format::thousands(c.in_share as f64)}</td>
+                        <td class="num" data-label="while borrowing">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
+                        <td class="num" data-label="fair sharing">{format::thousands(c.fair_sharing as f64)}</td>
                     </tr>
                 }
             })
@@ -206,7 +179,22 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
             <div class="table-scroll tree-scroll">
                 <table class="tree-table" data-testid="cohort-totals">
                     <caption class="visually-hidden">"Each cohort's instance-hours and the preemptions below it, by cause"</caption>
-                    {table::two_row_head("Cohort", &columns)}
+                    <thead>
+                        <tr>
+                            <th scope="col" rowspan="2">"Cohort"</th>
+                            <th scope="colgroup" colspan="3">"Instance-hours"</th>
+                            <th scope="colgroup" colspan="4" class="group-start">"Preemptions below it"</th>
+                        </tr>
+                        <tr>
+                            <th scope="col" class="num" title="subtree quota × time">"quota"</th>
+                            <th scope="col" class="num" title="borrowed from its parent">"borrowed"</th>
+                            <th scope="col" class="num" title="lent to its parent">"lent"</th>
+                            <th scope="col" class="num group-start">"reclaim"</th>
+                            <th scope="col" class="num">"in\u{2011}share"</th>
+                            <th scope="col" class="num" title="reclaim while borrowing (borrowWithinCohort)">"borrowing"</th>
+                            <th scope="col" class="num" title="fair sharing">"fair share"</th>
+                        </tr>
+                    </thead>
                     <tbody>{rows}</tbody>
                 </table>
             </div>

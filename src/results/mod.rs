@@ -22,7 +22,7 @@ use crate::charts::{
     AllocationChart, CompletionChart, InterruptionChart, OccupancyChart, UsefulChart,
 };
 use crate::state::{last_digest, use_app};
-use crate::ui::card::Card;
+use crate::ui::card::card;
 use summary::SummaryTable;
 use timeline::Timeline;
 
@@ -53,43 +53,43 @@ pub fn RunResults(
     // The charts over time show the state at their cursor beside it.
     provide_context(timeline::cursor_card(digest, cursor));
     view! {
-        <Card id="summary" title="Summary">
+        {card("summary", "Summary", "", None, view! {
             <SummaryTable digest=digest />
-        </Card>
+        })}
         <Show when=move || digest.with(|d| d.contract.used)>
-            <Card id="contract" title="Interruption contract" testid="contract-view">
+            {card("contract", "Interruption contract", "", Some("contract-view"), view! {
                 <contract::ContractCards digest=digest />
-            </Card>
+            })}
             // SPEC 14: useful work on the allocation and on borrowed capacity, per share.
-            <Card id="useful" title="Useful work: allocation or borrowed">
+            {card("useful", "Useful work: allocation or borrowed", "", None, view! {
                 <UsefulChart digest=digest />
-            </Card>
+            })}
         </Show>
-        <Card id="allocation" title="Allocation vs consumption">
+        {card("allocation", "Allocation vs consumption", "", None, view! {
             <AllocationChart digest=digest cursor=cursor />
-        </Card>
+        })}
         <Show when=move || digest.with(|d| d.kueue.is_some())>
-            <Card id="cohort-tree" title="Cohort tree" testid="cohort-tree-card">
+            {card("cohort-tree", "Cohort tree", "", Some("cohort-tree-card"), view! {
                 <cohorts::CohortTree digest=digest cursor=cursor />
-            </Card>
+            })}
         </Show>
-        <Card id="occupancy" title="Cluster occupancy">
+        {card("occupancy", "Cluster occupancy", "", None, view! {
             <OccupancyChart digest=digest cursor=cursor />
-        </Card>
-        <Card id="completion" title="Completion time">
+        })}
+        {card("completion", "Completion time", "", None, view! {
             <CompletionChart digest=digest />
-        </Card>
-        <Card id="interruption" title="Interruption cost">
+        })}
+        {card("interruption", "Interruption cost", "", None, view! {
             <div class="interruption-layout">
                 <InterruptionChart digest=digest />
                 // SLOT (checkpoint advisor): `explain::CheckpointAdvisor` goes here,
                 // beside the bars, when it exists; the layout gives it the right column.
                 <div class="advisor-slot"></div>
             </div>
-        </Card>
-        <Card id="timeline" title="Timeline">
+        })}
+        {card("timeline", "Timeline", "", None, view! {
             <Timeline digest=digest cursor=cursor />
-        </Card>
+        })}
         // SLOT (compare): the compare section (`compare`) goes here.
         // SLOT (event log): the event log section (`explain`) goes here.
     }

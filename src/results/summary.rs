@@ -5,127 +5,25 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, ShareMetrics};
 
-use crate::ui::table::{self, Column};
 use crate::ui::{format, palette};
+
+fn pct(p: &quotalab_engine::digest::Pct, v: f64) -> String {
+    if p.n == 0 {
+        "—".into()
+    } else {
+        format::duration_compact(v)
+    }
+}
 
 fn count(n: u64) -> String {
     format::thousands(n as f64)
-}
-
-/// The table's columns after the share's, left to right, in their groups; the Kueue model's
-/// two more causes of preemption (SPEC 12) only when `kueue`.
-fn columns(kueue: bool) -> [Column<ShareMetrics>; 20] {
-    type Col = Column<ShareMetrics>;
-    [
-        Col::new("done / sub.", |s| {
-            format!("{} / {}", count(s.succeeded), count(s.submitted))
-        })
-        .group("Jobs")
-        .title("succeeded / submitted")
-        .key("jobs")
-        .label("done / submitted"),
-        Col::new("failed", |s| count(s.failed))
-            .key("failed")
-            .label("failed"),
-        Col::new("unfinished", |s| count(s.unfinished))
-            .title("not ended when the run stopped")
-            .key("unfinished")
-            .label("unfinished"),
-        Col::new("p50", |s| {
-            format::percentile(&s.completion_s, s.completion_s.p50)
-        })
-        .group("Completion")
-        .rule()
-        .title("completion time (submit to success), median")
-        .key("p50")
-        .label("completion p50"),
-        Col::new("p90", |s| {
-            format::percentile(&s.completion_s, s.completion_s.p90)
-        })
-        .title("completion time (submit to success), 90th percentile")
-        .key("p90")
-        .label("completion p90"),
-        Col::new("p50", |s| format::percentile(&s.wait_s, s.wait_s.p50))
-            .group("Wait")
-            .rule()
-            .title("wait from submission to first start, median")
-            .key("wait-p50")
-            .label("wait p50"),
-        Col::new("reclaim", |s| count(s.reclaim))
-            .group("Preemptions")
-            .rule()
-            .title("taken back by a share reclaiming its lent capacity")
-            .key("reclaim")
-            .label("reclaims"),
-        Col::new("in\u{2011}share", |s| count(s.in_share))
-            .title("by a higher-priority job of the same share")
-            .key("in-share")
-            .label("in-share preempts"),
-        Col::new("while borrowing", |s| count(s.reclaim_while_borrowing))
-            .title("by a job of another queue while it borrows (Kueue borrowWithinCohort)")
-            .key("reclaim-borrowing")
-            .label("reclaims while borrowing")
-            .shown_if(kueue),
-        Col::new("fair sharing", |s| count(s.fair_sharing))
-            .title("by fair sharing: its queue's dominant resource share was the highest")
-            .key("fair-sharing")
-            .label("fair-sharing preempts")
-            .shown_if(kueue),
-        Col::new("entitled", |s| format::hours(s.entitled_h))
-            .group("Instance-hours")
-            .rule()
-            .title("limit × time")
-            .key("entitled")
-            .label("entitled inst.-h"),
-        Col::new("own", |s| format::hours(s.own_h))
-            .title("quota of admitted jobs within the limit")
-            .key("own")
-            .label("own inst.-h"),
-        Col::new("borrowed", |s| format::hours(s.borrowed_h))
-            .title("quota of admitted jobs beyond the limit")
-            .key("borrowed")
-            .label("borrowed inst.-h"),
-        Col::new("lent", |s| format::hours(s.lent_h))
-            .title("idle entitlement used by other shares")
-            .key("lent")
-            .label("lent inst.-h"),
-        Col::new("held", |s| format::hours(s.held_h))
-            .title("instances physically held")
-            .key("held")
-            .label("held inst.-h"),
-        Col::new("lost", |s| format::hours(s.lost_h))
-            .title("work rolled back by preemptions or failures")
-            .key("lost")
-            .label("lost inst.-h"),
-        Col::new("Goodput", |s| {
-            format::percent((s.held_h > 0.0).then_some(s.goodput))
-        })
-        .spans()
-        .rule()
-        .key("goodput")
-        .label("goodput"),
-        Col::new("held", |s| format::usd(s.cost_usd))
-            .group("Cost")
-            .title("held instance-hours × price")
-            .key("cost")
-            .label("cost (held)"),
-        Col::new("reserved", |s| format::usd(s.reserved_usd))
-            .title("entitled instance-hours × price, used or not")
-            .cell_title()
-            .key("reserved")
-            .label("reserved cost"),
-        Col::new("Deadline misses", |s| count(s.deadline_misses))
-            .spans()
-            .key("deadline-misses")
-            .label("deadline misses"),
-    ]
 }
 
 fn row(
     s: &ShareMetrics,
     colour: Option<String>,
     total: bool,
-    columns: &[Column<ShareMetrics>; 20],
+    kueue: bool,
 ) -> impl IntoView + use<> {
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
@@ -135,6 +33,7 @@ fn row(
     } else {
         s.name.clone()
     };
+    let goodput = (s.held_h > 0.0).then_some(s.goodput);
     let key = name.clone();
     view! {
         <tr class:totals=total data-testid=(!total).then_some("summary-row") data-share=key>
@@ -142,7 +41,28 @@ fn row(
                 {swatch}
                 {name}
             </th>
-            {table::cells(columns, s)}
+            <td class="num" data-col="jobs" data-label="done / submitted">{format!("{} / {}", count(s.succeeded), count(s.submitted))}</td>
+            <td class="num" data-col="failed" data-label="failed">{count(s.failed)}</td>
+            <td class="num" data-col="unfinished" data-label="unfinished">{count(s.unfinished)}</td>
+            <td class="num group-start" data-col="p50" data-label="completion p50">{pct(&s.completion_s, s.completion_s.p50)}</td>
+            <td class="num" data-col="p90" data-label="completion p90">{pct(&s.completion_s, s.completion_s.p90)}</td>
+            <td class="num group-start" data-col="wait-p50" data-label="wait p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
+            <td class="num group-start" data-col="reclaim" data-label="reclaims">{count(s.reclaim)}</td>
+            <td class="num" data-col="in-share" data-label="in-share preempts">{count(s.in_share)}</td>
+            {kueue.then(|| view! {
+                <td class="num" data-col="reclaim-borrowing" data-label="reclaims while borrowing">{count(s.reclaim_while_borrowing)}</td>
+                <td class="num" data-col="fair-sharing" data-label="fair-sharing preempts">{count(s.fair_sharing)}</td>
+            })}
+            <td class="num group-start" data-col="entitled" data-label="entitled inst.-h">{format::hours(s.entitled_h)}</td>
+            <td class="num" data-col="own" data-label="own inst.-h">{format::hours(s.own_h)}</td>
+            <td class="num" data-col="borrowed" data-label="borrowed inst.-h">{format::hours(s.borrowed_h)}</td>
+            <td class="num" data-col="lent" data-label="lent inst.-h">{format::hours(s.lent_h)}</td>
+            <td class="num" data-col="held" data-label="held inst.-h">{format::hours(s.held_h)}</td>
+            <td class="num" data-col="lost" data-label="lost inst.-h">{format::hours(s.lost_h)}</td>
+            <td class="num group-start" data-col="goodput" data-label="goodput">{format::percent(goodput)}</td>
+            <td class="num" data-col="cost" data-label="cost (held)">{format::usd(s.cost_usd)}</td>
+            <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd(s.reserved_usd)}</td>
+            <td class="num" data-col="deadline-misses" data-label="deadline misses">{count(s.deadline_misses)}</td>
         </tr>
     }
 }
@@ -158,20 +78,53 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         }
         // The Kueue model's two more causes of preemption (SPEC 12).
         let kueue = d.kueue.is_some();
-        let columns = columns(kueue);
         let rows = d
             .shares
             .iter()
             .enumerate()
-            .map(|(i, s)| row(s, Some(palette::css(i)), false, &columns))
+            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue))
             .collect_view();
         let totals = (d.shares.len() > 1)
-            .then(|| view! { <tfoot>{row(&d.totals, None, true, &columns)}</tfoot> });
+            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue)}</tfoot> });
         view! {
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
                     <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
-                    {table::two_row_head("Share", &columns)}
+                    <thead>
+                        <tr>
+                            <th scope="col" rowspan="2">"Share"</th>
+                            <th scope="colgroup" colspan="3">"Jobs"</th>
+                            <th scope="colgroup" colspan="2" class="group-start">"Completion"</th>
+                            <th scope="col" class="group-start">"Wait"</th>
+                            <th scope="colgroup" colspan=if kueue { "4" } else { "2" } class="group-start">"Preemptions"</th>
+                            <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
+                            <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
+                            <th scope="colgroup" colspan="2">"Cost"</th>
+                            <th scope="col" rowspan="2" class="num">"Deadline misses"</th>
+                        </tr>
+                        <tr>
+                            <th scope="col" class="num" title="succeeded / submitted">"done / sub."</th>
+                            <th scope="col" class="num">"failed"</th>
+                            <th scope="col" class="num" title="not ended when the run stopped">"unfinished"</th>
+                            <th scope="col" class="num group-start" title="completion time (submit to success), median">"p50"</th>
+                            <th scope="col" class="num" title="completion time (submit to success), 90th percentile">"p90"</th>
+                            <th scope="col" class="num group-start" title="wait from submission to first start, median">"p50"</th>
+                            <th scope="col" class="num group-start" title="taken back by a share reclaiming its lent capacity">"reclaim"</th>
+                            <th scope="col" class="num" title="by a higher-priority job of the same share">"in\u{2011}share"</th>
+                            {kueue.then(|| view! {
+                                <th scope="col" class="num" title="by a job of another queue while it borrows (Kueue borrowWithinCohort)">"while borrowing"</th>
+                                <th scope="col" class="num" title="by fair sharing: its queue's dominant resource share was the highest">"fair sharing"</th>
+                            })}
+                            <th scope="col" class="num group-start" title="limit × time">"entitled"</th>
+                            <th scope="col" class="num" title="quota of admitted jobs within the limit">"own"</th>
+                            <th scope="col" class="num" title="quota of admitted jobs beyond the limit">"borrowed"</th>
+                            <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
+                            <th scope="col" class="num" title="instances physically held">"held"</th>
+                            <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
+                            <th scope="col" class="num" title="held instance-hours × price">"held"</th>
+                            <th scope="col" class="num" title="entitled instance-hours × price, used or not">"reserved"</th>
+                        </tr>
+                    </thead>
                     <tbody>{rows}</tbody>
                     {totals}
                 </table>

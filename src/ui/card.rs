@@ -3,14 +3,14 @@
 use leptos::prelude::*;
 
 /// A `<section class="card {class}">` labelled by its heading, an `<h2>` of `title` with
-/// the id `{id}-heading`, then the children.
-#[component]
-pub fn Card(
+/// the id `{id}-heading`, then `body`. A function, not a component: a component's props
+/// cost the page's wasm bytes at every use.
+pub fn card(
     id: &'static str,
     title: &'static str,
-    #[prop(optional)] class: &'static str,
-    #[prop(optional)] testid: Option<&'static str>,
-    children: Children,
+    class: &'static str,
+    testid: Option<&'static str>,
+    body: impl IntoView,
 ) -> impl IntoView {
     let heading = format!("{id}-heading");
     let labelled_by = heading.clone();
@@ -22,7 +22,7 @@ pub fn Card(
     view! {
         <section class=class aria-labelledby=labelled_by data-testid=testid>
             <h2 id=heading>{title}</h2>
-            {children()}
+            {body}
         </section>
     }
 }

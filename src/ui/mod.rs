@@ -1,6 +1,6 @@
 //! Building blocks every view shares and that know nothing of the page's state: number and
 //! time formatting, the share colours, the problem box, the panic banner, the menu button,
-//! the cards, the tables' columns and controls bound to a signal.
+//! the cards and controls bound to a signal.
 //! Everything else may use this layer; it uses nothing of the crate above it.
 
 pub mod card;
@@ -10,4 +10,3 @@ pub mod menu;
 pub mod palette;
 pub mod panic;
 pub mod problems;
-pub mod table;

@@ -6,7 +6,7 @@ use quotalab_engine::advisor::{self, ShareAdvice, Verdict};
 
 use super::swatch;
 use crate::state::last_digest as digest;
-use crate::ui::card::Card;
+use crate::ui::card::card;
 use crate::ui::format;
 
 fn interval(s: Option<f64>) -> String {
@@ -171,11 +171,11 @@ pub fn CheckpointAdvisor() -> impl IntoView {
         })
     };
     view! {
-        <Card id="advisor" title="Checkpoint advisor" class="checkpoint-advisor" testid="checkpoint-advisor">
+        {card("advisor", "Checkpoint advisor", "checkpoint-advisor", Some("checkpoint-advisor"), view! {
             <p class="explain-intro">
                 "How often should each share's jobs save a checkpoint, given how often this run preempted them? Young/Daly: every √(2 × save cost × mean time between interruptions) of progress. Waste, in instance-hours, is the time spent saving (cost ÷ interval) plus the work lost at interruptions (interval ÷ 2 per interruption), over the share's held time: a first-order model, beside what the simulation measured."
             </p>
             {body}
-        </Card>
+        })}
     }
 }

@@ -6,7 +6,7 @@ use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
 use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
-use crate::ui::card::Card;
+use crate::ui::card::card;
 use crate::ui::format::{self, clock};
 use quotalab_engine::output::explain::reason_label;
 
@@ -268,7 +268,7 @@ pub fn EventLog() -> impl IntoView {
     };
 
     view! {
-        <Card id="event-log" title="Event log" class="event-log" testid="event-log">
+        {card("event-log", "Event log", "event-log", Some("event-log"), view! {
             <p class="explain-intro">
                 "Everything the simulator did, in order. Preemptions and waiting reasons say why in plain words; pick a job id to see its whole history."
             </p>
@@ -325,7 +325,7 @@ pub fn EventLog() -> impl IntoView {
                 </table>
             </div>
             {more}
-        </Card>
+        })}
     }
 }
 

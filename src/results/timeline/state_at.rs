@@ -8,7 +8,6 @@ use quotalab_engine::output::explain::reason_phrase;
 use wasm_bindgen::JsCast;
 
 use crate::charts::{span_s, CursorCard};
-use crate::ui::table::{self, Column};
 use crate::ui::{format, palette};
 
 /// "State at 4 d 7 h": the cursor's time in the unit of the run's time axes.
@@ -60,36 +59,19 @@ fn share_cell(d: &Digest, s: u16) -> impl IntoView + use<> {
     }
 }
 
-/// The columns of the counts per share, as [`share_counts`] gives them.
-fn counts_columns() -> [Column<[u64; 4]>; 4] {
-    type Col = Column<[u64; 4]>;
-    [
-        Col::new("jobs", |c| c[0].to_string())
-            .title("jobs holding instances")
-            .key("holding"),
-        Col::new("inst.", |c| c[1].to_string())
-            .title("instances held")
-            .key("instances"),
-        Col::new("adm.", |c| c[2].to_string())
-            .title("admitted, waiting for their instances")
-            .key("admitted"),
-        Col::new("wait", |c| c[3].to_string())
-            .title("jobs waiting to be admitted")
-            .key("waiting"),
-    ]
-}
-
 /// The table of counts per share at the cursor (the panel's and the card's).
 fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
-    let columns = counts_columns();
     let rows = share_counts(d, at)
         .into_iter()
         .enumerate()
-        .map(|(s, counts)| {
+        .map(|(s, [holding, instances, admitted, waiting])| {
             view! {
                 <tr data-share=d.shares[s].name.clone()>
                     <th scope="row">{share_cell(d, s as u16)}</th>
-                    {table::cells(&columns, &counts)}
+                    <td class="num" data-col="holding">{holding}</td>
+                    <td class="num" data-col="instances">{instances}</td>
+                    <td class="num" data-col="admitted">{admitted}</td>
+                    <td class="num" data-col="waiting">{waiting}</td>
                 </tr>
             }
         })
@@ -99,7 +81,10 @@ fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
             <thead>
                 <tr>
                     <th scope="col">"Share"</th>
-                    {table::heads(&columns)}
+                    <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
+                    <th scope="col" class="num" title="instances held">"inst."</th>
+                    <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
+                    <th scope="col" class="num" title="jobs waiting to be admitted">"wait"</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
