@@ -8,6 +8,7 @@ use quotalab_app::state::{estimate_jobs, WORKER_MIN_JOBS};
 use quotalab_app::worker::protocol::Bytes;
 use quotalab_app::worker::{decode_result, encode_result, Phase, Request, Response, Timing};
 use quotalab_engine::digest::{digest, DigestLimits};
+use quotalab_engine::input::path::Path;
 use quotalab_engine::{load, simulate, Options, Problem};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
@@ -39,8 +40,9 @@ fn a_digest_and_its_warnings_survive_the_trip_exactly() {
         let sim = simulate(&loaded.scenario, Options::default());
         let d = digest(&sim, DigestLimits::default());
         let warnings = vec![
-            Problem::new("shares[0].limits", "overcommitted"),
-            Problem::new("", "whole"),
+            // The page keeps a worker's problem path as the text it displays (one step).
+            Problem::new(Path::named("shares[0].limits"), "overcommitted"),
+            Problem::whole("whole"),
         ];
         let result = encode_result(&warnings, &d).expect("encodes");
         let timing = Timing {
