@@ -71,10 +71,4 @@ impl Epochs {
     pub(super) fn config(&self) -> u64 {
         self.config
     }
-
-    /// All four, for a pass that remembers where it settled: `[quota, structure, config,
-    /// usage]`.
-    pub(super) fn stamp(&self) -> [u64; 4] {
-        [self.quota, self.structure, self.config, self.usage]
-    }
 }

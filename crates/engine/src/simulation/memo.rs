@@ -3,6 +3,7 @@
 //! the current usage epoch.
 
 use super::admission::{self, TypeUsage};
+use super::epochs::Epochs;
 use super::job::Reason;
 use super::job::Size;
 use super::queues::QKey;
@@ -14,7 +15,7 @@ pub(super) struct PassMemo {
     /// first pass). With these unchanged, only the shares whose queue or usage moved since
     /// (`moved`) can have an offer or new reasons; with none moved, the next pass would do
     /// nothing (see [`Sim::pass`]).
-    pub(super) settled: Option<[u64; 4]>,
+    pub(super) settled: Option<Epochs>,
     /// The shares whose `version` moved since the last pass ended (a job entered or left
     /// their queue or changed priority, or their usage fell), in any order, repeats
     /// allowed.

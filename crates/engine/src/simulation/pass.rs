@@ -10,6 +10,8 @@ use crate::simulation::admission::{self, Headroom, Misfit};
 use crate::simulation::preemption::{Preemptor, Victim};
 use crate::simulation::{EventKind, Head, JobId, NoOffer, QKey, Reason, Sim, Size, State};
 
+use super::epochs::Epochs;
+
 /// Why a share has no offer in a step of the pass (see [`NoOffer`]).
 struct Refusal {
     /// Only the share's own limit (or a missing limit) held every job back, with no
@@ -97,11 +99,11 @@ impl Sim<'_> {
         self.memo.settled = Some(self.pass_stamp());
     }
 
-    /// What an AWS pass depends on besides the queues: every [`super::epochs::Epochs`] version. Every
-    /// share's offer cache ([`Sim::still_no_offer`]) and reasons ([`Sim::update_reasons`])
-    /// are keyed on these and on the share's queue.
-    fn pass_stamp(&self) -> [u64; 4] {
-        self.epochs.stamp()
+    /// What an AWS pass depends on besides the queues: every [`super::epochs::Epochs`]
+    /// version. Every share's offer cache ([`Sim::still_no_offer`]) and reasons
+    /// ([`Sim::update_reasons`]) are keyed on these and on the share's queue.
+    fn pass_stamp(&self) -> Epochs {
+        self.epochs
     }
 
     /// Whether share `s` still has no offer: nothing its last "no offer" depended on changed.
@@ -299,7 +301,7 @@ impl Sim<'_> {
             && self
                 .memo
                 .settled
-                .is_some_and(|p| p[2] == self.epochs.config());
+                .is_some_and(|at| at.config() == self.epochs.config());
         let mut asked = std::mem::take(&mut self.memo.moved);
         if only_moved {
             asked.sort_unstable();
