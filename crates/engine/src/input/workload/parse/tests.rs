@@ -20,8 +20,8 @@ fn parse_ok(v: Value) -> Workload {
     w.expect("a workload")
 }
 
-/// The problems of parsing `v` as `workloads[3]`, as "path: message" strings.
-fn problems_of(v: Value) -> Vec<String> {
+/// The problems of parsing `v` as `workloads[3]`, which must refuse it.
+fn refusal(v: Value) -> Vec<Problem> {
     let mut problems = Vec::new();
     let w = parse(
         &v,
@@ -32,6 +32,12 @@ fn problems_of(v: Value) -> Vec<String> {
         &mut problems,
     );
     assert!(w.is_none(), "expected problems for {v}");
+    problems
+}
+
+/// [`refusal`] as "path: message" strings.
+fn problems_of(v: Value) -> Vec<String> {
+    let problems = refusal(v);
     assert!(!problems.is_empty());
     problems
         .into_iter()
@@ -40,17 +46,7 @@ fn problems_of(v: Value) -> Vec<String> {
 }
 
 fn paths_of(v: Value) -> Vec<String> {
-    let mut problems = Vec::new();
-    let w = parse(
-        &v,
-        &Path::root().key("workloads").idx(3),
-        SHARES,
-        TYPES,
-        false,
-        &mut problems,
-    );
-    assert!(w.is_none(), "expected problems for {v}");
-    problems.into_iter().map(|p| p.path.to_string()).collect()
+    refusal(v).into_iter().map(|p| p.path.to_string()).collect()
 }
 
 fn base() -> Value {
