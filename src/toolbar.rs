@@ -164,6 +164,7 @@ pub fn RunProgressBar() -> impl IntoView {
             data-run-decode-ms=stat(|s| format!("{:.1}", s.decode_ms))
             data-run-phases-ms=stat(|s| s.phases.map(|x| format!("{x:.1}")).join(","))
             data-run-hops-ms=stat(|s| s.hops_ms.map(|x| format!("{x:.1}")).join(","))
+            data-run-reused=stat(|s| s.reused.to_string())
             data-run-name=move || app.outcome.with(|o| o.as_ref().map(|o| o.digest.name.clone()))
         >
             <Show when=running>

@@ -28,14 +28,24 @@ async function compile(url) {
 
 const tag = document.querySelector('script[data-quotalab-js]');
 const js = new URL(tag.dataset.quotalabJs, document.baseURI).href;
+// The engine (crates/engine-worker) is a wasm of its own, compiled for speed, that runs only
+// in workers (src/worker/): its download and compile start now, beside the page's, and every
+// worker gets the compiled module, so a worker costs no download and no compile.
+const engineJs = new URL('quotalab-engine.js', document.baseURI).href;
+const engine = compile(new URL('quotalab-engine_bg.wasm', document.baseURI).href);
+engine.catch(() => {});
+globalThis.quotalabStartEngine = () => {
+  const worker = new Worker(new URL('worker-loader.js', document.baseURI), { type: 'module' });
+  engine.then(
+    (module) => worker.postMessage({ kind: 'boot', module, js: engineJs }),
+    (e) => worker.postMessage({ kind: 'boot', error: String(e) }),
+  );
+  return worker;
+};
 const bindings = await import(js);
 const module = await compile(new URL(tag.dataset.quotalabWasm, document.baseURI).href);
-// The simulation worker (src/worker/, www/worker-loader.js) runs this same module: the page
-// hands it the compiled module and the glue's address, so the worker starts without a second
-// download or compile. Set before the app starts, which may start the worker at once.
-globalThis.quotalabBoot = { module, js };
-// The page's rarely used tools (the configuration and CSV trace imports: src/io/tools.rs) are
-// a second wasm, `quotalab-tools.js`, imported only when one is first opened.
+// The page's rarely used tools (the CSV trace import, the exports, the comparison, the
+// report: src/io/tools.rs) are a second wasm, `quotalab-tools.js`, imported when first used.
 globalThis.quotalabImport = (url) => import(new URL(url, document.baseURI).href);
 const wasm = await bindings.default({ module_or_path: module });
 window.wasmBindings = bindings;

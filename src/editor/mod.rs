@@ -311,15 +311,17 @@ fn Section(
 }
 
 /// Scenario texts longer than this (bytes) are large (an imported trace): the raw editor
-/// closes itself when one arrives, and follows edits made in the forms after a pause
-/// rather than at every keystroke (laying out a huge textarea takes a long time).
+/// closes itself when one arrives, holds the text only while it is open (laying out a huge
+/// textarea costs seconds: 2.7 s for the whole Philly trace's 10 MB), and while open follows
+/// edits made in the forms after a pause rather than at every keystroke.
 pub const LARGE_TEXT: usize = 100_000;
 
 /// How long the raw editor of a large text waits after the last edit before catching up.
 pub const LARGE_SYNC_DELAY_MS: u64 = 400;
 
-/// The raw JSON editor. Its text is replaced only when the scenario differs from what is
-/// in it (an edit from the forms or a preset), so a typing user keeps the cursor.
+/// The raw JSON editor. Its text is replaced only when the scenario changed elsewhere (an
+/// edit from the forms or a preset), so a typing user keeps the cursor; the textarea's value
+/// is never read back to compare (reading 10 MB out of the DOM costs as much as writing it).
 #[component]
 fn RawJson() -> impl IntoView {
     let app = use_app();
@@ -328,28 +330,41 @@ fn RawJson() -> impl IntoView {
     let details = NodeRef::<leptos::html::Details>::new();
     let pending = StoredValue::new(None::<TimeoutHandle>);
     let was_large = StoredValue::new(false);
+    // The textarea holds the scenario's current text; the last change came from typing in it.
+    let synced = StoredValue::new(true);
+    let typed = StoredValue::new(false);
+    let is_open = move || details.get_untracked().is_some_and(|d| d.open());
     let sync = move || {
         if let Some(el) = area.get_untracked() {
-            app.scenario.with_untracked(|text| {
-                if el.value() != *text {
-                    el.set_value(text);
-                }
-            });
+            app.scenario.with_untracked(|text| el.set_value(text));
+            synced.set_value(true);
         }
     };
     Effect::new(move |_| {
         let large = app.scenario.with(String::len) > LARGE_TEXT;
-        if large && !was_large.get_value() {
-            if let Some(d) = details.get_untracked() {
-                d.set_open(false);
-            }
-        }
-        was_large.set_value(large);
         if let Some(h) = pending.get_value() {
             h.clear();
             pending.set_value(None);
         }
-        if large {
+        if typed.get_value() {
+            typed.set_value(false);
+            was_large.set_value(large);
+            return;
+        }
+        synced.set_value(false);
+        if large && !was_large.get_value() {
+            if let Some(d) = details.get_untracked() {
+                d.set_open(false);
+            }
+            // A folded editor holds nothing: the text is written when it is opened.
+            if let Some(el) = area.get_untracked() {
+                el.set_value("");
+            }
+        }
+        was_large.set_value(large);
+        if !large {
+            sync();
+        } else if is_open() {
             let handle = set_timeout_with_handle(
                 move || {
                     pending.set_value(None);
@@ -358,10 +373,13 @@ fn RawJson() -> impl IntoView {
                 std::time::Duration::from_millis(LARGE_SYNC_DELAY_MS),
             );
             pending.set_value(handle.ok());
-        } else {
-            sync();
         }
     });
+    let on_toggle = move |_| {
+        if is_open() && !synced.get_value() {
+            sync();
+        }
+    };
     let reformat = move |_| {
         let doc = ed.doc.get_untracked();
         if doc.error.is_none() {
@@ -372,7 +390,7 @@ fn RawJson() -> impl IntoView {
         let len = app.scenario.with(String::len);
         if len > LARGE_TEXT {
             format!(
-                "the scenario file, {} KB: it follows the forms after a short pause",
+                "the scenario file, {} KB: open to read or edit it; it follows the forms after a short pause",
                 crate::ui::format::thousands((len / 1024) as f64)
             )
         } else {
@@ -381,7 +399,7 @@ fn RawJson() -> impl IntoView {
     };
     let id = fields::next_id("json");
     view! {
-        <details class="ed-section raw" open=true node_ref=details data-testid="json-section">
+        <details class="ed-section raw" open=true node_ref=details data-testid="json-section" on:toggle=on_toggle>
             <summary>
                 <span class="section-title">"JSON"</span>
                 <span class="section-count">{note}</span>
@@ -397,9 +415,10 @@ fn RawJson() -> impl IntoView {
                     rows="22"
                     node_ref=area
                     aria-invalid=move || ed.json_error.with(Option::is_some).then_some("true")
-                    prop:value=app.scenario.get_untracked()
+                    prop:value=app.scenario.with_untracked(|t| if t.len() > LARGE_TEXT { String::new() } else { t.clone() })
                     on:input=move |ev| {
                         app.history.tag("json");
+                        typed.set_value(true);
                         app.scenario.set(event_target_value(&ev))
                     }
                 ></textarea>

@@ -101,7 +101,7 @@ thread_local! {
 }
 
 fn js_error(e: JsValue) -> String {
-    crate::worker::protocol::js_message(&e)
+    crate::worker::js_message(&e)
 }
 
 async fn module() -> Result<JsValue, String> {

@@ -222,7 +222,7 @@ fn spawn_all(pool: &Pool) {
                 js_sys::WebAssembly::compile_streaming(&response),
             )
             .await
-            .map_err(|e| crate::worker::protocol::js_message(&e))?;
+            .map_err(|e| crate::worker::js_message(&e))?;
             Ok::<JsValue, String>(module)
         }
         .await;
@@ -277,7 +277,7 @@ fn spawn_with(pool: &Pool, module: &JsValue) {
 }
 
 fn spawn_one(pool: &Pool, module: &JsValue, generation: u64, index: usize) -> Result<Slot, String> {
-    let js_err = |e: JsValue| crate::worker::protocol::js_message(&e);
+    let js_err = |e: JsValue| crate::worker::js_message(&e);
     let worker = bridge::module_worker(WORKER_URL).map_err(js_err)?;
     let boot = bridge::object(&[("kind", &"boot".into()), ("module", module)]).map_err(js_err)?;
     worker.post_message(&boot).map_err(js_err)?;
@@ -302,7 +302,7 @@ fn spawn_one(pool: &Pool, module: &JsValue, generation: u64, index: usize) -> Re
             handler: handler.clone(),
         };
         if pool.inner.borrow().generation == generation {
-            let message = crate::worker::protocol::js_message(&event);
+            let message = crate::worker::js_message(&event);
             fall_back(&pool, format!("a sweep worker stopped: {message}"));
         }
     });

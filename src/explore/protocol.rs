@@ -1,5 +1,5 @@
 //! What the Explore panel and its sweep workers say to each other: [`ToWorker`] and
-//! [`FromWorker`], serde enums sent as `postcard` bytes (as [`crate::worker::protocol`]),
+//! [`FromWorker`], serde enums sent as `postcard` bytes (as the engine worker's protocol),
 //! and the numbers one run reports ([`Numbers`]).
 //!
 //! The only message that is not postcard is the first, `{kind: "boot", module}` (a

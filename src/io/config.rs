@@ -3,12 +3,12 @@
 //! detected from the content) and the exports (AWS Batch JSON, the AWS CLI script, Kueue
 //! YAML), downloaded as files.
 //!
-//! The engine's `config` functions (the ones `quotasim import` and `export` call) run in a
-//! worker of their own, [`WORKER_URL`], a second small wasm that the page fetches the first
-//! time the dialog opens or a configuration is exported: the YAML parser is not in the
-//! page's wasm (its size budget, docs/PERFORMANCE.md), and reading an 8 MiB file never
-//! freezes the page. Requests and answers are the postcard messages of
-//! [`quotalab_config_worker`]; nothing here decides a rule. Components find the worker
+//! The engine's `config` functions (the ones `quotasim import` and `export` call) run in an
+//! engine worker of their own (`crates/engine-worker`, started the first time the dialog
+//! opens or a configuration is exported): the YAML parser is not in the page's wasm (its
+//! size budget, docs/PERFORMANCE.md), and reading an 8 MiB file never freezes the page.
+//! Requests and answers are [`quotalab_engine_worker::config`]'s, inside the engine
+//! protocol's `Request::Config` and `Response::Config`; nothing here decides a rule. Components find the worker
 //! through [`ConfigService`] (a context; the component tests provide one that calls the
 //! engine directly).
 //!
@@ -24,11 +24,11 @@ use std::time::Duration;
 use js_sys::Uint8Array;
 use leptos::html;
 use leptos::prelude::*;
-use quotalab_config_worker::{
-    decode_response, encode_request, Envelope, ImportReport, ImportRequest, InFormat, OutFormat,
-    Request, Response,
-};
 use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
+use quotalab_engine_worker::config::{
+    Envelope, ImportReport, ImportRequest, InFormat, OutFormat, Request, Response,
+};
+use quotalab_engine_worker::protocol as engine;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
@@ -38,9 +38,6 @@ use crate::io::files::{download_text, file_stem};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::controls::checkbox;
 use crate::ui::format;
-
-/// The configuration worker's entry (Trunk's loader shim of `crates/config-worker`).
-pub const WORKER_URL: &str = "./quotalab-config_loader.js";
 
 /// Pause after the last change of the dialog's input before it is read again.
 const READ_PAUSE: Duration = Duration::from_millis(250);
@@ -101,7 +98,7 @@ fn post(worker: &Worker, bytes: &[u8]) {
     let _ = worker.post_message(&Uint8Array::from(bytes));
 }
 
-/// The page's backend: the worker at [`WORKER_URL`].
+/// The page's backend: an engine worker of its own.
 pub struct WorkerBackend;
 
 impl WorkerBackend {
@@ -109,12 +106,23 @@ impl WorkerBackend {
         if client.worker.is_some() {
             return Ok(());
         }
-        let worker = crate::worker::bridge::module_worker(WORKER_URL)
-            .map_err(|e| format!("the configuration reader could not start: {e:?}"))?;
+        let worker = crate::worker::bridge::engine_worker().map_err(|e| {
+            format!(
+                "the configuration reader could not start: {}",
+                crate::worker::js_message(&e)
+            )
+        })?;
         let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
             let data = event.unchecked_into::<MessageEvent>().data();
-            let message = decode_response(&Uint8Array::new(&data).to_vec());
-            on_response(message);
+            let Some(array) = data.dyn_ref::<Uint8Array>() else {
+                // Only the loader posts anything but bytes: the wasm could not start.
+                let why = crate::worker::bridge::get(&data, "message")
+                    .and_then(|m| m.as_string())
+                    .unwrap_or_default();
+                fail_all(format!("the configuration reader could not start: {why}"));
+                return;
+            };
+            on_response(engine::Response::decode(&array.to_vec()).map(owned));
         });
         let on_error = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
             let what = event
@@ -134,14 +142,11 @@ impl WorkerBackend {
 }
 
 /// A worker message: Ready sends what waited; an answer goes to its request's reply.
-fn on_response(message: Result<Envelope<Response>, String>) {
+fn on_response(message: Result<Owned, String>) {
     let reply = CLIENT.with(|c| {
         let mut c = c.borrow_mut();
         match message {
-            Ok(Envelope {
-                body: Response::Ready,
-                ..
-            }) => {
+            Ok(Owned::Ready) => {
                 c.ready = true;
                 let queued = std::mem::take(&mut c.queued);
                 if let Some(w) = &c.worker {
@@ -151,18 +156,10 @@ fn on_response(message: Result<Envelope<Response>, String>) {
                 }
                 None
             }
-            Ok(Envelope {
-                id: 0,
-                body: Response::Failed(e),
-            }) => {
-                // The worker could not read a request: which one is unknown.
-                drop(c);
-                fail_all(e);
-                None
-            }
-            Ok(Envelope { id, body }) => c.pending.remove(&id).map(|r| (r, body)),
-            Err(e) => {
-                // An unreadable answer: every request in flight fails.
+            Ok(Owned::Config(Envelope { id, body })) => c.pending.remove(&id).map(|r| (r, body)),
+            Ok(Owned::Other) => None,
+            Ok(Owned::Failed(e)) | Err(e) => {
+                // A panic, or an unreadable request or answer: every request in flight fails.
                 drop(c);
                 fail_all(e);
                 None
@@ -171,6 +168,23 @@ fn on_response(message: Result<Envelope<Response>, String>) {
     });
     if let Some((reply, body)) = reply {
         reply(body);
+    }
+}
+
+/// What this client reads of an engine worker's [`engine::Response`].
+enum Owned {
+    Ready,
+    Config(Envelope<Response>),
+    Failed(String),
+    Other,
+}
+
+fn owned(response: engine::Response) -> Owned {
+    match response {
+        engine::Response::Ready => Owned::Ready,
+        engine::Response::Config(e) => Owned::Config(e),
+        engine::Response::Error { message, .. } => Owned::Failed(message),
+        _ => Owned::Other,
     }
 }
 
@@ -204,7 +218,10 @@ impl Backend for WorkerBackend {
             c.next_id += 1;
             let id = c.next_id;
             c.pending.insert(id, reply);
-            let bytes = encode_request(&Envelope { id, body: request });
+            let bytes = match engine::Request::Config(Envelope { id, body: request }).encode() {
+                Ok(bytes) => bytes,
+                Err(e) => return Some((e, c.pending.remove(&id).expect("just added"))),
+            };
             match (&c.worker, c.ready) {
                 (Some(w), true) => post(w, &bytes),
                 _ => c.queued.push(bytes),

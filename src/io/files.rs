@@ -12,8 +12,8 @@
 
 use leptos::html;
 use leptos::prelude::*;
-use quotalab_config_worker::OutFormat;
 use quotalab_engine::digest::Digest;
+use quotalab_engine_worker::config::OutFormat;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 

@@ -27,7 +27,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
-use quotalab_config_worker::OutFormat;
+use quotalab_engine_worker::config::OutFormat;
 
 use super::files::ResultFile;
 use super::share::{self, ShareState};

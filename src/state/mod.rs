@@ -6,11 +6,9 @@
 //! (see [`install_runner`]); an invalid scenario keeps the last good result on screen, marked
 //! stale, with the validator's problems.
 //!
-//! Where a run happens: scenarios up to [`WORKER_MIN_JOBS`] jobs (the walkthrough, the
-//! presets) run here, synchronously, in tens of milliseconds at most. Larger ones, and
-//! any text over [`WORKER_MIN_TEXT`] (an imported trace), go to the simulation Web Worker
-//! ([`crate::worker`]) so the page never freezes: a progress bar and a Cancel button show
-//! while it works, the previous result stays on screen (marked stale) until the new one
+//! Where a run happens: always in the engine worker ([`crate::worker`], the engine's own wasm
+//! compiled for speed), so the page never freezes and its wasm carries no simulator: a
+//! progress bar and a Cancel button show while it works, the previous result stays on screen (marked stale) until the new one
 //! arrives, and a newer run (an edit, the Run button) abandons the one in flight by
 //! terminating its worker. At most one run is ever in flight and none is ever queued: a
 //! burst of edits ends with the last one's result.
@@ -31,8 +29,8 @@ pub use history::History;
 pub use notice::{Notice, NoticeKind};
 use runner::Runner;
 pub use runner::{
-    estimate_jobs, install_runner, now_ms, SPLIT_AFTER_MS, WARM_AFTER_MS, WORKER_LIMITS,
-    WORKER_MIN_JOBS, WORKER_MIN_TEXT,
+    install_runner, now_ms, set_local_engine, LocalEngine, SPLIT_AFTER_MS, WARM_AFTER_MS,
+    WORKER_LIMITS,
 };
 
 /// One finished simulation as the page shows it.
@@ -157,6 +155,9 @@ pub struct RunStats {
     /// Of the last worker run: from the page's request to the worker starting on it, and
     /// from the worker posting its result to the page handling it (ms).
     pub hops_ms: [f64; 2],
+    /// The last run simulated nothing: only descriptive fields had changed since the
+    /// worker's previous run, whose result was relabelled.
+    pub reused: bool,
 }
 
 /// Shared page state (cheap to copy: every field is a signal or a stored value).

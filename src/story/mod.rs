@@ -517,12 +517,10 @@ pub fn StoryCard() -> impl IntoView {
 pub fn Intro() -> impl IntoView {
     let app = use_app();
     let st = use_story();
+    // The engine's words for the last run's scenario (the digest carries them).
     let summary = Memo::new(move |_| {
-        app.scenario.with(|t| {
-            quotalab_engine::load(t)
-                .ok()
-                .map(|l| quotalab_engine::output::describe::scenario_summary(&l.scenario))
-        })
+        app.outcome
+            .with(|o| o.as_ref().map(|o| o.digest.summary.clone()))
     });
     // The last valid scenario's words stay while the text is being edited.
     let last = RwSignal::new(String::new());

@@ -1,10 +1,11 @@
 //! The page's one bridge to JavaScript objects read and written by name (the tools' and
-//! Explore's hosts on `globalThis`, the loaders' `quotalabBoot`, plain messages to and from
-//! workers) and the one way a module worker is started. Everything typed crosses as the
-//! serde enums of [`super::protocol`]; only these few string-keyed objects go through here.
+//! Explore's hosts on `globalThis`, the loader's `quotalabStartEngine`, plain messages to and
+//! from workers) and the one way a worker is started. Everything typed crosses as the serde
+//! enums of `quotalab_engine_worker::protocol`; only these few string-keyed objects go
+//! through here.
 
 use js_sys::{Object, Reflect};
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Worker, WorkerOptions, WorkerType};
 
 /// `obj[key]`, if it is there (neither undefined nor null).
@@ -28,8 +29,18 @@ pub fn object(pairs: &[(&str, &JsValue)]) -> Result<Object, JsValue> {
     Ok(o)
 }
 
-/// A module worker running the script at `url` (every worker of the page is one: the
-/// simulation, Explore's pool, the configuration reader and the report).
+/// An engine worker (`crates/engine-worker`): `www/loader.js`'s `quotalabStartEngine`
+/// starts `www/worker-loader.js` as a module worker and hands it the engine's module,
+/// compiled once at load. An error where the page was not started by that loader (the
+/// component tests).
+pub fn engine_worker() -> Result<Worker, JsValue> {
+    let start = get(&js_sys::global(), "quotalabStartEngine")
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .ok_or_else(|| JsValue::from_str("this page has no engine worker to start"))?;
+    start.call0(&JsValue::NULL)?.dyn_into::<Worker>()
+}
+
+/// A module worker running the script at `url` (Explore's pool and the report).
 pub fn module_worker(url: &str) -> Result<Worker, JsValue> {
     let options = WorkerOptions::new();
     options.set_type(WorkerType::Module);

@@ -1,21 +1,23 @@
-//! Large runs off the main thread: the simulation Web Worker and its protocol, in three
-//! files: [`protocol`] (the encodings and clocks both sides share), [`page`] (the page's
-//! [`WorkerClient`]) and [`agent`] (the worker's side, [`worker_main`]).
+//! Work off the main thread: the page's side of the engine workers. Every engine call that
+//! takes time runs in a worker of the engine's own wasm (`crates/engine-worker`, compiled
+//! for speed; the simulator is not in the page's wasm): [`page`] holds the runs' client
+//! ([`WorkerClient`]), `src/io/config.rs` the configuration requests', and [`bridge`] the
+//! page's one way to read and write JS objects by name and to start a worker.
 //!
-//! The worker runs the page's own wasm: `www/loader.js` compiles the module once and keeps it
-//! (with the address of its wasm-bindgen glue) in `globalThis.quotalabBoot`; the page starts a
-//! module worker from `www/worker-loader.js` and hands it both, so a worker costs no download
-//! and no compile, and the files cannot disagree (one hashed wasm). In the worker the module's
-//! `main` (`src/main.rs`) sees a worker scope and calls [`worker_main`]. A run there is:
-//! the stages of [`quotalab_engine::pipeline::run`] (the call the page makes for its own runs):
-//! validation, then [`Sim::step`](quotalab_engine::Sim::step) instant by instant with a
-//! progress report every [`PROGRESS_MS`], then the [`Digest`](quotalab_engine::digest::Digest).
+//! `www/loader.js` starts downloading and compiling the engine's wasm beside the page's own
+//! and keeps the compiled module; `globalThis.quotalabStartEngine()` starts a module worker
+//! from `www/worker-loader.js` and hands it the module and the glue's address, so a worker
+//! costs no download and no compile. In the worker the module's `main` installs the engine's
+//! message handler (`quotalab_engine_worker::agent`). A run there is the stages of
+//! [`quotalab_engine::pipeline::run`]: validation, then
+//! [`Sim::step`](quotalab_engine::Sim::step) instant by instant with a progress report every
+//! 50 ms, then the [`Digest`](quotalab_engine::digest::Digest).
 //!
-//! Messages are the serde enums of [`protocol`], [`Request`] (page → worker) and [`Response`]
-//! (worker → page), encoded with `postcard` (a compact binary serde format: the result is
-//! about a third of its JSON size and ten times faster to decode in wasm, measured in
-//! `docs/PERFORMANCE.md`) and sent as a `Uint8Array` whose buffer is *transferred*, not
-//! copied:
+//! Messages are the serde enums of `quotalab_engine_worker::protocol`, [`Request`] (page →
+//! worker) and [`Response`] (worker → page), encoded with `postcard` (a compact binary serde
+//! format: the result is about a third of its JSON size and ten times faster to decode in
+//! wasm, measured in `docs/PERFORMANCE.md`) and sent as a `Uint8Array` whose buffer is
+//! *transferred*, not copied:
 //!
 //! | direction | message |
 //! |---|---|
@@ -26,26 +28,29 @@
 //! | worker → page | [`Response::Progress`] `{ id, fraction, phase }` |
 //! | worker → page | [`Response::Problems`] `{ id, problems }` |
 //! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
+//! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
 //! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |
 //! | worker → page | `{kind: "unavailable", message}`, a plain object from the loader (its wasm could not be started) |
 //!
-//! The page shows where its worker is ([`WorkerState`]) as `data-worker` on the run progress
-//! line: `idle`, `starting`, `ready` (it fetches nothing more), or `off` (none will be
-//! started).
-//!
-//! A worker started after a cancel shares the compiled module, and with it the code V8 has
-//! already optimised: it begins at once (no fetch, no compile, no cold first run).
+//! The page shows where its run worker is ([`WorkerState`]) as `data-worker` on the run
+//! progress line: `idle`, `starting`, `ready` (it fetches nothing more), or `off` (none can
+//! be started: the page says so; the component tests, which have no worker, run the engine
+//! in-process instead, `crate::state::set_local_engine`).
 //!
 //! A run is cancelled by terminating the worker (it truly stops the CPU work; a fresh worker
-//! is started at once for the next run). No panic crosses the boundary: the worker's panic
-//! hook posts an `error` message, and an uncaught worker error reaches [`WorkerClient`] as
+//! is started at once for the next run, and begins at once: the module is compiled and V8
+//! has optimised its code). No panic crosses the boundary: the worker's panic hook posts an
+//! `error` message, and an uncaught worker error reaches [`WorkerClient`] as
 //! [`Reply::Failed`] (or [`Reply::Unavailable`] when the worker never started).
 
-pub mod agent;
 pub mod bridge;
 pub mod page;
-pub mod protocol;
 
-pub use agent::{worker_main, PROGRESS_MS};
-pub use page::{Reply, WorkerClient, WorkerState, START_TIMEOUT_MS, WORKER_URL};
-pub use protocol::{decode_result, encode_result, epoch_ms, Phase, Request, Response, Timing};
+pub use page::{Reply, WorkerClient, WorkerState, START_TIMEOUT_MS};
+pub use quotalab_engine_worker::protocol::{
+    decode_result, encode_result, Phase, Request, Response, Timing,
+};
+pub use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message, to_js};
+
+/// How often an engine worker reports progress while simulating (milliseconds).
+pub const PROGRESS_MS: f64 = quotalab_engine_worker::protocol::PROGRESS_MS;

@@ -11,17 +11,15 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
-use super::bridge;
-use super::protocol::{
-    clock_ms, decode_result, epoch_ms, from_pairs, js_message, to_js, Phase, Request, Response,
-    Timing, BOOT, UNAVAILABLE,
+use quotalab_engine_worker::protocol::{
+    decode_result, from_pairs, Phase, Request, Response, Timing, UNAVAILABLE,
 };
+use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message, to_js};
 
-/// The worker's entry script (`www/worker-loader.js`), relative to the page.
-pub const WORKER_URL: &str = "./worker-loader.js";
+use super::bridge;
 
-/// Give up on a worker that has not started after this long (then the page simulates on
-/// its own thread).
+/// Give up on a worker that has not started after this long (then the page says it cannot
+/// simulate).
 pub const START_TIMEOUT_MS: i32 = 15_000;
 
 /// Where the page's worker is (the page shows it as `data-worker`, which the end-to-end
@@ -99,7 +97,6 @@ type Callbacks = (
 );
 
 struct Inner {
-    url: String,
     worker: Option<Worker>,
     /// Bumped per worker started: events of an older worker are ignored.
     generation: u64,
@@ -126,12 +123,11 @@ pub struct WorkerClient {
 }
 
 impl WorkerClient {
-    /// A client of the worker at `url`; `handler` receives every [`Reply`] of the run in
+    /// A client of an engine worker; `handler` receives every [`Reply`] of the run in
     /// flight. The worker itself starts with the first [`WorkerClient::run`] (or `warm`).
-    pub fn new(url: &str, handler: impl Fn(Reply) + 'static) -> WorkerClient {
+    pub fn new(handler: impl Fn(Reply) + 'static) -> WorkerClient {
         WorkerClient {
             inner: Rc::new(RefCell::new(Inner {
-                url: url.to_string(),
                 worker: None,
                 generation: 0,
                 ready: false,
@@ -152,18 +148,24 @@ impl WorkerClient {
         self.inner.borrow().running
     }
 
-    /// Starts the worker if none is running (so that the next run starts at once).
+    /// Starts the worker if none is running (so that the next run starts at once), and has
+    /// the first worker optimise its code with a small run, unless a run is waiting for it.
     pub fn warm(&self) -> Result<(), String> {
-        if self.inner.borrow().worker.is_some() {
+        if self.inner.borrow().worker.is_none() {
+            self.spawn()?;
+        }
+        let mut inner = self.inner.borrow_mut();
+        if inner.warmed {
             return Ok(());
         }
-        self.spawn()?;
-        // The first worker warms its code up, unless a run replaces this request before it
-        // is ready; later ones share the module it optimised.
-        let mut inner = self.inner.borrow_mut();
-        if !inner.warmed && inner.queued.is_none() {
+        let request = Request::Warmup.encode()?;
+        if inner.ready {
+            let worker = inner.worker.as_ref().ok_or("no worker")?;
+            send(worker, &request)?;
             inner.warmed = true;
-            inner.queued = Some(Request::Warmup.encode()?);
+        } else if inner.queued.is_none() {
+            inner.queued = Some(request);
+            inner.warmed = true;
         }
         Ok(())
     }
@@ -180,7 +182,9 @@ impl WorkerClient {
         if busy {
             self.restart()?;
         }
-        self.warm()?;
+        if self.inner.borrow().worker.is_none() {
+            self.spawn()?;
+        }
         let request = Request::Run {
             id,
             scenario: text,
@@ -251,16 +255,7 @@ impl WorkerClient {
     }
 
     fn spawn(&self) -> Result<(), String> {
-        let url = self.inner.borrow().url.clone();
-        let (module, glue) = boot()?;
-        let worker = bridge::module_worker(&url).map_err(|e| js_message(&e))?;
-        let message = bridge::object(&[
-            ("kind", &JsValue::from_str(BOOT)),
-            ("module", &module),
-            ("js", &glue),
-        ])
-        .map_err(|e| js_message(&e))?;
-        worker.post_message(&message).map_err(|e| js_message(&e))?;
+        let worker = bridge::engine_worker().map_err(|e| js_message(&e))?;
         let generation = {
             let mut inner = self.inner.borrow_mut();
             inner.generation += 1;
@@ -301,10 +296,7 @@ impl WorkerClient {
                 dispatch(&weak, &handler, |inner| {
                     if inner.generation == generation && !inner.ready {
                         inner.start_timer = None;
-                        Some(unavailable(
-                            inner,
-                            "the simulation worker did not start".into(),
-                        ))
+                        Some(unavailable(inner, "the engine worker did not start".into()))
                     } else {
                         None
                     }
@@ -325,21 +317,6 @@ impl WorkerClient {
         }
         (self.handler)(Reply::Starting);
         Ok(())
-    }
-}
-
-/// The page's compiled module and the address of its glue, from `www/loader.js`
-/// (`globalThis.quotalabBoot`); an error where the page was not started by it (the component
-/// tests), so that runs stay on the page.
-fn boot() -> Result<(JsValue, JsValue), String> {
-    let missing = || "the page was not started by its loader (no compiled module to share)";
-    let boot = bridge::get(&js_sys::global(), "quotalabBoot")
-        .filter(JsValue::is_object)
-        .ok_or_else(missing)?;
-    let field = |name: &str| bridge::get(&boot, name);
-    match (field("module"), field("js")) {
-        (Some(module), Some(js)) => Ok((module, js)),
-        _ => Err(missing().to_string()),
     }
 }
 
@@ -401,7 +378,7 @@ fn on_error(inner: &mut Inner, generation: u64, message: String) -> Option<Reply
     }
     Some(Reply::Failed {
         id: inner.running.take(),
-        message: format!("the simulation worker stopped: {message}"),
+        message: format!("the engine worker stopped: {message}"),
     })
 }
 
@@ -486,6 +463,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 problems: from_pairs(problems),
             })
         }
+        // Configuration answers go to the configuration client's own worker.
+        Response::Config(_) => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

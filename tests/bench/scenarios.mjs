@@ -74,6 +74,8 @@ export async function runStats(page) {
       // Messaging of the last worker run: page -> worker start, worker post -> page (ms).
       hops: bar?.dataset.runHopsMs?.split(',').map(Number),
       name: bar?.dataset.runName,
+      // The last run simulated nothing: the engine worker relabelled its previous result.
+      reused: bar?.dataset.runReused === 'true',
     };
   });
 }

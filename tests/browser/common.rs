@@ -15,10 +15,27 @@ where
     F: FnOnce() -> N + 'static,
     N: IntoView,
 {
+    use_local_engine();
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&div).unwrap();
     mount_to(div.clone(), f).forget();
     div
+}
+
+/// The engine in-process for the page's runs: this test binary has no engine worker (no
+/// `dist/`), so the runner calls `pipeline::run` here, as the worker would
+/// (`quotalab_app::state::set_local_engine`).
+pub fn use_local_engine() {
+    use quotalab_engine::digest::DigestLimits;
+    use quotalab_engine::pipeline::{self, Product, RunOptions};
+    quotalab_app::state::set_local_engine(|text| {
+        let opts = RunOptions {
+            product: Product::Digest(DigestLimits::default()),
+            ..RunOptions::default()
+        };
+        let run = pipeline::run(text, &opts)?;
+        Ok((run.warnings, run.output.into_digest().unwrap_or_default()))
+    });
 }
 
 /// Lets effects (scheduled as tasks) run.
@@ -82,6 +99,7 @@ pub fn near(data: &[u8], (r, g, b): (u8, u8, u8)) -> usize {
 /// The editor alone, on `scenario`, with its page state (not validated yet: see
 /// [`validate`]).
 pub fn mount_editor(scenario: &str) -> (HtmlElement, AppState) {
+    use_local_engine();
     let app = AppState::new(scenario.to_string());
     let root = mount(move || {
         provide_context(app);

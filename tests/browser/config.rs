@@ -14,7 +14,7 @@ use leptos::{html, mount::mount_to, prelude::*};
 use quotalab_app::io::config::{self, Backend, ConfigDialog, ConfigService, Reply};
 use quotalab_app::io::presets;
 use quotalab_app::state::{history, AppState};
-use quotalab_config_worker::Request;
+use quotalab_engine_worker::config::Request;
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -25,7 +25,7 @@ struct Direct;
 
 impl Backend for Direct {
     fn send(&self, request: Request, reply: Reply) {
-        let response = quotalab_config_worker::handle(request);
+        let response = quotalab_engine_worker::config::handle(request);
         set_timeout(move || reply(response), Duration::ZERO);
     }
 }

@@ -1,15 +1,14 @@
 //! The worker protocol in headless Chromium (wasm-bindgen-test): every request and response
 //! survives the trip as postcard bytes exactly, a run's result included (so a future
 //! `skip_serializing_if` or untagged enum in the digest, which postcard cannot carry, fails
-//! here and not on the page), garbage is an error, and the page's estimate of a scenario's
-//! size decides where it runs.
+//! here and not on the page), and garbage is an error.
 
-use quotalab_app::state::{estimate_jobs, WORKER_MIN_JOBS};
-use quotalab_app::worker::protocol::Bytes;
-use quotalab_app::worker::{decode_result, encode_result, Phase, Request, Response, Timing};
 use quotalab_engine::digest::{digest, DigestLimits};
 use quotalab_engine::input::path::Path;
 use quotalab_engine::{load, simulate, Options, Problem};
+use quotalab_engine_worker::protocol::{
+    decode_result, encode_result, Bytes, Phase, Request, Response, Timing,
+};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
 
@@ -50,6 +49,7 @@ fn a_digest_and_its_warnings_survive_the_trip_exactly() {
             phases: [1.0, 2.0, 3.0, 4.0],
             received_at: 1.7e12,
             posted_at: 1.7e12 + 12.5,
+            reused: false,
         };
         let message = Response::Done {
             id: 7,
@@ -159,23 +159,4 @@ fn garbage_is_an_error_not_a_panic() {
         decode_result(&result[..result.len() / 2]).is_err(),
         "a result cut short"
     );
-}
-
-#[wasm_bindgen_test]
-fn the_size_estimate_counts_explicit_and_generated_jobs() {
-    let aws: Value = serde_json::from_str(AWS).unwrap();
-    assert_eq!(estimate_jobs(&aws), 4);
-    assert!(
-        estimate_jobs(&aws) <= WORKER_MIN_JOBS,
-        "the walkthrough runs on the page"
-    );
-    assert_eq!(estimate_jobs(&generated(5_000)), 5_000);
-    let at =
-        json!({"jobs": [{}, {}], "workloads": [{"arrival": {"at_s": [1, 2, 3]}}, {"count": 1e30}]});
-    assert_eq!(estimate_jobs(&at), u64::MAX, "saturates");
-    assert_eq!(
-        estimate_jobs(&json!({"workloads": [{"arrival": {"at_s": [1, 2, 3]}}]})),
-        3
-    );
-    assert_eq!(estimate_jobs(&json!([])), 0);
 }

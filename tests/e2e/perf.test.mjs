@@ -183,7 +183,7 @@ test('a failed worker run becomes a visible message; the previous result stays a
   t.after(() => browser.close());
   const { page, problems } = browser;
   // Corrupts the next run request on its way to the worker (postcard bytes of Request::Run,
-  // src/worker/protocol.rs: variant 1, then the id, the scenario's length and its UTF-8): the
+  // crates/engine-worker/src/protocol.rs: variant 1, then the id, the scenario's length and its UTF-8): the
   // scenario's opening brace and the next two bytes become invalid UTF-8, and the worker
   // reports an error instead of a result.
   await page.addInitScript(() => {

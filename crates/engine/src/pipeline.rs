@@ -128,7 +128,12 @@ pub fn produce(scenario: &Scenario, product: Product) -> Output {
     produce_observed(scenario, product, &mut ())
 }
 
-fn produce_observed(scenario: &Scenario, product: Product, observer: &mut dyn Observer) -> Output {
+/// [`produce`], telling `observer` where it stands.
+pub fn produce_observed(
+    scenario: &Scenario,
+    product: Product,
+    observer: &mut dyn Observer,
+) -> Output {
     let mut sim = Sim::new(scenario, product.options());
     while sim.step() {
         observer.stepped(&sim);

@@ -686,6 +686,48 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Whether `other` simulates exactly as this scenario: every field is equal but the
+    /// descriptive ones no rule reads, the scenario's `name` and the shares' SPEC 14
+    /// `agreement` texts. The page's engine worker then relabels the last run
+    /// (`Digest::relabel`) instead of simulating again. A field added to [`Scenario`] must be
+    /// placed here (the pattern lists every one).
+    pub fn same_simulation(&self, other: &Scenario) -> bool {
+        let Scenario {
+            name: _,
+            agreements: _,
+            seed,
+            horizon,
+            instance_types,
+            capacity,
+            queueing,
+            grace,
+            shares,
+            jobs,
+            job_ids,
+            events,
+            model,
+            cohorts,
+            fair_sharing,
+            alarms,
+            contract,
+        } = self;
+        *seed == other.seed
+            && *horizon == other.horizon
+            && *instance_types == other.instance_types
+            && *capacity == other.capacity
+            && *queueing == other.queueing
+            && *grace == other.grace
+            && *shares == other.shares
+            && *jobs == other.jobs
+            && *job_ids == other.job_ids
+            && *events == other.events
+            && *model == other.model
+            && *cohorts == other.cohorts
+            && *fair_sharing == other.fair_sharing
+            && *alarms == other.alarms
+            && *contract == other.contract
+    }
+
     /// SPEC 12: whether the scenario follows the Kueue model.
     pub fn is_kueue(&self) -> bool {
         self.model == Model::Kueue

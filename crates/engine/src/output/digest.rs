@@ -338,6 +338,9 @@ pub struct SeriesRow {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Digest {
     pub name: String,
+    /// The scenario in plain words ([`super::describe::scenario_summary`]): the page's first
+    /// screen reads it here, so it never validates a large scenario on its own thread.
+    pub summary: String,
     pub end_s: f64,
     pub shares: Vec<ShareMetrics>,
     pub totals: ShareMetrics,
@@ -685,6 +688,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         .collect();
     Digest {
         name: sc.name.clone(),
+        summary: super::describe::scenario_summary(sc),
         end_s: s(sim.end()),
         shares: shares
             .iter()
@@ -758,6 +762,18 @@ pub struct StateAt {
 }
 
 impl Digest {
+    /// This digest as the run of `sc`, a scenario that simulates the same as the one it was
+    /// made from ([`Scenario::same_simulation`](crate::input::model::Scenario::same_simulation)):
+    /// only the descriptive fields change (the name, the plain-words summary, the shares'
+    /// agreements).
+    pub fn relabel(&mut self, sc: &crate::input::model::Scenario) {
+        self.name = sc.name.clone();
+        self.summary = super::describe::scenario_summary(sc);
+        for (i, share) in self.contract.shares.iter_mut().enumerate() {
+            share.agreement = sc.agreements.get(i).cloned().flatten();
+        }
+    }
+
     /// Replays the event log once into each job's stretches of state (SPEC 6: submit and
     /// requeue make a job RUNNABLE, dispatch SCHEDULED, start STARTING, running RUNNING; a
     /// preemption makes a SCHEDULED victim RUNNABLE and a holding one PREEMPTING; succeed,

@@ -44,15 +44,12 @@ pub struct Loaded {
 }
 
 /// Parses and validates scenario JSON text (SPEC 7). Returns every problem at once.
-/// Natively, a document whose jobs are plain is read without a JSON object per job
-/// (`input/plain.rs`: the same checks, the same result); any other, and every document in
-/// the page's wasm (whose load budget has no room for that reader), is parsed into a
+/// A document whose jobs are plain is read without a JSON object per job
+/// (`input/plain.rs`: the same checks, the same result); any other is parsed into a
 /// [`Value`] and checked.
 pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
-    if cfg!(not(target_arch = "wasm32")) {
-        if let Some(doc) = super::plain::read(text) {
-            return load_parts(&doc.top, doc.jobs);
-        }
+    if let Some(doc) = super::plain::read(text) {
+        return load_parts(&doc.top, doc.jobs);
     }
     let value: Value =
         serde_json::from_str(text).map_err(|e| vec![Problem::whole(json::syntax_error(&e))])?;

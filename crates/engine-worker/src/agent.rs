@@ -1,23 +1,24 @@
-//! The worker's side: the message handler installed by [`worker_main`], which validates,
-//! simulates step by step with progress reports and posts the encoded
-//! [`Digest`](quotalab_engine::digest::Digest).
+//! The worker's side: the message handler installed by [`worker_main`]. A run is validated,
+//! simulated step by step with progress reports, and its
+//! [`Digest`](quotalab_engine::digest::Digest) posted encoded; a configuration request is
+//! answered by [`crate::config::handle`].
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use js_sys::{Array, Uint8Array};
-use quotalab_engine::digest::DigestLimits;
+use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::input::model::Scenario;
 use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
 use quotalab_engine::Sim;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use super::protocol::{
-    clock_ms, encode_result, epoch_ms, to_js, to_pairs, Bytes, Phase, Request, Response, Timing,
-};
+use crate::config;
+use crate::protocol::{encode_result, to_pairs, Bytes, Phase, Request, Response, Timing};
+use crate::web::{clock_ms, epoch_ms, to_js};
 
-/// How often the worker reports progress while simulating (milliseconds).
-pub const PROGRESS_MS: f64 = 50.0;
+use crate::protocol::PROGRESS_MS;
 
 thread_local! {
     /// The id of the run the worker is busy with, for the panic hook.
@@ -63,7 +64,7 @@ pub fn worker_main() {
         console_error_panic_hook::hook(info);
         post_error(
             CURRENT.with(Cell::get),
-            format!("internal error in the simulation worker: {info}"),
+            format!("internal error in the engine worker: {info}"),
         );
     }));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
@@ -93,6 +94,14 @@ fn on_request(data: &JsValue) {
         }) => {
             CURRENT.with(|c| c.set(Some(id)));
             run_in_worker(id, scenario, limits, received);
+            CURRENT.with(|c| c.set(None));
+        }
+        Ok(Request::Config(config::Envelope { id, body })) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            post(&Response::Config(config::Envelope {
+                id,
+                body: config::handle(body),
+            }));
             CURRENT.with(|c| c.set(None));
         }
         Err(message) => post_error(None, message),
@@ -138,22 +147,30 @@ const LOAD_SHARE: f64 = 0.05;
 /// Share given to the digest and its encoding after the last step.
 const DIGEST_SHARE: f64 = 0.05;
 
-/// A run through [`pipeline::run_observed`] (validation, the policy as given, simulation,
-/// the digest), posting progress between simulation steps.
+/// The last run this worker made: an edit that changes nothing the simulation reads (the
+/// scenario's name, an agreement's text) is answered from it, relabelled, without simulating
+/// again (issue #30; [`Scenario::same_simulation`]).
+struct Last {
+    scenario: Scenario,
+    limits: DigestLimits,
+    digest: Digest,
+}
+
+thread_local! {
+    static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+}
+
+/// A run: validation, then the last run relabelled if the scenario simulates the same, else
+/// the stages of [`pipeline::run_observed`] (the policy as given, simulation, the digest),
+/// posting progress between simulation steps.
 fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
     struct Progress {
         id: u64,
-        start: f64,
-        loaded_at: f64,
         simulated_at: f64,
         last: f64,
         steps: u32,
     }
     impl pipeline::Observer for Progress {
-        fn validated(&mut self) {
-            self.loaded_at = clock_ms();
-            post_progress(self.id, LOAD_SHARE, Phase::Simulating);
-        }
         fn stepped(&mut self, sim: &Sim) {
             self.steps = self.steps.wrapping_add(1);
             if self.steps.is_multiple_of(64) {
@@ -174,20 +191,8 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
 
     let start = clock_ms();
     post_progress(id, 0.0, Phase::Validating);
-    let mut progress = Progress {
-        id,
-        start,
-        loaded_at: start,
-        simulated_at: start,
-        last: start,
-        steps: 0,
-    };
-    let opts = RunOptions {
-        product: Product::Digest(limits),
-        ..RunOptions::default()
-    };
-    let run = match pipeline::run_observed(text, &opts, &mut progress) {
-        Ok(run) => run,
+    let loaded = match quotalab_engine::load(text) {
+        Ok(loaded) => loaded,
         Err(problems) => {
             post(&Response::Problems {
                 id,
@@ -196,24 +201,51 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
             return;
         }
     };
-    let digested_at = clock_ms();
-    let Output::Digest(d) = run.output else {
-        post_error(Some(id), "the run produced no digest".into());
-        return;
+    let loaded_at = clock_ms();
+    let last = LAST
+        .with(|l| l.borrow_mut().take())
+        .filter(|last| last.limits == limits && last.scenario.same_simulation(&loaded.scenario));
+    let reused = last.is_some();
+    let (digest, simulated_at) = match last {
+        Some(Last { mut digest, .. }) => {
+            digest.relabel(&loaded.scenario);
+            (digest, loaded_at)
+        }
+        None => {
+            post_progress(id, LOAD_SHARE, Phase::Simulating);
+            let mut progress = Progress {
+                id,
+                simulated_at: loaded_at,
+                last: loaded_at,
+                steps: 0,
+            };
+            let out = pipeline::produce_observed(
+                &loaded.scenario,
+                Product::Digest(limits),
+                &mut progress,
+            );
+            let Output::Digest(d) = out else {
+                post_error(Some(id), "the run produced no digest".into());
+                return;
+            };
+            (*d, progress.simulated_at)
+        }
     };
-    match encode_result(&run.warnings, &d) {
+    let digested_at = clock_ms();
+    match encode_result(&loaded.warnings, &digest) {
         Ok(bytes) => {
             let end = clock_ms();
             let timing = Timing {
-                compute_ms: end - progress.start,
+                compute_ms: end - start,
                 phases: [
-                    progress.loaded_at - progress.start,
-                    progress.simulated_at - progress.loaded_at,
-                    digested_at - progress.simulated_at,
+                    loaded_at - start,
+                    simulated_at - loaded_at,
+                    digested_at - simulated_at,
                     end - digested_at,
                 ],
                 received_at: received,
                 posted_at: epoch_ms(),
+                reused,
             };
             post(&Response::Done {
                 id,
@@ -223,4 +255,11 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
         }
         Err(e) => post_error(Some(id), e),
     }
+    LAST.with(|l| {
+        *l.borrow_mut() = Some(Last {
+            scenario: loaded.scenario,
+            limits,
+            digest,
+        })
+    });
 }

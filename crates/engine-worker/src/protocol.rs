@@ -1,6 +1,6 @@
-//! What the page and the worker say to each other: [`Request`] (page → worker) and
-//! [`Response`] (worker → page), serde enums sent as `postcard` bytes in a `Uint8Array`
-//! (transferred, not copied), and the clocks both sides time a run with.
+//! What the page and an engine worker say to each other: [`Request`] (page → worker) and
+//! [`Response`] (worker → page), one pair of serde enums for every kind of work, sent as
+//! `postcard` bytes in a `Uint8Array` (transferred, not copied).
 //!
 //! Two messages are not postcard, because they are read or written by
 //! `www/worker-loader.js` before the worker's wasm runs: the page's first message, a
@@ -12,19 +12,23 @@ use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::input::path::Path;
 use quotalab_engine::Problem;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
+
+use crate::config;
 
 /// The `kind` of the page's first message, `{kind: "boot", module, js}` (read by the loader).
 pub const BOOT: &str = "boot";
 /// The `kind` of the loader's `{kind: "unavailable", message}` (its wasm could not start).
 pub const UNAVAILABLE: &str = "unavailable";
 
-/// What the page asks the worker to do (after its [`Response::Ready`]; earlier messages
-/// would be lost).
+/// How often a worker reports progress while simulating (milliseconds).
+pub const PROGRESS_MS: f64 = 50.0;
+
+/// What the page asks an engine worker to do (after its [`Response::Ready`]; earlier
+/// messages would be lost).
 ///
-/// There is no "cancel": the worker is busy with a run from start to end (one synchronous
-/// call), so a run is cancelled by terminating the worker, which truly stops the CPU work.
+/// There is no "cancel": the worker is busy with a request from start to end (one
+/// synchronous call), so a run is cancelled by terminating the worker, which truly stops the
+/// CPU work.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Request<'a> {
     /// Run a small scenario once to optimise the code (the first worker only).
@@ -35,6 +39,8 @@ pub enum Request<'a> {
         scenario: &'a str,
         limits: DigestLimits,
     },
+    /// Import or export a configuration (SPEC 13), answered by [`Response::Config`].
+    Config(config::Envelope<config::Request>),
 }
 
 /// Where a worker run is (the page adds [`Phase::Starting`] before the worker replies).
@@ -65,9 +71,12 @@ pub struct Timing {
     pub compute_ms: f64,
     /// Of which: validation (and generation), simulation, digest, encoding (ms).
     pub phases: [f64; 4],
-    /// When the worker received the run and posted its result ([`epoch_ms`]).
+    /// When the worker received the run and posted its result (`web::epoch_ms`).
     pub received_at: f64,
     pub posted_at: f64,
+    /// The scenario simulates as the worker's last run did (only descriptive fields
+    /// changed): that run's digest was relabelled, nothing was simulated.
+    pub reused: bool,
 }
 
 /// Problems (or warnings) as `(path, message)` pairs: [`Problem`] is not serde. A path
@@ -101,6 +110,8 @@ pub enum Response<'a> {
     },
     /// A panic in the worker (for run `id`, or for none) or a request it could not read.
     Error { id: Option<u64>, message: String },
+    /// The answer to a [`Request::Config`].
+    Config(config::Envelope<config::Response>),
 }
 
 /// Bytes inside a message, written as one block (serde would write a `&[u8]` byte by byte)
@@ -170,36 +181,4 @@ pub fn decode_result(bytes: &[u8]) -> Result<(Vec<Problem>, Digest), String> {
     let (warnings, digest): (Pairs, Digest) = postcard::from_bytes(bytes)
         .map_err(|e| format!("could not decode the worker's result: {e}"))?;
     Ok((from_pairs(warnings), digest))
-}
-
-/// `bytes` as a `Uint8Array` of its own, and its buffer (to transfer).
-pub(crate) fn to_js(bytes: &[u8]) -> (js_sys::Uint8Array, JsValue) {
-    let array = js_sys::Uint8Array::from(bytes);
-    let buffer = array.buffer().into();
-    (array, buffer)
-}
-
-/// Milliseconds from the current global's clock (the page's or the worker's).
-pub(crate) fn clock_ms() -> f64 {
-    super::bridge::get(&js_sys::global(), "performance").map_or_else(js_sys::Date::now, |p| {
-        p.unchecked_into::<web_sys::Performance>().now()
-    })
-}
-
-/// Milliseconds since the epoch, sub-millisecond (comparable between the page and a worker).
-pub fn epoch_ms() -> f64 {
-    super::bridge::get(&js_sys::global(), "performance").map_or_else(js_sys::Date::now, |p| {
-        let p = p.unchecked_into::<web_sys::Performance>();
-        p.time_origin() + p.now()
-    })
-}
-
-pub(crate) fn js_message(value: &JsValue) -> String {
-    if let Some(s) = value.as_string() {
-        return s;
-    }
-    super::bridge::get(value, "message")
-        .and_then(|m| m.as_string())
-        .filter(|m| !m.is_empty())
-        .unwrap_or_else(|| format!("{value:?}"))
 }

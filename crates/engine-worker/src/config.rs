@@ -1,12 +1,12 @@
-//! SPEC 13 in the page: what the page asks the configuration worker and what it answers
-//! (postcard [`Envelope`]s of [`Request`] and [`Response`]), and [`handle`], which answers
-//! with the engine's `config` functions, the same ones `quotasim import` and `export` call:
+//! SPEC 13 in the page: what the page asks an engine worker about configurations and what it
+//! answers ([`Envelope`]s of [`Request`] and [`Response`], inside the protocol's
+//! `Request::Config` and `Response::Config`), and [`handle`], which answers with the engine's
+//! `config` functions, the same ones `quotasim import` and `export` call:
 //! [`config::detect`], [`config::import_files`], [`config::merge_into`] (`--into`),
 //! [`config::export`]. Nothing here decides a rule; it only carries text and problems.
 //!
 //! The page links this crate for the types only; `handle` (and with it the YAML parser)
-//! runs in the worker's own wasm (`src/main.rs`), loaded when first needed. The page's
-//! component tests call `handle` directly.
+//! runs in the engine worker's wasm. The page's component tests call `handle` directly.
 
 use quotalab_engine::config::{
     self, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
@@ -14,7 +14,7 @@ use quotalab_engine::config::{
 use quotalab_engine::Problem;
 use serde::{Deserialize, Serialize};
 
-/// A message and the id of the request it belongs to (0 for [`Response::Ready`]).
+/// A message and the id of the request it belongs to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Envelope<T> {
     pub id: u64,
@@ -143,8 +143,6 @@ pub struct Exported {
 /// The worker's answer.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Response {
-    /// The worker's wasm runs and takes requests (sent once, first).
-    Ready,
     Imported(ImportReport),
     Exported(Result<Exported, Vec<String>>),
     /// A message the worker could not read.
@@ -286,26 +284,6 @@ pub fn export(
         .map_err(|p| lines(&p))
 }
 
-/// Postcard bytes of a request (the page's side).
-pub fn encode_request(r: &Envelope<Request>) -> Vec<u8> {
-    postcard::to_allocvec(r).unwrap_or_default()
-}
-
-/// A request from postcard bytes (the worker's side).
-pub fn decode_request(bytes: &[u8]) -> Result<Envelope<Request>, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("cannot read the request: {e}"))
-}
-
-/// Postcard bytes of a response (the worker's side).
-pub fn encode_response(r: &Envelope<Response>) -> Vec<u8> {
-    postcard::to_allocvec(r).unwrap_or_default()
-}
-
-/// A response from postcard bytes (the page's side).
-pub fn decode_response(bytes: &[u8]) -> Result<Envelope<Response>, String> {
-    postcard::from_bytes(bytes).map_err(|e| format!("cannot read the reply: {e}"))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -350,12 +328,17 @@ spec:
                 ..ImportRequest::default()
             }),
         };
-        assert_eq!(decode_request(&encode_request(&e)).unwrap(), e);
-        let resp = Envelope {
+        let bytes = crate::Request::Config(e.clone()).encode().unwrap();
+        assert_eq!(
+            crate::Request::decode(&bytes).unwrap(),
+            crate::Request::Config(e.clone())
+        );
+        let resp = crate::Response::Config(Envelope {
             id: 7,
             body: handle(e.body),
-        };
-        assert_eq!(decode_response(&encode_response(&resp)).unwrap(), resp);
+        });
+        let bytes = resp.encode().unwrap();
+        assert_eq!(crate::Response::decode(&bytes).unwrap(), resp);
     }
 
     #[test]
