@@ -1,4 +1,4 @@
-// Large runs never block the page: they go to the simulation worker, show a
+// Large runs never block the page: they run in the engine worker (every run does), show a
 // progress bar and a Cancel button, keep the previous result on screen until the new one
 // lands, restart on an edit, and a burst of edits ends with the last one's result.
 import assert from 'node:assert/strict';
@@ -52,7 +52,7 @@ async function recordNames(page) {
 
 test('a large scenario runs in the worker with a progress bar; the previous result stays until it lands', async (t) => {
   const { page, problems } = await open(t, 'perf-progress');
-  assert.equal((await runStats(page)).where, 'page', 'the walkthrough runs on the page');
+  assert.equal((await runStats(page)).where, 'worker', 'every run is the engine worker\'s, the walkthrough too');
 
   await setScenarioText(page, text(BIG, 'big'));
   await waitForRunning(page);
@@ -254,5 +254,30 @@ test('dragging the borrow-limit slider on the 5,000-job preset: the results foll
   const longest = await page.evaluate(() => window.__longest);
   console.log(`slider drag: ${during} results shown during a 2 s drag; longest main-thread task ${Math.round(longest)} ms`);
   assert.ok(during >= 2, `the results follow the drag (${during} shown while dragging)`);
+  assertNoProblems(problems);
+});
+
+test('an edit of the name only relabels the last run; an edit of a share simulates again', async (t) => {
+  const browser = await openBrowser('perf-relabel');
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  await waitForResult(page, 'AWS walkthrough');
+  await setScenarioText(page, text(20_000, 'big'));
+  await waitForResult(page, 'big', 60_000);
+  assert.equal((await runStats(page)).reused, false, 'a new scenario is simulated');
+  const name = page.getByLabel('Name', { exact: true }).first();
+  await name.fill('big, renamed');
+  await waitForResult(page, 'big, renamed', 60_000);
+  const renamed = await runStats(page);
+  assert.equal(renamed.reused, true, 'the name is not read by the simulation: nothing was simulated');
+  assert.equal(renamed.phases[1], 0, 'no simulation time');
+  // The borrow limit is: simulated again.
+  const seq = renamed.seq;
+  await setScenarioText(page, text(20_000, 'big, renamed', { borrowLimit: 50 }));
+  await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, seq, { timeout: 60_000 });
+  await waitForResult(page, 'big, renamed', 60_000);
+  assert.equal((await runStats(page)).reused, false, 'a share edit is simulated');
   assertNoProblems(problems);
 });
