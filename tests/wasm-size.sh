@@ -4,7 +4,8 @@
 # page with every feature. Prints every file's raw and gzip size, and the total of every part.
 # The engine worker's wasm (`quotalab-engine*` and worker-loader.js: crates/engine-worker,
 # compiled for speed, fetched beside the page and run only in workers) has its own budget,
-# ENGINE_BUDGET_KB (640 KB).
+# ENGINE_BUDGET_KB (700 KB: the whole engine at opt-level 3, the YAML and CSV readers, the
+# comparison).
 # Files loaded lazily are listed apart and count against their own budget, LAZY_BUDGET_KB,
 # not the page's: the page's tools (`quotalab-tools*`,
 # src/io/tools.rs: the configuration dialog, the CSV trace import, the compare card's
@@ -31,7 +32,7 @@ if [ ${#wasm[@]} -eq 0 ]; then
 fi
 
 BUDGET_LAZY_KB=${LAZY_BUDGET_KB:-480}
-BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-640}
+BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-700}
 is_engine() { case "$(basename "$1")" in quotalab-engine* | worker-loader.js) return 0 ;; *) return 1 ;; esac; }
 is_lazy() { case "$(basename "$1")" in quotalab-tools* | quotalab-explore*) return 0 ;; *) return 1 ;; esac; }
 # The lazily loaded part a file belongs to.

@@ -9,235 +9,57 @@
 //! size budget, docs/PERFORMANCE.md), and reading an 8 MiB file never freezes the page.
 //! Requests and answers are [`quotalab_engine_worker::config`]'s, inside the engine
 //! protocol's `Request::Config` and `Response::Config`; nothing here decides a rule. Components find the worker
-//! through [`ConfigService`] (a context; the component tests provide one that calls the
+//! through [`ConfigService`] (the page's [`EngineService`]: a context; the component tests provide one that calls the
 //! engine directly).
 //!
 //! An import replaces the scenario's shares (and cohorts, fair sharing, priority classes)
 //! and keeps its workloads, jobs and events (`--into`), or, unticked, opens the imported
 //! scenario alone; either way it is one undoable edit of the scenario text.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
-use std::rc::Rc;
 use std::time::Duration;
 
-use js_sys::Uint8Array;
 use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
 use quotalab_engine_worker::config::{
-    Envelope, ImportReport, ImportRequest, InFormat, OutFormat, Request, Response,
+    ImportReport, ImportRequest, InFormat, OutFormat, Request, Response,
 };
-use quotalab_engine_worker::protocol as engine;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{MessageEvent, Worker};
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 use crate::io::dialog;
 use crate::io::files::{download_text, file_stem};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::controls::checkbox;
 use crate::ui::format;
+use crate::worker::service::{use_engine_service, EngineService};
 
 /// Pause after the last change of the dialog's input before it is read again.
 const READ_PAUSE: Duration = Duration::from_millis(250);
 
-/// Called once with the worker's answer.
-pub type Reply = Box<dyn FnOnce(Response)>;
-
-/// Where configuration requests are answered.
-pub trait Backend {
-    fn send(&self, request: Request, reply: Reply);
-    /// Starts loading (the worker), so that the first request is answered sooner.
-    fn warm(&self) {}
-}
-
-/// The configuration requests' [`Backend`], shared by the dialog and the Files menu (cheap
-/// to copy). [`use_config_service`] finds it.
+/// The configuration requests of the page's [`EngineService`] (cheap to copy).
 #[derive(Clone, Copy)]
-pub struct ConfigService(StoredValue<Rc<dyn Backend>, LocalStorage>);
+pub struct ConfigService(pub EngineService);
 
 impl ConfigService {
-    pub fn new(backend: impl Backend + 'static) -> ConfigService {
-        ConfigService(StoredValue::new_local(Rc::new(backend)))
-    }
-
+    /// Sends `request`; `reply` gets its answer (a failed worker as `Response::Failed`).
     pub fn send(&self, request: Request, reply: impl FnOnce(Response) + 'static) {
-        let backend = self.0.get_value();
-        backend.send(request, Box::new(reply));
+        self.0.send(Job::Config(request), move |answer| {
+            reply(match answer {
+                Answer::Config(r) => r,
+                Answer::Failed(m) => Response::Failed(m),
+                _ => Response::Failed("the engine answered another question".into()),
+            })
+        });
     }
 
     pub fn warm(&self) {
-        self.0.get_value().warm();
+        self.0.warm();
     }
 }
 
-/// The service in context, else the page's worker (one per page).
+/// The page's service for configurations ([`use_engine_service`]).
 pub fn use_config_service() -> ConfigService {
-    use_context::<ConfigService>().unwrap_or_else(|| ConfigService::new(WorkerBackend))
-}
-
-/// The configuration worker, started on the first request (or [`Backend::warm`]) and kept.
-#[derive(Default)]
-struct Client {
-    worker: Option<Worker>,
-    ready: bool,
-    /// Requests sent before the worker was ready.
-    queued: Vec<Vec<u8>>,
-    pending: HashMap<u64, Reply>,
-    next_id: u64,
-    /// The message and error handlers (kept while the worker lives).
-    handlers: Vec<Closure<dyn FnMut(JsValue)>>,
-}
-
-thread_local! {
-    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
-}
-
-fn post(worker: &Worker, bytes: &[u8]) {
-    let _ = worker.post_message(&Uint8Array::from(bytes));
-}
-
-/// The page's backend: an engine worker of its own.
-pub struct WorkerBackend;
-
-impl WorkerBackend {
-    fn start(client: &mut Client) -> Result<(), String> {
-        if client.worker.is_some() {
-            return Ok(());
-        }
-        let worker = crate::worker::bridge::engine_worker().map_err(|e| {
-            format!(
-                "the configuration reader could not start: {}",
-                crate::worker::js_message(&e)
-            )
-        })?;
-        let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
-            let data = event.unchecked_into::<MessageEvent>().data();
-            let Some(array) = data.dyn_ref::<Uint8Array>() else {
-                // Only the loader posts anything but bytes: the wasm could not start.
-                let why = crate::worker::bridge::get(&data, "message")
-                    .and_then(|m| m.as_string())
-                    .unwrap_or_default();
-                fail_all(format!("the configuration reader could not start: {why}"));
-                return;
-            };
-            on_response(engine::Response::decode(&array.to_vec()).map(owned));
-        });
-        let on_error = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
-            let what = event
-                .dyn_ref::<web_sys::ErrorEvent>()
-                .map(|e| e.message())
-                .filter(|m| !m.is_empty())
-                .unwrap_or_else(|| "it stopped".to_string());
-            fail_all(format!("the configuration reader failed: {what}"));
-        });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        client.handlers = vec![on_message, on_error];
-        client.worker = Some(worker);
-        client.ready = false;
-        Ok(())
-    }
-}
-
-/// A worker message: Ready sends what waited; an answer goes to its request's reply.
-fn on_response(message: Result<Owned, String>) {
-    let reply = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        match message {
-            Ok(Owned::Ready) => {
-                c.ready = true;
-                let queued = std::mem::take(&mut c.queued);
-                if let Some(w) = &c.worker {
-                    for bytes in queued {
-                        post(w, &bytes);
-                    }
-                }
-                None
-            }
-            Ok(Owned::Config(Envelope { id, body })) => c.pending.remove(&id).map(|r| (r, body)),
-            Ok(Owned::Other) => None,
-            Ok(Owned::Failed(e)) | Err(e) => {
-                // A panic, or an unreadable request or answer: every request in flight fails.
-                drop(c);
-                fail_all(e);
-                None
-            }
-        }
-    });
-    if let Some((reply, body)) = reply {
-        reply(body);
-    }
-}
-
-/// What this client reads of an engine worker's [`engine::Response`].
-enum Owned {
-    Ready,
-    Config(Envelope<Response>),
-    Failed(String),
-    Other,
-}
-
-fn owned(response: engine::Response) -> Owned {
-    match response {
-        engine::Response::Ready => Owned::Ready,
-        engine::Response::Config(e) => Owned::Config(e),
-        engine::Response::Error { message, .. } => Owned::Failed(message),
-        _ => Owned::Other,
-    }
-}
-
-/// The worker failed: every request in flight is answered with the failure, and the next
-/// request starts a fresh worker.
-fn fail_all(message: String) {
-    let pending = CLIENT.with(|c| {
-        let mut c = c.borrow_mut();
-        if let Some(w) = c.worker.take() {
-            w.terminate();
-        }
-        c.ready = false;
-        c.queued.clear();
-        // The handlers may be running: drop them later.
-        let handlers = std::mem::take(&mut c.handlers);
-        set_timeout(move || drop(handlers), Duration::ZERO);
-        std::mem::take(&mut c.pending)
-    });
-    for (_, reply) in pending {
-        reply(Response::Failed(message.clone()));
-    }
-}
-
-impl Backend for WorkerBackend {
-    fn send(&self, request: Request, reply: Reply) {
-        let refused = CLIENT.with(|c| {
-            let mut c = c.borrow_mut();
-            if let Err(e) = WorkerBackend::start(&mut c) {
-                return Some((e, reply));
-            }
-            c.next_id += 1;
-            let id = c.next_id;
-            c.pending.insert(id, reply);
-            let bytes = match engine::Request::Config(Envelope { id, body: request }).encode() {
-                Ok(bytes) => bytes,
-                Err(e) => return Some((e, c.pending.remove(&id).expect("just added"))),
-            };
-            match (&c.worker, c.ready) {
-                (Some(w), true) => post(w, &bytes),
-                _ => c.queued.push(bytes),
-            }
-            None
-        });
-        if let Some((message, reply)) = refused {
-            reply(Response::Failed(message));
-        }
-    }
-
-    fn warm(&self) {
-        CLIENT.with(|c| {
-            let _ = WorkerBackend::start(&mut c.borrow_mut());
-        });
-    }
+    ConfigService(use_engine_service())
 }
 
 /// Downloads the scenario's shares as `format` (SPEC 13 `quotasim export`, default options):

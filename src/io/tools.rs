@@ -250,7 +250,7 @@ struct Mounted {
     trace: NodeRef<html::Dialog>,
     /// The scenario text last taken from the page (not handed back).
     from_page: StoredValue<String>,
-    service: super::config::ConfigService,
+    service: crate::worker::service::EngineService,
     /// The compare card's switch, and whether its comparison is mounted in the page's card.
     compare_on: RwSignal<bool>,
     compare_mounted: StoredValue<bool>,
@@ -301,7 +301,7 @@ fn mount() -> Mounted {
         config: NodeRef::new(),
         trace: NodeRef::new(),
         from_page: StoredValue::new(text),
-        service: super::config::ConfigService::new(super::config::WorkerBackend),
+        service: crate::worker::service::default_service(),
         compare_on: RwSignal::new(false),
         compare_mounted: StoredValue::new(false),
     };
@@ -370,7 +370,9 @@ pub fn open_tool(code: u32) {
     match tool {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
-        Tool::Export(format) => super::config::export_config(m.app, m.service, format),
+        Tool::Export(format) => {
+            super::config::export_config(m.app, super::config::ConfigService(m.service), format)
+        }
         Tool::Compare(on) => {
             mount_compare(m);
             m.compare_on.set(on);

@@ -16,6 +16,8 @@ use crate::io::dialog::{self, field};
 use crate::io::share::{self, use_share};
 use crate::state::{use_app, Notice};
 use crate::ui::format;
+use crate::worker::service::use_engine_service;
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 /// Rows shown in the preview.
 pub const PREVIEW_ROWS: usize = 10;
@@ -553,6 +555,9 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let header = RwSignal::new(Vec::<String>::new());
     let problems = RwSignal::new(Vec::<String>::new());
     let reading = RwSignal::new(false);
+    // An import in the engine worker.
+    let importing = RwSignal::new(false);
+    let service = use_engine_service();
     // A lossy import waiting for "Import anyway"; any change to the form or file drops it.
     let pending = RwSignal::new(None::<Pending>);
     Effect::new(move |_| {
@@ -575,12 +580,29 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 if checks.try_get_value() != Some(n) {
                     return;
                 }
-                let found = form
-                    .options()
-                    .ok()
-                    .and_then(|o| bytes.with_value(|b| trace::check(b.as_slice(), &o)).ok())
-                    .map_or_else(Vec::new, |r| r.warnings.iter().map(warning_text).collect());
-                warnings.set(found);
+                let Ok(options) = form.options() else {
+                    warnings.set(Vec::new());
+                    return;
+                };
+                if bytes.with_value(Vec::is_empty) {
+                    warnings.set(Vec::new());
+                    return;
+                }
+                // Checked in an engine worker (a whole trace is read).
+                let job = Job::TraceCheck {
+                    csv: bytes.with_value(Clone::clone),
+                    options,
+                };
+                service.send(job, move |answer| {
+                    if checks.try_get_value() != Some(n) {
+                        return;
+                    }
+                    let found = match answer {
+                        Answer::TraceChecked(Ok(ws)) => ws.iter().map(warning_text).collect(),
+                        _ => Vec::new(),
+                    };
+                    warnings.set(found);
+                });
             },
             std::time::Duration::from_millis(CHECK_DELAY_MS),
         );
@@ -691,37 +713,42 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 return;
             }
         };
-        let result = bytes.with_value(|b| trace::import(b.as_slice(), &opts));
-        match result {
-            Err(p) => {
-                let line = if p.path.is_empty() {
-                    p.message
-                } else {
-                    format!("{}: {}", option_label(&p.path.to_string()), p.message)
-                };
-                problems.set(vec![line]);
-            }
-            Ok((value, report)) => {
-                let Ok(json) = serde_json::to_string_pretty(&value) else {
-                    problems.set(vec!["cannot print the imported scenario".into()]);
-                    return;
-                };
-                let shares = value["shares"].as_array().map_or(0, Vec::len);
-                problems.set(Vec::new());
-                warnings.set(report.warnings.iter().map(warning_text).collect());
-                let ready = Pending {
-                    json,
-                    report,
-                    shares,
-                };
-                if is_lossy(&ready.report) {
-                    // Ask first: most of the file would be lost.
-                    pending.set(Some(ready));
-                } else {
-                    finish(ready);
+        // Read in an engine worker: a 100 MB trace never freezes the page.
+        let job = Job::TraceImport {
+            csv: bytes.with_value(Clone::clone),
+            options: opts,
+        };
+        importing.set(true);
+        service.send(job, move |answer| {
+            importing.set(false);
+            match answer {
+                Answer::TraceImported(Err(p)) => {
+                    let line = if p.path.is_empty() {
+                        p.message
+                    } else {
+                        format!("{}: {}", option_label(&p.path.to_string()), p.message)
+                    };
+                    problems.set(vec![line]);
                 }
+                Answer::TraceImported(Ok(imported)) => {
+                    problems.set(Vec::new());
+                    warnings.set(imported.report.warnings.iter().map(warning_text).collect());
+                    let ready = Pending {
+                        json: imported.scenario,
+                        report: imported.report,
+                        shares: imported.shares,
+                    };
+                    if is_lossy(&ready.report) {
+                        // Ask first: most of the file would be lost.
+                        pending.set(Some(ready));
+                    } else {
+                        finish(ready);
+                    }
+                }
+                Answer::Failed(m) => problems.set(vec![m]),
+                _ => {}
             }
-        }
+        });
     };
     let import_anyway = move |_| {
         if let Some(p) = pending.get_untracked() {
@@ -911,7 +938,9 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     {confirm}
                     <Show when=move || pending.with(Option::is_none)>
                         <div class="trace-actions">
-                            <button type="submit" class="primary" data-testid="trace-import">"Import"</button>
+                            <button type="submit" class="primary" data-testid="trace-import" disabled=move || importing.get()>
+                                {move || if importing.get() { "Importing…" } else { "Import" }}
+                            </button>
                             <button type="button" on:click=move |_| close()>"Cancel"</button>
                         </div>
                     </Show>

@@ -11,11 +11,12 @@ use leptos::prelude::*;
 use quotalab_engine::analysis::verdict::{self, Verdicts};
 use quotalab_engine::compare::{self, Delta, Matched, Metric, Policy};
 use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
-use quotalab_engine::pipeline::Product;
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 use crate::state::{now_ms, use_app};
 use crate::ui::controls::checkbox;
 use crate::ui::{format, palette};
+use crate::worker::service::use_engine_service;
 
 /// The three runs of one scenario (only their metrics are kept), the matched completion
 /// and the engine's verdicts (SPEC 9.1).
@@ -42,16 +43,14 @@ impl Comparison {
     }
 }
 
-/// Validates `text` and simulates it as given, partitioned and pooled (the engine's
-/// [`compare::run`]); every problem as text if it is invalid.
-pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
-    // Metrics only: no event, the fewest series points.
-    let limits = DigestLimits {
-        max_points: 2,
-        max_events: 0,
-    };
-    let compared = compare::run(text, Product::Digest(limits))
-        .map_err(|ps| ps.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+/// The comparison's runs keep metrics only: no event, the fewest series points.
+pub const COMPARE_LIMITS: DigestLimits = DigestLimits {
+    max_points: 2,
+    max_events: 0,
+};
+
+/// The view of the engine's comparison ([`compare::run`], made in an engine worker).
+pub fn view_of(compared: compare::Comparison) -> Comparison {
     let verdicts = compared.verdicts();
     let mut digests = compared.runs.into_iter().map(|(policy, output)| {
         let d = output.into_digest();
@@ -64,14 +63,14 @@ pub fn run_comparison(text: &str) -> Result<Comparison, Vec<String>> {
         Some((policy, d)) if policy == want => d,
         _ => unreachable!("compare::run reports the policies in Policy::ALL order"),
     };
-    Ok(Comparison {
+    Comparison {
         as_given: next(Policy::AsGiven),
         partitioned: next(Policy::Partitioned),
         pooled: next(Policy::Pooled),
         matched: compared.matched,
         verdicts,
         given_is_pooled: compared.given_is_pooled,
-    })
+    }
 }
 
 /// The row label of a compared metric in the table: the engine's, except the jobs row,
@@ -295,15 +294,35 @@ pub fn CompareInline() -> impl IntoView {
 pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
     // The comparison and how long its three runs took (ms).
     let result = RwSignal::new(None::<(Result<Arc<Comparison>, Vec<String>>, f64)>);
+    let service = use_engine_service();
+    let asked = StoredValue::new(0u64);
     Effect::new(move |_| {
         if !on.get() {
             result.set(None);
             return;
         }
-        let text = source.get();
+        let job = Job::Compare {
+            scenario: source.get(),
+            limits: COMPARE_LIMITS,
+        };
+        // Simulated three ways in an engine worker; only the latest request's answer shows.
+        asked.update_value(|n| *n += 1);
+        let mine = asked.get_value();
         let start = now_ms();
-        let c = run_comparison(&text).map(Arc::new);
-        result.set(Some((c, now_ms() - start)));
+        service.send(job, move |answer| {
+            if asked.try_get_value() != Some(mine) {
+                return;
+            }
+            let c = match answer {
+                Answer::Compared(Ok(c)) => Ok(Arc::new(view_of(c))),
+                Answer::Compared(Err(problems)) => {
+                    Err(problems.iter().map(ToString::to_string).collect())
+                }
+                Answer::Failed(m) => Err(vec![m]),
+                _ => return,
+            };
+            result.set(Some((c, now_ms() - start)));
+        });
     });
     let body = move || {
         let (r, millis) = result.get()?;

@@ -4,29 +4,27 @@
 //! Words and numbers are the engine's ([`quotalab_engine::analysis::contract_card`]); this
 //! module only lays them out, as text nodes (an agreement is never HTML). The forecast
 //! needs the partitioned and pooled variants (SPEC 9.1: completion over the jobs that
-//! succeeded under all three): they are simulated here, metrics only, in a task of its own
-//! after a current result lands, and only while the cards are shown.
+//! succeeded under all three): they are simulated in an engine worker (the page's
+//! [`EngineService`](crate::worker::service::EngineService)), metrics only, after a current
+//! result lands, and only while the cards are shown.
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::analysis::contract_card::{self, Card, Row, NO_AGREEMENT};
-use quotalab_engine::compare::{self, ShareForecast};
+use quotalab_engine::compare::ShareForecast;
 use quotalab_engine::digest::{Digest, DigestLimits};
-use quotalab_engine::pipeline::Product;
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 use crate::state::AppState;
 use crate::ui::palette;
+use crate::worker::service::use_engine_service;
 
-/// The forecast of `text` (SPEC 14, over SPEC 9.1's matched jobs): `text` simulated as
-/// given, partitioned and pooled, metrics only; `None` if it does not validate.
-pub fn run_forecast(text: &str) -> Option<Vec<ShareForecast>> {
-    let product = Product::Digest(DigestLimits {
-        max_points: 2,
-        max_events: 0,
-    });
-    Some(compare::run(text, product).ok()?.forecast)
-}
+/// The forecast's runs keep metrics only: no event, the fewest series points.
+const FORECAST_LIMITS: DigestLimits = DigestLimits {
+    max_points: 2,
+    max_events: 0,
+};
 
 fn rows(rows: Vec<Row>, class: &'static str) -> impl IntoView {
     view! {
@@ -83,6 +81,7 @@ fn card_view(c: Card) -> impl IntoView {
 #[component]
 pub fn ContractCards(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
     let app = use_context::<AppState>();
+    let service = use_engine_service();
     // The forecast and the digest it belongs to.
     let forecast = RwSignal::new(None::<(usize, Arc<Vec<ShareForecast>>)>);
     let key = |d: &Arc<Digest>| Arc::as_ptr(d) as usize;
@@ -94,18 +93,19 @@ pub fn ContractCards(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView
         {
             return;
         }
-        let text = app.scenario.get_untracked();
-        set_timeout(
-            move || {
-                if digest.with_untracked(|cur| key(cur) != key(&d)) {
-                    return;
-                }
-                if let Some(f) = run_forecast(&text) {
-                    forecast.set(Some((key(&d), Arc::new(f))));
-                }
-            },
-            std::time::Duration::ZERO,
-        );
+        // Simulated three ways in an engine worker: the page never waits for it.
+        let job = Job::Compare {
+            scenario: app.scenario.get_untracked(),
+            limits: FORECAST_LIMITS,
+        };
+        service.send(job, move |answer| {
+            let Answer::Compared(Ok(c)) = answer else {
+                return;
+            };
+            if digest.try_with_untracked(|cur| key(cur) == key(&d)) == Some(true) {
+                forecast.set(Some((key(&d), Arc::new(c.forecast))));
+            }
+        });
     });
     let cards = move || {
         let d = digest.get();

@@ -1,7 +1,8 @@
 //! Work off the main thread: the page's side of the engine workers. Every engine call that
 //! takes time runs in a worker of the engine's own wasm (`crates/engine-worker`, compiled
 //! for speed; the simulator is not in the page's wasm): [`page`] holds the runs' client
-//! ([`WorkerClient`]), `src/io/config.rs` the configuration requests', and [`bridge`] the
+//! ([`WorkerClient`]), [`service`] the client of everything else asked of the engine
+//! (configurations, the comparison and forecast, the CSV import), and [`bridge`] the
 //! page's one way to read and write JS objects by name and to start a worker.
 //!
 //! `www/loader.js` starts downloading and compiling the engine's wasm beside the page's own
@@ -29,6 +30,8 @@
 //! | worker → page | [`Response::Problems`] `{ id, problems }` |
 //! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
 //! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
+//! | page → worker | [`Request::Compare`] `{ id, scenario, limits }`, answered by [`Response::Compared`] |
+//! | page → worker | [`Request::TraceImport`] `{ id, csv, options }`, answered by [`Response::TraceImported`] |
 //! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |
 //! | worker → page | `{kind: "unavailable", message}`, a plain object from the loader (its wasm could not be started) |
 //!
@@ -45,6 +48,7 @@
 
 pub mod bridge;
 pub mod page;
+pub mod service;
 
 pub use page::{Reply, WorkerClient, WorkerState, START_TIMEOUT_MS};
 pub use quotalab_engine_worker::protocol::{

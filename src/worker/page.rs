@@ -463,8 +463,11 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 problems: from_pairs(problems),
             })
         }
-        // Configuration answers go to the configuration client's own worker.
-        Response::Config(_) => None,
+        // Answers to jobs go to the jobs' own worker (`super::service`).
+        Response::Config(_)
+        | Response::Compared { .. }
+        | Response::TraceImported { .. }
+        | Response::TraceChecked { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

@@ -37,6 +37,7 @@ where
     // Wide enough for the charts' layout, as on a laptop screen.
     div.set_attribute("style", "width: 1000px").unwrap();
     document().body().unwrap().append_child(&div).unwrap();
+    crate::common::use_local_engine();
     mount_to(div.clone(), f).forget();
     div
 }

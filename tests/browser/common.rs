@@ -22,9 +22,10 @@ where
     div
 }
 
-/// The engine in-process for the page's runs: this test binary has no engine worker (no
-/// `dist/`), so the runner calls `pipeline::run` here, as the worker would
-/// (`quotalab_app::state::set_local_engine`).
+/// The engine in-process for the page's runs and jobs: this test binary has no engine worker
+/// (no `dist/`), so the runner calls `pipeline::run` here, as the worker would
+/// (`quotalab_app::state::set_local_engine`), and jobs are answered by the worker's own
+/// `jobs::serve` (`quotalab_app::worker::service::set_local_jobs`).
 pub fn use_local_engine() {
     use quotalab_engine::digest::DigestLimits;
     use quotalab_engine::pipeline::{self, Product, RunOptions};
@@ -36,10 +37,17 @@ pub fn use_local_engine() {
         let run = pipeline::run(text, &opts)?;
         Ok((run.warnings, run.output.into_digest().unwrap_or_default()))
     });
+    // The comparison, the forecast, the CSV import and configurations, likewise.
+    quotalab_app::worker::service::set_local_jobs(quotalab_engine_worker::jobs::serve);
 }
 
-/// Lets effects (scheduled as tasks) run.
+/// Lets effects (scheduled as tasks) run, and then the in-process engine's answers (which
+/// come in a task of their own, as an engine worker's would) and what they cause.
 pub async fn settle() {
+    for _ in 0..6 {
+        tick().await;
+    }
+    sleep_ms(0).await;
     for _ in 0..6 {
         tick().await;
     }

@@ -11,10 +11,11 @@ use std::time::Duration;
 
 use crate::common::{settle, sleep_ms};
 use leptos::{html, mount::mount_to, prelude::*};
-use quotalab_app::io::config::{self, Backend, ConfigDialog, ConfigService, Reply};
+use quotalab_app::io::config::{self, ConfigDialog};
 use quotalab_app::io::presets;
 use quotalab_app::state::{history, AppState};
-use quotalab_engine_worker::config::Request;
+use quotalab_app::worker::service::{Backend, EngineService, Reply};
+use quotalab_engine_worker::jobs::{self, Job};
 use serde_json::Value;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_test::*;
@@ -24,9 +25,9 @@ use web_sys::{Element, HtmlElement, HtmlInputElement, HtmlSelectElement, HtmlTex
 struct Direct;
 
 impl Backend for Direct {
-    fn send(&self, request: Request, reply: Reply) {
-        let response = quotalab_engine_worker::config::handle(request);
-        set_timeout(move || reply(response), Duration::ZERO);
+    fn send(&self, job: Job, reply: Reply) {
+        let answer = jobs::serve(job);
+        set_timeout(move || reply(answer), Duration::ZERO);
     }
 }
 
@@ -49,7 +50,7 @@ fn mount_dialog() -> Dialog {
     let handle = mount_to(div.clone(), move || {
         let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
         provide_context(app);
-        provide_context(ConfigService::new(Direct));
+        provide_context(EngineService::new(Direct));
         history::record(app.history, app.scenario);
         slot.set_value(Some(app));
         let node = NodeRef::<html::Dialog>::new();

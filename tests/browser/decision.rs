@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_app::charts::allocation::{self, PanelSummary};
 use quotalab_app::io::presets;
-use quotalab_app::results::compare::run_comparison;
+use quotalab_app::results::compare::{view_of, COMPARE_LIMITS};
 use quotalab_app::results::summary::SummaryTable;
 use quotalab_engine::compare::{self, Delta, Verdict};
 use quotalab_engine::digest::{Digest, DigestLimits};
@@ -90,7 +90,14 @@ fn a_fractional_lent_instance_is_explained() {
 // verdict names moved in the table's own direction.
 #[wasm_bindgen_test]
 fn compare_verdict_agrees_with_the_table() {
-    let c = run_comparison(presets::RESEARCH_ORG.inline().unwrap()).expect("valid");
+    // As the page gets it: made in the engine worker, sent across, viewed.
+    let made = quotalab_engine_worker::jobs::compare_scenario(
+        presets::RESEARCH_ORG.inline().unwrap(),
+        COMPARE_LIMITS,
+    )
+    .expect("valid");
+    let bytes = quotalab_engine_worker::jobs::encode_compared(&made).unwrap();
+    let c = view_of(quotalab_engine_worker::jobs::decode_compared(&bytes).unwrap());
     let given = &c.verdicts[0];
     assert_eq!(given.other, compare::Policy::AsGiven);
     assert!(!given.identical);

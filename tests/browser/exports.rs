@@ -40,6 +40,7 @@ where
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     div.set_attribute("style", "width: 900px").unwrap();
     document().body().unwrap().append_child(&div).unwrap();
+    crate::common::use_local_engine();
     let handle = mount_to(div.clone(), f);
     Mounted(div, Box::new(handle))
 }

@@ -46,6 +46,7 @@ fn mount_player() -> (Mounted, AppState, StoryState) {
     }
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&div).unwrap();
+    crate::common::use_local_engine();
     let handle = mount_to(div.clone(), move || {
         let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
         provide_context(app);

@@ -33,6 +33,7 @@ fn mount_form() -> Form {
     let div: HtmlElement = document().create_element("div").unwrap().unchecked_into();
     document().body().unwrap().append_child(&div).unwrap();
     let slot = StoredValue::new_local(None::<AppState>);
+    crate::common::use_local_engine();
     let handle = mount_to(div.clone(), move || {
         let app = AppState::new(presets::AWS_WALKTHROUGH_JSON.to_string());
         provide_context(app);

@@ -14,9 +14,9 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-use crate::config;
 use crate::protocol::{encode_result, to_pairs, Bytes, Phase, Request, Response, Timing};
 use crate::web::{clock_ms, epoch_ms, to_js};
+use crate::{config, jobs};
 
 use crate::protocol::PROGRESS_MS;
 
@@ -94,6 +94,42 @@ fn on_request(data: &JsValue) {
         }) => {
             CURRENT.with(|c| c.set(Some(id)));
             run_in_worker(id, scenario, limits, received);
+            CURRENT.with(|c| c.set(None));
+        }
+        Ok(Request::Compare {
+            id,
+            scenario,
+            limits,
+        }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            let bytes = jobs::compare_scenario(scenario, limits)
+                .map_err(|problems| to_pairs(&problems))
+                .map(|c| jobs::encode_compared(&c));
+            match bytes {
+                Ok(Err(message)) => post_error(Some(id), message),
+                Ok(Ok(bytes)) => post(&Response::Compared {
+                    id,
+                    result: Ok(Bytes(&bytes)),
+                }),
+                Err(problems) => post(&Response::Compared {
+                    id,
+                    result: Err(problems),
+                }),
+            }
+            CURRENT.with(|c| c.set(None));
+        }
+        Ok(Request::TraceImport { id, csv, options }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            let result =
+                jobs::import_trace(csv.0, &options).map_err(|p| (p.path.to_string(), p.message));
+            post(&Response::TraceImported { id, result });
+            CURRENT.with(|c| c.set(None));
+        }
+        Ok(Request::TraceCheck { id, csv, options }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            let result =
+                jobs::check_trace(csv.0, &options).map_err(|p| (p.path.to_string(), p.message));
+            post(&Response::TraceChecked { id, result });
             CURRENT.with(|c| c.set(None));
         }
         Ok(Request::Config(config::Envelope { id, body })) => {

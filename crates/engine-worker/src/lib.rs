@@ -5,14 +5,16 @@
 //!
 //! - [`protocol`]: [`Request`] and [`Response`], postcard bytes either way, and the encoded
 //!   result of a run (its warnings and [`Digest`](quotalab_engine::digest::Digest)).
-//! - [`config`]: SPEC 13's imports and exports, answered by [`config::handle`] (the component
-//!   tests call it directly).
+//! - [`jobs`]: what is asked beside runs (SPEC 9.1's comparison, SPEC 11's CSV import,
+//!   SPEC 13's configurations in [`config`]) and [`jobs::serve`], which answers one here (the
+//!   worker does; so do the page's component tests, which have no worker).
 //! - [`web`] and `agent` (wasm only): the browser's side of a worker: clocks, transferable
 //!   bytes, and the message handler the worker's `main` installs ([`agent::worker_main`]).
 //!
 //! Nothing here decides a rule: every answer is an engine function's.
 
 pub mod config;
+pub mod jobs;
 pub mod protocol;
 
 #[cfg(target_arch = "wasm32")]

@@ -14,6 +14,8 @@ use quotalab_engine::Problem;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 use crate::config;
+use crate::jobs::TraceImported;
+use quotalab_engine::trace::{ImportOptions, ImportWarning};
 
 /// The `kind` of the page's first message, `{kind: "boot", module, js}` (read by the loader).
 pub const BOOT: &str = "boot";
@@ -41,6 +43,28 @@ pub enum Request<'a> {
     },
     /// Import or export a configuration (SPEC 13), answered by [`Response::Config`].
     Config(config::Envelope<config::Request>),
+    /// Compare `scenario` as given, partitioned and pooled (SPEC 9.1), answered by
+    /// [`Response::Compared`].
+    Compare {
+        id: u64,
+        scenario: &'a str,
+        limits: DigestLimits,
+    },
+    /// Import a CSV trace (SPEC 11), answered by [`Response::TraceImported`].
+    TraceImport {
+        id: u64,
+        #[serde(borrow)]
+        csv: Bytes<'a>,
+        options: ImportOptions,
+    },
+    /// The warnings importing a CSV trace would give, answered by
+    /// [`Response::TraceChecked`].
+    TraceCheck {
+        id: u64,
+        #[serde(borrow)]
+        csv: Bytes<'a>,
+        options: ImportOptions,
+    },
 }
 
 /// Where a worker run is (the page adds [`Phase::Starting`] before the worker replies).
@@ -112,6 +136,24 @@ pub enum Response<'a> {
     Error { id: Option<u64>, message: String },
     /// The answer to a [`Request::Config`].
     Config(config::Envelope<config::Response>),
+    /// The answer to [`Request::Compare`] `id`: `crate::jobs::encode_compared`'s bytes, or
+    /// every problem of the scenario.
+    Compared {
+        id: u64,
+        #[serde(borrow)]
+        result: Result<Bytes<'a>, Pairs>,
+    },
+    /// The answer to [`Request::TraceImport`] `id`: the scenario, or the problem that
+    /// stopped the import as `(path, message)`.
+    TraceImported {
+        id: u64,
+        result: Result<TraceImported, (String, String)>,
+    },
+    /// The answer to [`Request::TraceCheck`] `id`.
+    TraceChecked {
+        id: u64,
+        result: Result<Vec<ImportWarning>, (String, String)>,
+    },
 }
 
 /// Bytes inside a message, written as one block (serde would write a `&[u8]` byte by byte)

@@ -116,7 +116,7 @@ impl Comparison {
 /// alone (the partitioned variant: nothing lent or borrowed) beside its completion as given,
 /// both over the `matched` jobs (SPEC 9.1), the jobs that succeeded in each run, and how
 /// much of its useful work (as given) was done on borrowed capacity.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShareForecast {
     pub share: usize,
     pub name: String,

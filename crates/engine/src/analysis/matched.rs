@@ -5,7 +5,7 @@ use crate::input::variant::Policy;
 use crate::output::result;
 
 /// Completion times (end - submit of SUCCEEDED jobs) of one share in one run, in seconds.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Completion {
     /// Jobs the percentiles are over (0: they are not defined).
     pub n: u64,
@@ -27,7 +27,7 @@ impl Completion {
 /// SPEC 9.1 `matched` for one share: completion p50 and p90 under each policy over the
 /// same `n` jobs, those of the share (as given) that succeeded in all three runs. A job
 /// resubmitted to another share (SPEC 14) counts where the as-given run ended it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Matched {
     pub share: usize,
     pub name: String,

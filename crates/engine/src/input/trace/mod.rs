@@ -91,7 +91,7 @@ use time::*;
 pub use warnings::ImportWarning;
 
 /// What an import read (SPEC 11: "rows that cannot be read are skipped and counted").
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ImportReport {
     /// Data rows read (the header excluded).
     pub rows: u64,

@@ -5,7 +5,7 @@
 use super::*;
 
 /// How numeric times in the trace are expressed (SPEC 11 `--time-unit s|ms`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum TimeUnit {
     #[default]
     Seconds,
@@ -35,7 +35,7 @@ impl TimeUnit {
 }
 
 /// How the shares' limits are set from the capacity (SPEC 11 `--limits proportional|equal`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum LimitsMode {
     #[default]
     Proportional,
@@ -66,7 +66,7 @@ impl LimitsMode {
 
 /// The options of a trace import (SPEC 11), one field per command-line option, plus the
 /// scenario's `name`. Column options name a column of the CSV header.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ImportOptions {
     /// The scenario's `name` (default `imported trace`).
     pub name: String,

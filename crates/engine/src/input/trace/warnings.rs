@@ -8,7 +8,7 @@ use crate::input::digits::group_digits;
 
 /// Something about a successful import that the user should know (SPEC 11). The scenario is
 /// still produced; [`ImportWarning::message`] says it in words.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum ImportWarning {
     /// A share that has jobs but whose limit comes out as 0 instances.
     ZeroLimit {

@@ -1,0 +1,183 @@
+//! The engine's one-shot answers beside runs: a [`Job`] asked of an engine worker and the
+//! [`Answer`] it gives, with [`serve`], which answers one on the current thread (the worker
+//! does, and so do the page's component tests, which have no worker). Each answer is one
+//! engine function's: SPEC 9.1's comparison (`compare::run`, with the SPEC 14 forecast),
+//! SPEC 11's CSV trace import (`trace::import`) and SPEC 13's configurations
+//! ([`crate::config::handle`]).
+
+use quotalab_engine::analysis::compare::{self, Comparison, Policy};
+use quotalab_engine::analysis::matched::Matched;
+use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
+use quotalab_engine::pipeline::{Output, Product};
+use quotalab_engine::trace::{self, ImportOptions, ImportReport, ImportWarning};
+use quotalab_engine::Problem;
+use serde::{Deserialize, Serialize};
+
+use crate::config;
+
+/// What the page asks an engine worker that is not a run.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Job {
+    /// SPEC 13: a configuration imported or exported.
+    Config(config::Request),
+    /// SPEC 9.1: the scenario as given, partitioned and pooled, each digested within
+    /// `limits` (the contract card's forecast asks the fewest points).
+    Compare {
+        scenario: String,
+        limits: DigestLimits,
+    },
+    /// SPEC 11: a CSV trace read as a scenario.
+    TraceImport {
+        csv: Vec<u8>,
+        options: ImportOptions,
+    },
+    /// SPEC 11: what importing the trace would warn about (`trace::check`), as the form
+    /// changes.
+    TraceCheck {
+        csv: Vec<u8>,
+        options: ImportOptions,
+    },
+}
+
+/// An engine worker's answer to a [`Job`].
+#[derive(Clone, Debug, PartialEq)]
+pub enum Answer {
+    Config(config::Response),
+    /// The comparison, or every problem of the scenario.
+    Compared(Result<Comparison, Vec<Problem>>),
+    /// The imported scenario, or the one problem that stopped the import.
+    TraceImported(Result<TraceImported, Problem>),
+    /// The import's warnings, or the one problem that would stop it.
+    TraceChecked(Result<Vec<ImportWarning>, Problem>),
+    /// The worker failed (it could not start, a panic, an unreadable message).
+    Failed(String),
+}
+
+/// A CSV trace imported (SPEC 11).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct TraceImported {
+    /// The scenario JSON, pretty-printed as the page writes it.
+    pub scenario: String,
+    /// How many shares it has.
+    pub shares: usize,
+    pub report: ImportReport,
+}
+
+/// Answers `job` here and now.
+pub fn serve(job: Job) -> Answer {
+    match job {
+        Job::Config(r) => Answer::Config(config::handle(r)),
+        Job::Compare { scenario, limits } => Answer::Compared(compare_scenario(&scenario, limits)),
+        Job::TraceImport { csv, options } => Answer::TraceImported(import_trace(&csv, &options)),
+        Job::TraceCheck { csv, options } => Answer::TraceChecked(check_trace(&csv, &options)),
+    }
+}
+
+/// SPEC 9.1: [`compare::run`] with digests within `limits`.
+pub fn compare_scenario(text: &str, limits: DigestLimits) -> Result<Comparison, Vec<Problem>> {
+    compare::run(text, Product::Digest(limits))
+}
+
+/// SPEC 11: [`trace::import`], the scenario printed.
+pub fn import_trace(csv: &[u8], options: &ImportOptions) -> Result<TraceImported, Problem> {
+    let (value, report) = trace::import(csv, options)?;
+    let scenario = serde_json::to_string_pretty(&value)
+        .map_err(|e| Problem::whole(format!("cannot print the imported scenario: {e}")))?;
+    Ok(TraceImported {
+        shares: value["shares"].as_array().map_or(0, Vec::len),
+        scenario,
+        report,
+    })
+}
+
+/// SPEC 11: the warnings an import of the trace would give ([`trace::check`]).
+pub fn check_trace(csv: &[u8], options: &ImportOptions) -> Result<Vec<ImportWarning>, Problem> {
+    trace::check(csv, options).map(|r| r.warnings)
+}
+
+/// A [`Comparison`] as it crosses to the page: its digests and what its verdicts are
+/// worded from (its warnings stay behind: the page shows the run's).
+#[derive(Serialize, Deserialize)]
+struct ComparedWire {
+    digests: Vec<Digest>,
+    matched: Vec<Matched>,
+    forecast: Vec<compare::ShareForecast>,
+    metrics: [Vec<ShareMetrics>; 3],
+    identical: [bool; 2],
+    given_is_pooled: bool,
+}
+
+/// Postcard bytes of a comparison of digests.
+pub fn encode_compared(c: &Comparison) -> Result<Vec<u8>, String> {
+    let digests = c
+        .runs
+        .iter()
+        .map(|(_, output)| match output {
+            Output::Digest(d) => Ok((**d).clone()),
+            _ => Err("a comparison crosses to the page as digests".to_string()),
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let wire = ComparedWire {
+        digests,
+        matched: c.matched.clone(),
+        forecast: c.forecast.clone(),
+        metrics: c.metrics.clone(),
+        identical: c.identical,
+        given_is_pooled: c.given_is_pooled,
+    };
+    postcard::to_allocvec(&wire).map_err(|e| format!("could not encode the comparison: {e}"))
+}
+
+/// What [`encode_compared`] made, as the engine's [`Comparison`] (without warnings).
+pub fn decode_compared(bytes: &[u8]) -> Result<Comparison, String> {
+    let wire: ComparedWire =
+        postcard::from_bytes(bytes).map_err(|e| format!("could not decode the comparison: {e}"))?;
+    if wire.digests.len() != Policy::ALL.len() {
+        return Err("a comparison has one digest per policy".into());
+    }
+    Ok(Comparison {
+        warnings: Vec::new(),
+        runs: Policy::ALL
+            .iter()
+            .zip(wire.digests)
+            .map(|(&p, d)| (p, Output::Digest(Box::new(d))))
+            .collect(),
+        matched: wire.matched,
+        forecast: wire.forecast,
+        metrics: wire.metrics,
+        identical: wire.identical,
+        given_is_pooled: wire.given_is_pooled,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECOVERY: &str = include_str!("../../../www/presets/recovery-not-free.json");
+
+    #[test]
+    fn a_comparison_survives_the_trip_exactly() {
+        let limits = DigestLimits::default();
+        let c = compare_scenario(RECOVERY, limits).expect("valid");
+        let back = decode_compared(&encode_compared(&c).unwrap()).unwrap();
+        assert_eq!(back.runs, c.runs);
+        assert_eq!(back.forecast, c.forecast);
+        assert_eq!(back.verdicts(), c.verdicts(), "the same words on the page");
+        assert!(decode_compared(&[1, 2, 3]).is_err());
+    }
+
+    #[test]
+    fn a_trace_is_imported_or_refused_with_its_problem() {
+        let options = ImportOptions {
+            submit: "submit".into(),
+            duration: Some("duration".into()),
+            ..ImportOptions::default()
+        };
+        let ok = import_trace(b"submit,duration\n0,60\n30,120\n", &options).expect("imports");
+        assert_eq!((ok.shares, ok.report.imported), (1, 2));
+        assert!(ok.scenario.starts_with("{\n"));
+        let no = import_trace(b"a,b\n1,2\n", &options).unwrap_err();
+        assert!(no.to_string().contains("submit"), "{no}");
+    }
+}

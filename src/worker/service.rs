@@ -1,0 +1,282 @@
+//! The page's one client for what it asks an engine worker beside runs
+//! (`quotalab_engine_worker::jobs`): configurations in and out, the comparison and forecast,
+//! the CSV trace import. [`EngineService`] (a context, cheap to copy) sends a [`Job`] to a
+//! [`Backend`] and calls back once with its [`Answer`]: on the page an engine worker of its
+//! own ([`WorkerBackend`], started on first use, separate from the runs' worker so that a
+//! cancelled run never takes an import with it); where no worker can run (the component
+//! tests), [`set_local_jobs`] installs the engine in-process.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::time::Duration;
+
+use js_sys::{Array, Uint8Array};
+use leptos::prelude::*;
+use quotalab_engine::input::path::Path;
+use quotalab_engine::Problem;
+use quotalab_engine_worker::config::Envelope;
+use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
+use quotalab_engine_worker::protocol::{from_pairs, Bytes, Request, Response};
+use quotalab_engine_worker::web::{js_message, to_js};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{MessageEvent, Worker};
+
+/// Called once with the answer.
+pub type Reply = Box<dyn FnOnce(Answer)>;
+
+/// Where jobs are answered.
+pub trait Backend {
+    fn send(&self, job: Job, reply: Reply);
+    /// Starts loading (the worker), so that the first job is answered sooner.
+    fn warm(&self) {}
+}
+
+/// The page's jobs' [`Backend`] (cheap to copy). [`use_engine_service`] finds it.
+#[derive(Clone, Copy)]
+pub struct EngineService(StoredValue<Rc<dyn Backend>, LocalStorage>);
+
+impl EngineService {
+    pub fn new(backend: impl Backend + 'static) -> EngineService {
+        EngineService(StoredValue::new_local(Rc::new(backend)))
+    }
+
+    pub fn send(&self, job: Job, reply: impl FnOnce(Answer) + 'static) {
+        self.0.get_value().send(job, Box::new(reply));
+    }
+
+    pub fn warm(&self) {
+        self.0.get_value().warm();
+    }
+}
+
+/// The engine answering jobs in-process ([`quotalab_engine_worker::jobs::serve`]).
+pub type LocalJobs = fn(Job) -> Answer;
+
+thread_local! {
+    static LOCAL: Cell<Option<LocalJobs>> = const { Cell::new(None) };
+}
+
+/// Answers every job with `serve` on this thread (in the next task, as a worker would),
+/// instead of an engine worker: only where no worker can run (the component tests).
+pub fn set_local_jobs(serve: LocalJobs) {
+    LOCAL.with(|l| l.set(Some(serve)));
+}
+
+struct Local(LocalJobs);
+
+impl Backend for Local {
+    fn send(&self, job: Job, reply: Reply) {
+        let answer = (self.0)(job);
+        set_timeout(move || reply(answer), Duration::ZERO);
+    }
+}
+
+/// The service in context, else the in-process engine if one is installed, else the page's
+/// engine worker (one per page).
+pub fn use_engine_service() -> EngineService {
+    use_context::<EngineService>().unwrap_or_else(default_service)
+}
+
+/// The in-process engine if one is installed ([`set_local_jobs`]), else an engine worker.
+pub fn default_service() -> EngineService {
+    match LOCAL.with(Cell::get) {
+        Some(serve) => EngineService::new(Local(serve)),
+        None => EngineService::new(WorkerBackend),
+    }
+}
+
+/// What the worker's client keeps.
+#[derive(Default)]
+struct Client {
+    worker: Option<Worker>,
+    ready: bool,
+    /// Requests sent before the worker was ready, encoded.
+    queued: Vec<Vec<u8>>,
+    pending: HashMap<u64, Reply>,
+    next_id: u64,
+    /// The message and error handlers (kept while the worker lives).
+    handlers: Vec<Closure<dyn FnMut(JsValue)>>,
+}
+
+thread_local! {
+    static CLIENT: RefCell<Client> = RefCell::new(Client::default());
+}
+
+fn post(worker: &Worker, bytes: &[u8]) {
+    let (array, buffer) = to_js(bytes);
+    let _ = worker.post_message_with_transfer(&array, &Array::of1(&buffer));
+}
+
+/// The page's backend: an engine worker of its own.
+pub struct WorkerBackend;
+
+impl WorkerBackend {
+    fn start(client: &mut Client) -> Result<(), String> {
+        if client.worker.is_some() {
+            return Ok(());
+        }
+        let worker = super::bridge::engine_worker()
+            .map_err(|e| format!("the engine could not start: {}", js_message(&e)))?;
+        let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
+            let data = event.unchecked_into::<MessageEvent>().data();
+            let Some(array) = data.dyn_ref::<Uint8Array>() else {
+                // Only the loader posts anything but bytes: the wasm could not start.
+                let why = super::bridge::get(&data, "message")
+                    .and_then(|m| m.as_string())
+                    .unwrap_or_default();
+                fail_all(format!("the engine could not start: {why}"));
+                return;
+            };
+            on_response(&array.to_vec());
+        });
+        let on_error = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
+            let what = event
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty())
+                .unwrap_or_else(|| "it stopped".to_string());
+            fail_all(format!("the engine failed: {what}"));
+        });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        client.handlers = vec![on_message, on_error];
+        client.worker = Some(worker);
+        client.ready = false;
+        Ok(())
+    }
+}
+
+/// A job as the request `id` (postcard bytes).
+fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
+    match job {
+        Job::Config(r) => Request::Config(Envelope {
+            id,
+            body: r.clone(),
+        })
+        .encode(),
+        Job::Compare { scenario, limits } => Request::Compare {
+            id,
+            scenario,
+            limits: *limits,
+        }
+        .encode(),
+        Job::TraceImport { csv, options } => Request::TraceImport {
+            id,
+            csv: Bytes(csv),
+            options: options.clone(),
+        }
+        .encode(),
+        Job::TraceCheck { csv, options } => Request::TraceCheck {
+            id,
+            csv: Bytes(csv),
+            options: options.clone(),
+        }
+        .encode(),
+    }
+}
+
+/// A worker message: Ready sends what waited; an answer goes to its job's reply.
+fn on_response(bytes: &[u8]) {
+    let answer = match Response::decode(bytes) {
+        Err(e) => return fail_all(e),
+        Ok(Response::Ready) => {
+            CLIENT.with(|c| {
+                let mut c = c.borrow_mut();
+                c.ready = true;
+                let queued = std::mem::take(&mut c.queued);
+                if let Some(w) = &c.worker {
+                    for bytes in queued {
+                        post(w, &bytes);
+                    }
+                }
+            });
+            return;
+        }
+        // A panic, or a message the worker could not read: every job in flight fails.
+        Ok(Response::Error { message, .. }) => return fail_all(message),
+        Ok(Response::Config(Envelope { id, body })) => (id, Answer::Config(body)),
+        Ok(Response::Compared { id, result }) => (
+            id,
+            match result {
+                Ok(bytes) => match decode_compared(bytes.0) {
+                    Ok(c) => Answer::Compared(Ok(c)),
+                    Err(e) => Answer::Failed(e),
+                },
+                Err(problems) => Answer::Compared(Err(from_pairs(problems))),
+            },
+        ),
+        Ok(Response::TraceImported { id, result }) => (
+            id,
+            Answer::TraceImported(
+                result.map_err(|(path, message)| Problem::new(Path::named(path), message)),
+            ),
+        ),
+        Ok(Response::TraceChecked { id, result }) => (
+            id,
+            Answer::TraceChecked(
+                result.map_err(|(path, message)| Problem::new(Path::named(path), message)),
+            ),
+        ),
+        // Runs' messages go to the runs' own worker.
+        Ok(_) => return,
+    };
+    let (id, answer) = answer;
+    let reply = CLIENT.with(|c| c.borrow_mut().pending.remove(&id));
+    if let Some(reply) = reply {
+        reply(answer);
+    }
+}
+
+/// The worker failed: every job in flight is answered with the failure, and the next job
+/// starts a fresh worker.
+fn fail_all(message: String) {
+    let pending = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(w) = c.worker.take() {
+            w.terminate();
+        }
+        c.ready = false;
+        c.queued.clear();
+        // The handlers may be running: drop them later.
+        let handlers = std::mem::take(&mut c.handlers);
+        set_timeout(move || drop(handlers), Duration::ZERO);
+        std::mem::take(&mut c.pending)
+    });
+    for (_, reply) in pending {
+        reply(Answer::Failed(message.clone()));
+    }
+}
+
+impl Backend for WorkerBackend {
+    fn send(&self, job: Job, reply: Reply) {
+        let refused = CLIENT.with(|c| {
+            let mut c = c.borrow_mut();
+            if let Err(e) = WorkerBackend::start(&mut c) {
+                return Some((e, reply));
+            }
+            c.next_id += 1;
+            let id = c.next_id;
+            let bytes = match encode(id, &job) {
+                Ok(bytes) => bytes,
+                Err(e) => return Some((e, reply)),
+            };
+            c.pending.insert(id, reply);
+            match (&c.worker, c.ready) {
+                (Some(w), true) => post(w, &bytes),
+                _ => c.queued.push(bytes),
+            }
+            None
+        });
+        if let Some((message, reply)) = refused {
+            reply(Answer::Failed(message));
+        }
+    }
+
+    fn warm(&self) {
+        CLIENT.with(|c| {
+            let _ = WorkerBackend::start(&mut c.borrow_mut());
+        });
+    }
+}
