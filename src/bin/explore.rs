@@ -1,7 +1,6 @@
-//! The Explore panel and its sweep workers ([`quotalab_app::explore`]), a third wasm that the
-//! page imports only when the panel first opens (Trunk builds it from index.html). On the
-//! page, [`open_explore`] opens the panel; in a worker (`www/quotalab-explore-worker.js`),
-//! [`explore_worker`] serves sweep runs. Its `main` only installs the panic hook.
+//! The Explore panel ([`quotalab_app::explore`]), a third wasm that the page imports only
+//! when the panel first opens (Trunk builds it from index.html); its sweeps run in engine
+//! workers. [`open_explore`] opens the panel. Its `main` only installs the panic hook.
 
 use wasm_bindgen::prelude::*;
 
@@ -19,10 +18,4 @@ pub fn open_explore() {
 #[wasm_bindgen]
 pub fn open_explore_link() {
     quotalab_app::explore::open_link();
-}
-
-/// Serves sweep runs in a worker ([`quotalab_app::explore::worker`]).
-#[wasm_bindgen]
-pub fn explore_worker() {
-    quotalab_app::explore::worker::worker_main();
 }

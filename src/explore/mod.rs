@@ -6,10 +6,8 @@
 //!
 //! Everything here but the page's part ([`install_page`], [`ExploreButton`], [`open_page`])
 //! lives in a third, lazily loaded wasm, `quotalab-explore` (`src/bin/explore.rs`), imported
-//! when the panel first opens; its workers run that same wasm
-//! (`www/quotalab-explore-worker.js`, [`worker`]), compiled once on the page and shared. It
-//! is not the tools' wasm because it carries the simulator (the workers run the engine),
-//! which would double the tools' download (docs/PERFORMANCE.md, "Load size"). It talks to
+//! when the panel first opens; its runs go to a pool of engine workers (`crates/engine-worker`,
+//! the page's one engine, compiled for speed). It talks to
 //! the page through the tools' bridge (`quotalabHost`: `scenario`, `apply`, `notice`, and
 //! `sweep`, `setSweep`, `changed` added here). Its styles come with it
 //! (`www/quotalab-explore.css`, linked when it mounts).
@@ -23,8 +21,7 @@
 //! - [`fields`]: the numeric fields of the scenario, resolved by the engine's sweep paths,
 //!   labelled in the editor's words;
 //! - [`schedule`]: the order of the runs and which results count (cancel, last edit wins);
-//! - [`pool`]: the workers; [`worker`]: a worker's side; [`protocol`]: their postcard
-//!   messages;
+//! - [`pool`]: the engine workers; [`protocol`]: what the panel reads of their messages;
 //! - [`chart`]: the plotters drawing and where its dots went; [`panel`]: the Leptos panel.
 //!
 //! Last edit wins: a new sweep or a change of the page's scenario (other than the variant
@@ -38,7 +35,6 @@ pub mod pool;
 pub mod protocol;
 pub mod schedule;
 pub mod settings;
-pub mod worker;
 
 use leptos::html;
 use leptos::prelude::*;

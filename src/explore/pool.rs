@@ -1,28 +1,26 @@
-//! The sweep's pool of Web Workers (the Explore wasm itself, `www/quotalab-explore-worker.js`),
-//! `navigator.hardwareConcurrency` of them: each gets the plan once and at most
-//! [`IN_FLIGHT`] runs at a time; results stream back as [`Event`]s. Cancel (and a new sweep
-//! while runs are in flight) terminates the workers, which truly stops the CPU work; the
-//! [`Schedule`] drops any late result of an older sweep. Where no worker can start (the
-//! component tests, a browser without module workers) the runs go one per task on the
-//! page's thread, under the same schedule.
+//! The sweep's pool of engine workers (`crates/engine-worker`, the engine's own wasm compiled
+//! for speed, as every run of the page), `navigator.hardwareConcurrency` of them: each gets
+//! the plan once and at most [`IN_FLIGHT`] runs at a time; results stream back as
+//! [`Event`]s. Cancel (and a new sweep while runs are in flight) terminates the workers,
+//! which truly stops the CPU work; the [`Schedule`] drops any late result of an older sweep.
+//! Where no worker can start, the runs go one per task on the page's thread through the
+//! engine installed with [`set_local_runs`] (the component tests), under the same schedule;
+//! the page's own wasm has no simulator, so without one the sweep fails with a message.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
 use js_sys::{Array, Uint8Array};
 use quotalab_engine::analysis::sweep::Sweep;
+use quotalab_engine_worker::protocol::{Request, Response};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
-use super::protocol::{numbers, FromWorker, ToWorker};
+use super::protocol::{FromWorker, ToWorker};
 use super::schedule::Schedule;
 use crate::worker::bridge;
 
-/// The workers' entry script, relative to the page.
-pub const WORKER_URL: &str = "./quotalab-explore-worker.js";
-/// The Explore wasm, compiled once on the page and handed to every worker.
-pub const EXPLORE_WASM: &str = "./quotalab-explore_bg.wasm";
 /// Runs sent to one worker before its first result comes back (hides the message latency).
 pub const IN_FLIGHT: usize = 2;
 /// At most this many workers.
@@ -47,27 +45,22 @@ pub enum Event {
     },
 }
 
-/// Simulates run `run` of `sweep` (as a worker does) into its message.
-pub fn run_one(plan: &Sweep, sweep: u64, run: u32) -> FromWorker {
-    match plan.run(run as usize) {
-        Ok(outcome) => {
-            let (shares, totals) = numbers(&outcome);
-            FromWorker::Done {
-                sweep,
-                run,
-                shares,
-                totals,
-            }
-        }
-        Err(problems) => FromWorker::Refused {
-            sweep,
-            run,
-            problems: problems
-                .into_iter()
-                .map(|p| (p.path.to_string(), p.message))
-                .collect(),
-        },
-    }
+/// Simulates run `run` of `sweep` in-process into its message
+/// (`quotalab_engine_worker::sweep::run_one`).
+pub type LocalRuns = fn(&Sweep, u64, u32) -> FromWorker;
+
+thread_local! {
+    static LOCAL: Cell<Option<LocalRuns>> = const { Cell::new(None) };
+}
+
+/// Runs sweeps with `runs` on the page's thread when no worker can start (the component
+/// tests; the page never installs one).
+pub fn set_local_runs(runs: LocalRuns) {
+    LOCAL.with(|l| l.set(Some(runs)));
+}
+
+fn encode(message: ToWorker) -> Vec<u8> {
+    Request::Sweep(message).encode().unwrap_or_default()
 }
 
 type Callbacks = (
@@ -136,15 +129,12 @@ impl Pool {
             inner
                 .schedule
                 .start(sweep, plan.points(), plan.seeds() as usize);
-            inner.plan_msg = Some(
-                ToWorker::Plan {
-                    sweep,
-                    scenario: text,
-                    vary,
-                    seeds: plan.seeds(),
-                }
-                .encode(),
-            );
+            inner.plan_msg = Some(encode(ToWorker::Plan {
+                sweep,
+                scenario: text,
+                vary,
+                seeds: plan.seeds(),
+            }));
             inner.plan = Some(plan);
         }
         if self.inner.borrow().use_workers {
@@ -201,41 +191,18 @@ fn worker_count() -> usize {
     (n as usize).clamp(1, MAX_WORKERS)
 }
 
-thread_local! {
-    /// The Explore wasm compiled once (a `WebAssembly.Module`), shared by every worker.
-    static MODULE: RefCell<Option<JsValue>> = const { RefCell::new(None) };
-}
-
-/// Compiles the tools' wasm once, then starts the workers.
+/// Starts the workers.
 fn spawn_all(pool: &Pool) {
-    if let Some(module) = MODULE.with(|m| m.borrow().clone()) {
-        spawn_with(pool, &module);
-        return;
-    }
-    let weak = Rc::downgrade(&pool.inner);
-    let handler = pool.handler.clone();
-    wasm_bindgen_futures::spawn_local(async move {
-        let compiled = async {
-            let window = web_sys::window().ok_or("no window")?;
-            let response = window.fetch_with_str(EXPLORE_WASM);
-            let module = wasm_bindgen_futures::JsFuture::from(
-                js_sys::WebAssembly::compile_streaming(&response),
-            )
-            .await
-            .map_err(|e| crate::worker::js_message(&e))?;
-            Ok::<JsValue, String>(module)
-        }
-        .await;
-        let Some(inner) = weak.upgrade() else { return };
-        let pool = Pool { inner, handler };
-        match compiled {
-            Ok(module) => {
-                MODULE.with(|m| *m.borrow_mut() = Some(module.clone()));
-                spawn_with(&pool, &module);
+    let generation = pool.inner.borrow().generation;
+    for i in 0..worker_count() {
+        match spawn_one(pool, generation, i) {
+            Ok(slot) => pool.inner.borrow_mut().slots.push(slot),
+            Err(e) => {
+                fall_back(pool, e);
+                return;
             }
-            Err(e) => fall_back(&pool, e),
         }
-    });
+    }
 }
 
 /// No worker can run: the sweep goes on the page's thread.
@@ -263,24 +230,8 @@ fn fall_back(pool: &Pool, why: String) {
     }
 }
 
-fn spawn_with(pool: &Pool, module: &JsValue) {
-    let generation = pool.inner.borrow().generation;
-    for i in 0..worker_count() {
-        match spawn_one(pool, module, generation, i) {
-            Ok(slot) => pool.inner.borrow_mut().slots.push(slot),
-            Err(e) => {
-                fall_back(pool, e);
-                return;
-            }
-        }
-    }
-}
-
-fn spawn_one(pool: &Pool, module: &JsValue, generation: u64, index: usize) -> Result<Slot, String> {
-    let js_err = |e: JsValue| crate::worker::js_message(&e);
-    let worker = bridge::module_worker(WORKER_URL).map_err(js_err)?;
-    let boot = bridge::object(&[("kind", &"boot".into()), ("module", module)]).map_err(js_err)?;
-    worker.post_message(&boot).map_err(js_err)?;
+fn spawn_one(pool: &Pool, generation: u64, index: usize) -> Result<Slot, String> {
+    let worker = bridge::engine_worker().map_err(|e| crate::worker::js_message(&e))?;
     let weak = Rc::downgrade(&pool.inner);
     let handler = pool.handler.clone();
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new({
@@ -336,7 +287,7 @@ fn fill(pool: &Pool) {
             let Some(run) = schedule.next_run() else {
                 return;
             };
-            if send(&slot.worker, &ToWorker::Run { sweep, run }.encode()).is_err() {
+            if send(&slot.worker, &encode(ToWorker::Run { sweep, run })).is_err() {
                 return;
             }
             slot.in_flight += 1;
@@ -358,24 +309,29 @@ fn on_message(pool: &Pool, generation: u64, index: usize, data: &JsValue) {
         fall_back(pool, message);
         return;
     };
-    let message = match FromWorker::decode(&array.to_vec()) {
-        Ok(m) => m,
+    let bytes = array.to_vec();
+    let message = match Response::decode(&bytes) {
+        Ok(Response::Ready) => {
+            let mut inner = pool.inner.borrow_mut();
+            if let Some(slot) = inner.slots.get_mut(index) {
+                slot.ready = true;
+            }
+            if let (Some(slot), Some(plan)) = (inner.slots.get(index), inner.plan_msg.as_ref()) {
+                let _ = send(&slot.worker, plan);
+            }
+            drop(inner);
+            fill(pool);
+            return;
+        }
+        Ok(Response::Sweep(m)) => m,
+        Ok(Response::Error { message, .. }) => FromWorker::Error { message },
+        Ok(_) => return,
         Err(e) => FromWorker::Error { message: e },
     };
     let event = {
         let mut inner = pool.inner.borrow_mut();
         let current = inner.schedule.current();
         match message {
-            FromWorker::Ready => {
-                if let Some(slot) = inner.slots.get_mut(index) {
-                    slot.ready = true;
-                }
-                if let (Some(slot), Some(plan)) = (inner.slots.get(index), inner.plan_msg.as_ref())
-                {
-                    let _ = send(&slot.worker, plan);
-                }
-                None
-            }
             FromWorker::Done {
                 sweep,
                 run,
@@ -430,7 +386,12 @@ fn local_tick(weak: Weak<RefCell<Inner>>, handler: Rc<dyn Fn(Event)>, sweep: u64
             (inner.plan.clone(), run)
         };
         let Some(plan) = plan else { return };
-        let message = run_one(&plan, sweep, run);
+        let message = match LOCAL.with(Cell::get) {
+            Some(runs) => runs(&plan, sweep, run),
+            None => FromWorker::Error {
+                message: "this browser could not start the simulator's workers".into(),
+            },
+        };
         let event = {
             let mut inner = rc.borrow_mut();
             match message {
@@ -449,7 +410,10 @@ fn local_tick(weak: Weak<RefCell<Inner>>, handler: Rc<dyn Fn(Event)>, sweep: u64
                     inner.schedule.cancel();
                     Some(Event::Refused { sweep, problems })
                 }
-                _ => None,
+                FromWorker::Error { message } => {
+                    inner.schedule.cancel();
+                    Some(Event::Failed { sweep, message })
+                }
             }
         };
         let more = rc.borrow().schedule.current() == Some(sweep);

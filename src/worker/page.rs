@@ -467,7 +467,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         Response::Config(_)
         | Response::Compared { .. }
         | Response::TraceImported { .. }
-        | Response::TraceChecked { .. } => None,
+        | Response::TraceChecked { .. }
+        | Response::Sweep(_) => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

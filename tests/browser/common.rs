@@ -39,6 +39,7 @@ pub fn use_local_engine() {
     });
     // The comparison, the forecast, the CSV import and configurations, likewise.
     quotalab_app::worker::service::set_local_jobs(quotalab_engine_worker::jobs::serve);
+    quotalab_app::explore::pool::set_local_runs(quotalab_engine_worker::sweep::run_one);
 }
 
 /// Lets effects (scheduled as tasks) run, and then the in-process engine's answers (which

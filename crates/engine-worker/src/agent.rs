@@ -16,11 +16,14 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::protocol::{encode_result, to_pairs, Bytes, Phase, Request, Response, Timing};
 use crate::web::{clock_ms, epoch_ms, to_js};
-use crate::{config, jobs};
+use crate::{config, jobs, sweep};
 
 use crate::protocol::PROGRESS_MS;
 
 thread_local! {
+    /// The sweep this worker planned, with its number.
+    static PLAN: RefCell<Option<(u64, quotalab_engine::analysis::sweep::Sweep)>> =
+        const { RefCell::new(None) };
     /// The id of the run the worker is busy with, for the panic hook.
     static CURRENT: Cell<Option<u64>> = const { Cell::new(None) };
 }
@@ -124,6 +127,11 @@ fn on_request(data: &JsValue) {
                 jobs::import_trace(csv.0, &options).map_err(|p| (p.path.to_string(), p.message));
             post(&Response::TraceImported { id, result });
             CURRENT.with(|c| c.set(None));
+        }
+        Ok(Request::Sweep(message)) => {
+            if let Some(reply) = PLAN.with(|p| sweep::serve(message, &mut p.borrow_mut())) {
+                post(&Response::Sweep(reply));
+            }
         }
         Ok(Request::TraceCheck { id, csv, options }) => {
             CURRENT.with(|c| c.set(Some(id)));

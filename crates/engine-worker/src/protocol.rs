@@ -13,8 +13,8 @@ use quotalab_engine::input::path::Path;
 use quotalab_engine::Problem;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-use crate::config;
 use crate::jobs::TraceImported;
+use crate::{config, sweep};
 use quotalab_engine::trace::{ImportOptions, ImportWarning};
 
 /// The `kind` of the page's first message, `{kind: "boot", module, js}` (read by the loader).
@@ -57,6 +57,9 @@ pub enum Request<'a> {
         csv: Bytes<'a>,
         options: ImportOptions,
     },
+    /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
+    /// or a refused plan) by [`Response::Sweep`].
+    Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
     /// The warnings importing a CSV trace would give, answered by
     /// [`Response::TraceChecked`].
     TraceCheck {
@@ -149,6 +152,8 @@ pub enum Response<'a> {
         id: u64,
         result: Result<TraceImported, (String, String)>,
     },
+    /// The answer to a [`Request::Sweep`].
+    Sweep(sweep::FromWorker),
     /// The answer to [`Request::TraceCheck`] `id`.
     TraceChecked {
         id: u64,
