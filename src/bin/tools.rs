@@ -13,17 +13,3 @@ fn main() {
 pub fn open_tool(code: u32) {
     quotalab_app::io::tools::open_tool(code);
 }
-
-/// The report (SPEC 14) of a scenario, with the comparison of SPEC 9.1 when `compare`, made
-/// in a worker (`www/quotalab-tools-worker.js`): its HTML, or an array of the scenario's
-/// problems, thrown.
-#[wasm_bindgen]
-pub fn make_report(text: &str, compare: bool) -> Result<String, JsValue> {
-    quotalab_app::io::files::make_report(text, compare).map_err(|lines| {
-        lines
-            .iter()
-            .map(|l| JsValue::from_str(l))
-            .collect::<js_sys::Array>()
-            .into()
-    })
-}

@@ -14,6 +14,9 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 use quotalab_engine_worker::config::OutFormat;
+use quotalab_engine_worker::jobs::{Answer, Job};
+
+use crate::worker::service::EngineService;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::HtmlCanvasElement;
 
@@ -574,110 +577,34 @@ pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Dig
     }
 }
 
-/// Downloads the report (SPEC 14) of `text`, one self-contained HTML file. It is made in a
-/// worker ([`REPORT_WORKER_URL`]), so a large scenario does not freeze the page ("Making
-/// the report…" meanwhile), and on the page's thread when no worker can run. Runs in the
-/// tools wasm ([`Tool::Report`]), so that the report's code is not in the page's; the
-/// file is `<scenario name>.html`, the scenario's problems go in a notice. With `compare`
-/// (the page's comparison is switched on) the report holds the comparison too (SPEC 9.1,
+/// Downloads the report (SPEC 14) of `text`, one self-contained HTML file, made in an engine
+/// worker (the page's [`EngineService`](crate::worker::service::EngineService)), so a large
+/// scenario never freezes the page ("Making the report…" meanwhile). The file is
+/// `<scenario name>.html`; the scenario's problems go in a notice. With `compare` (the page's
+/// comparison is switched on) the report holds the comparison too (SPEC 9.1,
 /// `quotasim report --compare`).
-pub fn export_report(app: AppState, text: &str, compare: bool) {
+pub fn export_report(app: AppState, service: EngineService, text: &str, compare: bool) {
     let name = format!("{}.html", file_stem(text));
-    match report_in_worker(app, text, compare, name.clone()) {
-        Ok(()) => app
-            .notice
-            .set(Some(Notice::info("Making the report…", Vec::new()))),
-        Err(_) => report_here(app, text, compare, &name),
-    }
-}
-
-/// The report's HTML (with the comparison when `compare`), or the scenario's problems (the
-/// worker's [`make_report`] and the page's fallback).
-pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
-    quotalab_report::build_with(text, &quotalab_report::Options { compare })
-        .map(|r| r.html)
-        .map_err(|p| p.iter().map(ToString::to_string).collect())
-}
-
-/// The script of the report's worker (it runs the tools wasm's `make_report`).
-pub const REPORT_WORKER_URL: &str = "./quotalab-tools-worker.js";
-
-fn report_here(app: AppState, text: &str, compare: bool, name: &str) {
-    match make_report(text, compare) {
-        Ok(html) => {
+    app.notice
+        .set(Some(Notice::info("Making the report…", Vec::new())));
+    let job = Job::Report {
+        scenario: text.to_string(),
+        compare,
+    };
+    service.send(job, move |answer| match answer {
+        Answer::Report(Ok(html)) => {
             app.notice.set(None);
-            report(app, download_text(name, "text/html", &html));
+            report(app, download_text(&name, "text/html", &html));
         }
-        Err(lines) => app.notice.set(Some(Notice::error(
+        Answer::Report(Err(lines)) => app.notice.set(Some(Notice::error(
             "The report cannot be made: the scenario has problems.",
             lines,
         ))),
-    }
-}
-
-/// Starts the report's worker on `text` (`{text, compare}`, see
-/// `www/quotalab-tools-worker.js`); its answer downloads the report as `name` (or says what
-/// is wrong; a worker that fails makes way for the page's thread).
-fn report_in_worker(app: AppState, text: &str, compare: bool, name: String) -> Result<(), JsValue> {
-    use crate::worker::bridge;
-    use web_sys::MessageEvent;
-    let worker = bridge::module_worker(REPORT_WORKER_URL)?;
-    let (w, fallback) = (worker.clone(), text.to_string());
-    let answer = move |data: JsValue| {
-        w.terminate();
-        let field = |k: &str| bridge::get(&data, k);
-        let kind = field("kind")
-            .and_then(|v| v.as_string())
-            .unwrap_or_default();
-        match kind.as_str() {
-            "report" => {
-                let html = field("html")
-                    .and_then(|v| v.as_string())
-                    .unwrap_or_default();
-                app.notice.set(None);
-                report(app, download_text(&name, "text/html", &html));
-            }
-            "problems" => {
-                let lines = field("lines")
-                    .map(|v| js_sys::Array::from(&v))
-                    .map(|a| a.iter().filter_map(|l| l.as_string()).collect())
-                    .unwrap_or_default();
-                app.notice.set(Some(Notice::error(
-                    "The report cannot be made: the scenario has problems.",
-                    lines,
-                )));
-            }
-            _ => report_here(app, &fallback, compare, &name),
-        }
-    };
-    let answer = std::rc::Rc::new(std::cell::RefCell::new(Some(answer)));
-    let once = move |data: JsValue| {
-        if let Some(f) = answer.borrow_mut().take() {
-            f(data);
-        }
-    };
-    let on_error = once.clone();
-    let onmessage =
-        wasm_bindgen::closure::Closure::<dyn FnMut(MessageEvent)>::new(move |ev: MessageEvent| {
-            once(ev.data())
-        });
-    // A script that does not load or throws: the page makes the report itself.
-    let onerror = wasm_bindgen::closure::Closure::<dyn FnMut(web_sys::Event)>::new(
-        move |ev: web_sys::Event| {
-            ev.prevent_default();
-            on_error(JsValue::NULL);
-        },
-    );
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    // One small pair of closures per report, kept for the worker's life.
-    onmessage.forget();
-    onerror.forget();
-    let message = bridge::object(&[
-        ("text", &JsValue::from_str(text)),
-        ("compare", &JsValue::from_bool(compare)),
-    ])?;
-    worker.post_message(&message)
+        Answer::Failed(m) => app
+            .notice
+            .set(Some(Notice::error("The report cannot be made.", vec![m]))),
+        _ => {}
+    });
 }
 
 /// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps

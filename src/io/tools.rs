@@ -382,7 +382,9 @@ pub fn open_tool(code: u32) {
             super::files::export_result(m.app, kind, &text, d.as_ref());
         }
         // With the comparison while the page's compare switch is on (`Tool::Compare`).
-        Tool::Report => super::files::export_report(m.app, &text, m.compare_on.get_untracked()),
+        Tool::Report => {
+            super::files::export_report(m.app, m.service, &text, m.compare_on.get_untracked())
+        }
     }
 }
 

@@ -468,7 +468,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::Compared { .. }
         | Response::TraceImported { .. }
         | Response::TraceChecked { .. }
-        | Response::Sweep(_) => None,
+        | Response::Sweep(_)
+        | Response::Report { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

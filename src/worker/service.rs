@@ -168,6 +168,12 @@ fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
             options: options.clone(),
         }
         .encode(),
+        Job::Report { scenario, compare } => Request::Report {
+            id,
+            scenario,
+            compare: *compare,
+        }
+        .encode(),
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
@@ -219,6 +225,7 @@ fn on_response(bytes: &[u8]) {
                 result.map_err(|(path, message)| Problem::new(Path::named(path), message)),
             ),
         ),
+        Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
         // Runs' messages go to the runs' own worker.
         Ok(_) => return,
     };

@@ -128,6 +128,16 @@ fn on_request(data: &JsValue) {
             post(&Response::TraceImported { id, result });
             CURRENT.with(|c| c.set(None));
         }
+        Ok(Request::Report {
+            id,
+            scenario,
+            compare,
+        }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            let result = jobs::make_report(scenario, compare);
+            post(&Response::Report { id, result });
+            CURRENT.with(|c| c.set(None));
+        }
         Ok(Request::Sweep(message)) => {
             if let Some(reply) = PLAN.with(|p| sweep::serve(message, &mut p.borrow_mut())) {
                 post(&Response::Sweep(reply));

@@ -2,8 +2,8 @@
 //! [`Answer`] it gives, with [`serve`], which answers one on the current thread (the worker
 //! does, and so do the page's component tests, which have no worker). Each answer is one
 //! engine function's: SPEC 9.1's comparison (`compare::run`, with the SPEC 14 forecast),
-//! SPEC 11's CSV trace import (`trace::import`) and SPEC 13's configurations
-//! ([`crate::config::handle`]).
+//! SPEC 11's CSV trace import (`trace::import`), SPEC 14's report (`quotalab_report`) and
+//! SPEC 13's configurations ([`crate::config::handle`]).
 
 use quotalab_engine::analysis::compare::{self, Comparison, Policy};
 use quotalab_engine::analysis::matched::Matched;
@@ -37,6 +37,8 @@ pub enum Job {
         csv: Vec<u8>,
         options: ImportOptions,
     },
+    /// SPEC 14: the self-contained HTML report, with SPEC 9.1's comparison when `compare`.
+    Report { scenario: String, compare: bool },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -49,6 +51,8 @@ pub enum Answer {
     TraceImported(Result<TraceImported, Problem>),
     /// The import's warnings, or the one problem that would stop it.
     TraceChecked(Result<Vec<ImportWarning>, Problem>),
+    /// The report's HTML, or every problem of the scenario (as text).
+    Report(Result<String, Vec<String>>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -70,6 +74,7 @@ pub fn serve(job: Job) -> Answer {
         Job::Compare { scenario, limits } => Answer::Compared(compare_scenario(&scenario, limits)),
         Job::TraceImport { csv, options } => Answer::TraceImported(import_trace(&csv, &options)),
         Job::TraceCheck { csv, options } => Answer::TraceChecked(check_trace(&csv, &options)),
+        Job::Report { scenario, compare } => Answer::Report(make_report(&scenario, compare)),
     }
 }
 
@@ -88,6 +93,13 @@ pub fn import_trace(csv: &[u8], options: &ImportOptions) -> Result<TraceImported
         scenario,
         report,
     })
+}
+
+/// SPEC 14: the report of `text` (`quotasim report`, `--compare`), or its problems.
+pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
+    quotalab_report::build_with(text, &quotalab_report::Options { compare })
+        .map(|r| r.html)
+        .map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
 /// SPEC 11: the warnings an import of the trace would give ([`trace::check`]).

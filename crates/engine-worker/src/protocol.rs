@@ -57,6 +57,12 @@ pub enum Request<'a> {
         csv: Bytes<'a>,
         options: ImportOptions,
     },
+    /// The HTML report of `scenario` (SPEC 14), answered by [`Response::Report`].
+    Report {
+        id: u64,
+        scenario: &'a str,
+        compare: bool,
+    },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -151,6 +157,11 @@ pub enum Response<'a> {
     TraceImported {
         id: u64,
         result: Result<TraceImported, (String, String)>,
+    },
+    /// The answer to [`Request::Report`] `id`: the HTML, or the scenario's problems.
+    Report {
+        id: u64,
+        result: Result<String, Vec<String>>,
     },
     /// The answer to a [`Request::Sweep`].
     Sweep(sweep::FromWorker),
