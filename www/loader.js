@@ -44,9 +44,6 @@ globalThis.quotalabStartEngine = () => {
 };
 const bindings = await import(js);
 const module = await compile(new URL(tag.dataset.quotalabWasm, document.baseURI).href);
-// The page's rarely used tools (the CSV trace import, the exports, the comparison, the
-// report: src/io/tools.rs) are a second wasm, `quotalab-tools.js`, imported when first used.
-globalThis.quotalabImport = (url) => import(new URL(url, document.baseURI).href);
 const wasm = await bindings.default({ module_or_path: module });
 window.wasmBindings = bindings;
 dispatchEvent(new CustomEvent('TrunkApplicationStarted', { detail: { wasm } }));

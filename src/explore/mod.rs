@@ -4,11 +4,10 @@
 //! percentile band), with progress, Cancel and a table for screen readers; clicking a dot
 //! opens that variant (value and seed) in the main view as a new, undoable scenario.
 //!
-//! Everything here but the page's part ([`install_page`], [`ExploreButton`], [`open_page`])
-//! lives in a third, lazily loaded wasm, `quotalab-explore` (`src/bin/explore.rs`), imported
-//! when the panel first opens; its runs go to a pool of engine workers (`crates/engine-worker`,
-//! the page's one engine, compiled for speed). It talks to
-//! the page through the tools' bridge (`quotalabHost`: `scenario`, `apply`, `notice`, and
+//! The panel is mounted when it first opens, as a Leptos root of its own; its runs go to a
+//! pool of engine workers (`crates/engine-worker`, the page's one engine, compiled for
+//! speed). Beside the page's part ([`install_page`], [`ExploreButton`], [`open_page`]), it
+//! talks to the page through the tools' bridge (`quotalabHost`: `scenario`, `apply`, `notice`, and
 //! `sweep`, `setSweep`, `changed` added here). Its styles come with it
 //! (`www/quotalab-explore.css`, linked when it mounts).
 //! The page itself only shows the "Explore a setting…" button and carries the sweep's
@@ -49,8 +48,6 @@ use settings::Settings;
 const HOST: &str = "quotalabHost";
 /// The panel's stylesheet, relative to the page.
 pub const STYLES: &str = "./quotalab-explore.css";
-/// The Explore wasm's script, relative to the page (Trunk names it after the binary).
-pub const EXPLORE_URL: &str = "./quotalab-explore.js";
 
 use crate::worker::bridge::{get, set};
 
@@ -91,67 +88,23 @@ pub fn install_page(host: &js_sys::Object, app: AppState, share: ShareState) {
     });
 }
 
-thread_local! {
-    /// The Explore module once imported and started.
-    static MODULE: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
-}
-
-fn js_error(e: JsValue) -> String {
-    crate::worker::js_message(&e)
-}
-
-async fn module() -> Result<JsValue, String> {
-    use wasm_bindgen_futures::JsFuture;
-    if let Some(m) = MODULE.with(|m| m.borrow().clone()) {
-        return Ok(m);
-    }
-    let function = |obj: &JsValue, key: &str| {
-        get(obj, key)
-            .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-            .ok_or_else(|| format!("{key} is missing"))
-    };
-    let import = function(&js_sys::global(), "quotalabImport")?;
-    let promise = import
-        .call1(&JsValue::NULL, &JsValue::from_str(EXPLORE_URL))
-        .map_err(js_error)?;
-    let module = JsFuture::from(js_sys::Promise::from(promise))
-        .await
-        .map_err(js_error)?;
-    let started = function(&module, "default")?
-        .call0(&JsValue::NULL)
-        .map_err(js_error)?;
-    JsFuture::from(js_sys::Promise::from(started))
-        .await
-        .map_err(js_error)?;
-    MODULE.with(|m| *m.borrow_mut() = Some(module.clone()));
-    Ok(module)
-}
-
 /// Opens the Explore panel, importing its wasm the first time (the page's notice says so if
 /// it cannot be loaded). `busy` is true while it loads.
 pub fn open_page(app: AppState, busy: RwSignal<bool>) {
     open_with(app, busy, "open_explore");
 }
 
-/// Calls the Explore module's `entry` (`open_explore`, or `open_explore_link` to show the
-/// link's sweep settings), loading the module first.
-fn open_with(app: AppState, busy: RwSignal<bool>, entry: &'static str) {
+/// Opens the panel (`open_explore`), or with the link's sweep settings (`open_explore_link`).
+fn open_with(_app: AppState, busy: RwSignal<bool>, entry: &'static str) {
     busy.set(true);
+    // After the click's own handlers, as a microtask.
     wasm_bindgen_futures::spawn_local(async move {
-        let opened = match module().await {
-            Ok(m) => get(&m, entry)
-                .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-                .ok_or_else(|| format!("{entry} is missing"))
-                .and_then(|f| f.call0(&JsValue::NULL).map(|_| ()).map_err(js_error)),
-            Err(e) => Err(e),
-        };
-        busy.set(false);
-        if let Err(e) = opened {
-            app.notice.set(Some(crate::state::Notice::error(
-                "The Explore panel could not be loaded (reload the page to try again).",
-                vec![e],
-            )));
+        if entry == "open_explore_link" {
+            open_link();
+        } else {
+            open();
         }
+        busy.set(false);
     });
 }
 

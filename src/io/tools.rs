@@ -1,23 +1,18 @@
-//! The page's rarely used tools, loaded only when first opened: the "Import configuration"
-//! dialog (SPEC 13, [`super::config`]) and the CSV trace import ([`super::trace_form`]).
+//! The page's less used tools: the "Import configuration" dialog (SPEC 13,
+//! [`super::config`]), the CSV trace import ([`super::trace_form`]), the exports, the
+//! compare card's three-way comparison (SPEC 9) and the report. Each asks the engine worker
+//! for its work (`crate::worker::service`).
 //!
-//! They are a second wasm (`quotalab-tools`, `src/bin/tools.rs`, built by Trunk beside the
-//! page) so that their code, the CSV reader and the trace import do not weigh on every page
-//! load (docs/PERFORMANCE.md, "Load size"). The page and the tools each run their own copy
-//! of this crate and talk through one small bridge on `window`:
-//!
-//! The configuration exports run there too (they share the dialog's worker client), and so
-//! does the compare card's three-way comparison (SPEC 9), mounted into the page's card
-//! when its switch is first turned on and handed the page's scenario at each new result.
+//! They are mounted the first time one is used, as a Leptos root of their own on a state of
+//! their own that starts from the page's scenario, and talk to the page through one small
+//! bridge on `window`:
 //!
 //! - the page ([`install_host`], [`open`]) registers `quotalabHost` with `scenario()` (the
 //!   scenario text now), `digest()` (the last run's digest, postcard bytes, for the result
 //!   files' exports), `apply(text, push)` (a tool's new scenario: `push` when it is a new
 //!   scenario, as [`super::share::open_scenario`] says) and `notice(error, title, lines)`;
-//!   [`open`] imports `quotalab-tools.js` once (www/loader.js's `quotalabImport`), starts it
-//!   and calls its `open_tool(kind)`;
-//! - the tools ([`open_tool`], called by the tools binary) mount both dialogs once, on a state
-//!   of their own that starts from the page's scenario, open the one asked for, and hand
+//!   [`open`] calls [`open_tool`];
+//! - the tools ([`open_tool`]) mount both dialogs once, open the one asked for, and hand
 //!   every scenario and notice they produce to the page, which records them (undo, link) as
 //!   if they had been made there.
 
@@ -25,7 +20,6 @@ use leptos::html;
 use leptos::prelude::*;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use wasm_bindgen_futures::JsFuture;
 
 use quotalab_engine_worker::config::OutFormat;
 
@@ -86,8 +80,6 @@ impl Tool {
     }
 }
 
-/// The tools' script, relative to the page (Trunk names it after the binary).
-pub const TOOLS_URL: &str = "./quotalab-tools.js";
 const HOST: &str = "quotalabHost";
 
 fn global() -> JsValue {
@@ -100,11 +92,6 @@ fn function(obj: &JsValue, key: &str) -> Result<js_sys::Function, String> {
     get(obj, key)
         .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
         .ok_or_else(|| format!("{key} is missing"))
-}
-
-fn message(e: JsValue) -> String {
-    e.dyn_ref::<js_sys::Error>()
-        .map_or_else(|| format!("{e:?}"), |e| String::from(e.message()))
 }
 
 // ---- the page's side ------------------------------------------------------------------
@@ -159,51 +146,14 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
     host
 }
 
-thread_local! {
-    /// The tools' module once imported and started.
-    static TOOLS: std::cell::RefCell<Option<JsValue>> = const { std::cell::RefCell::new(None) };
-}
-
-async fn tools_module() -> Result<JsValue, String> {
-    if let Some(m) = TOOLS.with(|t| t.borrow().clone()) {
-        return Ok(m);
-    }
-    let import = function(&global(), "quotalabImport")?;
-    let promise = import
-        .call1(&JsValue::NULL, &JsValue::from_str(TOOLS_URL))
-        .map_err(message)?;
-    let module = JsFuture::from(js_sys::Promise::from(promise))
-        .await
-        .map_err(message)?;
-    let init = function(&module, "default")?;
-    let started = init.call0(&JsValue::NULL).map_err(message)?;
-    JsFuture::from(js_sys::Promise::from(started))
-        .await
-        .map_err(message)?;
-    TOOLS.with(|t| *t.borrow_mut() = Some(module.clone()));
-    Ok(module)
-}
-
-/// Opens `tool`, importing the tools' wasm the first time (the page's notice says so if it
-/// cannot be loaded). `busy` is true while it loads.
-pub fn open(app: AppState, tool: Tool, busy: RwSignal<bool>) {
+/// Opens `tool` (the tools' dialogs are mounted the first time). `busy` is true while it
+/// opens.
+pub fn open(_app: AppState, tool: Tool, busy: RwSignal<bool>) {
     busy.set(true);
+    // After the click's own handlers (a menu closing), as a microtask.
     wasm_bindgen_futures::spawn_local(async move {
-        let opened = match tools_module().await {
-            Ok(module) => function(&module, "open_tool").and_then(|f| {
-                f.call1(&JsValue::NULL, &JsValue::from(tool.code()))
-                    .map(|_| ())
-                    .map_err(message)
-            }),
-            Err(e) => Err(e),
-        };
+        open_tool(tool.code());
         busy.set(false);
-        if let Err(e) = opened {
-            app.notice.set(Some(Notice::error(
-                "The page's tools could not be loaded (reload the page to try again).",
-                vec![e],
-            )));
-        }
     });
 }
 

@@ -720,6 +720,9 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         };
         importing.set(true);
         service.send(job, move |answer| {
+            if importing.try_get_untracked() != Some(true) {
+                return;
+            }
             importing.set(false);
             match answer {
                 Answer::TraceImported(Err(p)) => {
@@ -868,7 +871,14 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     };
 
     view! {
-        <dialog class="trace-dialog" node_ref=node_ref data-testid="trace-dialog" aria-labelledby="trace-heading">
+        <dialog
+            class="trace-dialog"
+            node_ref=node_ref
+            data-testid="trace-dialog"
+            aria-labelledby="trace-heading"
+            // Closed (Cancel, Escape) while the worker reads: its answer is dropped.
+            on:close=move |_| importing.set(false)
+        >
             {dialog::head(node_ref, "trace-heading", "Import a CSV job trace")}
             <p class="trace-intro">
                 "Any cluster's job log becomes a scenario: name the columns that hold each job's submit time, run time, GPUs and team, then choose the cluster. Rows that cannot be read are skipped and counted. The file never leaves your browser."

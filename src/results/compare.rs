@@ -298,6 +298,8 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
     let asked = StoredValue::new(0u64);
     Effect::new(move |_| {
         if !on.get() {
+            // An answer still on its way is of no use now.
+            asked.update_value(|n| *n += 1);
             result.set(None);
             return;
         }

@@ -1,5 +1,5 @@
 // The report export (SPEC 14): Files -> "Export report (HTML)" downloads one self-contained
-// HTML file made in the lazily loaded tools wasm, byte for byte what `quotasim report`
+// HTML file made in an engine worker (the page's one engine wasm), byte for byte what `quotasim report`
 // writes for the same scenario (`quotasim report --compare` while the page's comparison is
 // on, SPEC 9.1), its tables fit a 1024 px window and a printed page, and agreement text with
 // markup stays text in the page and in the report. The report is saved as
@@ -79,7 +79,7 @@ async function overflows(page, html, width, print) {
   }
 }
 
-test('the report downloads from the tools wasm, the same bytes as quotasim report', async (t) => {
+test('the report downloads from an engine worker, the same bytes as quotasim report', async (t) => {
   assert.ok(existsSync(QUOTASIM), `${QUOTASIM} is built (cargo build --release -p quotalab-cli)`);
   const browser = await openBrowser('report-export', { viewport: { width: 1440, height: 900 } });
   t.after(browser.close);
@@ -88,13 +88,14 @@ test('the report downloads from the tools wasm, the same bytes as quotasim repor
   page.on('request', (r) => requests.push(r.url()));
   await page.goto(server.url);
   await waitForApp(page);
-  assert.deepEqual(requests.filter((u) => u.includes('quotalab-tools')), [], 'the tools are not fetched at load');
+  const wasm = () => requests.filter((u) => u.endsWith('.wasm'));
+  assert.equal(wasm().length, 2, 'the page and the engine: two wasm files in all');
   await page.getByTestId('preset-select').selectOption('recovery');
   await page.waitForSelector('[data-testid=contract-card]');
 
   const { name, html } = await exportReport(page, 'recovery');
   assert.match(name, /\.html$/);
-  assert.ok(requests.some((u) => u.includes('quotalab-tools')), 'the tools were fetched for the export');
+  assert.equal(wasm().length, 2, 'the report fetched nothing more: the engine made it');
   assert.doesNotMatch(html, /<script/i, 'no script');
   assert.doesNotMatch(html, /(src|href)="https?:/i, 'no external resource');
   assert.ok(html.split('<svg').length - 1 >= 5, 'every chart as inline SVG');
