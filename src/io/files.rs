@@ -96,17 +96,25 @@ pub fn export_scenario(app: AppState) {
 }
 
 /// Simulates `text` and downloads the result JSON (SPEC 8).
-fn export_result_json(app: AppState, text: &str) {
-    match quotalab_engine::run_json(text) {
-        Ok(result) => {
-            let name = format!("{}-result.json", file_stem(text));
+fn export_result_json(app: AppState, service: EngineService, text: &str) {
+    let name = format!("{}-result.json", file_stem(text));
+    let job = Job::ResultJson {
+        scenario: text.to_string(),
+    };
+    service.send(job, move |answer| match answer {
+        Answer::ResultJson(Ok(result)) => {
             report(app, download_text(&name, "application/json", &result));
         }
-        Err(problems) => app.notice.set(Some(Notice::error(
+        Answer::ResultJson(Err(problems)) => app.notice.set(Some(Notice::error(
             "The results cannot be exported: the scenario has problems.",
-            problems.iter().map(ToString::to_string).collect(),
+            problems,
         ))),
-    }
+        Answer::Failed(m) => app.notice.set(Some(Notice::error(
+            "The results cannot be exported.",
+            vec![m],
+        ))),
+        _ => {}
+    });
 }
 
 /// Checks a scenario file's text: JSON, then SPEC 7 validation.
@@ -525,7 +533,7 @@ pub use quotalab_report::svg::occupancy_svg;
 /// writers and the SVG backend are not in the page's wasm at load.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultFile {
-    /// The result JSON (SPEC 8), simulated again from the scenario text.
+    /// The result JSON (SPEC 8), made by an engine worker from the scenario text.
     Json,
     Summary,
     Jobs,
@@ -546,11 +554,17 @@ impl ResultFile {
 
 /// Downloads `kind` for scenario `text` and the page's last run `d` (`None` when there is
 /// none: nothing to export but the result JSON).
-pub fn export_result(app: AppState, kind: ResultFile, text: &str, d: Option<&Digest>) {
+pub fn export_result(
+    app: AppState,
+    service: EngineService,
+    kind: ResultFile,
+    text: &str,
+    d: Option<&Digest>,
+) {
     let stem = file_stem(text);
     let Some(d) = d.filter(|_| kind != ResultFile::Json) else {
         if kind == ResultFile::Json {
-            export_result_json(app, text);
+            export_result_json(app, service, text);
         }
         return;
     };

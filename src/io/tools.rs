@@ -329,7 +329,7 @@ pub fn open_tool(code: u32) {
         }
         Tool::ExportResult(kind) => {
             let d = page_digest();
-            super::files::export_result(m.app, kind, &text, d.as_ref());
+            super::files::export_result(m.app, m.service, kind, &text, d.as_ref());
         }
         // With the comparison while the page's compare switch is on (`Tool::Compare`).
         Tool::Report => {

@@ -469,7 +469,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::TraceImported { .. }
         | Response::TraceChecked { .. }
         | Response::Sweep(_)
-        | Response::Report { .. } => None,
+        | Response::Report { .. }
+        | Response::ResultJson { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

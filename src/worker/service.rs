@@ -174,6 +174,7 @@ fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
             compare: *compare,
         }
         .encode(),
+        Job::ResultJson { scenario } => Request::ResultJson { id, scenario }.encode(),
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
@@ -226,6 +227,7 @@ fn on_response(bytes: &[u8]) {
             ),
         ),
         Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
+        Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
         // Runs' messages go to the runs' own worker.
         Ok(_) => return,
     };

@@ -138,6 +138,12 @@ fn on_request(data: &JsValue) {
             post(&Response::Report { id, result });
             CURRENT.with(|c| c.set(None));
         }
+        Ok(Request::ResultJson { id, scenario }) => {
+            CURRENT.with(|c| c.set(Some(id)));
+            let result = jobs::result_json(scenario);
+            post(&Response::ResultJson { id, result });
+            CURRENT.with(|c| c.set(None));
+        }
         Ok(Request::Sweep(message)) => {
             if let Some(reply) = PLAN.with(|p| sweep::serve(message, &mut p.borrow_mut())) {
                 post(&Response::Sweep(reply));

@@ -39,6 +39,8 @@ pub enum Job {
     },
     /// SPEC 14: the self-contained HTML report, with SPEC 9.1's comparison when `compare`.
     Report { scenario: String, compare: bool },
+    /// SPEC 8: the result JSON (`quotasim run`).
+    ResultJson { scenario: String },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -53,6 +55,8 @@ pub enum Answer {
     TraceChecked(Result<Vec<ImportWarning>, Problem>),
     /// The report's HTML, or every problem of the scenario (as text).
     Report(Result<String, Vec<String>>),
+    /// The result JSON, or every problem of the scenario (as text).
+    ResultJson(Result<String, Vec<String>>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -75,6 +79,7 @@ pub fn serve(job: Job) -> Answer {
         Job::TraceImport { csv, options } => Answer::TraceImported(import_trace(&csv, &options)),
         Job::TraceCheck { csv, options } => Answer::TraceChecked(check_trace(&csv, &options)),
         Job::Report { scenario, compare } => Answer::Report(make_report(&scenario, compare)),
+        Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
     }
 }
 
@@ -100,6 +105,11 @@ pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
     quotalab_report::build_with(text, &quotalab_report::Options { compare })
         .map(|r| r.html)
         .map_err(|p| p.iter().map(ToString::to_string).collect())
+}
+
+/// SPEC 8: the result JSON of `text`, byte for byte `quotasim run`'s, or its problems.
+pub fn result_json(text: &str) -> Result<String, Vec<String>> {
+    quotalab_engine::run_json(text).map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
 /// SPEC 11: the warnings an import of the trace would give ([`trace::check`]).

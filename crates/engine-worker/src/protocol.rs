@@ -63,6 +63,8 @@ pub enum Request<'a> {
         scenario: &'a str,
         compare: bool,
     },
+    /// The result JSON of `scenario` (SPEC 8), answered by [`Response::ResultJson`].
+    ResultJson { id: u64, scenario: &'a str },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -160,6 +162,11 @@ pub enum Response<'a> {
     },
     /// The answer to [`Request::Report`] `id`: the HTML, or the scenario's problems.
     Report {
+        id: u64,
+        result: Result<String, Vec<String>>,
+    },
+    /// The answer to [`Request::ResultJson`] `id`: the JSON, or the scenario's problems.
+    ResultJson {
         id: u64,
         result: Result<String, Vec<String>>,
     },
