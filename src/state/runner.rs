@@ -81,6 +81,17 @@ impl AppState {
     /// Validates and simulates `text` now in the engine worker, updating the state. A run in
     /// flight is abandoned.
     pub fn run_now(&self, text: &str) {
+        self.run_text(text, false);
+    }
+
+    /// Re-simulates the current scenario text now, even if the last run simulated the same
+    /// (the Run button: nothing is relabelled).
+    pub fn run_fresh(&self) {
+        self.scenario
+            .with_untracked(|text| self.run_text(text, true));
+    }
+
+    fn run_text(&self, text: &str, fresh: bool) {
         if self
             .status
             .with_untracked(|s| matches!(s, RunStatus::Cancelled | RunStatus::Failed(_)))
@@ -91,7 +102,7 @@ impl AppState {
             self.run_here(engine, text);
             return;
         }
-        if self.runner.with_value(|r| r.no_worker) || !self.start_in_worker(text) {
+        if self.runner.with_value(|r| r.no_worker) || !self.start_in_worker(text, fresh) {
             self.cannot_run();
         }
     }
@@ -186,14 +197,14 @@ impl AppState {
     }
 
     /// Sends the run to the worker; false if the worker cannot be used.
-    fn start_in_worker(&self, text: &str) -> bool {
+    fn start_in_worker(&self, text: &str, fresh: bool) -> bool {
         let client = self.client();
         let id = self.runner.with_value(|r| r.next_id);
         let had_inflight = self.runner.with_value(|r| r.inflight.is_some());
         mark("quotalab-run-start");
         let started_ms = now_ms();
         let sent_at = crate::worker::epoch_ms();
-        if let Err(e) = client.run(id, text, WORKER_LIMITS) {
+        if let Err(e) = client.run(id, text, WORKER_LIMITS, fresh) {
             self.no_worker(&e);
             return false;
         }
@@ -435,7 +446,11 @@ pub fn install_runner(state: AppState, delay_ms: u32) {
         last_request.set_value(Some(request));
         if first || pressed || delay_ms == 0 {
             unserved_since.set_value(None);
-            untrack(|| state.run_current());
+            if pressed {
+                untrack(|| state.run_fresh());
+            } else {
+                untrack(|| state.run_current());
+            }
             if first {
                 // Once the first result is up, the worker starts (and optimises its code)
                 // in the background, so that a first large run starts at full speed.

@@ -172,7 +172,13 @@ impl WorkerClient {
 
     /// Sends `text` to the worker as run `id`. A run in flight is abandoned first (its worker
     /// is terminated and a fresh one started).
-    pub fn run(&self, id: u64, text: &str, limits: DigestLimits) -> Result<(), String> {
+    pub fn run(
+        &self,
+        id: u64,
+        text: &str,
+        limits: DigestLimits,
+        fresh: bool,
+    ) -> Result<(), String> {
         self.bury();
         let busy = {
             let inner = self.inner.borrow();
@@ -189,6 +195,7 @@ impl WorkerClient {
             id,
             scenario: text,
             limits,
+            fresh,
         }
         .encode()?;
         let mut inner = self.inner.borrow_mut();

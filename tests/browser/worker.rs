@@ -96,6 +96,7 @@ fn every_request_and_response_survives_the_trip() {
             id: 3,
             scenario: &text,
             limits,
+            fresh: true,
         },
     ] {
         let bytes = request.encode().unwrap();
@@ -137,6 +138,7 @@ fn garbage_is_an_error_not_a_panic() {
         id: 1,
         scenario: &text,
         limits: DigestLimits::default(),
+        fresh: false,
     }
     .encode()
     .unwrap();

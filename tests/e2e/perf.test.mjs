@@ -273,8 +273,13 @@ test('an edit of the name only relabels the last run; an edit of a share simulat
   const renamed = await runStats(page);
   assert.equal(renamed.reused, true, 'the name is not read by the simulation: nothing was simulated');
   assert.equal(renamed.phases[1], 0, 'no simulation time');
+  // The Run button always simulates.
+  await page.click('[data-testid="run"]');
+  await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, renamed.seq, { timeout: 60_000 });
+  await waitForResult(page, 'big, renamed', 60_000);
+  assert.equal((await runStats(page)).reused, false, 'Run simulated again');
   // The borrow limit is: simulated again.
-  const seq = renamed.seq;
+  const seq = (await runStats(page)).seq;
   await setScenarioText(page, text(20_000, 'big, renamed', { borrowLimit: 50 }));
   await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, seq, { timeout: 60_000 });
   await waitForResult(page, 'big, renamed', 60_000);

@@ -94,9 +94,10 @@ fn on_request(data: &JsValue) {
             id,
             scenario,
             limits,
+            fresh,
         }) => {
             CURRENT.with(|c| c.set(Some(id)));
-            run_in_worker(id, scenario, limits, received);
+            run_in_worker(id, scenario, limits, fresh, received);
             CURRENT.with(|c| c.set(None));
         }
         Ok(Request::Compare {
@@ -223,7 +224,7 @@ thread_local! {
 /// A run: validation, then the last run relabelled if the scenario simulates the same, else
 /// the stages of [`pipeline::run_observed`] (the policy as given, simulation, the digest),
 /// posting progress between simulation steps.
-fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
+fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, received: f64) {
     struct Progress {
         id: u64,
         simulated_at: f64,
@@ -262,9 +263,9 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, received: f64) {
         }
     };
     let loaded_at = clock_ms();
-    let last = LAST
-        .with(|l| l.borrow_mut().take())
-        .filter(|last| last.limits == limits && last.scenario.same_simulation(&loaded.scenario));
+    let last = LAST.with(|l| l.borrow_mut().take()).filter(|last| {
+        !fresh && last.limits == limits && last.scenario.same_simulation(&loaded.scenario)
+    });
     let reused = last.is_some();
     let (digest, simulated_at) = match last {
         Some(Last { mut digest, .. }) => {

@@ -35,11 +35,13 @@ pub const PROGRESS_MS: f64 = 50.0;
 pub enum Request<'a> {
     /// Run a small scenario once to optimise the code (the first worker only).
     Warmup,
-    /// Validate, simulate and digest `scenario`, as run `id`.
+    /// Validate, simulate and digest `scenario`, as run `id`. Unless `fresh` (the Run
+    /// button), a scenario that simulates as the last run did is answered by relabelling it.
     Run {
         id: u64,
         scenario: &'a str,
         limits: DigestLimits,
+        fresh: bool,
     },
     /// Import or export a configuration (SPEC 13), answered by [`Response::Config`].
     Config(config::Envelope<config::Request>),
