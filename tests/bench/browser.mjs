@@ -504,14 +504,11 @@ async function main() {
         }, 'trace philly-adaptdl.csvx', 60_000);
         typed.stats = await runStats(nc);
         rows.push({ ...summarise('Philly: a keystroke in the name -> drawn (not re-simulated)', '<= 0.8 s', [typed]), extra: `worker relabelled its last run: ${typed.stats.reused}` });
-        const slider = nc.locator('[data-testid="share-borrow-slider"]').first();
-        await slider.scrollIntoViewIfNeeded();
-        await slider.focus();
         const edited = await timed(nc, () => {
-          const el = document.activeElement;
-          el.value = String(Number(el.value) + 10);
+          const f = document.querySelector('[data-testid="share-borrow-limit"]');
+          const el = f.tagName === 'INPUT' ? f : f.querySelector('input');
+          el.value = el.value === '50' ? '60' : '50';
           el.dispatchEvent(new Event('input', { bubbles: true }));
-          el.dispatchEvent(new Event('change', { bubbles: true }));
         }, null, 60_000);
         edited.stats = await runStats(nc);
         rows.push(summarise('Philly: a share edit (borrow limit) -> re-simulated and drawn', '<= 0.8 s', [edited]));

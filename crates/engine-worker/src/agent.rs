@@ -88,6 +88,7 @@ fn on_request(data: &JsValue) {
         return;
     };
     let bytes = array.to_vec();
+    let problem = |p: quotalab_engine::Problem| (p.path.to_string(), p.message);
     match Request::decode(&bytes) {
         Ok(Request::Warmup) => warm_up(),
         Ok(Request::Run {
@@ -95,21 +96,13 @@ fn on_request(data: &JsValue) {
             scenario,
             limits,
             fresh,
-        }) => {
-            CURRENT.with(|c| c.set(Some(id)));
-            run_in_worker(id, scenario, limits, fresh, received);
-            CURRENT.with(|c| c.set(None));
-        }
+        }) => serving(id, || run_in_worker(id, scenario, limits, fresh, received)),
         Ok(Request::Compare {
             id,
             scenario,
             limits,
-        }) => {
-            CURRENT.with(|c| c.set(Some(id)));
-            let bytes = jobs::compare_scenario(scenario, limits)
-                .map_err(|problems| to_pairs(&problems))
-                .map(|c| jobs::encode_compared(&c));
-            match bytes {
+        }) => serving(id, || {
+            match jobs::compare_scenario(scenario, limits).map(|c| jobs::encode_compared(&c)) {
                 Ok(Err(message)) => post_error(Some(id), message),
                 Ok(Ok(bytes)) => post(&Response::Compared {
                     id,
@@ -117,56 +110,48 @@ fn on_request(data: &JsValue) {
                 }),
                 Err(problems) => post(&Response::Compared {
                     id,
-                    result: Err(problems),
+                    result: Err(to_pairs(&problems)),
                 }),
             }
-            CURRENT.with(|c| c.set(None));
-        }
-        Ok(Request::TraceImport { id, csv, options }) => {
-            CURRENT.with(|c| c.set(Some(id)));
-            let result =
-                jobs::import_trace(csv.0, &options).map_err(|p| (p.path.to_string(), p.message));
+        }),
+        Ok(Request::TraceImport { id, csv, options }) => serving(id, || {
+            let result = jobs::import_trace(csv.0, &options).map_err(problem);
             post(&Response::TraceImported { id, result });
-            CURRENT.with(|c| c.set(None));
-        }
+        }),
+        Ok(Request::TraceCheck { id, csv, options }) => serving(id, || {
+            let result = jobs::check_trace(csv.0, &options).map_err(problem);
+            post(&Response::TraceChecked { id, result });
+        }),
         Ok(Request::Report {
             id,
             scenario,
             compare,
-        }) => {
-            CURRENT.with(|c| c.set(Some(id)));
+        }) => serving(id, || {
             let result = jobs::make_report(scenario, compare);
             post(&Response::Report { id, result });
-            CURRENT.with(|c| c.set(None));
-        }
-        Ok(Request::ResultJson { id, scenario }) => {
-            CURRENT.with(|c| c.set(Some(id)));
+        }),
+        Ok(Request::ResultJson { id, scenario }) => serving(id, || {
             let result = jobs::result_json(scenario);
             post(&Response::ResultJson { id, result });
-            CURRENT.with(|c| c.set(None));
-        }
+        }),
+        Ok(Request::Config(config::Envelope { id, body })) => serving(id, || {
+            let body = config::handle(body);
+            post(&Response::Config(config::Envelope { id, body }));
+        }),
         Ok(Request::Sweep(message)) => {
             if let Some(reply) = PLAN.with(|p| sweep::serve(message, &mut p.borrow_mut())) {
                 post(&Response::Sweep(reply));
             }
         }
-        Ok(Request::TraceCheck { id, csv, options }) => {
-            CURRENT.with(|c| c.set(Some(id)));
-            let result =
-                jobs::check_trace(csv.0, &options).map_err(|p| (p.path.to_string(), p.message));
-            post(&Response::TraceChecked { id, result });
-            CURRENT.with(|c| c.set(None));
-        }
-        Ok(Request::Config(config::Envelope { id, body })) => {
-            CURRENT.with(|c| c.set(Some(id)));
-            post(&Response::Config(config::Envelope {
-                id,
-                body: config::handle(body),
-            }));
-            CURRENT.with(|c| c.set(None));
-        }
         Err(message) => post_error(None, message),
     }
+}
+
+/// Does `work` for request `id` (a panic meanwhile is reported as that request's).
+fn serving(id: u64, work: impl FnOnce()) {
+    CURRENT.with(|c| c.set(Some(id)));
+    work();
+    CURRENT.with(|c| c.set(None));
 }
 
 /// Runs a small trace-like scenario (explicit jobs, two shares, preemptions) through every
