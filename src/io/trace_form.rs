@@ -27,6 +27,10 @@ const PREVIEW_CELL: usize = 60;
 pub const MAX_TRACE_FILE: f64 = 256.0 * 1024.0 * 1024.0;
 /// Above this many rows the page grows slow: the form suggests `limit jobs`.
 pub const MANY_ROWS: usize = 20_000;
+
+/// Imported scenarios longer than this (bytes) are said to have a long link without
+/// encoding it.
+pub const LARGE_SCENARIO: usize = 64 * 1024;
 /// The form checks its options for warnings after this pause in typing.
 const CHECK_DELAY_MS: u64 = 300;
 
@@ -674,13 +678,19 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 format::count((report.skipped - report.first_problems.len() as u64) as usize)
             ));
         }
-        if let Some(link) = share::link_of(&json) {
-            if link.is_long() {
-                lines.push(format!(
-                    "Its link is {} characters long: share this scenario as a file (Files → Export scenario) rather than as a link.",
-                    format::count(link.len())
-                ));
-            }
+        // A scenario this large has a long link (JSON does not compress 24-fold): encoding
+        // megabytes on the page's thread only to say so would freeze it.
+        let long = if json.len() > LARGE_SCENARIO {
+            Some(format!("over {}", format::count(share::LONG_LINK)))
+        } else {
+            share::link_of(&json)
+                .filter(|l| l.is_long())
+                .map(|l| format::count(l.len()))
+        };
+        if let Some(chars) = long {
+            lines.push(format!(
+                "Its link is {chars} characters long: share this scenario as a file (Files → Export scenario) rather than as a link."
+            ));
         }
         app.notice.set(Some(Notice::info(
             format!(
