@@ -32,6 +32,8 @@ use wasm_bindgen::JsValue;
 
 use crate::io::presets;
 use crate::state::{AppState, Notice};
+use crate::worker::service::{use_engine_service, EngineService};
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 /// Links longer than this are hard to share: many chat apps, e-mail clients, documents and
 /// some browsers cut or refuse them.
@@ -275,6 +277,7 @@ impl StoryLink {
 /// the current scenario to the URL (when it is valid and its run is done).
 fn install_url_sync(app: AppState, share: ShareState) {
     let story = use_context::<StoryLink>();
+    let service = use_engine_service();
     Effect::new(move |_| {
         if let Some(s) = story {
             s.0.track();
@@ -289,7 +292,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         let handle = set_timeout_with_handle(
             move || {
                 share.pending.set_value(None);
-                sync_url(app, share, story);
+                sync_url(app, share, story, service);
             },
             std::time::Duration::from_millis(SYNC_DELAY_MS),
         )
@@ -304,7 +307,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
     });
 }
 
-fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
+fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>, service: EngineService) {
     let Some(valid) = app.problems.try_with_untracked(Vec::is_empty) else {
         return; // the page is gone
     };
@@ -317,10 +320,24 @@ fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
         return; // a run is pending: its end triggers another sync
     }
     let text = app.scenario.get_untracked();
-    let Ok(payload) = link::encode(&text) else {
-        share.link.set(None);
-        return;
+    // Deflated in an engine worker: a large scenario's link never freezes the page.
+    let job = Job::Link {
+        scenario: text.clone(),
     };
+    service.send(job, move |answer| {
+        // Only for the text still shown (a newer edit brings its own sync).
+        if app.scenario.try_with_untracked(|t| *t == text) != Some(true) {
+            return;
+        }
+        match answer {
+            Answer::Link(Ok(payload)) => write_link(share, story, text, &payload),
+            _ => share.link.set(None),
+        }
+    });
+}
+
+/// Shows `payload`, the link of `text`, and writes it to the URL.
+fn write_link(share: ShareState, story: Option<StoryLink>, text: String, payload: &str) {
     // The story's own scenario needs no `s=`; an edited one travels with the story.
     let mut fragment = match story.and_then(|s| s.part(&text)) {
         Some((part, true)) => format!("#{part}"),

@@ -477,7 +477,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::TraceChecked { .. }
         | Response::Sweep(_)
         | Response::Report { .. }
-        | Response::ResultJson { .. } => None,
+        | Response::ResultJson { .. }
+        | Response::Link { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

@@ -134,6 +134,10 @@ fn on_request(data: &JsValue) {
             let result = jobs::result_json(scenario);
             post(&Response::ResultJson { id, result });
         }),
+        Ok(Request::Link { id, scenario }) => serving(id, || {
+            let result = jobs::link_payload(scenario);
+            post(&Response::Link { id, result });
+        }),
         Ok(Request::Config(config::Envelope { id, body })) => serving(id, || {
             let body = config::handle(body);
             post(&Response::Config(config::Envelope { id, body }));

@@ -41,6 +41,8 @@ pub enum Job {
     Report { scenario: String, compare: bool },
     /// SPEC 8: the result JSON (`quotasim run`).
     ResultJson { scenario: String },
+    /// SPEC 10: the share link's payload of the scenario.
+    Link { scenario: String },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -57,6 +59,8 @@ pub enum Answer {
     Report(Result<String, Vec<String>>),
     /// The result JSON, or every problem of the scenario (as text).
     ResultJson(Result<String, Vec<String>>),
+    /// The link's payload, or why the scenario has none.
+    Link(Result<String, String>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -80,6 +84,7 @@ pub fn serve(job: Job) -> Answer {
         Job::TraceCheck { csv, options } => Answer::TraceChecked(check_trace(&csv, &options)),
         Job::Report { scenario, compare } => Answer::Report(make_report(&scenario, compare)),
         Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
+        Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
     }
 }
 
@@ -110,6 +115,11 @@ pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
 /// SPEC 8: the result JSON of `text`, byte for byte `quotasim run`'s, or its problems.
 pub fn result_json(text: &str) -> Result<String, Vec<String>> {
     quotalab_engine::run_json(text).map_err(|p| p.iter().map(ToString::to_string).collect())
+}
+
+/// SPEC 10: the link payload of `text` ([`quotalab_engine::link::encode`]).
+pub fn link_payload(text: &str) -> Result<String, String> {
+    quotalab_engine::link::encode(text).map_err(|p| p.message)
 }
 
 /// SPEC 11: the warnings an import of the trace would give ([`trace::check`]).

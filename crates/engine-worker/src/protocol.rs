@@ -67,6 +67,8 @@ pub enum Request<'a> {
     },
     /// The result JSON of `scenario` (SPEC 8), answered by [`Response::ResultJson`].
     ResultJson { id: u64, scenario: &'a str },
+    /// The share link's payload of `scenario` (SPEC 10), answered by [`Response::Link`].
+    Link { id: u64, scenario: &'a str },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -171,6 +173,11 @@ pub enum Response<'a> {
     ResultJson {
         id: u64,
         result: Result<String, Vec<String>>,
+    },
+    /// The answer to [`Request::Link`] `id`: the payload, or why there is none.
+    Link {
+        id: u64,
+        result: Result<String, String>,
     },
     /// The answer to a [`Request::Sweep`].
     Sweep(sweep::FromWorker),
