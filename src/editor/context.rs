@@ -54,11 +54,22 @@ pub struct Ed {
     registry: StoredValue<HashMap<String, (u32, String)>>,
     registry_version: RwSignal<u64>,
     flush_pending: StoredValue<bool>,
+    /// The text a form edit just wrote and the document it was written from: the document
+    /// is taken as it is instead of parsing that text again (0.2 s for a 10 MB trace).
+    written: StoredValue<Option<(String, Arc<Value>)>>,
 }
 
 impl Ed {
     pub fn new(app: AppState) -> Ed {
+        let written = StoredValue::new(None::<(String, Arc<Value>)>);
         let doc = Memo::new(move |prev: Option<&Doc>| {
+            let mine = written
+                .try_update_value(Option::take)
+                .flatten()
+                .filter(|(t, _)| app.scenario.with(|text| t == text));
+            if let Some((_, value)) = mine {
+                return Doc { value, error: None };
+            }
             app.scenario.with(|text| match json::parse_object(text) {
                 Ok(v) => Doc {
                     value: Arc::new(v),
@@ -135,6 +146,7 @@ impl Ed {
             registry,
             registry_version,
             flush_pending: StoredValue::new(false),
+            written,
         }
     }
 
@@ -154,7 +166,9 @@ impl Ed {
         let mut v = (*doc.value).clone();
         f(&mut v);
         if v != *doc.value {
-            self.app.scenario.set(json::to_text(&v));
+            let text = json::to_text(&v);
+            self.written.set_value(Some((text.clone(), Arc::new(v))));
+            self.app.scenario.set(text);
         }
     }
 
