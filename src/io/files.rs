@@ -1,6 +1,6 @@
 //! Files in and out of the page: the scenario as JSON (export and import), its shares as an
-//! AWS Batch or Kueue configuration (import dialog and exports: [`config`]), the results as
-//! JSON (SPEC 8, computed on demand) and as CSV (per-share summary, per-job rows, events,
+//! AWS Batch or Kueue configuration (import dialog and exports: [`super::config`]), the results as
+//! JSON (SPEC 8, made by an engine worker) and as CSV (per-share summary, per-job rows, events,
 //! from the last run's [`Digest`]), each chart as PNG (drawn again at twice its page size, with
 //! its title and share legend: [`chart_png`]) and the occupancy as SVG
 //! (the occupancy charts' own drawing, on plotters' SVG backend).
@@ -592,7 +592,7 @@ pub fn export_result(
 }
 
 /// Downloads the report (SPEC 14) of `text`, one self-contained HTML file, made in an engine
-/// worker (the page's [`EngineService`](crate::worker::service::EngineService)), so a large
+/// worker (the page's [`EngineService`]), so a large
 /// scenario never freezes the page ("Making the report…" meanwhile). The file is
 /// `<scenario name>.html`; the scenario's problems go in a notice. With `compare` (the page's
 /// comparison is switched on) the report holds the comparison too (SPEC 9.1,

@@ -175,7 +175,7 @@ pub struct AppState {
     pub status: RwSignal<RunStatus>,
     /// The result shown is not of the current text (a view of `status`).
     pub stale: Stale,
-    /// Where the simulation worker is (`data-worker`).
+    /// Where the runs' engine worker is (`data-worker`).
     pub worker: RwSignal<WorkerState>,
     /// The timeline cursor (seconds), shared by the charts and the "state at t" panel.
     pub cursor: RwSignal<Option<f64>>,

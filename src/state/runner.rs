@@ -119,8 +119,8 @@ impl AppState {
         }
     }
 
-    /// Starts the simulation worker ahead of a large run (no effect if it runs already, or
-    /// once the page is gone).
+    /// Starts the engine worker and has it optimise its code with a small run, ahead of a
+    /// large run (no effect once warmed, or once the page is gone).
     pub fn warm_worker(&self) {
         if self.runner.try_with_value(|r| r.no_worker) == Some(false) {
             if let Err(e) = self.client().warm() {

@@ -3,7 +3,7 @@
 //! cursor, says in a sentence or two what the engine did then, outlines and labels the
 //! elements to look at (a share's allocation chart, a job's timeline row, an event of the
 //! log, the "state at t" panel, the compare view) and scrolls them into view, and may offer
-//! an edit to try. This module owns the story format ([`format`]), the checks of a story's
+//! an edit to try. This module owns the story format ([`format`](mod@format)), the checks of a story's
 //! claims against the engine ([`claims`], run by the native tests), the player's state and
 //! its narration card ([`StoryCard`]: Back / Next, the arrow keys, "Leave story", which
 //! keeps the scenario as it stands), the first screen's plain-words summary with its

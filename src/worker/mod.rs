@@ -2,7 +2,8 @@
 //! takes time runs in a worker of the engine's own wasm (`crates/engine-worker`, compiled
 //! for speed; the simulator is not in the page's wasm): [`page`] holds the runs' client
 //! ([`WorkerClient`]), [`service`] the client of everything else asked of the engine
-//! (configurations, the comparison and forecast, the CSV import), and [`bridge`] the
+//! (configurations, the comparison and forecast, the CSV import, the report, the result JSON,
+//! the link; Explore's pool in `crate::explore::pool` sends sweeps), and [`bridge`] the
 //! page's one way to read and write JS objects by name and to start a worker.
 //!
 //! `www/loader.js` starts downloading and compiling the engine's wasm beside the page's own
@@ -31,7 +32,9 @@
 //! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
 //! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
 //! | page → worker | [`Request::Compare`] `{ id, scenario, limits }`, answered by [`Response::Compared`] |
-//! | page → worker | [`Request::TraceImport`] `{ id, csv, options }`, answered by [`Response::TraceImported`] |
+//! | page → worker | [`Request::TraceImport`] / [`Request::TraceCheck`] `{ id, csv, options }`, answered by [`Response::TraceImported`] / [`Response::TraceChecked`] |
+//! | page → worker | [`Request::Report`], [`Request::ResultJson`], [`Request::Link`] `{ id, scenario, .. }`, answered by the response of the same name |
+//! | page → worker | [`Request::Sweep`] (a plan, a run), answered (for a run) by [`Response::Sweep`] |
 //! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |
 //! | worker → page | `{kind: "unavailable", message}`, a plain object from the loader (its wasm could not be started) |
 //!

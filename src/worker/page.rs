@@ -84,7 +84,7 @@ pub enum Reply {
         message: String,
     },
     /// The worker could not be started at all (no worker script, no Worker support): the
-    /// page should simulate on its own thread.
+    /// page says it cannot simulate (it has no simulator of its own).
     Unavailable {
         id: Option<u64>,
         message: String,
@@ -115,7 +115,7 @@ struct Inner {
     warmed: bool,
 }
 
-/// The page's handle on the simulation worker (cheap to clone).
+/// The page's handle on the runs' engine worker (cheap to clone).
 #[derive(Clone)]
 pub struct WorkerClient {
     inner: Rc<RefCell<Inner>>,

@@ -1,6 +1,6 @@
 //! The worker's side: the message handler installed by [`worker_main`]. A run is validated,
 //! simulated step by step with progress reports, and its
-//! [`Digest`](quotalab_engine::digest::Digest) posted encoded; a configuration request is
+//! `Digest` posted encoded; a configuration request is
 //! answered by [`crate::config::handle`].
 
 use std::cell::{Cell, RefCell};
