@@ -10,7 +10,7 @@
 use std::cell::{Cell, RefCell};
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use quotalab_engine::analysis::sweep::Sweep;
 use quotalab_engine_worker::protocol::{Request, Response};
 use wasm_bindgen::prelude::*;
@@ -268,9 +268,7 @@ fn spawn_one(pool: &Pool, generation: u64, index: usize) -> Result<Slot, String>
 }
 
 fn send(worker: &Worker, bytes: &[u8]) -> Result<(), JsValue> {
-    let array = Uint8Array::from(bytes);
-    let buffer = array.buffer();
-    worker.post_message_with_transfer(&array, &Array::of1(&buffer))
+    bridge::post_bytes(worker, bytes)
 }
 
 /// Hands out runs to every ready worker with room.

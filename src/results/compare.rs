@@ -43,8 +43,9 @@ impl Comparison {
     }
 }
 
-/// The comparison's runs keep metrics only: no event, the fewest series points.
-pub const COMPARE_LIMITS: DigestLimits = DigestLimits {
+/// The comparison's runs (and the contract card's forecast) keep metrics only: no event,
+/// the fewest series points.
+pub const METRICS_ONLY: DigestLimits = DigestLimits {
     max_points: 2,
     max_events: 0,
 };
@@ -305,7 +306,7 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
         }
         let job = Job::Compare {
             scenario: source.get(),
-            limits: COMPARE_LIMITS,
+            limits: METRICS_ONLY,
         };
         // Simulated three ways in an engine worker; only the latest request's answer shows.
         asked.update_value(|n| *n += 1);

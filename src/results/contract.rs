@@ -13,18 +13,12 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_engine::analysis::contract_card::{self, Card, Row, NO_AGREEMENT};
 use quotalab_engine::compare::ShareForecast;
-use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::digest::Digest;
 use quotalab_engine_worker::jobs::{Answer, Job};
 
 use crate::state::AppState;
 use crate::ui::palette;
 use crate::worker::service::use_engine_service;
-
-/// The forecast's runs keep metrics only: no event, the fewest series points.
-const FORECAST_LIMITS: DigestLimits = DigestLimits {
-    max_points: 2,
-    max_events: 0,
-};
 
 fn rows(rows: Vec<Row>, class: &'static str) -> impl IntoView {
     view! {
@@ -96,7 +90,7 @@ pub fn ContractCards(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView
         // Simulated three ways in an engine worker: the page never waits for it.
         let job = Job::Compare {
             scenario: app.scenario.get_untracked(),
-            limits: FORECAST_LIMITS,
+            limits: super::compare::METRICS_ONLY,
         };
         service.send(job, move |answer| {
             let Answer::Compared(Ok(c)) = answer else {

@@ -40,6 +40,13 @@ pub fn engine_worker() -> Result<Worker, JsValue> {
     start.call0(&JsValue::NULL)?.dyn_into::<Worker>()
 }
 
+/// Posts `bytes` to `worker` as a `Uint8Array` whose buffer is transferred, not copied (every
+/// postcard message the page sends a worker).
+pub fn post_bytes(worker: &Worker, bytes: &[u8]) -> Result<(), JsValue> {
+    let (array, buffer) = quotalab_engine_worker::web::to_js(bytes);
+    worker.post_message_with_transfer(&array, &js_sys::Array::of1(&buffer))
+}
+
 /// A module worker running the script at `url` (Explore's pool and the report).
 pub fn module_worker(url: &str) -> Result<Worker, JsValue> {
     let options = WorkerOptions::new();

@@ -3,7 +3,7 @@
 //! for speed; the simulator is not in the page's wasm): [`page`] holds the runs' client
 //! ([`WorkerClient`]), [`service`] the client of everything else asked of the engine
 //! (configurations, the comparison and forecast, the CSV import, the report, the result JSON,
-//! the link; Explore's pool in `crate::explore::pool` sends sweeps), and [`bridge`] the
+//! the link; the Explore panel's pool, `explore/pool.rs`, sends sweeps), and [`bridge`] the
 //! page's one way to read and write JS objects by name and to start a worker.
 //!
 //! `www/loader.js` starts downloading and compiling the engine's wasm beside the page's own
@@ -41,7 +41,7 @@
 //! The page shows where its run worker is ([`WorkerState`]) as `data-worker` on the run
 //! progress line: `idle`, `starting`, `ready` (it fetches nothing more), or `off` (none can
 //! be started: the page says so; the component tests, which have no worker, run the engine
-//! in-process instead, `crate::state::set_local_engine`).
+//! in-process instead: the runner's `set_local_engine`).
 //!
 //! A run is cancelled by terminating the worker (it truly stops the CPU work; a fresh worker
 //! is started at once for the next run, and begins at once: the module is compiled and V8

@@ -4,7 +4,7 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
 use wasm_bindgen::prelude::*;
@@ -14,7 +14,7 @@ use web_sys::{MessageEvent, Worker};
 use quotalab_engine_worker::protocol::{
     decode_result, from_pairs, Phase, Request, Response, Timing, UNAVAILABLE,
 };
-use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message, to_js};
+use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message};
 
 use super::bridge;
 
@@ -391,10 +391,7 @@ fn on_error(inner: &mut Inner, generation: u64, message: String) -> Option<Reply
 
 /// Posts an encoded request, transferring its buffer.
 fn send(worker: &Worker, request: &[u8]) -> Result<(), String> {
-    let (array, buffer) = to_js(request);
-    worker
-        .post_message_with_transfer(&array, &Array::of1(&buffer))
-        .map_err(|e| js_message(&e))
+    bridge::post_bytes(worker, request).map_err(|e| js_message(&e))
 }
 
 fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Reply> {

@@ -11,14 +11,12 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use leptos::prelude::*;
-use quotalab_engine::input::path::Path;
-use quotalab_engine::Problem;
 use quotalab_engine_worker::config::Envelope;
 use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
-use quotalab_engine_worker::protocol::{from_pairs, Bytes, Request, Response};
-use quotalab_engine_worker::web::{js_message, to_js};
+use quotalab_engine_worker::protocol::{from_pair, from_pairs, Bytes, Request, Response};
+use quotalab_engine_worker::web::js_message;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
@@ -105,8 +103,7 @@ thread_local! {
 }
 
 fn post(worker: &Worker, bytes: &[u8]) {
-    let (array, buffer) = to_js(bytes);
-    let _ = worker.post_message_with_transfer(&array, &Array::of1(&buffer));
+    let _ = super::bridge::post_bytes(worker, bytes);
 }
 
 /// The page's backend: an engine worker of its own.
@@ -215,18 +212,12 @@ fn on_response(bytes: &[u8]) {
                 Err(problems) => Answer::Compared(Err(from_pairs(problems))),
             },
         ),
-        Ok(Response::TraceImported { id, result }) => (
-            id,
-            Answer::TraceImported(
-                result.map_err(|(path, message)| Problem::new(Path::named(path), message)),
-            ),
-        ),
-        Ok(Response::TraceChecked { id, result }) => (
-            id,
-            Answer::TraceChecked(
-                result.map_err(|(path, message)| Problem::new(Path::named(path), message)),
-            ),
-        ),
+        Ok(Response::TraceImported { id, result }) => {
+            (id, Answer::TraceImported(result.map_err(from_pair)))
+        }
+        Ok(Response::TraceChecked { id, result }) => {
+            (id, Answer::TraceChecked(result.map_err(from_pair)))
+        }
         Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
         Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),

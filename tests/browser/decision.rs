@@ -7,7 +7,7 @@ use std::sync::Arc;
 use leptos::prelude::*;
 use quotalab_app::charts::allocation::{self, PanelSummary};
 use quotalab_app::io::presets;
-use quotalab_app::results::compare::{view_of, COMPARE_LIMITS};
+use quotalab_app::results::compare::{view_of, METRICS_ONLY};
 use quotalab_app::results::summary::SummaryTable;
 use quotalab_engine::compare::{self, Delta, Verdict};
 use quotalab_engine::digest::{Digest, DigestLimits};
@@ -93,7 +93,7 @@ fn compare_verdict_agrees_with_the_table() {
     // As the page gets it: made in the engine worker, sent across, viewed.
     let made = quotalab_engine_worker::jobs::compare_scenario(
         presets::RESEARCH_ORG.inline().unwrap(),
-        COMPARE_LIMITS,
+        METRICS_ONLY,
     )
     .expect("valid");
     let bytes = quotalab_engine_worker::jobs::encode_compared(&made).unwrap();

@@ -238,10 +238,12 @@ pub fn to_pairs(problems: &[Problem]) -> Pairs {
 }
 
 pub fn from_pairs(pairs: Pairs) -> Vec<Problem> {
-    pairs
-        .into_iter()
-        .map(|(path, message)| Problem::new(Path::named(path), message))
-        .collect()
+    pairs.into_iter().map(from_pair).collect()
+}
+
+/// A problem from its `(path, message)` pair (the path kept as the text it displays).
+pub fn from_pair((path, message): (String, String)) -> Problem {
+    Problem::new(Path::named(path), message)
 }
 
 /// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`].
