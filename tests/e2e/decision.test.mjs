@@ -97,6 +97,9 @@ test('compare tables never overlap; the summary decision columns are in view at 
     await page.getByTestId('compare-toggle').check();
     for (const id of ['pool', 'research', 'philly']) {
       await pick(page, id, true);
+      // The summary as a person reads it: in view (an off-screen card is not laid out,
+      // `content-visibility: auto`, and the last loop's screenshot scrolled to the compare card).
+      await page.locator('table.summary').scrollIntoViewIfNeeded();
       const m = await layout(page, DECISION);
       const where = `${id} at ${width} px`;
       assert.ok(m.tables.length >= 3, `${where}: tables`);
