@@ -1,0 +1,93 @@
+// Command kueue-oracle replays a Quota Lab Kueue-model scenario through the real Kueue
+// scheduler (SPEC 12.1) and prints its decisions:
+//
+//	kueue-oracle FILE|-          one scenario; prints {"kueue_version": ..., "events": [...]}
+//	kueue-oracle --lines         JSON lines in, one answer per line out ({"error": ...} for a
+//	                             scenario it cannot replay), for differential tests
+//
+// It is a test instrument: the engine never depends on it.
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+
+	"github.com/go-logr/logr"
+	ctrl "sigs.k8s.io/controller-runtime"
+)
+
+// KueueVersion is the Kueue release linked in (go.mod pins it).
+var KueueVersion = func() string {
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, m := range info.Deps {
+			if m.Path == "sigs.k8s.io/kueue" {
+				return m.Version
+			}
+		}
+	}
+	return "unknown"
+}()
+
+func ctrlLog() logr.Logger { return logr.Discard() }
+
+func answer(text []byte) (any, error) {
+	sc, err := ParseScenario(text)
+	if err != nil {
+		return nil, err
+	}
+	out, err := Replay(sc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range out.Events {
+		out.Events[i].T = seconds(out.Events[i].TimeMs)
+	}
+	return out, nil
+}
+
+func main() {
+	ctrl.SetLogger(logr.Discard())
+	args := os.Args[1:]
+	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(os.Stderr, "usage: kueue-oracle FILE|-   or   kueue-oracle --lines")
+		os.Exit(2)
+	}
+	if args[0] == "--lines" {
+		in := bufio.NewScanner(os.Stdin)
+		in.Buffer(make([]byte, 1<<20), 1<<30)
+		out := bufio.NewWriter(os.Stdout)
+		enc := json.NewEncoder(out)
+		for in.Scan() {
+			a, err := answer(in.Bytes())
+			if err != nil {
+				a = map[string]string{"error": err.Error()}
+			}
+			_ = enc.Encode(a)
+			_ = out.Flush()
+		}
+		return
+	}
+	var text []byte
+	var err error
+	if args[0] == "-" {
+		text, err = io.ReadAll(os.Stdin)
+	} else {
+		text, err = os.ReadFile(args[0])
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(2)
+	}
+	a, err := answer(text)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "error: %v\n", err)
+		os.Exit(2)
+	}
+	enc := json.NewEncoder(os.Stdout)
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(a)
+}
