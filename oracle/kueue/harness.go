@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"sort"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"k8s.io/client-go/tools/record"
 	testingclock "k8s.io/utils/clock/testing"
 	"k8s.io/utils/ptr"
+	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/controller-runtime/pkg/event"
@@ -140,6 +142,22 @@ type harness struct {
 	nowMs      int64
 	events     []Event
 	cycles     int
+	recorder   *record.FakeRecorder
+}
+
+// drainRecorder empties Kueue's event recorder (its events are not decisions), printing
+// them when tracing.
+func (h *harness) drainRecorder() {
+	for {
+		select {
+		case e := <-h.recorder.Events:
+			if trace {
+				fmt.Fprintf(os.Stderr, "  event: %s\n", e)
+			}
+		default:
+			return
+		}
+	}
 }
 
 // Replay runs a scenario through Kueue's scheduler, cache and queue manager, with the
@@ -156,7 +174,7 @@ func Replay(sc *Scenario) (*Output, error) {
 }
 
 func (h *harness) build() error {
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithCancel(ctrl.LoggerInto(context.Background(), ctrl.Log))
 	_ = cancel // the harness lives for one replay; the context is dropped with it
 	h.ctx = ctx
 	h.clock = testingclock.NewFakeClock(epoch)
@@ -198,8 +216,9 @@ func (h *harness) build() error {
 	store := expectations.NewStore("preemptions")
 	queues, requeuer := qcache.NewManagerForUnitTestsWithRequeuer(h.cl, h.cache, qcache.WithPreemptionExpectations(store))
 	h.queues, h.requeuer = queues, requeuer
-	recorder := record.NewFakeRecorder(1 << 20)
-	recorder.IncludeObject = false
+	recorder := record.NewFakeRecorder(1 << 16)
+	recorder.IncludeObject = true
+	h.recorder = recorder
 	h.reconciler = core.NewWorkloadReconciler(h.cl, h.queues, h.cache, recorder, core.WithPreemptionExpectations(store))
 
 	log := ctrlLog()
@@ -298,7 +317,8 @@ func (h *harness) run() error {
 		byID[j.spec.ID] = j
 	}
 	submitted := 0
-	order := h.sc.Jobs
+	order := append([]Job(nil), h.sc.Jobs...)
+	sort.SliceStable(order, func(a, b int) bool { return order[a].SubmitMs < order[b].SubmitMs })
 	for {
 		next := int64(math.MaxInt64)
 		if submitted < len(order) {
@@ -317,6 +337,9 @@ func (h *harness) run() error {
 		}
 		if h.sc.HorizonMs != nil && next > *h.sc.HorizonMs {
 			return nil
+		}
+		if h.cycles > maxCyclesInAll {
+			return &NotSettled{AtMs: next, Cycles: h.cycles, Last: h.events[max(0, len(h.events)-4):]}
 		}
 		h.nowMs = next
 		h.clock.SetTime(epoch.Add(time.Duration(next) * time.Millisecond))
@@ -337,7 +360,8 @@ func (h *harness) run() error {
 			if err := h.cl.Get(h.ctx, j.key, wl); err != nil {
 				return err
 			}
-			if err := workload.Finish(h.ctx, h.cl, wl, kueue.WorkloadFinishedReasonSucceeded, "Job finished successfully", h.clock); err != nil {
+			workload.SetFinishedCondition(wl, h.clock.Now(), kueue.WorkloadFinishedReasonSucceeded, "Job finished successfully")
+			if err := h.cl.Status().Update(h.ctx, wl); err != nil {
 				return fmt.Errorf("finishing %s: %v", j.spec.ID, err)
 			}
 			h.written = append(h.written, j.key)
@@ -407,14 +431,12 @@ func (h *harness) release(j *jobState) error {
 	if ev == nil {
 		return fmt.Errorf("%s: released without an eviction", j.spec.ID)
 	}
-	err := workload.PatchAdmissionStatus(h.ctx, h.cl, wl, h.clock, func(wl *kueue.Workload) (bool, error) {
-		updated := workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, ev.Reason == kueue.WorkloadEvictedByPreemption)
-		if workload.UnsetQuotaReservationWithCondition(wl, "Pending", ev.Message, h.clock.Now()) {
-			updated = true
-		}
-		return updated, nil
-	})
-	if err != nil {
+	// A status update, not Kueue's server-side apply: the fake client's stand-in for SSA
+	// (a strategic merge) cannot remove the admission, and a stale admission would change
+	// how the workload is queued again.
+	workload.SetRequeuedCondition(wl, ev.Reason, ev.Message, ev.Reason == kueue.WorkloadEvictedByPreemption)
+	workload.UnsetQuotaReservationWithCondition(wl, "Pending", ev.Message, h.clock.Now())
+	if err := h.cl.Status().Update(h.ctx, wl); err != nil {
 		return fmt.Errorf("releasing %s: %v", j.spec.ID, err)
 	}
 	h.written = append(h.written, j.key)
@@ -472,6 +494,9 @@ func (h *harness) deliver() (changed bool) {
 			j.completeAt = -1
 			j.releaseAt = h.nowMs + h.sc.GraceMs
 		}
+		if trace {
+			fmt.Fprintf(os.Stderr, "  %s: reserved %v evicted %v\n", id, workload.HasQuotaReservation(now), workload.IsEvicted(now))
+		}
 		h.known[key] = now.DeepCopy()
 		h.reconciler.Update(event.TypedUpdateEvent[*kueue.Workload]{ObjectOld: old, ObjectNew: now})
 	}
@@ -483,16 +508,20 @@ func (h *harness) deliver() (changed bool) {
 // Victims whose grace is 0 are released between cycles, as the job controller would.
 func (h *harness) cycles_() error {
 	for guard := 0; ; guard++ {
-		if guard > 10_000 {
-			return fmt.Errorf("t=%s: Kueue's cycles did not settle after 10000 cycles", fmtMs(h.nowMs))
+		if guard >= maxCycles {
+			return &NotSettled{AtMs: h.nowMs, Cycles: guard, Last: h.events[max(0, len(h.events)-4):]}
 		}
 		pending := h.queues.Dump()
 		if len(pending) == 0 {
 			return nil
 		}
 		before := dumpText(pending) + "|" + dumpText(h.queues.DumpInadmissible())
+		if trace {
+			fmt.Fprintf(os.Stderr, "t=%s cycle %d: pending %s\n", fmtMs(h.nowMs), h.cycles+1, before)
+		}
 		schedule(h.sched, h.ctx)
 		h.cycles++
+		h.drainRecorder()
 		changed := h.deliver()
 		// Grace 0: the victim is gone at once; its quota is free for the next cycle.
 		for _, j := range h.sorted(func(j *jobState) bool { return j.releaseAt == h.nowMs }) {
@@ -528,5 +557,35 @@ func dumpText(d map[kueue.ClusterQueueReference][]workload.Reference) string {
 	}
 	return b.String()
 }
+
+// maxCycles bounds the cycles of one instant: Kueue's cycles can alternate forever (a
+// preemptor evicts a borrower that is admitted again before it, and so on).
+const maxCycles = 500
+
+// maxCyclesInAll bounds a whole replay without a horizon (a preemption circle over time).
+const maxCyclesInAll = 200_000
+
+// NotSettled says Kueue's cycles at one instant kept changing the state: a livelock of
+// the real scheduler (or of the harness), reported rather than compared.
+type NotSettled struct {
+	AtMs   int64
+	Cycles int
+	Last   []Event
+}
+
+func (e *NotSettled) Error() string {
+	var last []string
+	for _, ev := range e.Last {
+		s := ev.Kind + " " + ev.Job
+		if ev.By != "" {
+			s += " by " + ev.By
+		}
+		last = append(last, s)
+	}
+	return fmt.Sprintf("not settled: at t=%s Kueue's cycles kept changing the state for %d cycles (last decisions: %s)", fmtMs(e.AtMs), e.Cycles, strings.Join(last, ", "))
+}
+
+// trace prints each cycle's queues on stderr (QUOTALAB_ORACLE_TRACE=1).
+var trace = os.Getenv("QUOTALAB_ORACLE_TRACE") != ""
 
 func fmtMs(ms int64) string { return fmt.Sprintf("%vs", seconds(ms)) }

@@ -17,6 +17,7 @@ import (
 	"runtime/debug"
 
 	"github.com/go-logr/logr"
+	"github.com/go-logr/logr/funcr"
 	ctrl "sigs.k8s.io/controller-runtime"
 )
 
@@ -50,7 +51,13 @@ func answer(text []byte) (any, error) {
 }
 
 func main() {
-	ctrl.SetLogger(logr.Discard())
+	if v := os.Getenv("QUOTALAB_ORACLE_LOG"); v == "" {
+		ctrl.SetLogger(logr.Discard())
+	} else {
+		level := 0
+		fmt.Sscan(v, &level)
+		ctrl.SetLogger(funcr.New(func(prefix, args string) { fmt.Fprintln(os.Stderr, prefix, args) }, funcr.Options{Verbosity: level}))
+	}
 	args := os.Args[1:]
 	if len(args) != 1 || args[0] == "-h" || args[0] == "--help" {
 		fmt.Fprintln(os.Stderr, "usage: kueue-oracle FILE|-   or   kueue-oracle --lines")

@@ -1,0 +1,175 @@
+//! Random Kueue-model scenarios for the differential test (SPEC 12.1): cohorts up to three
+//! levels, nominal quotas, borrowing and lending limits, every preemption policy, strict
+//! and best-effort FIFO, fair sharing with weights, grace 0 or more, and jobs submitted
+//! at distinct seconds (Kueue orders ties by UID, the engine by file order).
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde_json::{json, Map, Value};
+
+/// Instance types the generator uses (catalogue names, so no `instance_types` block).
+const TYPES: [&str; 2] = ["ml.g5.xlarge", "ml.g5.2xlarge"];
+
+/// Case `case` of the run seeded `seed`: the same pair always gives the same scenario.
+pub fn scenario(seed: u64, case: u64) -> Value {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(case));
+    let r = &mut rng;
+    let types: &[&str] = if r.random_bool(0.2) {
+        &TYPES
+    } else {
+        &TYPES[..1]
+    };
+    let fair = r.random_bool(0.3);
+
+    // Cohorts: a root, and up to three more below it (at most three levels).
+    let mut cohorts: Vec<(String, Option<usize>, usize)> = Vec::new(); // name, parent, depth
+    let n_cohorts = r.random_range(0..=4usize);
+    for i in 0..n_cohorts {
+        let name = format!("co{i}");
+        if i == 0 {
+            cohorts.push((name, None, 1));
+        } else {
+            let candidates: Vec<usize> = (0..i).filter(|&p| cohorts[p].2 < 3).collect();
+            let p = candidates[r.random_range(0..candidates.len())];
+            let depth = cohorts[p].2 + 1;
+            cohorts.push((name, Some(p), depth));
+        }
+    }
+    let quota = |r: &mut ChaCha8Rng, lo: u64, hi: u64| -> Map<String, Value> {
+        types
+            .iter()
+            .map(|t| (t.to_string(), json!(r.random_range(lo..=hi))))
+            .collect()
+    };
+    let weight = |r: &mut ChaCha8Rng| -> Value {
+        [json!(0), json!(0.5), json!(1), json!(2)][r.random_range(0..4usize)].clone()
+    };
+    let cohort_json: Vec<Value> = cohorts
+        .iter()
+        .map(|(name, parent, _)| {
+            let mut c = Map::new();
+            c.insert("name".into(), json!(name));
+            if let Some(p) = parent {
+                c.insert("parent".into(), json!(cohorts[*p].0));
+                if r.random_bool(0.2) {
+                    c.insert("borrowing_limit".into(), Value::Object(quota(r, 0, 3)));
+                }
+            }
+            if r.random_bool(0.4) {
+                let limits = quota(r, 0, 3);
+                if parent.is_some() && r.random_bool(0.3) {
+                    let lend: Map<String, Value> = limits
+                        .iter()
+                        .map(|(k, v)| (k.clone(), json!(r.random_range(0..=v.as_u64().unwrap()))))
+                        .collect();
+                    c.insert("lending_limit".into(), Value::Object(lend));
+                }
+                c.insert("limits".into(), Value::Object(limits));
+            }
+            if fair && r.random_bool(0.4) {
+                c.insert("weight".into(), weight(r));
+            }
+            Value::Object(c)
+        })
+        .collect();
+
+    let n_shares = r.random_range(2..=5usize);
+    let mut shares = Vec::new();
+    for i in 0..n_shares {
+        let mut s = Map::new();
+        s.insert(
+            "name".into(),
+            json!(format!("cq-{}", (b'a' + i as u8) as char)),
+        );
+        let limits = quota(r, 0, 5);
+        let cohort = (!cohorts.is_empty() && r.random_bool(0.9))
+            .then(|| cohorts[r.random_range(0..cohorts.len())].0.clone());
+        if let Some(c) = &cohort {
+            s.insert("cohort".into(), json!(c));
+            if r.random_bool(0.3) {
+                s.insert("borrowing_limit".into(), Value::Object(quota(r, 0, 4)));
+            }
+            if r.random_bool(0.3) {
+                let lend: Map<String, Value> = limits
+                    .iter()
+                    .map(|(k, v)| (k.clone(), json!(r.random_range(0..=v.as_u64().unwrap()))))
+                    .collect();
+                s.insert("lending_limit".into(), Value::Object(lend));
+            }
+        }
+        s.insert("limits".into(), Value::Object(limits));
+        if r.random_bool(0.3) {
+            s.insert("queueing".into(), json!("strict_fifo"));
+        }
+        let within =
+            ["never", "lower_priority", "lower_or_newer_equal_priority"][r.random_range(0..3usize)];
+        let reclaim = ["never", "lower_priority", "any"][r.random_range(0..3usize)];
+        let mut p = Map::new();
+        p.insert("within_share".into(), json!(within));
+        p.insert("reclaim".into(), json!(reclaim));
+        if reclaim != "never" && r.random_bool(0.3) {
+            let mut b = Map::new();
+            b.insert("policy".into(), json!("lower_priority"));
+            if r.random_bool(0.5) {
+                b.insert(
+                    "max_priority_threshold".into(),
+                    json!(r.random_range(-1..=2i64)),
+                );
+            }
+            p.insert("borrow_within_cohort".into(), Value::Object(b));
+        }
+        s.insert("preemption".into(), Value::Object(p));
+        if fair && r.random_bool(0.5) {
+            s.insert("weight".into(), weight(r));
+        }
+        shares.push(Value::Object(s));
+    }
+
+    // Jobs at distinct seconds.
+    let n_jobs = r.random_range(3..=12usize);
+    let mut t = 0u64;
+    let mut jobs = Vec::new();
+    for i in 0..n_jobs {
+        if i > 0 {
+            t += r.random_range(1..=6u64);
+        }
+        let share = r.random_range(0..n_shares);
+        jobs.push(json!({
+            "id": format!("j{i}"),
+            "share": shares[share]["name"],
+            "instance_type": types[r.random_range(0..types.len())],
+            "instances": r.random_range(1..=3u64),
+            "priority": r.random_range(-1..=3i64),
+            "submit_s": t,
+            "work_s": r.random_range(1..=25u64),
+        }));
+    }
+
+    let grace = if r.random_bool(0.5) {
+        0
+    } else {
+        r.random_range(1..=5u64)
+    };
+    let mut top = Map::new();
+    top.insert("format".into(), json!("quotalab/v1"));
+    top.insert("model".into(), json!("kueue"));
+    top.insert("name".into(), json!(format!("random {seed}/{case}")));
+    top.insert("horizon_s".into(), json!(400));
+    top.insert("queue".into(), json!({"preemption_grace_s": grace}));
+    if fair {
+        let strategies = [
+            json!([
+                "less_than_or_equal_to_final_share",
+                "less_than_initial_share"
+            ]),
+            json!(["less_than_or_equal_to_final_share"]),
+            json!(["less_than_initial_share"]),
+        ][r.random_range(0..3usize)]
+        .clone();
+        top.insert("fair_sharing".into(), json!({ "strategies": strategies }));
+    }
+    top.insert("cohorts".into(), Value::Array(cohort_json));
+    top.insert("shares".into(), Value::Array(shares));
+    top.insert("jobs".into(), Value::Array(jobs));
+    Value::Object(top)
+}

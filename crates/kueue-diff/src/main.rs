@@ -1,0 +1,196 @@
+//! `kueue-diff`: the Kueue model against the real Kueue scheduler (SPEC 12.1).
+//!
+//!   kueue-diff oracle FILE             Kueue's decisions on a scenario (generated workloads
+//!                                      expanded by the engine first)
+//!   kueue-diff random N [--seed S] [--keep DIR] [--quiet] [--min-identical P]
+//!                                      N random scenarios through both; prints each
+//!                                      difference with a minimal scenario (--quiet: one
+//!                                      line, not minimized); --keep writes each minimal
+//!                                      scenario as a regression fixture; exits 1 when a
+//!                                      case differs, or with --min-identical when fewer
+//!                                      than P% are identical
+//!   kueue-diff case SEED CASE          prints one generated scenario
+//!   kueue-diff check DIR               the engine against recorded fixtures (no Go needed)
+//!
+//! `./run kueue-oracle` builds the harness and calls this.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use quotalab_kueue_diff::{decisions, expand, generate, minimize, oracle::Oracle, regressions};
+use serde_json::json;
+
+fn usage() -> ExitCode {
+    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE | check DIR");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("oracle") if args.len() == 2 => oracle(&args[1]),
+        Some("random") if args.len() >= 2 => random(&args[1..]),
+        Some("case") if args.len() == 3 => {
+            let (Ok(seed), Ok(case)) = (args[1].parse(), args[2].parse()) else {
+                return usage();
+            };
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&generate::scenario(seed, case)).unwrap()
+            );
+            Ok(true)
+        }
+        Some("check") if args.len() == 2 => regressions::check_dir(Path::new(&args[1])).map(|n| {
+            println!("{n} regression fixtures: the engine decides as recorded");
+            true
+        }),
+        _ => return usage(),
+    };
+    match result {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn read(path: &str) -> Result<String, String> {
+    if path == "-" {
+        let mut s = String::new();
+        std::io::Read::read_to_string(&mut std::io::stdin(), &mut s).map_err(|e| e.to_string())?;
+        Ok(s)
+    } else {
+        std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))
+    }
+}
+
+fn oracle(path: &str) -> Result<bool, String> {
+    let text = read(path)?;
+    let (explicit, _) = expand::expand(&text)?;
+    let mut o = Oracle::start()?;
+    let a = o.ask(&explicit)?;
+    let out = json!({"kueue_version": a.kueue_version, "events": a.events});
+    println!("{}", serde_json::to_string_pretty(&out).unwrap());
+    Ok(true)
+}
+
+fn random(args: &[String]) -> Result<bool, String> {
+    let n: u64 = args[0]
+        .parse()
+        .map_err(|_| format!("N must be a whole number (got {:?})", args[0]))?;
+    let mut seed = 1u64;
+    let mut keep: Option<String> = None;
+    let mut quiet = false;
+    let mut min_identical: Option<f64> = None;
+    let mut i = 1;
+    while i < args.len() {
+        match args[i].as_str() {
+            "--seed" => {
+                seed = args
+                    .get(i + 1)
+                    .and_then(|s| s.parse().ok())
+                    .ok_or("--seed takes a whole number")?;
+                i += 1;
+            }
+            "--keep" => {
+                keep = Some(args.get(i + 1).ok_or("--keep takes a directory")?.clone());
+                i += 1;
+            }
+            "--quiet" => quiet = true,
+            "--min-identical" => {
+                min_identical = Some(
+                    args.get(i + 1)
+                        .and_then(|s| s.parse().ok())
+                        .ok_or("--min-identical takes a percentage")?,
+                );
+                i += 1;
+            }
+            other => return Err(format!("unknown option {other:?}")),
+        }
+        i += 1;
+    }
+    let started = Instant::now();
+    let mut o = Oracle::start()?;
+    let (mut same, mut different, mut skipped, mut unsettled) = (0u64, 0u64, 0u64, 0u64);
+    let mut engine_s = 0f64;
+    let mut kueue_s = 0f64;
+    for case in 0..n {
+        let s = generate::scenario(seed, case);
+        let text = serde_json::to_string(&s).unwrap();
+        let (explicit, _) = match expand::expand(&text) {
+            Ok(x) => x,
+            Err(e) => {
+                skipped += 1;
+                if !quiet {
+                    println!("case {case}: not replayable: {e}");
+                }
+                continue;
+            }
+        };
+        let t0 = Instant::now();
+        let engine = decisions::engine(&text)?;
+        engine_s += t0.elapsed().as_secs_f64();
+        let t0 = Instant::now();
+        let kueue = match o.ask(&explicit) {
+            Ok(a) => a,
+            Err(e) if e.starts_with("not settled") => {
+                unsettled += 1;
+                println!("case {case} (seed {seed}): Kueue {e}");
+                continue;
+            }
+            Err(e) => {
+                skipped += 1;
+                println!("case {case}: the Kueue reference refused it: {e}");
+                o = Oracle::start()?;
+                continue;
+            }
+        };
+        kueue_s += t0.elapsed().as_secs_f64();
+        match decisions::first_difference(&engine, &kueue.decisions) {
+            None => same += 1,
+            Some(d) if quiet && keep.is_none() => {
+                different += 1;
+                println!(
+                    "case {case}: {}",
+                    d.to_string().replace('\n', " ").trim_end()
+                );
+            }
+            Some(_) => {
+                different += 1;
+                let small = minimize::minimize(&mut o, &s);
+                let diff = minimize::check(&mut o, &small)?;
+                if !quiet {
+                    println!("case {case} (seed {seed}) differs; minimal scenario:");
+                    println!("{}", serde_json::to_string(&small).unwrap());
+                    if let Some(d) = &diff {
+                        print!("{d}");
+                    }
+                }
+                if let Some(dir) = &keep {
+                    regressions::write(Path::new(dir), seed, case, &small, &mut o)?;
+                }
+            }
+        }
+    }
+    let compared = same + different;
+    let pct = if compared > 0 {
+        same as f64 * 100.0 / compared as f64
+    } else {
+        0.0
+    };
+    println!(
+        "{n} random scenarios (seed {seed}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle, {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+    Ok(match min_identical {
+        Some(floor) if pct < floor => {
+            println!("FAILED: {pct:.1}% identical, below the floor of {floor}%");
+            false
+        }
+        Some(_) => true,
+        None => different == 0,
+    })
+}
