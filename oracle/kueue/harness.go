@@ -174,8 +174,7 @@ func Replay(sc *Scenario) (*Output, error) {
 }
 
 func (h *harness) build() error {
-	ctx, cancel := context.WithCancel(ctrl.LoggerInto(context.Background(), ctrl.Log))
-	_ = cancel // the harness lives for one replay; the context is dropped with it
+	ctx := ctrl.LoggerInto(context.Background(), ctrl.Log)
 	h.ctx = ctx
 	h.clock = testingclock.NewFakeClock(epoch)
 	note := func(key types.NamespacedName) { h.written = append(h.written, key) }
