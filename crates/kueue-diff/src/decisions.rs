@@ -79,13 +79,8 @@ pub fn from_events(events: &[Value]) -> Vec<Decision> {
 
 /// The engine's decisions on a scenario (its result JSON's events).
 pub fn engine(text: &str) -> Result<Vec<Decision>, String> {
-    let run = quotalab_engine::pipeline::run(text, &Default::default()).map_err(|problems| {
-        problems
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let run = quotalab_engine::pipeline::run(text, &Default::default())
+        .map_err(|p| crate::expand::lines(&p))?;
     let json = run.output.into_text().ok_or("no result JSON")?;
     let v: Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
     Ok(from_events(

@@ -13,16 +13,19 @@ pub fn seconds(ms: i64) -> Value {
     }
 }
 
+/// The engine's problems, one per line, as the CLI prints them.
+pub fn lines(problems: &[quotalab_engine::Problem]) -> String {
+    problems
+        .iter()
+        .map(|p| p.to_string())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The scenario text with explicit jobs, or what keeps the reference from replaying it
 /// (an invalid scenario, the AWS model, fields Kueue has no counterpart for).
 pub fn expand(text: &str) -> Result<(Value, Scenario), String> {
-    let loaded = quotalab_engine::validate::load(text).map_err(|problems| {
-        problems
-            .iter()
-            .map(|p| p.to_string())
-            .collect::<Vec<_>>()
-            .join("\n")
-    })?;
+    let loaded = quotalab_engine::validate::load(text).map_err(|p| lines(&p))?;
     let sc = loaded.scenario;
     if sc.model != Model::Kueue {
         return Err(
