@@ -5,6 +5,7 @@ import { mkdtemp, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, extname, join, normalize, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { inflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -232,4 +233,23 @@ export async function downloadFromFilesMenu(page, testid) {
   const path = join(SHOTS, `download-${name}`);
   await dl.saveAs(path);
   return { name, path, bytes: await readFile(path) };
+}
+
+/** The scenario the page's URL carries (`#s=`, SPEC 10's codec), or null when it has none. */
+export async function linkedScenario(page) {
+  const hash = await page.evaluate(() => location.hash);
+  const m = /^#s=([^&]*)/.exec(hash);
+  if (!m) return null;
+  return JSON.parse(inflateSync(Buffer.from(m[1], 'base64url')).toString('utf8'));
+}
+
+/** Waits until the scenario in the URL satisfies `pred` (the link is written after a debounce). */
+export async function waitForLink(page, pred, timeout = 30_000) {
+  const end = Date.now() + timeout;
+  for (;;) {
+    const s = await linkedScenario(page);
+    if (s && pred(s)) return s;
+    if (Date.now() > end) throw new Error(`the link never carried the expected scenario (last: ${JSON.stringify(s)?.slice(0, 300)})`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }
