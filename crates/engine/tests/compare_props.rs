@@ -334,16 +334,14 @@ fn kueue_order_within_an_instant() {
     check_identity(text).unwrap();
 }
 
-/// A known defect, kept here until it is fixed (issue #35's "never a hang"): with preemption
-/// retries unlimited, no horizon and a 10 s grace, these five jobs of two pooled shares
-/// preempt each other in a circle for ever (s0's j3 reclaims s1's borrowing j13, s0's j6
-/// preempts j3 within its share and borrows, s1's j8 reclaims j6, s1's j13 preempts j8
-/// within its share and borrows; each grace later the circle turns again and no job ever
-/// finishes), so the run never ends. The compare property test found it with a random seed
-/// (`./run test` now fixes the seed, `PROPTEST_RNG_SEED`). Run with `--ignored` once the
-/// engine bounds such a circle: it must end.
+/// Issue #35's "never a hang": with preemption retries unlimited, no horizon and a 10 s
+/// grace, these five jobs of two pooled shares preempt each other in a circle for ever (s0's
+/// j3 reclaims s1's borrowing j13, s0's j6 preempts j3 within its share and borrows, s1's j8
+/// reclaims j6, s1's j13 preempts j8 within its share and borrows; each grace later the
+/// circle turns again and no job ever finishes). The compare property test found it with a
+/// random seed. The run stops once its state repeats (SPEC 6, bounded: `simulation::circle`)
+/// and says so.
 #[test]
-#[ignore = "known defect: a preemption circle with no horizon never ends"]
 fn a_preemption_circle_over_time_ends() {
     let text = r#"{"format": "quotalab/v1", "capacity": {"ml.g5.xlarge": 3},
         "queue": {"queueing": "best_effort_fifo", "preemption_grace_s": 10},
@@ -363,4 +361,10 @@ fn a_preemption_circle_over_time_ends() {
     });
     let ended = rx.recv_timeout(std::time::Duration::from_secs(20));
     assert_eq!(ended, Ok(true), "the run did not end within 20 s");
+    let result = quotalab_engine::run_json(text).unwrap();
+    assert!(
+        result.contains(r#""stopped":{"reason":"preemption_circle""#),
+        "the result says why it stopped: {}",
+        &result[..300.min(result.len())]
+    );
 }

@@ -353,6 +353,15 @@ pub fn to_json(sim: &Finished) -> String {
     out.push_str("{\"format\":\"quotalab-result/v1\",\"end_s\":");
     out.push_str(&secs(sim.end()));
     out.push(',');
+    if let Some((first, again)) = sim.circle() {
+        // SPEC 6, bounded: only in a run that would never have ended.
+        let _ = write!(
+            out,
+            "\"stopped\":{{\"reason\":\"preemption_circle\",\"repeats_from_s\":{},\"period_s\":{}}},",
+            secs(first),
+            secs(again - first)
+        );
+    }
     shares_and_totals_json(sc, &shares, &total, &mut out);
     if kueue {
         cohorts_json(sim, &mut out);

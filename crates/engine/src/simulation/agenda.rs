@@ -91,6 +91,13 @@ impl Agenda {
         }
     }
 
+    /// Whether only timers are left: every submission, timed event and escalation is past.
+    pub(super) fn only_timers_left(&self) -> bool {
+        self.submissions.next >= self.submissions.items.len()
+            && self.timed.next >= self.timed.items.len()
+            && self.escalations.next >= self.escalations.items.len()
+    }
+
     /// Sets a timer of `job` (whose epoch is `epoch` now) due `at`.
     pub(super) fn set(&mut self, at: Ms, kind: Timer, job: JobId, epoch: u32) {
         self.seq += 1;

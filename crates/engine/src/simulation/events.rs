@@ -52,7 +52,9 @@ impl<'a> Sim<'a> {
         match self.next_time() {
             Some(t) if self.sc.horizon.is_none_or(|h| t <= h) => {
                 self.instant(t);
-                true
+                // SPEC 6, bounded: without a horizon, a circle of preemptions ends the run.
+                let only_timers = self.agenda.only_timers_left();
+                !(self.sc.horizon.is_none() && self.entered_circle(t, only_timers))
             }
             _ => false,
         }
@@ -304,12 +306,15 @@ impl<'a> Sim<'a> {
         self.timer(done, Timer::Completion, j);
     }
 
-    /// Releases a job's quota (SPEC 3: at completion or at the preempt event).
+    /// Releases a job's quota (SPEC 3: at completion or at the preempt event; SPEC 12.1, in
+    /// the Kueue model, a victim's at the end of its grace).
     pub(super) fn release_quota(&mut self, j: JobId) {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let key = self.akey(j);
-        self.rt[s].remove_admitted(t, key, n);
+        if !self.rt[s].evicted[t].remove(&key) {
+            self.rt[s].remove_admitted(t, key, n);
+        }
         self.usage[t].remove(&self.cfg, s, n);
         if let Some(tree) = self.kueue.trees.get_mut(t) {
             tree.remove_usage(s, n);
@@ -317,6 +322,9 @@ impl<'a> Sim<'a> {
         self.epochs.released();
         self.rt[s].version += 1; // its own usage fell
         self.memo.moved.push(s);
+        if self.sc.is_kueue() {
+            self.requeue_inadmissible(s);
+        }
     }
 
     pub(super) fn release_instances(&mut self, j: JobId) {
@@ -358,6 +366,7 @@ impl<'a> Sim<'a> {
         }
         let p = self.settle_run(j);
         self.end_run(j, p.progress);
+        self.circle.completions += 1;
         let now = self.now;
         let r = &mut self.jobs[j.index()];
         r.saved = p.progress;
@@ -389,7 +398,12 @@ impl<'a> Sim<'a> {
         let (on_preempt, ckpt) = (spec.checkpoint_on_preempt(), spec.checkpoint());
         let grace = self.sc.grace;
         let state = self.jobs[j.index()].state;
-        self.release_quota(j);
+        self.circle.preemptions += 1;
+        if self.sc.is_kueue() && state != State::Scheduled {
+            self.evict_keeping_quota(j);
+        } else {
+            self.release_quota(j);
+        }
         let r = &mut self.jobs[j.index()];
         r.preemptions = r.preemptions.saturating_add(1);
         if state.holding() {
@@ -461,9 +475,32 @@ impl<'a> Sim<'a> {
         }
     }
 
-    /// SPEC 5: at the end of the grace period the victim releases its instances, then
-    /// returns to RUNNABLE (`requeue`) or, past its retries, FAILS.
+    /// SPEC 12.1 (Kueue model): a victim keeps its quota through its grace. It leaves the
+    /// admitted jobs for the evicted ones (candidates before them, never preempted twice).
+    fn evict_keeping_quota(&mut self, j: JobId) {
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let key = self.akey(j);
+        self.rt[s].remove_admitted(t, key, n);
+        self.rt[s].evicted[t].insert(key);
+        self.epochs.new_candidates(); // the candidates' order changed
+        self.rt[s].version += 1;
+        self.memo.moved.push(s);
+    }
+
+    /// Whether job `j` is a victim in its grace still holding its quota (SPEC 12.1).
+    pub(crate) fn is_evicted(&self, j: JobId) -> bool {
+        self.sc.is_kueue() && self.jobs[j.index()].state == State::Preempting
+    }
+
+    /// SPEC 5: at the end of the grace period the victim releases its instances (SPEC 12.1,
+    /// in the Kueue model its quota too), then returns to RUNNABLE (`requeue`) or, past its
+    /// retries, FAILS.
     pub(super) fn grace_end(&mut self, j: JobId) {
+        if self.is_evicted(j) {
+            self.release_quota(j);
+            self.victim_gone(j);
+        }
         self.settle_grace(j, self.now);
         self.release_instances(j);
         self.requeue_or_fail(j);
@@ -561,6 +598,7 @@ impl<'a> Sim<'a> {
                 self.epochs.reconfigured();
                 for rt in &mut self.rt {
                     rt.dirty = true;
+                    rt.aside.clear(); // SPEC 12.1: a ClusterQueue update requeues them
                     for b in rt.buckets.values_mut() {
                         b.reason = None; // re-evaluate every job's reason
                     }
@@ -604,6 +642,7 @@ impl<'a> Sim<'a> {
         let spec = &self.sc.jobs[job];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let old = self.jobs[job].priority;
+        let old_key = self.akey(j);
         match self.jobs[job].state {
             State::Runnable => {
                 let key = self.qkey(j);
@@ -613,6 +652,7 @@ impl<'a> Sim<'a> {
                 let key = self.qkey(j);
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
+                rt.aside.retain(|&a| a != j); // Kueue requeues an updated pending workload
                 rt.fresh.push(j);
                 self.memo.moved.push(s);
             }
@@ -622,6 +662,14 @@ impl<'a> Sim<'a> {
                 self.jobs[job].priority = priority;
                 let key = self.akey(j);
                 self.rt[s].add_admitted(t, key, n);
+                if self.sc.is_kueue() {
+                    self.requeue_inadmissible(s);
+                }
+            }
+            State::Preempting if self.rt[s].evicted[t].remove(&old_key) => {
+                self.jobs[job].priority = priority;
+                let key = self.akey(j);
+                self.rt[s].evicted[t].insert(key);
             }
             _ => self.jobs[job].priority = priority,
         }

@@ -159,10 +159,16 @@ impl Sim<'_> {
     }
 
     /// SPEC 12 fair-sharing candidate order (Kueue `CandidatesOrdering`, common/ordering.go):
-    /// other shares before the preemptor's own, lower priority, latest admission, job id.
-    fn fs_candidate_key(&self, s: usize, c: &Candidate) -> (bool, Priority, Reverse<u64>, u32) {
+    /// victims in their grace first (SPEC 12.1), other shares before the preemptor's own,
+    /// lower priority, latest admission, job id.
+    fn fs_candidate_key(
+        &self,
+        s: usize,
+        c: &Candidate,
+    ) -> (bool, bool, Priority, Reverse<u64>, u32) {
         let r = &self.jobs[c.job.index()];
         (
+            !self.is_evicted(c.job),
             c.share == s,
             r.priority,
             Reverse(r.adm_seq),
@@ -181,7 +187,8 @@ impl Sim<'_> {
         let p = &self.cfg[s].kueue.preemption;
         let mut out = Vec::new();
         let push = |o: usize, out: &mut Vec<Candidate>, variant: Variant| {
-            for k in &self.rt[o].admitted[t] {
+            let rt = &self.rt[o];
+            for k in rt.evicted[t].iter().chain(&rt.admitted[t]) {
                 if self.policy_allows(j, k.job) {
                     out.push(Candidate {
                         job: k.job,

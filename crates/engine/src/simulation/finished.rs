@@ -81,6 +81,12 @@ impl<'a> Finished<'a> {
         &self.sim.record.cohort_integrals
     }
 
+    /// SPEC 6, bounded: `(first, again)` when the run stopped in a circle of preemptions
+    /// (its state at `again` was its state at `first`, so it would repeat for ever).
+    pub fn circle(&self) -> Option<(Ms, Ms)> {
+        self.sim.circle.repeats
+    }
+
     /// Per share, its preemption and SPEC 14 counts, in scenario order.
     pub fn counts(&self) -> &[ShareCounts] {
         &self.sim.books.counts

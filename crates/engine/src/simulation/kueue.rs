@@ -13,9 +13,9 @@ use std::collections::BinaryHeap;
 use crate::input::model::{Priority, Queueing, ReclaimPolicy, TypeIx, WithinShare};
 use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
-use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size};
+use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size, State};
 
-use super::offers::{Heads, KHead, KOffer, PassScratch};
+use super::offers::{Heads, KHead, KOffer, PassScratch, PreemptionWait};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -63,21 +63,21 @@ pub(crate) struct Group {
     pub lca: Option<Node>,
 }
 
-/// SPEC 12 "Order of offers", classical: the key `(borrowing, Reverse(priority), submit,
-/// share)` as one integer with the same order (borrowing in the top bit, then the
-/// priority reversed, the submit time with its sign bit flipped, the share index), so
-/// that choosing the first offer compares integers. Share indices are below 2^31
-/// (`model::limits`).
+/// SPEC 12.1 "Order of offers", classical: the key `(height, Reverse(priority), submit,
+/// share)` as one integer with the same order (the borrowing height in the top byte, then
+/// the priority reversed, the submit time with its sign bit flipped, the share index), so
+/// that choosing the first offer compares integers. Share indices are below 2^24
+/// (`model::limits`: at most 1000 ClusterQueues).
 #[inline(always)]
-fn order_rank(borrows: bool, priority: Priority, submit: i64, s: usize) -> u128 {
+fn order_rank(height: u8, priority: Priority, submit: i64, s: usize) -> u128 {
     let reversed = (i32::MAX as i64 - priority as i64) as u128; // 0..2^32
     let submit = (submit as u64 ^ (1 << 63)) as u128;
-    debug_assert!(s < 1 << 31);
-    ((borrows as u128) << 127) | (reversed << 95) | (submit << 31) | s as u128
+    debug_assert!(s < 1 << 24);
+    ((height as u128) << 120) | (reversed << 88) | (submit << 24) | s as u128
 }
 
-/// The borrowing bit of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
-const BORROWING: u128 = 1 << 127;
+/// The borrowing height of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
+const HEIGHT: u128 = 0xFF << 120;
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
 #[derive(Clone)]
@@ -117,6 +117,12 @@ impl Sim<'_> {
                 tree
             })
             .collect();
+        self.kueue.heights = self
+            .kueue
+            .trees
+            .first()
+            .map(node_heights)
+            .unwrap_or_default();
     }
 
     /// The trial state of type `t` now.
@@ -134,10 +140,35 @@ impl Sim<'_> {
             && trial.sum_used.saturating_add(n) <= self.sc.capacity[t]
     }
 
-    /// [`Sim::tree_fits`] on the current trees (no trial copy), given `available(S,T)`.
-    pub(crate) fn fits_now(&self, available: i128, t: usize, n: u64) -> bool {
+    /// Share `s`'s own reservation of type `t` in this pass (SPEC 12.1).
+    fn own_reservation(&self, s: usize, t: usize) -> u64 {
+        self.kueue
+            .reservations
+            .iter()
+            .filter(|&&(o, ot, _)| o == s && ot == t)
+            .map(|&(_, _, r)| r)
+            .sum()
+    }
+
+    /// `available(S,T)` as share `s`'s next head sees it (SPEC 12.1): a reservation lasts
+    /// one Kueue cycle, and a ClusterQueue's next head is nominated in a later cycle, so the
+    /// share's own reservation is not counted; every other share's is.
+    fn available_to(&self, s: usize, t: usize) -> i128 {
+        let own = self.own_reservation(s, t);
+        if own == 0 {
+            return self.kueue.trees[t].available(s);
+        }
+        let mut tree = self.kueue.trees[t].clone();
+        tree.remove_usage(s, own);
+        tree.available(s)
+    }
+
+    /// [`Sim::tree_fits`] on the current trees for share `s`, given `available(S,T)`, its own
+    /// reservation not counted (SPEC 12.1).
+    fn fits_to(&self, s: usize, available: i128, t: usize, n: u64) -> bool {
+        let own = self.own_reservation(s, t);
         (n as i128) <= available
-            && (self.usage[t].sum_used + self.kueue.reserved[t]).saturating_add(n)
+            && (self.usage[t].sum_used + self.kueue.reserved[t] - own).saturating_add(n)
                 <= self.sc.capacity[t]
     }
 
@@ -153,6 +184,27 @@ impl Sim<'_> {
                 || tree.fits_below_root(s, n)
                 || p.borrow_within_cohort.lower_priority
                 || (self.sc.fair_sharing.is_some() && p.reclaim != ReclaimPolicy::Never))
+    }
+
+    /// SPEC 12.1 (Kueue `FindHeightOfLowestSubtreeThatFits`, hierarchical_preemption.go): how
+    /// far a job of share `s` needing `n` of type `t` borrows: 0 within its nominal quota
+    /// (or alone), else the height of the lowest cohort on its path that holds what its
+    /// own unused private quota and those below cannot (the root's when none does).
+    fn borrowing_height(&self, s: usize, t: usize, n: u64) -> u8 {
+        let tree = &self.kueue.trees[t];
+        if tree.parent[s].is_none() || !tree.borrowing_with(s, n) {
+            return 0;
+        }
+        let mut remaining = n as i128 - tree.local_available(s) as i128;
+        let mut last = s;
+        for node in tree.ancestors(s) {
+            if tree.usage[node] as i128 + remaining <= tree.subtree[node] as i128 {
+                return self.kueue.heights[node];
+            }
+            remaining -= tree.local_available(node) as i128;
+            last = node;
+        }
+        self.kueue.heights[last]
     }
 
     /// SPEC 12: an admission is borrowing when `used(S,T) + n > limit(S,T)` in a cohort
@@ -210,6 +262,7 @@ impl Sim<'_> {
     ) -> Option<KOffer> {
         let strict = self.strict_fifo(s);
         let start = if strict { 0 } else { start };
+        let aside = &self.rt[s].aside;
         let heads = self.rt[s].kueue_heads.heads.iter().enumerate().skip(start);
         for (
             i,
@@ -221,24 +274,27 @@ impl Sim<'_> {
         ) in heads
         {
             let (t, n) = (size.ty.index(), size.instances);
+            if !aside.is_empty() && aside.contains(&j) {
+                continue; // inadmissible until its cohort tree releases quota (SPEC 12.1)
+            }
             if limited && !passed.contains(&size) {
                 let avail = match *available {
                     Some((at, a)) if at == t => a,
                     _ => {
-                        let a = self.kueue.trees[t].available(s);
+                        let a = self.available_to(s, t);
                         *available = Some((t, a));
                         a
                     }
                 };
-                let fits = self.fits_now(avail, t, n);
+                let fits = self.fits_to(s, avail, t, n);
                 if fits || self.kueue_may_preempt(s, t, n) {
-                    let borrows = self.offer_borrows(s, t, n);
+                    let height = self.borrowing_height(s, t, n);
                     let (priority, submit) = (
                         self.jobs[j.index()].priority,
                         self.sc.jobs[j.index()].submit,
                     );
                     return Some(KOffer {
-                        rank: order_rank(borrows, priority, submit, s),
+                        rank: order_rank(height, priority, submit, s),
                         job: j,
                         fits,
                         head: i as u32,
@@ -299,7 +355,10 @@ impl Sim<'_> {
             // trees are unchanged (see `kueue_offer`).
             available,
         } = &mut scratch;
-        let mut reservations: Vec<(usize, usize, u64)> = Vec::new();
+        let mut reservations = std::mem::take(&mut self.kueue.reservations);
+        reservations.clear();
+        // SPEC 12.1: the jobs that preempted in this pass (each does so once per pass).
+        let mut preempted: Vec<JobId> = Vec::new();
         let mut stale: Option<usize> = None; // None: every offer
         loop {
             match stale {
@@ -338,13 +397,35 @@ impl Sim<'_> {
                 self.start_scheduled();
                 continue;
             }
+            if preempted.contains(&j) {
+                // SPEC 12.1: it preempted once in this pass; it waits for a later one.
+                blocked[s] = true;
+                stale = (!self.opts.exhaustive).then_some(s);
+                continue;
+            }
             match self.kueue_victims_memo(j, reservations.is_empty()) {
                 Some(victims) => {
-                    for v in victims {
-                        self.preempt_with(v.job, j, v.cause, v.shares);
+                    // SPEC 12.1: victims keep their quota through their grace; those already
+                    // preempted are not preempted again. The preemptor is not admitted now:
+                    // once they are gone it competes with every other offer.
+                    for v in &victims {
+                        if !self.is_evicted(v.job) {
+                            self.preempt_with(v.job, j, v.cause, v.shares);
+                        }
                     }
-                    self.admit(j);
+                    preempted.push(j);
                     self.start_scheduled();
+                    let holding: Vec<JobId> = victims
+                        .iter()
+                        .map(|v| v.job)
+                        .filter(|&v| self.is_evicted(v))
+                        .collect();
+                    if !holding.is_empty() {
+                        // It waits for them (one head per ClusterQueue: its share offers
+                        // nothing else meanwhile).
+                        self.wait_for_victims(j, &holding);
+                        blocked[s] = true;
+                    }
                 }
                 None => {
                     passed[s].push(Size {
@@ -362,17 +443,138 @@ impl Sim<'_> {
                             self.kueue.trees[t].add_usage(s, r);
                             self.kueue.reserved[t] += r;
                             reservations.push((s, t, r));
+                            self.kueue.reservations.push((s, t, r));
                             stale = None;
                         }
                     }
                 }
             }
         }
-        for (s, t, r) in reservations {
+        // Kueue's queue manager sets heads aside as the cycle saw them, reservations in place.
+        self.set_aside(&scratch);
+        for &(s, t, r) in &reservations {
             self.kueue.trees[t].remove_usage(s, r);
             self.kueue.reserved[t] -= r;
         }
+        self.kueue.reservations.clear();
+        reservations.clear();
+        self.kueue.reservations = reservations;
         self.kueue.scratch = scratch;
+        self.end_of_waits();
+    }
+
+    /// SPEC 12.1, Kueue's queue manager at the end of a pass: in each best-effort FIFO share
+    /// not held by a waiting preemptor, the heads before the first that could still be
+    /// admitted or preempt are inadmissible (no limit for their type, neither fit nor may
+    /// preempt, or their search found no victims) and are set aside.
+    fn set_aside(&mut self, scratch: &PassScratch) {
+        for s in 0..self.cfg.len() {
+            if self.strict_fifo(s) || scratch.blocked[s] {
+                continue;
+            }
+            self.refresh_heads(s);
+            let mut new = Vec::new();
+            for h in &self.rt[s].kueue_heads.heads {
+                let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
+                if self.rt[s].aside.contains(&j) {
+                    continue;
+                }
+                let hopeless = !h.limited
+                    || scratch.passed[s].contains(&h.size)
+                    || !(self.fits_to(s, self.available_to(s, t), t, n)
+                        || self.kueue_may_preempt(s, t, n));
+                if !hopeless {
+                    break;
+                }
+                new.push(j);
+            }
+            if !new.is_empty() {
+                self.rt[s].aside.extend(new);
+                self.rt[s].version += 1;
+            }
+        }
+    }
+
+    /// Kueue `QueueAssociatedInadmissibleWorkloadsAfter` (SPEC 12.1): quota was released in
+    /// share `s`'s cohort tree (a completion, a victim gone, a priority change): every
+    /// inadmissible job of the tree is offered again.
+    pub(crate) fn requeue_inadmissible(&mut self, s: usize) {
+        let Some(tree) = self.kueue.trees.first() else {
+            return;
+        };
+        let root = tree.root(s);
+        for o in 0..self.cfg.len() {
+            if !self.rt[o].aside.is_empty() && self.kueue.trees[0].root(o) == root {
+                self.rt[o].aside.clear();
+                self.rt[o].version += 1;
+                self.memo.moved.push(o);
+            }
+        }
+    }
+
+    /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each
+    /// still holding its quota until its grace ends.
+    fn wait_for_victims(&mut self, j: JobId, victims: &[JobId]) {
+        let grace = self.sc.grace;
+        let until = victims
+            .iter()
+            .map(|&v| self.jobs[v.index()].preempted_at() + grace)
+            .max()
+            .unwrap_or(self.now);
+        for &v in victims {
+            self.kueue.claimed.insert(v, j);
+        }
+        let logged = self
+            .kueue
+            .waiting
+            .get(&j)
+            .is_some_and(|w| w.logged && w.until == until);
+        self.kueue.waiting.insert(
+            j,
+            PreemptionWait {
+                victims: victims.len() as u32,
+                until,
+                logged,
+                freed: false,
+            },
+        );
+    }
+
+    /// SPEC 12.1: victim `j` is gone; the preemptor that waited for it has one less to wait
+    /// for (its quota is free to whichever offer comes first).
+    pub(crate) fn victim_gone(&mut self, j: JobId) {
+        let Some(p) = self.kueue.claimed.remove(&j) else {
+            return;
+        };
+        if let Some(w) = self.kueue.waiting.get_mut(&p) {
+            w.victims = w.victims.saturating_sub(1);
+            if w.victims == 0 {
+                w.freed = true;
+            }
+        }
+    }
+
+    /// SPEC 12.1, after a pass: a preemptor whose victims are all gone and that is still not
+    /// admitted saw the quota it freed taken by another workload first (counted for its
+    /// share); its wait is over.
+    fn end_of_waits(&mut self) {
+        if self.kueue.waiting.is_empty() {
+            return;
+        }
+        let over: Vec<JobId> = self
+            .kueue
+            .waiting
+            .iter()
+            .filter(|(&p, w)| w.freed || self.jobs[p.index()].state != State::Runnable)
+            .map(|(&p, _)| p)
+            .collect();
+        for p in over {
+            if self.jobs[p.index()].state == State::Runnable {
+                let s = self.sc.jobs[p.index()].share();
+                self.books.counts[s].taken_while_waiting += 1;
+            }
+            self.kueue.waiting.remove(&p);
+        }
     }
 
     /// SPEC 12 "Order of offers": the offer served next, the first in the order
@@ -410,7 +612,7 @@ impl Sim<'_> {
         };
         match self.fs_offer_cmp(ask(a), ask(b)) {
             Some(fair) => fair
-                .then((a.rank & !BORROWING).cmp(&(b.rank & !BORROWING)))
+                .then((a.rank & !HEIGHT).cmp(&(b.rank & !HEIGHT)))
                 .is_lt(),
             None => classical.is_lt(),
         }
@@ -526,6 +728,13 @@ impl Sim<'_> {
     /// policy can allow are looked at.
     /// The policies that decide on priority alone look at the lowest priority only.
     fn group_nonempty(&self, j: JobId, g: &Group, t: usize) -> bool {
+        // SPEC 12.1: victims in their grace are candidates too (few: looked at one by one).
+        if self.rt[g.share].evicted[t]
+            .iter()
+            .any(|k| self.policy_allows(j, k.job))
+        {
+            return true;
+        }
         let pj = self.jobs[j.index()].priority;
         let admitted = &self.rt[g.share].admitted[t];
         let p = &self.cfg[self.sc.jobs[j.index()].share()].kueue.preemption;
@@ -700,6 +909,13 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let pj = self.jobs[j.index()].priority;
+        if lists
+            .iter()
+            .flat_map(|l| l.iter())
+            .any(|g| !self.rt[g.share].evicted[t].is_empty())
+        {
+            return true; // victims in their grace: no bound computed (rare)
+        }
         let mut trial = self.trial(t);
         for g in lists.iter().flat_map(|l| l.iter()) {
             let o = g.share;
@@ -736,8 +952,14 @@ impl Sim<'_> {
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let mut trial = self.trial(t);
         let mut chosen: Vec<Candidate> = Vec::new();
-        for list in lists {
-            if self.walk_list(j, list, borrow, &mut trial, &mut chosen) {
+        // Kueue `CandidatesOrdering`: the evicted jobs of the three lists first (SPEC 12.1),
+        // then the admitted ones.
+        let phases = [Source::Evicted, Source::Admitted];
+        for (source, list) in phases
+            .into_iter()
+            .flat_map(|src| lists.into_iter().map(move |l| (src, l)))
+        {
+            if self.walk_list(j, list, source, borrow, &mut trial, &mut chosen) {
                 fill_back(
                     &mut trial,
                     &mut chosen,
@@ -761,6 +983,7 @@ impl Sim<'_> {
         &self,
         j: JobId,
         groups: &[Group],
+        source: Source,
         borrow: bool,
         trial: &mut Trial,
         chosen: &mut Vec<Candidate>,
@@ -770,7 +993,10 @@ impl Sim<'_> {
         let pj = self.jobs[j.index()].priority;
         let mut iters: Vec<_> = groups
             .iter()
-            .map(|g| self.rt[g.share].admitted[t].iter())
+            .map(|g| match source {
+                Source::Admitted => self.rt[g.share].admitted[t].iter(),
+                Source::Evicted => self.rt[g.share].evicted[t].iter(),
+            })
             .collect();
         let mut heap: BinaryHeap<Reverse<(AKey, usize)>> = BinaryHeap::new();
         for (i, it) in iters.iter_mut().enumerate() {
@@ -843,8 +1069,41 @@ impl Sim<'_> {
     }
 }
 
+/// Kueue `getNodeHeight` for every node: a share 0; a cohort 1 with any child, or one more
+/// than its highest child cohort.
+fn node_heights(tree: &QuotaTree) -> Vec<u8> {
+    fn height(tree: &QuotaTree, c: Node, depth: usize) -> u8 {
+        let any = !tree.child_cohorts[c].is_empty() || !tree.child_shares[c].is_empty();
+        let mut h = any as u8;
+        if depth > tree.parent.len() {
+            return h; // validation refuses cycles; never recurse for ever
+        }
+        for &k in &tree.child_cohorts[c] {
+            h = h.max(height(tree, k, depth + 1).saturating_add(1));
+        }
+        h
+    }
+    (0..tree.parent.len())
+        .map(|k| {
+            if k < tree.shares {
+                0
+            } else {
+                height(tree, k, 0)
+            }
+        })
+        .collect()
+}
+
 /// The admitted jobs of one share and type, in candidate order.
 type AdmittedIter<'a> = std::collections::btree_set::Iter<'a, AKey>;
+
+/// Which of a share's jobs a walk over candidates reads (SPEC 12.1: the evicted ones,
+/// still holding quota in their grace, come before every admitted one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Source {
+    Evicted,
+    Admitted,
+}
 
 /// The merge of [`Sim::walk_list`]: share `i`'s next admitted job joins the heap.
 fn advance(

@@ -7,6 +7,7 @@
 
 pub mod admission;
 mod agenda;
+mod circle;
 mod epochs;
 pub mod events;
 pub mod fair_sharing;

@@ -47,6 +47,30 @@ pub(super) struct KueueState {
     pub(super) reserved: Vec<u64>,
     /// The pass's working storage (reset by every pass, kept for its allocations).
     pub(super) scratch: PassScratch,
+    /// SPEC 12.1: the preemptors waiting for their victims to be gone
+    /// (`WaitingForPreemptedWorkloads`), each with what it waits for.
+    pub(super) waiting: std::collections::BTreeMap<JobId, PreemptionWait>,
+    /// SPEC 12.1: each victim in its grace and the preemptor that last claimed it.
+    pub(super) claimed: std::collections::BTreeMap<JobId, JobId>,
+    /// SPEC 12.1: the capacity reserved in the current pass, `(share, type, instances)`.
+    pub(super) reservations: Vec<(usize, usize, u64)>,
+    /// SPEC 12.1: each quota-tree node's height (Kueue `getNodeHeight`).
+    pub(super) heights: Vec<u8>,
+}
+
+/// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding
+/// their quota through their grace.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PreemptionWait {
+    /// Victims it preempted (or found already preempted) that still hold quota.
+    pub victims: u32,
+    /// When the last of them is gone (the end of their grace).
+    pub until: crate::input::model::Ms,
+    /// Whether the event log already says so (one `waiting` event per wait).
+    pub logged: bool,
+    /// Whether its victims' quota was freed while it still waited (another workload may
+    /// take it first: the thrash of kueue#13797).
+    pub freed: bool,
 }
 
 /// The Kueue pass's working storage, kept in [`Sim`] from one pass to the next so that a

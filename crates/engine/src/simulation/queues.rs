@@ -57,6 +57,16 @@ pub struct ShareRt {
     pub admitted: Vec<BTreeSet<AKey>>,
     /// Per instance type: admitted instances by priority (for preemption bounds).
     pub admitted_by_priority: Vec<PriorityTotals>,
+    /// SPEC 12.1 (Kueue model): per instance type, the jobs preempted and still in their
+    /// grace, in candidate order. They hold their quota until they are gone (Kueue keeps an
+    /// evicted workload's reservation until its job has stopped) and are preemption
+    /// candidates before every admitted job (Kueue `CandidatesOrdering`: evicted first).
+    /// Always empty in the AWS model, whose victims release their quota at once (SPEC 3).
+    pub evicted: Vec<BTreeSet<AKey>>,
+    /// SPEC 12.1 (Kueue model, best-effort FIFO): the RUNNABLE jobs Kueue's queue manager
+    /// holds as inadmissible: heads that could neither be admitted nor preempt, set aside
+    /// (not offered) until something in their cohort tree releases quota.
+    pub aside: Vec<JobId>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
     pub fresh: Vec<JobId>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).

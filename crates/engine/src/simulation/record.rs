@@ -20,6 +20,9 @@ pub struct ShareCounts {
     /// `fair_sharing` (Kueue model only).
     pub reclaims_while_borrowing: u64,
     pub fair_sharing: u64,
+    /// SPEC 12.1 (Kueue model): times a preemptor of this share saw its victims gone and
+    /// the quota they freed taken by another workload before it was admitted.
+    pub taken_while_waiting: u64,
     /// SPEC 14 counts.
     pub recovery: RecoveryCounts,
 }

@@ -81,6 +81,8 @@ pub struct Sim<'a> {
     pub(super) adm_seq: u64,
     /// Whether the first step has run (it records the values at time 0).
     pub(super) started: bool,
+    /// SPEC 6, bounded: the watch for a circle of preemptions that never ends.
+    pub(super) circle: super::circle::CircleWatch,
     /// What is due when: timers, submissions, timed events, escalations.
     pub(super) agenda: Agenda,
     /// The versions the caches are stamped with.
@@ -123,6 +125,7 @@ impl<'a> Sim<'a> {
             .iter()
             .map(|_| ShareRt {
                 admitted: vec![BTreeSet::new(); types],
+                evicted: vec![BTreeSet::new(); types],
                 admitted_by_priority: vec![PriorityTotals::default(); types],
                 queued: vec![0; types],
                 held: vec![0; types],
@@ -253,6 +256,7 @@ impl<'a> Sim<'a> {
             released: false,
             adm_seq: 0,
             started: false,
+            circle: Default::default(),
             epochs: Epochs::default(),
             memo: PassMemo::default(),
             books,
