@@ -115,11 +115,21 @@ impl<'a> Sim<'a> {
         }
     }
 
+    /// A job's place among the admitted (candidate order). The AWS model (SPEC 5): latest
+    /// admission first. The Kueue model (SPEC 12.1, Kueue `CandidatesOrdering`): latest
+    /// admission *second* first, then the job id in string order (the workload UID).
     pub(super) fn akey(&self, j: JobId) -> AKey {
         let r = &self.jobs[j.index()];
+        let admitted = if self.sc.is_kueue() {
+            let second = self.kueue.admitted_s[j.index()].max(0) as u64;
+            let uid = self.kueue.uid_rank[j.index()];
+            (second << 32) | u64::from(u32::MAX - uid)
+        } else {
+            r.adm_seq
+        };
         AKey {
             priority: r.priority,
-            admitted: Reverse(r.adm_seq),
+            admitted: Reverse(admitted),
             job: j,
         }
     }
@@ -174,6 +184,12 @@ impl<'a> Sim<'a> {
         }
         self.epochs.admitted(borrowing);
         self.adm_seq += 1;
+        if self.rt[s].sticky == Some(j) {
+            self.rt[s].sticky = None; // admitted: no longer the sticky head (SPEC 12.1)
+        }
+        if let Some(at) = self.kueue.admitted_s.get_mut(j.index()) {
+            *at = self.now.div_euclid(1000);
+        }
         let r = &mut self.jobs[j.index()];
         r.adm_seq = self.adm_seq;
         r.state = State::Scheduled;

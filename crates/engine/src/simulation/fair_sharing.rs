@@ -171,8 +171,8 @@ impl Sim<'_> {
             !self.is_evicted(c.job),
             c.share == s,
             r.priority,
-            Reverse(r.adm_seq),
-            self.id_rank.of(c.job),
+            Reverse(self.kueue.admitted_s[c.job.index()] as u64),
+            self.kueue.uid_rank[c.job.index()],
         )
     }
 

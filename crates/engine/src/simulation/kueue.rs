@@ -15,7 +15,7 @@ use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
 use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size, State};
 
-use super::offers::{Heads, KHead, KOffer, PassScratch, PreemptionWait};
+use super::offers::{Heads, KHead, KOffer, PassScratch, PreemptionWait, STICKY};
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -263,6 +263,29 @@ impl Sim<'_> {
         let strict = self.strict_fifo(s);
         let start = if strict { 0 } else { start };
         let aside = &self.rt[s].aside;
+        // Kueue's sticky workload: a waiting preemptor is its share's head (SPEC 12.1).
+        let sticky = self.rt[s]
+            .sticky
+            .filter(|&p| !strict && self.jobs[p.index()].state == State::Runnable);
+        if let Some(p) = sticky.filter(|p| start == 0 && !aside.contains(p)) {
+            let spec = &self.sc.jobs[p.index()];
+            let size = Size::of(spec);
+            let (t, n) = (size.ty.index(), size.instances);
+            if crate::simulation::admission::has_limit(&self.cfg[s], t) && !passed.contains(&size) {
+                let avail = self.available_to(s, t);
+                let fits = self.fits_to(s, avail, t, n);
+                if fits || self.kueue_may_preempt(s, t, n) {
+                    let height = self.borrowing_height(s, t, n);
+                    let (priority, submit) = (self.jobs[p.index()].priority, spec.submit);
+                    return Some(KOffer {
+                        rank: order_rank(height, priority, submit, s),
+                        job: p,
+                        fits,
+                        head: STICKY,
+                    });
+                }
+            }
+        }
         let heads = self.rt[s].kueue_heads.heads.iter().enumerate().skip(start);
         for (
             i,
@@ -274,8 +297,8 @@ impl Sim<'_> {
         ) in heads
         {
             let (t, n) = (size.ty.index(), size.instances);
-            if !aside.is_empty() && aside.contains(&j) {
-                continue; // inadmissible until its cohort tree releases quota (SPEC 12.1)
+            if (!aside.is_empty() && aside.contains(&j)) || sticky == Some(j) {
+                continue; // inadmissible until its cohort tree releases quota, or sticky
             }
             if limited && !passed.contains(&size) {
                 let avail = match *available {
@@ -375,7 +398,10 @@ impl Sim<'_> {
                 Some(s) => {
                     // Nothing changed but `passed[s]`: the heads before the one just
                     // served still offer nothing, and the trees are as they were.
-                    let start = offers[s].map_or(0, |o| o.head as usize + 1);
+                    let start = match offers[s] {
+                        Some(o) if o.head != STICKY => o.head as usize + 1,
+                        _ => 0,
+                    };
                     self.refresh_heads(s); // a remembered first offer read none
                     let o = (!blocked[s])
                         .then(|| self.kueue_offer(s, &passed[s], start, &mut available[s]))
@@ -414,6 +440,10 @@ impl Sim<'_> {
                         }
                     }
                     preempted.push(j);
+                    if !self.strict_fifo(s) && self.rt[s].sticky != Some(j) {
+                        self.rt[s].sticky = Some(j);
+                        self.rt[s].version += 1;
+                    }
                     self.start_scheduled();
                     let holding: Vec<JobId> = victims
                         .iter()

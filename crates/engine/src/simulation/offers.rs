@@ -13,10 +13,14 @@ pub(super) struct KOffer {
     /// then share order, as one integer ([`order_rank`]).
     pub(super) rank: u128,
     pub(super) job: JobId,
-    /// Its place in the share's [`Heads`] (queue order).
+    /// Its place in the share's [`Heads`] (queue order); [`STICKY`] for the share's
+    /// sticky preemptor.
     pub(super) head: u32,
     pub(super) fits: bool,
 }
+
+/// [`KOffer::head`] of an offer of the share's sticky preemptor (SPEC 12.1).
+pub(super) const STICKY: u32 = u32::MAX;
 
 /// A share's queue heads as the Kueue pass reads them (SPEC 12 "Order of offers"): the
 /// first job of every bucket in queue order, with its type, size and whether the share has
@@ -56,6 +60,11 @@ pub(super) struct KueueState {
     pub(super) reservations: Vec<(usize, usize, u64)>,
     /// SPEC 12.1: each quota-tree node's height (Kueue `getNodeHeight`).
     pub(super) heights: Vec<u8>,
+    /// SPEC 12.1, per job: the whole second of its last admission (Kueue's candidate order
+    /// compares the `QuotaReserved` condition's time, which the API server keeps to the
+    /// second) and its id's rank among all ids (the workload UID, the order's last key).
+    pub(super) admitted_s: Vec<i64>,
+    pub(super) uid_rank: Vec<u32>,
 }
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding

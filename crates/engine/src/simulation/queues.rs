@@ -67,6 +67,10 @@ pub struct ShareRt {
     /// holds as inadmissible: heads that could neither be admitted nor preempt, set aside
     /// (not offered) until something in their cohort tree releases quota.
     pub aside: Vec<JobId>,
+    /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
+    /// that waits for its victims (Kueue's sticky workload): offered before every other job
+    /// of the share until it is admitted.
+    pub sticky: Option<JobId>,
     /// Jobs that became RUNNABLE (or changed priority) since the last pass ended.
     pub fresh: Vec<JobId>,
     /// Queue membership or configuration changed since the last pass (strict FIFO reasons).

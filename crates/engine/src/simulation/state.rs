@@ -263,6 +263,16 @@ impl<'a> Sim<'a> {
             record,
             kueue: KueueState {
                 reserved: vec![0; types],
+                admitted_s: if sc.is_kueue() {
+                    vec![0; sc.jobs.len()]
+                } else {
+                    Vec::new()
+                },
+                uid_rank: if sc.is_kueue() {
+                    uid_ranks(sc)
+                } else {
+                    Vec::new()
+                },
                 ..KueueState::default()
             },
         };
@@ -322,6 +332,21 @@ impl<'a> Sim<'a> {
         }
         (submitted + ended) as f64 / (2 * n) as f64
     }
+}
+
+/// SPEC 12.1: every job's rank among all job ids in string order (Kueue's workload UIDs).
+fn uid_ranks(sc: &Scenario) -> Vec<u32> {
+    let mut order: Vec<u32> = (0..sc.jobs.len() as u32).collect();
+    order.sort_unstable_by(|&a, &b| {
+        sc.job_id(a as usize)
+            .cmp(sc.job_id(b as usize))
+            .then(a.cmp(&b))
+    });
+    let mut rank = vec![0; sc.jobs.len()];
+    for (r, j) in order.into_iter().enumerate() {
+        rank[j as usize] = r as u32;
+    }
+    rank
 }
 
 /// SPEC 4 tie-break of equal priority and submit time: the job id in string order (then
