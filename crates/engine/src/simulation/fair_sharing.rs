@@ -189,7 +189,7 @@ impl Sim<'_> {
         let push = |o: usize, out: &mut Vec<Candidate>, variant: Variant| {
             let rt = &self.rt[o];
             for k in rt.evicted[t].iter().chain(&rt.admitted[t]) {
-                if self.policy_allows(j, k.job) {
+                if self.policy_allows(j, k.job) && !self.kueue.swapped.contains(&k.job) {
                     out.push(Candidate {
                         job: k.job,
                         share: o,

@@ -224,7 +224,9 @@ impl Sim<'_> {
         passed: &[Size],
         available: &mut Option<(usize, i128)>,
     ) -> Option<KOffer> {
-        let fresh = passed.is_empty() && self.kueue.reserved.iter().all(|&r| r == 0);
+        let fresh = passed.is_empty()
+            && self.kueue.reserved.iter().all(|&r| r == 0)
+            && self.kueue.swapped.is_empty();
         if !fresh || self.opts.exhaustive {
             self.refresh_heads(s);
             return self.kueue_offer(s, passed, 0, available);
@@ -382,6 +384,9 @@ impl Sim<'_> {
         reservations.clear();
         // SPEC 12.1: the jobs that preempted in this pass (each does so once per pass).
         let mut preempted: Vec<JobId> = Vec::new();
+        // SPEC 12.1: waiting preemptors counted in and their victims out, for the rest of
+        // the pass: `(added, node, type, instances)`, undone in reverse at its end.
+        let mut swaps: Vec<(bool, usize, usize, u64)> = Vec::new();
         let mut stale: Option<usize> = None; // None: every offer
         loop {
             match stale {
@@ -429,7 +434,7 @@ impl Sim<'_> {
                 stale = (!self.opts.exhaustive).then_some(s);
                 continue;
             }
-            match self.kueue_victims_memo(j, reservations.is_empty()) {
+            match self.kueue_victims_memo(j, reservations.is_empty() && swaps.is_empty()) {
                 Some(victims) => {
                     // SPEC 12.1: victims keep their quota through their grace; those already
                     // preempted are not preempted again. The preemptor is not admitted now:
@@ -455,6 +460,18 @@ impl Sim<'_> {
                         // nothing else meanwhile).
                         self.wait_for_victims(j, &holding);
                         blocked[s] = true;
+                        // Kueue's cycle counts it in and its targets out for the entries
+                        // after it (`fits` without the preempted workloads, then
+                        // `cq.AddUsage`): the quota its victims free is kept for it.
+                        for v in &victims {
+                            if self.is_evicted(v.job) && !self.kueue.swapped.contains(&v.job) {
+                                self.kueue.trees[t].remove_usage(v.share, v.instances);
+                                swaps.push((false, v.share, t, v.instances));
+                                self.kueue.swapped.push(v.job);
+                            }
+                        }
+                        self.kueue.trees[t].add_usage(s, n);
+                        swaps.push((true, s, t, n));
                     }
                 }
                 None => {
@@ -482,6 +499,14 @@ impl Sim<'_> {
         }
         // Kueue's queue manager sets heads aside as the cycle saw them, reservations in place.
         self.set_aside(&scratch);
+        for &(added, node, t, v) in swaps.iter().rev() {
+            if added {
+                self.kueue.trees[t].remove_usage(node, v);
+            } else {
+                self.kueue.trees[t].add_usage(node, v);
+            }
+        }
+        self.kueue.swapped.clear();
         for &(s, t, r) in &reservations {
             self.kueue.trees[t].remove_usage(s, r);
             self.kueue.reserved[t] -= r;
@@ -1036,6 +1061,10 @@ impl Sim<'_> {
         }
         while let Some(Reverse((k, i))) = heap.pop() {
             let g = groups[i];
+            if source == Source::Evicted && self.kueue.swapped.contains(&k.job) {
+                advance(&mut heap, &mut iters, i); // another preemptor's in this pass
+                continue;
+            }
             if !self.opts.exhaustive && !self.policy_any(j, g.share) && k.priority > pj {
                 continue; // no later job of this share is allowed
             }

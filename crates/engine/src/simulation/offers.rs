@@ -65,6 +65,9 @@ pub(super) struct KueueState {
     /// second) and its id's rank among all ids (the workload UID, the order's last key).
     pub(super) admitted_s: Vec<i64>,
     pub(super) uid_rank: Vec<u32>,
+    /// SPEC 12.1: victims counted out of the trees for the rest of the pass (their
+    /// preemptor waits for them and is counted in).
+    pub(super) swapped: Vec<JobId>,
 }
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding
