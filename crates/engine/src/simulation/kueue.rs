@@ -386,7 +386,8 @@ impl Sim<'_> {
         let mut preempted: Vec<JobId> = Vec::new();
         // SPEC 12.1: waiting preemptors counted in and their victims out, for the rest of
         // the pass: `(added, node, type, instances)`, undone in reverse at its end.
-        let mut swaps: Vec<(bool, usize, usize, u64)> = Vec::new();
+        let mut swaps = std::mem::take(&mut self.kueue.swaps);
+        swaps.clear();
         let mut stale: Option<usize> = None; // None: every offer
         loop {
             match stale {
@@ -499,14 +500,9 @@ impl Sim<'_> {
         }
         // Kueue's queue manager sets heads aside as the cycle saw them, reservations in place.
         self.set_aside(&scratch);
-        for &(added, node, t, v) in swaps.iter().rev() {
-            if added {
-                self.kueue.trees[t].remove_usage(node, v);
-            } else {
-                self.kueue.trees[t].add_usage(node, v);
-            }
-        }
-        self.kueue.swapped.clear();
+        // Undone by `undo_swaps` once the waiting reasons are read: Kueue words a pending
+        // workload's condition in the cycle, the waiting preemptors counted in.
+        self.kueue.swaps = swaps;
         for &(s, t, r) in &reservations {
             self.kueue.trees[t].remove_usage(s, r);
             self.kueue.reserved[t] -= r;
@@ -565,6 +561,27 @@ impl Sim<'_> {
                 self.memo.moved.push(o);
             }
         }
+    }
+
+    /// Whether the trees count waiting preemptors in now (between a pass and its reasons).
+    pub(crate) fn kueue_swapped(&self) -> bool {
+        !self.kueue.swaps.is_empty()
+    }
+
+    /// SPEC 12.1, after a pass and its waiting reasons: the waiting preemptors counted out
+    /// again and their victims in (see `kueue_pass`).
+    pub(crate) fn undo_swaps(&mut self) {
+        let mut swaps = std::mem::take(&mut self.kueue.swaps);
+        for &(added, node, t, v) in swaps.iter().rev() {
+            if added {
+                self.kueue.trees[t].remove_usage(node, v);
+            } else {
+                self.kueue.trees[t].add_usage(node, v);
+            }
+        }
+        swaps.clear();
+        self.kueue.swaps = swaps;
+        self.kueue.swapped.clear();
     }
 
     /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each

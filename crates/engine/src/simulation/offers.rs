@@ -68,6 +68,9 @@ pub(super) struct KueueState {
     /// SPEC 12.1: victims counted out of the trees for the rest of the pass (their
     /// preemptor waits for them and is counted in).
     pub(super) swapped: Vec<JobId>,
+    /// SPEC 12.1: the pass's swaps, `(added, node, type, instances)`, kept until its
+    /// waiting reasons are read.
+    pub(super) swaps: Vec<(bool, usize, usize, u64)>,
 }
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding

@@ -42,6 +42,7 @@ impl Sim<'_> {
             // SPEC 12: the Kueue model's order of offers, gate and preemption.
             self.kueue_pass();
             self.update_reasons();
+            self.undo_swaps();
             return;
         }
         // With nothing but some queues moved since the last pass settled, every other share
@@ -310,11 +311,15 @@ impl Sim<'_> {
             asked.clear();
             asked.extend(0..self.cfg.len());
         }
+        // SPEC 12.1: reasons read with waiting preemptors counted in (`undo_swaps`) depend
+        // on more than the usage epoch: neither trusted nor remembered.
+        let swapped = self.sc.is_kueue() && self.kueue_swapped();
         for &s in &asked {
             let now = (depends_on, self.rt[s].version);
             if self.rt[s].reasons_at == Some(now)
                 && self.rt[s].fresh.is_empty()
                 && !self.opts.exhaustive
+                && !swapped
             {
                 continue; // nothing a reason depends on changed
             }
@@ -326,7 +331,7 @@ impl Sim<'_> {
             let rt = &mut self.rt[s];
             rt.fresh.clear();
             rt.dirty = false;
-            rt.reasons_at = Some(now);
+            rt.reasons_at = (!swapped).then_some(now);
         }
         // The list is kept for its allocation.
         asked.clear();
