@@ -189,6 +189,15 @@ fn explain_kueue_wait(
         Binding::Capacity { capacity } => format!(
             "waits: all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
         ),
+        Binding::PreemptedWorkloads { victims, until } => {
+            let at = crate::output::numbers::secs(until);
+            let held = if victims == 1 {
+                format!("the job it preempted keeps its quota until its grace period ends at {at} s")
+            } else {
+                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at} s)")
+            };
+            format!("waits for preempted workloads: {held}; then it is admitted only if no other workload takes that quota first")
+        }
     }
 }
 

@@ -78,6 +78,15 @@ pub(crate) fn stats_json(s: &Stats, kueue: bool, contract: bool, out: &mut Strin
         preemptions_kueue_json(s.reclaim_while_borrowing, s.fair_sharing, out);
     }
     out.push_str("},");
+    if kueue {
+        // SPEC 12.1: preemption takes time; how often a preemptor waited, and how often the
+        // quota its victims freed went to another workload first.
+        let _ = write!(
+            out,
+            "\"preemptor_waits\":{{\"waits\":{},\"quota_taken\":{}}},",
+            s.preemptor_waits, s.quota_taken_while_waiting
+        );
+    }
     let _ = write!(
         out,
         "\"instance_hours\":{{\"entitled\":{},\"own\":{},\"borrowed\":{},\"lent\":{},\"idle\":{},\"held\":{},\"useful\":{},\"lost\":{},\"startup\":{},\"checkpoint\":{},\"grace\":{}",

@@ -186,6 +186,10 @@ pub struct Stats {
     /// SPEC 12 causes (Kueue model only; 0 otherwise).
     pub reclaim_while_borrowing: u64,
     pub fair_sharing: u64,
+    /// SPEC 12.1 (Kueue model only): waits of preemptors for their victims, and those that
+    /// ended with the freed quota taken by another workload first.
+    pub preemptor_waits: u64,
+    pub quota_taken_while_waiting: u64,
     pub time: InstanceTime,
     pub cost_usd: f64,
     /// What the share's entitlement costs whether it is used or not: entitled instance-hours
@@ -388,6 +392,8 @@ pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
         st.in_share = sim.counts()[s].in_share;
         st.reclaim_while_borrowing = sim.counts()[s].reclaims_while_borrowing;
         st.fair_sharing = sim.counts()[s].fair_sharing;
+        st.preemptor_waits = sim.counts()[s].preemptor_waits;
+        st.quota_taken_while_waiting = sim.counts()[s].taken_while_waiting;
         st.recovery.counts = sim.counts()[s].recovery;
         st.recovery.wait_after_interruption = after.0[s];
         add_recovery(&mut total.recovery, &st.recovery);
@@ -397,6 +403,8 @@ pub fn stats(sim: &Finished) -> (Vec<Stats>, Stats) {
         total.in_share += st.in_share;
         total.reclaim_while_borrowing += st.reclaim_while_borrowing;
         total.fair_sharing += st.fair_sharing;
+        total.preemptor_waits += st.preemptor_waits;
+        total.quota_taken_while_waiting += st.quota_taken_while_waiting;
         total.cost_usd += st.cost_usd;
         total.reserved_usd += st.reserved_usd;
         total.deadline_misses += st.deadline_misses;

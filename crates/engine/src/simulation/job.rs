@@ -472,4 +472,8 @@ pub enum Binding {
     },
     /// The environment's physical capacity (SPEC 12 capacity condition).
     Capacity { capacity: u64 },
+    /// SPEC 12.1: it has preempted `victims` jobs and waits for them to release their
+    /// quota, the last at `until` (the end of its grace): Kueue's
+    /// `WaitingForPreemptedWorkloads`.
+    PreemptedWorkloads { victims: u32, until: Ms },
 }

@@ -601,15 +601,37 @@ impl Sim<'_> {
             .waiting
             .get(&j)
             .is_some_and(|w| w.logged && w.until == until);
-        self.kueue.waiting.insert(
-            j,
-            PreemptionWait {
-                victims: victims.len() as u32,
+        let wait = PreemptionWait {
+            victims: victims.len() as u32,
+            until,
+            logged: true,
+            freed: false,
+        };
+        self.kueue.waiting.insert(j, wait);
+        if !logged {
+            // Its `waiting` event says what it waits for (reason: the SPEC 4 code of its
+            // own fit conditions, as every waiting job carries).
+            let spec = &self.sc.jobs[j.index()];
+            let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+            self.books.counts[s].preemptor_waits += 1;
+            let reason = self.kueue_reason(s, t, n);
+            self.jobs[j.index()].reason = Some(reason);
+            let why = Binding::PreemptedWorkloads {
+                victims: wait.victims,
                 until,
-                logged,
-                freed: false,
-            },
-        );
+            };
+            self.log(
+                j,
+                s,
+                crate::simulation::EventKind::Waiting(reason, Some(why)),
+            );
+        }
+    }
+
+    /// Whether job `j` waits for its preempted victims (its `waiting` event says so; the
+    /// end of the pass leaves its reason alone).
+    pub(crate) fn waits_for_victims(&self, j: JobId) -> bool {
+        !self.kueue.waiting.is_empty() && self.kueue.waiting.contains_key(&j)
     }
 
     /// SPEC 12.1: victim `j` is gone; the preemptor that waited for it has one less to wait

@@ -347,6 +347,9 @@ impl Sim<'_> {
             if self.jobs[j.index()].reason == Some(reason) {
                 continue; // listed twice
             }
+            if self.sc.is_kueue() && self.waits_for_victims(j) {
+                continue; // SPEC 12.1: it waits for its victims, as its event said
+            }
             self.jobs[j.index()].reason = Some(reason);
             let why = self.binding_of(j, reason);
             self.log(j, s, EventKind::Waiting(reason, why));

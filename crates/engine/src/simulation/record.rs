@@ -23,6 +23,9 @@ pub struct ShareCounts {
     /// SPEC 12.1 (Kueue model): times a preemptor of this share saw its victims gone and
     /// the quota they freed taken by another workload before it was admitted.
     pub taken_while_waiting: u64,
+    /// SPEC 12.1 (Kueue model): times a job of this share preempted and waited for its
+    /// victims to release their quota.
+    pub preemptor_waits: u64,
     /// SPEC 14 counts.
     pub recovery: RecoveryCounts,
 }
