@@ -62,14 +62,17 @@ func TestHierarchicalBorrowingLessFirst(t *testing.T) {
 // a2 needs preemption but has no candidates. In the test's one cycle, with LowerPriority
 // it reserves the capacity and b1 cannot borrow it. Over time the reservation lasts that
 // cycle only: a2 is then inadmissible, and the next cycle admits b1 at the same instant.
-// With Any, b1 is admitted in the first cycle.
+// With Any, b1 is admitted in the first cycle. a2 has a higher priority than in Kueue's
+// test: both borrow and were created in the same second, and Kueue orders such a tie as its
+// map iteration goes (the cycle count then varied from run to run); the priority puts a2
+// first, as the test means.
 func TestCapacityReservation(t *testing.T) {
 	scenario := func(reclaim string) string {
 		return `{"format":"quotalab/v1","model":"kueue","horizon_s":5,
 		 "shares":[{"name":"ClusterQueueA","cohort":"root","limits":{"ml.g5.xlarge":2},"preemption":{"reclaim":"` + reclaim + `"}},
 		           {"name":"ClusterQueueB","cohort":"root","limits":{"ml.g5.xlarge":0}}],
 		 "jobs":[{"id":"a1-admitted","share":"ClusterQueueA","instance_type":"ml.g5.xlarge","instances":1,"submit_s":0,"work_s":100},
-		         {"id":"a2-pending","share":"ClusterQueueA","instance_type":"ml.g5.xlarge","instances":2,"submit_s":1,"work_s":100},
+		         {"id":"a2-pending","share":"ClusterQueueA","instance_type":"ml.g5.xlarge","instances":2,"priority":1,"submit_s":1,"work_s":100},
 		         {"id":"b1-pending","share":"ClusterQueueB","instance_type":"ml.g5.xlarge","instances":1,"submit_s":1,"work_s":100}]}`
 	}
 	got, cycles := replayed(t, scenario("lower_priority"))
