@@ -274,17 +274,9 @@ impl Sim<'_> {
             let size = Size::of(spec);
             let (t, n) = (size.ty.index(), size.instances);
             if crate::simulation::admission::has_limit(&self.cfg[s], t) && !passed.contains(&size) {
-                let avail = self.available_to(s, t);
-                let fits = self.fits_to(s, avail, t, n);
-                if fits || self.kueue_may_preempt(s, t, n) {
-                    let height = self.borrowing_height(s, t, n);
-                    let (priority, submit) = (self.jobs[p.index()].priority, spec.submit);
-                    return Some(KOffer {
-                        rank: order_rank(height, priority, submit, s),
-                        job: p,
-                        fits,
-                        head: STICKY,
-                    });
+                let offer = self.head_offer(s, p, t, n, self.available_to(s, t), STICKY);
+                if offer.is_some() {
+                    return offer;
                 }
             }
         }
@@ -311,19 +303,9 @@ impl Sim<'_> {
                         a
                     }
                 };
-                let fits = self.fits_to(s, avail, t, n);
-                if fits || self.kueue_may_preempt(s, t, n) {
-                    let height = self.borrowing_height(s, t, n);
-                    let (priority, submit) = (
-                        self.jobs[j.index()].priority,
-                        self.sc.jobs[j.index()].submit,
-                    );
-                    return Some(KOffer {
-                        rank: order_rank(height, priority, submit, s),
-                        job: j,
-                        fits,
-                        head: i as u32,
-                    });
+                let offer = self.head_offer(s, j, t, n, avail, i as u32);
+                if offer.is_some() {
+                    return offer;
                 }
             }
             if strict {
@@ -331,6 +313,35 @@ impl Sim<'_> {
             }
         }
         None
+    }
+
+    /// Job `j` of share `s` (needing `n` of type `t`, `available` of it) as the share's
+    /// offer when it fits or may preempt (SPEC 12.1 order: its borrowing height, priority,
+    /// submit time); `head` is its place in the share's heads.
+    fn head_offer(
+        &self,
+        s: usize,
+        j: JobId,
+        t: usize,
+        n: u64,
+        available: i128,
+        head: u32,
+    ) -> Option<KOffer> {
+        let fits = self.fits_to(s, available, t, n);
+        if !fits && !self.kueue_may_preempt(s, t, n) {
+            return None;
+        }
+        let height = self.borrowing_height(s, t, n);
+        let (priority, submit) = (
+            self.jobs[j.index()].priority,
+            self.sc.jobs[j.index()].submit,
+        );
+        Some(KOffer {
+            rank: order_rank(height, priority, submit, s),
+            job: j,
+            fits,
+            head,
+        })
     }
 
     /// Brings share `s`'s [`Heads`] up to date: read again from its buckets only when its
