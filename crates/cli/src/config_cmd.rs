@@ -56,13 +56,18 @@ pub enum ExportCommand {
         #[arg(long)]
         script: bool,
     },
-    /// ResourceFlavors, Cohorts and ClusterQueues for `kubectl apply`.
+    /// ResourceFlavors, Cohorts and ClusterQueues for `kubectl apply`. A scenario imported
+    /// from Kueue files is written over them: fields Quota Lab does not model are kept.
     Kueue {
         /// Scenario JSON file, or - for standard input.
         file: String,
         /// The resource the quotas are given in.
         #[arg(long, value_name = "NAME", default_value = ImportOptions::DEFAULT_RESOURCE)]
         resource: String,
+        /// Print only what the scenario changed, one JSON merge patch per object (for
+        /// `kubectl patch --type merge`); the scenario must have been imported from Kueue.
+        #[arg(long)]
+        patch: bool,
     },
 }
 
@@ -153,9 +158,17 @@ pub fn export(cmd: ExportCommand) -> Result<(), Failure> {
                 ..ExportOptions::default()
             },
         ),
-        ExportCommand::Kueue { file, resource } => (
+        ExportCommand::Kueue {
             file,
-            ExportFormat::Kueue,
+            resource,
+            patch,
+        } => (
+            file,
+            if patch {
+                ExportFormat::KueuePatch
+            } else {
+                ExportFormat::Kueue
+            },
             ExportOptions {
                 resource,
                 ..ExportOptions::default()

@@ -3,6 +3,7 @@
 
 use proptest::prelude::*;
 use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
+use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
 fn fixture(name: &str) -> String {
@@ -415,4 +416,208 @@ fn aws_cli_skeleton_filled_in_imports() {
     let w: Vec<String> = imp.warnings.iter().map(|w| w.to_string()).collect();
     assert!(w.iter().any(|w| w.ends_with("ignored: tags")), "{w:?}");
     quotalab_engine::run_json(&imp.scenario_json).unwrap();
+}
+
+// SPEC 16: exports that are safe to apply.
+
+/// RFC 7386 JSON merge patch, as `kubectl patch --type merge` applies it.
+fn merge_patch(target: &mut Value, patch: &Value) {
+    let Value::Object(p) = patch else {
+        *target = patch.clone();
+        return;
+    };
+    if !target.is_object() {
+        *target = Value::Object(Default::default());
+    }
+    let t = target.as_object_mut().unwrap();
+    for (k, v) in p {
+        if v.is_null() {
+            t.remove(k);
+        } else {
+            merge_patch(t.entry(k.clone()).or_insert(Value::Null), v);
+        }
+    }
+}
+
+fn docs(yaml: &str) -> Vec<Value> {
+    config::kueue::parse_documents(yaml).unwrap()
+}
+
+fn live() -> (config::Imported, Vec<Value>) {
+    let text = fixture("kueue-live-cluster.yaml");
+    let imp = kueue(&text).unwrap();
+    (imp, docs(&text))
+}
+
+fn export_kueue(scenario: &Value, format: ExportFormat) -> config::Exported {
+    config::export(&scenario.to_string(), format, &ExportOptions::default()).unwrap()
+}
+
+#[test]
+fn an_unchanged_import_exports_every_object_exactly_as_read() {
+    let (imp, read) = live();
+    assert_eq!(
+        imp.scenario["source"]["kueue"]["documents"]
+            .as_array()
+            .unwrap()
+            .len(),
+        8
+    );
+    let out = export_kueue(&imp.scenario, ExportFormat::Kueue);
+    assert!(out.text.contains("# Changed: none.\n"), "{}", out.text);
+    assert!(
+        out.text.contains("# Unchanged: 8 objects. New: none.\n"),
+        "{}",
+        out.text
+    );
+    assert_eq!(docs(&out.text), read, "{}", out.text);
+    // Nothing to patch.
+    let patch = export_kueue(&imp.scenario, ExportFormat::KueuePatch);
+    assert!(docs(&patch.text).is_empty(), "{}", patch.text);
+}
+
+#[test]
+fn an_export_changes_only_what_the_scenario_changed() {
+    let (imp, read) = live();
+    let mut sc = imp.scenario.clone();
+    // research-cq: 3 instead of 4 GPUs of default-flavor, lends everything; cluster-queue
+    // stops admitting and leaves the cohort.
+    let research = &mut sc["shares"][1];
+    assert_eq!(research["name"], "research-cq");
+    research["limits"]["default-flavor"] = json!(3);
+    research.as_object_mut().unwrap().remove("lending_limit");
+    let cq = &mut sc["shares"][0];
+    cq["state"] = json!("DISABLED");
+    cq.as_object_mut().unwrap().remove("cohort");
+    let out = export_kueue(&sc, ExportFormat::Kueue);
+    assert!(
+        out.text.contains("# Changed: ClusterQueue cluster-queue (cohort, stopPolicy); ClusterQueue research-cq (quotas).\n"),
+        "{}",
+        out.text
+    );
+    let got = docs(&out.text);
+    assert_eq!(got.len(), read.len());
+    let mut want = read.clone();
+    // What the scenario changed, and nothing else: cpu, memory, spot, selectors, labels,
+    // taints, admission checks, LocalQueues are as read.
+    let spec = want[1]["spec"].as_object_mut().unwrap();
+    spec.remove("cohort");
+    spec.insert("stopPolicy".into(), json!("Hold"));
+    let gpu = &mut want[6]["spec"]["resourceGroups"][0]["flavors"][0]["resources"][2];
+    assert_eq!(gpu["name"], "nvidia.com/gpu");
+    *gpu = json!({"name": "nvidia.com/gpu", "nominalQuota": 3});
+    assert_eq!(got, want, "{}", out.text);
+
+    // The patch: the changed objects only, and applied as kubectl applies a merge patch
+    // it gives the same objects as the whole export.
+    let patch = export_kueue(&sc, ExportFormat::KueuePatch);
+    let patches = docs(&patch.text);
+    assert_eq!(patches.len(), 2, "{}", patch.text);
+    assert_eq!(patches[0]["spec"]["cohort"], Value::Null);
+    assert!(patches[0]["spec"].get("namespaceSelector").is_none());
+    assert!(patch
+        .text
+        .contains("# kubectl patch clusterqueue research-cq --type merge"));
+    let mut patched = read.clone();
+    for p in &patches {
+        let name = &p["metadata"]["name"];
+        let target = patched
+            .iter_mut()
+            .find(|d| d["kind"] == p["kind"] && d["metadata"]["name"] == *name)
+            .unwrap();
+        merge_patch(target, p);
+    }
+    assert_eq!(patched, want);
+}
+
+#[test]
+fn new_and_removed_objects_are_named_in_the_header() {
+    let (imp, _) = live();
+    let mut sc = imp.scenario.clone();
+    let shares = sc["shares"].as_array_mut().unwrap();
+    shares.remove(0);
+    shares.push(json!({"name": "vision-cq", "limits": {"spot": 1}, "cohort": "gpu-pool"}));
+    let out = export_kueue(&sc, ExportFormat::Kueue);
+    assert!(
+        out.text.contains("New: ClusterQueue vision-cq.\n"),
+        "{}",
+        out.text
+    );
+    assert!(
+        out.text
+            .contains("delete them with kubectl delete): clusterqueue cluster-queue.\n"),
+        "{}",
+        out.text
+    );
+    let got = docs(&out.text);
+    assert!(!got.iter().any(|d| d["metadata"]["name"] == "cluster-queue"));
+    let new = got
+        .iter()
+        .find(|d| d["metadata"]["name"] == "vision-cq")
+        .unwrap();
+    assert_eq!(
+        new["spec"]["resourceGroups"][0]["flavors"][0]["name"],
+        "spot"
+    );
+    // The LocalQueue that pointed at the removed queue is kept: Quota Lab does not model it.
+    assert!(got.iter().any(|d| d["metadata"]["name"] == "user-queue"));
+    let patch = export_kueue(&sc, ExportFormat::KueuePatch);
+    assert!(
+        patch.text.contains("export without --patch to create them"),
+        "{}",
+        patch.text
+    );
+}
+
+#[test]
+fn a_scenario_that_was_not_imported_says_what_a_live_cluster_also_needs() {
+    let imp = kueue(&fixture("kueue-cohort-example.yaml")).unwrap();
+    let mut sc = imp.scenario.clone();
+    sc.as_object_mut().unwrap().remove("source");
+    let out = export_kueue(&sc, ExportFormat::Kueue);
+    assert!(
+        out.text.contains(
+            "give each\n# ClusterQueue a namespaceSelector (without one it admits no workload"
+        ),
+        "{}",
+        out.text
+    );
+    assert!(!out.text.contains("Apply with"), "{}", out.text);
+    let err = config::export(
+        &sc.to_string(),
+        ExportFormat::KueuePatch,
+        &ExportOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        err[0]
+            .to_string()
+            .starts_with("--patch: the scenario was not imported from Kueue files"),
+        "{}",
+        err[0]
+    );
+    // A source that is not what an import writes is named.
+    sc["source"] = json!({"kueue": {"resource": "nvidia.com/gpu", "documents": [1]}});
+    let err = config::export(
+        &sc.to_string(),
+        ExportFormat::Kueue,
+        &ExportOptions::default(),
+    )
+    .unwrap_err();
+    assert_eq!(
+        err[0].to_string(),
+        "source.kueue.documents[0]: must be a Kubernetes object"
+    );
+}
+
+#[test]
+fn into_takes_the_new_source_and_a_link_keeps_it() {
+    let (imp, _) = live();
+    let base = kueue(&fixture("kueue-cohort-example.yaml")).unwrap();
+    let merged = config::merge_into(&imp, &base.scenario_json).unwrap();
+    assert_eq!(merged.scenario["source"], imp.scenario["source"]);
+    let payload = quotalab_engine::link::encode(&imp.scenario_json).unwrap();
+    let back: Value =
+        serde_json::from_str(&quotalab_engine::link::decode(&payload).unwrap()).unwrap();
+    assert_eq!(back["source"], imp.scenario["source"]);
 }

@@ -14,6 +14,7 @@
 pub mod aws;
 pub mod kueue;
 pub mod quantity;
+pub mod yaml_out;
 
 use serde_json::{Map, Value};
 
@@ -223,6 +224,7 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
         "cohorts",
         "fair_sharing",
         "priority_classes",
+        kueue::SOURCE_FIELD,
     ] {
         base.remove(key);
         if let Some(v) = imp.get(key) {
@@ -296,8 +298,12 @@ pub enum ExportFormat {
     AwsJson,
     /// The equivalent `aws batch` commands, as a shell script.
     AwsScript,
-    /// ResourceFlavors, Cohorts and ClusterQueues as YAML for `kubectl apply`.
+    /// ResourceFlavors, Cohorts and ClusterQueues as YAML for `kubectl apply` (over the
+    /// documents a scenario was imported from, when it was: SPEC 16).
     Kueue,
+    /// SPEC 16 `export kueue --patch`: only the changed modelled fields of an imported
+    /// scenario, one JSON merge patch per object.
+    KueuePatch,
 }
 
 /// Export options (SPEC 13).
@@ -336,20 +342,31 @@ pub fn export(
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
     let loaded = crate::input::validate::load(scenario_json)?;
+    let value = serde_json::from_str::<Value>(scenario_json).unwrap_or(Value::Null);
     // Priority classes are read from the text: they name values, the model keeps none.
-    let classes: Vec<(String, i64)> = serde_json::from_str::<Value>(scenario_json)
-        .ok()
-        .and_then(|v| {
-            v.get("priority_classes")
-                .and_then(Value::as_object)
-                .cloned()
-        })
+    let classes: Vec<(String, i64)> = value
+        .get("priority_classes")
+        .and_then(Value::as_object)
         .map(|m| {
             m.iter()
                 .filter_map(|(k, v)| v.as_i64().map(|n| (k.clone(), n)))
                 .collect()
         })
         .unwrap_or_default();
+    let kueue_format = matches!(format, ExportFormat::Kueue | ExportFormat::KueuePatch);
+    if kueue_format && loaded.scenario.is_kueue() {
+        if let Some(source) = kueue::Source::read(&value) {
+            let source = source.map_err(|p| vec![p])?;
+            let patch = format == ExportFormat::KueuePatch;
+            return kueue::export_over(&loaded.scenario, &classes, &source, opts, patch);
+        }
+    }
+    if format == ExportFormat::KueuePatch {
+        return Err(vec![Problem::new(
+            Path::named("--patch"),
+            "the scenario was not imported from Kueue files (it has no source.kueue): there is no live object to patch; export without --patch",
+        )]);
+    }
     export_scenario_with(&loaded.scenario, &classes, format, opts)
 }
 
@@ -371,7 +388,9 @@ fn export_scenario_with(
     match format {
         ExportFormat::AwsJson => aws::export(scenario, opts, false),
         ExportFormat::AwsScript => aws::export(scenario, opts, true),
-        ExportFormat::Kueue => Ok(kueue::export(scenario, priority_classes, opts)),
+        ExportFormat::Kueue | ExportFormat::KueuePatch => {
+            Ok(kueue::export(scenario, priority_classes, opts))
+        }
     }
 }
 

@@ -9,7 +9,7 @@ use crate::Problem;
 
 /// Turns what was read into scenario JSON.
 pub(super) fn build(
-    c: Collected,
+    mut c: Collected,
     sources: &mut [(Sink, &str)],
     opts: &ImportOptions,
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
@@ -237,6 +237,11 @@ pub(super) fn build(
     if let Some(Some(s)) = &c.fair_sharing {
         sc.insert("fair_sharing".into(), json!({"strategies": s}));
     }
+    let source = super::Source {
+        resource: opts.resource.clone(),
+        flavor_map: opts.flavor_map.clone(),
+        documents: std::mem::take(&mut c.documents),
+    };
     if !c.priority_classes.is_empty() {
         let m: Map<String, Value> = c
             .priority_classes
@@ -245,5 +250,6 @@ pub(super) fn build(
             .collect();
         sc.insert("priority_classes".into(), Value::Object(m));
     }
+    sc.insert(super::SOURCE_FIELD.into(), source.to_value());
     Ok((Value::Object(sc), warnings))
 }

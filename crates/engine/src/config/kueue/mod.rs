@@ -6,6 +6,7 @@
 
 mod build;
 mod export;
+mod over;
 mod read;
 
 use serde_json::Value;
@@ -17,6 +18,8 @@ use build::build;
 use read::Reader;
 
 pub(crate) use export::export;
+pub(crate) use over::export as export_over;
+pub use over::{Source, SOURCE_FIELD};
 
 /// The pool cohort of an exported AWS scenario.
 pub const AWS_COHORT: &str = "quotalab";
@@ -51,6 +54,21 @@ pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
     })
 }
 
+/// Keeps a document's objects: itself, or a `List`'s items.
+fn keep_objects(d: Value, out: &mut Vec<Value>) {
+    match d {
+        Value::Object(mut m) if m.get("kind").and_then(Value::as_str) == Some("List") => {
+            if let Some(Value::Array(items)) = m.remove("items") {
+                for item in items {
+                    keep_objects(item, out);
+                }
+            }
+        }
+        Value::Object(m) => out.push(Value::Object(m)),
+        _ => {}
+    }
+}
+
 /// A quota of one flavor of the counted resource, in the resource's units (GPUs).
 struct FlavorQuota {
     flavor: String,
@@ -83,6 +101,9 @@ struct Collected {
     /// `Some(None)`: fair sharing explicitly off.
     fair_sharing: Option<Option<Vec<&'static str>>>,
     fair_sharing_path: String,
+    /// Every object read, in order (a `List`'s items one by one): the scenario's
+    /// `source.kueue.documents` (SPEC 16, exports that are safe to apply).
+    documents: Vec<Value>,
 }
 
 pub(crate) fn import(
@@ -106,6 +127,9 @@ pub(crate) fn import(
         };
         for (i, d) in docs.iter().enumerate() {
             r.document(d, &format!("[{i}]"));
+        }
+        for d in docs {
+            keep_objects(d, &mut c.documents);
         }
     }
     if sources.iter().any(|(s, _)| !s.errors.is_empty()) {

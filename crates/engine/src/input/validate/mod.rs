@@ -140,6 +140,7 @@ impl Cx {
                 "fair_sharing",
                 "alarms",
                 "priority_classes",
+                "source",
             ],
         );
         self.model = self.model_field(top);
@@ -191,6 +192,14 @@ impl Cx {
                 for (i, t) in list.iter().enumerate().take(MAX_INSTANCE_TYPES) {
                     self.instance_type(t, &path.idx(i));
                 }
+            }
+        }
+
+        // SPEC 16: what an import read (`source.kueue`), kept for a safe export; the
+        // simulation never reads it.
+        if let Some(v) = top.get("source") {
+            if let Some(m) = self.object(v, &root.key("source")) {
+                self.unknown_fields(m, &root.key("source"), &["kueue"]);
             }
         }
 
