@@ -178,6 +178,9 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let resource = RwSignal::new(ImportOptions::DEFAULT_RESOURCE.to_string());
     let flavor_map = RwSignal::new(String::new());
     let keep = RwSignal::new(true);
+    // Kept jobs of queues the configuration lacks: queue -> the share they move to (the
+    // others are dropped; SPEC 16: the first import never fails for them).
+    let resolve = RwSignal::new(Vec::<(String, String)>::new());
     let report = RwSignal::new(None::<ImportReport>);
     let reading = RwSignal::new(false);
     let dragging = RwSignal::new(false);
@@ -206,6 +209,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             resource: resource.get_untracked(),
             flavor_map: flavor_map.get_untracked(),
             into: keep.get_untracked().then(|| app.scenario.get_untracked()),
+            resolve: keep.get_untracked().then(|| resolve.get_untracked()),
         })
     };
 
@@ -235,6 +239,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                             format: None,
                             detected: false,
                             queues: Vec::new(),
+                            unknown: Vec::new(),
                             result: Err(vec![m]),
                         })),
                         _ => {}
@@ -252,6 +257,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         resource.track();
         flavor_map.track();
         keep.track();
+        resolve.track();
         if first.is_some() {
             read();
         }
@@ -310,7 +316,11 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         let title = format!(
             "Imported {} from {format}{}",
             summary(&imported.shares, &imported.cohorts),
-            if keep.get_untracked() {
+            if keep.get_untracked()
+                && report.with_untracked(|r| r.as_ref().is_some_and(|r| !r.unknown.is_empty()))
+            {
+                "; the workloads, jobs and events of its queues were kept, those of queues it lacks dropped or moved as listed (Undo takes it back)."
+            } else if keep.get_untracked() {
                 "; the workloads, jobs and events were kept (Undo takes it back)."
             } else {
                 " (Undo takes it back)."
@@ -326,6 +336,8 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     // workloads are kept may have changed).
     let on_toggle = move |_: leptos::ev::Event| {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
+            // The queues to resolve are the current scenario's: start from "drop".
+            resolve.set(Vec::new());
             service.warm();
             read();
         }
@@ -342,6 +354,71 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let format_now = move || report.with(|r| r.as_ref().and_then(|r| r.format));
     let queues = move || report.with(|r| r.as_ref().map(|r| r.queues.clone()).unwrap_or_default());
     let ok = move || report.with(|r| r.as_ref().is_some_and(|r| r.result.is_ok()));
+    // The kept jobs' queues the configuration lacks, and the shares they could move to.
+    let unknown =
+        move || report.with(|r| r.as_ref().map(|r| r.unknown.clone()).unwrap_or_default());
+    let targets = move || {
+        report.with(|r| match r.as_ref().map(|r| &r.result) {
+            Some(Ok(imp)) => imp.shares.clone(),
+            _ => Vec::new(),
+        })
+    };
+    let unknown_view = move || {
+        let list = unknown();
+        (keep.get() && !list.is_empty()).then(|| {
+            let rows = list
+                .into_iter()
+                .map(|u| {
+                    let name = u.name.clone();
+                    let what = match (u.jobs, u.workloads) {
+                        (j, 0) => format!("{j} job{}", if j == 1 { "" } else { "s" }),
+                        (0, w) => format!("{w} workload{}", if w == 1 { "" } else { "s" }),
+                        (j, w) => format!("{j} job{} and {w} workload{}", if j == 1 { "" } else { "s" }, if w == 1 { "" } else { "s" }),
+                    };
+                    let current = {
+                        let name = name.clone();
+                        move || {
+                            resolve.with(|m| {
+                                m.iter().find(|(f, _)| *f == name).map(|(_, t)| t.clone()).unwrap_or_default()
+                            })
+                        }
+                    };
+                    let set = {
+                        let name = name.clone();
+                        move |ev: leptos::ev::Event| {
+                            let to = event_target_value(&ev);
+                            resolve.update(|m| {
+                                m.retain(|(f, _)| *f != name);
+                                if !to.is_empty() {
+                                    m.push((name.clone(), to));
+                                }
+                            });
+                        }
+                    };
+                    view! {
+                        <li>
+                            <label class="trace-field">
+                                <span class="trace-label">{format!("{what} of \u{201c}{name}\u{201d}")}</span>
+                                <select data-testid=format!("config-unknown-{name}") on:change=set prop:value=current>
+                                    <option value="">"Drop them"</option>
+                                    {targets().into_iter().map(|t| {
+                                        let v = t.clone();
+                                        view! { <option value=v>{format!("Move them to {t}")}</option> }
+                                    }).collect_view()}
+                                </select>
+                            </label>
+                        </li>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="config-unknown" data-testid="config-unknown">
+                    <p>"These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its shares:"</p>
+                    <ul>{rows}</ul>
+                </div>
+            }
+        })
+    };
     let result_view = move || {
         report.with(|r| {
             let r = r.as_ref()?;
@@ -484,6 +561,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         {checkbox("config-keep", keep)}
                         <span>"Keep the current workloads, jobs and events (--into)"</span>
                     </label>
+                    {unknown_view}
                 </fieldset>
                 {move || reading.get().then(|| view! { <p class="trace-reading" data-testid="config-reading">"Reading…"</p> })}
                 {result_view}

@@ -737,6 +737,9 @@ pub fn FilesMenu() -> impl IntoView {
             move || action(app),
         )
     };
+    // SPEC 16: a scenario imported from Kueue files keeps them (`source.kueue`), so its
+    // changes can be exported as patches.
+    let imported_from_kueue = move || app.scenario.with(|s| s.contains("\"source\""));
     let config_item = move |label: &'static str, testid: &'static str, format: OutFormat| {
         menu_item(
             button,
@@ -812,6 +815,14 @@ pub fn FilesMenu() -> impl IntoView {
                 {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
                 {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
+                {menu_item(
+                    button,
+                    "Kueue: only the changes (merge patches)",
+                    "export-kueue-patch".into(),
+                    move || invalid() || !imported_from_kueue(),
+                    move || (!imported_from_kueue()).then_some("Only for a scenario imported from Kueue files: it patches the objects it was read from"),
+                    move || tool(Tool::Export(OutFormat::KueuePatch)),
+                )}
                 <p class="menu-group" aria-hidden="true">"Results"</p>
                 {menu_item(button, "Export report (HTML)", "export-report-html".into(), invalid, || None, move || {
                     tool(Tool::Report)

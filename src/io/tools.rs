@@ -55,6 +55,7 @@ impl Tool {
             Tool::Export(OutFormat::AwsJson) => 2,
             Tool::Export(OutFormat::AwsScript) => 3,
             Tool::Export(OutFormat::Kueue) => 4,
+            Tool::Export(OutFormat::KueuePatch) => 8,
             Tool::Compare(false) => 5,
             Tool::Compare(true) => 6,
             Tool::Report => 7,
@@ -74,6 +75,7 @@ impl Tool {
             5 => Tool::Compare(false),
             6 => Tool::Compare(true),
             7 => Tool::Report,
+            8 => Tool::Export(OutFormat::KueuePatch),
             10.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 10)?),
             _ => return None,
         })
@@ -370,7 +372,15 @@ mod tests {
     #[test]
     fn every_tool_has_its_own_code() {
         let mut all = vec![Tool::Config, Tool::Trace, Tool::Report];
-        all.extend([OutFormat::AwsJson, OutFormat::AwsScript, OutFormat::Kueue].map(Tool::Export));
+        all.extend(
+            [
+                OutFormat::AwsJson,
+                OutFormat::AwsScript,
+                OutFormat::Kueue,
+                OutFormat::KueuePatch,
+            ]
+            .map(Tool::Export),
+        );
         all.extend([false, true].map(Tool::Compare));
         all.extend(ResultFile::ALL.map(Tool::ExportResult));
         let mut codes: Vec<u32> = all.iter().map(|t| t.code()).collect();

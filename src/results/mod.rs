@@ -9,6 +9,7 @@
 pub mod cohorts;
 pub mod compare;
 pub mod contract;
+pub mod empty;
 pub mod explain;
 pub mod summary;
 pub mod timeline;
@@ -38,7 +39,12 @@ pub fn ResultsPanel() -> impl IntoView {
         >
             {move || {
                 let d = Signal::derive(move || digest.get().unwrap_or_else(|| Arc::new(Digest::default())));
-                view! { <RunResults digest=d cursor=app.cursor /> }
+                view! {
+                    <Show when=move || d.with(|d| d.jobs.is_empty() && d.event_count == 0)>
+                        <empty::EmptyOffer />
+                    </Show>
+                    <RunResults digest=d cursor=app.cursor />
+                }
             }}
         </Show>
     }

@@ -1,8 +1,9 @@
 // SPEC 13 in the page: the Files menu's "Import AWS Batch or Kueue configuration…" opens a
 // dialog; a Kueue file (Kueue's documented cohort example, a fixture of the engine's tests)
 // is detected as Kueue YAML, read in an engine worker (the engine's wasm, fetched once with
-// the page), its warnings listed; kept workloads of shares it lacks are an error naming them;
-// without them, its ClusterQueues become the summary's shares, and Undo takes them back.
+// the page), its warnings listed; kept jobs of shares it lacks are named and moved or dropped
+// (never a refusal: SPEC 16), a scenario left without jobs offers a typical load; without
+// them, its ClusterQueues become the summary's shares, and Undo takes them back.
 // Then the Kueue YAML export downloads. Screenshots: target/e2e/config-import-*.png.
 import assert from 'node:assert/strict';
 import { mkdir, readFile } from 'node:fs/promises';
@@ -26,7 +27,7 @@ const dialogShot = (page, name) =>
 const summaryShares = (page) =>
   page.$$eval('[data-testid="summary-row"]', (trs) => trs.map((tr) => tr.getAttribute('data-share')));
 
-test('Kueue file: detected, warnings, kept jobs refused, shares replaced, undo; Kueue export', async (t) => {
+test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, shares replaced, undo; Kueue export', async (t) => {
   const { page, problems, close } = await openBrowser('config-import', { viewport: { width: 1280, height: 1000 } });
   t.after(close);
   // The reader is the engine worker's wasm, fetched and compiled once at load and handed to
@@ -53,12 +54,62 @@ test('Kueue file: detected, warnings, kept jobs refused, shares replaced, undo; 
   await page.locator('[data-testid="config-detected"]', { hasText: 'Detected: Kueue YAML' }).waitFor();
   assert.equal(engineRequests.filter((u) => u.endsWith('.wasm')).length, 1, 'the reader fetched no second copy');
 
-  // The walkthrough's jobs are of shares the file does not have: an error naming them.
-  const errors = page.locator('[data-testid="config-errors"]');
-  await errors.waitFor();
-  assert.match(await errors.innerText(), /jobs\[0\]\.share: job .* is of share "background", which the imported configuration does not have/);
-  assert.equal(await page.locator('[data-testid="config-apply"]').isDisabled(), true);
-  await dialogShot(page, 'kept-jobs-refused');
+  // The walkthrough's jobs are of shares the file does not have. The first import with the
+  // default options still succeeds (SPEC 16): the dialog names those queues and offers to
+  // drop their jobs (the default) or move them to one of the file's shares.
+  const unknown = page.locator('[data-testid="config-unknown"]');
+  await unknown.waitFor();
+  assert.match(await unknown.innerText(), /of “background”/);
+  assert.match(await unknown.innerText(), /of “medium”/);
+  await page.locator('[data-testid="config-summary"]').waitFor();
+  assert.equal(await page.locator('[data-testid="config-errors"]').count(), 0);
+  await page.locator('[data-testid="config-unknown-background"]').selectOption('team-a-cq');
+  await page.waitForFunction(() => (document.querySelector('[data-testid="config-warnings"]')?.innerText ?? '').includes('moved to "team-a-cq"'));
+  await dialogShot(page, 'kept-jobs-moved');
+  await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a-cq,team-b-cq,team-c-cq',
+  );
+  const moved = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  const jobShares = [...(moved.jobs ?? []), ...(moved.workloads ?? [])].map((j) => j.share);
+  assert.ok(jobShares.length > 0 && jobShares.every((s) => s === 'team-a-cq'), `kept jobs' shares: ${jobShares}`);
+  assert.equal(await page.locator('[data-testid="empty-offer"]').count(), 0, 'jobs ran: no empty offer');
+  await page.locator('[data-testid="undo"]').click();
+  await page.waitForFunction(
+    (want) => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === want,
+    before.join(),
+  );
+
+  // Again with every default: the kept jobs are dropped, and the result is not a page of
+  // zeros but an offer of a typical load per queue, in one undoable step.
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="import-config"]').click();
+  await page.setInputFiles('[data-testid="config-file"]', KUEUE);
+  await page.locator('[data-testid="config-summary"]').waitFor();
+  await page.locator('[data-testid="config-unknown"]').waitFor();
+  await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+  const offer = page.locator('[data-testid="empty-offer"]');
+  await offer.waitFor();
+  await page.screenshot({ path: join(SHOTS, 'config-import-empty-offer.png') });
+  await page.locator('[data-testid="typical-load-percent"]').fill('0');
+  await page.locator('[data-testid="typical-load-add"]').click();
+  await page.locator('[data-testid="typical-load-problem"]', { hasText: 'Busy share' }).waitFor();
+  await page.locator('[data-testid="typical-load-percent"]').fill('60');
+  await page.locator('[data-testid="typical-load-add"]').click();
+  await offer.waitFor({ state: 'detached' });
+  const loaded = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  assert.deepEqual([...new Set(loaded.workloads.map((w) => w.share))], ['team-a-cq', 'team-b-cq', 'team-c-cq']);
+  await page.locator('[data-testid="undo"]').click();
+  await offer.waitFor();
+  await page.locator('[data-testid="undo"]').click();
+  await page.waitForFunction(
+    (want) => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === want,
+    before.join(),
+  );
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="import-config"]').click();
+  await page.setInputFiles('[data-testid="config-file"]', KUEUE);
+  await page.locator('[data-testid="config-summary"]').waitFor();
 
   // The imported scenario alone.
   await page.locator('[data-testid="config-keep"]').uncheck();
@@ -86,6 +137,17 @@ test('Kueue file: detected, warnings, kept jobs refused, shares replaced, undo; 
   const yaml = await readFile(path, 'utf8');
   assert.match(yaml, /kind: ClusterQueue/);
   assert.match(yaml, /name: "?team-b-cq"?/);
+  // Written over the imported objects (SPEC 16): what Quota Lab does not model is kept.
+  assert.match(yaml, /written over the 5 objects it was imported from/);
+  assert.match(yaml, /namespaceSelector: \{\}/);
+  assert.match(yaml, /nominalQuota: 36Gi/);
+  // Only the changes: none yet.
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  const [patch] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-kueue-patch"]').click()]);
+  assert.match(patch.suggestedFilename(), /-kueue-patch\.yaml$/);
+  const patchPath = join(SHOTS, `config-import-${patch.suggestedFilename()}`);
+  await patch.saveAs(patchPath);
+  assert.match(await readFile(patchPath, 'utf8'), /# Changed: none\./);
 
   // One undo step takes the import back.
   await page.locator('[data-testid="undo"]').click();

@@ -2,14 +2,14 @@
 //! answers ([`Envelope`]s of [`Request`] and [`Response`], inside the protocol's
 //! `Request::Config` and `Response::Config`), and [`handle`], which answers with the engine's
 //! `config` functions, the same ones `quotasim import` and `export` call:
-//! [`config::detect`], [`config::import_files`], [`config::merge_into`] (`--into`),
-//! [`config::export`]. Nothing here decides a rule; it only carries text and problems.
+//! [`config::detect`], [`config::import_files`], [`config::merge_into_with`] (`--into`),
+//! [`config::export`], [`config::typical_load`]. Nothing here decides a rule; it only carries text and problems.
 //!
 //! The page links this crate for the types only; `handle` (and with it the YAML parser)
 //! runs in the engine worker's wasm. The page's component tests call `handle` directly.
 
 use quotalab_engine::config::{
-    self, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
+    self, ExportFormat, ExportOptions, Format, ImportOptions, UnknownShares, MAX_FILE_BYTES,
 };
 use quotalab_engine::Problem;
 use serde::{Deserialize, Serialize};
@@ -54,12 +54,15 @@ impl InFormat {
     }
 }
 
-/// What an export writes (`quotasim export aws`, `export aws --script`, `export kueue`).
+/// What an export writes (`quotasim export aws`, `export aws --script`, `export kueue`,
+/// `export kueue --patch`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum OutFormat {
     AwsJson,
     AwsScript,
     Kueue,
+    /// SPEC 16: only what changed since the import, one merge patch per object.
+    KueuePatch,
 }
 
 impl OutFormat {
@@ -69,6 +72,7 @@ impl OutFormat {
             OutFormat::AwsJson => ("aws-batch.json", "application/json"),
             OutFormat::AwsScript => ("aws-batch.sh", "text/x-shellscript"),
             OutFormat::Kueue => ("kueue.yaml", "application/yaml"),
+            OutFormat::KueuePatch => ("kueue-patch.yaml", "application/yaml"),
         }
     }
 }
@@ -89,6 +93,19 @@ pub struct ImportRequest {
     /// cohorts, fair sharing and priority classes are replaced). `None`: the imported
     /// scenario alone.
     pub into: Option<String>,
+    /// With `into`: what to do with kept jobs, workloads and events of shares the
+    /// configuration lacks. `None`: refused, as the CLI does; `Some(map)`: those of a share
+    /// mapped here move to its target, the others are dropped (the page's default, so a
+    /// first import never fails for them: SPEC 16).
+    pub resolve: Option<Vec<(String, String)>>,
+}
+
+/// A share the kept jobs name that the configuration lacks.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnknownShare {
+    pub name: String,
+    pub jobs: usize,
+    pub workloads: usize,
 }
 
 /// A request to the worker.
@@ -104,6 +121,12 @@ pub enum Request {
         /// Kueue: the resource the quotas are in; empty: `nvidia.com/gpu`.
         resource: String,
     },
+    /// SPEC 16: a typical load per queue added to a scenario without jobs.
+    TypicalLoad {
+        scenario: String,
+        /// The busy share of each quota, in percent.
+        percent: u32,
+    },
 }
 
 /// What an import read.
@@ -115,6 +138,9 @@ pub struct ImportReport {
     pub detected: bool,
     /// AWS: the job queues the shares name (the page offers a choice when there are several).
     pub queues: Vec<String>,
+    /// With `into`: the shares its jobs name that the configuration lacks (what
+    /// `resolve` decides about).
+    pub unknown: Vec<UnknownShare>,
     /// The scenario JSON (merged `--into` the given one, if any), or every error
     /// (`[i].PATH: message`, naming the file when several).
     pub result: Result<Imported, Vec<String>>,
@@ -145,6 +171,8 @@ pub struct Exported {
 pub enum Response {
     Imported(ImportReport),
     Exported(Result<Exported, Vec<String>>),
+    /// The scenario with a typical load, or what was wrong.
+    Loaded(Result<Imported, Vec<String>>),
     /// A message the worker could not read.
     Failed(String),
 }
@@ -163,6 +191,11 @@ pub fn handle(request: Request) -> Response {
             queue,
             resource,
         } => Response::Exported(export(&scenario, format, queue, resource)),
+        Request::TypicalLoad { scenario, percent } => Response::Loaded(
+            config::typical_load::add_typical_load(&scenario, percent)
+                .map(|i| summarise(&i))
+                .map_err(|p| lines(&p)),
+        ),
     }
 }
 
@@ -181,6 +214,7 @@ pub fn import(r: &ImportRequest) -> ImportReport {
         format,
         detected,
         queues: Vec::new(),
+        unknown: Vec::new(),
         result: Err(Vec::new()),
     };
     let Some(format) = format else {
@@ -214,11 +248,15 @@ pub fn import(r: &ImportRequest) -> ImportReport {
             .map(|q| config::aws::queue_name(&q).to_string())
             .collect();
     }
-    report.result = import_text(r, format.engine());
+    report.result = import_text(r, format.engine(), &mut report.unknown);
     report
 }
 
-fn import_text(r: &ImportRequest, format: Format) -> Result<Imported, Vec<String>> {
+fn import_text(
+    r: &ImportRequest,
+    format: Format,
+    unknown: &mut Vec<UnknownShare>,
+) -> Result<Imported, Vec<String>> {
     let mut opts = ImportOptions {
         queue: r.queue.clone().filter(|q| !q.trim().is_empty()),
         ..ImportOptions::default()
@@ -237,8 +275,25 @@ fn import_text(r: &ImportRequest, format: Format) -> Result<Imported, Vec<String
         .collect();
     let mut imported = config::import_files(&files, format, &opts).map_err(|p| lines(&p))?;
     if let Some(base) = &r.into {
-        imported = config::merge_into(&imported, base).map_err(|p| lines(&p))?;
+        *unknown = config::unknown_shares(&imported, base)
+            .into_iter()
+            .map(|u| UnknownShare {
+                name: u.name,
+                jobs: u.jobs,
+                workloads: u.workloads,
+            })
+            .collect();
+        let policy = match &r.resolve {
+            None => UnknownShares::Refuse,
+            Some(map) => UnknownShares::Resolve(map.clone()),
+        };
+        imported = config::merge_into_with(&imported, base, &policy).map_err(|p| lines(&p))?;
     }
+    Ok(summarise(&imported))
+}
+
+/// What the page shows of an imported (or loaded) scenario.
+fn summarise(imported: &config::Imported) -> Imported {
     let names = |key: &str| -> Vec<String> {
         imported.scenario[key]
             .as_array()
@@ -249,15 +304,15 @@ fn import_text(r: &ImportRequest, format: Format) -> Result<Imported, Vec<String
             })
             .unwrap_or_default()
     };
-    Ok(Imported {
+    Imported {
         shares: names("shares"),
         cohorts: names("cohorts"),
         warnings: lines(&imported.warnings),
-        scenario: imported.scenario_json,
-    })
+        scenario: imported.scenario_json.clone(),
+    }
 }
 
-/// `quotasim export aws [--script] [--queue] | kueue [--resource] FILE`.
+/// `quotasim export aws [--script] [--queue] | kueue [--resource] [--patch] FILE`.
 pub fn export(
     scenario: &str,
     format: OutFormat,
@@ -275,6 +330,7 @@ pub fn export(
         OutFormat::AwsJson => ExportFormat::AwsJson,
         OutFormat::AwsScript => ExportFormat::AwsScript,
         OutFormat::Kueue => ExportFormat::Kueue,
+        OutFormat::KueuePatch => ExportFormat::KueuePatch,
     };
     config::export(scenario, format, &opts)
         .map(|e| Exported {

@@ -621,3 +621,88 @@ fn into_takes_the_new_source_and_a_link_keeps_it() {
         serde_json::from_str(&quotalab_engine::link::decode(&payload).unwrap()).unwrap();
     assert_eq!(back["source"], imp.scenario["source"]);
 }
+
+// SPEC 16: the first import with default options succeeds (the page keeps the current
+// jobs, and those of queues the configuration lacks are dropped or moved, not refused).
+
+fn walkthrough() -> String {
+    std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../www/presets/aws-walkthrough.json"),
+    )
+    .unwrap()
+}
+
+#[test]
+fn kept_jobs_of_queues_the_configuration_lacks_are_named_then_dropped_or_moved() {
+    let imp = kueue(&fixture("kueue-cohort-example.yaml")).unwrap();
+    let base = walkthrough();
+    let unknown = config::unknown_shares(&imp, &base);
+    let names: Vec<&str> = unknown.iter().map(|u| u.name.as_str()).collect();
+    assert_eq!(names, ["background", "medium"]);
+    assert!(unknown.iter().map(|u| u.jobs + u.workloads).sum::<usize>() > 0);
+    // The CLI refuses (SPEC 13).
+    let refused = config::merge_into(&imp, &base).unwrap_err();
+    assert!(refused[0]
+        .to_string()
+        .contains("which the imported configuration does not have"));
+    // Dropped: no job of them is left, each share is named in a warning, and it loads.
+    let dropped =
+        config::merge_into_with(&imp, &base, &config::UnknownShares::Resolve(Vec::new())).unwrap();
+    for key in ["jobs", "workloads"] {
+        assert!(
+            dropped.scenario[key]
+                .as_array()
+                .is_none_or(|l| l.is_empty()),
+            "{key}"
+        );
+    }
+    let warnings: Vec<String> = dropped.warnings.iter().map(|w| w.to_string()).collect();
+    for n in names {
+        assert!(
+            warnings
+                .iter()
+                .any(|w| w.contains(&format!("of \"{n}\"")) && w.ends_with("dropped")),
+            "{warnings:?}"
+        );
+    }
+    // Moved: background's jobs run in team-a-cq; the rest are dropped.
+    let map = vec![("background".to_string(), "team-a-cq".to_string())];
+    let moved = config::merge_into_with(&imp, &base, &config::UnknownShares::Resolve(map)).unwrap();
+    let shares: Vec<&str> = moved.scenario["jobs"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .chain(moved.scenario["workloads"].as_array().into_iter().flatten())
+        .map(|j| j["share"].as_str().unwrap())
+        .collect();
+    assert!(
+        !shares.is_empty() && shares.iter().all(|s| *s == "team-a-cq"),
+        "{shares:?}"
+    );
+    assert!(moved
+        .warnings
+        .iter()
+        .any(|w| w.to_string().ends_with("moved to \"team-a-cq\"")));
+    quotalab_engine::run_json(&moved.scenario_json).unwrap();
+}
+
+#[test]
+fn a_configuration_without_jobs_gets_a_typical_load_in_one_step() {
+    let imp = kueue(&fixture("kueue-workload-priority-classes.yaml")).unwrap();
+    let loaded = config::typical_load::add_typical_load(&imp.scenario_json, 60).unwrap();
+    let w = loaded.scenario["workloads"].as_array().unwrap();
+    assert!(!w.is_empty());
+    // Priorities come from the imported WorkloadPriorityClasses.
+    let classes: Vec<i64> = imp.scenario["priority_classes"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|v| v.as_i64().unwrap())
+        .collect();
+    for c in w[0]["priority"]["choice"].as_array().unwrap() {
+        assert!(classes.contains(&c[0].as_i64().unwrap()));
+    }
+    let result = quotalab_engine::run_json(&loaded.scenario_json).unwrap();
+    assert!(result.contains("\"kind\":\"dispatch\""), "no job ran");
+}

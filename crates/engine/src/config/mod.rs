@@ -14,6 +14,7 @@
 pub mod aws;
 pub mod kueue;
 pub mod quantity;
+pub mod typical_load;
 pub mod yaml_out;
 
 use serde_json::{Map, Value};
@@ -207,11 +208,104 @@ pub fn import_files(
     }
 }
 
+/// What `--into` does with the kept jobs, workloads and events of a share the imported
+/// configuration does not have.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum UnknownShares {
+    /// SPEC 13 (the CLI): an error naming each of them.
+    #[default]
+    Refuse,
+    /// The page's first import (SPEC 16 "never an empty result"): those of a share listed
+    /// here move to the share it maps to; the others are dropped, with a warning each.
+    Resolve(Vec<(String, String)>),
+}
+
+/// The shares kept jobs, workloads or `update_share` events name that an import lacks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct UnknownShare {
+    pub name: String,
+    /// Explicit jobs of it.
+    pub jobs: usize,
+    /// Workloads of it.
+    pub workloads: usize,
+}
+
+/// The shares of `base_json`'s jobs and workloads (and `update_share` events) that
+/// `imported` does not have, in first-seen order: what `--into` would refuse.
+pub fn unknown_shares(imported: &Imported, base_json: &str) -> Vec<UnknownShare> {
+    let Ok(base) = serde_json::from_str::<Value>(base_json) else {
+        return Vec::new();
+    };
+    let names = share_names(&imported.scenario);
+    let mut out: Vec<UnknownShare> = Vec::new();
+    let mut count = |share: &str, job: bool, workload: bool| {
+        if names.iter().any(|n| n == share) {
+            return;
+        }
+        let i = match out.iter().position(|u| u.name == share) {
+            Some(i) => i,
+            None => {
+                out.push(UnknownShare {
+                    name: share.to_string(),
+                    ..UnknownShare::default()
+                });
+                out.len() - 1
+            }
+        };
+        out[i].jobs += usize::from(job);
+        out[i].workloads += usize::from(workload);
+    };
+    for (key, job) in [("jobs", true), ("workloads", false)] {
+        for item in base
+            .get(key)
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if let Some(share) = item.get("share").and_then(Value::as_str) {
+                count(share, job, !job);
+            }
+        }
+    }
+    for e in base
+        .get("events")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+    {
+        if let Some(share) = e.pointer("/update_share/share").and_then(Value::as_str) {
+            count(share, false, false);
+        }
+    }
+    out
+}
+
+fn share_names(scenario: &Value) -> Vec<String> {
+    scenario
+        .get("shares")
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .filter_map(|s| s["name"].as_str().map(str::to_string))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// SPEC 13 `--into SCENARIO`: `base`'s everything except `model`, `shares`, `cohorts`,
 /// `fair_sharing` and `priority_classes`, which come from the import, as does its capacity
 /// where the import gives one. Jobs or workloads of a share that no longer exists are an
 /// error naming them.
 pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<Problem>> {
+    merge_into_with(imported, base_json, &UnknownShares::Refuse)
+}
+
+/// [`merge_into`], with what to do about kept jobs of shares the import does not have.
+pub fn merge_into_with(
+    imported: &Imported,
+    base_json: &str,
+    unknown: &UnknownShares,
+) -> Result<Imported, Vec<Problem>> {
     let base: Value = serde_json::from_str(base_json)
         .map_err(|e| vec![Problem::whole(crate::input::json::syntax_error(&e))])?;
     let Value::Object(mut base) = base else {
@@ -254,11 +348,11 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
             }
         }
     }
-    let names: Vec<&str> = imp
-        .get("shares")
-        .and_then(Value::as_array)
-        .map(|l| l.iter().filter_map(|s| s["name"].as_str()).collect())
-        .unwrap_or_default();
+    let names = share_names(&imported.scenario);
+    let mut warnings = imported.warnings.clone();
+    if let UnknownShares::Resolve(map) = unknown {
+        resolve_unknown(&mut base, &names, map, &mut warnings);
+    }
     let mut problems = Vec::new();
     for key in ["jobs", "workloads"] {
         let Some(Value::Array(list)) = base.get(key) else {
@@ -266,7 +360,7 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
         };
         for (i, item) in list.iter().enumerate() {
             if let Some(share) = item.get("share").and_then(Value::as_str) {
-                if !names.contains(&share) {
+                if !names.iter().any(|n| n == share) {
                     let what = item
                         .get("id")
                         .and_then(Value::as_str)
@@ -288,7 +382,140 @@ pub fn merge_into(imported: &Imported, base_json: &str) -> Result<Imported, Vec<
     }
     let merged = Value::Object(base);
     crate::input::validate::load(&merged.to_string())?;
-    Ok(Imported::new(merged, imported.warnings.clone()))
+    Ok(Imported::new(merged, warnings))
+}
+
+/// Moves the kept jobs, workloads and `update_share` events of shares the import lacks to
+/// the share `map` names, or drops them (and the `set_priority` events of dropped jobs),
+/// with one warning per share.
+fn resolve_unknown(
+    base: &mut Map<String, Value>,
+    names: &[String],
+    map: &[(String, String)],
+    warnings: &mut Vec<Problem>,
+) {
+    let target = |share: &str| -> Option<Option<String>> {
+        if names.iter().any(|n| n == share) {
+            return None;
+        }
+        Some(
+            map.iter()
+                .find(|(from, to)| from == share && names.contains(to))
+                .map(|(_, to)| to.clone()),
+        )
+    };
+    // share -> (target, jobs, workloads)
+    let mut tally: Vec<(String, Option<String>, usize, usize)> = Vec::new();
+    let mut dropped_ids: Vec<String> = Vec::new();
+    let mut dropped_shares: Vec<String> = Vec::new();
+    for key in ["jobs", "workloads"] {
+        let Some(Value::Array(list)) = base.get_mut(key) else {
+            continue;
+        };
+        list.retain_mut(|item| {
+            let Some(share) = item
+                .get("share")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+            else {
+                return true;
+            };
+            let Some(to) = target(&share) else {
+                return true;
+            };
+            match tally.iter_mut().find(|t| t.0 == share) {
+                Some(t) => {
+                    t.2 += usize::from(key == "jobs");
+                    t.3 += usize::from(key == "workloads");
+                }
+                None => tally.push((
+                    share.clone(),
+                    to.clone(),
+                    usize::from(key == "jobs"),
+                    usize::from(key == "workloads"),
+                )),
+            }
+            match to {
+                Some(to) => {
+                    item["share"] = Value::String(to);
+                    true
+                }
+                None => {
+                    if let Some(id) = item.get("id").and_then(Value::as_str) {
+                        dropped_ids.push(id.to_string());
+                    }
+                    if !dropped_shares.contains(&share) {
+                        dropped_shares.push(share.clone());
+                    }
+                    false
+                }
+            }
+        });
+    }
+    let mut dropped_events = 0usize;
+    if let Some(Value::Array(events)) = base.get_mut("events") {
+        events.retain_mut(|e| {
+            if let Some(share) = e
+                .pointer("/update_share/share")
+                .and_then(Value::as_str)
+                .map(str::to_string)
+            {
+                match target(&share) {
+                    None => return true,
+                    Some(Some(to)) => {
+                        e["update_share"]["share"] = Value::String(to);
+                        return true;
+                    }
+                    Some(None) => {
+                        dropped_events += 1;
+                        return false;
+                    }
+                }
+            }
+            if let Some(job) = e.pointer("/set_priority/job").and_then(Value::as_str) {
+                // A dropped explicit job, or a job generated by a workload that moved or
+                // went (its id, `<share>-<n>`, no longer exists).
+                let gone = dropped_ids.iter().any(|d| d == job)
+                    || tally
+                        .iter()
+                        .any(|(s, _, _, w)| *w > 0 && job.starts_with(&format!("{s}-")));
+                if gone {
+                    dropped_events += 1;
+                    return false;
+                }
+            }
+            true
+        });
+    }
+    let plural = |n: usize, one: &str| {
+        if n == 1 {
+            format!("1 {one}")
+        } else {
+            format!("{n} {one}s")
+        }
+    };
+    for (share, to, jobs, workloads) in tally {
+        let what = match (jobs, workloads) {
+            (j, 0) => plural(j, "job"),
+            (0, w) => plural(w, "workload"),
+            (j, w) => format!("{} and {}", plural(j, "job"), plural(w, "workload")),
+        };
+        let msg = match to {
+            Some(to) => format!(
+                "{what} of \"{share}\", which the configuration does not have, moved to \"{to}\""
+            ),
+            None => {
+                format!("{what} of \"{share}\", which the configuration does not have, dropped")
+            }
+        };
+        warnings.push(Problem::whole(msg));
+    }
+    if dropped_events > 0 {
+        warnings.push(Problem::whole(format!(
+            "{} about them dropped",
+            plural(dropped_events, "timed event")
+        )));
+    }
 }
 
 /// What [`export`] writes.
