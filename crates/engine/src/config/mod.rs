@@ -12,6 +12,7 @@
 //! omitted for a single JSON object) and the path inside it.
 
 pub mod aws;
+pub mod history;
 pub mod kueue;
 pub mod quantity;
 
