@@ -17,6 +17,8 @@ pub mod aws;
 pub mod kueue;
 mod time;
 
+use std::collections::{HashMap, HashSet};
+
 use serde_json::{json, Map, Value};
 
 use super::{Format, ImportOptions, Imported, Sink, MAX_FILE_BYTES};
@@ -192,6 +194,8 @@ struct Base {
     kueue: bool,
     /// `--flavor-map`: flavor to instance type.
     flavor_map: Vec<(String, String)>,
+    /// `--resource`: the counted resource.
+    resource: String,
 }
 
 /// SPEC 16: imports a job history (`files`, each (name, text)) into a scenario whose
@@ -240,7 +244,7 @@ pub fn import(
         return Err(errors);
     }
     let (from, to) = window.unwrap_or((None, None));
-    let mut base = base(shares, opts)?;
+    let mut base = base(shares, opts, named)?;
 
     // Read every history file.
     let mut c = Collected::default();
@@ -342,7 +346,7 @@ fn parse_window(opts: &HistoryOptions) -> Result<(Option<i64>, Option<i64>), Vec
 /// The scenario the history goes into: a configuration import (merged into `--into` when
 /// given), or the `--into` scenario alone. Its own jobs, workloads and job events are
 /// replaced by the history, with a warning.
-fn base(shares: Shares<'_>, opts: &HistoryOptions) -> Result<Base, Vec<Problem>> {
+fn base(shares: Shares<'_>, opts: &HistoryOptions, named: bool) -> Result<Base, Vec<Problem>> {
     let mut warnings = Vec::new();
     let into = match shares {
         Shares::Config { into, .. } => into,
@@ -373,7 +377,24 @@ fn base(shares: Shares<'_>, opts: &HistoryOptions) -> Result<Base, Vec<Problem>>
                 resource: opts.resource.clone(),
                 flavor_map: opts.flavor_map.clone(),
             };
-            let mut imp = super::import_files(files, format, &io)?;
+            // One configuration file among several files: its problems name it too.
+            let name_it = |ps: Vec<Problem>| -> Vec<Problem> {
+                if !(named && files.len() == 1) {
+                    return ps;
+                }
+                ps.into_iter()
+                    .map(|p| {
+                        let at = if p.path.is_empty() {
+                            files[0].0.to_string()
+                        } else {
+                            format!("{}: {}", files[0].0, p.path)
+                        };
+                        Problem::new(Path::named(at), p.message)
+                    })
+                    .collect()
+            };
+            let mut imp = super::import_files(files, format, &io).map_err(name_it)?;
+            imp.warnings = name_it(std::mem::take(&mut imp.warnings));
             // LocalQueues are what a history import reads from a configuration.
             imp.warnings
                 .retain(|w| !w.message.starts_with("ignored: LocalQueue"));
@@ -436,6 +457,7 @@ fn base(shares: Shares<'_>, opts: &HistoryOptions) -> Result<Base, Vec<Problem>>
         priority_classes,
         kueue,
         flavor_map: opts.flavor_map.clone(),
+        resource: opts.resource.clone(),
     })
 }
 
@@ -544,18 +566,18 @@ fn resolve(
     // The end of the history: --to, else the latest time any record mentions.
     let end = to.unwrap_or_else(|| records.iter().map(|r| r.latest).max().unwrap_or(0));
     // Ids: an AWS job name shared by several jobs is made unique with the job id.
+    let mut alts: HashMap<&str, Vec<Option<&str>>> = HashMap::new();
+    for r in &records {
+        let e = alts.entry(r.id.as_str()).or_default();
+        if !e.contains(&r.alt_id.as_deref()) {
+            e.push(r.alt_id.as_deref());
+        }
+    }
     let ids: Vec<String> = records
         .iter()
-        .map(|r| {
-            let repeated = records
-                .iter()
-                .filter(|o| o.id == r.id && o.alt_id != r.alt_id)
-                .count()
-                > 0;
-            match (&r.alt_id, repeated) {
-                (Some(alt), true) => format!("{}/{alt}", r.id),
-                _ => r.id.clone(),
-            }
+        .map(|r| match &r.alt_id {
+            Some(alt) if alts[r.id.as_str()].len() > 1 => format!("{}/{alt}", r.id),
+            _ => r.id.clone(),
         })
         .collect();
     let mut order: Vec<usize> = (0..records.len()).collect();
@@ -567,13 +589,12 @@ fn resolve(
     });
     let t0 = records.iter().map(|r| r.submit).min().unwrap_or(0);
     let mut jobs = Vec::new();
-    let mut seen: Vec<&str> = Vec::new();
-    let mut errors = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for &i in &order {
         let r = &records[i];
         let id = ids[i].as_str();
         let sink = &mut sinks[r.file];
-        if seen.contains(&id) {
+        if seen.contains(id) {
             sink.warn(
                 &r.path,
                 format!("job {id} appears more than once: the first (earliest) record is kept"),
@@ -586,7 +607,11 @@ fn resolve(
             Demand::Resource { amount, .. } | Demand::Gpus { amount, .. } => *amount == 0,
         };
         if zero {
-            sink.ignore("skip", "jobs asking for no GPU", &r.demand_path);
+            let what = match &r.demand {
+                Demand::Resource { .. } => format!("workloads asking for no {}", base.resource),
+                _ => "jobs asking for no GPU".to_string(),
+            };
+            sink.ignore("skip", &what, &r.demand_path);
             continue;
         }
         if r.run == Run::NeverRan {
@@ -766,14 +791,10 @@ fn resolve(
                 ),
             );
         }
-        seen.push(id);
+        seen.insert(id);
         jobs.push(Value::Object(job));
     }
-    if errors.is_empty() {
-        Ok(jobs)
-    } else {
-        Err(std::mem::take(&mut errors))
-    }
+    Ok(jobs)
 }
 
 /// Seconds as a JSON number: whole seconds as integers, else milliseconds.
