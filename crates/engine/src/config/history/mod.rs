@@ -758,6 +758,13 @@ fn resolve(
                 }
                 stop - start
             }
+            Run::Finished { start, .. } | Run::Running { start } if start >= end => {
+                sink.warn(
+                    &r.path,
+                    format!("job {id} was still pending at the end of the history: work_s 1"),
+                );
+                0
+            }
             Run::Finished { start, .. } | Run::Running { start } => {
                 let ran = (end - start).max(0);
                 sink.warn(
@@ -793,6 +800,13 @@ fn resolve(
         }
         seen.insert(id);
         jobs.push(Value::Object(job));
+    }
+    if jobs.is_empty() && sinks.iter().all(|s| s.errors.is_empty()) {
+        return Err(vec![Problem::whole(format!(
+            "no job left to replay: each of the {} jobs in the window asks for no {} (--resource names the counted resource) or finished without running",
+            records.len(),
+            base.resource
+        ))]);
     }
     Ok(jobs)
 }

@@ -724,3 +724,62 @@ fn detects_formats() {
     assert_eq!(detect("{\"jobs\": []}"), HistoryFormat::Aws);
     assert_eq!(detect("[{\"jobSummaryList\": []}]"), HistoryFormat::Aws);
 }
+
+#[test]
+fn admitted_after_the_end_was_pending_then() {
+    // Submitted 08:00, admitted 08:00:10: with --to 08:00:05 it was still waiting.
+    let h = list(&[wl(
+        "team-a",
+        "train",
+        "2026-03-02T08:00:00Z",
+        "",
+        ADMITTED_A,
+    )]);
+    let o = HistoryOptions {
+        to: Some("2026-03-02T08:00:05Z".into()),
+        ..opts()
+    };
+    let imp = kueue(&h, &o).unwrap();
+    assert_eq!(jobs(&imp)[0]["work_s"], 1);
+    assert!(has(
+        &imp.warnings,
+        "job team-a/train was still pending at the end of the history"
+    ));
+}
+
+#[test]
+fn resource_names_the_counted_resource() {
+    let h = list(&[wl(
+        "team-a",
+        "train",
+        "2026-03-02T08:00:00Z",
+        "",
+        ADMITTED_A,
+    )]);
+    let o = HistoryOptions {
+        resource: "amd.com/gpu".into(),
+        ..opts()
+    };
+    // The configuration has no quota of amd.com/gpu: the import says so.
+    let e = kueue(&h, &o).unwrap_err();
+    assert!(
+        has(&e, "no ClusterQueue has a quota of amd.com/gpu"),
+        "{:?}",
+        texts(&e)
+    );
+    let cfg = KUEUE_CONFIG.replace("nvidia.com/gpu", "amd.com/gpu");
+    let e = import(
+        &[("", &h)],
+        Shares::Config {
+            files: &[("", &cfg)],
+            into: None,
+        },
+        &o,
+    )
+    .unwrap_err();
+    // The workload asks for none of it: skipped, so no job at all.
+    assert_eq!(
+        texts(&e),
+        ["no job left to replay: each of the 1 jobs in the window asks for no amd.com/gpu (--resource names the counted resource) or finished without running"]
+    );
+}
