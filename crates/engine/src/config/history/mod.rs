@@ -298,6 +298,20 @@ pub fn import(
             json!(format!("{name}, job history ({n} jobs)")),
         );
     }
+    let last_submit = jobs
+        .iter()
+        .filter_map(|j| j["submit_s"].as_f64())
+        .fold(0.0, f64::max);
+    if let Some(h) = sc.get("horizon_s").and_then(Value::as_f64) {
+        if h < last_submit {
+            warnings.push(Problem::new(
+                Path::named("horizon_s"),
+                format!(
+                    "is {h} s, before the history's last submission ({last_submit} s): later jobs are not simulated"
+                ),
+            ));
+        }
+    }
     sc.insert("jobs".into(), Value::Array(jobs));
     let scenario = Value::Object(sc);
     // A safety net: the scenario must load. Its problems name scenario paths.

@@ -647,6 +647,27 @@ fn shares_from_a_scenario_and_into() {
     assert_eq!(j[0]["work_s"], 1);
     assert_eq!(imp.scenario["events"].as_array().unwrap().len(), 1);
     assert_eq!(imp.scenario["name"], "ours, job history (1 jobs)");
+    // A horizon before the last submission is said.
+    let short = scenario.replace("\"name\":\"ours\"", "\"name\":\"ours\",\"horizon_s\":0.1");
+    let h2 = h.replace("\"createdAt\": 0", "\"createdAt\": 1000");
+    let two = format!(
+        "[{h}, {}]",
+        h2.replace("\"jobId\": \"1\"", "\"jobId\": \"2\"")
+    );
+    let imp2 = import(
+        &[("h.json", &two)],
+        Shares::Scenario("s.json", &short),
+        &HistoryOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        has(
+            &imp2.warnings,
+            "horizon_s: is 0.1 s, before the history's last submission (1 s)"
+        ),
+        "{:?}",
+        texts(&imp2.warnings)
+    );
     let w = texts(&imp.warnings);
     assert!(
         w.contains(&"s.json: jobs: its 1 jobs are replaced by the history".to_string()),
