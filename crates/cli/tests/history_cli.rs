@@ -8,48 +8,18 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 
-use common::{golden, Out, BIN};
+use common::{golden, quotasim_in, Out};
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/history")
 }
 
 /// Runs `quotasim ARGS` in the fixtures' directory (so that file names in problems are
-/// the short ones), with `stdin`.
+/// the short ones), with `stdin`; never a panic.
 fn run(args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(dir())
-        .env("RUST_BACKTRACE", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quotasim starts");
-    let writer = stdin.map(|bytes| {
-        let mut pipe = child.stdin.take().unwrap();
-        let bytes = bytes.to_vec();
-        std::thread::spawn(move || {
-            let _ = pipe.write_all(&bytes);
-        })
-    });
-    let out = child.wait_with_output().expect("quotasim runs");
-    if let Some(w) = writer {
-        w.join().unwrap();
-    }
-    let out = Out {
-        code: out.status.code().expect("quotasim exits"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
+    let out = quotasim_in(Some(&dir()), args, stdin);
     assert!(!out.stderr.contains("panicked"), "{out:?}");
     out
 }

@@ -218,16 +218,7 @@ pub fn import(
         .collect();
     let mut errors = Vec::new();
     for (sink, (_, text)) in sinks.iter_mut().zip(files) {
-        if text.len() > MAX_FILE_BYTES {
-            sink.err(
-                "",
-                format!(
-                    "is {} bytes, over the {} MiB limit",
-                    text.len(),
-                    MAX_FILE_BYTES / (1024 * 1024)
-                ),
-            );
-        }
+        sink.check_size(text);
         errors.append(&mut sink.errors);
     }
     if files.is_empty() {
@@ -314,16 +305,7 @@ pub fn import(
     }
     sc.insert("jobs".into(), Value::Array(jobs));
     let scenario = Value::Object(sc);
-    // A safety net: the scenario must load. Its problems name scenario paths.
-    if let Err(problems) = crate::input::validate::load(&scenario.to_string()) {
-        return Err(problems
-            .into_iter()
-            .map(|p| {
-                let at = Path::named(format!("imported scenario: {}", p.path));
-                Problem::new(at, p.message)
-            })
-            .collect());
-    }
+    super::must_load(&scenario)?;
     Ok(Imported::new(scenario, warnings))
 }
 
@@ -419,12 +401,12 @@ fn base(shares: Shares<'_>, opts: &HistoryOptions, named: bool) -> Result<Base, 
         }
         Shares::Scenario(name, _) => {
             let s = stripped.unwrap_or(Value::Null);
-            let loaded = crate::input::validate::load(&s.to_string()).map_err(|ps| {
+            // The scenario as given must load; its problems name it.
+            crate::input::validate::load(&s.to_string()).map_err(|ps| {
                 ps.into_iter()
                     .map(|p| Problem::new(Path::named(format!("{name}: {}", p.path)), p.message))
                     .collect::<Vec<_>>()
             })?;
-            drop(loaded);
             Imported::new(s, Vec::new())
         }
     };

@@ -2,6 +2,8 @@
 //! optional fraction and offset), and `--from` / `--to` as ISO 8601 or epoch seconds, all as
 //! epoch milliseconds (UTC, proleptic Gregorian calendar).
 
+use crate::input::trace::time::{days_from_civil, days_in_month};
+
 /// Epoch milliseconds beyond which a time is refused (year ~33658): keeps every sum and
 /// difference of two times far from `i64` overflow.
 pub(crate) const MAX_MS: i64 = 1_000_000_000_000_000;
@@ -100,26 +102,6 @@ pub(crate) fn rfc3339(text: &str) -> Option<i64> {
     let days = days_from_civil(year, month, day);
     let ms = (((days * 24 + hour) * 60 + minute - offset_min) * 60 + second) * 1000 + millis;
     (0..=MAX_MS).contains(&ms).then_some(ms)
-}
-
-fn days_in_month(year: i64, month: i64) -> i64 {
-    let leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-    match month {
-        2 if leap => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's `days_from_civil`).
-fn days_from_civil(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let yoe = y - era * 400;
-    let doy = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
 }
 
 #[cfg(test)]
