@@ -342,15 +342,7 @@ impl Reader<'_> {
                 let n = self.whole(q, &p, "quantity").unwrap_or(0);
                 match unit {
                     "NUM_INSTANCES" => return (Demand::Instances { ty: None, n }, p),
-                    "GPU" => {
-                        return (
-                            Demand::Gpus {
-                                ty: None,
-                                amount: n,
-                            },
-                            p,
-                        )
-                    }
+                    "GPU" => return (Demand::Gpus { amount: n }, p),
                     t if crate::input::catalogue::lookup(t).is_some() => {
                         return (
                             Demand::Instances {
@@ -421,12 +413,9 @@ impl Reader<'_> {
             }
         }
         match gpus {
-            Some((amount, p)) => (Demand::Gpus { ty: None, amount }, p),
+            Some((amount, p)) => (Demand::Gpus { amount }, p),
             None => (
-                Demand::Gpus {
-                    ty: None,
-                    amount: 0,
-                },
+                Demand::Gpus { amount: 0 },
                 join(path, "container.resourceRequirements"),
             ),
         }

@@ -86,8 +86,8 @@ pub(crate) enum Demand {
     /// An amount of the counted resource (GPUs), on a Kueue flavor or (None) on the
     /// share's first instance type.
     Resource { flavor: Option<String>, amount: u64 },
-    /// An amount of GPUs on an AWS instance type, or (None) the share's first type.
-    Gpus { ty: Option<String>, amount: u64 },
+    /// An amount of GPUs (an AWS container's requirement), on the share's first type.
+    Gpus { amount: u64 },
 }
 
 /// How far a job got, in epoch milliseconds.
@@ -527,17 +527,251 @@ impl Base {
     }
 }
 
+/// A problem of one record: (its path in the file, the message).
+type RecordProblem = (String, String);
+
 /// SPEC 16: a flavor's instance type, as the Kueue configuration import maps it: the
-/// `--flavor-map` entry, else a catalogue type of that name, else the flavor itself.
+/// `--flavor-map` entry, else the flavor's own name (a catalogue type of that name, or the
+/// custom type the import made of it).
 fn flavor_type(flavor: &str, map: &[(String, String)]) -> String {
-    if let Some((_, t)) = map.iter().find(|(f, _)| f == flavor) {
-        return t.clone();
-    }
-    flavor.to_string()
+    map.iter()
+        .find(|(f, _)| f == flavor)
+        .map_or_else(|| flavor.to_string(), |(_, t)| t.clone())
 }
 
-/// Turns the records into scenario jobs (SPEC 16): window, share, instance type and
-/// count, priority, times; problems go to each record's file.
+/// SPEC 16: why a record is not a job to replay, if it is not (one warning per reason and
+/// file): it asks for none of the counted resource, or it finished without running.
+fn skipped<'r>(r: &'r Record, resource: &str) -> Option<(String, &'r str)> {
+    let (amount, what) = match &r.demand {
+        Demand::Instances { n, .. } => (*n, "jobs asking for no instance".to_string()),
+        Demand::Resource { amount, .. } => (*amount, format!("workloads asking for no {resource}")),
+        Demand::Gpus { amount } => (*amount, "jobs asking for no GPU".to_string()),
+    };
+    if amount == 0 {
+        return Some((what, &r.demand_path));
+    }
+    (r.run == Run::NeverRan).then(|| {
+        (
+            "jobs that finished without running".to_string(),
+            r.path.as_str(),
+        )
+    })
+}
+
+/// SPEC 16: the record's share: the one it names, or its LocalQueue's ClusterQueue; an
+/// error names the shares that exist.
+fn share_of<'b>(
+    r: &Record,
+    id: &str,
+    base: &'b Base,
+    local_queues: &[((String, String), String)],
+) -> Result<&'b (String, Vec<String>), RecordProblem> {
+    let share = match &r.share {
+        ShareRef::Named(s) => s.as_str(),
+        ShareRef::LocalQueue { namespace, name } => local_queues
+            .iter()
+            .find(|((ns, n), _)| ns == namespace && n == name)
+            .map(|(_, cq)| cq.as_str())
+            .ok_or_else(|| {
+                (
+                    r.share_path.clone(),
+                    format!(
+                        "job {id}: LocalQueue {namespace}/{name} is not among the LocalQueue documents, so its ClusterQueue is unknown (add `kubectl get localqueues -A -o yaml` to the files)"
+                    ),
+                )
+            })?,
+    };
+    base.share(share).ok_or_else(|| {
+        (
+            r.share_path.clone(),
+            format!(
+                "job {id} is of share \"{share}\", which the configuration does not have (shares: {})",
+                base.share_names()
+            ),
+        )
+    })
+}
+
+/// SPEC 16: the job's instance type and number of instances. A type the record names (an
+/// AWS instance type, a Kueue flavor's), else the share's first; GPUs are divided by the
+/// type's GPUs per instance and rounded up, with a warning.
+fn instances_of(
+    r: &Record,
+    id: &str,
+    base: &Base,
+    share: &(String, Vec<String>),
+    sink: &mut Sink,
+) -> Result<(String, u64), RecordProblem> {
+    let first = share.1.first().cloned();
+    let (ty, amount, in_gpus) = match &r.demand {
+        Demand::Instances { ty, n } => (ty.clone().or(first), *n, false),
+        Demand::Resource { flavor, amount } => (
+            flavor
+                .as_deref()
+                .map(|f| flavor_type(f, &base.flavor_map))
+                .or(first),
+            *amount,
+            true,
+        ),
+        Demand::Gpus { amount } => (first, *amount, true),
+    };
+    let ty = ty.ok_or_else(|| {
+        (
+            r.share_path.clone(),
+            format!(
+                "job {id}: share \"{}\" has no limits, so the job's instance type is unknown",
+                share.0
+            ),
+        )
+    })?;
+    let gpus = base.gpus_of(&ty).ok_or_else(|| {
+        (
+            r.demand_path.clone(),
+            format!(
+                "job {id}: instance type {ty} is neither in the configuration nor in the catalogue (--flavor-map maps a flavor to a catalogue type)"
+            ),
+        )
+    })?;
+    let n = if in_gpus {
+        let g = u64::from(gpus.max(1));
+        let n = amount.div_ceil(g);
+        if amount % g != 0 {
+            sink.warn(
+                &r.demand_path,
+                format!(
+                    "job {id} asks for {amount} GPUs, not a whole number of {ty} ({g} per instance): {n} instance(s)"
+                ),
+            );
+        }
+        n
+    } else {
+        amount
+    };
+    if n > limits::MAX_INSTANCES {
+        return Err((
+            r.demand_path.clone(),
+            format!(
+                "job {id} asks for {n} instances, over the limit of {}",
+                limits::MAX_INSTANCES
+            ),
+        ));
+    }
+    Ok((ty, n))
+}
+
+/// SPEC 16 (SPEC 2 and 12 for the ranges): the job's `priority`, or its `priority_class`
+/// when the configuration has the class (else priority 0, with a warning).
+fn priority_of(
+    r: &Record,
+    id: &str,
+    base: &Base,
+    sink: &mut Sink,
+) -> Result<Option<(&'static str, Value)>, RecordProblem> {
+    let (lo, hi, model) = if base.kueue {
+        (
+            limits::KUEUE_MIN_PRIORITY,
+            limits::KUEUE_MAX_PRIORITY,
+            "Kueue",
+        )
+    } else {
+        (limits::MIN_PRIORITY, limits::MAX_PRIORITY, "AWS")
+    };
+    match &r.priority {
+        Prio::Value(p) if (i64::from(lo)..=i64::from(hi)).contains(p) => {
+            Ok(Some(("priority", json!(p))))
+        }
+        Prio::Value(p) => Err((
+            r.priority_path.clone(),
+            format!("job {id}: priority {p} is outside {lo}..={hi}, the {model} model's range"),
+        )),
+        Prio::Class(c) if base.priority_classes.contains(c) => {
+            Ok(Some(("priority_class", json!(c))))
+        }
+        Prio::Class(c) => {
+            sink.warn(
+                &r.priority_path,
+                format!("job {id}: priority class {c} is not in the configuration's WorkloadPriorityClasses: priority 0"),
+            );
+            Ok(None)
+        }
+        Prio::None => Ok(None),
+    }
+}
+
+/// SPEC 16: `work_s` in milliseconds, at least 1 s: the last run that finished by `end`;
+/// a job still running at `end` ran until it, one still waiting not at all; both warn.
+fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
+    let pending = |sink: &mut Sink| {
+        sink.warn(
+            &r.path,
+            format!("job {id} was still pending at the end of the history: work_s 1"),
+        );
+        0
+    };
+    let ms = match r.run {
+        Run::Finished { start, stop } if stop <= end => {
+            if stop < start {
+                sink.warn(
+                    &r.path,
+                    format!("job {id} finished before its last admission: work_s 1"),
+                );
+            }
+            stop - start
+        }
+        Run::Finished { start, .. } | Run::Running { start } if start >= end => pending(sink),
+        Run::Finished { start, .. } | Run::Running { start } => {
+            let ran = end - start;
+            sink.warn(
+                &r.path,
+                format!(
+                    "job {id} was still running at the end of the history: work_s is its time run so far ({})",
+                    secs(ran.max(1000))
+                ),
+            );
+            ran
+        }
+        Run::Pending => pending(sink),
+        Run::NeverRan => 0,
+    };
+    ms.max(1000)
+}
+
+/// SPEC 16: evictions are counted and reported, not replayed.
+fn report_evictions(r: &Record, id: &str, sink: &mut Sink) {
+    let (pre, other) = r.evictions;
+    if pre + other > 0 {
+        sink.warn(
+            &r.path,
+            format!(
+                "job {id} was evicted {} time(s) ({pre} by preemption): evictions are counted, not replayed; work_s is its last run",
+                pre + other
+            ),
+        );
+    }
+}
+
+/// SPEC 16: job ids. An AWS job name that several jobs (several `jobId`s) share is made
+/// unique with the job id, for each of them.
+fn job_ids(records: &[Record]) -> Vec<String> {
+    let mut alts: HashMap<&str, Vec<Option<&str>>> = HashMap::new();
+    for r in records {
+        let e = alts.entry(r.id.as_str()).or_default();
+        if !e.contains(&r.alt_id.as_deref()) {
+            e.push(r.alt_id.as_deref());
+        }
+    }
+    records
+        .iter()
+        .map(|r| match &r.alt_id {
+            Some(alt) if alts[r.id.as_str()].len() > 1 => format!("{}/{alt}", r.id),
+            _ => r.id.clone(),
+        })
+        .collect()
+}
+
+/// Turns the records into scenario jobs (SPEC 16): the window, then per record in submit
+/// order (then id) its share, instances, priority and times; problems go to each record's
+/// file.
 fn resolve(
     c: Collected,
     sinks: &mut [Sink],
@@ -561,21 +795,7 @@ fn resolve(
     }
     // The end of the history: --to, else the latest time any record mentions.
     let end = to.unwrap_or_else(|| records.iter().map(|r| r.latest).max().unwrap_or(0));
-    // Ids: an AWS job name shared by several jobs is made unique with the job id.
-    let mut alts: HashMap<&str, Vec<Option<&str>>> = HashMap::new();
-    for r in &records {
-        let e = alts.entry(r.id.as_str()).or_default();
-        if !e.contains(&r.alt_id.as_deref()) {
-            e.push(r.alt_id.as_deref());
-        }
-    }
-    let ids: Vec<String> = records
-        .iter()
-        .map(|r| match &r.alt_id {
-            Some(alt) if alts[r.id.as_str()].len() > 1 => format!("{}/{alt}", r.id),
-            _ => r.id.clone(),
-        })
-        .collect();
+    let ids = job_ids(&records);
     let mut order: Vec<usize> = (0..records.len()).collect();
     order.sort_by(|&a, &b| {
         records[a]
@@ -597,205 +817,34 @@ fn resolve(
             );
             continue;
         }
-        // A record asking for none of the counted resource is not a job of these shares.
-        let zero = match &r.demand {
-            Demand::Instances { n, .. } => *n == 0,
-            Demand::Resource { amount, .. } | Demand::Gpus { amount, .. } => *amount == 0,
-        };
-        if zero {
-            let what = match &r.demand {
-                Demand::Resource { .. } => format!("workloads asking for no {}", base.resource),
-                _ => "jobs asking for no GPU".to_string(),
-            };
-            sink.ignore("skip", &what, &r.demand_path);
+        if let Some((what, path)) = skipped(r, &base.resource) {
+            sink.ignore("skip", &what, path);
             continue;
         }
-        if r.run == Run::NeverRan {
-            sink.ignore("skip", "jobs that finished without running", &r.path);
-            continue;
+        let job = share_of(r, id, base, &local_queues).and_then(|share| {
+            let (ty, n) = instances_of(r, id, base, share, sink)?;
+            let priority = priority_of(r, id, base, sink)?;
+            let mut job = Map::new();
+            job.insert("id".into(), json!(id));
+            job.insert("share".into(), json!(share.0));
+            job.insert("instance_type".into(), json!(ty));
+            job.insert("instances".into(), json!(n));
+            if let Some((key, v)) = priority {
+                job.insert(key.into(), v);
+            }
+            let work = work_of(r, id, end, sink);
+            job.insert("submit_s".into(), json_secs(r.submit - t0));
+            job.insert("work_s".into(), json_secs(work));
+            report_evictions(r, id, sink);
+            Ok(job)
+        });
+        match job {
+            Ok(job) => {
+                seen.insert(id);
+                jobs.push(Value::Object(job));
+            }
+            Err((path, msg)) => sink.err(&path, msg),
         }
-        // The share.
-        let share = match &r.share {
-            ShareRef::Named(s) => s.clone(),
-            ShareRef::LocalQueue { namespace, name } => {
-                match local_queues
-                    .iter()
-                    .find(|((ns, n), _)| ns == namespace && n == name)
-                {
-                    Some((_, cq)) => cq.clone(),
-                    None => {
-                        sink.err(
-                            &r.share_path,
-                            format!(
-                                "job {id}: LocalQueue {namespace}/{name} is not among the LocalQueue documents, so its ClusterQueue is unknown (add `kubectl get localqueues -A -o yaml` to the files)"
-                            ),
-                        );
-                        continue;
-                    }
-                }
-            }
-        };
-        let Some((_, share_types)) = base.share(&share) else {
-            sink.err(
-                &r.share_path,
-                format!(
-                    "job {id} is of share \"{share}\", which the configuration does not have (shares: {})",
-                    base.share_names()
-                ),
-            );
-            continue;
-        };
-        // The instance type and the number of instances.
-        let first_type = share_types.first().cloned();
-        let (ty, amount, per_type) = match &r.demand {
-            Demand::Instances { ty, n } => (ty.clone().or(first_type), *n, false),
-            Demand::Resource { flavor, amount } => (
-                match flavor {
-                    Some(f) => Some(flavor_type(f, &base.flavor_map)),
-                    None => first_type,
-                },
-                *amount,
-                true,
-            ),
-            Demand::Gpus { ty, amount } => (ty.clone().or(first_type), *amount, true),
-        };
-        let Some(ty) = ty else {
-            sink.err(
-                &r.share_path,
-                format!("job {id}: share \"{share}\" has no limits, so the job's instance type is unknown"),
-            );
-            continue;
-        };
-        let Some(gpus) = base.gpus_of(&ty) else {
-            sink.err(
-                &r.demand_path,
-                format!(
-                    "job {id}: instance type {ty} is neither in the configuration nor in the catalogue (--flavor-map maps a flavor to a catalogue type)"
-                ),
-            );
-            continue;
-        };
-        let instances = if per_type {
-            let g = u64::from(gpus.max(1));
-            let n = amount.div_ceil(g);
-            if amount % g != 0 {
-                sink.warn(
-                    &r.demand_path,
-                    format!(
-                        "job {id} asks for {amount} GPUs, not a whole number of {ty} ({g} per instance): {n} instance(s)"
-                    ),
-                );
-            }
-            n
-        } else {
-            amount
-        };
-        if instances > limits::MAX_INSTANCES {
-            sink.err(
-                &r.demand_path,
-                format!(
-                    "job {id} asks for {instances} instances, over the limit of {}",
-                    limits::MAX_INSTANCES
-                ),
-            );
-            continue;
-        }
-        // The priority.
-        let mut job = Map::new();
-        job.insert("id".into(), json!(id));
-        job.insert("share".into(), json!(share));
-        job.insert("instance_type".into(), json!(ty));
-        job.insert("instances".into(), json!(instances));
-        let (lo, hi) = if base.kueue {
-            (
-                i64::from(limits::KUEUE_MIN_PRIORITY),
-                i64::from(limits::KUEUE_MAX_PRIORITY),
-            )
-        } else {
-            (
-                i64::from(limits::MIN_PRIORITY),
-                i64::from(limits::MAX_PRIORITY),
-            )
-        };
-        match &r.priority {
-            Prio::Value(p) if (lo..=hi).contains(p) => {
-                job.insert("priority".into(), json!(p));
-            }
-            Prio::Value(p) => {
-                sink.err(
-                    &r.priority_path,
-                    format!(
-                        "job {id}: priority {p} is outside {lo}..={hi}, the {} model's range",
-                        if base.kueue { "Kueue" } else { "AWS" }
-                    ),
-                );
-                continue;
-            }
-            Prio::Class(c) if base.priority_classes.contains(c) => {
-                job.insert("priority_class".into(), json!(c));
-            }
-            Prio::Class(c) => {
-                sink.warn(
-                    &r.priority_path,
-                    format!("job {id}: priority class {c} is not in the configuration's WorkloadPriorityClasses: priority 0"),
-                );
-            }
-            Prio::None => {}
-        }
-        // Times.
-        let submit_s = (r.submit - t0) as f64 / 1000.0;
-        let work_ms = match r.run {
-            Run::Finished { start, stop } if stop <= end => {
-                if stop < start {
-                    sink.warn(
-                        &r.path,
-                        format!("job {id} finished before its last admission: work_s 1"),
-                    );
-                }
-                stop - start
-            }
-            Run::Finished { start, .. } | Run::Running { start } if start >= end => {
-                sink.warn(
-                    &r.path,
-                    format!("job {id} was still pending at the end of the history: work_s 1"),
-                );
-                0
-            }
-            Run::Finished { start, .. } | Run::Running { start } => {
-                let ran = (end - start).max(0);
-                sink.warn(
-                    &r.path,
-                    format!(
-                        "job {id} was still running at the end of the history: work_s is its time run so far ({})",
-                        secs(ran.max(1000))
-                    ),
-                );
-                ran
-            }
-            Run::Pending => {
-                sink.warn(
-                    &r.path,
-                    format!("job {id} was still pending at the end of the history: work_s 1"),
-                );
-                0
-            }
-            Run::NeverRan => 0,
-        };
-        let work_s = (work_ms.max(1000)) as f64 / 1000.0;
-        job.insert("submit_s".into(), json_secs(submit_s));
-        job.insert("work_s".into(), json_secs(work_s));
-        let (pre, other) = r.evictions;
-        if pre + other > 0 {
-            sink.warn(
-                &r.path,
-                format!(
-                    "job {id} was evicted {} time(s) ({pre} by preemption): evictions are counted, not replayed; work_s is its last run",
-                    pre + other
-                ),
-            );
-        }
-        seen.insert(id);
-        jobs.push(Value::Object(job));
     }
     if jobs.is_empty() && sinks.iter().all(|s| s.errors.is_empty()) {
         return Err(vec![Problem::whole(format!(
@@ -807,12 +856,12 @@ fn resolve(
     Ok(jobs)
 }
 
-/// Seconds as a JSON number: whole seconds as integers, else milliseconds.
-fn json_secs(s: f64) -> Value {
-    if s.fract() == 0.0 && s.abs() < 9e15 {
-        json!(s as i64)
+/// Milliseconds as JSON seconds: an integer when whole, else with the milliseconds.
+fn json_secs(ms: i64) -> Value {
+    if ms % 1000 == 0 {
+        json!(ms / 1000)
     } else {
-        json!((s * 1000.0).round() / 1000.0)
+        json!(ms as f64 / 1000.0)
     }
 }
 
