@@ -286,7 +286,10 @@ pub fn import(
     if !name.contains("job history") {
         sc.insert(
             "name".into(),
-            json!(format!("{name}, job history ({n} jobs)")),
+            json!(format!(
+                "{name}, job history ({n} job{})",
+                if n == 1 { "" } else { "s" }
+            )),
         );
     }
     let last_submit = jobs

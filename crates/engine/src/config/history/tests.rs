@@ -646,7 +646,7 @@ fn shares_from_a_scenario_and_into() {
     assert_eq!(j[0]["instances"], 2);
     assert_eq!(j[0]["work_s"], 1);
     assert_eq!(imp.scenario["events"].as_array().unwrap().len(), 1);
-    assert_eq!(imp.scenario["name"], "ours, job history (1 jobs)");
+    assert_eq!(imp.scenario["name"], "ours, job history (1 job)");
     // A horizon before the last submission is said.
     let short = scenario.replace("\"name\":\"ours\"", "\"name\":\"ours\",\"horizon_s\":0.1");
     let h2 = h.replace("\"createdAt\": 0", "\"createdAt\": 1000");
