@@ -477,11 +477,15 @@ impl Reader<'_> {
                 return (pre, other);
             }
         }
-        let evicted = conds.iter().find(|(t, _)| t == "Evicted").map(|(_, c)| c);
-        // A re-admitted workload keeps `Evicted` (status False, "Previously: ...") and a
-        // `Preempted` condition of any status says a preemption happened.
-        let preempted_last = evicted.is_some_and(|c| c.reason == "Preempted")
-            || conds.iter().any(|(t, _)| t == "Preempted");
+        let find = |ty: &str| conds.iter().find(|(t, _)| t == ty).map(|(_, c)| c);
+        // A re-admitted workload keeps `Evicted` (status False, "Previously: ..."); a
+        // `Requeued` condition follows an eviction (its reason the eviction's until the
+        // workload is queued again); a `Preempted` condition of any status says a
+        // preemption happened.
+        let evicted = find("Evicted").or(find("Requeued"));
+        let preempted_last = find("Evicted").is_some_and(|c| c.reason == "Preempted")
+            || find("Requeued").is_some_and(|c| c.reason == "Preempted")
+            || find("Preempted").is_some();
         let requeued = status
             .get("requeueState")
             .and_then(|r| r.get("count"))

@@ -339,6 +339,33 @@ fn evictions_are_counted_not_replayed() {
         &imp.warnings,
         "was evicted 2 time(s) (1 by preemption)"
     ));
+    // A Requeued condition alone (evicted, waiting for its backoff): one eviction.
+    let status = "    conditions:\n    - {type: Requeued, status: \"False\", reason: Preempted, lastTransitionTime: \"2026-03-02T08:30:00Z\"}";
+    let h = list(&[wl(
+        "team-b",
+        "q",
+        "2026-03-02T08:00:00Z",
+        "    queueName: queue-b",
+        status,
+    )]);
+    let imp = kueue(&h, &opts()).unwrap();
+    assert!(
+        has(
+            &imp.warnings,
+            "job team-b/q was evicted 1 time(s) (1 by preemption)"
+        ),
+        "{:?}",
+        texts(&imp.warnings)
+    );
+    // No eviction seen: no warning.
+    let h = list(&[wl(
+        "team-a",
+        "train",
+        "2026-03-02T08:00:00Z",
+        "",
+        ADMITTED_A,
+    )]);
+    assert!(!has(&kueue(&h, &opts()).unwrap().warnings, "evicted"));
 }
 
 #[test]
