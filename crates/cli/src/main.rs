@@ -87,7 +87,8 @@ enum Command {
     /// Job traces: turn a cluster's job log into a scenario.
     #[command(subcommand)]
     Trace(TraceCommand),
-    /// Real configurations in: AWS Batch JSON or Kueue YAML to a scenario.
+    /// Real configurations in: AWS Batch JSON or Kueue YAML to a scenario; a job history
+    /// (Kueue Workloads, AWS Batch jobs) to its jobs.
     #[command(subcommand)]
     Import(config_cmd::ImportCommand),
     /// A scenario's shares out: AWS Batch JSON (or a script) or Kueue YAML.

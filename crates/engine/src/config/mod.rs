@@ -12,6 +12,7 @@
 //! omitted for a single JSON object) and the path inside it.
 
 pub mod aws;
+pub mod history;
 pub mod kueue;
 pub mod quantity;
 pub mod typical_load;
@@ -157,16 +158,7 @@ pub fn import_files(
     let mut errors = Vec::new();
     for (name, text) in files {
         let mut sink = Sink::new(if named { name } else { "" });
-        if text.len() > MAX_FILE_BYTES {
-            sink.err(
-                "",
-                format!(
-                    "is {} bytes, over the {} MiB limit",
-                    text.len(),
-                    MAX_FILE_BYTES / (1024 * 1024)
-                ),
-            );
-        }
+        sink.check_size(text);
         sources.push((sink, *text));
     }
     for (sink, _) in &mut sources {
@@ -188,16 +180,7 @@ pub fn import_files(
     match result {
         Ok((scenario, mut extra)) if errors.is_empty() => {
             warnings.append(&mut extra);
-            // A safety net: the scenario must load. Its problems name scenario paths.
-            if let Err(problems) = crate::input::validate::load(&scenario.to_string()) {
-                return Err(problems
-                    .into_iter()
-                    .map(|p| {
-                        let at = Path::named(format!("imported scenario: {}", p.path));
-                        Problem::new(at, p.message)
-                    })
-                    .collect());
-            }
+            must_load(&scenario)?;
             Ok(Imported::new(scenario, warnings))
         }
         Ok(_) => Err(errors),
@@ -290,6 +273,22 @@ fn share_names(scenario: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A safety net for what an import builds: the scenario must load. Its problems name
+/// scenario paths (`imported scenario: shares[0].limits: ...`).
+pub(crate) fn must_load(scenario: &Value) -> Result<(), Vec<Problem>> {
+    crate::input::validate::load(&scenario.to_string())
+        .map(|_| ())
+        .map_err(|problems| {
+            problems
+                .into_iter()
+                .map(|p| {
+                    let at = Path::named(format!("imported scenario: {}", p.path));
+                    Problem::new(at, p.message)
+                })
+                .collect()
+        })
 }
 
 /// SPEC 13 `--into SCENARIO`: `base`'s everything except `model`, `shares`, `cohorts`,
@@ -649,6 +648,20 @@ impl Sink {
             (false, true) => self.file.clone(),
             (false, false) => format!("{}: {path}", self.file),
         })
+    }
+
+    /// SPEC 13: a file over [`MAX_FILE_BYTES`] is refused before it is parsed.
+    pub(crate) fn check_size(&mut self, text: &str) {
+        if text.len() > MAX_FILE_BYTES {
+            self.err(
+                "",
+                format!(
+                    "is {} bytes, over the {} MiB limit",
+                    text.len(),
+                    MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            );
+        }
     }
 
     pub(crate) fn err(&mut self, path: &str, msg: impl Into<String>) {
