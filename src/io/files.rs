@@ -812,6 +812,14 @@ pub fn FilesMenu() -> impl IntoView {
                     || None,
                     move || tool(Tool::Config),
                 )}
+                {menu_item(
+                    button,
+                    "Import job history (Kueue Workloads, AWS Batch jobs)…",
+                    "import-history".into(),
+                    || false,
+                    || None,
+                    move || tool(Tool::History),
+                )}
                 {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
                 {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
