@@ -968,7 +968,7 @@ fn signed(x: f64, d: usize) -> String {
 
 fn percent(r: Option<f64>) -> String {
     match r {
-        None => "new".into(),
+        None => "from 0".into(),
         Some(r) => format!("{}%", signed(r * 100.0, 1)),
     }
 }
@@ -1049,7 +1049,8 @@ pub fn table_text(r: &Review) -> String {
     );
     let _ = writeln!(
         out,
-        "change = PROPOSED - CURRENT (median over seeds); band = its 10th..90th percentile over seeds"
+        "current, proposed: medians over seeds; change: median of the per-seed changes (PROPOSED - CURRENT)\n\
+         change %: change / current; band: 10th..90th percentile of the per-seed changes"
     );
     let _ = writeln!(out, "shares {ORDER}");
     for s in &r.shares {
