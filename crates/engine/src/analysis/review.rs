@@ -43,6 +43,7 @@ use std::fmt::{self, Write as _};
 
 use serde_json::{Map, Value};
 
+use crate::analysis::compare;
 use crate::analysis::sweep::{self, Sweep};
 use crate::config::{self, ImportOptions, Imported};
 use crate::input::model::{Ms, Scenario};
@@ -456,6 +457,16 @@ fn jobs_base<'a>(
     }
 }
 
+/// How problems of one side's merged scenario name it: `proposed.yaml (PROPOSED) with the
+/// jobs of jobs.json`.
+fn place(side: Side, file: &str, jobs_file: &str) -> String {
+    if file == jobs_file {
+        format!("{file} ({})", side.label())
+    } else {
+        format!("{file} ({}) with the jobs of {jobs_file}", side.label())
+    }
+}
+
 /// SPEC 16: one side's scenario, its configuration with the jobs of `base` (SPEC 13
 /// `--into`); problems name the side's file and the jobs' file.
 fn side_scenario(
@@ -472,15 +483,7 @@ fn side_scenario(
         .cloned()
         .map(|p| in_file(input.name, p))
         .collect();
-    let place = if input.name == jobs_file {
-        format!("{} ({})", input.name, side.label())
-    } else {
-        format!(
-            "{} ({}) with the jobs of {jobs_file}",
-            input.name,
-            side.label()
-        )
-    };
+    let place = place(side, input.name, jobs_file);
     let base_text = Value::Object(base.clone()).to_string();
     let merged = config::merge_into(&imported, &base_text).map_err(|ps| {
         ps.into_iter()
@@ -667,25 +670,15 @@ pub fn review(
     if !errors.is_empty() {
         return Err(errors);
     }
-    // Validate seed 0 of each side, then decide how many seeds.
-    let mut loaded = Vec::new();
+    // Seed 0 is each side as written: validated once, its warnings kept; then how many seeds.
+    let mut first = Vec::new();
     for (side, input, text) in &sides {
-        let place = if input.name == jobs_file {
-            format!("{} ({})", input.name, side.label())
-        } else {
-            format!(
-                "{} ({}) with the jobs of {jobs_file}",
-                input.name,
-                side.label()
-            )
-        };
+        let place = place(*side, input.name, jobs_file);
         match validate::load(text) {
             Ok(l) => {
-                push_new(
-                    &mut warnings,
-                    l.warnings.into_iter().map(|p| in_file(&place, p)).collect(),
-                );
-                loaded.push((text.as_str(), place));
+                let w = l.warnings.iter().cloned().map(|p| in_file(&place, p));
+                push_new(&mut warnings, w.collect());
+                first.push((l.scenario, text.as_str(), place));
             }
             Err(e) => errors.extend(e.into_iter().map(|p| in_file(&place, p))),
         }
@@ -694,44 +687,40 @@ pub fn review(
         return Err(errors);
     }
     let seeds = opts.seeds.unwrap_or_else(|| {
-        if random(&base, loaded[0].0) {
+        if random(&base, &first[0].0) {
             DEFAULT_RANDOM_SEEDS
         } else {
             1
         }
     });
-    let plans: Vec<(Sweep, &str)> = loaded
-        .iter()
-        .map(|(text, place)| {
-            Sweep::new(text, Vec::new(), seeds)
-                .map(|s| (s, place.as_str()))
-                .map_err(|ps| {
-                    ps.into_iter()
-                        .map(|p| in_file(place, p))
-                        .collect::<Vec<_>>()
-                })
-        })
-        .collect::<Result<_, _>>()?;
+    // Seeds 1.. are a sweep's seed variants of each side (`seed + k`).
     let mut runs: Vec<[Run; 2]> = Vec::new();
-    let mut seed_list = Vec::new();
+    let mut plans = Vec::new();
+    for (_, text, place) in &first {
+        let plan = Sweep::new(text, Vec::new(), seeds).map_err(|ps| {
+            ps.into_iter()
+                .map(|p| in_file(place, p))
+                .collect::<Vec<_>>()
+        })?;
+        plans.push(plan);
+    }
+    let seed_list: Vec<u64> = (0..seeds as usize).map(|k| plans[0].variant(k).1).collect();
     for k in 0..seeds as usize {
-        let mut pair = Vec::new();
-        for (plan, place) in &plans {
-            let (doc, seed) = plan.variant(k);
-            let l = validate::load_value(&doc).map_err(|ps| {
+        let mut pair = first.iter().zip(&plans).map(|((sc, _, place), plan)| {
+            if k == 0 {
+                return Ok(Run::of(sc));
+            }
+            let l = validate::load_value(&plan.variant(k).0).map_err(|ps| {
                 ps.into_iter()
                     .map(|p| in_file(place, p))
                     .collect::<Vec<_>>()
             })?;
-            pair.push(Run::of(&l.scenario));
-            if pair.len() == 1 {
-                seed_list.push(seed);
-            }
-        }
-        let [c, p]: [Run; 2] = pair
-            .try_into()
-            .unwrap_or_else(|_| unreachable!("two sides"));
-        runs.push([c, p]);
+            Ok::<_, Vec<Problem>>(Run::of(&l.scenario))
+        });
+        let (Some(c), Some(p)) = (pair.next(), pair.next()) else {
+            unreachable!("two sides")
+        };
+        runs.push([c?, p?]);
     }
     let shares_c = &runs[0][0].names;
     let shares_p = &runs[0][1].names;
@@ -776,18 +765,16 @@ fn push_new(into: &mut Vec<Problem>, more: Vec<Problem>) {
 
 /// Whether a seed changes anything: generated workloads, or a SPEC 14 recovery draw whose
 /// odds are neither 0 nor 1.
-fn random(base: &Map<String, Value>, text: &str) -> bool {
+fn random(base: &Map<String, Value>, sc: &Scenario) -> bool {
     let workloads = base
         .get("workloads")
         .and_then(Value::as_array)
         .is_some_and(|l| !l.is_empty());
     let odds = |p: f64| p > 0.0 && p < 1.0;
     workloads
-        || validate::load(text).is_ok_and(|l| {
-            l.scenario.jobs.iter().any(|j| {
-                j.recovery()
-                    .is_some_and(|r| odds(r.restore_failure) || odds(r.invalid_resume))
-            })
+        || sc.jobs.iter().any(|j| {
+            j.recovery()
+                .is_some_and(|r| odds(r.restore_failure) || odds(r.invalid_resume))
         })
 }
 
@@ -826,7 +813,9 @@ impl Run {
 
 /// SPEC 9.1 "like with like" for two runs: the completions (ms) in CURRENT and in PROPOSED
 /// of the jobs that succeeded in both, counted in the share (index in CURRENT) CURRENT ended
-/// them in; and each run's successes of that share.
+/// them in. Not `matched::matched`, which pairs the three runs of one scenario by job and
+/// share index: the two sides of a review may list their shares in another order, so jobs
+/// pair by id here and shares by name.
 fn matched_pair(current: &Run, proposed: &Run, share: usize) -> (Vec<Ms>, Vec<Ms>) {
     let (mut c, mut p) = (Vec::new(), Vec::new());
     for (id, &(s, ms)) in &current.done {
@@ -997,36 +986,6 @@ pub fn crossing_line(c: &Crossing, review: &Review) -> String {
     )
 }
 
-/// Rows as an aligned table: the first column left-aligned, the others right-aligned.
-fn table(rows: &[Vec<String>], indent: &str, out: &mut String) {
-    let cols = rows.iter().map(Vec::len).max().unwrap_or(0);
-    let widths: Vec<usize> = (0..cols)
-        .map(|c| {
-            rows.iter()
-                .filter_map(|r| r.get(c))
-                .map(|s| s.chars().count())
-                .max()
-                .unwrap_or(0)
-        })
-        .collect();
-    for r in rows {
-        let mut line = String::from(indent);
-        for (c, cell) in r.iter().enumerate() {
-            let pad = widths[c] - cell.chars().count();
-            if c == 0 {
-                line.push_str(cell);
-                line.push_str(&" ".repeat(pad));
-            } else {
-                line.push_str("  ");
-                line.push_str(&" ".repeat(pad));
-                line.push_str(cell);
-            }
-        }
-        out.push_str(line.trim_end());
-        out.push('\n');
-    }
-}
-
 fn seeds_text(seeds: &[u64]) -> String {
     match seeds {
         [one] => format!("1 seed ({one})"),
@@ -1079,8 +1038,7 @@ pub fn table_text(r: &Review) -> String {
         let mut rows = vec![[
             "metric", "unit", "current", "proposed", "change", "change %", "band",
         ]
-        .map(String::from)
-        .to_vec()];
+        .map(String::from)];
         for m in &s.metrics {
             let d = m.metric.decimals();
             let band = if r.seeds.len() > 1 {
@@ -1088,7 +1046,7 @@ pub fn table_text(r: &Review) -> String {
             } else {
                 "-".into()
             };
-            rows.push(vec![
+            rows.push([
                 m.metric.name().to_string(),
                 m.metric.unit().to_string(),
                 fixed(m.current, d),
@@ -1098,7 +1056,9 @@ pub fn table_text(r: &Review) -> String {
                 band,
             ]);
         }
-        table(&rows, "  ", &mut out);
+        for line in compare::aligned(&rows, 1).lines() {
+            let _ = writeln!(out, "  {line}");
+        }
     }
     for (label, names) in [
         ("only in CURRENT", &r.only_current),
