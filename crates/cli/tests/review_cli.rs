@@ -328,6 +328,22 @@ fn errors_name_the_file_and_the_path() {
         "{out:?}"
     );
 
+    // The same for AWS JSON: the array index and the path.
+    let aws = std::fs::read_to_string(dir().join("aws-proposed.json")).unwrap();
+    let bad_aws = write(
+        "bad-aws.json",
+        &aws.replacen("\"maxCapacity\": 2,", "\"maxCapacity\": \"two\",", 2),
+    );
+    let out = review(
+        &["aws-current.json", &bad_aws, "--jobs", "aws-jobs.json"],
+        None,
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stderr.lines().next().unwrap(),
+        format!("error: {bad_aws}: [1].capacityLimits[0].maxCapacity: must be a whole number of instances, not \"two\"")
+    );
+
     // A proposal without team-c: its jobs are named, with the files.
     let cut = current.find("---\napiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: team-c").unwrap();
     let no_c = write("no-team-c.yaml", &current[..cut]);

@@ -1495,6 +1495,60 @@ mod tests {
     }
 
     #[test]
+    fn a_share_only_one_side_has_is_listed_not_compared() {
+        let with_c = CONFIG.replace(
+            "\"strategy\":\"LEND\"}]",
+            "\"strategy\":\"LEND\"},{\"name\":\"c\",\"limits\":{\"ml.g5.xlarge\":1},\"strategy\":\"RESERVE\"}]",
+        );
+        assert_ne!(with_c, CONFIG);
+        let r = run(CONFIG, &with_c, &[]).unwrap();
+        assert_eq!(r.only_proposed, ["c"]);
+        assert!(r.only_current.is_empty());
+        let names: Vec<&str> = r.shares.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["a", "b"]);
+        let json: Value = serde_json::from_str(&json_text(&r)).unwrap();
+        assert_eq!(json["only_proposed"], serde_json::json!(["c"]));
+        assert!(table_text(&r).contains("only in PROPOSED (no jobs): c"));
+    }
+
+    #[test]
+    fn a_proposed_scenario_brings_its_configuration_not_its_jobs() {
+        // PROPOSED as a scenario with other jobs and a queue setting: the queue is part of
+        // the configuration; its jobs are not run (and a warning says so).
+        let mut proposed: Value = serde_json::from_str(JOBS).unwrap();
+        proposed["queue"] = serde_json::json!({"queueing": "strict_fifo"});
+        proposed["jobs"][0]["work_s"] = Value::from(5000);
+        let r = run(CONFIG, &proposed.to_string(), &[]).unwrap();
+        assert!(
+            r.warnings.iter().any(|w| w.to_string()
+                == "proposed.json: its own jobs, workloads and events are not run: both configurations run those of jobs.json"),
+            "{:?}",
+            r.warnings
+        );
+        let a = r.shares.iter().find(|s| s.name == "a").unwrap();
+        // Had a1's 5000 s been run, completion p90 would have moved by thousands of seconds.
+        assert!(a.metric(Metric::CompletionP90).proposed <= 300.0, "{a:?}");
+        let base = serde_json::from_str::<Value>(JOBS).unwrap();
+        let Value::Object(base) = base else {
+            unreachable!()
+        };
+        let (text, _) = side_scenario(
+            Side::Proposed,
+            Input {
+                name: "p",
+                text: &proposed.to_string(),
+            },
+            &base,
+            "j",
+            &ImportOptions::default(),
+        )
+        .unwrap();
+        let merged: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(merged["queue"]["queueing"], "strict_fifo");
+        assert_eq!(merged["jobs"][0]["work_s"], 100);
+    }
+
+    #[test]
     fn a_configuration_without_jobs_asks_for_them() {
         let e = review(
             Input {
