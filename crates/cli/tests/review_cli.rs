@@ -204,6 +204,16 @@ fn aws_pair_over_ten_seeds_with_bands() {
     assert_eq!(ok.code, 0, "{ok:?}");
     assert!(ok.stdout.contains("  completion_p90>+50%: ok"), "{ok:?}");
 
+    // Seeds of jobs with nothing random are the same runs: a warning says so.
+    let same = review(&with(&KUEUE, &["--seeds", "2", "--json"]), None);
+    assert_eq!(same.code, 0, "{same:?}");
+    assert!(
+        same.stderr
+            .contains("warning: --seeds: nothing in the jobs of jobs.json is random"),
+        "{same:?}"
+    );
+    assert_eq!(json(&same)["seeds"], serde_json::json!([11, 12]));
+
     // --seeds overrides the default.
     let three = review(&with(&AWS, &["--seeds", "3", "--json"]), None);
     assert_eq!(json(&three)["seeds"], serde_json::json!([100, 101, 102]));
@@ -384,7 +394,43 @@ fn errors_name_the_file_and_the_path() {
     let out = review(&with(&KUEUE[..3], &["kueue-proposed.yaml"]), None);
     assert_eq!(out.code, 2, "{out:?}");
     assert!(
-        out.stderr.starts_with("error: kueue-proposed.yaml: "),
+        out.stderr.starts_with(
+            "error: kueue-proposed.yaml: is not JSON: --jobs takes a scenario with jobs or workloads (a job history"
+        ),
+        "{out:?}"
+    );
+    let described = write(
+        "describe-jobs.json",
+        r#"{"jobs": [{"jobId": "1", "jobName": "train"}]}"#,
+    );
+    let out = review(
+        &[
+            "kueue-current.yaml",
+            "kueue-proposed.yaml",
+            "--jobs",
+            &described,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert_eq!(
+        out.stderr.lines().next().unwrap(),
+        format!("error: {described}: is not a scenario: --jobs takes a scenario with jobs or workloads (a job history, Kueue Workloads or AWS Batch jobs, becomes one with `quotasim import history FILE --config CURRENT`)")
+    );
+    let broken = write("broken.json", r#"{"format": "quotalab/v1", "jobs": ["#);
+    let out = review(
+        &[
+            "kueue-current.yaml",
+            "kueue-proposed.yaml",
+            "--jobs",
+            &broken,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr
+            .starts_with(&format!("error: {broken}: JSON syntax error at line 1")),
         "{out:?}"
     );
     let mut bomb = String::from("a: &a [x, x, x, x, x, x, x, x, x, x]\n");

@@ -412,6 +412,10 @@ fn configuration(input: Input, opts: &ImportOptions) -> Result<Imported, Vec<Pro
     })
 }
 
+/// What a jobs file that is not a scenario is told. Extension point: once `quotasim import
+/// history` (SPEC 16, `config::history`) exists, [`JobsSource`] can take a history itself.
+const HISTORY_HINT: &str = " (a job history, Kueue Workloads or AWS Batch jobs, becomes one with `quotasim import history FILE --config CURRENT`)";
+
 /// The scenario whose jobs, workloads and events both sides run (SPEC 16: "the history, or
 /// CURRENT's workloads and jobs"), with the name of the file it came from.
 fn jobs_base<'a>(
@@ -427,23 +431,36 @@ fn jobs_base<'a>(
     };
     match source {
         JobsSource::Scenario(input) => {
-            let doc: Value = serde_json::from_str(input.text).map_err(|e| {
+            let not_a_scenario = |what: &str| {
+                vec![Problem::new(
+                    Path::named(input.name),
+                    format!("{what}: --jobs takes a scenario with jobs or workloads{HISTORY_HINT}"),
+                )]
+            };
+            let t = input.text.trim_start_matches('\u{feff}').trim_start();
+            if !t.starts_with(['{', '[']) {
+                return Err(not_a_scenario("is not JSON"));
+            }
+            let doc: Value = serde_json::from_str(t).map_err(|e| {
                 vec![Problem::new(
                     Path::named(input.name),
                     crate::input::json::syntax_error(&e),
                 )]
             })?;
             let Value::Object(m) = doc else {
-                return Err(vec![Problem::new(
-                    Path::named(input.name),
-                    "the jobs must be a scenario (a JSON object with jobs or workloads)",
-                )]);
+                return Err(not_a_scenario("is not a JSON object"));
             };
+            let format = m.get("format").and_then(Value::as_str);
+            // `aws batch describe-jobs` prints {"jobs": [{"jobId", ...}]}: a history.
+            let aws_jobs = m
+                .get("jobs")
+                .and_then(|j| j.get(0))
+                .is_some_and(|j| j.get("jobId").is_some() || j.get("jobArn").is_some());
+            if format.is_some_and(|f| f != "quotalab/v1") || (format.is_none() && aws_jobs) {
+                return Err(not_a_scenario("is not a scenario"));
+            }
             if !has_jobs(&m) {
-                return Err(vec![Problem::new(
-                    Path::named(input.name),
-                    "has no jobs and no workloads: nothing to review the configurations on",
-                )]);
+                return Err(not_a_scenario("has no jobs and no workloads"));
             }
             Ok((m, input.name))
         }
@@ -686,13 +703,20 @@ pub fn review(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let seeds = opts.seeds.unwrap_or_else(|| {
-        if random(&base, &first[0].0) {
-            DEFAULT_RANDOM_SEEDS
-        } else {
-            1
+    let random = random(&base, &first[0].0);
+    let seeds = match opts.seeds {
+        Some(n) => {
+            if n > 1 && !random {
+                warnings.push(Problem::new(
+                    Path::named("--seeds"),
+                    format!("nothing in the jobs of {jobs_file} is random (no workloads, no recovery odds): every seed gives the same runs"),
+                ));
+            }
+            n
         }
-    });
+        None if random => DEFAULT_RANDOM_SEEDS,
+        None => 1,
+    };
     // Seeds 1.. are a sweep's seed variants of each side (`seed + k`).
     let mut runs: Vec<[Run; 2]> = Vec::new();
     let mut plans = Vec::new();
