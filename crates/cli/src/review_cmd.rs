@@ -7,6 +7,7 @@ use std::io::{self, Write};
 
 use quotalab_engine::analysis::review::{self, Input, JobsSource, ReviewOptions};
 use quotalab_engine::config::{self, ImportOptions};
+use rayon::prelude::*;
 
 use crate::config_cmd::read_bounded;
 use crate::{print, warn, Failure};
@@ -104,7 +105,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         },
         rules,
     };
-    let result = review::review(
+    let plan = review::Plan::new(
         Input {
             name: &args.current,
             text: &current,
@@ -116,6 +117,12 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
         jobs,
         &opts,
     )?;
+    // Each seed's two runs on a core of their own; the review reads them in seed order.
+    let runs = (0..plan.seeds().len())
+        .into_par_iter()
+        .map(|k| plan.run(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    let result = plan.finish(runs);
     warn(&result.warnings);
     print(&if args.json {
         review::json_text(&result)

@@ -654,129 +654,205 @@ impl Review {
 }
 
 /// SPEC 16 `quotasim review`: runs CURRENT and PROPOSED on the same jobs for each seed and
-/// compares them per share. Every problem (unreadable files, a job of a share the proposal
-/// removes, an invalid merged scenario, `--seeds 0`) names its file and path.
+/// compares them per share ([`Plan::new`], every [`Plan::run`] in order, [`Plan::finish`]).
+/// Every problem (unreadable files, a job of a share the proposal removes, an invalid merged
+/// scenario, `--seeds 0`) names its file and path.
 pub fn review(
     current: Input,
     proposed: Input,
     jobs: JobsSource,
     opts: &ReviewOptions,
 ) -> Result<Review, Vec<Problem>> {
-    let (base, jobs_file) = jobs_base(jobs, current)?;
-    let mut errors = Vec::new();
-    let mut warnings = Vec::new();
-    let mut sides = Vec::new();
-    for (side, input) in [(Side::Current, current), (Side::Proposed, proposed)] {
-        match side_scenario(side, input, &base, jobs_file, &opts.import) {
-            Ok((text, w)) => {
-                push_new(&mut warnings, w);
-                sides.push((side, input, text));
-            }
-            Err(mut e) => errors.append(&mut e),
+    let plan = Plan::new(current, proposed, jobs, opts)?;
+    let runs = (0..plan.seeds().len())
+        .map(|k| plan.run(k))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(plan.finish(runs))
+}
+
+/// One side of a planned review: its scenario as written (seed 0), the sweep that makes its
+/// other seeds, and how its problems name it.
+#[derive(Clone, Debug)]
+struct PlanSide {
+    first: Scenario,
+    sweep: Sweep,
+    place: String,
+}
+
+impl PlanSide {
+    /// The side's scenario for seed `k` (0: as written).
+    fn scenario(&self, k: usize) -> Result<std::borrow::Cow<'_, Scenario>, Vec<Problem>> {
+        if k == 0 {
+            return Ok(std::borrow::Cow::Borrowed(&self.first));
         }
+        validate::load_value(&self.sweep.variant(k).0)
+            .map(|l| std::borrow::Cow::Owned(l.scenario))
+            .map_err(|ps| ps.into_iter().map(|p| in_file(&self.place, p)).collect())
     }
-    if let Some(0) = opts.seeds {
-        errors.push(Problem::new(Path::named("--seeds"), "must be at least 1"));
-    }
-    if let Some(n) = opts.seeds.filter(|&n| n > MAX_SEEDS) {
-        errors.push(Problem::new(
-            Path::named("--seeds"),
-            format!("{n} is over the limit of {MAX_SEEDS}"),
-        ));
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    // Seed 0 is each side as written: validated once, its warnings kept; then how many seeds.
-    let mut first = Vec::new();
-    for (side, input, text) in &sides {
-        let place = place(*side, input.name, jobs_file);
-        match validate::load(text) {
-            Ok(l) => {
-                let w = l.warnings.iter().cloned().map(|p| in_file(&place, p));
-                push_new(&mut warnings, w.collect());
-                first.push((l.scenario, text.as_str(), place));
+}
+
+/// A planned review: both sides read, merged with the jobs and validated, the seeds
+/// decided. [`Plan::run`] runs one seed and is pure and `Sync`, so a caller may run the
+/// seeds on as many threads as it likes; [`Plan::finish`] compares them (given in seed
+/// order, whatever order they ran in).
+#[derive(Clone, Debug)]
+pub struct Plan {
+    current: String,
+    proposed: String,
+    jobs: String,
+    sides: [PlanSide; 2],
+    seeds: Vec<u64>,
+    /// The shares both sides have: (name, index in CURRENT, index in PROPOSED), CURRENT's
+    /// order.
+    shared: Vec<(String, usize, usize)>,
+    only_current: Vec<String>,
+    only_proposed: Vec<String>,
+    rules: Vec<Rule>,
+    warnings: Vec<Problem>,
+}
+
+impl Plan {
+    /// Reads both sides and the jobs, validates each side as written (seed 0; its warnings
+    /// kept) and decides the seeds. Refuses with every problem, each naming its file.
+    pub fn new(
+        current: Input,
+        proposed: Input,
+        jobs: JobsSource,
+        opts: &ReviewOptions,
+    ) -> Result<Plan, Vec<Problem>> {
+        let (base, jobs_file) = jobs_base(jobs, current)?;
+        let mut errors = Vec::new();
+        let mut warnings = Vec::new();
+        let mut sides = Vec::new();
+        for (side, input) in [(Side::Current, current), (Side::Proposed, proposed)] {
+            match side_scenario(side, input, &base, jobs_file, &opts.import) {
+                Ok((text, w)) => {
+                    push_new(&mut warnings, w);
+                    sides.push((place(side, input.name, jobs_file), text));
+                }
+                Err(mut e) => errors.append(&mut e),
             }
-            Err(e) => errors.extend(e.into_iter().map(|p| in_file(&place, p))),
         }
-    }
-    if !errors.is_empty() {
-        return Err(errors);
-    }
-    let random = random(&base, &first[0].0);
-    let seeds = match opts.seeds {
-        Some(n) => {
-            if n > 1 && !random {
-                warnings.push(Problem::new(
-                    Path::named("--seeds"),
-                    format!("nothing in the jobs of {jobs_file} is random (no workloads, no recovery odds): every seed gives the same runs"),
-                ));
-            }
-            n
+        if let Some(0) = opts.seeds {
+            errors.push(Problem::new(Path::named("--seeds"), "must be at least 1"));
         }
-        None if random => DEFAULT_RANDOM_SEEDS,
-        None => 1,
-    };
-    // Seeds 1.. are a sweep's seed variants of each side (`seed + k`).
-    let mut runs: Vec<[Run; 2]> = Vec::new();
-    let mut plans = Vec::new();
-    for (_, text, place) in &first {
-        let plan = Sweep::new(text, Vec::new(), seeds).map_err(|ps| {
-            ps.into_iter()
-                .map(|p| in_file(place, p))
-                .collect::<Vec<_>>()
-        })?;
-        plans.push(plan);
-    }
-    let seed_list: Vec<u64> = (0..seeds as usize).map(|k| plans[0].variant(k).1).collect();
-    for k in 0..seeds as usize {
-        let mut pair = first.iter().zip(&plans).map(|((sc, _, place), plan)| {
-            if k == 0 {
-                return Ok(Run::of(sc));
+        if let Some(n) = opts.seeds.filter(|&n| n > MAX_SEEDS) {
+            errors.push(Problem::new(
+                Path::named("--seeds"),
+                format!("{n} is over the limit of {MAX_SEEDS}"),
+            ));
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let mut first = Vec::new();
+        for (place, text) in &sides {
+            match validate::load(text) {
+                Ok(l) => {
+                    let w = l.warnings.iter().cloned().map(|p| in_file(place, p));
+                    push_new(&mut warnings, w.collect());
+                    first.push(l.scenario);
+                }
+                Err(e) => errors.extend(e.into_iter().map(|p| in_file(place, p))),
             }
-            let l = validate::load_value(&plan.variant(k).0).map_err(|ps| {
+        }
+        if !errors.is_empty() {
+            return Err(errors);
+        }
+        let random = random(&base, &first[0]);
+        let seeds = match opts.seeds {
+            Some(n) => {
+                if n > 1 && !random {
+                    warnings.push(Problem::new(
+                        Path::named("--seeds"),
+                        format!("nothing in the jobs of {jobs_file} is random (no workloads, no recovery odds): every seed gives the same runs"),
+                    ));
+                }
+                n
+            }
+            None if random => DEFAULT_RANDOM_SEEDS,
+            None => 1,
+        };
+        // Seeds 1.. are a sweep's seed variants of each side (`seed + k`).
+        let mut planned = Vec::new();
+        for ((place, text), first) in sides.into_iter().zip(first) {
+            let sweep = Sweep::new(&text, Vec::new(), seeds).map_err(|ps| {
                 ps.into_iter()
-                    .map(|p| in_file(place, p))
+                    .map(|p| in_file(&place, p))
                     .collect::<Vec<_>>()
             })?;
-            Ok::<_, Vec<Problem>>(Run::of(&l.scenario))
-        });
-        let (Some(c), Some(p)) = (pair.next(), pair.next()) else {
-            unreachable!("two sides")
-        };
-        runs.push([c?, p?]);
+            planned.push(PlanSide {
+                first,
+                sweep,
+                place,
+            });
+        }
+        let [c, p]: [PlanSide; 2] = planned
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("two sides"));
+        let seed_list = (0..seeds as usize).map(|k| c.sweep.variant(k).1).collect();
+        let names =
+            |sc: &Scenario| -> Vec<String> { sc.shares.iter().map(|s| s.name.clone()).collect() };
+        let (nc, np) = (names(&c.first), names(&p.first));
+        let shared = nc
+            .iter()
+            .enumerate()
+            .filter_map(|(ci, n)| Some((n.clone(), ci, np.iter().position(|m| m == n)?)))
+            .collect();
+        Ok(Plan {
+            current: current.name.to_string(),
+            proposed: proposed.name.to_string(),
+            jobs: jobs_file.to_string(),
+            only_current: nc.iter().filter(|n| !np.contains(n)).cloned().collect(),
+            only_proposed: np.iter().filter(|n| !nc.contains(n)).cloned().collect(),
+            sides: [c, p],
+            seeds: seed_list,
+            shared,
+            rules: opts.rules.clone(),
+            warnings,
+        })
     }
-    let shares_c = &runs[0][0].names;
-    let shares_p = &runs[0][1].names;
-    let only_current = shares_c
-        .iter()
-        .filter(|n| !shares_p.contains(n))
-        .cloned()
-        .collect();
-    let only_proposed = shares_p
-        .iter()
-        .filter(|n| !shares_c.contains(n))
-        .cloned()
-        .collect();
-    let mut shares: Vec<ShareReview> = shares_c
-        .iter()
-        .filter(|n| shares_p.contains(n))
-        .map(|name| share_review(name, &runs))
-        .collect();
-    shares.sort_by(worse);
-    let crossings = crossings(&shares, &opts.rules);
-    Ok(Review {
-        current: current.name.to_string(),
-        proposed: proposed.name.to_string(),
-        jobs: jobs_file.to_string(),
-        seeds: seed_list,
-        shares,
-        only_current,
-        only_proposed,
-        rules: opts.rules.clone(),
-        crossings,
-        warnings,
-    })
+
+    /// The seeds, in order: [`Plan::run`]`(k)` runs `seeds()[k]`.
+    pub fn seeds(&self) -> &[u64] {
+        &self.seeds
+    }
+
+    /// Import and validation warnings, each once.
+    pub fn warnings(&self) -> &[Problem] {
+        &self.warnings
+    }
+
+    /// Runs both sides with seed `seeds()[k]` (metrics only) and compares them per share.
+    pub fn run(&self, k: usize) -> Result<SeedRuns, Vec<Problem>> {
+        let [c, p] = &self.sides;
+        let (c, p) = (c.scenario(k)?, p.scenario(k)?);
+        Ok(compare_seed(&c, &p, &self.shared))
+    }
+
+    /// The review from every seed's runs (in seed order).
+    pub fn finish(self, runs: Vec<SeedRuns>) -> Review {
+        let mut shares: Vec<ShareReview> = self
+            .shared
+            .iter()
+            .enumerate()
+            .map(|(i, (name, _, _))| share_review(name, runs.iter().map(|r| &r.0[i])))
+            .collect();
+        shares.sort_by(worse);
+        let crossings = crossings(&shares, &self.rules);
+        Review {
+            current: self.current,
+            proposed: self.proposed,
+            jobs: self.jobs,
+            seeds: self.seeds,
+            shares,
+            only_current: self.only_current,
+            only_proposed: self.only_proposed,
+            rules: self.rules,
+            crossings,
+            warnings: self.warnings,
+        }
+    }
 }
 
 fn push_new(into: &mut Vec<Problem>, more: Vec<Problem>) {
@@ -802,97 +878,102 @@ fn random(base: &Map<String, Value>, sc: &Scenario) -> bool {
         })
 }
 
-/// What one run leaves for the review: per share (by name) its stats, and per job id its
-/// share's name and completion (ms) if it succeeded.
-struct Run {
-    names: Vec<String>,
-    stats: Vec<Stats>,
-    /// Job id -> (share index, completion in ms), SUCCEEDED jobs only.
-    done: BTreeMap<String, (usize, Ms)>,
+/// One share in both runs of one seed.
+#[derive(Clone, Debug, PartialEq)]
+struct SeedShare {
+    /// Per metric ([`Metric::ALL`] order): (CURRENT, PROPOSED).
+    values: [(f64, f64); 8],
+    /// Jobs that succeeded in both runs.
+    matched: u64,
+    /// `matched` is under 90% of the jobs that succeeded in either run.
+    thin: bool,
+    /// Succeeded, failed, unfinished: CURRENT's, PROPOSED's.
+    jobs: [[u64; 3]; 2],
 }
 
-impl Run {
-    fn of(sc: &Scenario) -> Run {
-        let sim = Sim::new(sc, Options::summary()).run();
-        let (stats, _) = stats(&sim);
-        let done = job_ends(&sim)
+/// Both runs of one seed, compared per share ([`Plan::run`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeedRuns(Vec<SeedShare>);
+
+/// Per job id, its share and completion (ms) in a run, SUCCEEDED jobs only.
+fn succeeded<'a>(
+    sim: &crate::simulation::Finished,
+    sc: &'a Scenario,
+) -> BTreeMap<&'a str, (usize, Ms)> {
+    job_ends(sim)
+        .iter()
+        .enumerate()
+        .filter_map(|(j, e)| {
+            let (share, ms) = e.as_ref()?.completion()?;
+            Some((sc.job_id(j), (share as usize, ms)))
+        })
+        .collect()
+}
+
+/// Runs one seed of both sides and compares the `shared` shares (name, index in CURRENT,
+/// index in PROPOSED). Completion is SPEC 9.1's "like with like": over the jobs that
+/// succeeded in both runs, counted in the share CURRENT ended them in. Not
+/// `matched::matched`, which pairs the three runs of one scenario by job and share index:
+/// the two sides of a review may list their shares in another order, so jobs pair by id
+/// here and shares by name.
+fn compare_seed(c: &Scenario, p: &Scenario, shared: &[(String, usize, usize)]) -> SeedRuns {
+    let (run_c, run_p) = (
+        Sim::new(c, Options::summary()).run(),
+        Sim::new(p, Options::summary()).run(),
+    );
+    let (stats_c, stats_p) = (stats(&run_c).0, stats(&run_p).0);
+    let (done_c, done_p) = (succeeded(&run_c, c), succeeded(&run_p, p));
+    let mut matched: Vec<(Vec<Ms>, Vec<Ms>)> = vec![Default::default(); c.shares.len()];
+    for (id, &(share, ms)) in &done_c {
+        if let (Some(&(_, other)), Some(m)) = (done_p.get(id), matched.get_mut(share)) {
+            m.0.push(ms);
+            m.1.push(other);
+        }
+    }
+    SeedRuns(
+        shared
             .iter()
-            .enumerate()
-            .filter_map(|(j, e)| {
-                let (share, ms) = e.as_ref()?.completion()?;
-                Some((sc.job_id(j).to_string(), (share as usize, ms)))
+            .map(|(_, ci, pi)| {
+                let (sc, sp) = (&stats_c[*ci], &stats_p[*pi]);
+                let (mc, mp) = std::mem::take(&mut matched[*ci]);
+                let n = mc.len() as u64;
+                let (pc, pp) = (Percentiles::of(mc), Percentiles::of(mp));
+                let jobs = |st: &Stats| [st.jobs.succeeded, st.jobs.failed, st.jobs.unfinished];
+                SeedShare {
+                    values: Metric::ALL.map(|m| (m.of(sc, &pc), m.of(sp, &pp))),
+                    matched: n,
+                    thin: n * 10 < sc.jobs.succeeded.max(sp.jobs.succeeded) * 9,
+                    jobs: [jobs(sc), jobs(sp)],
+                }
             })
-            .collect();
-        Run {
-            names: sc.shares.iter().map(|s| s.name.clone()).collect(),
-            stats,
-            done,
-        }
-    }
-
-    fn share(&self, name: &str) -> Option<usize> {
-        self.names.iter().position(|n| n == name)
-    }
+            .collect(),
+    )
 }
 
-/// SPEC 9.1 "like with like" for two runs: the completions (ms) in CURRENT and in PROPOSED
-/// of the jobs that succeeded in both, counted in the share (index in CURRENT) CURRENT ended
-/// them in. Not `matched::matched`, which pairs the three runs of one scenario by job and
-/// share index: the two sides of a review may list their shares in another order, so jobs
-/// pair by id here and shares by name.
-fn matched_pair(current: &Run, proposed: &Run, share: usize) -> (Vec<Ms>, Vec<Ms>) {
-    let (mut c, mut p) = (Vec::new(), Vec::new());
-    for (id, &(s, ms)) in &current.done {
-        if s != share {
-            continue;
+/// One share's review from its comparison in every seed.
+fn share_review<'a>(name: &str, seeds: impl Iterator<Item = &'a SeedShare>) -> ShareReview {
+    let seeds: Vec<&SeedShare> = seeds.collect();
+    let median = |mut xs: Vec<f64>| sweep::band(&mut xs)[1];
+    let counts = |side: usize| {
+        let of = |k: usize| median(seeds.iter().map(|s| s.jobs[side][k] as f64).collect());
+        Counts {
+            succeeded: of(0),
+            failed: of(1),
+            unfinished: of(2),
         }
-        if let Some(&(_, other)) = proposed.done.get(id) {
-            c.push(ms);
-            p.push(other);
-        }
-    }
-    (c, p)
-}
-
-fn share_review(name: &str, runs: &[[Run; 2]]) -> ShareReview {
-    let mut pairs: Vec<Vec<(f64, f64)>> = vec![Vec::new(); Metric::ALL.len()];
-    let mut matched = Vec::new();
-    let mut thin = false;
-    let mut counts: [Vec<[f64; 3]>; 2] = [Vec::new(), Vec::new()];
-    for [c, p] in runs {
-        let (Some(ci), Some(pi)) = (c.share(name), p.share(name)) else {
-            continue;
-        };
-        let (mc, mp) = matched_pair(c, p, ci);
-        let n = mc.len() as u64;
-        let (sc, sp) = (&c.stats[ci], &p.stats[pi]);
-        let either = sc.jobs.succeeded.max(sp.jobs.succeeded);
-        thin |= n * 10 < either * 9;
-        matched.push(n as f64);
-        let (pc, pp) = (Percentiles::of(mc), Percentiles::of(mp));
-        for m in Metric::ALL {
-            pairs[m as usize].push((m.of(sc, &pc), m.of(sp, &pp)));
-        }
-        for (k, st) in [sc, sp].into_iter().enumerate() {
-            let j = &st.jobs;
-            counts[k].push([j.succeeded as f64, j.failed as f64, j.unfinished as f64]);
-        }
-    }
-    let median = |xs: Vec<f64>| sweep::band(&mut xs.clone())[1];
-    let count = |rows: &[[f64; 3]]| Counts {
-        succeeded: median(rows.iter().map(|r| r[0]).collect()),
-        failed: median(rows.iter().map(|r| r[1]).collect()),
-        unfinished: median(rows.iter().map(|r| r[2]).collect()),
     };
     ShareReview {
         name: name.to_string(),
-        matched: median(matched),
-        thin,
-        current_jobs: count(&counts[0]),
-        proposed_jobs: count(&counts[1]),
+        matched: median(seeds.iter().map(|s| s.matched as f64).collect()),
+        thin: seeds.iter().any(|s| s.thin),
+        current_jobs: counts(0),
+        proposed_jobs: counts(1),
         metrics: Metric::ALL
             .iter()
-            .map(|&m| MetricChange::of(m, &pairs[m as usize]))
+            .map(|&m| {
+                let pairs: Vec<(f64, f64)> = seeds.iter().map(|s| s.values[m as usize]).collect();
+                MetricChange::of(m, &pairs)
+            })
             .collect(),
     }
 }
@@ -1570,6 +1651,52 @@ mod tests {
         let merged: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(merged["queue"]["queueing"], "strict_fifo");
         assert_eq!(merged["jobs"][0]["work_s"], 100);
+    }
+
+    #[test]
+    fn a_plan_runs_seeds_on_any_thread_in_any_order() {
+        fn sync<T: Sync + Send>() {}
+        sync::<Plan>();
+        sync::<SeedRuns>();
+        let jobs = JOBS.replace(
+            "\"jobs\":[",
+            "\"workloads\":[{\"share\":\"b\",\"count\":4,\"arrival\":{\"poisson_per_hour\":30},\"instance_type\":\"ml.g5.xlarge\",\"work_s\":{\"exponential\":{\"mean\":600}}}],\"jobs\":[",
+        );
+        let reserve = CONFIG.replace("\"LEND\"", "\"RESERVE\"");
+        let input = |name, text| Input { name, text };
+        let plan = Plan::new(
+            input("c", CONFIG),
+            input("p", &reserve),
+            JobsSource::Scenario(input("j", &jobs)),
+            &ReviewOptions {
+                seeds: Some(4),
+                ..ReviewOptions::default()
+            },
+        )
+        .unwrap();
+        assert_eq!(plan.seeds(), [3, 4, 5, 6]);
+        let mut backwards: Vec<SeedRuns> = (0..4).rev().map(|k| plan.run(k).unwrap()).collect();
+        backwards.reverse();
+        let forwards: Vec<SeedRuns> = (0..4).map(|k| plan.run(k).unwrap()).collect();
+        assert_eq!(backwards, forwards);
+        assert_ne!(
+            forwards[0], forwards[1],
+            "the seed changes the generated jobs"
+        );
+        let r = plan.clone().finish(forwards);
+        assert_eq!(
+            r,
+            review(
+                input("c", CONFIG),
+                input("p", &reserve),
+                JobsSource::Scenario(input("j", &jobs)),
+                &ReviewOptions {
+                    seeds: Some(4),
+                    ..ReviewOptions::default()
+                }
+            )
+            .unwrap()
+        );
     }
 
     #[test]
