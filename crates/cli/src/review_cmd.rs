@@ -9,8 +9,7 @@ use quotalab_engine::analysis::review::{self, Input, JobsSource, ReviewOptions};
 use quotalab_engine::config::{self, ImportOptions};
 use rayon::prelude::*;
 
-use crate::config_cmd::read_bounded;
-use crate::{print, warn, Failure};
+use crate::{print, read_input, warn, Failure};
 
 /// The exit code of a review that crossed a `--fail-on` rule.
 pub const CROSSED: i32 = 1;
@@ -86,10 +85,11 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             "error: only one of CURRENT, PROPOSED and --jobs may be - (standard input)".into(),
         ]));
     }
-    let current = read_bounded(&args.current)?;
-    let proposed = read_bounded(&args.proposed)?;
+    // Read as `run` reads a scenario; the engine bounds configuration files (SPEC 13).
+    let current = read_input(&args.current)?;
+    let proposed = read_input(&args.proposed)?;
     let jobs_text = match &args.jobs {
-        Some(f) => Some(read_bounded(f)?),
+        Some(f) => Some(read_input(f)?),
         None => None,
     };
     let jobs = match (&args.jobs, &jobs_text) {

@@ -447,6 +447,19 @@ fn errors_name_the_file_and_the_path() {
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.starts_with(&format!("error: {bomb}")), "{out:?}");
 
+    // SPEC 13's bound holds for a configuration file.
+    let huge = write(
+        "huge.yaml",
+        &format!("{current}# {}\n", "x".repeat(8 * 1024 * 1024)),
+    );
+    let out = review(&["kueue-current.yaml", &huge, "--jobs", "jobs.json"], None);
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr.starts_with(&format!("error: {huge}: is "))
+            && out.stderr.contains("bytes, over the 8 MiB limit"),
+        "{out:?}"
+    );
+
     // Two inputs from standard input.
     let out = review(&["-", "-", "--jobs", "jobs.json"], Some(""));
     assert_eq!(out.code, 2, "{out:?}");
