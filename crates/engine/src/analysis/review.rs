@@ -344,16 +344,21 @@ fn in_file(file: &str, p: Problem) -> Problem {
     Problem::new(Path::named(at), p.message).with_kind(p.kind)
 }
 
-/// Parses a scenario's text as a JSON object, or `None` when it is not JSON naming
-/// `"format": "quotalab/v1"` (a configuration, then).
+/// Parses a scenario's text as a JSON object, or `None` when it is not a scenario (a
+/// configuration, then): a JSON object whose `format` is `"quotalab/v1"`, or that has no
+/// `format` (the validator assumes it, with a warning) but `shares` (no AWS body has them).
 fn as_scenario(text: &str) -> Option<Map<String, Value>> {
     let t = text.trim_start_matches('\u{feff}').trim_start();
     if !t.starts_with('{') {
         return None;
     }
     match serde_json::from_str::<Value>(t) {
-        Ok(Value::Object(m)) if m.get("format").and_then(Value::as_str) == Some("quotalab/v1") => {
-            Some(m)
+        Ok(Value::Object(m)) => {
+            let scenario = match m.get("format") {
+                Some(f) => f.as_str() == Some("quotalab/v1"),
+                None => m.contains_key("shares"),
+            };
+            scenario.then_some(m)
         }
         _ => None,
     }
@@ -1699,6 +1704,17 @@ mod tests {
             )
             .unwrap()
         );
+    }
+
+    #[test]
+    fn scenarios_are_told_from_configurations() {
+        assert!(as_scenario(CONFIG).is_some());
+        assert!(as_scenario(&CONFIG.replace("\"format\":\"quotalab/v1\",", "")).is_some());
+        assert!(as_scenario(r#"{"format": "quotalab-result/v1", "shares": {}}"#).is_none());
+        assert!(as_scenario(r#"{"quotaShareName": "a", "capacityLimits": []}"#).is_none());
+        assert!(as_scenario(r#"[{"quotaShareName": "a"}]"#).is_none());
+        assert!(as_scenario("kind: ClusterQueue").is_none());
+        assert!(as_scenario("{ kind: ClusterQueue }").is_none());
     }
 
     #[test]
