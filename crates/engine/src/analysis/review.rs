@@ -297,7 +297,7 @@ pub struct Input<'a> {
 
 /// Where the jobs both configurations run come from. Extension point: a job history
 /// (SPEC 16 `import history`, `config::history`) becomes a variant here, turned into a
-/// scenario's jobs by [`jobs_base`].
+/// scenario's jobs where `jobs_base` reads the others.
 #[derive(Clone, Copy, Debug)]
 pub enum JobsSource<'a> {
     /// CURRENT's workloads, jobs and events (CURRENT must be a scenario that has some).
