@@ -155,11 +155,19 @@ fn kueue_pair_table_and_json_goldens_and_the_rules_it_crosses() {
 }
 
 #[test]
-fn the_same_review_prints_the_same_bytes() {
+fn the_same_review_prints_the_same_bytes_on_any_number_of_threads() {
     let a = review(&with(&AWS, &["--json"]), None);
     let b = review(&with(&AWS, &["--json"]), None);
     assert_eq!(a.code, 0, "{a:?}");
     assert_eq!(a.stdout, b.stdout);
+    let one = Command::new(BIN)
+        .arg("review")
+        .args(with(&AWS, &["--json"]))
+        .current_dir(dir())
+        .env("RAYON_NUM_THREADS", "1")
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&one.stdout), a.stdout);
 }
 
 #[test]
