@@ -132,7 +132,7 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
     if result.failed() {
         let mut err = io::stderr().lock();
         for c in &result.crossings {
-            let _ = writeln!(err, "crossed: {}", review::crossing_line(c, &result));
+            let _ = writeln!(err, "crossed: {}", review::crossing_line(c));
         }
         let _ = err.flush();
         std::process::exit(CROSSED);

@@ -630,6 +630,8 @@ impl ShareReview {
 pub struct Crossing {
     pub share: String,
     pub rule: Rule,
+    /// The share's change of the rule's metric.
+    pub change: MetricChange,
 }
 
 /// A finished review.
@@ -657,6 +659,15 @@ impl Review {
     /// Whether any rule was crossed (the CLI exits 1).
     pub fn failed(&self) -> bool {
         !self.crossings.is_empty()
+    }
+
+    /// The shares that crossed `rule`, worst first.
+    pub fn crossed_by(&self, rule: &Rule) -> Vec<&str> {
+        self.crossings
+            .iter()
+            .filter(|c| c.rule == *rule)
+            .map(|c| c.share.as_str())
+            .collect()
     }
 }
 
@@ -1022,10 +1033,12 @@ fn crossings(shares: &[ShareReview], rules: &[Rule]) -> Vec<Crossing> {
     let mut out = Vec::new();
     for s in shares {
         for r in rules {
-            if crosses(r, s.metric(r.metric)) {
+            let change = s.metric(r.metric);
+            if crosses(r, change) {
                 out.push(Crossing {
                     share: s.name.clone(),
                     rule: r.clone(),
+                    change: change.clone(),
                 });
             }
         }
@@ -1076,15 +1089,8 @@ fn percent(r: Option<f64>) -> String {
 
 /// One crossing, in a line: `team-b: completion_p90>+10% crossed: +50% (+600 s: 1200 s ->
 /// 1800 s)`.
-pub fn crossing_line(c: &Crossing, review: &Review) -> String {
-    let s = review
-        .shares
-        .iter()
-        .find(|s| s.name == c.share)
-        .map(|s| s.metric(c.rule.metric));
-    let Some(m) = s else {
-        return format!("{}: {} crossed", c.share, c.rule);
-    };
+pub fn crossing_line(c: &Crossing) -> String {
+    let m = &c.change;
     let d = m.metric.decimals();
     let u = m.metric.unit();
     format!(
@@ -1183,12 +1189,7 @@ pub fn table_text(r: &Review) -> String {
     if !r.rules.is_empty() {
         out.push_str("\nrules:\n");
         for rule in &r.rules {
-            let who: Vec<&str> = r
-                .crossings
-                .iter()
-                .filter(|c| c.rule == *rule)
-                .map(|c| c.share.as_str())
-                .collect();
+            let who = r.crossed_by(rule);
             if who.is_empty() {
                 let _ = writeln!(out, "  {rule}: ok");
             } else {
@@ -1266,7 +1267,10 @@ pub fn json_text(r: &Review) -> String {
         }
         out.push_str("}}");
     }
-    let names = |v: &[String]| v.iter().map(|n| string(n)).collect::<Vec<_>>().join(",");
+    fn names<S: AsRef<str>>(v: &[S]) -> String {
+        let quoted: Vec<String> = v.iter().map(|n| string(n.as_ref())).collect();
+        quoted.join(",")
+    }
     let _ = write!(
         out,
         "],\"only_current\":[{}],\"only_proposed\":[{}],\"rules\":[",
@@ -1277,17 +1281,11 @@ pub fn json_text(r: &Review) -> String {
         if i > 0 {
             out.push(',');
         }
-        let who: Vec<String> = r
-            .crossings
-            .iter()
-            .filter(|c| c.rule == *rule)
-            .map(|c| c.share.clone())
-            .collect();
         let _ = write!(
             out,
             "{{\"rule\":{},\"crossed\":[{}]}}",
             string(&rule.text),
-            names(&who)
+            names(&r.crossed_by(rule))
         );
     }
     out.push_str("],\"crossed\":[");
@@ -1295,19 +1293,14 @@ pub fn json_text(r: &Review) -> String {
         if i > 0 {
             out.push(',');
         }
-        let m = r
-            .shares
-            .iter()
-            .find(|s| s.name == c.share)
-            .map(|s| s.metric(c.rule.metric));
         let _ = write!(
             out,
             "{{\"share\":{},\"rule\":{},\"metric\":\"{}\",\"change\":{},\"relative\":{}}}",
             string(&c.share),
             string(&c.rule.text),
             c.rule.metric.name(),
-            num(m.map_or(0.0, MetricChange::change)),
-            opt_num(m.and_then(MetricChange::relative))
+            num(c.change.change()),
+            opt_num(c.change.relative())
         );
     }
     out.push_str("]}");
@@ -1555,7 +1548,7 @@ mod tests {
         assert_eq!(r.crossings[0].share, "a");
         assert_eq!(r.crossings[0].rule.text, "completion_p90>+10%");
         assert_eq!(
-            crossing_line(&r.crossings[0], &r),
+            crossing_line(&r.crossings[0]),
             "a: completion_p90>+10% crossed: +50% (+100 s: 200 s -> 300 s)"
         );
     }
