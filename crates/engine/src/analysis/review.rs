@@ -1212,20 +1212,6 @@ fn opt_num(x: Option<f64>) -> String {
 /// [share..]}], "crossed": [{"share", "rule", "metric", "change", "relative"}]}`, written
 /// field by field in a fixed order.
 pub fn json_text(r: &Review) -> String {
-    let mut out = String::from("{\"format\":\"quotalab-review/v1\"");
-    let _ = write!(
-        out,
-        ",\"current\":{},\"proposed\":{},\"jobs\":{},\"seeds\":[{}],\"order\":{},\"shares\":[",
-        string(&r.current),
-        string(&r.proposed),
-        string(&r.jobs),
-        r.seeds
-            .iter()
-            .map(u64::to_string)
-            .collect::<Vec<_>>()
-            .join(","),
-        string(ORDER)
-    );
     let counts = |c: &Counts| {
         format!(
             "{{\"succeeded\":{},\"failed\":{},\"unfinished\":{}}}",
@@ -1234,77 +1220,67 @@ pub fn json_text(r: &Review) -> String {
             num(c.unfinished)
         )
     };
-    for (i, s) in r.shares.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
-            "{{\"name\":{},\"matched\":{},\"thin\":{},\"jobs\":{{\"current\":{},\"proposed\":{}}},\"metrics\":{{",
+    let metric = |m: &MetricChange| {
+        format!(
+            "\"{}\":{{\"unit\":\"{}\",\"current\":{},\"proposed\":{},\"change\":{},\"relative\":{},\"band\":{{\"p10\":{},\"median\":{},\"p90\":{}}}}}",
+            m.metric.name(),
+            m.metric.unit(),
+            num(m.current),
+            num(m.proposed),
+            num(m.change()),
+            opt_num(m.relative()),
+            num(m.band[0]),
+            num(m.band[1]),
+            num(m.band[2])
+        )
+    };
+    let share = |s: &ShareReview| {
+        format!(
+            "{{\"name\":{},\"matched\":{},\"thin\":{},\"jobs\":{{\"current\":{},\"proposed\":{}}},\"metrics\":{{{}}}}}",
             string(&s.name),
             num(s.matched),
             s.thin,
             counts(&s.current_jobs),
-            counts(&s.proposed_jobs)
-        );
-        for (k, m) in s.metrics.iter().enumerate() {
-            if k > 0 {
-                out.push(',');
-            }
-            let _ = write!(
-                out,
-                "\"{}\":{{\"unit\":\"{}\",\"current\":{},\"proposed\":{},\"change\":{},\"relative\":{},\"band\":{{\"p10\":{},\"median\":{},\"p90\":{}}}}}",
-                m.metric.name(),
-                m.metric.unit(),
-                num(m.current),
-                num(m.proposed),
-                num(m.change()),
-                opt_num(m.relative()),
-                num(m.band[0]),
-                num(m.band[1]),
-                num(m.band[2])
-            );
-        }
-        out.push_str("}}");
-    }
-    fn names<S: AsRef<str>>(v: &[S]) -> String {
-        let quoted: Vec<String> = v.iter().map(|n| string(n.as_ref())).collect();
-        quoted.join(",")
-    }
-    let _ = write!(
-        out,
-        "],\"only_current\":[{}],\"only_proposed\":[{}],\"rules\":[",
-        names(&r.only_current),
-        names(&r.only_proposed)
-    );
-    for (i, rule) in r.rules.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
+            counts(&s.proposed_jobs),
+            list(&s.metrics, metric)
+        )
+    };
+    let rule = |rule: &Rule| {
+        format!(
             "{{\"rule\":{},\"crossed\":[{}]}}",
             string(&rule.text),
-            names(&r.crossed_by(rule))
-        );
-    }
-    out.push_str("],\"crossed\":[");
-    for (i, c) in r.crossings.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(
-            out,
+            list(&r.crossed_by(rule), |n| string(n))
+        )
+    };
+    let crossing = |c: &Crossing| {
+        format!(
             "{{\"share\":{},\"rule\":{},\"metric\":\"{}\",\"change\":{},\"relative\":{}}}",
             string(&c.share),
             string(&c.rule.text),
             c.rule.metric.name(),
             num(c.change.change()),
             opt_num(c.change.relative())
-        );
-    }
-    out.push_str("]}");
-    out
+        )
+    };
+    let quoted = |n: &String| string(n);
+    format!(
+        "{{\"format\":\"quotalab-review/v1\",\"current\":{},\"proposed\":{},\"jobs\":{},\"seeds\":[{}],\"order\":{},\"shares\":[{}],\"only_current\":[{}],\"only_proposed\":[{}],\"rules\":[{}],\"crossed\":[{}]}}",
+        string(&r.current),
+        string(&r.proposed),
+        string(&r.jobs),
+        list(&r.seeds, u64::to_string),
+        string(ORDER),
+        list(&r.shares, share),
+        list(&r.only_current, quoted),
+        list(&r.only_proposed, quoted),
+        list(&r.rules, rule),
+        list(&r.crossings, crossing)
+    )
+}
+
+/// `items` written by `item`, comma-separated.
+fn list<T>(items: &[T], item: impl Fn(&T) -> String) -> String {
+    items.iter().map(item).collect::<Vec<_>>().join(",")
 }
 
 #[cfg(test)]
