@@ -8,43 +8,23 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use common::{Out, BIN};
+use common::{quotasim_in, Out, BIN};
 use serde_json::Value;
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/review")
 }
 
-/// `quotasim ARGS` run in `tests/review/`, so that file names print as the fixtures' names.
+/// `quotasim review ARGS` run in `tests/review/`, so that file names print as the fixtures'
+/// names.
 fn review(args: &[&str], stdin: Option<&str>) -> Out {
-    let mut child = Command::new(BIN)
-        .arg("review")
-        .args(args)
-        .current_dir(dir())
-        .env("RUST_BACKTRACE", "1")
-        .stdin(if stdin.is_some() {
-            Stdio::piped()
-        } else {
-            Stdio::null()
-        })
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("quotasim starts");
-    if let Some(text) = stdin {
-        let mut pipe = child.stdin.take().unwrap();
-        pipe.write_all(text.as_bytes()).unwrap();
-    }
-    let out = child.wait_with_output().expect("quotasim runs");
-    let out = Out {
-        code: out.status.code().expect("exits"),
-        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
-        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
-    };
+    let args: Vec<&str> = std::iter::once("review")
+        .chain(args.iter().copied())
+        .collect();
+    let out = quotasim_in(Some(&dir()), &args, stdin.map(str::as_bytes));
     assert!(!out.stderr.contains("panicked"), "{out:?}");
     out
 }
