@@ -30,8 +30,11 @@ pub struct ReviewArgs {
     /// Seeds to run (seed, seed+1, ...); default 1 when nothing is random, else 10.
     #[arg(long, value_name = "N")]
     seeds: Option<u64>,
-    /// Exit 1 when a share crosses RULE, e.g. 'deadline_misses>0' or 'completion_p90>+10%'
-    /// (repeatable; a % threshold is a relative change, a number an absolute one).
+    /// Exit 1 when a share crosses RULE, METRIC OP THRESHOLD, e.g. 'deadline_misses>0' or
+    /// 'completion_p90>+10%' (repeatable; OP >, <, >=, <=; a % threshold is a relative
+    /// change, a number an absolute one in the metric's unit; METRIC: completion_p50,
+    /// completion_p90, wait_mean, wait_p90 (s), deadline_misses, preemptions, borrowed_h,
+    /// borrowed_fraction).
     #[arg(long = "fail-on", value_name = "RULE")]
     fail_on: Vec<String>,
     /// Print JSON (`quotalab-review/v1`) instead of the table.
