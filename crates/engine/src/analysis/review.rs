@@ -419,15 +419,14 @@ fn configuration(input: Input, opts: &ImportOptions) -> Result<Imported, Vec<Pro
     })
 }
 
-/// What a jobs file that is not a scenario is told. Extension point: once `quotasim import
-/// history` (SPEC 16, `config::history`) exists, [`JobsSource`] can take a history itself.
-const HISTORY_HINT: &str = " (a job history, Kueue Workloads or AWS Batch jobs, becomes one with `quotasim import history FILE --config CURRENT`)";
-
 /// The scenario whose jobs, workloads and events both sides run (SPEC 16: "the history, or
-/// CURRENT's workloads and jobs"), with the name of the file it came from.
+/// CURRENT's workloads and jobs"), with the name of the file it came from. A `--jobs` file
+/// that is not a scenario is read as a job history (Kueue Workloads, AWS Batch jobs:
+/// `config::history`) on CURRENT's shares.
 fn jobs_base<'a>(
     source: JobsSource<'a>,
     current: Input<'a>,
+    import: &ImportOptions,
 ) -> Result<(Map<String, Value>, &'a str), Vec<Problem>> {
     let has_jobs = |m: &Map<String, Value>| {
         ["jobs", "workloads"].iter().any(|k| {
@@ -438,44 +437,47 @@ fn jobs_base<'a>(
     };
     match source {
         JobsSource::Scenario(input) => {
-            let not_a_scenario = |what: &str| {
-                vec![Problem::new(
-                    Path::named(input.name),
-                    format!("{what}: --jobs takes a scenario with jobs or workloads{HISTORY_HINT}"),
-                )]
+            if let Some(m) = as_scenario(input.text) {
+                if !has_jobs(&m) {
+                    return Err(vec![Problem::new(
+                        Path::named(input.name),
+                        "has no jobs and no workloads: --jobs takes a scenario with jobs or workloads, or a job history (Kueue Workloads, AWS Batch jobs)",
+                    )]);
+                }
+                return Ok((m, input.name));
+            }
+            // A job history, replayed on CURRENT's shares.
+            let opts = crate::config::history::HistoryOptions {
+                resource: import.resource.clone(),
+                flavor_map: import.flavor_map.clone(),
+                queue: import.queue.clone(),
+                from: None,
+                to: None,
             };
-            let t = input.text.trim_start_matches('\u{feff}').trim_start();
-            if !t.starts_with(['{', '[']) {
-                return Err(not_a_scenario("is not JSON"));
-            }
-            let doc: Value = serde_json::from_str(t).map_err(|e| {
-                vec![Problem::new(
-                    Path::named(input.name),
-                    crate::input::json::syntax_error(&e),
-                )]
-            })?;
-            let Value::Object(m) = doc else {
-                return Err(not_a_scenario("is not a JSON object"));
+            let config = [(current.name, current.text)];
+            let shares = if as_scenario(current.text).is_some() {
+                crate::config::history::Shares::Scenario(current.name, current.text)
+            } else {
+                crate::config::history::Shares::Config {
+                    files: &config,
+                    into: None,
+                }
             };
-            let format = m.get("format").and_then(Value::as_str);
-            // `aws batch describe-jobs` prints {"jobs": [{"jobId", ...}]}: a history.
-            let aws_jobs = m
-                .get("jobs")
-                .and_then(|j| j.get(0))
-                .is_some_and(|j| j.get("jobId").is_some() || j.get("jobArn").is_some());
-            if format.is_some_and(|f| f != "quotalab/v1") || (format.is_none() && aws_jobs) {
-                return Err(not_a_scenario("is not a scenario"));
+            let imported =
+                crate::config::history::import(&[(input.name, input.text)], shares, &opts)?;
+            match imported.scenario {
+                Value::Object(m) => Ok((m, input.name)),
+                _ => Err(vec![Problem::new(
+                    Path::named(input.name),
+                    "the job history gave no scenario",
+                )]),
             }
-            if !has_jobs(&m) {
-                return Err(not_a_scenario("has no jobs and no workloads"));
-            }
-            Ok((m, input.name))
         }
         JobsSource::Current => match as_scenario(current.text) {
             Some(m) if has_jobs(&m) => Ok((m, current.name)),
             _ => Err(vec![Problem::new(
                 Path::named(current.name),
-                "CURRENT has no jobs or workloads: give the jobs to run with --jobs FILE (a scenario whose workloads, jobs and events both configurations run)",
+                "CURRENT has no jobs or workloads: give the jobs to run with --jobs FILE (a scenario whose workloads, jobs and events both configurations run, or a job history: Kueue Workloads, AWS Batch jobs)",
             )]),
         },
     }
@@ -738,7 +740,7 @@ impl Plan {
         jobs: JobsSource,
         opts: &ReviewOptions,
     ) -> Result<Plan, Vec<Problem>> {
-        let (base, jobs_file) = jobs_base(jobs, current)?;
+        let (base, jobs_file) = jobs_base(jobs, current, &opts.import)?;
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         let mut sides = Vec::new();
