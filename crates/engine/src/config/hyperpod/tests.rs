@@ -1,0 +1,1 @@
+//! HyperPod import and export tests.
