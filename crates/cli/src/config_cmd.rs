@@ -177,7 +177,9 @@ pub fn import(cmd: ImportCommand) -> Result<(), Failure> {
             )
         }
     };
-    import_texts(&files, into, |refs| config::import_files(refs, format, &opts))
+    import_texts(&files, into, |refs| {
+        config::import_files(refs, format, &opts)
+    })
 }
 
 pub fn export(cmd: ExportCommand) -> Result<(), Failure> {

@@ -259,7 +259,6 @@ fn from_kueue(sc: &Scenario, lacks: &mut Vec<Problem>) -> Vec<QuotaOut> {
             );
         }
     }
-    let ntypes = sc.instance_types.len();
     let mut out = Vec::new();
     for (i, s) in sc.shares.iter().enumerate() {
         let p = Path::root().key("shares").idx(i);
@@ -294,7 +293,10 @@ fn from_kueue(sc: &Scenario, lacks: &mut Vec<Problem>) -> Vec<QuotaOut> {
             );
             continue;
         }
-        let borrows_none = (0..ntypes).all(|t| get(&k.borrowing_limit, t) == Some(0));
+        // A share uses only the types its limits name; the validator allows borrowing
+        // limits for those alone.
+        let own: Vec<usize> = typed.iter().map(|&(t, _)| t).collect();
+        let borrows_none = own.iter().all(|&t| get(&k.borrowing_limit, t) == Some(0));
         let (strategy, borrow_limit, absolute) = if dont {
             if !borrows_none {
                 lack(
@@ -307,7 +309,9 @@ fn from_kueue(sc: &Scenario, lacks: &mut Vec<Problem>) -> Vec<QuotaOut> {
         } else if borrows_none {
             (Strategy::Lend, 0, Vec::new())
         } else {
-            let unlimited: Vec<String> = (0..ntypes)
+            let unlimited: Vec<String> = own
+                .iter()
+                .copied()
                 .filter(|&t| get(&k.borrowing_limit, t).is_none())
                 .map(tname)
                 .collect();
@@ -325,10 +329,12 @@ fn from_kueue(sc: &Scenario, lacks: &mut Vec<Problem>) -> Vec<QuotaOut> {
             let n = |t: usize| get(&s.limits, t).unwrap_or(0);
             // The smallest percent giving the first quota type's borrowing limit; the types
             // it does not give exactly get an absolute limit.
-            let pct = (0..ntypes).find(|&t| n(t) > 0).map_or(0, |t| {
+            let pct = own.iter().copied().find(|&t| n(t) > 0).map_or(0, |t| {
                 ((b(t) as u128 * 100).div_ceil(n(t) as u128)).min(MAX_BORROW_LIMIT as u128) as u64
             });
-            let absolute: Vec<(String, u64)> = (0..ntypes)
+            let absolute: Vec<(String, u64)> = own
+                .iter()
+                .copied()
                 .filter(|&t| (n(t) as u128 * pct as u128 / 100) != b(t) as u128)
                 .map(|t| (tname(t), b(t)))
                 .collect();

@@ -162,7 +162,7 @@ fn scenario_of(
     if !custom.is_empty() {
         sc.insert("instance_types".into(), Value::Array(custom));
     }
-    let shares: Vec<Value> = c.quotas.iter().map(|q| share_json(q, &types)).collect();
+    let shares: Vec<Value> = c.quotas.iter().map(share_json).collect();
     sc.insert("shares".into(), Value::Array(shares));
     sc.insert("cohorts".into(), json!([{"name": COHORT}]));
     if let Some(s) = c.scheds.first() {
@@ -220,47 +220,46 @@ fn pick_cluster(c: &read::Collected, opts: &ImportOptions) -> Result<Option<Stri
 }
 
 /// One team's compute quota as a Kueue-model share (SPEC 16):
-/// - `ComputeQuotaResources` `Count` -> `limits` (nominal quota, in instances);
+/// - `ComputeQuotaResources` `Count` -> `limits` (nominal quota, in instances); a type
+///   named only in `AbsoluteBorrowLimits` gets a limit of 0 (a share uses only the types
+///   its limits name, as a ClusterQueue only the flavors it lists);
 /// - `DontLend` -> `lending_limit` 0 and `borrowing_limit` 0; `Lend` -> `borrowing_limit`
 ///   0; `LendAndBorrow` with `BorrowLimit` p -> `borrowing_limit` floor(limit x p / 100)
-///   per type, or the type's `AbsoluteBorrowLimits` where one is given. Every instance type
-///   of the scenario gets a borrowing limit (a type the team has no quota of borrows
-///   nothing unless an absolute limit says so);
+///   per type, or the type's `AbsoluteBorrowLimits` where one is given;
 /// - `PreemptTeamTasks` LowerPriority / Never -> `within_share` lower_priority / never;
 ///   reclaim is always `any` (a team gets back what it lent);
 /// - `FairShareWeight` -> `weight`; `ActivationState` Disabled -> `state` DISABLED.
-fn share_json(q: &read::QuotaIn, types: &[String]) -> Value {
-    let limit = |t: &str| q.limits.iter().find(|(x, _)| x == t).map_or(0, |(_, n)| *n);
+fn share_json(q: &read::QuotaIn) -> Value {
+    let mut limits = q.limits.clone();
+    for (t, _) in &q.absolute {
+        if !limits.iter().any(|(x, _)| x == t) {
+            limits.push((t.clone(), 0));
+        }
+    }
     let mut m = Map::new();
     m.insert("name".into(), json!(q.team));
-    let limits: Map<String, Value> = q
-        .limits
-        .iter()
-        .map(|(t, n)| (t.clone(), json!(n)))
-        .collect();
-    m.insert("limits".into(), Value::Object(limits));
+    let lim: Map<String, Value> = limits.iter().map(|(t, n)| (t.clone(), json!(n))).collect();
+    m.insert("limits".into(), Value::Object(lim));
     m.insert("cohort".into(), json!(COHORT));
-    let borrowing: Map<String, Value> = types
+    let borrowing: Map<String, Value> = limits
         .iter()
-        .map(|t| {
+        .map(|(t, n)| {
             let b = match q.strategy {
                 read::Strategy::DontLend | read::Strategy::Lend => 0,
                 read::Strategy::LendAndBorrow => match q.absolute.iter().find(|(x, _)| x == t) {
-                    Some((_, n)) => *n,
-                    None => ((limit(t) as u128 * q.borrow_limit as u128) / 100)
-                        .min(u64::MAX as u128) as u64,
+                    Some((_, a)) => *a,
+                    None => {
+                        ((*n as u128 * q.borrow_limit as u128) / 100).min(u64::MAX as u128) as u64
+                    }
                 },
             };
             (t.clone(), json!(b))
         })
         .collect();
     m.insert("borrowing_limit".into(), Value::Object(borrowing));
-    if q.strategy == read::Strategy::DontLend && !q.limits.is_empty() {
-        let lending: Map<String, Value> = q
-            .limits
-            .iter()
-            .map(|(t, _)| (t.clone(), json!(0)))
-            .collect();
+    if q.strategy == read::Strategy::DontLend {
+        let lending: Map<String, Value> =
+            limits.iter().map(|(t, _)| (t.clone(), json!(0))).collect();
         m.insert("lending_limit".into(), Value::Object(lending));
     }
     m.insert(

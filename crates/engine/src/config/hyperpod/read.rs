@@ -443,6 +443,12 @@ impl Reader<'_> {
                 }
             }
         }
+        if self.sink.errors.len() == before && limits.is_empty() && absolute.is_empty() {
+            self.sink.err(
+                &join(&cp, "ComputeQuotaResources"),
+                "names no instance type: a team needs a quota (or an absolute borrow limit) of at least one instance type",
+            );
+        }
         if let (Some(team), true) = (team, self.sink.errors.len() == before) {
             self.c.quotas.push(QuotaIn {
                 team,

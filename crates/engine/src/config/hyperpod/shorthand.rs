@@ -362,6 +362,15 @@ impl Parser {
             _ => {
                 let mut out = String::new();
                 while let Some(c) = self.peek() {
+                    if c == '$' && self.s.get(self.i + 1) == Some(&'{') {
+                        // `${VAR}`: a shell variable left unexpanded, kept whole.
+                        let close = self.s[self.i..].iter().position(|c| *c == '}');
+                        if let Some(len) = close {
+                            out.extend(&self.s[self.i..=self.i + len]);
+                            self.i += len + 1;
+                            continue;
+                        }
+                    }
                     if c == '\\' && self.s.get(self.i + 1) == Some(&',') {
                         out.push(',');
                         self.i += 2;
