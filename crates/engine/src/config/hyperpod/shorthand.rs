@@ -11,7 +11,8 @@
 //! explicit-list  = "[" [item *("," item)] "]"
 //! hash-literal   = "{" [key "=" item *("," key "=" item)] "}"
 //! item           = explicit-list / hash-literal / value
-//! value          = 'single quoted' / "double quoted" / unquoted (up to , [ ] { })
+//! value          = 'single quoted' / "double quoted" / unquoted (up to , ] }, and not
+//!                  starting with = [ {)
 //! ```
 //!
 //! Every value is a string, as in the AWS CLI (which converts them by the API model): the
@@ -328,8 +329,9 @@ impl Parser {
         }
     }
 
-    /// A quoted or unquoted value (possibly empty). Unquoted: up to `,` `[` `]` `{` `}`,
-    /// with `\,` an escaped comma; trailing blanks are dropped.
+    /// A quoted or unquoted value (possibly empty). Unquoted: up to `,` `]` `}` (not
+    /// starting with `=` `[` `{`), with `\,` an escaped comma and `${VAR}` kept whole;
+    /// trailing blanks are dropped.
     fn scalar(&mut self) -> Result<Value, ShorthandError> {
         match self.peek() {
             Some(q @ ('\'' | '"')) => {
@@ -376,13 +378,13 @@ impl Parser {
                         self.i += 2;
                         continue;
                     }
-                    if ",[]{}".contains(c) {
+                    // As `awscli`: a value ends at `,` `]` `}`; `=` `[` `{` may follow
+                    // its first character.
+                    if ",]}".contains(c) || (out.is_empty() && "[{".contains(c)) {
                         break;
                     }
-                    if c == '=' {
-                        return Err(self.err(
-                            "unexpected '=' in a value (quote the value, or close the structure before the next Key=)",
-                        ));
+                    if c == '=' && out.is_empty() {
+                        return Err(self.err("a value cannot start with '=' (quote it)"));
                     }
                     out.push(c);
                     self.i += 1;
@@ -491,8 +493,16 @@ mod tests {
             bad("${TEAM_A_CONFIG},ResourceSharingConfig={Strategy=Lend}"),
             "shorthand syntax: ${TEAM_A_CONFIG} is an unexpanded shell variable where Key=Value is expected: give its value (at character 1)"
         );
-        assert!(bad("A={B=1=2}").contains("unexpected '='"));
+        assert_eq!(
+            bad("A={B==2}"),
+            "shorthand syntax: a value cannot start with '=' (quote it) (at character 6)"
+        );
         assert!(bad("A=[1 2 }").contains("expected ',' or ']', found '}'"));
+        // After its first character a value may hold `=`, `[` and `{`, as in `awscli`.
+        assert_eq!(
+            ok("A={B=x=1,C=a[b{c}"),
+            json!({"A": {"B": "x=1", "C": "a[b{c"}})
+        );
     }
 
     #[test]
