@@ -614,3 +614,91 @@ fn script_cluster_arn_quoting() {
         "HyperPod task governance of cluster abcdef123456"
     );
 }
+
+/// A property over generated configurations: import, export (JSON and script), import again
+/// gives the same shares, and a second export is the first one byte for byte.
+#[test]
+fn round_trip_property_over_generated_configurations() {
+    let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+    let mut next = |n: u64| {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x % n
+    };
+    let types = [
+        "ml.g5.8xlarge",
+        "ml.p5.48xlarge",
+        "ml.trn1.32xlarge",
+        "ml.c5.2xlarge",
+    ];
+    for case in 0..200 {
+        let mut docs = Vec::new();
+        if next(2) == 0 {
+            let classes: Vec<Value> = (0..next(4))
+                .map(|i| json!({"Name": format!("class-{i}"), "Weight": next(101)}))
+                .collect();
+            docs.push(json!({"SchedulerConfig": {"PriorityClasses": classes,
+                "FairShare": if next(2) == 0 { "Enabled" } else { "Disabled" }}}));
+        }
+        for team in 0..1 + next(5) {
+            let mut res = Vec::new();
+            let mut abs = Vec::new();
+            for t in types {
+                match next(4) {
+                    0 => res.push(json!({"InstanceType": t, "Count": next(20)})),
+                    1 => abs.push(json!({"InstanceType": t, "Count": next(20)})),
+                    _ => {}
+                }
+            }
+            if res.is_empty() && abs.is_empty() {
+                res.push(json!({"InstanceType": types[0], "Count": 1 + next(8)}));
+            }
+            let strategy = ["Lend", "DontLend", "LendAndBorrow"][next(3) as usize];
+            let mut rs = json!({"Strategy": strategy});
+            if strategy == "LendAndBorrow" {
+                rs["BorrowLimit"] = json!(next(600));
+                rs["AbsoluteBorrowLimits"] = Value::Array(abs.clone());
+            } else if !abs.is_empty() {
+                // Absolute limits of other strategies are ignored: keep the types in use.
+                res.extend(
+                    abs.iter()
+                        .map(|a| json!({"InstanceType": a["InstanceType"], "Count": 0})),
+                );
+            }
+            docs.push(json!({
+                "ComputeQuotaConfig": {"ComputeQuotaResources": res, "ResourceSharingConfig": rs,
+                    "PreemptTeamTasks": if next(2) == 0 { "Never" } else { "LowerPriority" }},
+                "ComputeQuotaTarget": {"TeamName": format!("team-{team}"), "FairShareWeight": next(101)},
+                "ActivationState": if next(3) == 0 { "Disabled" } else { "Enabled" },
+            }));
+        }
+        let text = Value::Array(docs).to_string();
+        let first = import(&text, &ImportOptions::default())
+            .unwrap_or_else(|p| panic!("case {case}: {p:?}\n{text}"));
+        for script in [false, true] {
+            let opts = ExportOptions {
+                script,
+                ..ExportOptions::default()
+            };
+            let out = export(&first.scenario_json, &opts)
+                .unwrap_or_else(|p| panic!("case {case}: {p:?}"));
+            let back = imp(&out.text);
+            for key in [
+                "shares",
+                "cohorts",
+                "fair_sharing",
+                "priority_classes",
+                "instance_types",
+            ] {
+                assert_eq!(
+                    first.scenario[key], back.scenario[key],
+                    "case {case} {key} (script: {script})\n{text}\n{}",
+                    out.text
+                );
+            }
+            let again = export(&back.scenario_json, &opts).unwrap();
+            assert_eq!(out.text, again.text, "case {case}: a second export differs");
+        }
+    }
+}
