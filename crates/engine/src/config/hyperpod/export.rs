@@ -132,6 +132,23 @@ pub fn export(scenario_json: &str, opts: &ExportOptions) -> Result<Exported, Vec
             ));
         }
     }
+    if let Some((i, c)) = sc
+        .shares
+        .iter()
+        .enumerate()
+        .find_map(|(i, s)| Some((i, s.kueue.cohort?)))
+    {
+        let name = &sc.cohorts[c].name;
+        if name != super::COHORT {
+            warnings.push(Problem::new(
+                Path::root().key("shares").idx(i).key("cohort"),
+                format!(
+                    "HyperPod names no cohort: cohort {name} is the cluster's, which an import names {}",
+                    super::COHORT
+                ),
+            ));
+        }
+    }
     let fair_share = sc.fair_sharing.is_some();
     let text = if opts.script {
         script(sc, &quotas, &classes_out, fair_share, &opts.cluster_arn)

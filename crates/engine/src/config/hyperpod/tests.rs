@@ -494,7 +494,12 @@ fn export_refuses_each_feature_hyperpod_lacks() {
     let e = export_json(&sc3).unwrap_err();
     assert_eq!(e, ["shares[0].name: HyperPod task governance has no team named \"Team_A\" (a TeamName is lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)"]);
     sc3["shares"][0]["name"] = json!("team-a");
-    assert!(export_json(&sc3).is_ok());
+    let out = export(&sc3.to_string(), &ExportOptions::default()).unwrap();
+    let w: Vec<String> = out.warnings.iter().map(|p| p.to_string()).collect();
+    assert_eq!(
+        w,
+        ["shares[0].cohort: HyperPod names no cohort: cohort c is the cluster's, which an import names shared-pool"]
+    );
 }
 
 #[test]
