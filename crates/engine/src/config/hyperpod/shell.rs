@@ -18,16 +18,77 @@ pub struct Command {
     pub words: Vec<String>,
 }
 
+/// How deep `$( ... )` command substitutions are looked into for commands.
+const MAX_SUBSTITUTION_DEPTH: usize = 4;
+
 /// Splits shell text into commands of words. An unclosed quote or `$(` is an error naming
-/// its line.
+/// its line. A command substitution (`ID="$(aws sagemaker create-compute-quota ...)"`) is
+/// kept in its word as written, and its commands follow the command holding it.
 pub fn split(text: &str) -> Result<Vec<Command>, String> {
+    split_at(text, 1, 0)
+}
+
+fn split_at(text: &str, first_line: usize, depth: usize) -> Result<Vec<Command>, String> {
+    let cmds = tokenize(text, first_line)?;
+    if depth >= MAX_SUBSTITUTION_DEPTH {
+        return Ok(cmds);
+    }
+    let mut out = Vec::with_capacity(cmds.len());
+    for cmd in cmds {
+        let inner: Vec<String> = cmd.words.iter().flat_map(|w| substitutions(w)).collect();
+        let line = cmd.line;
+        out.push(cmd);
+        for text in inner {
+            out.extend(split_at(&text, line, depth + 1)?);
+        }
+    }
+    Ok(out)
+}
+
+/// The texts inside a word's `$( ... )` substitutions (outermost ones).
+fn substitutions(word: &str) -> Vec<String> {
+    let s: Vec<char> = word.chars().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i + 1 < s.len() {
+        if s[i] == '$' && s[i + 1] == '(' {
+            let mut depth = 0usize;
+            let mut quote: Option<char> = None;
+            let mut j = i + 1;
+            while j < s.len() {
+                let c = s[j];
+                match (quote, c) {
+                    (Some(q), c) if c == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, '\'') | (None, '"') => quote = Some(c),
+                    (None, '(') => depth += 1,
+                    (None, ')') => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break;
+                        }
+                    }
+                    _ => {}
+                }
+                j += 1;
+            }
+            out.push(s[i + 2..j.min(s.len())].iter().collect());
+            i = j + 1;
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+fn tokenize(text: &str, first_line: usize) -> Result<Vec<Command>, String> {
     let s: Vec<char> = text.chars().collect();
     let mut cmds: Vec<Command> = Vec::new();
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();
     let mut in_word = false;
-    let mut line = 1usize;
-    let mut cmd_line = 1usize;
+    let mut line = first_line;
+    let mut cmd_line = first_line;
     // Here-document delimiters waiting for the end of the current line.
     let mut heredocs: Vec<(String, bool)> = Vec::new();
     let mut i = 0usize;
@@ -556,9 +617,23 @@ mod tests {
             vec![
                 vec!["cat"],
                 vec!["ID=$(aws sagemaker create-compute-quota --name \"x\" --query Id)"],
+                vec![
+                    "aws",
+                    "sagemaker",
+                    "create-compute-quota",
+                    "--name",
+                    "x",
+                    "--query",
+                    "Id"
+                ],
                 vec!["echo", "done"],
             ]
         );
+        // Nested substitutions are looked into, to a bound.
+        let nested = format!("X={}aws s3 ls{}", "$(".repeat(10), ")".repeat(10));
+        let cmds = split(&nested).unwrap();
+        assert_eq!(cmds.len(), 5);
+        assert_eq!(cmds[0].line, 1);
     }
 
     #[test]
