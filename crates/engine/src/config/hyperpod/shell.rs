@@ -1,7 +1,7 @@
 //! `aws sagemaker create-compute-quota ...` and `create-cluster-scheduler-config ...` command
 //! lines (SPEC 16), as AWS's examples and users' scripts write them: split into shell words
 //! (quotes, `\` line continuations, comments, `;` `&&` `|` and newlines between commands,
-//! here-documents skipped), then each `aws sagemaker` command turned into the request body it
+//! here-documents skipped, `$( ... )` substitutions looked into), then each `aws sagemaker` command turned into the request body it
 //! sends (`--name` is `Name`, `--compute-quota-config` is `ComputeQuotaConfig`, read as JSON
 //! or as the CLI's shorthand, ...). Nothing is expanded: `$VARIABLES` stay as written, and
 //! the reader refuses them only where they carry quota. Other commands (`export`, `kubectl`,
