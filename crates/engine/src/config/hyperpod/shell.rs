@@ -82,7 +82,8 @@ fn substitutions(word: &str) -> Vec<String> {
 }
 
 fn tokenize(text: &str, first_line: usize) -> Result<Vec<Command>, String> {
-    let s: Vec<char> = text.chars().collect();
+    // A script saved with Windows line ends still continues its lines.
+    let s: Vec<char> = text.replace("\r\n", "\n").chars().collect();
     let mut cmds: Vec<Command> = Vec::new();
     let mut words: Vec<String> = Vec::new();
     let mut cur = String::new();
@@ -606,6 +607,14 @@ mod tests {
         assert_eq!(
             words("a\\ b \"c\\\"d\\$e\\x\""),
             vec![vec!["a b", "c\"d$e\\x"]]
+        );
+        // Windows line ends.
+        assert_eq!(
+            words("aws sagemaker \\\r\n  create-compute-quota --name \"a\"\r\necho\r\n"),
+            vec![
+                vec!["aws", "sagemaker", "create-compute-quota", "--name", "a"],
+                vec!["echo"]
+            ]
         );
     }
 
