@@ -13,6 +13,7 @@
 
 pub mod aws;
 pub mod history;
+pub mod hyperpod;
 pub mod kueue;
 pub mod quantity;
 pub mod typical_load;
@@ -153,6 +154,18 @@ pub fn import_files(
     format: Format,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<Problem>> {
+    import_with(files, |sources| match format {
+        Format::Aws => aws::import(sources, opts),
+        Format::Kueue => kueue::import(sources, opts),
+    })
+}
+
+/// What every import shares (SPEC 13): the size bound per file, `read` over the files'
+/// sinks, one warning per ignored name, and the imported scenario loaded as a safety net.
+pub(crate) fn import_with(
+    files: &[(&str, &str)],
+    read: impl FnOnce(&mut [(Sink, &str)]) -> Result<(Value, Vec<Problem>), Vec<Problem>>,
+) -> Result<Imported, Vec<Problem>> {
     let named = files.len() > 1;
     let mut sources = Vec::new();
     let mut errors = Vec::new();
@@ -167,10 +180,7 @@ pub fn import_files(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let result = match format {
-        Format::Aws => aws::import(&mut sources, opts),
-        Format::Kueue => kueue::import(&mut sources, opts),
-    };
+    let result = read(&mut sources);
     let mut warnings = Vec::new();
     for (sink, _) in &mut sources {
         sink.flush_ignored();
@@ -638,6 +648,11 @@ impl Sink {
             warnings: Vec::new(),
             ignored: Vec::new(),
         }
+    }
+
+    /// The file name problems carry (empty for a single file).
+    pub(crate) fn file_name(&self) -> &str {
+        &self.file
     }
 
     /// A problem's place: `file: path` (a place in the imported file, not in the scenario,
