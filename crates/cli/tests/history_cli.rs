@@ -330,3 +330,52 @@ fn hostile_input_is_refused_with_paths() {
     assert_eq!(out.code, 2, "{out:?}");
     assert!(out.stderr.contains("is not UTF-8 text"), "{out:?}");
 }
+
+/// A scenario imported from Kueue files keeps its LocalQueues (SPEC 16 `source`), so a
+/// history replayed `--into` it places workloads not yet admitted without the files again.
+#[test]
+fn a_scenario_imported_from_kueue_places_workloads_by_its_local_queues() {
+    let imported = run(&["import", "kueue", "kueue-config.yaml"], None);
+    assert_eq!(imported.code, 0, "{imported:?}");
+    let scenario = temp("imported-kueue.json", &imported.stdout);
+    let out = run(
+        &[
+            "import",
+            "history",
+            "kueue-workloads.yaml",
+            "--into",
+            &scenario,
+        ],
+        None,
+    );
+    assert_eq!(out.code, 0, "{out:?}");
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    // The same jobs as with the configuration's files given again.
+    let with_config = run(
+        &[
+            "import",
+            "history",
+            "kueue-workloads.yaml",
+            "--config",
+            "kueue-config.yaml",
+        ],
+        None,
+    );
+    assert_eq!(with_config.code, 0, "{with_config:?}");
+    let w: serde_json::Value = serde_json::from_str(&with_config.stdout).unwrap();
+    assert!(v["jobs"].as_array().unwrap().len() >= 6);
+    assert_eq!(v["jobs"], w["jobs"]);
+    // Without the LocalQueues (the source stripped), the same history names what is missing.
+    let mut bare: serde_json::Value = serde_json::from_str(&imported.stdout).unwrap();
+    bare.as_object_mut().unwrap().remove("source");
+    let bare = temp("imported-bare.json", &bare.to_string());
+    let out = run(
+        &["import", "history", "kueue-workloads.yaml", "--into", &bare],
+        None,
+    );
+    assert_eq!(out.code, 2, "{out:?}");
+    assert!(
+        out.stderr.contains("is not among the LocalQueue documents"),
+        "{out:?}"
+    );
+}

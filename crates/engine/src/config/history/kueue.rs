@@ -37,6 +37,19 @@ pub(crate) fn local_queues(text: &str, c: &mut Collected) {
     }
 }
 
+/// The LocalQueues among objects a Kueue import kept (a scenario's `source.kueue`, SPEC 16):
+/// a scenario imported from Kueue files places its history's workloads itself.
+pub(crate) fn local_queues_of(docs: &[Value], c: &mut Collected) {
+    let mut sink = Sink::new("");
+    for d in docs {
+        each_object(d, "", &mut |m, path| {
+            if m.get("kind").and_then(Value::as_str) == Some("LocalQueue") {
+                local_queue(m, path, &mut sink, c);
+            }
+        });
+    }
+}
+
 /// Calls `f` on each object of a document, and on each item of a `List`.
 fn each_object(d: &Value, path: &str, f: &mut dyn FnMut(&Map<String, Value>, &str)) {
     let Some(m) = d.as_object() else { return };

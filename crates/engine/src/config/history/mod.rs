@@ -246,6 +246,23 @@ pub fn import(
             }
         }
     }
+    // A scenario imported from Kueue files keeps its LocalQueues (SPEC 16 `source`).
+    let scenario_text = match shares {
+        Shares::Scenario(_, text)
+        | Shares::Config {
+            into: Some((_, text)),
+            ..
+        } => Some(text),
+        Shares::Config { into: None, .. } => None,
+    };
+    if let Some(docs) = scenario_text
+        .and_then(|t| serde_json::from_str::<Value>(t).ok())
+        .and_then(|v| super::kueue::Source::read(&v))
+        .and_then(Result::ok)
+        .map(|s| s.documents)
+    {
+        kueue::local_queues_of(&docs, &mut c);
+    }
     for (fi, (sink, (_, text))) in sinks.iter_mut().zip(files).enumerate() {
         match detect(text) {
             HistoryFormat::Kueue => kueue::read(text, fi, sink, &opts.resource, &mut c),
