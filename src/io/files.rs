@@ -604,6 +604,7 @@ pub fn export_report(app: AppState, service: EngineService, text: &str, compare:
     let job = Job::Report {
         scenario: text.to_string(),
         compare,
+        review: None,
     };
     service.send(job, move |answer| match answer {
         Answer::Report(Ok(html)) => {

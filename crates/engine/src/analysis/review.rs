@@ -1114,69 +1114,102 @@ fn seeds_text(seeds: &[u64]) -> String {
     }
 }
 
+/// The lines above the shares' tables: what was reviewed and how to read the numbers.
+pub fn preamble(r: &Review) -> [String; 3] {
+    [
+        format!(
+            "review: {} -> {}, jobs of {}, {}",
+            r.current,
+            r.proposed,
+            r.jobs,
+            seeds_text(&r.seeds)
+        ),
+        "current, proposed: medians over seeds; change: median of the per-seed changes (PROPOSED - CURRENT)\nchange %: change / current; band: 10th..90th percentile of the per-seed changes".to_string(),
+        format!("shares {ORDER}"),
+    ]
+}
+
+/// One share's table as the review shows it (the CLI's text, the report, the page).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ShareTable {
+    pub name: String,
+    /// `team-b: 5 matched jobs` (and whether that is thin).
+    pub heading: String,
+    /// Job counts: `5 succeeded, 0 failed, 0 unfinished`.
+    pub current: String,
+    pub proposed: String,
+    /// The header row, then one row per metric: metric, unit, current, proposed, change,
+    /// change %, band.
+    pub rows: Vec<[String; 7]>,
+}
+
+/// Every share's table, worst first.
+pub fn share_tables(r: &Review) -> Vec<ShareTable> {
+    let jobs = |c: &Counts| {
+        format!(
+            "{} succeeded, {} failed, {} unfinished",
+            fixed(c.succeeded, 1),
+            fixed(c.failed, 1),
+            fixed(c.unfinished, 1)
+        )
+    };
+    r.shares
+        .iter()
+        .map(|s| {
+            let mut rows = vec![[
+                "metric", "unit", "current", "proposed", "change", "change %", "band",
+            ]
+            .map(String::from)];
+            for m in &s.metrics {
+                let d = m.metric.decimals();
+                let band = if r.seeds.len() > 1 {
+                    format!("{}..{}", signed(m.band[0], d), signed(m.band[2], d))
+                } else {
+                    "-".into()
+                };
+                rows.push([
+                    m.metric.name().to_string(),
+                    m.metric.unit().to_string(),
+                    fixed(m.current, d),
+                    fixed(m.proposed, d),
+                    signed(m.change(), d),
+                    percent(m.relative()),
+                    band,
+                ]);
+            }
+            ShareTable {
+                name: s.name.clone(),
+                heading: format!(
+                    "{}: {} matched jobs{}",
+                    s.name,
+                    fixed(s.matched, 1),
+                    if s.thin {
+                        " (under 90% of the jobs that succeeded in either run)"
+                    } else {
+                        ""
+                    }
+                ),
+                current: jobs(&s.current_jobs),
+                proposed: jobs(&s.proposed_jobs),
+                rows,
+            }
+        })
+        .collect()
+}
+
 /// The human table: a header, then per share (worst first) its matched jobs and a row per
 /// metric (current, proposed, change, relative change, band over seeds), then the rules.
 pub fn table_text(r: &Review) -> String {
     let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "review: {} -> {}, jobs of {}, {}",
-        r.current,
-        r.proposed,
-        r.jobs,
-        seeds_text(&r.seeds)
-    );
-    let _ = writeln!(
-        out,
-        "current, proposed: medians over seeds; change: median of the per-seed changes (PROPOSED - CURRENT)\n\
-         change %: change / current; band: 10th..90th percentile of the per-seed changes"
-    );
-    let _ = writeln!(out, "shares {ORDER}");
-    for s in &r.shares {
+    for line in preamble(r) {
+        let _ = writeln!(out, "{line}");
+    }
+    for t in share_tables(r) {
         out.push('\n');
-        let jobs = |c: &Counts| {
-            format!(
-                "{} succeeded, {} failed, {} unfinished",
-                fixed(c.succeeded, 1),
-                fixed(c.failed, 1),
-                fixed(c.unfinished, 1)
-            )
-        };
-        let _ = writeln!(
-            out,
-            "{}: {} matched jobs{}",
-            s.name,
-            fixed(s.matched, 1),
-            if s.thin {
-                " (under 90% of the jobs that succeeded in either run)"
-            } else {
-                ""
-            }
-        );
-        let _ = writeln!(out, "  current:  {}", jobs(&s.current_jobs));
-        let _ = writeln!(out, "  proposed: {}", jobs(&s.proposed_jobs));
-        let mut rows = vec![[
-            "metric", "unit", "current", "proposed", "change", "change %", "band",
-        ]
-        .map(String::from)];
-        for m in &s.metrics {
-            let d = m.metric.decimals();
-            let band = if r.seeds.len() > 1 {
-                format!("{}..{}", signed(m.band[0], d), signed(m.band[2], d))
-            } else {
-                "-".into()
-            };
-            rows.push([
-                m.metric.name().to_string(),
-                m.metric.unit().to_string(),
-                fixed(m.current, d),
-                fixed(m.proposed, d),
-                signed(m.change(), d),
-                percent(m.relative()),
-                band,
-            ]);
-        }
-        for line in compare::aligned(&rows, 1).lines() {
+        let _ = writeln!(out, "{}", t.heading);
+        let _ = writeln!(out, "  current:  {}", t.current);
+        let _ = writeln!(out, "  proposed: {}", t.proposed);
+        for line in compare::aligned(&t.rows, 1).lines() {
             let _ = writeln!(out, "  {line}");
         }
     }
