@@ -31,6 +31,7 @@ import sys
 import tempfile
 import threading
 import time
+import warnings
 from collections import OrderedDict
 from collections.abc import Iterable, Mapping, Sequence
 from concurrent.futures import (
@@ -161,7 +162,10 @@ class _Progress:
         if not show:
             return
         try:
-            from tqdm.auto import tqdm
+            with warnings.catch_warnings():
+                # Without ipywidgets, tqdm.auto warns and draws a text bar: that is enough.
+                warnings.simplefilter("ignore")
+                from tqdm.auto import tqdm
         except ImportError:
             self.line, self.start, self.last = True, time.monotonic(), 0.0
             return
