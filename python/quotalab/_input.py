@@ -26,7 +26,10 @@ def _engine(call, *args, **kwargs):
     try:
         return call(*args, **kwargs)
     except _quotalab.EngineError as e:
-        raise ScenarioError(e.args[0]) from None
+        problems = e.args[0]
+    # Raised outside the handler: no engine exception in its context, so it pickles alone
+    # (process pools, Dask and Ray send it back from the workers).
+    raise ScenarioError(problems)
 
 
 def read(source: Source, *, bounded: bool = False, what: str = "scenario") -> tuple[str, str]:

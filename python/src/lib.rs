@@ -26,8 +26,9 @@ use rayon::prelude::*;
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+// Named by its full module path, so that it pickles by reference like any other class.
 create_exception!(
-    _quotalab,
+    quotalab._quotalab,
     EngineError,
     PyValueError,
     "The engine refused an input: args[0] is a list of (path, message, line)."
@@ -337,6 +338,20 @@ impl Plan {
         })
         .map(|w| triples(&w))
         .map_err(fail)
+    }
+
+    /// Validates run `r` alone: its warnings, or raises `EngineError` with its errors (each
+    /// naming the variant, as [`Sweep::check`] words them).
+    fn check_run(&self, py: Python<'_>, r: usize) -> PyResult<Vec<Triple>> {
+        if r >= self.sweep.runs() {
+            return Err(PyIndexError::new_err(format!(
+                "run {r} of a sweep of {} runs",
+                self.sweep.runs()
+            )));
+        }
+        py.detach(|| self.sweep.check(r))
+            .map(|w| triples(&w))
+            .map_err(fail)
     }
 
     /// Simulates run `r` (value index x seeds + seed index): its JSON line.

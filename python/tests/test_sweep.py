@@ -190,3 +190,23 @@ def test_wrong_argument_types_are_type_errors():
         quotalab.sweep(WALK, executor="spark")
     with pytest.raises(quotalab.ScenarioError, match="--seeds"):
         quotalab.sweep(WALK, seeds=0)
+
+
+def test_checking_only_the_first_run_gives_the_same_rows(expected_frame):
+    with ThreadPoolExecutor(2) as pool:
+        df = quotalab.sweep(WALK, VARY, seeds=SEEDS, executor=pool, progress=False, check="first")
+    pd.testing.assert_frame_equal(df, expected_frame)
+
+
+def test_with_check_first_an_invalid_run_still_raises_its_errors(cli):
+    # The first value is valid, the third is not: the run that meets it refuses, naming it.
+    vary = {"shares[0].borrow_limit": [0, 1, -7]}
+    code, _, err = cli("sweep", WALK, "--vary", "shares[0].borrow_limit=-7..-7:1")
+    assert code == 2
+    with ProcessPoolExecutor(2) as pool, pytest.raises(quotalab.ScenarioError) as e:
+        quotalab.sweep(WALK, vary, executor=pool, progress=False, check="first")
+    assert str(e.value).splitlines() == [
+        line for line in err.splitlines() if line.startswith("error:")
+    ]
+    with pytest.raises(ValueError, match="check"):
+        quotalab.sweep(WALK, check="some")
