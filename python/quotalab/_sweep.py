@@ -12,8 +12,8 @@ How the scenario reaches the workers, once per worker:
 - ``executor=None``: no copy; runs on every core with rayon (``threads`` to limit them).
 - Dask ``distributed.Client``: ``client.scatter(plan, broadcast=True)``, then tasks that
   take the scattered future (each worker holds one copy).
-- ``"ray"``: ``ray.put(plan)`` once (one copy per node, in the object store); each task
-  gets the reference.
+- ``"ray"``: ``ray.put(text)`` once (one copy per node, in the object store); each task
+  carries only the reference, and each worker process fetches the text on its first task.
 - ``concurrent.futures.ThreadPoolExecutor``: the one plan object, shared (runs release the
   GIL).
 - ``concurrent.futures.ProcessPoolExecutor``: the scenario is written once to a temporary
@@ -142,7 +142,23 @@ class FilePlan:
         return _native(self.key, make)
 
 
-def _run_one(plan: Union[Plan, FilePlan], r: int) -> tuple[int, str]:
+class RefPlan:
+    """Ray: the text waits in the object store (``ray.put``, once per node); a task carries
+    only its reference, and a worker process fetches it on its first task."""
+
+    def __init__(self, ref: Any, varies: Sequence[tuple[str, str]], seeds: int, key: str) -> None:
+        self.ref, self.varies, self.seeds, self.key = ref, list(varies), seeds, key
+
+    def native(self) -> Any:
+        def make() -> Any:
+            import ray
+
+            return _quotalab.Plan(ray.get(self.ref), self.varies, self.seeds)
+
+        return _native(self.key, make)
+
+
+def _run_one(plan: Union[Plan, FilePlan, RefPlan], r: int) -> tuple[int, str]:
     """One task: run ``r`` of the plan; ``(r, line)``."""
     native = plan.native()
     return r, _engine(native.run, r)
@@ -314,7 +330,7 @@ def _ray(plan: Plan, runs: int, progress: _Progress, max_pending: int) -> list[s
 
     if not ray.is_initialized():
         ray.init()
-    ref = ray.put(plan)
+    shipped = RefPlan(ray.put(plan.text), plan.varies, plan.seeds, plan.key)
     remote = ray.remote(num_cpus=1)(_run_one)
 
     def wait_some(pending: list[Any]) -> tuple[list[Any], list[Any]]:
@@ -329,7 +345,7 @@ def _ray(plan: Plan, runs: int, progress: _Progress, max_pending: int) -> list[s
             ray.cancel(p)
 
     return _stream(
-        runs, lambda r: remote.remote(ref, r), wait_some, ray.get, cancel, progress, max_pending
+        runs, lambda r: remote.remote(shipped, r), wait_some, ray.get, cancel, progress, max_pending
     )
 
 
