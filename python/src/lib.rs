@@ -128,14 +128,11 @@ fn validate(py: Python<'_>, text: &str) -> PyResult<Validated> {
     let loaded = py.detach(|| quotalab_engine::load(text)).map_err(fail)?;
     let sc = &loaded.scenario;
     let counts = (sc.shares.len(), sc.described_jobs(), sc.events.len());
-    let line = format!(
-        "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
-        counts.0,
-        counts.1,
-        counts.2,
-        loaded.warnings.len()
-    );
-    Ok((printed(line), counts, triples(&loaded.warnings)))
+    Ok((
+        printed(loaded.valid_line()),
+        counts,
+        triples(&loaded.warnings),
+    ))
 }
 
 /// `quotasim compare FILE [--summary]`: the printed output, each policy's own output (the
