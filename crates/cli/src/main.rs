@@ -193,14 +193,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Validate { file } => {
             let loaded = load(&file)?;
             warn(&loaded.warnings);
-            let sc = &loaded.scenario;
-            print(&format!(
-                "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
-                sc.shares.len(),
-                sc.described_jobs(),
-                sc.events.len(),
-                loaded.warnings.len()
-            ));
+            print(&loaded.valid_line());
         }
         Command::Compare { file, summary } => {
             let text = read_input(&file)?;
