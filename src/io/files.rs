@@ -356,6 +356,35 @@ fn slug(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
+/// A chart's name in the Files menu: `useful` is "Useful work chart", `allocation:
+/// background` "Allocation chart: background".
+pub fn menu_chart_name(label: &str) -> String {
+    let (base, share) = match label.split_once(": ") {
+        Some((b, s)) => (b, Some(s)),
+        None => (label, None),
+    };
+    let name = match base {
+        "occupancy" => "Occupancy chart".to_string(),
+        "allocation" => "Allocation chart".to_string(),
+        "timeline" => "Timeline".to_string(),
+        "completion" => "Completion-time chart".to_string(),
+        "dominant" => "Dominant-share chart".to_string(),
+        "useful" => "Useful-work chart".to_string(),
+        "interruption" => "Interruption-cost chart".to_string(),
+        other => {
+            let mut c = other.chars();
+            match c.next() {
+                Some(f) => format!("{}{} chart", f.to_uppercase(), c.as_str().replace('-', " ")),
+                None => "Chart".to_string(),
+            }
+        }
+    };
+    match share {
+        Some(s) => format!("{name}: {s}"),
+        None => name,
+    }
+}
+
 /// One chart canvas on the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChartCanvas {
@@ -598,13 +627,25 @@ pub fn export_result(
 /// comparison is switched on) the report holds the comparison too (SPEC 9.1,
 /// `quotasim report --compare`).
 pub fn export_report(app: AppState, service: EngineService, text: &str, compare: bool) {
+    export_report_with(app, service, text, compare, None);
+}
+
+/// [`export_report`], with a proposal (file name, text) reviewed on the scenario's jobs
+/// (SPEC 16, `quotasim report --review`).
+pub fn export_report_with(
+    app: AppState,
+    service: EngineService,
+    text: &str,
+    compare: bool,
+    review: Option<(String, String)>,
+) {
     let name = format!("{}.html", file_stem(text));
     app.notice
         .set(Some(Notice::info("Making the report…", Vec::new())));
     let job = Job::Report {
         scenario: text.to_string(),
         compare,
-        review: None,
+        review,
     };
     service.send(job, move |answer| match answer {
         Answer::Report(Ok(html)) => {
@@ -765,7 +806,7 @@ pub fn FilesMenu() -> impl IntoView {
         list.into_iter()
             .enumerate()
             .map(|(i, chart)| {
-                let label = format!("Chart {} (PNG)", chart.label);
+                let label = format!("{} (PNG)", menu_chart_name(&chart.label));
                 let testid = format!("export-chart-{}", chart.file);
                 menu_item(
                     button,
@@ -815,6 +856,14 @@ pub fn FilesMenu() -> impl IntoView {
                 )}
                 {menu_item(
                     button,
+                    "Review a proposed change…",
+                    "review-change".into(),
+                    invalid,
+                    || None,
+                    move || tool(Tool::Review),
+                )}
+                {menu_item(
+                    button,
                     "Import job history (Kueue Workloads, AWS Batch jobs)…",
                     "import-history".into(),
                     || false,
@@ -855,5 +904,20 @@ pub fn FilesMenu() -> impl IntoView {
             node_ref=picker
             on:change=on_pick
         />
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::menu_chart_name;
+
+    #[test]
+    fn charts_are_named_in_words_in_the_files_menu() {
+        assert_eq!(menu_chart_name("useful"), "Useful-work chart");
+        assert_eq!(
+            menu_chart_name("allocation: background"),
+            "Allocation chart: background"
+        );
+        assert_eq!(menu_chart_name("new-thing"), "New thing chart");
     }
 }

@@ -36,6 +36,8 @@ pub enum Tool {
     Trace,
     /// The "Import job history" dialog (SPEC 16: Kueue Workloads, AWS Batch jobs).
     History,
+    /// The "Review a proposed change" dialog (SPEC 16).
+    Review,
     /// The scenario's shares exported as a configuration file (a download).
     Export(OutFormat),
     /// The compare card's comparison switched on (with the page's scenario now) or off
@@ -59,11 +61,12 @@ impl Tool {
             Tool::Export(OutFormat::Kueue) => 4,
             Tool::Export(OutFormat::KueuePatch) => 8,
             Tool::History => 9,
+            Tool::Review => 10,
             Tool::Compare(false) => 5,
             Tool::Compare(true) => 6,
             Tool::Report => 7,
             Tool::ExportResult(kind) => {
-                10 + ResultFile::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u32
+                20 + ResultFile::ALL.iter().position(|k| *k == kind).unwrap_or(0) as u32
             }
         }
     }
@@ -80,7 +83,9 @@ impl Tool {
             7 => Tool::Report,
             8 => Tool::Export(OutFormat::KueuePatch),
             9 => Tool::History,
-            10.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 10)?),
+            10 => Tool::Review,
+            20.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 20)?),
+            _ => return None,
         })
     }
 }
@@ -204,6 +209,7 @@ struct Mounted {
     config: NodeRef<html::Dialog>,
     trace: NodeRef<html::Dialog>,
     history: NodeRef<html::Dialog>,
+    review: NodeRef<html::Dialog>,
     /// The scenario text last taken from the page (not handed back).
     from_page: StoredValue<String>,
     service: crate::worker::service::EngineService,
@@ -257,6 +263,7 @@ fn mount() -> Mounted {
         config: NodeRef::new(),
         trace: NodeRef::new(),
         history: NodeRef::new(),
+        review: NodeRef::new(),
         from_page: StoredValue::new(text),
         service: crate::worker::service::default_service(),
         compare_on: RwSignal::new(false),
@@ -306,6 +313,7 @@ fn mount() -> Mounted {
             <super::config::ConfigDialog node_ref=m.config />
             <super::trace_form::TraceDialog node_ref=m.trace />
             <super::history::HistoryDialog node_ref=m.history />
+            <super::review::ReviewDialog node_ref=m.review />
         }
     });
     handle.forget();
@@ -329,6 +337,7 @@ pub fn open_tool(code: u32) {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
         Tool::History => super::history::open_dialog(m.history),
+        Tool::Review => super::review::open_dialog(m.review),
         Tool::Export(format) => {
             super::config::export_config(m.app, super::config::ConfigService(m.service), format)
         }
@@ -378,7 +387,13 @@ mod tests {
     /// Every tool crosses the bridge as a number of its own and comes back as itself.
     #[test]
     fn every_tool_has_its_own_code() {
-        let mut all = vec![Tool::Config, Tool::Trace, Tool::History, Tool::Report];
+        let mut all = vec![
+            Tool::Config,
+            Tool::Trace,
+            Tool::History,
+            Tool::Review,
+            Tool::Report,
+        ];
         all.extend(
             [
                 OutFormat::AwsJson,
@@ -397,7 +412,8 @@ mod tests {
         codes.sort_unstable();
         codes.dedup();
         assert_eq!(codes.len(), all.len(), "two tools share a code");
-        assert_eq!(Tool::from_code(9), None);
-        assert_eq!(Tool::from_code(10 + ResultFile::ALL.len() as u32), None);
+        assert_eq!(Tool::from_code(11), None);
+        assert_eq!(Tool::from_code(19), None);
+        assert_eq!(Tool::from_code(20 + ResultFile::ALL.len() as u32), None);
     }
 }

@@ -263,3 +263,43 @@ test('job history: offered after an import without jobs, read in the worker, rep
   await page.locator('[data-testid="empty-offer"]').waitFor();
   assert.deepEqual(problems, []);
 });
+
+// SPEC 16: review a proposed change in the page. The proposal (here: medium stops lending)
+// runs on the scenario's jobs beside the scenario; per share, worst first, the changes;
+// rules say who crosses a line; the report carries the review.
+test('review a proposed change: tables per share, rules, and the report with it', async (t) => {
+  const { page, problems, close } = await openBrowser('review', { viewport: { width: 1280, height: 1000 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  const scenario = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  const proposal = structuredClone(scenario);
+  proposal.shares.find((s) => s.name === 'medium').strategy = 'RESERVE';
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="review-change"]').click();
+  const dialog = page.locator('[data-testid="review-dialog"]');
+  await dialog.waitFor();
+  // Nothing given: said in the field's words.
+  await page.locator('[data-testid="review-run"]').click();
+  await page.locator('[data-testid="review-errors"]', { hasText: 'Proposal: drop or pick' }).waitFor();
+  await page.locator('[data-testid="review-text"]').fill(JSON.stringify(proposal));
+  await page.locator('[data-testid="review-rules-input"]').fill('wait_p90>0, nonsense>1');
+  await page.locator('[data-testid="review-run"]').click();
+  await page.locator('[data-testid="review-errors"]', { hasText: 'nonsense' }).waitFor();
+  await page.locator('[data-testid="review-rules-input"]').fill('wait_p90>0');
+  await page.locator('[data-testid="review-run"]').click();
+  await page.locator('[data-testid="review-result"]').waitFor();
+  const shares = await page.$$eval('[data-testid="review-share"]', (els) => els.map((e) => e.getAttribute('data-share')));
+  assert.deepEqual([...shares].sort(), ['background', 'medium', 'protected']);
+  const row = await page.locator('[data-testid="review-share"][data-share="background"] tr[data-metric="wait_p90"]').innerText();
+  assert.match(row, /wait_p90\s+s\s+\d/);
+  assert.match(await page.locator('[data-testid="review-rules"]').innerText(), /wait_p90>0: (ok|CROSSED by)/);
+  await dialog.screenshot({ path: join(SHOTS, 'review-dialog.png') });
+  const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="review-report"]').click()]);
+  const path = join(SHOTS, `review-${dl.suggestedFilename()}`);
+  await dl.saveAs(path);
+  const html = await readFile(path, 'utf8');
+  assert.match(html, /<section id="review">/);
+  assert.match(html, /Review of a proposed change/);
+  assert.deepEqual(problems, []);
+});

@@ -117,6 +117,46 @@ pub struct HistoryRequest {
     pub flavor_map: String,
 }
 
+/// A review: `quotasim review SCENARIO PROPOSED [--seeds N] [--fail-on RULE...]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewRequest {
+    /// CURRENT: the scenario (its shares and its jobs).
+    pub scenario: String,
+    /// PROPOSED: its file name and text (AWS Batch JSON, Kueue YAML or a scenario).
+    pub proposed: (String, String),
+    /// `--seeds`; `None`: 1 when nothing is random, else 10.
+    pub seeds: Option<u64>,
+    /// `--fail-on` rules, as typed.
+    pub rules: Vec<String>,
+}
+
+/// A finished review, as the page shows it (the CLI's words and numbers).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewReport {
+    /// What was reviewed and how to read the numbers.
+    pub preamble: Vec<String>,
+    /// Shares worst first.
+    pub shares: Vec<ReviewShare>,
+    /// Shares only one side has.
+    pub only: Vec<String>,
+    /// Each rule: `deadline_misses>0: ok` or `... CROSSED by team-b`.
+    pub rules: Vec<String>,
+    /// Whether a rule was crossed (the CLI exits 1).
+    pub crossed: bool,
+    pub warnings: Vec<String>,
+}
+
+/// One share's table.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewShare {
+    pub name: String,
+    pub heading: String,
+    pub current: String,
+    pub proposed: String,
+    /// Header row first: metric, unit, current, proposed, change, change %, band.
+    pub rows: Vec<[String; 7]>,
+}
+
 /// A share the kept jobs name that the configuration lacks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnknownShare {
@@ -141,6 +181,8 @@ pub enum Request {
     /// SPEC 16: a job history (Kueue Workloads, AWS Batch jobs) replayed on a scenario's
     /// shares (`quotasim import history FILE... --into SCENARIO`).
     History(HistoryRequest),
+    /// SPEC 16: `quotasim review` of a proposed configuration on the scenario's jobs.
+    Review(ReviewRequest),
     /// SPEC 16: a typical load per queue added to a scenario without jobs.
     TypicalLoad {
         scenario: String,
@@ -193,6 +235,8 @@ pub enum Response {
     Exported(Result<Exported, Vec<String>>),
     /// The scenario with a typical load, or what was wrong.
     Loaded(Result<Imported, Vec<String>>),
+    /// A review, or what was wrong.
+    Reviewed(Result<ReviewReport, Vec<String>>),
     /// A message the worker could not read.
     Failed(String),
 }
@@ -212,6 +256,7 @@ pub fn handle(request: Request) -> Response {
             resource,
         } => Response::Exported(export(&scenario, format, queue, resource)),
         Request::History(r) => Response::Loaded(history(&r)),
+        Request::Review(r) => Response::Reviewed(review(&r)),
         Request::TypicalLoad { scenario, percent } => Response::Loaded(
             config::typical_load::add_typical_load(&scenario, percent)
                 .map(|i| summarise(&i))
@@ -333,6 +378,78 @@ pub fn history(r: &HistoryRequest) -> Result<Imported, Vec<String>> {
     config::history::import(&files, shares, &opts)
         .map(|i| summarise(&i))
         .map_err(|p| lines(&p))
+}
+
+/// `quotasim review SCENARIO PROPOSED`.
+pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
+    use quotalab_engine::analysis::review as rv;
+    let rules = r
+        .rules
+        .iter()
+        .map(|t| t.trim())
+        .filter(|t| !t.is_empty())
+        .map(rv::parse_rule)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(|p| vec![p.to_string()])?;
+    let opts = rv::ReviewOptions {
+        seeds: r.seeds,
+        rules,
+        ..rv::ReviewOptions::default()
+    };
+    let current = rv::Input {
+        name: "the scenario",
+        text: &r.scenario,
+    };
+    let proposed = rv::Input {
+        name: &r.proposed.0,
+        text: &r.proposed.1,
+    };
+    let done =
+        rv::review(current, proposed, rv::JobsSource::Current, &opts).map_err(|p| lines(&p))?;
+    let mut only = Vec::new();
+    if !done.only_current.is_empty() {
+        only.push(format!(
+            "only in the scenario (no jobs): {}",
+            done.only_current.join(", ")
+        ));
+    }
+    if !done.only_proposed.is_empty() {
+        only.push(format!(
+            "only in the proposal (no jobs): {}",
+            done.only_proposed.join(", ")
+        ));
+    }
+    Ok(ReviewReport {
+        preamble: rv::preamble(&done)
+            .iter()
+            .flat_map(|l| l.lines().map(str::to_string).collect::<Vec<_>>())
+            .collect(),
+        shares: rv::share_tables(&done)
+            .into_iter()
+            .map(|t| ReviewShare {
+                name: t.name,
+                heading: t.heading,
+                current: t.current,
+                proposed: t.proposed,
+                rows: t.rows,
+            })
+            .collect(),
+        only,
+        rules: done
+            .rules
+            .iter()
+            .map(|rule| {
+                let who = done.crossed_by(rule);
+                if who.is_empty() {
+                    format!("{rule}: ok")
+                } else {
+                    format!("{rule}: CROSSED by {}", who.join(", "))
+                }
+            })
+            .collect(),
+        crossed: done.failed(),
+        warnings: lines(&done.warnings),
+    })
 }
 
 /// What the page shows of an imported (or loaded) scenario.
