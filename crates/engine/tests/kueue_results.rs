@@ -268,7 +268,7 @@ fn waiting_names_the_own_borrowing_limit() {
     assert_eq!((w[0].0.as_str(), w[0].1.as_str()), ("a4", "borrow_limit"));
     assert_eq!(
         w[0].2,
-        "waits: team-a's borrowing limit of 2 ml.g5.xlarge is used up; waits for its own jobs to finish"
+        "team-a's borrowing limit of 2 ml.g5.xlarge is used up; waits for its own jobs to finish"
     );
 }
 
@@ -285,7 +285,7 @@ fn waiting_names_the_own_nominal_quota() {
     );
     assert_eq!(
         w[0].2,
-        "waits: solo's nominal quota of 2 ml.g5.xlarge is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+        "solo's nominal quota of 2 ml.g5.xlarge is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
     );
 }
 
@@ -310,7 +310,7 @@ fn waiting_names_the_cohort_and_what_lending_limits_keep() {
     );
     assert_eq!(
         w[0].2,
-        "waits: cohort research has no unused quota of ml.g5.xlarge (1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
+        "cohort research has no unused quota of ml.g5.xlarge (1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
     );
 }
 
@@ -334,7 +334,7 @@ fn waiting_names_a_cohorts_borrowing_limit() {
     );
     assert_eq!(
         w[0].2,
-        "waits: cohort root/research's borrowing limit of 1 ml.g5.xlarge is used up; waits for jobs below it to finish; the job would borrow beyond team-a's nominal quota"
+        "cohort root/research's borrowing limit of 1 ml.g5.xlarge is used up; waits for jobs below it to finish; the job would borrow beyond team-a's nominal quota"
     );
 }
 
@@ -359,6 +359,6 @@ fn waiting_within_nominal_names_the_borrowed_cohort() {
     );
     assert_eq!(
         w[0].2,
-        "waits: cohort c has no unused quota of ml.g5.xlarge (1 needed); team-a is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
+        "cohort c has no unused quota of ml.g5.xlarge (1 needed); team-a is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
     );
 }

@@ -17,17 +17,25 @@ pub fn parts(m: &ShareMetrics) -> [f64; 4] {
     [m.lost_h, m.startup_h, m.checkpoint_h, m.grace_h].map(|v| v.max(0.0))
 }
 
-/// "1 reclaim · 1 in-share", or "no preemption".
+/// "2 reclaims · 1 fair-sharing · 1 in-share" (every cause the share had), or "no preemption".
 pub fn counts_label(m: &ShareMetrics) -> String {
-    if m.reclaim + m.in_share == 0 {
-        return "no preemption".into();
-    }
+    let n = |x: u64| format::thousands(x as f64);
     let mut v = Vec::new();
     if m.reclaim > 0 {
-        v.push(format!("{} reclaim", format::thousands(m.reclaim as f64)));
+        let s = if m.reclaim == 1 { "" } else { "s" };
+        v.push(format!("{} reclaim{s}", n(m.reclaim)));
+    }
+    if m.reclaim_while_borrowing > 0 {
+        v.push(format!("{} while borrowing", n(m.reclaim_while_borrowing)));
+    }
+    if m.fair_sharing > 0 {
+        v.push(format!("{} fair-sharing", n(m.fair_sharing)));
     }
     if m.in_share > 0 {
-        v.push(format!("{} in-share", format::thousands(m.in_share as f64)));
+        v.push(format!("{} in-share", n(m.in_share)));
+    }
+    if v.is_empty() {
+        return "no preemption".into();
     }
     v.join(" · ")
 }

@@ -115,6 +115,8 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
         },
         kueue: loaded.scenario.is_kueue(),
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+        cohorts: describe::cohort_settings(&loaded.scenario),
+        queues: describe::cluster_queue_settings(&loaded.scenario),
     };
     let reviewed = match &options.review {
         None => None,
@@ -151,6 +153,9 @@ struct Inputs<'a> {
     model: &'static str,
     kueue: bool,
     warnings: Vec<String>,
+    /// Kueue model: each cohort's and ClusterQueue's settings in Kueue's field names.
+    cohorts: Vec<describe::KueueSettings>,
+    queues: Vec<describe::KueueSettings>,
 }
 
 /// The comparison's parts the report shows (SPEC 9.1).
@@ -207,6 +212,9 @@ fn write(
         .raw("</p>\n</header>\n<main>\n");
 
     scenario_section(&mut h, inputs);
+    if inputs.kueue {
+        kueue_section(&mut h, inputs, d);
+    }
     summary_section(&mut h, d);
     if let Some(c) = compared {
         comparison_section(&mut h, c, inputs.kueue);
@@ -239,6 +247,100 @@ fn scenario_section(h: &mut Html, inputs: &Inputs) {
     h.raw("<details class=\"source\"><summary>The scenario as written (JSON)</summary><pre>")
         .text(inputs.text)
         .raw("</pre></details>\n</section>\n");
+}
+
+// ---- Kueue: the cohort tree and each ClusterQueue's settings (SPEC 12) ---------------------
+
+/// The cohort tree with what each node did over the run and its settings in Kueue's field
+/// names, so a Kueue reader finds the configuration beside the results.
+fn kueue_section(h: &mut Html, inputs: &Inputs, d: &Digest) {
+    h.raw("<section id=\"kueue\">\n<h2>Cohorts and ClusterQueues</h2>\n");
+    let Some(k) = &d.kueue else {
+        h.raw("</section>\n");
+        return;
+    };
+    let t = d.busiest_t();
+    let rows = d.quota_tree_at(t);
+    h.el(
+        "p",
+        "note",
+        &format!(
+            "The cohort tree as configured, with each node's quota and usage at the busiest moment ({}), and what it borrowed and lent over the whole run.",
+            format::TimeScale::for_span(d.end_s).at(t)
+        ),
+    )
+    .raw("\n<div class=\"scroll\"><table class=\"summary cohort-tree\"><thead><tr><th scope=\"col\">cohort / ClusterQueue</th><th scope=\"col\">quota</th><th scope=\"col\">in use</th><th scope=\"col\">borrowed (inst.-h)</th><th scope=\"col\">lent (inst.-h)</th><th scope=\"col\">preemptions</th></tr></thead>\n<tbody>\n");
+    for r in &rows {
+        let sum = |f: fn(&quotalab_engine::tree_view::Amounts) -> f64| {
+            r.amounts.iter().map(f).sum::<f64>()
+        };
+        let (borrowed, lent, preempt) = match r.kind {
+            quotalab_engine::tree_view::NodeKind::Cohort(c) => {
+                let c = &k.cohorts[c as usize];
+                let m = ShareMetrics {
+                    reclaim: c.reclaim,
+                    in_share: c.in_share,
+                    reclaim_while_borrowing: c.reclaim_while_borrowing,
+                    fair_sharing: c.fair_sharing,
+                    ..ShareMetrics::default()
+                };
+                (
+                    c.borrowed_h,
+                    c.lent_h,
+                    crate::interruption::counts_label(&m),
+                )
+            }
+            quotalab_engine::tree_view::NodeKind::Share(i) => {
+                let m = &d.shares[i as usize];
+                (m.borrowed_h, m.lent_h, crate::interruption::counts_label(m))
+            }
+        };
+        let indent = "\u{a0}\u{a0}\u{a0}".repeat(r.depth as usize);
+        let kind = match r.kind {
+            quotalab_engine::tree_view::NodeKind::Cohort(_) => "cohort ",
+            quotalab_engine::tree_view::NodeKind::Share(_) => "",
+        };
+        h.raw("<tr><th scope=\"row\">");
+        if let quotalab_engine::tree_view::NodeKind::Share(i) = r.kind {
+            h.text(&indent).swatch(i as usize);
+        } else {
+            h.text(&format!("{indent}{kind}"));
+        }
+        h.text(&r.name)
+            .raw("</th>")
+            .el("td", "", &format::thousands(sum(|a| a.quota)))
+            .el("td", "", &format::thousands(sum(|a| a.usage)))
+            .el("td", "", &format::hours(borrowed))
+            .el("td", "", &format::hours(lent))
+            .el("td", "", &preempt)
+            .raw("</tr>\n");
+    }
+    h.raw("</tbody></table></div>\n");
+    for (title, list) in [
+        ("Cohorts", &inputs.cohorts),
+        ("ClusterQueues", &inputs.queues),
+    ] {
+        if list.is_empty() {
+            continue;
+        }
+        h.raw("<details class=\"settings\" open><summary>")
+            .text(title)
+            .raw(" as configured (Kueue's field names)</summary><div class=\"scroll\"><table class=\"summary\"><tbody>\n");
+        for q in list.iter() {
+            h.raw("<tr><th scope=\"row\" colspan=\"2\">")
+                .text(&q.path)
+                .raw("</th></tr>\n");
+            for (field, value) in &q.rows {
+                h.raw("<tr><td><code>")
+                    .text(field)
+                    .raw("</code></td>")
+                    .el("td", "", value)
+                    .raw("</tr>\n");
+            }
+        }
+        h.raw("</tbody></table></div></details>\n");
+    }
+    h.raw("</section>\n");
 }
 
 // ---- summary ------------------------------------------------------------------------------
@@ -621,7 +723,11 @@ fn agreement_fields(a: &Agreement) -> [(&'static str, &Option<String>); 4] {
 }
 
 fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
-    h.raw("<section id=\"shares\">\n<h2>Each share: its agreement beside its results</h2>\n");
+    h.raw(if d.kueue.is_some() {
+        "<section id=\"shares\">\n<h2>Each ClusterQueue: its agreement beside its results</h2>\n"
+    } else {
+        "<section id=\"shares\">\n<h2>Each share: its agreement beside its results</h2>\n"
+    });
     let cards = contract_card::cards(d, Some(forecast));
     for (i, (m, card)) in d.shares.iter().zip(&cards).enumerate() {
         h.raw("<article class=\"share\">\n<h3>")
@@ -630,7 +736,15 @@ fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
             .raw("</h3>\n<div class=\"cols\">\n<div class=\"agreement\"><h4>Agreement</h4>");
         match &card.agreement {
             None => {
-                h.el("p", "note", "No agreement is written for this share.");
+                h.el(
+                    "p",
+                    "note",
+                    if d.kueue.is_some() {
+                        "No agreement is written for this ClusterQueue."
+                    } else {
+                        "No agreement is written for this share."
+                    },
+                );
             }
             Some(a) => {
                 h.raw("<dl>");
@@ -680,14 +794,7 @@ fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
                     format::hours(m.lost_h)
                 ),
             ),
-            (
-                "Preemptions",
-                format!(
-                    "{} reclaim · {} in-share",
-                    count(m.reclaim),
-                    count(m.in_share)
-                ),
-            ),
+            ("Preemptions", crate::interruption::counts_label(m)),
             ("Goodput", format::percent(goodput)),
             ("Deadline misses", count(m.deadline_misses)),
         ] {
@@ -1009,9 +1116,44 @@ mod tests {
     const PRESET: &str = include_str!("../../../www/presets/recovery-not-free.json");
 
     fn with_compare(text: &str) -> String {
-        build_with(text, &Options { compare: true })
-            .expect("a report")
-            .html
+        build_with(
+            text,
+            &Options {
+                compare: true,
+                ..Options::default()
+            },
+        )
+        .expect("a report")
+        .html
+    }
+
+    /// Issue #34: a Kueue report shows the cohort tree and each ClusterQueue's settings in
+    /// Kueue's field names, counts fair-sharing preemptions in each queue's line, and speaks
+    /// of ClusterQueues.
+    #[test]
+    fn a_kueue_report_shows_the_cohort_tree_and_the_settings() {
+        let text = include_str!("../../../www/presets/kueue-hierarchical-fair.json");
+        let html = report(text).unwrap();
+        let at = html
+            .find("<section id=\"kueue\">")
+            .expect("the Kueue section");
+        let kueue = &html[at..at + html[at..].find("</section>").unwrap()];
+        assert!(kueue.contains("Cohorts and ClusterQueues"));
+        assert!(kueue.contains("reclaimWithinCohort: "), "{kueue}");
+        assert!(kueue.contains("nominalQuota"));
+        assert!(kueue.contains("cohort "), "cohort rows in the tree");
+        assert!(html.contains("Each ClusterQueue: its agreement beside its results"));
+        assert!(!html.contains("No agreement is written for this share."));
+        let d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+        let fair: u64 = d.shares.iter().map(|s| s.fair_sharing).sum();
+        if fair > 0 {
+            assert!(
+                html.contains(" fair-sharing"),
+                "fair-sharing preemptions named"
+            );
+        }
+        // The AWS report has none of it.
+        assert!(!report(PRESET).unwrap().contains("<section id=\"kueue\">"));
     }
 
     #[test]

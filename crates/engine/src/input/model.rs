@@ -212,6 +212,14 @@ impl WithinShare {
             _ => None,
         }
     }
+    /// Kueue's own value of `withinClusterQueue` (`LowerPriority`).
+    pub fn kueue_name(self) -> &'static str {
+        match self {
+            WithinShare::Never => "Never",
+            WithinShare::LowerPriority => "LowerPriority",
+            WithinShare::LowerOrNewerEqualPriority => "LowerOrNewerEqualPriority",
+        }
+    }
 }
 
 /// SPEC 12 `preemption.reclaim` (Kueue `reclaimWithinCohort`).
@@ -231,6 +239,14 @@ impl ReclaimPolicy {
             "lower_priority" => Some(ReclaimPolicy::LowerPriority),
             "any" => Some(ReclaimPolicy::Any),
             _ => None,
+        }
+    }
+    /// Kueue's own value of `reclaimWithinCohort` (`Any`).
+    pub fn kueue_name(self) -> &'static str {
+        match self {
+            ReclaimPolicy::Never => "Never",
+            ReclaimPolicy::LowerPriority => "LowerPriority",
+            ReclaimPolicy::Any => "Any",
         }
     }
 }
@@ -298,7 +314,7 @@ pub struct Cohort {
 }
 
 /// SPEC 12 `fair_sharing.strategies` (Kueue `preemptionStrategies`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum FsStrategy {
     /// `less_than_or_equal_to_final_share` (Kueue LessThanOrEqualToFinalShare, rule S2-a).
     LessThanOrEqualToFinalShare,
@@ -311,6 +327,14 @@ impl FsStrategy {
         match self {
             FsStrategy::LessThanOrEqualToFinalShare => "less_than_or_equal_to_final_share",
             FsStrategy::LessThanInitialShare => "less_than_initial_share",
+        }
+    }
+    /// Kueue's own name of the strategy (`LessThanOrEqualToFinalShare`), as a Kueue user
+    /// writes it in `fairSharing.preemptionStrategies`.
+    pub fn kueue_name(self) -> &'static str {
+        match self {
+            FsStrategy::LessThanOrEqualToFinalShare => "LessThanOrEqualToFinalShare",
+            FsStrategy::LessThanInitialShare => "LessThanInitialShare",
         }
     }
     pub fn parse(s: &str) -> Option<FsStrategy> {

@@ -178,3 +178,204 @@ mod tests {
         assert_eq!(capitalise("2 jobs"), "2 jobs");
     }
 }
+
+/// SPEC 12: one ClusterQueue's (or cohort's) settings in Kueue's own field names, for the
+/// report and the page: `(field, value)` rows such as `("nominalQuota", "ml.g5.xlarge: 4")`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KueueSettings {
+    /// The ClusterQueue's or cohort's name.
+    pub name: String,
+    /// Its path in the cohort tree (`root/research/team-a`).
+    pub path: String,
+    pub rows: Vec<(&'static str, String)>,
+}
+
+/// A per-type quantity list in Kueue's words: `ml.g5.xlarge: 4, ml.p4d.24xlarge: 1`; types
+/// without a value are left out (`None` when none has one).
+fn per_type(s: &Scenario, v: &[Option<u64>]) -> Option<String> {
+    let parts: Vec<String> = v
+        .iter()
+        .enumerate()
+        .filter_map(|(t, n)| Some(format!("{}: {}", s.instance_types.get(t)?.name, (*n)?)))
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(", "))
+}
+
+/// A fair-sharing weight (thousandths) as written: `1`, `0.5`.
+fn weight_words(w: crate::input::model::WeightMilli) -> String {
+    if w % 1000 == 0 {
+        (w / 1000).to_string()
+    } else {
+        let s = format!("{}.{:03}", w / 1000, w % 1000);
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// SPEC 12: every ClusterQueue's settings in Kueue's field names (`cohort`,
+/// `nominalQuota`, `borrowingLimit`, `lendingLimit`, `preemption`, `queueingStrategy`,
+/// `fairSharing.weight`), in scenario order; empty for an AWS Batch scenario.
+pub fn cluster_queue_settings(s: &Scenario) -> Vec<KueueSettings> {
+    if !s.is_kueue() {
+        return Vec::new();
+    }
+    s.shares
+        .iter()
+        .enumerate()
+        .map(|(i, sh)| {
+            let k = &sh.kueue;
+            let mut rows = Vec::new();
+            let cohort = k.cohort.and_then(|c| s.cohorts.get(c));
+            rows.push((
+                "cohort",
+                cohort.map_or(
+                    "none: it stands alone, neither lends nor borrows".to_string(),
+                    |c| c.name.clone(),
+                ),
+            ));
+            rows.push((
+                "nominalQuota",
+                per_type(s, &sh.limits).unwrap_or_else(|| "none".into()),
+            ));
+            if cohort.is_some() {
+                rows.push((
+                    "borrowingLimit",
+                    per_type(s, &k.borrowing_limit)
+                        .unwrap_or_else(|| "none: bounded by the cohort".into()),
+                ));
+                rows.push((
+                    "lendingLimit",
+                    per_type(s, &k.lending_limit)
+                        .unwrap_or_else(|| "none: lends all of its quota".into()),
+                ));
+            }
+            let p = &k.preemption;
+            let mut pre = vec![
+                format!("withinClusterQueue: {}", p.within_share.kueue_name()),
+                format!("reclaimWithinCohort: {}", p.reclaim.kueue_name()),
+            ];
+            let b = &p.borrow_within_cohort;
+            pre.push(match (b.lower_priority, b.max_priority_threshold) {
+                (false, _) => "borrowWithinCohort: Never".to_string(),
+                (true, None) => "borrowWithinCohort: LowerPriority".to_string(),
+                (true, Some(t)) => {
+                    format!("borrowWithinCohort: LowerPriority, maxPriorityThreshold {t}")
+                }
+            });
+            rows.push(("preemption", pre.join(" · ")));
+            rows.push((
+                "queueingStrategy",
+                match k.queueing {
+                    crate::input::model::Queueing::BestEffortFifo => "BestEffortFIFO",
+                    crate::input::model::Queueing::StrictFifo => "StrictFIFO",
+                }
+                .to_string(),
+            ));
+            if s.fair_sharing.is_some() {
+                rows.push(("fairSharing.weight", weight_words(k.weight)));
+            }
+            KueueSettings {
+                name: sh.name.clone(),
+                path: crate::output::explain::cohort_path(s, i),
+                rows,
+            }
+        })
+        .collect()
+}
+
+/// SPEC 12: every cohort's own settings in Kueue's field names (`parent`, `nominalQuota`
+/// it adds, `borrowingLimit`, `lendingLimit`, `fairSharing.weight`), in scenario order.
+pub fn cohort_settings(s: &Scenario) -> Vec<KueueSettings> {
+    s.cohorts
+        .iter()
+        .map(|c| {
+            let mut rows = Vec::new();
+            let parent = c.parent.and_then(|p| s.cohorts.get(p));
+            rows.push((
+                "parent",
+                parent.map_or("none: a root".to_string(), |p| p.name.clone()),
+            ));
+            if let Some(q) = per_type(s, &c.limits) {
+                rows.push(("nominalQuota", q));
+            }
+            if parent.is_some() {
+                if let Some(b) = per_type(s, &c.borrowing_limit) {
+                    rows.push(("borrowingLimit", b));
+                }
+                if let Some(l) = per_type(s, &c.lending_limit) {
+                    rows.push(("lendingLimit", l));
+                }
+            }
+            if s.fair_sharing.is_some() {
+                rows.push(("fairSharing.weight", weight_words(c.weight)));
+            }
+            let mut parts = vec![c.name.as_str()];
+            let mut at = c.parent;
+            while let Some(p) = at {
+                let Some(pc) = s.cohorts.get(p) else { break };
+                parts.push(pc.name.as_str());
+                at = pc.parent;
+                if parts.len() > s.cohorts.len() {
+                    break; // validation refuses cycles; never loop
+                }
+            }
+            parts.reverse();
+            KueueSettings {
+                name: c.name.clone(),
+                path: parts.join("/"),
+                rows,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod kueue_settings_tests {
+    use super::*;
+
+    #[test]
+    fn cluster_queues_are_described_in_kueue_words() {
+        let sc = crate::load(
+            r#"{"model": "kueue", "instance_types": [{"name": "ml.g5.xlarge"}],
+              "cohorts": [{"name": "root"}, {"name": "research", "parent": "root", "limits": {"ml.g5.xlarge": 2}, "weight": 0.5}],
+              "fair_sharing": {},
+              "shares": [
+                {"name": "team-a", "cohort": "research", "limits": {"ml.g5.xlarge": 4},
+                 "borrowing_limit": {"ml.g5.xlarge": 2},
+                 "preemption": {"within_share": "lower_priority", "reclaim": "any",
+                   "borrow_within_cohort": {"policy": "lower_priority", "max_priority_threshold": 5}}},
+                {"name": "solo", "limits": {"ml.g5.xlarge": 1}, "queueing": "strict_fifo"}],
+              "jobs": []}"#,
+        )
+        .unwrap()
+        .scenario;
+        let q = cluster_queue_settings(&sc);
+        assert_eq!(q[0].path, "root/research/team-a");
+        assert_eq!(
+            q[0].rows,
+            vec![
+                ("cohort", "research".to_string()),
+                ("nominalQuota", "ml.g5.xlarge: 4".to_string()),
+                ("borrowingLimit", "ml.g5.xlarge: 2".to_string()),
+                ("lendingLimit", "none: lends all of its quota".to_string()),
+                ("preemption", "withinClusterQueue: LowerPriority · reclaimWithinCohort: Any · borrowWithinCohort: LowerPriority, maxPriorityThreshold 5".to_string()),
+                ("queueingStrategy", "BestEffortFIFO".to_string()),
+                ("fairSharing.weight", "1".to_string()),
+            ]
+        );
+        assert_eq!(
+            q[1].rows[0].1,
+            "none: it stands alone, neither lends nor borrows"
+        );
+        assert_eq!(q[1].rows.len(), 5, "no borrowing or lending limit alone");
+        let c = cohort_settings(&sc);
+        assert_eq!(c[1].path, "root/research");
+        assert_eq!(
+            c[1].rows,
+            vec![
+                ("parent", "root".to_string()),
+                ("nominalQuota", "ml.g5.xlarge: 2".to_string()),
+                ("fairSharing.weight", "0.5".to_string()),
+            ]
+        );
+    }
+}

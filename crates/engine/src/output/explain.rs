@@ -1,7 +1,7 @@
 //! Explanations (SPEC 8): the sentence beside a preemption and beside a waiting reason in
 //! the event log, the same words in the result JSON and on the page.
 
-use crate::input::model::{Priority, Scenario};
+use crate::input::model::{FsStrategy, Priority, Scenario};
 use crate::simulation::{Cause, EventKind, JobId, Reason};
 
 /// The one-sentence explanation of a preemption (SPEC 8: a newcomer understands it).
@@ -34,7 +34,7 @@ pub fn explain_preempt(sc: &Scenario, victim: JobId, kind: &EventKind) -> String
             sc.id_of(b)
         ),
         // Kueue causes never occur in the AWS model.
-        Cause::ReclaimWhileBorrowing | Cause::FairSharing => String::new(),
+        Cause::ReclaimWhileBorrowing | Cause::FairSharing(_) => String::new(),
     }
 }
 
@@ -68,29 +68,63 @@ fn explain_kueue_preempt(
     let ty = &sc.instance_types[v.instance_type()].name;
     let (vp, bp) = (cohort_path(sc, v.share()), cohort_path(sc, b.share()));
     let paths = format!("preemptor path {bp}, preemptee path {vp}");
+    let (vs, bs) = (&sc.shares[v.share()].name, &sc.shares[b.share()].name);
+    let policy = sc.shares[b.share()].kueue.preemption;
+    let id = sc.id_of(b);
     match cause {
-        Cause::InShare => format!(
-            "preempted by {} within its ClusterQueue: within_share lets a higher-priority job ({by_priority} > {victim_priority}) take the place of a lower one ({paths})",
-            sc.id_of(b)
-        ),
-        Cause::Reclaim => format!(
-            "reclaimed by {}: its ClusterQueue takes back {ty} quota it is owed from {}, which was borrowing beyond its limit (reclaim within the cohort; {paths})",
-            sc.id_of(b), sc.shares[v.share()].name
-        ),
-        Cause::ReclaimWhileBorrowing => format!(
-            "reclaimed by {} while it borrows itself: borrow_within_cohort allows it against lower-priority jobs ({by_priority} > {victim_priority}) of {}, which was borrowing beyond its limit ({paths})",
-            sc.id_of(b), sc.shares[v.share()].name
-        ),
-        Cause::FairSharing => {
-            let (bs, vs) = (&sc.shares[b.share()].name, &sc.shares[v.share()].name);
+        Cause::InShare => {
+            let within = policy.within_share.kueue_name();
+            if by_priority > victim_priority {
+                format!(
+                    "preempted by {id} within its ClusterQueue: withinClusterQueue: {within} lets a higher-priority workload ({by_priority} > {victim_priority}) take the place of a lower one ({paths})"
+                )
+            } else {
+                format!(
+                    "preempted by {id} within its ClusterQueue: withinClusterQueue: {within} lets a workload take the place of one of equal priority ({by_priority}) submitted after it ({paths})"
+                )
+            }
+        }
+        Cause::Reclaim => {
+            let rule = match policy.reclaim {
+                crate::input::model::ReclaimPolicy::LowerPriority => {
+                    format!("reclaimWithinCohort: LowerPriority, {by_priority} > {victim_priority}")
+                }
+                crate::input::model::ReclaimPolicy::Any => "reclaimWithinCohort: Any".to_string(),
+                // Fair sharing's within-nominal preemptions (KUEUE.md "Precise points").
+                crate::input::model::ReclaimPolicy::Never => "within its nominal quota".to_string(),
+            };
+            format!(
+                "reclaimed by {id}: {bs} takes back {ty} quota it is owed from {vs}, which was borrowing beyond its nominal quota ({rule}; {paths})"
+            )
+        }
+        Cause::ReclaimWhileBorrowing => {
+            let threshold = policy
+                .borrow_within_cohort
+                .max_priority_threshold
+                .map(|t| format!(", maxPriorityThreshold: {t}"))
+                .unwrap_or_default();
+            format!(
+                "reclaimed by {id} while {bs} borrows itself: borrowWithinCohort: LowerPriority{threshold} allows it against lower-priority workloads ({by_priority} > {victim_priority}) of {vs}, which was borrowing beyond its nominal quota ({paths})"
+            )
+        }
+        Cause::FairSharing(strategy) => {
+            let (rule, cmp) = match strategy {
+                FsStrategy::LessThanOrEqualToFinalShare => {
+                    ("LessThanOrEqualToFinalShare", "no more than")
+                }
+                FsStrategy::LessThanInitialShare => ("LessThanInitialShare", "less than"),
+            };
+            let when = match strategy {
+                FsStrategy::LessThanOrEqualToFinalShare => "after",
+                FsStrategy::LessThanInitialShare => "before",
+            };
             let values = shares
                 .map(|[p, t]| {
-                    format!(": with it admitted {bs}'s dominant resource share would be {p}, against {t} for {vs} before this preemption")
+                    format!(": with it admitted {bs}'s dominant resource share would be {p}, {cmp} {vs}'s {t} {when} this preemption")
                 })
                 .unwrap_or_default();
             format!(
-                "preempted by {} for fair sharing{values}; {vs} borrows more of the cohort than {bs} would ({paths})",
-                sc.id_of(b)
+                "preempted by {id} for fair sharing ({rule}){values}; {vs} borrows more of the cohort than {bs} would ({paths})"
             )
         }
     }
@@ -157,13 +191,13 @@ fn explain_kueue_wait(
     };
     match why {
         Binding::OwnNominal { limit } => format!(
-            "waits: {s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+            "{s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
         ),
         Binding::BorrowingLimit { node, limit } if node as usize == j.share() => format!(
-            "waits: {s}'s borrowing limit of {limit} {ty} is used up; waits for its own jobs to finish{tail}"
+            "{s}'s borrowing limit of {limit} {ty} is used up; waits for its own jobs to finish{tail}"
         ),
         Binding::BorrowingLimit { node, limit } => format!(
-            "waits: cohort {}'s borrowing limit of {limit} {ty} is used up; waits for jobs below it to finish{tail}",
+            "cohort {}'s borrowing limit of {limit} {ty} is used up; waits for jobs below it to finish{tail}",
             node_path(sc, node as usize)
         ),
         Binding::CohortFull {
@@ -179,15 +213,15 @@ fn explain_kueue_wait(
             };
             let path = node_path(sc, node as usize);
             if free == 0 {
-                format!("waits: cohort {path} has no unused quota of {ty} ({need} needed{kept}){tail}")
+                format!("cohort {path} has no unused quota of {ty} ({need} needed{kept}){tail}")
             } else {
                 format!(
-                    "waits: cohort {path} has only {free} unused {ty} ({need} needed{kept}){tail}"
+                    "cohort {path} has only {free} unused {ty} ({need} needed{kept}){tail}"
                 )
             }
         }
         Binding::Capacity { capacity } => format!(
-            "waits: all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
+            "all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
         ),
         Binding::PreemptedWorkloads { victims, until } => {
             let at = crate::output::numbers::secs(until);
@@ -196,7 +230,7 @@ fn explain_kueue_wait(
             } else {
                 format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at} s)")
             };
-            format!("waits for preempted workloads: {held}; then it is admitted only if no other workload takes that quota first")
+            format!("{held}; it waits for them (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
         }
     }
 }

@@ -429,7 +429,7 @@ impl<'a> Sim<'a> {
             Cause::Reclaim => self.books.counts[s].reclaims += 1,
             Cause::InShare => self.books.counts[s].in_share += 1,
             Cause::ReclaimWhileBorrowing => self.books.counts[s].reclaims_while_borrowing += 1,
-            Cause::FairSharing => self.books.counts[s].fair_sharing += 1,
+            Cause::FairSharing(_) => self.books.counts[s].fair_sharing += 1,
         }
         let (victim_priority, by_priority) = (
             self.jobs[j.index()].priority,

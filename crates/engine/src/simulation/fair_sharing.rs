@@ -426,8 +426,13 @@ impl Sim<'_> {
                 let t_new = self.node_drs(ta, t, &trial.tree, 0);
                 trial.tree.add_usage(c.share, c.instances);
                 if strategy_allows(strategy, &p_new, &t_old, &t_new) {
-                    let shares = Some([p_new.value(), t_old.value()]);
-                    take(trial, chosen, c, Cause::FairSharing, shares);
+                    // The target's share the strategy compared with (SPEC 12 explain).
+                    let compared = match strategy {
+                        FsStrategy::LessThanOrEqualToFinalShare => &t_new,
+                        FsStrategy::LessThanInitialShare => &t_old,
+                    };
+                    let shares = Some([p_new.value(), compared.value()]);
+                    take(trial, chosen, c, Cause::FairSharing(strategy), shares);
                     if self.fs_fits(trial, s, t, n) {
                         return (true, retry);
                     }
@@ -456,7 +461,8 @@ impl Sim<'_> {
             if compare_drs(&p_new, &t_old) == Ordering::Less {
                 let c = tg.queues[o].pop_front().expect("a target has candidates");
                 let shares = Some([p_new.value(), t_old.value()]);
-                take(trial, chosen, c, Cause::FairSharing, shares);
+                let why = Cause::FairSharing(FsStrategy::LessThanInitialShare);
+                take(trial, chosen, c, why, shares);
                 if self.fs_fits(trial, s, t, n) {
                     return true;
                 }

@@ -102,7 +102,9 @@ pub enum Cause {
     Reclaim,
     InShare,
     ReclaimWhileBorrowing,
-    FairSharing,
+    /// Fair sharing, with the strategy that allowed it (the output's `cause` is
+    /// `fair_sharing` either way; the explanation names the strategy).
+    FairSharing(crate::input::model::FsStrategy),
 }
 
 impl Cause {
@@ -113,7 +115,7 @@ impl Cause {
             Cause::Reclaim => "reclaim",
             Cause::InShare => "in_share",
             Cause::ReclaimWhileBorrowing => "reclaim_while_borrowing",
-            Cause::FairSharing => "fair_sharing",
+            Cause::FairSharing(_) => "fair_sharing",
         }
     }
 }

@@ -58,8 +58,9 @@ impl Cx {
                 self.warn(
                     path(),
                     format!(
-                        "needs {} instances of {} but capacity is {}: it can never start",
+                        "needs {} instance{} of {} but capacity is {}: it can never start",
                         j.instances(),
+                        if j.instances() == 1 { "" } else { "s" },
                         self.types[j.instance_type()].name,
                         capacity[j.instance_type()]
                     ),
