@@ -85,6 +85,21 @@ impl Ed {
         });
         let json_error = Memo::new(move |_| doc.with(|d| d.error.clone()));
         crate::state::history::record(app.history, app.scenario);
+        // An information notice describes the step that was just taken ("Switched to the
+        // Kueue model... Undo switches back."): once that step is undone or redone it no
+        // longer holds, so it goes. Error notices stay until dismissed.
+        Effect::new(move |prev: Option<u64>| {
+            let n = app.history.restores();
+            if prev.is_some_and(|p| p != n)
+                && app.notice.with_untracked(|x| {
+                    x.as_ref()
+                        .is_some_and(|x| x.kind == crate::state::notice::NoticeKind::Info)
+                })
+            {
+                app.notice.set(None);
+            }
+            n
+        });
         let registry = StoredValue::new(HashMap::<String, (u32, String)>::new());
         let registry_version = RwSignal::new(0u64);
         let assigned = Memo::new(move |_| {
@@ -129,6 +144,22 @@ impl Ed {
                     })
                     .unwrap_or_default()
             });
+            // The Kueue model picks among the scenario's own ResourceFlavors (those it
+            // declares or uses); AWS's catalogue only when it has none yet.
+            let kueue = doc.with(|d| {
+                quotalab_engine::translate::model_of(&d.value)
+                    == quotalab_engine::model::Model::Kueue
+            });
+            if kueue {
+                for n in doc.with(|d| super::general::types_in_use(&d.value)) {
+                    if !names.contains(&n) {
+                        names.push(n);
+                    }
+                }
+                if !names.is_empty() {
+                    return names;
+                }
+            }
             for n in quotalab_engine::catalogue::names() {
                 if !names.iter().any(|x| x == n) {
                     names.push(n.to_string());

@@ -56,7 +56,7 @@ pub fn GeneralFields() -> impl IntoView {
 
 /// The instance types in use: declared ones, those named by capacity, and those named by
 /// any share's limits (in that order, without repeats).
-fn types_in_use(doc: &Value) -> Vec<String> {
+pub(super) fn types_in_use(doc: &Value) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut push = |n: &str| {
         if !n.is_empty() && !out.iter().any(|x| x == n) {
@@ -132,6 +132,7 @@ fn type_facts(doc: &Value, ty: &str) -> (String, String, bool) {
 #[component]
 pub fn TypesFields() -> impl IntoView {
     let ed = use_ed();
+    let kueue = super::kueue::is_kueue(ed);
     let in_use = Memo::new(move |_| ed.doc.with(|d| types_in_use(&d.value)));
     let custom_len = Memo::new(move |_| {
         ed.doc.with(|d| {
@@ -156,7 +157,11 @@ pub fn TypesFields() -> impl IntoView {
     };
     view! {
         <p class="section-note">
-            "Capacity is the number of instances of each type in the cluster; blank means the sum of the shares' limits. Built-in types (ml.g5.*, ml.g6.*, ml.p4d.24xlarge, ml.p5.48xlarge, ml.trn1.*) need no declaration."
+            {move || if kueue.get() {
+                "Capacity is what the cluster physically has of each ResourceFlavor, in units of its quota; blank means the sum of the nominalQuotas (ClusterQueues' and cohorts')."
+            } else {
+                "Capacity is the number of instances of each type in the cluster; blank means the sum of the shares' limits. Built-in types (ml.g5.*, ml.g6.*, ml.p4d.24xlarge, ml.p5.48xlarge, ml.trn1.*) need no declaration."
+            }}
         </p>
         <div class="capacity-list" role="list">
             <For
@@ -200,7 +205,7 @@ pub fn TypesFields() -> impl IntoView {
             />
         </div>
         <Messages path=Path::root().key("capacity") />
-        <h4 class="subhead">"Custom instance types"</h4>
+        <h4 class="subhead">{move || if kueue.get() { "ResourceFlavors" } else { "Custom instance types" }}</h4>
         <div class="custom-types">
             <For
                 each=move || 0..custom_len.get()
@@ -211,8 +216,21 @@ pub fn TypesFields() -> impl IntoView {
                     view! {
                         <div class="custom-type-row" role="group" aria-label=format!("Custom instance type {}", i + 1)>
                             <TextField label="Name" path=base.key("name") class="grow" />
-                            <NumField label="GPUs per instance" path=base.key("gpus") integer=true />
-                            <NumField label="USD per hour" path=base.key("usd_per_hour") />
+                            {
+                                let b = base.clone();
+                                move || {
+                                    // A Kueue flavor counts units of its resource, not instances.
+                                    let (g, u) = if kueue.get() {
+                                        ("GPUs per unit of quota", "USD per unit-hour")
+                                    } else {
+                                        ("GPUs per instance", "USD per hour")
+                                    };
+                                    view! {
+                                        <NumField label=g path=b.key("gpus") integer=true />
+                                        <NumField label=u path=b.key("usd_per_hour") />
+                                    }
+                                }
+                            }
                             <button
                                 type="button"
                                 class="icon-button"
@@ -228,7 +246,7 @@ pub fn TypesFields() -> impl IntoView {
                 }
             />
             <Messages path=Path::root().key("instance_types") />
-            <button type="button" class="small" on:click=add_custom>"+ custom instance type"</button>
+            <button type="button" class="small" on:click=add_custom>{move || if kueue.get() { "+ ResourceFlavor" } else { "+ custom instance type" }}</button>
         </div>
     }
 }

@@ -162,7 +162,7 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
     ),
     (
         "jobs[].recovery, escalate, on_retries_exhausted",
-        "(model parameters of SPEC 14: restore quality, urgency raised near a deadline, what a job out of retries becomes)",
+        "(Quota Lab model parameters: restore quality, urgency raised near a deadline, what a job out of retries becomes)",
         "(the same, model parameters)",
     ),
     (

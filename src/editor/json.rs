@@ -65,6 +65,11 @@ pub fn number_from_text(text: &str) -> Option<Value> {
     if t.is_empty() {
         return None;
     }
+    // "50%" in a field labelled (%) is 50; a lone "%" stays text (and is refused).
+    let t = match t.strip_suffix('%').map(str::trim_end) {
+        Some(n) if !n.is_empty() => n,
+        _ => t,
+    };
     if let Ok(n) = serde_json::from_str::<Number>(t) {
         return Some(Value::Number(n));
     }
@@ -115,7 +120,7 @@ pub fn borrow_as_instances(
     };
     let (pct, borrow_limit) = match borrow {
         None | Some(Value::Null) => {
-            return "unlimited (default, -1): may borrow any idle capacity".into()
+            return "empty: unlimited (the default, as -1): may borrow any idle capacity".into()
         }
         Some(v) => match v.as_i64().and_then(BorrowLimit::from_percent) {
             Some(BorrowLimit::Unlimited) => {
@@ -135,8 +140,16 @@ pub fn borrow_as_instances(
         .unwrap_or_default();
     // `None` (unbounded) is only for -1, answered above.
     let instances = |n: u64| borrow_cap_instances(strategy, borrow_limit, n).unwrap_or(u64::MAX);
-    match entries.as_slice() {
-        [] => format!("{pct}% of the share's limits"),
+    // A percent this large is a typo more often than a policy: say what it amounts to.
+    let huge = if pct > 1000 {
+        format!(
+            " (over {}× its own limit: in effect no limit; -1 says so plainly)",
+            pct / 100
+        )
+    } else {
+        String::new()
+    };
+    let text = match entries.as_slice() {
         [(_, n)] => {
             let k = instances(*n);
             format!("{pct}% = {k} instance{}", if k == 1 { "" } else { "s" })
@@ -148,7 +161,8 @@ pub fn borrow_as_instances(
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-    }
+    };
+    text + &huge
 }
 
 /// Does a problem at `problem` belong to a field at `field`: the same path, or inside it?
@@ -186,6 +200,9 @@ mod tests {
         assert_eq!(number_from_text(".5"), Some(json!(0.5)));
         assert_eq!(number_from_text("abc"), Some(json!("abc")));
         assert_eq!(number_from_text("-"), Some(json!("-")));
+        assert_eq!(number_from_text("50%"), Some(json!(50)));
+        assert_eq!(number_from_text(" 50 % "), Some(json!(50)));
+        assert_eq!(number_from_text("%"), Some(json!("%")));
     }
 
     #[test]
@@ -216,6 +233,9 @@ mod tests {
         assert!(borrow_as_instances(s, Some(&json!(-1)), Some(&l1)).contains("unlimited"));
         assert!(borrow_as_instances(s, None, Some(&l1)).contains("unlimited"));
         assert_eq!(borrow_as_instances(s, Some(&json!(-5)), Some(&l1)), "");
+        assert!(borrow_as_instances(s, Some(&json!(99_999_999)), Some(&l1))
+            .contains("in effect no limit"));
+        assert!(borrow_as_instances(s, None, Some(&l1)).starts_with("empty: unlimited"));
         assert!(borrow_as_instances(Some("RESERVE"), None, Some(&l1)).contains("never"));
     }
 

@@ -58,7 +58,7 @@ pub fn ModelField() -> impl IntoView {
         let t = translate::to_model(doc, target);
         *doc = t.doc;
         let title = match target {
-            Model::Kueue => "Switched to the Kueue model: every share is a ClusterQueue of cohort \"quotalab\" (SPEC 12's translation). Undo switches back.",
+            Model::Kueue => "Switched to the Kueue model: every share is a ClusterQueue of cohort \"quotalab\", its limits its nominalQuota. Undo switches back.",
             Model::AwsBatch => "Switched to the AWS Batch model. Undo switches back.",
         };
         app.notice.set(Some(Notice::info(title, t.notes)));
@@ -324,19 +324,19 @@ fn fair_sharing_options() -> Vec<(Value, String)> {
         ),
         (
             json!({}),
-            "on (both strategies, final share first)".to_string(),
+            "on, preemptionStrategies not set (Kueue's default: LessThanOrEqualToFinalShare, then LessThanInitialShare)".to_string(),
         ),
         (
             json!({"strategies": [f, i]}),
-            "on: final share, then initial share".to_string(),
+            "on, preemptionStrategies: [LessThanOrEqualToFinalShare, LessThanInitialShare]".to_string(),
         ),
         (
             json!({"strategies": [f]}),
-            "on: final share only".to_string(),
+            "on, preemptionStrategies: [LessThanOrEqualToFinalShare]".to_string(),
         ),
         (
             json!({"strategies": [i]}),
-            "on: initial share only".to_string(),
+            "on, preemptionStrategies: [LessThanInitialShare]".to_string(),
         ),
     ]
 }

@@ -65,14 +65,22 @@ pub fn Editor() -> impl IntoView {
                 <Section title="General" prefixes=&["name", "description", "seed", "horizon_s", "queue", "format", "model"]>
                     <general::GeneralFields />
                 </Section>
-                <Section title="Instance types and capacity" prefixes=&["instance_types", "capacity"]>
+                <Section title="Instance types and capacity" kueue_title="ResourceFlavors and capacity" prefixes=&["instance_types", "capacity"]>
                     <general::TypesFields />
                 </Section>
                 <Section
                     title="Quota shares"
+                    kueue_title="ClusterQueues"
                     prefixes=&["shares"]
                     count=Signal::derive(move || {
-                        format!("{} / {}", ed.share_names.with(Vec::len), quotalab_engine::model::limits::max_shares(kueue.get()))
+                        // AWS Batch allows 5 shares per queue, worth showing; the Kueue
+                        // model's bound is only a safety limit.
+                        let n = ed.share_names.with(Vec::len);
+                        if kueue.get() {
+                            n.to_string()
+                        } else {
+                            format!("{n} / {}", quotalab_engine::model::limits::max_shares(false))
+                        }
                     })
                 >
                     <shares::SharesFields />
@@ -274,11 +282,15 @@ fn Unclaimed() -> impl IntoView {
 #[component]
 fn Section(
     title: &'static str,
+    /// The title in the Kueue model, when it differs (Kueue's own words).
+    #[prop(optional)]
+    kueue_title: Option<&'static str>,
     prefixes: &'static [&'static str],
     #[prop(optional, into)] count: Option<Signal<String>>,
     children: Children,
 ) -> impl IntoView {
     let ed = use_ed();
+    let kueue = kueue::is_kueue(ed);
     let problems = ed.problems_under(prefixes);
     let node = NodeRef::<leptos::html::Details>::new();
     Effect::new(move |_| {
@@ -291,7 +303,12 @@ fn Section(
     view! {
         <details class="ed-section" open=true node_ref=node>
             <summary>
-                <span class="section-title">{title}</span>
+                <span class="section-title">
+                    {move || match kueue_title {
+                        Some(k) if kueue.get() => k,
+                        _ => title,
+                    }}
+                </span>
                 {count.map(|c| view! { <span class="section-count">{move || c.get()}</span> })}
                 {move || {
                     let n = problems.get();
@@ -394,7 +411,7 @@ fn RawJson() -> impl IntoView {
                 crate::ui::format::thousands((len / 1024) as f64)
             )
         } else {
-            "the scenario file (SPEC 7), in sync with the forms".to_string()
+            "the scenario file (JSON), in sync with the forms".to_string()
         }
     };
     let id = fields::next_id("json");

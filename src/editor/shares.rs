@@ -60,7 +60,14 @@ pub fn rename_share_refs(doc: &mut Value, old: &str, new: &str) {
 /// to another share, and the scenario stays valid at every keystroke.
 #[component]
 fn ShareNameField(index: usize, path: Path) -> impl IntoView {
-    let label = "Share name";
+    let ed0 = use_ed();
+    let label = if ed0.doc.with_untracked(|d| {
+        quotalab_engine::translate::model_of(&d.value) == quotalab_engine::model::Model::Kueue
+    }) {
+        "ClusterQueue name"
+    } else {
+        "Share name"
+    };
     let mut f = bind(&path, label);
     let (ed, value, invalid) = (f.ed, f.value, f.invalid);
     // The text typed but not applied (empty, or another share's name).
@@ -212,13 +219,15 @@ pub fn SharesFields() -> impl IntoView {
                     } else {
                         format!("At most {} quota shares per queue", max.get())
                     }
+                } else if kueue.get() {
+                    "Add a ClusterQueue".to_string()
                 } else {
                     "Add a quota share".to_string()
                 }
             }
             on:click=add
         >
-            "+ Add share"
+            {move || if kueue.get() { "+ Add ClusterQueue" } else { "+ Add share" }}
         </button>
     }
 }
@@ -310,20 +319,34 @@ fn ShareRow(index: usize, len: Memo<usize>) -> impl IntoView {
             }
         }
         <div class="row-fields">
-            <SelectField
-                label="State"
-                path=base.key("state")
-                options=state_options()
-                absent=json!("ENABLED")
-                hint=Signal::derive(move || {
-                    if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
-                        "accepts no new job; still lends".to_string()
+            {
+                let b = base.clone();
+                move || {
+                    // Kueue's stopPolicy Hold is the AWS share state DISABLED: no new
+                    // admission, admitted work runs on, quota still lent.
+                    let (label, options) = if kueue.get() {
+                        ("stopPolicy", vec![(json!("ENABLED"), "None".to_string()), (json!("DISABLED"), "Hold".to_string())])
                     } else {
-                        String::new()
+                        ("State", state_options())
+                    };
+                    view! {
+                        <SelectField
+                            label=label
+                            path=b.key("state")
+                            options=options
+                            absent=json!("ENABLED")
+                            hint=Signal::derive(move || {
+                                if state.with(|s| s.as_ref().and_then(Value::as_str) == Some("DISABLED")) {
+                                    "admits no new workload; still lends".to_string()
+                                } else {
+                                    String::new()
+                                }
+                            })
+                            class="state"
+                        />
                     }
-                })
-                class="state"
-            />
+                }
+            }
         </div>
         <super::contract::AgreementFields base=base.clone() />
         <Messages path=base.clone() />
@@ -387,7 +410,7 @@ fn AwsShareFields(
                     path=base.key("borrow_limit")
                     testid="share-borrow-limit"
                     integer=true
-                    placeholder="-1 = unlimited"
+                    placeholder="empty or -1 = unlimited"
                     disabled=Signal::derive(move || !borrows.get() && borrow.with(Option::is_none))
                     title=Signal::derive(move || {
                         if borrows.get() {
@@ -463,8 +486,8 @@ fn BorrowSlider(path: Path, enabled: Signal<bool>, share: Signal<String>) -> imp
                 last.set_value(n);
                 n
             }
-            SliderState::Above(_) => SLIDER_MAX,
-            SliderState::Unlimited => last.get_value(),
+            // No limit rests at the right end, not at the last limit's place.
+            SliderState::Above(_) | SliderState::Unlimited => SLIDER_MAX,
             SliderState::Invalid => 0,
         }
         .to_string()

@@ -28,7 +28,9 @@ fn row(
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
     });
-    let name = if total {
+    let name = if total && kueue {
+        "All ClusterQueues".to_string()
+    } else if total {
         "All shares".to_string()
     } else {
         s.name.clone()
@@ -53,7 +55,7 @@ fn row(
                 <td class="num" data-col="reclaim-borrowing" data-label="reclaims while borrowing">{count(s.reclaim_while_borrowing)}</td>
                 <td class="num" data-col="fair-sharing" data-label="fair-sharing preempts">{count(s.fair_sharing)}</td>
             })}
-            <td class="num group-start" data-col="entitled" data-label="entitled inst.-h">{format::hours(s.entitled_h)}</td>
+            <td class="num group-start" data-col="entitled" data-label=if kueue { "nominal inst.-h" } else { "entitled inst.-h" }>{format::hours(s.entitled_h)}</td>
             <td class="num" data-col="own" data-label="own inst.-h">{format::hours(s.own_h)}</td>
             <td class="num" data-col="borrowed" data-label="borrowed inst.-h">{format::hours(s.borrowed_h)}</td>
             <td class="num" data-col="lent" data-label="lent inst.-h">{format::hours(s.lent_h)}</td>
@@ -115,7 +117,11 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                                 <th scope="col" class="num" title="by a job of another queue while it borrows (Kueue borrowWithinCohort)">"while borrowing"</th>
                                 <th scope="col" class="num" title="by fair sharing: its queue's dominant resource share was the highest">"fair sharing"</th>
                             })}
-                            <th scope="col" class="num group-start" title="limit × time">"entitled"</th>
+                            {if kueue {
+                                view! { <th scope="col" class="num group-start" title="nominalQuota × time">"nominal"</th> }.into_any()
+                            } else {
+                                view! { <th scope="col" class="num group-start" title="limit × time">"entitled"</th> }.into_any()
+                            }}
                             <th scope="col" class="num" title="quota of admitted jobs within the limit">"own"</th>
                             <th scope="col" class="num" title="quota of admitted jobs beyond the limit">"borrowed"</th>
                             <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>

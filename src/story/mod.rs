@@ -121,14 +121,25 @@ impl StoryState {
     }
 
     /// Moves to step `step` (clamped to the story).
+    /// After a "Try it" edit the story's scenario is put back first (an undoable step):
+    /// every step narrates the story's own scenario.
     pub fn go(self, app: AppState, step: usize) {
+        let mut restore = None;
         self.playing.update(|p| {
             if let Some(p) = p {
                 p.step = step.min(p.story.steps.len() - 1);
+                if p.tried {
+                    restore = Some(p.opened.clone());
+                }
                 p.tried = false;
                 app.cursor.set(Some(p.story.steps[p.step].t_s));
             }
         });
+        if let Some(text) = restore {
+            if app.scenario.with_untracked(|t| t != text.as_str()) {
+                app.scenario.set(text.as_str().to_string());
+            }
+        }
     }
 
     /// Leaves the story; the scenario stays as it stands.
@@ -270,7 +281,10 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
                 .filter_map(|i| all.item(i)?.dyn_into::<web_sys::Element>().ok())
                 .find(|e| e.get_attribute("data-share").as_deref() == Some(share))
         }
-        Highlight::Job { .. } => q("[data-testid=chart-timeline]"),
+        // The job's own history (the story selects the job); the timeline until it is open.
+        Highlight::Job { .. } => {
+            q("[data-testid=job-history]").or_else(|| q("[data-testid=chart-timeline]"))
+        }
         Highlight::Event { event, job } => {
             let rows = doc
                 .query_selector_all(&format!("[data-testid=event-row][data-kind={event}]"))
@@ -341,6 +355,13 @@ pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> Vec<String> {
         }
     }
     found
+}
+
+/// Scrolls a highlight's element into view (the "Look at" buttons).
+fn scroll_to(h: &Highlight) {
+    if let Some(el) = document_opt().and_then(|d| target(&d, h)) {
+        el.scroll_into_view_with_bool(true);
+    }
 }
 
 /// ①, ②... (the badges and the narration's list use the same numbers).
@@ -418,6 +439,10 @@ pub fn StoryCard() -> impl IntoView {
                 e.prevent_default();
                 st.go(app, step.saturating_sub(1));
             }
+            "Escape" => {
+                e.prevent_default();
+                st.leave();
+            }
             _ => {}
         }
     });
@@ -480,10 +505,23 @@ pub fn StoryCard() -> impl IntoView {
             <p class="story-kicker">{format!("Story: {} · step {} of {n}", p.story.title, p.step + 1)}</p>
             <h2 class="story-step-title" id="story-step-title">{step.title.clone()}</h2>
             <p class="story-text" data-testid="story-text">{step.text.clone()}</p>
-            {(!looks.is_empty()).then(|| view! {
-                <p class="story-look">"Look at: " {looks.join(", ")}
-                    {(!missing.is_empty()).then(|| format!(" (not on screen now: {})", missing.join(", ")))}
-                </p>
+            {(!looks.is_empty()).then(|| {
+                // Each place is a button that scrolls it into view: a step may point at
+                // several, and only the first is scrolled to by itself.
+                let links = step.highlight.iter().cloned().zip(looks.clone()).enumerate().map(|(i, (h, l))| {
+                    let gone = missing.contains(&l);
+                    view! {
+                        {(i > 0).then_some(", ")}
+                        <button type="button" class="link-button story-look-at" data-testid="story-look-at"
+                            disabled=gone
+                            on:click=move |_| scroll_to(&h)>{l}</button>
+                    }
+                }).collect_view();
+                view! {
+                    <p class="story-look">"Look at: " {links}
+                        {(!missing.is_empty()).then(|| format!(" (not on screen now: {})", missing.join(", ")))}
+                    </p>
+                }
             })}
             {try_view}
             <div class="story-nav">
@@ -495,7 +533,7 @@ pub fn StoryCard() -> impl IntoView {
                 }}
                 <button type="button" class="story-leave" data-testid="story-leave" on:click=move |_| st.leave()>"Leave story"</button>
             </div>
-            <p class="story-keys">"The ← and → keys also move between steps. Leaving keeps the scenario as it is now."</p>
+            <p class="story-keys">"The ← and → keys also move between steps, Escape leaves. Leaving keeps the scenario as it is now."</p>
         })
     };
     view! {

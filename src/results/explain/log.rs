@@ -27,10 +27,15 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
     match e.kind {
         EventKind::Submit => "submitted to its share's queue".into(),
         EventKind::Dispatch => {
-            if e.borrowing == Some(true) {
-                "admitted, borrowing beyond its share's limit (it can be reclaimed)".into()
+            let limit = if d.kueue.is_some() {
+                "its ClusterQueue's nominal quota"
             } else {
-                "admitted within its share's limit".into()
+                "its share's limit"
+            };
+            if e.borrowing == Some(true) {
+                format!("admitted, borrowing beyond {limit} (it can be reclaimed)")
+            } else {
+                format!("admitted within {limit}")
             }
         }
         EventKind::Start => "instances held: starting up".into(),
