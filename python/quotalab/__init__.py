@@ -20,13 +20,14 @@ from ._api import (
     import_config,
     import_history,
     report,
+    review,
     run,
     summary,
     validate,
 )
 from ._errors import ScenarioError, ScenarioWarning
 from ._quotalab import MAX_FILE_BYTES, VERSION
-from ._results import Comparison, Exported, Imported, Report, Result, Validation
+from ._results import Comparison, Exported, Imported, Report, Result, Review, Validation
 from ._sweep import sweep, sweep_lines
 
 __version__ = VERSION
@@ -38,6 +39,7 @@ __all__ = [
     "Imported",
     "Report",
     "Result",
+    "Review",
     "ScenarioError",
     "ScenarioWarning",
     "Validation",
@@ -47,6 +49,7 @@ __all__ = [
     "import_config",
     "import_history",
     "report",
+    "review",
     "run",
     "summary",
     "sweep",

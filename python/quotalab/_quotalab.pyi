@@ -11,6 +11,8 @@ Triple = tuple[str, str, str]
 
 MAX_FILE_BYTES: int
 VERSION: str
+HISTORY_NEEDS_SHARES: str
+REVIEW_MAX_SEEDS: int
 
 class EngineError(ValueError): ...
 
@@ -22,7 +24,9 @@ def validate(text: str) -> tuple[str, tuple[int, int, int], list[Triple]]: ...
 def compare(
     text: str, summary: bool = False
 ) -> tuple[str, list[tuple[str, str]], list[Triple]]: ...
-def report(text: str, compare: bool = False) -> tuple[str, list[Triple]]: ...
+def report(
+    text: str, compare: bool = False, review: Optional[tuple[str, str]] = None
+) -> tuple[str, list[Triple]]: ...
 def import_config(
     files: Sequence[tuple[str, str]],
     format: str,
@@ -30,9 +34,34 @@ def import_config(
     resource: Optional[str] = None,
     flavor_map: Optional[str] = None,
     into: Optional[str] = None,
+    cluster: Optional[str] = None,
 ) -> tuple[str, list[Triple]]: ...
+def import_history(
+    files: Sequence[tuple[str, str]],
+    configs: Sequence[tuple[str, str]],
+    into: Optional[tuple[str, str]] = None,
+    from_: Optional[str] = None,
+    to: Optional[str] = None,
+    resource: Optional[str] = None,
+    flavor_map: Optional[str] = None,
+    queue: Optional[str] = None,
+) -> tuple[str, list[Triple]]: ...
+def review(
+    current: tuple[str, str],
+    proposed: tuple[str, str],
+    jobs: Optional[tuple[str, str]] = None,
+    seeds: Optional[int] = None,
+    fail_on: Sequence[str] = ...,
+    resource: Optional[str] = None,
+    flavor_map: Optional[str] = None,
+    queue: Optional[str] = None,
+) -> tuple[str, str, list[str], list[Triple]]: ...
 def export_config(
-    text: str, format: str, queue: Optional[str] = None, resource: Optional[str] = None
+    text: str,
+    format: str,
+    queue: Optional[str] = None,
+    resource: Optional[str] = None,
+    cluster_arn: Optional[str] = None,
 ) -> tuple[str, list[Triple]]: ...
 
 class Plan:

@@ -147,6 +147,108 @@ class Comparison:
         )
 
 
+class Review:
+    """``quotasim review`` (SPEC 16): two configurations on the same jobs, per share.
+
+    ``json`` is byte for byte what ``quotasim review --json`` prints
+    (``quotalab-review/v1``, docs/REVIEW.md) and ``text`` what it prints without
+    ``--json``; ``data`` is the JSON parsed. ``failed`` says whether a ``fail_on`` rule was
+    crossed (``quotasim review`` then exits 1) and ``crossed`` lists the lines it writes for
+    them (``team-b: completion_p90>+10% crossed: +48.7% (...)``).
+    """
+
+    json: str
+    text: str
+    crossed: list[str]
+    warnings: list[Problem]
+
+    def __init__(
+        self, json_text: str, table: str, crossed: list[str], warnings: list[Problem]
+    ) -> None:
+        self.json = json_text
+        self.text = table
+        self.crossed = list(crossed)
+        self.warnings = warnings
+
+    def __repr__(self) -> str:
+        d = self.data
+        state = "crossed a rule" if self.failed else "no rule crossed"
+        return (
+            f"<quotalab.Review: {d['current']} -> {d['proposed']}, "
+            f"{len(d['shares'])} shares, {len(d['seeds'])} seeds, {state}>"
+        )
+
+    def __str__(self) -> str:
+        return self.text
+
+    @cached_property
+    def data(self) -> dict[str, Any]:
+        return json.loads(self.json)
+
+    @property
+    def failed(self) -> bool:
+        return bool(self.crossed)
+
+    @property
+    def seeds(self) -> list[int]:
+        return list(self.data["seeds"])
+
+    @cached_property
+    def shares(self) -> pd.DataFrame:
+        """Every share's table, as the CLI prints it but with the full numbers: one row per
+        share and metric (index ``share``, ``metric``; shares worst first, metrics in the
+        CLI's order), columns ``unit``, ``current``, ``proposed`` (medians over seeds),
+        ``change`` (median of the per-seed changes, PROPOSED - CURRENT), ``relative``
+        (``change / current``; NaN for a change from 0), ``band.p10``, ``band.median``,
+        ``band.p90`` (over seeds) and the share's ``matched`` and ``thin``."""
+        rows, index = [], []
+        for share in self.data["shares"]:
+            for metric, m in share["metrics"].items():
+                index.append((share["name"], metric))
+                rows.append(
+                    {
+                        "unit": m["unit"],
+                        "current": m["current"],
+                        "proposed": m["proposed"],
+                        "change": m["change"],
+                        "relative": m["relative"],
+                        "band.p10": m["band"]["p10"],
+                        "band.median": m["band"]["median"],
+                        "band.p90": m["band"]["p90"],
+                        "matched": share["matched"],
+                        "thin": share["thin"],
+                    }
+                )
+        columns = [
+            "unit",
+            "current",
+            "proposed",
+            "change",
+            "relative",
+            "band.p10",
+            "band.median",
+            "band.p90",
+            "matched",
+            "thin",
+        ]
+        frame = pd.DataFrame(rows, columns=columns)
+        frame["relative"] = frame["relative"].astype(float)
+        frame.index = pd.MultiIndex.from_tuples(index, names=["share", "metric"])
+        return frame
+
+    @cached_property
+    def jobs(self) -> pd.DataFrame:
+        """Per share (index ``share``, worst first): ``matched`` jobs, ``thin``, and each
+        side's job counts (``current.succeeded``, ``proposed.unfinished``...), medians over
+        seeds."""
+        shares = self.data["shares"]
+        frame = pd.json_normalize(
+            [{"matched": s["matched"], "thin": s["thin"], **s["jobs"]} for s in shares]
+        )
+        frame.index = pd.Index([s["name"] for s in shares], name="share")
+        return frame
+
+
 class Validation:
     """``quotasim validate``: ``text`` is its line (``valid: 3 shares, ...``)."""
 

@@ -13,9 +13,10 @@ use std::io::Read;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyIndexError, PyValueError};
 use pyo3::prelude::*;
+use quotalab_engine::analysis::review::{self, Input, JobsSource, ReviewOptions};
 use quotalab_engine::analysis::sweep::{self, Sweep, Vary};
 use quotalab_engine::config::{
-    self, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
+    self, history, hyperpod, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
 };
 use quotalab_engine::input::path::Path;
 use quotalab_engine::pipeline::{self, Product, RunOptions};
@@ -42,6 +43,14 @@ type Validated = (String, (usize, usize, usize), Vec<Triple>);
 
 /// `compare`'s answer: the printed output, (policy, its output) per policy, the warnings.
 type Compared = (String, Vec<(String, String)>, Vec<Triple>);
+
+/// `review`'s answer: the `--json` output, the table, the lines of the crossed rules (as
+/// the CLI writes them after `crossed: `) and the warnings.
+type Reviewed = (String, String, Vec<String>, Vec<Triple>);
+
+/// `quotasim import history`'s refusal when no configuration gives the shares (crates/cli
+/// `config_cmd.rs`, word for word).
+const HISTORY_NEEDS_SHARES: &str = "a configuration is needed for the shares: give --config FILE (AWS JSON or Kueue YAML) or --into SCENARIO";
 
 fn triples(problems: &[Problem]) -> Vec<Triple> {
     problems
@@ -168,21 +177,29 @@ fn compare(py: Python<'_>, text: &str, summary: bool) -> PyResult<Compared> {
     Ok((printed(out.0), out.1, out.2))
 }
 
-/// `quotasim report FILE [--compare]`: the HTML (as written with `-o`) and the warnings.
+/// `quotasim report FILE [--compare] [--review PROPOSED]`: the HTML (as written with `-o`)
+/// and the warnings. `review` is the proposal's (name, text), read as the CLI reads it.
 #[pyfunction]
-#[pyo3(signature = (text, compare=false))]
-fn report(py: Python<'_>, text: &str, compare: bool) -> PyResult<(String, Vec<Triple>)> {
-    let options = quotalab_report::Options { compare };
+#[pyo3(signature = (text, compare=false, review=None))]
+fn report(
+    py: Python<'_>,
+    text: &str,
+    compare: bool,
+    review: Option<(String, String)>,
+) -> PyResult<(String, Vec<Triple>)> {
+    let options = quotalab_report::Options { compare, review };
     let report = py
         .detach(|| quotalab_report::build_with(text, &options))
         .map_err(fail)?;
     Ok((report.html, triples(&report.warnings)))
 }
 
-/// `quotasim import aws|kueue FILE... [--queue] [--resource] [--flavor-map] [--into]`:
-/// `files` are (name, text) pairs as read; the printed scenario and the warnings.
+/// `quotasim import aws|kueue|hyperpod FILE... [--queue] [--resource] [--flavor-map]
+/// [--cluster] [--into]`: `files` are (name, text) pairs as read; the printed scenario and
+/// the warnings.
 #[pyfunction]
-#[pyo3(signature = (files, format, queue=None, resource=None, flavor_map=None, into=None))]
+#[pyo3(signature = (files, format, queue=None, resource=None, flavor_map=None, into=None, cluster=None))]
+#[allow(clippy::too_many_arguments)]
 fn import_config(
     py: Python<'_>,
     files: Vec<(String, String)>,
@@ -191,12 +208,18 @@ fn import_config(
     resource: Option<String>,
     flavor_map: Option<String>,
     into: Option<String>,
+    cluster: Option<String>,
 ) -> PyResult<(String, Vec<Triple>)> {
-    let format = Format::parse(format).ok_or_else(|| {
-        PyValueError::new_err(format!(
-            "format must be \"aws\" or \"kueue\" (got {format:?})"
-        ))
-    })?;
+    let hyperpod = format == "hyperpod";
+    let format = match Format::parse(format) {
+        Some(f) => Some(f),
+        None if hyperpod => None,
+        None => {
+            return Err(PyValueError::new_err(format!(
+                "format must be \"aws\", \"kueue\" or \"hyperpod\" (got {format:?})"
+            )))
+        }
+    };
     let flavor_map = match flavor_map {
         Some(m) => config::parse_flavor_map(&m).map_err(|p| fail(vec![p]))?,
         None => Vec::new(),
@@ -212,7 +235,10 @@ fn import_config(
                 .iter()
                 .map(|(f, t)| (f.as_str(), t.as_str()))
                 .collect();
-            let imported = config::import_files(&refs, format, &opts)?;
+            let imported = match format {
+                Some(format) => config::import_files(&refs, format, &opts)?,
+                None => hyperpod::import_files(&refs, &hyperpod::ImportOptions { cluster })?,
+            };
             match &into {
                 Some(base) => config::merge_into(&imported, base),
                 None => Ok(imported),
@@ -222,35 +248,181 @@ fn import_config(
     Ok((printed(imported.scenario_json), triples(&imported.warnings)))
 }
 
-/// `quotasim export aws [--script] [--queue] | kueue [--resource] FILE`: `format` is `aws`,
-/// `aws-script` or `kueue`; the printed text and the warnings.
+/// `quotasim import history FILE... [--config FILE...] [--from T] [--to T] [--resource]
+/// [--flavor-map] [--queue] [--into SCENARIO]`: `files`, `configs` and `into` are (name,
+/// text) as read; the printed scenario and the warnings. The shares come from the
+/// configurations (merged into `into` when given) or from `into` alone, as the CLI decides.
 #[pyfunction]
-#[pyo3(signature = (text, format, queue=None, resource=None))]
+#[pyo3(signature = (files, configs, into=None, from_=None, to=None, resource=None, flavor_map=None, queue=None))]
+#[allow(clippy::too_many_arguments)]
+fn import_history(
+    py: Python<'_>,
+    files: Vec<(String, String)>,
+    configs: Vec<(String, String)>,
+    into: Option<(String, String)>,
+    from_: Option<String>,
+    to: Option<String>,
+    resource: Option<String>,
+    flavor_map: Option<String>,
+    queue: Option<String>,
+) -> PyResult<(String, Vec<Triple>)> {
+    let flavor_map = flavor_map_of(flavor_map.as_deref()).map_err(|p| fail(vec![p]))?;
+    if configs.is_empty() && into.is_none() {
+        return Err(fail_line(HISTORY_NEEDS_SHARES.to_string()));
+    }
+    let opts = history::HistoryOptions {
+        resource: resource.unwrap_or_else(|| ImportOptions::DEFAULT_RESOURCE.to_string()),
+        flavor_map,
+        queue,
+        from: from_,
+        to,
+    };
+    let imported = py
+        .detach(|| {
+            let refs: Vec<(&str, &str)> = files
+                .iter()
+                .map(|(f, t)| (f.as_str(), t.as_str()))
+                .collect();
+            let cfg: Vec<(&str, &str)> = configs
+                .iter()
+                .map(|(f, t)| (f.as_str(), t.as_str()))
+                .collect();
+            let into = into.as_ref().map(|(f, t)| (f.as_str(), t.as_str()));
+            let shares = match into {
+                Some(into) if cfg.is_empty() => history::Shares::Scenario(into.0, into.1),
+                into => history::Shares::Config { files: &cfg, into },
+            };
+            history::import(&refs, shares, &opts)
+        })
+        .map_err(fail)?;
+    Ok((printed(imported.scenario_json), triples(&imported.warnings)))
+}
+
+/// An input read by Python as the engine's review sees it.
+fn input((name, text): &(String, String)) -> Input<'_> {
+    Input { name, text }
+}
+
+/// A flavor map given to the native module is checked as the CLI checks `--flavor-map`:
+/// its problem, or the map.
+fn flavor_map_of(m: Option<&str>) -> Result<Vec<(String, String)>, Problem> {
+    match m {
+        Some(m) => config::parse_flavor_map(m),
+        None => Ok(Vec::new()),
+    }
+}
+
+/// `quotasim review CURRENT PROPOSED [--jobs FILE] [--seeds N] [--fail-on RULE...]
+/// [--resource] [--flavor-map] [--queue]`: `current`, `proposed` and `jobs` are (name,
+/// text) as read. Every seed's two runs on the rayon pool (all cores), as the CLI; the JSON
+/// (`--json`), the table, the crossed rules' lines and the warnings of one review.
+#[pyfunction]
+#[pyo3(signature = (current, proposed, jobs=None, seeds=None, fail_on=Vec::new(), resource=None, flavor_map=None, queue=None))]
+#[pyo3(name = "review")]
+#[allow(clippy::too_many_arguments)]
+fn review_configs(
+    py: Python<'_>,
+    current: (String, String),
+    proposed: (String, String),
+    jobs: Option<(String, String)>,
+    seeds: Option<u64>,
+    fail_on: Vec<String>,
+    resource: Option<String>,
+    flavor_map: Option<String>,
+    queue: Option<String>,
+) -> PyResult<Reviewed> {
+    // The CLI's order: the rules' and the flavor map's problems together, before any file.
+    let mut problems = Vec::new();
+    let mut rules = Vec::new();
+    for r in &fail_on {
+        match review::parse_rule(r) {
+            Ok(rule) => rules.push(rule),
+            Err(p) => problems.push(p),
+        }
+    }
+    let flavor_map = flavor_map_of(flavor_map.as_deref()).unwrap_or_else(|p| {
+        problems.push(p);
+        Vec::new()
+    });
+    if !problems.is_empty() {
+        return Err(fail(problems));
+    }
+    let opts = ReviewOptions {
+        seeds,
+        import: ImportOptions {
+            queue,
+            resource: resource.unwrap_or_else(|| ImportOptions::DEFAULT_RESOURCE.to_string()),
+            flavor_map,
+        },
+        rules,
+    };
+    let result = py
+        .detach(|| {
+            let jobs = match &jobs {
+                Some(j) => JobsSource::Scenario(input(j)),
+                None => JobsSource::Current,
+            };
+            let plan = review::Plan::new(input(&current), input(&proposed), jobs, &opts)?;
+            let runs = (0..plan.seeds().len())
+                .into_par_iter()
+                .map(|k| plan.run(k))
+                .collect::<Result<Vec<_>, _>>()?;
+            let result = plan.finish(runs);
+            Ok::<_, Vec<Problem>>((
+                printed(review::json_text(&result)),
+                printed(review::table_text(&result)),
+                result.crossings.iter().map(review::crossing_line).collect(),
+                triples(&result.warnings),
+            ))
+        })
+        .map_err(fail)?;
+    Ok(result)
+}
+
+/// `quotasim export aws [--script] [--queue] | kueue [--resource] [--patch] | hyperpod
+/// [--script] [--cluster-arn] FILE`: `format` is `aws`, `aws-script`, `kueue`,
+/// `kueue-patch`, `hyperpod` or `hyperpod-script`; the printed text and the warnings.
+#[pyfunction]
+#[pyo3(signature = (text, format, queue=None, resource=None, cluster_arn=None))]
 fn export_config(
     py: Python<'_>,
     text: &str,
     format: &str,
     queue: Option<String>,
     resource: Option<String>,
+    cluster_arn: Option<String>,
 ) -> PyResult<(String, Vec<Triple>)> {
-    let format = match format {
-        "aws" => ExportFormat::AwsJson,
-        "aws-script" => ExportFormat::AwsScript,
-        "kueue" => ExportFormat::Kueue,
+    let engine_format = match format {
+        "aws" => Some(ExportFormat::AwsJson),
+        "aws-script" => Some(ExportFormat::AwsScript),
+        "kueue" => Some(ExportFormat::Kueue),
+        "kueue-patch" => Some(ExportFormat::KueuePatch),
+        "hyperpod" | "hyperpod-script" => None,
         other => {
             return Err(PyValueError::new_err(format!(
-                "format must be \"aws\", \"aws-script\" or \"kueue\" (got {other:?})"
+                "format must be \"aws\", \"aws-script\", \"kueue\", \"kueue-patch\", \"hyperpod\" or \"hyperpod-script\" (got {other:?})"
             )))
         }
     };
-    let defaults = ExportOptions::default();
-    let opts = ExportOptions {
-        queue: queue.unwrap_or(defaults.queue),
-        resource: resource.unwrap_or(defaults.resource),
-    };
-    let exported = py
-        .detach(|| config::export(text, format, &opts))
-        .map_err(fail)?;
+    let exported = match engine_format {
+        Some(engine_format) => {
+            let defaults = ExportOptions::default();
+            let opts = ExportOptions {
+                queue: queue.unwrap_or(defaults.queue),
+                resource: resource.unwrap_or(defaults.resource),
+            };
+            py.detach(|| config::export(text, engine_format, &opts))
+        }
+        None => {
+            let opts = hyperpod::ExportOptions {
+                cluster_arn: cluster_arn
+                    .unwrap_or_else(|| hyperpod::DEFAULT_CLUSTER_ARN.to_string()),
+                script: format == "hyperpod-script",
+            };
+            py.detach(|| hyperpod::export(text, &opts))
+        }
+    }
+    .map_err(fail)?;
     Ok((printed(exported.text), triples(&exported.warnings)))
 }
 
@@ -424,6 +596,8 @@ fn vary(path: &str, spec: &str) -> Result<Vary, Problem> {
 fn _quotalab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("EngineError", m.py().get_type::<EngineError>())?;
     m.add("MAX_FILE_BYTES", MAX_FILE_BYTES)?;
+    m.add("HISTORY_NEEDS_SHARES", HISTORY_NEEDS_SHARES)?;
+    m.add("REVIEW_MAX_SEEDS", review::MAX_SEEDS)?;
     m.add("VERSION", env!("CARGO_PKG_VERSION"))?;
     m.add_class::<Plan>()?;
     m.add_function(wrap_pyfunction!(read_input, m)?)?;
@@ -434,6 +608,8 @@ fn _quotalab(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(compare, m)?)?;
     m.add_function(wrap_pyfunction!(report, m)?)?;
     m.add_function(wrap_pyfunction!(import_config, m)?)?;
+    m.add_function(wrap_pyfunction!(import_history, m)?)?;
+    m.add_function(wrap_pyfunction!(review_configs, m)?)?;
     m.add_function(wrap_pyfunction!(export_config, m)?)?;
     Ok(())
 }

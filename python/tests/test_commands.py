@@ -207,11 +207,6 @@ def test_report_is_the_clis_file(cli, tmp_path, compare):
     assert written.read_bytes() == out.read_bytes()
 
 
-def test_import_history_says_what_is_missing():
-    with pytest.raises(NotImplementedError, match="config::history"):
-        quotalab.import_history("workloads.yaml")
-
-
 def test_the_package_is_typed():
     pkg = Path(quotalab.__file__).parent
     assert (pkg / "py.typed").exists()

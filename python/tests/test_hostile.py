@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import threading
 import time
+import warnings
 
 import pytest
 from conftest import ROOT
@@ -162,4 +163,28 @@ def test_a_run_releases_the_gil():
     elapsed = time.monotonic() - start
     assert elapsed > 0.05
     # Holding the GIL would leave this loop a few switch intervals (5 ms each) at most.
+    assert ticks > 10 * (elapsed / 0.005)
+
+
+def test_a_review_releases_the_gil():
+    # Each seed's two runs go to the cores without the GIL: this thread keeps running.
+    done = threading.Event()
+    ticks = 0
+
+    def work():
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", quotalab.ScenarioWarning)
+            for _ in range(2):
+                quotalab.review(PHILLY, PHILLY, seeds=4)
+        done.set()
+
+    t = threading.Thread(target=work)
+    start = time.monotonic()
+    t.start()
+    while not done.is_set():
+        ticks += 1
+        time.sleep(0)
+    t.join()
+    elapsed = time.monotonic() - start
+    assert elapsed > 0.05
     assert ticks > 10 * (elapsed / 0.005)
