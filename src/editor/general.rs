@@ -32,7 +32,7 @@ pub fn GeneralFields() -> impl IntoView {
             <NumField
                 label="Horizon (s)"
                 path=root.key("horizon_s")
-                placeholder="none: run to the end"
+                placeholder="none (to the end)"
                 title="The run stops at this time; jobs not ended are unfinished"
             />
             <SelectField
@@ -101,6 +101,17 @@ fn sum_of_limits(doc: &Value, ty: &str) -> i64 {
                 .sum()
         })
         .unwrap_or(0)
+}
+
+/// What a type's accelerators are called: Trainium and Inferentia chips are not GPUs.
+pub fn accelerator_word(ty: &str, one: bool) -> &'static str {
+    let chip = ty.contains(".trn") || ty.contains(".inf");
+    match (chip, one) {
+        (true, true) => "accelerator chip",
+        (true, false) => "accelerator chips",
+        (false, true) => "GPU",
+        (false, false) => "GPUs",
+    }
 }
 
 /// GPUs and price of a type: declared, else the catalogue's.
@@ -181,11 +192,13 @@ pub fn TypesFields() -> impl IntoView {
                             <div class="type-facts">
                                 <span class="type-name">{ty.clone()}</span>
                                 <span class="type-meta">
-                                    {move || {
+                                    {
+                                        let ty = ty.clone();
+                                        move || {
                                         let (g, p, builtin) = facts.get();
                                         format!(
-                                            "{g} GPU{} · {p}/h{}",
-                                            if g == "1" { "" } else { "s" },
+                                            "{g} {} · {p}/h{}",
+                                            accelerator_word(&ty, g == "1"),
                                             if builtin { " · built-in" } else { "" },
                                         )
                                     }}

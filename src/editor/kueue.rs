@@ -209,12 +209,42 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
         bwc.with(|v| v.as_ref().and_then(Value::as_str) == Some("lower_priority"))
     });
     let standalone = Signal::derive(move || cohort.with(Option::is_none));
+    // Leaving the cohort: borrowingLimit and lendingLimit only apply in a cohort (Kueue
+    // refuses them alone), so they go with it, said in a notice; Undo brings them back.
+    let leave_path = base.clone();
+    let app = ed.app;
+    let on_cohort: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
+        if !new.is_null() {
+            return;
+        }
+        let mut dropped = Vec::new();
+        for (key, word) in [
+            ("borrowing_limit", "borrowingLimit"),
+            ("lending_limit", "lendingLimit"),
+        ] {
+            let p = leave_path.key(key);
+            if p.get(doc).is_some() {
+                p.set(doc, None);
+                dropped.push(word);
+            }
+        }
+        if !dropped.is_empty() {
+            app.notice.set(Some(Notice::info(
+                format!(
+                    "The ClusterQueue left its cohort, so its {} went with it (they apply only in a cohort). Undo puts them back.",
+                    dropped.join(" and ")
+                ),
+                Vec::new(),
+            )));
+        }
+    });
     view! {
         <div class="row-fields">
             <SelectField
                 label="Cohort"
                 path=base.key("cohort")
                 options=cohort_options(ed, "none: stands alone", None)
+                on_change=on_cohort
                 testid="share-cohort"
                 hint=Signal::derive(move || {
                     if standalone.get() {

@@ -138,6 +138,9 @@ fn key_words(key: &str) -> String {
         "set_priority" => Some("priority change"),
         "update_share" => Some("share change"),
         "poisson_per_hour" => Some("jobs per hour"),
+        "borrow_limit" => Some("borrow limit (%)"),
+        "borrowing_limit" => Some("borrowingLimit"),
+        "lending_limit" => Some("lendingLimit"),
         _ => None,
     };
     if let Some(k) = known {
@@ -145,6 +148,65 @@ fn key_words(key: &str) -> String {
     }
     let k = key.strip_suffix("_s").unwrap_or(key);
     k.replace('_', " ")
+}
+
+/// A command-line message in the page's words: no `--vary ARG:` prefix or usage hint,
+/// comparisons and large numbers as people write them ("must be at least -1 (got -5)",
+/// "at most 100,000 values per sweep"), FROM / TO / STEP as the form's fields.
+pub fn plain_message(m: &str) -> String {
+    let mut m = m.to_string();
+    if let Some(rest) = m.strip_prefix("--vary ") {
+        // "--vary PATH=FROM..TO:STEP: what" -> "what" (the form shows the range).
+        if let Some(i) = rest.find(": ") {
+            m = rest[i + 2..].to_string();
+        }
+    }
+    if let Some(i) = m.find(" (expected PATH=") {
+        m.truncate(i);
+    }
+    for (from, to) in [
+        ("must be >= ", "must be at least "),
+        ("must be <= ", "must be at most "),
+        ("must be > ", "must be more than "),
+        ("must be < ", "must be less than "),
+        ("STEP must be", "Step must be"),
+        ("TO must be >= FROM", "To must be at least From"),
+        ("FROM ", "From "),
+        ("TO ", "To "),
+        ("STEP ", "Step "),
+        ("per --vary", "per sweep"),
+        (", not a string", ", not text"),
+    ] {
+        m = m.replace(from, to);
+    }
+    group_long_numbers(&m)
+}
+
+/// Runs of five or more digits (not after a '.') with thousands separators.
+fn group_long_numbers(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i].is_ascii_digit() && (i == 0 || b[i - 1] != b'.') {
+            let start = i;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+            let run = &s[start..i];
+            match run.parse::<u64>() {
+                Ok(n) if run.len() >= 5 && !run.starts_with('0') => {
+                    out.push_str(&crate::ui::format::thousands(n as f64));
+                }
+                _ => out.push_str(run),
+            }
+        } else {
+            let c = s[i..].chars().next().unwrap_or(' ');
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
 }
 
 /// Where a JSON path is, in the editor's words: `jobs[0].share` is "Explicit job 1, share".
@@ -183,12 +245,16 @@ pub fn place(path: &str) -> String {
                     }
                     other => capitalized(&key_words(other)),
                 }
-            } else if key == "limits" || key == "capacity" {
-                out.push(format!(
-                    "{} {}",
-                    key_words(key),
-                    tail.trim_start_matches('.')
-                ));
+            } else if matches!(
+                key,
+                "limits" | "capacity" | "borrowing_limit" | "lending_limit"
+            ) {
+                // Per-type maps: the rest is an instance type's name, dots and all.
+                out.push(
+                    format!("{} {}", key_words(key), tail.trim_start_matches('.'))
+                        .trim_end()
+                        .to_string(),
+                );
                 return out.join(", ");
             } else {
                 key_words(key)
@@ -230,7 +296,32 @@ mod tests {
     #[test]
     fn places_in_words() {
         assert_eq!(place("jobs[0].share"), "Explicit job 1, share");
-        assert_eq!(place("shares[2].borrow_limit"), "Share 3, borrow limit");
+        assert_eq!(place("shares[2].borrow_limit"), "Share 3, borrow limit (%)");
+        assert_eq!(place("shares[0].limits"), "Share 1, limits");
+        assert_eq!(
+            plain_message("--vary shares[0].borrow_limit=0..100000:1: 100001 values: at most 100000 per --vary"),
+            "100,001 values: at most 100,000 per sweep"
+        );
+        assert_eq!(
+            plain_message("must be >= -1 (got -5)"),
+            "must be at least -1 (got -5)"
+        );
+        assert_eq!(
+            plain_message(
+                "--vary x=a..1:1: FROM \"a\" is not a number (expected PATH=FROM..TO:STEP, e.g. y)"
+            ),
+            "From \"a\" is not a number"
+        );
+        assert_eq!(
+            plain_message("must be a whole number, not a string"),
+            "must be a whole number, not text"
+        );
+        assert_eq!(plain_message("at 0.12345 s"), "at 0.12345 s");
+        // Per-type maps keep the type's dots (issue #34: "borrowing limit, ml, g5, xlarge").
+        assert_eq!(
+            place("shares[0].borrowing_limit.ml.g5.xlarge"),
+            "Share 1, borrowingLimit ml.g5.xlarge"
+        );
         assert_eq!(place("capacity.ml.g5.xlarge"), "Capacity, ml.g5.xlarge");
         assert_eq!(
             place("shares[0].limits.ml.g5.xlarge"),

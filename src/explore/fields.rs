@@ -17,8 +17,132 @@ pub struct Field {
     pub path: String,
     /// In the editor's words, with the share's name (`research: borrow limit`).
     pub label: String,
-    /// Its value now (the default range's centre).
+    /// Its value now (the default range's centre); for an unset field, the value the
+    /// sweep starts from.
     pub value: f64,
+    /// `Some(what unset means)` for a field the scenario does not write ("no limit"): the
+    /// sweep writes it ([`with_field`]) before planning.
+    pub unset: Option<&'static str>,
+}
+
+/// The scenario `text` with field `f` written at its starting value when it is unset (the
+/// engine's sweep varies only fields that exist); `text` itself otherwise.
+pub fn with_field(text: &str, f: &Field) -> String {
+    if f.unset.is_none() {
+        return text.to_string();
+    }
+    let Ok(mut doc) = serde_json::from_str::<Value>(text) else {
+        return text.to_string();
+    };
+    if let Some((entry, key, ty)) = split_unset(&f.path) {
+        if let Some(item) = entry_mut(&mut doc, &entry) {
+            let v = Value::from(f.value);
+            match ty {
+                None => {
+                    item[key] = v;
+                }
+                Some(t) => {
+                    if !item.get(key).is_some_and(Value::is_object) {
+                        item[key] = Value::Object(Default::default());
+                    }
+                    item[key][t] = v;
+                }
+            }
+        }
+    }
+    serde_json::to_string(&doc).unwrap_or_else(|_| text.to_string())
+}
+
+/// `shares[2].borrowing_limit.ml.g5.xlarge` as (`shares[2]`, `borrowing_limit`,
+/// `Some("ml.g5.xlarge")`).
+fn split_unset(path: &str) -> Option<(String, &str, Option<&str>)> {
+    let close = path.find(']')?;
+    let entry = path[..=close].to_string();
+    let rest = path[close + 1..].strip_prefix('.')?;
+    match rest.split_once('.') {
+        Some((key, ty)) => Some((entry, key, Some(ty))),
+        None => Some((entry, rest, None)),
+    }
+}
+
+fn entry_mut<'a>(doc: &'a mut Value, entry: &str) -> Option<&'a mut Value> {
+    let (list, i) = entry.split_once('[')?;
+    let i: usize = i.trim_end_matches(']').parse().ok()?;
+    doc.get_mut(list)?.get_mut(i)
+}
+
+/// The numeric settings of the model a scenario leaves unset, each with the value a sweep
+/// starts from and what unset means: an AWS LEND_AND_BORROW share's borrow limit (100 %),
+/// a Kueue ClusterQueue's or cohort's borrowingLimit and lendingLimit per flavor of its
+/// quota (its quota), and fair-sharing weights (1).
+fn unset_fields(doc: &Value) -> Vec<(String, f64, &'static str)> {
+    let mut out = Vec::new();
+    let kueue = quotalab_engine::translate::model_of(doc) == quotalab_engine::model::Model::Kueue;
+    let fair = doc.get("fair_sharing").is_some_and(|f| !f.is_null());
+    let list = |k: &str| {
+        doc.get(k)
+            .and_then(Value::as_array)
+            .cloned()
+            .unwrap_or_default()
+    };
+    for (i, sh) in list("shares").iter().enumerate() {
+        if !kueue {
+            if sh.get("strategy").and_then(Value::as_str) == Some("LEND_AND_BORROW")
+                && sh.get("borrow_limit").is_none()
+            {
+                out.push((
+                    format!("shares[{i}].borrow_limit"),
+                    100.0,
+                    "unset: unlimited",
+                ));
+            }
+            continue;
+        }
+        kueue_limits(
+            &mut out,
+            &format!("shares[{i}]"),
+            sh,
+            sh.get("cohort").is_some_and(|c| !c.is_null()),
+        );
+        if fair && sh.get("weight").is_none() {
+            out.push((format!("shares[{i}].weight"), 1.0, "unset: 1"));
+        }
+    }
+    if kueue {
+        for (i, c) in list("cohorts").iter().enumerate() {
+            kueue_limits(
+                &mut out,
+                &format!("cohorts[{i}]"),
+                c,
+                c.get("parent").is_some_and(|p| !p.is_null()),
+            );
+            if fair && c.get("weight").is_none() {
+                out.push((format!("cohorts[{i}].weight"), 1.0, "unset: 1"));
+            }
+        }
+    }
+    out
+}
+
+/// A Kueue node's unset borrowingLimit and lendingLimit, per flavor of its quota (only
+/// for a node under a cohort, as Kueue allows them).
+fn kueue_limits(out: &mut Vec<(String, f64, &'static str)>, at: &str, node: &Value, under: bool) {
+    if !under {
+        return;
+    }
+    let Some(limits) = node.get("limits").and_then(Value::as_object) else {
+        return;
+    };
+    for (t, q) in limits {
+        let Some(q) = q.as_f64() else { continue };
+        let has = |k: &str| node.get(k).and_then(|m| m.get(t)).is_some();
+        if !has("borrowing_limit") {
+            out.push((format!("{at}.borrowing_limit.{t}"), q, "unset: no limit"));
+        }
+        if !has("lending_limit") {
+            out.push((format!("{at}.lending_limit.{t}"), q, "unset: lends all"));
+        }
+    }
 }
 
 /// The lists whose entries are walked (explicit `jobs` are left out: thousands of them).
@@ -61,15 +185,31 @@ pub fn fields(text: &str) -> Vec<Field> {
         Ok(_) => Vec::new(),
         Err(problems) => problems.into_iter().map(|p| p.path.to_string()).collect(),
     };
-    found
+    let mut out: Vec<Field> = found
         .into_iter()
         .filter(|(path, _)| !refused.contains(path))
         .map(|(path, value)| Field {
             label: label(&doc, &path),
             path,
             value,
+            unset: None,
         })
-        .collect()
+        .collect();
+    // Settings of the model the scenario leaves unset, from where a sweep would start.
+    for (path, value, unset) in unset_fields(&doc) {
+        if out.len() >= MAX_FIELDS {
+            break;
+        }
+        // Built from the document's own entries, so the path exists once written (the
+        // plan checks it again; no whole-document parse per field here).
+        out.push(Field {
+            label: label(&doc, &path),
+            path,
+            value,
+            unset: Some(unset),
+        });
+    }
+    out
 }
 
 /// Every number under `v` (objects only: the lists inside a field, such as a distribution's
@@ -188,7 +328,7 @@ mod tests {
             .find(|f| f.path == "shares[0].borrow_limit")
             .unwrap();
         assert_eq!(borrow.value, 100.0);
-        assert_eq!(borrow.label, "research: borrow limit");
+        assert_eq!(borrow.label, "research: borrow limit (%)");
         let lim = f
             .iter()
             .find(|f| f.path == "shares[1].limits.ml.g5.2xlarge")
@@ -203,6 +343,7 @@ mod tests {
             "{}",
             rate.label
         );
+        assert!(f.iter().all(|f| f.unset.is_none()), "all written");
         assert!(fields("not json").is_empty());
         assert!(fields("[1,2]").is_empty());
     }
@@ -219,5 +360,52 @@ mod tests {
         assert_eq!((from.as_str(), to.as_str(), step.as_str()), ("2", "6", "1"));
         let (from, _, step) = default_range(0.23);
         assert_eq!((from.as_str(), step.as_str()), ("0.115", "0.0575"));
+    }
+
+    /// Issue #34.6: unset settings of the model are offered from where a sweep starts, and
+    /// the sweep writes them first.
+    #[test]
+    fn unset_settings_are_offered_and_written_before_the_sweep() {
+        let aws = r#"{"shares":[{"name":"a","limits":{"ml.g5.xlarge":2},"strategy":"LEND_AND_BORROW"},
+            {"name":"b","limits":{"ml.g5.xlarge":2},"strategy":"LEND"}],"jobs":[]}"#;
+        let f = fields(aws);
+        let bl = f
+            .iter()
+            .find(|f| f.path == "shares[0].borrow_limit")
+            .expect("offered");
+        assert_eq!((bl.value, bl.unset), (100.0, Some("unset: unlimited")));
+        assert!(
+            !f.iter().any(|f| f.path == "shares[1].borrow_limit"),
+            "LEND does not borrow"
+        );
+        let written: Value = serde_json::from_str(&with_field(aws, bl)).unwrap();
+        assert_eq!(written["shares"][0]["borrow_limit"], 100.0);
+
+        let kueue = r#"{"model":"kueue","fair_sharing":{},
+            "cohorts":[{"name":"root"}],
+            "shares":[{"name":"nlp","cohort":"root","limits":{"ml.g5.xlarge":4}},
+                      {"name":"solo","limits":{"ml.g5.xlarge":1}}],"jobs":[]}"#;
+        let f = fields(kueue);
+        let paths: Vec<&str> = f.iter().map(|f| f.path.as_str()).collect();
+        for want in [
+            "shares[0].borrowing_limit.ml.g5.xlarge",
+            "shares[0].lending_limit.ml.g5.xlarge",
+            "shares[0].weight",
+            "shares[1].weight",
+            "cohorts[0].weight",
+        ] {
+            assert!(paths.contains(&want), "{want} in {paths:?}");
+        }
+        assert!(
+            !paths.contains(&"shares[1].borrowing_limit.ml.g5.xlarge"),
+            "not in a cohort"
+        );
+        let b = f
+            .iter()
+            .find(|f| f.path == "shares[0].borrowing_limit.ml.g5.xlarge")
+            .unwrap();
+        assert_eq!(b.label, "nlp: borrowingLimit ml.g5.xlarge");
+        let written: Value = serde_json::from_str(&with_field(kueue, b)).unwrap();
+        assert_eq!(written["shares"][0]["borrowing_limit"]["ml.g5.xlarge"], 4.0);
     }
 }

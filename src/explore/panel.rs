@@ -109,6 +109,20 @@ impl Explore {
         self.label_of(path)
     }
 
+    /// A problem in the page's words: the field's label for its path, the message without
+    /// the command line's syntax (the CLI keeps both).
+    fn in_words(&self, path: &str, message: &str) -> String {
+        let m = crate::editor::words::plain_message(message);
+        if path.is_empty() {
+            return m;
+        }
+        let known = self
+            .fields
+            .with_untracked(|f| f.iter().find(|f| f.path == path).map(|f| f.label.clone()));
+        let label = known.unwrap_or_else(|| crate::editor::words::place(path));
+        format!("{label}: {m}")
+    }
+
     fn label_of(&self, path: String) -> String {
         self.fields.with_untracked(|f| {
             f.iter()
@@ -147,11 +161,20 @@ impl Explore {
         self.stop(None);
         let settings = self.settings();
         let text = self.scenario.get_untracked();
+        // A setting the scenario leaves unset is written at its starting value first.
+        let text = self.fields.with_untracked(|f| {
+            f.iter()
+                .find(|f| f.path == settings.path)
+                .map_or_else(|| text.clone(), |f| super::fields::with_field(&text, f))
+        });
         let plan = match settings.plan(&text) {
             Ok(plan) => Rc::new(plan),
             Err(problems) => {
-                self.problems
-                    .set(problems.iter().map(ToString::to_string).collect());
+                let lines = problems
+                    .iter()
+                    .map(|p| self.in_words(&p.path.to_string(), &p.message))
+                    .collect();
+                self.problems.set(lines);
                 return;
             }
         };
@@ -257,13 +280,11 @@ impl Explore {
                 self.running.set(false);
                 let mut lines =
                     vec!["A variant of the sweep was refused, so the sweep stopped:".to_string()];
-                lines.extend(problems.into_iter().map(|(path, m)| {
-                    if path.is_empty() {
-                        m
-                    } else {
-                        format!("{path}: {m}")
-                    }
-                }));
+                lines.extend(
+                    problems
+                        .into_iter()
+                        .map(|(path, m)| self.in_words(&path, &m)),
+                );
                 self.problems.set(lines);
             }
             Event::Failed { sweep, message } if sweep == id => {
@@ -389,7 +410,7 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             let n = r.shares.get(s)?;
             let numbers = Metric::ALL
                 .iter()
-                .map(|m| format!("{}: {}", m.label(), fmt_num(pick(n, *m))))
+                .map(|m| format!("{}: {}", m.short(), m.show(pick(n, *m))))
                 .collect::<Vec<_>>()
                 .join("; ");
             Some(format!(
@@ -410,7 +431,10 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                 let selected = move || e.path.with(|p| *p == path);
                 view! {
                     <option value=f.path.clone() prop:selected=selected>
-                        {format!("{} (now {})", f.label, fmt_num(f.value))}
+                        {match f.unset {
+                            Some(u) => format!("{} ({u})", f.label),
+                            None => format!("{} (now {})", f.label, fmt_num(f.value)),
+                        }}
                     </option>
                 }
             })
@@ -431,6 +455,9 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             String::new()
         } else if e.running.get() {
             format!("{done} / {total} runs")
+        } else if done < total {
+            // Stopped early (Cancel, an edit): not "done".
+            format!("{done} / {total} runs, stopped")
         } else {
             format!("{done} / {total} runs, done")
         }

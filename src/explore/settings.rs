@@ -56,6 +56,32 @@ impl Metric {
         Metric::ALL.into_iter().find(|m| m.code() == code)
     }
 
+    /// Its name in a run's hover line: `completion p90`, `goodput`.
+    pub fn short(self) -> &'static str {
+        match self {
+            Metric::CompletionP90 => "completion p90",
+            Metric::Goodput => "goodput",
+            Metric::LostHours => "lost",
+            Metric::DeadlineMisses => "deadline misses",
+            Metric::BorrowedShare => "borrowed share",
+        }
+    }
+
+    /// A value of the metric as a person reads it: `19.0 h`, `89.3 %`, `12.4 inst.-h`, `3`.
+    pub fn show(self, x: f64) -> String {
+        if !x.is_finite() {
+            return "n/a".to_string();
+        }
+        match self {
+            Metric::CompletionP90 => format!("{} h", crate::ui::format::decimal(x, 1)),
+            Metric::Goodput | Metric::BorrowedShare => {
+                format!("{} %", crate::ui::format::decimal(x * 100.0, 1))
+            }
+            Metric::LostHours => format!("{} inst.-h", crate::ui::format::decimal(x, 1)),
+            Metric::DeadlineMisses => crate::ui::format::thousands(x.round()),
+        }
+    }
+
     /// As the metric menu and the chart's axis say it.
     pub fn label(self) -> &'static str {
         match self {
@@ -205,6 +231,15 @@ fn percent_decode(s: &str) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn metric_values_read_in_their_units() {
+        assert_eq!(Metric::CompletionP90.show(19.007), "19 h");
+        assert_eq!(Metric::CompletionP90.show(2.46), "2.5 h");
+        assert_eq!(Metric::Goodput.show(0.893), "89.3 %");
+        assert_eq!(Metric::LostHours.show(12.44), "12.4 inst.-h");
+        assert_eq!(Metric::DeadlineMisses.show(3.0), "3");
+    }
+
     use super::*;
 
     fn sample() -> Settings {

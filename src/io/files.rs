@@ -829,6 +829,7 @@ pub fn FilesMenu() -> impl IntoView {
     view! {
         <details class="files-menu" node_ref=menu on:toggle=on_toggle data-testid="files-menu">
             <summary
+                role="button"
                 aria-haspopup="menu"
                 aria-expanded=button.expanded()
                 on:keydown=move |e| button.on_button_keydown(e)

@@ -200,6 +200,28 @@ pub fn matching(text: &str) -> Option<&'static Preset> {
     PRESETS.iter().find(|p| p.is(text))
 }
 
+/// A scenario decoded from a link as its preset's own text when it is that preset (a link
+/// carries the JSON re-printed, so Back to a preset would otherwise read "Custom scenario");
+/// the text unchanged otherwise. Only presets held in the page are compared.
+pub fn as_preset_text(text: String) -> String {
+    let Ok(value) = serde_json::from_str::<serde_json::Value>(&text) else {
+        return text;
+    };
+    for p in PRESETS {
+        if let Source::Inline(json) = p.source {
+            if json.len() * 2 >= text.len()
+                && serde_json::from_str::<serde_json::Value>(json)
+                    .ok()
+                    .as_ref()
+                    == Some(&value)
+            {
+                return json.to_string();
+            }
+        }
+    }
+    text
+}
+
 /// Fetches a preset's text from the page's own server, with a message naming what failed.
 pub async fn fetch_text(path: &str) -> Result<String, String> {
     let failed = |e: wasm_bindgen::JsValue| {

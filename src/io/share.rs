@@ -139,6 +139,7 @@ pub fn init_from_url(app: AppState) -> ShareState {
     if let Some(payload) = current_hash().as_deref().and_then(link_payload) {
         match open_link(payload) {
             Ok(json) => {
+                let json = presets::as_preset_text(json);
                 share.synced_name.set_value(scenario_name(&json));
                 share.synced_text.set_value(Some(json.clone()));
                 app.scenario.set(json);
@@ -156,6 +157,13 @@ pub fn init_from_url(app: AppState) -> ShareState {
             }
         }
     }
+    // The page's first scenario counts as synced: a preset picked before its link is
+    // written is still a new scenario (a history entry of its own, so Back returns here).
+    if share.synced_text.with_value(Option::is_none) {
+        let text = app.scenario.get_untracked();
+        share.synced_name.set_value(scenario_name(&text));
+        share.synced_text.set_value(Some(text));
+    }
     install_url_sync(app, share);
     install_navigation(app, share);
     share
@@ -171,17 +179,39 @@ pub fn open_scenario(app: AppState, share: ShareState, json: String) {
 /// Decodes and validates a link: the scenario JSON (pretty), or why it cannot be opened
 /// (the codec's message, or every validation problem with its JSON path).
 pub fn open_link(text: &str) -> Result<String, Vec<String>> {
-    let json = link::decode(text).map_err(|p| vec![p.to_string()])?;
+    let json = link::decode(text).map_err(|p| vec![link_words(&p.message)])?;
     quotalab_engine::load(&json).map_err(|problems| {
         let mut lines = vec![format!(
             "the link holds a scenario with {} problem{}:",
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
         )];
-        lines.extend(problems.iter().map(ToString::to_string));
+        lines.extend(
+            problems
+                .iter()
+                .map(|p| crate::editor::words::located(p, None)),
+        );
         lines
     })?;
     Ok(json)
+}
+
+/// The link codec's refusal (SPEC 10, `quotasim link`'s words) as the page says it.
+pub fn link_words(message: &str) -> String {
+    let why = if message.contains("base64url") {
+        "it has characters a Quota Lab link never has"
+    } else if message.contains("zlib") {
+        "its scenario is incomplete or altered"
+    } else if message.contains("UTF-8") || message.contains("not JSON") {
+        "it does not hold a scenario"
+    } else if message.contains("too long") || message.contains("past 8 MiB") {
+        "its scenario is larger than a link may carry (8 MiB)"
+    } else if message.contains("is empty") {
+        "it holds no scenario"
+    } else {
+        return message.to_string();
+    };
+    format!("This link is damaged: {why}. It was probably cut off or changed when it was copied; ask for it again.")
 }
 
 /// The payload of a `#s=PAYLOAD` fragment (`None` for any other fragment).
@@ -364,9 +394,12 @@ fn write_link(share: ShareState, story: Option<StoryLink>, text: String, payload
     let renamed = share.synced_name.with_value(|n| n.is_some() && *n != name);
     share.synced_name.set_value(name);
     share.synced_text.set_value(Some(text));
-    // Only push when there is an earlier scenario in the URL to go back to.
+    // Push when there is an earlier scenario to go back to: one in the URL, or the bare
+    // page's own first one (Back to the bare page opens it again).
     let push = (push || is_replacement(renamed, span))
-        && current.as_deref().and_then(link_payload).is_some();
+        && current
+            .as_deref()
+            .map_or(true, |h| link_payload(h).is_some());
     if fragment.len() > MAX_FRAGMENT {
         // Too long for a URL: drop the fragment rather than leave an older scenario's.
         write_url(&page_base(), false);
@@ -417,6 +450,13 @@ fn write_url(url: &str, push: bool) {
 fn install_navigation(app: AppState, share: ShareState) {
     let on_navigate = move || {
         let Some(hash) = current_hash() else {
+            // Back to the bare page (its first entry): what it shows on load.
+            let default = presets::AWS_WALKTHROUGH_JSON;
+            if app.scenario.with_untracked(|t| t != default) {
+                share.synced_name.set_value(scenario_name(default));
+                share.synced_text.set_value(Some(default.to_string()));
+                app.scenario.set(default.to_string());
+            }
             return;
         };
         let Some(payload) = link_payload(&hash) else {
@@ -438,6 +478,7 @@ fn install_navigation(app: AppState, share: ShareState) {
         }
         match open_link(payload) {
             Ok(json) => {
+                let json = presets::as_preset_text(json);
                 share.synced_name.set_value(scenario_name(&json));
                 share.synced_text.set_value(Some(json.clone()));
                 app.notice.set(None);

@@ -800,7 +800,10 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         quotalab_engine::catalogue::names()
         .map(|n| {
             let gpus = quotalab_engine::catalogue::lookup(n).map_or(1, |t| t.gpus);
-            let label = format!("{n} ({gpus} GPU{})", if gpus == 1 { "" } else { "s" });
+            let label = format!(
+                "{n} ({gpus} {})",
+                crate::editor::general::accelerator_word(n, gpus == 1)
+            );
             view! { <option value=n prop:selected=move || form.instance_type.with(|t| t == n)>{label}</option> }
         })
         .collect_view()

@@ -944,7 +944,7 @@ async fn a_zero_horizon_is_a_warning_beside_its_field() {
         .map(text)
         .collect();
     assert!(
-        warnings.iter().any(|w| w.contains("nothing is simulated")),
+        warnings.iter().any(|w| w.contains("no job runs")),
         "{warnings:?}"
     );
 }

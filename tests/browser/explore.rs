@@ -73,7 +73,7 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     // The field list has the share's borrow limit in the editor's words, with its value.
     let field = one(&root, "[data-testid=explore-field]");
     assert!(
-        text(&field).contains("background: borrow limit (now 200)"),
+        text(&field).contains("background: borrow limit (%) (now 200)"),
         "{}",
         text(&field)
     );
@@ -132,7 +132,7 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     assert!(!hover.unchecked_ref::<HtmlElement>().hidden());
     // The setting in the editor's words, as the field list and the axis name it.
     assert!(
-        text(&hover).contains("background: borrow limit = "),
+        text(&hover).contains("background: borrow limit (%) = "),
         "{}",
         text(&hover)
     );
@@ -223,7 +223,12 @@ async fn a_bad_range_says_why_before_anything_runs() {
     click(&root, "explore-run");
     settle().await;
     let problems = text(&one(&root, "[data-testid=explore-problems]"));
-    assert!(problems.contains("STEP must be > 0"), "{problems}");
+    // In the form's words: the field's label, "Step", no command-line syntax.
+    assert!(
+        problems.contains("background: borrow limit (%): Step must be more than 0"),
+        "{problems}"
+    );
+    assert!(!problems.contains("--vary"), "{problems}");
     assert_eq!(e.progress.get_untracked(), (0, 0));
     // A variant the validator refuses stops the sweep with its message.
     type_into(&root, "explore-from", "-10");
@@ -234,6 +239,8 @@ async fn a_bad_range_says_why_before_anything_runs() {
     until("the refusal", 20_000, || !e.running.get_untracked()).await;
     settle().await;
     let problems = text(&one(&root, "[data-testid=explore-problems]"));
-    assert!(problems.contains("borrow_limit"), "{problems}");
+    assert!(problems.contains("borrow limit"), "{problems}");
+    assert!(problems.contains("at least -1"), "{problems}");
+    assert!(!problems.contains("shares[0]"), "{problems}");
     root.remove();
 }

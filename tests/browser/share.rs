@@ -212,8 +212,8 @@ async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
     assert!(notice.contains("could not be opened"), "{notice}");
     assert!(notice.contains("AWS walkthrough"), "{notice}");
     assert!(
-        notice.contains("link payload is not valid base64url"),
-        "the codec's message: {notice}"
+        notice.contains("This link is damaged: it has characters a Quota Lab link never has"),
+        "why, in the page's words: {notice}"
     );
     assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH_JSON);
     // The default preset runs.

@@ -42,14 +42,14 @@ test('a sweep streams into the chart; a point shows its numbers and opens its va
     await canvas.hover({ position: { x, y } });
     const hover = page.getByTestId('explore-hover');
     await hover.waitFor({ state: 'visible' });
-    assert.match(await hover.textContent(), /: borrow limit = \d+, seed \d+/);
+    assert.match(await hover.textContent(), /: borrow limit \(%\) = \d+, seed \d+.*goodput: \d+\.\d %/);
     // The shares' key is under the chart, not over its points.
     const legend = page.getByTestId('explore-legend');
     assert.ok(await legend.isVisible());
     assert.ok((await legend.locator('li').count()) >= 1);
     await page.screenshot({ path: join(SHOTS, 'explore-hover.png') });
     const text = await hover.textContent();
-    const value = Number(text.match(/borrow limit = (\d+)/)[1]);
+    const value = Number(text.match(/borrow limit \(%\) = (\d+)/)[1]);
     const seed = Number(text.match(/seed (\d+)/)[1]);
     await canvas.click({ position: { x, y } });
     await page.getByTestId('explore-dialog').waitFor({ state: 'hidden' });
@@ -89,6 +89,7 @@ test('Cancel stops the runs, and an edit of the scenario clears the sweep', asyn
     const at = await progress(page);
     await page.waitForTimeout(800);
     assert.equal(await progress(page), at, 'no result after Cancel');
+    assert.match(at, /^\d+ \/ 4020 runs, stopped$/, 'a cancelled sweep is not "done"');
     assert.match(await page.getByTestId('explore-note').textContent(), /^Cancelled after \d+ \/ 4020 runs\.$/);
     // Run again, then edit the scenario behind the panel (the page's bridge): cleared.
     await page.getByTestId('explore-run').click();

@@ -63,8 +63,20 @@ test('the model switch turns the AWS walkthrough into ClusterQueues, and undo tu
   // The notice says what the translation did.
   assert.match(await page.getByTestId('share-notice').textContent(), /Kueue model/);
   await page.screenshot({ path: join(SHOTS, 'kueue-switched.png') });
+  // Issue #34.4: the editor speaks Kueue: ClusterQueues, ResourceFlavors, stopPolicy, the
+  // API's strategy names, and only the scenario's flavors to pick from.
+  const titles = await page.$$eval('.ed-section .section-title', (els) => els.map((e) => e.textContent.trim()));
+  assert.ok(titles.includes('ClusterQueues') && titles.includes('ResourceFlavors and capacity'), titles.join(' | '));
+  assert.ok(!titles.includes('Quota shares'), titles.join(' | '));
+  assert.match(await page.getByTestId('add-share').textContent(), /\+ Add ClusterQueue/);
+  assert.ok((await page.getByLabel('stopPolicy').count()) >= 1, 'stopPolicy, not State');
+  const flavorChoices = await page.$$eval('select option', (os) => os.map((o) => o.textContent));
+  assert.ok(!flavorChoices.some((t) => /ml\.p5\.48xlarge|ml\.trn1/.test(t)), 'no AWS catalogue flavors');
+  assert.ok(flavorChoices.some((t) => /LessThanOrEqualToFinalShare/.test(t)), 'Kueue strategy names');
   await page.getByRole('button', { name: /Undo/ }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="cohort-tree-card"]') === null);
+  // Issue #34.5: the notice about the switch goes with it.
+  assert.equal(await page.getByTestId('share-notice').count(), 0, 'the switch notice is gone after Undo');
   assert.equal(await page.getByTestId('share-strategy').count(), 3, 'AWS fields are back');
   await page.waitForFunction((b) => document.querySelector('table.summary tbody')?.textContent === b, before, { timeout: 60_000 });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');

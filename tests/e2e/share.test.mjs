@@ -143,7 +143,8 @@ test('a garbage link shows why and opens the default preset; the notice is dismi
   const text = await notice.innerText();
   assert.match(text, /could not be opened/);
   assert.match(text, /AWS walkthrough/);
-  assert.match(text, /link payload is not valid base64url/, 'the codec says why');
+  assert.match(text, /This link is damaged: it has characters a Quota Lab link never has/, 'why, in plain words');
+  assert.doesNotMatch(text, /base64url|payload/, 'not the codec\'s words');
   await waitForShares(page, AWS_SHARES);
   assert.equal((await editorJson(page)).name, 'AWS walkthrough');
   // The broken link is replaced by the default preset's.
@@ -168,7 +169,9 @@ test('a garbage link shows why and opens the default preset; the notice is dismi
   await page.reload();
   await waitForApp(page);
   await notice.waitFor();
-  assert.match(await notice.innerText(), /shares\[0\]\.strategy/);
+  // The validator's problems in the page's words: the field, not its JSON path.
+  assert.match(await notice.innerText(), /Share 1, strategy: pick one of RESERVE, LEND, LEND_AND_BORROW/);
+  assert.doesNotMatch(await notice.innerText(), /shares\[0\]/);
   await waitForShares(page, AWS_SHARES);
 
   assert.deepEqual(problems, []);
@@ -297,6 +300,29 @@ test('import a scenario file (a bad one changes nothing); Back and Forward follo
     await page.goBack();
     await waitForShares(page, theirShares);
   }
+  assert.deepEqual(problems, []);
+});
+
+// Issue #34.9: the first preset picked on a fresh page (even before its link is written) is
+// an entry of its own: Back returns to the first scenario, inside the app; after Back and
+// Forward the picker names the preset on screen, not "Custom scenario".
+test('history: the first preset switch is an entry; Back and Forward keep the picker right', async (t) => {
+  const { page, problems, close } = await openBrowser('share-history-first');
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  const start = await page.evaluate(() => history.length);
+  const select = page.locator('[data-testid="preset-select"]');
+  await select.selectOption('partition');
+  await page.waitForFunction(() => location.hash.startsWith('#s='));
+  await page.waitForFunction((n) => history.length === n + 1, start, { timeout: 15_000 });
+  assert.equal(await select.inputValue(), 'partition');
+  await page.goBack();
+  await waitForShares(page, AWS_SHARES);
+  assert.equal(new URL(page.url()).origin, new URL(server.url).origin, 'still in the app');
+  assert.equal(await select.inputValue(), 'aws', 'the picker names the walkthrough');
+  await page.goForward();
+  await page.waitForFunction(() => document.querySelector('[data-testid="preset-select"]').value === 'partition', null, { timeout: 15_000 });
   assert.deepEqual(problems, []);
 });
 

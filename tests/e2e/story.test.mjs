@@ -156,3 +156,33 @@ test('story links, unknown stories and steps, an edit to try, axe in story mode'
     await server.close();
   }
 });
+
+// Issue #34.1: Escape leaves a story; after a "Try it" edit, Next narrates the story's own
+// scenario (put back, undoably); the "Look at" places are buttons that scroll to each.
+test('a story after a try: Next puts the story scenario back, Escape leaves', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-escape');
+  try {
+    await page.goto(`${server.url}#story=walkthrough&step=2`);
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    assert.match(await narration(page), /^Story: The AWS walkthrough/);
+    await page.locator('[data-testid="story-try"]').click();
+    await page.waitForSelector('[data-testid="story-try-done"]');
+    await page.waitForFunction(() => /medium keeps its one instance/.test(document.querySelector('[data-testid="scenario-summary"]')?.textContent ?? ''));
+    await page.locator('[data-testid="story-next"]').click();
+    assert.match(await narration(page), /step 3 of 3/);
+    await page.waitForFunction(() => !/medium keeps its one instance/.test(document.querySelector('[data-testid="scenario-summary"]')?.textContent ?? ''), null, { timeout: 10_000 });
+    const looks = page.locator('[data-testid="story-look-at"]');
+    assert.ok((await looks.count()) >= 1, 'the places to look at are buttons');
+    await page.locator('body').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('.story-card.open', { state: 'detached' });
+    assert.equal(await page.locator('.story-hl').count(), 0);
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});

@@ -3,18 +3,11 @@
 use quotalab_engine::digest::Pct;
 use quotalab_engine::input::digits::group_digits;
 
-/// A duration for people: seconds, minutes or hours depending on its size.
+/// A duration for people: seconds, minutes, hours or, past two days, days (`45 s`, `5.0
+/// min`, `12 min`, `1.5 h`, `30 h`, `520 d`, `1,234 d`): one decimal below ten, none above,
+/// the same everywhere (the page's tables, cards and charts, and the report).
 pub fn duration(s: f64) -> String {
-    if !s.is_finite() {
-        return "—".into();
-    }
-    if s < 90.0 {
-        format!("{s:.0} s")
-    } else if s < 90.0 * 60.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
+    duration_compact(s)
 }
 
 /// Instance-hours: two decimals below 100, whole numbers with thousands separators above
@@ -232,19 +225,20 @@ pub fn duration_tick(s: f64) -> String {
     }
 }
 
-/// US dollars: `$0.42`, `$12.50`, `$1,234`.
+/// US dollars: cents below $100 only (`$0.42`, `$12.50`), whole dollars from there (`$980`,
+/// `$1,234`), so amounts side by side in a column read alike.
 pub fn usd(x: f64) -> String {
     if !x.is_finite() {
         "—".into()
-    } else if x.abs() < 1000.0 {
+    } else if x.abs() < 100.0 {
         format!("${x:.2}")
     } else {
-        format!("${}", thousands(x))
+        let sign = if x < 0.0 { "-" } else { "" };
+        format!("{sign}${}", thousands(x.abs()))
     }
 }
 
-/// [`duration`] with fewer digits for dense tables: `45 s`, `5.0 min`, `12 min`, `1.5 h`,
-/// `30 h`.
+/// [`duration`] (the one rule for durations; kept under this name for dense tables).
 pub fn duration_compact(s: f64) -> String {
     if !s.is_finite() {
         return "—".into();
@@ -253,13 +247,15 @@ pub fn duration_compact(s: f64) -> String {
         return format!("{s:.0} s");
     } else if s < 90.0 * 60.0 {
         (s / 60.0, "min")
-    } else {
+    } else if s < 48.0 * 3600.0 {
         (s / 3600.0, "h")
+    } else {
+        (s / 86_400.0, "d")
     };
     if v < 9.95 {
         format!("{v:.1} {unit}")
     } else {
-        format!("{v:.0} {unit}")
+        format!("{} {unit}", thousands(v))
     }
 }
 
@@ -284,6 +280,31 @@ mod number_tests {
         assert_eq!(decimal(1.005, 0), "1");
         assert_eq!(decimal(-0.0001, 3), "0");
         assert_eq!(decimal(-1.5, 1), "-1.5");
+    }
+
+    /// Issue #34.12: one rule for durations ("11 min" everywhere, not "11.0 min" beside
+    /// it), and days with separators for long ones, never "12475 h".
+    #[test]
+    fn dollars_read_alike_side_by_side() {
+        use super::usd;
+        assert_eq!(usd(0.42), "$0.42");
+        assert_eq!(usd(12.5), "$12.50");
+        assert_eq!(usd(980.49), "$980");
+        assert_eq!(usd(1189.2), "$1,189");
+        assert_eq!(usd(-250.0), "-$250");
+    }
+
+    #[test]
+    fn durations_read_alike_everywhere() {
+        use super::duration;
+        assert_eq!(duration(45.0), "45 s");
+        assert_eq!(duration(300.0), "5.0 min");
+        assert_eq!(duration(660.0), "11 min");
+        assert_eq!(duration(5400.0), "1.5 h");
+        assert_eq!(duration(30.0 * 3600.0), "30 h");
+        assert_eq!(duration(12_475.0 * 3600.0), "520 d");
+        assert_eq!(duration(4000.0 * 86_400.0), "4,000 d");
+        assert_eq!(duration(f64::NAN), "—");
     }
 
     #[test]

@@ -114,7 +114,7 @@ fn entitlement_words(s: &Scenario, sh: &Share) -> String {
 fn count(n: usize, one: &str, many: &str) -> String {
     match n {
         1 => format!("1 {one}"),
-        _ => format!("{n} {many}"),
+        _ => format!("{} {many}", crate::input::digits::group_digits(n as u64)),
     }
 }
 

@@ -239,7 +239,7 @@ fn a_zero_horizon_is_a_warning() {
     let w = warnings_of(&with(|v| v["horizon_s"] = json!(0)));
     assert!(
         w.iter()
-            .any(|p| p.path == "horizon_s" && p.message.contains("nothing is simulated")),
+            .any(|p| p.path == "horizon_s" && p.message.contains("no job runs")),
         "{}",
         show(&w)
     );

@@ -187,7 +187,7 @@ impl Cx {
         if horizon == Some(0) {
             // SPEC 6 stops the run at horizon_s; at 0 nothing runs (a model choice: a
             // warning, not an error, see docs/ARCHITECTURE.md).
-            self.warn(root.key("horizon_s"), "is 0: nothing is simulated (remove it to run every job to its end, or give the seconds to simulate)");
+            self.warn(root.key("horizon_s"), "is 0: the run stops at its start, so only what happens at time 0 is simulated and no job runs (remove it to run every job to its end, or give the seconds to simulate)");
         }
 
         // Declared instance types come first, in file order.
