@@ -352,6 +352,7 @@ pub fn LimitsField(
     #[prop(optional)] max: Option<usize>,
 ) -> impl IntoView {
     let ed = use_ed();
+    let kueue = super::kueue::is_kueue(ed);
     let max = max.unwrap_or(quotalab_engine::model::limits::MAX_LIMITS);
     let msg_id = next_id("m");
     let (_, messages) = claim(ed, &path, &label, msg_id);
@@ -421,7 +422,7 @@ pub fn LimitsField(
                 }
                 on:click=add
             >
-                "+ instance type"
+                {move || if kueue.get() { "+ ResourceFlavor" } else { "+ instance type" }}
             </button>
             {messages}
         </fieldset>

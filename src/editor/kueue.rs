@@ -380,7 +380,7 @@ pub fn CohortsFields() -> impl IntoView {
     let new_cohort = |doc: &Value| json!({"name": json::unique_name("cohort", &cohort_names(doc))});
     view! {
         <p class="section-note">
-            "A cohort pools the unused quota of the ClusterQueues in it (and of cohorts under it) and may add quota of its own. A share names its cohort in its row above."
+            "A cohort pools the unused quota of the ClusterQueues in it (and of cohorts under it) and may add quota of its own. A ClusterQueue names its cohort in its row above."
         </p>
         <SelectField
             label="Fair sharing"

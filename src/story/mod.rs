@@ -413,14 +413,34 @@ pub fn StoryCard() -> impl IntoView {
         ) {
             sel.0.set(Some(job));
         }
-        set_timeout(
-            move || {
-                if st.playing.try_with_untracked(|p| p.is_some()) == Some(true) {
-                    shown.set(apply_highlights(&hl, scroll));
-                }
-            },
-            std::time::Duration::from_millis(80),
-        );
+        // The results draw in stages (charts after the summary, the job's history once it is
+        // selected): try again until every place is on the page, or give up after 3 s.
+        let want = hl.len();
+        let this = key.clone();
+        let attempt = Arc::new(move |scroll: bool| -> bool {
+            let same = st.playing.try_with_untracked(|p| {
+                p.as_ref()
+                    .is_some_and(|p| (p.story.id.as_str(), p.step) == (this.0.as_str(), this.1))
+            }) == Some(true);
+            if !same {
+                return true; // another step or no story: stop
+            }
+            let found = apply_highlights(&hl, scroll);
+            let done = found.len() >= want;
+            shown.set(found);
+            done
+        });
+        for (i, ms) in [80u64, 400, 1200, 3000].into_iter().enumerate() {
+            let attempt = attempt.clone();
+            set_timeout(
+                move || {
+                    if i == 0 || shown.with_untracked(|f| f.len() < want) {
+                        attempt(scroll && i == 0);
+                    }
+                },
+                std::time::Duration::from_millis(ms),
+            );
+        }
         key
     });
     let keys = window_event_listener(ev::keydown, move |e: web_sys::KeyboardEvent| {

@@ -230,7 +230,8 @@ fn explain_kueue_wait(
             } else {
                 format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at} s)")
             };
-            format!("{held}; it waits for them (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
+            let them = if victims == 1 { "it" } else { "them" };
+            format!("{held}; the preemptor waits for {them} (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
         }
     }
 }
