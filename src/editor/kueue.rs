@@ -71,6 +71,7 @@ pub fn ModelField() -> impl IntoView {
             "each share is an AWS Batch quota share of one job queue".to_string()
         }
     });
+    let app = ed.app;
     view! {
         <SelectField
             label="Model"
@@ -82,6 +83,15 @@ pub fn ModelField() -> impl IntoView {
             hint=hint
             class="wide"
         />
+        // Where a Kueue or AWS user looks first: their own configuration, beside the model.
+        <button
+            type="button"
+            class="small import-near-model"
+            data-testid="import-config-near-model"
+            on:click=move |_| crate::io::tools::open(app, crate::io::tools::Tool::Config, RwSignal::new(false))
+        >
+            "Import your cluster's configuration…"
+        </button>
     }
 }
 

@@ -120,6 +120,8 @@ impl Explore {
             .fields
             .with_untracked(|f| f.iter().find(|f| f.path == path).map(|f| f.label.clone()));
         let label = known.unwrap_or_else(|| crate::editor::words::place(path));
+        // "(with shares[0].borrow_limit=-10, seed 7)": the variant by the field's label too.
+        let m = m.replace(&format!("{path}="), &format!("{label} = "));
         format!("{label}: {m}")
     }
 

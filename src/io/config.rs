@@ -203,6 +203,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             format: match format_choice.get_untracked().as_str() {
                 "aws" => Some(InFormat::Aws),
                 "kueue" => Some(InFormat::Kueue),
+                "hyperpod" => Some(InFormat::HyperPod),
                 _ => None,
             },
             queue: Some(queue.get_untracked()).filter(|q| !q.is_empty()),
@@ -305,6 +306,15 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         sources.set(Vec::new());
     };
     let close = move || dialog::close(node_ref);
+    // Cancel forgets what was given: the next import starts empty, paste enabled.
+    let cancel = move || {
+        texts.set_value(Vec::new());
+        file_problems.set(Vec::new());
+        sources.set(Vec::new());
+        pasted.set(String::new());
+        report.set(None);
+        close();
+    };
     let apply = move |_| {
         let Some(Ok(imported)) = report.with_untracked(|r| r.as_ref().map(|r| r.result.clone()))
         else {
@@ -501,7 +511,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             >
                 {dialog::file_picker(
                     "Drop files here, or pick them",
-                    ".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain",
+                    ".json,.yaml,.yml,.sh,.txt,application/json,application/yaml,text/yaml,text/plain",
                     true,
                     "config-file",
                     move |ev| take_files(event_target::<web_sys::HtmlInputElement>(&ev).files()),
@@ -527,6 +537,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         <option value="">"Detect from the content"</option>
                         <option value="aws">"AWS Batch JSON"</option>
                         <option value="kueue">"Kueue YAML"</option>
+                        <option value="hyperpod">"SageMaker HyperPod task governance"</option>
                     }))}
                     <p class="config-detected" role="status" data-testid="config-detected">{detected}</p>
                     <Show when=move || format_now() == Some(InFormat::Aws) && (queues().len() > 1 || !queue.with(String::is_empty))>
@@ -541,6 +552,14 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                                     view! { <option value=v>{q}</option> }
                                 }).collect_view()}
                             }),
+                        )}
+                    </Show>
+                    <Show when=move || format_now() == Some(InFormat::HyperPod)>
+                        {dialog::field(
+                            "Cluster",
+                            None,
+                            "--cluster: the HyperPod cluster's ARN or id, when the files name several".into(),
+                            text_input("config-cluster", Some("arn:aws:sagemaker:…:cluster/abc123"), queue),
                         )}
                     </Show>
                     <Show when=move || format_now() == Some(InFormat::Kueue)>
@@ -575,7 +594,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     >
                         "Replace the shares"
                     </button>
-                    <button type="button" on:click=move |_| close()>"Cancel"</button>
+                    <button type="button" on:click=move |_| cancel()>"Cancel"</button>
                 </div>
             </form>
         </dialog>

@@ -849,7 +849,7 @@ pub fn FilesMenu() -> impl IntoView {
                 <p class="menu-group" aria-hidden="true">"Configuration"</p>
                 {menu_item(
                     button,
-                    "Import AWS Batch or Kueue configuration…",
+                    "Import AWS Batch, Kueue or HyperPod configuration…",
                     "import-config".into(),
                     || false,
                     || None,

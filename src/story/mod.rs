@@ -631,6 +631,13 @@ pub fn Intro() -> impl IntoView {
                 <span class="intro-more">"More stories:"</span>
                 <ul class="intro-stories">{others}</ul>
             </div>
+            <p class="intro-own">
+                "Your own cluster: "
+                <button type="button" class="link-button" data-testid="intro-import-config"
+                    on:click=move |_| crate::io::tools::open(app, crate::io::tools::Tool::Config, RwSignal::new(false))>
+                    "import its AWS Batch, Kueue or HyperPod configuration…"
+                </button>
+            </p>
         </section>
     }
 }

@@ -181,7 +181,7 @@ async fn completion_cdf_per_share() {
         .iter()
         .map(|li| li.text_content().unwrap())
         .collect();
-    assert!(legend[0].contains("p50 11.0 min"), "{legend:?}");
+    assert!(legend[0].contains("p50 11 min"), "{legend:?}");
     assert!(legend[2].contains("no job succeeded"), "{legend:?}");
 }
 

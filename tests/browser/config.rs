@@ -216,11 +216,22 @@ async fn errors_name_the_document_and_path() {
     );
     assert!(!d.apply_enabled());
 
-    // Kept jobs of a share the configuration lacks are named.
+    // Kept jobs of a share the configuration lacks are named and, by default, dropped
+    // (SPEC 16: the first import never fails for them); the import is ready.
     d.paste(&KUEUE.replace("name: medium", "name: other")).await;
-    let errors = d.wait_text("[data-testid=config-errors]", "med-1").await;
-    assert!(errors.contains("jobs[3].share"), "{errors}");
-    // Without the jobs, it imports.
+    let unknown = d
+        .wait_text("[data-testid=config-unknown]", "of “medium”")
+        .await;
+    assert!(unknown.contains("1 job"), "{unknown}");
+    let warnings = d
+        .wait_text(
+            "[data-testid=config-warnings]",
+            "which the configuration does not have, dropped",
+        )
+        .await;
+    assert!(warnings.contains("\"medium\""), "{warnings}");
+    assert!(d.apply_enabled());
+    // Without the jobs, it imports too.
     let keep: HtmlInputElement = d
         .find("[data-testid=config-keep]")
         .unwrap()

@@ -325,7 +325,7 @@ async fn checkpoint_advisor_shows_young_daly_per_share() {
     assert_eq!(names, ["research", "product", "platform"]);
     // research checkpoints and is reclaimed; product never checkpoints; platform is RESERVE.
     let value = |row: &Element, col: &str| text(row, &format!("[data-col={col}] .value"));
-    assert_eq!(value(&rows[0], "configured"), "15.5 min");
+    assert_eq!(value(&rows[0], "configured"), "16 min");
     assert_ne!(value(&rows[0], "young-daly"), "none");
     assert_eq!(value(&rows[1], "configured"), "none");
     assert_eq!(text(&rows[1], "[data-col=cost]"), "60 s save?");

@@ -233,7 +233,7 @@ async fn the_whole_app_shows_the_notice_for_a_bad_link() {
     settle().await;
     let notice = text(&page.root, "[data-testid=share-notice]");
     assert!(notice.contains("could not be opened"), "{notice}");
-    assert!(notice.contains("link payload"), "{notice}");
+    assert!(notice.contains("This link is damaged"), "{notice}");
     drop(page);
 }
 
@@ -246,7 +246,7 @@ async fn a_link_whose_scenario_is_invalid_lists_its_problems() {
     settle().await;
     let notice = text(root, "[data-testid=share-notice]");
     assert!(notice.contains("problem"), "{notice}");
-    assert!(notice.contains("shares[0].strategy"), "{notice}");
+    assert!(notice.contains("Share 1, strategy"), "{notice}");
     assert_eq!(app.scenario.get_untracked(), presets::AWS_WALKTHROUGH_JSON);
     drop(page);
 }

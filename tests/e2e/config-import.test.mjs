@@ -303,3 +303,40 @@ test('review a proposed change: tables per share, rules, and the report with it'
   assert.match(html, /Review of a proposed change/);
   assert.deepEqual(problems, []);
 });
+
+// SPEC 16 / issue #32.3 and #34.10: HyperPod task governance in the page. The first screen
+// offers the import; AWS's own example commands are detected as HyperPod and become the
+// teams' ClusterQueues; Cancel forgets what was given (paste is enabled again).
+test('HyperPod commands from the first screen: detected, imported; Cancel starts empty', async (t) => {
+  const { page, problems, close } = await openBrowser('config-hyperpod', { viewport: { width: 1280, height: 1000 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.locator('[data-testid="intro-import-config"]').click();
+  const dialog = page.locator('[data-testid="config-dialog"]');
+  await dialog.waitFor();
+  const HYPERPOD = join(ROOT, 'crates', 'cli', 'tests', 'hyperpod', 'awsome-task-governance.sh');
+  await page.setInputFiles('[data-testid="config-file"]', HYPERPOD);
+  await page.locator('[data-testid="config-detected"]', { hasText: 'Detected: SageMaker HyperPod task governance' }).waitFor();
+  assert.ok(await page.locator('[data-testid="config-text"]').isDisabled(), 'a file is given: no paste');
+  // Cancel, open again: nothing kept, paste enabled.
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await page.locator('[data-testid="import-config-near-model"]').click();
+  await dialog.waitFor();
+  assert.equal(await page.locator('[data-testid="config-files"]').count() === 0 || (await page.locator('[data-testid="config-files"]').innerText()).trim() === '', true, 'no file kept');
+  assert.ok(await page.locator('[data-testid="config-text"]').isEnabled(), 'paste enabled again');
+  await page.locator('[data-testid="config-text"]').fill(await readFile(HYPERPOD, 'utf8'));
+  await page.locator('[data-testid="config-detected"]', { hasText: 'Detected: SageMaker HyperPod task governance' }).waitFor();
+  await page.locator('[data-testid="config-keep"]').uncheck();
+  await page.locator('[data-testid="config-summary"]').waitFor();
+  await dialogShot(page, 'hyperpod');
+  await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+  await page.waitForFunction(
+    () => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a,team-b',
+    null,
+    { timeout: 30_000 },
+  );
+  const editor = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  assert.equal(editor.model, 'kueue');
+  assert.deepEqual(problems, []);
+});

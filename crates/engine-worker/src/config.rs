@@ -28,6 +28,9 @@ pub enum InFormat {
     Aws,
     /// Kueue YAML.
     Kueue,
+    /// SageMaker HyperPod task governance (SPEC 16): compute quotas and the cluster
+    /// scheduler config, as JSON or `aws sagemaker` commands.
+    HyperPod,
 }
 
 impl InFormat {
@@ -36,14 +39,27 @@ impl InFormat {
         match self {
             InFormat::Aws => "AWS Batch JSON",
             InFormat::Kueue => "Kueue YAML",
+            InFormat::HyperPod => "SageMaker HyperPod task governance",
         }
     }
 
-    fn engine(self) -> Format {
+    /// The engine's format of an AWS Batch or Kueue file (HyperPod has its own entry points,
+    /// `config::hyperpod`).
+    fn engine(self) -> Option<Format> {
         match self {
-            InFormat::Aws => Format::Aws,
-            InFormat::Kueue => Format::Kueue,
+            InFormat::Aws => Some(Format::Aws),
+            InFormat::Kueue => Some(Format::Kueue),
+            InFormat::HyperPod => None,
         }
+    }
+
+    /// Detects a file's format: HyperPod first (its names never occur in the others), then
+    /// [`config::detect`].
+    pub fn detect(text: &str) -> Option<InFormat> {
+        if config::hyperpod::detect(text) {
+            return Some(InFormat::HyperPod);
+        }
+        config::detect(text).map(InFormat::of)
     }
 
     fn of(f: Format) -> InFormat {
@@ -274,7 +290,7 @@ pub fn import(r: &ImportRequest) -> ImportReport {
         .find(|t| !t.trim().is_empty());
     let (format, detected) = match r.format {
         Some(f) => (Some(f), false),
-        None => (first.and_then(config::detect).map(InFormat::of), true),
+        None => (first.and_then(InFormat::detect), true),
     };
     let mut report = ImportReport {
         format,
@@ -314,15 +330,28 @@ pub fn import(r: &ImportRequest) -> ImportReport {
             .map(|q| config::aws::queue_name(&q).to_string())
             .collect();
     }
-    report.result = import_text(r, format.engine(), &mut report.unknown);
+    report.result = import_text(r, format, &mut report.unknown);
     report
 }
 
 fn import_text(
     r: &ImportRequest,
-    format: Format,
+    format: InFormat,
     unknown: &mut Vec<UnknownShare>,
 ) -> Result<Imported, Vec<String>> {
+    let files: Vec<(&str, &str)> = r
+        .files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let Some(format) = format.engine() else {
+        // HyperPod: `--cluster` is the queue field's choice (a cluster ARN or its id).
+        let opts = config::hyperpod::ImportOptions {
+            cluster: r.queue.clone().filter(|q| !q.trim().is_empty()),
+        };
+        let imported = config::hyperpod::import_files(&files, &opts).map_err(|p| lines(&p))?;
+        return merged(r, imported, unknown);
+    };
     let mut opts = ImportOptions {
         queue: r.queue.clone().filter(|q| !q.trim().is_empty()),
         ..ImportOptions::default()
@@ -334,12 +363,17 @@ fn import_text(
         opts.flavor_map =
             config::parse_flavor_map(&r.flavor_map).map_err(|p| vec![p.to_string()])?;
     }
-    let files: Vec<(&str, &str)> = r
-        .files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
-    let mut imported = config::import_files(&files, format, &opts).map_err(|p| lines(&p))?;
+    let imported = config::import_files(&files, format, &opts).map_err(|p| lines(&p))?;
+    merged(r, imported, unknown)
+}
+
+/// `--into`: the imported shares merged into the page's scenario, kept jobs of unknown
+/// shares resolved as asked.
+fn merged(
+    r: &ImportRequest,
+    mut imported: config::Imported,
+    unknown: &mut Vec<UnknownShare>,
+) -> Result<Imported, Vec<String>> {
     if let Some(base) = &r.into {
         *unknown = config::unknown_shares(&imported, base)
             .into_iter()
@@ -519,6 +553,30 @@ spec:
       - name: nvidia.com/gpu
         nominalQuota: 4
 ";
+
+    #[test]
+    fn detects_and_imports_hyperpod_commands_and_json() {
+        // AWS's own task governance example (crates/cli/tests/hyperpod/README.md).
+        let sh = include_str!("../../cli/tests/hyperpod/awsome-task-governance.sh");
+        let json = include_str!("../../cli/tests/hyperpod/awsome-task-governance.export.json");
+        for text in [sh, json] {
+            let r = ImportRequest {
+                files: vec![("governance".to_string(), text.to_string())],
+                ..ImportRequest::default()
+            };
+            let report = import(&r);
+            assert_eq!(report.format, Some(InFormat::HyperPod));
+            assert!(report.detected);
+            let ok = report.result.expect("imports");
+            assert_eq!(ok.shares, ["team-a", "team-b"]);
+        }
+        // AWS Batch JSON and Kueue YAML are never taken for HyperPod.
+        assert_eq!(InFormat::detect(KUEUE), Some(InFormat::Kueue));
+        assert_eq!(
+            InFormat::detect(r#"[{"quotaShareName":"a","capacityLimits":[]}]"#),
+            Some(InFormat::Aws)
+        );
+    }
 
     #[test]
     fn detects_and_imports_kueue() {

@@ -203,7 +203,7 @@ fn per_type(s: &Scenario, v: &[Option<u64>]) -> Option<String> {
 
 /// A fair-sharing weight (thousandths) as written: `1`, `0.5`.
 fn weight_words(w: crate::input::model::WeightMilli) -> String {
-    if w % 1000 == 0 {
+    if w.is_multiple_of(1000) {
         (w / 1000).to_string()
     } else {
         let s = format!("{}.{:03}", w / 1000, w % 1000);

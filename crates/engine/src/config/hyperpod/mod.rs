@@ -45,6 +45,23 @@ pub struct ImportOptions {
     pub cluster: Option<String>,
 }
 
+/// Whether `text` reads as SageMaker HyperPod task governance (SPEC 16): a
+/// CreateComputeQuota / DescribeComputeQuota / ListComputeQuotas or ClusterSchedulerConfig
+/// body, or the `aws sagemaker` commands that create them. The page's import asks this
+/// before [`super::detect`] (AWS Batch JSON, Kueue YAML), whose files never hold these names.
+pub fn detect(text: &str) -> bool {
+    const MARKS: [&str; 7] = [
+        "\"ComputeQuotaConfig\"",
+        "\"ComputeQuotaSummaries\"",
+        "\"ComputeQuotaTarget\"",
+        "\"SchedulerConfig\"",
+        "create-compute-quota",
+        "create-cluster-scheduler-config",
+        "update-compute-quota",
+    ];
+    MARKS.iter().any(|m| text.contains(m))
+}
+
 /// A cluster ARN's id (`arn:aws:sagemaker:...:cluster/abc123` -> `abc123`).
 pub fn cluster_id(arn: &str) -> &str {
     arn.rsplit('/').next().unwrap_or(arn)
