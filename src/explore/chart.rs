@@ -164,10 +164,13 @@ pub fn draw(
         chart
             .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
             .map_err(err)?;
+        // Earlier shares' lines are wider, so a line lying on another (two shares at 0)
+        // still shows as a coloured edge around the later one.
+        let width = (2.0 + 1.5 * (names.len() - 1 - s) as f64).min(8.0);
         chart
             .draw_series(LineSeries::new(
                 bands.iter().map(|(x, b)| (*x, b[s][1])),
-                c.stroke_width(px(2.0) as u32),
+                c.stroke_width(px(width) as u32),
             ))
             .map_err(err)?;
         chart

@@ -71,6 +71,53 @@ fn entry_mut<'a>(doc: &'a mut Value, entry: &str) -> Option<&'a mut Value> {
     doc.get_mut(list)?.get_mut(i)
 }
 
+/// Why settings a person may look for are not offered, one line each: an AWS share that
+/// does not borrow has no borrow limit, a ClusterQueue in no cohort no borrowing or lending
+/// limit, explicit jobs are left out.
+pub fn missing(text: &str) -> Vec<String> {
+    let Ok(doc) = serde_json::from_str::<Value>(text) else {
+        return Vec::new();
+    };
+    let kueue = quotalab_engine::translate::model_of(&doc) == quotalab_engine::model::Model::Kueue;
+    let mut out = Vec::new();
+    let shares = doc
+        .get("shares")
+        .and_then(Value::as_array)
+        .cloned()
+        .unwrap_or_default();
+    for sh in &shares {
+        let name = sh.get("name").and_then(Value::as_str).unwrap_or("?");
+        if kueue {
+            if sh.get("cohort").is_none_or(Value::is_null) {
+                out.push(format!(
+                    "{name}: no borrowingLimit or lendingLimit, as it is in no cohort (it neither lends nor borrows)"
+                ));
+            }
+        } else {
+            let strategy = sh.get("strategy").and_then(Value::as_str).unwrap_or("?");
+            if strategy != "LEND_AND_BORROW" {
+                out.push(format!(
+                    "{name}: no borrow limit, as a {strategy} share does not borrow (its strategy is not LEND_AND_BORROW)"
+                ));
+            }
+        }
+    }
+    if kueue && doc.get("fair_sharing").is_none_or(Value::is_null) {
+        out.push("no fair-sharing weights, as fair sharing is off".to_string());
+    }
+    if doc
+        .get("jobs")
+        .and_then(Value::as_array)
+        .is_some_and(|j| !j.is_empty())
+    {
+        out.push(
+            "explicit jobs are not offered one by one: vary a workload mix, or sweep with quotasim"
+                .to_string(),
+        );
+    }
+    out
+}
+
 /// The numeric settings of the model a scenario leaves unset, each with the value a sweep
 /// starts from and what unset means: an AWS LEND_AND_BORROW share's borrow limit (100 %),
 /// a Kueue ClusterQueue's or cohort's borrowingLimit and lendingLimit per flavor of its
@@ -407,5 +454,21 @@ mod tests {
         assert_eq!(b.label, "nlp: borrowingLimit ml.g5.xlarge");
         let written: Value = serde_json::from_str(&with_field(kueue, b)).unwrap();
         assert_eq!(written["shares"][0]["borrowing_limit"]["ml.g5.xlarge"], 4.0);
+    }
+
+    #[test]
+    fn missing_settings_say_why() {
+        let aws = r#"{"shares":[{"name":"a","limits":{"x":1},"strategy":"RESERVE"}],
+            "jobs":[{"id":"j"}]}"#;
+        let m = missing(aws);
+        assert!(
+            m[0].starts_with("a: no borrow limit, as a RESERVE share does not borrow"),
+            "{m:?}"
+        );
+        assert!(m[1].contains("explicit jobs"), "{m:?}");
+        let kueue = r#"{"model":"kueue","shares":[{"name":"solo","limits":{"x":1}}]}"#;
+        let m = missing(kueue);
+        assert!(m[0].contains("in no cohort"), "{m:?}");
+        assert!(m[1].contains("fair sharing is off"), "{m:?}");
     }
 }

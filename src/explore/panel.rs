@@ -529,6 +529,15 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                         {options}
                     </select>
                 </label>
+                {move || {
+                    let why = e.scenario.with(|t| super::fields::missing(t));
+                    (!why.is_empty()).then(|| view! {
+                        <details class="explore-missing" data-testid="explore-missing">
+                            <summary>"A setting is not listed?"</summary>
+                            <ul>{why.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                        </details>
+                    })
+                }}
                 {number_field("From", "explore-from", "decimal", "8", e.from)}
                 {number_field("To", "explore-to", "decimal", "8", e.to)}
                 {number_field("Step", "explore-step", "decimal", "8", e.step)}
@@ -573,7 +582,11 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                 <span role="status" data-testid="explore-progress">{progress_text}</span>
                 <span class="explore-note" data-testid="explore-note">{move || e.note.get()}</span>
             </div>
-            <div class="explore-chart">
+            // Before the first run: a line saying what will appear, not an empty box.
+            <p class="explore-empty" data-testid="explore-empty" hidden=move || e.shown.with(Option::is_some)>
+                "Pick a setting, a range and the seeds, then Run: each share's median and its 10th-90th percentile band over the seeds appear here as the runs finish."
+            </p>
+            <div class="explore-chart" class:idle=move || e.shown.with(Option::is_none)>
                 <canvas
                     node_ref=canvas
                     data-testid="explore-canvas"

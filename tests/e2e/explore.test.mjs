@@ -26,9 +26,16 @@ test('a sweep streams into the chart; a point shows its numbers and opens its va
     await page.goto(server.url);
     await waitForApp(page);
     await openExplore(page);
+    // Before the first run: what will appear, not an empty box (issue #34.6).
+    assert.ok(await page.getByTestId('explore-empty').isVisible());
+    assert.equal(await page.getByTestId('explore-canvas').isVisible(), false);
+    // Why a setting is not offered (medium only lends, protected keeps its instance).
+    await page.getByTestId('explore-missing').locator('summary').click();
+    assert.match(await page.getByTestId('explore-missing').innerText(), /medium: no borrow limit, as a LEND share does not borrow/);
     await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 200, step: 50, seeds: 4, metric: 'goodput' });
     await page.getByTestId('explore-run').click();
     await waitDone(page, 20);
+    assert.equal(await page.getByTestId('explore-empty').isVisible(), false);
     const canvas = page.getByTestId('explore-canvas');
     assert.equal(await canvas.getAttribute('data-bands'), '5');
     assert.ok(Number(await canvas.getAttribute('data-dots')) >= 20);

@@ -89,6 +89,18 @@ test('typing "medium2" over "background" keeps its jobs, Ctrl+Z undoes it', asyn
   await page.waitForFunction(
     () => JSON.parse(document.querySelector('[data-testid="json-editor"]').value).shares[0].name === 'background',
   );
+  // Ctrl+Y redoes too (issue #34.12), from the page as from a form field.
+  await page.locator('h2#editor-heading').click();
+  await page.keyboard.press('Control+Y');
+  await page.waitForFunction(
+    () => JSON.parse(document.querySelector('[data-testid="json-editor"]').value).shares[0].name === 'medium2',
+    null,
+    { timeout: 5_000 },
+  );
+  await undo.click();
+  await page.waitForFunction(
+    () => JSON.parse(document.querySelector('[data-testid="json-editor"]').value).shares[0].name === 'background',
+  );
   await page.locator('.editor').screenshot({ path: join(SHOTS, 'undo-editor.png') });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });

@@ -34,6 +34,15 @@ impl Entry {
     }
 }
 
+/// The pill's word for an entry: the kind, spaced ("set priority"); a preemption the job
+/// caused is "preemptor" (its words say whose place it took), short enough for its pill.
+pub fn pill(name: &str) -> String {
+    match name {
+        "preempted-other" => "preemptor".to_string(),
+        other => other.replace(['_', '-'], " "),
+    }
+}
+
 /// One line of a job's history.
 #[derive(Clone, Debug, PartialEq)]
 pub struct HistoryEntry {
@@ -179,7 +188,7 @@ pub fn JobHistory() -> impl IntoView {
                 view! {
                     <li data-kind=k>
                         <span class="t">{clock(h.t_s)}</span>
-                        <span class=format!("kind kind-{k}")>{k.replace(['_', '-'], " ")}</span>
+                        <span class=format!("kind kind-{k}")>{pill(k)}</span>
                         <span class="what">{h.words.clone()}</span>
                     </li>
                 }
@@ -323,6 +332,8 @@ mod tests {
         assert_eq!((h.attempts, h.reasons.len()), (1, 0));
         let names: Vec<&str> = h.events.iter().map(|e| e.entry.name()).collect();
         assert!(names.contains(&"preempted-other"), "{names:?}");
+        assert_eq!(pill("preempted-other"), "preemptor");
+        assert_eq!(pill("set_priority"), "set priority");
         assert_eq!(names[0], "submit");
     }
 }
