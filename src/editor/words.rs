@@ -179,7 +179,18 @@ pub fn plain_message(m: &str) -> String {
     ] {
         m = m.replace(from, to);
     }
-    group_long_numbers(&m)
+    let m = group_long_numbers(&m);
+    // A machine bound is not something to keep to: say the number is too large.
+    let mut m = m;
+    for bound in [
+        "9,223,372,036,854,775,807",
+        "18,446,744,073,709,551,615",
+        "4,294,967,295",
+        "2,147,483,647",
+    ] {
+        m = m.replace(&format!("must be at most {bound}"), "is far too large");
+    }
+    m
 }
 
 /// Runs of five or more digits (not after a '.') with thousands separators.
@@ -275,7 +286,7 @@ pub fn place(path: &str) -> String {
 /// A problem no field shows, for the list at the top of the editor: "Explicit job 1,
 /// share: "x" does not exist: pick one of a, b".
 pub fn located(p: &Problem, value: Option<&Value>) -> String {
-    let what = what_to_do(&p.kind, value).unwrap_or_else(|| p.message.clone());
+    let what = what_to_do(&p.kind, value).unwrap_or_else(|| plain_message(&p.message));
     let at = p.path.to_string();
     if at.is_empty() {
         capitalized(&what)
