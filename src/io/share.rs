@@ -397,9 +397,7 @@ fn write_link(share: ShareState, story: Option<StoryLink>, text: String, payload
     // Push when there is an earlier scenario to go back to: one in the URL, or the bare
     // page's own first one (Back to the bare page opens it again).
     let push = (push || is_replacement(renamed, span))
-        && current
-            .as_deref()
-            .map_or(true, |h| link_payload(h).is_some());
+        && current.as_deref().is_none_or(|h| link_payload(h).is_some());
     if fragment.len() > MAX_FRAGMENT {
         // Too long for a URL: drop the fragment rather than leave an older scenario's.
         write_url(&page_base(), false);
