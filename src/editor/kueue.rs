@@ -219,35 +219,7 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
         bwc.with(|v| v.as_ref().and_then(Value::as_str) == Some("lower_priority"))
     });
     let standalone = Signal::derive(move || cohort.with(Option::is_none));
-    // Leaving the cohort: borrowingLimit and lendingLimit only apply in a cohort (Kueue
-    // refuses them alone), so they go with it, said in a notice; Undo brings them back.
-    let leave_path = base.clone();
-    let app = ed.app;
-    let on_cohort: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
-        if !new.is_null() {
-            return;
-        }
-        let mut dropped = Vec::new();
-        for (key, word) in [
-            ("borrowing_limit", "borrowingLimit"),
-            ("lending_limit", "lendingLimit"),
-        ] {
-            let p = leave_path.key(key);
-            if p.get(doc).is_some() {
-                p.set(doc, None);
-                dropped.push(word);
-            }
-        }
-        if !dropped.is_empty() {
-            app.notice.set(Some(Notice::info(
-                format!(
-                    "The ClusterQueue left its cohort, so its {} went with it (they apply only in a cohort). Undo puts them back.",
-                    dropped.join(" and ")
-                ),
-                Vec::new(),
-            )));
-        }
-    });
+    let on_cohort = limits_follow_parent(ed.app, base.clone(), "ClusterQueue", "cohort");
     view! {
         <div class="row-fields">
             <SelectField
@@ -330,6 +302,47 @@ pub fn KueueShareFields(base: Path, owner: Signal<String>) -> impl IntoView {
             owner=owner
         />
     }
+}
+
+/// The change hook of a node's cohort (a ClusterQueue's `cohort`, a cohort's `parent`):
+/// set to none, its borrowingLimit and lendingLimit go with it (Kueue allows them only under
+/// a cohort), said in a notice; Undo brings them back.
+fn limits_follow_parent(
+    app: crate::state::AppState,
+    base: Path,
+    what: &'static str,
+    field: &'static str,
+) -> ChangeHook {
+    Arc::new(move |doc: &mut Value, new: &Value| {
+        if !new.is_null() {
+            return;
+        }
+        let mut dropped = Vec::new();
+        for (key, word) in [
+            ("borrowing_limit", "borrowingLimit"),
+            ("lending_limit", "lendingLimit"),
+        ] {
+            let p = base.key(key);
+            if p.get(doc).is_some() {
+                p.set(doc, None);
+                dropped.push(word);
+            }
+        }
+        if !dropped.is_empty() {
+            let left = if field == "parent" {
+                "became a root"
+            } else {
+                "left its cohort"
+            };
+            app.notice.set(Some(Notice::info(
+                format!(
+                    "The {what} {left}, so its {} went with it (they apply only under a cohort). Undo puts them back.",
+                    dropped.join(" and ")
+                ),
+                Vec::new(),
+            )));
+        }
+    })
 }
 
 /// After cohort `old` is renamed `new`, the shares in it and the cohorts under it follow
@@ -441,6 +454,7 @@ fn CohortRow(index: usize) -> impl IntoView {
                 label="Parent cohort"
                 path=base.key("parent")
                 options=cohort_options(ed, "none: a root", Some(name))
+                on_change=limits_follow_parent(ed.app, base.clone(), "cohort", "parent")
                 testid="cohort-parent"
                 class="wide"
             />

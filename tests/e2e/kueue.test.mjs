@@ -47,6 +47,20 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   const card = page.getByTestId('cohort-tree-card');
   await card.scrollIntoViewIfNeeded();
   await card.screenshot({ path: join(SHOTS, 'kueue-cohort-tree.png') });
+
+  // Issue #34.10: a ClusterQueue with a borrowing limit leaves its cohort in one step: the
+  // limits that apply only in a cohort go with it, said in a notice; Undo brings them back.
+  const json = async () => JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  assert.ok((await json()).shares[0].borrowing_limit, 'team-a-cq has a borrowing limit');
+  await page.getByTestId('share-cohort').first().selectOption({ label: 'none: stands alone' });
+  await page.waitForFunction(() => /left its cohort, so its borrowingLimit/.test(document.querySelector('[data-testid="share-notice"]')?.textContent ?? ''));
+  const alone = await json();
+  assert.equal(alone.shares[0].cohort, undefined);
+  assert.equal(alone.shares[0].borrowing_limit, undefined);
+  await page.waitForSelector('[data-testid="field-error"]', { state: 'detached', timeout: 5_000 }).catch(() => {});
+  assert.equal(await page.locator('[data-testid="field-error"]').count(), 0, 'no problem left behind');
+  await page.getByRole('button', { name: /Undo/ }).click();
+  await page.waitForFunction(() => JSON.parse(document.querySelector('[data-testid="json-editor"]').value).shares[0].borrowing_limit !== undefined);
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
 
