@@ -12,7 +12,7 @@ use std::time::Duration;
 
 use libfuzzer_sys::fuzz_target;
 use quotalab_engine::link;
-use quotalab_fuzz::{check_problem, Budget};
+use quotalab_fuzz::{check_problem, Budget, MIB};
 use serde_json::Value;
 
 fuzz_target!(|data: &[u8]| {
@@ -23,7 +23,10 @@ fuzz_target!(|data: &[u8]| {
     match link::decode(text) {
         Err(p) => check_problem("decode", &p),
         Ok(json) => {
-            budget.allow(Duration::from_secs(1 + json.len() as u64 / (1024 * 1024)));
+            budget.allow(
+                Duration::from_secs(1 + json.len() as u64 / MIB as u64),
+                16 * json.len(),
+            );
             let value: Value = serde_json::from_str(&json).expect("a decoded link is JSON");
             assert!(value.is_object(), "a decoded link is a JSON object");
             let again = link::encode(&json).expect("a decoded link encodes again");

@@ -31,7 +31,10 @@ fuzz_target!(|data: &[u8]| {
     if generated > MAX_GENERATED {
         return;
     }
-    budget.allow(Duration::from_micros(20 * generated));
+    budget.allow(
+        Duration::from_micros(20 * generated),
+        2048 * generated as usize,
+    );
 
     let fast = load(text);
     match (&fast, &parsed) {
@@ -68,7 +71,10 @@ fuzz_target!(|data: &[u8]| {
     if loaded.scenario.jobs.len() > MAX_SIMULATED_JOBS {
         return;
     }
-    budget.allow(Duration::from_millis(2 * loaded.scenario.jobs.len() as u64));
+    budget.allow(
+        Duration::from_millis(2 * loaded.scenario.jobs.len() as u64),
+        0,
+    );
     let opts = pipeline::RunOptions::default();
     let first = pipeline::run(text, &opts).expect("a valid scenario runs");
     let second = pipeline::run(text, &opts).expect("a valid scenario runs twice");

@@ -183,8 +183,12 @@ fuzz_target!(|g: Gen| {
         return;
     };
     let text = sc.to_string();
+    // `FUZZ_PRINT=1 cargo fuzz run simulate CRASH` shows the scenario (for a regression test).
+    if std::env::var_os("FUZZ_PRINT").is_some() {
+        eprintln!("{text}");
+    }
     let mut budget = Budget::for_bytes(text.len());
-    budget.allow(Duration::from_millis(50 * g.jobs.len() as u64));
+    budget.allow(Duration::from_millis(50 * g.jobs.len() as u64), 0);
     let Ok(loaded) = load(&text) else {
         return;
     };
