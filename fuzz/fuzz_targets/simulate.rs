@@ -189,8 +189,14 @@ fuzz_target!(|g: Gen| {
     }
     let mut budget = Budget::for_bytes(text.len());
     budget.allow(Duration::from_millis(50 * g.jobs.len() as u64), 0);
-    let Ok(loaded) = load(&text) else {
-        return;
+    let loaded = match load(&text) {
+        Ok(l) => l,
+        Err(problems) => {
+            if std::env::var_os("FUZZ_PRINT").is_some() {
+                eprintln!("invalid: {}", problems[0]);
+            }
+            return;
+        }
     };
     let horizon = sc.get("horizon_s").is_some();
     let mut sim = Sim::new(&loaded.scenario, Options::default());
@@ -198,7 +204,7 @@ fuzz_target!(|g: Gen| {
     while sim.step() {
         check_instant(&sim, overcommitted);
         steps += 1;
-        if steps % 1024 == 0 {
+        if steps.is_multiple_of(1024) {
             budget.check("simulation");
         }
     }
