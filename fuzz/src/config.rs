@@ -18,8 +18,8 @@ pub fn essence(json: &str) -> String {
 }
 
 /// Imports `data` (the first byte picks the options), and round-trips what imports:
-/// import -> export -> import gives the same shares, cohorts, capacity and model, and a
-/// second export of that is imported the same again.
+/// import -> export -> import gives the same shares, cohorts, capacity, fair sharing and
+/// model, and a second export of that is imported the same again.
 pub fn round_trip(data: &[u8], format: Format, export: ExportFormat) {
     let Some((&pick, rest)) = data.split_first() else {
         return;
@@ -70,6 +70,12 @@ pub fn round_trip(data: &[u8], format: Format, export: ExportFormat) {
             exported.text, first.scenario_json
         )
     });
+    assert_eq!(
+        essence(&first.scenario_json),
+        essence(&back.scenario_json),
+        "import -> export -> import changed the configuration\n--- export:\n{}",
+        exported.text
+    );
     let again = config::export(&back.scenario_json, export, &out_opts)
         .unwrap_or_else(|p| panic!("a re-imported configuration does not export: {p:?}"));
     let third = config::import(&again.text, format, &back_opts)
