@@ -604,6 +604,7 @@ pub fn export_report(app: AppState, service: EngineService, text: &str, compare:
     let job = Job::Report {
         scenario: text.to_string(),
         compare,
+        review: None,
     };
     service.send(job, move |answer| match answer {
         Answer::Report(Ok(html)) => {
@@ -811,6 +812,14 @@ pub fn FilesMenu() -> impl IntoView {
                     || false,
                     || None,
                     move || tool(Tool::Config),
+                )}
+                {menu_item(
+                    button,
+                    "Import job history (Kueue Workloads, AWS Batch jobs)…",
+                    "import-history".into(),
+                    || false,
+                    || None,
+                    move || tool(Tool::History),
                 )}
                 {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
                 {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}

@@ -34,6 +34,8 @@ pub enum Tool {
     Config,
     /// The CSV job trace import with its column mapping.
     Trace,
+    /// The "Import job history" dialog (SPEC 16: Kueue Workloads, AWS Batch jobs).
+    History,
     /// The scenario's shares exported as a configuration file (a download).
     Export(OutFormat),
     /// The compare card's comparison switched on (with the page's scenario now) or off
@@ -56,6 +58,7 @@ impl Tool {
             Tool::Export(OutFormat::AwsScript) => 3,
             Tool::Export(OutFormat::Kueue) => 4,
             Tool::Export(OutFormat::KueuePatch) => 8,
+            Tool::History => 9,
             Tool::Compare(false) => 5,
             Tool::Compare(true) => 6,
             Tool::Report => 7,
@@ -76,8 +79,8 @@ impl Tool {
             6 => Tool::Compare(true),
             7 => Tool::Report,
             8 => Tool::Export(OutFormat::KueuePatch),
+            9 => Tool::History,
             10.. => Tool::ExportResult(*ResultFile::ALL.get(code as usize - 10)?),
-            _ => return None,
         })
     }
 }
@@ -200,6 +203,7 @@ struct Mounted {
     app: AppState,
     config: NodeRef<html::Dialog>,
     trace: NodeRef<html::Dialog>,
+    history: NodeRef<html::Dialog>,
     /// The scenario text last taken from the page (not handed back).
     from_page: StoredValue<String>,
     service: crate::worker::service::EngineService,
@@ -252,6 +256,7 @@ fn mount() -> Mounted {
         app,
         config: NodeRef::new(),
         trace: NodeRef::new(),
+        history: NodeRef::new(),
         from_page: StoredValue::new(text),
         service: crate::worker::service::default_service(),
         compare_on: RwSignal::new(false),
@@ -300,6 +305,7 @@ fn mount() -> Mounted {
         view! {
             <super::config::ConfigDialog node_ref=m.config />
             <super::trace_form::TraceDialog node_ref=m.trace />
+            <super::history::HistoryDialog node_ref=m.history />
         }
     });
     handle.forget();
@@ -322,6 +328,7 @@ pub fn open_tool(code: u32) {
     match tool {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
+        Tool::History => super::history::open_dialog(m.history),
         Tool::Export(format) => {
             super::config::export_config(m.app, super::config::ConfigService(m.service), format)
         }
@@ -371,7 +378,7 @@ mod tests {
     /// Every tool crosses the bridge as a number of its own and comes back as itself.
     #[test]
     fn every_tool_has_its_own_code() {
-        let mut all = vec![Tool::Config, Tool::Trace, Tool::Report];
+        let mut all = vec![Tool::Config, Tool::Trace, Tool::History, Tool::Report];
         all.extend(
             [
                 OutFormat::AwsJson,

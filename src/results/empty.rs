@@ -1,8 +1,8 @@
 //! Never an empty result (SPEC 16): a scenario without jobs (a configuration just imported)
 //! gets, instead of cards of zeros, an offer in one step: a typical load per queue (the
-//! engine's `config::typical_load`, in the engine worker) or the user's own jobs (the trace
-//! import; a cluster's job history through `quotasim import history`). Either is one
-//! undoable edit of the scenario.
+//! engine's `config::typical_load`, in the engine worker) or the user's own jobs (a
+//! cluster's job history, [`crate::io::history`], or a CSV trace). Either is one undoable
+//! edit of the scenario.
 
 use leptos::prelude::*;
 use quotalab_engine::config::typical_load::MAX_PERCENT;
@@ -102,9 +102,14 @@ pub fn EmptyOffer() -> impl IntoView {
                 >
                     "Import a job trace (CSV)…"
                 </button>
-                " A cluster's own history (Kueue Workloads, AWS Batch jobs) becomes a scenario with "
-                <code>"quotasim import history"</code>
-                "."
+                " "
+                <button
+                    type="button"
+                    data-testid="empty-offer-history"
+                    on:click=move |_| tools::open(app, Tool::History, trace_busy)
+                >
+                    "Import job history (Kueue Workloads, AWS Batch jobs)…"
+                </button>
             </p>
         </section>
     }

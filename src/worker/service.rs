@@ -165,10 +165,15 @@ fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
             options: options.clone(),
         }
         .encode(),
-        Job::Report { scenario, compare } => Request::Report {
+        Job::Report {
+            scenario,
+            compare,
+            review,
+        } => Request::Report {
             id,
             scenario,
             compare: *compare,
+            review: review.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
         }
         .encode(),
         Job::ResultJson { scenario } => Request::ResultJson { id, scenario }.encode(),

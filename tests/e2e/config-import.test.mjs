@@ -222,3 +222,44 @@ test('a 7 MiB Kueue file is read in the worker without freezing the page; a drop
   await page.locator('[data-testid="config-files"]', { hasText: 'huge.yaml: is 8,388,609 bytes, over the 8 MiB limit' }).waitFor();
   assert.deepEqual(problems, []);
 });
+
+// SPEC 16: a team's own jobs. A configuration imported without jobs offers its history; the
+// dialog reads Kueue Workloads (kubectl get workloads -A -o yaml) in the engine worker and
+// replays them on the scenario's shares, one undoable edit.
+test('job history: offered after an import without jobs, read in the worker, replayed, undone', async (t) => {
+  const HISTORY = join(ROOT, 'crates', 'cli', 'tests', 'history');
+  const { page, problems, close } = await openBrowser('history-import', { viewport: { width: 1280, height: 1000 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="import-config"]').click();
+  await page.setInputFiles('[data-testid="config-file"]', join(HISTORY, 'kueue-config.yaml'));
+  await page.locator('[data-testid="config-summary"]').waitFor();
+  await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+  await page.locator('[data-testid="empty-offer"]').waitFor();
+  await page.locator('[data-testid="empty-offer-history"]').click();
+  const dialog = page.locator('[data-testid="history-dialog"]');
+  await dialog.waitFor();
+  // Not a history: the engine says so, in the user's words.
+  await page.setInputFiles('[data-testid="history-file"]', join(HISTORY, 'kueue-config.yaml'));
+  await page.locator('[data-testid="history-errors"]', { hasText: 'no job found in the history' }).waitFor();
+  assert.equal(await page.locator('[data-testid="history-apply"]').isDisabled(), true);
+  await page.setInputFiles('[data-testid="history-file"]', join(HISTORY, 'kueue-workloads.yaml'));
+  const summary = page.locator('[data-testid="history-summary"]');
+  await summary.waitFor({ timeout: 10_000 }).catch(async (e) => {
+    await dialog.screenshot({ path: join(SHOTS, 'history-import-failed.png') });
+    throw new Error(`${e.message}\n${await dialog.innerText()}`);
+  });
+  assert.match(await summary.innerText(), /^6 jobs of 3 shares \(team-a-cq, team-b-cq, team-c-cq\)/);
+  assert.match(await page.locator('[data-testid="history-warnings"]').innerText(), /still running at the end of the history/);
+  await dialog.screenshot({ path: join(SHOTS, 'history-import-ready.png') });
+  await page.locator('[data-testid="history-apply"]:not([disabled])').click();
+  await page.locator('[data-testid="empty-offer"]').waitFor({ state: 'detached' });
+  const sc = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  assert.equal(sc.jobs.length, 6);
+  assert.ok(sc.jobs.some((j) => j.id === 'team-a/job-pretrain-llm-5d7f2'));
+  await page.locator('[data-testid="undo"]').click();
+  await page.locator('[data-testid="empty-offer"]').waitFor();
+  assert.deepEqual(problems, []);
+});

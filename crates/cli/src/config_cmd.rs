@@ -1,10 +1,11 @@
-//! `quotasim import aws|kueue FILE...` and `quotasim export aws|kueue FILE` (SPEC 13): real
-//! quota configurations in and out, through the engine's `config` functions.
+//! `quotasim import aws|kueue|hyperpod FILE...`, `quotasim import history FILE...` and
+//! `quotasim export aws|kueue|hyperpod FILE` (SPEC 13, 16): real quota configurations and job
+//! histories in, configurations out, through the engine's `config` functions.
 
 use std::io::{self, Read};
 
 use quotalab_engine::config::{
-    self, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
+    self, history, hyperpod, ExportFormat, ExportOptions, Format, ImportOptions, MAX_FILE_BYTES,
 };
 
 use crate::{print, warn, Failure};
@@ -40,6 +41,101 @@ pub enum ImportCommand {
         #[arg(long, value_name = "SCENARIO")]
         into: Option<String>,
     },
+    /// A job history as a scenario's jobs (SPEC 16): Kueue Workloads (`kubectl get
+    /// workloads -A -o yaml|json`, LocalQueues alongside) or AWS Batch jobs (`aws batch
+    /// describe-jobs`, `list-jobs`, `describe-service-job`, `list-service-jobs`), with the
+    /// shares of --config or --into.
+    History(Box<HistoryArgs>),
+    /// SageMaker HyperPod task governance: CreateComputeQuota / CreateClusterSchedulerConfig
+    /// JSON (bodies, Describe and ListComputeQuotas responses) or `aws sagemaker
+    /// create-compute-quota` / `create-cluster-scheduler-config` command lines.
+    Hyperpod {
+        /// JSON or shell files (`-` = standard input).
+        #[arg(required = true, value_name = "FILE")]
+        files: Vec<String>,
+        /// The cluster whose compute quotas are imported (an ARN or its cluster id).
+        #[arg(long, value_name = "ARN")]
+        cluster: Option<String>,
+        /// Keep this scenario's workloads, jobs and events, with the imported shares.
+        #[arg(long, value_name = "SCENARIO")]
+        into: Option<String>,
+    },
+}
+
+/// `quotasim import history` (SPEC 16).
+#[derive(clap::Args)]
+pub struct HistoryArgs {
+    /// History files: Kueue Workloads (YAML or JSON) or AWS Batch jobs (JSON); `-` =
+    /// standard input.
+    #[arg(required = true, value_name = "FILE")]
+    files: Vec<String>,
+    /// The configuration with the shares: AWS Batch JSON or Kueue YAML (SPEC 13); its
+    /// LocalQueues place workloads not yet admitted. Repeat for several files.
+    #[arg(long = "config", value_name = "FILE")]
+    config: Vec<String>,
+    /// Only jobs submitted at or after this time (ISO 8601 or epoch seconds).
+    #[arg(long, value_name = "T")]
+    from: Option<String>,
+    /// Only jobs submitted at or before this time; the end of the history (jobs still
+    /// running then run until it).
+    #[arg(long, value_name = "T")]
+    to: Option<String>,
+    /// Kueue: the counted resource.
+    #[arg(long, value_name = "NAME", default_value = ImportOptions::DEFAULT_RESOURCE)]
+    resource: String,
+    /// Kueue: flavors as catalogue instance types, e.g. `a100=ml.p4d.24xlarge`.
+    #[arg(long, value_name = "MAP")]
+    flavor_map: Option<String>,
+    /// AWS configuration: the job queue whose shares are imported.
+    #[arg(long, value_name = "NAME")]
+    queue: Option<String>,
+    /// The scenario the jobs go into (its shares, unless --config gives them; its own
+    /// jobs and workloads are replaced by the history).
+    #[arg(long, value_name = "SCENARIO")]
+    into: Option<String>,
+}
+
+/// `quotasim import history`: prints the scenario; warnings to stderr.
+fn import_history(args: HistoryArgs) -> Result<(), Failure> {
+    let flavor_map = match &args.flavor_map {
+        Some(m) => config::parse_flavor_map(m)?,
+        None => Vec::new(),
+    };
+    if args.config.is_empty() && args.into.is_none() {
+        return Err(Failure(vec![
+            "error: a configuration is needed for the shares: give --config FILE (AWS JSON or Kueue YAML) or --into SCENARIO".to_string(),
+        ]));
+    }
+    let mut texts = Vec::new();
+    for f in &args.files {
+        texts.push((f.as_str(), read_bounded(f)?));
+    }
+    let mut configs = Vec::new();
+    for f in &args.config {
+        configs.push((f.as_str(), read_bounded(f)?));
+    }
+    let into = match &args.into {
+        Some(f) => Some((f.as_str(), read_bounded(f)?)),
+        None => None,
+    };
+    let refs: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let cfg: Vec<(&str, &str)> = configs.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let into = into.as_ref().map(|(f, t)| (*f, t.as_str()));
+    let shares = match into {
+        Some(into) if cfg.is_empty() => history::Shares::Scenario(into.0, into.1),
+        into => history::Shares::Config { files: &cfg, into },
+    };
+    let opts = history::HistoryOptions {
+        resource: args.resource,
+        flavor_map,
+        queue: args.queue,
+        from: args.from,
+        to: args.to,
+    };
+    let imported = history::import(&refs, shares, &opts)?;
+    warn(&imported.warnings);
+    print(&imported.scenario_json);
+    Ok(())
 }
 
 #[derive(clap::Subcommand)]
@@ -69,6 +165,19 @@ pub enum ExportCommand {
         #[arg(long)]
         patch: bool,
     },
+    /// SageMaker HyperPod task governance: a CreateClusterSchedulerConfig body and a
+    /// CreateComputeQuota body per share (one JSON array), or with --script the equivalent
+    /// `aws sagemaker` commands.
+    Hyperpod {
+        /// Scenario JSON file, or - for standard input.
+        file: String,
+        /// Every body's ClusterArn (a `$VARIABLE` is required by the script).
+        #[arg(long, value_name = "ARN", default_value = hyperpod::DEFAULT_CLUSTER_ARN)]
+        cluster_arn: String,
+        /// Print a shell script of `aws sagemaker` commands.
+        #[arg(long)]
+        script: bool,
+    },
 }
 
 /// Reads a file or standard input, refusing more than [`MAX_FILE_BYTES`] without reading
@@ -92,8 +201,38 @@ pub fn read_bounded(file: &str) -> Result<String, Failure> {
     String::from_utf8(bytes).map_err(|_| fail(format!("{file}: is not UTF-8 text")))
 }
 
+/// Reads every file (each bounded) and imports them with `f`, then `--into`.
+fn import_texts(
+    files: &[String],
+    into: Option<String>,
+    f: impl FnOnce(&[(&str, &str)]) -> Result<config::Imported, Vec<quotalab_engine::Problem>>,
+) -> Result<(), Failure> {
+    let mut texts = Vec::new();
+    for file in files {
+        texts.push((file.as_str(), read_bounded(file)?));
+    }
+    let refs: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
+    let mut imported = f(&refs)?;
+    if let Some(base) = into {
+        let text = read_bounded(&base)?;
+        imported = config::merge_into(&imported, &text)?;
+    }
+    warn(&imported.warnings);
+    print(&imported.scenario_json);
+    Ok(())
+}
+
 pub fn import(cmd: ImportCommand) -> Result<(), Failure> {
     let (files, format, opts, into) = match cmd {
+        ImportCommand::History(args) => return import_history(*args),
+        ImportCommand::Hyperpod {
+            files,
+            cluster,
+            into,
+        } => {
+            let opts = hyperpod::ImportOptions { cluster };
+            return import_texts(&files, into, |refs| hyperpod::import_files(refs, &opts));
+        }
         ImportCommand::Aws { files, queue, into } => (
             files,
             Format::Aws,
@@ -125,23 +264,28 @@ pub fn import(cmd: ImportCommand) -> Result<(), Failure> {
             )
         }
     };
-    let mut texts = Vec::new();
-    for f in &files {
-        texts.push((f.as_str(), read_bounded(f)?));
-    }
-    let refs: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
-    let mut imported = config::import_files(&refs, format, &opts)?;
-    if let Some(base) = into {
-        let text = read_bounded(&base)?;
-        imported = config::merge_into(&imported, &text)?;
-    }
-    warn(&imported.warnings);
-    print(&imported.scenario_json);
-    Ok(())
+    import_texts(&files, into, |refs| {
+        config::import_files(refs, format, &opts)
+    })
 }
 
 pub fn export(cmd: ExportCommand) -> Result<(), Failure> {
     let (file, format, opts) = match cmd {
+        ExportCommand::Hyperpod {
+            file,
+            cluster_arn,
+            script,
+        } => {
+            let text = read_bounded(&file)?;
+            let opts = hyperpod::ExportOptions {
+                cluster_arn,
+                script,
+            };
+            let exported = hyperpod::export(&text, &opts)?;
+            warn(&exported.warnings);
+            print(&exported.text);
+            return Ok(());
+        }
         ExportCommand::Aws {
             file,
             queue,

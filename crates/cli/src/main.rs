@@ -2,7 +2,8 @@
 //! files, calls the engine and prints; every rule lives in `quotalab-engine`.
 //!
 //! Exit codes: 0 success; 2 for any bad input (scenario, link, trace, usage), with one line
-//! per problem on stderr. Never a panic or a backtrace, whatever the input.
+//! per problem on stderr; `review` exits 1 when a `--fail-on` rule is crossed. Never a panic
+//! or a backtrace, whatever the input.
 
 use std::io::{self, Read, Write};
 use std::process::ExitCode;
@@ -14,6 +15,7 @@ use quotalab_engine::{compare, link, Problem};
 mod choice;
 mod config_cmd;
 mod report_cmd;
+mod review_cmd;
 mod sweep_cmd;
 mod trace_cmd;
 
@@ -87,12 +89,15 @@ enum Command {
     /// Job traces: turn a cluster's job log into a scenario.
     #[command(subcommand)]
     Trace(TraceCommand),
-    /// Real configurations in: AWS Batch JSON or Kueue YAML to a scenario.
+    /// Real configurations in: AWS Batch JSON or Kueue YAML to a scenario; a job history
+    /// (Kueue Workloads, AWS Batch jobs) to its jobs.
     #[command(subcommand)]
     Import(config_cmd::ImportCommand),
     /// A scenario's shares out: AWS Batch JSON (or a script) or Kueue YAML.
     #[command(subcommand)]
     Export(config_cmd::ExportCommand),
+    /// Compare two configurations on the same jobs, per share; exit 1 on a --fail-on rule (SPEC 16).
+    Review(Box<review_cmd::ReviewArgs>),
 }
 
 #[derive(Subcommand)]
@@ -188,14 +193,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         Command::Validate { file } => {
             let loaded = load(&file)?;
             warn(&loaded.warnings);
-            let sc = &loaded.scenario;
-            print(&format!(
-                "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
-                sc.shares.len(),
-                sc.described_jobs(),
-                sc.events.len(),
-                loaded.warnings.len()
-            ));
+            print(&loaded.valid_line());
         }
         Command::Compare { file, summary } => {
             let text = read_input(&file)?;
@@ -225,6 +223,7 @@ fn execute(cli: Cli) -> Result<(), Failure> {
         }
         Command::Import(cmd) => config_cmd::import(cmd)?,
         Command::Export(cmd) => config_cmd::export(cmd)?,
+        Command::Review(args) => review_cmd::run(&args)?,
     }
     Ok(())
 }

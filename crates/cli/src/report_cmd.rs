@@ -1,4 +1,4 @@
-//! `quotasim report FILE [--compare] [-o OUT]` (SPEC 14): the scenario's report, one
+//! `quotasim report FILE [--compare] [--review PROPOSED] [-o OUT]` (SPEC 14, 16): the scenario's report, one
 //! self-contained HTML file (the scenario, each agreement beside its share's results, the
 //! summary, the interruption-contract cards and every chart as SVG; with `--compare`, the
 //! comparison with the partitioned and pooled policies of SPEC 9.1), written by the same
@@ -18,6 +18,10 @@ pub struct ReportArgs {
     /// report while its comparison is on).
     #[arg(long)]
     compare: bool,
+    /// Also review a proposed configuration (AWS Batch JSON, Kueue YAML or a scenario) on
+    /// this scenario's jobs, as `quotasim review FILE PROPOSED` does (SPEC 16).
+    #[arg(long, value_name = "PROPOSED")]
+    review: Option<String>,
     /// Write the report to this file instead of standard output.
     #[arg(short = 'o', long = "output", value_name = "OUT")]
     out: Option<PathBuf>,
@@ -25,8 +29,13 @@ pub struct ReportArgs {
 
 pub fn run(args: &ReportArgs) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
+    let review = match &args.review {
+        Some(f) => Some((f.clone(), crate::config_cmd::read_bounded(f)?)),
+        None => None,
+    };
     let options = quotalab_report::Options {
         compare: args.compare,
+        review,
     };
     let report = quotalab_report::build_with(&text, &options)?;
     warn(&report.warnings);

@@ -35,11 +35,6 @@ pub struct SweepArgs {
     summary: bool,
 }
 
-/// Runs per chunk: enough to keep every thread busy, few enough to stream the output.
-fn chunk_len(threads: usize) -> usize {
-    (threads * 16).max(64)
-}
-
 pub fn run(args: &SweepArgs) -> Result<(), Failure> {
     let text = read_input(&args.file)?;
     let mut problems = Vec::new();
@@ -62,18 +57,12 @@ pub fn run(args: &SweepArgs) -> Result<(), Failure> {
 }
 
 fn execute(plan: &Sweep, summary: bool) -> Result<(), Failure> {
-    let chunk = chunk_len(rayon::current_num_threads());
+    let chunk = sweep::chunk_len(rayon::current_num_threads());
     let runs = plan.runs();
     // Every variant first: nothing runs unless all of them are valid.
-    let mut warnings = Vec::new();
-    for start in (0..runs).step_by(chunk) {
-        let checks: Vec<_> = (start..(start + chunk).min(runs))
-            .into_par_iter()
-            .map(|r| plan.check(r))
-            .collect();
-        let w = sweep::merge(std::iter::once(Ok(std::mem::take(&mut warnings))).chain(checks))?;
-        warnings = w;
-    }
+    let warnings = plan.check_chunked(chunk, |range| {
+        range.into_par_iter().map(|r| plan.check(r)).collect()
+    })?;
     warn(&warnings);
 
     let bar = progress(runs);

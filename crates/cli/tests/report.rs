@@ -271,3 +271,58 @@ fn report_compare_of_a_scenario_where_nobody_lends_says_no_difference() {
         &run.stdout[run.stdout.find("id=\"comparison\"").unwrap()..][..3000]
     );
 }
+
+/// SPEC 16: "the report can carry" a review: `--review PROPOSED` adds the review of the
+/// proposal on the scenario's jobs, each share's table as `quotasim review` prints it.
+#[test]
+fn report_carries_the_review_of_a_proposed_change() {
+    let base = golden("aws-walkthrough.json");
+    let text = std::fs::read_to_string(&base).unwrap();
+    let mut proposed: serde_json::Value = serde_json::from_str(&text).unwrap();
+    // The proposal: medium stops lending.
+    proposed["shares"][1]["strategy"] = serde_json::json!("RESERVE");
+    let out = TempPath(std::env::temp_dir().join(format!(
+        "quotasim-report-proposed-{}.json",
+        std::process::id()
+    )));
+    std::fs::write(&out.0, proposed.to_string()).unwrap();
+    let proposal = out.0.to_str().unwrap();
+    let run = quotasim(
+        &["report", base.to_str().unwrap(), "--review", proposal],
+        None,
+    );
+    assert_eq!(run.code, 0, "{run:?}");
+    let html = &run.stdout;
+    assert_report(html, &["background", "medium", "protected"]);
+    let at = html
+        .find("<section id=\"review\">")
+        .expect("a review section");
+    let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    // The same tables as the review command's.
+    let review = quotasim(&["review", base.to_str().unwrap(), proposal], None);
+    assert_eq!(review.code, 0, "{review:?}");
+    for line in review
+        .stdout
+        .lines()
+        .filter(|l| l.starts_with("  completion_p90"))
+    {
+        let cells: Vec<&str> = line.split_whitespace().collect();
+        let row = format!(
+            "<tr><th scope=\"row\">{}</th>{}</tr>",
+            cells[0],
+            cells[1..]
+                .iter()
+                .map(|c| format!("<td>{c}</td>"))
+                .collect::<String>()
+        );
+        assert!(section.contains(&row), "{row} in {section}");
+    }
+    assert!(!section.contains("</tr>\n</tr>"), "well-formed rows");
+    // A proposal that does not read is named.
+    let bad = quotasim(
+        &["report", base.to_str().unwrap(), "--review", "nowhere.yaml"],
+        None,
+    );
+    assert_eq!(bad.code, 2, "{bad:?}");
+    assert!(bad.stderr.contains("nowhere.yaml"), "{bad:?}");
+}

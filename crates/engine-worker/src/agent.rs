@@ -126,8 +126,10 @@ fn on_request(data: &JsValue) {
             id,
             scenario,
             compare,
+            review,
         }) => serving(id, || {
-            let result = jobs::make_report(scenario, compare);
+            let review = review.map(|(n, t)| (n.to_string(), t.to_string()));
+            let result = jobs::make_report(scenario, compare, review);
             post(&Response::Report { id, result });
         }),
         Ok(Request::ResultJson { id, scenario }) => serving(id, || {

@@ -100,6 +100,23 @@ pub struct ImportRequest {
     pub resolve: Option<Vec<(String, String)>>,
 }
 
+/// A history import: `quotasim import history FILE... --into SCENARIO [--from] [--to]
+/// [--resource] [--flavor-map]`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HistoryRequest {
+    /// The history files (name, text).
+    pub files: Vec<(String, String)>,
+    /// The scenario whose shares the jobs are of (its jobs and workloads are replaced).
+    pub scenario: String,
+    /// `--from` / `--to`: ISO 8601 or epoch seconds; empty: the whole history.
+    pub from: String,
+    pub to: String,
+    /// Kueue `--resource`; empty: `nvidia.com/gpu`.
+    pub resource: String,
+    /// Kueue `--flavor-map`; may be empty.
+    pub flavor_map: String,
+}
+
 /// A share the kept jobs name that the configuration lacks.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct UnknownShare {
@@ -121,6 +138,9 @@ pub enum Request {
         /// Kueue: the resource the quotas are in; empty: `nvidia.com/gpu`.
         resource: String,
     },
+    /// SPEC 16: a job history (Kueue Workloads, AWS Batch jobs) replayed on a scenario's
+    /// shares (`quotasim import history FILE... --into SCENARIO`).
+    History(HistoryRequest),
     /// SPEC 16: a typical load per queue added to a scenario without jobs.
     TypicalLoad {
         scenario: String,
@@ -191,6 +211,7 @@ pub fn handle(request: Request) -> Response {
             queue,
             resource,
         } => Response::Exported(export(&scenario, format, queue, resource)),
+        Request::History(r) => Response::Loaded(history(&r)),
         Request::TypicalLoad { scenario, percent } => Response::Loaded(
             config::typical_load::add_typical_load(&scenario, percent)
                 .map(|i| summarise(&i))
@@ -290,6 +311,28 @@ fn import_text(
         imported = config::merge_into_with(&imported, base, &policy).map_err(|p| lines(&p))?;
     }
     Ok(summarise(&imported))
+}
+
+/// `quotasim import history FILE... --into SCENARIO`.
+pub fn history(r: &HistoryRequest) -> Result<Imported, Vec<String>> {
+    let nonempty = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
+    let opts = config::history::HistoryOptions {
+        resource: nonempty(&r.resource)
+            .unwrap_or_else(|| ImportOptions::DEFAULT_RESOURCE.to_string()),
+        flavor_map: config::parse_flavor_map(&r.flavor_map).map_err(|p| vec![p.to_string()])?,
+        queue: None,
+        from: nonempty(&r.from),
+        to: nonempty(&r.to),
+    };
+    let files: Vec<(&str, &str)> = r
+        .files
+        .iter()
+        .map(|(n, t)| (n.as_str(), t.as_str()))
+        .collect();
+    let shares = config::history::Shares::Scenario("the scenario", &r.scenario);
+    config::history::import(&files, shares, &opts)
+        .map(|i| summarise(&i))
+        .map_err(|p| lines(&p))
 }
 
 /// What the page shows of an imported (or loaded) scenario.

@@ -38,7 +38,12 @@ pub enum Job {
         options: ImportOptions,
     },
     /// SPEC 14: the self-contained HTML report, with SPEC 9.1's comparison when `compare`.
-    Report { scenario: String, compare: bool },
+    Report {
+        scenario: String,
+        compare: bool,
+        /// SPEC 16: a proposal (file name, text) reviewed on the scenario's jobs.
+        review: Option<(String, String)>,
+    },
     /// SPEC 8: the result JSON (`quotasim run`).
     ResultJson { scenario: String },
     /// SPEC 10: the share link's payload of the scenario.
@@ -82,7 +87,11 @@ pub fn serve(job: Job) -> Answer {
         Job::Compare { scenario, limits } => Answer::Compared(compare_scenario(&scenario, limits)),
         Job::TraceImport { csv, options } => Answer::TraceImported(import_trace(&csv, &options)),
         Job::TraceCheck { csv, options } => Answer::TraceChecked(check_trace(&csv, &options)),
-        Job::Report { scenario, compare } => Answer::Report(make_report(&scenario, compare)),
+        Job::Report {
+            scenario,
+            compare,
+            review,
+        } => Answer::Report(make_report(&scenario, compare, review)),
         Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
     }
@@ -105,9 +114,14 @@ pub fn import_trace(csv: &[u8], options: &ImportOptions) -> Result<TraceImported
     })
 }
 
-/// SPEC 14: the report of `text` (`quotasim report`, `--compare`), or its problems.
-pub fn make_report(text: &str, compare: bool) -> Result<String, Vec<String>> {
-    quotalab_report::build_with(text, &quotalab_report::Options { compare })
+/// SPEC 14: the report of `text` (`quotasim report`, `--compare`, `--review`), or its
+/// problems.
+pub fn make_report(
+    text: &str,
+    compare: bool,
+    review: Option<(String, String)>,
+) -> Result<String, Vec<String>> {
+    quotalab_report::build_with(text, &quotalab_report::Options { compare, review })
         .map(|r| r.html)
         .map_err(|p| p.iter().map(ToString::to_string).collect())
 }

@@ -64,6 +64,10 @@ pub enum Request<'a> {
         id: u64,
         scenario: &'a str,
         compare: bool,
+        /// SPEC 16: a proposed configuration reviewed on the scenario's jobs (its file name
+        /// and text).
+        #[serde(borrow)]
+        review: Option<(&'a str, &'a str)>,
     },
     /// The result JSON of `scenario` (SPEC 8), answered by [`Response::ResultJson`].
     ResultJson { id: u64, scenario: &'a str },

@@ -12,6 +12,7 @@
 //! share (metrics as rows, the three policies as columns).
 
 use quotalab_engine::analysis::contract_card::{self, Card};
+use quotalab_engine::analysis::review;
 use quotalab_engine::analysis::verdict::{self, Verdicts};
 use quotalab_engine::compare::{self, Delta, Matched, Metric, Policy, ShareForecast};
 use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
@@ -37,13 +38,16 @@ pub fn report(scenario_text: &str) -> Result<String, Vec<Problem>> {
 }
 
 /// What a report holds besides the run as given.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Options {
     /// SPEC 9.1: the comparison of the scenario as given with the partitioned and pooled
     /// policies (verdicts, matched jobs and each share's table of the three policies), after
     /// the summary (`quotasim report --compare`, the page's report while its comparison is
     /// on).
     pub compare: bool,
+    /// SPEC 16: a review of a proposed configuration on this scenario's jobs (`quotasim
+    /// report --review PROPOSED`, the page's review): the proposal's file name and text.
+    pub review: Option<(String, String)>,
 }
 
 /// A report and the validator's warnings (which it also lists).
@@ -112,8 +116,26 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
         kueue: loaded.scenario.is_kueue(),
         warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
     };
-    let html = write(&inputs, &given, &forecast, compared.as_ref())
-        .map_err(|e| vec![Problem::whole(format!("cannot draw a chart: {e}"))])?;
+    let reviewed = match &options.review {
+        None => None,
+        Some((name, text)) => Some(review::review(
+            review::Input {
+                name: "this scenario",
+                text: scenario_text,
+            },
+            review::Input { name, text },
+            review::JobsSource::Current,
+            &review::ReviewOptions::default(),
+        )?),
+    };
+    let html = write(
+        &inputs,
+        &given,
+        &forecast,
+        compared.as_ref(),
+        reviewed.as_ref(),
+    )
+    .map_err(|e| vec![Problem::whole(format!("cannot draw a chart: {e}"))])?;
     Ok(Report {
         html,
         warnings: loaded.warnings,
@@ -148,6 +170,7 @@ fn write(
     d: &Digest,
     forecast: &[ShareForecast],
     compared: Option<&Compared>,
+    reviewed: Option<&review::Review>,
 ) -> Result<String, String> {
     let mut h = Html::default();
     let name = if d.name.trim().is_empty() {
@@ -176,12 +199,20 @@ fn write(
         } else {
             ""
         })
+        .text(if reviewed.is_some() {
+            " · with a review of a proposed change"
+        } else {
+            ""
+        })
         .raw("</p>\n</header>\n<main>\n");
 
     scenario_section(&mut h, inputs);
     summary_section(&mut h, d);
     if let Some(c) = compared {
         comparison_section(&mut h, c, inputs.kueue);
+    }
+    if let Some(r) = reviewed {
+        review_section(&mut h, r);
     }
     shares_section(&mut h, d, forecast);
     charts_section(&mut h, d)?;
@@ -351,6 +382,58 @@ fn policy_col(p: Policy) -> &'static str {
         Policy::Partitioned => "partitioned",
         Policy::Pooled => "pooled",
     }
+}
+
+/// SPEC 16: the review of a proposed configuration on the scenario's jobs, shares worst
+/// first, each table as `quotasim review` prints it.
+fn review_section(h: &mut Html, r: &review::Review) {
+    h.raw("<section id=\"review\">\n<h2>Review of a proposed change</h2>\n");
+    for line in review::preamble(r) {
+        for l in line.lines() {
+            h.el("p", "explain", l).raw("\n");
+        }
+    }
+    for t in review::share_tables(r) {
+        h.raw("<div class=\"review-share\" data-share=\"")
+            .text(&t.name)
+            .raw("\">")
+            .el("h3", "", &t.heading)
+            .el(
+                "p",
+                "note",
+                &format!("current: {} · proposed: {}", t.current, t.proposed),
+            )
+            .raw("<table class=\"compare\"><thead><tr>");
+        for (k, cell) in t.rows.iter().enumerate() {
+            if k == 1 {
+                h.raw("</thead>\n<tbody>\n<tr>");
+            } else if k > 1 {
+                h.raw("<tr>");
+            }
+            for (c, v) in cell.iter().enumerate() {
+                match (k, c) {
+                    (0, _) => h.raw("<th scope=\"col\">").text(v).raw("</th>"),
+                    (_, 0) => h.raw("<th scope=\"row\">").text(v).raw("</th>"),
+                    _ => h.raw("<td>").text(v).raw("</td>"),
+                };
+            }
+            h.raw("</tr>\n");
+        }
+        h.raw("</tbody></table></div>\n");
+    }
+    for (label, names) in [
+        (
+            "Only in the current configuration (no jobs)",
+            &r.only_current,
+        ),
+        ("Only in the proposal (no jobs)", &r.only_proposed),
+    ] {
+        if !names.is_empty() {
+            h.el("p", "note", &format!("{label}: {}", names.join(", ")))
+                .raw("\n");
+        }
+    }
+    h.raw("</section>\n");
 }
 
 fn comparison_section(h: &mut Html, c: &Compared, kueue: bool) {

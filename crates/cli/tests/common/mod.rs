@@ -76,7 +76,16 @@ impl std::fmt::Debug for Out {
 /// deadlock against a full stdout; a binary that exits before reading all of it is not an
 /// error here (garbage input is refused early).
 pub fn quotasim(args: &[&str], stdin: Option<&[u8]>) -> Out {
-    let mut child = Command::new(BIN)
+    quotasim_in(None, args, stdin)
+}
+
+/// [`quotasim`] run in directory `dir` (file names in its problems are then the short ones).
+pub fn quotasim_in(dir: Option<&Path>, args: &[&str], stdin: Option<&[u8]>) -> Out {
+    let mut cmd = Command::new(BIN);
+    if let Some(d) = dir {
+        cmd.current_dir(d);
+    }
+    let mut child = cmd
         .args(args)
         .env("RUST_BACKTRACE", "1")
         .stdin(if stdin.is_some() {

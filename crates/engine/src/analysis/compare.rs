@@ -399,7 +399,7 @@ pub fn matched_table(m: &[Matched], metrics: &[Vec<ShareMetrics>; 3]) -> String 
 }
 
 /// Rows as an aligned table: the first two columns left-aligned, the rest right-aligned.
-fn aligned<const N: usize>(rows: &[[String; N]], left: usize) -> String {
+pub(crate) fn aligned<const N: usize>(rows: &[[String; N]], left: usize) -> String {
     let widths: Vec<usize> = (0..N)
         .map(|c| rows.iter().map(|r| r[c].chars().count()).max().unwrap_or(0))
         .collect();

@@ -35,6 +35,13 @@ use crate::{input::validate, simulation::Options, simulation::Sim, Problem};
 pub const MAX_VALUES: usize = 100_000;
 pub const MAX_RUNS: usize = 1_000_000;
 
+/// Runs per chunk when `threads` threads run a sweep: enough to keep every thread busy, few
+/// enough to stream the output (`quotasim sweep` and the Python package check, run and print
+/// in chunks of this many runs).
+pub fn chunk_len(threads: usize) -> usize {
+    (threads * 16).max(64)
+}
+
 /// One `--vary PATH=FROM..TO:STEP`.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Vary {
@@ -476,6 +483,25 @@ impl Sweep {
     /// then how many more).
     pub fn check_all(&self) -> Result<Vec<Problem>, Vec<Problem>> {
         merge((0..self.runs()).map(|r| self.check(r)))
+    }
+
+    /// Validates every run chunk by chunk, as `quotasim sweep` and the Python package do
+    /// before anything runs: `check` validates the runs of one range (on as many threads as
+    /// it likes) and returns [`Sweep::check`]'s results in order. Stops after the first chunk
+    /// with an error (its errors, as [`merge`] words them); otherwise every warning, once.
+    /// The chunk is [`chunk_len`] of the caller's thread count.
+    pub fn check_chunked(
+        &self,
+        chunk: usize,
+        mut check: impl FnMut(std::ops::Range<usize>) -> Vec<Result<Vec<Problem>, Vec<Problem>>>,
+    ) -> Result<Vec<Problem>, Vec<Problem>> {
+        let chunk = chunk.max(1);
+        let mut warnings = Vec::new();
+        for start in (0..self.runs()).step_by(chunk) {
+            let checks = check(start..(start + chunk).min(self.runs()));
+            warnings = merge(std::iter::once(Ok(std::mem::take(&mut warnings))).chain(checks))?;
+        }
+        Ok(warnings)
     }
 
     /// Simulates run `r` with metrics only (no event log, no series) and writes its line.

@@ -12,6 +12,8 @@
 //! omitted for a single JSON object) and the path inside it.
 
 pub mod aws;
+pub mod history;
+pub mod hyperpod;
 pub mod kueue;
 pub mod quantity;
 pub mod typical_load;
@@ -152,21 +154,24 @@ pub fn import_files(
     format: Format,
     opts: &ImportOptions,
 ) -> Result<Imported, Vec<Problem>> {
+    import_with(files, |sources| match format {
+        Format::Aws => aws::import(sources, opts),
+        Format::Kueue => kueue::import(sources, opts),
+    })
+}
+
+/// What every import shares (SPEC 13): the size bound per file, `read` over the files'
+/// sinks, one warning per ignored name, and the imported scenario loaded as a safety net.
+pub(crate) fn import_with(
+    files: &[(&str, &str)],
+    read: impl FnOnce(&mut [(Sink, &str)]) -> Result<(Value, Vec<Problem>), Vec<Problem>>,
+) -> Result<Imported, Vec<Problem>> {
     let named = files.len() > 1;
     let mut sources = Vec::new();
     let mut errors = Vec::new();
     for (name, text) in files {
         let mut sink = Sink::new(if named { name } else { "" });
-        if text.len() > MAX_FILE_BYTES {
-            sink.err(
-                "",
-                format!(
-                    "is {} bytes, over the {} MiB limit",
-                    text.len(),
-                    MAX_FILE_BYTES / (1024 * 1024)
-                ),
-            );
-        }
+        sink.check_size(text);
         sources.push((sink, *text));
     }
     for (sink, _) in &mut sources {
@@ -175,10 +180,7 @@ pub fn import_files(
     if !errors.is_empty() {
         return Err(errors);
     }
-    let result = match format {
-        Format::Aws => aws::import(&mut sources, opts),
-        Format::Kueue => kueue::import(&mut sources, opts),
-    };
+    let result = read(&mut sources);
     let mut warnings = Vec::new();
     for (sink, _) in &mut sources {
         sink.flush_ignored();
@@ -188,16 +190,7 @@ pub fn import_files(
     match result {
         Ok((scenario, mut extra)) if errors.is_empty() => {
             warnings.append(&mut extra);
-            // A safety net: the scenario must load. Its problems name scenario paths.
-            if let Err(problems) = crate::input::validate::load(&scenario.to_string()) {
-                return Err(problems
-                    .into_iter()
-                    .map(|p| {
-                        let at = Path::named(format!("imported scenario: {}", p.path));
-                        Problem::new(at, p.message)
-                    })
-                    .collect());
-            }
+            must_load(&scenario)?;
             Ok(Imported::new(scenario, warnings))
         }
         Ok(_) => Err(errors),
@@ -290,6 +283,22 @@ fn share_names(scenario: &Value) -> Vec<String> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// A safety net for what an import builds: the scenario must load. Its problems name
+/// scenario paths (`imported scenario: shares[0].limits: ...`).
+pub(crate) fn must_load(scenario: &Value) -> Result<(), Vec<Problem>> {
+    crate::input::validate::load(&scenario.to_string())
+        .map(|_| ())
+        .map_err(|problems| {
+            problems
+                .into_iter()
+                .map(|p| {
+                    let at = Path::named(format!("imported scenario: {}", p.path));
+                    Problem::new(at, p.message)
+                })
+                .collect()
+        })
 }
 
 /// SPEC 13 `--into SCENARIO`: `base`'s everything except `model`, `shares`, `cohorts`,
@@ -641,6 +650,11 @@ impl Sink {
         }
     }
 
+    /// The file name problems carry (empty for a single file).
+    pub(crate) fn file_name(&self) -> &str {
+        &self.file
+    }
+
     /// A problem's place: `file: path` (a place in the imported file, not in the scenario,
     /// so [`Path::named`]).
     fn path(&self, path: &str) -> Path {
@@ -649,6 +663,20 @@ impl Sink {
             (false, true) => self.file.clone(),
             (false, false) => format!("{}: {path}", self.file),
         })
+    }
+
+    /// SPEC 13: a file over [`MAX_FILE_BYTES`] is refused before it is parsed.
+    pub(crate) fn check_size(&mut self, text: &str) {
+        if text.len() > MAX_FILE_BYTES {
+            self.err(
+                "",
+                format!(
+                    "is {} bytes, over the {} MiB limit",
+                    text.len(),
+                    MAX_FILE_BYTES / (1024 * 1024)
+                ),
+            );
+        }
     }
 
     pub(crate) fn err(&mut self, path: &str, msg: impl Into<String>) {

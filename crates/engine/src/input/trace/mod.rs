@@ -78,7 +78,7 @@ mod options;
 mod rows;
 mod scenario;
 mod sniff;
-mod time;
+pub(crate) mod time;
 mod warnings;
 
 use bounded::*;

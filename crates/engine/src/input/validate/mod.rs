@@ -43,6 +43,20 @@ pub struct Loaded {
     pub warnings: Vec<Problem>,
 }
 
+impl Loaded {
+    /// `quotasim validate`'s line (SPEC 9), also the Python package's `validate(...).text`:
+    /// `valid: 3 shares, 4 jobs, 1 timed events, 0 warning(s)`.
+    pub fn valid_line(&self) -> String {
+        format!(
+            "valid: {} shares, {} jobs, {} timed events, {} warning(s)",
+            self.scenario.shares.len(),
+            self.scenario.described_jobs(),
+            self.scenario.events.len(),
+            self.warnings.len()
+        )
+    }
+}
+
 /// Parses and validates scenario JSON text (SPEC 7). Returns every problem at once.
 /// A document whose jobs are plain is read without a JSON object per job
 /// (`input/plain.rs`: the same checks, the same result); any other is parsed into a

@@ -1,0 +1,287 @@
+//! "Import job history…" (SPEC 16): the jobs a cluster already keeps (Kueue Workloads as
+//! `kubectl get workloads -A -o yaml|json` prints them, with LocalQueues; AWS Batch
+//! `describe-jobs` / `list-jobs` and the service-job equivalents) replayed on the
+//! scenario's shares: the engine's `config::history::import`, the function `quotasim import
+//! history FILE... --into SCENARIO` calls, run in the engine worker (an 8 MiB history is
+//! parsed there, never on the page). The history's jobs replace the scenario's jobs and
+//! workloads, in one undoable edit.
+
+use std::time::Duration;
+
+use leptos::html;
+use leptos::prelude::*;
+use quotalab_engine::config::MAX_FILE_BYTES;
+use quotalab_engine_worker::config::{HistoryRequest, Imported, Request, Response};
+
+use crate::io::config::use_config_service;
+use crate::io::dialog;
+use crate::state::{use_app, Notice};
+use crate::ui::format;
+
+/// Pause after the last change before the history is read again.
+const READ_PAUSE: Duration = Duration::from_millis(250);
+
+/// Opens the dialog.
+pub use crate::io::dialog::open as open_dialog;
+
+fn text_input(
+    testid: &'static str,
+    placeholder: &'static str,
+    value: RwSignal<String>,
+) -> impl IntoView {
+    view! {
+        <input
+            type="text"
+            spellcheck="false"
+            placeholder=placeholder
+            data-testid=testid
+            prop:value=move || value.get()
+            on:change=move |ev| value.set(event_target_value(&ev))
+        />
+    }
+}
+
+/// `1.2 MB`, or `3,456 bytes` under a megabyte.
+fn size_words(n: usize) -> String {
+    if n >= 1_000_000 {
+        format!("{} MB", format::decimal(n as f64 / 1e6, 1))
+    } else {
+        format!("{} bytes", format::count(n))
+    }
+}
+
+/// The "Import job history" dialog (opened with [`open_dialog`] on `node_ref`).
+#[component]
+pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
+    let app = use_app();
+    let service = use_config_service();
+    let texts = StoredValue::new(Vec::<(String, String)>::new());
+    let names = RwSignal::new(Vec::<String>::new());
+    let file_problems = RwSignal::new(Vec::<String>::new());
+    let from = RwSignal::new(String::new());
+    let to = RwSignal::new(String::new());
+    let resource = RwSignal::new(String::new());
+    let flavor_map = RwSignal::new(String::new());
+    let result = RwSignal::new(None::<Result<Imported, Vec<String>>>);
+    // Bytes being read (shown while the worker parses them), 0 when idle.
+    let reading = RwSignal::new(0usize);
+    let generation = StoredValue::new(0u64);
+
+    let read = move || {
+        generation.update_value(|g| *g += 1);
+        let mine = generation.get_value();
+        let files = texts.get_value();
+        if files.is_empty() {
+            result.set(None);
+            reading.set(0);
+            return;
+        }
+        reading.set(files.iter().map(|(_, t)| t.len()).sum::<usize>().max(1));
+        let req = HistoryRequest {
+            files,
+            scenario: app.scenario.get_untracked(),
+            from: from.get_untracked(),
+            to: to.get_untracked(),
+            resource: resource.get_untracked(),
+            flavor_map: flavor_map.get_untracked(),
+        };
+        set_timeout(
+            move || {
+                if generation.get_value() != mine {
+                    return;
+                }
+                service.send(Request::History(req), move |response| {
+                    if generation.get_value() != mine {
+                        return;
+                    }
+                    reading.set(0);
+                    match response {
+                        Response::Loaded(r) => result.set(Some(r)),
+                        Response::Failed(m) => result.set(Some(Err(vec![m]))),
+                        _ => {}
+                    }
+                });
+            },
+            READ_PAUSE,
+        );
+    };
+    Effect::new(move |first: Option<()>| {
+        names.track();
+        from.track();
+        to.track();
+        resource.track();
+        flavor_map.track();
+        if first.is_some() {
+            read();
+        }
+    });
+    let take_files = move |list: Option<web_sys::FileList>| {
+        let Some(list) = list else { return };
+        let files: Vec<web_sys::File> = (0..list.length()).filter_map(|i| list.get(i)).collect();
+        if files.is_empty() {
+            return;
+        }
+        leptos::task::spawn_local(async move {
+            let mut read_texts = Vec::new();
+            let mut shown = Vec::new();
+            let mut problems = Vec::new();
+            for file in files {
+                let name = file.name();
+                if file.size() > MAX_FILE_BYTES as f64 {
+                    problems.push(format!(
+                        "{name}: is {} bytes, over the {} MiB limit",
+                        format::count(file.size() as usize),
+                        MAX_FILE_BYTES / (1024 * 1024)
+                    ));
+                    continue;
+                }
+                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
+                    Ok(v) => {
+                        shown.push(format!(
+                            "{name} ({} bytes)",
+                            format::count(file.size() as usize)
+                        ));
+                        read_texts.push((name, v.as_string().unwrap_or_default()));
+                    }
+                    Err(e) => problems.push(format!("{name}: could not be read ({e:?})")),
+                }
+            }
+            texts.set_value(read_texts);
+            file_problems.set(problems);
+            names.set(shown);
+        });
+    };
+    let close = move || dialog::close(node_ref);
+    let apply = move |_| {
+        let Some(Ok(imported)) = result.get_untracked() else {
+            return;
+        };
+        app.notice.set(Some(Notice::info(
+            "Replayed the job history on the scenario's shares (Undo takes it back).",
+            imported.warnings.clone(),
+        )));
+        app.scenario.set(imported.scenario);
+        close();
+    };
+    // Opening reads again: the scenario whose shares the jobs are of may have changed.
+    let on_toggle = move |_: leptos::ev::Event| {
+        if node_ref.get_untracked().is_some_and(|d| d.open()) {
+            service.warm();
+            read();
+        }
+    };
+    let ok = move || result.with(|r| matches!(r, Some(Ok(_))));
+    let jobs_in = |scenario: &str| -> usize {
+        serde_json::from_str::<serde_json::Value>(scenario)
+            .ok()
+            .and_then(|v| v.get("jobs").and_then(|j| j.as_array()).map(Vec::len))
+            .unwrap_or(0)
+    };
+    let result_view = move || {
+        result.with(|r| {
+            Some(match r.as_ref()? {
+                Ok(imp) => {
+                    let n = jobs_in(&imp.scenario);
+                    let warnings = imp.warnings.clone();
+                    let w = warnings.len();
+                    view! {
+                        <p class="config-summary" role="status" data-testid="history-summary">
+                            {format!(
+                                "{} job{} of {} share{} ({})",
+                                format::count(n),
+                                if n == 1 { "" } else { "s" },
+                                imp.shares.len(),
+                                if imp.shares.len() == 1 { "" } else { "s" },
+                                imp.shares.join(", ")
+                            )}
+                        </p>
+                        {(w > 0).then(|| view! {
+                            <div class="trace-warning" data-testid="history-warnings">
+                                <p>{format!("{w} warning{}:", if w == 1 { "" } else { "s" })}</p>
+                                <ul>{warnings.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                            </div>
+                        })}
+                    }
+                    .into_any()
+                }
+                Err(lines) => {
+                    let lines = lines.clone();
+                    view! {
+                        <div class="trace-problems" role="alert" data-testid="history-errors">
+                            <p>"The history cannot be replayed:"</p>
+                            <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                        </div>
+                    }
+                    .into_any()
+                }
+            })
+        })
+    };
+    view! {
+        <dialog
+            class="trace-dialog config-dialog"
+            node_ref=node_ref
+            data-testid="history-dialog"
+            aria-labelledby="history-heading"
+            aria-describedby="history-intro"
+            on:toggle=on_toggle
+        >
+            {dialog::head(node_ref, "history-heading", "Import job history")}
+            <p class="trace-intro" id="history-intro">
+                "Your cluster's own jobs, replayed on this scenario's shares: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's jobs and workloads; the files never leave your browser."
+            </p>
+            <div class="config-drop" data-testid="history-drop"
+                on:dragover=move |e: leptos::ev::DragEvent| e.prevent_default()
+                on:drop=move |e: leptos::ev::DragEvent| {
+                    e.prevent_default();
+                    take_files(e.data_transfer().and_then(|d| d.files()));
+                }
+            >
+                {dialog::file_picker(
+                    "Drop history files here, or pick them",
+                    ".json,.yaml,.yml,application/json,application/yaml,text/yaml,text/plain",
+                    true,
+                    "history-file",
+                    move |ev| take_files(event_target::<web_sys::HtmlInputElement>(&ev).files()),
+                )}
+                {move || {
+                    let list = names.get();
+                    let problems = file_problems.get();
+                    (!list.is_empty() || !problems.is_empty()).then(|| view! {
+                        <ul class="config-files" data-testid="history-files">
+                            {list.into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}
+                            {problems.into_iter().map(|p| view! { <li class="config-file-problem">{p}</li> }).collect_view()}
+                        </ul>
+                    })
+                }}
+            </div>
+            <form class="trace-form" on:submit=move |ev| ev.prevent_default()>
+                <fieldset>
+                    <legend>"Options"</legend>
+                    {dialog::field("From", None, "the window's start: ISO 8601 or epoch seconds (--from)".into(), text_input("history-from", "2026-11-01T00:00:00Z", from))}
+                    {dialog::field("To", None, "the window's end and the history's (--to)".into(), text_input("history-to", "the last record", to))}
+                    {dialog::field("Counted resource", None, "Kueue: the resource counted as GPUs (--resource)".into(), text_input("history-resource", "nvidia.com/gpu", resource))}
+                    {dialog::field("Flavor map", None, "Kueue: flavors as catalogue instance types (--flavor-map)".into(), text_input("history-flavor-map", "a100=ml.p4d.24xlarge", flavor_map))}
+                </fieldset>
+                {move || (reading.get() > 0).then(|| view! {
+                    <p class="trace-reading" role="status" data-testid="history-reading">
+                        {format!("Reading {} of history in the engine worker…", size_words(reading.get()))}
+                    </p>
+                })}
+                {result_view}
+                <div class="trace-actions">
+                    <button
+                        type="button"
+                        class="primary"
+                        data-testid="history-apply"
+                        prop:disabled=move || !ok() || (reading.get() > 0)
+                        on:click=apply
+                    >
+                        "Replace the jobs"
+                    </button>
+                    <button type="button" on:click=move |_| close()>"Cancel"</button>
+                </div>
+            </form>
+        </dialog>
+    }
+}
