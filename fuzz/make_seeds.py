@@ -109,3 +109,72 @@ put("worker_protocol", "progress", b"\x02" + varint(7) + struct.pack("<d", 0.5) 
 # The structured target: a few byte strings (arbitrary reads any bytes).
 for i, n in enumerate([64, 256, 1024]):
     put("simulate", f"bytes-{n}", bytes((j * 37 + i) % 251 for j in range(n)))
+
+# Job histories (history.rs): one option byte (bits 0-1 the shares: 0 the Kueue
+# configuration, 1 the AWS one, 2 the fixed scenario, 3 both; bit 2 --flavor-map; bit 3
+# --resource cpu; bits 4-5 a fixed window; bit 6 the first line is --from; bit 7 two files
+# split at NUL), then the history.
+H = "crates/cli/tests/history/"
+wl_yaml = read(H + "kueue-workloads.yaml")
+wl_json = read(H + "kueue-workloads-v1beta2.json")
+put("history", "kueue-yaml", b"\x04" + wl_yaml)
+put("history", "kueue-json", b"\x04" + wl_json)
+put("history", "kueue-yaml-scenario", b"\x06" + wl_yaml)
+put("history", "kueue-yaml-into", b"\x07" + wl_yaml)
+put("history", "kueue-yaml-window", b"\x34" + wl_yaml)
+put("history", "kueue-json-from-line", b"\x44" + b"2026-03-02T08:04:00Z\n" + wl_json)
+put("history", "kueue-two-files", b"\x84" + wl_json + b"\x00" + wl_json)
+put("history", "kueue-cpu", b"\x08" + wl_json)
+describe = json.loads(read(H + "aws-describe-jobs.json"))
+for i in range(0, len(describe["jobs"]), 3):
+    part = json.dumps({"jobs": describe["jobs"][i:i + 3]}, indent=1).encode()
+    put("history", f"aws-describe-{i}", b"\x01" + part)
+    put("history", f"aws-describe-{i}-scenario", b"\x02" + part)
+service = read(H + "aws-list-service-jobs.json")
+put("history", "aws-service", b"\x01" + service)
+put("history", "aws-service-window", b"\x31" + service)
+put("history", "aws-two-files", b"\x81" + service + b"\x00" + json.dumps(describe["jobs"][:2]).encode())
+
+# HyperPod task governance (hyperpod.rs): one option byte (bit 0 export a script, bit 1
+# --cluster, bit 2 an export cluster ARN, bit 3 two files split at NUL), then JSON bodies or
+# `aws sagemaker` commands.
+P = "crates/cli/tests/hyperpod/"
+sh = read(P + "awsome-task-governance.sh")
+ej = read(P + "awsome-task-governance.export.json")
+es = read(P + "awsome-task-governance.export.sh")
+put("hyperpod", "awsome-sh", b"\x00" + sh)
+put("hyperpod", "awsome-sh-script", b"\x05" + sh)
+put("hyperpod", "export-json", b"\x00" + ej)
+put("hyperpod", "export-json-script", b"\x01" + ej)
+put("hyperpod", "export-sh", b"\x04" + es)
+put("hyperpod", "json-and-sh", b"\x08" + ej + b"\x00" + sh)
+def quota(team, config, **kw):
+    q = {"ComputeQuotaConfig": config, "ComputeQuotaTarget": {"TeamName": team}}
+    q.update(kw)
+    return q
+g5 = [{"InstanceType": "ml.g5.8xlarge", "Count": 4}]
+bodies = [
+    {"SchedulerConfig": {"PriorityClasses": [{"Name": "high", "Weight": 100}, {"Name": "low", "Weight": 0}], "FairShare": "Enabled"}},
+    quota("dont", {"ComputeQuotaResources": g5, "ResourceSharingConfig": {"Strategy": "DontLend"}, "PreemptTeamTasks": "Never"}),
+    quota("lend", {"ComputeQuotaResources": [{"InstanceType": "ml.g5.8xlarge", "Count": 3}, {"InstanceType": "ml.p5.48xlarge", "Count": 0}],
+                   "ResourceSharingConfig": {"Strategy": "Lend"}}),
+    quota("both", {"ComputeQuotaResources": [{"InstanceType": "ml.g5.8xlarge", "Count": 5}, {"InstanceType": "ml.p5.48xlarge", "Count": 3}],
+                   "ResourceSharingConfig": {"Strategy": "LendAndBorrow", "BorrowLimit": 60,
+                                             "AbsoluteBorrowLimits": [{"InstanceType": "ml.p5.48xlarge", "Count": 7}]}}),
+    quota("cpu", {"ComputeQuotaResources": [{"InstanceType": "ml.c5.2xlarge", "Count": 2, "Accelerators": 0, "VCpu": 8}]},
+          ActivationState="Disabled"),
+]
+bodies[4]["ComputeQuotaTarget"]["FairShareWeight"] = 40
+put("hyperpod", "bodies", b"\x00" + json.dumps(bodies, indent=1).encode())
+put("hyperpod", "bodies-script", b"\x03" + json.dumps(bodies).encode())
+put("hyperpod", "describe", b"\x02" + json.dumps({
+    "ComputeQuotaArn": "arn:aws:sagemaker:us-west-2:123456789012:compute-quota/q1",
+    "ComputeQuotaId": "q1", "Name": "team-x", "ClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdef123456",
+    "Status": "Created", "ComputeQuotaConfig": {"ComputeQuotaResources": g5,
+    "ResourceSharingConfig": {"Strategy": "LendAndBorrow", "BorrowLimit": 50}, "PreemptTeamTasks": "LowerPriority"},
+    "ComputeQuotaTarget": {"TeamName": "team-x", "FairShareWeight": 10}, "ActivationState": "Enabled"}).encode())
+put("hyperpod", "list", b"\x00" + json.dumps({"ComputeQuotaSummaries": [
+    {"ComputeQuotaArn": "arn:q2", "ComputeQuotaId": "q2", "Name": "t", "Status": "Created",
+     "ClusterArn": "arn:aws:sagemaker:us-west-2:123456789012:cluster/abcdef123456",
+     "ComputeQuotaConfig": {"ComputeQuotaResources": g5}, "ComputeQuotaTarget": {"TeamName": "t"}}],
+    "NextToken": "x"}).encode())
