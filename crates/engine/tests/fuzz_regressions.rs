@@ -57,3 +57,34 @@ fn generated_work_is_clamped_to_what_its_checkpoints_allow() {
         assert_eq!(job["state"], "SUCCEEDED", "{job}");
     }
 }
+
+/// Found by `hyperpod` (crash-c8e28058): a command line's `TeamName=team-ak\0\0\0rShareWeight=0`
+/// was imported as a share that the HyperPod export then refused ("no team named ..."), so an
+/// import's scenario did not export. A TeamName HyperPod would reject is now refused where it
+/// is read, with HyperPod's rule; a valid one still round-trips.
+#[test]
+fn a_team_name_hyperpod_rejects_is_refused_at_import() {
+    use quotalab_engine::config::hyperpod::{export, import, ExportOptions, ImportOptions};
+    let cmd = |team: &str| {
+        format!(
+            "aws sagemaker create-compute-quota --name q --cluster-arn arn:x \\\n  --compute-quota-config \"ComputeQuotaResources=[{{InstanceType=ml.g5.8xlarge,Count=2}}]\" \\\n  --compute-quota-target \"TeamName={team},FairShareWeight=0\"\n"
+        )
+    };
+    let refused = |text: &str| -> Vec<String> {
+        match import(text, &ImportOptions::default()) {
+            Ok(i) => panic!("accepted: {}", i.scenario_json),
+            Err(p) => p.iter().map(ToString::to_string).collect(),
+        }
+    };
+    assert_eq!(
+        refused(&cmd("team-ak\0\0\0rShareWeight=0")),
+        ["[0].ComputeQuotaTarget.TeamName: \"team-ak\\0\\0\\0rShareWeight=0\" is not a team name HyperPod accepts (a TeamName is lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)"]
+    );
+    for bad in ["Team-A", "team_a", "-a", "a-", &"a".repeat(64)] {
+        assert_eq!(refused(&cmd(bad)).len(), 1, "{bad}");
+    }
+    let ok = import(&cmd("team-a"), &ImportOptions::default()).unwrap();
+    let out = export(&ok.scenario_json, &ExportOptions::default()).unwrap();
+    let back = import(&out.text, &ImportOptions::default()).unwrap();
+    assert_eq!(ok.scenario["shares"], back.scenario["shares"]);
+}
