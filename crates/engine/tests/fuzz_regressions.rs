@@ -88,3 +88,73 @@ fn a_team_name_hyperpod_rejects_is_refused_at_import() {
     let back = import(&out.text, &ImportOptions::default()).unwrap();
     assert_eq!(ok.scenario["shares"], back.scenario["shares"]);
 }
+
+/// Found by `scenario_json` (timeout-5129cc36, reduced): a Kueue scenario whose quotas (18)
+/// exceed its capacity (16), with borrowers that run for 10^12 s. A 4-instance job preempted
+/// two borrowers and waited for them; the instances free besides theirs went to two other
+/// borrowers in the same pass, which it preempted in the next; the first two, requeued, took
+/// what those freed; and so on for ever (a run of 1.5 million events per 200,000 steps that
+/// never ended, and out of memory). The capacity condition now counts a waiting preemptor in
+/// as the quota trees do: the instances it needs besides its victims' are kept for it.
+#[test]
+fn a_waiting_preemptor_keeps_the_capacity_it_needs() {
+    let text = json!({
+        "format": "quotalab/v1", "model": "kueue", "seed": 22,
+        "capacity": {"ml.g5.xlarge": 16},
+        "cohorts": [{"name": "org", "limits": {"ml.g5.xlarge": 4}},
+                    {"name": "research", "parent": "org"}, {"name": "product", "parent": "org"}],
+        "shares": [
+            {"name": "nlp", "limits": {"ml.g5.xlarge": 8}, "cohort": "research",
+             "preemption": {"within_share": "lower_priority", "reclaim": "any"}},
+            {"name": "search", "limits": {"ml.g5.xlarge": 6}, "cohort": "product"}
+        ],
+        "workloads": [
+            {"share": "nlp", "count": 60, "arrival": {"uniform": [0, 7200]}, "instance_type": "ml.g5.xlarge",
+             "instances": {"choice": [[1, 2], [2, 2], [4, 1]]},
+             "work_s": {"lognormal": {"median": 3000, "sigma": 0.5}}},
+            {"share": "search", "count": 40, "arrival": {"uniform": [1800, 9000]}, "instance_type": "ml.g5.xlarge",
+             "instances": 1, "work_s": {"fixed": 1e12}}
+        ]
+    })
+    .to_string();
+    let loaded = load(&text).unwrap();
+    let opts = quotalab_engine::pipeline::Product::ResultJson.options();
+    let mut sim = quotalab_engine::Sim::new(&loaded.scenario, opts);
+    let mut steps = 0;
+    while sim.step() {
+        steps += 1;
+        assert!(
+            steps < 5_000,
+            "the run has not ended after {steps} steps (t = {} ms)",
+            sim.now()
+        );
+    }
+    let done = sim.finish();
+    let preempts = done
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, quotalab_engine::sim::EventKind::Preempt { .. }))
+        .count();
+    assert!(preempts < 100, "{preempts} preemptions");
+    // Every nlp job ran to the end; the borrowers run until 10^12 s.
+    let nlp = done
+        .jobs()
+        .iter()
+        .zip(&done.scenario().jobs)
+        .filter(|(_, spec)| spec.share() == 0);
+    for (r, spec) in nlp {
+        assert_eq!(
+            r.state,
+            quotalab_engine::sim::State::Succeeded,
+            "{}",
+            done.scenario().id_of(spec)
+        );
+    }
+    // The same scenario with the capacity of its quotas never needed it.
+    let roomy = text.replace(
+        "\"capacity\":{\"ml.g5.xlarge\":16}",
+        "\"capacity\":{\"ml.g5.xlarge\":18}",
+    );
+    assert_ne!(roomy, text);
+    run_json(&roomy).unwrap();
+}
