@@ -158,3 +158,29 @@ fn a_waiting_preemptor_keeps_the_capacity_it_needs() {
     assert_ne!(roomy, text);
     run_json(&roomy).unwrap();
 }
+
+/// Found by `sweep_vary` (crash-f571f7c4): `--vary e=1..10888888888888888888:188888888888888`
+/// has whole FROM and STEP, so its values were written as integers, and those past `i64`
+/// (10^19) all became 9223372036854775807: values that repeat. Whole values now need TO
+/// within 10^15 too (else they are floats), and a STEP too small for the values' size (past
+/// 2^53 neighbouring floats are more than 1 apart) is refused instead of repeating values.
+#[test]
+fn vary_values_never_repeat() {
+    use quotalab_engine::analysis::sweep::parse_vary;
+    let v = parse_vary("e=1..10888888888888888888:188888888888888").unwrap();
+    let xs: Vec<f64> = v.values.iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(xs.len(), 57_648);
+    assert!(xs.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(xs[1], 188_888_888_888_889.0);
+    assert!(*xs.last().unwrap() <= 10_888_888_888_888_888_888.0);
+    // Small whole ranges stay integers.
+    assert_eq!(
+        parse_vary("seed=1..3:1").unwrap().values,
+        [json!(1), json!(2), json!(3)]
+    );
+    let e = parse_vary("x=1e16..1.00000000000001e16:1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "x: --vary x=1e16..1.00000000000001e16:1: STEP 1 is too small for values as large as 1.00000000000001e16: they would repeat (numbers keep about 15 significant digits)"
+    );
+}
