@@ -143,7 +143,12 @@ fn grid(
     (f, t, st): (f64, f64, f64),
 ) -> Result<Vec<Value>, String> {
     let too_many = |n: f64| format!("{n} values: at most {MAX_VALUES} per --vary");
-    let whole = f.fract() == 0.0 && st.fract() == 0.0 && f.abs() < 1e15 && st.abs() < 1e15;
+    // Whole values are written as integers: every one of them (up to TO) must be exact.
+    let whole = f.fract() == 0.0
+        && st.fract() == 0.0
+        && f.abs() < 1e15
+        && st.abs() < 1e15
+        && t.abs() < 1e15;
     let exact = [from, to, step]
         .iter()
         .map(|s| decimals(s))
@@ -173,9 +178,17 @@ fn grid(
     if n > MAX_VALUES as f64 {
         return Err(too_many(n));
     }
-    Ok((0..n as u64)
-        .map(|i| {
-            let x = f + i as f64 * st;
+    let xs: Vec<f64> = (0..n as u64).map(|i| f + i as f64 * st).collect();
+    // Past 2^53 a float's step between neighbours is more than 1: a STEP below that would
+    // repeat values (1e16..1.00000000000001e16:1).
+    if xs.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(format!(
+            "STEP {step} is too small for values as large as {to}: they would repeat (numbers keep about 15 significant digits)"
+        ));
+    }
+    Ok(xs
+        .into_iter()
+        .map(|x| {
             if whole {
                 Value::from(x as i64)
             } else {

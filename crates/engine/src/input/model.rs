@@ -360,6 +360,21 @@ pub struct Checkpoint {
     pub restore: Ms,
 }
 
+impl Checkpoint {
+    /// SPEC 2's bound on a time, applied to a run's saves: the most work a job with this
+    /// checkpoint block may have so that one whole run's saves, `(ceil(work / interval) - 1)
+    /// x cost` (SPEC 6), take at most [`limits::MAX_TIME_MS`]. A run's length is then a sum
+    /// of bounded times and never overflows. SPEC is silent (docs/MODEL-CHOICES.md): an
+    /// explicit job with more work is refused, a generated one has its work clamped.
+    pub fn max_work(&self) -> Ms {
+        if self.cost <= 0 || self.interval <= 0 {
+            return Ms::MAX;
+        }
+        let saves = limits::MAX_TIME_MS / self.cost;
+        saves.saturating_add(1).saturating_mul(self.interval)
+    }
+}
+
 /// A job as submitted (explicit or generated), with indices resolved.
 #[derive(Clone, Debug, PartialEq)]
 pub struct JobSpec {

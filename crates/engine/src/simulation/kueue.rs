@@ -475,15 +475,27 @@ impl Sim<'_> {
                         // Kueue's cycle counts it in and its targets out for the entries
                         // after it (`fits` without the preempted workloads, then
                         // `cq.AddUsage`): the quota its victims free is kept for it.
+                        let mut out = 0;
                         for v in &victims {
                             if self.is_evicted(v.job) && !self.kueue.swapped.contains(&v.job) {
                                 self.kueue.trees[t].remove_usage(v.share, v.instances);
                                 swaps.push((false, v.share, t, v.instances));
                                 self.kueue.swapped.push(v.job);
+                                out += v.instances;
                             }
                         }
                         self.kueue.trees[t].add_usage(s, n);
                         swaps.push((true, s, t, n));
+                        // The capacity condition counts it in too (its victims still hold
+                        // their instances): the instances free now that it needs besides
+                        // its victims' are kept for it, or a borrower could take them in
+                        // this pass, be preempted by it in the next, take the instances
+                        // its next victims free, and so on for as long as they run.
+                        let keep = n.saturating_sub(out);
+                        if keep > 0 {
+                            self.kueue.reserved[t] += keep;
+                            self.kueue.kept.push((t, keep));
+                        }
                     }
                 }
                 None => {
@@ -593,6 +605,9 @@ impl Sim<'_> {
         swaps.clear();
         self.kueue.swaps = swaps;
         self.kueue.swapped.clear();
+        for (t, keep) in std::mem::take(&mut self.kueue.kept) {
+            self.kueue.reserved[t] -= keep;
+        }
     }
 
     /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each

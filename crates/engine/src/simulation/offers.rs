@@ -71,6 +71,10 @@ pub(super) struct KueueState {
     /// SPEC 12.1: the pass's swaps, `(added, node, type, instances)`, kept until its
     /// waiting reasons are read.
     pub(super) swaps: Vec<(bool, usize, usize, u64)>,
+    /// SPEC 12 capacity condition, with the swaps: instances of a type kept for waiting
+    /// preemptors beyond what their victims hold, `(type, instances)`, in `reserved` until
+    /// the swaps are undone.
+    pub(super) kept: Vec<(usize, u64)>,
 }
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding

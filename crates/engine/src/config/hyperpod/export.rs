@@ -8,6 +8,7 @@
 use serde_json::{json, Map, Value};
 
 use super::read::{Strategy, MAX_BORROW_LIMIT, MAX_WEIGHT};
+use super::{valid_team_name, TEAM_NAME_RULE};
 use crate::config::Exported;
 use crate::input::model::{
     BorrowLimit, FsStrategy, Queueing, ReclaimPolicy, Scenario, Strategy as AwsStrategy,
@@ -95,7 +96,7 @@ pub fn export(scenario_json: &str, opts: &ExportOptions) -> Result<Exported, Vec
             lacks.push(Problem::new(
                 Path::root().key("shares").idx(i).key("name"),
                 format!(
-                    "HyperPod task governance has no team named \"{}\" (a TeamName is lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)",
+                    "HyperPod task governance has no team named \"{}\" ({TEAM_NAME_RULE})",
                     q.name
                 ),
             ));
@@ -160,16 +161,6 @@ pub fn export(scenario_json: &str, opts: &ExportOptions) -> Result<Exported, Vec
         t
     };
     Ok(Exported { text, warnings })
-}
-
-/// A TeamName HyperPod accepts (`[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters).
-fn valid_team_name(s: &str) -> bool {
-    let ok = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
-    !s.is_empty()
-        && s.len() <= 63
-        && s.chars().all(|c| ok(c) || c == '-')
-        && s.starts_with(ok)
-        && s.ends_with(ok)
 }
 
 fn named_limits(sc: &Scenario, limits: &[Option<u64>]) -> Vec<(String, u64)> {

@@ -62,6 +62,19 @@ pub fn detect(text: &str) -> bool {
     MARKS.iter().any(|m| text.contains(m))
 }
 
+/// What HyperPod accepts as a TeamName, in words.
+pub(crate) const TEAM_NAME_RULE: &str = "a TeamName is lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters";
+
+/// A TeamName HyperPod accepts (`[a-z0-9]([-a-z0-9]*[a-z0-9])?`, at most 63 characters).
+pub(crate) fn valid_team_name(s: &str) -> bool {
+    let ok = |c: char| c.is_ascii_lowercase() || c.is_ascii_digit();
+    !s.is_empty()
+        && s.len() <= 63
+        && s.chars().all(|c| ok(c) || c == '-')
+        && s.starts_with(ok)
+        && s.ends_with(ok)
+}
+
 /// A cluster ARN's id (`arn:aws:sagemaker:...:cluster/abc123` -> `abc123`).
 pub fn cluster_id(arn: &str) -> &str {
     arn.rsplit('/').next().unwrap_or(arn)

@@ -8,6 +8,7 @@
 use serde_json::{Map, Value};
 
 use super::shell::{self, Read};
+use super::{valid_team_name, TEAM_NAME_RULE};
 use crate::config::{doc_path, join, kind, Sink};
 use crate::input::model::limits::MAX_INSTANCES;
 
@@ -368,6 +369,10 @@ impl Reader<'_> {
                     None => {}
                     Some(s) if s.is_empty() => self.sink.err(&join(&tp, "TeamName"), "must not be empty"),
                     Some(s) if is_variable(&s) => match name.as_ref().filter(|n| !is_variable(n) && !n.is_empty()) {
+                        Some(n) if !valid_team_name(n) => self.sink.err(
+                            &join(&tp, "TeamName"),
+                            format!("is the unexpanded shell variable {s}, and the quota's Name, {n:?}, is not a team name ({TEAM_NAME_RULE}): give its value"),
+                        ),
                         Some(n) => {
                             self.sink.warn(
                                 &join(&tp, "TeamName"),
@@ -380,6 +385,10 @@ impl Reader<'_> {
                             format!("is the unexpanded shell variable {s} and Name does not name the team either: give its value"),
                         ),
                     },
+                    Some(s) if !valid_team_name(&s) => self.sink.err(
+                        &join(&tp, "TeamName"),
+                        format!("{s:?} is not a team name HyperPod accepts ({TEAM_NAME_RULE})"),
+                    ),
                     Some(s) => team = Some(s),
                 }
                 weight = self

@@ -8,7 +8,7 @@ use crate::input::path::Path;
 use crate::input::plain::FIELDS as SPEC7_JOB_FIELDS;
 
 use super::contract::resubmit_without_retries;
-use super::{Cx, MAX_INSTANCES, MAX_SHARED_CLASSES, TOO_MANY_ID_BYTES};
+use super::{Cx, MAX_INSTANCES, MAX_SHARED_CLASSES, MAX_TIME_S, TOO_MANY_ID_BYTES};
 
 impl Cx {
     /// An explicit job's block: one it shares with an earlier job that has the same.
@@ -151,6 +151,20 @@ impl Cx {
                 self.warn(
                     path.key("escalate").key("before_deadline_s"),
                     "is more than deadline_s: the job is escalated as soon as it is submitted",
+                );
+            }
+        }
+        if let (Some(w), Some(c)) = (work, checkpoint) {
+            if w > c.max_work() {
+                self.err(
+                    path.key("checkpoint").key("cost_s"),
+                    format!(
+                        "saving a checkpoint of {} s every {} s of {} s of work takes more than {:e} s (SPEC 2's bound on a time)",
+                        c.cost as f64 / 1000.0,
+                        c.interval as f64 / 1000.0,
+                        w as f64 / 1000.0,
+                        MAX_TIME_S
+                    ),
                 );
             }
         }

@@ -162,7 +162,9 @@ fn draw_workload_into(w: &Workload, seed: u64, workload_index: u64, drafts: &mut
                 .copied()
                 .unwrap_or(0.0),
         };
-        let work = time_ms(sample(&w.work_s, u[3], u[4]), 1);
+        // Clamped so that a run's saves stay within SPEC 2's bound on a time.
+        let work = time_ms(sample(&w.work_s, u[3], u[4]), 1)
+            .min(w.checkpoint.map_or(Ms::MAX, |c| c.max_work()));
         drafts.push(Draft {
             submit: time_ms(submit_s, 0),
             instances: to_instances(sample(&w.instances, u[1], u[2])),

@@ -1,0 +1,208 @@
+//! Every defect the fuzz targets found (fuzz/, docs/RELIABILITY.md), as an ordinary test:
+//! the input that failed, reduced, and what the engine does with it now.
+
+use quotalab_engine::{load, run_json};
+use serde_json::{json, Value};
+
+fn scenario(jobs: Value, workloads: Value) -> String {
+    json!({
+        "format": "quotalab/v1",
+        "capacity": {"ml.p4d.24xlarge": 4},
+        "shares": [{"name": "s0", "limits": {"ml.p4d.24xlarge": 4}, "strategy": "LEND_AND_BORROW"}],
+        "jobs": jobs,
+        "workloads": workloads,
+    })
+    .to_string()
+}
+
+fn problems(text: &str) -> Vec<String> {
+    match load(text) {
+        Ok(_) => panic!("accepted: {text}"),
+        Err(p) => p.iter().map(ToString::to_string).collect(),
+    }
+}
+
+/// Found by `simulate` (crash-888b04ae): 10^12 s of work saving a checkpoint of 10^9 s every
+/// day spends 1.2 x 10^19 ms saving, past i64: the run length overflowed (a panic in a
+/// checked build, a negative end time otherwise). Now refused where the product is named.
+#[test]
+fn a_run_whose_checkpoints_overflow_time_is_refused() {
+    let job = |work: f64| {
+        json!([{"id": "j2", "share": "s0", "instance_type": "ml.p4d.24xlarge", "instances": 2, "submit_s": 0,
+            "work_s": work,
+            "checkpoint": {"interval_s": 86400, "cost_s": 1e9, "restore_s": 1e12}}])
+    };
+    assert_eq!(
+        problems(&scenario(job(1e12), json!([]))),
+        ["jobs[0].checkpoint.cost_s: saving a checkpoint of 1000000000 s every 86400 s of 1000000000000 s of work takes more than 1e12 s (SPEC 2's bound on a time)"]
+    );
+    // The most work that fits (1000 saves of 10^9 s: 1001 days) runs to the end.
+    let fits = 1001.0 * 86400.0;
+    let out: Value =
+        serde_json::from_str(&run_json(&scenario(job(fits), json!([]))).unwrap()).unwrap();
+    assert_eq!(out["jobs"][0]["state"], "SUCCEEDED", "{out}");
+    assert!(problems(&scenario(job(fits + 0.001), json!([])))[0].contains("checkpoint.cost_s"));
+}
+
+/// The same checkpoint block on generated jobs: their sampled work is clamped to what fits
+/// (as every sampled time is clamped to SPEC 2's bound), and the run ends.
+#[test]
+fn generated_work_is_clamped_to_what_its_checkpoints_allow() {
+    let workloads = json!([{"share": "s0", "count": 3, "arrival": {"uniform": [0, 10]},
+        "instance_type": "ml.p4d.24xlarge", "work_s": {"fixed": 1e12},
+        "checkpoint": {"interval_s": 86400, "cost_s": 1e9, "restore_s": 1}}]);
+    let text = scenario(json!([]), workloads);
+    let out: Value = serde_json::from_str(&run_json(&text).unwrap()).unwrap();
+    for job in out["jobs"].as_array().unwrap() {
+        assert_eq!(job["state"], "SUCCEEDED", "{job}");
+    }
+}
+
+/// Found by `hyperpod` (crash-c8e28058): a command line's `TeamName=team-ak\0\0\0rShareWeight=0`
+/// was imported as a share that the HyperPod export then refused ("no team named ..."), so an
+/// import's scenario did not export. A TeamName HyperPod would reject is now refused where it
+/// is read, with HyperPod's rule; a valid one still round-trips.
+#[test]
+fn a_team_name_hyperpod_rejects_is_refused_at_import() {
+    use quotalab_engine::config::hyperpod::{export, import, ExportOptions, ImportOptions};
+    let cmd = |team: &str| {
+        format!(
+            "aws sagemaker create-compute-quota --name q --cluster-arn arn:x \\\n  --compute-quota-config \"ComputeQuotaResources=[{{InstanceType=ml.g5.8xlarge,Count=2}}]\" \\\n  --compute-quota-target \"TeamName={team},FairShareWeight=0\"\n"
+        )
+    };
+    let refused = |text: &str| -> Vec<String> {
+        match import(text, &ImportOptions::default()) {
+            Ok(i) => panic!("accepted: {}", i.scenario_json),
+            Err(p) => p.iter().map(ToString::to_string).collect(),
+        }
+    };
+    assert_eq!(
+        refused(&cmd("team-ak\0\0\0rShareWeight=0")),
+        ["[0].ComputeQuotaTarget.TeamName: \"team-ak\\0\\0\\0rShareWeight=0\" is not a team name HyperPod accepts (a TeamName is lowercase letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)"]
+    );
+    for bad in ["Team-A", "team_a", "-a", "a-", &"a".repeat(64)] {
+        assert_eq!(refused(&cmd(bad)).len(), 1, "{bad}");
+    }
+    let ok = import(&cmd("team-a"), &ImportOptions::default()).unwrap();
+    let out = export(&ok.scenario_json, &ExportOptions::default()).unwrap();
+    let back = import(&out.text, &ImportOptions::default()).unwrap();
+    assert_eq!(ok.scenario["shares"], back.scenario["shares"]);
+}
+
+/// Found by `scenario_json` (timeout-5129cc36, reduced): a Kueue scenario whose quotas (18)
+/// exceed its capacity (16), with borrowers that run for 10^12 s. A 4-instance job preempted
+/// two borrowers and waited for them; the instances free besides theirs went to two other
+/// borrowers in the same pass, which it preempted in the next; the first two, requeued, took
+/// what those freed; and so on for ever (a run of 1.5 million events per 200,000 steps that
+/// never ended, and out of memory). The capacity condition now counts a waiting preemptor in
+/// as the quota trees do: the instances it needs besides its victims' are kept for it.
+#[test]
+fn a_waiting_preemptor_keeps_the_capacity_it_needs() {
+    let text = json!({
+        "format": "quotalab/v1", "model": "kueue", "seed": 22,
+        "capacity": {"ml.g5.xlarge": 16},
+        "cohorts": [{"name": "org", "limits": {"ml.g5.xlarge": 4}},
+                    {"name": "research", "parent": "org"}, {"name": "product", "parent": "org"}],
+        "shares": [
+            {"name": "nlp", "limits": {"ml.g5.xlarge": 8}, "cohort": "research",
+             "preemption": {"within_share": "lower_priority", "reclaim": "any"}},
+            {"name": "search", "limits": {"ml.g5.xlarge": 6}, "cohort": "product"}
+        ],
+        "workloads": [
+            {"share": "nlp", "count": 60, "arrival": {"uniform": [0, 7200]}, "instance_type": "ml.g5.xlarge",
+             "instances": {"choice": [[1, 2], [2, 2], [4, 1]]},
+             "work_s": {"lognormal": {"median": 3000, "sigma": 0.5}}},
+            {"share": "search", "count": 40, "arrival": {"uniform": [1800, 9000]}, "instance_type": "ml.g5.xlarge",
+             "instances": 1, "work_s": {"fixed": 1e12}}
+        ]
+    })
+    .to_string();
+    let loaded = load(&text).unwrap();
+    let opts = quotalab_engine::pipeline::Product::ResultJson.options();
+    let mut sim = quotalab_engine::Sim::new(&loaded.scenario, opts);
+    let mut steps = 0;
+    while sim.step() {
+        steps += 1;
+        assert!(
+            steps < 5_000,
+            "the run has not ended after {steps} steps (t = {} ms)",
+            sim.now()
+        );
+    }
+    let done = sim.finish();
+    let preempts = done
+        .events()
+        .iter()
+        .filter(|e| matches!(e.kind, quotalab_engine::sim::EventKind::Preempt { .. }))
+        .count();
+    assert!(preempts < 100, "{preempts} preemptions");
+    // Every nlp job ran to the end; the borrowers run until 10^12 s.
+    let nlp = done
+        .jobs()
+        .iter()
+        .zip(&done.scenario().jobs)
+        .filter(|(_, spec)| spec.share() == 0);
+    for (r, spec) in nlp {
+        assert_eq!(
+            r.state,
+            quotalab_engine::sim::State::Succeeded,
+            "{}",
+            done.scenario().id_of(spec)
+        );
+    }
+    // The same scenario with the capacity of its quotas never needed it.
+    let roomy = text.replace(
+        "\"capacity\":{\"ml.g5.xlarge\":16}",
+        "\"capacity\":{\"ml.g5.xlarge\":18}",
+    );
+    assert_ne!(roomy, text);
+    run_json(&roomy).unwrap();
+}
+
+/// Found by `sweep_vary` (crash-f571f7c4): `--vary e=1..10888888888888888888:188888888888888`
+/// has whole FROM and STEP, so its values were written as integers, and those past `i64`
+/// (10^19) all became 9223372036854775807: values that repeat. Whole values now need TO
+/// within 10^15 too (else they are floats), and a STEP too small for the values' size (past
+/// 2^53 neighbouring floats are more than 1 apart) is refused instead of repeating values.
+#[test]
+fn vary_values_never_repeat() {
+    use quotalab_engine::analysis::sweep::parse_vary;
+    let v = parse_vary("e=1..10888888888888888888:188888888888888").unwrap();
+    let xs: Vec<f64> = v.values.iter().map(|x| x.as_f64().unwrap()).collect();
+    assert_eq!(xs.len(), 57_648);
+    assert!(xs.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(xs[1], 188_888_888_888_889.0);
+    assert!(*xs.last().unwrap() <= 10_888_888_888_888_888_888.0);
+    // Small whole ranges stay integers.
+    assert_eq!(
+        parse_vary("seed=1..3:1").unwrap().values,
+        [json!(1), json!(2), json!(3)]
+    );
+    let e = parse_vary("x=1e16..1.00000000000001e16:1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "x: --vary x=1e16..1.00000000000001e16:1: STEP 1 is too small for values as large as 1.00000000000001e16: they would repeat (numbers keep about 15 significant digits)"
+    );
+}
+
+/// OPEN (found by `scenario_json`, timeout-2b65ae33, at 22:59 on the day of the long runs;
+/// not fixed: docs/RELIABILITY.md). A Kueue scenario with fair sharing (the hierarchical
+/// preset, mutated) in which search-10 reclaims from nlp and ads; its victims' grace periods
+/// end at different times, and each group, requeued, is admitted again in the same instant
+/// (ahead of search-10 in the order of offers) and preempted again by search-10, which so
+/// never sees all its victims gone: 364,000 preemptions and 1.6 million events before the
+/// borrowers' long jobs end (about 2 s of CPU in a release build, 8 s in the fuzzer's). What
+/// Kueue itself does here needs its own scheduler (`./run kueue-oracle`) to settle.
+#[test]
+#[ignore = "open defect: Kueue-model preemption ping-pong, docs/RELIABILITY.md"]
+fn kueue_victims_are_not_preempted_again_and_again() {
+    let text = include_str!("fuzz_open/kueue-preemption-ping-pong.json");
+    let loaded = load(text).unwrap();
+    let opts = quotalab_engine::pipeline::Product::ResultJson.options();
+    let mut sim = quotalab_engine::Sim::new(&loaded.scenario, opts);
+    let mut steps = 0;
+    while sim.step() {
+        steps += 1;
+        assert!(steps < 20_000, "{steps} steps (t = {} ms)", sim.now());
+    }
+}
