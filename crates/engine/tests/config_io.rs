@@ -706,3 +706,56 @@ fn a_configuration_without_jobs_gets_a_typical_load_in_one_step() {
     let result = quotalab_engine::run_json(&loaded.scenario_json).unwrap();
     assert!(result.contains("\"kind\":\"dispatch\""), "no job ran");
 }
+
+/// SPEC 16 / issue #32.6: shapes real files have are named by their cause, with what to do.
+#[test]
+fn kueue_messages_name_the_cause_of_shapes_real_files_have() {
+    let cq = |quota: &str| {
+        format!(
+            "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: a\nspec:\n  resourceGroups:\n  - coveredResources: [\"nvidia.com/gpu\"]\n    flavors:\n    - name: on-demand\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: {quota}\n"
+        )
+    };
+    let first = |text: &str| kueue(text).unwrap_err()[0].to_string();
+    // A Helm template, before rendering.
+    let tpl = cq("{{ .Values.gpus }}");
+    let m = first(&tpl);
+    assert!(
+        m.contains("line 12") && m.contains("Go or Helm template") && m.contains("render it first"),
+        "{m}"
+    );
+    // A template in a comment is not one.
+    assert!(kueue(&format!("# {{{{ not this }}}}\n{}", cq("4"))).is_ok());
+    // A shell heredoc around the YAML.
+    let here = format!("cat <<'EOF' | kubectl apply -f -\n{}EOF\n", cq("4"));
+    let m = first(&here);
+    assert!(
+        m.contains("line 1 starts a shell heredoc")
+            && m.contains("between that line and its closing marker"),
+        "{m}"
+    );
+    // Kueue's API before v1beta1.
+    let old = "apiVersion: kueue.x-k8s.io/v1alpha1\nkind: ClusterQueue\nmetadata:\n  name: a\nspec:\n  requestableResources:\n  - name: nvidia.com/gpu\n    flavors:\n    - name: a100\n      quota:\n        min: 4\n";
+    let m = first(old);
+    assert!(
+        m.starts_with("[0].spec.requestableResources: is Kueue's API before v1beta1"),
+        "{m}"
+    );
+    assert!(m.contains("nominalQuota = quota.min"), "{m}");
+    // An on-demand flavor's "no limit" quota: imported, with a warning.
+    let ok = kueue(&cq("1000000000")).expect("imports");
+    assert!(
+        ok.warnings
+            .iter()
+            .any(|w| w.to_string().contains("reads as \"no limit\"")),
+        "{:?}",
+        ok.warnings
+    );
+    // A quantity the model cannot count.
+    let m = first(&cq("2Gi"));
+    assert!(
+        m.contains("is more than the model counts") && m.contains("not a count of nvidia.com/gpu"),
+        "{m}"
+    );
+    let m = first(&cq("500m"));
+    assert!(m.contains("not a whole number of nvidia.com/gpu"), "{m}");
+}

@@ -45,6 +45,36 @@ fn yaml_options() -> serde_saphyr::Options {
     o
 }
 
+/// SPEC 16: a file that is not YAML yet, named by its shape so the message says what to do:
+/// a Go or Helm template (`{{ .Values.x }}`: render it first), or a shell heredoc
+/// (`cat <<EOF | kubectl apply -f -`: import the YAML between the markers). Comment lines
+/// are skipped. `None` for anything else (the YAML parser then says what it found).
+pub fn unrendered(text: &str) -> Option<String> {
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim_start();
+        if t.starts_with('#') {
+            continue;
+        }
+        let n = i + 1;
+        if t.contains("{{") && t.contains("}}") {
+            return Some(format!(
+                "line {n} holds a template expression ({{{{ … }}}}): this is a Go or Helm template, not a configuration; render it first (for example `helm template`) and import its output"
+            ));
+        }
+        if let Some(at) = t.find("<<") {
+            let marker = t[at + 2..].trim_start_matches('-').trim_start();
+            let marker = marker.trim_start_matches(['\'', '"']);
+            if marker.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_') {
+                return Some(format!(
+                    "line {n} starts a shell heredoc (`{}`): import only the YAML between that line and its closing marker",
+                    t.trim_end()
+                ));
+            }
+        }
+    }
+    None
+}
+
 /// Parses a YAML stream into its documents (empty documents are skipped).
 pub fn parse_documents(text: &str) -> Result<Vec<Value>, String> {
     serde_saphyr::from_multiple_with_options::<Value>(text, yaml_options()).map_err(|e| {
@@ -112,6 +142,10 @@ pub(crate) fn import(
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let mut c = Collected::default();
     for (fi, (sink, text)) in sources.iter_mut().enumerate() {
+        if let Some(why) = unrendered(text) {
+            sink.err("", why);
+            continue;
+        }
         let docs = match parse_documents(text) {
             Ok(d) => d,
             Err(e) => {

@@ -7,6 +7,9 @@ use crate::config::quantity::Quantity;
 use crate::config::{join, kind, Sink};
 use crate::input::model::FsStrategy;
 
+/// A nominal quota this large is a stand-in for "no limit" (SPEC 16: warned about).
+const HUGE_QUOTA: u64 = 1_000_000;
+
 pub(super) struct Reader<'a> {
     pub(super) sink: &'a mut Sink,
     pub(super) file: usize,
@@ -239,11 +242,24 @@ impl Reader<'_> {
     fn count(&mut self, v: &Value, path: &str) -> Option<u64> {
         let q = self.quantity(v, path)?;
         let n = q.whole();
-        if n.is_none() {
-            self.sink.err(
+        match n {
+            None => self.sink.err(
                 path,
                 format!("not a whole number of {} ({v})", self.resource),
-            );
+            ),
+            Some(n) if n > crate::input::model::limits::MAX_INSTANCES => {
+                self.sink.err(
+                    path,
+                    format!(
+                        "{n} {} ({v}) is more than the model counts (at most {} per flavor); a quantity in bytes (Gi, Mi) is not a count of {}",
+                        self.resource,
+                        crate::input::digits::group_digits(crate::input::model::limits::MAX_INSTANCES),
+                        self.resource
+                    ),
+                );
+                return None;
+            }
+            Some(_) => {}
         }
         n
     }
@@ -278,7 +294,13 @@ impl Reader<'_> {
             &["parent", "parentName", "resourceGroups", "fairSharing"]
         };
         for key in spec.keys() {
-            if !known.contains(&key.as_str()) {
+            if key == "requestableResources" {
+                // Kueue v1alpha1 (before 0.3): quotas as `quota: {min, max}` per flavor.
+                self.sink.err(
+                    &join(&sp, key),
+                    "is Kueue's API before v1beta1 (requestableResources with quota.min and quota.max): write it as v1beta1 resourceGroups (coveredResources, then per flavor each resource's nominalQuota = quota.min and borrowingLimit = quota.max - quota.min) and import that",
+                );
+            } else if !known.contains(&key.as_str()) {
                 self.sink.ignore(k, key, &join(&sp, key));
             }
         }
@@ -482,6 +504,15 @@ impl Reader<'_> {
                         continue;
                     }
                     covers = true;
+                    if let Some(nominal) = vals[0].filter(|n| *n >= HUGE_QUOTA) {
+                        // A stand-in for "no limit" (on-demand or autoscaled flavors).
+                        self.sink.warn(
+                            &join(&rpath, "nominalQuota"),
+                            format!(
+                                "{nominal} {rname} on flavor {flavor} reads as \"no limit\" (an on-demand or autoscaled flavor): it is imported as that much quota, and as that much capacity unless the scenario's capacity says what the cluster can really reach"
+                            ),
+                        );
+                    }
                     if let Some(nominal) = vals[0] {
                         if out.iter().any(|q| q.flavor == flavor) {
                             self.sink.err(
