@@ -48,7 +48,8 @@ fn yaml_options() -> serde_saphyr::Options {
 /// SPEC 16: a file that is not YAML yet, named by its shape so the message says what to do:
 /// a Go or Helm template (`{{ .Values.x }}`: render it first), or a shell heredoc
 /// (`cat <<EOF | kubectl apply -f -`: import the YAML between the markers). Comment lines
-/// are skipped. `None` for anything else (the YAML parser then says what it found).
+/// are skipped. Asked only of a text the YAML parser refused; `None` for any other shape
+/// (the parser's message is given).
 pub fn unrendered(text: &str) -> Option<String> {
     for (i, line) in text.lines().enumerate() {
         let t = line.trim_start();
@@ -142,14 +143,12 @@ pub(crate) fn import(
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let mut c = Collected::default();
     for (fi, (sink, text)) in sources.iter_mut().enumerate() {
-        if let Some(why) = unrendered(text) {
-            sink.err("", why);
-            continue;
-        }
         let docs = match parse_documents(text) {
             Ok(d) => d,
             Err(e) => {
-                sink.err("", e);
+                // Not YAML: said by its shape when it has one (a template, a heredoc), else
+                // as the parser found it. A quoted "{{ x }}" in valid YAML is only a string.
+                sink.err("", unrendered(text).unwrap_or(e));
                 continue;
             }
         };
