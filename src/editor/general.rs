@@ -103,17 +103,6 @@ fn sum_of_limits(doc: &Value, ty: &str) -> i64 {
         .unwrap_or(0)
 }
 
-/// What a type's accelerators are called: Trainium and Inferentia chips are not GPUs.
-pub fn accelerator_word(ty: &str, one: bool) -> &'static str {
-    let chip = ty.contains(".trn") || ty.contains(".inf");
-    match (chip, one) {
-        (true, true) => "accelerator chip",
-        (true, false) => "accelerator chips",
-        (false, true) => "GPU",
-        (false, false) => "GPUs",
-    }
-}
-
 /// GPUs and price of a type: declared, else the catalogue's.
 fn type_facts(doc: &Value, ty: &str) -> (String, String, bool) {
     let declared = doc
@@ -198,7 +187,7 @@ pub fn TypesFields() -> impl IntoView {
                                         let (g, p, builtin) = facts.get();
                                         format!(
                                             "{g} {} · {p}/h{}",
-                                            accelerator_word(&ty, g == "1"),
+                                            crate::ui::format::accelerator_word(&ty, g == "1"),
                                             if builtin { " · built-in" } else { "" },
                                         )
                                     }}

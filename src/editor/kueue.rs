@@ -88,7 +88,7 @@ pub fn ModelField() -> impl IntoView {
             type="button"
             class="small import-near-model"
             data-testid="import-config-near-model"
-            on:click=move |_| crate::io::tools::open(app, crate::io::tools::Tool::Config, RwSignal::new(false))
+            on:click=move |_| app.config_import_requests.update(|n| *n += 1)
         >
             "Import your cluster's configuration…"
         </button>

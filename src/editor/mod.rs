@@ -17,7 +17,7 @@ pub mod kueue;
 pub mod path;
 pub mod rows;
 pub mod shares;
-pub mod words;
+pub use crate::ui::words;
 pub mod workloads;
 
 use leptos::prelude::*;

@@ -5,7 +5,7 @@
 use quotalab_engine::analysis::sweep::{Sweep, Vary};
 use serde_json::Value;
 
-use crate::editor::words;
+use crate::ui::words;
 
 /// At most this many fields are offered (a scenario of 1,000 Kueue queues has more).
 pub const MAX_FIELDS: usize = 400;

@@ -112,14 +112,14 @@ impl Explore {
     /// A problem in the page's words: the field's label for its path, the message without
     /// the command line's syntax (the CLI keeps both).
     fn in_words(&self, path: &str, message: &str) -> String {
-        let m = crate::editor::words::plain_message(message);
+        let m = crate::ui::words::plain_message(message);
         if path.is_empty() {
             return m;
         }
         let known = self
             .fields
             .with_untracked(|f| f.iter().find(|f| f.path == path).map(|f| f.label.clone()));
-        let label = known.unwrap_or_else(|| crate::editor::words::place(path));
+        let label = known.unwrap_or_else(|| crate::ui::words::place(path));
         // "(with shares[0].borrow_limit=-10, seed 7)": the variant by the field's label too.
         let m = m.replace(&format!("{path}="), &format!("{label} = "));
         format!("{label}: {m}")

@@ -769,6 +769,14 @@ pub fn FilesMenu() -> impl IntoView {
     // The exports of the scenario need a valid one.
     let invalid = move || !app.problems.with(Vec::is_empty);
     let tool = move |t: Tool| tools::open(app, t, RwSignal::new(false));
+    // The editor's "Import your cluster's configuration…" asks through the page's state.
+    Effect::new(move |prev: Option<u64>| {
+        let n = app.config_import_requests.get();
+        if prev.is_some_and(|p| p != n) {
+            tool(Tool::Config);
+        }
+        n
+    });
     let item = move |label: &'static str, testid: &'static str, action: fn(AppState)| {
         menu_item(
             button,

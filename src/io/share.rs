@@ -186,11 +186,7 @@ pub fn open_link(text: &str) -> Result<String, Vec<String>> {
             problems.len(),
             if problems.len() == 1 { "" } else { "s" }
         )];
-        lines.extend(
-            problems
-                .iter()
-                .map(|p| crate::editor::words::located(p, None)),
-        );
+        lines.extend(problems.iter().map(|p| crate::ui::words::located(p, None)));
         lines
     })?;
     Ok(json)

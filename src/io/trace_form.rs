@@ -802,7 +802,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             let gpus = quotalab_engine::catalogue::lookup(n).map_or(1, |t| t.gpus);
             let label = format!(
                 "{n} ({gpus} {})",
-                crate::editor::general::accelerator_word(n, gpus == 1)
+                crate::ui::format::accelerator_word(n, gpus == 1)
             );
             view! { <option value=n prop:selected=move || form.instance_type.with(|t| t == n)>{label}</option> }
         })

@@ -181,6 +181,9 @@ pub struct AppState {
     pub cursor: RwSignal<Option<f64>>,
     /// Bumped by the Run button to re-simulate the same text.
     pub run_requests: RwSignal<u64>,
+    /// Bumped to open the configuration import (the editor's button beside the model): the
+    /// Files menu (`io::files`) opens it, so the editor does not depend on `io`.
+    pub config_import_requests: RwSignal<u64>,
     /// Counters and timings of the runs.
     pub run_stats: RwSignal<RunStats>,
     /// The dismissible message above the results (a link or a file that could not be
@@ -204,6 +207,7 @@ impl AppState {
             worker: RwSignal::new(WorkerState::Idle),
             cursor: RwSignal::new(None),
             run_requests: RwSignal::new(0),
+            config_import_requests: RwSignal::new(0),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
             history: History::new(),

@@ -10,3 +10,4 @@ pub mod menu;
 pub mod palette;
 pub mod panic;
 pub mod problems;
+pub mod words;
