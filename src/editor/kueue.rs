@@ -19,7 +19,7 @@ use super::fields::{ChangeHook, Messages, NumField, SelectField, TextField};
 use super::json;
 use super::path::Path;
 use super::rows::{names_in, numbered, rename_follows, row, text_of, AddButton, Rows};
-use crate::state::Notice;
+use crate::state::{ImportKind, Notice};
 
 /// Whether the scenario is written for the Kueue model.
 pub fn is_kueue(ed: Ed) -> Memo<bool> {
@@ -88,7 +88,7 @@ pub fn ModelField() -> impl IntoView {
             type="button"
             class="small import-near-model"
             data-testid="import-config-near-model"
-            on:click=move |_| app.config_import_requests.update(|n| *n += 1)
+            on:click=move |_| app.request_import(ImportKind::Config)
         >
             "Import your cluster's configuration…"
         </button>

@@ -24,43 +24,17 @@ use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
 use quotalab_engine_worker::config::{
     ImportReport, ImportRequest, InFormat, OutFormat, Request, Response,
 };
-use quotalab_engine_worker::jobs::{Answer, Job};
 
 use crate::io::dialog;
 use crate::io::files::{download_text, file_stem};
 use crate::state::{use_app, AppState, Notice};
 use crate::ui::controls::checkbox;
 use crate::ui::format;
-use crate::worker::service::{use_engine_service, EngineService};
 
 /// Pause after the last change of the dialog's input before it is read again.
 const READ_PAUSE: Duration = Duration::from_millis(250);
 
-/// The configuration requests of the page's [`EngineService`] (cheap to copy).
-#[derive(Clone, Copy)]
-pub struct ConfigService(pub EngineService);
-
-impl ConfigService {
-    /// Sends `request`; `reply` gets its answer (a failed worker as `Response::Failed`).
-    pub fn send(&self, request: Request, reply: impl FnOnce(Response) + 'static) {
-        self.0.send(Job::Config(request), move |answer| {
-            reply(match answer {
-                Answer::Config(r) => r,
-                Answer::Failed(m) => Response::Failed(m),
-                _ => Response::Failed("the engine answered another question".into()),
-            })
-        });
-    }
-
-    pub fn warm(&self) {
-        self.0.warm();
-    }
-}
-
-/// The page's service for configurations ([`use_engine_service`]).
-pub fn use_config_service() -> ConfigService {
-    ConfigService(use_engine_service())
-}
+pub use crate::worker::service::{use_config_service, ConfigService};
 
 /// Downloads the scenario's shares as `format` (SPEC 13 `quotasim export`, default options):
 /// the engine's refusals (an export AWS cannot express) and warnings become the notice.

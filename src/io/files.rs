@@ -24,7 +24,7 @@ use crate::charts;
 use crate::charts::export::LegendItem;
 use crate::io::share::{self, use_share, ShareState};
 use crate::io::tools::{self, Tool};
-use crate::state::{use_app, AppState, Notice};
+use crate::state::{use_app, AppState, ImportKind, Notice};
 use crate::ui::format;
 use crate::ui::menu::MenuButton;
 
@@ -769,13 +769,15 @@ pub fn FilesMenu() -> impl IntoView {
     // The exports of the scenario need a valid one.
     let invalid = move || !app.problems.with(Vec::is_empty);
     let tool = move |t: Tool| tools::open(app, t, RwSignal::new(false));
-    // The editor's "Import your cluster's configuration…" asks through the page's state.
-    Effect::new(move |prev: Option<u64>| {
-        let n = app.config_import_requests.get();
-        if prev.is_some_and(|p| p != n) {
-            tool(Tool::Config);
+    // The editor and the results ask for an import through the page's state.
+    Effect::new(move |_| {
+        if let Some(kind) = app.import_requests.get() {
+            tool(match kind {
+                ImportKind::Config => Tool::Config,
+                ImportKind::Trace => Tool::Trace,
+                ImportKind::History => Tool::History,
+            });
         }
-        n
     });
     let item = move |label: &'static str, testid: &'static str, action: fn(AppState)| {
         menu_item(

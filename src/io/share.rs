@@ -3,7 +3,8 @@
 //! The URL fragment follows the scenario as `#s=PAYLOAD`, made by [`quotalab_engine::link`]
 //! (the codec `quotasim link` uses too):
 //! - after each edit, once the scenario has run and validated, and a pause of
-//!   [`SYNC_DELAY_MS`], the fragment is *replaced* (typing never floods the history);
+//!   [`SYNC_DELAY_MS`] (none when the window loses the focus, to the address bar), the
+//!   fragment is *replaced* (typing never floods the history);
 //! - discrete actions *push* a new entry, so Back and Forward (`popstate`, `hashchange`)
 //!   restore earlier scenarios: a file or trace import ([`open_scenario`]), and a change that
 //!   replaces the scenario rather than edits it ([`is_replacement`]: a new `name` with more
@@ -43,8 +44,10 @@ pub const LONG_LINK: usize = 2000;
 /// MB); the file export is the way to share such a scenario.
 pub const MAX_FRAGMENT: usize = 1024 * 1024;
 
-/// The pause after the last edit (and its run) before the URL follows.
-pub const SYNC_DELAY_MS: u64 = 500;
+/// The pause after the last edit (and its run) before the URL follows; the URL follows at
+/// once when the window loses the focus (to its address bar, most often), so a link copied
+/// from there is never an older scenario's.
+pub const SYNC_DELAY_MS: u64 = 200;
 
 /// The link of the current scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -300,7 +303,8 @@ impl StoryLink {
 }
 
 /// After each edit and each run, [`SYNC_DELAY_MS`] after the last one, writes the link of
-/// the current scenario to the URL (when it is valid and its run is done).
+/// the current scenario to the URL (when it is valid and its run is done); at once when
+/// the window loses the focus.
 fn install_url_sync(app: AppState, share: ShareState) {
     let story = use_context::<StoryLink>();
     let service = use_engine_service();
@@ -325,8 +329,17 @@ fn install_url_sync(app: AppState, share: ShareState) {
         .ok();
         share.pending.set_value(handle);
     });
-    // A page that goes away (a test's unmount) leaves no timer behind.
+    // Focus leaving the page (for the address bar): a pending sync happens now.
+    let blur = window_event_listener(ev::blur, move |_| {
+        if let Some(Some(h)) = share.pending.try_get_value() {
+            h.clear();
+            share.pending.set_value(None);
+            sync_url(app, share, story, service);
+        }
+    });
+    // A page that goes away (a test's unmount) leaves no timer or listener behind.
     on_cleanup(move || {
+        blur.remove();
         if let Some(Some(h)) = share.pending.try_get_value() {
             h.clear();
         }

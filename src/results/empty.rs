@@ -1,16 +1,15 @@
 //! Never an empty result (SPEC 16): a scenario without jobs (a configuration just imported)
 //! gets, instead of cards of zeros, an offer in one step: a typical load per queue (the
 //! engine's `config::typical_load`, in the engine worker) or the user's own jobs (a
-//! cluster's job history, [`crate::io::history`], or a CSV trace). Either is one undoable
+//! cluster's job history or a CSV trace, whose dialogs the Files menu opens when asked). Either is one undoable
 //! edit of the scenario.
 
 use leptos::prelude::*;
 use quotalab_engine::config::typical_load::MAX_PERCENT;
 use quotalab_engine_worker::config::{Request, Response};
 
-use crate::io::config::use_config_service;
-use crate::io::tools::{self, Tool};
-use crate::state::{use_app, Notice};
+use crate::state::{use_app, ImportKind, Notice};
+use crate::worker::service::use_config_service;
 
 /// The busy share offered first, in percent of each queue's quota.
 const DEFAULT_PERCENT: u32 = 60;
@@ -59,7 +58,6 @@ pub fn EmptyOffer() -> impl IntoView {
             },
         );
     };
-    let trace_busy = RwSignal::new(false);
     view! {
         <section class="card empty-offer" data-testid="empty-offer" aria-labelledby="empty-offer-heading">
             <h2 id="empty-offer-heading">"No jobs yet: nothing to simulate"</h2>
@@ -98,7 +96,7 @@ pub fn EmptyOffer() -> impl IntoView {
                 <button
                     type="button"
                     data-testid="empty-offer-trace"
-                    on:click=move |_| tools::open(app, Tool::Trace, trace_busy)
+                    on:click=move |_| app.request_import(ImportKind::Trace)
                 >
                     "Import a job trace (CSV)…"
                 </button>
@@ -106,7 +104,7 @@ pub fn EmptyOffer() -> impl IntoView {
                 <button
                     type="button"
                     data-testid="empty-offer-history"
-                    on:click=move |_| tools::open(app, Tool::History, trace_busy)
+                    on:click=move |_| app.request_import(ImportKind::History)
                 >
                     "Import job history (Kueue Workloads, AWS Batch jobs)…"
                 </button>

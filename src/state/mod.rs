@@ -181,9 +181,10 @@ pub struct AppState {
     pub cursor: RwSignal<Option<f64>>,
     /// Bumped by the Run button to re-simulate the same text.
     pub run_requests: RwSignal<u64>,
-    /// Bumped to open the configuration import (the editor's button beside the model): the
-    /// Files menu (`io::files`) opens it, so the editor does not depend on `io`.
-    pub config_import_requests: RwSignal<u64>,
+    /// An import dialog asked for outside the Files menu (the editor's button beside the
+    /// model, the results' offer when there is no job): the Files menu (`io::files`) opens
+    /// it, so neither the editor nor the results depend on `io`. See [`AppState::request_import`].
+    pub import_requests: RwSignal<Option<ImportKind>>,
     /// Counters and timings of the runs.
     pub run_stats: RwSignal<RunStats>,
     /// The dismissible message above the results (a link or a file that could not be
@@ -194,7 +195,23 @@ pub struct AppState {
     runner: StoredValue<Runner, LocalStorage>,
 }
 
+/// The import dialogs a view may ask for ([`AppState::request_import`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ImportKind {
+    /// "Import your cluster's configuration…" (AWS Batch, Kueue, HyperPod; SPEC 13, 16).
+    Config,
+    /// "Import a job trace (CSV)…" (SPEC 11).
+    Trace,
+    /// "Import job history…" (SPEC 16).
+    History,
+}
+
 impl AppState {
+    /// Opens the import dialog `kind` (each call opens it, even when asked twice).
+    pub fn request_import(&self, kind: ImportKind) {
+        self.import_requests.set(Some(kind));
+    }
+
     pub fn new(initial: String) -> AppState {
         let status = RwSignal::new(RunStatus::Pending);
         AppState {
@@ -207,7 +224,7 @@ impl AppState {
             worker: RwSignal::new(WorkerState::Idle),
             cursor: RwSignal::new(None),
             run_requests: RwSignal::new(0),
-            config_import_requests: RwSignal::new(0),
+            import_requests: RwSignal::new(None),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
             history: History::new(),

@@ -13,7 +13,9 @@ use std::time::Duration;
 
 use js_sys::Uint8Array;
 use leptos::prelude::*;
-use quotalab_engine_worker::config::Envelope;
+use quotalab_engine_worker::config::{
+    Envelope, Request as ConfigRequest, Response as ConfigResponse,
+};
 use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
 use quotalab_engine_worker::protocol::{from_pair, from_pairs, Bytes, Request, Response};
 use quotalab_engine_worker::web::js_message;
@@ -286,4 +288,31 @@ impl Backend for WorkerBackend {
             let _ = WorkerBackend::start(&mut c.borrow_mut());
         });
     }
+}
+
+/// The configuration requests of the page's [`EngineService`] (cheap to copy).
+#[derive(Clone, Copy)]
+pub struct ConfigService(pub EngineService);
+
+impl ConfigService {
+    /// Sends `request`; `reply` gets its answer (a failed worker as `Response::Failed`).
+    pub fn send(&self, request: ConfigRequest, reply: impl FnOnce(ConfigResponse) + 'static) {
+        self.0.send(Job::Config(request), move |answer| {
+            reply(match answer {
+                Answer::Config(r) => r,
+                Answer::Failed(m) => ConfigResponse::Failed(m),
+                _ => ConfigResponse::Failed("the engine answered another question".into()),
+            })
+        });
+    }
+
+    pub fn warm(&self) {
+        self.0.warm();
+    }
+}
+
+/// The page's service for configurations ([`use_engine_service`]): the import dialogs
+/// (`io`) and the results' offer of a load (`results::empty`).
+pub fn use_config_service() -> ConfigService {
+    ConfigService(use_engine_service())
 }

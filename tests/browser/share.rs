@@ -203,6 +203,43 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
 }
 
 #[wasm_bindgen_test]
+async fn the_url_follows_at_once_when_the_window_loses_the_focus() {
+    // Issue #34: a link copied from the address bar in the pause after an edit was the
+    // previous scenario's. Going to the address bar blurs the window: the URL follows then.
+    set_fragment("");
+    let (page, app, _) = mount_share_page();
+    until("the first run", || {
+        app.outcome.with_untracked(Option::is_some)
+    })
+    .await;
+    let edited = SMALL.replace("\"work_s\": 300", "\"work_s\": 301");
+    let finished = app.run_stats.with_untracked(|s| s.finished);
+    app.scenario.set(edited.clone());
+    // Polled closely: the pause (SYNC_DELAY_MS) starts when the edit's run ends.
+    let done = || app.run_stats.with_untracked(|s| s.finished) > finished;
+    for _ in 0..2000 {
+        if done() {
+            break;
+        }
+        sleep_ms(5).await;
+    }
+    assert!(done() && !app.stale.get_untracked(), "the edit's run");
+    let want = share::link_of(&edited).unwrap().url;
+    assert_ne!(
+        window().location().href().unwrap(),
+        want,
+        "the URL waits for the pause"
+    );
+    window()
+        .dispatch_event(&web_sys::Event::new("blur").unwrap())
+        .unwrap();
+    // The link is made in the (in-process) engine's next task, well before the pause ends.
+    sleep_ms(40).await;
+    assert_eq!(window().location().href().unwrap(), want);
+    drop(page);
+}
+
+#[wasm_bindgen_test]
 async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
     set_fragment("#s=this-is-not*a-link");
     let (page, app, _) = mount_share_page();
@@ -277,7 +314,13 @@ async fn a_good_link_opens_its_scenario_and_back_restores_the_previous_one() {
         window().location().href().unwrap() == aws
     })
     .await;
-    assert_eq!(window().history().unwrap().length().unwrap(), before + 1);
+    // Pushed, not replaced (Chromium keeps at most 50 entries, which the tests before this
+    // one in the same page may have reached).
+    let after = window().history().unwrap().length().unwrap();
+    assert!(
+        after == before + 1 || (before >= 50 && after == before),
+        "history length {before} -> {after}"
+    );
     window().history().unwrap().back().unwrap();
     until("Back to open the first link", || {
         app.scenario.with_untracked(|t| t.contains("two teams"))
