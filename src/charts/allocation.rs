@@ -12,7 +12,7 @@ use web_sys::HtmlCanvasElement;
 
 use super::{chart_canvas, CanvasOpts, CssBox, Frame};
 use crate::ui::palette;
-pub use quotalab_report::allocation::{caption, panel_summary, PanelSummary};
+pub use quotalab_report::allocation::{self, caption, panel_summary, PanelSummary};
 
 /// One share's panel for one instance type: title, caption and chart follow the digest.
 fn panel(
@@ -29,8 +29,11 @@ fn panel(
     let name =
         Memo::new(move |_| digest.with(|d| super::share_name(d, share as usize).to_string()));
     let cap = Memo::new(move |_| {
-        digest
-            .with(|d| row_of(d).map_or_else(String::new, |i| caption(&panel_summary(&d.series[i]))))
+        digest.with(|d| {
+            row_of(d).map_or_else(String::new, |i| {
+                caption(&panel_summary(&d.series[i]), d.kueue.is_some())
+            })
+        })
     });
     let type_label = move || {
         several_types.get().then(|| {
@@ -119,18 +122,20 @@ pub fn AllocationChart(
             .collect_view()
             .into_any()
     };
+    let words = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
+    let legend = move || {
+        allocation::words(words.get())
+            .legend
+            .iter()
+            .map(|&(class, label)| {
+                view! { <li><span class=format!("key {class}") aria-hidden="true"></span>{label}</li> }
+            })
+            .collect_view()
+    };
     view! {
         <figure class="chart allocation" data-testid="chart-allocation">
-            <figcaption>
-                "What each share is owed (its limit) against what its admitted jobs use. The white gap under the black line is entitlement nobody used."
-            </figcaption>
-            <ul class="legend key-legend" aria-label="Legend">
-                <li><span class="key key-limit" aria-hidden="true"></span>"limit (entitled)"</li>
-                <li><span class="key key-own" aria-hidden="true"></span>"own usage (share colour)"</li>
-                <li><span class="key key-borrowed" aria-hidden="true"></span>"borrowed beyond the limit"</li>
-                <li><span class="key key-lent" aria-hidden="true"></span>"lent to other shares"</li>
-                <li><span class="key key-queued" aria-hidden="true"></span>"queued jobs (right axis)"</li>
-            </ul>
+            <figcaption>{move || allocation::words(words.get()).intro}</figcaption>
+            <ul class="legend key-legend" aria-label="Legend">{legend}</ul>
             <div class="panels">{panels}</div>
         </figure>
     }

@@ -49,6 +49,10 @@ pub const MAX_FRAGMENT: usize = 1024 * 1024;
 /// from there is never an older scenario's.
 pub const SYNC_DELAY_MS: u64 = 200;
 
+/// Scenarios up to this size (bytes of JSON) have their link made on the page's thread,
+/// larger ones in an engine worker.
+pub const INLINE_LINK_BYTES: usize = 64 * 1024;
+
 /// The link of the current scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkInfo {
@@ -359,7 +363,15 @@ fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>, service:
         return; // a run is pending: its end triggers another sync
     }
     let text = app.scenario.get_untracked();
-    // Deflated in an engine worker: a large scenario's link never freezes the page.
+    // A scenario of a few KB is deflated here (a millisecond); a large one in an engine
+    // worker, so its link never freezes the page.
+    if text.len() <= INLINE_LINK_BYTES {
+        match link::encode(&text) {
+            Ok(payload) => write_link(share, story, text, &payload),
+            Err(_) => share.link.set(None),
+        }
+        return;
+    }
     let job = Job::Link {
         scenario: text.clone(),
     };

@@ -91,10 +91,10 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         view! {
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
-                    <caption class="visually-hidden">"Summary per quota share over the whole run"</caption>
+                    <caption class="visually-hidden">{if kueue { "Summary per ClusterQueue over the whole run" } else { "Summary per quota share over the whole run" }}</caption>
                     <thead>
                         <tr>
-                            <th scope="col" rowspan="2">"Share"</th>
+                            <th scope="col" rowspan="2">{if kueue { "ClusterQueue" } else { "Share" }}</th>
                             <th scope="colgroup" colspan="3">"Jobs"</th>
                             <th scope="colgroup" colspan="2" class="group-start">"Completion"</th>
                             <th scope="col" class="group-start">"Wait"</th>
@@ -122,8 +122,8 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             } else {
                                 view! { <th scope="col" class="num group-start" title="limit × time">"entitled"</th> }.into_any()
                             }}
-                            <th scope="col" class="num" title="quota of admitted jobs within the limit">"own"</th>
-                            <th scope="col" class="num" title="quota of admitted jobs beyond the limit">"borrowed"</th>
+                            <th scope="col" class="num" title=if kueue { "quota of admitted workloads within the nominal quota" } else { "quota of admitted jobs within the limit" }>"own"</th>
+                            <th scope="col" class="num" title=if kueue { "quota of admitted workloads beyond the nominal quota" } else { "quota of admitted jobs beyond the limit" }>"borrowed"</th>
                             <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
                             <th scope="col" class="num" title="instances physically held">"held"</th>
                             <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
@@ -136,7 +136,11 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                 </table>
             </div>
             <p class="table-note">
-                "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
+                {if kueue {
+                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
+                } else {
+                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
+                }}
             </p>
         }
         .into_any()

@@ -143,7 +143,20 @@ impl WorkerBackend {
         client.handlers = vec![on_message, on_error];
         client.worker = Some(worker);
         client.ready = false;
+        mark("starting");
         Ok(())
+    }
+}
+
+/// Shows where the service's worker is as `data-engine-service` on the document's root
+/// (`starting` while its scripts load, then `ready`; `failed`): the e2e tests wait for a
+/// worker that is loading before they navigate away, which would abort its requests.
+fn mark(state: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute("data-engine-service", state);
     }
 }
 
@@ -197,6 +210,7 @@ fn on_response(bytes: &[u8]) {
             CLIENT.with(|c| {
                 let mut c = c.borrow_mut();
                 c.ready = true;
+                mark("ready");
                 let queued = std::mem::take(&mut c.queued);
                 if let Some(w) = &c.worker {
                     for bytes in queued {
@@ -245,6 +259,7 @@ fn fail_all(message: String) {
         let mut c = c.borrow_mut();
         if let Some(w) = c.worker.take() {
             w.terminate();
+            mark("failed");
         }
         c.ready = false;
         c.queued.clear();

@@ -78,11 +78,14 @@ fn a_fractional_lent_instance_is_explained() {
         lent_max: 0.5,
         ..PanelSummary::default()
     };
-    let c = allocation::caption(&s);
+    let c = allocation::caption(&s, false);
     assert!(c.contains("lent up to 0.5 (a fraction"), "{c}");
     assert!(c.contains("split"), "{c}");
-    let whole = allocation::caption(&PanelSummary { lent_max: 1.0, ..s });
+    let whole = allocation::caption(&PanelSummary { lent_max: 1.0, ..s }, false);
     assert_eq!(whole, "entitled 1, used 0–1, lent up to 1");
+    // The Kueue model says what Kueue calls it (issue #34).
+    let kueue = allocation::caption(&PanelSummary { lent_max: 1.0, ..s }, true);
+    assert_eq!(kueue, "nominal quota 1, used 0–1, lent up to 1");
 }
 
 // The research preset is about a deadline-bound team: the verdict (the engine's, SPEC 9.1)

@@ -142,6 +142,9 @@ export async function waitForWorker(page, timeout = 30_000) {
     state: 'attached',
     timeout,
   });
+  // The engine worker of every other job (links, imports: src/worker/service.rs), if it is
+  // loading.
+  await page.waitForFunction(() => document.documentElement.dataset.engineService !== 'starting', null, { timeout });
 }
 
 /**

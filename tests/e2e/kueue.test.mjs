@@ -34,6 +34,13 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   assert.deepEqual(await treeNames(page), ['team-ab', 'team-a-cq', 'team-b-cq', 'team-c-cq']);
   const at = page.getByTestId('cohort-tree-at');
   assert.match(await at.textContent(), /busiest/);
+  // Kueue's words in the results (issue #34.3/4): nominalQuota, not AWS's limit.
+  assert.equal((await page.locator('table.summary thead th').first().textContent()).trim(), 'ClusterQueue');
+  const legend = await page.locator('[data-testid="chart-allocation"] .legend').textContent();
+  assert.match(legend, /nominalQuota/);
+  assert.match(legend, /borrowed beyond its nominal quota/);
+  assert.doesNotMatch(legend, /entitled|the limit/);
+  assert.match(await page.locator('[data-testid="chart-allocation"] .panel-caption').first().textContent(), /^nominal quota \d/);
   // The editor shows the ClusterQueue fields, not AWS's strategy.
   assert.equal(await page.getByTestId('share-strategy').count(), 0);
   assert.equal(await page.getByTestId('share-cohort').count(), 3);

@@ -45,8 +45,44 @@ pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
     }
 }
 
-/// "entitled 1, used 0–2, borrowed up to 1, lent up to 1" (queued jobs are on the chart).
-pub fn caption(s: &PanelSummary) -> String {
+/// The allocation chart's words, in the model's own terms (the page's chart and the
+/// report's): its caption, then the legend's five keys (CSS class, label).
+pub struct Words {
+    pub intro: &'static str,
+    pub legend: [(&'static str, &'static str); 5],
+}
+
+/// [`Words`] for the AWS Batch model (a share's limit, its entitlement) or the Kueue model
+/// (a ClusterQueue's nominalQuota, SPEC 12).
+pub fn words(kueue: bool) -> Words {
+    if kueue {
+        Words {
+            intro: "What each ClusterQueue is owed (its nominalQuota) against what its admitted workloads use. The white gap under the black line is nominal quota nobody used.",
+            legend: [
+                ("key-limit", "nominalQuota"),
+                ("key-own", "own usage (queue colour)"),
+                ("key-borrowed", "borrowed beyond its nominal quota"),
+                ("key-lent", "lent to other ClusterQueues"),
+                ("key-queued", "pending workloads (right axis)"),
+            ],
+        }
+    } else {
+        Words {
+            intro: "What each share is owed (its limit) against what its admitted jobs use. The white gap under the black line is entitlement nobody used.",
+            legend: [
+                ("key-limit", "limit (entitled)"),
+                ("key-own", "own usage (share colour)"),
+                ("key-borrowed", "borrowed beyond the limit"),
+                ("key-lent", "lent to other shares"),
+                ("key-queued", "queued jobs (right axis)"),
+            ],
+        }
+    }
+}
+
+/// "entitled 1, used 0–2, borrowed up to 1, lent up to 1" (queued jobs are on the chart);
+/// "nominal quota 1, …" in the Kueue model.
+pub fn caption(s: &PanelSummary, kueue: bool) -> String {
     // Whole instances from 10 up (lent is a fractional attribution).
     let num = |x: f64| {
         if x >= 10.0 {
@@ -63,7 +99,11 @@ pub fn caption(s: &PanelSummary) -> String {
         }
     };
     let mut parts = vec![
-        format!("entitled {}", span(s.limit)),
+        format!(
+            "{} {}",
+            if kueue { "nominal quota" } else { "entitled" },
+            span(s.limit)
+        ),
         format!("used {}", span(s.used)),
     ];
     if s.borrowed_max > 0.0 {
@@ -95,6 +135,12 @@ pub fn draw_panel<DB: DrawingBackend>(
     measure: TextWidth,
 ) -> Result<Frame, String> {
     let share = row.share as usize;
+    // The line's and the right axis's names in the model's own terms (SPEC 12).
+    let (limit_label, queued_label) = if d.kueue.is_some() {
+        ("nominalQuota", "pending workloads")
+    } else {
+        ("limit", "queued jobs")
+    };
     let end = span_s(d);
     let axis = TimeAxis::for_span(end);
     let x_max = end / axis.per;
@@ -141,7 +187,7 @@ pub fn draw_panel<DB: DrawingBackend>(
         .axis_desc_style(pen.font(12.0))
         .axis_style(pen.stroke(crate::chart::AXIS, 1.0))
         .y_labels(0)
-        .y_desc("queued jobs")
+        .y_desc(queued_label)
         .draw()
         .map_err(err)?;
     {
@@ -244,7 +290,7 @@ pub fn draw_panel<DB: DrawingBackend>(
         if last > 0.0 {
             let style = pen.text(11.0, INK, HPos::Right, VPos::Bottom);
             let (x, y) = chart.backend_coord(&(x_max, last));
-            let w = measure(11.0, "limit");
+            let w = measure(11.0, limit_label);
             let h = pen.ipx(13.0);
             let (x, y) = (x - pen.ipx(5.0), y - pen.ipx(3.0));
             root.draw(&Rectangle::new(
@@ -255,7 +301,7 @@ pub fn draw_panel<DB: DrawingBackend>(
                 WHITE.filled(),
             ))
             .map_err(err)?;
-            root.draw_text("limit", &style, (x, y)).map_err(err)?;
+            root.draw_text(limit_label, &style, (x, y)).map_err(err)?;
         }
     }
     Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))

@@ -860,22 +860,10 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
     h.raw("<section id=\"charts\">\n<h2>Charts</h2>\n");
 
     // Allocation vs consumption: a panel per share and instance type.
+    let words = allocation::words(d.kueue.is_some());
     h.raw("<figure class=\"chart\" id=\"chart-allocation\"><h3>Allocation vs consumption</h3>")
-        .el(
-            "figcaption",
-            "",
-            "What each share is owed (its limit) against what its admitted jobs use. The white gap under the black line is entitlement nobody used.",
-        );
-    key_legend(
-        h,
-        &[
-            ("key-limit", "limit (entitled)"),
-            ("key-own", "own usage (share colour)"),
-            ("key-borrowed", "borrowed beyond the limit"),
-            ("key-lent", "lent to other shares"),
-            ("key-queued", "queued jobs (right axis)"),
-        ],
-    );
+        .el("figcaption", "", words.intro);
+    key_legend(h, &words.legend);
     let mut rows: Vec<_> = d.series.iter().collect();
     quotalab_engine::sort::stable_by(&mut rows, &|a, b| {
         (a.share, a.instance_type).cmp(&(b.share, b.instance_type))
@@ -899,7 +887,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
             .el(
                 "p",
                 "caption",
-                &allocation::caption(&allocation::panel_summary(row)),
+                &allocation::caption(&allocation::panel_summary(row), d.kueue.is_some()),
             )
             .svg(&svg::svg(PANEL.0, PANEL.1, |root, pen| {
                 let measure = move |size: f64, text: &str| estimate_width(pen, size, text);

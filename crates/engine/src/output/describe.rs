@@ -23,12 +23,7 @@ pub fn scenario_summary(s: &Scenario) -> String {
             " under the Kueue model (cohorts, lending limits and fair sharing decide who borrows)",
         );
     }
-    let rules: Vec<String> = s
-        .shares
-        .iter()
-        .take(NAMED_MAX)
-        .map(|sh| share_rule(s, sh))
-        .collect();
+    let rules = grouped_rules(s, &s.shares[..teams.min(NAMED_MAX)]);
     if !rules.is_empty() && !s.is_kueue() {
         out.push_str(": ");
         out.push_str(&rules.join(", "));
@@ -69,22 +64,59 @@ fn capacity_words(s: &Scenario) -> String {
     }
 }
 
-/// One team's rule: "background lends and borrows up to 200%", "medium only lends",
-/// "protected keeps its one instance".
-fn share_rule(s: &Scenario, sh: &Share) -> String {
-    let name = &sh.name;
-    if !sh.enabled {
-        return format!("{name} is switched off");
+/// The teams' rules, teams with the same rule named together in the order they first
+/// appear: "a, b and c lend and borrow without limit, d only lends".
+fn grouped_rules(s: &Scenario, shares: &[Share]) -> Vec<String> {
+    // (rule for one, rule for several, the teams' names)
+    let mut groups: Vec<(String, String, Vec<String>)> = Vec::new();
+    for sh in shares {
+        let (one, many) = share_rule(s, sh);
+        match groups.iter_mut().find(|g| g.0 == one) {
+            Some(g) => g.2.push(sh.name.clone()),
+            None => groups.push((one, many, vec![sh.name.clone()])),
+        }
     }
-    match sh.strategy {
-        Strategy::Reserve => format!("{name} keeps its {}", entitlement_words(s, sh)),
-        Strategy::Lend => format!("{name} only lends"),
-        Strategy::LendAndBorrow => match sh.borrow_limit {
-            BorrowLimit::Unlimited => format!("{name} lends and borrows without limit"),
-            BorrowLimit::Percent(0) => format!("{name} lends (its borrow limit is 0%)"),
-            BorrowLimit::Percent(p) => format!("{name} lends and borrows up to {p}%"),
-        },
-    }
+    groups
+        .into_iter()
+        .map(|(one, many, names)| match names.as_slice() {
+            [name] => format!("{name} {one}"),
+            _ => format!("{} {many}", join(&names)),
+        })
+        .collect()
+}
+
+/// One team's rule, said of one team and of several: "lends and borrows up to 200%", "only
+/// lends", "keeps its one instance" ("lend and borrow up to 200%", ...).
+fn share_rule(s: &Scenario, sh: &Share) -> (String, String) {
+    let (one, many): (String, String) = if !sh.enabled {
+        ("is switched off".into(), "are switched off".into())
+    } else {
+        match sh.strategy {
+            Strategy::Reserve => {
+                let owned = entitlement_words(s, sh);
+                let each = owned
+                    .strip_prefix("one ")
+                    .map_or(owned.clone(), |rest| format!("1 {rest}"));
+                (format!("keeps its {owned}"), format!("keep {each} each"))
+            }
+            Strategy::Lend => ("only lends".into(), "only lend".into()),
+            Strategy::LendAndBorrow => match sh.borrow_limit {
+                BorrowLimit::Unlimited => (
+                    "lends and borrows without limit".into(),
+                    "lend and borrow without limit".into(),
+                ),
+                BorrowLimit::Percent(0) => (
+                    "lends (its borrow limit is 0%)".into(),
+                    "lend (their borrow limits are 0%)".into(),
+                ),
+                BorrowLimit::Percent(p) => (
+                    format!("lends and borrows up to {p}%"),
+                    format!("lend and borrow up to {p}%"),
+                ),
+            },
+        }
+    };
+    (one, many)
 }
 
 /// "one instance", "4 instances", "2 ml.g5.xlarge and 1 ml.p4d.24xlarge".
@@ -164,6 +196,32 @@ mod tests {
         assert_eq!(
             summary(text),
             "2 teams share 8 ml.g5.xlarge: a lends and borrows without limit, b keeps its 4 instances. 0 jobs."
+        );
+    }
+
+    #[test]
+    fn teams_with_the_same_rule_are_named_together() {
+        let share = |n: &str, rule: &str| {
+            format!(r#"{{"name":"{n}","limits":{{"ml.g5.xlarge":2}},{rule}}}"#)
+        };
+        let free = r#""strategy":"LEND_AND_BORROW","borrow_limit":-1"#;
+        let keep = r#""strategy":"RESERVE""#;
+        let shares = [
+            share("a", free),
+            share("b", r#""strategy":"LEND""#),
+            share("c", free),
+            share("d", keep),
+            share("e", free),
+            share("f", keep),
+        ];
+        let text = format!(
+            r#"{{"format":"quotalab/v1","name":"x","capacity":{{"ml.g5.xlarge":12}},"shares":[{}],"jobs":[]}}"#,
+            shares.join(",")
+        );
+        assert_eq!(
+            summary(&text),
+            "6 teams share 12 ml.g5.xlarge: a, c and e lend and borrow without limit, b only lends, \
+             d and f keep 2 instances each. 0 jobs."
         );
     }
 
