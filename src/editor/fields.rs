@@ -516,6 +516,30 @@ pub fn share_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
     name_options(ed.share_names)
 }
 
+/// Options for a job's or a workload's `priority_class` (SPEC 13: the scenario's
+/// `priority_classes`, Kueue's WorkloadPriorityClasses when imported): "none" (its own
+/// `priority`), then each class with its value. Empty when the scenario has no classes.
+pub fn priority_class_options(ed: Ed) -> Memo<Vec<(Value, String)>> {
+    Memo::new(move |_| {
+        ed.doc.with(|d| {
+            let Some(classes) = d.value.get("priority_classes").and_then(Value::as_object) else {
+                return Vec::new();
+            };
+            if classes.is_empty() {
+                return Vec::new();
+            }
+            let mut opts = vec![(Value::Null, "none: its own priority".to_string())];
+            opts.extend(classes.iter().map(|(name, v)| {
+                (
+                    Value::String(name.clone()),
+                    format!("{name} ({})", json::display(Some(v))),
+                )
+            }));
+            opts
+        })
+    })
+}
+
 /// Options for a select of instance types (the scenario's own, then the catalogue).
 pub fn type_options(ed: Ed) -> Signal<Vec<(Value, String)>> {
     name_options(ed.type_names)

@@ -7,10 +7,11 @@ use quotalab_engine::model::limits::priority_bounds;
 use serde_json::{json, Value};
 
 use super::context::use_ed;
+use super::context::Ed;
 use super::dist::{set_kind, ArrivalField, DistField, LimitsField};
 use super::fields::{
-    claim, next_id, share_options, type_options, CheckField, Messages, NumField, SelectField,
-    Shell, TextField,
+    claim, next_id, priority_class_options, share_options, type_options, ChangeHook, CheckField,
+    Messages, NumField, SelectField, Shell, TextField,
 };
 use super::json;
 use super::path::Path;
@@ -133,6 +134,7 @@ fn WorkloadRow(index: usize) -> impl IntoView {
         };
         view! { <DistField label=label path=priority_path.clone() default=0.0 whole=true /> }
     };
+    let priority_field = priority_or_class(ed, &base, priority_field);
     let share = ed.value(base.key("share"));
     let what = Signal::derive(move || {
         format!(
@@ -166,6 +168,36 @@ fn WorkloadRow(index: usize) -> impl IntoView {
         <Messages path=base.clone() />
     };
     row("workload-row row", "workload-row", what, head, body)
+}
+
+/// A job's or a workload's priority: where the scenario has `priority_classes` (SPEC 13,
+/// Kueue's WorkloadPriorityClasses), a choice of class first; its own `priority` field
+/// (`priority`, a view) only while no class is chosen. Choosing a class removes `priority`,
+/// which the engine refuses beside one.
+fn priority_or_class<V: IntoView + 'static>(
+    ed: Ed,
+    base: &Path,
+    priority: impl Fn() -> V + Send + Sync + 'static,
+) -> impl IntoView {
+    let options = priority_class_options(ed);
+    let class_path = base.key("priority_class");
+    let class = ed.value(class_path.clone());
+    let own = base.key("priority");
+    let drop_own: ChangeHook = Arc::new(move |doc: &mut Value, new: &Value| {
+        if !new.is_null() {
+            own.set(doc, None);
+        }
+    });
+    move || {
+        let with_classes = options.with(|o| !o.is_empty());
+        let chosen = class.with(Option::is_some);
+        view! {
+            {with_classes.then(|| view! {
+                <SelectField label="Priority class" path=class_path.clone() options=options testid="priority-class" on_change=drop_own.clone() />
+            })}
+            {(!chosen).then(&priority)}
+        }
+    }
 }
 
 /// After a job id changes from `old` to `new`, `set_priority` events naming it follow
@@ -244,7 +276,10 @@ fn JobRow(base: Path) -> impl IntoView {
         <div class="grid-fields compact">
             <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
             <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
-            <NumField label="Priority" path=base.key("priority") integer=true placeholder="0" />
+            {priority_or_class(ed, &base, {
+                let path = base.key("priority");
+                move || view! { <NumField label="Priority" path=path.clone() integer=true placeholder="0" /> }
+            })}
             <NumField label="Submit (s)" path=base.key("submit_s") required=true />
             <NumField label="Work (s)" path=base.key("work_s") required=true />
             <NumField label="Startup (s)" path=base.key("startup_s") placeholder="0" />

@@ -264,3 +264,53 @@ async fn a_share_added_in_the_kueue_model_is_a_clusterqueue_of_the_cohort() {
     );
     assert_eq!(all(&root, "[data-testid=share-cohort]").len(), 4);
 }
+
+// Issue #32: a scenario's priority classes (Kueue's WorkloadPriorityClasses, imported) are
+// offered for each workload and job; choosing one replaces the row's own priority, and
+// "none" gives the priority field back.
+#[wasm_bindgen_test]
+async fn imported_priority_classes_are_offered_for_workloads_and_jobs() {
+    let mut d: Value = serde_json::from_str(THREE).unwrap();
+    d["priority_classes"] = serde_json::json!({"high": 1000, "low": 10});
+    d["workloads"][0]["priority"] = 5.into();
+    d["jobs"] = serde_json::json!([{
+        "id": "j1", "share": d["shares"][0]["name"], "instance_type": d["workloads"][0]["instance_type"],
+        "submit_s": 0, "work_s": 60, "priority": 3
+    }]);
+    let (root, app) = mount_editor(&d.to_string());
+    settle().await;
+    let pickers = all(&root, "[data-testid=priority-class]");
+    assert_eq!(pickers.len(), 4, "three workloads and one job");
+    let labels: Vec<String> = all(&pickers[0], "option").iter().map(text).collect();
+    assert_eq!(
+        labels,
+        ["none: its own priority", "high (1000)", "low (10)"]
+    );
+
+    // The job (the last picker): a class replaces its priority.
+    choose(&pickers[3], "high");
+    settle().await;
+    let job = &doc(app)["jobs"][0];
+    assert_eq!(job["priority_class"], "high");
+    assert!(job.get("priority").is_none(), "{job}");
+    validate(app).await;
+    assert!(
+        app.problems.get_untracked().is_empty(),
+        "{:?}",
+        app.problems.get_untracked()
+    );
+
+    // The first workload: a class, then none again.
+    choose(&all(&root, "[data-testid=priority-class]")[0], "low");
+    settle().await;
+    assert_eq!(doc(app)["workloads"][0]["priority_class"], "low");
+    assert!(doc(app)["workloads"][0].get("priority").is_none());
+    choose(&all(&root, "[data-testid=priority-class]")[0], "none");
+    settle().await;
+    assert!(doc(app)["workloads"][0].get("priority_class").is_none());
+
+    // Without classes, no picker.
+    let (plain, _) = mount_editor(THREE);
+    settle().await;
+    assert!(all(&plain, "[data-testid=priority-class]").is_empty());
+}
