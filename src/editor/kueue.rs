@@ -66,7 +66,10 @@ pub fn ModelField() -> impl IntoView {
     let kueue = is_kueue(ed);
     let hint = Signal::derive(move || {
         if kueue.get() {
-            "each share is a ClusterQueue; cohorts pool and lend quota".to_string()
+            format!(
+                "each share is a ClusterQueue; cohorts pool and lend quota (as Kueue {}'s scheduler decides)",
+                quotalab_engine::model::KUEUE_RELEASE
+            )
         } else {
             "each share is an AWS Batch quota share of one job queue".to_string()
         }

@@ -41,6 +41,8 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   assert.match(legend, /borrowed beyond its nominal quota/);
   assert.doesNotMatch(legend, /entitled|the limit/);
   assert.match(await page.locator('[data-testid="chart-allocation"] .panel-caption').first().textContent(), /^nominal quota \d/);
+  // The page names the Kueue release its model follows (issue #31.5).
+  assert.match(await page.locator('.editor').innerText(), /as Kueue v\d+\.\d+\.\d+'s scheduler decides/);
   // The editor shows the ClusterQueue fields, not AWS's strategy.
   assert.equal(await page.getByTestId('share-strategy').count(), 0);
   assert.equal(await page.getByTestId('share-cohort').count(), 3);

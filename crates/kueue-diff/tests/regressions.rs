@@ -37,3 +37,17 @@ fn decisions_differ_at_the_first_instant_that_differs() {
     assert_eq!(d.t_ms, 5000);
     assert_eq!(d.kueue.len(), 1);
 }
+
+/// The release the page and the report name (`model::KUEUE_RELEASE`) is the one the
+/// reference harness builds against.
+#[test]
+fn the_engine_names_the_kueue_release_the_harness_pins() {
+    let go_mod = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../oracle/kueue/go.mod");
+    let text = std::fs::read_to_string(&go_mod).unwrap();
+    let pinned = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("sigs.k8s.io/kueue "))
+        .map(|v| v.split_whitespace().next().unwrap_or(""))
+        .unwrap_or_else(|| panic!("no sigs.k8s.io/kueue requirement in {}", go_mod.display()));
+    assert_eq!(pinned, quotalab_engine::model::KUEUE_RELEASE);
+}

@@ -168,6 +168,11 @@ pub struct Share {
     pub kueue: KueueShare,
 }
 
+/// The Kueue release whose scheduler the Kueue model follows (SPEC 12.1): the one the
+/// reference harness pins (`oracle/kueue/go.mod`, checked by `crates/kueue-diff`'s tests)
+/// and docs/KUEUE-FIDELITY.md measures it against. The page and the report name it.
+pub const KUEUE_RELEASE: &str = "v0.17.0";
+
 /// SPEC 12: which model a scenario follows (`"model"`, default `aws_batch`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Model {
