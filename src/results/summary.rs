@@ -54,6 +54,7 @@ fn row(
             {kueue.then(|| view! {
                 <td class="num" data-col="reclaim-borrowing" data-label="reclaims while borrowing">{count(s.reclaim_while_borrowing)}</td>
                 <td class="num" data-col="fair-sharing" data-label="fair-sharing preempts">{count(s.fair_sharing)}</td>
+                <td class="num" data-col="preemptor-waits" data-label="preemptor waits (quota taken)" title="waits of a preemptor for its victims to go (WaitingForPreemptedWorkloads); in brackets, those whose freed quota another workload took first">{quotalab_report::interruption::waits_label(s)}</td>
             })}
             <td class="num group-start" data-col="entitled" data-label=if kueue { "nominal inst.-h" } else { "entitled inst.-h" }>{format::hours(s.entitled_h)}</td>
             <td class="num" data-col="own" data-label="own inst.-h">{format::hours(s.own_h)}</td>
@@ -98,7 +99,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="colgroup" colspan="3">"Jobs"</th>
                             <th scope="colgroup" colspan="2" class="group-start">"Completion"</th>
                             <th scope="col" class="group-start">"Wait"</th>
-                            <th scope="colgroup" colspan=if kueue { "4" } else { "2" } class="group-start">"Preemptions"</th>
+                            <th scope="colgroup" colspan=if kueue { "5" } else { "2" } class="group-start">"Preemptions"</th>
                             <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
                             <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
                             <th scope="colgroup" colspan="2">"Cost"</th>
@@ -116,6 +117,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             {kueue.then(|| view! {
                                 <th scope="col" class="num" title="by a job of another queue while it borrows (Kueue borrowWithinCohort)">"while borrowing"</th>
                                 <th scope="col" class="num" title="by fair sharing: its queue's dominant resource share was the highest">"fair sharing"</th>
+                                <th scope="col" class="num" title="waits of a preemptor for its victims to go (WaitingForPreemptedWorkloads); in brackets, those whose freed quota another workload took first">"waits (taken)"</th>
                             })}
                             {if kueue {
                                 view! { <th scope="col" class="num group-start" title="nominalQuota × time">"nominal"</th> }.into_any()
@@ -137,7 +139,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
             </div>
             <p class="table-note">
                 {if kueue {
-                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
+                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Waits (taken): a preemptor's waits for its victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Goodput: useful time ÷ held time. Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
                 } else {
                     "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
                 }}

@@ -314,3 +314,34 @@ async fn imported_priority_classes_are_offered_for_workloads_and_jobs() {
     settle().await;
     assert!(all(&plain, "[data-testid=priority-class]").is_empty());
 }
+
+// Issue #31.4: a preemptor's waits for its victims, and the waits whose freed quota another
+// workload took first, per ClusterQueue in the summary (the engine's counts, SPEC 12.1).
+#[wasm_bindgen_test]
+async fn the_summary_counts_preemptor_waits_and_quota_taken() {
+    let d = digest(FAIR);
+    let waited: u64 = d.shares.iter().map(|s| s.preemptor_waits).sum();
+    assert!(
+        waited > 0,
+        "the fair-sharing preset's preemptors wait (grace 120 s)"
+    );
+    assert_eq!(d.totals.preemptor_waits, waited);
+    let shown = d.clone();
+    let root = mount(move || {
+        view! { <quotalab_app::results::summary::SummaryTable digest=shown.clone() /> }
+    });
+    settle().await;
+    let header = text(&one(&root, "table.summary thead"));
+    assert!(header.contains("waits (taken)"), "{header}");
+    for (row, s) in all(&root, "[data-testid=summary-row]")
+        .iter()
+        .zip(&d.shares)
+    {
+        let cell = text(&one(row, "[data-col=preemptor-waits]"));
+        let want = match s.quota_taken_while_waiting {
+            0 => s.preemptor_waits.to_string(),
+            n => format!("{} ({n} taken)", s.preemptor_waits),
+        };
+        assert_eq!(cell, want, "{}", s.name);
+    }
+}

@@ -40,6 +40,16 @@ pub fn counts_label(m: &ShareMetrics) -> String {
     v.join(" · ")
 }
 
+/// A Kueue queue's preemptor waits (SPEC 12.1), with those whose freed quota another
+/// workload took first: "3", "3 (1 taken)".
+pub fn waits_label(m: &ShareMetrics) -> String {
+    let n = |x: u64| format::thousands(x as f64);
+    match m.quota_taken_while_waiting {
+        0 => n(m.preemptor_waits),
+        taken => format!("{} ({} taken)", n(m.preemptor_waits), n(taken)),
+    }
+}
+
 /// The bar unit: instance-minutes for small costs, instance-hours otherwise. `(per hour,
 /// axis name, short unit)`.
 pub fn unit(max_h: f64) -> (f64, &'static str, &'static str) {

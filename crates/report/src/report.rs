@@ -364,18 +364,21 @@ struct Group {
 /// The summary's columns (the page's summary table's, `src/results/summary.rs`) as three
 /// tables of at most seven columns besides the share's, so that each fits a 1024 px window
 /// and an A4 page without being cut or scrolled; the Kueue model's two more causes of
-/// preemption with the others (`kueue`).
+/// preemption and its preemptor waits (SPEC 12.1) with the others (`kueue`).
 fn summary_groups(kueue: bool) -> [Group; 3] {
     let mut preemptions: Vec<Column> = vec![
         ("reclaims", |s| count(s.reclaim)),
         ("in-share preempts", |s| count(s.in_share)),
     ];
     if kueue {
-        preemptions.extend::<[Column; 2]>([
+        preemptions.extend::<[Column; 3]>([
             ("reclaims while borrowing", |s| {
                 count(s.reclaim_while_borrowing)
             }),
             ("fair-sharing preempts", |s| count(s.fair_sharing)),
+            ("preemptor waits (quota taken)", |s| {
+                crate::interruption::waits_label(s)
+            }),
         ]);
     }
     preemptions.extend::<[Column; 2]>([
@@ -419,7 +422,7 @@ fn summary_groups(kueue: bool) -> [Group; 3] {
             id: "summary-preemptions",
             title: "Preemptions and cost",
             note: if kueue {
-                "Preemptions by cause: reclaim (another queue took back quota it had lent), in-share (a higher-priority job of the same queue), while borrowing (by a job of another queue while this one borrowed) and fair sharing. Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
+                "Preemptions by cause: reclaim (another queue took back quota it had lent), in-share (a higher-priority job of the same queue), while borrowing (by a job of another queue while this one borrowed) and fair sharing; preemptor waits: its jobs' waits for their victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
             } else {
                 "Preemptions by cause: reclaim (another share took back capacity it had lent) and in-share (a higher-priority job of the same share). Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
             },

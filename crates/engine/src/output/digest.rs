@@ -235,6 +235,11 @@ pub struct ShareMetrics {
     /// SPEC 12 causes (Kueue model; 0 in the AWS one).
     pub reclaim_while_borrowing: u64,
     pub fair_sharing: u64,
+    /// SPEC 12.1 (Kueue model only): preemptors that waited for their victims
+    /// (WaitingForPreemptedWorkloads), and those waits whose freed quota another workload
+    /// took first.
+    pub preemptor_waits: u64,
+    pub quota_taken_while_waiting: u64,
     /// Instance-hours.
     pub entitled_h: f64,
     pub own_h: f64,
@@ -504,6 +509,8 @@ pub fn metrics(name: &str, st: &Stats) -> ShareMetrics {
         in_share: st.in_share,
         reclaim_while_borrowing: st.reclaim_while_borrowing,
         fair_sharing: st.fair_sharing,
+        preemptor_waits: st.preemptor_waits,
+        quota_taken_while_waiting: st.quota_taken_while_waiting,
         entitled_h: t.entitled as f64 / MS_PER_HOUR,
         own_h: t.own as f64 / MS_PER_HOUR,
         borrowed_h: t.borrowed as f64 / MS_PER_HOUR,
