@@ -300,6 +300,10 @@ struct Json {
     shell_bytes: usize,
     list_key: Option<String>,
     format: Option<HistoryFormat>,
+    /// The record being read is an object or array that serde_json reads straight from the
+    /// buffer (finding its end itself); again once the buffer reaches `retry_at`.
+    records_by_serde: bool,
+    retry_at: usize,
     /// Warnings of the file before the streamed list began (the top-level object's own
     /// warnings go there, as when the object was read whole).
     warn_at: usize,
@@ -340,6 +344,16 @@ impl HistoryReader {
                 return;
             }
             if let J::Value(ctx) = j.state {
+                if j.records_by_serde {
+                    match self.record_by_serde(j, ctx, end) {
+                        Some(stop) => {
+                            self.advance(stop);
+                            j.pos = stop;
+                            continue;
+                        }
+                        None => return,
+                    }
+                }
                 match self.scan_value(j) {
                     Some(stop) => {
                         let (s, at) = (j.start, j.start_at);
@@ -484,6 +498,72 @@ impl HistoryReader {
         j.esc = false;
         j.scalar = false;
         j.state = J::Value(ctx);
+        j.records_by_serde =
+            matches!(ctx, Ctx::Elem | Ctx::ListElem) && matches!(self.buf[at], b'{' | b'[');
+        j.retry_at = 0;
+    }
+
+    /// Reads the record at `j.start` with serde_json: its end once complete and read, or
+    /// None (more is needed, or the reader stopped).
+    fn record_by_serde(&mut self, j: &mut Json, ctx: Ctx, end: bool) -> Option<usize> {
+        if self.buf.len() < j.retry_at && !end {
+            return None;
+        }
+        let s = j.start;
+        let mut it = serde_json::Deserializer::from_slice(&self.buf[s..]).into_iter::<Value>();
+        let got = it.next();
+        let e = s + it.byte_offset();
+        match got {
+            Some(Ok(v)) => {
+                if e - s > MAX_FILE_BYTES {
+                    let what = self.what(j, ctx);
+                    self.too_big(&what);
+                    return None;
+                }
+                self.value_parsed(j, ctx, v, e - s);
+                (!self.stopped).then_some(e)
+            }
+            Some(Err(err)) if err.is_eof() => {
+                let have = self.buf.len() - s;
+                if have > MAX_FILE_BYTES {
+                    let what = self.what(j, ctx);
+                    self.too_big(&what);
+                } else if end {
+                    self.truncated(j, ctx);
+                } else {
+                    // Read again once the buffer has grown by as much again (linear time).
+                    j.retry_at = self.buf.len() + have.max(64 * 1024);
+                }
+                None
+            }
+            Some(Err(err)) => {
+                self.syntax(j.start_at, &err);
+                None
+            }
+            None => {
+                if end {
+                    self.truncated(j, ctx);
+                }
+                None
+            }
+        }
+    }
+
+    /// A serde_json syntax error in the value that starts at `at` (line, column), placed in
+    /// the file.
+    fn syntax(&mut self, at: (usize, usize), err: &serde_json::Error) {
+        let (line, col) = if err.line() <= 1 {
+            (at.0, at.1 + err.column().saturating_sub(1))
+        } else {
+            (at.0 + err.line() - 1, err.column())
+        };
+        let msg = crate::input::json::syntax_error(err);
+        let tail = msg.split_once(": ").map_or(msg.as_str(), |(_, t)| t);
+        self.sink.err(
+            "",
+            format!("JSON syntax error at line {line}, column {col}: {tail}"),
+        );
+        self.stop();
     }
 
     /// Scans the value at `j.start` from `j.pos`: its end (exclusive) once complete.
@@ -598,21 +678,15 @@ impl HistoryReader {
         let v: Value = match serde_json::from_str(text) {
             Ok(v) => v,
             Err(err) => {
-                let (line, col) = if err.line() <= 1 {
-                    (at.0, at.1 + err.column().saturating_sub(1))
-                } else {
-                    (at.0 + err.line() - 1, err.column())
-                };
-                let msg = crate::input::json::syntax_error(&err);
-                let tail = msg.split_once(": ").map_or(msg.as_str(), |(_, t)| t);
-                self.sink.err(
-                    "",
-                    format!("JSON syntax error at line {line}, column {col}: {tail}"),
-                );
-                self.stop();
+                self.syntax(at, &err);
                 return;
             }
         };
+        self.value_parsed(j, ctx, v, e - s);
+    }
+
+    /// A value read: a key, a field of the top-level object, or a record.
+    fn value_parsed(&mut self, j: &mut Json, ctx: Ctx, v: Value, len: usize) {
         match ctx {
             Ctx::Key => {
                 j.key = match v {
@@ -622,7 +696,7 @@ impl HistoryReader {
                 j.state = J::ObjColon;
             }
             Ctx::Field => {
-                j.shell_bytes += e - s;
+                j.shell_bytes += len;
                 if j.shell_bytes > MAX_FILE_BYTES {
                     self.too_big("");
                     return;
