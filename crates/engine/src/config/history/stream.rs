@@ -322,6 +322,16 @@ impl HistoryReader {
         }
     }
 
+    /// The file ended before its JSON did: said at the end's line and column.
+    fn eof_error(&mut self, msg: &str) {
+        let (l, c) = self.position(self.buf.len());
+        self.sink.err(
+            "",
+            format!("JSON syntax error at line {l}, column {c}: {msg}"),
+        );
+        self.stop();
+    }
+
     fn json_error(&mut self, at: usize, msg: &str) {
         let (l, c) = self.position(at);
         self.sink.err(
@@ -654,14 +664,13 @@ impl HistoryReader {
         let (l, _) = j.start_at;
         let what = self.what(j, ctx);
         let msg = if what.is_empty() {
-            format!("the file ends inside the JSON text (line {l}): it is cut short (truncated?)")
+            "the file ends inside a value: it is cut short (truncated?)".to_string()
         } else {
             format!(
                 "the file ends inside {what}, which starts at line {l}: it is cut short (truncated?)"
             )
         };
-        self.sink.err("", msg);
-        self.stop();
+        self.eof_error(&msg);
     }
 
     fn value_done(&mut self, j: &mut Json, ctx: Ctx, s: usize, e: usize, at: (usize, usize)) {
@@ -743,21 +752,17 @@ impl HistoryReader {
     /// The end of a JSON file: the top-level object, read now that all of it is known.
     fn json_end(&mut self, j: &mut Json) {
         if j.state != J::End {
-            let msg = if j.state == J::Top {
-                "the file holds no JSON value".to_string()
-            } else if matches!(j.state, J::ListBefore | J::ListAfter) {
+            let msg = if matches!(j.state, J::ListBefore | J::ListAfter) {
                 format!(
                     "the file ends inside {} after {} records: it is cut short (truncated?)",
                     j.list_key.as_deref().unwrap_or("items"),
                     j.n
                 )
             } else {
-                format!(
-                    "the file ends before its JSON is complete (line {}): it is cut short (truncated?)",
-                    self.line
-                )
+                "the file ends before its JSON is complete: it is cut short (truncated?)"
+                    .to_string()
             };
-            self.sink.err("", msg);
+            self.eof_error(&msg);
             return;
         }
         if j.top_array {

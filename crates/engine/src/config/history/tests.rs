@@ -949,10 +949,9 @@ fn a_list_cut_short_is_said_to_be() {
         .0;
     let e = in_pieces(&json[..third + 200], FIXTURE_CONFIG, 100).unwrap_err();
     assert!(
-        has(
-            &e,
-            "history: the file ends inside items[2], which starts at line"
-        ) && has(&e, "cut short (truncated?)"),
+        has(&e, "history: JSON syntax error at line ")
+            && has(&e, ": the file ends inside items[2], which starts at line")
+            && has(&e, "cut short (truncated?)"),
         "{:?}",
         texts(&e)
     );
