@@ -346,6 +346,7 @@ impl HistoryReader {
         let n = self.compact();
         j.pos -= n.min(j.pos);
         j.start -= n.min(j.start);
+        j.retry_at = j.retry_at.saturating_sub(n);
     }
 
     fn json_steps(&mut self, j: &mut Json, end: bool) {
