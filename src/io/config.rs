@@ -52,6 +52,25 @@ impl ConfigService {
         });
     }
 
+    /// Sends a history request whose `blobs` are `files` ([`EngineService::send_files`]):
+    /// `reading` gets (bytes read, bytes in all, records read) as the worker reads them.
+    pub fn send_files(
+        &self,
+        request: Request,
+        files: Vec<web_sys::File>,
+        reading: impl Fn(f64, f64, u64) + 'static,
+        reply: impl FnOnce(Response) + 'static,
+    ) {
+        self.0
+            .send_files(Job::Config(request), files, reading, move |answer| {
+                reply(match answer {
+                    Answer::Config(r) => r,
+                    Answer::Failed(m) => Response::Failed(m),
+                    _ => Response::Failed("the engine answered another question".into()),
+                })
+            });
+    }
+
     pub fn warm(&self) {
         self.0.warm();
     }
