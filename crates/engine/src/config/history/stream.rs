@@ -45,6 +45,9 @@ pub struct HistoryReader {
     pub(crate) c: Collected,
     file: usize,
     resource: String,
+    /// Records are read by serde_json straight from the buffer (natively; in wasm they are
+    /// cut out by the scanner and read from text: the same results).
+    pub(crate) serde_records: bool,
     /// No more is read (a bound, a syntax error, the end).
     stopped: bool,
     finished: bool,
@@ -78,6 +81,7 @@ impl HistoryReader {
             c: Collected::default(),
             file,
             resource: resource.to_string(),
+            serde_records: cfg!(not(target_arch = "wasm32")),
             stopped: false,
             finished: false,
             bytes: 0,
@@ -302,7 +306,9 @@ struct Json {
     format: Option<HistoryFormat>,
     /// The record being read is an object or array that serde_json reads straight from the
     /// buffer (finding its end itself); again once the buffer reaches `retry_at`.
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     records_by_serde: bool,
+    #[cfg_attr(target_arch = "wasm32", allow(dead_code))]
     retry_at: usize,
     /// Warnings of the file before the streamed list began (the top-level object's own
     /// warnings go there, as when the object was read whole).
@@ -355,6 +361,7 @@ impl HistoryReader {
                 return;
             }
             if let J::Value(ctx) = j.state {
+                #[cfg(not(target_arch = "wasm32"))]
                 if j.records_by_serde {
                     match self.record_by_serde(j, ctx, end) {
                         Some(stop) => {
@@ -509,13 +516,15 @@ impl HistoryReader {
         j.esc = false;
         j.scalar = false;
         j.state = J::Value(ctx);
-        j.records_by_serde =
-            matches!(ctx, Ctx::Elem | Ctx::ListElem) && matches!(self.buf[at], b'{' | b'[');
+        j.records_by_serde = self.serde_records
+            && matches!(ctx, Ctx::Elem | Ctx::ListElem)
+            && matches!(self.buf[at], b'{' | b'[');
         j.retry_at = 0;
     }
 
     /// Reads the record at `j.start` with serde_json: its end once complete and read, or
     /// None (more is needed, or the reader stopped).
+    #[cfg(not(target_arch = "wasm32"))]
     fn record_by_serde(&mut self, j: &mut Json, ctx: Ctx, end: bool) -> Option<usize> {
         if self.buf.len() < j.retry_at && !end {
             return None;
@@ -524,7 +533,8 @@ impl HistoryReader {
         let slice = &self.buf[s..];
         // A kubectl List's items keep only what the Kueue reader reads (less to build).
         let (got, e) = if ctx == Ctx::ListElem && j.format == Some(HistoryFormat::Kueue) {
-            let mut it = serde_json::Deserializer::from_slice(slice).into_iter::<KueueRecord>();
+            let mut it =
+                serde_json::Deserializer::from_slice(slice).into_iter::<kept::KueueRecord>();
             let got = it.next().map(|r| r.map(|k| k.0));
             (got, s + it.byte_offset())
         } else {
@@ -1094,165 +1104,173 @@ impl Yaml {
 
 // ---------------------------------------------------------------- what is kept of a record
 
-/// Which fields of a value the readers use: the fields named (each with its own rule), the
-/// others whole (`others`) or not at all, and a list's elements by `each`. A value that is
-/// not a mapping (or not a list) is kept whole, so that every problem the reader reports
-/// of a kept field is the same as on the whole record.
-struct Rule {
-    others: bool,
-    fields: &'static [(&'static str, &'static Rule)],
-    each: Option<&'static Rule>,
-}
+/// Natively only: in wasm the records are read from text by [`HistoryReader::value_done`]
+/// (the engine worker's size budget has no room for a second instantiation of serde_json's
+/// reader; the results are the same).
+#[cfg(not(target_arch = "wasm32"))]
+mod kept {
+    use serde_json::{Map, Value};
 
-/// Everything.
-static ALL: Rule = Rule {
-    others: true,
-    fields: &[],
-    each: None,
-};
-static CONTAINER: Rule = Rule {
-    others: false,
-    fields: &[("resources", &ALL)],
-    each: None,
-};
-static CONTAINERS: Rule = Rule {
-    others: true,
-    fields: &[],
-    each: Some(&CONTAINER),
-};
-static POD_SPEC: Rule = Rule {
-    others: false,
-    fields: &[("containers", &CONTAINERS), ("initContainers", &CONTAINERS)],
-    each: None,
-};
-static TEMPLATE: Rule = Rule {
-    others: false,
-    fields: &[("spec", &POD_SPEC)],
-    each: None,
-};
-static POD_SET: Rule = Rule {
-    others: true,
-    fields: &[("template", &TEMPLATE)],
-    each: None,
-};
-static POD_SETS: Rule = Rule {
-    others: true,
-    fields: &[],
-    each: Some(&POD_SET),
-};
-static SPEC: Rule = Rule {
-    others: true,
-    fields: &[("podSets", &POD_SETS)],
-    each: None,
-};
-static METADATA: Rule = Rule {
-    others: false,
-    fields: &[
-        ("name", &ALL),
-        ("namespace", &ALL),
-        ("creationTimestamp", &ALL),
-    ],
-    each: None,
-};
-/// An item of a kubectl List (a Workload, a LocalQueue, another kind): what
-/// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; a pod
-/// template's containers' resources), everything else of `spec` and `status`.
-static RECORD: Rule = Rule {
-    others: true,
-    fields: &[("metadata", &METADATA), ("spec", &SPEC)],
-    each: None,
-};
-
-/// A List item read by [`RECORD`].
-struct KueueRecord(Value);
-
-impl<'de> serde::Deserialize<'de> for KueueRecord {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KueueRecord, D::Error> {
-        serde::de::DeserializeSeed::deserialize(&RECORD, d).map(KueueRecord)
+    /// Which fields of a value the readers use: the fields named (each with its own rule), the
+    /// others whole (`others`) or not at all, and a list's elements by `each`. A value that is
+    /// not a mapping (or not a list) is kept whole, so that every problem the reader reports
+    /// of a kept field is the same as on the whole record.
+    struct Rule {
+        others: bool,
+        fields: &'static [(&'static str, &'static Rule)],
+        each: Option<&'static Rule>,
     }
-}
 
-impl<'de> serde::de::DeserializeSeed<'de> for &'static Rule {
-    type Value = Value;
+    /// Everything.
+    static ALL: Rule = Rule {
+        others: true,
+        fields: &[],
+        each: None,
+    };
+    static CONTAINER: Rule = Rule {
+        others: false,
+        fields: &[("resources", &ALL)],
+        each: None,
+    };
+    static CONTAINERS: Rule = Rule {
+        others: true,
+        fields: &[],
+        each: Some(&CONTAINER),
+    };
+    static POD_SPEC: Rule = Rule {
+        others: false,
+        fields: &[("containers", &CONTAINERS), ("initContainers", &CONTAINERS)],
+        each: None,
+    };
+    static TEMPLATE: Rule = Rule {
+        others: false,
+        fields: &[("spec", &POD_SPEC)],
+        each: None,
+    };
+    static POD_SET: Rule = Rule {
+        others: true,
+        fields: &[("template", &TEMPLATE)],
+        each: None,
+    };
+    static POD_SETS: Rule = Rule {
+        others: true,
+        fields: &[],
+        each: Some(&POD_SET),
+    };
+    static SPEC: Rule = Rule {
+        others: true,
+        fields: &[("podSets", &POD_SETS)],
+        each: None,
+    };
+    static METADATA: Rule = Rule {
+        others: false,
+        fields: &[
+            ("name", &ALL),
+            ("namespace", &ALL),
+            ("creationTimestamp", &ALL),
+        ],
+        each: None,
+    };
+    /// An item of a kubectl List (a Workload, a LocalQueue, another kind): what
+    /// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; a pod
+    /// template's containers' resources), everything else of `spec` and `status`.
+    static RECORD: Rule = Rule {
+        others: true,
+        fields: &[("metadata", &METADATA), ("spec", &SPEC)],
+        each: None,
+    };
 
-    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        if self.others && self.fields.is_empty() && self.each.is_none() {
-            return <Value as serde::Deserialize>::deserialize(d);
+    /// A List item read by [`RECORD`].
+    pub(super) struct KueueRecord(pub(super) Value);
+
+    impl<'de> serde::Deserialize<'de> for KueueRecord {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KueueRecord, D::Error> {
+            serde::de::DeserializeSeed::deserialize(&RECORD, d).map(KueueRecord)
         }
-        d.deserialize_any(self)
-    }
-}
-
-/// As serde_json's own `Value` visitor, but for the fields [`Rule`] drops.
-impl<'de> serde::de::Visitor<'de> for &'static Rule {
-    type Value = Value;
-
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("any valid JSON value")
     }
 
-    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-        Ok(Value::Bool(v))
-    }
+    impl<'de> serde::de::DeserializeSeed<'de> for &'static Rule {
+        type Value = Value;
 
-    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-        Ok(Value::Number(v.into()))
-    }
-
-    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-    }
-
-    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-        Ok(Value::String(v.to_string()))
-    }
-
-    fn visit_string<E>(self, v: String) -> Result<Value, E> {
-        Ok(Value::String(v))
-    }
-
-    fn visit_none<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_unit<E>(self) -> Result<Value, E> {
-        Ok(Value::Null)
-    }
-
-    fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-        serde::de::DeserializeSeed::deserialize(self, d)
-    }
-
-    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-        let each = self.each.unwrap_or(&ALL);
-        let mut out = Vec::new();
-        while let Some(v) = seq.next_element_seed(each)? {
-            out.push(v);
+        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            if self.others && self.fields.is_empty() && self.each.is_none() {
+                return <Value as serde::Deserialize>::deserialize(d);
+            }
+            d.deserialize_any(self)
         }
-        Ok(Value::Array(out))
     }
 
-    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-        let mut out = Map::new();
-        while let Some(k) = map.next_key::<String>()? {
-            match self.fields.iter().find(|(n, _)| *n == k) {
-                Some((_, rule)) => {
-                    let v = map.next_value_seed(*rule)?;
-                    out.insert(k, v);
-                }
-                None if self.others => {
-                    let v: Value = map.next_value()?;
-                    out.insert(k, v);
-                }
-                None => {
-                    map.next_value::<serde::de::IgnoredAny>()?;
+    /// As serde_json's own `Value` visitor, but for the fields [`Rule`] drops.
+    impl<'de> serde::de::Visitor<'de> for &'static Rule {
+        type Value = Value;
+
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str("any valid JSON value")
+        }
+
+        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+            Ok(Value::Bool(v))
+        }
+
+        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+
+        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+            Ok(Value::Number(v.into()))
+        }
+
+        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+        }
+
+        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+            Ok(Value::String(v.to_string()))
+        }
+
+        fn visit_string<E>(self, v: String) -> Result<Value, E> {
+            Ok(Value::String(v))
+        }
+
+        fn visit_none<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+
+        fn visit_unit<E>(self) -> Result<Value, E> {
+            Ok(Value::Null)
+        }
+
+        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+            serde::de::DeserializeSeed::deserialize(self, d)
+        }
+
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+            let each = self.each.unwrap_or(&ALL);
+            let mut out = Vec::new();
+            while let Some(v) = seq.next_element_seed(each)? {
+                out.push(v);
+            }
+            Ok(Value::Array(out))
+        }
+
+        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+            let mut out = Map::new();
+            while let Some(k) = map.next_key::<String>()? {
+                match self.fields.iter().find(|(n, _)| *n == k) {
+                    Some((_, rule)) => {
+                        let v = map.next_value_seed(*rule)?;
+                        out.insert(k, v);
+                    }
+                    None if self.others => {
+                        let v: Value = map.next_value()?;
+                        out.insert(k, v);
+                    }
+                    None => {
+                        map.next_value::<serde::de::IgnoredAny>()?;
+                    }
                 }
             }
+            Ok(Value::Object(out))
         }
-        Ok(Value::Object(out))
     }
 }

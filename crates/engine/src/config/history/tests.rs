@@ -846,6 +846,17 @@ const FIXTURE_AWS_CONFIG: &str =
 
 /// The history fed to a [`HistoryReader`] in pieces of `piece` bytes.
 fn in_pieces(history: &str, cfg: &str, piece: usize) -> Result<Imported, Vec<Problem>> {
+    in_pieces_with(history, cfg, piece, true)
+}
+
+/// [`in_pieces`], records read by serde_json from the buffer (natively) or cut out by the
+/// scanner and read from text (as in wasm).
+fn in_pieces_with(
+    history: &str,
+    cfg: &str,
+    piece: usize,
+    serde_records: bool,
+) -> Result<Imported, Vec<Problem>> {
     let files = [("config", cfg)];
     let shares = Shares::Config {
         files: &files,
@@ -853,6 +864,7 @@ fn in_pieces(history: &str, cfg: &str, piece: usize) -> Result<Imported, Vec<Pro
     };
     let o = opts();
     let mut r = HistoryReader::new("history", 0, names_files(1, shares), &o.resource);
+    r.serde_records = serde_records;
     for c in history.as_bytes().chunks(piece) {
         r.push(c);
     }
@@ -888,8 +900,10 @@ fn any_split_of_the_file_gives_the_same_import() {
         let expected = outcome(whole(history, cfg));
         assert!(!expected.0.is_empty(), "{:?}", expected.1);
         for piece in [1, 2, 3, 7, 64, 1000, usize::MAX] {
-            let got = outcome(in_pieces(history, cfg, piece));
-            assert_eq!(got, expected, "pieces of {piece} bytes");
+            for serde_records in [true, false] {
+                let got = outcome(in_pieces_with(history, cfg, piece, serde_records));
+                assert_eq!(got, expected, "pieces of {piece} bytes, {serde_records}");
+            }
         }
     }
     // A byte order mark split over pieces, and CRLF line ends.
