@@ -2,21 +2,26 @@
 //! `kubectl get workloads -A -o yaml|json` prints them, with LocalQueues; AWS Batch
 //! `describe-jobs` / `list-jobs` and the service-job equivalents) replayed on the
 //! scenario's shares: the engine's `config::history::import`, the function `quotasim import
-//! history FILE... --into SCENARIO` calls, run in the engine worker (an 8 MiB history is
-//! parsed there, never on the page). The history's jobs replace the scenario's jobs and
-//! workloads, in one undoable edit.
+//! history FILE... --into SCENARIO` calls, run in the engine worker. The chosen files go to
+//! the worker as `File` handles: it reads them in pieces, record by record, and reports
+//! its progress, so a history of hundreds of megabytes is never one string on the page and
+//! the page stays responsive. The history's jobs replace the scenario's jobs and workloads,
+//! in one undoable edit.
 
 use std::time::Duration;
 
 use leptos::html;
 use leptos::prelude::*;
-use quotalab_engine::config::MAX_FILE_BYTES;
+use quotalab_engine::config::history::MAX_HISTORY_BYTES;
 use quotalab_engine_worker::config::{HistoryRequest, Imported, Request, Response};
 
 use crate::io::config::use_config_service;
 use crate::io::dialog;
 use crate::state::{use_app, Notice};
 use crate::ui::format;
+
+/// At most this many warnings are listed (a large history warns per job).
+const SHOWN: usize = 100;
 
 /// Pause after the last change before the history is read again.
 const READ_PAUSE: Duration = Duration::from_millis(250);
@@ -55,7 +60,7 @@ fn size_words(n: usize) -> String {
 pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let app = use_app();
     let service = use_config_service();
-    let texts = StoredValue::new(Vec::<(String, String)>::new());
+    let files_in = StoredValue::new_local(Vec::<web_sys::File>::new());
     let names = RwSignal::new(Vec::<String>::new());
     let file_problems = RwSignal::new(Vec::<String>::new());
     let from = RwSignal::new(String::new());
@@ -63,22 +68,26 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let resource = RwSignal::new(String::new());
     let flavor_map = RwSignal::new(String::new());
     let result = RwSignal::new(None::<Result<Imported, Vec<String>>>);
-    // Bytes being read (shown while the worker parses them), 0 when idle.
+    // Bytes being read (shown while the worker parses them), 0 when idle, and the
+    // worker's progress: (bytes read, records read).
     let reading = RwSignal::new(0usize);
+    let progress = RwSignal::new((0.0f64, 0u64));
     let generation = StoredValue::new(0u64);
 
     let read = move || {
         generation.update_value(|g| *g += 1);
         let mine = generation.get_value();
-        let files = texts.get_value();
+        let files = files_in.get_value();
         if files.is_empty() {
             result.set(None);
             reading.set(0);
             return;
         }
-        reading.set(files.iter().map(|(_, t)| t.len()).sum::<usize>().max(1));
+        reading.set((files.iter().map(|f| f.size()).sum::<f64>() as usize).max(1));
+        progress.set((0.0, 0));
         let req = HistoryRequest {
-            files,
+            files: Vec::new(),
+            blobs: files.iter().map(web_sys::File::name).collect(),
             scenario: app.scenario.get_untracked(),
             from: from.get_untracked(),
             to: to.get_untracked(),
@@ -90,7 +99,12 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 if generation.get_value() != mine {
                     return;
                 }
-                service.send(Request::History(req), move |response| {
+                let on_reading = move |bytes: f64, _total: f64, records: u64| {
+                    if generation.get_value() == mine {
+                        progress.set((bytes, records));
+                    }
+                };
+                service.send_files(Request::History(req), files, on_reading, move |response| {
                     if generation.get_value() != mine {
                         return;
                     }
@@ -121,44 +135,43 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if files.is_empty() {
             return;
         }
-        leptos::task::spawn_local(async move {
-            let mut read_texts = Vec::new();
-            let mut shown = Vec::new();
-            let mut problems = Vec::new();
-            for file in files {
-                let name = file.name();
-                if file.size() > MAX_FILE_BYTES as f64 {
-                    problems.push(format!(
-                        "{name}: is {} bytes, over the {} MiB limit",
-                        format::count(file.size() as usize),
-                        MAX_FILE_BYTES / (1024 * 1024)
-                    ));
-                    continue;
-                }
-                match wasm_bindgen_futures::JsFuture::from(file.text()).await {
-                    Ok(v) => {
-                        shown.push(format!(
-                            "{name} ({} bytes)",
-                            format::count(file.size() as usize)
-                        ));
-                        read_texts.push((name, v.as_string().unwrap_or_default()));
-                    }
-                    Err(e) => problems.push(format!("{name}: could not be read ({e:?})")),
-                }
+        // The files stay `File` handles: the worker reads them (in pieces, SPEC 16).
+        let mut kept = Vec::new();
+        let mut shown = Vec::new();
+        let mut problems = Vec::new();
+        for file in files {
+            let name = file.name();
+            if file.size() > MAX_HISTORY_BYTES as f64 {
+                problems.push(format!(
+                    "{name}: is {} bytes, over the {} GiB limit of a history file",
+                    format::count(file.size() as usize),
+                    MAX_HISTORY_BYTES >> 30
+                ));
+                continue;
             }
-            texts.set_value(read_texts);
-            file_problems.set(problems);
-            names.set(shown);
-        });
+            shown.push(format!(
+                "{name} ({} bytes)",
+                format::count(file.size() as usize)
+            ));
+            kept.push(file);
+        }
+        files_in.set_value(kept);
+        file_problems.set(problems);
+        names.set(shown);
     };
     let close = move || dialog::close(node_ref);
     let apply = move |_| {
         let Some(Ok(imported)) = result.get_untracked() else {
             return;
         };
+        let w = imported.warnings.len();
+        let mut warnings: Vec<String> = imported.warnings.iter().take(SHOWN).cloned().collect();
+        if w > SHOWN {
+            warnings.push(format!("… and {} more", format::count(w - SHOWN)));
+        }
         app.notice.set(Some(Notice::info(
             "Replayed the job history on the scenario's shares (Undo takes it back).",
-            imported.warnings.clone(),
+            warnings,
         )));
         app.scenario.set(imported.scenario);
         close();
@@ -171,19 +184,16 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         }
     };
     let ok = move || result.with(|r| matches!(r, Some(Ok(_))));
-    let jobs_in = |scenario: &str| -> usize {
-        serde_json::from_str::<serde_json::Value>(scenario)
-            .ok()
-            .and_then(|v| v.get("jobs").and_then(|j| j.as_array()).map(Vec::len))
-            .unwrap_or(0)
-    };
     let result_view = move || {
         result.with(|r| {
             Some(match r.as_ref()? {
                 Ok(imp) => {
-                    let n = jobs_in(&imp.scenario);
-                    let warnings = imp.warnings.clone();
-                    let w = warnings.len();
+                    let n = imp.jobs;
+                    let w = imp.warnings.len();
+                    let mut warnings: Vec<String> = imp.warnings.iter().take(SHOWN).cloned().collect();
+                    if w > SHOWN {
+                        warnings.push(format!("… and {} more", format::count(w - SHOWN)));
+                    }
                     view! {
                         <p class="config-summary" role="status" data-testid="history-summary">
                             {format!(
@@ -265,7 +275,20 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 </fieldset>
                 {move || (reading.get() > 0).then(|| view! {
                     <p class="trace-reading" role="status" data-testid="history-reading">
-                        {format!("Reading {} of history in the engine worker…", size_words(reading.get()))}
+                        {move || {
+                            let (bytes, records) = progress.get();
+                            let total = reading.get();
+                            if bytes > 0.0 {
+                                format!(
+                                    "Reading the history in the engine worker: {} of {} ({} records)…",
+                                    size_words(bytes as usize),
+                                    size_words(total),
+                                    format::count(records as usize)
+                                )
+                            } else {
+                                format!("Reading {} of history in the engine worker…", size_words(total))
+                            }
+                        }}
                     </p>
                 })}
                 {result_view}

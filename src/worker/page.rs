@@ -475,7 +475,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::Sweep(_)
         | Response::Report { .. }
         | Response::ResultJson { .. }
-        | Response::Link { .. } => None,
+        | Response::Link { .. }
+        | Response::Reading { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

@@ -26,11 +26,22 @@ use web_sys::{MessageEvent, Worker};
 /// Called once with the answer.
 pub type Reply = Box<dyn FnOnce(Answer)>;
 
+/// Called as a history's files are read: (bytes read, bytes in all, records read).
+pub type Reading = Rc<dyn Fn(f64, f64, u64)>;
+
 /// Where jobs are answered.
 pub trait Backend {
     fn send(&self, job: Job, reply: Reply);
     /// Starts loading (the worker), so that the first job is answered sooner.
     fn warm(&self) {}
+    /// Whether [`Backend::send_files`] reads files itself (a worker does, in pieces).
+    fn takes_files(&self) -> bool {
+        false
+    }
+    /// Sends a history request whose `blobs` are `files`, read where the job is answered.
+    fn send_files(&self, job: Job, _files: Vec<web_sys::File>, _reading: Reading, reply: Reply) {
+        self.send(job, reply);
+    }
 }
 
 /// The page's jobs' [`Backend`] (cheap to copy). [`use_engine_service`] finds it.
@@ -48,6 +59,39 @@ impl EngineService {
 
     pub fn warm(&self) {
         self.0.get_value().warm();
+    }
+
+    /// Sends a history request (`Job::Config(Request::History)`) whose files are `files`:
+    /// an engine worker reads them itself, in pieces, calling `reading` as it goes (a large
+    /// history never becomes one string on the page); elsewhere their texts are read first.
+    pub fn send_files(
+        &self,
+        job: Job,
+        files: Vec<web_sys::File>,
+        reading: impl Fn(f64, f64, u64) + 'static,
+        reply: impl FnOnce(Answer) + 'static,
+    ) {
+        let backend = self.0.get_value();
+        if backend.takes_files() {
+            backend.send_files(job, files, Rc::new(reading), Box::new(reply));
+            return;
+        }
+        let service = *self;
+        leptos::task::spawn_local(async move {
+            let mut job = job;
+            if let Job::Config(quotalab_engine_worker::config::Request::History(r)) = &mut job {
+                r.blobs.clear();
+                for file in files {
+                    let text = wasm_bindgen_futures::JsFuture::from(file.text())
+                        .await
+                        .ok()
+                        .and_then(|v| v.as_string())
+                        .unwrap_or_default();
+                    r.files.push((file.name(), text));
+                }
+            }
+            service.send(job, reply);
+        });
     }
 }
 
@@ -92,9 +136,11 @@ pub fn default_service() -> EngineService {
 struct Client {
     worker: Option<Worker>,
     ready: bool,
-    /// Requests sent before the worker was ready, encoded.
-    queued: Vec<Vec<u8>>,
+    /// Requests sent before the worker was ready, encoded, with the files they read.
+    queued: Vec<(Vec<u8>, Vec<web_sys::File>)>,
     pending: HashMap<u64, Reply>,
+    /// Progress of the history requests in flight.
+    reading: HashMap<u64, Reading>,
     next_id: u64,
     /// The message and error handlers (kept while the worker lives).
     handlers: Vec<Closure<dyn FnMut(JsValue)>>,
@@ -104,8 +150,18 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
-fn post(worker: &Worker, bytes: &[u8]) {
-    let _ = super::bridge::post_bytes(worker, bytes);
+fn post(worker: &Worker, bytes: &[u8], files: &[web_sys::File]) {
+    if files.is_empty() {
+        let _ = super::bridge::post_bytes(worker, bytes);
+        return;
+    }
+    // The bytes and the files (handles: their contents are not copied) in one message.
+    let (array, buffer) = quotalab_engine_worker::web::to_js(bytes);
+    let message = js_sys::Array::of1(&array);
+    for f in files {
+        message.push(f);
+    }
+    let _ = worker.post_message_with_transfer(&message, &js_sys::Array::of1(&buffer));
 }
 
 /// The page's backend: an engine worker of its own.
@@ -213,8 +269,8 @@ fn on_response(bytes: &[u8]) {
                 mark("ready");
                 let queued = std::mem::take(&mut c.queued);
                 if let Some(w) = &c.worker {
-                    for bytes in queued {
-                        post(w, &bytes);
+                    for (bytes, files) in queued {
+                        post(w, &bytes, &files);
                     }
                 }
             });
@@ -242,11 +298,27 @@ fn on_response(bytes: &[u8]) {
         Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
         Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
+        Ok(Response::Reading {
+            id,
+            bytes,
+            total,
+            records,
+        }) => {
+            let reading = CLIENT.with(|c| c.borrow().reading.get(&id).cloned());
+            if let Some(reading) = reading {
+                reading(bytes, total, records);
+            }
+            return;
+        }
         // Runs' messages go to the runs' own worker.
         Ok(_) => return,
     };
     let (id, answer) = answer;
-    let reply = CLIENT.with(|c| c.borrow_mut().pending.remove(&id));
+    let reply = CLIENT.with(|c| {
+        let mut c = c.borrow_mut();
+        c.reading.remove(&id);
+        c.pending.remove(&id)
+    });
     if let Some(reply) = reply {
         reply(answer);
     }
@@ -263,6 +335,7 @@ fn fail_all(message: String) {
         }
         c.ready = false;
         c.queued.clear();
+        c.reading.clear();
         // The handlers may be running: drop them later.
         let handlers = std::mem::take(&mut c.handlers);
         set_timeout(move || drop(handlers), Duration::ZERO);
@@ -273,8 +346,14 @@ fn fail_all(message: String) {
     }
 }
 
-impl Backend for WorkerBackend {
-    fn send(&self, job: Job, reply: Reply) {
+impl WorkerBackend {
+    fn send_with(
+        &self,
+        job: Job,
+        files: Vec<web_sys::File>,
+        reading: Option<Reading>,
+        reply: Reply,
+    ) {
         let refused = CLIENT.with(|c| {
             let mut c = c.borrow_mut();
             if let Err(e) = WorkerBackend::start(&mut c) {
@@ -287,15 +366,32 @@ impl Backend for WorkerBackend {
                 Err(e) => return Some((e, reply)),
             };
             c.pending.insert(id, reply);
+            if let Some(reading) = reading {
+                c.reading.insert(id, reading);
+            }
             match (&c.worker, c.ready) {
-                (Some(w), true) => post(w, &bytes),
-                _ => c.queued.push(bytes),
+                (Some(w), true) => post(w, &bytes, &files),
+                _ => c.queued.push((bytes, files)),
             }
             None
         });
         if let Some((message, reply)) = refused {
             reply(Answer::Failed(message));
         }
+    }
+}
+
+impl Backend for WorkerBackend {
+    fn send(&self, job: Job, reply: Reply) {
+        self.send_with(job, Vec::new(), None, reply);
+    }
+
+    fn takes_files(&self) -> bool {
+        true
+    }
+
+    fn send_files(&self, job: Job, files: Vec<web_sys::File>, reading: Reading, reply: Reply) {
+        self.send_with(job, files, Some(reading), reply);
     }
 
     fn warm(&self) {
@@ -319,6 +415,25 @@ impl ConfigService {
                 _ => ConfigResponse::Failed("the engine answered another question".into()),
             })
         });
+    }
+
+    /// Sends a history request whose `blobs` are `files` ([`EngineService::send_files`]):
+    /// `reading` gets (bytes read, bytes in all, records read) as the worker reads them.
+    pub fn send_files(
+        &self,
+        request: ConfigRequest,
+        files: Vec<web_sys::File>,
+        reading: impl Fn(f64, f64, u64) + 'static,
+        reply: impl FnOnce(ConfigResponse) + 'static,
+    ) {
+        self.0
+            .send_files(Job::Config(request), files, reading, move |answer| {
+                reply(match answer {
+                    Answer::Config(r) => r,
+                    Answer::Failed(m) => ConfigResponse::Failed(m),
+                    _ => ConfigResponse::Failed("the engine answered another question".into()),
+                })
+            });
     }
 
     pub fn warm(&self) {

@@ -106,10 +106,6 @@ fn import_history(args: HistoryArgs) -> Result<(), Failure> {
             "error: a configuration is needed for the shares: give --config FILE (AWS JSON or Kueue YAML) or --into SCENARIO".to_string(),
         ]));
     }
-    let mut texts = Vec::new();
-    for f in &args.files {
-        texts.push((f.as_str(), read_bounded(f)?));
-    }
     let mut configs = Vec::new();
     for f in &args.config {
         configs.push((f.as_str(), read_bounded(f)?));
@@ -118,13 +114,21 @@ fn import_history(args: HistoryArgs) -> Result<(), Failure> {
         Some(f) => Some((f.as_str(), read_bounded(f)?)),
         None => None,
     };
-    let refs: Vec<(&str, &str)> = texts.iter().map(|(f, t)| (*f, t.as_str())).collect();
     let cfg: Vec<(&str, &str)> = configs.iter().map(|(f, t)| (*f, t.as_str())).collect();
     let into = into.as_ref().map(|(f, t)| (*f, t.as_str()));
     let shares = match into {
         Some(into) if cfg.is_empty() => history::Shares::Scenario(into.0, into.1),
         into => history::Shares::Config { files: &cfg, into },
     };
+    // SPEC 16: a history is read record by record, in pieces, whatever its size (up to
+    // the engine's bounds: each record 8 MiB, the file 2 GiB and a million records).
+    let named = history::names_files(args.files.len(), shares);
+    let mut readers = Vec::new();
+    for (i, f) in args.files.iter().enumerate() {
+        let mut reader = history::HistoryReader::new(f, i, named, &args.resource);
+        read_pieces(f, &mut reader)?;
+        readers.push(reader);
+    }
     let opts = history::HistoryOptions {
         resource: args.resource,
         flavor_map,
@@ -132,7 +136,7 @@ fn import_history(args: HistoryArgs) -> Result<(), Failure> {
         from: args.from,
         to: args.to,
     };
-    let imported = history::import(&refs, shares, &opts)?;
+    let imported = history::import_read(readers, shares, &opts)?;
     warn(&imported.warnings);
     print(&imported.scenario_json);
     Ok(())
@@ -178,6 +182,32 @@ pub enum ExportCommand {
         #[arg(long)]
         script: bool,
     },
+}
+
+/// Feeds a history file (or standard input) to `reader` in 1 MiB pieces, until its end or
+/// until the reader has stopped (a bound, a syntax error).
+fn read_pieces(file: &str, reader: &mut history::HistoryReader) -> Result<(), Failure> {
+    let fail = |e: io::Error| Failure(vec![format!("error: cannot read {file}: {e}")]);
+    let mut input: Box<dyn Read> = if file == "-" {
+        Box::new(io::stdin().lock())
+    } else {
+        Box::new(std::fs::File::open(file).map_err(fail)?)
+    };
+    let mut piece = vec![0u8; 1 << 20];
+    loop {
+        let n = match input.read(&mut piece) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(e)),
+        };
+        reader.push(&piece[..n]);
+        if reader.stopped() {
+            break;
+        }
+    }
+    reader.finish();
+    Ok(())
 }
 
 /// Reads a file or standard input, refusing more than [`MAX_FILE_BYTES`] without reading

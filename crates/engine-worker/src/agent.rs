@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::protocol::{encode_result, to_pairs, Bytes, Phase, Request, Response, Timing};
-use crate::web::{clock_ms, epoch_ms, to_js};
+use crate::web::{clock_ms, epoch_ms, js_message, to_js};
 use crate::{config, jobs, sweep};
 
 use crate::protocol::PROGRESS_MS;
@@ -71,14 +71,24 @@ pub fn worker_main() {
         );
     }));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        on_request(&event.data());
+        // A request is its bytes, or an array of its bytes and the blobs it reads.
+        let data = event.data();
+        match data.dyn_ref::<Array>() {
+            Some(a) if a.length() > 0 => {
+                let blobs: Vec<web_sys::Blob> = (1..a.length())
+                    .filter_map(|i| a.get(i).dyn_into::<web_sys::Blob>().ok())
+                    .collect();
+                on_request(&a.get(0), &blobs);
+            }
+            _ => on_request(&data, &[]),
+        }
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
     post(&Response::Ready);
 }
 
-fn on_request(data: &JsValue) {
+fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
     let received = epoch_ms();
     let Some(array) = data.dyn_ref::<Uint8Array>() else {
         post_error(
@@ -140,6 +150,13 @@ fn on_request(data: &JsValue) {
             let result = jobs::link_payload(scenario);
             post(&Response::Link { id, result });
         }),
+        Ok(Request::Config(config::Envelope {
+            id,
+            body: config::Request::History(r),
+        })) if !r.blobs.is_empty() => serving(id, || {
+            let body = config::Response::Loaded(read_history(id, &r, blobs));
+            post(&Response::Config(config::Envelope { id, body }));
+        }),
         Ok(Request::Config(config::Envelope { id, body })) => serving(id, || {
             let body = config::handle(body);
             post(&Response::Config(config::Envelope { id, body }));
@@ -151,6 +168,62 @@ fn on_request(data: &JsValue) {
         }
         Err(message) => post_error(None, message),
     }
+}
+
+/// The pieces a history blob is read in.
+const HISTORY_PIECE: f64 = 4.0 * 1024.0 * 1024.0;
+
+/// SPEC 16 in the worker: a history whose files came as blobs, each read in pieces with
+/// `FileReaderSync` and fed to the engine's reader record by record, a
+/// [`Response::Reading`] posted after each piece; then the import.
+fn read_history(
+    id: u64,
+    r: &config::HistoryRequest,
+    blobs: &[web_sys::Blob],
+) -> Result<config::Imported, Vec<String>> {
+    if blobs.len() != r.blobs.len() {
+        return Err(vec![format!(
+            "the worker received {} of the {} history files",
+            blobs.len(),
+            r.blobs.len()
+        )]);
+    }
+    let mut readers = config::history_readers(r);
+    let total: f64 = blobs.iter().map(web_sys::Blob::size).sum();
+    let sync = web_sys::FileReaderSync::new()
+        .map_err(|e| vec![format!("the worker cannot read files: {}", js_message(&e))])?;
+    let first = r.files.len();
+    let mut done = 0.0;
+    let mut records = 0u64;
+    for (k, blob) in blobs.iter().enumerate() {
+        let name = &r.blobs[k];
+        let reader = &mut readers[first + k];
+        let size = blob.size();
+        let mut at = 0.0;
+        let mut piece = Vec::new();
+        while at < size && !reader.stopped() {
+            let end = (at + HISTORY_PIECE).min(size);
+            let buffer = blob
+                .slice_with_f64_and_f64(at, end)
+                .and_then(|b| sync.read_as_array_buffer(&b))
+                .map_err(|e| vec![format!("{name}: could not be read ({})", js_message(&e))])?;
+            let array = Uint8Array::new(&buffer);
+            piece.resize(array.length() as usize, 0);
+            array.copy_to(&mut piece);
+            reader.push(&piece);
+            done += end - at;
+            at = end;
+            post(&Response::Reading {
+                id,
+                bytes: done,
+                total,
+                records: records + reader.records() as u64,
+            });
+        }
+        reader.finish();
+        records += reader.records() as u64;
+    }
+    config::history_with(r, readers)
 }
 
 /// Does `work` for request `id` (a panic meanwhile is reported as that request's).

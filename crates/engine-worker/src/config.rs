@@ -122,6 +122,10 @@ pub struct ImportRequest {
 pub struct HistoryRequest {
     /// The history files (name, text).
     pub files: Vec<(String, String)>,
+    /// History files that come beside the message as `Blob`s (their names, read after
+    /// `files`): the worker reads them in pieces ([`history_readers`], [`history_with`]),
+    /// so a large history is never one string, nor on the page.
+    pub blobs: Vec<String>,
     /// The scenario whose shares the jobs are of (its jobs and workloads are replaced).
     pub scenario: String,
     /// `--from` / `--to`: ISO 8601 or epoch seconds; empty: the whole history.
@@ -235,6 +239,9 @@ pub struct Imported {
     pub cohorts: Vec<String>,
     /// Everything ignored, dropped or rounded (one line each).
     pub warnings: Vec<String>,
+    /// The scenario's explicit jobs (so that the page need not parse a large scenario to
+    /// count them).
+    pub jobs: usize,
 }
 
 /// A finished export.
@@ -392,24 +399,57 @@ fn merged(
     Ok(summarise(&imported))
 }
 
-/// `quotasim import history FILE... --into SCENARIO`.
+/// The counted resource of a history request (`--resource`, default `nvidia.com/gpu`).
+fn history_resource(r: &HistoryRequest) -> String {
+    Some(r.resource.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .unwrap_or_else(|| ImportOptions::DEFAULT_RESOURCE.to_string())
+}
+
+/// A reader per history file of `r`: its `files` read already, its `blobs` (after them)
+/// still to be fed in pieces ([`config::history::HistoryReader::push`]).
+pub fn history_readers(r: &HistoryRequest) -> Vec<config::history::HistoryReader> {
+    let resource = history_resource(r);
+    let n = r.files.len() + r.blobs.len();
+    let named = config::history::names_files(n, config::history::Shares::Scenario("", &r.scenario));
+    let mut readers = Vec::with_capacity(n);
+    for (i, (name, text)) in r.files.iter().enumerate() {
+        let mut reader = config::history::HistoryReader::new(name, i, named, &resource);
+        reader.push(text.as_bytes());
+        reader.finish();
+        readers.push(reader);
+    }
+    for (k, name) in r.blobs.iter().enumerate() {
+        readers.push(config::history::HistoryReader::new(
+            name,
+            r.files.len() + k,
+            named,
+            &resource,
+        ));
+    }
+    readers
+}
+
+/// `quotasim import history FILE... --into SCENARIO` of the request's `files`.
 pub fn history(r: &HistoryRequest) -> Result<Imported, Vec<String>> {
+    history_with(r, history_readers(r))
+}
+
+/// [`history`] of files read by `readers` ([`history_readers`], then fed).
+pub fn history_with(
+    r: &HistoryRequest,
+    readers: Vec<config::history::HistoryReader>,
+) -> Result<Imported, Vec<String>> {
     let nonempty = |s: &str| Some(s.trim().to_string()).filter(|s| !s.is_empty());
     let opts = config::history::HistoryOptions {
-        resource: nonempty(&r.resource)
-            .unwrap_or_else(|| ImportOptions::DEFAULT_RESOURCE.to_string()),
+        resource: history_resource(r),
         flavor_map: config::parse_flavor_map(&r.flavor_map).map_err(|p| vec![p.to_string()])?,
         queue: None,
         from: nonempty(&r.from),
         to: nonempty(&r.to),
     };
-    let files: Vec<(&str, &str)> = r
-        .files
-        .iter()
-        .map(|(n, t)| (n.as_str(), t.as_str()))
-        .collect();
     let shares = config::history::Shares::Scenario("the scenario", &r.scenario);
-    config::history::import(&files, shares, &opts)
+    config::history::import_read(readers, shares, &opts)
         .map(|i| summarise(&i))
         .map_err(|p| lines(&p))
 }
@@ -503,6 +543,7 @@ fn summarise(imported: &config::Imported) -> Imported {
         cohorts: names("cohorts"),
         warnings: lines(&imported.warnings),
         scenario: imported.scenario_json.clone(),
+        jobs: imported.scenario["jobs"].as_array().map_or(0, Vec::len),
     }
 }
 

@@ -190,6 +190,14 @@ pub enum Response<'a> {
         id: u64,
         result: Result<Vec<ImportWarning>, (String, String)>,
     },
+    /// History request `id` (a [`config::Request::History`] whose files came as blobs) has
+    /// read `bytes` of `total` bytes, `records` records.
+    Reading {
+        id: u64,
+        bytes: f64,
+        total: f64,
+        records: u64,
+    },
 }
 
 /// Bytes inside a message, written as one block (serde would write a `&[u8]` byte by byte)

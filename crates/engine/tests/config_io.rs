@@ -420,6 +420,124 @@ fn aws_cli_skeleton_filled_in_imports() {
 
 // SPEC 16: exports that are safe to apply.
 
+/// SPEC 16 (issue #32 part 5, AWS half): `export aws` of shares imported from
+/// `--cli-input-json` bodies keeps every field it does not model exactly as read, and
+/// writes the scenario's edits over the modelled ones.
+#[test]
+fn aws_export_keeps_the_fields_it_does_not_model() {
+    let bodies = json!([
+        {
+            "serviceEnvironmentName": "ml-env",
+            "serviceEnvironmentType": "SAGEMAKER_TRAINING",
+            "state": "ENABLED",
+            "capacityLimits": [{"maxCapacity": 8, "capacityUnit": "ml.p4d.24xlarge"}],
+            "tags": {"cost-center": "ml"}
+        },
+        {
+            "quotaShareName": "research",
+            "jobQueue": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-training",
+            "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge", "note": "kept"}],
+            "resourceSharingConfiguration": {"strategy": "LEND_AND_BORROW", "borrowLimit": 100, "futureKnob": 7},
+            "preemptionConfiguration": {"inSharePreemption": "ENABLED", "graceSeconds": 30},
+            "state": "ENABLED",
+            "tags": {"team": "research", "owner": "ana"},
+            "clientToken": "abc-123"
+        },
+        {
+            "quotaShareName": "prod",
+            "jobQueue": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-training",
+            "quotaShareArn": "arn:aws:batch:us-east-1:123456789012:quota-share/prod",
+            "status": "VALID",
+            "capacityLimits": [{"maxCapacity": 2, "capacityUnit": "ml.p4d.24xlarge"}],
+            "resourceSharingConfiguration": {"strategy": "RESERVE"},
+            "state": "ENABLED"
+        }
+    ]);
+    let imp = config::import(&bodies.to_string(), Format::Aws, &ImportOptions::default()).unwrap();
+    // The scenario's edits: research gets 6 instances and RESERVE, prod is disabled.
+    let mut s = imp.scenario.clone();
+    s["shares"][0]["limits"]["ml.p4d.24xlarge"] = json!(6);
+    s["shares"][0]["strategy"] = json!("RESERVE");
+    s["shares"][0]
+        .as_object_mut()
+        .unwrap()
+        .remove("borrow_limit");
+    s["shares"][1]["state"] = json!("DISABLED");
+    s["capacity"]["ml.p4d.24xlarge"] = json!(10);
+    let out = config::export(
+        &s.to_string(),
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap()
+    .text;
+    let out: Value = serde_json::from_str(&out).unwrap();
+    let env = &out[0];
+    assert_eq!(env["serviceEnvironmentName"], "ml-env");
+    assert_eq!(env["tags"], json!({"cost-center": "ml"}));
+    assert_eq!(
+        env["capacityLimits"],
+        json!([{"maxCapacity": 10, "capacityUnit": "ml.p4d.24xlarge"}])
+    );
+    let research = &out[1];
+    // Unmodelled fields, exactly as read.
+    assert_eq!(research["tags"], bodies[1]["tags"]);
+    assert_eq!(research["clientToken"], "abc-123");
+    assert_eq!(research["jobQueue"], bodies[1]["jobQueue"]);
+    assert_eq!(research["capacityLimits"][0]["note"], "kept");
+    assert_eq!(research["resourceSharingConfiguration"]["futureKnob"], 7);
+    assert_eq!(research["preemptionConfiguration"]["graceSeconds"], 30);
+    // Modelled fields, the scenario's.
+    assert_eq!(research["capacityLimits"][0]["maxCapacity"], 6);
+    assert_eq!(
+        research["resourceSharingConfiguration"]["strategy"],
+        "RESERVE"
+    );
+    assert!(research["resourceSharingConfiguration"]
+        .get("borrowLimit")
+        .is_none());
+    assert_eq!(
+        research["preemptionConfiguration"]["inSharePreemption"],
+        "ENABLED"
+    );
+    // A response's read-only fields are not request fields: not written back.
+    let prod = &out[2];
+    assert_eq!(prod["state"], "DISABLED");
+    assert!(prod.get("quotaShareArn").is_none() && prod.get("status").is_none());
+    // The export imports back to the edited shares.
+    let again = config::import(&out.to_string(), Format::Aws, &ImportOptions::default()).unwrap();
+    assert_eq!(again.scenario["shares"], s["shares"]);
+    assert_eq!(again.scenario["capacity"], s["capacity"]);
+    // --queue names another queue: the bodies move to it.
+    let moved = config::export(
+        &s.to_string(),
+        ExportFormat::AwsJson,
+        &ExportOptions {
+            queue: "other".into(),
+            ..ExportOptions::default()
+        },
+    )
+    .unwrap()
+    .text;
+    let moved: Value = serde_json::from_str(&moved).unwrap();
+    assert_eq!(moved[1]["jobQueue"], "other");
+    assert_eq!(moved[1]["tags"], bodies[1]["tags"]);
+    // Bodies with only modelled fields keep no source (the scenario is as before).
+    let mut skeleton: Value = serde_json::from_str(&fixture("aws-cli-skeleton.json")).unwrap();
+    skeleton.as_object_mut().unwrap().remove("tags");
+    let plain = config::import(
+        &skeleton.to_string(),
+        Format::Aws,
+        &ImportOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        plain.scenario.get("source").is_none(),
+        "{}",
+        plain.scenario_json
+    );
+}
+
 /// RFC 7386 JSON merge patch, as `kubectl patch --type merge` applies it.
 fn merge_patch(target: &mut Value, patch: &Value) {
     let Value::Object(p) = patch else {

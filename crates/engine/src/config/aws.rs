@@ -21,6 +21,8 @@ struct ShareIn {
     borrow_limit: i64,
     in_share: bool,
     enabled: bool,
+    /// The object as read (SPEC 16, exports that are safe to apply).
+    body: Map<String, Value>,
 }
 
 /// A service environment's capacity.
@@ -28,7 +30,69 @@ struct EnvIn {
     path: String,
     file: usize,
     limits: Vec<(String, u64)>,
+    body: Map<String, Value>,
 }
+
+/// Fields of AWS responses that no request body takes (ARNs, status, times): not kept.
+fn response_only(key: &str) -> bool {
+    key.ends_with("Arn")
+        || matches!(
+            key,
+            "status" | "statusReason" | "createdAt" | "updatedAt" | "lastUpdatedAt"
+        )
+}
+
+/// The object as a request body: without [`response_only`] fields (a `jobQueueArn`
+/// becomes the `jobQueue` a body names its queue with).
+fn as_body(m: &Map<String, Value>) -> Map<String, Value> {
+    let mut out = Map::new();
+    for (k, v) in m {
+        if k == "jobQueueArn" && !m.contains_key("jobQueue") {
+            out.insert("jobQueue".into(), v.clone());
+        } else if !response_only(k) {
+            out.insert(k.clone(), v.clone());
+        }
+    }
+    out
+}
+
+/// Whether a body holds a field the scenario does not model (tags, fields AWS adds, extra
+/// keys inside the modelled objects): then the import keeps the bodies (`source.aws`).
+fn has_unmodelled(b: &Map<String, Value>, known: &[&str]) -> bool {
+    let inner = |key: &str, fields: &[&str]| {
+        b.get(key)
+            .and_then(Value::as_object)
+            .is_some_and(|o| o.keys().any(|k| !fields.contains(&k.as_str())))
+    };
+    b.keys()
+        .any(|k| !known.contains(&k.as_str()) && k != "jobQueue")
+        || inner("resourceSharingConfiguration", &["strategy", "borrowLimit"])
+        || inner("preemptionConfiguration", &["inSharePreemption"])
+        || b.get("capacityLimits")
+            .and_then(Value::as_array)
+            .is_some_and(|l| {
+                l.iter().any(|c| {
+                    c.as_object().is_some_and(|o| {
+                        o.keys().any(|k| k != "maxCapacity" && k != "capacityUnit")
+                    })
+                })
+            })
+}
+
+const SHARE_FIELDS: &[&str] = &[
+    "quotaShareName",
+    "jobQueue",
+    "capacityLimits",
+    "resourceSharingConfiguration",
+    "preemptionConfiguration",
+    "state",
+];
+const ENV_FIELDS: &[&str] = &[
+    "serviceEnvironmentName",
+    "serviceEnvironmentType",
+    "capacityLimits",
+    "state",
+];
 
 /// The queue name of a `jobQueue` (a name, or an ARN naming it by its last path segment).
 pub fn queue_name(q: &str) -> &str {
@@ -211,6 +275,26 @@ pub(crate) fn import(
     }
     let list: Vec<Value> = shares.iter().map(share_json).collect();
     sc.insert("shares".into(), Value::Array(list));
+    // SPEC 16, exports that are safe to apply: bodies with fields the scenario does not
+    // model are kept (`source.aws`), and the export writes the scenario over them.
+    let bodies: Vec<Map<String, Value>> = shares.iter().map(|s| as_body(&s.body)).collect();
+    let env = envs.first().map(|e| as_body(&e.body));
+    if bodies.iter().any(|b| has_unmodelled(b, SHARE_FIELDS))
+        || env.as_ref().is_some_and(|b| has_unmodelled(b, ENV_FIELDS))
+    {
+        let mut aws = Map::new();
+        aws.insert(
+            "quota_shares".into(),
+            Value::Array(bodies.into_iter().map(Value::Object).collect()),
+        );
+        if let Some(env) = env {
+            aws.insert("service_environment".into(), Value::Object(env));
+        }
+        sc.insert(
+            super::kueue::SOURCE_FIELD.into(),
+            json!({ "aws": Value::Object(aws) }),
+        );
+    }
     Ok((Value::Object(sc), warnings))
 }
 
@@ -524,6 +608,7 @@ impl Reader<'_, '_> {
                 borrow_limit,
                 in_share,
                 enabled,
+                body: m.clone(),
             });
         }
     }
@@ -561,6 +646,7 @@ impl Reader<'_, '_> {
                 path: path.to_string(),
                 file: self.file,
                 limits,
+                body: m.clone(),
             });
         }
     }
@@ -576,10 +662,79 @@ struct ShareOut {
     enabled: bool,
 }
 
+/// The bodies an import kept (`source.aws`, SPEC 16): the quota shares by name, and the
+/// service environment.
+#[derive(Default)]
+pub(crate) struct Kept {
+    shares: Vec<Map<String, Value>>,
+    env: Option<Map<String, Value>>,
+}
+
+impl Kept {
+    /// `source.aws` of a scenario (nothing when it has none).
+    pub(crate) fn read(scenario: &Value) -> Kept {
+        let Some(aws) = scenario
+            .get(super::kueue::SOURCE_FIELD)
+            .and_then(|s| s.get("aws"))
+        else {
+            return Kept::default();
+        };
+        Kept {
+            shares: aws
+                .get("quota_shares")
+                .and_then(Value::as_array)
+                .map(|l| l.iter().filter_map(|b| b.as_object().cloned()).collect())
+                .unwrap_or_default(),
+            env: aws
+                .get("service_environment")
+                .and_then(Value::as_object)
+                .cloned(),
+        }
+    }
+
+    fn share(&self, name: &str) -> Option<&Map<String, Value>> {
+        self.shares
+            .iter()
+            .find(|b| b.get("quotaShareName").and_then(Value::as_str) == Some(name))
+    }
+}
+
+/// `capacityLimits` written over the kept ones: an entry of a unit kept keeps its other
+/// fields.
+fn limits_over(kept: Option<&Value>, limits: &[(String, u64)]) -> Value {
+    let old: &[Value] = kept.and_then(Value::as_array).map_or(&[], Vec::as_slice);
+    Value::Array(
+        limits
+            .iter()
+            .map(|(t, n)| {
+                let found = old
+                    .iter()
+                    .find(|c| c.get("capacityUnit").and_then(Value::as_str) == Some(t));
+                match found.and_then(Value::as_object) {
+                    Some(o) => {
+                        let mut o = o.clone();
+                        o.insert("maxCapacity".into(), json!(n));
+                        Value::Object(o)
+                    }
+                    None => json!({"maxCapacity": n, "capacityUnit": t}),
+                }
+            })
+            .collect(),
+    )
+}
+
+/// An object field written over: the kept object with `set` applied.
+fn object_over(kept: Option<&Value>, set: impl FnOnce(&mut Map<String, Value>)) -> Value {
+    let mut o = kept.and_then(Value::as_object).cloned().unwrap_or_default();
+    set(&mut o);
+    Value::Object(o)
+}
+
 pub(crate) fn export(
     sc: &Scenario,
     opts: &ExportOptions,
     script: bool,
+    kept: &Kept,
 ) -> Result<Exported, Vec<Problem>> {
     let shares = if sc.is_kueue() {
         kueue_as_aws(sc)?
@@ -610,34 +765,64 @@ pub(crate) fn export(
             ));
         }
     }
-    let env = json!({
-        "serviceEnvironmentName": opts.queue,
-        "serviceEnvironmentType": "SAGEMAKER_TRAINING",
-        "state": "ENABLED",
-        "capacityLimits": sc.instance_types.iter().zip(&sc.capacity)
-            .map(|(t, n)| json!({"maxCapacity": n, "capacityUnit": t.name}))
-            .collect::<Vec<_>>(),
-    });
+    // A kept body's own queue stays unless --queue names another.
+    let default_queue = opts.queue == ExportOptions::DEFAULT_QUEUE;
+    let capacity: Vec<(String, u64)> = sc
+        .instance_types
+        .iter()
+        .zip(&sc.capacity)
+        .map(|(t, n)| (t.name.clone(), *n))
+        .collect();
+    let env = match &kept.env {
+        // SPEC 16: the kept body, its capacity the scenario's; the rest as read.
+        Some(b) => {
+            let mut b = b.clone();
+            if !default_queue || !b.contains_key("serviceEnvironmentName") {
+                b.insert("serviceEnvironmentName".into(), json!(opts.queue));
+            }
+            let limits = limits_over(b.get("capacityLimits"), &capacity);
+            b.insert("capacityLimits".into(), limits);
+            Value::Object(b)
+        }
+        None => json!({
+            "serviceEnvironmentName": opts.queue,
+            "serviceEnvironmentType": "SAGEMAKER_TRAINING",
+            "state": "ENABLED",
+            "capacityLimits": limits_over(None, &capacity),
+        }),
+    };
     let bodies: Vec<Value> = shares
         .iter()
         .map(|s| {
-            let mut rs = Map::new();
-            rs.insert("strategy".into(), json!(s.strategy.as_str()));
-            if s.strategy == Strategy::LendAndBorrow {
-                rs.insert("borrowLimit".into(), json!(s.borrow_limit));
+            let old = kept.share(&s.name);
+            let mut b = old.cloned().unwrap_or_default();
+            b.insert("quotaShareName".into(), json!(s.name));
+            if !(default_queue && old.is_some_and(|o| o.contains_key("jobQueue"))) {
+                b.insert("jobQueue".into(), json!(opts.queue));
             }
-            json!({
-                "quotaShareName": s.name,
-                "jobQueue": opts.queue,
-                "capacityLimits": s.limits.iter()
-                    .map(|(t, n)| json!({"maxCapacity": n, "capacityUnit": t}))
-                    .collect::<Vec<_>>(),
-                "resourceSharingConfiguration": rs,
-                "preemptionConfiguration": {
-                    "inSharePreemption": if s.in_share { "ENABLED" } else { "DISABLED" }
-                },
-                "state": if s.enabled { "ENABLED" } else { "DISABLED" },
-            })
+            let limits = limits_over(b.get("capacityLimits"), &s.limits);
+            b.insert("capacityLimits".into(), limits);
+            let rs = object_over(b.get("resourceSharingConfiguration"), |rs| {
+                rs.insert("strategy".into(), json!(s.strategy.as_str()));
+                if s.strategy == Strategy::LendAndBorrow {
+                    rs.insert("borrowLimit".into(), json!(s.borrow_limit));
+                } else {
+                    rs.remove("borrowLimit");
+                }
+            });
+            b.insert("resourceSharingConfiguration".into(), rs);
+            let pc = object_over(b.get("preemptionConfiguration"), |pc| {
+                pc.insert(
+                    "inSharePreemption".into(),
+                    json!(if s.in_share { "ENABLED" } else { "DISABLED" }),
+                );
+            });
+            b.insert("preemptionConfiguration".into(), pc);
+            b.insert(
+                "state".into(),
+                json!(if s.enabled { "ENABLED" } else { "DISABLED" }),
+            );
+            Value::Object(b)
         })
         .collect();
     let text = if script {

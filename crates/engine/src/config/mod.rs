@@ -603,7 +603,8 @@ pub fn export(
             "the scenario was not imported from Kueue files (it has no source.kueue): there is no live object to patch; export without --patch",
         )]);
     }
-    export_scenario_with(&loaded.scenario, &classes, format, opts)
+    let kept = aws::Kept::read(&value);
+    export_scenario_with(&loaded.scenario, &classes, format, opts, &kept)
 }
 
 /// [`export`] of a validated scenario (without priority classes).
@@ -612,7 +613,7 @@ pub fn export_scenario(
     format: ExportFormat,
     opts: &ExportOptions,
 ) -> Result<Exported, Vec<Problem>> {
-    export_scenario_with(scenario, &[], format, opts)
+    export_scenario_with(scenario, &[], format, opts, &aws::Kept::default())
 }
 
 fn export_scenario_with(
@@ -620,10 +621,11 @@ fn export_scenario_with(
     priority_classes: &[(String, i64)],
     format: ExportFormat,
     opts: &ExportOptions,
+    kept: &aws::Kept,
 ) -> Result<Exported, Vec<Problem>> {
     match format {
-        ExportFormat::AwsJson => aws::export(scenario, opts, false),
-        ExportFormat::AwsScript => aws::export(scenario, opts, true),
+        ExportFormat::AwsJson => aws::export(scenario, opts, false, kept),
+        ExportFormat::AwsScript => aws::export(scenario, opts, true, kept),
         ExportFormat::Kueue | ExportFormat::KueuePatch => {
             Ok(kueue::export(scenario, priority_classes, opts))
         }

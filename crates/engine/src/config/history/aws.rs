@@ -17,31 +17,12 @@ use super::time::MAX_MS;
 use super::{Collected, Demand, Prio, Record, Run, ShareRef};
 use crate::config::{doc_path, join, kind, Sink};
 
-/// Reads a history file of AWS Batch JSON.
-pub(crate) fn read(text: &str, file: usize, sink: &mut Sink, c: &mut Collected) {
-    let t = text.trim_start_matches('\u{feff}');
-    let v: Value = match serde_json::from_str(t) {
-        Ok(v) => v,
-        Err(e) => {
-            sink.err("", crate::input::json::syntax_error(&e));
-            return;
-        }
-    };
-    let mut r = Reader { sink, file, c };
-    match &v {
-        Value::Array(items) => {
-            for (i, item) in items.iter().enumerate() {
-                r.item(item, Some(i));
-            }
-        }
-        other => r.item(other, None),
-    }
-}
-
-struct Reader<'a> {
-    sink: &'a mut Sink,
-    file: usize,
-    c: &'a mut Collected,
+/// Reads AWS Batch responses and jobs, one top-level element or listed job at a time
+/// ([`super::stream`]).
+pub(crate) struct Reader<'a> {
+    pub sink: &'a mut Sink,
+    pub file: usize,
+    pub c: &'a mut Collected,
 }
 
 /// A job's status (AWS Batch `JobStatus` / `ServiceJobStatus`).
@@ -62,7 +43,9 @@ fn status(s: &str) -> Option<Status> {
 }
 
 impl Reader<'_> {
-    fn item(&mut self, v: &Value, doc: Option<usize>) {
+    /// A top-level value: a response listing jobs, or a job (`doc`: its index in a
+    /// top-level array).
+    pub(crate) fn item(&mut self, v: &Value, doc: Option<usize>) {
         let path = doc_path(doc, "");
         let Value::Object(m) = v else {
             self.sink.err(
@@ -79,27 +62,12 @@ impl Reader<'_> {
             .find(|k| m.contains_key(*k));
         match list_key {
             Some(key) => {
-                for (k, v) in m {
-                    if k == "nextToken" && !v.is_null() {
-                        self.sink.warn(
-                            &join(&path, "nextToken"),
-                            "the response has more pages (nextToken is set): only this page is imported",
-                        );
-                    } else if k != key && k != "nextToken" {
-                        self.sink.ignore("response", k, &join(&path, k));
-                    }
-                }
+                self.response_keys(m, key, &path);
                 let lp = join(&path, key);
                 match &m[key] {
                     Value::Array(items) => {
                         for (i, item) in items.iter().enumerate() {
-                            let ip = format!("{lp}[{i}]");
-                            match item {
-                                Value::Object(o) => self.job(o, &ip),
-                                other => self
-                                    .sink
-                                    .err(&ip, format!("must be an object, not {}", kind(other))),
-                            }
+                            self.list_item(item, &format!("{lp}[{i}]"));
                         }
                     }
                     other => self
@@ -112,6 +80,31 @@ impl Reader<'_> {
                 &path,
                 "is neither a job (no jobId) nor a response listing jobs (no jobs or jobSummaryList)",
             ),
+        }
+    }
+
+    /// A response's fields beside its list `key`: `nextToken` warns that more pages exist,
+    /// the others are ignored.
+    pub(crate) fn response_keys(&mut self, m: &Map<String, Value>, key: &str, path: &str) {
+        for (k, v) in m {
+            if k == "nextToken" && !v.is_null() {
+                self.sink.warn(
+                    &join(path, "nextToken"),
+                    "the response has more pages (nextToken is set): only this page is imported",
+                );
+            } else if k != key && k != "nextToken" {
+                self.sink.ignore("response", k, &join(path, k));
+            }
+        }
+    }
+
+    /// A job of a response's list, at `ip`.
+    pub(crate) fn list_item(&mut self, item: &Value, ip: &str) {
+        match item {
+            Value::Object(o) => self.job(o, ip),
+            other => self
+                .sink
+                .err(ip, format!("must be an object, not {}", kind(other))),
         }
     }
 

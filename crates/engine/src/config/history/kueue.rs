@@ -66,53 +66,13 @@ fn each_object(d: &Value, path: &str, f: &mut dyn FnMut(&Map<String, Value>, &st
     }
 }
 
-/// Reads a history file of Kueue objects: Workloads and LocalQueues; other kinds are
-/// ignored with one warning per kind.
-pub(crate) fn read(text: &str, file: usize, sink: &mut Sink, resource: &str, c: &mut Collected) {
-    let t = text.trim_start_matches('\u{feff}').trim_start();
-    // `kubectl -o json`: one JSON object (a List, or a single object), no document index.
-    let docs: Vec<(Value, String)> = if t.starts_with('{') || t.starts_with('[') {
-        match serde_json::from_str::<Value>(t) {
-            Ok(Value::Array(a)) => a
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| (v, format!("[{i}]")))
-                .collect(),
-            Ok(v) => vec![(v, String::new())],
-            Err(e) => {
-                sink.err("", crate::input::json::syntax_error(&e));
-                return;
-            }
-        }
-    } else {
-        match parse_documents(text) {
-            Ok(d) => d
-                .into_iter()
-                .enumerate()
-                .map(|(i, v)| (v, format!("[{i}]")))
-                .collect(),
-            Err(e) => {
-                sink.err("", e);
-                return;
-            }
-        }
-    };
-    let mut r = Reader {
-        sink,
-        file,
-        resource,
-        c,
-    };
-    for (d, path) in &docs {
-        r.document(d, path);
-    }
-}
-
-struct Reader<'a> {
-    sink: &'a mut Sink,
-    file: usize,
-    resource: &'a str,
-    c: &'a mut Collected,
+/// Reads Kueue objects (Workloads and LocalQueues; other kinds are ignored with one warning
+/// per kind), one document or List item at a time ([`super::stream`]).
+pub(crate) struct Reader<'a> {
+    pub sink: &'a mut Sink,
+    pub file: usize,
+    pub resource: &'a str,
+    pub c: &'a mut Collected,
 }
 
 fn local_queue(m: &Map<String, Value>, path: &str, sink: &mut Sink, c: &mut Collected) {
@@ -147,7 +107,7 @@ struct Condition<'v> {
 }
 
 impl Reader<'_> {
-    fn document(&mut self, d: &Value, path: &str) {
+    pub(crate) fn document(&mut self, d: &Value, path: &str) {
         let Some(m) = d.as_object() else {
             if !d.is_null() {
                 self.sink.err(

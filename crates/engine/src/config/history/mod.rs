@@ -15,6 +15,7 @@
 
 pub mod aws;
 pub mod kueue;
+pub mod stream;
 mod time;
 
 use std::collections::{HashMap, HashSet};
@@ -26,6 +27,7 @@ use crate::input::model::limits;
 use crate::input::path::Path;
 use crate::Problem;
 
+pub use stream::{HistoryReader, MAX_HISTORY_BYTES, MAX_HISTORY_RECORDS};
 pub use time::parse_time;
 
 /// Where the shares of a history import come from (SPEC 16: `--config` and/or `--into`).
@@ -198,30 +200,54 @@ struct Base {
     resource: String,
 }
 
+/// Whether problems name their file: several files are read (history, configuration,
+/// scenario).
+pub fn names_files(history_files: usize, shares: Shares<'_>) -> bool {
+    let config_files = match shares {
+        Shares::Config { files, .. } => files.len(),
+        Shares::Scenario(..) => 0,
+    };
+    history_files + config_files + usize::from(matches!(shares, Shares::Scenario(..))) > 1
+}
+
 /// SPEC 16: imports a job history (`files`, each (name, text)) into a scenario whose
 /// shares come from `shares`. The scenario's `jobs` are the history's, ordered by submit
-/// time then id, times relative to the earliest submission.
+/// time then id, times relative to the earliest submission. Each file is read record by
+/// record ([`HistoryReader`]); [`import_read`] takes files read that way in pieces.
 pub fn import(
     files: &[(&str, &str)],
     shares: Shares<'_>,
     opts: &HistoryOptions,
 ) -> Result<Imported, Vec<Problem>> {
-    let config_files = match shares {
-        Shares::Config { files, .. } => files.len(),
-        Shares::Scenario(..) => 0,
-    };
-    let named =
-        files.len() + config_files + usize::from(matches!(shares, Shares::Scenario(..))) > 1;
-    let mut sinks: Vec<Sink> = files
+    let named = names_files(files.len(), shares);
+    let readers = files
         .iter()
-        .map(|(n, _)| Sink::new(if named { n } else { "" }))
+        .enumerate()
+        .map(|(i, (name, text))| {
+            let mut r = HistoryReader::new(name, i, named, &opts.resource);
+            r.push(text.as_bytes());
+            r.finish();
+            r
+        })
         .collect();
+    import_read(readers, shares, opts)
+}
+
+/// [`import`] of history files already read by [`HistoryReader`]s (made with the file
+/// number, [`names_files`] and `opts.resource`, in file order).
+pub fn import_read(
+    readers: Vec<HistoryReader>,
+    shares: Shares<'_>,
+    opts: &HistoryOptions,
+) -> Result<Imported, Vec<Problem>> {
+    let named = names_files(readers.len(), shares);
+    let mut readers = readers;
     let mut errors = Vec::new();
-    for (sink, (_, text)) in sinks.iter_mut().zip(files) {
-        sink.check_size(text);
-        errors.append(&mut sink.errors);
+    for r in readers.iter_mut() {
+        r.finish();
+        errors.append(&mut r.bounds.errors);
     }
-    if files.is_empty() {
+    if readers.is_empty() {
         errors.push(Problem::whole("no history file given"));
     }
     let window = match parse_window(opts) {
@@ -237,7 +263,7 @@ pub fn import(
     let (from, to) = window.unwrap_or((None, None));
     let mut base = base(shares, opts, named)?;
 
-    // Read every history file.
+    // The LocalQueues: the configuration's, the scenario's, then the history files'.
     let mut c = Collected::default();
     if let Shares::Config { files: cfg, .. } = shares {
         for (_, text) in cfg {
@@ -263,11 +289,18 @@ pub fn import(
     {
         kueue::local_queues_of(&docs, &mut c);
     }
-    for (fi, (sink, (_, text))) in sinks.iter_mut().zip(files).enumerate() {
-        match detect(text) {
-            HistoryFormat::Kueue => kueue::read(text, fi, sink, &opts.resource, &mut c),
-            HistoryFormat::Aws => aws::read(text, fi, sink, &mut c),
+    let mut sinks = Vec::with_capacity(readers.len());
+    for r in readers {
+        let HistoryReader {
+            sink, c: mut rc, ..
+        } = r;
+        c.records.append(&mut rc.records);
+        for (key, cq) in rc.local_queues {
+            if !c.local_queues.iter().any(|(k, _)| *k == key) {
+                c.local_queues.push((key, cq));
+            }
         }
+        sinks.push(sink);
     }
     for s in sinks.iter_mut() {
         errors.append(&mut s.errors);

@@ -831,3 +831,258 @@ fn resource_names_the_counted_resource() {
         ["no job left to replay: each of the 1 jobs in the window asks for no amd.com/gpu (--resource names the counted resource) or finished without running"]
     );
 }
+
+// ------------------------------------------------------------ record by record (stream)
+
+const FIXTURE_CONFIG: &str = include_str!("../../../../cli/tests/history/kueue-config.yaml");
+const FIXTURE_YAML: &str = include_str!("../../../../cli/tests/history/kueue-workloads.yaml");
+const FIXTURE_JSON: &str =
+    include_str!("../../../../cli/tests/history/kueue-workloads-v1beta2.json");
+const FIXTURE_AWS_JOBS: &str = include_str!("../../../../cli/tests/history/aws-describe-jobs.json");
+const FIXTURE_AWS_SERVICE: &str =
+    include_str!("../../../../cli/tests/history/aws-list-service-jobs.json");
+const FIXTURE_AWS_CONFIG: &str =
+    include_str!("../../../../cli/tests/history/aws-quota-shares.json");
+
+/// The history fed to a [`HistoryReader`] in pieces of `piece` bytes.
+fn in_pieces(history: &str, cfg: &str, piece: usize) -> Result<Imported, Vec<Problem>> {
+    in_pieces_with(history, cfg, piece, true)
+}
+
+/// [`in_pieces`], records read by serde_json from the buffer (natively) or cut out by the
+/// scanner and read from text (as in wasm).
+fn in_pieces_with(
+    history: &str,
+    cfg: &str,
+    piece: usize,
+    serde_records: bool,
+) -> Result<Imported, Vec<Problem>> {
+    let files = [("config", cfg)];
+    let shares = Shares::Config {
+        files: &files,
+        into: None,
+    };
+    let o = opts();
+    let mut r = HistoryReader::new("history", 0, names_files(1, shares), &o.resource);
+    r.serde_records = serde_records;
+    for c in history.as_bytes().chunks(piece) {
+        r.push(c);
+    }
+    import_read(vec![r], shares, &o)
+}
+
+fn whole(history: &str, cfg: &str) -> Result<Imported, Vec<Problem>> {
+    let files = [("config", cfg)];
+    let shares = Shares::Config {
+        files: &files,
+        into: None,
+    };
+    import(&[("history", history)], shares, &opts())
+}
+
+/// What an import gives, as text: the scenario and the warnings, or the errors.
+fn outcome(r: Result<Imported, Vec<Problem>>) -> (String, Vec<String>) {
+    match r {
+        Ok(i) => (i.scenario_json, texts(&i.warnings)),
+        Err(e) => (String::new(), texts(&e)),
+    }
+}
+
+#[test]
+fn any_split_of_the_file_gives_the_same_import() {
+    let cases = [
+        (FIXTURE_YAML, FIXTURE_CONFIG),
+        (FIXTURE_JSON, FIXTURE_CONFIG),
+        (FIXTURE_AWS_JOBS, FIXTURE_AWS_CONFIG),
+        (FIXTURE_AWS_SERVICE, FIXTURE_AWS_CONFIG),
+    ];
+    for (history, cfg) in cases {
+        let expected = outcome(whole(history, cfg));
+        assert!(!expected.0.is_empty(), "{:?}", expected.1);
+        for piece in [1, 2, 3, 7, 64, 1000, usize::MAX] {
+            for serde_records in [true, false] {
+                let got = outcome(in_pieces_with(history, cfg, piece, serde_records));
+                assert_eq!(got, expected, "pieces of {piece} bytes, {serde_records}");
+            }
+        }
+    }
+    // A byte order mark split over pieces, and CRLF line ends.
+    let bom = format!("\u{feff}{}", FIXTURE_YAML.replace('\n', "\r\n"));
+    let expected = outcome(whole(FIXTURE_YAML, FIXTURE_CONFIG));
+    for piece in [1, 2, 5] {
+        assert_eq!(outcome(in_pieces(&bom, FIXTURE_CONFIG, piece)), expected);
+    }
+}
+
+#[test]
+fn a_list_in_json_and_in_yaml_and_as_documents_reads_the_same() {
+    // The YAML List, its items as a `---` stream, and the same List as JSON.
+    let docs: Vec<Value> = crate::config::kueue::parse_documents(FIXTURE_YAML).unwrap();
+    let list = &docs[0];
+    let json = serde_json::to_string_pretty(list).unwrap();
+    let yaml = outcome(whole(FIXTURE_YAML, FIXTURE_CONFIG));
+    let from_json = outcome(in_pieces(&json, FIXTURE_CONFIG, 4096));
+    assert_eq!(from_json.0, yaml.0, "{:?}", from_json.1);
+    // The items as a JSON array: paths [i] instead of items[i], same jobs.
+    let array = serde_json::to_string(&list["items"]).unwrap();
+    assert_eq!(outcome(in_pieces(&array, FIXTURE_CONFIG, 4096)).0, yaml.0);
+    // An indented sequence of items (read whole, the same).
+    let indented = FIXTURE_YAML
+        .lines()
+        .map(|l| {
+            if l.starts_with("- ") || l.starts_with("  ") {
+                format!("  {l}")
+            } else {
+                l.to_string()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    let got = outcome(whole(&indented, FIXTURE_CONFIG));
+    assert_eq!(got.0, yaml.0, "{:?}", got.1);
+    // `kind: List` before the items.
+    let kind_first = FIXTURE_YAML
+        .replace(
+            "apiVersion: v1\nitems:\n",
+            "apiVersion: v1\nkind: List\nitems:\n",
+        )
+        .replace("\nkind: List\nmetadata:", "\nmetadata:");
+    let got = outcome(in_pieces(&kind_first, FIXTURE_CONFIG, 10));
+    assert_eq!(got.0, yaml.0, "{:?}", got.1);
+}
+
+#[test]
+fn a_list_cut_short_is_said_to_be() {
+    // JSON: cut inside the third item.
+    let docs: Vec<Value> = crate::config::kueue::parse_documents(FIXTURE_YAML).unwrap();
+    let json = serde_json::to_string_pretty(&docs[0]).unwrap();
+    let third = json
+        .match_indices("\"apiVersion\": \"kueue")
+        .nth(2)
+        .unwrap()
+        .0;
+    let e = in_pieces(&json[..third + 200], FIXTURE_CONFIG, 100).unwrap_err();
+    assert!(
+        has(&e, "history: JSON syntax error at line ")
+            && has(&e, ": the file ends inside items[2], which starts at line")
+            && has(&e, "cut short (truncated?)"),
+        "{:?}",
+        texts(&e)
+    );
+    // Cut between items.
+    let e = whole(&json[..third - 10], FIXTURE_CONFIG).unwrap_err();
+    assert!(
+        has(&e, "the file ends inside items after 2 records"),
+        "{:?}",
+        texts(&e)
+    );
+    // YAML: cut inside an item, so `kind: List` (after the items) is missing.
+    let cut = &FIXTURE_YAML[..FIXTURE_YAML
+        .find("  kind: Workload\n  metadata:\n    creationTimestamp: \"2026-03-02T09")
+        .unwrap()];
+    let e = whole(cut, FIXTURE_CONFIG).unwrap_err();
+    assert!(
+        has(&e, "history: [0].kind: is required (kubectl prints `kind: List` after the items: is the file cut short?)"),
+        "{:?}",
+        texts(&e)
+    );
+    // A syntax error inside an item names its line in the file.
+    let bad = json.replacen("\"count\": 1,", "\"count\": 1,,", 1);
+    let line = bad[..bad.find(",,").unwrap()].lines().count();
+    let e = whole(&bad, FIXTURE_CONFIG).unwrap_err();
+    assert!(
+        has(&e, &format!("JSON syntax error at line {line}, column ")),
+        "{:?}",
+        texts(&e)
+    );
+}
+
+#[test]
+fn a_record_over_8_mib_is_refused_with_its_path() {
+    let docs: Vec<Value> = crate::config::kueue::parse_documents(FIXTURE_YAML).unwrap();
+    let mut list = docs[0].clone();
+    list["items"][1]["metadata"]["annotations"] = json!({"x": "y".repeat(MAX_FILE_BYTES)});
+    let json = serde_json::to_string(&list).unwrap();
+    assert!(json.len() > MAX_FILE_BYTES);
+    let e = in_pieces(&json, FIXTURE_CONFIG, 1 << 20).unwrap_err();
+    assert_eq!(
+        texts(&e),
+        ["history: items[1]: is over the 8 MiB limit (each record of a history is read alone and may hold at most 8 MiB)"]
+    );
+    // A whole file of 8 MiB + 1 byte is fine when its records are small.
+    let mut list = docs[0].clone();
+    let small: Vec<Value> = (0..4000)
+        .map(|i| {
+            let mut w = list["items"][0].clone();
+            w["metadata"]["name"] = json!(format!("w{i}"));
+            w["metadata"]["annotations"] = json!({"pad": "p".repeat(2200)});
+            w
+        })
+        .collect();
+    list["items"] = Value::Array(small);
+    let json = serde_json::to_string(&list).unwrap();
+    assert!(json.len() > MAX_FILE_BYTES);
+    let imp = in_pieces(&json, FIXTURE_CONFIG, 1 << 20).unwrap();
+    assert_eq!(jobs(&imp).len(), 4000);
+}
+
+#[test]
+fn a_million_records_are_refused_within_bounds() {
+    // 1,000,001 tiny records of an ignored kind: refused at the bound, naming the file.
+    let mut r = HistoryReader::new("hostile.json", 0, true, "nvidia.com/gpu");
+    r.push(b"{\"items\": [");
+    let piece = "{\"kind\":\"X\"},".repeat(10_000);
+    for _ in 0..101 {
+        r.push(piece.as_bytes());
+        if r.stopped() {
+            break;
+        }
+    }
+    assert!(r.stopped());
+    assert_eq!(r.records(), MAX_HISTORY_RECORDS + 1);
+    let files = [("config", FIXTURE_CONFIG)];
+    let shares = Shares::Config {
+        files: &files,
+        into: None,
+    };
+    let e = import_read(vec![r], shares, &opts()).unwrap_err();
+    assert_eq!(
+        texts(&e),
+        ["hostile.json: holds more than 1000000 records, the limit of a history file"]
+    );
+    // Records that are all wrong: the first thousand problems, then the reading stops.
+    let bad = format!("{{\"items\": [{}{{}}]}}", "{},".repeat(5000));
+    let e = whole(&bad, FIXTURE_CONFIG).unwrap_err();
+    assert_eq!(e.len(), 1001, "{:?}", &texts(&e)[..3]);
+    assert!(has(
+        &e,
+        "more than 1000 problems: the rest of the file is not read"
+    ));
+}
+
+#[test]
+fn aws_responses_keep_their_warnings_in_place() {
+    // nextToken after the jobs: warned first, as when the response was read whole.
+    let v: Value = serde_json::from_str(FIXTURE_AWS_JOBS).unwrap();
+    let mut m = v.as_object().unwrap().clone();
+    m.insert("nextToken".into(), json!("abc"));
+    m.insert("other".into(), json!(1));
+    let text = serde_json::to_string_pretty(&Value::Object(m)).unwrap();
+    let got = outcome(in_pieces(&text, FIXTURE_AWS_CONFIG, 100));
+    let at = |needle: &str| got.1.iter().position(|w| w.contains(needle));
+    assert!(
+        at("nextToken: the response has more pages") < at("history: jobs["),
+        "{:?}",
+        got.1
+    );
+    assert!(
+        got.1.iter().any(|w| w.contains("ignored: other")),
+        "{:?}",
+        got.1
+    );
+    // An array of responses: each element is read alone.
+    let arr = format!("[{FIXTURE_AWS_JOBS}, {FIXTURE_AWS_SERVICE}]");
+    let got = outcome(in_pieces(&arr, FIXTURE_AWS_CONFIG, 333));
+    assert!(!got.0.is_empty(), "{:?}", got.1);
+    assert_eq!(got, outcome(whole(&arr, FIXTURE_AWS_CONFIG)));
+}

@@ -209,11 +209,11 @@ impl Cx {
             }
         }
 
-        // SPEC 16: what an import read (`source.kueue`), kept for a safe export; the
+        // SPEC 16: what an import read (`source.kueue`, `source.aws`), kept for a safe export; the
         // simulation never reads it.
         if let Some(v) = top.get("source") {
             if let Some(m) = self.object(v, &root.key("source")) {
-                self.unknown_fields(m, &root.key("source"), &["kueue"]);
+                self.unknown_fields(m, &root.key("source"), &["kueue", "aws"]);
             }
         }
 
