@@ -9,7 +9,7 @@ from typing import Optional, Union
 
 from . import _quotalab
 from ._errors import ScenarioError
-from ._input import Source, _engine, read, text_of, warn
+from ._input import Source, _engine, _is_text, read, text_of, warn
 from ._results import Comparison, Exported, Imported, Report, Result, Review, Validation
 
 __all__ = [
@@ -210,14 +210,15 @@ def import_history(
     Returns `Imported`: ``.json`` is byte for byte what ``quotasim import history`` prints
     for the same files and options. Warnings (jobs still running, evictions seen, records
     skipped) are issued as `ScenarioWarning`; problems raise `ScenarioError` with the CLI's
-    lines (each naming the file when there are several, the document and the path). Every
-    file is bounded at 8 MiB as by the CLI.
+    lines (each naming the file when there are several, the document and the path). A
+    history file is read record by record as by the CLI: any size up to 2 GiB and a million
+    records, each record at most 8 MiB; configurations are bounded at 8 MiB.
     """
     configs = _sources(config)
     if not configs and into is None:
         line = _quotalab.HISTORY_NEEDS_SHARES
         raise ScenarioError([("", line, line)])
-    named = [read(f, bounded=True, what="job history") for f in _sources(files)]
+    named = [_history_source(f) for f in _sources(files)]
     configs = [read(f, bounded=True, what="configuration") for f in configs]
     base = read(into, bounded=True) if into is not None else None
     out, w = _engine(
@@ -232,6 +233,15 @@ def import_history(
         queue=queue,
     )
     return Imported(out, warn(w))
+
+
+def _history_source(source: Source) -> tuple[str, Optional[str]]:
+    """``(path, None)`` for a file, which the engine reads in pieces (SPEC 16), else
+    ``(name, text)``."""
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and not _is_text(source)):
+        path = os.fspath(source)
+        return (path if isinstance(path, str) else os.fsdecode(path)), None
+    return read(source, what="job history")
 
 
 def review(

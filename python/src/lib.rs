@@ -104,6 +104,26 @@ fn read_bounded(py: Python<'_>, file: &str) -> PyResult<String> {
     .map_err(fail_line)
 }
 
+/// Feeds the file at `path` to `reader` in 1 MiB pieces until its end or until the reader
+/// has stopped (a bound, a syntax error), as `quotasim import history` does.
+fn read_pieces(path: &str, reader: &mut history::HistoryReader) -> Result<(), String> {
+    let fail = |e: std::io::Error| format!("cannot read {path}: {e}");
+    let mut file = std::fs::File::open(path).map_err(fail)?;
+    let mut piece = vec![0u8; 1 << 20];
+    loop {
+        let n = match file.read(&mut piece) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(fail(e)),
+        };
+        reader.push(&piece[..n]);
+        if reader.stopped() {
+            return Ok(());
+        }
+    }
+}
+
 /// The configuration format of a text, as the engine guesses it (`config::detect`): `aws`
 /// for JSON, `kueue` otherwise; `None` for blank text.
 #[pyfunction]
@@ -257,7 +277,7 @@ fn import_config(
 #[allow(clippy::too_many_arguments)]
 fn import_history(
     py: Python<'_>,
-    files: Vec<(String, String)>,
+    files: Vec<(String, Option<String>)>,
     configs: Vec<(String, String)>,
     into: Option<(String, String)>,
     from_: Option<String>,
@@ -279,10 +299,6 @@ fn import_history(
     };
     let imported = py
         .detach(|| {
-            let refs: Vec<(&str, &str)> = files
-                .iter()
-                .map(|(f, t)| (f.as_str(), t.as_str()))
-                .collect();
             let cfg: Vec<(&str, &str)> = configs
                 .iter()
                 .map(|(f, t)| (f.as_str(), t.as_str()))
@@ -292,7 +308,21 @@ fn import_history(
                 Some(into) if cfg.is_empty() => history::Shares::Scenario(into.0, into.1),
                 into => history::Shares::Config { files: &cfg, into },
             };
-            history::import(&refs, shares, &opts)
+            // SPEC 16: read record by record, as `quotasim import history` reads them: a
+            // path in 1 MiB pieces (any size up to the engine's bounds), a text at once.
+            let named = history::names_files(files.len(), shares);
+            let mut readers = Vec::new();
+            for (i, (name, text)) in files.iter().enumerate() {
+                let mut reader = history::HistoryReader::new(name, i, named, &opts.resource);
+                match text {
+                    Some(text) => reader.push(text.as_bytes()),
+                    None => read_pieces(name, &mut reader)
+                        .map_err(|m| vec![Problem::new(Path::root(), m)])?,
+                }
+                reader.finish();
+                readers.push(reader);
+            }
+            history::import_read(readers, shares, &opts)
         })
         .map_err(fail)?;
     Ok((printed(imported.scenario_json), triples(&imported.warnings)))

@@ -122,6 +122,32 @@ def test_one_history_as_text_or_a_path_gives_the_same_jobs(cli):
     assert from_dict.scenario["jobs"] == json.loads(out)["jobs"]
 
 
+def test_a_history_over_8_mib_is_read_record_by_record_as_the_cli_reads_it(cli, tmp_path):
+    # SPEC 16 at scale: a kubectl List of 5,000 workloads (over 8 MiB) imports from its
+    # path, byte for byte as `quotasim import history` does; no record is over 8 MiB.
+    source = json.loads(HISTORY.joinpath("kueue-workloads-v1beta2.json").read_text())
+    item = source["items"][0]
+    items = []
+    for i in range(5000):
+        w = json.loads(json.dumps(item))
+        w["metadata"]["name"] = f"w-{i}"
+        w["metadata"]["uid"] = f"uid-{i}"
+        items.append(w)
+    big = tmp_path / "workloads.json"
+    big.write_text(json.dumps({**source, "items": items}, indent=2))
+    assert big.stat().st_size > 8 * 1024 * 1024
+    code, out, err = cli(
+        "import", "history", big, "--config", KUEUE_CONFIG, "--flavor-map", FLAVORS
+    )
+    assert code == 0, err
+    imported, caught = recorded(
+        quotalab.import_history, big, config=KUEUE_CONFIG, flavor_map=FLAVORS
+    )
+    assert imported.json == out
+    assert caught == warnings_of(err)
+    assert len(imported.scenario["jobs"]) == 5000
+
+
 WINDOW = ("2026-03-02T08:04:00Z", "2026-03-02T10:00:00Z")
 
 
