@@ -194,7 +194,6 @@ fn vary_values_never_repeat() {
 /// borrowers' long jobs end (about 2 s of CPU in a release build, 8 s in the fuzzer's). What
 /// Kueue itself does here needs its own scheduler (`./run kueue-oracle`) to settle.
 #[test]
-#[ignore = "open defect: Kueue-model preemption ping-pong, docs/RELIABILITY.md"]
 fn kueue_victims_are_not_preempted_again_and_again() {
     let text = include_str!("fuzz_open/kueue-preemption-ping-pong.json");
     let loaded = load(text).unwrap();
