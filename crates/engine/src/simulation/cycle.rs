@@ -163,10 +163,17 @@ impl Sim<'_> {
                 None => Nomination::NoTargets,
             }
         };
-        let height = if h.limited {
-            self.borrowing_height(s, t, n)
-        } else {
-            0
+        let height = match &mode {
+            Nomination::NoFit => 0,
+            // Kueue `SimulatePreemption`: the height once the targets are gone.
+            Nomination::Preempt(victims) => {
+                let mut tree = self.kueue.trees[t].clone();
+                for v in victims {
+                    tree.remove_usage(v.share, v.instances);
+                }
+                self.borrowing_height_in(&tree, s, n)
+            }
+            _ => self.borrowing_height(s, t, n),
         };
         let (priority, submit) = (
             self.jobs[j.index()].priority,
@@ -374,8 +381,9 @@ impl Sim<'_> {
         }
         let r = self.to_reserve(s, t, n);
         if r > 0 {
+            // Quota, not instances: Kueue knows no physical capacity, and a reservation may
+            // take its cohort beyond its quota (it is added without a fit test).
             self.kueue.trees[t].add_usage(s, r);
-            self.kueue.reserved[t] += r;
             self.kueue.reservations.push((s, t, r));
         }
     }
@@ -384,7 +392,6 @@ impl Sim<'_> {
     fn release_reservations(&mut self) {
         for (s, t, r) in std::mem::take(&mut self.kueue.reservations) {
             self.kueue.trees[t].remove_usage(s, r);
-            self.kueue.reserved[t] -= r;
         }
     }
 

@@ -156,7 +156,12 @@ impl Sim<'_> {
     /// (or alone), else the height of the lowest cohort on its path that holds what its
     /// own unused private quota and those below cannot (the root's when none does).
     pub(super) fn borrowing_height(&self, s: usize, t: usize, n: u64) -> u8 {
-        let tree = &self.kueue.trees[t];
+        self.borrowing_height_in(&self.kueue.trees[t], s, n)
+    }
+
+    /// [`Sim::borrowing_height`] on `tree` (a trial: Kueue's `SimulatePreemption` asks it
+    /// with the preemption targets removed).
+    pub(super) fn borrowing_height_in(&self, tree: &QuotaTree, s: usize, n: u64) -> u8 {
         if tree.parent[s].is_none() || !tree.borrowing_with(s, n) {
             return 0;
         }

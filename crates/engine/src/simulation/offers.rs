@@ -20,8 +20,8 @@ pub(super) struct KHead {
 pub(super) struct KueueState {
     /// The quota tree per instance type.
     pub(super) trees: Vec<QuotaTree>,
-    /// Capacity reserved in the current cycle per type (reservations and waiting
-    /// preemptors).
+    /// Instances per type kept in the current cycle for its waiting preemptors beyond what
+    /// their victims hold (SPEC 12 capacity condition; see `kept`).
     pub(super) reserved: Vec<u64>,
     /// SPEC 12.1: the preemptors waiting for their victims to be gone
     /// (`WaitingForPreemptedWorkloads`), each with what it waits for.
