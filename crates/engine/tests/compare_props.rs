@@ -320,15 +320,12 @@ fn kueue_variants_change_only_the_cohorts() {
 }
 
 /// Found by the property above when the physical capacity binds: two ClusterQueues of one
-/// cohort that can neither borrow nor lend serve their heads in another order within an
+/// cohort that can neither borrow nor lend served their heads in another order within an
 /// instant than the same queues standing alone. At 289 s, j2 (s2, priority 2, preempting
-/// j1 within s2) and j3 (s1, priority 0) arrive with one instance free; in the cohort j3
-/// takes it and j2 starts at 295 s, alone j2 takes it and j3 starts at 295 s. Which of the
-/// two Kueue does is for the differential harness against Kueue's own scheduler (SPEC
-/// 12.1) to decide; until then the comparison's identity holds where capacity is not the
-/// bound.
+/// j1 within s2) and j3 (s1, priority 0) arrive with one instance free. Since the Kueue
+/// model runs Kueue's scheduling cycles (SPEC 12.1), both heads are nominated in one cycle
+/// and served in the same order with or without the cohort.
 #[test]
-#[ignore = "the Kueue model's order of heads within an instant in a cohort; SPEC 12.1 decides"]
 fn kueue_order_within_an_instant() {
     let text = r#"{"format": "quotalab/v1", "model": "kueue", "queue": {"preemption_grace_s": 57}, "cohorts": [{"name": "root", "limits": {"ml.g5.xlarge": 0}}, {"name": "a", "parent": "root", "limits": {"ml.g5.xlarge": 0}}, {"name": "b", "parent": "root"}], "shares": [{"name": "s0", "limits": {"ml.g5.xlarge": 0}, "queueing": "strict_fifo", "preemption": {"within_share": "lower_priority", "reclaim": "any"}, "cohort": "b", "borrowing_limit": {"ml.g5.xlarge": 0}, "lending_limit": {"ml.g5.xlarge": 0}}, {"name": "s1", "limits": {"ml.g5.xlarge": 2}, "queueing": "strict_fifo", "preemption": {"within_share": "never", "reclaim": "never"}, "cohort": "a", "borrowing_limit": {"ml.g5.xlarge": 0}, "lending_limit": {"ml.g5.xlarge": 0}}, {"name": "s2", "limits": {"ml.g5.xlarge": 3}, "queueing": "strict_fifo", "preemption": {"within_share": "lower_priority", "reclaim": "never"}, "cohort": "a", "borrowing_limit": {"ml.g5.xlarge": 0}, "lending_limit": {"ml.g5.xlarge": 0}}], "jobs": [{"id": "j0", "share": "s1", "instance_type": "ml.g5.xlarge", "instances": 1, "priority": 0, "submit_s": 268, "work_s": 15, "startup_s": 5, "preemption_retries": null, "checkpoint": {"interval_s": 1, "cost_s": 2, "restore_s": 3}}, {"id": "j1", "share": "s2", "instance_type": "ml.g5.xlarge", "instances": 1, "priority": 0, "submit_s": 76, "work_s": 205, "startup_s": 5, "preemption_retries": null, "checkpoint": {"interval_s": 1, "cost_s": 2, "restore_s": 3}}, {"id": "j2", "share": "s2", "instance_type": "ml.g5.xlarge", "instances": 3, "priority": 2, "submit_s": 289, "work_s": 1, "startup_s": 5, "preemption_retries": null}, {"id": "j3", "share": "s1", "instance_type": "ml.g5.xlarge", "instances": 1, "priority": 0, "submit_s": 289, "work_s": 1, "startup_s": 5, "preemption_retries": null}], "events": []}"#;
     check_identity(text).unwrap();

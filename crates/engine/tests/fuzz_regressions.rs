@@ -185,16 +185,15 @@ fn vary_values_never_repeat() {
     );
 }
 
-/// OPEN (found by `scenario_json`, timeout-2b65ae33, at 22:59 on the day of the long runs;
-/// not fixed: docs/RELIABILITY.md). A Kueue scenario with fair sharing (the hierarchical
-/// preset, mutated) in which search-10 reclaims from nlp and ads; its victims' grace periods
-/// end at different times, and each group, requeued, is admitted again in the same instant
-/// (ahead of search-10 in the order of offers) and preempted again by search-10, which so
-/// never sees all its victims gone: 364,000 preemptions and 1.6 million events before the
-/// borrowers' long jobs end (about 2 s of CPU in a release build, 8 s in the fuzzer's). What
-/// Kueue itself does here needs its own scheduler (`./run kueue-oracle`) to settle.
+/// Defect 5 of docs/RELIABILITY.md (found by `scenario_json`, timeout-2b65ae33): a Kueue
+/// scenario with fair sharing (the hierarchical preset, mutated) in which search-10
+/// reclaimed from nlp and ads; each group of victims, requeued when its grace ended, was
+/// admitted again in the same instant ahead of search-10 and preempted again: 364,000
+/// preemptions and 1.6 million events. Kueue's own scheduler (`./run kueue-oracle`, on the
+/// same jobs without checkpoints) preempts 21 times; since the Kueue model runs Kueue's
+/// scheduling cycles (SPEC 12.1), so does the engine, decision by decision (fixture
+/// `oracle/kueue/testdata/regressions/cycle-fuzz-preemption-ping-pong.json`).
 #[test]
-#[ignore = "open defect: Kueue-model preemption ping-pong, docs/RELIABILITY.md"]
 fn kueue_victims_are_not_preempted_again_and_again() {
     let text = include_str!("fuzz_open/kueue-preemption-ping-pong.json");
     let loaded = load(text).unwrap();

@@ -471,32 +471,6 @@ impl Sim<'_> {
         }
         false
     }
-
-    /// SPEC 12 fair-sharing order of offers (Kueue `fair_sharing_iterator.go`, with
-    /// `FairSharingPrioritizeNonBorrowing`): two offers of shares `a` and `b` (job, type,
-    /// size) are compared at their lowest common cohort: not borrowing first, then the lower
-    /// dominant share of each one's child of that cohort after adding the offer's
-    /// instances (the caller then compares priority, submit time and share order). `None`:
-    /// the offers are in different trees (the caller uses the classical key).
-    pub(crate) fn fs_offer_cmp(
-        &self,
-        a: (usize, usize, u64),
-        b: (usize, usize, u64),
-    ) -> Option<Ordering> {
-        let structure = &self.kueue.trees[a.1];
-        let lca = structure.lca(a.0, b.0)?;
-        let side = |(s, t, n): (usize, usize, u64)| {
-            let tree = &self.kueue.trees[t];
-            let child = tree.child_towards(s, lca);
-            let extra = bubbled(tree, s, n, child);
-            (
-                tree.borrowing_with(child, extra),
-                self.node_drs(child, t, tree, extra),
-            )
-        };
-        let ((ab, ad), (bb, bd)) = (side(a), side(b));
-        Some(ab.cmp(&bb).then_with(|| compare_drs(&ad, &bd)))
-    }
 }
 
 /// Removes candidate `c` from the trial and records it as a victim with `cause`.

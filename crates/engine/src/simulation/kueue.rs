@@ -15,7 +15,7 @@ use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
 use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size, State};
 
-use super::offers::{Heads, KHead, KOffer, PassScratch, PreemptionWait, STICKY};
+use super::offers::PreemptionWait;
 
 /// The class of a preemption candidate (KUEUE.md "Precise points" 2; Kueue
 /// `classical.preemptionVariant`).
@@ -69,15 +69,12 @@ pub(crate) struct Group {
 /// that choosing the first offer compares integers. Share indices are below 2^24
 /// (`model::limits`: at most 1000 ClusterQueues).
 #[inline(always)]
-fn order_rank(height: u8, priority: Priority, submit: i64, s: usize) -> u128 {
+pub(super) fn order_rank(height: u8, priority: Priority, submit: i64, s: usize) -> u128 {
     let reversed = (i32::MAX as i64 - priority as i64) as u128; // 0..2^32
     let submit = (submit as u64 ^ (1 << 63)) as u128;
     debug_assert!(s < 1 << 24);
     ((height as u128) << 120) | (reversed << 88) | (submit << 24) | s as u128
 }
-
-/// The borrowing height of an [`order_rank`]; the rest is `(Reverse(priority), submit, share)`.
-const HEIGHT: u128 = 0xFF << 120;
 
 /// A trial state for one instance type: the tree and the quota used, victims removed.
 #[derive(Clone)]
@@ -140,38 +137,6 @@ impl Sim<'_> {
             && trial.sum_used.saturating_add(n) <= self.sc.capacity[t]
     }
 
-    /// Share `s`'s own reservation of type `t` in this pass (SPEC 12.1).
-    fn own_reservation(&self, s: usize, t: usize) -> u64 {
-        self.kueue
-            .reservations
-            .iter()
-            .filter(|&&(o, ot, _)| o == s && ot == t)
-            .map(|&(_, _, r)| r)
-            .sum()
-    }
-
-    /// `available(S,T)` as share `s`'s next head sees it (SPEC 12.1): a reservation lasts
-    /// one Kueue cycle, and a ClusterQueue's next head is nominated in a later cycle, so the
-    /// share's own reservation is not counted; every other share's is.
-    fn available_to(&self, s: usize, t: usize) -> i128 {
-        let own = self.own_reservation(s, t);
-        if own == 0 {
-            return self.kueue.trees[t].available(s);
-        }
-        let mut tree = self.kueue.trees[t].clone();
-        tree.remove_usage(s, own);
-        tree.available(s)
-    }
-
-    /// [`Sim::tree_fits`] on the current trees for share `s`, given `available(S,T)`, its own
-    /// reservation not counted (SPEC 12.1).
-    fn fits_to(&self, s: usize, available: i128, t: usize, n: u64) -> bool {
-        let own = self.own_reservation(s, t);
-        (n as i128) <= available
-            && (self.usage[t].sum_used + self.kueue.reserved[t] - own).saturating_add(n)
-                <= self.sc.capacity[t]
-    }
-
     /// SPEC 12 "may preempt" (Kueue `fitsResourceQuota`, flavorassigner.go): only when
     /// `n <= potential(S,T)` and at least one holds: `n <= limit(S,T)`; a subtree below the
     /// root could hold it; `borrow_within_cohort` is not `never`; fair sharing is on and
@@ -190,8 +155,13 @@ impl Sim<'_> {
     /// far a job of share `s` needing `n` of type `t` borrows: 0 within its nominal quota
     /// (or alone), else the height of the lowest cohort on its path that holds what its
     /// own unused private quota and those below cannot (the root's when none does).
-    fn borrowing_height(&self, s: usize, t: usize, n: u64) -> u8 {
-        let tree = &self.kueue.trees[t];
+    pub(super) fn borrowing_height(&self, s: usize, t: usize, n: u64) -> u8 {
+        self.borrowing_height_in(&self.kueue.trees[t], s, n)
+    }
+
+    /// [`Sim::borrowing_height`] on `tree` (a trial: Kueue's `SimulatePreemption` asks it
+    /// with the preemption targets removed).
+    pub(super) fn borrowing_height_in(&self, tree: &QuotaTree, s: usize, n: u64) -> u8 {
         if tree.parent[s].is_none() || !tree.borrowing_with(s, n) {
             return 0;
         }
@@ -214,365 +184,15 @@ impl Sim<'_> {
         tree.parent[s].is_some() && tree.borrowing_with(s, n)
     }
 
-    /// [`Sim::kueue_offer`], remembered from one pass to the next: at the start of a pass
-    /// (nothing passed over, nothing reserved) a share whose queue, quota usage,
-    /// configuration and priorities are unchanged (`version`, the usage epoch,
-    /// the structure epoch) offers what it offered last time. Off with `Options::exhaustive`.
-    fn first_offer(
-        &mut self,
-        s: usize,
-        passed: &[Size],
-        available: &mut Option<(usize, i128)>,
-    ) -> Option<KOffer> {
-        let fresh = passed.is_empty()
-            && self.kueue.reserved.iter().all(|&r| r == 0)
-            && self.kueue.swapped.is_empty();
-        if !fresh || self.opts.exhaustive {
-            self.refresh_heads(s);
-            return self.kueue_offer(s, passed, 0, available);
-        }
-        let key = (
-            self.epochs.usage(),
-            self.epochs.structure(),
-            self.rt[s].version,
-        );
-        if let Some((k, o)) = self.rt[s].kueue_offer {
-            if k == key {
-                return o;
-            }
-        }
-        self.refresh_heads(s);
-        let o = self.kueue_offer(s, passed, 0, available);
-        self.rt[s].kueue_offer = Some((key, o));
-        o
-    }
-
-    /// SPEC 12 "Order of offers": share `s` offers its first RUNNABLE job that fits or may
-    /// preempt (strict FIFO: its first job, or nothing). `passed` holds the (type, size)
-    /// buckets of `s` already served without victims in this pass; `heads` its queue heads
-    /// (brought up to date by [`Sim::refresh_heads`]), of which the first `start` are known
-    /// to offer nothing.
-    /// `available` holds `available(S,T)` of the last type looked at, `(T, value)`, while
-    /// the trees are unchanged (heads of one type share it; the caller forgets it whenever
-    /// quota usage may have changed).
-    fn kueue_offer(
-        &self,
-        s: usize,
-        passed: &[Size],
-        start: usize,
-        available: &mut Option<(usize, i128)>,
-    ) -> Option<KOffer> {
-        let strict = self.strict_fifo(s);
-        let start = if strict { 0 } else { start };
-        let aside = &self.rt[s].aside;
-        // Kueue's sticky workload: a waiting preemptor is its share's head (SPEC 12.1).
-        let sticky = self.rt[s]
-            .sticky
-            .filter(|&p| !strict && self.jobs[p.index()].state == State::Runnable);
-        if let Some(p) = sticky.filter(|p| start == 0 && !aside.contains(p)) {
-            let spec = &self.sc.jobs[p.index()];
-            let size = Size::of(spec);
-            let (t, n) = (size.ty.index(), size.instances);
-            if crate::simulation::admission::has_limit(&self.cfg[s], t) && !passed.contains(&size) {
-                let offer = self.head_offer(s, p, t, n, self.available_to(s, t), STICKY);
-                if offer.is_some() {
-                    return offer;
-                }
-            }
-        }
-        let heads = self.rt[s].kueue_heads.heads.iter().enumerate().skip(start);
-        for (
-            i,
-            &KHead {
-                job: j,
-                size,
-                limited,
-            },
-        ) in heads
-        {
-            let (t, n) = (size.ty.index(), size.instances);
-            if (!aside.is_empty() && aside.contains(&j)) || sticky == Some(j) {
-                continue; // inadmissible until its cohort tree releases quota, or sticky
-            }
-            if limited && !passed.contains(&size) {
-                let avail = match *available {
-                    Some((at, a)) if at == t => a,
-                    _ => {
-                        let a = self.available_to(s, t);
-                        *available = Some((t, a));
-                        a
-                    }
-                };
-                let offer = self.head_offer(s, j, t, n, avail, i as u32);
-                if offer.is_some() {
-                    return offer;
-                }
-            }
-            if strict {
-                return None;
-            }
-        }
-        None
-    }
-
-    /// Job `j` of share `s` (needing `n` of type `t`, `available` of it) as the share's
-    /// offer when it fits or may preempt (SPEC 12.1 order: its borrowing height, priority,
-    /// submit time); `head` is its place in the share's heads.
-    fn head_offer(
-        &self,
-        s: usize,
-        j: JobId,
-        t: usize,
-        n: u64,
-        available: i128,
-        head: u32,
-    ) -> Option<KOffer> {
-        let fits = self.fits_to(s, available, t, n);
-        if !fits && !self.kueue_may_preempt(s, t, n) {
-            return None;
-        }
-        let height = self.borrowing_height(s, t, n);
-        let (priority, submit) = (
-            self.jobs[j.index()].priority,
-            self.sc.jobs[j.index()].submit,
-        );
-        Some(KOffer {
-            rank: order_rank(height, priority, submit, s),
-            job: j,
-            fits,
-            head,
-        })
-    }
-
-    /// Brings share `s`'s [`Heads`] up to date: read again from its buckets only when its
-    /// queue `version` or the configuration (the structure epoch) changed since they were read.
-    #[inline(always)]
-    fn refresh_heads(&mut self, s: usize) {
-        let at = Some((self.rt[s].version, self.epochs.structure()));
-        if self.rt[s].kueue_heads.at != at {
-            self.read_heads(s, at);
-        }
-    }
-
-    /// [`Sim::refresh_heads`]: reads share `s`'s heads from its buckets.
-    fn read_heads(&mut self, s: usize, at: Option<(u64, u64)>) {
-        let mut heads = std::mem::take(&mut self.rt[s].kueue_heads.heads);
-        heads.clear();
-        heads.extend(self.rt[s].heads.iter().map(|h| KHead {
-            job: h.key.job,
-            size: h.size,
-            limited: crate::simulation::admission::has_limit(&self.cfg[s], h.size.ty.index()),
-        }));
-        self.rt[s].kueue_heads = Heads { at, heads };
-    }
-
-    /// SPEC 12 / SPEC 4 "The pass" in the Kueue model: serve the first offer; admit it if
-    /// it fits, else preempt its victims and admit it into the quota they release; a job
-    /// that finds no victims keeps waiting (its share offers no other job of that type and
-    /// size in this pass, strict FIFO none at all) and, unless its `reclaim` is `any`,
-    /// reserves capacity until the end of the pass (Kueue
-    /// `reserveCapacityForUnreclaimablePreempt`).
-    pub(crate) fn kueue_pass(&mut self) {
-        let shares = self.cfg.len();
-        let mut scratch = std::mem::take(&mut self.kueue.scratch);
-        scratch.reset(shares);
-        let PassScratch {
-            // Per share, the (type, size) buckets served without victims in this pass.
-            passed,
-            blocked,
-            // Each share's offer. A step that finds no victims and reserves nothing
-            // changes nothing but its own share's offer, so only that one is computed
-            // again.
-            offers,
-            // Each offer's `rank`, `u128::MAX` for none (the classical order's
-            // comparisons).
-            ranks,
-            // Per share, `available` of the last type its offer looked at, while the
-            // trees are unchanged (see `kueue_offer`).
-            available,
-        } = &mut scratch;
-        let mut reservations = std::mem::take(&mut self.kueue.reservations);
-        reservations.clear();
-        // SPEC 12.1: the jobs that preempted in this pass (each does so once per pass).
-        let mut preempted: Vec<JobId> = Vec::new();
-        // SPEC 12.1: waiting preemptors counted in and their victims out, for the rest of
-        // the pass: `(added, node, type, instances)`, undone in reverse at its end.
-        let mut swaps = std::mem::take(&mut self.kueue.swaps);
-        swaps.clear();
-        let mut stale: Option<usize> = None; // None: every offer
-        loop {
-            match stale {
-                None => {
-                    for s in 0..shares {
-                        available[s] = None;
-                        let o = (!blocked[s])
-                            .then(|| self.first_offer(s, &passed[s], &mut available[s]))
-                            .flatten();
-                        offers[s] = o;
-                        ranks[s] = o.map_or(u128::MAX, |o| o.rank);
-                    }
-                }
-                Some(s) => {
-                    // Nothing changed but `passed[s]`: the heads before the one just
-                    // served still offer nothing, and the trees are as they were.
-                    let start = match offers[s] {
-                        Some(o) if o.head != STICKY => o.head as usize + 1,
-                        _ => 0,
-                    };
-                    self.refresh_heads(s); // a remembered first offer read none
-                    let o = (!blocked[s])
-                        .then(|| self.kueue_offer(s, &passed[s], start, &mut available[s]))
-                        .flatten();
-                    offers[s] = o;
-                    ranks[s] = o.map_or(u128::MAX, |o| o.rank);
-                }
-            }
-            let Some(offer) = self.first_of(offers, ranks) else {
-                break;
-            };
-            self.record.steps += 1;
-            let (j, fits) = (offer.job, offer.fits);
-            let spec = &self.sc.jobs[j.index()];
-            let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
-            stale = None;
-            if fits {
-                self.admit(j);
-                self.start_scheduled();
-                continue;
-            }
-            if preempted.contains(&j) {
-                // SPEC 12.1: it preempted once in this pass; it waits for a later one.
-                blocked[s] = true;
-                stale = (!self.opts.exhaustive).then_some(s);
-                continue;
-            }
-            match self.kueue_victims_memo(j, reservations.is_empty() && swaps.is_empty()) {
-                Some(victims) => {
-                    // SPEC 12.1: victims keep their quota through their grace; those already
-                    // preempted are not preempted again. The preemptor is not admitted now:
-                    // once they are gone it competes with every other offer.
-                    for v in &victims {
-                        if !self.is_evicted(v.job) {
-                            self.preempt_with(v.job, j, v.cause, v.shares);
-                        }
-                    }
-                    preempted.push(j);
-                    if !self.strict_fifo(s) && self.rt[s].sticky != Some(j) {
-                        self.rt[s].sticky = Some(j);
-                        self.rt[s].version += 1;
-                    }
-                    self.start_scheduled();
-                    let holding: Vec<JobId> = victims
-                        .iter()
-                        .map(|v| v.job)
-                        .filter(|&v| self.is_evicted(v))
-                        .collect();
-                    if !holding.is_empty() {
-                        // It waits for them (one head per ClusterQueue: its share offers
-                        // nothing else meanwhile).
-                        self.wait_for_victims(j, &holding);
-                        blocked[s] = true;
-                        // Kueue's cycle counts it in and its targets out for the entries
-                        // after it (`fits` without the preempted workloads, then
-                        // `cq.AddUsage`): the quota its victims free is kept for it.
-                        let mut out = 0;
-                        for v in &victims {
-                            if self.is_evicted(v.job) && !self.kueue.swapped.contains(&v.job) {
-                                self.kueue.trees[t].remove_usage(v.share, v.instances);
-                                swaps.push((false, v.share, t, v.instances));
-                                self.kueue.swapped.push(v.job);
-                                out += v.instances;
-                            }
-                        }
-                        self.kueue.trees[t].add_usage(s, n);
-                        swaps.push((true, s, t, n));
-                        // The capacity condition counts it in too (its victims still hold
-                        // their instances): the instances free now that it needs besides
-                        // its victims' are kept for it, or a borrower could take them in
-                        // this pass, be preempted by it in the next, take the instances
-                        // its next victims free, and so on for as long as they run.
-                        let keep = n.saturating_sub(out);
-                        if keep > 0 {
-                            self.kueue.reserved[t] += keep;
-                            self.kueue.kept.push((t, keep));
-                        }
-                    }
-                }
-                None => {
-                    passed[s].push(Size {
-                        ty: TypeIx::new(t),
-                        instances: n,
-                    });
-                    if self.strict_fifo(s) {
-                        blocked[s] = true;
-                    }
-                    // `Options::exhaustive`: every offer again.
-                    stale = (!self.opts.exhaustive).then_some(s);
-                    if self.cfg[s].kueue.preemption.reclaim != ReclaimPolicy::Any {
-                        let r = self.to_reserve(s, t, n);
-                        if r > 0 {
-                            self.kueue.trees[t].add_usage(s, r);
-                            self.kueue.reserved[t] += r;
-                            reservations.push((s, t, r));
-                            self.kueue.reservations.push((s, t, r));
-                            stale = None;
-                        }
-                    }
-                }
-            }
-        }
-        // Kueue's queue manager sets heads aside as the cycle saw them, reservations in place.
-        self.set_aside(&scratch);
-        // Undone by `undo_swaps` once the waiting reasons are read: Kueue words a pending
-        // workload's condition in the cycle, the waiting preemptors counted in.
-        self.kueue.swaps = swaps;
-        for &(s, t, r) in &reservations {
-            self.kueue.trees[t].remove_usage(s, r);
-            self.kueue.reserved[t] -= r;
-        }
-        self.kueue.reservations.clear();
-        reservations.clear();
-        self.kueue.reservations = reservations;
-        self.kueue.scratch = scratch;
-        self.end_of_waits();
-    }
-
-    /// SPEC 12.1, Kueue's queue manager at the end of a pass: in each best-effort FIFO share
-    /// not held by a waiting preemptor, the heads before the first that could still be
-    /// admitted or preempt are inadmissible (no limit for their type, neither fit nor may
-    /// preempt, or their search found no victims) and are set aside.
-    fn set_aside(&mut self, scratch: &PassScratch) {
-        for s in 0..self.cfg.len() {
-            if self.strict_fifo(s) || scratch.blocked[s] {
-                continue;
-            }
-            self.refresh_heads(s);
-            let mut new = Vec::new();
-            for h in &self.rt[s].kueue_heads.heads {
-                let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-                if self.rt[s].aside.contains(&j) {
-                    continue;
-                }
-                let hopeless = !h.limited
-                    || scratch.passed[s].contains(&h.size)
-                    || !(self.fits_to(s, self.available_to(s, t), t, n)
-                        || self.kueue_may_preempt(s, t, n));
-                if !hopeless {
-                    break;
-                }
-                new.push(j);
-            }
-            if !new.is_empty() {
-                self.rt[s].aside.extend(new);
-                self.rt[s].version += 1;
-            }
-        }
-    }
-
     /// Kueue `QueueAssociatedInadmissibleWorkloadsAfter` (SPEC 12.1): quota was released in
     /// share `s`'s cohort tree (a completion, a victim gone, a priority change): every
     /// inadmissible job of the tree is offered again.
     pub(crate) fn requeue_inadmissible(&mut self, s: usize) {
+        if self.kueue.in_cycle {
+            // Kueue's workload controller sees the release after the cycle.
+            self.kueue.deferred.push(s);
+            return;
+        }
         let Some(tree) = self.kueue.trees.first() else {
             return;
         };
@@ -612,7 +232,7 @@ impl Sim<'_> {
 
     /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each
     /// still holding its quota until its grace ends.
-    fn wait_for_victims(&mut self, j: JobId, victims: &[JobId]) {
+    pub(super) fn wait_for_victims(&mut self, j: JobId, victims: &[JobId]) {
         let grace = self.sc.grace;
         let until = victims
             .iter()
@@ -677,7 +297,7 @@ impl Sim<'_> {
     /// SPEC 12.1, after a pass: a preemptor whose victims are all gone and that is still not
     /// admitted saw the quota it freed taken by another workload first (counted for its
     /// share); its wait is over.
-    fn end_of_waits(&mut self) {
+    pub(super) fn end_of_waits(&mut self) {
         if self.kueue.waiting.is_empty() {
             return;
         }
@@ -697,51 +317,10 @@ impl Sim<'_> {
         }
     }
 
-    /// SPEC 12 "Order of offers": the offer served next, the first in the order
-    /// ([`Sim::offer_before`]); classically the least `rank` (the same order, one integer
-    /// comparison per share).
-    fn first_of(&self, offers: &[Option<KOffer>], ranks: &[u128]) -> Option<KOffer> {
-        if self.sc.fair_sharing.is_none() {
-            let (mut best, mut at) = (u128::MAX, 0);
-            for (i, &r) in ranks.iter().enumerate() {
-                if r < best {
-                    (best, at) = (r, i);
-                }
-            }
-            return if best == u128::MAX { None } else { offers[at] };
-        }
-        let mut best: Option<&KOffer> = None;
-        for o in offers.iter().flatten() {
-            if best.is_none_or(|b| self.offer_before(o, b)) {
-                best = Some(o);
-            }
-        }
-        best.copied()
-    }
-
-    /// SPEC 12 "Order of offers": classical key, or with fair sharing the comparison at the
-    /// lowest common cohort ([`Sim::fs_offer_cmp`]).
-    fn offer_before(&self, a: &KOffer, b: &KOffer) -> bool {
-        let classical = a.rank.cmp(&b.rank);
-        if self.sc.fair_sharing.is_none() {
-            return classical.is_lt();
-        }
-        let ask = |o: &KOffer| {
-            let spec = &self.sc.jobs[o.job.index()];
-            (spec.share(), spec.instance_type(), spec.instances())
-        };
-        match self.fs_offer_cmp(ask(a), ask(b)) {
-            Some(fair) => fair
-                .then((a.rank & !HEIGHT).cmp(&(b.rank & !HEIGHT)))
-                .is_lt(),
-            None => classical.is_lt(),
-        }
-    }
-
     /// Kueue `quotaResourcesToReserve` (scheduler.go): a borrowing request reserves all it
     /// asked for, or up to `limit + borrowing_limit - usage`; one within its limit reserves
     /// up to `limit - usage`.
-    fn to_reserve(&self, s: usize, t: usize, n: u64) -> u64 {
+    pub(super) fn to_reserve(&self, s: usize, t: usize, n: u64) -> u64 {
         let tree = &self.kueue.trees[t];
         let (limit, usage) = (tree.quota[s], tree.usage[s]);
         if self.offer_borrows(s, t, n) {
@@ -759,7 +338,7 @@ impl Sim<'_> {
     /// same job's search finds none again and is not run. Only while the pass has reserved
     /// nothing (`clean`): reservations change the trees without those counters. Off with
     /// `Options::exhaustive`.
-    fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
+    pub(super) fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let now = (self.epochs.usage(), self.epochs.structure());

@@ -8,6 +8,7 @@
 pub mod admission;
 mod agenda;
 mod circle;
+mod cycle;
 mod epochs;
 pub mod events;
 pub mod fair_sharing;

@@ -66,7 +66,7 @@ pub struct ShareRt {
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the RUNNABLE jobs Kueue's queue manager
     /// holds as inadmissible: heads that could neither be admitted nor preempt, set aside
     /// (not offered) until something in their cohort tree releases quota.
-    pub aside: Vec<JobId>,
+    pub aside: BTreeSet<JobId>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -93,13 +93,6 @@ pub struct ShareRt {
     /// SPEC 12 (Kueue model): per bucket, the last preemption search that found no victims
     /// (see [`FailedSearch`]).
     pub kueue_failed: Vec<FailedSearch>,
-    /// SPEC 12 (Kueue model): the share's offer at the start of a pass and the
-    /// (usage and structure epochs, version) it was found at; while they are unchanged
-    /// the next pass starts with the same offer.
-    pub(super) kueue_offer: Option<((u64, u64, u64), Option<super::offers::KOffer>)>,
-    /// SPEC 12 (Kueue model): the share's queue heads as its offers read them, kept from one
-    /// pass to the next (see [`super::offers::Heads`]).
-    pub(super) kueue_heads: super::offers::Heads,
 }
 
 /// SPEC 12 (Kueue model): the job of bucket `size` whose preemption search found no victims

@@ -1,0 +1,414 @@
+//! The Kueue model's scheduling pass as Kueue's scheduler runs it (SPEC 12.1 "Cycles";
+//! Kueue `pkg/scheduler/scheduler.go` `schedule`, `nominate`, `makeClassicalIterator`,
+//! `fair_sharing_iterator.go`, `fits`, `requeueAndUpdate`; `pkg/cache/queue`
+//! `Manager.Heads`, `ClusterQueue.RequeueIfNotPresent`).
+//!
+//! A pass runs cycles until one changes nothing. A cycle takes one head per share
+//! ([`Sim::cycle_head`]), nominates every head against the same state
+//! ([`Sim::nominate`]), orders the entries once (classical) or at every step (fair
+//! sharing's tournament), then walks them ([`Sim::process_entry`]): an entry that no
+//! longer fits after the cycle's earlier admissions is skipped (it stays at its share's
+//! head for the next cycle), a preemption whose targets overlap an earlier one's is
+//! skipped, heads that can neither fit nor preempt are set aside ([`Sim::requeue_heads`]).
+
+use crate::input::model::ReclaimPolicy;
+use crate::simulation::preemption::Victim;
+use crate::simulation::{JobId, Sim, Size, State};
+
+use super::fair_sharing::{bubbled, compare_drs};
+use super::kueue::order_rank;
+use super::offers::KHead;
+
+/// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
+/// share and size, its place in the classical order and what the cycle's snapshot allows it.
+#[derive(Clone, Debug)]
+struct Entry {
+    job: JobId,
+    share: usize,
+    size: Size,
+    /// Classical order: borrowing height, then higher priority, then earlier submit, then
+    /// share order, as one integer (`kueue::order_rank`).
+    rank: u128,
+    mode: Nomination,
+}
+
+/// What the cycle's snapshot allows a head (Kueue `flavorassigner` modes with the targets
+/// `Preemptor.GetTargets` found).
+#[derive(Clone, Debug)]
+enum Nomination {
+    /// Neither fits nor may preempt (or its share has no quota of its type).
+    NoFit,
+    /// Fits as is.
+    Fit,
+    /// May preempt but the search found no victims.
+    NoTargets,
+    /// Fits once these victims are gone.
+    Preempt(Vec<Victim>),
+}
+
+/// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
+/// to set aside after it, and whether it changed anything (an admission, an eviction).
+#[derive(Default)]
+struct Walk {
+    preempted: Vec<JobId>,
+    aside: Vec<(usize, JobId)>,
+    changed: bool,
+}
+
+impl Sim<'_> {
+    /// SPEC 12 / 12.1 "The pass" in the Kueue model: Kueue's scheduling cycles until one
+    /// changes nothing (as the reference harness runs them at an instant). Cycles that go
+    /// on changing the state for ever (Kueue's own thrash with no grace) are cut off.
+    pub(crate) fn kueue_pass(&mut self) {
+        let bound = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
+        for _ in 0..bound {
+            // The last cycle's waiting preemptors stay counted in until the waiting reasons
+            // are read (`undo_swaps` after them); an earlier cycle's are not.
+            self.undo_swaps();
+            if !self.kueue_cycle() {
+                break;
+            }
+        }
+        self.end_of_waits();
+    }
+
+    /// One scheduling cycle (Kueue `schedule`): heads, nominations, the walk, the requeue.
+    /// Whether it changed anything (an admission, an eviction, a head set aside).
+    fn kueue_cycle(&mut self) -> bool {
+        let mut entries = Vec::new();
+        for s in 0..self.cfg.len() {
+            if let Some(h) = self.cycle_head(s) {
+                entries.push(self.nominate(s, h));
+            }
+        }
+        if entries.is_empty() {
+            return false;
+        }
+        let fair = self.sc.fair_sharing.is_some();
+        if !fair {
+            entries.sort_by_key(|e| e.rank);
+        }
+        self.kueue.in_cycle = true;
+        let mut walk = Walk::default();
+        let mut done = vec![false; entries.len()];
+        for k in 0..entries.len() {
+            let i = if fair {
+                self.next_fair_entry(&entries, &done)
+            } else {
+                k
+            };
+            done[i] = true;
+            self.process_entry(&entries[i], &mut walk);
+        }
+        self.kueue.in_cycle = false;
+        self.release_reservations();
+        walk.changed |= self.requeue_heads(&walk.aside);
+        for s in std::mem::take(&mut self.kueue.deferred) {
+            self.requeue_inadmissible(s);
+        }
+        walk.changed
+    }
+
+    /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
+    /// FIFO: its first job. Best-effort FIFO: its sticky preemptor if it is still queued
+    /// and not set aside, else its first job (priority, submit, id) not set aside.
+    fn cycle_head(&self, s: usize) -> Option<KHead> {
+        let rt = &self.rt[s];
+        let head = |job: JobId, size: Size| KHead {
+            job,
+            size,
+            limited: crate::simulation::admission::has_limit(&self.cfg[s], size.ty.index()),
+        };
+        if self.strict_fifo(s) {
+            return rt.heads.first().map(|h| head(h.key.job, h.size));
+        }
+        let aside = &rt.aside;
+        let sticky = rt
+            .sticky
+            .filter(|&p| self.jobs[p.index()].state == State::Runnable && !aside.contains(&p));
+        if let Some(p) = sticky {
+            return Some(head(p, Size::of(&self.sc.jobs[p.index()])));
+        }
+        if aside.is_empty() {
+            return rt.heads.first().map(|h| head(h.key.job, h.size));
+        }
+        // The first job of each bucket not set aside; the first of those in queue order.
+        rt.buckets
+            .iter()
+            .filter_map(|(&size, b)| {
+                b.jobs
+                    .iter()
+                    .find(|k| !aside.contains(&k.job))
+                    .map(|&k| (k, size))
+            })
+            .min()
+            .map(|(k, size)| head(k.job, size))
+    }
+
+    /// Kueue `nominate` / `getAssignments` for head `h` of share `s`, against the state at
+    /// the cycle's start: it fits; or it may preempt (SPEC 12 "may preempt") and these are
+    /// its victims, or none are found; or neither. Its place in the classical order is its
+    /// borrowing height, priority and submit time (SPEC 12.1 "Order of offers").
+    fn nominate(&mut self, s: usize, h: KHead) -> Entry {
+        let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
+        let mode = if !h.limited {
+            Nomination::NoFit
+        } else if self.fits_now(s, t, n) {
+            Nomination::Fit
+        } else if !self.kueue_may_preempt(s, t, n) {
+            Nomination::NoFit
+        } else {
+            match self.kueue_victims_memo(j, true) {
+                Some(v) => Nomination::Preempt(v),
+                None => Nomination::NoTargets,
+            }
+        };
+        let height = match &mode {
+            Nomination::NoFit => 0,
+            // Kueue `SimulatePreemption`: the height once the targets are gone.
+            Nomination::Preempt(victims) => {
+                let mut tree = self.kueue.trees[t].clone();
+                for v in victims {
+                    tree.remove_usage(v.share, v.instances);
+                }
+                self.borrowing_height_in(&tree, s, n)
+            }
+            _ => self.borrowing_height(s, t, n),
+        };
+        let (priority, submit) = (
+            self.jobs[j.index()].priority,
+            self.sc.jobs[j.index()].submit,
+        );
+        Entry {
+            job: j,
+            share: s,
+            size: h.size,
+            rank: order_rank(height, priority, submit, s),
+            mode,
+        }
+    }
+
+    /// Kueue `fairSharingIterator.pop`: the entry the tournament of its root cohort picks
+    /// next, with the cycle's admissions so far counted (SPEC 12 "Order of offers" with
+    /// fair sharing). The root is the first remaining entry's (Kueue takes any; roots
+    /// share no quota); a share without a cohort gives its entry at once.
+    fn next_fair_entry(&self, entries: &[Entry], done: &[bool]) -> usize {
+        let first = (0..entries.len())
+            .find(|&i| !done[i])
+            .expect("an entry is left");
+        let tree = &self.kueue.trees[entries[first].size.ty.index()];
+        if tree.parent[entries[first].share].is_none() {
+            return first;
+        }
+        let root = tree.root(entries[first].share);
+        self.tournament(root, entries, done)
+            .expect("the root holds the entry")
+    }
+
+    /// Kueue `runTournament`: the best entry under cohort `node`: the winners of its child
+    /// cohorts and the entries of its child shares, compared at `node` ([`Sim::fair_less`]).
+    fn tournament(&self, node: usize, entries: &[Entry], done: &[bool]) -> Option<usize> {
+        let tree = &self.kueue.trees[0];
+        let mut best: Option<usize> = None;
+        let consider = |i: usize, best: &mut Option<usize>| {
+            if best.is_none_or(|b| self.fair_less(&entries[i], &entries[b], node)) {
+                *best = Some(i);
+            }
+        };
+        for &c in &tree.child_cohorts[node] {
+            if let Some(i) = self.tournament(c, entries, done) {
+                consider(i, &mut best);
+            }
+        }
+        for &q in &tree.child_shares[node] {
+            if let Some(i) = (0..entries.len()).find(|&i| !done[i] && entries[i].share == q) {
+                consider(i, &mut best);
+            }
+        }
+        best
+    }
+
+    /// Kueue `entryComparer.less` at cohort `parent`: the entry whose subtree under
+    /// `parent` does not borrow (its own usage counted) first, then the lower dominant
+    /// resource share of that subtree with the entry's usage added, then higher priority,
+    /// then earlier submit. An entry that can neither fit nor preempt adds no usage.
+    fn fair_less(&self, a: &Entry, b: &Entry, parent: usize) -> bool {
+        let side = |e: &Entry| {
+            let t = e.size.ty.index();
+            let tree = &self.kueue.trees[t];
+            let child = tree.child_towards(e.share, parent);
+            if matches!(e.mode, Nomination::NoFit) {
+                return (false, self.node_drs(child, t, tree, 0));
+            }
+            let extra = bubbled(tree, e.share, e.size.instances, child);
+            (
+                tree.borrowing_with(child, extra),
+                self.node_drs(child, t, tree, extra),
+            )
+        };
+        let ((ab, ad), (bb, bd)) = (side(a), side(b));
+        if ab != bb {
+            return !ab;
+        }
+        match compare_drs(&ad, &bd) {
+            std::cmp::Ordering::Less => return true,
+            std::cmp::Ordering::Greater => return false,
+            std::cmp::Ordering::Equal => {}
+        }
+        let (pa, pb) = (
+            self.jobs[a.job.index()].priority,
+            self.jobs[b.job.index()].priority,
+        );
+        if pa != pb {
+            return pa > pb;
+        }
+        self.sc.jobs[a.job.index()].submit < self.sc.jobs[b.job.index()].submit
+    }
+
+    /// Kueue `schedule`'s loop body for one entry: a head that can neither fit nor preempt
+    /// is set aside after the cycle; one that may preempt but found no victims reserves
+    /// capacity ([`Sim::reserve_unreclaimable`]) and is set aside; one that fits is
+    /// admitted if it still fits; a preemptor issues its preemptions if its targets do not
+    /// overlap an earlier entry's and it fits once they and the cycle's other victims are
+    /// gone. An entry skipped stays its share's head for the next cycle.
+    fn process_entry(&mut self, e: &Entry, walk: &mut Walk) {
+        let (s, j, t, n) = (e.share, e.job, e.size.ty.index(), e.size.instances);
+        match &e.mode {
+            Nomination::NoFit => walk.aside.push((s, j)),
+            Nomination::NoTargets => {
+                self.reserve_unreclaimable(s, t, n);
+                walk.aside.push((s, j));
+            }
+            Nomination::Fit => {
+                if self.still_fits(s, t, n, &[]) {
+                    self.record.steps += 1;
+                    self.admit(j);
+                    self.start_scheduled();
+                    walk.changed = true;
+                }
+            }
+            Nomination::Preempt(victims) => {
+                if victims.iter().any(|v| walk.preempted.contains(&v.job)) {
+                    return; // overlapping targets with an earlier entry
+                }
+                if !self.still_fits(s, t, n, victims) {
+                    return; // no longer fits after the cycle's earlier entries
+                }
+                walk.preempted.extend(victims.iter().map(|v| v.job));
+                self.record.steps += 1;
+                walk.changed |= self.issue_preemptions(j, victims);
+            }
+        }
+    }
+
+    /// Kueue `fits` (scheduler.go): job of share `s` needing `n` of type `t` fits the
+    /// cycle's state (its admissions, reservations and waiting preemptors counted in, their
+    /// victims out) once `victims` are gone too.
+    fn still_fits(&self, s: usize, t: usize, n: u64, victims: &[Victim]) -> bool {
+        if victims.is_empty() {
+            return self.fits_now(s, t, n);
+        }
+        let mut trial = self.trial(t);
+        for v in victims {
+            trial.tree.remove_usage(v.share, v.instances);
+            trial.sum_used = trial.sum_used.saturating_sub(v.instances);
+        }
+        self.tree_fits(&trial, s, t, n)
+    }
+
+    /// [`Sim::tree_fits`] on the current trees (no trial copied).
+    fn fits_now(&self, s: usize, t: usize, n: u64) -> bool {
+        (n as i128) <= self.kueue.trees[t].available(s)
+            && (self.usage[t].sum_used + self.kueue.reserved[t]).saturating_add(n)
+                <= self.sc.capacity[t]
+    }
+
+    /// Kueue `IssuePreemptions` and what the cycle does after it: the victims not yet
+    /// evicted are (they keep their quota through their grace, SPEC 12.1); the preemptor
+    /// becomes its share's sticky head (best-effort FIFO) and waits for them; for the rest
+    /// of the cycle it is counted in and its victims out (`cq.AddUsage` after `fits`
+    /// without the preempted workloads). Whether anyone was newly evicted.
+    fn issue_preemptions(&mut self, j: JobId, victims: &[Victim]) -> bool {
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let mut evicted = false;
+        for v in victims {
+            if !self.is_evicted(v.job) {
+                self.preempt_with(v.job, j, v.cause, v.shares);
+                evicted = true;
+            }
+        }
+        if !self.strict_fifo(s) && self.rt[s].sticky != Some(j) {
+            self.rt[s].sticky = Some(j);
+            self.rt[s].version += 1;
+        }
+        self.start_scheduled();
+        let holding: Vec<JobId> = victims
+            .iter()
+            .map(|v| v.job)
+            .filter(|&v| self.is_evicted(v))
+            .collect();
+        if !holding.is_empty() {
+            self.wait_for_victims(j, &holding);
+        }
+        let mut out = 0;
+        for v in victims {
+            if self.is_evicted(v.job) && !self.kueue.swapped.contains(&v.job) {
+                self.kueue.trees[t].remove_usage(v.share, v.instances);
+                self.kueue.swaps.push((false, v.share, t, v.instances));
+                self.kueue.swapped.push(v.job);
+                out += v.instances;
+            }
+        }
+        self.kueue.trees[t].add_usage(s, n);
+        self.kueue.swaps.push((true, s, t, n));
+        // The capacity condition counts it in too (its victims still hold their
+        // instances): the instances it needs besides its victims' are kept for it.
+        let keep = n.saturating_sub(out);
+        if keep > 0 {
+            self.kueue.reserved[t] += keep;
+            self.kueue.kept.push((t, keep));
+        }
+        evicted
+    }
+
+    /// Kueue `reserveCapacityForUnreclaimablePreempt` (SPEC 12 "may preempt"): a head that
+    /// may preempt but found no victims reserves, unless its `reclaim` is `any`, what it
+    /// asked for ([`Sim::to_reserve`]) for the rest of the cycle.
+    fn reserve_unreclaimable(&mut self, s: usize, t: usize, n: u64) {
+        if self.cfg[s].kueue.preemption.reclaim == ReclaimPolicy::Any {
+            return;
+        }
+        let r = self.to_reserve(s, t, n);
+        if r > 0 {
+            // Quota, not instances: Kueue knows no physical capacity, and a reservation may
+            // take its cohort beyond its quota (it is added without a fit test).
+            self.kueue.trees[t].add_usage(s, r);
+            self.kueue.reservations.push((s, t, r));
+        }
+    }
+
+    /// The end of a cycle: its reservations are gone.
+    fn release_reservations(&mut self) {
+        for (s, t, r) in std::mem::take(&mut self.kueue.reservations) {
+            self.kueue.trees[t].remove_usage(s, r);
+        }
+    }
+
+    /// Kueue `requeueAndUpdate` / `RequeueIfNotPresent` (SPEC 12.1 "Inadmissible
+    /// workloads"): with best-effort FIFO, the cycle's heads that could neither fit nor
+    /// preempt, or found no victims, are set aside until their cohort tree releases quota;
+    /// with strict FIFO they stay at the head. Whether any was newly set aside.
+    fn requeue_heads(&mut self, aside: &[(usize, JobId)]) -> bool {
+        let mut changed = false;
+        for &(s, j) in aside {
+            if self.strict_fifo(s) || self.rt[s].aside.contains(&j) {
+                continue;
+            }
+            self.rt[s].aside.insert(j);
+            self.rt[s].version += 1;
+            changed = true;
+        }
+        changed
+    }
+}
