@@ -88,7 +88,7 @@ fn kueue_pair_table_and_json_goldens_and_the_rules_it_crosses() {
         crossed,
         [
             "crossed: team-b: deadline_misses>0 crossed: from 0 (+1 jobs: 0 jobs -> 1 jobs)",
-            "crossed: team-b: completion_p90>+10% crossed: +48.7% (+1140 s: 2340 s -> 3480 s)",
+            "crossed: team-b: completion_p90>+10% crossed: +20.8% (+600 s: 2880 s -> 3480 s)",
             "crossed: team-a: deadline_misses>0 crossed: from 0 (+1 jobs: 0 jobs -> 1 jobs)",
         ]
     );
@@ -120,7 +120,7 @@ fn kueue_pair_table_and_json_goldens_and_the_rules_it_crosses() {
     let b = &v["shares"][0]["metrics"]["completion_p90"];
     assert_eq!(
         (&b["current"], &b["proposed"], &b["change"]),
-        (&2340.into(), &3480.into(), &1140.into())
+        (&2880.into(), &3480.into(), &600.into())
     );
     assert_eq!(
         v["rules"][0]["crossed"],

@@ -205,3 +205,40 @@ fn kueue_victims_are_not_preempted_again_and_again() {
         assert!(steps < 20_000, "{steps} steps (t = {} ms)", sim.now());
     }
 }
+
+/// Found by `config_aws` (crash-a8a74587, the 20 s smoke run of `./run test`): a
+/// ListQuotaShares response whose first share names no job queue (its `jobQueueArn` key
+/// mangled, kept as an unknown field) and whose second names `ml-queue`. The export kept
+/// the second body's queue and gave the first the default `quotalab`, so the export named
+/// two job queues and did not import again. A share without a kept queue now joins the
+/// kept shares' queue.
+#[test]
+fn an_aws_export_over_kept_bodies_names_one_job_queue() {
+    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
+    let text = r#"{"quotaShares": [
+      {"quotaShareName": "research", "quotaShQueueArn": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-queue",
+       "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
+       "resourceSharingConfiguration": {"strategy": "LEND_AND_BORROW"}, "state": "ENABLED"},
+      {"quotaShareName": "prod", "jobQueueArn": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-queue",
+       "capacityLimits": [{"maxCapacity": 2, "capacityUnit": "ml.p4d.24xlarge"}],
+       "resourceSharingConfiguration": {"strategy": "RESERVE"}, "state": "ENABLED"}]}"#;
+    let first = config::import(text, Format::Aws, &ImportOptions::default()).unwrap();
+    let out = config::export(
+        &first.scenario_json,
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    let bodies: Value = serde_json::from_str(&out.text).unwrap();
+    let queues: Vec<&Value> = bodies
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b.get("jobQueue"))
+        .collect();
+    assert_eq!(queues.len(), 2, "{}", out.text);
+    assert!(queues.iter().all(|q| *q == queues[0]), "{}", out.text);
+    let back = config::import(&out.text, Format::Aws, &ImportOptions::default())
+        .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", out.text));
+    assert_eq!(first.scenario["shares"], back.scenario["shares"]);
+}

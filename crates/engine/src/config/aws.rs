@@ -765,8 +765,13 @@ pub(crate) fn export(
             ));
         }
     }
-    // A kept body's own queue stays unless --queue names another.
+    // A kept body's own queue stays unless --queue names another, and a share without one
+    // joins the kept shares' queue (the one the import read), so the export is one queue's.
     let default_queue = opts.queue == ExportOptions::DEFAULT_QUEUE;
+    let queue = match kept.shares.iter().find_map(|b| b.get("jobQueue")) {
+        Some(q) if default_queue => q.clone(),
+        _ => json!(opts.queue),
+    };
     let capacity: Vec<(String, u64)> = sc
         .instance_types
         .iter()
@@ -798,7 +803,7 @@ pub(crate) fn export(
             let mut b = old.cloned().unwrap_or_default();
             b.insert("quotaShareName".into(), json!(s.name));
             if !(default_queue && old.is_some_and(|o| o.contains_key("jobQueue"))) {
-                b.insert("jobQueue".into(), json!(opts.queue));
+                b.insert("jobQueue".into(), queue.clone());
             }
             let limits = limits_over(b.get("capacityLimits"), &s.limits);
             b.insert("capacityLimits".into(), limits);
