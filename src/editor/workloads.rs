@@ -6,8 +6,7 @@ use leptos::prelude::*;
 use quotalab_engine::model::limits::priority_bounds;
 use serde_json::{json, Value};
 
-use super::context::use_ed;
-use super::context::Ed;
+use super::context::{use_ed, Ed};
 use super::dist::{set_kind, ArrivalField, DistField, LimitsField};
 use super::fields::{
     claim, next_id, priority_class_options, share_options, type_options, ChangeHook, CheckField,
