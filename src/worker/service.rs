@@ -409,11 +409,7 @@ impl ConfigService {
     /// Sends `request`; `reply` gets its answer (a failed worker as `Response::Failed`).
     pub fn send(&self, request: ConfigRequest, reply: impl FnOnce(ConfigResponse) + 'static) {
         self.0.send(Job::Config(request), move |answer| {
-            reply(match answer {
-                Answer::Config(r) => r,
-                Answer::Failed(m) => ConfigResponse::Failed(m),
-                _ => ConfigResponse::Failed("the engine answered another question".into()),
-            })
+            reply(config_answer(answer))
         });
     }
 
@@ -428,16 +424,21 @@ impl ConfigService {
     ) {
         self.0
             .send_files(Job::Config(request), files, reading, move |answer| {
-                reply(match answer {
-                    Answer::Config(r) => r,
-                    Answer::Failed(m) => ConfigResponse::Failed(m),
-                    _ => ConfigResponse::Failed("the engine answered another question".into()),
-                })
+                reply(config_answer(answer))
             });
     }
 
     pub fn warm(&self) {
         self.0.warm();
+    }
+}
+
+/// A configuration request's answer (a failed worker as `Response::Failed`).
+fn config_answer(answer: Answer) -> ConfigResponse {
+    match answer {
+        Answer::Config(r) => r,
+        Answer::Failed(m) => ConfigResponse::Failed(m),
+        _ => ConfigResponse::Failed("the engine answered another question".into()),
     }
 }
 
