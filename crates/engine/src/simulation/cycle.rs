@@ -129,20 +129,7 @@ impl Sim<'_> {
         if let Some(p) = sticky {
             return Some(head(p, Size::of(&self.sc.jobs[p.index()])));
         }
-        if aside.is_empty() {
-            return rt.heads.first().map(|h| head(h.key.job, h.size));
-        }
-        // The first job of each bucket not set aside; the first of those in queue order.
-        rt.buckets
-            .iter()
-            .filter_map(|(&size, b)| {
-                b.jobs
-                    .iter()
-                    .find(|k| !aside.contains(&k.job))
-                    .map(|&k| (k, size))
-            })
-            .min()
-            .map(|(k, size)| head(k.job, size))
+        rt.first_ready().map(|h| head(h.key.job, h.size))
     }
 
     /// Kueue `nominate` / `getAssignments` for head `h` of share `s`, against the state at
@@ -402,12 +389,15 @@ impl Sim<'_> {
     fn requeue_heads(&mut self, aside: &[(usize, JobId)]) -> bool {
         let mut changed = false;
         for &(s, j) in aside {
-            if self.strict_fifo(s) || self.rt[s].aside.contains(&j) {
+            if self.strict_fifo(s) {
                 continue;
             }
-            self.rt[s].aside.insert(j);
-            self.rt[s].version += 1;
-            changed = true;
+            let key = self.qkey(j);
+            let size = Size::of(&self.sc.jobs[j.index()]);
+            if self.rt[s].set_aside(size, key) {
+                self.rt[s].version += 1;
+                changed = true;
+            }
         }
         changed
     }

@@ -614,7 +614,7 @@ impl<'a> Sim<'a> {
                 self.epochs.reconfigured();
                 for rt in &mut self.rt {
                     rt.dirty = true;
-                    rt.aside.clear(); // SPEC 12.1: a ClusterQueue update requeues them
+                    rt.clear_aside(); // SPEC 12.1: a ClusterQueue update requeues them
                     for b in rt.buckets.values_mut() {
                         b.reason = None; // re-evaluate every job's reason
                     }
@@ -668,7 +668,7 @@ impl<'a> Sim<'a> {
                 let key = self.qkey(j);
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
-                rt.aside.remove(&j); // Kueue requeues an updated pending workload
+                rt.unset_aside(bucket, key); // Kueue requeues an updated pending workload
                 rt.fresh.push(j);
                 self.memo.moved.push(s);
             }

@@ -199,7 +199,7 @@ impl Sim<'_> {
         let root = tree.root(s);
         for o in 0..self.cfg.len() {
             if !self.rt[o].aside.is_empty() && self.kueue.trees[0].root(o) == root {
-                self.rt[o].aside.clear();
+                self.rt[o].clear_aside();
                 self.rt[o].version += 1;
                 self.memo.moved.push(o);
             }
