@@ -11,7 +11,7 @@
 //! head for the next cycle), a preemption whose targets overlap an earlier one's is
 //! skipped, heads that can neither fit nor preempt are set aside ([`Sim::requeue_heads`]).
 
-use crate::input::model::ReclaimPolicy;
+use crate::input::model::{ReclaimPolicy, WithinShare};
 use crate::simulation::preemption::Victim;
 use crate::simulation::{JobId, Sim, Size, State};
 
@@ -46,6 +46,13 @@ enum Nomination {
     Preempt(Vec<Victim>),
 }
 
+/// A quiet cycle ([`Sim::quiet_entries`]): its waiting preemptors with their victims, and
+/// the steps their preemptions counted.
+struct Quiet {
+    waiting: Vec<(JobId, Vec<JobId>)>,
+    steps: u64,
+}
+
 /// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
 /// to set aside after it, and whether it changed anything (an admission, an eviction).
 #[derive(Default)]
@@ -60,21 +67,32 @@ impl Sim<'_> {
     /// changes nothing (as the reference harness runs them at an instant). Cycles that go
     /// on changing the state for ever (Kueue's own thrash with no grace) are cut off.
     pub(crate) fn kueue_pass(&mut self) {
-        let bound = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
-        for _ in 0..bound {
+        let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
+        let mut quiet = None;
+        while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
             self.undo_swaps();
-            if !self.kueue_cycle() {
+            if let Some(q) = quiet.take() {
+                let skipped = self.skip_quiet_cycles(&q, left - 1);
+                self.record.cycles.1 += skipped as u64;
+                left -= skipped;
+            }
+            left -= 1;
+            self.record.cycles.0 += 1;
+            let (changed, q) = self.kueue_cycle();
+            if !changed {
                 break;
             }
+            quiet = q;
         }
         self.end_of_waits();
     }
 
     /// One scheduling cycle (Kueue `schedule`): heads, nominations, the walk, the requeue.
-    /// Whether it changed anything (an admission, an eviction, a head set aside).
-    fn kueue_cycle(&mut self) -> bool {
+    /// Whether it changed anything (an admission, an eviction, a head set aside), and, if
+    /// it was quiet, what the next cycles repeat of it ([`Quiet`]).
+    fn kueue_cycle(&mut self) -> (bool, Option<Quiet>) {
         let mut entries = Vec::new();
         for s in 0..self.cfg.len() {
             if let Some(h) = self.cycle_head(s) {
@@ -82,12 +100,14 @@ impl Sim<'_> {
             }
         }
         if entries.is_empty() {
-            return false;
+            return (false, None);
         }
         let fair = self.sc.fair_sharing.is_some();
         if !fair {
             entries.sort_by_key(|e| e.rank);
         }
+        let quiet = self.quiet_entries(&entries);
+        let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk::default();
         let mut done = vec![false; entries.len()];
@@ -106,7 +126,142 @@ impl Sim<'_> {
         for s in std::mem::take(&mut self.kueue.deferred) {
             self.requeue_inadmissible(s);
         }
-        walk.changed
+        let quiet = quiet.map(|waiting| Quiet {
+            waiting,
+            steps: self.record.steps - steps,
+        });
+        (walk.changed, quiet)
+    }
+
+    /// Whether a cycle of `entries` is quiet: each can neither fit nor preempt, or found no
+    /// victims and reserves nothing (its `reclaim` is `any`), or is a preemptor all of
+    /// whose victims are already in their grace (it waits for them: issuing its
+    /// preemptions again changes nothing after this cycle). With fair sharing, at most one
+    /// such preemptor (the tournament's order of several could change with the others).
+    /// Then the waiting preemptors and their victims, by job.
+    fn quiet_entries(&self, entries: &[Entry]) -> Option<Vec<(JobId, Vec<JobId>)>> {
+        let mut waiting = Vec::new();
+        for e in entries {
+            match &e.mode {
+                Nomination::NoFit => {}
+                Nomination::NoTargets if self.reserves_nothing(e.share) => {}
+                Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
+                    waiting.push((e.job, v.iter().map(|v| v.job).collect()));
+                }
+                _ => return None,
+            }
+        }
+        if self.sc.fair_sharing.is_some() && waiting.len() > 1 {
+            return None;
+        }
+        waiting.sort();
+        Some(waiting)
+    }
+
+    /// Whether a head of share `s` that found no victims reserves nothing
+    /// ([`Sim::reserve_unreclaimable`]).
+    fn reserves_nothing(&self, s: usize) -> bool {
+        self.cfg[s].kueue.preemption.reclaim == ReclaimPolicy::Any
+    }
+
+    /// After a quiet cycle, with its waiting preemptors' usage counted out again: the
+    /// cycles that would follow it while nothing changes, done at once (at most `max`).
+    /// Each would take the next head of every best-effort share whose head is set aside,
+    /// find it can neither fit nor preempt (or found no victims, reserving nothing) and set
+    /// it aside, while the waiting preemptors (sticky heads) and strict FIFO heads repeat
+    /// the quiet cycle's work unchanged. They stop before the first cycle in which some
+    /// share's next head would do something else, or in which no head is left to set
+    /// aside (that cycle runs as any other). The number of cycles done.
+    fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize) -> usize {
+        if max == 0 || self.opts.exhaustive {
+            return 0;
+        }
+        // The heads that stay must be those of the quiet cycle, doing the same: its
+        // waiting preemptors (sticky, or skipped as their targets overlap an earlier
+        // entry's) and strict FIFO heads.
+        let mut waiting = Vec::new();
+        let mut advancing = Vec::new();
+        for s in 0..self.cfg.len() {
+            let Some(h) = self.cycle_head(s) else {
+                continue;
+            };
+            match self.nominate(s, h).mode {
+                Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
+                    waiting.push((h.job, v.iter().map(|v| v.job).collect::<Vec<_>>()));
+                    continue;
+                }
+                Nomination::NoFit => {}
+                Nomination::NoTargets if self.reserves_nothing(s) => {}
+                _ => return 0,
+            }
+            if !self.strict_fifo(s) && self.rt[s].sticky != Some(h.job) {
+                advancing.push(s);
+            }
+        }
+        waiting.sort();
+        if waiting != quiet.waiting || advancing.is_empty() {
+            return 0;
+        }
+        // How many cycles: up to the first share whose next head acts.
+        let mut k = max;
+        for &s in &advancing {
+            if let Some(inert) = self.inert_run(s, k) {
+                k = k.min(inert);
+            }
+        }
+        let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
+        let k = k.min(longest.unwrap_or(0));
+        for &s in &advancing {
+            let rt = &mut self.rt[s];
+            let m = k.min(rt.ready_count());
+            if m > 0 {
+                rt.set_aside_first(m);
+                rt.version += 1;
+            }
+        }
+        self.record.steps += k as u64 * quiet.steps;
+        k
+    }
+
+    /// How many of share `s`'s jobs not set aside, in queue order, come before the first
+    /// that would act as a cycle's head now (fit, preempt, or reserve), if it is among
+    /// the first `cap + 1`; `None` if those would all be set aside.
+    fn inert_run(&self, s: usize, cap: usize) -> Option<usize> {
+        let p = &self.cfg[s].kueue.preemption;
+        // Whether victims depend on the job only through its size and priority (no
+        // newer-equal-priority rule, no fair sharing), so that one search per (size,
+        // priority) answers for all such jobs.
+        let by_class = p.within_share != WithinShare::LowerOrNewerEqualPriority
+            && self.sc.fair_sharing.is_none();
+        let rt = &self.rt[s];
+        if by_class {
+            let acting = rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size))?;
+            let before = rt
+                .ready()
+                .take(cap + 1)
+                .take_while(|h| h.key < acting)
+                .count();
+            return (before <= cap).then_some(before);
+        }
+        rt.ready()
+            .take(cap + 1)
+            .position(|h| !self.inert_head(s, h.key.job, h.size))
+    }
+
+    /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
+    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing).
+    fn inert_head(&self, s: usize, j: JobId, size: Size) -> bool {
+        let (t, n) = (size.ty.index(), size.instances);
+        if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
+            return true;
+        }
+        if self.fits_now(s, t, n) {
+            return false;
+        }
+        if !self.kueue_may_preempt(s, t, n) {
+            return true;
+        }
+        self.reserves_nothing(s) && self.kueue_victims(j).is_none()
     }
 
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
@@ -122,10 +277,9 @@ impl Sim<'_> {
         if self.strict_fifo(s) {
             return rt.heads.first().map(|h| head(h.key.job, h.size));
         }
-        let aside = &rt.aside;
-        let sticky = rt
-            .sticky
-            .filter(|&p| self.jobs[p.index()].state == State::Runnable && !aside.contains(&p));
+        let sticky = rt.sticky.filter(|&p| {
+            self.jobs[p.index()].state == State::Runnable && !rt.is_aside(&self.qkey(p))
+        });
         if let Some(p) = sticky {
             return Some(head(p, Size::of(&self.sc.jobs[p.index()])));
         }
@@ -393,8 +547,7 @@ impl Sim<'_> {
                 continue;
             }
             let key = self.qkey(j);
-            let size = Size::of(&self.sc.jobs[j.index()]);
-            if self.rt[s].set_aside(size, key) {
+            if self.rt[s].set_aside(key) {
                 self.rt[s].version += 1;
                 changed = true;
             }

@@ -668,7 +668,7 @@ impl<'a> Sim<'a> {
                 let key = self.qkey(j);
                 let rt = &mut self.rt[s];
                 rt.insert_runnable(bucket, key);
-                rt.unset_aside(bucket, key); // Kueue requeues an updated pending workload
+                rt.unset_aside(key); // Kueue requeues an updated pending workload
                 rt.fresh.push(j);
                 self.memo.moved.push(s);
             }

@@ -66,6 +66,13 @@ impl<'a> Finished<'a> {
         self.sim.record.steps
     }
 
+    /// Kueue model: the scheduling cycles the passes walked one by one, and those they did
+    /// at once because nothing would have changed in them but heads set aside (SPEC 12.1;
+    /// `Options::exhaustive` walks them all).
+    pub fn kueue_cycles(&self) -> (u64, u64) {
+        self.sim.record.cycles
+    }
+
     /// The change-point series (empty unless `Options::series`, but for its pairs).
     pub fn series(&self) -> &Series {
         &self.sim.record.series

@@ -198,7 +198,7 @@ impl Sim<'_> {
         };
         let root = tree.root(s);
         for o in 0..self.cfg.len() {
-            if !self.rt[o].aside.is_empty() && self.kueue.trees[0].root(o) == root {
+            if self.rt[o].has_aside() && self.kueue.trees[0].root(o) == root {
                 self.rt[o].clear_aside();
                 self.rt[o].version += 1;
                 self.memo.moved.push(o);

@@ -7,6 +7,7 @@
 
 pub mod admission;
 mod agenda;
+pub mod aside;
 mod circle;
 mod cycle;
 mod epochs;

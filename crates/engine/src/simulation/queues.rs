@@ -47,6 +47,20 @@ pub struct Bucket {
     pub reason: Option<Reason>,
 }
 
+/// The jobs of a share set aside (SPEC 12.1; the methods of `simulation::aside` keep it). Kept canonical, so that
+/// equal sets are equal values (the circle watch hashes it): `through` is the key of a
+/// RUNNABLE job and as late as it can be (the RUNNABLE job after it is not in `extra`),
+/// `extra` holds only keys after it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Aside {
+    /// Every RUNNABLE job whose key is at most this one is set aside.
+    pub(super) through: Option<QKey>,
+    /// The jobs set aside after `through`.
+    pub(super) extra: BTreeSet<QKey>,
+    /// How many RUNNABLE jobs are set aside.
+    pub(super) count: usize,
+}
+
 /// A share's queues.
 #[derive(Clone, Debug, Default)]
 pub struct ShareRt {
@@ -65,15 +79,11 @@ pub struct ShareRt {
     pub evicted: Vec<BTreeSet<AKey>>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the RUNNABLE jobs Kueue's queue manager
     /// holds as inadmissible: heads that could neither be admitted nor preempt, set aside
-    /// (not offered) until something in their cohort tree releases quota. Changed only
-    /// through [`ShareRt::set_aside`], [`ShareRt::unset_aside`] and
-    /// [`ShareRt::clear_aside`], which keep `ready` true.
-    pub aside: BTreeSet<JobId>,
-    /// While some job is set aside: the RUNNABLE jobs that are not, in queue order (with
-    /// their bucket), so that a cycle finds its head without stepping over the jobs set
-    /// aside (a cohort's release requeues them all and Kueue sets them aside again one per
-    /// cycle). `None` while `aside` is empty: every RUNNABLE job is ready.
-    pub(super) ready: Option<BTreeSet<Head>>,
+    /// (not offered) until something in their cohort tree releases quota. Read and changed
+    /// through the methods of `simulation::aside`.
+    pub(super) aside: Aside,
+    /// How many RUNNABLE jobs the buckets hold.
+    pub runnable: usize,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -158,11 +168,8 @@ impl ShareRt {
             insert_sorted(&mut self.heads, Head { key, size });
         }
         b.jobs.insert(key);
-        if let Some(ready) = &mut self.ready {
-            if !self.aside.contains(&key.job) {
-                ready.insert(Head { key, size });
-            }
-        }
+        self.runnable += 1;
+        self.aside_after_insert(key);
         self.version += 1;
         self.dirty = true;
     }
@@ -173,10 +180,7 @@ impl ShareRt {
             return;
         };
         let was_head = b.jobs.first() == Some(&key);
-        b.jobs.remove(&key);
-        if let Some(ready) = &mut self.ready {
-            ready.remove(&Head { key, size });
-        }
+        let removed = b.jobs.remove(&key);
         if was_head {
             remove_sorted(&mut self.heads, &Head { key, size });
             match b.jobs.first() {
@@ -184,50 +188,12 @@ impl ShareRt {
                 None => self.buckets.remove(&size),
             }
         }
+        if removed {
+            self.runnable -= 1;
+            self.aside_after_remove(key);
+        }
         self.version += 1;
         self.dirty = true;
-    }
-}
-
-impl ShareRt {
-    /// SPEC 12.1: the RUNNABLE job `key` of bucket `size` is set aside (inadmissible).
-    /// Whether it was not already.
-    pub fn set_aside(&mut self, size: Size, key: QKey) -> bool {
-        if !self.aside.insert(key.job) {
-            return false;
-        }
-        let buckets = &self.buckets;
-        let ready = self.ready.get_or_insert_with(|| {
-            buckets
-                .iter()
-                .flat_map(|(&size, b)| b.jobs.iter().map(move |&key| Head { key, size }))
-                .collect()
-        });
-        ready.remove(&Head { key, size });
-        true
-    }
-
-    /// SPEC 12.1: job `key` of bucket `size` (RUNNABLE) is no longer set aside.
-    pub fn unset_aside(&mut self, size: Size, key: QKey) {
-        if self.aside.remove(&key.job) {
-            if let Some(ready) = &mut self.ready {
-                ready.insert(Head { key, size });
-            }
-        }
-    }
-
-    /// SPEC 12.1: every job set aside is offered again.
-    pub fn clear_aside(&mut self) {
-        self.aside.clear();
-        self.ready = None;
-    }
-
-    /// The first RUNNABLE job in queue order that is not set aside, with its bucket.
-    pub fn first_ready(&self) -> Option<Head> {
-        match &self.ready {
-            Some(ready) => ready.first().copied(),
-            None => self.heads.first().copied(),
-        }
     }
 }
 
