@@ -80,6 +80,9 @@ impl ShareRt {
         if !self.has_aside() {
             return self.heads.first().copied();
         }
+        if self.ready_count() == 0 {
+            return None;
+        }
         self.buckets
             .iter()
             .filter_map(|(&size, b)| {
@@ -160,6 +163,38 @@ impl ShareRt {
         self.settle_aside();
     }
 
+    /// How many jobs not set aside come before `key` in queue order (counted bucket by
+    /// bucket, without merging them).
+    pub fn ready_before(&self, key: QKey) -> usize {
+        let from = self.after_prefix();
+        let in_buckets: usize = self
+            .buckets
+            .values()
+            .map(|b| b.jobs.range((from, Bound::Excluded(key))).count())
+            .sum();
+        in_buckets - self.aside.extra.range(..key).count()
+    }
+
+    /// SPEC 12.1: the `m` jobs not set aside before `key` (a job not set aside; `m` is
+    /// [`ShareRt::ready_before`]) are set aside, as `m` cycles in a row set aside one head
+    /// each.
+    pub fn set_aside_before(&mut self, key: QKey, m: usize) {
+        if m == 0 {
+            return;
+        }
+        let last = self
+            .buckets
+            .values()
+            .filter_map(|b| b.jobs.range(..key).next_back())
+            .max()
+            .copied();
+        let a = &mut self.aside;
+        a.extra = a.extra.split_off(&key);
+        a.through = last;
+        a.count += m;
+        self.settle_aside();
+    }
+
     /// SPEC 12.1: every RUNNABLE job is set aside.
     fn set_aside_all(&mut self) {
         let a = &mut self.aside;
@@ -236,6 +271,10 @@ impl ShareRt {
 
     /// Keeps `Aside` canonical: the prefix grows over the jobs of `extra` that follow it.
     fn settle_aside(&mut self) {
+        if self.ready_count() == 0 {
+            self.set_aside_all();
+            return;
+        }
         loop {
             let from = self.after_prefix();
             let next = self

@@ -18,6 +18,7 @@ use crate::simulation::{JobId, Sim, Size, State};
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
 use super::offers::KHead;
+use super::queues::QKey;
 
 /// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
 /// share and size, its place in the classical order and what the cycle's snapshot allows it.
@@ -204,29 +205,34 @@ impl Sim<'_> {
         }
         // How many cycles: up to the first share whose next head acts.
         let mut k = max;
+        let mut acting = Vec::with_capacity(advancing.len());
         for &s in &advancing {
-            if let Some(inert) = self.inert_run(s, k) {
+            let first = self.inert_run(s, k);
+            if let Some((inert, _)) = first {
                 k = k.min(inert);
             }
+            acting.push(first);
         }
         let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
         let k = k.min(longest.unwrap_or(0));
-        for &s in &advancing {
+        for (&s, first) in advancing.iter().zip(acting) {
             let rt = &mut self.rt[s];
             let m = k.min(rt.ready_count());
-            if m > 0 {
-                rt.set_aside_first(m);
-                rt.version += 1;
+            match first {
+                _ if m == 0 => continue,
+                Some((inert, key)) if inert == m => rt.set_aside_before(key, m),
+                _ => rt.set_aside_first(m),
             }
+            rt.version += 1;
         }
         self.record.steps += k as u64 * quiet.steps;
         k
     }
 
     /// How many of share `s`'s jobs not set aside, in queue order, come before the first
-    /// that would act as a cycle's head now (fit, preempt, or reserve), if it is among
-    /// the first `cap + 1`; `None` if those would all be set aside.
-    fn inert_run(&self, s: usize, cap: usize) -> Option<usize> {
+    /// that would act as a cycle's head now (fit, preempt, or reserve), and that job's
+    /// key, if it is among the first `cap + 1`; `None` if those would all be set aside.
+    fn inert_run(&self, s: usize, cap: usize) -> Option<(usize, QKey)> {
         let p = &self.cfg[s].kueue.preemption;
         // Whether victims depend on the job only through its size and priority (no
         // newer-equal-priority rule, no fair sharing), so that one search per (size,
@@ -236,16 +242,14 @@ impl Sim<'_> {
         let rt = &self.rt[s];
         if by_class {
             let acting = rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size))?;
-            let before = rt
-                .ready()
-                .take(cap + 1)
-                .take_while(|h| h.key < acting)
-                .count();
-            return (before <= cap).then_some(before);
+            let before = rt.ready_before(acting);
+            return (before <= cap).then_some((before, acting));
         }
         rt.ready()
             .take(cap + 1)
-            .position(|h| !self.inert_head(s, h.key.job, h.size))
+            .enumerate()
+            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size))
+            .map(|(i, h)| (i, h.key))
     }
 
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
