@@ -655,12 +655,47 @@ fn new_and_removed_objects_are_named_in_the_header() {
     let shares = sc["shares"].as_array_mut().unwrap();
     shares.remove(0);
     shares.push(json!({"name": "vision-cq", "limits": {"spot": 1}, "cohort": "gpu-pool"}));
+    shares.push(json!({"name": "speech-cq", "limits": {"spot": 1}, "cohort": "research"}));
+    sc["cohorts"]
+        .as_array_mut()
+        .unwrap()
+        .push(json!({"name": "research", "parent": "gpu-pool", "limits": {"spot": 1}}));
     let out = export_kueue(&sc, ExportFormat::Kueue);
     assert!(
-        out.text.contains("New: ClusterQueue vision-cq.\n"),
+        out.text
+            .contains("New: Cohort research; ClusterQueue vision-cq; ClusterQueue speech-cq.\n"),
         "{}",
         out.text
     );
+    // The file is v1beta1 (Kueue before v0.15): its new objects are too, with v1beta1's
+    // `spec.cohort` and the v1alpha1 Cohort's `spec.parent` that such a cluster serves.
+    let got = docs(&out.text);
+    let by_name = |n: &str| got.iter().find(|d| d["metadata"]["name"] == n).unwrap();
+    let (vision, research) = (by_name("vision-cq"), by_name("research"));
+    assert_eq!(vision["apiVersion"], "kueue.x-k8s.io/v1beta1");
+    assert_eq!(vision["spec"]["cohort"], "gpu-pool");
+    assert!(vision["spec"].get("cohortName").is_none());
+    assert_eq!(research["apiVersion"], "kueue.x-k8s.io/v1alpha1");
+    assert_eq!(research["spec"]["parent"], "gpu-pool");
+    assert!(research["spec"].get("parentName").is_none());
+    // Imported again, the new objects read as the scenario has them.
+    let again = kueue(&out.text).unwrap().scenario;
+    let cohort_of = |sc: &Value, n: &str| {
+        let s = sc["shares"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == n)
+            .cloned();
+        s.unwrap()["cohort"].clone()
+    };
+    assert_eq!(cohort_of(&again, "speech-cq"), "research");
+    let research = again["cohorts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["name"] == "research");
+    assert_eq!(research.unwrap()["parent"], "gpu-pool");
     assert!(
         out.text
             .contains("delete them with kubectl delete): clusterqueue cluster-queue.\n"),

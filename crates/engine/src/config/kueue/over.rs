@@ -743,6 +743,10 @@ pub(crate) fn export(
     {
         new.push(Doc::new(priority_class(n, *v)));
     }
+    let versions = FileVersions::of(&src.documents);
+    for d in &mut new {
+        versions.apply(&mut d.value);
+    }
     let new_names: Vec<String> = new
         .iter()
         .map(|d| format!("{} {}", kind_of(&d.value), name_of(&d.value)))
@@ -792,6 +796,66 @@ pub(crate) fn export(
         text,
         warnings: warns,
     })
+}
+
+/// The Kueue API versions a file was written in, for the objects an export over it adds:
+/// a cluster on v1beta1 (Kueue before v0.15) takes neither v1beta2 objects nor their
+/// `cohortName` / `parentName`, so new objects follow the file's own documents.
+struct FileVersions {
+    /// The version of the file's ClusterQueues, ResourceFlavors, WorkloadPriorityClasses
+    /// and LocalQueues (the first seen), if not v1beta2.
+    objects: Option<String>,
+    /// The version of its Cohorts: the first seen, else v1alpha1 beside v1beta1 objects.
+    cohorts: Option<String>,
+}
+
+impl FileVersions {
+    fn of(documents: &[Value]) -> FileVersions {
+        let version = |kinds: &[&str]| {
+            documents
+                .iter()
+                .filter(|d| kinds.contains(&kind_of(d)))
+                .filter_map(|d| d.get("apiVersion").and_then(Value::as_str))
+                .find(|v| v.starts_with("kueue.x-k8s.io/"))
+                .filter(|v| *v != API)
+                .map(str::to_string)
+        };
+        let objects = version(&[
+            "ClusterQueue",
+            "ResourceFlavor",
+            "WorkloadPriorityClass",
+            "LocalQueue",
+        ]);
+        let cohorts = version(&["Cohort"]).or_else(|| {
+            objects
+                .as_deref()
+                .is_some_and(|v| v.ends_with("v1beta1"))
+                .then(|| "kueue.x-k8s.io/v1alpha1".to_string())
+        });
+        FileVersions { objects, cohorts }
+    }
+
+    /// Writes new object `doc` (v1beta2, as `export.rs` makes it) in the file's versions.
+    fn apply(&self, doc: &mut Value) {
+        let cohort = kind_of(doc) == "Cohort";
+        let Some(v) = (if cohort { &self.cohorts } else { &self.objects }) else {
+            return;
+        };
+        doc["apiVersion"] = json!(v);
+        let (from, to) = if cohort {
+            ("parentName", "parent")
+        } else {
+            ("cohortName", "cohort")
+        };
+        let old = v.ends_with("v1beta1") || v.ends_with("v1alpha1");
+        if let Some(spec) = doc.get_mut("spec").and_then(Value::as_object_mut) {
+            if old {
+                if let Some(link) = spec.remove(from) {
+                    spec.insert(to.into(), link);
+                }
+            }
+        }
+    }
 }
 
 /// How fair sharing reads in Kueue's terms (for the warning when it changed).
