@@ -494,3 +494,47 @@ fn a_job_history_is_the_jobs_both_configurations_run() {
         assert!(text.contains(team), "{team} missing: {text}");
     }
 }
+
+/// SPEC 16: a proposal under which some jobs can never start (team-b's quota cut to 1 GPU
+/// with no borrowing, its jobs needing 2) says so, naming the side, the share, how many
+/// jobs and what they need against what the share can ever hold; the jobs show as
+/// unfinished. The current configuration, under which they all run, says nothing of it.
+#[test]
+fn jobs_a_proposal_can_never_start_are_named() {
+    let current = std::fs::read_to_string(dir().join("kueue-current.yaml")).unwrap();
+    let i = current.find("name: team-b").unwrap();
+    let j = i + current[i..].find("nominalQuota: 4").unwrap();
+    let cut = format!(
+        "{}nominalQuota: 1\n        borrowingLimit: 0{}",
+        &current[..j],
+        &current[j + "nominalQuota: 4".len()..]
+    );
+    let path = std::env::temp_dir().join(format!("quotalab-cut-{}.yaml", std::process::id()));
+    std::fs::write(&path, cut).unwrap();
+    let proposed = path.to_str().unwrap();
+    let out = review(
+        &["kueue-current.yaml", proposed, "--jobs", "jobs.json"],
+        None,
+    );
+    std::fs::remove_file(&path).ok();
+    assert_eq!(out.code, 0, "{out:?}");
+    let never: Vec<&str> = out
+        .stderr
+        .lines()
+        .filter(|l| l.contains("can never start"))
+        .collect();
+    assert_eq!(
+        never,
+        [format!(
+            "warning: {proposed} (PROPOSED) with the jobs of jobs.json: share \"team-b\": 5 jobs can never start in this configuration: they need up to 2 instances of a10g, and the share can hold at most 1 (its quota and all it may borrow, with every other share idle)"
+        )],
+        "{}",
+        out.stderr
+    );
+    assert!(
+        out.stdout
+            .contains("  proposed: 0 succeeded, 0 failed, 5 unfinished\n"),
+        "{}",
+        out.stdout
+    );
+}

@@ -771,6 +771,8 @@ impl Plan {
                 Ok(l) => {
                     let w = l.warnings.iter().cloned().map(|p| in_file(place, p));
                     push_new(&mut warnings, w.collect());
+                    let never = never_start(&l.scenario).into_iter();
+                    push_new(&mut warnings, never.map(|p| in_file(place, p)).collect());
                     first.push(l.scenario);
                 }
                 Err(e) => errors.extend(e.into_iter().map(|p| in_file(place, p))),
@@ -873,6 +875,44 @@ impl Plan {
             warnings: self.warnings,
         }
     }
+}
+
+/// SPEC 16: the jobs of `sc` that can never start under its configuration, one warning
+/// per share and instance type: they need more instances than the share could hold with
+/// every other share idle ([`Sim::most_ever`]), so a review's unfinished jobs say why. A
+/// share with no limit for the type is validation's own warning already.
+fn never_start(sc: &Scenario) -> Vec<Problem> {
+    let sim = Sim::new(sc, Options::summary());
+    // Per (share, type): jobs, the most any needs.
+    let mut over: BTreeMap<(usize, usize), (u64, u64)> = BTreeMap::new();
+    for j in &sc.jobs {
+        let (s, t, n) = (j.share(), j.instance_type(), j.instances());
+        if !crate::simulation::admission::has_limit(&sc.shares[s], t) {
+            continue;
+        }
+        if n > sim.most_ever(s, t) {
+            let e = over.entry((s, t)).or_default();
+            e.0 += 1;
+            e.1 = e.1.max(n);
+        }
+    }
+    over.into_iter()
+        .map(|((s, t), (jobs, need))| {
+            let ty = &sc.instance_types[t].name;
+            let most = sim.most_ever(s, t);
+            let (these, need_words) = if jobs == 1 {
+                ("1 job".to_string(), format!("it needs {need}"))
+            } else {
+                (format!("{jobs} jobs"), format!("they need up to {need}"))
+            };
+            Problem::new(
+                Path::named(format!("share \"{}\"", sc.shares[s].name)),
+                format!(
+                    "{these} can never start in this configuration: {need_words} instances of {ty}, and the share can hold at most {most} (its quota and all it may borrow, with every other share idle)"
+                ),
+            )
+        })
+        .collect()
 }
 
 fn push_new(into: &mut Vec<Problem>, more: Vec<Problem>) {

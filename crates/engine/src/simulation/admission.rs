@@ -355,6 +355,17 @@ impl TypeUsage {
         self.headroom(s).fits(n)
     }
 
+    /// The most instances share `s` could ever hold with every other share idle: conditions
+    /// 1 and 2 (`potential(S)` of the translated tree, SPEC 12) and condition 3. A job that
+    /// needs more never starts.
+    pub fn most_ever(&self, s: usize) -> u64 {
+        let quota = self
+            .tree
+            .as_ref()
+            .map_or(u64::MAX, |tree| tree.potential(s));
+        quota.min(self.capacity)
+    }
+
     /// SPEC 3's fit conditions for share `s` at the current usage (see [`Headroom`]).
     ///
     /// SPEC 12: conditions 1 and 2 together are `n <= available(S,T)` on the translated

@@ -295,6 +295,20 @@ impl<'a> Sim<'a> {
         self.now
     }
 
+    /// The most instances of type `t` share `s` could ever hold now, every other share
+    /// idle (0 without a limit for `t`): the quota test (SPEC 3 conditions 1-2 on the AWS
+    /// scenario's translated tree, SPEC 12 `potential` in the Kueue model) and capacity. A
+    /// job that needs more cannot start under this configuration.
+    pub fn most_ever(&self, s: usize, t: usize) -> u64 {
+        if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
+            return 0;
+        }
+        match self.kueue.trees.get(t) {
+            Some(tree) => tree.potential(s).min(self.sc.capacity[t]),
+            None => self.usage[t].most_ever(s),
+        }
+    }
+
     /// The shares' configuration now (SPEC 4 `update_share` changes it).
     pub fn config(&self) -> &[Share] {
         &self.cfg
