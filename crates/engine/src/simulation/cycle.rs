@@ -179,7 +179,8 @@ impl Sim<'_> {
         }
         // The heads that stay must be those of the quiet cycle, doing the same: its
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
-        // entry's) and strict FIFO heads.
+        // entry's) and strict FIFO heads; every other head is its queue's first job not
+        // set aside, and set aside next.
         let mut waiting = Vec::new();
         let mut advancing = Vec::new();
         for s in 0..self.cfg.len() {
@@ -195,9 +196,13 @@ impl Sim<'_> {
                 Nomination::NoTargets if self.reserves_nothing(s) => {}
                 _ => return 0,
             }
-            if !self.strict_fifo(s) && self.rt[s].sticky != Some(h.job) {
-                advancing.push(s);
+            if self.strict_fifo(s) {
+                continue; // it stays the head
             }
+            if self.rt[s].sticky == Some(h.job) {
+                return 0; // a sticky head set aside: the share's next heads are not its queue order
+            }
+            advancing.push(s);
         }
         waiting.sort();
         if waiting != quiet.waiting || advancing.is_empty() {
