@@ -5,8 +5,9 @@
 #   within BUDGET_KB (1 KB = 1024 bytes; 800 KB);
 # - the engine worker (`quotalab-engine*` and worker-loader.js: crates/engine-worker, the
 #   whole engine with its YAML and CSV readers and the report, fetched and compiled beside the
-#   page and run only in workers): within ENGINE_BUDGET_KB (870 KB: 700 KB until SPEC 16's
-#   readers and the review joined it, 860 KB until Kueue's cycles (SPEC 12.1);
+#   page and run only in workers): within ENGINE_BUDGET_KB (880 KB: 700 KB until SPEC 16's
+#   readers and the review joined it, 860 KB until Kueue's cycles (SPEC 12.1), 870 KB until
+#   the cycles done at once (simulation/aside.rs) and the review's never-start notice;
 #   docs/PERFORMANCE.md, "Load size", says what is next).
 # Both are needed for the first result; the total of every file is printed beside issue #30's
 # aim of 1,000 KB. Prints every file's raw and gzip size. Run after `trunk build --release`.
@@ -16,7 +17,7 @@ set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
 BUDGET_KB=${BUDGET_KB:-800}
-BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-870}
+BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-880}
 
 shopt -s nullglob
 files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)

@@ -260,6 +260,7 @@ pub fn clear_highlights() {
             {
                 let _ = el.class_list().remove_2(HL, HL_LABEL);
                 let _ = el.remove_attribute("data-story-label");
+                let _ = el.remove_attribute(STAND_IN);
             }
         }
     }
@@ -269,7 +270,18 @@ fn document_opt() -> Option<web_sys::Document> {
     web_sys::window()?.document()
 }
 
-/// The element a highlight points at, if it is on the page.
+/// Marks a stand-in element (the event log for an event row not drawn yet, the timeline for
+/// a job history not open yet): outlined, but not worth scrolling to for good.
+const STAND_IN: &str = "data-story-stand-in";
+
+fn inexact(el: Option<web_sys::Element>) -> Option<web_sys::Element> {
+    el.inspect(|e| {
+        let _ = e.set_attribute(STAND_IN, "");
+    })
+}
+
+/// The element a highlight points at, if it is on the page (a stand-in carries
+/// [`STAND_IN`]).
 fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
     let q = |sel: &str| doc.query_selector(sel).ok().flatten();
     match h {
@@ -283,7 +295,7 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
         }
         // The job's own history (the story selects the job); the timeline until it is open.
         Highlight::Job { .. } => {
-            q("[data-testid=job-history]").or_else(|| q("[data-testid=chart-timeline]"))
+            q("[data-testid=job-history]").or_else(|| inexact(q("[data-testid=chart-timeline]")))
         }
         Highlight::Event { event, job } => {
             let rows = doc
@@ -298,7 +310,7 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
                         .and_then(|c| c.text_content())
                         .is_some_and(|t| t.trim() == job)
                 })
-                .or_else(|| q("[data-testid=event-log]"))
+                .or_else(|| inexact(q("[data-testid=event-log]")))
         }
         Highlight::StateAt => q("[data-testid=state-at]"),
         Highlight::Compare => q("[data-testid=compare-view]"),
@@ -309,11 +321,12 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
 
 /// Outlines and labels a step's elements and scrolls the first into view; a compare
 /// highlight switches the comparison on, a job highlight opens the job's history. Returns
-/// the labels of the elements found.
-pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> Vec<String> {
+/// the labels of the elements found, and whether it scrolled to the first highlight's own
+/// element (not a stand-in drawn before it).
+pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> (Vec<String>, bool) {
     clear_highlights();
     let Some(doc) = document_opt() else {
-        return vec![];
+        return (vec![], false);
     };
     let mut found = Vec::new();
     let mut first = None;
@@ -349,12 +362,14 @@ pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> Vec<String> {
         found.push(text);
         first.get_or_insert(el);
     }
+    let mut scrolled = false;
     if scroll {
         if let Some(el) = first {
             el.scroll_into_view_with_bool(true);
+            scrolled = !el.has_attribute(STAND_IN);
         }
     }
-    found
+    (found, scrolled)
 }
 
 /// Scrolls a highlight's element into view (the "Look at" buttons).
@@ -394,6 +409,8 @@ pub fn StoryCard() -> impl IntoView {
     let digest = crate::state::last_digest();
     // Which of the step's elements are on the page (its badges' words).
     let shown = RwSignal::new(Vec::<String>::new());
+    // The step whose first highlight was scrolled to (its own element, not a stand-in).
+    let reached = RwSignal::new(None::<(String, usize)>);
     // Re-highlights after a step change and after each run lands (the results redraw).
     Effect::new(move |prev: Option<(String, usize)>| {
         digest.track();
@@ -402,7 +419,10 @@ pub fn StoryCard() -> impl IntoView {
             return (String::new(), usize::MAX);
         };
         let key = (p.story.id.clone(), p.step);
-        let scroll = prev.as_ref() != Some(&key);
+        // Scrolled on a step change, and again when a run lands until the first highlight's
+        // own element was reached (a story link opens before its results are drawn).
+        let scroll =
+            prev.as_ref() != Some(&key) || reached.with_untracked(|r| r.as_ref() != Some(&key));
         let hl = p.story.steps[p.step].highlight.clone();
         if let (Some(sel), Some(job)) = (
             selected,
@@ -425,17 +445,22 @@ pub fn StoryCard() -> impl IntoView {
             if !same {
                 return true; // another step or no story: stop
             }
-            let found = apply_highlights(&hl, scroll);
+            let (found, scrolled) = apply_highlights(&hl, scroll);
+            if scrolled {
+                reached.set(Some(this.clone()));
+            }
             let done = found.len() >= want;
             shown.set(found);
             done
         });
         for (i, ms) in [80u64, 400, 1200, 3000].into_iter().enumerate() {
             let attempt = attempt.clone();
+            let step = key.clone();
             set_timeout(
                 move || {
-                    if i == 0 || shown.with_untracked(|f| f.len() < want) {
-                        attempt(scroll && i == 0);
+                    let unreached = reached.with_untracked(|r| r.as_ref() != Some(&step));
+                    if i == 0 || shown.with_untracked(|f| f.len() < want) || (scroll && unreached) {
+                        attempt(scroll && (i == 0 || unreached));
                     }
                 },
                 std::time::Duration::from_millis(ms),

@@ -186,3 +186,32 @@ test('a story after a try: Next puts the story scenario back, Escape leaves', as
     await server.close();
   }
 });
+
+// Issue #34.1: a story link opens before its results are drawn; once they are, the step's
+// first place (here a3's waiting row in the event log, far down the page) is scrolled into
+// view, above the story card, on a phone as on a wide screen.
+test('a story link scrolls to its first place once the results are drawn', async () => {
+  const server = await serveDist();
+  for (const width of [390, 1440]) {
+    const { page, problems, close } = await openBrowser(`story-link-scroll-${width}`, { viewport: { width, height: 900 } });
+    try {
+      await page.goto(`${server.url}#story=cohort&step=2`);
+      await waitForApp(page);
+      await page.waitForSelector('.story-card.open');
+      await page.waitForFunction(() => {
+        const el = document.querySelector('.story-hl-label[data-story-label^="①"]');
+        const card = document.querySelector('.story-card.open');
+        if (!el || !card || !el.closest('[data-testid="event-row"]')) return false;
+        const r = el.getBoundingClientRect();
+        const c = card.getBoundingClientRect();
+        const under = r.left < c.right && r.right > c.left && r.bottom > c.top;
+        return r.top >= 0 && r.bottom <= innerHeight && !under;
+      }, null, { timeout: 10_000 });
+      await waitForWorker(page);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+  await server.close();
+});

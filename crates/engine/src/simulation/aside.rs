@@ -172,7 +172,12 @@ impl ShareRt {
             .values()
             .map(|b| b.jobs.range((from, Bound::Excluded(key))).count())
             .sum();
-        in_buckets - self.aside.extra.range(..key).count()
+        in_buckets
+            - self
+                .aside
+                .extra
+                .range((Bound::Unbounded, Bound::Excluded(key)))
+                .count()
     }
 
     /// SPEC 12.1: the `m` jobs not set aside before `key` (a job not set aside; `m` is
@@ -185,7 +190,11 @@ impl ShareRt {
         let last = self
             .buckets
             .values()
-            .filter_map(|b| b.jobs.range(..key).next_back())
+            .filter_map(|b| {
+                b.jobs
+                    .range((Bound::Unbounded, Bound::Excluded(key)))
+                    .next_back()
+            })
             .max()
             .copied();
         let a = &mut self.aside;
@@ -243,7 +252,11 @@ impl ShareRt {
                 a.through = self
                     .buckets
                     .values()
-                    .filter_map(|b| b.jobs.range(..key).next_back())
+                    .filter_map(|b| {
+                        b.jobs
+                            .range((Bound::Unbounded, Bound::Excluded(key)))
+                            .next_back()
+                    })
                     .max()
                     .copied();
             }
@@ -260,7 +273,7 @@ impl ShareRt {
             return;
         };
         for b in self.buckets.values() {
-            for &k in b.jobs.range(..=t) {
+            for &k in b.jobs.range((Bound::Unbounded, Bound::Included(t))) {
                 if k != except {
                     self.aside.extra.insert(k);
                 }
