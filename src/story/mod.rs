@@ -372,6 +372,24 @@ pub fn apply_highlights(highlights: &[Highlight], scroll: bool) -> (Vec<String>,
     (found, scrolled)
 }
 
+/// Scrolls the first of `highlights` on the page back into view if the results drawn
+/// since pushed it out (the event log filling in above a job's history): the first
+/// attempts of a step only.
+fn keep_first_in_view(highlights: &[Highlight]) {
+    let Some(doc) = document_opt() else { return };
+    let Some(el) = highlights.iter().find_map(|h| target(&doc, h)) else {
+        return;
+    };
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let r = el.get_bounding_client_rect();
+    if !el.has_attribute(STAND_IN) && (r.bottom() < 0.0 || r.top() > height - 80.0) {
+        el.scroll_into_view_with_bool(true);
+    }
+}
+
 /// Scrolls a highlight's element into view (the "Look at" buttons).
 fn scroll_to(h: &Highlight) {
     if let Some(el) = document_opt().and_then(|d| target(&d, h)) {
@@ -437,6 +455,7 @@ pub fn StoryCard() -> impl IntoView {
         // selected): try again until every place is on the page, or give up after 3 s.
         let want = hl.len();
         let this = key.clone();
+        let places = hl.clone();
         let attempt = Arc::new(move |scroll: bool| -> bool {
             let same = st.playing.try_with_untracked(|p| {
                 p.as_ref()
@@ -456,11 +475,20 @@ pub fn StoryCard() -> impl IntoView {
         for (i, ms) in [80u64, 400, 1200, 3000].into_iter().enumerate() {
             let attempt = attempt.clone();
             let step = key.clone();
+            let first = places.clone();
             set_timeout(
                 move || {
                     let unreached = reached.with_untracked(|r| r.as_ref() != Some(&step));
                     if i == 0 || shown.with_untracked(|f| f.len() < want) || (scroll && unreached) {
                         attempt(scroll && (i == 0 || unreached));
+                    }
+                    let current = st.playing.try_with_untracked(|p| {
+                        p.as_ref().is_some_and(|p| {
+                            (p.story.id.as_str(), p.step) == (step.0.as_str(), step.1)
+                        })
+                    });
+                    if scroll && i > 0 && current == Some(true) {
+                        keep_first_in_view(&first);
                     }
                 },
                 std::time::Duration::from_millis(ms),

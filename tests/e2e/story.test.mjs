@@ -188,25 +188,36 @@ test('a story after a try: Next puts the story scenario back, Escape leaves', as
 });
 
 // Issue #34.1: a story link opens before its results are drawn; once they are, the step's
-// first place (here a3's waiting row in the event log, far down the page) is scrolled into
-// view, above the story card, on a phone as on a wide screen.
+// first place is scrolled into view, clear of the story card, and kept there while the
+// results still draw above it: a3's waiting row in the event log (cohort, step 2) on a phone
+// and a wide screen; gambler's job history, below the event log that fills in after it
+// (checkpoint, step 3), at 1024 px.
 test('a story link scrolls to its first place once the results are drawn', async () => {
   const server = await serveDist();
-  for (const width of [390, 1440]) {
-    const { page, problems, close } = await openBrowser(`story-link-scroll-${width}`, { viewport: { width, height: 900 } });
+  const cases = [
+    [390, 'cohort', 2, '[data-testid="event-row"]'],
+    [1440, 'cohort', 2, '[data-testid="event-row"]'],
+    [1024, 'checkpoint', 3, '[data-testid="job-history"]'],
+  ];
+  for (const [width, story, step, place] of cases) {
+    const { page, problems, close } = await openBrowser(`story-link-scroll-${width}-${story}`, { viewport: { width, height: 900 } });
     try {
-      await page.goto(`${server.url}#story=cohort&step=2`);
+      await page.goto(`${server.url}#story=${story}&step=${step}`);
       await waitForApp(page);
       await page.waitForSelector('.story-card.open');
-      await page.waitForFunction(() => {
+      const inView = () => page.evaluate((place) => {
         const el = document.querySelector('.story-hl-label[data-story-label^="①"]');
         const card = document.querySelector('.story-card.open');
-        if (!el || !card || !el.closest('[data-testid="event-row"]')) return false;
+        if (!el || !card || !el.closest(place)) return false;
         const r = el.getBoundingClientRect();
         const c = card.getBoundingClientRect();
-        const under = r.left < c.right && r.right > c.left && r.bottom > c.top;
-        return r.top >= 0 && r.bottom <= innerHeight && !under;
-      }, null, { timeout: 10_000 });
+        const under = r.left < c.right && r.right > c.left && r.top > c.top;
+        return r.top >= 0 && r.top <= innerHeight - 80 && !under;
+      }, place);
+      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      // After the last of the step's attempts (3 s): where the reader is left.
+      await page.waitForTimeout(3500);
+      assert.ok(await inView(), `${story} step ${step} at ${width} px: its first place is in view`);
       await waitForWorker(page);
       assert.deepEqual(problems, []);
     } finally {
