@@ -126,6 +126,19 @@ impl ShareRt {
         first
     }
 
+    /// The last RUNNABLE job before `key` in queue order.
+    fn runnable_before(&self, key: QKey) -> Option<QKey> {
+        self.buckets
+            .values()
+            .filter_map(|b| {
+                b.jobs
+                    .range((Bound::Unbounded, Bound::Excluded(key)))
+                    .next_back()
+            })
+            .max()
+            .copied()
+    }
+
     /// Where the jobs not in the prefix start.
     fn after_prefix(&self) -> Bound<QKey> {
         match self.aside.through {
@@ -187,16 +200,7 @@ impl ShareRt {
         if m == 0 {
             return;
         }
-        let last = self
-            .buckets
-            .values()
-            .filter_map(|b| {
-                b.jobs
-                    .range((Bound::Unbounded, Bound::Excluded(key)))
-                    .next_back()
-            })
-            .max()
-            .copied();
+        let last = self.runnable_before(key);
         let a = &mut self.aside;
         a.extra = a.extra.split_off(&key);
         a.through = last;
@@ -243,22 +247,12 @@ impl ShareRt {
 
     /// After `key` left the RUNNABLE jobs.
     pub(super) fn aside_after_remove(&mut self, key: QKey) {
-        let a = &mut self.aside;
-        if a.extra.remove(&key) {
-            a.count -= 1;
-        } else if let Some(t) = a.through.filter(|t| key <= *t) {
-            a.count -= 1;
+        if self.aside.extra.remove(&key) {
+            self.aside.count -= 1;
+        } else if let Some(t) = self.aside.through.filter(|t| key <= *t) {
+            self.aside.count -= 1;
             if t == key {
-                a.through = self
-                    .buckets
-                    .values()
-                    .filter_map(|b| {
-                        b.jobs
-                            .range((Bound::Unbounded, Bound::Excluded(key)))
-                            .next_back()
-                    })
-                    .max()
-                    .copied();
+                self.aside.through = self.runnable_before(key);
             }
         }
         if self.has_aside() {
