@@ -10,7 +10,8 @@
 //! clicks on the button keep toggling the `<details>` natively.
 //!
 //! When it opens, the menu is placed under the button inside the viewport: aligned to the
-//! button's right edge, else its left edge, else shifted to fit ([`panel_left`]).
+//! button's right edge, else its left edge, else shifted to fit ([`panel_left`]). Where CSS
+//! positions the panel against another box (a phone's full-width menu), it is left to CSS.
 
 use leptos::ev;
 use leptos::html;
@@ -227,6 +228,14 @@ impl MenuButton {
         // Measured at its natural width and CSS position first.
         let _ = style.remove_property("left");
         let _ = style.remove_property("right");
+        // On a phone CSS spans the panel across the share bar (its containing block is not
+        // the `<details>`): nothing to measure, and nothing to go stale when the bar reflows.
+        let anchored = panel
+            .offset_parent()
+            .is_some_and(|p| p == *d.unchecked_ref::<web_sys::Element>());
+        if !anchored {
+            return;
+        }
         let viewport = document()
             .document_element()
             .map_or(0.0, |e| f64::from(e.client_width()));

@@ -171,8 +171,21 @@ test('at 390x844 the Files menu stays in the viewport and the results start near
   const { page, problems } = browser;
 
   await page.locator(BUTTON).click();
-  const panel = await page.locator(`${MENU} [role="menu"]`).boundingBox();
-  assert.ok(panel.x >= 0 && panel.x + panel.width <= 390, `the menu is inside the viewport: ${JSON.stringify(panel)}`);
+  const inside = async (when) => {
+    const panel = await page.locator(`${MENU} [role="menu"]`).boundingBox();
+    assert.ok(panel.x >= 0 && panel.x + panel.width <= 390, `${when}, the menu is inside the viewport: ${JSON.stringify(panel)}`);
+    const button = await page.locator(BUTTON).boundingBox();
+    assert.ok(panel.y >= button.y + button.height, `${when}, the menu is under its button: ${JSON.stringify({ panel, button })}`);
+  };
+  await inside('opened');
+  // The buttons before Files move when the link's length arrives (from the worker) or
+  // changes; the open menu stays inside whatever moves them.
+  await page.waitForFunction(() => /characters/.test(document.querySelector('[data-testid="link-length"]')?.textContent ?? ''));
+  await inside('once the link length is shown');
+  await page.$eval('[data-testid="link-length"]', (e) => {
+    e.textContent = '99,999 characters, a longer note than any link gets';
+  });
+  await inside('after the bar reflows');
   await page.screenshot({ path: join(SHOTS, 'keyboard-390-menu-open.png') });
   await page.keyboard.press('Escape');
   assert.equal(await isOpen(page), false);
