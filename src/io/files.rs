@@ -608,6 +608,16 @@ pub fn export_result(
         app,
         body.and_then(|b| download_text(&format!("{stem}-{suffix}"), mime, &b)),
     );
+    if kind == ResultFile::Jobs && (d.jobs.len() as u64) < d.job_count {
+        app.notice.set(Some(Notice::info(
+            format!(
+                "The jobs file holds {} of the run's {} jobs: those in the page's events and the first others (the page keeps at most that many). Results (JSON) in the Files menu has every job.",
+                format::count(d.jobs.len()),
+                format::count(d.job_count as usize)
+            ),
+            Vec::new(),
+        )));
+    }
     if kind == ResultFile::Events && (d.events.len() as u64) < d.event_count {
         app.notice.set(Some(Notice::info(
             format!(

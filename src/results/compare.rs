@@ -48,6 +48,7 @@ impl Comparison {
 pub const METRICS_ONLY: DigestLimits = DigestLimits {
     max_points: 2,
     max_events: 0,
+    max_jobs: 0,
 };
 
 /// The view of the engine's comparison ([`compare::run`], made in an engine worker).

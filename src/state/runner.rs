@@ -18,10 +18,13 @@ pub const SPLIT_AFTER_MS: f64 = 8.0;
 /// How long after the first result the worker runs its warm-up (ms).
 pub const WARM_AFTER_MS: u64 = 1_000;
 
-/// What a run keeps for the page: downsampled series, and at most this many events.
+/// What a run keeps for the page: downsampled series, at most this many events, and the job
+/// rows those events name plus the first others up to 100,000 (a result of more says so where
+/// rows are read: the jobs file, a job's history).
 pub const WORKER_LIMITS: DigestLimits = DigestLimits {
     max_points: 2000,
     max_events: 200_000,
+    max_jobs: 100_000,
 };
 
 /// The engine called in-process: validation, simulation and the digest (warnings and digest,

@@ -68,6 +68,7 @@ impl Run {
         let limits = DigestLimits {
             max_points: usize::MAX,
             max_events: usize::MAX,
+            max_jobs: usize::MAX,
         };
         let digest = quotalab_engine::run_digest(text, limits).map_err(|ps| {
             let lines: Vec<String> = ps.iter().map(ToString::to_string).collect();
@@ -239,6 +240,7 @@ impl Run {
         let limits = DigestLimits {
             max_points: 2,
             max_events: 0,
+            max_jobs: usize::MAX,
         };
         let runs = compare::run(&self.text, Product::Digest(limits))
             .map_err(|_| "the comparison fails".to_string())?;

@@ -89,6 +89,7 @@ fn every_request_and_response_survives_the_trip() {
     let limits = DigestLimits {
         max_points: 2000,
         max_events: 200_000,
+        max_jobs: 100_000,
     };
     for request in [
         Request::Warmup,

@@ -3,7 +3,7 @@
 // lands, restart on an edit, and a burst of edits ends with the last one's result.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { openBrowser, serveDist, waitForApp } from './helpers.mjs';
+import { downloadFromFilesMenu, openBrowser, serveDist, waitForApp } from './helpers.mjs';
 import { dragBorrowSlider, generated, runStats, setScenarioText, waitForResult } from '../bench/scenarios.mjs';
 
 // Big enough to take a while in the worker (about a second on the project's machine, never
@@ -284,5 +284,20 @@ test('an edit of the name only relabels the last run; an edit of a share simulat
   await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, seq, { timeout: 60_000 });
   await waitForResult(page, 'big, renamed', 60_000);
   assert.equal((await runStats(page)).reused, false, 'a share edit is simulated');
+  assertNoProblems(problems);
+});
+
+test('a run of more jobs than the page keeps: the jobs file says how many of them it holds, the advice counts every job', async (t) => {
+  const { page, problems } = await open(t, 'perf-rows');
+  // 120,000 jobs: more than the 100,000 rows the page keeps (those its events name and the
+  // first others).
+  await setScenarioText(page, text(120_000, 'many rows'));
+  await waitForResult(page, 'many rows', 120_000);
+  const csv = (await downloadFromFilesMenu(page, 'export-jobs-csv')).bytes.toString('utf8');
+  const rows = csv.trim().split('\n').length - 1;
+  assert.equal(rows, 100_000, 'the jobs file holds the rows the page keeps');
+  const notice = page.getByTestId('share-notice');
+  await notice.waitFor();
+  assert.match(await notice.innerText(), /The jobs file holds 100,000 of the run's 120,000 jobs.*Results \(JSON\) in the Files menu has every job/s);
   assertNoProblems(problems);
 });

@@ -96,6 +96,7 @@ mod tests {
         let limits = quotalab_engine::digest::DigestLimits {
             max_points: usize::MAX,
             max_events: usize::MAX,
+            max_jobs: usize::MAX,
         };
         quotalab_engine::run_digest(text, limits).expect("a valid scenario")
     }

@@ -77,6 +77,7 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
             _ => DigestLimits {
                 max_points: 2,
                 max_events: 0,
+                max_jobs: usize::MAX,
             },
         })
     })?;

@@ -186,7 +186,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
     }
     let mut note = format!(
         "{} jobs: their instance-holding stretches are packed into {} lanes, grouped by share (a lane is not a physical instance); waiting time is not drawn",
-        format::thousands(d.jobs.len() as f64),
+        format::thousands(d.job_count as f64),
         format::thousands(lanes as f64)
     );
     if bars.len() < raw {

@@ -190,18 +190,10 @@ pub fn advise(d: &Digest) -> Vec<ShareAdvice> {
         .iter()
         .enumerate()
         .map(|(i, m)| {
-            let mut jobs = 0u64;
-            let mut held_s = 0.0;
-            let mut ck = (0u64, 0.0, 0.0);
-            for j in d.jobs.iter().filter(|j| usize::from(j.share) == i) {
-                jobs += 1;
-                held_s += j.held_s;
-                if let (Some(iv), Some(c)) = (j.checkpoint_interval_s, j.checkpoint_cost_s) {
-                    ck.0 += 1;
-                    ck.1 += iv;
-                    ck.2 += c;
-                }
-            }
+            // Over every job row, kept in the digest or not.
+            let t = d.job_totals.get(i).cloned().unwrap_or_default();
+            let (jobs, held_s) = (t.jobs, t.held_s);
+            let ck = (t.checkpointing, t.interval_sum_s, t.cost_sum_s);
             let interruptions = m.reclaim + m.in_share;
             let mtbi_s = (interruptions > 0 && held_s > 0.0).then(|| held_s / interruptions as f64);
             let (checkpointing_jobs, configured_interval_s, cost_s, cost_assumed) = if ck.0 > 0 {

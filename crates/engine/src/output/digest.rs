@@ -308,6 +308,30 @@ pub struct JobRow {
     pub checkpoint_cost_s: Option<f64>,
 }
 
+/// One share's totals over its job rows, all of them even when [`Digest::jobs`] is capped
+/// (the checkpoint advisor reads them).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct JobTotals {
+    pub jobs: u64,
+    pub held_s: f64,
+    /// Jobs with a checkpoint interval and cost, and the sums of both.
+    pub checkpointing: u64,
+    pub interval_sum_s: f64,
+    pub cost_sum_s: f64,
+}
+
+impl JobTotals {
+    fn add(&mut self, j: &JobRow) {
+        self.jobs += 1;
+        self.held_s += j.held_s;
+        if let (Some(iv), Some(c)) = (j.checkpoint_interval_s, j.checkpoint_cost_s) {
+            self.checkpointing += 1;
+            self.interval_sum_s += iv;
+            self.cost_sum_s += c;
+        }
+    }
+}
+
 /// One event of the log (SPEC 8), with its explanation where it has one.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct EventRow {
@@ -352,7 +376,14 @@ pub struct Digest {
     pub instance_types: Vec<String>,
     /// Capacity per instance type (instances).
     pub capacity: Vec<u64>,
+    /// Job rows, in scenario order: every submitted job's, or when more than
+    /// [`DigestLimits::max_jobs`], those the kept events name and the first others up to
+    /// the limit ([`keep_rows`]).
     pub jobs: Vec<JobRow>,
+    /// Submitted jobs of the run; `jobs` may hold fewer when capped.
+    pub job_count: u64,
+    /// Per share (scenario order), totals over all its job rows, kept or not.
+    pub job_totals: Vec<JobTotals>,
     pub events: Vec<EventRow>,
     /// Events that happened; `events` may hold fewer when capped.
     pub event_count: u64,
@@ -471,11 +502,15 @@ fn kueue_digest(sim: &Finished, keep: &[usize]) -> Option<KueueDigest> {
     })
 }
 
-/// What the UI asks for: how many series points and events to keep at most.
+/// What the UI asks for: how many series points, events and job rows to keep at most.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct DigestLimits {
     pub max_points: usize,
+    /// The first events of the log kept.
     pub max_events: usize,
+    /// Job rows kept besides those the kept events name ([`keep_rows`]); the page keeps what
+    /// it can draw, the CLI's and the report's digests keep every row.
+    pub max_jobs: usize,
 }
 
 impl Default for DigestLimits {
@@ -483,8 +518,37 @@ impl Default for DigestLimits {
         DigestLimits {
             max_points: 2000,
             max_events: 200_000,
+            max_jobs: usize::MAX,
         }
     }
+}
+
+/// Which of `rows` job rows a digest keeps under `max_jobs`: every row `named` (by a kept
+/// event, as its job or its preemptor), then the first others in order while the kept stay
+/// under `max_jobs`. Returns each row's new index (`u32::MAX` for a row dropped), or `None`
+/// when every row is kept.
+fn keep_rows(rows: usize, named: &[bool], max_jobs: usize) -> Option<Vec<u32>> {
+    if rows <= max_jobs {
+        return None;
+    }
+    let mut budget = max_jobs.saturating_sub(named.iter().filter(|&&n| n).count());
+    let mut next = 0u32;
+    let index = (0..rows)
+        .map(|r| {
+            let keep = named[r]
+                || budget > 0 && {
+                    budget -= 1;
+                    true
+                };
+            if keep {
+                next += 1;
+                next - 1
+            } else {
+                u32::MAX
+            }
+        })
+        .collect();
+    Some(index)
 }
 
 fn s(ms: Ms) -> f64 {
@@ -593,6 +657,44 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
     for (i, spec) in sc.jobs.iter().enumerate() {
         if let Some(root) = spec.resubmission_of.get() {
             row_of[i] = row_of[root];
+        }
+    }
+    let job_count = jobs.len() as u64;
+    let mut job_totals = vec![JobTotals::default(); sc.shares.len()];
+    for j in &jobs {
+        if let Some(t) = job_totals.get_mut(usize::from(j.share)) {
+            t.add(j);
+        }
+    }
+    if jobs.len() > limits.max_jobs {
+        let mut named = vec![false; jobs.len()];
+        let mut name = |job: sim::JobId| {
+            if let Some(n) = named.get_mut(row_of[job.index()] as usize) {
+                *n = true;
+            }
+        };
+        for e in sim.events().iter().take(limits.max_events) {
+            if e.job != NO_JOB {
+                name(e.job);
+            }
+            if let sim::EventKind::Preempt { by, .. } = e.kind {
+                name(by);
+            }
+        }
+        if let Some(index) = keep_rows(jobs.len(), &named, limits.max_jobs) {
+            let mut r = 0;
+            jobs.retain(|_| {
+                r += 1;
+                index[r - 1] != u32::MAX
+            });
+            let mut r = 0;
+            useful_borrowed.retain(|_| {
+                r += 1;
+                index[r - 1] != u32::MAX
+            });
+            for x in row_of.iter_mut().filter(|x| **x != u32::MAX) {
+                *x = index[*x as usize];
+            }
         }
     }
     let mut contract_events = Vec::new();
@@ -706,6 +808,8 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         instance_types: sc.instance_types.iter().map(|t| t.name.clone()).collect(),
         capacity: sc.capacity.clone(),
         jobs,
+        job_count,
+        job_totals,
         events,
         event_count: sim.event_count(),
         series,
@@ -885,6 +989,88 @@ mod tests {
         let loaded = load(AWS).unwrap();
         let sim = simulate(&loaded.scenario, Options::default());
         digest(&sim, DigestLimits::default())
+    }
+
+    #[test]
+    fn kept_rows_are_the_named_then_the_first_others() {
+        assert_eq!(keep_rows(3, &[false; 3], 3), None);
+        let named = [false, true, false, false, true, false];
+        // Two named, room for one other: the first.
+        assert_eq!(
+            keep_rows(6, &named, 3),
+            Some(vec![0, 1, u32::MAX, u32::MAX, 2, u32::MAX])
+        );
+        // More named than the limit: all of them, no other.
+        assert_eq!(
+            keep_rows(6, &named, 1),
+            Some(vec![u32::MAX, 0, u32::MAX, u32::MAX, 1, u32::MAX])
+        );
+    }
+
+    // 600 generated jobs on two shares that borrow and reclaim: preemptions name jobs far
+    // apart in the rows.
+    const BUSY: &str = r#"{"format":"quotalab/v1","name":"busy","seed":3,
+        "capacity":{"ml.g5.xlarge":8},"queue":{"preemption_grace_s":60},
+        "shares":[{"name":"a","limits":{"ml.g5.xlarge":4},"strategy":"LEND_AND_BORROW","borrow_limit":100},
+                  {"name":"b","limits":{"ml.g5.xlarge":4},"strategy":"LEND_AND_BORROW","borrow_limit":100,"in_share_preemption":true}],
+        "workloads":[
+          {"share":"a","count":300,"arrival":{"poisson_per_hour":12},"instance_type":"ml.g5.xlarge",
+           "instances":{"choice":[[1,8],[2,1],[4,1]]},"work_s":{"lognormal":{"median":2400,"sigma":1.0}},
+           "priority":{"choice":[[0,3],[5,1]]},"checkpoint":{"interval_s":1800,"cost_s":30,"restore_s":60}},
+          {"share":"b","count":300,"arrival":{"poisson_per_hour":12},"instance_type":"ml.g5.xlarge",
+           "instances":{"choice":[[1,8],[2,1],[4,1]]},"work_s":{"lognormal":{"median":2400,"sigma":1.0}},
+           "priority":{"choice":[[0,3],[5,1]]}}]}"#;
+
+    // Capping the rows keeps every row the kept events name, under their own ids, counts
+    // and totals the dropped ones, and changes no checkpoint advice.
+    #[test]
+    fn capped_rows_keep_what_the_events_name() {
+        let loaded = load(BUSY).unwrap();
+        let sim = simulate(&loaded.scenario, Options::default());
+        let all = digest(&sim, DigestLimits::default());
+        assert_eq!(all.jobs.len(), 600);
+        assert_eq!(all.job_count, 600);
+        assert!(all.events.iter().any(|e| e.kind == EventKind::Preempt));
+        for (max_events, max_jobs) in [(400, 50), (400, 0), (5000, 10), (0, 20)] {
+            let limits = DigestLimits {
+                max_events,
+                max_jobs,
+                ..DigestLimits::default()
+            };
+            let d = digest(&sim, limits);
+            assert_eq!(d.job_count, 600);
+            assert_eq!(d.job_totals, all.job_totals);
+            assert_eq!(d.events.len(), all.events.len().min(max_events));
+            let id = |d: &Digest, j: Option<u32>| j.map(|j| d.jobs[j as usize].id.clone());
+            let mut named = std::collections::BTreeSet::new();
+            for (e, a) in d.events.iter().zip(&all.events) {
+                assert_eq!(id(&d, e.job), id(&all, a.job));
+                assert_eq!(id(&d, e.by), id(&all, a.by));
+                named.extend(e.job.into_iter().chain(e.by));
+            }
+            assert_eq!(d.jobs.len(), max_jobs.max(named.len()));
+            // Rows keep their scenario order and their values.
+            let ids: Vec<&str> = d.jobs.iter().map(|j| j.id.as_str()).collect();
+            let order: Vec<&str> = all
+                .jobs
+                .iter()
+                .map(|j| j.id.as_str())
+                .filter(|i| ids.contains(i))
+                .collect();
+            assert_eq!(ids, order);
+            for j in &d.jobs {
+                assert_eq!(Some(j), all.jobs.iter().find(|a| a.id == j.id));
+            }
+            assert_eq!(
+                d.contract.jobs_useful_borrowed_s.len(),
+                d.jobs.len(),
+                "one useful-borrowed figure per kept row"
+            );
+            assert_eq!(
+                crate::analysis::advisor::advise(&d),
+                crate::analysis::advisor::advise(&all)
+            );
+        }
     }
 
     #[test]
