@@ -164,6 +164,10 @@ pub fn TypesFields() -> impl IntoView {
             }}
         </p>
         <div class="capacity-list" role="list">
+            // Rebuilt when the model changes: the labels are the model's words.
+            {move || {
+            let capacity_label = if kueue.get() { "Capacity (quota units)" } else { "Capacity (instances)" };
+            view! {
             <For
                 each=move || in_use.get()
                 key=|t| t.clone()
@@ -194,7 +198,7 @@ pub fn TypesFields() -> impl IntoView {
                                 </span>
                             </div>
                             <NumField
-                                label="Capacity (instances)"
+                                label=capacity_label
                                 label_suffix=format!(" of {ty}")
                                 path=Path::root().key("capacity").key(&ty)
                                 integer=true
@@ -205,6 +209,8 @@ pub fn TypesFields() -> impl IntoView {
                     }
                 }
             />
+            }
+            }}
         </div>
         <Messages path=Path::root().key("capacity") />
         <h4 class="subhead">{move || if kueue.get() { "ResourceFlavors" } else { "Custom instance types" }}</h4>

@@ -206,7 +206,11 @@ pub fn SharesFields() -> impl IntoView {
     };
     view! {
         <Messages path=Path::root().key("shares") />
-        <Rows len=len row=Arc::new(move |i| view! { <ShareRow index=i len=len /> }.into_any()) />
+        // Rebuilt when the model changes: a row's labels are the model's words.
+        {move || {
+            kueue.track();
+            view! { <Rows len=len row=Arc::new(move |i| view! { <ShareRow index=i len=len /> }.into_any()) /> }
+        }}
         <button
             type="button"
             class="add"

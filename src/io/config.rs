@@ -82,8 +82,8 @@ struct Source {
     bytes: f64,
 }
 
-/// "3 shares (a, b, c), 1 cohort (org)".
-fn summary(shares: &[String], cohorts: &[String]) -> String {
+/// "3 shares (a, b, c)"; from Kueue or HyperPod "3 ClusterQueues (a, b, c), 1 cohort (org)".
+fn summary(format: Option<InFormat>, shares: &[String], cohorts: &[String]) -> String {
     let part = |n: usize, one: &str, many: &str, names: &[String]| {
         format!(
             "{} {} ({})",
@@ -92,7 +92,12 @@ fn summary(shares: &[String], cohorts: &[String]) -> String {
             names.join(", ")
         )
     };
-    let mut s = part(shares.len(), "share", "shares", shares);
+    let mut s = match format {
+        Some(InFormat::Kueue | InFormat::HyperPod) => {
+            part(shares.len(), "ClusterQueue", "ClusterQueues", shares)
+        }
+        _ => part(shares.len(), "share", "shares", shares),
+    };
     if !cohorts.is_empty() {
         s.push_str(", ");
         s.push_str(&part(cohorts.len(), "cohort", "cohorts", cohorts));
@@ -278,6 +283,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         texts.set_value(Vec::new());
         file_problems.set(Vec::new());
         sources.set(Vec::new());
+        dialog::clear_file_inputs(node_ref);
     };
     let close = move || dialog::close(node_ref);
     // Cancel forgets what was given: the next import starts empty, paste enabled.
@@ -287,6 +293,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         sources.set(Vec::new());
         pasted.set(String::new());
         report.set(None);
+        dialog::clear_file_inputs(node_ref);
         close();
     };
     let apply = move |_| {
@@ -299,7 +306,11 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             .map_or("the configuration", InFormat::label);
         let title = format!(
             "Imported {} from {format}{}",
-            summary(&imported.shares, &imported.cohorts),
+            summary(
+                report.with_untracked(|r| r.as_ref().and_then(|r| r.format)),
+                &imported.shares,
+                &imported.cohorts
+            ),
             if keep.get_untracked()
                 && report.with_untracked(|r| r.as_ref().is_some_and(|r| !r.unknown.is_empty()))
             {
@@ -412,7 +423,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     let n = warnings.len();
                     view! {
                         <p class="config-summary" role="status" data-testid="config-summary">
-                            {summary(&imp.shares, &imp.cohorts)}
+                            {summary(r.format, &imp.shares, &imp.cohorts)}
                         </p>
                         {(n > 0).then(|| view! {
                             <div class="trace-warning" data-testid="config-warnings">
@@ -449,7 +460,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     {problems.into_iter().map(|p| view! { <li class="config-file-problem">{p}</li> }).collect_view()}
                 </ul>
                 <button type="button" data-testid="config-clear-files" on:click=clear_files>
-                    "Use the pasted text instead"
+                    {move || if pasted.with(|p| p.trim().is_empty()) { "Clear the files" } else { "Use the pasted text instead" }}
                 </button>
             }
         })
@@ -518,7 +529,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         {dialog::field(
                             "Job queue",
                             None,
-                            "the file holds the shares of several job queues (--queue)".into(),
+                            "the file holds the shares of several job queues".into(),
                             select("config-queue", queue, view! {
                                 <option value="">"Choose one of the queues"</option>
                                 {move || queues().into_iter().map(|q| {
@@ -552,7 +563,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     </Show>
                     <label class="trace-field config-keep">
                         {checkbox("config-keep", keep)}
-                        <span>"Keep the current workloads, jobs and events (--into)"</span>
+                        <span>"Keep the current workloads, jobs and events"</span>
                     </label>
                     {unknown_view}
                 </fieldset>

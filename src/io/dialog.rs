@@ -21,6 +21,25 @@ pub fn close(dialog: NodeRef<html::Dialog>) {
     }
 }
 
+/// Empties the file inputs of `dialog` (the box no longer names a file given before).
+pub fn clear_file_inputs(dialog: NodeRef<html::Dialog>) {
+    use wasm_bindgen::JsCast;
+    let Some(d) = dialog.get_untracked() else {
+        return;
+    };
+    let Ok(list) = d.query_selector_all("input[type=file]") else {
+        return;
+    };
+    for i in 0..list.length() {
+        if let Some(input) = list
+            .item(i)
+            .and_then(|n| n.dyn_into::<web_sys::HtmlInputElement>().ok())
+        {
+            input.set_value("");
+        }
+    }
+}
+
 /// A dialog's head: its heading (id `heading_id`, for the dialog's `aria-labelledby`) and a
 /// Close button that closes `dialog`.
 pub fn head(

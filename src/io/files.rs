@@ -118,12 +118,16 @@ fn export_result_json(app: AppState, service: EngineService, text: &str) {
 }
 
 /// Checks a scenario file's text: JSON, then SPEC 7 validation.
+/// Problems are in the page's words: the editor's place for a path, plain numbers.
 pub fn check_scenario(text: &str) -> Result<(), Vec<String>> {
     serde_json::from_str::<serde_json::Value>(text)
-        .map_err(|e| vec![format!("the file is not JSON: {e}")])?;
-    quotalab_engine::load(text)
-        .map(|_| ())
-        .map_err(|problems| problems.iter().map(ToString::to_string).collect())
+        .map_err(|e| vec![crate::ui::words::json_error(&e)])?;
+    quotalab_engine::load(text).map(|_| ()).map_err(|problems| {
+        problems
+            .iter()
+            .map(|p| crate::ui::words::located(p, None))
+            .collect()
+    })
 }
 
 /// A text cell: a leading `=`, `+`, `-` or `@` (a formula in a spreadsheet) is escaped with

@@ -268,10 +268,10 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             <form class="trace-form" on:submit=move |ev| ev.prevent_default()>
                 <fieldset>
                     <legend>"Options"</legend>
-                    {dialog::field("From", None, "the window's start: ISO 8601 or epoch seconds (--from)".into(), text_input("history-from", "2026-11-01T00:00:00Z", from))}
-                    {dialog::field("To", None, "the window's end and the history's (--to)".into(), text_input("history-to", "the last record", to))}
-                    {dialog::field("Counted resource", None, "Kueue: the resource counted as GPUs (--resource)".into(), text_input("history-resource", "nvidia.com/gpu", resource))}
-                    {dialog::field("Flavor map", None, "Kueue: flavors as catalogue instance types (--flavor-map)".into(), text_input("history-flavor-map", "a100=ml.p4d.24xlarge", flavor_map))}
+                    {dialog::field("From", None, "the window's start: ISO 8601 or epoch seconds".into(), text_input("history-from", "2026-11-01T00:00:00Z", from))}
+                    {dialog::field("To", None, "the window's end and the history's".into(), text_input("history-to", "the last record", to))}
+                    {dialog::field("Counted resource", None, "Kueue: the resource counted as GPUs".into(), text_input("history-resource", "nvidia.com/gpu", resource))}
+                    {dialog::field("Flavor map", None, "Kueue: flavors as catalogue instance types".into(), text_input("history-flavor-map", "a100=ml.p4d.24xlarge", flavor_map))}
                 </fieldset>
                 {move || (reading.get() > 0).then(|| view! {
                     <p class="trace-reading" role="status" data-testid="history-reading">

@@ -235,11 +235,11 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             <form class="trace-form" on:submit=move |ev| ev.prevent_default()>
                 <fieldset>
                     <legend>"Options"</legend>
-                    {dialog::field("Seeds", None, "runs of each side; empty: 1 when nothing is random, else 10 (--seeds)".into(), view! {
+                    {dialog::field("Seeds", None, "runs of each side; empty: 1 when nothing is random, else 10".into(), view! {
                         <input type="number" min="1" max="100" data-testid="review-seeds" placeholder="auto"
                             prop:value=move || seeds.get() on:input=move |ev| seeds.set(event_target_value(&ev)) />
                     })}
-                    {dialog::field("Rules", None, "optional, comma-separated: deadline_misses>0, completion_p90>+10% (--fail-on)".into(), view! {
+                    {dialog::field("Rules", None, "optional, comma-separated: deadline_misses>0, completion_p90>+10%".into(), view! {
                         <input type="text" spellcheck="false" data-testid="review-rules-input" placeholder="deadline_misses>0, completion_p90>+10%"
                             prop:value=move || rules.get() on:change=move |ev| rules.set(event_target_value(&ev)) />
                     })}

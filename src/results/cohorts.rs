@@ -53,7 +53,7 @@ pub fn CohortTree(
                         .collect_view();
                     view! {
                         <label class="inline-field">
-                            "Instance type "
+                            "ResourceFlavor "
                             <select
                                 data-testid="cohort-tree-type"
                                 prop:value=move || ty.get().to_string()

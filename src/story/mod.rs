@@ -429,6 +429,21 @@ pub fn StoryCard() -> impl IntoView {
     let shown = RwSignal::new(Vec::<String>::new());
     // The step whose first highlight was scrolled to (its own element, not a stand-in).
     let reached = RwSignal::new(None::<(String, usize)>);
+    // The step during which the reader moved the view (a "Look at" place, the wheel, a
+    // touch): from then on the step scrolls no more by itself.
+    let moved = StoredValue::new(None::<(String, usize)>);
+    let mark_moved = move || {
+        let key = st
+            .playing
+            .with_untracked(|p| p.as_ref().map(|p| (p.story.id.clone(), p.step)));
+        moved.set_value(key);
+    };
+    let wheel = window_event_listener(ev::wheel, move |_| mark_moved());
+    let touch = window_event_listener(ev::touchstart, move |_| mark_moved());
+    on_cleanup(move || {
+        wheel.remove();
+        touch.remove();
+    });
     // Re-highlights after a step change and after each run lands (the results redraw).
     Effect::new(move |prev: Option<(String, usize)>| {
         digest.track();
@@ -479,6 +494,7 @@ pub fn StoryCard() -> impl IntoView {
             set_timeout(
                 move || {
                     let unreached = reached.with_untracked(|r| r.as_ref() != Some(&step));
+                    let scroll = scroll && moved.with_value(|m| m.as_ref() != Some(&step));
                     if i == 0 || shown.with_untracked(|f| f.len() < want) || (scroll && unreached) {
                         attempt(scroll && (i == 0 || unreached));
                     }
@@ -562,7 +578,7 @@ pub fn StoryCard() -> impl IntoView {
             view! {
                 <div class="story-try">
                     {if p.tried {
-                        view! { <p data-testid="story-try-done">"Tried. "{then}" (Leave the story to keep editing, or Back to see the original step.)"</p> }.into_any()
+                        view! { <p data-testid="story-try-done">"Tried. "{then}" (Leave the story to keep editing; Back or Next puts the story's own scenario back.)"</p> }.into_any()
                     } else {
                         view! {
                             <p>
@@ -587,7 +603,10 @@ pub fn StoryCard() -> impl IntoView {
                         {(i > 0).then_some(", ")}
                         <button type="button" class="link-button story-look-at" data-testid="story-look-at"
                             disabled=gone
-                            on:click=move |_| scroll_to(&h)>{l}</button>
+                            on:click=move |_| {
+                                mark_moved();
+                                scroll_to(&h);
+                            }>{l}</button>
                     }
                 }).collect_view();
                 view! {

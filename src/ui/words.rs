@@ -108,13 +108,32 @@ pub fn beside(label: &str, p: &Problem, value: Option<&Value>) -> String {
         Some(w) if name.is_empty() => capitalized(&w),
         Some(w) => format!("{name}: {w}"),
         // "must be .." and "is .." read as a sentence after the field's name.
-        None if !name.is_empty()
-            && (p.message.starts_with("must ") || p.message.starts_with("is ")) =>
-        {
-            format!("{name} {}", p.message)
+        None => {
+            let m = plain_message(&p.message);
+            if !name.is_empty() && (m.starts_with("must ") || m.starts_with("is ")) {
+                format!("{name} {m}")
+            } else {
+                m
+            }
         }
-        None => p.message.clone(),
     }
+}
+
+/// Why a text is not JSON, as a person says it: "The file is not JSON: it ends before the
+/// JSON is complete (line 1, column 34)".
+pub fn json_error(e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let why = match e.classify() {
+        Category::Eof => "it ends before the JSON is complete",
+        Category::Syntax => "it has a syntax error",
+        Category::Data => "it has a value of the wrong type",
+        Category::Io => "it could not be read",
+    };
+    format!(
+        "The file is not JSON: {why} (line {}, column {})",
+        e.line(),
+        e.column()
+    )
 }
 
 fn capitalized(s: &str) -> String {
@@ -327,6 +346,13 @@ mod tests {
             plain_message("must be a whole number, not a string"),
             "must be a whole number, not text"
         );
+        let e = serde_json::from_str::<Value>("{\"a\": ").unwrap_err();
+        assert_eq!(
+            json_error(&e),
+            "The file is not JSON: it ends before the JSON is complete (line 1, column 6)"
+        );
+        let e = serde_json::from_str::<Value>("{\"a\" 1}").unwrap_err();
+        assert!(json_error(&e).starts_with("The file is not JSON: it has a syntax error (line 1"));
         assert_eq!(plain_message("at 0.12345 s"), "at 0.12345 s");
         // Per-type maps keep the type's dots (issue #34: "borrowing limit, ml, g5, xlarge").
         assert_eq!(

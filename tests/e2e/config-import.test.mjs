@@ -115,7 +115,7 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   await page.locator('[data-testid="config-keep"]').uncheck();
   const summary = page.locator('[data-testid="config-summary"]');
   await summary.waitFor();
-  assert.match(await summary.innerText(), /3 shares \(team-a-cq, team-b-cq, team-c-cq\), 1 cohort \(team-ab\)/);
+  assert.match(await summary.innerText(), /3 ClusterQueues \(team-a-cq, team-b-cq, team-c-cq\), 1 cohort \(team-ab\)/);
   const warnings = await page.locator('[data-testid="config-warnings"]').innerText();
   assert.match(warnings, /ignored: namespaceSelector/);
   await page.locator('[data-testid="config-resource"]').waitFor();
@@ -327,6 +327,13 @@ test('HyperPod commands from the first screen: detected, imported; Cancel starts
   await dialog.waitFor();
   assert.equal(await page.locator('[data-testid="config-files"]').count() === 0 || (await page.locator('[data-testid="config-files"]').innerText()).trim() === '', true, 'no file kept');
   assert.ok(await page.locator('[data-testid="config-text"]').isEnabled(), 'paste enabled again');
+  assert.equal(await page.$eval('[data-testid="config-file"]', (i) => i.files.length), 0, 'the file box names no file');
+  // The same file again is read again.
+  await page.setInputFiles('[data-testid="config-file"]', HYPERPOD);
+  await page.locator('[data-testid="config-detected"]', { hasText: 'Detected: SageMaker HyperPod task governance' }).waitFor();
+  assert.equal(await page.locator('[data-testid="config-clear-files"]').innerText(), 'Clear the files');
+  await page.locator('[data-testid="config-clear-files"]').click();
+  assert.equal(await page.$eval('[data-testid="config-file"]', (i) => i.files.length), 0, 'cleared files leave the box');
   await page.locator('[data-testid="config-text"]').fill(await readFile(HYPERPOD, 'utf8'));
   await page.locator('[data-testid="config-detected"]', { hasText: 'Detected: SageMaker HyperPod task governance' }).waitFor();
   await page.locator('[data-testid="config-keep"]').uncheck();

@@ -226,3 +226,29 @@ test('a story link scrolls to its first place once the results are drawn', async
   }
   await server.close();
 });
+
+test('a place chosen by the reader stays in view: the step no longer scrolls back to its first place', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-look-second', { viewport: { width: 1440, height: 900 } });
+  try {
+    await page.goto(`${server.url}#story=walkthrough&step=2`);
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+    const looks = page.locator('[data-testid="story-look-at"]');
+    assert.ok((await looks.count()) >= 2, 'the step points at two places');
+    // At once, while the step still keeps its first place in view (its first 3 s).
+    await looks.nth(1).click();
+    await page.waitForTimeout(3500);
+    const second = await page.evaluate(() => {
+      const el = document.querySelector('.story-hl-label[data-story-label^="②"]');
+      const r = el?.getBoundingClientRect();
+      return r && { top: r.top, bottom: r.bottom, h: innerHeight };
+    });
+    assert.ok(second && second.top < second.h && second.bottom > 0, `② is in view 3.5 s after it was chosen: ${JSON.stringify(second)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});

@@ -266,7 +266,7 @@ fn kueue_section(h: &mut Html, inputs: &Inputs, d: &Digest) {
         "p",
         "note",
         &format!(
-            "Simulated as Kueue {}'s scheduler decides (SPEC 12.1). The cohort tree as configured, with each node's quota and usage at the busiest moment ({}), and what it borrowed and lent over the whole run.",
+            "Simulated as Kueue {}'s scheduler decides. The cohort tree as configured, with each node's quota and usage at the busiest moment ({}), and what it borrowed and lent over the whole run.",
             quotalab_engine::model::KUEUE_RELEASE,
             format::TimeScale::for_span(d.end_s).at(t)
         ),

@@ -104,7 +104,7 @@ pub fn aws_to_kueue(doc: &Value) -> Translated {
     let mut out = doc.clone();
     let mut notes = vec![
         "Kueue orders offers by priority before submit time and lets a job preempt only where \
-         its cohort could hold it (SPEC 12), so some waits and preemptions can differ from the \
+         its cohort could hold it, so some waits and preemptions can differ from the \
          AWS Batch run."
             .to_string(),
     ];
@@ -318,7 +318,7 @@ pub fn kueue_to_aws(doc: &Value) -> Translated {
             .and_then(Value::as_str)
             .unwrap_or("never");
         if reclaim != "any" {
-            note("AWS Batch always reclaims lent capacity (Kueue reclaim \"any\"): other reclaim and borrow-within-cohort policies are dropped.");
+            note("AWS Batch always reclaims lent capacity (Kueue's reclaimWithinCohort: Any): other reclaim and borrow-within-cohort policies are dropped.");
         }
         if m.remove("weight").is_some() {
             note("Fair-sharing weights have no AWS Batch equivalent: dropped.");
