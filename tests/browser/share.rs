@@ -398,12 +398,26 @@ fn occupancy_svg_names_every_share() {
 fn scenario_files_are_checked_before_opening() {
     assert!(check_scenario(SMALL).is_ok());
     let not_json = check_scenario("{\"format\": ").unwrap_err();
-    assert!(
-        not_json[0].starts_with("the file is not JSON"),
-        "{not_json:?}"
+    assert_eq!(
+        not_json,
+        ["The file is not JSON: it ends before the JSON is complete (line 1, column 11)"]
     );
     let invalid = check_scenario(r#"{"format": "quotalab/v1", "shares": []}"#).unwrap_err();
     assert!(!invalid.is_empty());
+    // The page's words: the editor's places and plain numbers, no JSON path.
+    let big = SMALL.replacen(
+        "\"name\": \"two teams\",",
+        "\"name\": \"two teams\", \"seed\": 100000000000000000000,",
+        1,
+    );
+    assert_ne!(big, SMALL);
+    let big = check_scenario(&big).unwrap_err();
+    assert!(
+        big.iter()
+            .any(|m| m.starts_with("Seed") && m.contains("far too large")),
+        "{big:?}"
+    );
+    assert!(big.iter().all(|m| !m.contains("922")), "{big:?}");
     assert_eq!(files::file_stem(SMALL), "two-teams");
     assert_eq!(files::file_stem("{}"), "scenario");
     assert_eq!(

@@ -1,3 +1,8 @@
+//! What a digest costs to carry to the page: runs a scenario file natively, then encodes and
+//! decodes its digest as the engine worker and the page do, with the job rows' and events'
+//! shares apart (docs/PERFORMANCE.md, "Result transfer").
+//!
+//! `cargo run --release -p quotalab-engine-worker --example digest_cost -- SCENARIO.json`
 use quotalab_engine::digest::DigestLimits;
 use quotalab_engine_worker::protocol::{decode_result, encode_result};
 use std::time::Instant;
