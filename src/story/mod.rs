@@ -385,7 +385,16 @@ fn keep_first_in_view(highlights: &[Highlight]) {
         .and_then(|h| h.as_f64())
         .unwrap_or(0.0);
     let r = el.get_bounding_client_rect();
-    if !el.has_attribute(STAND_IN) && (r.bottom() < 0.0 || r.top() > height - 80.0) {
+    // The story card covers the bottom of the view: a place whose top is under it is not
+    // in view either.
+    let card = doc
+        .query_selector(".story-card.open")
+        .ok()
+        .flatten()
+        .map(|c| c.get_bounding_client_rect());
+    let under_card = card
+        .is_some_and(|c| r.left() < c.right() && r.right() > c.left() && r.top() + 24.0 > c.top());
+    if !el.has_attribute(STAND_IN) && (r.bottom() < 0.0 || r.top() > height - 80.0 || under_card) {
         el.scroll_into_view_with_bool(true);
     }
 }
