@@ -145,11 +145,20 @@ pub fn draw(
         .build_cartesian_2d(x0 - pad..x1 + pad, y0..y1)
         .map_err(err)?;
     let (x_span, y_span) = (x1 - x0, y1 - y0);
+    // Fractions read as percentages, as the hover and the table say them.
+    let percent = matches!(metric, Metric::Goodput | Metric::BorrowedShare);
+    let y_tick = |v: &f64| {
+        if percent {
+            format!("{} %", tick_label(*v * 100.0, y_span * 100.0))
+        } else {
+            tick_label(*v, y_span)
+        }
+    };
     chart
         .configure_mesh()
         .light_line_style(WHITE)
         .x_label_formatter(&|v| tick_label(*v, x_span))
-        .y_label_formatter(&|v| tick_label(*v, y_span))
+        .y_label_formatter(&y_tick)
         .label_style(font.clone())
         .axis_desc_style(font)
         .x_desc(setting)

@@ -457,8 +457,11 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             String::new()
         } else if e.running.get() {
             format!("{done} / {total} runs")
+        } else if done < total && e.note.with(Option::is_some) {
+            // The note says why it stopped ("Cancelled after 418 / 1200 runs.").
+            format!("{done} / {total} runs")
         } else if done < total {
-            // Stopped early (Cancel, an edit): not "done".
+            // Stopped early (an edit): not "done".
             format!("{done} / {total} runs, stopped")
         } else {
             format!("{done} / {total} runs, done")

@@ -96,7 +96,7 @@ test('Cancel stops the runs, and an edit of the scenario clears the sweep', asyn
     const at = await progress(page);
     await page.waitForTimeout(800);
     assert.equal(await progress(page), at, 'no result after Cancel');
-    assert.match(at, /^\d+ \/ 4020 runs, stopped$/, 'a cancelled sweep is not "done"');
+    assert.match(at, /^\d+ \/ 4020 runs$/, 'a cancelled sweep is not "done" (the note says why it stopped)');
     assert.match(await page.getByTestId('explore-note').textContent(), /^Cancelled after \d+ \/ 4020 runs\.$/);
     // Run again, then edit the scenario behind the panel (the page's bridge): cleared.
     await page.getByTestId('explore-run').click();
@@ -186,6 +186,37 @@ test('speed: a 40-run sweep of the 5,000-job research preset', async () => {
     await page.screenshot({ path: join(SHOTS, 'explore-research.png') });
     await page.getByTestId('explore-close').click();
     await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
+test('on a 390 px phone the Explore panel fits the screen: no control wider than the dialog, before and after a run', async () => {
+  const { page, problems, close } = await openBrowser('explore-390', { viewport: { width: 390, height: 844 } });
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await openExplore(page);
+    const overflow = () =>
+      page.evaluate(() => {
+        const d = document.querySelector('[data-testid="explore-dialog"]');
+        const box = d.getBoundingClientRect();
+        const wide = [...d.querySelectorAll('select, input, label, button')]
+          .map((e) => [e.dataset.testid ?? e.tagName, e.getBoundingClientRect()])
+          .filter(([, r]) => r.width > 0 && (r.right > box.right + 0.5 || r.left < box.left - 0.5))
+          .map(([n, r]) => `${n} ${Math.round(r.left)}-${Math.round(r.right)}`);
+        return { wide, dialog: [Math.round(box.left), Math.round(box.right)], scroll: d.scrollWidth - d.clientWidth };
+      });
+    let o = await overflow();
+    assert.deepEqual(o.wide, [], `controls inside the dialog ${JSON.stringify(o)}`);
+    assert.ok(o.scroll <= 0, `the dialog does not scroll sideways: ${JSON.stringify(o)}`);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 100, step: 50, seeds: 2, metric: 'goodput' });
+    await page.getByTestId('explore-run').click();
+    await waitDone(page, 6);
+    o = await overflow();
+    assert.deepEqual(o.wide, [], `controls inside the dialog after a run ${JSON.stringify(o)}`);
+    await page.screenshot({ path: join(SHOTS, 'explore-390.png') });
     assert.deepEqual(problems, []);
   } finally {
     await close();
