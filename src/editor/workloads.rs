@@ -106,13 +106,19 @@ fn new_workload(doc: &Value) -> Value {
 /// The workloads section body.
 #[component]
 pub fn WorkloadsFields() -> impl IntoView {
-    let len = list_len(use_ed(), "workloads");
+    let ed = use_ed();
+    let len = list_len(ed, "workloads");
+    let kueue = super::kueue::is_kueue(ed);
     view! {
         <p class="section-note">
             "A workload generates jobs from the scenario's seed; their ids are share-1, share-2, …"
         </p>
         <Messages path=Path::root().key("workloads") />
-        <Rows len=len row=Arc::new(|i| view! { <WorkloadRow index=i /> }.into_any()) />
+        // Rebuilt when the model changes: a row's labels are the model's words.
+        {move || {
+            kueue.track();
+            view! { <Rows len=len row=Arc::new(|i| view! { <WorkloadRow index=i /> }.into_any()) /> }
+        }}
         <AddButton list="workloads" item=new_workload testid="add-workload" text="+ Add workload" />
     }
 }
@@ -144,8 +150,8 @@ fn WorkloadRow(index: usize) -> impl IntoView {
     });
     let head = view! {
         <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
-        <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
-        <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="grow" />
+        <SelectField label=if kueue.get_untracked() { "ClusterQueue" } else { "Share" } path=base.key("share") options=share_options(ed) class="grow" />
+        <SelectField label=if kueue.get_untracked() { "ResourceFlavor" } else { "Instance type" } path=base.key("instance_type") options=type_options(ed) class="grow" />
         <div class="row-actions">
             <RemoveButton path=base.clone() what=what />
         </div>

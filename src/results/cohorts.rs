@@ -167,7 +167,7 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                         <td class="num" data-label="borrowed inst.-h">{format::hours(c.borrowed_h)}</td>
                         <td class="num" data-label="lent inst.-h">{format::hours(c.lent_h)}</td>
                         <td class="num group-start" data-label="reclaims">{format::thousands(c.reclaim as f64)}</td>
-                        <td class="num" data-label="in-share">{format::thousands(c.in_share as f64)}</td>
+                        <td class="num" data-label="within ClusterQueue">{format::thousands(c.in_share as f64)}</td>
                         <td class="num" data-label="while borrowing">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
                         <td class="num" data-label="fair sharing">{format::thousands(c.fair_sharing as f64)}</td>
                     </tr>
@@ -190,7 +190,7 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                             <th scope="col" class="num" title="borrowed from its parent">"borrowed"</th>
                             <th scope="col" class="num" title="lent to its parent">"lent"</th>
                             <th scope="col" class="num group-start">"reclaim"</th>
-                            <th scope="col" class="num">"in\u{2011}share"</th>
+                            <th scope="col" class="num" title="within its ClusterQueue (withinClusterQueue)">"within CQ"</th>
                             <th scope="col" class="num" title="reclaim while borrowing (borrowWithinCohort)">"borrowing"</th>
                             <th scope="col" class="num" title="fair sharing">"fair share"</th>
                         </tr>

@@ -7,6 +7,26 @@
 use quotalab_engine::{Bound, Kind, Problem};
 use serde_json::Value;
 
+/// The model's word for a share, for headings and labels: Kueue's "ClusterQueue", else
+/// "Share".
+pub fn share_word(kueue: bool) -> &'static str {
+    if kueue {
+        "ClusterQueue"
+    } else {
+        "Share"
+    }
+}
+
+/// The model's word for a preemption inside a share: Kueue's policy is
+/// `withinClusterQueue`, AWS Batch's `in-share` preemption.
+pub fn in_share_word(kueue: bool) -> &'static str {
+    if kueue {
+        "within ClusterQueue"
+    } else {
+        "in-share"
+    }
+}
+
 /// A label without its unit or hint: "Work (s)" is "Work".
 pub fn field_name(label: &str) -> &str {
     let label = label.trim();

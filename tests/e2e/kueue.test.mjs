@@ -96,11 +96,19 @@ test('the model switch turns the AWS walkthrough into ClusterQueues, and undo tu
   const flavorChoices = await page.$$eval('select option', (os) => os.map((o) => o.textContent));
   assert.ok(!flavorChoices.some((t) => /ml\.p5\.48xlarge|ml\.trn1/.test(t)), 'no AWS catalogue flavors');
   assert.ok(flavorChoices.some((t) => /LessThanOrEqualToFinalShare/.test(t)), 'Kueue strategy names');
+  // The cards that existed before the switch speak Kueue too, and so do the results.
+  assert.equal(await page.getByLabel('Share name', { exact: true }).count(), 0, 'no "Share name" left');
+  assert.equal(await page.getByLabel('ClusterQueue name', { exact: true }).count(), 3);
+  assert.ok((await page.getByLabel(/^Capacity \(quota units\)/).count()) >= 1, 'a flavor\'s capacity in quota units');
+  assert.match(await page.locator('table.events thead').textContent(), /ClusterQueue/);
+  assert.match(await page.getByTestId('chart-timeline').textContent(), /preempted: within ClusterQueue/);
+  assert.doesNotMatch(await page.getByTestId('chart-timeline').textContent(), /in-share|coloured by share/);
   await page.getByRole('button', { name: /Undo/ }).click();
   await page.waitForFunction(() => document.querySelector('[data-testid="cohort-tree-card"]') === null);
   // Issue #34.5: the notice about the switch goes with it.
   assert.equal(await page.getByTestId('share-notice').count(), 0, 'the switch notice is gone after Undo');
   assert.equal(await page.getByTestId('share-strategy').count(), 3, 'AWS fields are back');
+  assert.equal(await page.getByLabel('Share name', { exact: true }).count(), 3, 'and the AWS words');
   await page.waitForFunction((b) => document.querySelector('table.summary tbody')?.textContent === b, before, { timeout: 60_000 });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });

@@ -152,7 +152,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
                     <caption class="visually-hidden">"Checkpoint advice per quota share"</caption>
                     <thead>
                         <tr>
-                            <th scope="col">"Share"</th>
+                            <th scope="col">{crate::ui::words::share_word(d.kueue.is_some())}</th>
                             <th scope="col" class="num">"Preempted"</th>
                             <th scope="col" class="num">"Interval now"</th>
                             <th scope="col" class="num">"Young/Daly"</th>

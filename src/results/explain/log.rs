@@ -153,6 +153,7 @@ fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoV
 #[component]
 pub fn EventLog() -> impl IntoView {
     let digest = digest();
+    let kueue = Memo::new(move |_| digest.with(|d| d.as_ref().is_some_and(|d| d.kueue.is_some())));
     let select = selected_job();
     let share = RwSignal::new(String::new());
     let kind = RwSignal::new(None::<EventKind>);
@@ -279,13 +280,13 @@ pub fn EventLog() -> impl IntoView {
             </p>
             <div class="event-filters">
                 <label>
-                    "Share "
+                    {move || format!("{} ", crate::ui::words::share_word(kueue.get()))}
                     <select
                         data-testid="event-filter-share"
                         on:change=move |ev| share.set(event_target_value(&ev))
                     >
                         <option value="" prop:selected=move || share.get().is_empty()>
-                            "All shares"
+                            {move || if kueue.get() { "All ClusterQueues" } else { "All shares" }}
                         </option>
                         {share_options}
                     </select>
@@ -320,7 +321,7 @@ pub fn EventLog() -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col" class="num">"Time"</th>
-                            <th scope="col">"Share"</th>
+                            <th scope="col">{move || crate::ui::words::share_word(kueue.get())}</th>
                             <th scope="col">"Job"</th>
                             <th scope="col">"Event"</th>
                             <th scope="col">"What happened"</th>

@@ -75,11 +75,13 @@ pub fn Timeline(
         let l = model.get();
         (!l.note.is_empty()).then(|| view! { <p class="chart-note">{l.note.clone()}</p> })
     };
+    let kueue = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
+    let by = move || if kueue.get() { "ClusterQueue" } else { "share" };
     view! {
         <div class="timeline-layout">
             <figure class="chart timeline" data-testid="chart-timeline">
                 <figcaption>
-                    "Each job over time, coloured by share: solid while running, lighter while starting up, hatched during a grace period, faint while waiting. Click or drag on the chart to move the time cursor (arrow keys step through events when it has focus)."
+                    {move || format!("Each job over time, coloured by {}: solid while running, lighter while starting up, hatched during a grace period, faint while waiting. Click or drag on the chart to move the time cursor (arrow keys step through events when it has focus).", by())}
                 </figcaption>
                 {canvas}
                 <ul class="legend key-legend" aria-label="Legend">
@@ -88,9 +90,9 @@ pub fn Timeline(
                     <li><span class="key key-grace-bar" aria-hidden="true"></span>"grace period"</li>
                     <li><span class="key key-wait" aria-hidden="true"></span>"waiting"</li>
                     <li><span class="glyph glyph-reclaim" aria-hidden="true">"▼"</span>"preempted: reclaim"</li>
-                    <li><span class="glyph glyph-inshare" aria-hidden="true">"✕"</span>"preempted: in-share"</li>
+                    <li><span class="glyph glyph-inshare" aria-hidden="true">"✕"</span>{move || format!("preempted: {}", crate::ui::words::in_share_word(kueue.get()))}</li>
                     <li><span class="glyph glyph-priority" aria-hidden="true">"◇"</span>"priority changed"</li>
-                    <li><span class="glyph glyph-update" aria-hidden="true">"┆"</span>"share updated"</li>
+                    <li><span class="glyph glyph-update" aria-hidden="true">"┆"</span>{move || format!("{} updated", by())}</li>
                 </ul>
                 {move || crate::charts::share_legend(&digest.get())}
                 {note}

@@ -80,7 +80,7 @@ fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
         <table class="state-counts">
             <thead>
                 <tr>
-                    <th scope="col">"Share"</th>
+                    <th scope="col">{crate::ui::words::share_word(d.kueue.is_some())}</th>
                     <th scope="col" class="num" title="jobs holding instances">"jobs"</th>
                     <th scope="col" class="num" title="instances held">"inst."</th>
                     <th scope="col" class="num" title="admitted, waiting for their instances">"adm."</th>
