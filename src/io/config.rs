@@ -543,7 +543,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         {dialog::field(
                             "Cluster",
                             None,
-                            "--cluster: the HyperPod cluster's ARN or id, when the files name several".into(),
+                            "the HyperPod cluster's ARN or id, when the files name several".into(),
                             text_input("config-cluster", Some("arn:aws:sagemaker:…:cluster/abc123"), queue),
                         )}
                     </Show>
@@ -551,14 +551,14 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         {dialog::field(
                             "Counted resource",
                             None,
-                            "--resource: other resources are dropped, with a warning".into(),
+                            "other resources are dropped, with a warning".into(),
                             text_input("config-resource", None, resource),
                         )}
                         {dialog::field(
                             "Flavor map",
                             None,
-                            "--flavor-map: flavors as catalogue instance types (else 1 GPU per instance)".into(),
-                            text_input("config-flavor-map", Some("a100=ml.p4d.24xlarge,h100=ml.p5.48xlarge"), flavor_map),
+                            "flavors as catalogue instance types, comma-separated (else 1 GPU per instance)".into(),
+                            text_input("config-flavor-map", Some("a100=ml.p4d.24xlarge"), flavor_map),
                         )}
                     </Show>
                     <label class="trace-field config-keep">

@@ -240,7 +240,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                             prop:value=move || seeds.get() on:input=move |ev| seeds.set(event_target_value(&ev)) />
                     })}
                     {dialog::field("Rules", None, "optional, comma-separated: deadline_misses>0, completion_p90>+10%".into(), view! {
-                        <input type="text" spellcheck="false" data-testid="review-rules-input" placeholder="deadline_misses>0, completion_p90>+10%"
+                        <input type="text" spellcheck="false" data-testid="review-rules-input" placeholder="deadline_misses>0"
                             prop:value=move || rules.get() on:change=move |ev| rules.set(event_target_value(&ev)) />
                     })}
                 </fieldset>
