@@ -196,7 +196,11 @@ fn write(
         .text(&format!(
             "{} · {} · {} · simulated to {}",
             inputs.model,
-            format::count_of(d.shares.len() as u64, "share", "shares"),
+            if d.kueue.is_some() {
+                format::count_of(d.shares.len() as u64, "ClusterQueue", "ClusterQueues")
+            } else {
+                format::count_of(d.shares.len() as u64, "share", "shares")
+            },
             format::count_of(d.totals.submitted, "job", "jobs"),
             format::TimeScale::for_span(d.end_s).at(d.end_s)
         ))
@@ -369,7 +373,11 @@ struct Group {
 fn summary_groups(kueue: bool) -> [Group; 3] {
     let mut preemptions: Vec<Column> = vec![
         ("reclaims", |s| count(s.reclaim)),
-        ("in-share preempts", |s| count(s.in_share)),
+        if kueue {
+            ("within-ClusterQueue preempts", |s| count(s.in_share))
+        } else {
+            ("in-share preempts", |s| count(s.in_share))
+        },
     ];
     if kueue {
         preemptions.extend::<[Column; 3]>([
@@ -406,9 +414,13 @@ fn summary_groups(kueue: bool) -> [Group; 3] {
         Group {
             id: "summary-hours",
             title: "Instance-hours",
-            note: "Entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time.",
+            note: if kueue {
+                "Nominal is nominalQuota × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time."
+            } else {
+                "Entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time."
+            },
             columns: vec![
-                ("entitled", |s| format::hours(s.entitled_h)),
+                (if kueue { "nominal" } else { "entitled" }, |s| format::hours(s.entitled_h)),
                 ("own", |s| format::hours(s.own_h)),
                 ("borrowed", |s| format::hours(s.borrowed_h)),
                 ("lent", |s| format::hours(s.lent_h)),
@@ -423,7 +435,7 @@ fn summary_groups(kueue: bool) -> [Group; 3] {
             id: "summary-preemptions",
             title: "Preemptions and cost",
             note: if kueue {
-                "Preemptions by cause: reclaim (another queue took back quota it had lent), in-share (a higher-priority job of the same queue), while borrowing (by a job of another queue while this one borrowed) and fair sharing; preemptor waits: its jobs' waits for their victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
+                "Preemptions by cause: reclaim (another queue took back quota it had lent), within ClusterQueue (a higher-priority job of the same queue), while borrowing (by a job of another queue while this one borrowed) and fair sharing; preemptor waits: its jobs' waits for their victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Cost (held): what the instances the queue's jobs held cost; reserved cost: what its nominal quota costs, used or not."
             } else {
                 "Preemptions by cause: reclaim (another share took back capacity it had lent) and in-share (a higher-priority job of the same share). Cost (held): what the instances the share's jobs held cost; reserved cost: what its entitlement costs, used or not."
             },
@@ -439,18 +451,30 @@ fn summary_section(h: &mut Html, d: &Digest) {
             .raw("\n</section>\n");
         return;
     }
+    let kueue = d.kueue.is_some();
     h.el(
         "p",
         "note",
-        "Each share over the whole run, in three tables.",
+        if kueue {
+            "Each ClusterQueue over the whole run, in three tables."
+        } else {
+            "Each share over the whole run, in three tables."
+        },
     )
     .raw("\n");
-    for g in summary_groups(d.kueue.is_some()) {
+    let (unit, all) = if kueue {
+        ("ClusterQueue", "All ClusterQueues")
+    } else {
+        ("share", "All shares")
+    };
+    for g in summary_groups(kueue) {
         h.raw("<div class=\"table-group\" id=\"")
             .raw(g.id)
             .raw("\">")
             .el("h3", "", g.title)
-            .raw("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th scope=\"col\">share</th>");
+            .raw("<div class=\"scroll\"><table class=\"summary\"><thead><tr><th scope=\"col\">")
+            .text(unit)
+            .raw("</th>");
         for (head, _) in &g.columns {
             h.el("th", "", head);
         }
@@ -467,7 +491,9 @@ fn summary_section(h: &mut Html, d: &Digest) {
             h.raw("</tr>\n");
         }
         if let Some(t) = totals {
-            h.raw("<tr class=\"totals\"><th scope=\"row\">All shares</th>");
+            h.raw("<tr class=\"totals\"><th scope=\"row\">")
+                .text(all)
+                .raw("</th>");
             for (_, cell) in &g.columns {
                 h.el("td", "", &cell(t));
             }
@@ -1145,8 +1171,21 @@ mod tests {
                 "fair-sharing preemptions named"
             );
         }
-        // The AWS report has none of it.
-        assert!(!report(PRESET).unwrap().contains("<section id=\"kueue\">"));
+        // The summary speaks Kueue: ClusterQueues, nominal, within ClusterQueue.
+        let at = html.find("<section id=\"summary\">").unwrap();
+        let summary = &html[at..at + html[at..].find("</section>").unwrap()];
+        assert!(summary.contains("<th scope=\"col\">ClusterQueue</th>"), "{summary}");
+        assert!(summary.contains("All ClusterQueues"));
+        assert!(summary.contains("within-ClusterQueue preempts"));
+        assert!(summary.contains(">nominal<"));
+        for aws in ["All shares", "in-share", ">entitled<", ">share<"] {
+            assert!(!summary.contains(aws), "{aws} in the Kueue summary");
+        }
+        assert!(html.contains(" ClusterQueues · "), "the meta line counts ClusterQueues");
+        // The AWS report has none of it, and keeps its own words.
+        let aws = report(PRESET).unwrap();
+        assert!(!aws.contains("<section id=\"kueue\">"));
+        assert!(aws.contains("All shares") && aws.contains("in-share preempts"));
     }
 
     #[test]

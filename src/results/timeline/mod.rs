@@ -62,6 +62,10 @@ pub fn Timeline(
         },
         |_, _| true,
     );
+    // The layout's note, as the last drawing left it: the layout (a sort of every job row and
+    // a pass over every segment) is made only when the chart draws, so a result whose
+    // timeline is out of view costs none of it.
+    let note_text = RwSignal::new(String::new());
     let canvas = chart_canvas(
         CanvasOpts {
             class: "chart-canvas timeline-canvas",
@@ -69,11 +73,16 @@ pub fn Timeline(
             cursor: Some(cursor),
             steps: Some(steps.into()),
         },
-        move |c, size| draw_timeline(c, size, &digest.get(), &model.get()),
+        move |c, size| {
+            let m = model.get();
+            if note_text.with_untracked(|n| *n != m.note) {
+                note_text.set(m.note.clone());
+            }
+            draw_timeline(c, size, &digest.get(), &m)
+        },
     );
     let note = move || {
-        let l = model.get();
-        (!l.note.is_empty()).then(|| view! { <p class="chart-note">{l.note.clone()}</p> })
+        note_text.with(|n| (!n.is_empty()).then(|| view! { <p class="chart-note">{n.clone()}</p> }))
     };
     let kueue = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
     let by = move || if kueue.get() { "ClusterQueue" } else { "share" };
