@@ -223,6 +223,17 @@ pub fn JobContractFields(base: Path) -> impl IntoView {
 /// One text of an agreement (plain text, at most 2,000 characters: the validator says so).
 #[component]
 fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
+    long_text(path, label, "field text", "agreement-text")
+}
+
+/// A free text of several lines at `path` (blank removes the key): an agreement's texts,
+/// the scenario's description.
+pub fn long_text(
+    path: Path,
+    label: &'static str,
+    class: &'static str,
+    testid: &'static str,
+) -> impl IntoView {
     let f = bind(&path, label);
     let (ed, value, control) = (f.ed, f.value, f.control());
     let on_input = move |ev| {
@@ -231,12 +242,12 @@ fn AgreementText(path: Path, label: &'static str) -> impl IntoView {
             path.set(doc, (!text.is_empty()).then_some(Value::String(text)))
         });
     };
-    Shell::of(f, "field text", label).around(view! {
+    Shell::of(f, class, label).around(view! {
         <textarea
             {..control}
             rows="2"
             spellcheck="true"
-            data-testid="agreement-text"
+            data-testid=testid
             prop:value=move || json::display(value.get().as_ref())
             on:input=on_input
         ></textarea>

@@ -27,7 +27,7 @@ pub fn GeneralFields() -> impl IntoView {
         <div class="grid-fields">
             <super::kueue::ModelField />
             <TextField label="Name" path=root.key("name") optional=true class="wide" />
-            <TextField label="Description" path=root.key("description") optional=true class="wide" />
+            {super::contract::long_text(root.key("description"), "Description", "field text wide", "description")}
             <NumField label="Seed (workload draws)" path=root.key("seed") integer=true placeholder="0" />
             <NumField
                 label="Horizon (s)"

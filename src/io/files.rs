@@ -615,7 +615,7 @@ pub fn export_result(
     if kind == ResultFile::Jobs && (d.jobs.len() as u64) < d.job_count {
         app.notice.set(Some(Notice::info(
             format!(
-                "The jobs file holds {} of the run's {} jobs: those in the page's events and the first others (the page keeps at most that many). Results (JSON) in the Files menu has every job.",
+                "The jobs file holds {} of the run's {} jobs: those in the page's events and the first others (the page keeps at most that many). “Export results (JSON)” in the Files menu has every job.",
                 format::count(d.jobs.len()),
                 format::count(d.job_count as usize)
             ),
@@ -895,12 +895,13 @@ pub fn FilesMenu() -> impl IntoView {
                     || None,
                     move || tool(Tool::History),
                 )}
-                {config_item("AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
-                {config_item("AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
-                {config_item("Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
+                <p class="menu-group" aria-hidden="true">"Export the configuration"</p>
+                {config_item("Export as AWS Batch (JSON)", "export-aws-json", OutFormat::AwsJson)}
+                {config_item("Export as AWS Batch (CLI script)", "export-aws-script", OutFormat::AwsScript)}
+                {config_item("Export as Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 {menu_item(
                     button,
-                    "Kueue: only the changes (merge patches)",
+                    "Export only the changes, as Kueue merge patches",
                     "export-kueue-patch".into(),
                     move || invalid() || !imported_from_kueue(),
                     move || (!imported_from_kueue()).then_some("Only for a scenario imported from Kueue files: it patches the objects it was read from"),
@@ -910,10 +911,10 @@ pub fn FilesMenu() -> impl IntoView {
                 {menu_item(button, "Export report (HTML)", "export-report-html".into(), invalid, || None, move || {
                     tool(Tool::Report)
                 })}
-                {result_item("Results (JSON)", "export-result-json", ResultFile::Json)}
-                {result_item("Summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
-                {result_item("Jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}
-                {result_item("Events (CSV)", "export-events-csv", ResultFile::Events)}
+                {result_item("Export results (JSON)", "export-result-json", ResultFile::Json)}
+                {result_item("Export summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
+                {result_item("Export jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}
+                {result_item("Export events (CSV)", "export-events-csv", ResultFile::Events)}
                 <p class="menu-group" aria-hidden="true">"Charts"</p>
                 {chart_items}
                 {result_item("Occupancy (SVG)", "export-occupancy-svg", ResultFile::OccupancySvg)}

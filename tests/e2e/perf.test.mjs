@@ -298,6 +298,6 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
   assert.equal(rows, 100_000, 'the jobs file holds the rows the page keeps');
   const notice = page.getByTestId('share-notice');
   await notice.waitFor();
-  assert.match(await notice.innerText(), /The jobs file holds 100,000 of the run's 120,000 jobs.*Results \(JSON\) in the Files menu has every job/s);
+  assert.match(await notice.innerText(), /The jobs file holds 100,000 of the run's 120,000 jobs.*“Export results \(JSON\)” in the Files menu has every job/s);
   assertNoProblems(problems);
 });

@@ -1174,14 +1174,20 @@ mod tests {
         // The summary speaks Kueue: ClusterQueues, nominal, within ClusterQueue.
         let at = html.find("<section id=\"summary\">").unwrap();
         let summary = &html[at..at + html[at..].find("</section>").unwrap()];
-        assert!(summary.contains("<th scope=\"col\">ClusterQueue</th>"), "{summary}");
+        assert!(
+            summary.contains("<th scope=\"col\">ClusterQueue</th>"),
+            "{summary}"
+        );
         assert!(summary.contains("All ClusterQueues"));
         assert!(summary.contains("within-ClusterQueue preempts"));
         assert!(summary.contains(">nominal<"));
         for aws in ["All shares", "in-share", ">entitled<", ">share<"] {
             assert!(!summary.contains(aws), "{aws} in the Kueue summary");
         }
-        assert!(html.contains(" ClusterQueues · "), "the meta line counts ClusterQueues");
+        assert!(
+            html.contains(" ClusterQueues · "),
+            "the meta line counts ClusterQueues"
+        );
         // The AWS report has none of it, and keeps its own words.
         let aws = report(PRESET).unwrap();
         assert!(!aws.contains("<section id=\"kueue\">"));

@@ -23,6 +23,8 @@ pub fn advice_sentence(a: &ShareAdvice) -> String {
     let (Some(mtbi), Some(yd)) = (a.mtbi_s, a.young_daly) else {
         return format!("{name} was never preempted: checkpoints guard against nothing here.");
     };
+    // Under what the sentence shows (0.00 instance-hours): said as "no work".
+    let nothing_lost = a.observed_lost_h < 0.005;
     let every = format!(
         "{name} was interrupted once every {} of running",
         format::duration(mtbi)
@@ -46,9 +48,18 @@ pub fn advice_sentence(a: &ShareAdvice) -> String {
             "{every} and lost {} of work without checkpoints: {best}. Checkpointing pays.",
             ih(a.observed_lost_h)
         ),
+        Verdict::NotWorthIt if nothing_lost => format!(
+            "{every} but lost no work without checkpoints; even at the best interval, {best}. Checkpoints would not pay here."
+        ),
         Verdict::NotWorthIt => format!(
             "{every} but lost only {} of work without checkpoints; even at the best interval, {best}. Checkpoints would not pay here.",
             ih(a.observed_lost_h)
+        ),
+        Verdict::ProtectedOnPreemption if nothing_lost => format!(
+            "{every}, yet lost no work (the model expects {} at its {} interval): its jobs save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
+            ih(conf.map_or(0.0, |c| c.lost_h)),
+            interval(a.configured_interval_s),
+            ih(a.observed_checkpoint_h)
         ),
         Verdict::ProtectedOnPreemption => format!(
             "{every}, yet lost only {} of work (the model expects {} at its {} interval): its jobs save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
