@@ -367,8 +367,8 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     let name = u.name.clone();
                     let what = match (u.jobs, u.workloads) {
                         (j, 0) => format!("{j} job{}", if j == 1 { "" } else { "s" }),
-                        (0, w) => format!("{w} workload{}", if w == 1 { "" } else { "s" }),
-                        (j, w) => format!("{j} job{} and {w} workload{}", if j == 1 { "" } else { "s" }, if w == 1 { "" } else { "s" }),
+                        (0, w) => format!("{w} workload mix{}", if w == 1 { "" } else { "es" }),
+                        (j, w) => format!("{j} job{} and {w} workload mix{}", if j == 1 { "" } else { "s" }, if w == 1 { "" } else { "es" }),
                     };
                     let current = {
                         let name = name.clone();

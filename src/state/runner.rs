@@ -74,6 +74,16 @@ struct Inflight {
     sent_at: f64,
 }
 
+/// A worker run's result, decoded, waiting to be shown ([`AppState::land`]).
+struct Landed {
+    run: Inflight,
+    digest: Box<Digest>,
+    warnings: Vec<Problem>,
+    timing: crate::worker::Timing,
+    handled_at: f64,
+    decode_ms: f64,
+}
+
 fn set_if_changed<T: PartialEq + Send + Sync + 'static>(signal: RwSignal<T>, value: T) {
     if signal.with_untracked(|v| *v != value) {
         signal.set(value);
@@ -278,6 +288,47 @@ impl AppState {
         }
     }
 
+    /// Shows a worker run's decoded result. A newer run started since (while the result
+    /// waited for its task) keeps its status: the result shows as the one before it.
+    fn land(&self, l: Landed) {
+        let Landed {
+            run,
+            digest,
+            warnings,
+            timing,
+            handled_at,
+            decode_ms,
+        } = l;
+        let millis = now_ms() - run.started_ms;
+        let newer = self.runner.with_value(|r| r.inflight.is_some());
+        set_if_changed(self.problems, Vec::new());
+        set_if_changed(self.warnings, warnings);
+        self.outcome.set(Some(RunOutcome {
+            digest: Arc::new(*digest),
+            millis,
+        }));
+        if !newer {
+            set_if_changed(
+                self.status,
+                if run.revision == self.revision() {
+                    RunStatus::Current
+                } else {
+                    RunStatus::Pending
+                },
+            );
+        }
+        self.finish_stats(millis, Some((timing.compute_ms, timing.phases, decode_ms)));
+        let hops = [
+            timing.received_at - run.sent_at,
+            handled_at - timing.posted_at,
+        ];
+        self.run_stats.update(|s| {
+            s.hops_ms = hops;
+            s.reused = timing.reused;
+        });
+        measure("quotalab-run", "quotalab-run-start");
+    }
+
     /// Shows page run number `run` (of the scenario at `revision`), unless a newer page run
     /// is already shown; stale if the scenario changed since.
     fn show(&self, run: u64, revision: u64, outcome: RunOutcome, warnings: Vec<Problem>) {
@@ -352,31 +403,29 @@ impl AppState {
                 let Some(run) = self.current(Some(id), true) else {
                     return;
                 };
-                let millis = now_ms() - run.started_ms;
-                set_if_changed(self.problems, Vec::new());
-                set_if_changed(self.warnings, warnings);
-                self.outcome.set(Some(RunOutcome {
-                    digest: Arc::new(*digest),
-                    millis,
-                }));
-                set_if_changed(
-                    self.status,
-                    if run.revision == self.revision() {
-                        RunStatus::Current
-                    } else {
-                        RunStatus::Pending
-                    },
-                );
-                self.finish_stats(millis, Some((timing.compute_ms, timing.phases, decode_ms)));
-                let hops = [
-                    timing.received_at - run.sent_at,
-                    handled_at - timing.posted_at,
-                ];
-                self.run_stats.update(|s| {
-                    s.hops_ms = hops;
-                    s.reused = timing.reused;
-                });
-                measure("quotalab-run", "quotalab-run-start");
+                let landed = Landed {
+                    run,
+                    digest,
+                    warnings,
+                    timing,
+                    handled_at,
+                    decode_ms,
+                };
+                if decode_ms < SPLIT_AFTER_MS {
+                    self.land(landed);
+                } else {
+                    // A large result: decoding it was this task; drawing it is the next, so
+                    // the page handles input in between and neither task holds it for both.
+                    let state = *self;
+                    set_timeout(
+                        move || {
+                            if state.runner.try_with_value(|_| ()).is_some() {
+                                state.land(landed);
+                            }
+                        },
+                        std::time::Duration::ZERO,
+                    );
+                }
             }
             Reply::Failed { id, message } => {
                 if id.is_some() && self.current(id, true).is_none() {
