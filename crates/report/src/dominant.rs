@@ -78,12 +78,21 @@ pub fn draw_on<DB: DrawingBackend>(
     }
     if infinite {
         let (x, y) = chart.backend_coord(&(x_max, y_top));
-        root.draw_text(
-            "top line: infinite (weight 0, borrowing)",
-            &pen.text(11.5, MUTED, HPos::Right, VPos::Top),
-            (x - pen.ipx(4.0), y + pen.ipx(4.0)),
-        )
+        let note = "top line: infinite (weight 0, borrowing)";
+        let style = pen.text(11.5, MUTED, HPos::Right, VPos::Top);
+        let (right, top) = (x - pen.ipx(4.0), y + pen.ipx(4.0));
+        // On a white ground: the lines at the top would run through the words.
+        let (w, h) = root.estimate_text_size(note, &style).unwrap_or((0, 0));
+        let pad = pen.ipx(3.0);
+        root.draw(&Rectangle::new(
+            [
+                (right - w as i32 - pad, top - pad),
+                (right + pad, top + h as i32 + pad),
+            ],
+            WHITE.mix(0.9).filled(),
+        ))
         .map_err(err)?;
+        root.draw_text(note, &style, (right, top)).map_err(err)?;
     }
     Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
 }

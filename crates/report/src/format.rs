@@ -225,17 +225,15 @@ pub fn duration_tick(s: f64) -> String {
     }
 }
 
-/// US dollars: cents below $100 only (`$0.42`, `$12.50`), whole dollars from there (`$980`,
-/// `$1,234`), so amounts side by side in a column read alike.
+/// US dollars, always to the cent and grouped (`$0.42`, `$980.49`, `$1,189.20`), so amounts
+/// side by side read alike whatever their size.
 pub fn usd(x: f64) -> String {
     if !x.is_finite() {
-        "—".into()
-    } else if x.abs() < 100.0 {
-        format!("${x:.2}")
-    } else {
-        let sign = if x < 0.0 { "-" } else { "" };
-        format!("{sign}${}", thousands(x.abs()))
+        return "—".into();
     }
+    let cents = (x.abs() * 100.0).round() as u64;
+    let sign = if x < 0.0 && cents > 0 { "-" } else { "" };
+    format!("{sign}${}.{:02}", group_digits(cents / 100), cents % 100)
 }
 
 /// [`duration`] (the one rule for durations; kept under this name for dense tables).
@@ -289,9 +287,11 @@ mod number_tests {
         use super::usd;
         assert_eq!(usd(0.42), "$0.42");
         assert_eq!(usd(12.5), "$12.50");
-        assert_eq!(usd(980.49), "$980");
-        assert_eq!(usd(1189.2), "$1,189");
-        assert_eq!(usd(-250.0), "-$250");
+        assert_eq!(usd(980.49), "$980.49");
+        assert_eq!(usd(1189.2), "$1,189.20");
+        assert_eq!(usd(-250.0), "-$250.00");
+        assert_eq!(usd(-0.001), "$0.00");
+        assert_eq!(usd(1_234_567.891), "$1,234,567.89");
     }
 
     #[test]
