@@ -120,11 +120,20 @@ pub fn what_to_do(kind: &Kind, value: Option<&Value>) -> Option<String> {
     })
 }
 
+/// [`what_to_do`] for `p`, except for a number over a machine bound (the kind's range does
+/// not spell those out): that one is "far too large", as [`plain_message`] says.
+fn what_to_do_for(p: &Problem, value: Option<&Value>) -> Option<String> {
+    if plain_message(&p.message).starts_with("is far too large") {
+        return None;
+    }
+    what_to_do(&p.kind, value)
+}
+
 /// The message shown beside the field labelled `label`: "Work: type a number of seconds
 /// greater than 0" (the engine's message when the kind says nothing more).
 pub fn beside(label: &str, p: &Problem, value: Option<&Value>) -> String {
     let name = field_name(label);
-    match what_to_do(&p.kind, value) {
+    match what_to_do_for(p, value) {
         Some(w) if name.is_empty() => capitalized(&w),
         Some(w) => format!("{name}: {w}"),
         // "must be .." and "is .." read as a sentence after the field's name.
@@ -244,11 +253,16 @@ fn group_long_numbers(s: &str) -> String {
                 i += 1;
             }
             let run = &s[start..i];
-            match run.parse::<u64>() {
-                Ok(n) if run.len() >= 5 && !run.starts_with('0') => {
-                    out.push_str(&crate::ui::format::thousands(n as f64));
+            if run.len() >= 5 && !run.starts_with('0') {
+                // Grouped as written, digit for digit (a float would round 2^63 - 1).
+                for (k, c) in run.chars().enumerate() {
+                    if k > 0 && (run.len() - k) % 3 == 0 {
+                        out.push(',');
+                    }
+                    out.push(c);
                 }
-                _ => out.push_str(run),
+            } else {
+                out.push_str(run);
             }
         } else {
             let c = s[i..].chars().next().unwrap_or(' ');
@@ -325,7 +339,7 @@ pub fn place(path: &str) -> String {
 /// A problem no field shows, for the list at the top of the editor: "Explicit job 1,
 /// share: "x" does not exist: pick one of a, b".
 pub fn located(p: &Problem, value: Option<&Value>) -> String {
-    let what = what_to_do(&p.kind, value).unwrap_or_else(|| plain_message(&p.message));
+    let what = what_to_do_for(p, value).unwrap_or_else(|| plain_message(&p.message));
     let at = p.path.to_string();
     if at.is_empty() {
         capitalized(&what)
@@ -342,6 +356,23 @@ mod tests {
     use super::*;
     use quotalab_engine::input::path::Path;
     use serde_json::json;
+
+    #[test]
+    fn a_number_over_a_machine_bound_is_far_too_large() {
+        let text = r#"{"format":"quotalab/v1","name":"x","seed":100000000000000000000,
+            "capacity":{"ml.g5.xlarge":2},
+            "shares":[{"name":"a","limits":{"ml.g5.xlarge":1},"strategy":"LEND"}]}"#;
+        let problems = quotalab_engine::load(text).unwrap_err();
+        let said: Vec<String> = problems.iter().map(|p| located(p, None)).collect();
+        assert_eq!(
+            said,
+            ["Seed: is far too large (got 100,000,000,000,000,000,000)"]
+        );
+        assert_eq!(
+            beside("Seed (workload draws)", &problems[0], None),
+            "Seed is far too large (got 100,000,000,000,000,000,000)"
+        );
+    }
 
     #[test]
     fn places_in_words() {

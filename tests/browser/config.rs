@@ -173,7 +173,7 @@ async fn kueue_is_detected_warned_and_replaces_the_shares_keeping_the_jobs() {
     d.wait_text("[data-testid=config-detected]", "Detected: Kueue YAML")
         .await;
     let summary = d
-        .wait_text("[data-testid=config-summary]", "2 shares")
+        .wait_text("[data-testid=config-summary]", "2 ClusterQueues")
         .await;
     assert!(summary.contains("background, medium"), "{summary}");
     assert!(summary.contains("1 cohort (org)"), "{summary}");

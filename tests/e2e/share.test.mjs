@@ -267,7 +267,9 @@ test('import a scenario file (a bad one changes nothing); Back and Forward follo
   // JSON, but invalid: the validator's problems.
   await writeFile(badPath, JSON.stringify({ format: 'quotalab/v1', capacity: { 'ml.g5.xlarge': -1 }, shares: [] }));
   await page.setInputFiles('[data-testid="import-scenario-input"]', badPath);
-  await page.waitForFunction(() => /capacity/.test(document.querySelector('[data-testid="share-notice"]')?.innerText ?? ''));
+  // In the page's words: the editor's place for the field, no JSON path.
+  await page.waitForFunction(() => /Capacity, ml\.g5\.xlarge: type a whole number/.test(document.querySelector('[data-testid="share-notice"]')?.innerText ?? ''));
+  assert.doesNotMatch(await notice.innerText(), /capacity\.ml|must be >=/);
   assert.equal(await page.locator('[data-testid="json-editor"]').inputValue(), original);
   await shot(page, 'share-4-bad-file');
 
