@@ -1,13 +1,16 @@
 //! A reader of one record of `kubectl get ... -o yaml` (SPEC 16, issue #32): the block
 //! style kubectl prints (sigs.k8s.io/yaml, go-yaml's emitter), read straight into the
-//! `Value` the general YAML parser ([`parse_documents`]) would give, about ten times
-//! faster. It reads only that shape: mappings and sequences in block style (a sequence at
-//! its key's column or indented), plain, single- and double-quoted scalars (over several
-//! lines too, as go-yaml wraps long strings), literal and folded block scalars, `{}` and
-//! `[]`, comments. Anything else (anchors, aliases, tags, flow collections with content,
-//! complex or duplicate keys, tabs, odd indentation, a nesting deeper than
-//! [`MAX_DEPTH`]...) gives `None`, and the caller reads the record with the general
-//! parser: the results are the same, never merely close (`tests` compare them).
+//! `Value` the general YAML parser ([`parse_documents`]) would give, several times faster
+//! (docs/PERFORMANCE.md). It reads only that shape: mappings and sequences in block style
+//! (a sequence at its key's column or indented), plain, single- and double-quoted scalars
+//! (over several lines too, as go-yaml wraps long strings), literal block scalars and
+//! folded ones without more-indented lines, `{}` and `[]`, comments. Anything else
+//! (anchors, aliases, tags, flow collections with content, complex, null or duplicate keys,
+//! tabs, odd indentation, a nesting deeper than [`MAX_DEPTH`]...) gives `None`, and the
+//! caller reads the record with the general parser: the results are the same, never
+//! merely close (`tests` compare them). The history keeps only what its Kueue reader reads
+//! of a record ([`record_kept`], the rules of a JSON List's items): the rest is read, so
+//! that it falls back as the whole record would, but not built.
 //!
 //! Plain scalars are typed as serde-saphyr types them (YAML 1.2 core, strict booleans):
 //! `true`/`True`/`TRUE` and the `false`s, `null`/`Null`/`NULL`/`~`, decimal integers are
@@ -21,10 +24,9 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Number, Value};
 
-use super::stream::kept::{Rule, ALL};
-use super::stream::line_end;
+use super::kept::{Rule, ALL};
 use crate::config::kueue::parse_documents;
-use crate::config::MAX_FILE_BYTES;
+use crate::config::{line_end, MAX_FILE_BYTES};
 
 /// Deeper records go to the general parser (its budget is 48 levels).
 pub(crate) const MAX_DEPTH: usize = 32;
@@ -34,15 +36,9 @@ const MAX_NODES: usize = 400_000;
 const MAX_KEY_BYTES: usize = 512;
 
 /// One record (a List's item, its `- ` turned into a space) as [`parse_documents`] reads
-/// it, when it is a mapping in the shape this reader knows; `None` otherwise.
-#[cfg(test)]
-pub(crate) fn record(text: &str) -> Option<Value> {
-    record_kept(text, &ALL)
-}
-
-/// As [`record`], keeping only what `keep` names (as `stream::kept` keeps of a JSON
-/// record); the rest is read all the same (so that it falls back as the whole would), not
-/// built.
+/// it, when it is a mapping in the shape this reader knows (`None` otherwise), keeping only
+/// what `keep` names (`&ALL`: everything); the rest is read all the same (so that it falls
+/// back as the whole would), not built.
 pub(crate) fn record_kept(text: &str, keep: &'static Rule) -> Option<Value> {
     if text.len() > MAX_FILE_BYTES || !text.ends_with('\n') || !printable(text.as_bytes()) {
         return None;
@@ -226,7 +222,7 @@ impl<'a> R<'a> {
         }
         self.node(1)?;
         let start = self.entries.len();
-        // The keys of a mapping not kept, for duplicates (a set once there are many).
+        // The keys not kept, for duplicates (a set once there are many).
         let mut seen: Vec<Cow<'a, str>> = Vec::new();
         let mut many: HashSet<Cow<'a, str>> = HashSet::new();
         while let Some(l) = self.peek() {
@@ -238,8 +234,9 @@ impl<'a> R<'a> {
             }
             let (k, after) = self.key(l)?;
             self.node(2)?;
-            let v = self.after_key(l, after, col, depth, field_rule(keep, &k))?;
-            if keep.is_some() {
+            let rule = field_rule(keep, &k);
+            let v = self.after_key(l, after, col, depth, rule)?;
+            if rule.is_some() {
                 self.entries.push((k.into_owned(), v));
             } else if seen.len() < 16 {
                 if seen.contains(&k) {
@@ -821,10 +818,16 @@ fn escape(b: &[u8], t: &str, j: usize, out: &mut String) -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::super::kept::{KueueRecord, RECORD};
     use super::*;
     use crate::config::yaml_out;
     use proptest::prelude::*;
     use serde_json::json;
+
+    /// The whole record.
+    fn record(text: &str) -> Option<Value> {
+        record_kept(text, &ALL)
+    }
 
     /// The general parser's reading of a one-document text.
     fn general(text: &str) -> Option<Value> {
@@ -852,13 +855,23 @@ mod tests {
     }
 
     /// Never read differently: either left to the general parser or the same value.
+    /// And what the history keeps of a record (`stream::kept::RECORD`) is what it keeps of
+    /// the general parser's value, and falls back as the whole does.
     fn never_differs(text: &str) -> Result<bool, TestCaseError> {
+        let kept = record_kept(text, &RECORD);
         match record(text) {
-            None => Ok(false),
+            None => {
+                prop_assert_eq!(kept, None, "{:?}", text);
+                Ok(false)
+            }
             Some(fast) => {
                 let slow = general(text);
                 prop_assert_eq!(Some(&fast), slow.as_ref(), "{:?}", text);
-                prop_assert_eq!(fast.to_string(), slow.unwrap().to_string());
+                let slow = slow.unwrap();
+                prop_assert_eq!(fast.to_string(), slow.to_string());
+                let want = serde_json::from_value::<KueueRecord>(slow).unwrap().0;
+                let kept = kept.unwrap_or_else(|| panic!("kept fell back: {text:?}"));
+                prop_assert_eq!(kept.to_string(), want.to_string(), "{:?}", text);
                 Ok(true)
             }
         }
@@ -1194,16 +1207,40 @@ mod tests {
             r.finish();
             assert!(r.records() >= 7, "{name}: {}", r.records());
             assert_eq!(r.yaml_fallbacks(), 0, "{name}");
-            // And each item is the general parser's value.
+            // And each item, as the reader cuts it, is the general parser's value, and the
+            // general parser's item in the whole List.
             let all = general(&text).unwrap();
-            for item in all["items"].as_array().unwrap() {
-                let mut one = String::new();
-                yaml_out::document(&mut one, &json!({ "items": [item] }));
-                let body = one.split_once("items:\n").unwrap().1;
-                let rec = format!(" {}", &body[1..]);
-                assert_eq!(same(&rec), *item);
+            let items = all["items"].as_array().unwrap();
+            let texts = item_texts(&text);
+            assert_eq!(texts.len(), items.len());
+            for (t, item) in texts.iter().zip(items) {
+                assert_eq!(same(t), *item);
+                let kept = record_kept(t, &RECORD).unwrap();
+                let want = serde_json::from_value::<KueueRecord>(item.clone())
+                    .unwrap()
+                    .0;
+                assert_eq!(kept.to_string(), want.to_string());
+                assert!(kept.to_string().len() < item.to_string().len());
             }
         }
+    }
+
+    /// The items of a List printed at column 0, each as the history reader cuts it.
+    fn item_texts(text: &str) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut inside = false;
+        for line in text.split_inclusive('\n') {
+            if line.starts_with("items:") {
+                inside = true;
+            } else if inside && line.starts_with('-') {
+                out.push(format!(" {}", &line[1..]));
+            } else if inside && line.starts_with([' ', '#', '\n']) {
+                out.last_mut().unwrap().push_str(line);
+            } else {
+                inside = false;
+            }
+        }
+        out
     }
 
     /// `n` items of the fixture as `history_gen` prints a List (JSON-quoted strings).
@@ -1333,6 +1370,11 @@ mod tests {
         prop_oneof![
             3 => "[a-z][a-zA-Z0-9]{0,6}",
             1 => prop::sample::select(vec!["nvidia.com/gpu", "app.kubernetes.io/name", "kubectl.kubernetes.io/last-applied-configuration"]).prop_map(str::to_string),
+            // The fields the history keeps of a record, or not.
+            3 => prop::sample::select(vec![
+                "metadata", "spec", "status", "name", "namespace", "creationTimestamp", "labels",
+                "podSets", "template", "containers", "initContainers", "resources", "requests",
+            ]).prop_map(str::to_string),
             1 => tricky_string(),
         ]
     }
@@ -1502,8 +1544,12 @@ mod tests {
             let lines: Vec<&str> = s.split('\n').collect();
             match self.pick(4) {
                 // Literal, when the lines allow it.
+                // (Not with a line of spaces alone: this reader leaves those to the parser.)
                 0 if s.contains('\n')
                     && !s.trim_matches('\n').is_empty()
+                    && !s
+                        .split('\n')
+                        .any(|l| !l.is_empty() && l.trim_matches(' ').is_empty())
                     && !s.trim_start_matches('\n').starts_with(' ')
                     && !s.contains('\t') =>
                 {

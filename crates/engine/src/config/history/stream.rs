@@ -22,9 +22,11 @@
 
 use serde_json::{Map, Value};
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::kept;
 use super::{aws, kueue, Collected, HistoryFormat};
 use crate::config::kueue::parse_documents;
-use crate::config::{join, Sink, MAX_FILE_BYTES};
+use crate::config::{join, line_end, Sink, MAX_FILE_BYTES};
 
 /// The most text a history file may hold (2 GiB).
 pub const MAX_HISTORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
@@ -1053,26 +1055,6 @@ impl HistoryReader {
     }
 }
 
-/// Where the line that holds `b[from]` ends: its `\n`, or the end of `b` (eight bytes at a
-/// time).
-pub(super) fn line_end(b: &[u8], from: usize) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    let mut i = from;
-    while let Some(w) = b.get(i..i + 8) {
-        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
-        // The lowest byte of `x` that is zero (a `\n`) sets the lowest high bit.
-        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
-        if zero != 0 {
-            return i + (zero.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    b[i..]
-        .iter()
-        .position(|&c| c == b'\n')
-        .map_or(b.len(), |k| i + k)
-}
-
 /// A streamed List's own kind, read once its items are: `List` (or `WorkloadList`).
 fn list_kind(sink: &mut Sink, m: &Map<String, Value>, path: &str) {
     match m.get("kind") {
@@ -1170,179 +1152,6 @@ impl Yaml {
             format!("[{}].items[{}]", self.doc, self.items)
         } else {
             format!("[{}]", self.doc)
-        }
-    }
-}
-
-// ---------------------------------------------------------------- what is kept of a record
-
-/// Natively only: in wasm the records are read from text by [`HistoryReader::value_done`]
-/// (the engine worker's size budget has no room for a second instantiation of serde_json's
-/// reader; the results are the same).
-#[cfg(not(target_arch = "wasm32"))]
-pub(super) mod kept {
-    use serde_json::{Map, Value};
-
-    /// Which fields of a value the readers use: the fields named (each with its own rule), the
-    /// others whole (`others`) or not at all, and a list's elements by `each`. A value that is
-    /// not a mapping (or not a list) is kept whole, so that every problem the reader reports
-    /// of a kept field is the same as on the whole record.
-    pub(in crate::config::history) struct Rule {
-        pub(in crate::config::history) others: bool,
-        pub(in crate::config::history) fields: &'static [(&'static str, &'static Rule)],
-        pub(in crate::config::history) each: Option<&'static Rule>,
-    }
-
-    /// Everything.
-    pub(in crate::config::history) static ALL: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: None,
-    };
-    static CONTAINER: Rule = Rule {
-        others: false,
-        fields: &[("resources", &ALL)],
-        each: None,
-    };
-    static CONTAINERS: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: Some(&CONTAINER),
-    };
-    static POD_SPEC: Rule = Rule {
-        others: false,
-        fields: &[("containers", &CONTAINERS), ("initContainers", &CONTAINERS)],
-        each: None,
-    };
-    static TEMPLATE: Rule = Rule {
-        others: false,
-        fields: &[("spec", &POD_SPEC)],
-        each: None,
-    };
-    static POD_SET: Rule = Rule {
-        others: true,
-        fields: &[("template", &TEMPLATE)],
-        each: None,
-    };
-    static POD_SETS: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: Some(&POD_SET),
-    };
-    static SPEC: Rule = Rule {
-        others: true,
-        fields: &[("podSets", &POD_SETS)],
-        each: None,
-    };
-    static METADATA: Rule = Rule {
-        others: false,
-        fields: &[
-            ("name", &ALL),
-            ("namespace", &ALL),
-            ("creationTimestamp", &ALL),
-        ],
-        each: None,
-    };
-    /// An item of a kubectl List (a Workload, a LocalQueue, another kind): what
-    /// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; a pod
-    /// template's containers' resources), everything else of `spec` and `status`.
-    pub(in crate::config::history) static RECORD: Rule = Rule {
-        others: true,
-        fields: &[("metadata", &METADATA), ("spec", &SPEC)],
-        each: None,
-    };
-
-    /// A List item read by [`RECORD`].
-    pub(in crate::config::history) struct KueueRecord(pub(in crate::config::history) Value);
-
-    impl<'de> serde::Deserialize<'de> for KueueRecord {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KueueRecord, D::Error> {
-            serde::de::DeserializeSeed::deserialize(&RECORD, d).map(KueueRecord)
-        }
-    }
-
-    impl<'de> serde::de::DeserializeSeed<'de> for &'static Rule {
-        type Value = Value;
-
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-            if self.others && self.fields.is_empty() && self.each.is_none() {
-                return <Value as serde::Deserialize>::deserialize(d);
-            }
-            d.deserialize_any(self)
-        }
-    }
-
-    /// As serde_json's own `Value` visitor, but for the fields [`Rule`] drops.
-    impl<'de> serde::de::Visitor<'de> for &'static Rule {
-        type Value = Value;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any valid JSON value")
-        }
-
-        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-            Ok(Value::Bool(v))
-        }
-
-        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-            Ok(Value::Number(v.into()))
-        }
-
-        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-            Ok(Value::Number(v.into()))
-        }
-
-        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-        }
-
-        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-            Ok(Value::String(v.to_string()))
-        }
-
-        fn visit_string<E>(self, v: String) -> Result<Value, E> {
-            Ok(Value::String(v))
-        }
-
-        fn visit_none<E>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-
-        fn visit_unit<E>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-
-        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-            serde::de::DeserializeSeed::deserialize(self, d)
-        }
-
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-            let each = self.each.unwrap_or(&ALL);
-            let mut out = Vec::new();
-            while let Some(v) = seq.next_element_seed(each)? {
-                out.push(v);
-            }
-            Ok(Value::Array(out))
-        }
-
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-            let mut out = Map::new();
-            while let Some(k) = map.next_key::<String>()? {
-                match self.fields.iter().find(|(n, _)| *n == k) {
-                    Some((_, rule)) => {
-                        let v = map.next_value_seed(*rule)?;
-                        out.insert(k, v);
-                    }
-                    None if self.others => {
-                        let v: Value = map.next_value()?;
-                        out.insert(k, v);
-                    }
-                    None => {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                    }
-                }
-            }
-            Ok(Value::Object(out))
         }
     }
 }
