@@ -849,10 +849,22 @@ impl HistoryReader {
                     n += 1;
                 }
                 if p > off {
-                    if let Ok(lines) = std::str::from_utf8(&buf[off..p]) {
+                    // Up to the line that is not UTF-8, if one is: that line is said to be
+                    // (below, one line at a time), and the reading stops there.
+                    let (lines, n) = match std::str::from_utf8(&buf[off..p]) {
+                        Ok(lines) => (lines, n),
+                        Err(e) => {
+                            let valid = &buf[off..off + e.valid_up_to()];
+                            let whole =
+                                valid.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+                            let lines = std::str::from_utf8(&valid[..whole]).unwrap_or("");
+                            (lines, lines.bytes().filter(|&b| b == b'\n').count())
+                        }
+                    };
+                    if !lines.is_empty() {
                         y.item.push_str(lines);
                         self.line += n;
-                        off = p;
+                        off += lines.len();
                         if y.item.len() > MAX_FILE_BYTES {
                             let what = y.what();
                             self.too_big(&what);
