@@ -351,7 +351,9 @@ impl<'a> R<'a> {
                 && (j + 1 == e || b[j + 1] == b' ');
             return ok.then_some((Cow::Owned(k), j + 1));
         }
-        if indicator(c) || c == b'-' || c == b'<' {
+        // Not `-x`, `<<` (a merge), nor a key that may be an integer: serde-saphyr compares
+        // those by value (`0xB` and `11` are the same key).
+        if indicator(c) || matches!(c, b'-' | b'<' | b'+') || c.is_ascii_digit() {
             return None;
         }
         let mut j = s;
@@ -1117,7 +1119,10 @@ mod tests {
         same("a:\n- 'k': v\n  \"l\": w\n");
         same("k: {}\nl: []\nm: {}   # c\nn: null\no: ~\np:\nq: \n");
         same("# head\nk: v # c\n# between\n\n   # odd\nl:\n  # inside\n  m: 1\n");
-        same("true: 1\n123: 2\n1.5: 3\nyes: 4\n\"null\": 5\n'~': 6\n0x1F: 8\na b: 9\na:b: 10\n");
+        same(
+            "true: 1\nTrue: 2\nyes: 4\n\"null\": 5\n'~': 6\n\"0x1F\": 8\na b: 9\na:b: 10\n~x: 11\n",
+        );
+        same("a\"b: 1\na'c: 2\n\"123\": 3\n'1.5': 4\n");
         same("nvidia.com/gpu: \"8\"\napp.kubernetes.io/name: x\n\"k\\n\": 1\n'it''s': 2\n");
         same(" \n  a: 1\n");
         same("k: -1\nl: -x\n");
@@ -1126,6 +1131,13 @@ mod tests {
         for text in [
             "null: v\n",
             "~: v\n",
+            // Keys that may be integers are compared by value, and a quoted key is not the
+            // same as a plain one.
+            "0xB: a\n11: b\n",
+            "123: 1\n",
+            "1.5: 1\n",
+            "+1: 1\n",
+            "\"11\": a\n11: b\n",
             "<<: {a: 1}\n",
             "? a\n: b\n",
             "a: 1\na: 2\n",
@@ -1406,13 +1418,15 @@ mod tests {
     }
 
     /// No character this reader leaves to the general parser (control characters but the
-    /// line break, NEL, U+2028, U+2029, U+FEFF, DEL, tabs).
+    /// line break, NEL, U+2028, U+2029, U+FEFF, DEL, tabs), and no key that may be written
+    /// plain and start with a digit or `+` (it may be an integer).
     fn clean(v: &Value) -> bool {
         let ok = |s: &str| printable(s.as_bytes());
+        let key_ok = |k: &str| ok(k) && !k.starts_with(|c: char| c.is_ascii_digit() || c == '+');
         match v {
             Value::String(s) => ok(s),
             Value::Array(a) => a.iter().all(clean),
-            Value::Object(m) => m.iter().all(|(k, x)| ok(k) && clean(x)),
+            Value::Object(m) => m.iter().all(|(k, x)| key_ok(k) && clean(x)),
             _ => true,
         }
     }
@@ -1669,7 +1683,8 @@ mod tests {
             parts in prop::collection::vec(prop::sample::select(vec![
                 "a", "k", ":", ": ", "- ", "-", " ", "  ", "\n", "\n  ", "\n- ", "'", "''", "\"",
                 "\\", "\\n", "\\u00e9", "#", " #", "|", "|-", ">", "{}", "[]", "{", "1", "0x",
-                ".5", "true", "null", "~", "é", "&a", "*a", "!t", "?", "\n\n", "   ",
+                ".5", "true", "null", "~", "é", "&a", "*a", "!t", "?", "\n\n", "   ", "0xB",
+                "11", "\n11: ", "\n0xB: ", "\nk: ", "\n'k': ", "\n\"k\": ",
             ]), 0..40)
         ) {
             let mut text = parts.concat();
