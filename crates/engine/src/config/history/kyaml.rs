@@ -32,6 +32,9 @@ use crate::config::{line_end, MAX_FILE_BYTES};
 pub(crate) const MAX_DEPTH: usize = 32;
 /// Records with more nodes go to the general parser (its budget is 1,000,000 nodes).
 const MAX_NODES: usize = 400_000;
+/// Records with more scalars that may be numbers (`1.5`, `0x1F`) than this go to the
+/// general parser: each is read by it alone, slower than in a whole record.
+const MAX_PARSED: usize = 64;
 /// Longer keys go to the general parser (it looks 1,024 characters ahead for a key's `:`).
 const MAX_KEY_BYTES: usize = 512;
 
@@ -49,6 +52,7 @@ pub(crate) fn record_kept(text: &str, keep: &'static Rule) -> Option<Value> {
         at: 0,
         pending: None,
         nodes: 0,
+        parsed: 0,
         entries: Vec::new(),
         items: Vec::new(),
     };
@@ -134,6 +138,8 @@ struct R<'a> {
     /// The rest of a line after a sequence entry's `- `, not read yet.
     pending: Option<Line>,
     nodes: usize,
+    /// Scalars read by the general parser alone ([`MAX_PARSED`]).
+    parsed: usize,
     /// The fields and elements of the mappings and sequences being read (each built at its
     /// end with the room it needs).
     entries: Vec<(String, Value)>,
@@ -541,7 +547,7 @@ impl<'a> R<'a> {
         self.pending = None;
         self.at = e + 1;
         if comment {
-            return typed(first, build);
+            return typed(first, build, &mut self.parsed);
         }
         // Lines indented more than the collection continue it (folded with spaces).
         let mut out: Option<String> = None;
@@ -587,7 +593,7 @@ impl<'a> R<'a> {
         }
         match out {
             Some(s) => Some(Value::String(s)),
-            None => typed(first, build),
+            None => typed(first, build, &mut self.parsed),
         }
     }
 
@@ -703,8 +709,8 @@ fn plain_line<'t>(b: &[u8], t: &'t str, i: usize, e: usize) -> Option<(&'t str, 
 }
 
 /// A one-line plain scalar typed as serde-saphyr types it into a `Value` (a string only
-/// when `build`; else `Null`).
-fn typed(s: &str, build: bool) -> Option<Value> {
+/// when `build`; else `Null`); `parsed` counts the scalars handed to the general parser.
+fn typed(s: &str, build: bool, parsed: &mut usize) -> Option<Value> {
     let string = || {
         Some(if build {
             Value::String(s.to_string())
@@ -722,7 +728,7 @@ fn typed(s: &str, build: bool) -> Option<Value> {
     match unsigned.as_bytes().first() {
         Some(c) if c.is_ascii_digit() => {}
         // `.5`, `.inf`, `-.nan`...
-        Some(b'.') => return by_parser(s),
+        Some(b'.') => return by_parser(s, parsed),
         _ => return string(),
     }
     // A decimal integer without a sign `+` or a leading zero.
@@ -746,11 +752,16 @@ fn typed(s: &str, build: bool) -> Option<Value> {
     if !number_bytes {
         return string();
     }
-    by_parser(s)
+    by_parser(s, parsed)
 }
 
-/// A plain scalar that may be a number, read by the general parser, alone.
-fn by_parser(s: &str) -> Option<Value> {
+/// A plain scalar that may be a number, read by the general parser, alone; past
+/// [`MAX_PARSED`] of a record, the record is (faster, whole).
+fn by_parser(s: &str, parsed: &mut usize) -> Option<Value> {
+    *parsed += 1;
+    if *parsed > MAX_PARSED {
+        return None;
+    }
     let docs = parse_documents(&format!("k: {s}\n")).ok()?;
     match docs.as_slice() {
         [Value::Object(m)] if m.len() == 1 => m.get("k").cloned(),
@@ -978,6 +989,17 @@ mod tests {
             let _ = v;
         }
         same("k: a   # a comment\nl: 1 #c\n");
+    }
+
+    #[test]
+    fn many_numbers_read_by_the_general_parser_send_the_record_to_it() {
+        let floats = |n: usize| (0..n).map(|i| format!("- {i}.5\n")).collect::<String>();
+        let v = same(&format!("k:\n{}", floats(MAX_PARSED)));
+        assert_eq!(v["k"][1], json!(1.5));
+        falls_back(&format!("k:\n{}", floats(MAX_PARSED + 1)));
+        // Decimal integers are read here, any number of them.
+        let ints: String = (0..10 * MAX_PARSED).map(|i| format!("- {i}\n")).collect();
+        same(&format!("k:\n{ints}"));
     }
 
     #[test]

@@ -14,7 +14,7 @@
 //!   yaml` prints a List) is split into those entries. Any other document is parsed whole.
 //!
 //! A List's item is read by [`super::kyaml`] when it has the shape kubectl prints (natively),
-//! else by the general YAML parser: the same values, ten times faster.
+//! else by the general YAML parser: the same values, several times faster.
 //!
 //! Each record, document, or the kept rest of a document, is parsed alone and may hold at
 //! most [`MAX_FILE_BYTES`]; a file at most [`MAX_HISTORY_BYTES`] and [`MAX_HISTORY_RECORDS`]
