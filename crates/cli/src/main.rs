@@ -153,10 +153,12 @@ fn load(file: &str) -> Result<quotalab_engine::Loaded, Failure> {
 }
 
 fn warn(warnings: &[Problem]) {
-    let mut err = io::stderr().lock();
+    // Standard error is not buffered: a history's 70,000 warnings were as many writes each.
+    let mut err = io::BufWriter::new(io::stderr().lock());
     for w in warnings {
         let _ = writeln!(err, "warning: {w}");
     }
+    let _ = err.flush();
 }
 
 /// The product of `run` and `compare`: the result JSON, or the table with `--summary`.

@@ -724,3 +724,23 @@ pub(crate) fn doc_path(doc: Option<usize>, path: &str) -> String {
 }
 
 pub(crate) use crate::input::json::{join, kind};
+
+/// Where the line that holds `b[from]` ends: its `\n`, or the end of `b` (eight bytes at a
+/// time).
+pub(crate) fn line_end(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut i = from;
+    while let Some(w) = b.get(i..i + 8) {
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b'\n'));
+        // The lowest byte of `x` that is zero (a `\n`) sets the lowest high bit.
+        let zero = x.wrapping_sub(ONES) & !x & (ONES << 7);
+        if zero != 0 {
+            return i + (zero.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    b[i..]
+        .iter()
+        .position(|&c| c == b'\n')
+        .map_or(b.len(), |k| i + k)
+}

@@ -151,8 +151,10 @@ fn literal_block(s: &str, level: usize) -> Option<String> {
         Some(_) => return None,
         None => (s, "|-"),
     };
+    // The first line with text sets the block's indentation: it may not start with a space
+    // (after empty lines either).
     let clean = text.contains('\n')
-        && !text.starts_with([' ', '\t'])
+        && !text.trim_start_matches('\n').starts_with([' ', '\t'])
         && text
             .chars()
             .all(|c| c == '\n' || (!c.is_control() && c != '\u{feff}'))
@@ -255,7 +257,7 @@ mod tests {
 
     #[test]
     fn multi_line_strings_are_literal_blocks_that_read_back() {
-        let v = json!({"data": {"config.yaml": "apiVersion: v1\nkind: Configuration\nfairSharing:\n  enable: true\n"}, "x": "a\nb", "y": "a\n\nb\n\n", "z": " lead\nx"});
+        let v = json!({"data": {"config.yaml": "apiVersion: v1\nkind: Configuration\nfairSharing:\n  enable: true\n"}, "x": "a\nb", "y": "a\n\nb\n\n", "z": " lead\nx", "w": "\n lead after an empty line\na"});
         let text = stream(&[Doc::new(v.clone())]);
         assert!(
             text.contains("config.yaml: |\n    apiVersion: v1\n"),

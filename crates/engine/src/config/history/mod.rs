@@ -15,6 +15,12 @@
 
 pub mod aws;
 pub mod kueue;
+// Natively only: the engine worker's wasm has no room for it (docs/PERFORMANCE.md, "Load
+// size"); the page reads every record with the general parser, with the same results.
+#[cfg(not(target_arch = "wasm32"))]
+mod kept;
+#[cfg(not(target_arch = "wasm32"))]
+mod kyaml;
 pub mod stream;
 mod time;
 

@@ -13,15 +13,20 @@
 //!   is at column 0 and is followed by entries starting `- ` at column 0 (as `kubectl -o
 //!   yaml` prints a List) is split into those entries. Any other document is parsed whole.
 //!
+//! A List's item is read by [`super::kyaml`] when it has the shape kubectl prints (natively),
+//! else by the general YAML parser: the same values, several times faster.
+//!
 //! Each record, document, or the kept rest of a document, is parsed alone and may hold at
 //! most [`MAX_FILE_BYTES`]; a file at most [`MAX_HISTORY_BYTES`] and [`MAX_HISTORY_RECORDS`]
 //! records. Memory is the records kept, plus one record's text.
 
 use serde_json::{Map, Value};
 
+#[cfg(not(target_arch = "wasm32"))]
+use super::kept;
 use super::{aws, kueue, Collected, HistoryFormat};
 use crate::config::kueue::parse_documents;
-use crate::config::{join, Sink, MAX_FILE_BYTES};
+use crate::config::{join, line_end, Sink, MAX_FILE_BYTES};
 
 /// The most text a history file may hold (2 GiB).
 pub const MAX_HISTORY_BYTES: u64 = 2 * 1024 * 1024 * 1024;
@@ -53,6 +58,8 @@ pub struct HistoryReader {
     finished: bool,
     bytes: u64,
     records: usize,
+    /// List items of YAML read by the general parser, not by [`super::kyaml`].
+    yaml_fallbacks: usize,
     buf: Vec<u8>,
     /// What of `buf` is read (dropped once per piece, not per record).
     off: usize,
@@ -86,6 +93,7 @@ impl HistoryReader {
             finished: false,
             bytes: 0,
             records: 0,
+            yaml_fallbacks: 0,
             buf: Vec::new(),
             off: 0,
             bom_checked: false,
@@ -98,6 +106,12 @@ impl HistoryReader {
     /// Records read so far (list items, array elements, documents).
     pub fn records(&self) -> usize {
         self.records
+    }
+
+    /// Items of YAML Lists read so far by the general YAML parser rather than by the reader
+    /// of kubectl's own shape (for tests and measures: 0 for kubectl's output).
+    pub fn yaml_fallbacks(&self) -> usize {
+        self.yaml_fallbacks
     }
 
     /// Bytes received so far.
@@ -822,6 +836,43 @@ impl HistoryReader {
             if self.stopped {
                 return;
             }
+            // The lines of a List's item (indented, comments, blank) all at once, as
+            // `yaml_line` would add them one by one.
+            if y.state == Y::Items && y.in_item && y.scan == 0 {
+                let (mut p, mut n) = (off, 0);
+                while matches!(buf.get(p), Some(b' ' | b'\t' | b'#' | b'\n')) {
+                    let e = line_end(&buf, p);
+                    if e == buf.len() {
+                        break;
+                    }
+                    p = e + 1;
+                    n += 1;
+                }
+                if p > off {
+                    // Up to the line that is not UTF-8, if one is: that line is said to be
+                    // (below, one line at a time), and the reading stops there.
+                    let (lines, n) = match std::str::from_utf8(&buf[off..p]) {
+                        Ok(lines) => (lines, n),
+                        Err(e) => {
+                            let valid = &buf[off..off + e.valid_up_to()];
+                            let whole =
+                                valid.iter().rposition(|&b| b == b'\n').map_or(0, |k| k + 1);
+                            let lines = std::str::from_utf8(&valid[..whole]).unwrap_or("");
+                            (lines, lines.bytes().filter(|&b| b == b'\n').count())
+                        }
+                    };
+                    if !lines.is_empty() {
+                        y.item.push_str(lines);
+                        self.line += n;
+                        off += lines.len();
+                        if y.item.len() > MAX_FILE_BYTES {
+                            let what = y.what();
+                            self.too_big(&what);
+                        }
+                        continue;
+                    }
+                }
+            }
             let n = match buf[off + y.scan..].iter().position(|&b| b == b'\n') {
                 Some(k) => off + y.scan + k + 1,
                 None if end && off < buf.len() => buf.len(),
@@ -939,8 +990,21 @@ impl HistoryReader {
             return;
         }
         let path = format!("[{}].items[{i}]", y.doc);
-        let text = std::mem::take(&mut y.item);
-        match parse_documents(&text) {
+        // The text's room is kept for the next item.
+        let mut text = std::mem::take(&mut y.item);
+        // Only what the Kueue reader reads is kept, as of a JSON List's items.
+        #[cfg(not(target_arch = "wasm32"))]
+        let fast = super::kyaml::record_kept(&text, &kept::RECORD);
+        #[cfg(target_arch = "wasm32")]
+        let fast: Option<Value> = None;
+        let parsed = match fast {
+            Some(v) => Ok(vec![v]),
+            None => {
+                self.yaml_fallbacks += 1;
+                parse_documents(&text)
+            }
+        };
+        match parsed {
             Ok(docs) => {
                 for d in &docs {
                     self.kueue_reader().document(d, &path);
@@ -951,6 +1015,8 @@ impl HistoryReader {
                 format!("{e} (in the record that starts at line {})", y.item_line),
             ),
         }
+        text.clear();
+        y.item = text;
     }
 
     fn end_doc(&mut self, y: &mut Yaml) {
@@ -1098,179 +1164,6 @@ impl Yaml {
             format!("[{}].items[{}]", self.doc, self.items)
         } else {
             format!("[{}]", self.doc)
-        }
-    }
-}
-
-// ---------------------------------------------------------------- what is kept of a record
-
-/// Natively only: in wasm the records are read from text by [`HistoryReader::value_done`]
-/// (the engine worker's size budget has no room for a second instantiation of serde_json's
-/// reader; the results are the same).
-#[cfg(not(target_arch = "wasm32"))]
-mod kept {
-    use serde_json::{Map, Value};
-
-    /// Which fields of a value the readers use: the fields named (each with its own rule), the
-    /// others whole (`others`) or not at all, and a list's elements by `each`. A value that is
-    /// not a mapping (or not a list) is kept whole, so that every problem the reader reports
-    /// of a kept field is the same as on the whole record.
-    struct Rule {
-        others: bool,
-        fields: &'static [(&'static str, &'static Rule)],
-        each: Option<&'static Rule>,
-    }
-
-    /// Everything.
-    static ALL: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: None,
-    };
-    static CONTAINER: Rule = Rule {
-        others: false,
-        fields: &[("resources", &ALL)],
-        each: None,
-    };
-    static CONTAINERS: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: Some(&CONTAINER),
-    };
-    static POD_SPEC: Rule = Rule {
-        others: false,
-        fields: &[("containers", &CONTAINERS), ("initContainers", &CONTAINERS)],
-        each: None,
-    };
-    static TEMPLATE: Rule = Rule {
-        others: false,
-        fields: &[("spec", &POD_SPEC)],
-        each: None,
-    };
-    static POD_SET: Rule = Rule {
-        others: true,
-        fields: &[("template", &TEMPLATE)],
-        each: None,
-    };
-    static POD_SETS: Rule = Rule {
-        others: true,
-        fields: &[],
-        each: Some(&POD_SET),
-    };
-    static SPEC: Rule = Rule {
-        others: true,
-        fields: &[("podSets", &POD_SETS)],
-        each: None,
-    };
-    static METADATA: Rule = Rule {
-        others: false,
-        fields: &[
-            ("name", &ALL),
-            ("namespace", &ALL),
-            ("creationTimestamp", &ALL),
-        ],
-        each: None,
-    };
-    /// An item of a kubectl List (a Workload, a LocalQueue, another kind): what
-    /// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; a pod
-    /// template's containers' resources), everything else of `spec` and `status`.
-    static RECORD: Rule = Rule {
-        others: true,
-        fields: &[("metadata", &METADATA), ("spec", &SPEC)],
-        each: None,
-    };
-
-    /// A List item read by [`RECORD`].
-    pub(super) struct KueueRecord(pub(super) Value);
-
-    impl<'de> serde::Deserialize<'de> for KueueRecord {
-        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<KueueRecord, D::Error> {
-            serde::de::DeserializeSeed::deserialize(&RECORD, d).map(KueueRecord)
-        }
-    }
-
-    impl<'de> serde::de::DeserializeSeed<'de> for &'static Rule {
-        type Value = Value;
-
-        fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-            if self.others && self.fields.is_empty() && self.each.is_none() {
-                return <Value as serde::Deserialize>::deserialize(d);
-            }
-            d.deserialize_any(self)
-        }
-    }
-
-    /// As serde_json's own `Value` visitor, but for the fields [`Rule`] drops.
-    impl<'de> serde::de::Visitor<'de> for &'static Rule {
-        type Value = Value;
-
-        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-            f.write_str("any valid JSON value")
-        }
-
-        fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
-            Ok(Value::Bool(v))
-        }
-
-        fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
-            Ok(Value::Number(v.into()))
-        }
-
-        fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
-            Ok(Value::Number(v.into()))
-        }
-
-        fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
-            Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
-        }
-
-        fn visit_str<E>(self, v: &str) -> Result<Value, E> {
-            Ok(Value::String(v.to_string()))
-        }
-
-        fn visit_string<E>(self, v: String) -> Result<Value, E> {
-            Ok(Value::String(v))
-        }
-
-        fn visit_none<E>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-
-        fn visit_unit<E>(self) -> Result<Value, E> {
-            Ok(Value::Null)
-        }
-
-        fn visit_some<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
-            serde::de::DeserializeSeed::deserialize(self, d)
-        }
-
-        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
-            let each = self.each.unwrap_or(&ALL);
-            let mut out = Vec::new();
-            while let Some(v) = seq.next_element_seed(each)? {
-                out.push(v);
-            }
-            Ok(Value::Array(out))
-        }
-
-        fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
-            let mut out = Map::new();
-            while let Some(k) = map.next_key::<String>()? {
-                match self.fields.iter().find(|(n, _)| *n == k) {
-                    Some((_, rule)) => {
-                        let v = map.next_value_seed(*rule)?;
-                        out.insert(k, v);
-                    }
-                    None if self.others => {
-                        let v: Value = map.next_value()?;
-                        out.insert(k, v);
-                    }
-                    None => {
-                        map.next_value::<serde::de::IgnoredAny>()?;
-                    }
-                }
-            }
-            Ok(Value::Object(out))
         }
     }
 }

@@ -952,6 +952,35 @@ fn a_list_in_json_and_in_yaml_and_as_documents_reads_the_same() {
 }
 
 #[test]
+fn a_byte_that_is_not_utf8_in_a_yaml_item_is_said_on_its_line() {
+    // The 21st line of the fourth item, past lines an item takes at once.
+    let item = FIXTURE_YAML
+        .match_indices("\n- apiVersion")
+        .nth(3)
+        .unwrap()
+        .0
+        + 1;
+    let start = item + FIXTURE_YAML[item..].match_indices('\n').nth(20).unwrap().0 + 1;
+    let line = FIXTURE_YAML[..start].matches('\n').count() + 1;
+    let mut bytes = FIXTURE_YAML.as_bytes().to_vec();
+    bytes.insert(start + 4, 0xff);
+    for piece in [7, 4096, usize::MAX] {
+        let mut r = HistoryReader::new("history", 0, true, "nvidia.com/gpu");
+        for c in bytes.chunks(piece) {
+            r.push(c);
+        }
+        r.finish();
+        let errors = texts(&r.sink.errors);
+        let want = format!("is not UTF-8 text (line {line})");
+        assert!(
+            errors.iter().any(|e| e.contains(&want)),
+            "{piece}: {errors:?}"
+        );
+        assert_eq!(r.records(), 3, "{piece}");
+    }
+}
+
+#[test]
 fn a_list_cut_short_is_said_to_be() {
     // JSON: cut inside the third item.
     let docs: Vec<Value> = crate::config::kueue::parse_documents(FIXTURE_YAML).unwrap();
