@@ -256,7 +256,7 @@ fn group_long_numbers(s: &str) -> String {
             if run.len() >= 5 && !run.starts_with('0') {
                 // Grouped as written, digit for digit (a float would round 2^63 - 1).
                 for (k, c) in run.chars().enumerate() {
-                    if k > 0 && (run.len() - k) % 3 == 0 {
+                    if k > 0 && (run.len() - k).is_multiple_of(3) {
                         out.push(',');
                     }
                     out.push(c);
