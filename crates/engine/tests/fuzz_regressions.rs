@@ -242,3 +242,37 @@ fn an_aws_export_over_kept_bodies_names_one_job_queue() {
         .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", out.text));
     assert_eq!(first.scenario["shares"], back.scenario["shares"]);
 }
+
+/// Found by `config_aws` (crash-5f2b2e9d, the 20 s smoke run of `./run test`, 2026-12-05):
+/// a share of a ListQuotaShares response with an unknown key `quotaShares` of its own. The
+/// import kept it in the share's body, the export wrote the body with it, and the reader
+/// took that exported body for a ListQuotaShares response, so the export did not import
+/// again. The export now leaves out the keys that make a body read as a list.
+#[test]
+fn an_aws_export_never_writes_a_share_that_reads_as_a_list() {
+    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
+    let text = r#"{"quotaShares": [
+      {"quotaShareName": "research", "jobQueue": "ml-queue",
+       "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
+       "resourceSharingConfiguration": {"strategy": "LEND_AND_BORROW"}, "state": "ENABLED"},
+      {"quotaShareName": "prod", "jobQueue": "ml-queue",
+       "quotaShares": [{"maxCapacity": 4, "capacityUnit": "ml.p3d.24xlarge"}],
+       "serviceEnvironments": [],
+       "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
+       "resourceSharingConfiguration": {"strategy": "RESERVE"}, "state": "ENABLED"}]}"#;
+    let first = config::import(text, Format::Aws, &ImportOptions::default()).unwrap();
+    let out = config::export(
+        &first.scenario_json,
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    assert!(
+        !out.text.contains("\"quotaShares\"") && !out.text.contains("\"serviceEnvironments\""),
+        "{}",
+        out.text
+    );
+    let back = config::import(&out.text, Format::Aws, &ImportOptions::default())
+        .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", out.text));
+    assert_eq!(first.scenario["shares"], back.scenario["shares"]);
+}

@@ -662,6 +662,14 @@ struct ShareOut {
     enabled: bool,
 }
 
+/// Removes from a kept body the unknown keys that would make the reader take the exported
+/// body for a list (`quotaShares`, `serviceEnvironments`, [`Reader::item`]): inside a
+/// share they meant nothing, and a body that reads as a list does not import again.
+fn drop_list_keys(body: &mut Map<String, Value>) {
+    body.remove("quotaShares");
+    body.remove("serviceEnvironments");
+}
+
 /// The bodies an import kept (`source.aws`, SPEC 16): the quota shares by name, and the
 /// service environment.
 #[derive(Default)]
@@ -782,6 +790,7 @@ pub(crate) fn export(
         // SPEC 16: the kept body, its capacity the scenario's; the rest as read.
         Some(b) => {
             let mut b = b.clone();
+            drop_list_keys(&mut b);
             if !default_queue || !b.contains_key("serviceEnvironmentName") {
                 b.insert("serviceEnvironmentName".into(), json!(opts.queue));
             }
@@ -801,6 +810,7 @@ pub(crate) fn export(
         .map(|s| {
             let old = kept.share(&s.name);
             let mut b = old.cloned().unwrap_or_default();
+            drop_list_keys(&mut b);
             b.insert("quotaShareName".into(), json!(s.name));
             if !(default_queue && old.is_some_and(|o| o.contains_key("jobQueue"))) {
                 b.insert("jobQueue".into(), queue.clone());
