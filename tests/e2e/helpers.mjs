@@ -9,7 +9,8 @@ import { inflateSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
-export const DIST = join(ROOT, 'dist');
+// QUOTALAB_DIST serves another build (two builds side by side in one benchmark run).
+export const DIST = process.env.QUOTALAB_DIST ?? join(ROOT, 'dist');
 export const SHOTS = join(ROOT, 'target', 'e2e');
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
