@@ -23,8 +23,14 @@ pub struct RunResult {
     pub shares: Vec<Numbers>,
 }
 
-/// Per value (ascending) and share: `[p10, median, p90]` of the metric over the seeds done.
-pub fn bands(results: &[RunResult], shares: usize, metric: Metric) -> Vec<(f64, Vec<[f64; 3]>)> {
+/// Per value (ascending) and share: `[p10, median, p90]` of the metric over the seeds done
+/// that gave it a value; `None` where no run did (a share that ran no job has no
+/// completion time: the chart leaves a gap there, the table says "no jobs").
+pub fn bands(
+    results: &[RunResult],
+    shares: usize,
+    metric: Metric,
+) -> Vec<(f64, Vec<Option<[f64; 3]>>)> {
     let mut points: Vec<(usize, f64)> = results.iter().map(|r| (r.point, r.value)).collect();
     points.sort_by_key(|p| p.0);
     points.dedup_by_key(|p| p.0);
@@ -37,13 +43,41 @@ pub fn bands(results: &[RunResult], shares: usize, metric: Metric) -> Vec<(f64, 
                         .iter()
                         .filter(|r| r.point == p)
                         .filter_map(|r| r.shares.get(s).map(|n| pick(n, metric)))
+                        .filter(|x| x.is_finite())
                         .collect();
-                    band(&mut xs)
+                    (!xs.is_empty()).then(|| band(&mut xs))
                 })
                 .collect();
             (value, per_share)
         })
         .collect()
+}
+
+/// Per share: at how many of the values drawn it has no value (no run of it gave one).
+pub fn gaps(bands: &[(f64, Vec<Option<[f64; 3]>>)], shares: usize) -> Vec<usize> {
+    (0..shares)
+        .map(|s| {
+            bands
+                .iter()
+                .filter(|(_, b)| b.get(s).is_none_or(Option::is_none))
+                .count()
+        })
+        .collect()
+}
+
+/// The runs of consecutive values with a band, as the line and the band draw them (a gap
+/// between them where a share has no value).
+fn segments(bands: &[(f64, Vec<Option<[f64; 3]>>)], s: usize) -> Vec<Vec<(f64, [f64; 3])>> {
+    let mut out: Vec<Vec<(f64, [f64; 3])>> = vec![Vec::new()];
+    for (x, b) in bands {
+        match b.get(s).copied().flatten() {
+            Some(b) => out.last_mut().expect("one").push((*x, b)),
+            None if out.last().is_some_and(|l| !l.is_empty()) => out.push(Vec::new()),
+            None => {}
+        }
+    }
+    out.retain(|l| !l.is_empty());
+    out
 }
 
 /// Where each run's dot was drawn (canvas pixels), with its result's index and its share.
@@ -126,10 +160,15 @@ pub fn draw(
     let (mut x0, mut x1) = xs.fold((f64::MAX, f64::MIN), |(a, b), x| (a.min(x), b.max(x)));
     let ys = results
         .iter()
-        .flat_map(|r| r.shares.iter().map(move |n| pick(n, metric)));
+        .flat_map(|r| r.shares.iter().map(move |n| pick(n, metric)))
+        .filter(|y| y.is_finite());
     let (mut y0, mut y1) = ys.fold((f64::MAX, f64::MIN), |(a, b), y| (a.min(y), b.max(y)));
     if x1 <= x0 {
         (x0, x1) = (x0 - 1.0, x1 + 1.0);
+    }
+    if y0 > y1 {
+        // No run gave any share a value (no job finished anywhere).
+        (y0, y1) = (0.0, 1.0);
     }
     y0 = y0.min(0.0);
     if y1 <= y0 {
@@ -167,33 +206,36 @@ pub fn draw(
         .map_err(err)?;
     for s in 0..names.len() {
         let c = colour(s);
-        let upper = bands.iter().map(|(x, b)| (*x, b[s][2]));
-        let lower = bands.iter().rev().map(|(x, b)| (*x, b[s][0]));
-        let outline: Vec<(f64, f64)> = upper.chain(lower).collect();
-        chart
-            .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
-            .map_err(err)?;
         // Earlier shares' lines are wider, so a line lying on another (two shares at 0)
         // still shows as a coloured edge around the later one.
         let width = (2.0 + 1.5 * (names.len() - 1 - s) as f64).min(8.0);
+        for seg in segments(&bands, s) {
+            let upper = seg.iter().map(|(x, b)| (*x, b[2]));
+            let lower = seg.iter().rev().map(|(x, b)| (*x, b[0]));
+            let outline: Vec<(f64, f64)> = upper.chain(lower).collect();
+            chart
+                .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
+                .map_err(err)?;
+            chart
+                .draw_series(LineSeries::new(
+                    seg.iter().map(|(x, b)| (*x, b[1])),
+                    c.stroke_width(px(width) as u32),
+                ))
+                .map_err(err)?;
+        }
+        // A run without a value (no job) has no dot: nothing to hover at 0.
+        let dots = || {
+            results.iter().enumerate().filter_map(move |(i, r)| {
+                let y = pick(r.shares.get(s)?, metric);
+                y.is_finite().then_some((i, r.value, y))
+            })
+        };
         chart
-            .draw_series(LineSeries::new(
-                bands.iter().map(|(x, b)| (*x, b[s][1])),
-                c.stroke_width(px(width) as u32),
-            ))
+            .draw_series(dots().map(|(_, x, y)| Circle::new((x, y), px(2.5), c.mix(0.7).filled())))
             .map_err(err)?;
-        chart
-            .draw_series(results.iter().filter_map(|r| {
-                r.shares
-                    .get(s)
-                    .map(|n| Circle::new((r.value, pick(n, metric)), px(2.5), c.mix(0.7).filled()))
-            }))
-            .map_err(err)?;
-        for (i, r) in results.iter().enumerate() {
-            if let Some(n) = r.shares.get(s) {
-                let (x, y) = chart.backend_coord(&(r.value, pick(n, metric)));
-                drawn.dots.push((x, y, i, s));
-            }
+        for (i, x, y) in dots() {
+            let (x, y) = chart.backend_coord(&(x, y));
+            drawn.dots.push((x, y, i, s));
         }
     }
     root.present().map_err(err)?;
@@ -226,14 +268,39 @@ mod tests {
         let b = bands(&rs, 1, Metric::Goodput);
         assert_eq!(b.len(), 2);
         assert_eq!(b[0].0, 0.0);
-        assert_eq!(b[0].1[0], [1.0, 1.0, 2.0]);
-        assert_eq!(b[1].1[0], [3.0, 3.0, 5.0]);
+        assert_eq!(b[0].1[0], Some([1.0, 1.0, 2.0]));
+        assert_eq!(b[1].1[0], Some([3.0, 3.0, 5.0]));
         let d = Drawn {
             dots: vec![(10, 10, 0, 0), (20, 10, 1, 0)],
             bands: 2,
         };
         assert_eq!(d.nearest(18.0, 11.0, 6.0), Some((1, 0)));
         assert_eq!(d.nearest(50.0, 50.0, 6.0), None);
+    }
+
+    /// Issue #34 (Explore): a share that ran no job (its numbers are NaN) leaves a gap,
+    /// not a point at 0; a value where some seeds gave one bands those seeds only.
+    #[test]
+    fn a_share_without_jobs_leaves_a_gap_not_a_zero() {
+        let nan = f64::NAN;
+        let rs = [
+            run(0, 0.0, 1, 2.0),
+            run(1, 10.0, 1, nan),
+            run(2, 20.0, 1, 4.0),
+            run(2, 20.0, 2, nan),
+            run(3, 30.0, 1, 6.0),
+        ];
+        let b = bands(&rs, 1, Metric::CompletionP90);
+        assert_eq!(b[0].1[0], Some([2.0; 3]));
+        assert_eq!(b[1].1[0], None, "no run gave a value at 10");
+        assert_eq!(b[2].1[0], Some([4.0; 3]), "the seed with a value");
+        assert_eq!(gaps(&b, 1), vec![1]);
+        let seg = segments(&b, 0);
+        let xs: Vec<Vec<f64>> = seg
+            .iter()
+            .map(|s| s.iter().map(|p| p.0).collect())
+            .collect();
+        assert_eq!(xs, vec![vec![0.0], vec![20.0, 30.0]]);
     }
 
     #[test]

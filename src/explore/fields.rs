@@ -102,6 +102,21 @@ pub fn missing(text: &str) -> Vec<String> {
             }
         }
     }
+    if kueue {
+        for c in doc
+            .get("cohorts")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+        {
+            if c.get("parent").is_none_or(Value::is_null) {
+                let name = c.get("name").and_then(Value::as_str).unwrap_or("?");
+                out.push(format!(
+                    "Cohort {name}: no borrowingLimit or lendingLimit, as it is a root cohort (it has no parent to borrow from or lend to)"
+                ));
+            }
+        }
+    }
     if kueue && doc.get("fair_sharing").is_none_or(Value::is_null) {
         out.push("no fair-sharing weights, as fair sharing is off".to_string());
     }
@@ -156,11 +171,20 @@ fn unset_fields(doc: &Value) -> Vec<(String, f64, &'static str)> {
         }
     }
     if kueue {
-        for (i, c) in list("cohorts").iter().enumerate() {
+        let cohorts = list("cohorts");
+        let shares = list("shares");
+        for (i, c) in cohorts.iter().enumerate() {
+            // A child cohort's limits to its parent, per flavor of its subtree's quota
+            // (SPEC 12: `borrowing_limit` and `lending_limit` of a cohort with a parent,
+            // any flavor): a cohort without quota of its own still lends its children's.
+            let mut node = c.clone();
+            if let Some(name) = c.get("name").and_then(Value::as_str) {
+                node["limits"] = Value::Object(subtree_quota(name, &cohorts, &shares));
+            }
             kueue_limits(
                 &mut out,
                 &format!("cohorts[{i}]"),
-                c,
+                &node,
                 c.get("parent").is_some_and(|p| !p.is_null()),
             );
             if fair && c.get("weight").is_none() {
@@ -169,6 +193,48 @@ fn unset_fields(doc: &Value) -> Vec<(String, f64, &'static str)> {
         }
     }
     out
+}
+
+/// The quota of cohort `name`'s subtree per flavor: its own `limits`, its ClusterQueues'
+/// and its child cohorts' (each cohort counted once, a cycle of parents stops).
+fn subtree_quota(
+    name: &str,
+    cohorts: &[Value],
+    shares: &[Value],
+) -> serde_json::Map<String, Value> {
+    let mut sum: Vec<(String, f64)> = Vec::new();
+    let mut add = |limits: Option<&Value>| {
+        for (t, q) in limits.and_then(Value::as_object).into_iter().flatten() {
+            let q = q.as_f64().unwrap_or(0.0);
+            match sum.iter_mut().find(|(k, _)| k == t) {
+                Some((_, s)) => *s += q,
+                None => sum.push((t.clone(), q)),
+            }
+        }
+    };
+    let str_of = |v: &Value, k: &str| v.get(k).and_then(Value::as_str).map(str::to_string);
+    let mut todo = vec![name.to_string()];
+    let mut seen: Vec<String> = Vec::new();
+    while let Some(n) = todo.pop() {
+        if seen.contains(&n) {
+            continue;
+        }
+        for c in cohorts {
+            if str_of(c, "name").as_deref() == Some(n.as_str()) {
+                add(c.get("limits"));
+            }
+            if str_of(c, "parent").as_deref() == Some(n.as_str()) {
+                todo.extend(str_of(c, "name"));
+            }
+        }
+        for sh in shares {
+            if str_of(sh, "cohort").as_deref() == Some(n.as_str()) {
+                add(sh.get("limits"));
+            }
+        }
+        seen.push(n);
+    }
+    sum.into_iter().map(|(t, q)| (t, Value::from(q))).collect()
 }
 
 /// A Kueue node's unset borrowingLimit and lendingLimit, per flavor of its quota (only
@@ -454,6 +520,41 @@ mod tests {
         assert_eq!(b.label, "nlp: borrowingLimit ml.g5.xlarge");
         let written: Value = serde_json::from_str(&with_field(kueue, b)).unwrap();
         assert_eq!(written["shares"][0]["borrowing_limit"]["ml.g5.xlarge"], 4.0);
+    }
+
+    /// Issue #34 (Explore): a child cohort's borrowingLimit and lendingLimit to its parent
+    /// are offered (per flavor of its subtree's quota, even without quota of its own), and
+    /// the engine's sweep plans, validates and runs them once written; a root cohort says
+    /// why it has none.
+    #[test]
+    fn child_cohorts_limits_to_their_parent_are_offered_and_sweep() {
+        let doc = include_str!("../../www/presets/kueue-hierarchical-fair.json");
+        let f = fields(doc);
+        let find = |p: &str| f.iter().find(|f| f.path == p).cloned();
+        let b = find("cohorts[1].borrowing_limit.ml.g5.xlarge").expect("offered");
+        assert_eq!(b.label, "Cohort research: borrowingLimit ml.g5.xlarge");
+        assert_eq!((b.value, b.unset), (16.0, Some("unset: no limit")));
+        let l = find("cohorts[2].lending_limit.ml.g5.xlarge").expect("offered");
+        assert_eq!((l.value, l.unset), (12.0, Some("unset: lends all")));
+        assert!(
+            find("cohorts[0].borrowing_limit.ml.g5.xlarge").is_none(),
+            "the root"
+        );
+        assert!(missing(doc)
+            .iter()
+            .any(|m| m.starts_with("Cohort org: no borrowingLimit")));
+        for field in [b, l] {
+            let text = with_field(doc, &field);
+            let vary =
+                quotalab_engine::analysis::sweep::parse_vary(&format!("{}=0..8:4", field.path))
+                    .unwrap();
+            let plan = Sweep::new(&text, vec![vary], 1).expect("the sweep resolves it");
+            assert_eq!(plan.runs(), 3);
+            for r in 0..3 {
+                assert!(plan.check(r).is_ok(), "{} run {r} validates", field.path);
+            }
+            assert!(plan.run(0).is_ok());
+        }
     }
 
     #[test]

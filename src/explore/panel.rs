@@ -492,10 +492,12 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                                             <th scope="row">{fmt_num(x)}</th>
                                             {b
                                                 .into_iter()
-                                                .map(|[lo, mid, hi]| {
-                                                    view! {
-                                                        <td>{format!("{} ({}-{})", fmt_num(mid), fmt_num(lo), fmt_num(hi))}</td>
-                                                    }
+                                                .map(|cell| {
+                                                    let text = match cell {
+                                                        Some([lo, mid, hi]) => format!("{} ({}-{})", fmt_num(mid), fmt_num(lo), fmt_num(hi)),
+                                                        None => metric.none().to_string(),
+                                                    };
+                                                    view! { <td>{text}</td> }
                                                 })
                                                 .collect_view()}
                                         </tr>
@@ -616,16 +618,29 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             // The shares' key under the chart (drawn inside, it hid the top right points).
             <ul class="legend" aria-label="Legend" data-testid="explore-legend" hidden=move || e.shown.with(Option::is_none)>
                 {move || {
-                    e.names
-                        .get()
+                    let names = e.names.get();
+                    let metric = e.metric.get();
+                    // A share without a value at some values: the gap in its line, said.
+                    let (gaps, values) = e.results.with(|r| {
+                        let b = chart::bands(r, names.len(), metric);
+                        (chart::gaps(&b, names.len()), b.len())
+                    });
+                    names
                         .into_iter()
                         .enumerate()
                         .map(|(i, name)| {
                             let c = crate::ui::palette::css(i);
+                            let gap = gaps.get(i).copied().unwrap_or(0);
+                            let note = match gap {
+                                0 => String::new(),
+                                g if g == values => format!(" ({}: not drawn)", metric.none()),
+                                g => format!(" ({} at {g} of {values} values: a gap)", metric.none()),
+                            };
                             view! {
                                 <li>
                                     <span class="swatch" style:background-color=c aria-hidden="true"></span>
                                     {name}
+                                    <span class="legend-gap">{note}</span>
                                 </li>
                             }
                         })

@@ -70,7 +70,7 @@ impl Metric {
     /// A value of the metric as a person reads it: `19.0 h`, `89.3 %`, `12.4 inst.-h`, `3`.
     pub fn show(self, x: f64) -> String {
         if !x.is_finite() {
-            return "n/a".to_string();
+            return self.none().to_string();
         }
         match self {
             Metric::CompletionP90 => format!("{} h", crate::ui::format::decimal(x, 1)),
@@ -79,6 +79,16 @@ impl Metric {
             }
             Metric::LostHours => format!("{} inst.-h", crate::ui::format::decimal(x, 1)),
             Metric::DeadlineMisses => crate::ui::format::thousands(x.round()),
+        }
+    }
+
+    /// Why a run has no value of the metric (the engine worker's NaN): a completion time
+    /// needs a finished job, a goodput or a borrowed share a job that held instances.
+    pub fn none(self) -> &'static str {
+        match self {
+            Metric::CompletionP90 => "no job finished",
+            Metric::Goodput | Metric::BorrowedShare => "no job ran",
+            Metric::LostHours | Metric::DeadlineMisses => "no value",
         }
     }
 
@@ -238,6 +248,8 @@ mod tests {
         assert_eq!(Metric::Goodput.show(0.893), "89.3 %");
         assert_eq!(Metric::LostHours.show(12.44), "12.4 inst.-h");
         assert_eq!(Metric::DeadlineMisses.show(3.0), "3");
+        assert_eq!(Metric::CompletionP90.show(f64::NAN), "no job finished");
+        assert_eq!(Metric::Goodput.show(f64::NAN), "no job ran");
     }
 
     use super::*;

@@ -222,3 +222,51 @@ test('on a 390 px phone the Explore panel fits the screen: no control wider than
     await close();
   }
 });
+
+test('Kueue: a child cohort\'s limits to its parent are settings; a share that ran no job leaves a gap, said in the legend and the table', async () => {
+  const { page, problems, close } = await openBrowser('explore-kueue', { viewport: { width: 1440, height: 900 } });
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.getByTestId('preset-select').selectOption('kueue-fair');
+    await page.waitForFunction(() => document.querySelector('[data-testid="json-editor"]')?.value.includes('"parent"'), null, { timeout: 30_000 });
+    await waitForApp(page);
+    await openExplore(page);
+    // research and product have no quota of their own: their limits to org are offered
+    // from their subtree's quota (issue #34).
+    const option = page.getByTestId('explore-field').locator('option[value="cohorts[1].borrowing_limit.ml.g5.xlarge"]');
+    assert.equal(await option.textContent(), 'Cohort research: borrowingLimit ml.g5.xlarge (unset: no limit)');
+    assert.equal(await page.getByTestId('explore-field').locator('option[value="cohorts[2].lending_limit.ml.g5.xlarge"]').count(), 1);
+    await page.getByTestId('explore-missing').locator('summary').click();
+    assert.match(await page.getByTestId('explore-missing').innerText(), /Cohort org: no borrowingLimit or lendingLimit, as it is a root cohort/);
+    await fill(page, { path: 'cohorts[1].borrowing_limit.ml.g5.xlarge', from: 0, to: 8, step: 4, seeds: 2, metric: 'p90' });
+    await page.getByTestId('explore-run').click();
+    await waitDone(page, 6);
+    assert.equal(await page.getByTestId('explore-canvas').getAttribute('data-bands'), '3');
+    assert.deepEqual(await page.getByTestId('explore-problems').count(), 0);
+    // vision's only workload from 0 jobs: at 0 it ran no job, so no point at 0 h.
+    await fill(page, { path: 'workloads[1].count', from: 0, to: 20, step: 10, seeds: 2, metric: 'p90' });
+    await page.getByTestId('explore-run').click();
+    await waitDone(page, 6);
+    const legend = page.getByTestId('explore-legend');
+    assert.match(await legend.innerText(), /vision \(no job finished at 1 of 3 values: a gap\)/);
+    assert.doesNotMatch(await legend.innerText(), /nlp \(/);
+    // 4 shares x 6 runs, less vision's 2 runs without a job.
+    assert.equal(await page.getByTestId('explore-canvas').getAttribute('data-dots'), '22');
+    await page.getByTestId('explore-table').locator('summary').click();
+    const row = page.getByTestId('explore-table').locator('tbody tr').first();
+    assert.match(await row.innerText(), /no job finished/);
+    await page.screenshot({ path: join(SHOTS, 'explore-gap-1440.png') });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(300);
+    await page.getByTestId('explore-canvas').scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'explore-gap-390.png') });
+    await legend.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: join(SHOTS, 'explore-gap-390-legend.png') });
+    await page.getByTestId('explore-close').click();
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});

@@ -50,6 +50,11 @@ pub enum FromWorker {
 /// The numbers of one outcome: the engine's four summary numbers (completion p90 in hours
 /// here) and the borrowed share, read from the run's JSON line (`useful_borrowed / useful`
 /// with the interruption contract, else `borrowed / held` instance-hours).
+///
+/// A number that a run leaves without a value is NaN, not 0 (the chart leaves a gap and
+/// says why): completion p90 when no job of the share succeeded (SPEC 8 `completion_s`
+/// is over SUCCEEDED jobs), goodput and the borrowed share when no job held an instance.
+/// Lost hours and deadline misses are counts, and 0 is their value.
 pub fn numbers(outcome: &Outcome) -> (Vec<(String, Numbers)>, Numbers) {
     let line: Value = serde_json::from_str(&outcome.line).unwrap_or(Value::Null);
     let borrowed = |stats: &Value| {
@@ -63,11 +68,27 @@ pub fn numbers(outcome: &Outcome) -> (Vec<(String, Numbers)>, Numbers) {
         if whole > 0.0 {
             part / whole
         } else {
-            0.0
+            f64::NAN
         }
     };
     let of = |key: &[f64; 4], stats: &Value| -> Numbers {
-        [key[0] / 3600.0, key[1], key[2], key[3], borrowed(stats)]
+        let succeeded = stats["jobs"]["succeeded"].as_u64().unwrap_or(0);
+        let held = stats["instance_hours"]["held"].as_f64().unwrap_or(0.0);
+        [
+            if succeeded > 0 {
+                key[0] / 3600.0
+            } else {
+                f64::NAN
+            },
+            if held > 0.0 || key[1] > 0.0 {
+                key[1]
+            } else {
+                f64::NAN
+            },
+            key[2],
+            key[3],
+            borrowed(stats),
+        ]
     };
     let shares = outcome
         .shares
@@ -138,6 +159,28 @@ pub fn serve(message: ToWorker, plan: &mut Option<(u64, Sweep)>) -> Option<FromW
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue #34 (Explore): a share that ran no job has no completion time, goodput or
+    /// borrowed share (NaN, a gap in the chart), not 0; its lost hours and misses are 0.
+    #[test]
+    fn a_share_that_ran_no_job_has_no_value_not_zero() {
+        let text = r#"{"format":"quotalab/v1","seed":1,"capacity":{"ml.g5.xlarge":4},
+            "shares":[{"name":"busy","limits":{"ml.g5.xlarge":2},"strategy":"LEND_AND_BORROW"},
+                      {"name":"idle","limits":{"ml.g5.xlarge":2},"strategy":"LEND"}],
+            "jobs":[{"id":"j","share":"busy","instance_type":"ml.g5.xlarge","submit_s":0,"work_s":600}]}"#;
+        let plan = Sweep::new(text, vec![parse_vary("seed=1..1:1").unwrap()], 1).unwrap();
+        let FromWorker::Done { shares, .. } = run_one(&plan, 1, 0) else {
+            panic!("refused")
+        };
+        let (busy, idle) = (shares[0].1, shares[1].1);
+        assert!(busy.iter().all(|x| x.is_finite()), "{busy:?}");
+        assert!(busy[0] > 0.0 && busy[1] > 0.0, "{busy:?}");
+        assert!(
+            idle[0].is_nan() && idle[1].is_nan() && idle[4].is_nan(),
+            "{idle:?}"
+        );
+        assert_eq!((idle[2], idle[3]), (0.0, 0.0));
+    }
 
     #[test]
     fn messages_round_trip() {
