@@ -151,8 +151,12 @@ fn col(p: Policy) -> &'static str {
 fn share_table(i: usize, c: &Comparison) -> impl IntoView {
     let metrics = |p: Policy| -> &ShareMetrics { &c.of(p).shares[i] };
     let matched = c.matched.get(i);
+    // No price set anywhere: every cost is $0, so the cost row is left out (a note says
+    // why under the tables).
+    let priced = c.as_given.priced;
     let rows = Metric::ALL
         .iter()
+        .filter(|&&m| priced || m != Metric::Cost)
         .map(|&m| {
             let values = Policy::ALL.map(|p| verdict::value_of(m, p, metrics(p), matched));
             let known: Vec<f64> = values.iter().flatten().copied().collect();
@@ -361,6 +365,11 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
                         }}
                     </ul>
                     <div class="compare-grid">{tables}</div>
+                    {(!c.as_given.priced).then(|| view! {
+                        <p class="table-note" data-testid="compare-no-price">
+                            {crate::results::summary::no_price_note(c.as_given.kueue.is_some())}
+                        </p>
+                    })}
                     <p class="table-note">
                         "A comparison changes only lending; everything else (in-share preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows. Pooled: everybody lends and borrows without limits. Completion is compared over the matched jobs, those that succeeded under all three policies. Deltas are against partitioned; green is better, red worse, ≈ under 5% (about the same). Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price."
                     </p>

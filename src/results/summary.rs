@@ -24,6 +24,7 @@ fn row(
     colour: Option<String>,
     total: bool,
     kueue: bool,
+    priced: bool,
 ) -> impl IntoView + use<> {
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
@@ -63,10 +64,23 @@ fn row(
             <td class="num" data-col="held" data-label="held inst.-h">{format::hours(s.held_h)}</td>
             <td class="num" data-col="lost" data-label="lost inst.-h">{format::hours(s.lost_h)}</td>
             <td class="num group-start" data-col="goodput" data-label="goodput">{format::percent(goodput)}</td>
-            <td class="num" data-col="cost" data-label="cost (held)">{format::usd(s.cost_usd)}</td>
-            <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd(s.reserved_usd)}</td>
+            // Without any price, every cost would read $0.00: the columns are left out.
+            {priced.then(|| view! {
+                <td class="num" data-col="cost" data-label="cost (held)">{format::usd(s.cost_usd)}</td>
+                <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd(s.reserved_usd)}</td>
+            })}
             <td class="num" data-col="deadline-misses" data-label="deadline misses">{count(s.deadline_misses)}</td>
         </tr>
+    }
+}
+
+/// Said instead of costs when no instance type (flavor) has a price: $0.00 would read as
+/// free instances.
+pub fn no_price_note(kueue: bool) -> &'static str {
+    if kueue {
+        "No price set: no ResourceFlavor has a USD per unit-hour, so no cost is shown."
+    } else {
+        "No price set: no instance type has a USD per hour, so no cost is shown."
     }
 }
 
@@ -81,14 +95,15 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         }
         // The Kueue model's two more causes of preemption (SPEC 12).
         let kueue = d.kueue.is_some();
+        let priced = d.priced;
         let rows = d
             .shares
             .iter()
             .enumerate()
-            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue))
+            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue, priced))
             .collect_view();
         let totals = (d.shares.len() > 1)
-            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue)}</tfoot> });
+            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced)}</tfoot> });
         view! {
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
@@ -102,7 +117,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="colgroup" colspan=if kueue { "5" } else { "2" } class="group-start">"Preemptions"</th>
                             <th scope="colgroup" colspan="6" class="group-start">"Instance-hours"</th>
                             <th scope="col" rowspan="2" class="num group-start">"Goodput"</th>
-                            <th scope="colgroup" colspan="2">"Cost"</th>
+                            {priced.then(|| view! { <th scope="colgroup" colspan="2">"Cost"</th> })}
                             <th scope="col" rowspan="2" class="num">"Deadline misses"</th>
                         </tr>
                         <tr>
@@ -129,8 +144,10 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
                             <th scope="col" class="num" title="instances physically held">"held"</th>
                             <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
-                            <th scope="col" class="num" title="held instance-hours × price">"held"</th>
-                            <th scope="col" class="num" title="entitled instance-hours × price, used or not">"reserved"</th>
+                            {priced.then(|| view! {
+                                <th scope="col" class="num" title="held instance-hours × price">"held"</th>
+                                <th scope="col" class="num" title="entitled instance-hours × price, used or not">"reserved"</th>
+                            })}
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>
@@ -138,6 +155,12 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                 </table>
             </div>
             <p class="table-note">
+                {(!priced).then(|| view! {
+                    <span data-testid="summary-no-price">
+                        {no_price_note(kueue)}
+                        " "
+                    </span>
+                })}
                 {if kueue {
                     "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Waits (taken): a preemptor's waits for its victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Goodput: useful time ÷ held time. Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
                 } else {

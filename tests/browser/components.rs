@@ -96,6 +96,7 @@ fn small_digest() -> Digest {
         totals: share("total", 4, 2, 300.0, 5400.0, 2.0),
         instance_types: vec!["ml.g5.xlarge".into(), "ml.g5.2xlarge".into()],
         capacity: vec![4, 2],
+        priced: true,
         series: vec![
             series(0, 0, [1.0, 1.0, 0.0], [2.0, 0.0, 0.0]),
             series(1, 0, [0.0, 2.0, 1.0], [0.0, 0.0, 0.0]),
@@ -187,6 +188,35 @@ fn summary_table_has_one_row_per_share_with_its_numbers() {
         );
     }
     assert_eq!(all(&root, "tfoot .swatch").len(), 0);
+}
+
+/// Issue #34: without any price (an imported configuration's flavors), no "$0.00" as if
+/// the instances were free: the cost columns are left out and a note says no price is set.
+#[wasm_bindgen_test]
+fn summary_table_without_prices_says_so_instead_of_zero_dollars() {
+    let mut d = small_digest();
+    d.priced = false;
+    let root = mount(move || view! { <SummaryTable digest=Arc::new(d) /> });
+    assert!(root.query_selector("[data-col=cost]").unwrap().is_none());
+    assert!(root
+        .query_selector("[data-col=reserved]")
+        .unwrap()
+        .is_none());
+    assert!(!root.text_content().unwrap_or_default().contains("$0.00"));
+    assert_eq!(
+        text(&root, "[data-testid=summary-no-price]"),
+        "No price set: no instance type has a USD per hour, so no cost is shown."
+    );
+    // Every header still sits over its column.
+    let heads: u32 = all(&root, "thead tr:first-child th")
+        .iter()
+        .map(|th| {
+            th.get_attribute("colspan")
+                .map_or(1, |c| c.parse().unwrap())
+        })
+        .sum();
+    let row = &all(&root, "[data-testid=summary-row]")[0];
+    assert_eq!(heads as usize, 1 + all(row, "td").len());
 }
 
 #[wasm_bindgen_test]

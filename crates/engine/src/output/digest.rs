@@ -376,6 +376,9 @@ pub struct Digest {
     pub instance_types: Vec<String>,
     /// Capacity per instance type (instances).
     pub capacity: Vec<u64>,
+    /// Whether any instance type has a price (`usd_per_hour` > 0): without one, every cost
+    /// is $0 because nothing is priced, and the page says "no price set" instead.
+    pub priced: bool,
     /// Job rows, in scenario order: every submitted job's, or when more than
     /// [`DigestLimits::max_jobs`], those the kept events name and the first others up to
     /// the limit ([`keep_rows`]).
@@ -807,6 +810,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         totals: metrics("total", &total),
         instance_types: sc.instance_types.iter().map(|t| t.name.clone()).collect(),
         capacity: sc.capacity.clone(),
+        priced: sc.instance_types.iter().any(|t| t.usd_per_hour > 0.0),
         jobs,
         job_count,
         job_totals,
@@ -1113,6 +1117,21 @@ mod tests {
         let sum: f64 = d.shares.iter().map(|s| s.reserved_usd).sum();
         assert!((d.totals.reserved_usd - sum).abs() < 1e-9);
         assert!((d.totals.reserved_usd - d.totals.entitled_h * 1.408).abs() < 1e-9);
+    }
+
+    // Issue #34: a scenario whose instance types have no price (an imported configuration's
+    // flavors) says so, rather than showing $0.00 as if the instances were free.
+    #[test]
+    fn priced_says_whether_any_instance_type_has_a_price() {
+        assert!(aws().priced, "ml.* types have catalogue prices");
+        let text = r#"{"format":"quotalab/v1","seed":1,
+            "instance_types":[{"name":"a100","gpus":1,"usd_per_hour":0}],
+            "capacity":{"a100":2},
+            "shares":[{"name":"a","limits":{"a100":2},"strategy":"LEND"}],
+            "jobs":[{"id":"j","share":"a","instance_type":"a100","submit_s":0,"work_s":60}]}"#;
+        let d = crate::run_digest(text, DigestLimits::default()).unwrap();
+        assert!(!d.priced);
+        assert_eq!(d.totals.cost_usd, 0.0);
     }
 
     // The cursor panel replays the log: at t=90 bg-p3 and med-1 run, bg-p2 and bg-p1 wait.
