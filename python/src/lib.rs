@@ -385,6 +385,8 @@ fn review_configs(
             flavor_map,
         },
         rules,
+        // Jobs of a share PROPOSED lacks are refused, naming them (SPEC 13 `--into`).
+        unknown: Default::default(),
     };
     let result = py
         .detach(|| {

@@ -22,7 +22,7 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::config::{ImportOptions, MAX_FILE_BYTES};
 use quotalab_engine_worker::config::{
-    ImportReport, ImportRequest, InFormat, OutFormat, Request, Response,
+    ImportReport, ImportRequest, InFormat, OutFormat, Request, Response, UnknownShare,
 };
 
 use crate::io::dialog;
@@ -138,6 +138,81 @@ fn text_input(
             prop:value=move || value.get()
             on:change=move |ev| value.set(event_target_value(&ev))
         />
+    }
+}
+
+/// The way out for jobs of queues a configuration lacks, one choice per queue ("Drop
+/// them" or "Move them to" one of `targets`), written into `resolve` as (queue, target)
+/// pairs for the engine's `UnknownShares::Resolve`: the import dialog's and the review
+/// dialog's. Each select is `{testid}-{queue}`; the list is `testid`.
+pub fn unknown_choices(
+    list: Vec<UnknownShare>,
+    targets: Vec<String>,
+    resolve: RwSignal<Vec<(String, String)>>,
+    testid: &'static str,
+    intro: &'static str,
+) -> impl IntoView {
+    let rows = list
+        .into_iter()
+        .map(|u| {
+            let name = u.name.clone();
+            let what = match (u.jobs, u.workloads) {
+                (j, 0) => format!("{j} job{}", if j == 1 { "" } else { "s" }),
+                (0, w) => format!("{w} workload mix{}", if w == 1 { "" } else { "es" }),
+                (j, w) => format!(
+                    "{j} job{} and {w} workload mix{}",
+                    if j == 1 { "" } else { "s" },
+                    if w == 1 { "" } else { "es" }
+                ),
+            };
+            let current = {
+                let name = name.clone();
+                move || {
+                    resolve.with(|m| {
+                        m.iter()
+                            .find(|(f, _)| *f == name)
+                            .map(|(_, t)| t.clone())
+                            .unwrap_or_default()
+                    })
+                }
+            };
+            let set = {
+                let name = name.clone();
+                move |ev: leptos::ev::Event| {
+                    let to = event_target_value(&ev);
+                    resolve.update(|m| {
+                        m.retain(|(f, _)| *f != name);
+                        if !to.is_empty() {
+                            m.push((name.clone(), to));
+                        }
+                    });
+                }
+            };
+            let options = targets
+                .iter()
+                .map(|t| {
+                    let v = t.clone();
+                    view! { <option value=v>{format!("Move them to {t}")}</option> }
+                })
+                .collect_view();
+            view! {
+                <li>
+                    <label class="trace-field">
+                        <span class="trace-label">{format!("{what} of \u{201c}{name}\u{201d}")}</span>
+                        <select data-testid=format!("{testid}-{name}") on:change=set prop:value=current>
+                            <option value="">"Drop them"</option>
+                            {options}
+                        </select>
+                    </label>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="config-unknown" data-testid=testid>
+            <p>{intro}</p>
+            <ul>{rows}</ul>
+        </div>
     }
 }
 
@@ -361,57 +436,13 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let unknown_view = move || {
         let list = unknown();
         (keep.get() && !list.is_empty()).then(|| {
-            let rows = list
-                .into_iter()
-                .map(|u| {
-                    let name = u.name.clone();
-                    let what = match (u.jobs, u.workloads) {
-                        (j, 0) => format!("{j} job{}", if j == 1 { "" } else { "s" }),
-                        (0, w) => format!("{w} workload mix{}", if w == 1 { "" } else { "es" }),
-                        (j, w) => format!("{j} job{} and {w} workload mix{}", if j == 1 { "" } else { "s" }, if w == 1 { "" } else { "es" }),
-                    };
-                    let current = {
-                        let name = name.clone();
-                        move || {
-                            resolve.with(|m| {
-                                m.iter().find(|(f, _)| *f == name).map(|(_, t)| t.clone()).unwrap_or_default()
-                            })
-                        }
-                    };
-                    let set = {
-                        let name = name.clone();
-                        move |ev: leptos::ev::Event| {
-                            let to = event_target_value(&ev);
-                            resolve.update(|m| {
-                                m.retain(|(f, _)| *f != name);
-                                if !to.is_empty() {
-                                    m.push((name.clone(), to));
-                                }
-                            });
-                        }
-                    };
-                    view! {
-                        <li>
-                            <label class="trace-field">
-                                <span class="trace-label">{format!("{what} of \u{201c}{name}\u{201d}")}</span>
-                                <select data-testid=format!("config-unknown-{name}") on:change=set prop:value=current>
-                                    <option value="">"Drop them"</option>
-                                    {targets().into_iter().map(|t| {
-                                        let v = t.clone();
-                                        view! { <option value=v>{format!("Move them to {t}")}</option> }
-                                    }).collect_view()}
-                                </select>
-                            </label>
-                        </li>
-                    }
-                })
-                .collect_view();
-            view! {
-                <div class="config-unknown" data-testid="config-unknown">
-                    <p>"These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its shares:"</p>
-                    <ul>{rows}</ul>
-                </div>
-            }
+            unknown_choices(
+                list,
+                targets(),
+                resolve,
+                "config-unknown",
+                "These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its shares:",
+            )
         })
     };
     let result_view = move || {

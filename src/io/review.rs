@@ -8,7 +8,9 @@
 use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::config::MAX_FILE_BYTES;
-use quotalab_engine_worker::config::{Request, Response, ReviewReport, ReviewRequest};
+use quotalab_engine_worker::config::{
+    Request, Response, ReviewReport, ReviewRequest, UnknownShare,
+};
 
 use crate::io::config::use_config_service;
 use crate::io::dialog;
@@ -34,6 +36,15 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let result = RwSignal::new(None::<Result<ReviewReport, Vec<String>>>);
     let running = RwSignal::new(false);
     let generation = StoredValue::new(0u64);
+    // Jobs of shares the proposal lacks: moved as mapped here, else dropped (the import
+    // dialog's way out, the same engine function); the last review's list of them.
+    let resolve = RwSignal::new(Vec::<(String, String)>::new());
+    let unknown = RwSignal::new((Vec::<UnknownShare>::new(), Vec::<String>::new()));
+    // Another proposal: its shares are other ones (no review runs for this).
+    let forget_unknown = move || {
+        resolve.update_untracked(|m| m.clear());
+        unknown.set(Default::default());
+    };
 
     let proposed = move || -> Option<(String, String)> {
         proposal.get_value().or_else(|| {
@@ -41,7 +52,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             (!t.trim().is_empty()).then(|| ("the pasted proposal".to_string(), t))
         })
     };
-    let run = move |_| {
+    let run = move || {
         let Some(p) = proposed() else {
             result.set(Some(Err(vec![
                 "Proposal: drop or pick a configuration file, or paste one.".to_string(),
@@ -74,6 +85,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 .split([',', '\n'])
                 .map(str::to_string)
                 .collect(),
+            resolve: Some(resolve.get_untracked()),
         };
         service.send(Request::Review(req), move |response| {
             if generation.get_value() != mine {
@@ -81,7 +93,12 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             }
             running.set(false);
             match response {
-                Response::Reviewed(r) => result.set(Some(r)),
+                Response::Reviewed(r) => {
+                    if let Ok(rep) = &r {
+                        unknown.set((rep.unknown.clone(), rep.targets.clone()));
+                    }
+                    result.set(Some(r))
+                }
                 Response::Failed(m) => result.set(Some(Err(vec![m]))),
                 _ => {}
             }
@@ -110,10 +127,38 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     ));
                     proposal.set_value(Some((name, v.as_string().unwrap_or_default())));
                     result.set(None);
+                    forget_unknown();
                 }
                 Err(e) => file_label.set(format!("{name}: could not be read ({e:?})")),
             }
         });
+    };
+    // A choice of where a share's jobs go reviews again at once (as the import re-reads).
+    Effect::new(move |prev: Option<()>| {
+        resolve.track();
+        if prev.is_some() && result.with_untracked(|r| matches!(r, Some(Ok(_)))) {
+            run();
+        }
+    });
+    let unknown_view = move || {
+        let (list, targets) = unknown.get();
+        // The last run's model (its digest says it; no parse of the scenario here).
+        let kueue = app
+            .outcome
+            .with(|o| o.as_ref().is_some_and(|o| o.digest.kueue.is_some()));
+        (!list.is_empty()).then(|| {
+            crate::io::config::unknown_choices(
+                list,
+                targets,
+                resolve,
+                "review-unknown",
+                if kueue {
+                    "These jobs of the scenario name ClusterQueues the proposal does not have. Drop them from the proposal's run, or move each queue's jobs to one of its ClusterQueues, and the review runs again:"
+                } else {
+                    "These jobs of the scenario name shares the proposal does not have. Drop them from the proposal's run, or move each share's jobs to one of its shares, and the review runs again:"
+                },
+            )
+        })
     };
     let report = move |_| {
         let Some(p) = proposed() else { return };
@@ -225,6 +270,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         data-testid="review-text"
                         prop:value=move || pasted.get()
                         on:input=move |ev| {
+                            forget_unknown();
                             proposal.set_value(None);
                             file_label.set(String::new());
                             pasted.set(event_target_value(&ev));
@@ -244,13 +290,19 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                             prop:value=move || rules.get() on:change=move |ev| rules.set(event_target_value(&ev)) />
                     })}
                 </fieldset>
+                {unknown_view}
+                {move || unknown.with(|u| !u.0.is_empty()).then(|| view! {
+                    <p class="review-note" data-testid="review-report-why">
+                        "The report reviews the proposal as the command line does, which refuses jobs of shares the proposal lacks: to download it, give the proposal those shares."
+                    </p>
+                })}
                 {move || running.get().then(|| view! { <p class="trace-reading" role="status" data-testid="review-running">"Reviewing in the engine worker…"</p> })}
                 {result_view}
                 <div class="trace-actions">
-                    <button type="button" class="primary" data-testid="review-run" prop:disabled=move || running.get() on:click=run>
+                    <button type="button" class="primary" data-testid="review-run" prop:disabled=move || running.get() on:click=move |_| run()>
                         "Review"
                     </button>
-                    <button type="button" data-testid="review-report" prop:disabled=move || !result.with(|r| matches!(r, Some(Ok(_)))) on:click=report>
+                    <button type="button" data-testid="review-report" prop:disabled=move || !result.with(|r| matches!(r, Some(Ok(_)))) || unknown.with(|u| !u.0.is_empty()) on:click=report>
                         "Download the report with this review"
                     </button>
                     <button type="button" on:click=move |_| close()>"Close"</button>

@@ -127,6 +127,12 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   );
   const editor = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
   assert.equal(editor.model, 'kueue');
+  // Its flavors have no price: no "$0.00" as if they were free, but a note (issue #34).
+  await page.locator('[data-testid="summary-no-price"]').waitFor();
+  assert.match(await page.locator('[data-testid="summary-no-price"]').innerText(), /No price set: no ResourceFlavor has a USD per unit-hour/);
+  assert.equal(await page.locator('table.summary [data-col="cost"]').count(), 0);
+  assert.doesNotMatch(await page.locator('[data-testid="summary-table"]').innerText(), /\$0\.00/);
+  await page.locator('[data-testid="summary-table"]').screenshot({ path: join(SHOTS, 'config-import-no-price.png') });
 
   // The Kueue export of what is on screen.
   await page.locator('[data-testid="files-menu"] > summary').click();
@@ -141,8 +147,10 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   assert.match(yaml, /written over the 5 objects it was imported from/);
   assert.match(yaml, /namespaceSelector: \{\}/);
   assert.match(yaml, /nominalQuota: 36Gi/);
-  // Only the changes: none yet.
+  // Only the changes: none yet. Imported from Kueue files, the item is enabled and gives
+  // no reason against itself.
   await page.locator('[data-testid="files-menu"] > summary').click();
+  assert.equal(await page.locator('[data-testid="export-kueue-patch-why"]').count(), 0);
   const [patch] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-kueue-patch"]').click()]);
   assert.match(patch.suggestedFilename(), /-kueue-patch\.yaml$/);
   const patchPath = join(SHOTS, `config-import-${patch.suggestedFilename()}`);
@@ -253,7 +261,7 @@ test('job history: offered after an import without jobs, read in the worker, rep
     await dialog.screenshot({ path: join(SHOTS, 'history-import-failed.png') });
     throw new Error(`${e.message}\n${await dialog.innerText()}`);
   });
-  assert.match(await summary.innerText(), /^6 jobs of 3 shares \(team-a-cq, team-b-cq, team-c-cq\)/);
+  assert.match(await summary.innerText(), /^6 jobs of 3 ClusterQueues \(team-a-cq, team-b-cq, team-c-cq\)/);
   assert.match(await page.locator('[data-testid="history-warnings"]').innerText(), /still running at the end of the history/);
   await dialog.screenshot({ path: join(SHOTS, 'history-import-ready.png') });
   await page.locator('[data-testid="history-apply"]:not([disabled])').click();
@@ -347,5 +355,66 @@ test('HyperPod commands from the first screen: detected, imported; Cancel starts
   );
   const editor = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
   assert.equal(editor.model, 'kueue');
+  assert.deepEqual(problems, []);
+});
+
+// Issue #34: a proposal without one of the scenario's shares is not a dead end: as in the
+// import dialog, that share's jobs are dropped from the proposal's run (the default) or
+// moved to one of its shares, and the review runs again.
+test('review a proposal that lacks a share: its jobs dropped or moved, as the import does', async (t) => {
+  const { page, problems, close } = await openBrowser('review-unknown', { viewport: { width: 1440, height: 1000 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  const scenario = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
+  const proposal = structuredClone(scenario);
+  proposal.shares.find((s) => s.name === 'medium').name = 'burst';
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="review-change"]').click();
+  const dialog = page.locator('[data-testid="review-dialog"]');
+  await dialog.waitFor();
+  await page.locator('[data-testid="review-text"]').fill(JSON.stringify(proposal));
+  await page.locator('[data-testid="review-run"]').click();
+  await page.locator('[data-testid="review-result"]').waitFor();
+  assert.equal(await page.locator('[data-testid="review-errors"]').count(), 0, 'not a hard error');
+  const unknown = page.locator('[data-testid="review-unknown"]');
+  assert.match(await unknown.innerText(), /jobs? of “medium”/);
+  assert.match(await dialog.innerText(), /dropped/);
+  assert.ok(await page.locator('[data-testid="review-report"]').isDisabled());
+  assert.match(await page.locator('[data-testid="review-report-why"]').innerText(), /give the proposal those shares/);
+  await page.locator('[data-testid="review-unknown-medium"]').selectOption('burst');
+  await page.waitForFunction(() => (document.querySelector('[data-testid="review-result"]')?.innerText ?? '').includes('moved to "burst"'), null, { timeout: 30_000 });
+  assert.equal(await page.locator('[data-testid="review-unknown-medium"]').inputValue(), 'burst');
+  await dialog.screenshot({ path: join(SHOTS, 'review-unknown-1440.png') });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await dialog.screenshot({ path: join(SHOTS, 'review-unknown-390.png') });
+  assert.deepEqual(problems, []);
+});
+
+// Issue #34: the disabled "only the changes" export says why in sight, not only in a tooltip.
+test('the disabled Kueue patch export gives its reason as visible text', async (t) => {
+  const { page, problems, close } = await openBrowser('patch-why', { viewport: { width: 1440, height: 900 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  const item = page.locator('[data-testid="export-kueue-patch"]');
+  assert.ok(await item.isDisabled());
+  const why = page.locator('[data-testid="export-kueue-patch-why"]');
+  assert.ok(await why.isVisible());
+  assert.equal(await why.innerText(), 'Only for a scenario imported from Kueue files: it patches the objects it was read from.');
+  const box = await why.boundingBox();
+  const panel = await page.locator('.files-menu .menu-panel').boundingBox();
+  assert.ok(box.x >= panel.x && box.x + box.width <= panel.x + panel.width + 0.5, 'inside the menu');
+  await page.locator('.files-menu .menu-panel').screenshot({ path: join(SHOTS, 'patch-why-1440.png') });
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.waitForTimeout(300);
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  assert.ok(await why.isVisible());
+  const small = await why.boundingBox();
+  assert.ok(small.x + small.width <= 390, `within the phone's width: ${JSON.stringify(small)}`);
+  await page.locator('.files-menu .menu-panel').screenshot({ path: join(SHOTS, 'patch-why-390.png') });
   assert.deepEqual(problems, []);
 });

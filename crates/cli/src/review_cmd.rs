@@ -107,6 +107,8 @@ pub fn run(args: &ReviewArgs) -> Result<(), Failure> {
             flavor_map,
         },
         rules,
+        // Jobs of a share PROPOSED lacks are refused, naming them (SPEC 13 `--into`).
+        unknown: Default::default(),
     };
     let plan = review::Plan::new(
         Input {

@@ -148,6 +148,10 @@ pub struct ReviewRequest {
     pub seeds: Option<u64>,
     /// `--fail-on` rules, as typed.
     pub rules: Vec<String>,
+    /// What to do with the scenario's jobs of shares the proposal lacks, as an import's
+    /// [`ImportRequest::resolve`]: `None` refused (the CLI), `Some(map)` moved as mapped,
+    /// the others dropped.
+    pub resolve: Option<Vec<(String, String)>>,
 }
 
 /// A finished review, as the page shows it (the CLI's words and numbers).
@@ -164,6 +168,10 @@ pub struct ReviewReport {
     /// Whether a rule was crossed (the CLI exits 1).
     pub crossed: bool,
     pub warnings: Vec<String>,
+    /// The shares the scenario's jobs name that the proposal lacks (what `resolve`
+    /// decided about), and the proposal's shares they may move to.
+    pub unknown: Vec<UnknownShare>,
+    pub targets: Vec<String>,
 }
 
 /// One share's table.
@@ -468,6 +476,10 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
     let opts = rv::ReviewOptions {
         seeds: r.seeds,
         rules,
+        unknown: match &r.resolve {
+            None => UnknownShares::Refuse,
+            Some(map) => UnknownShares::Resolve(map.clone()),
+        },
         ..rv::ReviewOptions::default()
     };
     let current = rv::Input {
@@ -480,6 +492,15 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
     };
     let done =
         rv::review(current, proposed, rv::JobsSource::Current, &opts).map_err(|p| lines(&p))?;
+    let (unknown, targets) = rv::unknown_shares(current, proposed, rv::JobsSource::Current, &opts);
+    let unknown = unknown
+        .into_iter()
+        .map(|u| UnknownShare {
+            name: u.name,
+            jobs: u.jobs,
+            workloads: u.workloads,
+        })
+        .collect();
     let mut only = Vec::new();
     if !done.only_current.is_empty() {
         only.push(format!(
@@ -523,6 +544,8 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             .collect(),
         crossed: done.failed(),
         warnings: lines(&done.warnings),
+        unknown,
+        targets,
     })
 }
 

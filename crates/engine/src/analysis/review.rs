@@ -316,6 +316,10 @@ pub struct ReviewOptions {
     pub import: ImportOptions,
     /// `--fail-on` rules.
     pub rules: Vec<Rule>,
+    /// What to do with the jobs of a share a side lacks (SPEC 13 `--into`): refused, as
+    /// the CLI does (the default), or moved to the share mapped, else dropped, with a
+    /// warning each (the page's review, as its import dialog does: [`unknown_shares`]).
+    pub unknown: config::UnknownShares,
 }
 
 /// Which side of the review.
@@ -501,6 +505,7 @@ fn side_scenario(
     base: &Map<String, Value>,
     jobs_file: &str,
     opts: &ImportOptions,
+    unknown: &config::UnknownShares,
 ) -> Result<(String, Vec<Problem>), Vec<Problem>> {
     let imported = configuration(input, opts)?;
     let mut warnings: Vec<Problem> = imported
@@ -511,11 +516,18 @@ fn side_scenario(
         .collect();
     let place = place(side, input.name, jobs_file);
     let base_text = Value::Object(base.clone()).to_string();
-    let merged = config::merge_into(&imported, &base_text).map_err(|ps| {
+    let merged = config::merge_into_with(&imported, &base_text, unknown).map_err(|ps| {
         ps.into_iter()
             .map(|p| in_file(&place, p))
             .collect::<Vec<_>>()
     })?;
+    // The jobs moved or dropped (only with `unknown` resolving them), named in this side.
+    let moved = merged
+        .warnings
+        .iter()
+        .skip(imported.warnings.len())
+        .cloned();
+    warnings.extend(moved.map(|p| in_file(&place, p)));
     let mut doc = merged.scenario;
     if let (Some(q), Value::Object(m)) = (imported.scenario.get("queue"), &mut doc) {
         m.insert("queue".into(), q.clone());
@@ -690,6 +702,31 @@ pub fn review(
     Ok(plan.finish(runs))
 }
 
+/// The shares the jobs name that PROPOSED lacks (what [`ReviewOptions::unknown`] decides
+/// about, as [`config::unknown_shares`] says it for an import), and PROPOSED's shares, the
+/// ones they may move to; both empty when a side cannot be read (the review says why).
+pub fn unknown_shares(
+    current: Input,
+    proposed: Input,
+    jobs: JobsSource,
+    opts: &ReviewOptions,
+) -> (Vec<config::UnknownShare>, Vec<String>) {
+    let Ok((base, _)) = jobs_base(jobs, current, &opts.import) else {
+        return Default::default();
+    };
+    let Ok(imported) = configuration(proposed, &opts.import) else {
+        return Default::default();
+    };
+    let shares = imported.scenario["shares"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str().map(str::to_string))
+        .collect();
+    let base = Value::Object(base).to_string();
+    (config::unknown_shares(&imported, &base), shares)
+}
+
 /// One side of a planned review: its scenario as written (seed 0), the sweep that makes its
 /// other seeds, and how its problems name it.
 #[derive(Clone, Debug)]
@@ -745,7 +782,7 @@ impl Plan {
         let mut warnings = Vec::new();
         let mut sides = Vec::new();
         for (side, input) in [(Side::Current, current), (Side::Proposed, proposed)] {
-            match side_scenario(side, input, &base, jobs_file, &opts.import) {
+            match side_scenario(side, input, &base, jobs_file, &opts.import, &opts.unknown) {
                 Ok((text, w)) => {
                     push_new(&mut warnings, w);
                     sides.push((place(side, input.name, jobs_file), text));
@@ -1650,6 +1687,71 @@ mod tests {
         );
     }
 
+    /// Issue #34: the page's review resolves jobs of a share the proposal lacks as its
+    /// import dialog does (moved to a share, else dropped, with a warning each), where the
+    /// CLI refuses; [`unknown_shares`] names them and the shares they may move to.
+    #[test]
+    fn a_job_of_a_removed_share_moves_or_drops_when_asked() {
+        let without_b = r#"{"format":"quotalab/v1","shares":[{"name":"a","limits":{"ml.g5.xlarge":2},"strategy":"LEND"},
+            {"name":"z","limits":{"ml.g5.xlarge":2},"strategy":"LEND"}]}"#;
+        let inputs = |p| {
+            (
+                Input {
+                    name: "current.json",
+                    text: CONFIG,
+                },
+                Input {
+                    name: "proposed.json",
+                    text: p,
+                },
+                JobsSource::Scenario(Input {
+                    name: "jobs.json",
+                    text: JOBS,
+                }),
+            )
+        };
+        let (c, p, j) = inputs(without_b);
+        let (unknown, targets) = unknown_shares(c, p, j, &ReviewOptions::default());
+        assert_eq!(
+            unknown,
+            [config::UnknownShare {
+                name: "b".into(),
+                jobs: 1,
+                workloads: 0
+            }]
+        );
+        assert_eq!(targets, ["a", "z"]);
+        let moved = ReviewOptions {
+            unknown: config::UnknownShares::Resolve(vec![("b".into(), "z".into())]),
+            ..ReviewOptions::default()
+        };
+        let r = review(c, p, j, &moved).unwrap();
+        assert_eq!(r.only_current, ["b"]);
+        assert_eq!(r.only_proposed, ["z"]);
+        assert!(
+            r.warnings
+                .iter()
+                .any(|w| w.to_string().contains("moved to \"z\"")),
+            "{:?}",
+            r.warnings
+        );
+        let dropped = ReviewOptions {
+            unknown: config::UnknownShares::Resolve(Vec::new()),
+            ..ReviewOptions::default()
+        };
+        let r = review(c, p, j, &dropped).unwrap();
+        assert!(
+            r.warnings.iter().any(|w| w.to_string().contains("dropped")),
+            "{:?}",
+            r.warnings
+        );
+        // Same configuration: nothing is unknown.
+        let (c, p, j) = inputs(CONFIG);
+        assert!(unknown_shares(c, p, j, &ReviewOptions::default())
+            .0
+            .is_empty());
+    }
+
     #[test]
     fn a_share_only_one_side_has_is_listed_not_compared() {
         let with_c = CONFIG.replace(
@@ -1697,6 +1799,7 @@ mod tests {
             &base,
             "j",
             &ImportOptions::default(),
+            &config::UnknownShares::Refuse,
         )
         .unwrap();
         let merged: Value = serde_json::from_str(&text).unwrap();
