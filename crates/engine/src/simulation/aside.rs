@@ -10,9 +10,8 @@
 //! offered first, a job that arrived ahead of the prefix's end). Setting aside a queue's
 //! first jobs, or all of it, then costs no more than finding where it ends.
 
-use std::collections::btree_set;
+use std::collections::btree_map;
 use std::collections::BTreeSet;
-use std::iter::Peekable;
 use std::ops::Bound;
 
 use crate::input::model::Ms;
@@ -20,9 +19,9 @@ use crate::input::model::Ms;
 use super::job::{JobId, Size};
 use super::queues::{Aside, Head, QKey, ShareRt};
 
-/// A share's RUNNABLE jobs that are not set aside, in queue order (a merge of its buckets).
+/// A share's RUNNABLE jobs that are not set aside, in queue order.
 pub struct Ready<'a> {
-    buckets: Vec<(Peekable<btree_set::Range<'a, QKey>>, Size)>,
+    jobs: btree_map::Range<'a, QKey, Size>,
     extra: &'a BTreeSet<QKey>,
 }
 
@@ -30,19 +29,9 @@ impl Iterator for Ready<'_> {
     type Item = Head;
 
     fn next(&mut self) -> Option<Head> {
-        loop {
-            let (i, _) = self
-                .buckets
-                .iter_mut()
-                .enumerate()
-                .filter_map(|(i, (it, _))| it.peek().map(|&&k| (i, k)))
-                .min_by_key(|&(_, k)| k)?;
-            let (it, size) = &mut self.buckets[i];
-            let key = *it.next().expect("peeked");
-            if !self.extra.contains(&key) {
-                return Some(Head { key, size: *size });
-            }
-        }
+        self.jobs
+            .find(|(k, _)| !self.extra.contains(k))
+            .map(|(&key, &size)| Head { key, size })
     }
 }
 
@@ -64,13 +53,9 @@ impl ShareRt {
 
     /// The RUNNABLE jobs not set aside, in queue order.
     pub fn ready(&self) -> Ready<'_> {
-        let from = self.after_prefix();
+        debug_assert!(self.keeps_order, "the Kueue model keeps the queue order");
         Ready {
-            buckets: self
-                .buckets
-                .iter()
-                .map(|(&size, b)| (b.jobs.range((from, Bound::Unbounded)).peekable(), size))
-                .collect(),
+            jobs: self.in_order.range((self.after_prefix(), Bound::Unbounded)),
             extra: &self.aside.extra,
         }
     }
@@ -83,16 +68,7 @@ impl ShareRt {
         if self.ready_count() == 0 {
             return None;
         }
-        self.buckets
-            .iter()
-            .filter_map(|(&size, b)| {
-                let key = *b
-                    .jobs
-                    .range((self.after_prefix(), Bound::Unbounded))
-                    .find(|k| !self.aside.extra.contains(k))?;
-                Some(Head { key, size })
-            })
-            .min()
+        self.ready().next()
     }
 
     /// The first job not set aside, in queue order, whose bucket and priority act, as
@@ -128,15 +104,7 @@ impl ShareRt {
 
     /// The last RUNNABLE job before `key` in queue order.
     fn runnable_before(&self, key: QKey) -> Option<QKey> {
-        self.buckets
-            .values()
-            .filter_map(|b| {
-                b.jobs
-                    .range((Bound::Unbounded, Bound::Excluded(key)))
-                    .next_back()
-            })
-            .max()
-            .copied()
+        self.in_order.range(..key).next_back().map(|(&k, _)| k)
     }
 
     /// Where the jobs not in the prefix start.
@@ -176,16 +144,10 @@ impl ShareRt {
         self.settle_aside();
     }
 
-    /// How many jobs not set aside come before `key` in queue order (counted bucket by
-    /// bucket, without merging them).
+    /// How many jobs not set aside come before `key` in queue order.
     pub fn ready_before(&self, key: QKey) -> usize {
         let from = self.after_prefix();
-        let in_buckets: usize = self
-            .buckets
-            .values()
-            .map(|b| b.jobs.range((from, Bound::Excluded(key))).count())
-            .sum();
-        in_buckets
+        self.in_order.range((from, Bound::Excluded(key))).count()
             - self
                 .aside
                 .extra
@@ -211,12 +173,7 @@ impl ShareRt {
     /// SPEC 12.1: every RUNNABLE job is set aside.
     fn set_aside_all(&mut self) {
         let a = &mut self.aside;
-        a.through = self
-            .buckets
-            .values()
-            .filter_map(|b| b.jobs.last())
-            .max()
-            .copied();
+        a.through = self.in_order.last_key_value().map(|(&k, _)| k);
         a.extra.clear();
         a.count = self.runnable;
     }
@@ -266,11 +223,9 @@ impl ShareRt {
         let Some(t) = self.aside.through.take() else {
             return;
         };
-        for b in self.buckets.values() {
-            for &k in b.jobs.range((Bound::Unbounded, Bound::Included(t))) {
-                if k != except {
-                    self.aside.extra.insert(k);
-                }
+        for &k in self.in_order.range(..=t).map(|(k, _)| k) {
+            if k != except {
+                self.aside.extra.insert(k);
             }
         }
         self.settle_aside();
@@ -285,11 +240,10 @@ impl ShareRt {
         loop {
             let from = self.after_prefix();
             let next = self
-                .buckets
-                .values()
-                .filter_map(|b| b.jobs.range((from, Bound::Unbounded)).next())
-                .min()
-                .copied();
+                .in_order
+                .range((from, Bound::Unbounded))
+                .next()
+                .map(|(&k, _)| k);
             match next {
                 Some(k) if self.aside.extra.remove(&k) => self.aside.through = Some(k),
                 _ => return,

@@ -11,7 +11,7 @@
 //! head for the next cycle), a preemption whose targets overlap an earlier one's is
 //! skipped, heads that can neither fit nor preempt are set aside ([`Sim::requeue_heads`]).
 
-use crate::input::model::{ReclaimPolicy, WithinShare};
+use crate::input::model::ReclaimPolicy;
 use crate::simulation::preemption::Victim;
 use crate::simulation::{JobId, Sim, Size, State};
 
@@ -238,12 +238,8 @@ impl Sim<'_> {
     /// that would act as a cycle's head now (fit, preempt, or reserve), and that job's
     /// key, if it is among the first `cap + 1`; `None` if those would all be set aside.
     fn inert_run(&self, s: usize, cap: usize) -> Option<(usize, QKey)> {
-        let p = &self.cfg[s].kueue.preemption;
-        // Whether victims depend on the job only through its size and priority (no
-        // newer-equal-priority rule, no fair sharing), so that one search per (size,
-        // priority) answers for all such jobs.
-        let by_class = p.within_share != WithinShare::LowerOrNewerEqualPriority
-            && self.sc.fair_sharing.is_none();
+        // One search per (size, priority) answers for all such jobs.
+        let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
         if by_class {
             let acting = rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size))?;
@@ -270,7 +266,7 @@ impl Sim<'_> {
         if !self.kueue_may_preempt(s, t, n) {
             return true;
         }
-        self.reserves_nothing(s) && self.kueue_victims(j).is_none()
+        self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none()
     }
 
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
@@ -308,7 +304,7 @@ impl Sim<'_> {
         } else if !self.kueue_may_preempt(s, t, n) {
             Nomination::NoFit
         } else {
-            match self.kueue_victims_memo(j, true) {
+            match self.kueue_victims_memo(j) {
                 Some(v) => Nomination::Preempt(v),
                 None => Nomination::NoTargets,
             }

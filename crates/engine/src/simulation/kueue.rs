@@ -10,10 +10,10 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use crate::input::model::{Priority, Queueing, ReclaimPolicy, TypeIx, WithinShare};
+use crate::input::model::{Priority, Queueing, ReclaimPolicy, WithinShare};
 use crate::simulation::preemption::Victim;
 use crate::simulation::quota_tree::{Node, QuotaTree};
-use crate::simulation::{AKey, Binding, Cause, FailedSearch, JobId, Reason, Sim, Size, State};
+use crate::simulation::{AKey, Binding, Cause, JobId, Reason, Sim, Size, State};
 
 use super::offers::PreemptionWait;
 
@@ -333,35 +333,45 @@ impl Sim<'_> {
         }
     }
 
-    /// [`Sim::kueue_victims`], remembering a search that found no victims: until quota
-    /// usage, configuration or a priority changes (the usage epoch, the structure epoch), the
-    /// same job's search finds none again and is not run. Only while the pass has reserved
-    /// nothing (`clean`): reservations change the trees without those counters. Off with
-    /// `Options::exhaustive`.
-    pub(super) fn kueue_victims_memo(&mut self, j: JobId, clean: bool) -> Option<Vec<Victim>> {
+    /// [`Sim::kueue_victims`], remembered at the current usage and structure epochs: until
+    /// quota usage, the candidates, configuration or a priority changes, the same search
+    /// finds the same victims and is not run again. Only on the state between cycles (a
+    /// cycle's admissions, reservations and waiting preemptors change the trees without
+    /// those counters). Off with `Options::exhaustive`.
+    pub(super) fn kueue_victims_memo(&self, j: JobId) -> Option<Vec<Victim>> {
+        if self.opts.exhaustive {
+            return self.kueue_victims(j);
+        }
+        debug_assert!(
+            !self.kueue.in_cycle,
+            "searches are remembered between cycles only"
+        );
         let spec = &self.sc.jobs[j.index()];
-        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let s = spec.share();
+        let key = (
+            s,
+            Size::of(spec),
+            self.jobs[j.index()].priority,
+            (!self.victims_by_class(s)).then_some(j),
+        );
         let now = (self.epochs.usage(), self.epochs.structure());
-        let memo = clean && !self.opts.exhaustive;
-        let size = Size {
-            ty: TypeIx::new(t),
-            instances: n,
-        };
-        let failed = FailedSearch {
-            size,
-            at: now,
-            job: j,
-        };
-        if memo && self.rt[s].kueue_failed.contains(&failed) {
-            return None;
+        if let Some(found) = self.kueue.searches.borrow().get(now, &key) {
+            return found;
         }
-        let victims = self.kueue_victims(j);
-        if memo && victims.is_none() {
-            let memo = &mut self.rt[s].kueue_failed;
-            memo.retain(|f| f.size != size);
-            memo.push(failed);
-        }
-        victims
+        let found = self.kueue_victims(j);
+        self.kueue
+            .searches
+            .borrow_mut()
+            .put(now, key, found.clone());
+        found
+    }
+
+    /// Whether the victims a job of share `s` finds depend on it only through its size and
+    /// priority: no newer-equal-priority rule (which reads its submit time) and no fair
+    /// sharing (whose dominant resource shares are the preemptor's).
+    pub(super) fn victims_by_class(&self, s: usize) -> bool {
+        self.cfg[s].kueue.preemption.within_share != WithinShare::LowerOrNewerEqualPriority
+            && self.sc.fair_sharing.is_none()
     }
 
     /// SPEC 12 preemption: fair sharing when configured, else classical.

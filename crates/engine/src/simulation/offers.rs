@@ -4,7 +4,9 @@
 
 use super::job::JobId;
 use super::job::Size;
+use super::preemption::Victim;
 use super::quota_tree::QuotaTree;
+use crate::input::model::Priority;
 
 /// A share's head in a scheduling cycle: its job, its size and whether its share has a
 /// limit of its type (a head without one can neither fit nor preempt).
@@ -53,7 +55,49 @@ pub(super) struct KueueState {
     /// preemptors beyond what their victims hold, `(type, instances)`, in `reserved` until
     /// the swaps are undone.
     pub(super) kept: Vec<(usize, u64)>,
+    /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
+    pub(super) searches: std::cell::RefCell<SearchMemo>,
 }
+
+/// What a Kueue preemption search depends on besides the state the usage and structure
+/// epochs stamp: the preemptor's share, size and priority, and the preemptor itself unless
+/// the victims depend on it only through those (`Sim::victims_by_class`).
+pub(super) type SearchKey = (usize, Size, Priority, Option<JobId>);
+
+/// [`Sim::kueue_victims_memo`]'s searches at one (usage, structure) epoch pair: a cycle's
+/// heads are searched again in the next cycles, and a share's jobs of one size and
+/// priority find the same victims, while nothing changes. A few entries, forgotten when an
+/// epoch moves.
+#[derive(Debug, Default)]
+pub(super) struct SearchMemo {
+    at: (u64, u64),
+    known: Vec<(SearchKey, Option<Vec<Victim>>)>,
+}
+
+impl SearchMemo {
+    pub(super) fn get(&self, at: (u64, u64), key: &SearchKey) -> Option<Option<Vec<Victim>>> {
+        if at != self.at {
+            return None;
+        }
+        self.known
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+
+    pub(super) fn put(&mut self, at: (u64, u64), key: SearchKey, found: Option<Vec<Victim>>) {
+        if at != self.at {
+            self.at = at;
+            self.known.clear();
+        }
+        if self.known.len() < SEARCH_ENTRIES {
+            self.known.push((key, found));
+        }
+    }
+}
+
+/// Searches kept per epoch pair: a cycle's heads and a share's few classes.
+const SEARCH_ENTRIES: usize = 64;
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding
 /// their quota through their grace.

@@ -3,7 +3,7 @@
 //! the memory of its last offer ([`NoOffer`]).
 
 use std::cmp::Reverse;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::input::model::*;
 
@@ -84,6 +84,11 @@ pub struct ShareRt {
     pub(super) aside: Aside,
     /// How many RUNNABLE jobs the buckets hold.
     pub runnable: usize,
+    /// SPEC 12.1 (Kueue model): every RUNNABLE job in queue order with its bucket, so that
+    /// the set-aside prefix (`simulation::aside`) walks one ordered set, not a merge of the
+    /// buckets. Kept only when `keeps_order` (the Kueue model); empty in the AWS model.
+    pub(super) in_order: BTreeMap<QKey, Size>,
+    pub(super) keeps_order: bool,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -107,19 +112,6 @@ pub struct ShareRt {
     /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
     /// so that the pass reads no job to know its size.
     pub heads: Vec<Head>,
-    /// SPEC 12 (Kueue model): per bucket, the last preemption search that found no victims
-    /// (see [`FailedSearch`]).
-    pub kueue_failed: Vec<FailedSearch>,
-}
-
-/// SPEC 12 (Kueue model): the job of bucket `size` whose preemption search found no victims
-/// at the (usage, structure) epochs `at`: while both are unchanged (and the pass reserved
-/// nothing) the search would fail again.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct FailedSearch {
-    pub size: Size,
-    pub at: (u64, u64),
-    pub job: JobId,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on
@@ -168,6 +160,9 @@ impl ShareRt {
             insert_sorted(&mut self.heads, Head { key, size });
         }
         b.jobs.insert(key);
+        if self.keeps_order {
+            self.in_order.insert(key, size);
+        }
         self.runnable += 1;
         self.aside_after_insert(key);
         self.version += 1;
@@ -189,6 +184,7 @@ impl ShareRt {
             }
         }
         if removed {
+            self.in_order.remove(&key);
             self.runnable -= 1;
             self.aside_after_remove(key);
         }

@@ -129,6 +129,7 @@ impl<'a> Sim<'a> {
                 admitted_by_priority: vec![PriorityTotals::default(); types],
                 queued: vec![0; types],
                 held: vec![0; types],
+                keeps_order: sc.is_kueue(),
                 ..ShareRt::default()
             })
             .collect();
