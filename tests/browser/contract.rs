@@ -85,7 +85,7 @@ async fn the_card_answers_the_four_questions_with_the_run_s_numbers() {
     assert_eq!(b.get_attribute("data-forecast").as_deref(), Some("ready"));
     assert_eq!(
         answer(&b, "forecast", "Completion p90"),
-        "no job finished on its allocation alone, 25.3 min as given"
+        "no job finished on its allocation alone, 25 min as given"
     );
     assert!(answer(&b, "forecast", "On borrowed capacity").ends_with("on borrowed capacity"));
     assert_eq!(answer(&b, "repeated-yields", "Alarms"), "no alarm");

@@ -236,25 +236,11 @@ pub fn usd(x: f64) -> String {
     format!("{sign}${}.{:02}", group_digits(cents / 100), cents % 100)
 }
 
-/// [`duration`] (the one rule for durations; kept under this name for dense tables).
+/// [`duration`] (the one rule for durations, the engine's
+/// [`quotalab_engine::output::numbers::duration`], which the comparison's tables use too;
+/// kept under this name for dense tables).
 pub fn duration_compact(s: f64) -> String {
-    if !s.is_finite() {
-        return "—".into();
-    }
-    let (v, unit) = if s < 90.0 {
-        return format!("{s:.0} s");
-    } else if s < 90.0 * 60.0 {
-        (s / 60.0, "min")
-    } else if s < 48.0 * 3600.0 {
-        (s / 3600.0, "h")
-    } else {
-        (s / 86_400.0, "d")
-    };
-    if v < 9.95 {
-        format!("{v:.1} {unit}")
-    } else {
-        format!("{} {unit}", thousands(v))
-    }
+    quotalab_engine::output::numbers::duration(s)
 }
 
 /// `v`, a percentile of the durations `p`, as [`duration_compact`]; `—` when `p` has none.

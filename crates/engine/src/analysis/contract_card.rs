@@ -158,17 +158,10 @@ fn count(n: u64, one: &str, many: &str) -> String {
     format!("{n} {}", if n == 1 { one } else { many })
 }
 
-/// A duration as the page writes it: `45 s`, `12.5 min`, `4.1 h`.
+/// A duration as the page writes it everywhere ([`crate::output::numbers::duration`]):
+/// `45 s`, `5.0 min`, `13 min`, `4.1 h`.
 pub fn duration(s: f64) -> String {
-    if !s.is_finite() {
-        "—".into()
-    } else if s < 90.0 {
-        format!("{s:.0} s")
-    } else if s < 5400.0 {
-        format!("{:.1} min", s / 60.0)
-    } else {
-        format!("{:.1} h", s / 3600.0)
-    }
+    crate::output::numbers::duration(s)
 }
 
 /// Instance-hours: `1.2 h`, `0.05 h`, `0 h`.
@@ -644,7 +637,7 @@ mod tests {
         // b has no allocation of its own: alone, nothing finishes.
         assert_eq!(
             value(b, Question::Forecast, "Completion p90"),
-            "no job finished on its allocation alone, 25.3 min as given"
+            "no job finished on its allocation alone, 25 min as given"
         );
         assert_eq!(verdict(b, Question::Forecast).unwrap().0, Tone::Bad);
         let on_borrowed = value(b, Question::Forecast, "On borrowed capacity");
@@ -777,7 +770,8 @@ mod tests {
     #[test]
     fn words() {
         assert_eq!(duration(45.0), "45 s");
-        assert_eq!(duration(750.0), "12.5 min");
+        assert_eq!(duration(750.0), "13 min");
+        assert_eq!(duration(300.0), "5.0 min");
         assert_eq!(duration(14_760.0), "4.1 h");
         assert_eq!(hours(0.0), "0 h");
         assert_eq!(hours(1.23), "1.2 h");

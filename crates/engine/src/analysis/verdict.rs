@@ -16,6 +16,7 @@ use crate::analysis::matched::Matched;
 use crate::input::digits::group_digits;
 use crate::input::variant::Policy;
 use crate::output::digest::ShareMetrics;
+use crate::output::numbers::{self, more, DurationUnit};
 
 /// Below this relative difference a metric is "about the same" (SPEC 9.1: "a change under a
 /// few percent").
@@ -348,7 +349,7 @@ impl ShareVerdict {
                     let mut words: Vec<String> =
                         all.iter().take(2).map(|e| e.change_words()).collect();
                     if all.len() > 2 {
-                        words.push(format!("{} more", all.len() - 2));
+                        words.push(more(all.len() - 2, "change"));
                     }
                     words.join(", ")
                 };
@@ -365,7 +366,7 @@ impl ShareVerdict {
                 out.push_str(" — ");
                 out.push_str(&words.join("; "));
                 if self.effects.len() > 3 {
-                    out.push_str(&format!("; and {} more", self.effects.len() - 3));
+                    out.push_str(&format!("; and {}", more(self.effects.len() - 3, "change")));
                 }
             }
         }
@@ -418,7 +419,7 @@ impl Verdicts {
         ] {
             let names = named(v);
             if !names.is_empty() {
-                parts.push(format!("{lead} {}", some_of(&names)));
+                parts.push(format!("{lead} {}", some_of(&names, "share")));
             }
         }
         format!("{}: {}.", self.title(), join_and(&parts))
@@ -580,9 +581,9 @@ pub enum Unit {
 /// of the set reads in it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scale {
-    Seconds,
-    Minutes,
-    Hours,
+    /// A duration in one unit for the whole set (its largest value's, as
+    /// [`numbers::duration`] picks it), written by [`numbers::duration_in`].
+    Duration(DurationUnit),
     Count,
     /// Instance-hours with two decimals (every value of the set under 100), else whole.
     InstanceHours {
@@ -597,22 +598,14 @@ pub enum Scale {
 
 impl Unit {
     /// The scale in which the largest of `values` reads best (durations: seconds under 90 s,
-    /// minutes under 90 min, else hours).
+    /// minutes under 90 min, hours under two days, else days: [`DurationUnit::for_seconds`]).
     pub fn scale_for(self, values: &[f64]) -> Scale {
         let max = values
             .iter()
             .filter(|v| v.is_finite())
             .fold(0.0_f64, |m, v| m.max(v.abs()));
         match self {
-            Unit::Seconds => {
-                if max < 90.0 {
-                    Scale::Seconds
-                } else if max < 5400.0 {
-                    Scale::Minutes
-                } else {
-                    Scale::Hours
-                }
-            }
+            Unit::Seconds => Scale::Duration(DurationUnit::for_seconds(max)),
             Unit::Count => Scale::Count,
             Unit::InstanceHours => Scale::InstanceHours {
                 decimals: max < 100.0,
@@ -624,16 +617,14 @@ impl Unit {
 }
 
 impl Scale {
-    /// `v` in this scale: `45 s`, `12.5 min`, `4.1 h`, `1,234`, `12.50 inst-h` or `1,234
-    /// inst-h`, `87.5%`, `$12.50` or `$1,234`.
+    /// `v` in this scale: `45 s`, `5.0 min`, `11 min`, `4.1 h`, `3.0 d`, `1,234`, `12.50
+    /// inst-h` or `1,234 inst-h`, `87.5%`, `$12.50` or `$1,234`.
     pub fn show(self, v: f64) -> String {
         if !v.is_finite() {
             return "—".into();
         }
         match self {
-            Scale::Seconds => format!("{v:.0} s"),
-            Scale::Minutes => format!("{:.1} min", v / 60.0),
-            Scale::Hours => format!("{:.1} h", v / 3600.0),
+            Scale::Duration(unit) => numbers::duration_in(v, unit),
             Scale::Count => group(v.round()),
             Scale::InstanceHours { decimals: true } => format!("{v:.2} inst-h"),
             Scale::InstanceHours { decimals: false } => format!("{} inst-h", group(v.round())),
@@ -696,13 +687,14 @@ fn join_and(items: &[String]) -> String {
     }
 }
 
-/// At most three items then "N more": "vision, language and 2 more".
-fn some_of(items: &[String]) -> String {
+/// At most three items then how many more of what: "vision, language, nlp and 2 more
+/// shares".
+fn some_of(items: &[String], what: &str) -> String {
     if items.len() <= 3 {
         return join_and(items);
     }
     let mut words = items[..3].to_vec();
-    words.push(format!("{} more", items.len() - 3));
+    words.push(more(items.len() - 3, what));
     join_and(&words)
 }
 
@@ -841,14 +833,36 @@ mod tests {
         );
     }
 
+    /// Issue #34: "and 1 more" says what it counts.
+    #[test]
+    fn the_rest_says_what_it_counts() {
+        let names: Vec<String> = ["a", "b", "c", "d"].map(String::from).to_vec();
+        assert_eq!(some_of(&names, "share"), "a, b, c and 1 more share");
+        let names: Vec<String> = ["a", "b", "c", "d", "e"].map(String::from).to_vec();
+        assert_eq!(some_of(&names, "share"), "a, b, c and 2 more shares");
+        assert_eq!(some_of(&names[..3], "share"), "a, b and c");
+        assert_eq!(more(1, "change"), "1 more change");
+    }
+
     #[test]
     fn one_unit_per_row() {
         let scale = Unit::Seconds.scale_for(&[5760.0, 5286.0, 5400.0]);
-        assert_eq!(scale, Scale::Hours);
+        assert_eq!(scale, Scale::Duration(DurationUnit::Hours));
         assert_eq!(
             [5760.0, 5286.0, 5400.0].map(|v| scale.show(v)),
             ["1.6 h", "1.5 h", "1.5 h"]
         );
+        // Issue #34: durations read as the summary writes them (`11 min`, not `11.0 min`;
+        // days past two days).
+        let minutes = Unit::Seconds.scale_for(&[660.0, 300.0]);
+        assert_eq!(
+            [660.0, 300.0].map(|v| minutes.show(v)),
+            ["11 min", "5.0 min"]
+        );
+        assert_eq!(minutes.show(660.0), crate::output::numbers::duration(660.0));
+        assert_eq!(minutes.show_delta(-660.0), "−11 min");
+        let days = Unit::Seconds.scale_for(&[3.0 * 86_400.0, 3600.0]);
+        assert_eq!(days.show(3.0 * 86_400.0), "3.0 d");
         assert_eq!(Unit::Seconds.scale_for(&[30.0, 61.0]).show(61.0), "61 s");
         assert_eq!(Unit::Usd.scale_for(&[99.0, 1234.4]).show(99.0), "$99");
         assert_eq!(Unit::Usd.scale_for(&[12.5, 40.0]).show(12.5), "$12.50");

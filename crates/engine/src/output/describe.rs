@@ -28,7 +28,10 @@ pub fn scenario_summary(s: &Scenario) -> String {
         out.push_str(": ");
         out.push_str(&rules.join(", "));
         if teams > NAMED_MAX {
-            out.push_str(&format!(", and {} more", teams - NAMED_MAX));
+            out.push_str(&format!(
+                ", and {}",
+                super::numbers::more(teams - NAMED_MAX, "team")
+            ));
         }
     }
     out.push('.');
