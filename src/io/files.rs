@@ -901,7 +901,15 @@ pub fn FilesMenu() -> impl IntoView {
                 {config_item("Export as Kueue (YAML)", "export-kueue-yaml", OutFormat::Kueue)}
                 {menu_item(
                     button,
-                    "Export only the changes, as Kueue merge patches",
+                    view! {
+                        "Export only the changes, as Kueue merge patches"
+                        // The reason in sight, not only in a tooltip (issue #34).
+                        {move || (!imported_from_kueue()).then(|| view! {
+                            <span class="menu-why" data-testid="export-kueue-patch-why">
+                                "Only for a scenario imported from Kueue files: it patches the objects it was read from."
+                            </span>
+                        })}
+                    },
                     "export-kueue-patch".into(),
                     move || invalid() || !imported_from_kueue(),
                     move || (!imported_from_kueue()).then_some("Only for a scenario imported from Kueue files: it patches the objects it was read from"),
