@@ -179,7 +179,7 @@ async fn kueue_is_detected_warned_and_replaces_the_shares_keeping_the_jobs() {
     assert!(summary.contains("1 cohort (org)"), "{summary}");
     let warnings = d.text("[data-testid=config-warnings]");
     assert!(
-        warnings.contains("ignored: namespaceSelector"),
+        warnings.contains("ClusterQueue background: namespaceSelector ignored"),
         "{warnings}"
     );
     assert!(warnings.contains("resource cpu"), "{warnings}");

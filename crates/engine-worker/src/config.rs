@@ -564,7 +564,12 @@ fn summarise(imported: &config::Imported) -> Imported {
     Imported {
         shares: names("shares"),
         cohorts: names("cohorts"),
-        warnings: lines(&imported.warnings),
+        // In the page's words: an object named, not a path (the CLI keeps its paths).
+        warnings: imported
+            .warnings
+            .iter()
+            .map(quotalab_engine::Problem::words)
+            .collect(),
         scenario: imported.scenario_json.clone(),
         jobs: imported.scenario["jobs"].as_array().map_or(0, Vec::len),
     }

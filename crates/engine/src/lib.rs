@@ -36,6 +36,22 @@ pub struct Problem {
     /// What was expected, for readers that word the problem themselves (the page says
     /// "Work: type a number of seconds greater than 0" where the CLI prints the message).
     pub kind: Kind,
+    /// For a warning about an imported file: the object(s) it is about, which the page
+    /// names instead of the path ([`Problem::words`]); never part of [`Display`](fmt::Display),
+    /// so the CLI's text keeps its paths.
+    pub object: Option<Box<Object>>,
+}
+
+/// What an import warning is about, in the file's own terms: `kind` (`ClusterQueue`), the
+/// objects' names (`team-a-cq`; several for a warning told once for many), the `field`
+/// inside them (`namespaceSelector`; empty for the object as a whole) and what happened
+/// to it (`ignored`; else the CLI's message).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Object {
+    pub kind: String,
+    pub names: Vec<String>,
+    pub field: String,
+    pub what: String,
 }
 
 /// What a problem is about, machine-readable: the rule that refused the value and what it
@@ -81,6 +97,35 @@ impl Problem {
             path,
             message: message.into(),
             kind: Kind::Other,
+            object: None,
+        }
+    }
+
+    /// The problem in the page's words: an import warning names its object
+    /// (`ClusterQueue team-a-cq: namespaceSelector ignored`) instead of its path
+    /// (`[3].spec.namespaceSelector: ignored: namespaceSelector`); any other problem as
+    /// [`Display`](fmt::Display) writes it.
+    pub fn words(&self) -> String {
+        let Some(o) = &self.object else {
+            return self.to_string();
+        };
+        const SHOWN: usize = 3;
+        let mut names = o.names[..o.names.len().min(SHOWN)].join(", ");
+        if o.names.len() > SHOWN {
+            // The kind, named just before, says what the rest counts.
+            let rest = input::digits::group_digits((o.names.len() - SHOWN) as u64);
+            names.push_str(&format!(" and {rest} more"));
+        }
+        let kind = if o.names.len() == 1 || o.kind.is_empty() {
+            o.kind.clone()
+        } else {
+            format!("{}s", o.kind)
+        };
+        let who = format!("{kind} {names}").trim().to_string();
+        if o.field.is_empty() {
+            format!("{who} {}", o.what)
+        } else {
+            format!("{who}: {} {}", o.field, o.what)
         }
     }
 

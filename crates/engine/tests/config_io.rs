@@ -52,6 +52,24 @@ fn kueue_cohort_example_imports_and_runs() {
         "{w:?}"
     );
     assert!(w.iter().any(|w| w == "[4]: ignored: LocalQueue"), "{w:?}");
+    // Issue #34: the page names the objects, not the paths (the CLI's text above stays).
+    let words: Vec<String> = imp.warnings.iter().map(|w| w.words()).collect();
+    assert!(
+        words.iter().any(
+            |w| w == "ClusterQueues team-a-cq, team-b-cq, team-c-cq: namespaceSelector ignored"
+        ),
+        "{words:?}"
+    );
+    assert!(
+        words.iter().all(|w| !w.starts_with('[')),
+        "no path left: {words:?}"
+    );
+    assert!(
+        words
+            .iter()
+            .any(|w| w.starts_with("LocalQueue ") && w.ends_with(" ignored")),
+        "{words:?}"
+    );
     quotalab_engine::run_json(&imp.scenario_json).unwrap();
 }
 

@@ -632,14 +632,21 @@ fn export_scenario_with(
     }
 }
 
+/// An ignored name's tally: (document kind, name) -> (first path, count, the names of the
+/// objects it was ignored in).
+type Ignored = ((String, String), (String, usize, Vec<String>));
+
 /// Where problems of one file go: errors, warnings, and the "ignored" tallies that become
 /// one warning per distinct name and document kind.
 pub(crate) struct Sink {
     file: String,
     pub(crate) errors: Vec<Problem>,
     pub(crate) warnings: Vec<Problem>,
-    /// (kind, name) -> (first path, count), in first-seen order.
-    ignored: Vec<((String, String), (String, usize))>,
+    /// In first-seen order.
+    ignored: Vec<Ignored>,
+    /// The objects read so far: (their path, kind, name), so that a warning inside one
+    /// names it ([`Problem::object`]).
+    objects: Vec<(String, String, String)>,
 }
 
 impl Sink {
@@ -649,7 +656,34 @@ impl Sink {
             errors: Vec::new(),
             warnings: Vec::new(),
             ignored: Vec::new(),
+            objects: Vec::new(),
         }
+    }
+
+    /// Object `kind` `name` is the document at `path` (`[3]`, `[0].items[2]`): warnings
+    /// under that path name it.
+    pub(crate) fn object(&mut self, path: &str, kind: &str, name: &str) {
+        self.objects
+            .push((path.to_string(), kind.to_string(), name.to_string()));
+    }
+
+    /// The object `path` is in, and the field inside it (its `spec.` left out):
+    /// (`[3]`, ClusterQueue team-a-cq) for `[3].spec.namespaceSelector` is
+    /// (kind, name, `namespaceSelector`).
+    fn object_at(&self, path: &str) -> Option<(&str, &str, String)> {
+        self.objects
+            .iter()
+            .filter(|(at, _, _)| {
+                path.strip_prefix(at.as_str())
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+            })
+            .max_by_key(|(at, _, _)| at.len())
+            .map(|(at, kind, name)| {
+                let rest = path[at.len()..].trim_start_matches('.');
+                let field = rest.strip_prefix("spec.").unwrap_or(rest);
+                let field = if field == "spec" { "" } else { field };
+                (kind.as_str(), name.as_str(), field.to_string())
+            })
     }
 
     /// The file name problems carry (empty for a single file).
@@ -687,28 +721,59 @@ impl Sink {
     }
 
     pub(crate) fn warn(&mut self, path: &str, msg: impl Into<String>) {
-        let p = self.path(path);
-        self.warnings.push(Problem::new(p, msg));
+        let msg = msg.into();
+        let mut problem = Problem::new(self.path(path), msg.clone());
+        if let Some((kind, name, field)) = self.object_at(path) {
+            problem.object = Some(Box::new(crate::Object {
+                kind: kind.to_string(),
+                names: vec![name.to_string()],
+                field,
+                what: msg,
+            }));
+        }
+        self.warnings.push(problem);
     }
 
     /// An ignored field or kind `name` in a document of `kind`, at `path`.
     pub(crate) fn ignore(&mut self, kind: &str, name: &str, path: &str) {
         let key = (kind.to_string(), name.to_string());
-        if let Some((_, (_, n))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
+        let object = self.object_at(path).map(|(_, n, _)| n.to_string());
+        if let Some((_, (_, n, names))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
             *n += 1;
+            names.extend(object.filter(|o| !names.contains(o)));
         } else {
-            self.ignored.push((key, (path.to_string(), 1)));
+            self.ignored
+                .push((key, (path.to_string(), 1, object.into_iter().collect())));
         }
     }
 
+    /// One warning per ignored name: `ignored: namespaceSelector (3 times)` at the first
+    /// path for the CLI; for the page, the objects it was ignored in
+    /// (`ClusterQueues team-a-cq, team-b-cq: namespaceSelector ignored`).
     pub(crate) fn flush_ignored(&mut self) {
-        for ((_, name), (path, n)) in std::mem::take(&mut self.ignored) {
+        for ((_, name), (path, n, names)) in std::mem::take(&mut self.ignored) {
             let msg = if n == 1 {
                 format!("ignored: {name}")
             } else {
                 format!("ignored: {name} ({n} times)")
             };
-            self.warn(&path, msg);
+            let object = self.object_at(&path).map(|(kind, first, field)| {
+                // A whole object ignored (a kind not modelled) is the object itself.
+                let whole = field.is_empty();
+                crate::Object {
+                    kind: kind.to_string(),
+                    names: if names.is_empty() {
+                        vec![first.to_string()]
+                    } else {
+                        names.clone()
+                    },
+                    field: if whole { String::new() } else { name.clone() },
+                    what: "ignored".to_string(),
+                }
+            });
+            let mut problem = Problem::new(self.path(&path), msg);
+            problem.object = object.map(Box::new);
+            self.warnings.push(problem);
         }
     }
 }

@@ -50,6 +50,15 @@ impl Reader<'_> {
             }
         };
         let api = m.get("apiVersion").and_then(Value::as_str).unwrap_or("");
+        // Warnings inside the document name it (on the page: "ClusterQueue team-a-cq").
+        if let Some(name) = m
+            .get("metadata")
+            .and_then(|md| md.get("name"))
+            .and_then(Value::as_str)
+            .filter(|n| !n.is_empty())
+        {
+            self.sink.object(path, k, name);
+        }
         match k {
             "List" => match m.get("items") {
                 Some(Value::Array(items)) => {
