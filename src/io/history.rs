@@ -170,7 +170,10 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             warnings.push(format!("… and {} more", format::count(w - SHOWN)));
         }
         app.notice.set(Some(Notice::info(
-            "Replayed the job history on the scenario's shares (Undo takes it back).",
+            format!(
+                "Replayed the job history on the scenario's {}s (Undo takes it back).",
+                queue_word(imported.kueue)
+            ),
             warnings,
         )));
         app.scenario.set(imported.scenario);
@@ -194,10 +197,12 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     if w > SHOWN {
                         warnings.push(format!("… and {} more", format::count(w - SHOWN)));
                     }
+                    // The model's word: ClusterQueues in the Kueue model, shares in AWS's.
+                    let word = queue_word(imp.kueue);
                     view! {
                         <p class="config-summary" role="status" data-testid="history-summary">
                             {format!(
-                                "{} job{} of {} share{} ({})",
+                                "{} job{} of {} {word}{} ({})",
                                 format::count(n),
                                 if n == 1 { "" } else { "s" },
                                 imp.shares.len(),
@@ -306,5 +311,15 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 </div>
             </form>
         </dialog>
+    }
+}
+
+/// A share in the model's word, inside a sentence: "ClusterQueue" (Kueue) or "share".
+fn queue_word(kueue: bool) -> String {
+    let w = crate::ui::words::share_word(kueue);
+    if kueue {
+        w.to_string()
+    } else {
+        w.to_lowercase()
     }
 }

@@ -245,6 +245,8 @@ pub struct Imported {
     pub shares: Vec<String>,
     /// The imported cohorts' names.
     pub cohorts: Vec<String>,
+    /// The scenario is in the Kueue model (the page says ClusterQueue, not share).
+    pub kueue: bool,
     /// Everything ignored, dropped or rounded (one line each).
     pub warnings: Vec<String>,
     /// The scenario's explicit jobs (so that the page need not parse a large scenario to
@@ -564,6 +566,8 @@ fn summarise(imported: &config::Imported) -> Imported {
     Imported {
         shares: names("shares"),
         cohorts: names("cohorts"),
+        kueue: quotalab_engine::translate::model_of(&imported.scenario)
+            == quotalab_engine::model::Model::Kueue,
         // In the page's words: an object named, not a path (the CLI keeps its paths).
         warnings: imported
             .warnings
