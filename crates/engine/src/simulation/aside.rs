@@ -120,6 +120,13 @@ impl ShareRt {
         if self.is_aside(&key) {
             return false;
         }
+        if self.aside.extra.is_empty() && self.ready().next().map(|h| h.key) == Some(key) {
+            // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
+            // after it, the set stays canonical).
+            self.aside.through = Some(key);
+            self.aside.count += 1;
+            return true;
+        }
         self.aside.extra.insert(key);
         self.aside.count += 1;
         self.settle_aside();
