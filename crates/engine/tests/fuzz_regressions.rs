@@ -214,7 +214,6 @@ fn kueue_victims_are_not_preempted_again_and_again() {
 /// kept shares' queue.
 #[test]
 fn an_aws_export_over_kept_bodies_names_one_job_queue() {
-    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
     let text = r#"{"quotaShares": [
       {"quotaShareName": "research", "quotaShQueueArn": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-queue",
        "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
@@ -222,6 +221,22 @@ fn an_aws_export_over_kept_bodies_names_one_job_queue() {
       {"quotaShareName": "prod", "jobQueueArn": "arn:aws:batch:us-east-1:123456789012:job-queue/ml-queue",
        "capacityLimits": [{"maxCapacity": 2, "capacityUnit": "ml.p4d.24xlarge"}],
        "resourceSharingConfiguration": {"strategy": "RESERVE"}, "state": "ENABLED"}]}"#;
+    let out = aws_export_round_trip(text);
+    let bodies: Value = serde_json::from_str(&out).unwrap();
+    let queues: Vec<&Value> = bodies
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|b| b.get("jobQueue"))
+        .collect();
+    assert_eq!(queues.len(), 2, "{out}");
+    assert!(queues.iter().all(|q| *q == queues[0]), "{out}");
+}
+
+/// Imports AWS `text`, exports it as `--cli-input-json` bodies and imports those again:
+/// the shares must come back the same. The exported text.
+fn aws_export_round_trip(text: &str) -> String {
+    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
     let first = config::import(text, Format::Aws, &ImportOptions::default()).unwrap();
     let out = config::export(
         &first.scenario_json,
@@ -229,18 +244,14 @@ fn an_aws_export_over_kept_bodies_names_one_job_queue() {
         &ExportOptions::default(),
     )
     .unwrap();
-    let bodies: Value = serde_json::from_str(&out.text).unwrap();
-    let queues: Vec<&Value> = bodies
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter_map(|b| b.get("jobQueue"))
-        .collect();
-    assert_eq!(queues.len(), 2, "{}", out.text);
-    assert!(queues.iter().all(|q| *q == queues[0]), "{}", out.text);
     let back = config::import(&out.text, Format::Aws, &ImportOptions::default())
         .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", out.text));
-    assert_eq!(first.scenario["shares"], back.scenario["shares"]);
+    assert_eq!(
+        first.scenario["shares"], back.scenario["shares"],
+        "{}",
+        out.text
+    );
+    out.text
 }
 
 /// Found by `config_aws` (crash-5f2b2e9d, the 20 s smoke run of `./run test`, 2026-12-05):
@@ -250,7 +261,6 @@ fn an_aws_export_over_kept_bodies_names_one_job_queue() {
 /// again. The export now leaves out the keys that make a body read as a list.
 #[test]
 fn an_aws_export_never_writes_a_share_that_reads_as_a_list() {
-    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
     let text = r#"{"quotaShares": [
       {"quotaShareName": "research", "jobQueue": "ml-queue",
        "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
@@ -260,19 +270,9 @@ fn an_aws_export_never_writes_a_share_that_reads_as_a_list() {
        "serviceEnvironments": [],
        "capacityLimits": [{"maxCapacity": 4, "capacityUnit": "ml.p4d.24xlarge"}],
        "resourceSharingConfiguration": {"strategy": "RESERVE"}, "state": "ENABLED"}]}"#;
-    let first = config::import(text, Format::Aws, &ImportOptions::default()).unwrap();
-    let out = config::export(
-        &first.scenario_json,
-        ExportFormat::AwsJson,
-        &ExportOptions::default(),
-    )
-    .unwrap();
+    let out = aws_export_round_trip(text);
     assert!(
-        !out.text.contains("\"quotaShares\"") && !out.text.contains("\"serviceEnvironments\""),
-        "{}",
-        out.text
+        !out.contains("\"quotaShares\"") && !out.contains("\"serviceEnvironments\""),
+        "{out}"
     );
-    let back = config::import(&out.text, Format::Aws, &ImportOptions::default())
-        .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", out.text));
-    assert_eq!(first.scenario["shares"], back.scenario["shares"]);
 }
