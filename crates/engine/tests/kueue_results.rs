@@ -427,3 +427,33 @@ fn quiet_cycles_done_at_once_match_walking_each() {
     }
     assert!(skipped > 0);
 }
+
+/// SPEC 12.1 with a grace period: c1's preemptor waits for its victims, and its `waiting`
+/// explanation says when their grace ends both as the event log's `t_s` and as how far into
+/// the run that is (a newcomer reads "36 min into the run", not only "2181.844 s").
+#[test]
+fn a_waiting_preemptor_says_when_its_victims_grace_ends_in_words() {
+    let mut sc: Value = serde_json::from_str(include_str!(
+        "golden/kueue-reclaim-quota-from-borrower.json"
+    ))
+    .unwrap();
+    sc["queue"]["preemption_grace_s"] = 2181.844.into();
+    sc["horizon_s"] = 5000.into();
+    let r = run(&sc.to_string());
+    let waits: Vec<&str> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "waiting" && e["share"] == "c1")
+        .filter_map(|e| e["explain"].as_str())
+        .filter(|x| x.contains("preempted"))
+        .collect();
+    assert!(
+        !waits.is_empty(),
+        "no waiting preemptor in {:#}",
+        r["events"]
+    );
+    for w in waits {
+        assert!(w.contains("2182.844 s, 36 min into the run"), "{w}");
+    }
+}

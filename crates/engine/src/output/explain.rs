@@ -224,16 +224,27 @@ fn explain_kueue_wait(
             "all {capacity} {ty} of the environment's capacity are in use; waits for instances to be released"
         ),
         Binding::PreemptedWorkloads { victims, until } => {
-            let at = crate::output::numbers::secs(until);
+            let at = moment(until);
             let held = if victims == 1 {
-                format!("the job it preempted keeps its quota until its grace period ends at {at} s")
+                format!("the job it preempted keeps its quota until its grace period ends at {at}")
             } else {
-                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at} s)")
+                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at})")
             };
             let them = if victims == 1 { "it" } else { "them" };
             format!("{held}; the preemptor waits for {them} (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
         }
     }
+}
+
+/// A moment of the run in an explanation: its `t_s` as the event log writes it, and how far
+/// into the run that is for a reader (`2181.844 s, 36 min into the run`).
+fn moment(at: crate::input::model::Ms) -> String {
+    use crate::output::numbers::{duration, secs};
+    format!(
+        "{} s, {} into the run",
+        secs(at),
+        duration(at as f64 / 1000.0)
+    )
 }
 
 /// The one-sentence explanation of a waiting reason (SPEC 4).
