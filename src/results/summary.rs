@@ -162,10 +162,16 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                     </span>
                 })}
                 {if kueue {
-                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Waits (taken): a preemptor's waits for its victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Goodput: useful time ÷ held time. Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
+                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: nominal is nominalQuota × time; own and borrowed count the quota of admitted workloads within and beyond it, lent the nominal quota others borrowed; held counts instances physically held; lost is work rolled back. Waits (taken): a preemptor's waits for its victims to go (WaitingForPreemptedWorkloads), in brackets those whose freed quota another workload took first. Goodput: useful time ÷ held time."
                 } else {
-                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time. Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
+                    "Over the whole run. Completion: submit to success; wait: submit to first start. Instance-hours: entitled is limit × time; own, borrowed and lent count the quota of admitted jobs; held counts instances physically held; lost is work rolled back. Goodput: useful time ÷ held time."
                 }}
+                // The cost columns' sentence only where they are shown.
+                {priced.then_some(if kueue {
+                    " Cost: held is what the instances the queue's workloads held cost; reserved is what its nominal quota costs, used or not (nominal instance-hours × price)."
+                } else {
+                    " Cost: held is what the instances the share's jobs held cost; reserved is what its entitlement costs, used or not (entitled instance-hours × price)."
+                })}
             </p>
         }
         .into_any()

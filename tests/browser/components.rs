@@ -188,6 +188,7 @@ fn summary_table_has_one_row_per_share_with_its_numbers() {
         );
     }
     assert_eq!(all(&root, "tfoot .swatch").len(), 0);
+    assert!(text(&root, ".table-note").contains("Cost: held is what"));
 }
 
 /// Issue #34: without any price (an imported configuration's flavors), no "$0.00" as if
@@ -203,6 +204,11 @@ fn summary_table_without_prices_says_so_instead_of_zero_dollars() {
         .unwrap()
         .is_none());
     assert!(!root.text_content().unwrap_or_default().contains("$0.00"));
+    // Nor the note's sentence about the cost columns left out.
+    assert!(!root
+        .text_content()
+        .unwrap_or_default()
+        .contains("Cost: held"));
     assert_eq!(
         text(&root, "[data-testid=summary-no-price]"),
         "No price set: no instance type has a USD per hour, so no cost is shown."
