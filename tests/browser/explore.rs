@@ -98,10 +98,17 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     settle().await;
     let canvas = one(&root, "[data-testid=explore-canvas]");
     assert_eq!(canvas.get_attribute("data-bands").as_deref(), Some("3"));
+    // protected (RESERVE, no job) has no completion time: no dot at 0 for it, and the key
+    // says so (issue #34).
     let shares = e.names.get_untracked().len();
     assert_eq!(
         canvas.get_attribute("data-dots"),
-        Some((9 * shares).to_string())
+        Some((9 * (shares - 1)).to_string())
+    );
+    let legend = text(&one(&root, "[data-testid=explore-legend]"));
+    assert!(
+        legend.contains("protected (no job finished: not drawn)"),
+        "{legend}"
     );
     // The band of the first share is shaded in its colour.
     let c: HtmlCanvasElement = canvas.clone().unchecked_into();

@@ -494,11 +494,11 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
     };
     let done =
         rv::review(current, proposed, rv::JobsSource::Current, &opts).map_err(|p| lines(&p))?;
-    let (unknown, targets) = rv::unknown_shares(current, proposed, rv::JobsSource::Current, &opts);
-    let unknown = unknown
-        .into_iter()
+    let unknown = done
+        .unknown
+        .iter()
         .map(|u| UnknownShare {
-            name: u.name,
+            name: u.name.clone(),
             jobs: u.jobs,
             workloads: u.workloads,
         })
@@ -547,7 +547,7 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
         crossed: done.failed(),
         warnings: lines(&done.warnings),
         unknown,
-        targets,
+        targets: done.proposed_shares.clone(),
     })
 }
 

@@ -318,7 +318,7 @@ pub struct ReviewOptions {
     pub rules: Vec<Rule>,
     /// What to do with the jobs of a share a side lacks (SPEC 13 `--into`): refused, as
     /// the CLI does (the default), or moved to the share mapped, else dropped, with a
-    /// warning each (the page's review, as its import dialog does: [`unknown_shares`]).
+    /// warning each (the page's review, as its import dialog does: [`Review::unknown`]).
     pub unknown: config::UnknownShares,
 }
 
@@ -506,7 +506,7 @@ fn side_scenario(
     jobs_file: &str,
     opts: &ImportOptions,
     unknown: &config::UnknownShares,
-) -> Result<(String, Vec<Problem>), Vec<Problem>> {
+) -> Result<SideScenario, Vec<Problem>> {
     let imported = configuration(input, opts)?;
     let mut warnings: Vec<Problem> = imported
         .warnings
@@ -516,6 +516,7 @@ fn side_scenario(
         .collect();
     let place = place(side, input.name, jobs_file);
     let base_text = Value::Object(base.clone()).to_string();
+    let lacked = config::unknown_shares(&imported, &base_text);
     let merged = config::merge_into_with(&imported, &base_text, unknown).map_err(|ps| {
         ps.into_iter()
             .map(|p| in_file(&place, p))
@@ -552,8 +553,11 @@ fn side_scenario(
             }
         }
     }
-    Ok((doc.to_string(), warnings))
+    Ok((doc.to_string(), warnings, lacked))
 }
+
+/// A side's scenario text, its warnings, and the shares the jobs name that it lacks.
+type SideScenario = (String, Vec<Problem>, Vec<config::UnknownShare>);
 
 // ---- running -------------------------------------------------------------------------
 
@@ -667,6 +671,11 @@ pub struct Review {
     pub crossings: Vec<Crossing>,
     /// Import and validation warnings, each once.
     pub warnings: Vec<Problem>,
+    /// The shares the jobs name that PROPOSED lacks (what [`ReviewOptions::unknown`]
+    /// decided about, as [`config::unknown_shares`] says it for an import), and PROPOSED's
+    /// shares, the ones they may move to.
+    pub unknown: Vec<config::UnknownShare>,
+    pub proposed_shares: Vec<String>,
 }
 
 impl Review {
@@ -700,31 +709,6 @@ pub fn review(
         .map(|k| plan.run(k))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(plan.finish(runs))
-}
-
-/// The shares the jobs name that PROPOSED lacks (what [`ReviewOptions::unknown`] decides
-/// about, as [`config::unknown_shares`] says it for an import), and PROPOSED's shares, the
-/// ones they may move to; both empty when a side cannot be read (the review says why).
-pub fn unknown_shares(
-    current: Input,
-    proposed: Input,
-    jobs: JobsSource,
-    opts: &ReviewOptions,
-) -> (Vec<config::UnknownShare>, Vec<String>) {
-    let Ok((base, _)) = jobs_base(jobs, current, &opts.import) else {
-        return Default::default();
-    };
-    let Ok(imported) = configuration(proposed, &opts.import) else {
-        return Default::default();
-    };
-    let shares = imported.scenario["shares"]
-        .as_array()
-        .into_iter()
-        .flatten()
-        .filter_map(|s| s["name"].as_str().map(str::to_string))
-        .collect();
-    let base = Value::Object(base).to_string();
-    (config::unknown_shares(&imported, &base), shares)
 }
 
 /// One side of a planned review: its scenario as written (seed 0), the sweep that makes its
@@ -766,6 +750,9 @@ pub struct Plan {
     only_proposed: Vec<String>,
     rules: Vec<Rule>,
     warnings: Vec<Problem>,
+    /// The shares the jobs name that PROPOSED lacks, and PROPOSED's shares.
+    unknown: Vec<config::UnknownShare>,
+    proposed_shares: Vec<String>,
 }
 
 impl Plan {
@@ -781,11 +768,15 @@ impl Plan {
         let mut errors = Vec::new();
         let mut warnings = Vec::new();
         let mut sides = Vec::new();
+        let mut unknown = Vec::new();
         for (side, input) in [(Side::Current, current), (Side::Proposed, proposed)] {
             match side_scenario(side, input, &base, jobs_file, &opts.import, &opts.unknown) {
-                Ok((text, w)) => {
+                Ok((text, w, lacked)) => {
                     push_new(&mut warnings, w);
                     sides.push((place(side, input.name, jobs_file), text));
+                    if side == Side::Proposed {
+                        unknown = lacked;
+                    }
                 }
                 Err(mut e) => errors.append(&mut e),
             }
@@ -864,11 +855,13 @@ impl Plan {
             jobs: jobs_file.to_string(),
             only_current: nc.iter().filter(|n| !np.contains(n)).cloned().collect(),
             only_proposed: np.iter().filter(|n| !nc.contains(n)).cloned().collect(),
+            proposed_shares: np,
             sides: [c, p],
             seeds: seed_list,
             shared,
             rules: opts.rules.clone(),
             warnings,
+            unknown,
         })
     }
 
@@ -910,6 +903,8 @@ impl Plan {
             rules: self.rules,
             crossings,
             warnings: self.warnings,
+            unknown: self.unknown,
+            proposed_shares: self.proposed_shares,
         }
     }
 }
@@ -1689,7 +1684,7 @@ mod tests {
 
     /// Issue #34: the page's review resolves jobs of a share the proposal lacks as its
     /// import dialog does (moved to a share, else dropped, with a warning each), where the
-    /// CLI refuses; [`unknown_shares`] names them and the shares they may move to.
+    /// CLI refuses; the review names them and the shares they may move to.
     #[test]
     fn a_job_of_a_removed_share_moves_or_drops_when_asked() {
         let without_b = r#"{"format":"quotalab/v1","shares":[{"name":"a","limits":{"ml.g5.xlarge":2},"strategy":"LEND"},
@@ -1711,21 +1706,24 @@ mod tests {
             )
         };
         let (c, p, j) = inputs(without_b);
-        let (unknown, targets) = unknown_shares(c, p, j, &ReviewOptions::default());
+        assert!(
+            review(c, p, j, &ReviewOptions::default()).is_err(),
+            "the CLI refuses"
+        );
+        let moved = ReviewOptions {
+            unknown: config::UnknownShares::Resolve(vec![("b".into(), "z".into())]),
+            ..ReviewOptions::default()
+        };
+        let r = review(c, p, j, &moved).unwrap();
         assert_eq!(
-            unknown,
+            r.unknown,
             [config::UnknownShare {
                 name: "b".into(),
                 jobs: 1,
                 workloads: 0
             }]
         );
-        assert_eq!(targets, ["a", "z"]);
-        let moved = ReviewOptions {
-            unknown: config::UnknownShares::Resolve(vec![("b".into(), "z".into())]),
-            ..ReviewOptions::default()
-        };
-        let r = review(c, p, j, &moved).unwrap();
+        assert_eq!(r.proposed_shares, ["a", "z"]);
         assert_eq!(r.only_current, ["b"]);
         assert_eq!(r.only_proposed, ["z"]);
         assert!(
@@ -1747,9 +1745,7 @@ mod tests {
         );
         // Same configuration: nothing is unknown.
         let (c, p, j) = inputs(CONFIG);
-        assert!(unknown_shares(c, p, j, &ReviewOptions::default())
-            .0
-            .is_empty());
+        assert!(review(c, p, j, &dropped).unwrap().unknown.is_empty());
     }
 
     #[test]
@@ -1790,7 +1786,7 @@ mod tests {
         let Value::Object(base) = base else {
             unreachable!()
         };
-        let (text, _) = side_scenario(
+        let (text, _, _) = side_scenario(
             Side::Proposed,
             Input {
                 name: "p",
