@@ -59,6 +59,9 @@ struct Quiet {
 #[derive(Default)]
 struct Walk {
     preempted: Vec<JobId>,
+    /// The quota of the victims of the preemptions issued, `(share, type, instances)`: out of
+    /// the trees once issued, still in Kueue's snapshot for the rest of the cycle.
+    held: Vec<(usize, usize, u64)>,
     aside: Vec<(usize, JobId)>,
     changed: bool,
 }
@@ -114,7 +117,13 @@ impl Sim<'_> {
         let mut done = vec![false; entries.len()];
         for k in 0..entries.len() {
             let i = if fair {
-                self.next_fair_entry(&entries, &done)
+                // Kueue's tournament orders on the cycle's snapshot, where the victims of
+                // the preemptions issued so far still hold their quota (only `fits`
+                // simulates their removal; SPEC 12.1 "Cycles").
+                self.count_held(&walk.held, true);
+                let i = self.next_fair_entry(&entries, &done);
+                self.count_held(&walk.held, false);
+                i
             } else {
                 k
             };
@@ -334,6 +343,19 @@ impl Sim<'_> {
         }
     }
 
+    /// Adds (`back`) or removes again the quota of the cycle's victims `held` in the trees.
+    fn count_held(&mut self, held: &[(usize, usize, u64)], back: bool) {
+        if back {
+            for &(s, t, n) in held {
+                self.kueue.trees[t].add_usage(s, n);
+            }
+        } else {
+            for &(s, t, n) in held.iter().rev() {
+                self.kueue.trees[t].remove_usage(s, n);
+            }
+        }
+    }
+
     /// Kueue `fairSharingIterator.pop`: the entry the tournament of its root cohort picks
     /// next, with the cycle's admissions so far counted (SPEC 12 "Order of offers" with
     /// fair sharing). The root is the first remaining entry's (Kueue takes any; roots
@@ -441,6 +463,8 @@ impl Sim<'_> {
                     return; // no longer fits after the cycle's earlier entries
                 }
                 walk.preempted.extend(victims.iter().map(|v| v.job));
+                walk.held
+                    .extend(victims.iter().map(|v| (v.share, t, v.instances)));
                 self.record.steps += 1;
                 walk.changed |= self.issue_preemptions(j, victims);
             }
