@@ -227,6 +227,30 @@ test('a story link scrolls to its first place once the results are drawn', async
   await server.close();
 });
 
+test('with two columns the story card sits over the editor, never over the results it points at', async () => {
+  const server = await serveDist();
+  for (const width of [1024, 1440]) {
+    const { page, problems, close } = await openBrowser(`story-card-column-${width}`, { viewport: { width, height: 900 } });
+    try {
+      await page.goto(`${server.url}#story=checkpoint&step=3`);
+      await waitForApp(page);
+      await page.waitForSelector('.story-card.open');
+      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      const { card, results } = await page.evaluate(() => ({
+        card: document.querySelector('.story-card.open').getBoundingClientRect().toJSON(),
+        results: document.querySelector('.results').getBoundingClientRect().toJSON(),
+      }));
+      assert.ok(card.right <= results.left, `at ${width} px the card (right edge ${card.right}) stays left of the results (${results.left})`);
+      assert.ok(card.left >= 0, `at ${width} px the card starts in the window`);
+      await waitForWorker(page);
+      assert.deepEqual(problems, []);
+    } finally {
+      await close();
+    }
+  }
+  await server.close();
+});
+
 test('a place chosen by the reader stays in view: the step no longer scrolls back to its first place', async () => {
   const server = await serveDist();
   const { page, problems, close } = await openBrowser('story-look-second', { viewport: { width: 1440, height: 900 } });
