@@ -591,10 +591,14 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             <p class="explore-empty" data-testid="explore-empty" hidden=move || e.shown.with(Option::is_some)>
                 "Pick a setting, a range and the seeds, then Run: each share's median and its 10th-90th percentile band over the seeds appear here as the runs finish."
             </p>
-            <div class="explore-chart" class:idle=move || e.shown.with(Option::is_none)>
+            <div class="explore-chart">
+                // Hidden before the first run by the attribute, not only the panel's
+                // stylesheet: that is linked when the panel mounts and may arrive after the
+                // dialog shows.
                 <canvas
                     node_ref=canvas
                     data-testid="explore-canvas"
+                    hidden=move || e.shown.with(Option::is_none)
                     role="img"
                     aria-label=move || format!("{} against the setting, per share (the table below has the numbers)", e.metric.get().label())
                     on:mousemove=move |ev| hover.set(near(&ev))
