@@ -412,7 +412,11 @@ async fn a_slow_page_run_drawn_later_never_replaces_a_newer_result() {
 /// failure or a cancellation stays through edits until the next run, and the next valid run
 /// makes the result current again.
 #[wasm_bindgen_test]
-fn the_run_status_follows_the_runs() {
+async fn the_run_status_follows_the_runs() {
+    // Alone or after other tests: mounting installs the in-process engine and starts the
+    // executor, and a run that takes long is drawn in a task of its own, so each run is
+    // settled before its status is read.
+    mount(|| ());
     let aws = quotalab_app::io::presets::AWS_WALKTHROUGH_JSON;
     let owner = Owner::new();
     owner.set();
@@ -420,11 +424,13 @@ fn the_run_status_follows_the_runs() {
     assert_eq!(app.status.get_untracked(), RunStatus::Pending);
     assert!(app.stale.get_untracked());
     app.run_now(aws);
+    settle().await;
     assert_eq!(app.status.get_untracked(), RunStatus::Current);
     assert!(!app.stale.get_untracked());
     assert_eq!(app.status.get_untracked().stale_note(), "");
 
     app.run_now(r#"{"format": "quotalab/v1", "shares": []}"#);
+    settle().await;
     assert_eq!(app.status.get_untracked(), RunStatus::Invalid);
     assert!(app.stale.get_untracked());
     assert!(!app.problems.get_untracked().is_empty());
@@ -436,6 +442,7 @@ fn the_run_status_follows_the_runs() {
     );
 
     app.run_now(aws);
+    settle().await;
     assert_eq!(app.status.get_untracked(), RunStatus::Current);
     assert!(app.problems.get_untracked().is_empty());
 
@@ -455,6 +462,7 @@ fn the_run_status_follows_the_runs() {
     assert_eq!(app.status.get_untracked(), RunStatus::Cancelled);
     assert!(app.stale_note().contains("cancelled"));
     app.run_now(aws);
+    settle().await;
     assert_eq!(app.status.get_untracked(), RunStatus::Current);
 }
 
