@@ -139,11 +139,22 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
             }));
         },
     );
+    // A tool's notice that its own work has ended ("Making the report…" once the report is
+    // downloaded): cleared if it is still the one shown.
+    let clear_notice = Closure::<dyn Fn(String)>::new(move |title: String| {
+        if app
+            .notice
+            .with_untracked(|n| n.as_ref().is_some_and(|n| n.title == title))
+        {
+            app.notice.set(None);
+        }
+    });
     for (key, f) in [
         ("scenario", scenario.as_ref()),
         ("digest", digest.as_ref()),
         ("apply", apply.as_ref()),
         ("notice", notice.as_ref()),
+        ("clear_notice", clear_notice.as_ref()),
     ] {
         let _ = set(&host, key, f);
     }
@@ -152,6 +163,7 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
     digest.forget();
     apply.forget();
     notice.forget();
+    clear_notice.forget();
     let _ = set(&global(), HOST, &host);
     host
 }
@@ -296,8 +308,20 @@ fn mount() -> Mounted {
             }
             m.from_page.set_value(text);
         });
+        // The tools' notices go to the page's. A tool that empties its own (its work is
+        // done: "Making the report…" once the report is downloaded) clears the page's notice
+        // it forwarded last, if that is still the one shown.
+        let forwarded = StoredValue::new(None::<String>);
         Effect::new(move |_| {
-            let Some(n) = app.notice.get() else { return };
+            let Some(n) = app.notice.get() else {
+                if let Some(title) = forwarded.get_value() {
+                    if let Ok(f) = host().and_then(|h| function(&h, "clear_notice")) {
+                        let _ = f.call1(&JsValue::NULL, &JsValue::from_str(&title));
+                    }
+                }
+                forwarded.set_value(None);
+                return;
+            };
             if let Ok(f) = host().and_then(|h| function(&h, "notice")) {
                 let lines: js_sys::Array = n.lines.iter().map(|l| JsValue::from_str(l)).collect();
                 let _ = f.call3(
@@ -307,7 +331,7 @@ fn mount() -> Mounted {
                     &lines,
                 );
             }
-            app.notice.set(None);
+            forwarded.set_value(Some(n.title));
         });
         view! {
             <super::config::ConfigDialog node_ref=m.config />

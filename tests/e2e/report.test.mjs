@@ -102,6 +102,12 @@ test('the report downloads from an engine worker, the same bytes as quotasim rep
   for (const share of ['product', 'steady', 'flaky']) assert.ok(html.includes(share), `share ${share}`);
   assert.ok(html.includes('Product infrastructure lead'), 'an agreement beside its share');
   assert.ok(html.includes('Can it recover?'), 'the interruption-contract card');
+  // Its progress notice goes once the report is downloaded (it used to stay until dismissed).
+  await page.waitForFunction(
+    () => !(document.querySelector('[data-testid=share-notice]')?.textContent ?? '').includes('Making the report'),
+    null,
+    { timeout: 5_000 },
+  );
 
   const text = await scenarioText(page);
   const native = spawnSync(QUOTASIM, ['report', '-'], { input: text, encoding: 'utf8' });
