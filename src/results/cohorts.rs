@@ -19,7 +19,10 @@ pub fn CohortTree(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
 ) -> impl IntoView {
-    let ty = RwSignal::new(0usize);
+    // The ResourceFlavor shown: the reader's choice (by name, so it survives a new run of
+    // the same flavors), else the one with the most quota and usage at the tree's roots (an
+    // imported cluster's GPU flavor, not a cpu-only `default-flavor` that reads all zeros).
+    let chosen = RwSignal::new(None::<String>);
     let at = Memo::new(move |_| {
         let d = digest.get();
         match cursor.get() {
@@ -29,6 +32,14 @@ pub fn CohortTree(
     });
     let rows = Memo::new(move |_| digest.with(|d| d.quota_tree_at(at.get().0)));
     let types = Memo::new(move |_| digest.with(|d| d.instance_types.clone()));
+    let ty = Memo::new(move |_| {
+        let picked = chosen.with(|c| {
+            c.as_ref()
+                .and_then(|c| types.with(|ts| ts.iter().position(|t| t == c)))
+        });
+        // At the busiest moment, not the cursor's: the default stays as the cursor moves.
+        picked.unwrap_or_else(|| digest.with(|d| busiest_type(d)))
+    });
     let heading = move || {
         let (t, busiest) = at.get();
         if busiest {
@@ -58,8 +69,8 @@ pub fn CohortTree(
                                 data-testid="cohort-tree-type"
                                 prop:value=move || ty.get().to_string()
                                 on:change=move |ev| {
-                                    if let Ok(i) = event_target_value(&ev).parse() {
-                                        ty.set(i);
+                                    if let Ok(i) = event_target_value(&ev).parse::<usize>() {
+                                        chosen.set(types.with(|ts| ts.get(i).cloned()));
                                     }
                                 }
                             >
@@ -200,4 +211,18 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
             </div>
         })
     }
+}
+
+/// The instance type (ResourceFlavor) with the most quota and usage at the tree's roots at
+/// the busiest moment; the first on a tie.
+fn busiest_type(d: &Digest) -> usize {
+    let rows = d.quota_tree_at(d.busiest_t());
+    let weight = |t: usize| -> f64 {
+        rows.iter()
+            .filter(|r| r.depth == 0)
+            .filter_map(|r| r.amounts.get(t))
+            .map(|a| a.quota + a.usage)
+            .sum()
+    };
+    (0..d.instance_types.len()).fold(0, |best, t| if weight(t) > weight(best) { t } else { best })
 }

@@ -199,6 +199,42 @@ async fn the_cohort_tree_follows_the_cursor() {
     );
 }
 
+/// The tree opens on the ResourceFlavor that carries the cluster's quota and usage, not on
+/// the first one (an imported cluster's cpu-only flavor read all zeros); a flavor the reader
+/// picks stays picked.
+#[wasm_bindgen_test]
+async fn the_cohort_tree_opens_on_the_busy_flavor() {
+    let d = digest(
+        r#"{"format": "quotalab/v1", "model": "kueue", "name": "two flavors",
+        "instance_types": [{"name": "cpu-flavor", "gpus": 1, "usd_per_hour": 0},
+                           {"name": "a100", "gpus": 1, "usd_per_hour": 0}],
+        "cohorts": [{"name": "research"}],
+        "shares": [{"name": "team-a-cq", "cohort": "research", "limits": {"cpu-flavor": 1, "a100": 8}}],
+        "jobs": [{"id": "j1", "share": "team-a-cq", "instance_type": "a100", "instances": 8, "submit_s": 0, "work_s": 600}]}"#,
+    );
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || {
+        view! { <quotalab_app::results::RunResults digest=d cursor=cursor /> }
+    });
+    settle().await;
+    let card = one(&root, "[data-testid=cohort-tree-card]");
+    let picker: web_sys::HtmlSelectElement =
+        one(&card, "[data-testid=cohort-tree-type]").unchecked_into();
+    let shown = |card: &Element| cells(&all(card, "[data-testid=cohort-tree-row]")[0]);
+    let picked = |p: &web_sys::HtmlSelectElement| {
+        p.selected_options()
+            .item(0)
+            .map(|o| text(&o))
+            .unwrap_or_default()
+    };
+    assert_eq!(picked(&picker), "a100");
+    assert_eq!(shown(&card)[1], "8", "{:?}", shown(&card));
+    choose(&picker, "cpu-flavor");
+    settle().await;
+    assert_eq!(picked(&picker), "cpu-flavor");
+    assert_eq!(shown(&card)[1], "1", "{:?}", shown(&card));
+}
+
 #[wasm_bindgen_test]
 async fn an_aws_run_has_no_cohort_tree() {
     let d = digest(WALKTHROUGH);
