@@ -561,8 +561,13 @@ fn repeated_yields(d: &Digest, share: usize, c: &ShareContract) -> Answer {
         Some((
             Tone::Caution,
             format!(
-                "{} raised their priority: when every job is urgent, priority orders nothing.",
-                count(c.priority_raised, "job", "jobs")
+                "{} raised {} priority: when every job is urgent, priority orders nothing.",
+                count(c.priority_raised, "job", "jobs"),
+                if c.priority_raised == 1 {
+                    "its"
+                } else {
+                    "their"
+                }
             ),
         ))
     } else {
@@ -672,6 +677,27 @@ mod tests {
         assert_eq!(
             b.agreement.as_ref().unwrap().owner.as_deref(),
             Some("Team B lead")
+        );
+    }
+
+    /// A single raised job is "its", not "their", priority (issue #34's polish list).
+    #[test]
+    fn one_raised_job_reads_its_priority() {
+        let text = include_str!("../../tests/golden/contract-escalation.json");
+        let d = crate::run_digest(text, DigestLimits::default()).unwrap();
+        let said: Vec<String> = cards(&d, None)
+            .iter()
+            .filter_map(|c| verdict(c, Question::RepeatedYields).map(|v| v.1.to_string()))
+            .filter(|v| v.contains("priority"))
+            .collect();
+        assert!(
+            said.iter()
+                .any(|v| v.starts_with("1 job raised its priority")),
+            "{said:?}"
+        );
+        assert!(
+            !said.iter().any(|v| v.contains("1 job raised their")),
+            "{said:?}"
         );
     }
 
