@@ -2,7 +2,8 @@
 # Size budget of the playground: the gzipped files `trunk build --release` puts in dist/.
 # Two wasm files in all (docs/ARCHITECTURE.md):
 # - the page (`quotalab-app-*`, its JS glue, the loader, the CSS): every view, no simulator;
-#   within BUDGET_KB (1 KB = 1024 bytes; 800 KB);
+#   within BUDGET_KB (1 KB = 1024 bytes; 805 KB: 800 KB until issue #34's last words, the
+#   cohort tree's default flavor and the tools' notices cleared);
 # - the engine worker (`quotalab-engine*` and worker-loader.js: crates/engine-worker, the
 #   whole engine with its YAML and CSV readers and the report, fetched and compiled beside the
 #   page and run only in workers): within ENGINE_BUDGET_KB (885 KB: 700 KB until SPEC 16's
@@ -18,7 +19,7 @@
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
-BUDGET_KB=${BUDGET_KB:-800}
+BUDGET_KB=${BUDGET_KB:-805}
 BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-885}
 
 shopt -s nullglob
