@@ -828,6 +828,13 @@ fn kept_jobs_of_queues_the_configuration_lacks_are_named_then_dropped_or_moved()
             "{key}"
         );
     }
+    // The walkthrough's ml.g5.xlarge, named by nothing left, goes with its jobs: the
+    // cluster is the imported flavors alone.
+    assert!(
+        dropped.scenario["capacity"].get("ml.g5.xlarge").is_none(),
+        "{}",
+        dropped.scenario["capacity"]
+    );
     let warnings: Vec<String> = dropped.warnings.iter().map(|w| w.to_string()).collect();
     for n in names {
         assert!(

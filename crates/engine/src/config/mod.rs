@@ -389,9 +389,61 @@ pub fn merge_into_with(
     if !problems.is_empty() {
         return Err(problems);
     }
+    drop_unused_types(&mut base, &imp);
     let merged = Value::Object(base);
     crate::input::validate::load(&merged.to_string())?;
     Ok(Imported::new(merged, warnings))
+}
+
+/// After a merge (SPEC 13): the kept scenario's capacity and instance type declarations
+/// that nothing names any more (no share, cohort, kept job, workload or event, and not the
+/// import's own) go, so the imported cluster is described by its own flavors alone and not
+/// also by the old scenario's ("3 teams share 24 a100 and 3 ml.g5.xlarge").
+fn drop_unused_types(base: &mut Map<String, Value>, imp: &Map<String, Value>) {
+    fn collect(v: &Value, used: &mut Vec<String>) {
+        match v {
+            Value::Object(m) => {
+                for (k, x) in m {
+                    match (k.as_str(), x) {
+                        ("instance_type", Value::String(t)) => used.push(t.clone()),
+                        ("limits" | "borrowing_limit" | "lending_limit", Value::Object(l)) => {
+                            used.extend(l.keys().cloned());
+                        }
+                        _ => collect(x, used),
+                    }
+                }
+            }
+            Value::Array(a) => a.iter().for_each(|x| collect(x, used)),
+            _ => {}
+        }
+    }
+    let mut used = Vec::new();
+    for key in ["shares", "cohorts", "jobs", "workloads", "events"] {
+        if let Some(v) = base.get(key) {
+            collect(v, &mut used);
+        }
+    }
+    if let Some(Value::Object(cap)) = imp.get("capacity") {
+        used.extend(cap.keys().cloned());
+    }
+    if let Some(Value::Array(types)) = imp.get("instance_types") {
+        used.extend(
+            types
+                .iter()
+                .filter_map(|t| t["name"].as_str())
+                .map(String::from),
+        );
+    }
+    if let Some(Value::Object(cap)) = base.get_mut("capacity") {
+        cap.retain(|k, _| used.contains(k));
+    }
+    if let Some(Value::Array(types)) = base.get_mut("instance_types") {
+        types.retain(|t| {
+            t["name"]
+                .as_str()
+                .is_none_or(|n| used.iter().any(|u| u == n))
+        });
+    }
 }
 
 /// Moves the kept jobs, workloads and `update_share` events of shares the import lacks to
