@@ -124,7 +124,7 @@ fn cell(
     let title = match d {
         Delta::Better(_) => "better than partitioned",
         Delta::Worse(_) => "worse than partitioned",
-        Delta::Same => "about the same as partitioned (under 5%)",
+        Delta::Same => "about the same as partitioned",
         Delta::NotComparable => "",
     };
     let delta = (col != "partitioned")
@@ -371,7 +371,7 @@ pub fn CompareBody(on: Signal<bool>, source: Signal<String>) -> impl IntoView {
                         </p>
                     })}
                     <p class="table-note">
-                        "A comparison changes only lending; everything else (in-share preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows. Pooled: everybody lends and borrows without limits. Completion is compared over the matched jobs, those that succeeded under all three policies. Deltas are against partitioned; green is better, red worse, ≈ under 5% (about the same). Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price."
+                        {format!("A comparison changes only lending; everything else (in-share preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows. Pooled: everybody lends and borrows without limits. Completion is compared over the matched jobs, those that succeeded under all three policies. Deltas are against partitioned; green is better, red worse, ≈ about the same ({}). Interruption: instance-hours lost, spent starting up or restoring, saving checkpoints and in grace periods. Cost of held instances: instance-hours held × price.", quotalab_engine::analysis::verdict::ABOUT_THE_SAME)}
                     </p>
                 }
                 .into_any()

@@ -575,7 +575,7 @@ fn comparison_section(h: &mut Html, c: &Compared, kueue: bool) {
             "p",
             "explain",
             &format!(
-                "The scenario was also simulated under two policies that change only who may lend and borrow; everything else (preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows ({}). Pooled: everyone lends and borrows without limits ({}). Each difference is against partitioned, in the row's unit, said in words; “≈ same” marks a change under 5% (about the same). Completion percentiles are over the matched jobs: the jobs of a share that succeeded under all three policies, so that like is compared with like.",
+                "The scenario was also simulated under two policies that change only who may lend and borrow; everything else (preemption, priorities, grace, retries, recovery, events) is as given. Partitioned: nobody lends or borrows ({}). Pooled: everyone lends and borrows without limits ({}). Each difference is against partitioned, in the row's unit, said in words; “≈ same” marks a change that is about the same ({}). Completion percentiles are over the matched jobs: the jobs of a share that succeeded under all three policies, so that like is compared with like.",
                 if kueue {
                     "every ClusterQueue stands alone, without a cohort"
                 } else {
@@ -586,6 +586,7 @@ fn comparison_section(h: &mut Html, c: &Compared, kueue: bool) {
                 } else {
                     "every share LEND_AND_BORROW with no borrow limit"
                 },
+                verdict::ABOUT_THE_SAME,
             ),
         )
         .raw("\n");
@@ -724,7 +725,7 @@ fn count_rows<'a>(h: &mut Html, metrics: &impl Fn(Policy) -> Option<&'a ShareMet
 }
 
 /// A value's difference from partitioned, in the row's scale and in words (not in colour
-/// only): "−3.0 h better", "+$12.00 worse", "≈ same" (about the same: under 5%), "no
+/// only): "−3.0 h better", "+$12.00 worse", "≈ same" ([`verdict::ABOUT_THE_SAME`]), "no
 /// change" (`exact`: the same value).
 fn delta_note(h: &mut Html, d: Delta, scale: verdict::Scale, exact: bool) {
     let (class, number, words) = match d {

@@ -18,6 +18,11 @@ use crate::input::variant::Policy;
 use crate::output::digest::ShareMetrics;
 use crate::output::numbers::{self, more, DurationUnit};
 
+/// What "about the same" means, in words for the page's and the report's notes: the relative
+/// [`FEW_PERCENT`] and each metric's floor ([`Metric`]'s least difference that counts).
+pub const ABOUT_THE_SAME: &str =
+    "under 5%, or under a minute, one job, 0.05 instance-hours, 2 points of goodput or $1";
+
 /// Below this relative difference a metric is "about the same" (SPEC 9.1: "a change under a
 /// few percent").
 pub const FEW_PERCENT: f64 = 0.05;
@@ -703,6 +708,23 @@ mod tests {
     use super::*;
     use crate::analysis::matched::Completion;
     use crate::output::digest::Pct;
+
+    /// The words the page and the report give for "about the same" say the rule [`delta`]
+    /// applies: the relative share and every metric's floor.
+    #[test]
+    fn about_the_same_says_the_rule() {
+        assert!(ABOUT_THE_SAME.starts_with(&format!("under {:.0}%", FEW_PERCENT * 100.0)));
+        assert_eq!(Metric::CompletionP50.floor(), 60.0);
+        assert!(ABOUT_THE_SAME.contains("a minute"));
+        assert_eq!(Metric::DeadlineMisses.floor(), 1.0);
+        assert!(ABOUT_THE_SAME.contains("one job"));
+        assert_eq!(Metric::InterruptionCost.floor(), 0.05);
+        assert!(ABOUT_THE_SAME.contains("0.05 instance-hours"));
+        assert_eq!(Metric::Goodput.floor(), 0.02);
+        assert!(ABOUT_THE_SAME.contains("2 points of goodput"));
+        assert_eq!(Metric::Cost.floor(), 1.0);
+        assert!(ABOUT_THE_SAME.ends_with("$1"));
+    }
 
     fn share(name: &str, misses: u64, lost_h: f64, cost: f64) -> ShareMetrics {
         ShareMetrics {
