@@ -414,7 +414,7 @@ fn AwsShareFields(
                     path=base.key("borrow_limit")
                     testid="share-borrow-limit"
                     integer=true
-                    placeholder="empty or -1 = unlimited"
+                    placeholder="unlimited"
                     disabled=Signal::derive(move || !borrows.get() && borrow.with(Option::is_none))
                     title=Signal::derive(move || {
                         if borrows.get() {
