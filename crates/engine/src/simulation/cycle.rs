@@ -59,9 +59,6 @@ struct Quiet {
 #[derive(Default)]
 struct Walk {
     preempted: Vec<JobId>,
-    /// The quota of the victims of the preemptions issued, `(share, type, instances)`: out of
-    /// the trees once issued, still in Kueue's snapshot for the rest of the cycle.
-    held: Vec<(usize, usize, u64)>,
     aside: Vec<(usize, JobId)>,
     changed: bool,
 }
@@ -120,9 +117,9 @@ impl Sim<'_> {
                 // Kueue's tournament orders on the cycle's snapshot, where the victims of
                 // the preemptions issued so far still hold their quota (only `fits`
                 // simulates their removal; SPEC 12.1 "Cycles").
-                self.count_held(&walk.held, true);
+                self.count_held(&walk.preempted, true);
                 let i = self.next_fair_entry(&entries, &done);
-                self.count_held(&walk.held, false);
+                self.count_held(&walk.preempted, false);
                 i
             } else {
                 k
@@ -343,14 +340,21 @@ impl Sim<'_> {
         }
     }
 
-    /// Adds (`back`) or removes again the quota of the cycle's victims `held` in the trees.
-    fn count_held(&mut self, held: &[(usize, usize, u64)], back: bool) {
+    /// Adds (`back`) or removes again the quota of the cycle's victims in the trees: out of
+    /// them once their preemptions are issued, still in Kueue's snapshot for the rest of the
+    /// cycle.
+    fn count_held(&mut self, victims: &[JobId], back: bool) {
+        let sc = self.sc;
+        let quota = |j: &JobId| {
+            let spec = &sc.jobs[j.index()];
+            (spec.share(), spec.instance_type(), spec.instances())
+        };
         if back {
-            for &(s, t, n) in held {
+            for (s, t, n) in victims.iter().map(quota) {
                 self.kueue.trees[t].add_usage(s, n);
             }
         } else {
-            for &(s, t, n) in held.iter().rev() {
+            for (s, t, n) in victims.iter().rev().map(quota) {
                 self.kueue.trees[t].remove_usage(s, n);
             }
         }
@@ -463,8 +467,6 @@ impl Sim<'_> {
                     return; // no longer fits after the cycle's earlier entries
                 }
                 walk.preempted.extend(victims.iter().map(|v| v.job));
-                walk.held
-                    .extend(victims.iter().map(|v| (v.share, t, v.instances)));
                 self.record.steps += 1;
                 walk.changed |= self.issue_preemptions(j, victims);
             }
