@@ -1,7 +1,8 @@
 // The first page: the AWS walkthrough preset, run through the engine on load.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { canvasStats, openBrowser, serveDist, waitForApp } from './helpers.mjs';
+import { join } from 'node:path';
+import { canvasStats, openBrowser, serveDist, SHOTS, waitForApp } from './helpers.mjs';
 
 const SHARES = ['background', 'medium', 'protected'];
 // src/ui/palette.rs: the colours of background and medium (protected never uses an instance in
@@ -71,5 +72,61 @@ test('the page shows the AWS walkthrough: header, summary per share, occupancy c
     assert.ok(n >= 50, `the area of colour ${colour} has ${n} pixels`);
   }
 
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+});
+
+// The event log at the three widths of issue #34 (the Kueue preset's long ClusterQueue and
+// job names): no column is clipped out of view (the log never scrolls sideways), and no cell's
+// text runs over its neighbour (at 390 px the ClusterQueue overprinted the job id).
+test('the event log is readable at 1440, 1024 and 390 px: nothing clipped, no cell over another', async (t) => {
+  const browser = await openBrowser('page-event-log', { viewport: { width: 1440, height: 900 } });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.getByTestId('preset-select').selectOption('kueue');
+  await page.waitForFunction(() => document.querySelector('[data-testid="event-row"] td.job')?.textContent.includes('team-a-cq'));
+  for (const [width, height] of [[1440, 900], [1024, 768], [390, 844]]) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(300);
+    const log = page.getByTestId('event-log');
+    await log.scrollIntoViewIfNeeded();
+    const g = await page.$eval('.event-scroll', (box) => {
+      const rects = (el) => el.getBoundingClientRect();
+      const rows = [...box.querySelectorAll('[data-testid="event-row"]')].slice(0, 30);
+      const overlaps = [];
+      const spills = [];
+      for (const [r, tr] of rows.entries()) {
+        const cells = [...tr.children];
+        for (const c of cells) {
+          if (c.scrollWidth > c.clientWidth + 1) spills.push(`row ${r} ${c.className}: ${c.scrollWidth} > ${c.clientWidth}`);
+        }
+        for (let i = 0; i < cells.length; i++) {
+          for (let j = i + 1; j < cells.length; j++) {
+            const a = rects(cells[i]);
+            const b = rects(cells[j]);
+            const x = Math.min(a.right, b.right) - Math.max(a.left, b.left);
+            const y = Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top);
+            if (x > 1 && y > 1) overlaps.push(`row ${r}: ${cells[i].className} over ${cells[j].className}`);
+          }
+        }
+      }
+      const what = rows[0]?.querySelector('td.what');
+      return {
+        scroll: box.scrollWidth,
+        client: box.clientWidth,
+        rows: rows.length,
+        overlaps,
+        spills,
+        whatInside: what ? rects(what).right <= rects(box).right + 1 : false,
+      };
+    });
+    assert.ok(g.rows > 10, `${width} px: rows drawn`);
+    assert.ok(g.scroll <= g.client + 1, `${width} px: the log does not scroll sideways (${g.scroll} > ${g.client})`);
+    assert.ok(g.whatInside, `${width} px: "What happened" is inside the log's box`);
+    assert.deepEqual(g.overlaps, [], `${width} px: no cell over another`);
+    assert.deepEqual(g.spills, [], `${width} px: no cell's text runs out of it`);
+    await log.screenshot({ path: join(SHOTS, `page-event-log-${width}.png`) });
+  }
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
