@@ -9,7 +9,7 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::config::MAX_FILE_BYTES;
 use quotalab_engine_worker::config::{
-    Request, Response, ReviewReport, ReviewRequest, UnknownShare,
+    Request, Response, ReviewReport, ReviewRequest, ReviewShare, ReviewTable, UnknownShare,
 };
 
 use crate::io::config::use_config_service;
@@ -179,37 +179,14 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     let crossed = rep.crossed;
                     view! {
                         <div class="review-result" data-testid="review-result">
-                            {rep.preamble.iter().map(|l| view! { <p class="review-note">{l.clone()}</p> }).collect_view()}
+                            <p class="review-headline" data-testid="review-headline">{rep.headline}</p>
+                            <p class="review-note">{rep.ran}</p>
                             {(!rep.rules.is_empty()).then(|| view! {
                                 <ul class=if crossed { "review-rules crossed" } else { "review-rules" } data-testid="review-rules">
                                     {rep.rules.iter().map(|l| view! { <li>{l.clone()}</li> }).collect_view()}
                                 </ul>
                             })}
-                            {rep.shares.into_iter().map(|s| {
-                                let mut rows = s.rows.into_iter();
-                                let head = rows.next().unwrap_or_default();
-                                view! {
-                                    <div class="review-share table-scroll" data-testid="review-share" data-share=s.name.clone()>
-                                        <h3>{s.heading}</h3>
-                                        <p class="review-note">{format!("current: {} · proposed: {}", s.current, s.proposed)}</p>
-                                        <table class="review-table">
-                                            <thead><tr>{head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
-                                            <tbody>
-                                                {rows.map(|r| {
-                                                    let [m, rest @ ..] = r;
-                                                    let key = m.clone();
-                                                    view! {
-                                                        <tr data-metric=key>
-                                                            <th scope="row">{m}</th>
-                                                            {rest.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
-                                                        </tr>
-                                                    }
-                                                }).collect_view()}
-                                            </tbody>
-                                        </table>
-                                    </div>
-                                }
-                            }).collect_view()}
+                            {rep.shares.into_iter().map(share_view).collect_view()}
                             {rep.only.iter().map(|l| view! { <p class="review-note">{l.clone()}</p> }).collect_view()}
                             {(!rep.warnings.is_empty()).then(|| view! {
                                 <div class="trace-warning">
@@ -217,6 +194,11 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                                     <ul>{rep.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
                                 </div>
                             })}
+                            <details class="review-numbers" data-testid="review-numbers">
+                                <summary>"Every number, as "<code>"quotasim review"</code>" prints it"</summary>
+                                {rep.preamble.iter().map(|l| view! { <p class="review-note">{l.clone()}</p> }).collect_view()}
+                                {rep.tables.into_iter().map(table_view).collect_view()}
+                            </details>
                         </div>
                     }
                     .into_any()
@@ -309,5 +291,64 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 </div>
             </form>
         </dialog>
+    }
+}
+
+/// One team's verdict: a heading with the verdict, the changes for the worse and for the
+/// better in words, what else changed, the rules it crosses.
+fn share_view(s: ReviewShare) -> impl IntoView {
+    let list = |class: &'static str, lead: &'static str, lines: Vec<String>| {
+        (!lines.is_empty()).then(|| {
+            view! {
+                <div class=class>
+                    <span class="review-lead">{lead}</span>
+                    <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                </div>
+            }
+        })
+    };
+    let crossed = (!s.crossed.is_empty()).then(|| {
+        view! { <p class="review-crossed">{format!("Crosses {}", s.crossed.join(", "))}</p> }
+    });
+    let name = s.name.clone();
+    view! {
+        <section class="review-share" data-testid="review-share" data-share=name data-verdict=s.verdict.key()>
+            <h3>
+                <span class="review-name">{s.name}</span>
+                <span class="review-verdict">{s.verdict.words()}</span>
+            </h3>
+            {crossed}
+            {list("review-worse", "Worse:", s.worse)}
+            {list("review-better", "Better:", s.better)}
+            {list("review-also", "Also:", s.also)}
+            {s.notes.into_iter().map(|n| view! { <p class="review-note">{n}</p> }).collect_view()}
+        </section>
+    }
+}
+
+/// One share's numbers, as the CLI prints them.
+fn table_view(t: ReviewTable) -> impl IntoView {
+    let mut rows = t.rows.into_iter();
+    let head = rows.next().unwrap_or_default();
+    view! {
+        <div class="review-table-wrap table-scroll" data-share=t.name>
+            <h4>{t.heading}</h4>
+            <p class="review-note">{format!("current: {} · proposed: {}", t.current, t.proposed)}</p>
+            <table class="review-table">
+                <thead><tr>{head.into_iter().map(|h| view! { <th scope="col">{h}</th> }).collect_view()}</tr></thead>
+                <tbody>
+                    {rows.map(|r| {
+                        let [m, rest @ ..] = r;
+                        let key = m.clone();
+                        view! {
+                            <tr data-metric=key>
+                                <th scope="row">{m}</th>
+                                {rest.into_iter().map(|c| view! { <td>{c}</td> }).collect_view()}
+                            </tr>
+                        }
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

@@ -279,7 +279,7 @@ test('job history: offered after an import without jobs, read in the worker, rep
 // SPEC 16: review a proposed change in the page. The proposal (here: medium stops lending)
 // runs on the scenario's jobs beside the scenario; per share, worst first, the changes;
 // rules say who crosses a line; the report carries the review.
-test('review a proposed change: tables per share, rules, and the report with it', async (t) => {
+test('review a proposed change: a verdict per team in words, rules, the numbers, and the report with it', async (t) => {
   const { page, problems, close } = await openBrowser('review', { viewport: { width: 1280, height: 1000 } });
   t.after(close);
   await page.goto(server.url);
@@ -301,12 +301,34 @@ test('review a proposed change: tables per share, rules, and the report with it'
   await page.locator('[data-testid="review-rules-input"]').fill('wait_p90>0');
   await page.locator('[data-testid="review-run"]').click();
   await page.locator('[data-testid="review-result"]').waitFor();
-  const shares = await page.$$eval('[data-testid="review-share"]', (els) => els.map((e) => e.getAttribute('data-share')));
-  assert.deepEqual([...shares].sort(), ['background', 'medium', 'protected']);
-  const row = await page.locator('[data-testid="review-share"][data-share="background"] tr[data-metric="wait_p90"]').innerText();
+  const shares = await page.$$eval('[data-testid="review-share"]', (els) =>
+    els.map((e) => [e.getAttribute('data-share'), e.getAttribute('data-verdict'), e.innerText]));
+  assert.deepEqual(shares.map((s) => s[0]).sort(), ['background', 'medium', 'protected']);
+  // A verdict per team, in words: the first (worst) team's changes are written out, with
+  // units and no metric codes; the headline names every team.
+  const headline = await page.locator('[data-testid="review-headline"]').innerText();
+  assert.match(headline, /^The proposal is /);
+  for (const [name, verdict, text] of shares) {
+    assert.ok(['worse', 'mixed', 'better', 'about-the-same', 'no-difference'].includes(verdict), `${name}: ${verdict}`);
+    assert.ok(headline.includes(name), `${name} in ${headline}`);
+    // (a crossed rule is quoted as written: `Crosses wait_p90>0`)
+    assert.doesNotMatch(text.replace(/^Crosses .*$/m, ''), /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT/, text);
+  }
+  const [worst] = shares;
+  if (worst[1] === 'worse' || worst[1] === 'mixed') assert.match(worst[2], /Worse:\s*\n?.*(wait|completion|deadline|preemptions|failed|unfinished).*→/, worst[2]);
+  assert.match(await page.locator('[data-testid="review-rules"]').innerText(), /wait_p90>0: (ok|crossed by)/);
+  // The numbers as the CLI prints them stay one click away.
+  await page.locator('[data-testid="review-numbers"] > summary').click();
+  const row = await page.locator('[data-testid="review-numbers"] [data-share="background"] tr[data-metric="wait_p90"]').innerText();
   assert.match(row, /wait_p90\s+s\s+\d/);
-  assert.match(await page.locator('[data-testid="review-rules"]').innerText(), /wait_p90>0: (ok|CROSSED by)/);
   await dialog.screenshot({ path: join(SHOTS, 'review-dialog.png') });
+  // On a phone the verdicts fit: nothing wider than the dialog but the numbers' own scroller.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const wide = await page.$$eval('[data-testid="review-share"]', (els) =>
+    els.filter((e) => e.scrollWidth > e.clientWidth + 1).map((e) => e.getAttribute('data-share')));
+  assert.deepEqual(wide, []);
+  await dialog.screenshot({ path: join(SHOTS, 'review-dialog-390.png') });
+  await page.setViewportSize({ width: 1280, height: 1000 });
   const [dl] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="review-report"]').click()]);
   const path = join(SHOTS, `review-${dl.suggestedFilename()}`);
   await dl.saveAs(path);

@@ -8,6 +8,7 @@
 //! The page links this crate for the types only; `handle` (and with it the YAML parser)
 //! runs in the engine worker's wasm. The page's component tests call `handle` directly.
 
+use quotalab_engine::analysis::verdict::Verdict;
 use quotalab_engine::config::{
     self, ExportFormat, ExportOptions, Format, ImportOptions, UnknownShares, MAX_FILE_BYTES,
 };
@@ -154,16 +155,22 @@ pub struct ReviewRequest {
     pub resolve: Option<Vec<(String, String)>>,
 }
 
-/// A finished review, as the page shows it (the CLI's words and numbers).
+/// A finished review, as the page shows it: a verdict per team in words, and the CLI's
+/// numbers beside them.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ReviewReport {
+    /// The review in one line: "The proposal is worse for team-b and better for team-a."
+    pub headline: String,
+    /// What ran: the jobs, the seeds.
+    pub ran: String,
     /// What was reviewed and how to read the numbers.
     pub preamble: Vec<String>,
-    /// Shares worst first.
+    /// Shares worst first: the verdicts, then the tables.
     pub shares: Vec<ReviewShare>,
+    pub tables: Vec<ReviewTable>,
     /// Shares only one side has.
     pub only: Vec<String>,
-    /// Each rule: `deadline_misses>0: ok` or `... CROSSED by team-b`.
+    /// Each rule: `deadline_misses>0: ok` or `... crossed by team-b`.
     pub rules: Vec<String>,
     /// Whether a rule was crossed (the CLI exits 1).
     pub crossed: bool,
@@ -174,9 +181,24 @@ pub struct ReviewReport {
     pub targets: Vec<String>,
 }
 
-/// One share's table.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+/// One share's verdict in words.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ReviewShare {
+    pub name: String,
+    pub verdict: Verdict,
+    /// Changes for the worse, for the better, neither (borrowing), each in words.
+    pub worse: Vec<String>,
+    pub better: Vec<String>,
+    pub also: Vec<String>,
+    /// Matched jobs when few, seeds.
+    pub notes: Vec<String>,
+    /// The rules it crosses, as written.
+    pub crossed: Vec<String>,
+}
+
+/// One share's numbers as the CLI prints them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct ReviewTable {
     pub name: String,
     pub heading: String,
     pub current: String,
@@ -516,14 +538,29 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             done.only_proposed.join(", ")
         ));
     }
+    let verdicts = rv::team_verdicts(&done);
     Ok(ReviewReport {
+        headline: rv::headline(&done, &verdicts),
+        ran: rv::ran(&done),
         preamble: rv::preamble(&done)
             .iter()
             .flat_map(|l| l.lines().map(str::to_string).collect::<Vec<_>>())
             .collect(),
-        shares: rv::share_tables(&done)
+        shares: verdicts
             .into_iter()
-            .map(|t| ReviewShare {
+            .map(|v| ReviewShare {
+                name: v.name,
+                verdict: v.verdict,
+                worse: v.worse,
+                better: v.better,
+                also: v.also,
+                notes: v.notes,
+                crossed: v.crossed,
+            })
+            .collect(),
+        tables: rv::share_tables(&done)
+            .into_iter()
+            .map(|t| ReviewTable {
                 name: t.name,
                 heading: t.heading,
                 current: t.current,
@@ -540,7 +577,7 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
                 if who.is_empty() {
                     format!("{rule}: ok")
                 } else {
-                    format!("{rule}: CROSSED by {}", who.join(", "))
+                    format!("{rule}: crossed by {}", who.join(", "))
                 }
             })
             .collect(),

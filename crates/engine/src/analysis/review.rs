@@ -45,8 +45,10 @@ use serde_json::{Map, Value};
 
 use crate::analysis::compare;
 use crate::analysis::sweep::{self, Sweep};
+use crate::analysis::verdict::{self, Unit, Verdict};
 use crate::config::{self, ImportOptions, Imported};
-use crate::input::model::{Ms, Scenario};
+use crate::input::digits::group_digits;
+use crate::input::model::{Model, Ms, Scenario};
 use crate::input::path::Path;
 use crate::input::validate;
 use crate::output::json::{num, string};
@@ -676,6 +678,8 @@ pub struct Review {
     /// shares, the ones they may move to.
     pub unknown: Vec<config::UnknownShare>,
     pub proposed_shares: Vec<String>,
+    /// CURRENT's model (the words a page uses for a share).
+    pub model: Model,
 }
 
 impl Review {
@@ -905,6 +909,7 @@ impl Plan {
             warnings: self.warnings,
             unknown: self.unknown,
             proposed_shares: self.proposed_shares,
+            model: self.sides[0].first.model,
         }
     }
 }
@@ -1269,6 +1274,256 @@ pub fn share_tables(r: &Review) -> Vec<ShareTable> {
         .collect()
 }
 
+// ---- verdicts in words (the page and the report) ------------------------------------
+
+/// One change a review words: what it measures and how it is judged.
+struct Judged {
+    /// The metric inside a sentence ("p90 completion").
+    phrase: &'static str,
+    /// Whether less is better; `None`: neither (borrowing is reported, not judged).
+    lower_is_better: Option<bool>,
+    /// The least change that counts (SPEC 9.1's floors, [`verdict::negligible`]).
+    floor: f64,
+    unit: Unit,
+}
+
+impl Metric {
+    /// How [`team_verdict`] judges this metric: completion and wait by a minute, deadline
+    /// misses and preemptions by one, borrowing reported without a judgement.
+    fn judged(self) -> Judged {
+        let (phrase, lower_is_better, floor, unit) = match self {
+            Metric::CompletionP50 => ("p50 completion", Some(true), 60.0, Unit::Seconds),
+            Metric::CompletionP90 => ("p90 completion", Some(true), 60.0, Unit::Seconds),
+            Metric::WaitMean => ("mean wait", Some(true), 60.0, Unit::Seconds),
+            Metric::WaitP90 => ("p90 wait", Some(true), 60.0, Unit::Seconds),
+            Metric::DeadlineMisses => ("deadline misses", Some(true), 1.0, Unit::Count),
+            Metric::Preemptions => ("preemptions", Some(true), 1.0, Unit::Count),
+            Metric::BorrowedH => ("borrowed", None, 0.05, Unit::InstanceHours),
+            Metric::BorrowedFraction => ("borrowed part of its use", None, 0.02, Unit::Fraction),
+        };
+        Judged {
+            phrase,
+            lower_is_better,
+            floor,
+            unit,
+        }
+    }
+}
+
+/// One team's verdict on the proposal, in words (SPEC 16 "a verdict per team", judged as
+/// SPEC 9.1 judges a comparison: a change under 5% or under the metric's floor is about the
+/// same).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TeamVerdict {
+    pub name: String,
+    pub verdict: Verdict,
+    /// The changes for the worse, then for the better, largest first within each:
+    /// "p90 completion 12 min → 18 min (+50%)".
+    pub worse: Vec<String>,
+    pub better: Vec<String>,
+    /// Changes that are neither better nor worse (borrowing).
+    pub also: Vec<String>,
+    /// What the numbers rest on: matched jobs when they are few, seeds that disagree.
+    pub notes: Vec<String>,
+    /// The rules this team crosses, as written (`deadline_misses>0`).
+    pub crossed: Vec<String>,
+}
+
+impl TeamVerdict {
+    /// "team-b: worse — p90 completion 12 min → 18 min (+50%); deadline misses 0 → 2."
+    pub fn sentence(&self) -> String {
+        let mut out = format!("{}: {}", self.name, self.verdict.words());
+        let changes: Vec<&String> = self.worse.iter().chain(&self.better).collect();
+        if !changes.is_empty() {
+            let words: Vec<&str> = changes.iter().map(|s| s.as_str()).collect();
+            out.push_str(" — ");
+            out.push_str(&words.join("; "));
+        }
+        out.push('.');
+        out
+    }
+}
+
+/// SPEC 16: what the proposal does to one team. Each metric's median change over seeds is
+/// judged as SPEC 9.1 judges a difference ([`verdict::negligible`]); failed and unfinished
+/// jobs count too. With several seeds, a change whose 10th-90th band holds 0 says that the
+/// seeds disagree.
+pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
+    let several = r.seeds.len() > 1;
+    // (judgement, current, proposed, band over seeds)
+    let mut rows: Vec<(Judged, f64, f64, Option<[f64; 3]>)> = s
+        .metrics
+        .iter()
+        .map(|m| (m.metric.judged(), m.current, m.proposed, Some(m.band)))
+        .collect();
+    for (phrase, c, p) in [
+        ("failed jobs", s.current_jobs.failed, s.proposed_jobs.failed),
+        (
+            "jobs unfinished at the end",
+            s.current_jobs.unfinished,
+            s.proposed_jobs.unfinished,
+        ),
+    ] {
+        let judged = Judged {
+            phrase,
+            lower_is_better: Some(true),
+            floor: 1.0,
+            unit: Unit::Count,
+        };
+        rows.push((judged, c, p, None));
+    }
+    let any_changed = s.metrics.iter().any(|m| m.changed) || s.current_jobs != s.proposed_jobs;
+    let mut worse = Vec::new();
+    let mut better = Vec::new();
+    let mut also = Vec::new();
+    let mut notes = Vec::new();
+    for (j, c, p, band) in rows {
+        let d = band.map_or(p - c, |b| b[1]);
+        if d == 0.0 || verdict::negligible(d, c, j.floor) {
+            continue;
+        }
+        let scale = j.unit.scale_for(&[c, p]);
+        let rel = if c != 0.0 && j.unit != Unit::Fraction {
+            format!(" ({})", verdict::signed_percent(d / c.abs()))
+        } else {
+            String::new()
+        };
+        let mut words = format!("{} {} → {}{rel}", j.phrase, scale.show(c), scale.show(p));
+        if let Some(b) = band.filter(|b| several && b[0] <= 0.0 && b[2] >= 0.0) {
+            let _ = write!(
+                words,
+                " (the seeds disagree: {} to {})",
+                scale.show_delta(b[0]),
+                scale.show_delta(b[2])
+            );
+        }
+        let size = if c != 0.0 {
+            (d / c).abs()
+        } else {
+            f64::INFINITY
+        };
+        match j.lower_is_better {
+            Some(lower) if (d < 0.0) == lower => better.push((size, words)),
+            Some(_) => worse.push((size, words)),
+            None => also.push((size, words)),
+        }
+    }
+    let largest_first = |mut v: Vec<(f64, String)>| -> Vec<String> {
+        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        v.into_iter().map(|(_, w)| w).collect()
+    };
+    let (worse, better, also) = (
+        largest_first(worse),
+        largest_first(better),
+        largest_first(also),
+    );
+    let verdict = match (worse.is_empty(), better.is_empty()) {
+        _ if !any_changed => Verdict::NoDifference,
+        (true, true) => Verdict::AboutTheSame,
+        (false, true) => Verdict::Hurts,
+        (true, false) => Verdict::Helps,
+        (false, false) => Verdict::Mixed,
+    };
+    if s.thin {
+        notes.push(format!(
+            "Completion is compared over the {} jobs that succeeded both ways, under 90% of those that succeeded in either.",
+            fixed(s.matched, 1)
+        ));
+    }
+    if several {
+        notes.push(format!(
+            "Medians over {} seeds.",
+            group_digits(r.seeds.len() as u64)
+        ));
+    }
+    let crossed = r
+        .crossings
+        .iter()
+        .filter(|c| c.share == s.name)
+        .map(|c| c.rule.to_string())
+        .collect();
+    TeamVerdict {
+        name: s.name.clone(),
+        verdict,
+        worse,
+        better,
+        also,
+        notes,
+        crossed,
+    }
+}
+
+/// Every team's verdict, worst first (the review's order).
+pub fn team_verdicts(r: &Review) -> Vec<TeamVerdict> {
+    r.shares.iter().map(|s| team_verdict(r, s)).collect()
+}
+
+/// What ran, for a reader rather than a log: "The proposal (proposed.yaml) ran on the
+/// scenario's jobs beside the scenario as it is, over 10 seeds. Worst first."
+pub fn ran(r: &Review) -> String {
+    let seeds = match r.seeds.len() {
+        1 => "once (nothing in the jobs is random)".to_string(),
+        n => format!("over {} seeds", group_digits(n as u64)),
+    };
+    let teams = if r.model == Model::Kueue {
+        "ClusterQueues"
+    } else {
+        "shares"
+    };
+    // A file's name in brackets; the page's own names ("the pasted proposal") as the subject.
+    let subject = if r.proposed.starts_with("the ") {
+        capitalised(&r.proposed)
+    } else {
+        format!("The proposal ({})", r.proposed)
+    };
+    format!(
+        "{subject} ran on the jobs of {} beside the configuration as it is, {seeds}. {} worst first; a change under 5%, or under a minute or one job, counts as about the same.",
+        r.jobs,
+        capitalised(teams)
+    )
+}
+
+fn capitalised(w: &str) -> String {
+    let mut c = w.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
+/// The review in one line: "The proposal is worse for team-b, better for team-a and about
+/// the same for team-c." (the model's word for a share in "and 2 more").
+pub fn headline(r: &Review, verdicts: &[TeamVerdict]) -> String {
+    let team = if r.model == Model::Kueue {
+        "ClusterQueue"
+    } else {
+        "share"
+    };
+    if verdicts.is_empty() {
+        return "The proposal and the scenario have no team in common.".into();
+    }
+    if verdicts.iter().all(|v| v.verdict == Verdict::NoDifference) {
+        return "The proposal changes nothing for any team: every run is the same.".into();
+    }
+    let mut parts = Vec::new();
+    for (v, lead) in [
+        (Verdict::Hurts, "worse for"),
+        (Verdict::Mixed, "mixed for"),
+        (Verdict::Helps, "better for"),
+        (Verdict::AboutTheSame, "about the same for"),
+        (Verdict::NoDifference, "no different for"),
+    ] {
+        let names: Vec<String> = verdicts
+            .iter()
+            .filter(|t| t.verdict == v)
+            .map(|t| t.name.clone())
+            .collect();
+        if !names.is_empty() {
+            parts.push(format!("{lead} {}", verdict::some_of(&names, team)));
+        }
+    }
+    format!("The proposal is {}.", verdict::join_and(&parts))
+}
+
 /// The human table: a header, then per share (worst first) its matched jobs and a row per
 /// metric (current, proposed, change, relative change, band over seeds), then the rules.
 pub fn table_text(r: &Review) -> String {
@@ -1451,6 +1706,111 @@ mod tests {
 
     fn change(metric: Metric, pairs: &[(f64, f64)]) -> MetricChange {
         MetricChange::of(metric, pairs)
+    }
+
+    /// A one-team review with these (metric, per-seed pairs); the rest unchanged.
+    fn reviewed(changes: &[(Metric, &[(f64, f64)])], seeds: usize) -> Review {
+        let metrics = Metric::ALL
+            .into_iter()
+            .map(|m| {
+                let pairs = changes
+                    .iter()
+                    .find(|c| c.0 == m)
+                    .map_or(vec![(100.0, 100.0); seeds], |c| c.1.to_vec());
+                change(m, &pairs)
+            })
+            .collect();
+        let counts = Counts {
+            succeeded: 10.0,
+            failed: 0.0,
+            unfinished: 0.0,
+        };
+        Review {
+            current: "current.json".into(),
+            proposed: "proposed.json".into(),
+            jobs: "current.json".into(),
+            seeds: (0..seeds as u64).collect(),
+            shares: vec![ShareReview {
+                name: "team-b".into(),
+                matched: 10.0,
+                thin: false,
+                current_jobs: counts,
+                proposed_jobs: counts,
+                metrics,
+            }],
+            only_current: vec![],
+            only_proposed: vec![],
+            rules: vec![],
+            crossings: vec![],
+            warnings: vec![],
+            unknown: vec![],
+            proposed_shares: vec!["team-b".into()],
+            model: Model::AwsBatch,
+        }
+    }
+
+    #[test]
+    fn a_team_verdict_words_what_got_worse_and_better_largest_first() {
+        let r = reviewed(
+            &[
+                (Metric::CompletionP90, &[(720.0, 1080.0)]),
+                (Metric::WaitMean, &[(600.0, 630.0)]),
+                (Metric::DeadlineMisses, &[(0.0, 2.0)]),
+                (Metric::Preemptions, &[(4.0, 1.0)]),
+                (Metric::BorrowedH, &[(3.0, 0.0)]),
+            ],
+            1,
+        );
+        let v = team_verdict(&r, &r.shares[0]);
+        assert_eq!(v.verdict, Verdict::Mixed);
+        // A change from 0 is the largest; 30 s more mean wait is under a minute: the same.
+        assert_eq!(
+            v.worse,
+            [
+                "deadline misses 0 → 2",
+                "p90 completion 12 min → 18 min (+50%)"
+            ]
+        );
+        assert_eq!(v.better, ["preemptions 4 → 1 (−75%)"]);
+        assert_eq!(v.also, ["borrowed 3.00 inst-h → 0.00 inst-h (−100%)"]);
+        assert_eq!(
+            v.sentence(),
+            "team-b: mixed — deadline misses 0 → 2; p90 completion 12 min → 18 min (+50%); preemptions 4 → 1 (−75%)."
+        );
+        assert_eq!(headline(&r, &[v]), "The proposal is mixed for team-b.");
+    }
+
+    #[test]
+    fn a_team_verdict_says_about_the_same_no_difference_and_when_seeds_disagree() {
+        let same = reviewed(&[(Metric::CompletionP90, &[(6000.0, 6100.0)])], 1);
+        let v = team_verdict(&same, &same.shares[0]);
+        assert_eq!((v.verdict, v.worse.len()), (Verdict::AboutTheSame, 0));
+        let none = reviewed(&[], 3);
+        let v = team_verdict(&none, &none.shares[0]);
+        assert_eq!(v.verdict, Verdict::NoDifference);
+        assert_eq!(
+            headline(&none, &[v]),
+            "The proposal changes nothing for any team: every run is the same."
+        );
+        // Three seeds: +10, +10 and -5 minutes of p90 wait: worse, but not in every seed.
+        let split = reviewed(
+            &[(
+                Metric::WaitP90,
+                &[(600.0, 1200.0), (600.0, 1200.0), (900.0, 600.0)],
+            )],
+            3,
+        );
+        let v = team_verdict(&split, &split.shares[0]);
+        assert_eq!(v.verdict, Verdict::Hurts);
+        assert_eq!(
+            v.worse,
+            ["p90 wait 10 min → 20 min (+100%) (the seeds disagree: −5.0 min to +10 min)"]
+        );
+        assert_eq!(v.notes, ["Medians over 3 seeds."]);
+        assert_eq!(
+            ran(&split),
+            "The proposal (proposed.json) ran on the jobs of current.json beside the configuration as it is, over 3 seeds. Shares worst first; a change under 5%, or under a minute or one job, counts as about the same."
+        );
     }
 
     #[test]

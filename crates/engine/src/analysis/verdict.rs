@@ -210,7 +210,7 @@ pub fn delta_within(
         Metric::WaitP50 => b.abs().max(completion_p50.unwrap_or(0.0)),
         _ => b.abs(),
     };
-    if d.abs() < metric.floor() || d.abs() < FEW_PERCENT * reference {
+    if negligible(d, reference, metric.floor()) {
         return Delta::Same;
     }
     let better = match metric.better() {
@@ -224,6 +224,12 @@ pub fn delta_within(
     }
 }
 
+/// SPEC 9.1's "about the same": a difference `d` under [`FEW_PERCENT`] of `base` or under
+/// the metric's `floor` (the comparison's verdicts and a review's alike).
+pub fn negligible(d: f64, base: f64, floor: f64) -> bool {
+    d.abs() < floor || d.abs() < FEW_PERCENT * base.abs()
+}
+
 /// The base run's p50 completion over the matched jobs, which [`delta_within`] judges a
 /// wait against.
 pub fn completion_p50(base: Policy, matched: Option<&Matched>) -> Option<f64> {
@@ -231,8 +237,9 @@ pub fn completion_p50(base: Policy, matched: Option<&Matched>) -> Option<f64> {
     (c.n > 0).then_some(c.p50_s)
 }
 
-/// What a change of policy does to one share, all metrics considered.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// What a change of policy does to one share, all metrics considered (it crosses the
+/// worker's protocol, so it is serde).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Verdict {
     /// The runs are the same for this share (every metric equal).
     NoDifference,
@@ -672,7 +679,7 @@ fn group(x: f64) -> String {
 }
 
 /// `+8%`, `−71%`, `<1%`; ten times or more as `×19.6`.
-fn signed_percent(r: f64) -> String {
+pub(crate) fn signed_percent(r: f64) -> String {
     let sign = if r < 0.0 { "−" } else { "+" };
     let p = (r.abs() * 100.0).round();
     if p < 1.0 {
@@ -684,7 +691,7 @@ fn signed_percent(r: f64) -> String {
     }
 }
 
-fn join_and(items: &[String]) -> String {
+pub(crate) fn join_and(items: &[String]) -> String {
     match items {
         [] => String::new(),
         [a] => a.clone(),
@@ -694,7 +701,7 @@ fn join_and(items: &[String]) -> String {
 
 /// At most three items then how many more of what: "vision, language, nlp and 2 more
 /// shares".
-fn some_of(items: &[String], what: &str) -> String {
+pub(crate) fn some_of(items: &[String], what: &str) -> String {
     if items.len() <= 3 {
         return join_and(items);
     }
