@@ -14,7 +14,8 @@ pub struct BarChart {
     pub name: &'static str,
     /// The canvas's accessible label.
     pub label: &'static str,
-    pub caption: &'static str,
+    /// The caption in the model's words (`true`: Kueue).
+    pub caption: fn(bool) -> &'static str,
     /// The key: `(CSS class of the swatch, text)` per part of a bar.
     pub key: &'static [(&'static str, &'static str)],
     /// The chart's CSS height for this many shares.
@@ -57,7 +58,7 @@ pub fn bar_chart(chart: BarChart, digest: Signal<Arc<Digest>>) -> impl IntoView 
         .collect_view();
     view! {
         <figure class=format!("chart {name}") data-testid=format!("chart-{name}")>
-            <figcaption>{caption}</figcaption>
+            <figcaption>{move || caption(digest.with(|d| d.kueue.is_some()))}</figcaption>
             {canvas}
             <ul class="legend key-legend" aria-label="Legend">{key}</ul>
         </figure>

@@ -57,7 +57,7 @@ pub fn CompletionChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoVi
     view! {
         <figure class="chart completion" data-testid="chart-completion">
             <figcaption>
-                "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90."
+                {move || quotalab_report::completion::caption(digest.with(|d| d.kueue.is_some()))}
             </figcaption>
             {canvas}
             <ul class="legend share-legend" aria-label="Quota shares">{legend}</ul>

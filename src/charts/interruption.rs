@@ -17,7 +17,7 @@ pub fn InterruptionChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl Into
         BarChart {
             name: "interruption",
             label: "Stacked bars per share: instance time lost to preemptions, startup and restore, checkpoints and grace periods",
-            caption: "What interruptions cost each share in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another share took its lent capacity back) and in-share (a higher-priority job of the same share).",
+            caption: quotalab_report::interruption::caption,
             key: &[
                 ("key-lost", PARTS[0]),
                 ("key-startup", PARTS[1]),

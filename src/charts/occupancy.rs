@@ -74,7 +74,7 @@ pub fn OccupancyChart(
     view! {
         <figure class="chart occupancy" data-testid="chart-occupancy">
             <figcaption>
-                "Instances each share's admitted jobs use (own quota + borrowed), stacked, under the cluster's capacity."
+                {move || quotalab_report::occupancy::caption(digest.with(|d| d.kueue.is_some()))}
             </figcaption>
             {charts}
             {move || super::share_legend(&digest.get())}

@@ -18,7 +18,7 @@ pub fn UsefulChart(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
         BarChart {
             name: "useful",
             label: "Bars per share: useful instance time on its own allocation and on borrowed capacity",
-            caption: "Each share's useful work (kept progress, in instance time): the part its allocation backs, and the part done on capacity it borrowed, which a reclaim can take away.",
+            caption: quotalab_report::useful::caption,
             key: &[("key-own", PARTS[0]), ("key-borrowed", PARTS[1])],
             css_height,
             draw: quotalab_report::useful::draw_useful,

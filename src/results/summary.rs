@@ -51,7 +51,7 @@ fn row(
             <td class="num" data-col="p90" data-label="completion p90">{pct(&s.completion_s, s.completion_s.p90)}</td>
             <td class="num group-start" data-col="wait-p50" data-label="wait p50">{pct(&s.wait_s, s.wait_s.p50)}</td>
             <td class="num group-start" data-col="reclaim" data-label="reclaims">{count(s.reclaim)}</td>
-            <td class="num" data-col="in-share" data-label="in-share preempts">{count(s.in_share)}</td>
+            <td class="num" data-col="in-share" data-label=if kueue { "within ClusterQueue preempts" } else { "in-share preempts" }>{count(s.in_share)}</td>
             {kueue.then(|| view! {
                 <td class="num" data-col="reclaim-borrowing" data-label="reclaims while borrowing">{count(s.reclaim_while_borrowing)}</td>
                 <td class="num" data-col="fair-sharing" data-label="fair-sharing preempts">{count(s.fair_sharing)}</td>
@@ -128,7 +128,11 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="col" class="num" title="completion time (submit to success), 90th percentile">"p90"</th>
                             <th scope="col" class="num group-start" title="wait from submission to first start, median">"p50"</th>
                             <th scope="col" class="num group-start" title="taken back by a share reclaiming its lent capacity">"reclaim"</th>
-                            <th scope="col" class="num" title="by a higher-priority job of the same share">"in\u{2011}share"</th>
+                            {if kueue {
+                                view! { <th scope="col" class="num" title="by a higher-priority workload of the same ClusterQueue (withinClusterQueue)">"within ClusterQueue"</th> }.into_any()
+                            } else {
+                                view! { <th scope="col" class="num" title="by a higher-priority job of the same share">"in\u{2011}share"</th> }.into_any()
+                            }}
                             {kueue.then(|| view! {
                                 <th scope="col" class="num" title="by a job of another queue while it borrows (Kueue borrowWithinCohort)">"while borrowing"</th>
                                 <th scope="col" class="num" title="by fair sharing: its queue's dominant resource share was the highest">"fair sharing"</th>

@@ -5,6 +5,8 @@
 //! the engine: only the wording is chosen here.
 
 use quotalab_engine::{Bound, Kind, Problem};
+use quotalab_report::words::capitalized;
+pub use quotalab_report::words::place;
 use serde_json::Value;
 
 /// The model's word for a share, for headings and labels: Kueue's "ClusterQueue", else
@@ -133,8 +135,12 @@ fn what_to_do_for(p: &Problem, value: Option<&Value>) -> Option<String> {
 /// greater than 0" (the engine's message when the kind says nothing more).
 pub fn beside(label: &str, p: &Problem, value: Option<&Value>) -> String {
     let name = field_name(label);
+    // An emptied field holds null: say it is empty, not "not null".
+    let empty = value.is_some_and(Value::is_null);
     match what_to_do_for(p, value) {
+        Some(w) if name.is_empty() && empty => format!("Empty: {w}"),
         Some(w) if name.is_empty() => capitalized(&w),
+        Some(w) if empty => format!("{name} is empty: {w}"),
         Some(w) => format!("{name}: {w}"),
         // "must be .." and "is .." read as a sentence after the field's name.
         None => {
@@ -165,39 +171,6 @@ pub fn json_error(e: &serde_json::Error) -> String {
     )
 }
 
-fn capitalized(s: &str) -> String {
-    let mut c = s.chars();
-    match c.next() {
-        // ASCII only: the page carries no Unicode case tables (a name's first letter is kept).
-        Some(f) => std::iter::once(f.to_ascii_uppercase()).chain(c).collect(),
-        None => String::new(),
-    }
-}
-
-/// A JSON key in words: `work_s` is "work", `borrow_limit` "borrow limit".
-fn key_words(key: &str) -> String {
-    let known = match key {
-        "submit_s" => Some("submit time"),
-        "at_s" => Some("time"),
-        "horizon_s" => Some("horizon"),
-        "preemption_grace_s" => Some("preemption grace"),
-        "in_share_preemption" => Some("in-share preemption"),
-        "usd_per_hour" => Some("USD per hour"),
-        "set_priority" => Some("priority change"),
-        "update_share" => Some("share change"),
-        "poisson_per_hour" => Some("jobs per hour"),
-        "borrow_limit" => Some("borrow limit (%)"),
-        "borrowing_limit" => Some("borrowingLimit"),
-        "lending_limit" => Some("lendingLimit"),
-        _ => None,
-    };
-    if let Some(k) = known {
-        return k.to_string();
-    }
-    let k = key.strip_suffix("_s").unwrap_or(key);
-    k.replace('_', " ")
-}
-
 /// A command-line message in the page's words: no `--vary ARG:` prefix or usage hint,
 /// comparisons and large numbers as people write them ("must be at least -1 (got -5)",
 /// "at most 100,000 values per sweep"), FROM / TO / STEP as the form's fields.
@@ -224,6 +197,7 @@ pub fn plain_message(m: &str) -> String {
         ("STEP ", "Step "),
         ("per --vary", "per sweep"),
         (", not a string", ", not text"),
+        (", not null", ", not empty"),
     ] {
         m = m.replace(from, to);
     }
@@ -271,69 +245,6 @@ fn group_long_numbers(s: &str) -> String {
         }
     }
     out
-}
-
-/// Where a JSON path is, in the editor's words: `jobs[0].share` is "Explicit job 1, share".
-pub fn place(path: &str) -> String {
-    let mut out: Vec<String> = Vec::new();
-    let mut rest = path;
-    let mut first = true;
-    while !rest.is_empty() {
-        // A key up to the next '.' or '['; instance-type keys contain dots, so a key that
-        // names a catalogue type or has no bracket after it runs to the end.
-        let end = rest.find(['.', '[']).unwrap_or(rest.len());
-        let (key, tail) = rest.split_at(end);
-        let (index, tail) = match tail.strip_prefix('[') {
-            Some(t) => match t.find(']') {
-                Some(j) => (t[..j].parse::<usize>().ok(), &t[j + 1..]),
-                None => (None, ""),
-            },
-            None => (None, tail),
-        };
-        if !key.is_empty() {
-            let word = if first {
-                match key {
-                    "shares" => "Share".to_string(),
-                    "jobs" => "Explicit job".to_string(),
-                    "workloads" => "Workload mix".to_string(),
-                    "events" => "Timed event".to_string(),
-                    "instance_types" => "Instance type".to_string(),
-                    "capacity" | "limits" => {
-                        // The rest is an instance type's name, dots and all.
-                        let t = tail.strip_prefix('.').unwrap_or(tail);
-                        out.push(capitalized(&key_words(key)));
-                        if !t.is_empty() {
-                            out.push(t.to_string());
-                        }
-                        return out.join(", ");
-                    }
-                    other => capitalized(&key_words(other)),
-                }
-            } else if matches!(
-                key,
-                "limits" | "capacity" | "borrowing_limit" | "lending_limit"
-            ) {
-                // Per-type maps: the rest is an instance type's name, dots and all.
-                out.push(
-                    format!("{} {}", key_words(key), tail.trim_start_matches('.'))
-                        .trim_end()
-                        .to_string(),
-                );
-                return out.join(", ");
-            } else {
-                key_words(key)
-            };
-            match index {
-                Some(i) => out.push(format!("{word} {}", i + 1)),
-                None => out.push(word),
-            }
-        } else if let Some(i) = index {
-            out.push(format!("item {}", i + 1));
-        }
-        first = false;
-        rest = tail.strip_prefix('.').unwrap_or(tail);
-    }
-    out.join(", ")
 }
 
 /// A problem no field shows, for the list at the top of the editor: "Explicit job 1,
@@ -397,6 +308,11 @@ mod tests {
             plain_message("must be a whole number, not a string"),
             "must be a whole number, not text"
         );
+        // Issue #34: an emptied field is "empty", never "null".
+        assert_eq!(
+            plain_message("must be a whole number, not null"),
+            "must be a whole number, not empty"
+        );
         let e = serde_json::from_str::<Value>("{\"a\": ").unwrap_err();
         assert_eq!(
             json_error(&e),
@@ -441,6 +357,10 @@ mod tests {
         assert_eq!(
             beside("Work (s)", &p, None),
             "Work: type a number of seconds greater than 0"
+        );
+        assert_eq!(
+            beside("instances", &p, Some(&Value::Null)),
+            "instances is empty: type a number of seconds greater than 0"
         );
         let prio = Kind::Number {
             whole: true,

@@ -189,7 +189,7 @@ async fn completion_cdf_per_share() {
 async fn interruption_bars_with_counts() {
     let d = Arc::new(aws());
     assert_eq!(
-        quotalab_app::charts::interruption::counts_label(&d.shares[0]),
+        quotalab_app::charts::interruption::counts_label(&d.shares[0], false),
         "1 reclaim · 1 in-share"
     );
     let root = mount(move || view! { <InterruptionChart digest=d /> });

@@ -727,7 +727,14 @@ fn a_kueue_summary_counts_the_kueue_causes() {
     let out = quotasim(&["run", path, "--summary"], None);
     assert_eq!(out.code, 0, "{out:?}");
     let head = out.stdout.lines().nth(1).unwrap();
-    assert!(head.contains("in-share  borrowing  fair share"), "{head}");
+    assert!(
+        head.contains("withinClusterQueue  borrowing  fair share"),
+        "{head}"
+    );
+    assert!(
+        !head.contains("in-share"),
+        "Kueue names preemption within a queue its own way: {head}"
+    );
     let total = out.stdout.lines().find(|l| l.starts_with("TOTAL")).unwrap();
     let cells: Vec<&str> = total.split_whitespace().collect();
     // reclaim, in-share, borrowing, fair share: the result JSON's 12, 9, 0, 56. (On the

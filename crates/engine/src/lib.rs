@@ -52,6 +52,18 @@ pub struct Object {
     pub names: Vec<String>,
     pub field: String,
     pub what: String,
+    /// SPEC 16: the warning is about a history job that had not finished by the history's
+    /// end (replayed with only the time it had run): the page counts these by kind.
+    pub unfinished: Option<Unfinished>,
+}
+
+/// A job of an imported history that had not finished at the history's end (SPEC 16): one
+/// still running is replayed with the time it had run so far, one still pending with 1 s;
+/// either way its `work_s` is a lower bound.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfinished {
+    Running,
+    Pending,
 }
 
 /// What a problem is about, machine-readable: the rule that refused the value and what it

@@ -457,3 +457,49 @@ fn a_waiting_preemptor_says_when_its_victims_grace_ends_in_words() {
         assert!(w.contains("2182.844 s, 36 min into the run"), "{w}");
     }
 }
+
+/// Issue #34: a Kueue workload waiting behind its queue's head (StrictFIFO) or for a
+/// flavor its ClusterQueue has no quota of is explained in Kueue's words, never "share".
+#[test]
+fn waiting_reasons_without_a_binding_speak_kueue() {
+    let text = r#"{"format": "quotalab/v1", "model": "kueue", "horizon_s": 50,
+        "shares": [{"name": "team-a", "limits": {"ml.g5.xlarge": 2}, "queueing": "strict_fifo"}],
+        "jobs": [
+          {"id": "a1", "share": "team-a", "instance_type": "ml.g5.xlarge", "instances": 2, "submit_s": 0, "work_s": 100},
+          {"id": "a2", "share": "team-a", "instance_type": "ml.g5.xlarge", "instances": 2, "submit_s": 1, "work_s": 100},
+          {"id": "a3", "share": "team-a", "instance_type": "ml.g5.xlarge", "instances": 1, "submit_s": 2, "work_s": 100}]}"#;
+    let r = run(text);
+    let said: Vec<(String, String)> = r["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["kind"] == "waiting")
+        .map(|e| {
+            (
+                e["reason"].as_str().unwrap().to_string(),
+                e["explain"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    let head = said
+        .iter()
+        .find(|(r, _)| r == "head_of_line")
+        .unwrap_or_else(|| panic!("{said:?}"));
+    assert_eq!(
+        head.1,
+        "StrictFIFO: waits behind the workload at the head of ClusterQueue team-a's queue, which cannot be admitted yet"
+    );
+    for (_, e) in &said {
+        assert!(!e.contains("share"), "{e}");
+    }
+    use quotalab_engine::output::explain::{reason_phrase, reason_phrase_in};
+    use quotalab_engine::simulation::Reason;
+    assert_eq!(
+        reason_phrase_in(Reason::HeadOfLine, true),
+        "behind the head of its ClusterQueue's queue (StrictFIFO)"
+    );
+    assert_eq!(
+        reason_phrase_in(Reason::HeadOfLine, false),
+        reason_phrase(Reason::HeadOfLine)
+    );
+}

@@ -203,3 +203,12 @@ pub fn draw_completion<DB: DrawingBackend>(
     }
     Ok(())
 }
+
+/// The chart's caption, in the model's words (`kueue`: ClusterQueues, workloads).
+pub fn caption(kueue: bool) -> &'static str {
+    if kueue {
+        "How long workloads took from submission to success, per ClusterQueue: the further left a curve rises, the faster that ClusterQueue's workloads finished. Dots mark the median (p50) and p90."
+    } else {
+        "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90."
+    }
+}

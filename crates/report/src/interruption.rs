@@ -17,8 +17,9 @@ pub fn parts(m: &ShareMetrics) -> [f64; 4] {
     [m.lost_h, m.startup_h, m.checkpoint_h, m.grace_h].map(|v| v.max(0.0))
 }
 
-/// "2 reclaims · 1 fair-sharing · 1 in-share" (every cause the share had), or "no preemption".
-pub fn counts_label(m: &ShareMetrics) -> String {
+/// "2 reclaims · 1 fair-sharing · 1 in-share" (every cause the share had), or "no preemption";
+/// in the Kueue model (`kueue`) preemption inside a queue is "within ClusterQueue".
+pub fn counts_label(m: &ShareMetrics, kueue: bool) -> String {
     let n = |x: u64| format::thousands(x as f64);
     let mut v = Vec::new();
     if m.reclaim > 0 {
@@ -32,7 +33,12 @@ pub fn counts_label(m: &ShareMetrics) -> String {
         v.push(format!("{} fair-sharing", n(m.fair_sharing)));
     }
     if m.in_share > 0 {
-        v.push(format!("{} in-share", n(m.in_share)));
+        let word = if kueue {
+            "within ClusterQueue"
+        } else {
+            "in-share"
+        };
+        v.push(format!("{} {word}", n(m.in_share)));
     }
     if v.is_empty() {
         return "no preemption".into();
@@ -117,13 +123,22 @@ pub fn draw_interruption<DB: DrawingBackend>(
             format!(
                 "{} {unit_short} · {}",
                 crate::chart::tick_label((total * 100.0).round() / 100.0),
-                counts_label(m)
+                counts_label(m, d.kueue.is_some())
             )
         } else if m.reclaim + m.in_share > 0 {
-            format!("no cost · {}", counts_label(m))
+            format!("no cost · {}", counts_label(m, d.kueue.is_some()))
         } else {
             "no interruption".into()
         };
         Ok((total, text))
     })
+}
+
+/// The chart's caption, in the model's words (`kueue`: ClusterQueues, within ClusterQueue).
+pub fn caption(kueue: bool) -> &'static str {
+    if kueue {
+        "What interruptions cost each ClusterQueue in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another ClusterQueue took back quota it had lent), while borrowing, fair-sharing, and within ClusterQueue (a higher-priority workload of the same ClusterQueue)."
+    } else {
+        "What interruptions cost each share in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another share took its lent capacity back) and in-share (a higher-priority job of the same share)."
+    }
 }

@@ -22,5 +22,6 @@ pub mod palette;
 mod report;
 pub mod svg;
 pub mod useful;
+pub mod words;
 
 pub use report::{build, build_with, report, Options, Report};

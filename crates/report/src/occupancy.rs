@@ -102,3 +102,12 @@ pub fn draw_on<DB: DrawingBackend>(
     }
     Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
 }
+
+/// The chart's caption, in the model's words (`kueue`: ClusterQueues, nominal quota).
+pub fn caption(kueue: bool) -> &'static str {
+    if kueue {
+        "Instances each ClusterQueue's admitted workloads use (within its nominal quota + borrowed), stacked, under the cluster's capacity."
+    } else {
+        "Instances each share's admitted jobs use (own quota + borrowed), stacked, under the cluster's capacity."
+    }
+}

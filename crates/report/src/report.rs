@@ -115,7 +115,7 @@ pub fn build_with(scenario_text: &str, options: &Options) -> Result<Report, Vec<
             "AWS Batch model"
         },
         kueue: loaded.scenario.is_kueue(),
-        warnings: loaded.warnings.iter().map(ToString::to_string).collect(),
+        warnings: loaded.warnings.iter().map(crate::words::problem).collect(),
         cohorts: describe::cohort_settings(&loaded.scenario),
         queues: describe::cluster_queue_settings(&loaded.scenario),
     };
@@ -293,12 +293,16 @@ fn kueue_section(h: &mut Html, inputs: &Inputs, d: &Digest) {
                 (
                     c.borrowed_h,
                     c.lent_h,
-                    crate::interruption::counts_label(&m),
+                    crate::interruption::counts_label(&m, true),
                 )
             }
             quotalab_engine::tree_view::NodeKind::Share(i) => {
                 let m = &d.shares[i as usize];
-                (m.borrowed_h, m.lent_h, crate::interruption::counts_label(m))
+                (
+                    m.borrowed_h,
+                    m.lent_h,
+                    crate::interruption::counts_label(m, true),
+                )
             }
         };
         let indent = "\u{a0}\u{a0}\u{a0}".repeat(r.depth as usize);
@@ -826,7 +830,10 @@ fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
                     format::hours(m.lost_h)
                 ),
             ),
-            ("Preemptions", crate::interruption::counts_label(m)),
+            (
+                "Preemptions",
+                crate::interruption::counts_label(m, d.kueue.is_some()),
+            ),
             ("Goodput", format::percent(goodput)),
             ("Deadline misses", count(m.deadline_misses)),
         ] {
@@ -931,11 +938,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
 
     // Occupancy: a chart per instance type.
     h.raw("<figure class=\"chart\" id=\"chart-occupancy\"><h3>Cluster occupancy</h3>")
-        .el(
-            "figcaption",
-            "",
-            "Instances each share's admitted jobs use (own quota + borrowed), stacked, under the cluster's capacity.",
-        );
+        .el("figcaption", "", occupancy::caption(d.kueue.is_some()));
     let types = chart::series_types(d);
     if types.is_empty() {
         h.el("p", "note", "The run has no time series to chart.");
@@ -966,11 +969,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
 
     // Completion time.
     h.raw("<figure class=\"chart\" id=\"chart-completion\"><h3>Completion time</h3>")
-        .el(
-            "figcaption",
-            "",
-            "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90.",
-        )
+        .el("figcaption", "", completion::caption(d.kueue.is_some()))
         .svg(&svg::svg(WIDE, COMPLETION_HEIGHT, |root, pen| {
             completion::draw_completion(root, pen, d)
         })?);
@@ -988,11 +987,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
     // Interruption cost.
     let bars_height = interruption::css_height(d.shares.len().max(1)) as u32;
     h.raw("<figure class=\"chart\" id=\"chart-interruption\"><h3>Interruption cost</h3>")
-        .el(
-            "figcaption",
-            "",
-            "What interruptions cost each share in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another share took its lent capacity back) and in-share (a higher-priority job of the same share).",
-        )
+        .el("figcaption", "", interruption::caption(d.kueue.is_some()))
         .svg(&svg::svg(WIDE, bars_height, |root, pen| {
             interruption::draw_interruption(root, pen, d)
         })?);
@@ -1015,7 +1010,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
             .el(
                 "figcaption",
                 "",
-                "Each share's useful work (kept progress, in instance time), split into the part its allocation backs and the part done on capacity it borrowed, which a reclaim can take away.",
+                useful::caption(d.kueue.is_some()),
             )
             .svg(&svg::svg(WIDE, height, |root, pen| {
                 useful::draw_useful(root, pen, d)
@@ -1193,6 +1188,36 @@ mod tests {
         let aws = report(PRESET).unwrap();
         assert!(!aws.contains("<section id=\"kueue\">"));
         assert!(aws.contains("All shares") && aws.contains("in-share preempts"));
+    }
+
+    /// Issue #34: the report's warnings name the field in words, not by its JSON path
+    /// ("capacity.ml.g5.xlarge:"); the Kueue report's captions speak of ClusterQueues.
+    #[test]
+    fn warnings_and_captions_in_words() {
+        let text = r#"{"format": "quotalab/v1", "name": "w",
+            "capacity": {"ml.g5.xlarge": 1},
+            "shares": [{"name": "a", "limits": {"ml.g5.xlarge": 2}, "strategy": "LEND"}],
+            "jobs": [{"id": "j", "share": "a", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 60}]}"#;
+        let loaded = quotalab_engine::load(text).unwrap();
+        let raw: Vec<String> = loaded.warnings.iter().map(|w| w.to_string()).collect();
+        assert!(
+            raw.iter().any(|w| w.starts_with("capacity.")),
+            "a warning at a capacity entry: {raw:?}"
+        );
+        let html = report(text).unwrap();
+        let at = html.find("<div class=\"warnings\">").expect("warnings");
+        let warnings = &html[at..at + html[at..].find("</div>").unwrap()];
+        assert!(!warnings.contains("capacity."), "{warnings}");
+        assert!(
+            warnings.contains("Capacity, ml.g5.xlarge: overcommitted"),
+            "{warnings}"
+        );
+        let kueue = report(include_str!(
+            "../../../www/presets/kueue-hierarchical-fair.json"
+        ))
+        .unwrap();
+        assert!(kueue.contains(crate::interruption::caption(true)));
+        assert!(!kueue.contains("each share's admitted jobs"));
     }
 
     #[test]

@@ -79,6 +79,15 @@ pub fn draw_useful<DB: DrawingBackend>(
     })
 }
 
+/// The chart's caption, in the model's words (`kueue`: ClusterQueues, nominal quota).
+pub fn caption(kueue: bool) -> &'static str {
+    if kueue {
+        "Each ClusterQueue's useful work (kept progress, in instance time): the part its nominal quota backs, and the part done on quota it borrowed, which a reclaim can take away."
+    } else {
+        "Each share's useful work (kept progress, in instance time): the part its allocation backs, and the part done on capacity it borrowed, which a reclaim can take away."
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

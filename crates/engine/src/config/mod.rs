@@ -776,14 +776,39 @@ impl Sink {
         let msg = msg.into();
         let mut problem = Problem::new(self.path(path), msg.clone());
         if let Some((kind, name, field)) = self.object_at(path) {
+            // A history job's warning names it ("job team-a/x was ..."): the object says it.
+            let what = msg
+                .strip_prefix(&format!("job {name}"))
+                .map_or(msg.as_str(), |rest| {
+                    rest.trim_start_matches(':').trim_start()
+                })
+                .to_string();
             problem.object = Some(Box::new(crate::Object {
                 kind: kind.to_string(),
                 names: vec![name.to_string()],
                 field,
-                what: msg,
+                what,
+                unfinished: None,
             }));
         }
         self.warnings.push(problem);
+    }
+
+    /// [`Sink::warn`] about a history job that had not finished at the history's end
+    /// (SPEC 16), marked so that the page can count them.
+    /// `what` is the page's words for it (the CLI's `msg` names `work_s`).
+    pub(crate) fn warn_unfinished(
+        &mut self,
+        path: &str,
+        msg: impl Into<String>,
+        what: String,
+        unfinished: crate::Unfinished,
+    ) {
+        self.warn(path, msg);
+        if let Some(o) = self.warnings.last_mut().and_then(|p| p.object.as_mut()) {
+            o.unfinished = Some(unfinished);
+            o.what = what;
+        }
     }
 
     /// An ignored field or kind `name` in a document of `kind`, at `path`.
@@ -821,6 +846,7 @@ impl Sink {
                     },
                     field: if whole { String::new() } else { name.clone() },
                     what: "ignored".to_string(),
+                    unfinished: None,
                 }
             });
             let mut problem = Problem::new(self.path(&path), msg);

@@ -2,6 +2,7 @@
 //! the event log, the same words in the result JSON and on the page.
 
 use crate::input::model::{FsStrategy, Priority, Scenario};
+use crate::simulation::share_value::ShareValue;
 use crate::simulation::{Cause, EventKind, JobId, Reason};
 
 /// The one-sentence explanation of a preemption (SPEC 8: a newcomer understands it).
@@ -61,7 +62,7 @@ fn explain_kueue_preempt(
     by: JobId,
     cause: Cause,
     (victim_priority, by_priority): (Priority, Priority),
-    shares: Option<[crate::simulation::share_value::ShareValue; 2]>,
+    shares: Option<[ShareValue; 2]>,
 ) -> String {
     let v = &sc.jobs[victim.index()];
     let b = &sc.jobs[by.index()];
@@ -120,13 +121,29 @@ fn explain_kueue_preempt(
             };
             let values = shares
                 .map(|[p, t]| {
-                    format!(": with it admitted {bs}'s dominant resource share would be {p}, {cmp} {vs}'s {t} {when} this preemption")
+                    let p = share_value_words(p);
+                    let t = match t {
+                        ShareValue::Infinite => format!(
+                            ", which is infinite ({vs} borrows with a fairSharing weight of 0),"
+                        ),
+                        ShareValue::Finite(_) => format!(" {t}"),
+                    };
+                    format!(": with it admitted {bs}'s dominant resource share would be {p}, {cmp} {vs}'s{t} {when} this preemption")
                 })
                 .unwrap_or_default();
             format!(
                 "preempted by {id} for fair sharing ({rule}){values}; {vs} borrows more of the cohort than {bs} would ({paths})"
             )
         }
+    }
+}
+
+/// A dominant resource share in words: its value, or "infinite" with why (a fairSharing
+/// weight of 0 while borrowing), never the bare word.
+fn share_value_words(v: ShareValue) -> String {
+    match v {
+        ShareValue::Infinite => "infinite (a fairSharing weight of 0 while borrowing)".to_string(),
+        ShareValue::Finite(_) => v.to_string(),
     }
 }
 
@@ -252,6 +269,9 @@ pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
     let j = &sc.jobs[job.index()];
     let s = &sc.shares[j.share()].name;
     let ty = &sc.instance_types[j.instance_type()].name;
+    if sc.is_kueue() {
+        return explain_kueue_reason(s, ty, reason);
+    }
     match reason {
         Reason::Unschedulable => format!("{s} has no limit for {ty}, so this job can never be admitted"),
         Reason::BlockedByPriority => {
@@ -270,6 +290,34 @@ pub fn explain_reason(sc: &Scenario, job: JobId, reason: Reason) -> String {
         Reason::NoLendableCapacity => {
             format!("the job would borrow beyond {s}'s limit, but no idle {ty} capacity is left to lend")
         }
+    }
+}
+
+/// [`explain_reason`] in the Kueue model's words: ClusterQueue, ResourceFlavor, nominalQuota,
+/// borrowingLimit, cohort, StrictFIFO; workloads rather than jobs.
+fn explain_kueue_reason(s: &str, ty: &str, reason: Reason) -> String {
+    match reason {
+        Reason::Unschedulable => format!(
+            "ClusterQueue {s} has no nominalQuota for ResourceFlavor {ty}, so this workload can never be admitted"
+        ),
+        Reason::BlockedByPriority => format!(
+            "StrictFIFO: waits behind a higher-priority workload at the head of ClusterQueue {s}'s queue that cannot be admitted yet"
+        ),
+        Reason::HeadOfLine => format!(
+            "StrictFIFO: waits behind the workload at the head of ClusterQueue {s}'s queue, which cannot be admitted yet"
+        ),
+        Reason::BorrowLimit => format!(
+            "{s} has used its nominalQuota of {ty} plus all its borrowingLimit allows; waits for its own workloads to finish"
+        ),
+        Reason::EntitlementExhausted => format!(
+            "{s} has used its whole nominalQuota of {ty} and cannot borrow; waits for its own workloads to finish"
+        ),
+        Reason::CapacityInUse => format!(
+            "{s} is owed this {ty} quota within its nominal quota, but borrowers use it and cannot be reclaimed now; waits for it to be released"
+        ),
+        Reason::NoLendableCapacity => format!(
+            "the workload would borrow beyond {s}'s nominal quota, but its cohort has no unused {ty} quota left"
+        ),
     }
 }
 
@@ -366,4 +414,59 @@ pub fn reason_label(r: Reason) -> &'static str {
 /// Why a job with this reason waits, as a phrase: `its share reached its borrow limit`.
 pub fn reason_phrase(r: Reason) -> &'static str {
     reason_row(r).1
+}
+
+/// [`reason_phrase`] in the model's words: in the Kueue model (`kueue`) a workload's
+/// ClusterQueue, nominalQuota, borrowingLimit and cohort (`behind the head of its
+/// ClusterQueue's queue (StrictFIFO)`); the AWS model's phrase otherwise.
+pub fn reason_phrase_in(r: Reason, kueue: bool) -> &'static str {
+    if !kueue {
+        return reason_phrase(r);
+    }
+    match r {
+        Reason::Unschedulable => "its ClusterQueue has no nominalQuota for this ResourceFlavor",
+        Reason::BlockedByPriority => {
+            "behind a higher-priority workload that cannot be admitted (StrictFIFO)"
+        }
+        Reason::HeadOfLine => "behind the head of its ClusterQueue's queue (StrictFIFO)",
+        Reason::BorrowLimit => "its ClusterQueue reached its borrowingLimit",
+        Reason::EntitlementExhausted => {
+            "its ClusterQueue used its whole nominalQuota and cannot borrow"
+        }
+        Reason::CapacityInUse => {
+            "its ClusterQueue's nominal quota is used by borrowers that cannot be reclaimed now"
+        }
+        Reason::NoLendableCapacity => "it would borrow, but its cohort has no unused quota left",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #34: an infinite dominant resource share is said with why ("less than ads's
+    /// infinite" read as a typo).
+    #[test]
+    fn an_infinite_share_is_explained() {
+        let text = r#"{"format": "quotalab/v1", "model": "kueue",
+            "shares": [{"name": "ads", "limits": {"ml.g5.xlarge": 1}, "cohort": "c"},
+                       {"name": "nlp", "limits": {"ml.g5.xlarge": 1}, "cohort": "c"}],
+            "cohorts": [{"name": "c"}],
+            "jobs": [{"id": "a", "share": "ads", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 9},
+                     {"id": "n", "share": "nlp", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 9}]}"#;
+        let loaded = crate::load(text).expect("valid");
+        let kind = EventKind::Preempt {
+            cause: Cause::FairSharing(FsStrategy::LessThanInitialShare),
+            by: JobId::new(1),
+            victim_priority: 0,
+            by_priority: 0,
+            shares: Some([ShareValue::Finite(500), ShareValue::Infinite]),
+        };
+        let said = explain_preempt(&loaded.scenario, JobId::new(0), &kind);
+        assert!(
+            said.contains("would be 500, less than ads's, which is infinite (ads borrows with a fairSharing weight of 0), before this preemption"),
+            "{said}"
+        );
+        assert!(!said.contains("'s infinite"), "{said}");
+    }
 }

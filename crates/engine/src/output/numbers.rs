@@ -59,7 +59,8 @@ impl DurationUnit {
         }
     }
 
-    fn seconds(self) -> f64 {
+    /// Seconds in one of the unit.
+    pub fn seconds(self) -> f64 {
         match self {
             DurationUnit::Seconds => 1.0,
             DurationUnit::Minutes => 60.0,
@@ -68,7 +69,8 @@ impl DurationUnit {
         }
     }
 
-    fn symbol(self) -> &'static str {
+    /// `s`, `min`, `h`, `d`.
+    pub fn symbol(self) -> &'static str {
         match self {
             DurationUnit::Seconds => "s",
             DurationUnit::Minutes => "min",

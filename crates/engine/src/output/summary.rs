@@ -77,6 +77,8 @@ pub fn summary_table(sim: &Finished) -> String {
         "cost $",
     ];
     if kueue {
+        // Kueue's own name for preemption inside a queue (AWS: in-share).
+        head[9] = "withinClusterQueue";
         head.splice(10..10, ["borrowing", "fair share"]);
     }
     let row = |name: &str, s: &Stats| -> Vec<String> {

@@ -761,9 +761,12 @@ fn priority_of(
 /// a job still running at `end` ran until it, one still waiting not at all; both warn.
 fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
     let pending = |sink: &mut Sink| {
-        sink.warn(
+        sink.warn_unfinished(
             &r.path,
             format!("job {id} was still pending at the end of the history: work_s 1"),
+            "was still pending at the history's end: replayed with 1 s of work, a lower bound"
+                .to_string(),
+            crate::Unfinished::Pending,
         );
         0
     };
@@ -780,12 +783,17 @@ fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
         Run::Finished { start, .. } | Run::Running { start } if start >= end => pending(sink),
         Run::Finished { start, .. } | Run::Running { start } => {
             let ran = end - start;
-            sink.warn(
+            sink.warn_unfinished(
                 &r.path,
                 format!(
                     "job {id} was still running at the end of the history: work_s is its time run so far ({})",
                     secs(ran.max(1000))
                 ),
+                format!(
+                    "was still running at the history's end: replayed with only the {} it had run, a lower bound",
+                    time_run(ran.max(1000))
+                ),
+                crate::Unfinished::Running,
             );
             ran
         }
@@ -869,6 +877,10 @@ fn resolve(
         let r = &records[i];
         let id = ids[i].as_str();
         let sink = &mut sinks[r.file];
+        // The page names the job, not its place in the file (`[0].items[2]`): a Kueue
+        // Workload by namespace/name, an AWS Batch job by its name.
+        let kind = if id.contains('/') { "Workload" } else { "job" };
+        sink.object(&r.path, kind, id);
         if seen.contains(id) {
             sink.warn(
                 &r.path,
@@ -925,6 +937,18 @@ fn json_secs(ms: i64) -> Value {
 }
 
 /// `1234 s` for warnings.
+/// A time run in words for the page: `40 s`, `30 min`, `2.5 h`.
+fn time_run(ms: i64) -> String {
+    let s = ms as f64 / 1000.0;
+    if s < 90.0 {
+        format!("{s:.0} s")
+    } else if s < 5400.0 {
+        format!("{:.0} min", s / 60.0)
+    } else {
+        format!("{:.1} h", s / 3600.0)
+    }
+}
+
 fn secs(ms: i64) -> String {
     if ms % 1000 == 0 {
         format!("{} s", ms / 1000)

@@ -164,6 +164,12 @@ fn pending_workload_goes_through_its_local_queue_to_the_first_flavor() {
     assert_eq!(j["instances"], 8);
     assert_eq!(j["work_s"], 1);
     assert!(has(&imp.warnings, "team-b/render was still pending"));
+    assert_eq!(
+        imp.warnings
+            .iter()
+            .find_map(|w| w.object.as_ref().and_then(|o| o.unfinished)),
+        Some(crate::Unfinished::Pending)
+    );
     // A LocalQueue in the history file itself works too, and an unknown one is an error.
     let lq = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: LocalQueue\nmetadata: {namespace: team-x, name: qx}\nspec: {clusterQueue: team-a-cq}\n---\n";
     let h2 = format!(
@@ -226,6 +232,22 @@ fn running_job_runs_until_the_end_of_the_history() {
         &imp.warnings,
         "was still running at the end of the history: work_s is its time run so far (1810 s)"
     ));
+    // Issue #34: the warning is typed (the page counts these) and names the Workload, not
+    // its place in the file; the CLI's text keeps the path.
+    let w = imp
+        .warnings
+        .iter()
+        .find(|w| w.message.contains("still running"))
+        .unwrap();
+    assert!(w.to_string().starts_with("[0].items[1]: job team-a/long"));
+    let o = w.object.as_ref().expect("names its Workload");
+    assert_eq!(o.unfinished, Some(crate::Unfinished::Running));
+    assert_eq!(
+        w.words(),
+        "Workload team-a/long was still running at the history's end: replayed with only the 30 min it had run, a lower bound"
+    );
+    let finished = imp.warnings.iter().filter_map(|w| w.object.as_ref());
+    assert_eq!(finished.filter(|o| o.unfinished.is_some()).count(), 1);
     // --to ends the history earlier: the finished job is then still running at 08:45.
     let o = HistoryOptions {
         to: Some("2026-03-02T08:45:00Z".into()),
