@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{CohortMetrics, Digest};
 use quotalab_engine::tree_view::{NodeKind, TreeRow};
 
 use crate::ui::{format, palette};
@@ -175,8 +175,8 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                     <tr data-testid="cohort-total-row" data-name=c.name.clone()>
                         <th scope="row">{c.path.clone()}</th>
                         <td class="num" data-label="quota inst.-h">{format::hours(c.quota_h)}</td>
-                        <td class="num" data-label="borrowed inst.-h">{format::hours(c.borrowed_h)}</td>
-                        <td class="num" data-label="lent inst.-h">{format::hours(c.lent_h)}</td>
+                        <td class="num" data-label="borrowed from its parent">{from_parent(c, c.borrowed_h)}</td>
+                        <td class="num" data-label="lent to its parent">{from_parent(c, c.lent_h)}</td>
                         <td class="num group-start" data-label="reclaims">{format::thousands(c.reclaim as f64)}</td>
                         <td class="num" data-label="within ClusterQueue">{format::thousands(c.in_share as f64)}</td>
                         <td class="num" data-label="while borrowing">{format::thousands(c.reclaim_while_borrowing as f64)}</td>
@@ -185,8 +185,9 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                 }
             })
             .collect_view();
+        let inside = inside_lines(&d);
         Some(view! {
-            <h3 class="subhead">"Cohorts over the whole run"</h3>
+            <h3 class="subhead cohort-totals-head">"Cohorts over the whole run"</h3>
             <div class="table-scroll tree-scroll">
                 <table class="tree-table" data-testid="cohort-totals">
                     <caption class="visually-hidden">"Each cohort's instance-hours and the preemptions below it, by cause"</caption>
@@ -198,8 +199,8 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                         </tr>
                         <tr>
                             <th scope="col" class="num" title="subtree quota × time">"quota"</th>
-                            <th scope="col" class="num" title="borrowed from its parent">"borrowed"</th>
-                            <th scope="col" class="num" title="lent to its parent">"lent"</th>
+                            <th scope="col" class="num" title="the cohort as a whole, beyond its subtree quota (its queues' borrowing from each other is below)">"borrowed from its parent"</th>
+                            <th scope="col" class="num" title="of its quota, in use outside it">"lent to its parent"</th>
                             <th scope="col" class="num group-start">"reclaim"</th>
                             <th scope="col" class="num" title="within its ClusterQueue (withinClusterQueue)">"within CQ"</th>
                             <th scope="col" class="num" title="reclaim while borrowing (borrowWithinCohort)">"borrowing"</th>
@@ -209,8 +210,74 @@ fn CohortTotals(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
                     <tbody>{rows}</tbody>
                 </table>
             </div>
+            {(!inside.is_empty()).then(|| view! {
+                <p class="table-note cohort-inside-lead">"Borrowing inside a cohort, which is not the cohort borrowing from its parent:"</p>
+                <ul class="table-note cohort-inside" data-testid="cohort-inside">
+                    {inside.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+                </ul>
+            })}
         })
     }
+}
+
+/// A cohort's borrowed or lent instance-hours with its parent; a root has none ("—").
+fn from_parent(c: &CohortMetrics, h: f64) -> String {
+    if c.parent.is_some() {
+        format::hours(h)
+    } else {
+        "— (root)".into()
+    }
+}
+
+/// Borrowing inside each cohort, which its "borrowed from its parent" does not count: per
+/// cohort, its ClusterQueues and child cohorts that went beyond their own quota over the run
+/// ("team-a borrowed 4.00 inst.-h from others inside research"). When the cohort itself
+/// borrowed from its parent, part of that came from outside, and the line says so.
+pub fn inside_lines(d: &Digest) -> Vec<String> {
+    let Some(k) = d.kueue.as_ref() else {
+        return vec![];
+    };
+    let share_parent = |s: usize| k.share_cohort.get(s).copied().flatten();
+    k.cohorts
+        .iter()
+        .enumerate()
+        .filter_map(|(i, c)| {
+            let queues = d
+                .shares
+                .iter()
+                .enumerate()
+                .filter(|(s, _)| share_parent(*s) == Some(i as u16))
+                .map(|(_, s)| (s.name.as_str(), s.borrowed_h));
+            let children = k
+                .cohorts
+                .iter()
+                .filter(|x| x.parent == Some(i as u16))
+                .map(|x| (x.name.as_str(), x.borrowed_h));
+            let who: Vec<String> = queues
+                .chain(children)
+                .filter(|(_, h)| *h > 0.0)
+                .map(|(n, h)| format!("{n} {} inst.-h", format::hours(h)))
+                .collect();
+            let (first, rest) = who.split_first()?;
+            let mut list = first.replacen(' ', " borrowed ", 1);
+            for (j, w) in rest.iter().enumerate() {
+                list.push_str(if j + 1 == rest.len() { " and " } else { ", " });
+                list.push_str(w);
+            }
+            let parent = c.parent.and_then(|p| k.cohorts.get(usize::from(p)));
+            Some(match parent {
+                Some(p) if c.borrowed_h > 0.0 => format!(
+                    "{list} beyond {} quota inside {}; {} itself borrowed {} inst.-h of it from {}.",
+                    if rest.is_empty() { "its" } else { "their" },
+                    c.name,
+                    c.name,
+                    format::hours(c.borrowed_h),
+                    p.name
+                ),
+                _ => format!("{list} from others inside {}.", c.name),
+            })
+        })
+        .collect()
 }
 
 /// The instance type (ResourceFlavor) with the most quota and usage at the tree's roots at
@@ -225,4 +292,54 @@ fn busiest_type(d: &Digest) -> usize {
             .sum()
     };
     (0..d.instance_types.len()).fold(0, |best, t| if weight(t) > weight(best) { t } else { best })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    fn run(text: &str) -> Digest {
+        quotalab_engine::run_digest(text, DigestLimits::default()).expect("the preset runs")
+    }
+
+    #[test]
+    fn borrowing_inside_a_cohort_is_told_apart_from_the_cohort_borrowing_from_its_parent() {
+        // team-ab is a root: it borrows nothing, its queues borrow from each other.
+        let d = run(include_str!("../../www/presets/kueue-three-queues.json"));
+        let k = d.kueue.as_ref().unwrap();
+        assert_eq!(k.cohorts[0].borrowed_h, 0.0);
+        let lines = inside_lines(&d);
+        assert_eq!(lines.len(), 1, "{lines:?}");
+        let a = &d.shares[0];
+        assert!(a.borrowed_h > 0.0);
+        assert!(
+            lines[0].starts_with(&format!(
+                "{} borrowed {} inst.-h",
+                a.name,
+                format::hours(a.borrowed_h)
+            )),
+            "{lines:?}"
+        );
+        assert!(
+            lines[0].ends_with("from others inside team-ab."),
+            "{lines:?}"
+        );
+        assert_eq!(from_parent(&k.cohorts[0], 0.0), "— (root)");
+
+        // org/research borrowed from org: the line says how much of its queues' came from there.
+        let d = run(include_str!(
+            "../../www/presets/kueue-hierarchical-fair.json"
+        ));
+        let lines = inside_lines(&d);
+        let research = lines
+            .iter()
+            .find(|l| l.contains("inside research"))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(research.starts_with("nlp borrowed "), "{research}");
+        assert!(
+            research.contains("research itself borrowed 39.79 inst.-h of it from org"),
+            "{research}"
+        );
+    }
 }
