@@ -314,8 +314,10 @@ fn target(doc: &web_sys::Document, h: &Highlight) -> Option<web_sys::Element> {
         }
         Highlight::StateAt => q("[data-testid=state-at]"),
         Highlight::Compare => q("[data-testid=compare-view]"),
-        Highlight::Summary => q("[data-testid=summary-table]"),
-        Highlight::Cohorts => q("[data-testid=cohort-tree]"),
+        // A table's box that scrolls sideways: the table's outline and label above it would
+        // be clipped inside it.
+        Highlight::Summary => q(".table-scroll:has(> [data-testid=summary-table])"),
+        Highlight::Cohorts => q(".table-scroll:has(> [data-testid=cohort-tree])"),
     }
 }
 
@@ -406,6 +408,33 @@ fn scroll_to(h: &Highlight) {
     }
 }
 
+/// The jobs whose history `story` opens (its job highlights), in step order.
+fn story_jobs(story: &Story) -> impl Iterator<Item = &String> {
+    story.steps.iter().flat_map(|s| {
+        s.highlight.iter().filter_map(|h| match h {
+            Highlight::Job { job } => Some(job),
+            _ => None,
+        })
+    })
+}
+
+/// The job whose history step `step` (0-based) shows: its own job highlight, else that of
+/// the last step before it with one (what walking forward left open), so Back shows what
+/// the earlier step showed.
+pub fn job_shown_at(story: &Story, step: usize) -> Option<String> {
+    story
+        .steps
+        .iter()
+        .take(step.saturating_add(1))
+        .rev()
+        .find_map(|s| {
+            s.highlight.iter().find_map(|h| match h {
+                Highlight::Job { job } => Some(job.clone()),
+                _ => None,
+            })
+        })
+}
+
 /// ①, ②... (the badges and the narration's list use the same numbers).
 pub fn badge_number(i: usize) -> char {
     char::from_u32(0x2460 + i as u32).unwrap_or('•')
@@ -466,14 +495,20 @@ pub fn StoryCard() -> impl IntoView {
         let scroll =
             prev.as_ref() != Some(&key) || reached.with_untracked(|r| r.as_ref() != Some(&key));
         let hl = p.story.steps[p.step].highlight.clone();
-        if let (Some(sel), Some(job)) = (
-            selected,
-            hl.iter().find_map(|h| match h {
-                Highlight::Job { job } => Some(job.clone()),
-                _ => None,
-            }),
-        ) {
-            sel.0.set(Some(job));
+        if let Some(sel) = selected {
+            let shown = job_shown_at(&p.story, p.step);
+            let story_opened = |j: &String| story_jobs(&p.story).any(|s| s == j);
+            match shown {
+                Some(job) => sel.0.set(Some(job)),
+                // Back to a step before any job's history: the one a later step opened closes.
+                None if sel
+                    .0
+                    .with_untracked(|j| j.as_ref().is_some_and(story_opened)) =>
+                {
+                    sel.0.set(None)
+                }
+                None => {}
+            }
         }
         // The results draw in stages (charts after the summary, the job's history once it is
         // selected): try again until every place is on the page, or give up after 3 s.
@@ -549,8 +584,6 @@ pub fn StoryCard() -> impl IntoView {
         let p = st.playing.get()?;
         let n = p.story.steps.len();
         let step = p.story.steps[p.step].clone();
-        let last = p.step + 1 == n;
-        let at = p.step;
         let looks: Vec<String> = step
             .highlight
             .iter()
@@ -625,6 +658,16 @@ pub fn StoryCard() -> impl IntoView {
                 }
             })}
             {try_view}
+        })
+    };
+    // Back / Next / Leave below the words, outside their scrolling box: long words scroll
+    // above the buttons, never under them.
+    let nav = move || {
+        let (at, last) = st.playing.with(|p| {
+            p.as_ref()
+                .map(|p| (p.step, p.step + 1 == p.story.steps.len()))
+        })?;
+        Some(view! {
             <div class="story-nav">
                 <button type="button" data-testid="story-back" disabled=at == 0 on:click=move |_| st.go(app, at.saturating_sub(1))>"← Back"</button>
                 {if last {
@@ -644,7 +687,8 @@ pub fn StoryCard() -> impl IntoView {
             aria-label="Story"
             data-testid="story-card"
         >
-            <div aria-live="polite" data-testid="story-narration">{card}</div>
+            <div class="story-body" aria-live="polite" data-testid="story-narration">{card}</div>
+            {nav}
         </aside>
     }
     .into_any()
@@ -758,6 +802,24 @@ mod tests {
         assert_eq!(wrong.len(), 2, "{wrong:?}");
         assert!(wrong[0].contains("step 2"));
         assert!(wrong[1].contains("no job nobody"));
+    }
+
+    #[test]
+    fn each_step_shows_the_job_history_walking_forward_left_open() {
+        let w = by_id("walkthrough").unwrap();
+        let shown: Vec<Option<String>> = (0..3).map(|i| job_shown_at(&w, i)).collect();
+        assert_eq!(
+            shown,
+            [
+                Some("bg-p2".into()),
+                Some("bg-p2".into()),
+                Some("bg-p1".into())
+            ]
+        );
+        let a = by_id("allocation").unwrap();
+        assert_eq!(job_shown_at(&a, 0), None);
+        assert_eq!(job_shown_at(&a, 2), Some("busy-r2".into()));
+        assert_eq!(story_jobs(&a).collect::<Vec<_>>(), ["busy-r2"]);
     }
 
     #[test]

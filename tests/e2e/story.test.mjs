@@ -87,6 +87,19 @@ test('every story from start to end by keyboard, a screenshot per step', async (
         assert.ok(labels.length >= Math.min(1, step.highlight?.length ?? 0), `${story.id} step ${i + 1} highlights something`);
         // Not colour alone: each outlined element carries a text label.
         for (const l of labels) assert.ok(l && l.length > 2);
+        // No label is cut off by a box that scrolls (issue #34: "① the cohort tree" inside
+        // the tree's sideways-scrolling box). A log row's label is inside the log by design.
+        const clipped = await page.evaluate(() => [...document.querySelectorAll('.story-hl-label:not(td)')].flatMap((el) => {
+          const top = el.getBoundingClientRect().top + parseFloat(getComputedStyle(el, '::before').top);
+          const boxes = [];
+          for (let a = el.parentElement; a; a = a.parentElement) {
+            const cs = getComputedStyle(a);
+            if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
+            if (top < a.getBoundingClientRect().top - 0.5) boxes.push(`${el.dataset.storyLabel} cut by ${a.className}`);
+          }
+          return boxes;
+        }));
+        assert.deepEqual(clipped, [], `${story.id} step ${i + 1}: labels in full`);
         await page.screenshot({ path: join(STORY_SHOTS, `${story.id}-${i + 1}.png`) });
         if (i + 1 < story.steps.length) await page.keyboard.press('ArrowRight');
       }
@@ -270,6 +283,78 @@ test('a place chosen by the reader stays in view: the step no longer scrolls bac
       return r && { top: r.top, bottom: r.bottom, h: innerHeight };
     });
     assert.ok(second && second.top < second.h && second.bottom > 0, `② is in view 3.5 s after it was chosen: ${JSON.stringify(second)}`);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+// Issue #34 (fresh-eyes walk): Back restores what the earlier step showed. The walkthrough's
+// step 1 opens bg-p2's history, step 2 leaves it open, step 3 opens bg-p1's; Back from
+// step 3 shows bg-p2's again (it left bg-p1's open), and the allocation story's first
+// steps, before any job, close the history a later step opened.
+test('Back shows the job history the earlier step showed', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-back-history', { viewport: { width: 1440, height: 900 } });
+  const historyOf = () => page.evaluate(() => {
+    const h = document.querySelector('[data-testid="job-history"] h3');
+    return h ? h.textContent : null;
+  });
+  const waitHistory = (pred) => page.waitForFunction(pred, null, { timeout: 10_000 });
+  try {
+    await page.goto(`${server.url}#story=walkthrough&step=1`);
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    await waitHistory(() => /bg-p2/.test(document.querySelector('[data-testid="job-history"] h3')?.textContent ?? ''));
+    await page.locator('[data-testid="story-next"]').click();
+    await page.locator('[data-testid="story-next"]').click();
+    assert.match(await narration(page), /step 3 of 3/);
+    await waitHistory(() => /bg-p1/.test(document.querySelector('[data-testid="job-history"] h3')?.textContent ?? ''));
+    await page.locator('[data-testid="story-back"]').click();
+    assert.match(await narration(page), /step 2 of 3/);
+    await waitHistory(() => /bg-p2/.test(document.querySelector('[data-testid="job-history"] h3')?.textContent ?? ''));
+    assert.doesNotMatch(await historyOf(), /bg-p1/);
+
+    await waitForWorker(page);
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#story=allocation&step=3`);
+    await waitForApp(page);
+    await waitHistory(() => /busy-r2/.test(document.querySelector('[data-testid="job-history"] h3')?.textContent ?? ''));
+    await page.locator('[data-testid="story-back"]').click();
+    assert.match(await narration(page), /step 2 of 3/);
+    await waitHistory(() => !document.querySelector('[data-testid="job-history"]'));
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+// Issue #34 (fresh-eyes walk): on a phone the story card's words ran under its buttons. The
+// words scroll in their own box above Back / Next / Leave story; the buttons are in the card.
+test('on a 390 px phone the story card keeps its words above its buttons', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-card-390', { viewport: { width: 390, height: 844 } });
+  try {
+    for (const step of [1, 2, 3]) {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}#story=walkthrough&step=${step}`);
+      await waitForApp(page);
+      await page.waitForSelector('.story-card.open');
+      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      const g = await page.evaluate(() => {
+        const r = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
+        const body = document.querySelector('.story-body');
+        return { card: r('.story-card.open'), body: r('.story-body'), nav: r('.story-nav'), scrolls: body.scrollHeight > body.clientHeight, overflowY: getComputedStyle(body).overflowY };
+      });
+      assert.ok(g.body.bottom <= g.nav.top + 0.5, `step ${step}: the words end above the buttons: ${JSON.stringify(g)}`);
+      assert.ok(g.nav.bottom <= g.card.bottom + 0.5 && g.card.bottom <= 844, `step ${step}: the buttons are in the card, in the window`);
+      assert.equal(g.overflowY, 'auto', 'longer words scroll in their box');
+      await page.screenshot({ path: join(SHOTS, `story-card-390-${step}.png`) });
+      await waitForWorker(page);
+    }
     assert.deepEqual(problems, []);
   } finally {
     await close();
