@@ -130,3 +130,44 @@ test('the event log is readable at 1440, 1024 and 390 px: nothing clipped, no ce
   }
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
+
+// Issue #34 (fresh-eyes walk): the toolbar split after "Copy link". At 1440 and 1024 px, for
+// every preset, the share controls sit on one line, inside the window, clear of the Run
+// button and the run status.
+test('the toolbar at 1440 and 1024 px: the share controls on one line, in the window, for every preset', async (t) => {
+  const browser = await openBrowser('page-toolbar', { viewport: { width: 1440, height: 900 } });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  const presets = await page.$$eval('[data-testid="preset-select"] option:not([disabled])', (os) => os.map((o) => o.value));
+  for (const preset of presets) {
+    await page.getByTestId('preset-select').selectOption(preset);
+    await page.waitForFunction(() => !document.querySelector('.results.stale') && document.querySelector('[data-testid="run-progress"]')?.dataset.state === 'idle', null, { timeout: 60_000 });
+    // The link's length arrives from the worker after the run.
+    await page.waitForFunction(() => /characters|no link/.test(document.querySelector('[data-testid="link-length"]')?.textContent ?? ''), null, { timeout: 30_000 });
+    for (const width of [1440, 1024]) {
+      await page.setViewportSize({ width, height: 900 });
+      const g = await page.evaluate(() => {
+        const box = (e) => e.getBoundingClientRect();
+        const controls = [...document.querySelectorAll('.share-controls > :not(.visually-hidden)')].map((e) => [e.dataset.testid ?? e.className, box(e)]);
+        const status = box(document.querySelector('.run-status'));
+        const run = box(document.querySelector('[data-testid="run"]'));
+        const mids = controls.map(([, r]) => (r.top + r.bottom) / 2);
+        return {
+          spread: Math.max(...mids) - Math.min(...mids),
+          right: Math.max(...controls.map(([, r]) => r.right)),
+          over: controls.filter(([, r]) => [status, run].some((o) => r.left < o.right && r.right > o.left && r.top < o.bottom && r.bottom > o.top)).map(([n]) => n),
+          width: document.documentElement.clientWidth,
+        };
+      });
+      assert.ok(g.spread < 12, `${preset} at ${width} px: the share controls on one line (${g.spread} px apart)`);
+      assert.ok(g.right <= g.width, `${preset} at ${width} px: inside the window (${g.right} > ${g.width})`);
+      assert.deepEqual(g.over, [], `${preset} at ${width} px: clear of Run and the run status`);
+    }
+    await page.setViewportSize({ width: 1440, height: 900 });
+  }
+  await page.setViewportSize({ width: 1024, height: 900 });
+  await page.locator('.toolbar').screenshot({ path: join(SHOTS, 'page-toolbar-1024.png') });
+  assert.deepEqual(problems, [], 'no console error, page error or failed request');
+});
