@@ -134,10 +134,16 @@ impl Problem {
             format!("{}s", o.kind)
         };
         let who = format!("{kind} {names}").trim().to_string();
-        if o.field.is_empty() {
+        let said = if o.field.is_empty() {
             format!("{who} {}", o.what)
         } else {
             format!("{who}: {} {}", o.field, o.what)
+        };
+        // A sentence: "Quota share research: tags ignored" ("job x ..." starts one too).
+        let mut c = said.chars();
+        match c.next() {
+            Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+            None => said,
         }
     }
 

@@ -941,3 +941,44 @@ fn kueue_messages_name_the_cause_of_shapes_real_files_have() {
     let m = first(&cq("500m"));
     assert!(m.contains("not a whole number of nvidia.com/gpu"), "{m}");
 }
+
+/// Issue #34: the page names the object an import warning is about (a quota share, a
+/// Configuration), never its place in the file (`quotaShares[0].quotaShareArn`,
+/// `[6].namespace`); the CLI's text keeps the paths.
+#[test]
+fn aws_and_configuration_warnings_name_their_objects() {
+    let said = |name: &str, format: Format| -> Vec<(String, String)> {
+        config::import(&fixture(name), format, &ImportOptions::default())
+            .unwrap()
+            .warnings
+            .iter()
+            .map(|w| (w.to_string(), w.words()))
+            .collect()
+    };
+    let aws = said("aws-list-quota-shares.json", Format::Aws);
+    let arn = aws
+        .iter()
+        .find(|(cli, _)| cli.contains("quotaShareArn"))
+        .unwrap();
+    assert_eq!(
+        arn.0,
+        "quotaShares[0].quotaShareArn: ignored: quotaShareArn (2 times)"
+    );
+    assert!(arn.1.starts_with("Quota shares "), "{}", arn.1);
+    assert!(arn.1.ends_with(": quotaShareArn ignored"), "{}", arn.1);
+    let created = said("aws-create-quota-shares.json", Format::Aws);
+    for (_, page) in &created {
+        assert!(
+            page.starts_with("Quota share") || page.starts_with("Service environment"),
+            "{page}"
+        );
+        assert!(!page.contains("[0]"), "{page}");
+    }
+    let kueue = said("kueue-hierarchical.yaml", Format::Kueue);
+    let ns = kueue
+        .iter()
+        .find(|(cli, _)| cli.contains("namespace"))
+        .unwrap();
+    assert_eq!(ns.0, "[6].namespace: ignored: namespace");
+    assert_eq!(ns.1, "Configuration: namespace ignored");
+}

@@ -507,6 +507,10 @@ impl Reader<'_, '_> {
             "preemptionConfiguration",
             "state",
         ];
+        // The page names the quota share, not its place in the file (`quotaShares[0]`).
+        if let Some(name) = m.get("quotaShareName").and_then(Value::as_str) {
+            self.sink.object(path, "quota share", name);
+        }
         for k in m.keys() {
             if !KNOWN.contains(&k.as_str()) {
                 self.sink.ignore("QuotaShare", k, &join(path, k));
@@ -624,6 +628,9 @@ impl Reader<'_, '_> {
             "capacityLimits",
             "state",
         ];
+        if let Some(name) = m.get("serviceEnvironmentName").and_then(Value::as_str) {
+            self.sink.object(path, "service environment", name);
+        }
         for k in m.keys() {
             if !KNOWN.contains(&k.as_str()) {
                 self.sink.ignore("ServiceEnvironment", k, &join(path, k));

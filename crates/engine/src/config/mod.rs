@@ -726,8 +726,11 @@ impl Sink {
         self.objects
             .iter()
             .filter(|(at, _, _)| {
-                path.strip_prefix(at.as_str())
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
+                // A file of one object (at the root, `""`) holds every path.
+                at.is_empty()
+                    || path
+                        .strip_prefix(at.as_str())
+                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
             })
             .max_by_key(|(at, _, _)| at.len())
             .map(|(at, kind, name)| {
@@ -804,9 +807,17 @@ impl Sink {
         what: String,
         unfinished: crate::Unfinished,
     ) {
-        self.warn(path, msg);
+        self.warn_worded(path, msg, what);
         if let Some(o) = self.warnings.last_mut().and_then(|p| p.object.as_mut()) {
             o.unfinished = Some(unfinished);
+        }
+    }
+
+    /// [`Sink::warn`] with the page's words `what` for it (the CLI's `msg` may name fields
+    /// such as `work_s`).
+    pub(crate) fn warn_worded(&mut self, path: &str, msg: impl Into<String>, what: String) {
+        self.warn(path, msg);
+        if let Some(o) = self.warnings.last_mut().and_then(|p| p.object.as_mut()) {
             o.what = what;
         }
     }

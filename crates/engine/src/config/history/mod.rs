@@ -807,11 +807,21 @@ fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
 fn report_evictions(r: &Record, id: &str, sink: &mut Sink) {
     let (pre, other) = r.evictions;
     if pre + other > 0 {
-        sink.warn(
+        let n = pre + other;
+        let times = if n == 1 { "once" } else { "times" };
+        let count = if n == 1 {
+            String::new()
+        } else {
+            format!("{n} ")
+        };
+        sink.warn_worded(
             &r.path,
             format!(
                 "job {id} was evicted {} time(s) ({pre} by preemption): evictions are counted, not replayed; work_s is its last run",
                 pre + other
+            ),
+            format!(
+                "was evicted {count}{times} ({pre} by preemption): evictions are counted, not replayed, and its work is its last run's"
             ),
         );
     }

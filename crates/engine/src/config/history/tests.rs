@@ -246,6 +246,9 @@ fn running_job_runs_until_the_end_of_the_history() {
         w.words(),
         "Workload team-a/long was still running at the history's end: replayed with only the 30 min it had run, a lower bound"
     );
+    for w in &imp.warnings {
+        assert!(!w.words().contains("work_s"), "{}", w.words());
+    }
     let finished = imp.warnings.iter().filter_map(|w| w.object.as_ref());
     assert_eq!(finished.filter(|o| o.unfinished.is_some()).count(), 1);
     // --to ends the history earlier: the finished job is then still running at 08:45.
@@ -346,6 +349,12 @@ fn evictions_are_counted_not_replayed() {
         has(&imp.warnings, "[0].items[0]: job team-a/e was evicted 3 time(s) (2 by preemption): evictions are counted, not replayed"),
         "{:?}",
         texts(&imp.warnings)
+    );
+    // The page's words: the Workload named, no field names (issue #34).
+    let said: Vec<String> = imp.warnings.iter().map(|w| w.words()).collect();
+    assert!(
+        said.contains(&"Workload team-a/e was evicted 3 times (2 by preemption): evictions are counted, not replayed, and its work is its last run's".to_string()),
+        "{said:?}"
     );
     // Without scheduling stats: requeueState.count and the Evicted condition.
     let status = "    conditions:\n    - {type: Evicted, status: \"True\", reason: Preempted, lastTransitionTime: \"2026-03-02T08:30:00Z\"}\n    requeueState: {count: 2}";

@@ -169,6 +169,8 @@ impl Reader<'_> {
     }
 
     fn configuration(&mut self, m: &Map<String, Value>, path: &str) {
+        // Kueue's Configuration has no name: the page says "Configuration: namespace ignored".
+        self.sink.object(path, "Configuration", "");
         for key in m.keys() {
             if !["apiVersion", "kind", "fairSharing"].contains(&key.as_str()) {
                 self.sink.ignore("Configuration", key, &join(path, key));
