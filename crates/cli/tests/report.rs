@@ -298,6 +298,22 @@ fn report_carries_the_review_of_a_proposed_change() {
         .find("<section id=\"review\">")
         .expect("a review section");
     let section = &html[at..at + html[at..].find("</section>").unwrap()];
+    // A verdict per team in words, before the numbers: the medium share's stopping lending
+    // is worse for background (it waits for capacity it used to borrow).
+    let words = &section[..section.find("<table").unwrap()];
+    assert!(words.contains("The proposal is "), "{words}");
+    for share in ["background", "medium", "protected"] {
+        assert!(
+            words.contains(&format!("data-share=\"{share}\"")),
+            "{share}: {words}"
+        );
+    }
+    assert!(
+        words.contains("data-verdict=\"worse\" data-share=\"background\"")
+            || words.contains("data-verdict=\"mixed\" data-share=\"background\""),
+        "{words}"
+    );
+    assert!(words.contains("p90 wait"), "{words}");
     // The same tables as the review command's.
     let review = quotasim(&["review", base.to_str().unwrap(), proposal], None);
     assert_eq!(review.code, 0, "{review:?}");

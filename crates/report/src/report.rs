@@ -525,6 +525,30 @@ fn policy_col(p: Policy) -> &'static str {
 /// first, each table as `quotasim review` prints it.
 fn review_section(h: &mut Html, r: &review::Review) {
     h.raw("<section id=\"review\">\n<h2>Review of a proposed change</h2>\n");
+    // A verdict per team in words first (the page's review), then the numbers.
+    let verdicts = review::team_verdicts(r);
+    h.raw("<div class=\"verdicts\"><div class=\"verdict-group\" data-review=\"verdicts\">")
+        .el("p", "headline", &review::headline(r, &verdicts))
+        .el("p", "explain", &review::ran(r))
+        .raw("<ul>");
+    for v in &verdicts {
+        h.raw("<li data-verdict=\"")
+            .raw(v.verdict.key())
+            .raw("\" data-share=\"")
+            .text(&v.name)
+            .raw("\">")
+            .text(&v.sentence());
+        for (lead, lines) in [("Also: ", &v.also), ("", &v.notes)] {
+            if !lines.is_empty() {
+                h.text(&format!(" {lead}{}", lines.join("; ")));
+            }
+        }
+        if !v.crossed.is_empty() {
+            h.text(&format!(" Crosses {}.", v.crossed.join(", ")));
+        }
+        h.raw("</li>");
+    }
+    h.raw("</ul></div></div>\n");
     for line in review::preamble(r) {
         for l in line.lines() {
             h.el("p", "explain", l).raw("\n");
