@@ -9,21 +9,97 @@ use quotalab_engine::Problem;
 use serde_json::Value;
 
 use super::json;
-use super::path::Path;
+use super::lazy::{self, RawJobs};
+use super::path::{Path, Seg};
 use super::words;
 use crate::state::AppState;
 
 /// The scenario as the forms see it: the last text that parsed as a JSON object, and why
-/// the current text does not (forms are read-only until it does).
+/// the current text does not (forms are read-only until it does). A large scenario's jobs
+/// are kept as text ([`super::lazy`]): `value` has `"jobs": null` at their place and
+/// `jobs` holds them; read them with [`Doc::list_len`], [`Doc::at`] and [`Doc::whole`].
 #[derive(Clone, Debug)]
 pub struct Doc {
     pub value: Arc<Value>,
+    pub jobs: Option<Arc<RawJobs>>,
     pub error: Option<String>,
 }
 
 impl PartialEq for Doc {
     fn eq(&self, other: &Doc) -> bool {
-        Arc::ptr_eq(&self.value, &other.value) && self.error == other.error
+        Arc::ptr_eq(&self.value, &other.value)
+            && match (&self.jobs, &other.jobs) {
+                (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+                (a, b) => a.is_none() && b.is_none(),
+            }
+            && self.error == other.error
+    }
+}
+
+impl Doc {
+    /// A scenario text read for the forms (its jobs kept as text when it is large).
+    fn read(text: &str) -> Result<Doc, String> {
+        if let Some((value, jobs)) = lazy::read(text) {
+            return Ok(Doc {
+                value: Arc::new(value),
+                jobs: Some(Arc::new(jobs)),
+                error: None,
+            });
+        }
+        json::parse_object(text).map(|v| Doc {
+            value: Arc::new(v),
+            jobs: None,
+            error: None,
+        })
+    }
+
+    /// The length of the list at the document's key `list` (0 while there is none).
+    pub fn list_len(&self, list: &str) -> usize {
+        match &self.jobs {
+            Some(jobs) if list == "jobs" => jobs.len(),
+            _ => self
+                .value
+                .get(list)
+                .and_then(Value::as_array)
+                .map_or(0, Vec::len),
+        }
+    }
+
+    /// The value at `path` (a kept job is parsed for it).
+    pub fn at(&self, path: &Path) -> Option<Value> {
+        match (&self.jobs, path.segs()) {
+            (Some(jobs), [Seg::Key(k), Seg::Idx(i), rest @ ..]) if k == "jobs" => {
+                let job = jobs.get(*i)?;
+                Path::from_segs(rest.to_vec()).get(&job).cloned()
+            }
+            (Some(jobs), [Seg::Key(k)]) if k == "jobs" => Some(jobs.all()),
+            _ => path.get(&self.value).cloned(),
+        }
+    }
+
+    /// The whole document, kept jobs parsed in (for an edit of the jobs).
+    pub fn whole(&self) -> Value {
+        let mut v = (*self.value).clone();
+        if let (Some(jobs), Some(slot)) = (&self.jobs, v.get_mut("jobs")) {
+            *slot = jobs.all();
+        }
+        v
+    }
+
+    /// The explicit jobs' ids, at most `limit` of them.
+    pub fn job_ids(&self, limit: usize) -> Vec<String> {
+        let id = |j: &Value| j.get("id").and_then(Value::as_str).map(str::to_string);
+        match &self.jobs {
+            Some(jobs) => (0..jobs.len().min(limit))
+                .filter_map(|i| jobs.get(i).as_ref().and_then(id))
+                .collect(),
+            None => self
+                .value
+                .get("jobs")
+                .and_then(Value::as_array)
+                .map(|a| a.iter().take(limit).filter_map(id).collect())
+                .unwrap_or_default(),
+        }
     }
 }
 
@@ -56,29 +132,27 @@ pub struct Ed {
     flush_pending: StoredValue<bool>,
     /// The text a form edit just wrote and the document it was written from: the document
     /// is taken as it is instead of parsing that text again (0.2 s for a 10 MB trace).
-    written: StoredValue<Option<(String, Arc<Value>)>>,
+    written: StoredValue<Option<(String, Doc)>>,
 }
 
 impl Ed {
     pub fn new(app: AppState) -> Ed {
-        let written = StoredValue::new(None::<(String, Arc<Value>)>);
+        let written = StoredValue::new(None::<(String, Doc)>);
         let doc = Memo::new(move |prev: Option<&Doc>| {
             let mine = written
                 .try_update_value(Option::take)
                 .flatten()
                 .filter(|(t, _)| app.scenario.with(|text| t == text));
-            if let Some((_, value)) = mine {
-                return Doc { value, error: None };
+            if let Some((_, doc)) = mine {
+                return doc;
             }
-            app.scenario.with(|text| match json::parse_object(text) {
-                Ok(v) => Doc {
-                    value: Arc::new(v),
-                    error: None,
-                },
+            app.scenario.with(|text| match Doc::read(text) {
+                Ok(doc) => doc,
                 Err(e) => Doc {
                     value: prev
                         .map(|p| p.value.clone())
                         .unwrap_or_else(|| Arc::new(Value::Object(Default::default()))),
+                    jobs: prev.and_then(|p| p.jobs.clone()),
                     error: Some(e),
                 },
             })
@@ -110,7 +184,7 @@ impl Ed {
             } else {
                 Vec::new()
             };
-            doc.with(|d| registry.with_value(|reg| assign(reg, &problems, &warnings, &d.value)))
+            doc.with(|d| registry.with_value(|reg| assign(reg, &problems, &warnings, d)))
         });
         let share_names = Memo::new(move |_| {
             doc.with(|d| {
@@ -184,11 +258,14 @@ impl Ed {
     /// The value at `path` (reactive; changes only when that value does).
     pub fn value(&self, path: Path) -> Memo<Option<Value>> {
         let doc = self.doc;
-        Memo::new(move |_| doc.with(|d| path.get(&d.value).cloned()))
+        Memo::new(move |_| doc.with(|d| d.at(&path)))
     }
 
     /// Applies `f` to the scenario and writes it back as text. Does nothing while the text
-    /// is not a JSON object (the forms are read-only then).
+    /// is not a JSON object (the forms are read-only then). With a large scenario's jobs kept
+    /// as text, `f` sees `"jobs": null`: if it leaves that alone, the jobs are written back
+    /// as they were; if it sets the jobs, they are what it set. An edit that reads or changes
+    /// some of the jobs is [`Ed::edit_whole`] (`set` and `type_at` under `jobs` are).
     pub fn edit(&self, f: impl FnOnce(&mut Value)) {
         let doc = self.doc.get_untracked();
         if doc.error.is_some() {
@@ -196,23 +273,74 @@ impl Ed {
         }
         let mut v = (*doc.value).clone();
         f(&mut v);
-        if v != *doc.value {
-            let text = json::to_text(&v);
-            self.written.set_value(Some((text.clone(), Arc::new(v))));
+        if v == *doc.value {
+            return;
+        }
+        let (text, written) = match &doc.jobs {
+            Some(jobs) if v.get("jobs") == Some(&Value::Null) => {
+                let (text, moved) = lazy::to_text(&v, jobs);
+                (text, Some(Arc::new(moved)))
+            }
+            _ => (json::to_text(&v), None),
+        };
+        let written = Doc {
+            value: Arc::new(v),
+            jobs: written,
+            error: None,
+        };
+        self.written.set_value(Some((text.clone(), written)));
+        self.app.scenario.set(text);
+    }
+
+    /// [`Ed::edit`] for an edit that reads or changes some of the jobs (a share's jobs follow
+    /// its rename, a job is added): on the whole document, a large scenario's kept jobs
+    /// parsed in (and kept as text again when the new text is read).
+    pub fn edit_whole(&self, f: impl FnOnce(&mut Value)) {
+        let doc = self.doc.get_untracked();
+        if doc.jobs.is_none() {
+            return self.edit(f);
+        }
+        if doc.error.is_some() {
+            return;
+        }
+        let mut whole = doc.whole();
+        f(&mut whole);
+        let text = json::to_text(&whole);
+        if self.app.scenario.with_untracked(|t| *t != text) {
             self.app.scenario.set(text);
         }
     }
 
+    /// Whether `path` is in a job kept as text (its edit needs the whole document).
+    pub fn in_kept_jobs(&self, path: &Path) -> bool {
+        matches!(path.segs().first(), Some(Seg::Key(k)) if k == "jobs")
+            && self.doc.with_untracked(|d| d.jobs.is_some())
+    }
+
     /// Sets (or, with None, removes) the value at `path`.
     pub fn set(&self, path: &Path, new: Option<Value>) {
-        self.edit(|v| path.set(v, new));
+        if self.in_kept_jobs(path) {
+            self.edit_whole(|v| path.set(v, new));
+        } else {
+            self.edit(|v| path.set(v, new));
+        }
     }
 
     /// [`Ed::edit`] as a keystroke of the field at `path`: the keystrokes of one field make
     /// one undo step ([`crate::state::History`]).
     pub fn type_at(&self, path: &Path, f: impl FnOnce(&mut Value)) {
         self.app.history.tag(path.to_string());
-        self.edit(f);
+        if self.in_kept_jobs(path) {
+            self.edit_whole(f);
+        } else {
+            self.edit(f);
+        }
+    }
+
+    /// [`Ed::type_at`] for an edit that reads every job ([`Ed::edit_whole`]).
+    pub fn type_at_whole(&self, path: &Path, f: impl FnOnce(&mut Value)) {
+        self.app.history.tag(path.to_string());
+        self.edit_whole(f);
     }
 
     /// Declares that a field labelled `label` shows the problems of `path` (until the
@@ -286,7 +414,7 @@ fn assign(
     reg: &HashMap<String, (u32, String)>,
     problems: &[Problem],
     warnings: &[Problem],
-    doc: &Value,
+    doc: &Doc,
 ) -> Assigned {
     let mut out = Assigned::default();
     let place = |p: &Problem| -> Option<(String, String)> {
@@ -294,9 +422,9 @@ fn assign(
         let at = p.path.to_string();
         let field = json::candidate_paths(&at).find(|c| reg.contains_key(*c))?;
         let label = reg.get(field).map(|(_, l)| l.as_str()).unwrap_or_default();
-        let value = field_value(doc, reg, field);
+        let value = field_value(doc, field);
         let msg = if field == at {
-            words::beside(label, p, value)
+            words::beside(label, p, value.as_ref())
         } else {
             words::located(p, None)
         };
@@ -318,12 +446,19 @@ fn assign(
 }
 
 /// The value of a registered field: its path's value (paths of registered fields are
-/// simple: keys and indices, the last key maybe an instance type's dotted name).
-fn field_value<'a>(
-    doc: &'a Value,
-    _reg: &HashMap<String, (u32, String)>,
-    field: &str,
-) -> Option<&'a Value> {
+/// simple: keys and indices, the last key maybe an instance type's dotted name; a job kept
+/// as text is parsed for it).
+fn field_value(doc: &Doc, field: &str) -> Option<Value> {
+    if let (Some(jobs), Some(rest)) = (&doc.jobs, field.strip_prefix("jobs[")) {
+        let j = rest.find(']')?;
+        let job = jobs.get(rest[..j].parse::<usize>().ok()?)?;
+        let rest = &rest[j + 1..];
+        return value_in(&job, rest.strip_prefix('.').unwrap_or(rest)).cloned();
+    }
+    value_in(&doc.value, field).cloned()
+}
+
+fn value_in<'a>(doc: &'a Value, field: &str) -> Option<&'a Value> {
     let mut v = doc;
     let mut rest = field;
     while !rest.is_empty() {

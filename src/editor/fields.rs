@@ -417,12 +417,19 @@ pub fn SelectField(
         let Some(new) = shown.with_untracked(|o| o.get(i).map(|(v, _)| v.clone())) else {
             return;
         };
-        ed.edit(|doc| {
+        let edit = |doc: &mut Value| {
             path.set(doc, (!new.is_null()).then(|| new.clone()));
             if let Some(hook) = &on_change {
                 hook(doc, &new);
             }
-        });
+        };
+        // A job kept as text, or a hook that may read the jobs (a model switch clamps their
+        // priorities): the whole document.
+        if on_change.is_some() || ed.in_kept_jobs(&path) {
+            ed.edit_whole(edit)
+        } else {
+            ed.edit(edit)
+        }
     };
     Shell::of(f, classes("field select", class), label).around(view! {
         <select

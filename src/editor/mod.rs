@@ -14,6 +14,7 @@ pub mod general;
 pub mod glossary;
 pub mod json;
 pub mod kueue;
+pub mod lazy;
 pub mod path;
 pub mod rows;
 pub mod shares;
@@ -114,14 +115,8 @@ pub fn Editor() -> impl IntoView {
 
 fn list_count(ed: Ed, list: &'static str) -> Signal<String> {
     Signal::derive(move || {
-        ed.doc.with(|d| {
-            let n = d
-                .value
-                .get(list)
-                .and_then(serde_json::Value::as_array)
-                .map_or(0, Vec::len);
-            crate::ui::format::thousands(n as f64)
-        })
+        ed.doc
+            .with(|d| crate::ui::format::thousands(d.list_len(list) as f64))
     })
 }
 
@@ -400,7 +395,7 @@ fn RawJson() -> impl IntoView {
     let reformat = move |_| {
         let doc = ed.doc.get_untracked();
         if doc.error.is_none() {
-            app.scenario.set(json::to_text(&doc.value));
+            app.scenario.set(json::to_text(&doc.whole()));
         }
     };
     let note = move || {

@@ -11,14 +11,7 @@ use super::path::Path;
 
 /// The length of the list at the document's key `list` (0 while there is none).
 pub fn list_len(ed: Ed, list: &'static str) -> Memo<usize> {
-    Memo::new(move |_| {
-        ed.doc.with(|d| {
-            d.value
-                .get(list)
-                .and_then(Value::as_array)
-                .map_or(0, Vec::len)
-        })
-    })
+    Memo::new(move |_| ed.doc.with(|d| d.list_len(list)))
 }
 
 /// Appends `item` to the list at the document's key `list`, creating the list if need be.
@@ -115,10 +108,16 @@ pub fn AddButton(
 ) -> impl IntoView {
     let ed = use_ed();
     let add = move |_| {
-        ed.edit(|doc| {
+        let add = |doc: &mut Value| {
             let new = item(doc);
             push_to(doc, list, new);
-        })
+        };
+        // A new job's id is unique among all the jobs, kept as text or not.
+        if list == "jobs" {
+            ed.edit_whole(add)
+        } else {
+            ed.edit(add)
+        }
     };
     view! {
         <button type="button" class="add" data-testid=testid on:click=add>

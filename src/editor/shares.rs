@@ -94,7 +94,8 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
             return;
         }
         held.set(None);
-        ed.type_at(&p, |doc| {
+        // The jobs follow: the whole document (a large scenario's jobs are kept as text).
+        ed.type_at_whole(&p, |doc| {
             let old = p.get(doc).and_then(Value::as_str).map(str::to_string);
             p.set(doc, Some(Value::String(text.clone())));
             if let Some(old) = old {

@@ -317,20 +317,7 @@ pub fn EventsFields() -> impl IntoView {
     let ed = use_ed();
     let len = list_len(ed, "events");
     // Explicit job ids, as suggestions for set_priority (generated ids work too).
-    let ids = Memo::new(move |_| {
-        ed.doc.with(|d| {
-            d.value
-                .get("jobs")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .take(MANY_JOBS)
-                        .filter_map(|j| j.get("id").and_then(Value::as_str).map(str::to_string))
-                        .collect::<Vec<_>>()
-                })
-                .unwrap_or_default()
-        })
-    });
+    let ids = Memo::new(move |_| ed.doc.with(|d| d.job_ids(MANY_JOBS)));
     let list_id = next_id("job-ids");
     let list_for_rows = list_id.clone();
     view! {

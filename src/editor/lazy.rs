@@ -1,0 +1,250 @@
+//! A large scenario's explicit jobs kept as text in the editor's document (issue #30: the
+//! main thread never blocks). Parsing a 16 MB trace into `serde_json::Value`s takes about
+//! half a second in the page, and every form edit would clone and print them all again;
+//! the forms read only the jobs on screen. So a scenario text of [`LAZY_BYTES`] or more is
+//! read with its `jobs` array checked but kept as text (the array's span and each job's),
+//! a job is parsed when a row shows it, and an edit that leaves the jobs alone writes their
+//! text back as it was. An edit that changes the jobs (or reads them all: a share renamed,
+//! a job added) runs on the whole document ([`RawJobs::all`]), as before.
+
+use std::sync::Arc;
+
+use serde::de::{self, MapAccess, Visitor};
+use serde_json::value::RawValue;
+use serde_json::{Map, Value};
+
+/// Scenario texts at least this long keep their jobs as text.
+pub const LAZY_BYTES: usize = 1 << 20;
+
+/// The `jobs` array of a scenario text, kept as text.
+#[derive(Debug)]
+pub struct RawJobs {
+    /// The scenario text the spans are in.
+    text: Arc<str>,
+    /// The array's span in `text`, brackets included.
+    list: (usize, usize),
+    /// Each job's span in `text`.
+    items: Vec<(usize, usize)>,
+}
+
+impl RawJobs {
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Job `i`, parsed.
+    pub fn get(&self, i: usize) -> Option<Value> {
+        let (a, b) = *self.items.get(i)?;
+        serde_json::from_str(&self.text[a..b]).ok()
+    }
+
+    /// Job `i`'s text.
+    pub fn text_of(&self, i: usize) -> Option<&str> {
+        self.items.get(i).map(|&(a, b)| &self.text[a..b])
+    }
+
+    /// The whole array, parsed (an edit that changes or reads every job).
+    pub fn all(&self) -> Value {
+        serde_json::from_str(self.list_text()).unwrap_or(Value::Array(Vec::new()))
+    }
+
+    /// The array's text, brackets included, as it was read.
+    pub fn list_text(&self) -> &str {
+        &self.text[self.list.0..self.list.1]
+    }
+
+    /// The same jobs in `text`, where their array now starts at `at`.
+    fn moved(&self, text: Arc<str>, at: usize) -> RawJobs {
+        let shift = |(a, b): (usize, usize)| (a - self.list.0 + at, b - self.list.0 + at);
+        RawJobs {
+            list: shift(self.list),
+            items: self.items.iter().map(|&s| shift(s)).collect(),
+            text,
+        }
+    }
+}
+
+/// Reads a large scenario text (an object whose `jobs` is an array) into the document
+/// without its jobs (`"jobs": null` at their place) and the jobs as text. `None` for any
+/// other text (too short, not an object, invalid, `jobs` not an array): the caller parses it
+/// whole and reports what is wrong as it always did.
+pub fn read(text: &str) -> Option<(Value, RawJobs)> {
+    if text.len() < LAZY_BYTES {
+        return None;
+    }
+    let mut de = serde_json::Deserializer::from_str(text);
+    let (map, jobs) = de::Deserializer::deserialize_map(&mut de, Top).ok()?;
+    de.end().ok()?;
+    let raw = jobs?.get();
+    let start = raw.as_ptr() as usize - text.as_ptr() as usize;
+    let items = items(raw)?
+        .into_iter()
+        .map(|(a, b)| (a + start, b + start))
+        .collect();
+    let shared: Arc<str> = Arc::from(text);
+    Some((
+        Value::Object(map),
+        RawJobs {
+            text: shared,
+            list: (start, start + raw.len()),
+            items,
+        },
+    ))
+}
+
+/// The top-level object: every member parsed but `jobs`, kept as text.
+struct Top;
+
+impl<'de> Visitor<'de> for Top {
+    type Value = (Map<String, Value>, Option<&'de RawValue>);
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a JSON object")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
+        let mut map = Map::new();
+        let mut jobs = None;
+        while let Some(key) = m.next_key::<String>()? {
+            if key == "jobs" {
+                jobs = Some(m.next_value::<&'de RawValue>()?);
+                map.insert(key, Value::Null);
+            } else {
+                let v = m.next_value::<Value>()?;
+                map.insert(key, v);
+            }
+        }
+        Ok((map, jobs))
+    }
+}
+
+/// The spans of the elements of a JSON array text already checked (`None` if it is not an
+/// array): elements end at a comma or the closing bracket outside strings and brackets.
+fn items(list: &str) -> Option<Vec<(usize, usize)>> {
+    let b = list.as_bytes();
+    if b.first() != Some(&b'[') {
+        return None;
+    }
+    let mut out = Vec::new();
+    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
+    let mut start = None;
+    for (i, &c) in b.iter().enumerate().skip(1) {
+        if in_str {
+            match c {
+                _ if escaped => escaped = false,
+                b'\\' => escaped = true,
+                b'"' => in_str = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            b' ' | b'\n' | b'\r' | b'\t' => continue,
+            b',' | b']' if depth == 0 => {
+                if let Some(s) = start.take() {
+                    out.push((s, trimmed_end(b, i)));
+                }
+                if c == b']' {
+                    return Some(out);
+                }
+                continue;
+            }
+            b'"' => in_str = true,
+            b'[' | b'{' => depth += 1,
+            b']' | b'}' => depth -= 1,
+            _ => {}
+        }
+        if start.is_none() {
+            start = Some(i);
+        }
+    }
+    None
+}
+
+/// The end of the element before `at`, its trailing whitespace left out.
+fn trimmed_end(b: &[u8], mut at: usize) -> usize {
+    while at > 0 && matches!(b[at - 1], b' ' | b'\n' | b'\r' | b'\t') {
+        at -= 1;
+    }
+    at
+}
+
+/// The scenario text of `doc` (the forms' pretty print, [`super::json::to_text`]) with the
+/// kept jobs written back as they were read at their `"jobs": null` place, and the jobs
+/// as they are in the new text.
+pub fn to_text(doc: &Value, jobs: &RawJobs) -> (String, RawJobs) {
+    // The placeholder is printed as a unique token, then replaced by the jobs' text.
+    // (printed JSON escapes the control characters: `"\u0001quotalab-kept-jobs\u0001"`)
+    const MARK: &str = r#""\u0001quotalab-kept-jobs\u0001""#;
+    let mut marked = doc.clone();
+    if let Some(slot) = marked.get_mut("jobs") {
+        *slot = Value::String("\u{1}quotalab-kept-jobs\u{1}".into());
+    }
+    let printed = super::json::to_text(&marked);
+    let at = printed.find(MARK).unwrap_or(printed.len());
+    let mut text = String::with_capacity(printed.len() + jobs.list_text().len());
+    text.push_str(&printed[..at]);
+    text.push_str(jobs.list_text());
+    text.push_str(printed.get(at + MARK.len()..).unwrap_or_default());
+    let shared: Arc<str> = Arc::from(text.as_str());
+    let moved = jobs.moved(shared, at);
+    (text, moved)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn big(jobs: usize) -> String {
+        let list: Vec<Value> = (0..jobs)
+            .map(|i| json!({"id": format!("j{i}"), "share": "a", "note": "x, ] } \" [", "submit_s": i}))
+            .collect();
+        super::super::json::to_text(&json!({
+            "format": "quotalab/v1", "name": "big", "jobs": list, "shares": [{"name": "a"}]
+        }))
+    }
+
+    #[test]
+    fn a_large_scenario_keeps_its_jobs_as_text_and_reads_one_at_a_time() {
+        let text = big(20_000);
+        assert!(text.len() >= LAZY_BYTES);
+        let (doc, jobs) = read(&text).unwrap();
+        assert_eq!(doc["jobs"], Value::Null);
+        assert_eq!(doc["shares"][0]["name"], "a");
+        assert_eq!(jobs.len(), 20_000);
+        assert_eq!(jobs.get(7).unwrap()["id"], "j7");
+        assert_eq!(jobs.get(19_999).unwrap()["submit_s"], 19_999);
+        let whole: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(jobs.all(), whole["jobs"]);
+        // Written back: the same text, and the jobs found again in it.
+        let (again, moved) = to_text(&doc, &jobs);
+        assert_eq!(again, text);
+        assert_eq!(moved.text_of(3), jobs.text_of(3));
+        // An edit elsewhere moves the jobs and keeps them.
+        let mut edited = doc.clone();
+        edited["name"] = json!("a much longer name than before");
+        let (text2, moved) = to_text(&edited, &jobs);
+        let parsed: Value = serde_json::from_str(&text2).unwrap();
+        assert_eq!(parsed["jobs"], whole["jobs"]);
+        assert_eq!(parsed["name"], "a much longer name than before");
+        assert_eq!(moved.get(5).unwrap()["id"], "j5");
+    }
+
+    #[test]
+    fn small_invalid_or_odd_texts_are_read_whole() {
+        assert!(read(r#"{"jobs": []}"#).is_none());
+        let pad = " ".repeat(LAZY_BYTES);
+        assert!(read(&format!(r#"{{"jobs": 5}}{pad}"#)).is_none());
+        assert!(read(&format!(r#"[1, 2]{pad}"#)).is_none());
+        assert!(read(&format!(r#"{{"jobs": [1, 2}}{pad}"#)).is_none());
+        assert!(read(&format!(r#"{{"name": "x"}}{pad}"#)).is_none());
+        assert!(read(&format!(r#"{{"jobs": []}} x{pad}"#)).is_none());
+        let (_, empty) = read(&format!(r#"{{"jobs": [ ]}}{pad}"#)).unwrap();
+        assert_eq!(empty.len(), 0);
+    }
+}

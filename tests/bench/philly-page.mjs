@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// Issue #30 "the main thread never blocks", on the newcomer's Philly path alone: the whole
+// Philly CSV through the page's trace import (share column "cluster", 7 shares, no job
+// limit), a keystroke in the scenario's name, then a share's borrow limit edited. For each
+// step it prints the time from the action to the result drawn and every main-thread long
+// task (PerformanceObserver "longtask", over 50 ms) from the action until 2 s after it, so
+// the work that follows a result (the link, the editor) counts too.
+//
+//   QUOTALAB_DIST=/tmp/dist node tests/bench/philly-page.mjs [rounds, default 3]
+//
+// `./run bench-browser` measures the same path among the others; this one is for looking
+// at one change quickly. PROFILE=1 prints, for each step of the first round, the app's
+// functions by inclusive time on the main thread (Chromium's CPU profiler; names need a
+// build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link).
+import { join } from 'node:path';
+import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { waitForResult } from './scenarios.mjs';
+
+const dist = process.env.QUOTALAB_DIST ?? DIST;
+const rounds = Number(process.argv[2] ?? 3);
+const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
+
+const INIT = () => {
+  window.__longtasks = [];
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {}
+};
+
+/** Runs `action` in the page; resolves when a new result named `name` (any if null) is drawn,
+ *  then waits `after` ms more. Returns the time to the result and the long tasks. */
+async function step(page, action, name, after = 2_000) {
+  return page.evaluate(
+    async ({ action, name, after }) => {
+      const stats = document.querySelector('[data-testid="run-stats"]');
+      const bar = document.querySelector('[data-testid="run-progress"]');
+      const seq0 = Number(stats.dataset.runSeq);
+      const done = () =>
+        Number(stats.dataset.runSeq) > seq0 && (name === null || bar.dataset.runName === name) && bar.dataset.state === 'idle';
+      const t0 = performance.now();
+      const finished = new Promise((resolve, reject) => {
+        const mo = new MutationObserver(() => {
+          if (done()) {
+            mo.disconnect();
+            resolve();
+          }
+        });
+        mo.observe(document.body, { attributes: true, subtree: true });
+        setTimeout(() => reject(new Error('no result within 180 s')), 180_000);
+      });
+      await (0, eval)(`(${action})`)();
+      await finished;
+      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+      const drawn = performance.now() - t0;
+      await new Promise((r) => setTimeout(r, after));
+      const tasks = window.__longtasks
+        .filter(([s, d]) => s + d > t0)
+        .map(([s, d]) => [Math.round(s - t0), Math.round(d)]);
+      return { drawn, tasks };
+    },
+    { action: action.toString(), name, after },
+  );
+}
+
+/** The app's functions by inclusive main-thread time in a CPU profile, ms. */
+function inclusive(profile, top = 25) {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const incl = new Map();
+  profile.samples.forEach((id, i) => {
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const f = byId.get(n).callFrame.functionName;
+      if (!/quotalab|serde|leptos|reactive_graph|alloc|core::|JSON|postMessage|Function/.test(f) || seen.has(f)) continue;
+      seen.add(f);
+      incl.set(f, (incl.get(f) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    }
+  });
+  // Self time, with the nearest app function above it.
+  const self = new Map();
+  profile.samples.forEach((id, i) => {
+    const f = byId.get(id).callFrame.functionName || '(anonymous)';
+    if (/^\((idle|program|garbage collector)\)$/.test(f)) return;
+    let app = '';
+    for (let n = parent.get(id); n !== undefined; n = parent.get(n)) {
+      const g = byId.get(n).callFrame.functionName;
+      if (/quotalab_app::/.test(g)) { app = g; break; }
+    }
+    const key = `${f.replace(/::h[0-9a-f]{16}$/, '').slice(0, 70)}  <-  ${app.replace(/::h[0-9a-f]{16}$/, '').slice(0, 90)}`;
+    self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+  });
+  const fmt = (list) => list.map(([f, t]) => `    ${t.toFixed(1).padStart(8)}  ${f.replace(/::h[0-9a-f]{16}$/, '').slice(0, 170)}`).join('\n');
+  return `${fmt([...incl].sort((a, b) => b[1] - a[1]).slice(0, top))}\n  self time (<- the app function calling it):\n${fmt([...self].sort((a, b) => b[1] - a[1]).slice(0, top))}`;
+}
+
+let cdp = null;
+async function profiled(label, run) {
+  if (!cdp) return run();
+  await cdp.send('Profiler.start');
+  const r = await run();
+  const { profile } = await cdp.send('Profiler.stop');
+  console.log(`  ${label}: inclusive ms\n${inclusive(profile)}`);
+  return r;
+}
+
+const server = await serveDist(dist);
+const { page, close } = await openBrowser('philly-page', { viewport: { width: 1440, height: 1000 } });
+const show = (label, r) =>
+  console.log(`${label.padEnd(34)} drawn ${r.drawn.toFixed(0).padStart(5)} ms; long tasks (start+ms): ${r.tasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`);
+try {
+  await page.addInitScript(INIT);
+  if (process.env.PROFILE) {
+    cdp = await page.context().newCDPSession(page);
+    await cdp.send('Profiler.enable');
+    await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  }
+  for (let k = 0; k < rounds; k++) {
+    await page.goto(`${server.url}?r=${k}`);
+    await waitForApp(page);
+    await waitForResult(page, 'AWS walkthrough');
+    await page.waitForTimeout(1_000);
+    await page.locator('[data-testid="trace-open"]').click();
+    await page.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
+    await page.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
+    await page.locator('select[data-testid="share"]').selectOption('cluster');
+    await page.locator('[data-testid="top-shares"]').fill('7');
+    await page.locator('[data-testid="limit-jobs"]').fill('');
+    show(`round ${k + 1}: import -> drawn`, await profiled('import', () => step(page, () => document.querySelector('[data-testid="trace-import"]').click(), 'trace philly-adaptdl.csv')));
+    const name = page.getByLabel('Name', { exact: true }).first();
+    await name.focus();
+    await page.keyboard.press('End');
+    show(`round ${k + 1}: a keystroke in the name`, await profiled('keystroke', () => step(page, () => {
+      const el = document.activeElement;
+      el.value += 'x';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, 'trace philly-adaptdl.csvx')));
+    show(`round ${k + 1}: a share's borrow limit`, await profiled('share edit', () => step(page, () => {
+      const f = document.querySelector('[data-testid="share-borrow-limit"]');
+      const el = f.tagName === 'INPUT' ? f : f.querySelector('input');
+      el.value = el.value === '50' ? '60' : '50';
+      el.dispatchEvent(new Event('input', { bubbles: true }));
+    }, null)));
+    if (cdp) cdp = null; // the first round only
+  }
+} finally {
+  await close();
+  await server.close?.();
+}
