@@ -759,9 +759,16 @@ pub fn FilesMenu() -> impl IntoView {
         }
     };
 
+    // Whether the menu is open: what its items say of the scenario is read only then (a
+    // search of a 16 MB scenario on every keystroke is 20 ms of the page's thread).
+    let open = RwSignal::new(false);
     let on_toggle = move |_| {
         button.on_toggle();
-        if menu.get_untracked().is_some_and(|d| d.open()) {
+        let is_open = menu.get_untracked().is_some_and(|d| d.open());
+        if open.get_untracked() != is_open {
+            open.set(is_open);
+        }
+        if is_open {
             // Only a changed list is set: setting an equal one would rebuild every chart
             // item under a pointer that is about to click one (the click then lands on
             // neither the old button nor the new one).
@@ -805,7 +812,7 @@ pub fn FilesMenu() -> impl IntoView {
     };
     // SPEC 16: a scenario imported from Kueue files keeps them (`source.kueue`), so its
     // changes can be exported as patches.
-    let imported_from_kueue = move || app.scenario.with(|s| s.contains("\"source\""));
+    let imported_from_kueue = move || open.get() && app.scenario.with(|s| s.contains("\"source\""));
     let config_item = move |label: &'static str, testid: &'static str, format: OutFormat| {
         menu_item(
             button,
