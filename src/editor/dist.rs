@@ -404,7 +404,7 @@ pub fn LimitsField(
                         let Some(key) = keys.with(|k| k.get(i).cloned()) else {
                             return ().into_any();
                         };
-                        view! { <LimitRow path=base.clone() key_name=key index=i owner=owner len=len /> }
+                        view! { <LimitRow path=base.clone() key_name=key index=i owner=owner len=len kueue=kueue.get_untracked() /> }
                             .into_any()
                     }
                 }
@@ -436,9 +436,16 @@ fn LimitRow(
     index: usize,
     owner: Signal<String>,
     len: Memo<usize>,
+    /// The Kueue model: a row is a ResourceFlavor's (rows are rebuilt on a model switch).
+    kueue: bool,
 ) -> impl IntoView {
     let ed = use_ed();
     let id = next_id("f");
+    let (row_word, remove_title) = if kueue {
+        ("ResourceFlavor", "Remove this ResourceFlavor")
+    } else {
+        ("type", "Remove this instance type")
+    };
     let current = Value::String(key_name.clone());
     let options = type_options(ed);
     let p_ren = path.clone();
@@ -474,13 +481,13 @@ fn LimitRow(
     };
     view! {
         <div class="limit-row">
-            {Shell::new("field select", id, format!("type {}", index + 1)).around(select)}
+            {Shell::new("field select", id, format!("{row_word} {}", index + 1)).around(select)}
             <NumField label="instances" path=path.key(&key_name) required=true integer=true class="param" />
             <button
                 type="button"
                 class="icon-button"
                 aria-label=move || format!("Remove the {} limit of {}", key_name, owner.get())
-                title="Remove this instance type"
+                title=remove_title
                 disabled=move || { len.get() <= 1 }
                 on:click=move |_| {
                     let k = k_rm.clone();

@@ -16,12 +16,10 @@ pub fn GeneralFields() -> impl IntoView {
         (json!("strict_fifo"), "strict FIFO".to_string()),
     ];
     let queueing_value = use_ed().value(root.key("queue").key("queueing"));
+    let kueue = super::kueue::is_kueue(use_ed());
     let queueing_hint = Signal::derive(move || {
-        match queueing_value.get().as_ref().and_then(Value::as_str) {
-            Some("strict_fifo") => "a share's first job, if it cannot start, blocks the others",
-            _ => "a job that cannot start lets later jobs of its share go",
-        }
-        .to_string()
+        let strict = queueing_value.get().as_ref().and_then(Value::as_str) == Some("strict_fifo");
+        queueing_words(strict, kueue.get()).to_string()
     });
     view! {
         <div class="grid-fields">
@@ -51,6 +49,20 @@ pub fn GeneralFields() -> impl IntoView {
             />
         </div>
         <Messages path=root.key("queue") />
+    }
+}
+
+/// The queueing choice's hint in the model's words (`kueue`: a ClusterQueue's workloads).
+pub fn queueing_words(strict: bool, kueue: bool) -> &'static str {
+    match (strict, kueue) {
+        (true, false) => "a share's first job, if it cannot start, blocks the others",
+        (false, false) => "a job that cannot start lets later jobs of its share go",
+        (true, true) => {
+            "a ClusterQueue's first workload, if it cannot be admitted, blocks the others"
+        }
+        (false, true) => {
+            "a workload that cannot be admitted lets later workloads of its ClusterQueue go"
+        }
     }
 }
 

@@ -186,11 +186,20 @@ pub fn draw(
     let (x_span, y_span) = (x1 - x0, y1 - y0);
     // Fractions read as percentages, as the hover and the table say them.
     let percent = matches!(metric, Metric::Goodput | Metric::BorrowedShare);
+    // A completion time (hours in the numbers) in the unit that reads best for the largest
+    // (minutes for 10-minute jobs, not 0.2 h).
+    let unit = (metric == Metric::CompletionP90)
+        .then(|| quotalab_engine::output::numbers::DurationUnit::for_seconds(y1 * 3600.0));
+    let per_hour = unit.map_or(1.0, |u| 3600.0 / u.seconds());
+    let y_desc = match unit {
+        Some(u) => format!("{} ({})", metric.label(), u.symbol()),
+        None => metric.label().to_string(),
+    };
     let y_tick = |v: &f64| {
         if percent {
             format!("{} %", tick_label(*v * 100.0, y_span * 100.0))
         } else {
-            tick_label(*v, y_span)
+            tick_label(*v * per_hour, y_span * per_hour)
         }
     };
     chart
@@ -201,7 +210,7 @@ pub fn draw(
         .label_style(font.clone())
         .axis_desc_style(font)
         .x_desc(setting)
-        .y_desc(metric.label())
+        .y_desc(y_desc)
         .draw()
         .map_err(err)?;
     for s in 0..names.len() {

@@ -126,7 +126,7 @@ pub fn missing(text: &str) -> Vec<String> {
         .is_some_and(|j| !j.is_empty())
     {
         out.push(
-            "explicit jobs are not offered one by one: vary a workload mix, or sweep with quotasim"
+            "explicit jobs are not offered one at a time: to vary jobs, describe them as a workload mix in the editor (Workload mixes) and vary its settings"
                 .to_string(),
         );
     }
@@ -354,10 +354,16 @@ pub fn label(doc: &Value, path: &str) -> String {
         let i: usize = rest.split(']').next()?.parse().ok()?;
         Some((i, doc.get(list)?.get(i)?))
     };
+    let kueue = quotalab_engine::translate::model_of(doc) == quotalab_engine::model::Model::Kueue;
     let tail = |place: &str| {
-        place
+        let t = place
             .split_once(", ")
-            .map_or(String::new(), |(_, t)| t.to_string())
+            .map_or(String::new(), |(_, t)| t.to_string());
+        // A ClusterQueue's or cohort's limits are Kueue's nominalQuota of each flavor.
+        match t.strip_prefix("limits ") {
+            Some(flavor) if kueue => format!("nominalQuota {flavor}"),
+            _ => t,
+        }
     };
     if let Some((_, share)) = entry("shares") {
         if let Some(name) = share.get("name").and_then(Value::as_str) {
@@ -518,6 +524,12 @@ mod tests {
             .find(|f| f.path == "shares[0].borrowing_limit.ml.g5.xlarge")
             .unwrap();
         assert_eq!(b.label, "nlp: borrowingLimit ml.g5.xlarge");
+        // Issue #34: a ClusterQueue's limits are its nominalQuota (AWS keeps "limits").
+        let q = f
+            .iter()
+            .find(|f| f.path == "shares[0].limits.ml.g5.xlarge")
+            .unwrap();
+        assert_eq!(q.label, "nlp: nominalQuota ml.g5.xlarge");
         let written: Value = serde_json::from_str(&with_field(kueue, b)).unwrap();
         assert_eq!(written["shares"][0]["borrowing_limit"]["ml.g5.xlarge"], 4.0);
     }

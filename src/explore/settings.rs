@@ -67,13 +67,14 @@ impl Metric {
         }
     }
 
-    /// A value of the metric as a person reads it: `19.0 h`, `89.3 %`, `12.4 inst.-h`, `3`.
+    /// A value of the metric as a person reads it: `19 h`, `11 min`, `89.3 %`, `12.4 inst.-h`, `3`.
     pub fn show(self, x: f64) -> String {
         if !x.is_finite() {
             return self.none().to_string();
         }
         match self {
-            Metric::CompletionP90 => format!("{} h", crate::ui::format::decimal(x, 1)),
+            // Hours in the numbers; said in the unit that reads best (`11 min`, not `0.2 h`).
+            Metric::CompletionP90 => quotalab_engine::output::numbers::duration(x * 3600.0),
             Metric::Goodput | Metric::BorrowedShare => {
                 format!("{} %", crate::ui::format::decimal(x * 100.0, 1))
             }
@@ -95,7 +96,7 @@ impl Metric {
     /// As the metric menu and the chart's axis say it.
     pub fn label(self) -> &'static str {
         match self {
-            Metric::CompletionP90 => "Completion time, p90 (h)",
+            Metric::CompletionP90 => "Completion time, p90",
             Metric::Goodput => "Goodput (useful / held)",
             Metric::LostHours => "Lost instance-hours",
             Metric::DeadlineMisses => "Deadline misses",
@@ -143,7 +144,7 @@ impl Settings {
         let sweep = Sweep::new(text, vec![vary], self.seeds)?;
         if sweep.runs() > MAX_RUNS {
             return Err(vec![Problem::whole(format!(
-                "{} runs ({} values x {} seeds): the page runs at most {MAX_RUNS}; widen the step or use `quotasim sweep`",
+                "{} runs ({} values × {} seeds): the page runs at most {MAX_RUNS}; widen the step or use fewer seeds",
                 sweep.runs(),
                 sweep.points(),
                 sweep.seeds()
@@ -245,6 +246,8 @@ mod tests {
     fn metric_values_read_in_their_units() {
         assert_eq!(Metric::CompletionP90.show(19.007), "19 h");
         assert_eq!(Metric::CompletionP90.show(2.46), "2.5 h");
+        // Issue #34: 10-minute jobs read in minutes, not "0.2 h".
+        assert_eq!(Metric::CompletionP90.show(10.0 / 60.0), "10 min");
         assert_eq!(Metric::Goodput.show(0.893), "89.3 %");
         assert_eq!(Metric::LostHours.show(12.44), "12.4 inst.-h");
         assert_eq!(Metric::DeadlineMisses.show(3.0), "3");

@@ -75,6 +75,45 @@ pub fn export_config(app: AppState, service: ConfigService, format: OutFormat) {
 /// Opens the import dialog.
 pub use crate::io::dialog::open as open_dialog;
 
+/// The name of a scenario imported from `files` (none: pasted text) read as `format`:
+/// "Imported from team-queues.yaml", "Imported from a.json and 2 more files",
+/// "Imported Kueue YAML".
+pub fn imported_name(files: &[String], format: &str) -> String {
+    match files {
+        [] => format!("Imported {format}"),
+        [one] => format!("Imported from {one}"),
+        [a, b] => format!("Imported from {a} and {b}"),
+        [first, rest @ ..] => format!("Imported from {first} and {} more files", rest.len()),
+    }
+}
+
+/// The scenario `text` with its `name` set to `name` (`text` itself when it is not a JSON
+/// object).
+pub fn with_name(text: &str, name: &str) -> String {
+    match serde_json::from_str::<serde_json::Value>(text) {
+        Ok(serde_json::Value::Object(m)) => {
+            // Where a scenario has its name: after `format` (first when there is none).
+            let mut out = serde_json::Map::new();
+            let at_front = !m.contains_key("format");
+            if at_front {
+                out.insert("name".into(), name.into());
+            }
+            for (k, v) in m {
+                if k == "name" {
+                    continue;
+                }
+                let format = k == "format";
+                out.insert(k, v);
+                if format {
+                    out.insert("name".into(), name.into());
+                }
+            }
+            serde_json::to_string_pretty(&out).unwrap_or_else(|_| text.to_string())
+        }
+        _ => text.to_string(),
+    }
+}
+
 /// A file given to the dialog: its name and size, and its text once read.
 #[derive(Clone, Debug, PartialEq)]
 struct Source {
@@ -361,14 +400,18 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         dialog::clear_file_inputs(node_ref);
     };
     let close = move || dialog::close(node_ref);
-    // Cancel forgets what was given: the next import starts empty, paste enabled.
-    let cancel = move || {
+    // Closing forgets what was given (Cancel, ×, Escape or an import): the next import
+    // starts empty, paste enabled.
+    let forget = move || {
         texts.set_value(Vec::new());
         file_problems.set(Vec::new());
         sources.set(Vec::new());
         pasted.set(String::new());
         report.set(None);
         dialog::clear_file_inputs(node_ref);
+    };
+    let cancel = move || {
+        forget();
         close();
     };
     let apply = move |_| {
@@ -398,7 +441,12 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         );
         app.notice
             .set(Some(Notice::info(title, imported.warnings.clone())));
-        app.scenario.set(imported.scenario);
+        // Named after what was imported, in the same undoable edit.
+        let files: Vec<String> =
+            sources.with_untracked(|l| l.iter().map(|s| s.name.clone()).collect());
+        let name = imported_name(&files, format);
+        app.scenario.set(with_name(&imported.scenario, &name));
+        forget();
         close();
     };
 
@@ -410,6 +458,10 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             resolve.set(Vec::new());
             service.warm();
             read();
+        } else if sources.with_untracked(|s| !s.is_empty())
+            || pasted.with_untracked(|p| !p.is_empty())
+        {
+            forget();
         }
     };
     let detected = move || {
@@ -441,7 +493,11 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 targets(),
                 resolve,
                 "config-unknown",
-                "These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its shares:",
+                if matches!(format_now(), Some(InFormat::Kueue | InFormat::HyperPod)) {
+                    "These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its ClusterQueues:"
+                } else {
+                    "These kept jobs name queues the configuration does not have. Drop them, or move each queue's jobs to one of its quota shares:"
+                },
             )
         })
     };
@@ -508,7 +564,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         >
             {dialog::head(node_ref, "config-heading", "Import a quota configuration")}
             <p class="trace-intro" id="config-intro">
-                "AWS Batch quota shares (JSON: CreateQuotaShare bodies, a ListQuotaShares response, a service environment) or Kueue objects (YAML: ClusterQueues, Cohorts, ResourceFlavors, WorkloadPriorityClasses). The shares replace the scenario's; the files never leave your browser."
+                "AWS Batch quota shares (JSON: CreateQuotaShare bodies, a ListQuotaShares response, a service environment) or Kueue objects (YAML: ClusterQueues, Cohorts, ResourceFlavors, WorkloadPriorityClasses). Its quota shares or ClusterQueues and cohorts replace the scenario's; the files never leave your browser."
             </p>
             <div
                 class="config-drop"
@@ -608,11 +664,43 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         prop:disabled=move || !ok() || reading.get()
                         on:click=apply
                     >
-                        "Replace the shares"
+                        {move || if matches!(format_now(), Some(InFormat::Kueue | InFormat::HyperPod)) { "Replace the ClusterQueues" } else { "Replace the shares" }}
                     </button>
                     <button type="button" on:click=move |_| cancel()>"Cancel"</button>
                 </div>
             </form>
         </dialog>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue #34: an imported scenario is named after its files, not kept under the old
+    /// scenario's name.
+    #[test]
+    fn an_import_is_named_after_its_files() {
+        assert_eq!(
+            imported_name(&["queues.yaml".into()], "Kueue YAML"),
+            "Imported from queues.yaml"
+        );
+        assert_eq!(
+            imported_name(&["a.yaml".into(), "b.yaml".into()], "Kueue YAML"),
+            "Imported from a.yaml and b.yaml"
+        );
+        assert_eq!(
+            imported_name(&["a".into(), "b".into(), "c".into()], "x"),
+            "Imported from a and 2 more files"
+        );
+        assert_eq!(imported_name(&[], "Kueue YAML"), "Imported Kueue YAML");
+        let text = "{\n  \"format\": \"quotalab/v1\",\n  \"name\": \"AWS walkthrough, job history (6 jobs)\",\n  \"shares\": []\n}";
+        assert_eq!(
+            with_name(text, "Imported from q.yaml"),
+            "{\n  \"format\": \"quotalab/v1\",\n  \"name\": \"Imported from q.yaml\",\n  \"shares\": []\n}"
+        );
+        let unnamed = with_name("{\"format\":\"quotalab/v1\",\"shares\":[]}", "n");
+        assert!(unnamed.find("\"name\"") < unnamed.find("\"shares\""));
+        assert_eq!(with_name("not json", "n"), "not json");
     }
 }

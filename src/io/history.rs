@@ -73,6 +73,8 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let reading = RwSignal::new(0usize);
     let progress = RwSignal::new((0.0f64, 0u64));
     let generation = StoredValue::new(0u64);
+    // The scenario is in the Kueue model (the intro says ClusterQueues), set on opening.
+    let kueue = RwSignal::new(false);
 
     let read = move || {
         generation.update_value(|g| *g += 1);
@@ -160,6 +162,17 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         names.set(shown);
     };
     let close = move || dialog::close(node_ref);
+    // Closing forgets the files (Cancel, ×, Escape or a replay): the next import starts
+    // empty.
+    let forget = move || {
+        generation.update_value(|g| *g += 1);
+        files_in.set_value(Vec::new());
+        file_problems.set(Vec::new());
+        names.set(Vec::new());
+        result.set(None);
+        reading.set(0);
+        dialog::clear_file_inputs(node_ref);
+    };
     let apply = move |_| {
         let Some(Ok(imported)) = result.get_untracked() else {
             return;
@@ -182,8 +195,19 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     // Opening reads again: the scenario whose shares the jobs are of may have changed.
     let on_toggle = move |_: leptos::ev::Event| {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
+            // The model's words: the scenario's model (read once, here; the last run may
+            // be of an older scenario).
+            kueue.set(app.scenario.with_untracked(|t| {
+                serde_json::from_str::<serde_json::Value>(t).is_ok_and(|v| {
+                    quotalab_engine::translate::model_of(&v) == quotalab_engine::model::Model::Kueue
+                })
+            }));
             service.warm();
             read();
+        } else if names.with_untracked(|n| !n.is_empty())
+            || file_problems.with_untracked(|p| !p.is_empty())
+        {
+            forget();
         }
     };
     let ok = move || result.with(|r| matches!(r, Some(Ok(_))));
@@ -243,7 +267,7 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         >
             {dialog::head(node_ref, "history-heading", "Import job history")}
             <p class="trace-intro" id="history-intro">
-                "Your cluster's own jobs, replayed on this scenario's shares: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's jobs and workloads; the files never leave your browser."
+                {move || intro(kueue.get())}
             </p>
             <div class="config-drop" data-testid="history-drop"
                 on:dragover=move |e: leptos::ev::DragEvent| e.prevent_default()
@@ -312,6 +336,19 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             </form>
         </dialog>
     }
+}
+
+/// The dialog's introduction, in the model's words (`kueue`: ClusterQueues): what is read,
+/// and SPEC 16's rule for jobs that had not finished (said before any warning).
+fn intro(kueue: bool) -> String {
+    let onto = if kueue {
+        "this scenario's ClusterQueues"
+    } else {
+        "this scenario's quota shares"
+    };
+    format!(
+        "Your cluster's own jobs, replayed on {onto}: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's jobs and workloads; the files never leave your browser. A job still running or pending at the history's end is replayed with only the time it had run (at least 1 s): its completion time is a lower bound."
+    )
 }
 
 /// A share in the model's word, inside a sentence: "ClusterQueue" (Kueue) or "share".

@@ -127,7 +127,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             <th scope="col" class="num group-start" title="completion time (submit to success), median">"p50"</th>
                             <th scope="col" class="num" title="completion time (submit to success), 90th percentile">"p90"</th>
                             <th scope="col" class="num group-start" title="wait from submission to first start, median">"p50"</th>
-                            <th scope="col" class="num group-start" title="taken back by a share reclaiming its lent capacity">"reclaim"</th>
+                            <th scope="col" class="num group-start" title=if kueue { "taken back by a ClusterQueue reclaiming the quota it had lent" } else { "taken back by a share reclaiming its lent capacity" }>"reclaim"</th>
                             {if kueue {
                                 view! { <th scope="col" class="num" title="by a higher-priority workload of the same ClusterQueue (withinClusterQueue)">"within ClusterQueue"</th> }.into_any()
                             } else {
@@ -145,7 +145,7 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
                             }}
                             <th scope="col" class="num" title=if kueue { "quota of admitted workloads within the nominal quota" } else { "quota of admitted jobs within the limit" }>"own"</th>
                             <th scope="col" class="num" title=if kueue { "quota of admitted workloads beyond the nominal quota" } else { "quota of admitted jobs beyond the limit" }>"borrowed"</th>
-                            <th scope="col" class="num" title="idle entitlement used by other shares">"lent"</th>
+                            <th scope="col" class="num" title=if kueue { "unused nominal quota borrowed by other ClusterQueues" } else { "idle entitlement used by other shares" }>"lent"</th>
                             <th scope="col" class="num" title="instances physically held">"held"</th>
                             <th scope="col" class="num" title="work rolled back by preemptions or failures">"lost"</th>
                             {priced.then(|| view! {

@@ -84,6 +84,11 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   // zeros but an offer of a typical load per queue, in one undoable step.
   await page.locator('[data-testid="files-menu"] > summary').click();
   await page.locator('[data-testid="import-config"]').click();
+  await dialog.waitFor();
+  // The dialog opens empty after an import (issue #34, words 5): no file listed, paste on.
+  assert.equal(await page.locator('[data-testid="config-files"]').count(), 0, 'no file kept after an import');
+  assert.equal(await page.$eval('[data-testid="config-file"]', (i) => i.files.length), 0);
+  assert.ok(await page.locator('[data-testid="config-text"]').isEnabled(), 'paste enabled');
   await page.setInputFiles('[data-testid="config-file"]', KUEUE);
   await page.locator('[data-testid="config-summary"]').waitFor();
   await page.locator('[data-testid="config-unknown"]').waitFor();
@@ -129,6 +134,8 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   );
   const editor = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
   assert.equal(editor.model, 'kueue');
+  // Named after the imported file, not the old scenario (issue #34, words 4).
+  assert.equal(editor.name, 'Imported from kueue-cohort-example.yaml');
   // Its flavors have no price: no "$0.00" as if they were free, but a note (issue #34).
   await page.locator('[data-testid="summary-no-price"]').waitFor();
   assert.match(await page.locator('[data-testid="summary-no-price"]').innerText(), /No price set: no ResourceFlavor has a USD per unit-hour/);
@@ -159,12 +166,13 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   await patch.saveAs(patchPath);
   assert.match(await readFile(patchPath, 'utf8'), /# Changed: none\./);
 
-  // One undo step takes the import back.
+  // One undo step takes the import back, its name too.
   await page.locator('[data-testid="undo"]').click();
   await page.waitForFunction(
     (want) => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === want,
     before.join(),
   );
+  assert.notEqual(JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue()).name, editor.name);
   assert.deepEqual(problems, []);
 });
 
@@ -264,7 +272,13 @@ test('job history: offered after an import without jobs, read in the worker, rep
     throw new Error(`${e.message}\n${await dialog.innerText()}`);
   });
   assert.match(await summary.innerText(), /^6 jobs of 3 ClusterQueues \(team-a-cq, team-b-cq, team-c-cq\)/);
-  assert.match(await page.locator('[data-testid="history-warnings"]').innerText(), /still running at the end of the history/);
+  // Issue #34 (words 2, 3): the warnings name the Workload, not "[0].items[2]"; a job
+  // still running at the history's end is said to be replayed with the time it had run.
+  const historyWarnings = await page.locator('[data-testid="history-warnings"]').innerText();
+  assert.match(historyWarnings, /Workload [\w-]+\/[\w-]+ was still running at the history's end: replayed with only the .+ it had run, a lower bound/);
+  assert.doesNotMatch(historyWarnings, /\[\d+\]\.items|work_s/);
+  assert.match(await page.locator('#history-intro').innerText(), /replayed on this scenario's ClusterQueues/);
+  assert.match(await page.locator('#history-intro').innerText(), /lower bound/);
   await dialog.screenshot({ path: join(SHOTS, 'history-import-ready.png') });
   await page.locator('[data-testid="history-apply"]:not([disabled])').click();
   await page.locator('[data-testid="empty-offer"]').waitFor({ state: 'detached' });

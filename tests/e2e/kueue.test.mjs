@@ -41,6 +41,23 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   assert.match(legend, /borrowed beyond its nominal quota/);
   assert.doesNotMatch(legend, /entitled|the limit/);
   assert.match(await page.locator('[data-testid="chart-allocation"] .panel-caption').first().textContent(), /^nominal quota \d/);
+  // The words walk (issue #34, words 1): no "share" left in the summary's preemption
+  // columns or the charts' introductions; a limit row is a ResourceFlavor's.
+  const head = await page.locator('table.summary thead').innerText();
+  assert.match(head, /within ClusterQueue/);
+  assert.doesNotMatch(head, /in.share/);
+  const titles = await page.$$eval('table.summary thead th[title]', (ths) => ths.map((th) => th.title));
+  assert.ok(!titles.some((t) => /other shares|by a share|same share/.test(t)), titles.join(' | '));
+  for (const chart of ['chart-occupancy', 'chart-completion', 'chart-interruption']) {
+    const intro = await page.locator(`[data-testid="${chart}"] figcaption`).first().textContent();
+    assert.match(intro, /ClusterQueue/, chart);
+    assert.doesNotMatch(intro, /\bshare\b|in-share/, `${chart}: ${intro}`);
+  }
+  assert.ok((await page.getByLabel('ResourceFlavor 1', { exact: true }).count()) >= 1, 'a limit row names its ResourceFlavor');
+  assert.equal(await page.getByLabel('type 1', { exact: true }).count(), 0, 'no AWS "type 1" label');
+  const editorText = await page.locator('.editor').innerText();
+  assert.match(editorText, /a workload that cannot be admitted lets later workloads of its ClusterQueue go/);
+  assert.doesNotMatch(editorText, /later jobs of its share/);
   // The page names the Kueue release its model follows (issue #31.5).
   assert.match(await page.locator('.editor').innerText(), /as Kueue v\d+\.\d+\.\d+'s scheduler decides/);
   // The editor shows the ClusterQueue fields, not AWS's strategy.
