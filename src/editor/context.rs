@@ -278,8 +278,7 @@ impl Ed {
         }
         let (text, written) = match &doc.jobs {
             Some(jobs) if v.get("jobs") == Some(&Value::Null) => {
-                let (text, moved) = lazy::to_text(&v, jobs);
-                (text, Some(Arc::new(moved)))
+                (lazy::to_text(&v, jobs), Some(jobs.clone()))
             }
             _ => (json::to_text(&v), None),
         };

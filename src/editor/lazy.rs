@@ -19,11 +19,9 @@ pub const LAZY_BYTES: usize = 1 << 20;
 /// The `jobs` array of a scenario text, kept as text.
 #[derive(Debug)]
 pub struct RawJobs {
-    /// The scenario text the spans are in.
-    text: Arc<str>,
-    /// The array's span in `text`, brackets included.
-    list: (usize, usize),
-    /// Each job's span in `text`.
+    /// The array's text, brackets included, as it was read.
+    list: Arc<str>,
+    /// Each job's span in `list`.
     items: Vec<(usize, usize)>,
 }
 
@@ -38,33 +36,22 @@ impl RawJobs {
 
     /// Job `i`, parsed.
     pub fn get(&self, i: usize) -> Option<Value> {
-        let (a, b) = *self.items.get(i)?;
-        serde_json::from_str(&self.text[a..b]).ok()
+        serde_json::from_str(self.text_of(i)?).ok()
     }
 
     /// Job `i`'s text.
     pub fn text_of(&self, i: usize) -> Option<&str> {
-        self.items.get(i).map(|&(a, b)| &self.text[a..b])
+        self.items.get(i).map(|&(a, b)| &self.list[a..b])
     }
 
     /// The whole array, parsed (an edit that changes or reads every job).
     pub fn all(&self) -> Value {
-        serde_json::from_str(self.list_text()).unwrap_or(Value::Array(Vec::new()))
+        serde_json::from_str(&self.list).unwrap_or(Value::Array(Vec::new()))
     }
 
     /// The array's text, brackets included, as it was read.
     pub fn list_text(&self) -> &str {
-        &self.text[self.list.0..self.list.1]
-    }
-
-    /// The same jobs in `text`, where their array now starts at `at`.
-    fn moved(&self, text: Arc<str>, at: usize) -> RawJobs {
-        let shift = |(a, b): (usize, usize)| (a - self.list.0 + at, b - self.list.0 + at);
-        RawJobs {
-            list: shift(self.list),
-            items: self.items.iter().map(|&s| shift(s)).collect(),
-            text,
-        }
+        &self.list
     }
 }
 
@@ -80,17 +67,11 @@ pub fn read(text: &str) -> Option<(Value, RawJobs)> {
     let (map, jobs) = de::Deserializer::deserialize_map(&mut de, Top).ok()?;
     de.end().ok()?;
     let raw = jobs?.get();
-    let start = raw.as_ptr() as usize - text.as_ptr() as usize;
-    let items = items(raw)?
-        .into_iter()
-        .map(|(a, b)| (a + start, b + start))
-        .collect();
-    let shared: Arc<str> = Arc::from(text);
+    let items = items(raw)?;
     Some((
         Value::Object(map),
         RawJobs {
-            text: shared,
-            list: (start, start + raw.len()),
+            list: Arc::from(raw),
             items,
         },
     ))
@@ -174,11 +155,10 @@ fn trimmed_end(b: &[u8], mut at: usize) -> usize {
 }
 
 /// The scenario text of `doc` (the forms' pretty print, [`super::json::to_text`]) with the
-/// kept jobs written back as they were read at their `"jobs": null` place, and the jobs
-/// as they are in the new text.
-pub fn to_text(doc: &Value, jobs: &RawJobs) -> (String, RawJobs) {
-    // The placeholder is printed as a unique token, then replaced by the jobs' text.
-    // (printed JSON escapes the control characters: `"\u0001quotalab-kept-jobs\u0001"`)
+/// kept jobs written back as they were read at their `"jobs": null` place.
+pub fn to_text(doc: &Value, jobs: &RawJobs) -> String {
+    // The placeholder is printed as a unique token, then replaced by the jobs' text
+    // (printed JSON escapes the control characters: `"\u0001quotalab-kept-jobs\u0001"`).
     const MARK: &str = r#""\u0001quotalab-kept-jobs\u0001""#;
     let mut marked = doc.clone();
     if let Some(slot) = marked.get_mut("jobs") {
@@ -190,9 +170,7 @@ pub fn to_text(doc: &Value, jobs: &RawJobs) -> (String, RawJobs) {
     text.push_str(&printed[..at]);
     text.push_str(jobs.list_text());
     text.push_str(printed.get(at + MARK.len()..).unwrap_or_default());
-    let shared: Arc<str> = Arc::from(text.as_str());
-    let moved = jobs.moved(shared, at);
-    (text, moved)
+    text
 }
 
 #[cfg(test)]
@@ -221,18 +199,21 @@ mod tests {
         assert_eq!(jobs.get(19_999).unwrap()["submit_s"], 19_999);
         let whole: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(jobs.all(), whole["jobs"]);
-        // Written back: the same text, and the jobs found again in it.
-        let (again, moved) = to_text(&doc, &jobs);
-        assert_eq!(again, text);
-        assert_eq!(moved.text_of(3), jobs.text_of(3));
-        // An edit elsewhere moves the jobs and keeps them.
+        assert_eq!(
+            serde_json::from_str::<Value>(jobs.text_of(3).unwrap()).unwrap(),
+            whole["jobs"][3]
+        );
+        // Written back: the same text.
+        assert_eq!(to_text(&doc, &jobs), text);
+        // An edit elsewhere keeps the jobs, at their place.
         let mut edited = doc.clone();
         edited["name"] = json!("a much longer name than before");
-        let (text2, moved) = to_text(&edited, &jobs);
+        let text2 = to_text(&edited, &jobs);
         let parsed: Value = serde_json::from_str(&text2).unwrap();
         assert_eq!(parsed["jobs"], whole["jobs"]);
         assert_eq!(parsed["name"], "a much longer name than before");
-        assert_eq!(moved.get(5).unwrap()["id"], "j5");
+        let keys: Vec<&String> = parsed.as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["format", "name", "jobs", "shares"]);
     }
 
     #[test]
