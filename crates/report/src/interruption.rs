@@ -18,7 +18,7 @@ pub fn parts(m: &ShareMetrics) -> [f64; 4] {
 }
 
 /// "2 reclaims · 1 fair-sharing · 1 in-share" (every cause the share had), or "no preemption";
-/// in the Kueue model (`kueue`) preemption inside a queue is "within ClusterQueue".
+/// in the Kueue model (`kueue`) preemption inside a queue is "within CQ" (withinClusterQueue).
 pub fn counts_label(m: &ShareMetrics, kueue: bool) -> String {
     let n = |x: u64| format::thousands(x as f64);
     let mut v = Vec::new();
@@ -33,11 +33,8 @@ pub fn counts_label(m: &ShareMetrics, kueue: bool) -> String {
         v.push(format!("{} fair-sharing", n(m.fair_sharing)));
     }
     if m.in_share > 0 {
-        let word = if kueue {
-            "within ClusterQueue"
-        } else {
-            "in-share"
-        };
+        // Short in a bar's label, as the cohorts table says it (the caption spells it out).
+        let word = if kueue { "within CQ" } else { "in-share" };
         v.push(format!("{} {word}", n(m.in_share)));
     }
     if v.is_empty() {
@@ -93,6 +90,45 @@ pub fn draw_interruption<DB: DrawingBackend>(
     let totals: Vec<f64> = d.shares.iter().map(|m| parts(m).iter().sum()).collect();
     let max_h = totals.iter().copied().fold(0.0, f64::max);
     let (scale, unit_short, x_top, x_desc) = bar_axis(max_h, 1.45, "interruption cost");
+    let kueue = d.kueue.is_some();
+    let texts: Vec<String> = d
+        .shares
+        .iter()
+        .zip(&totals)
+        .map(|(m, t)| {
+            let total = t * scale;
+            if total > 0.0 {
+                format!(
+                    "{} {unit_short} · {}",
+                    crate::chart::tick_label((total * 100.0).round() / 100.0),
+                    counts_label(m, kueue)
+                )
+            } else if m.reclaim + m.in_share > 0 {
+                format!("no cost · {}", counts_label(m, kueue))
+            } else {
+                "no interruption".into()
+            }
+        })
+        .collect();
+    // Room after each bar for its label (a long one, "2.6 inst-h · 7 reclaims · 9 in-share",
+    // was cut at the chart's edge at 1024 px): the axis runs far enough that every label
+    // fits, unless that would squash the bars.
+    let longest = d
+        .shares
+        .iter()
+        .map(|m| m.name.chars().count().min(18))
+        .max()
+        .unwrap_or(4);
+    let names_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
+    let plot_w = root.dim_in_pixel().0 as f64 / pen.dpr - names_w - 40.0;
+    let x_top = totals.iter().zip(&texts).fold(x_top, |top, (t, text)| {
+        let need = crate::chart::estimate_width(pen, 11.5, text) as f64 / pen.dpr + 12.0;
+        if plot_w > 0.0 && need < plot_w * 0.8 {
+            top.max(t * scale / (1.0 - need / plot_w))
+        } else {
+            top
+        }
+    });
     share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
         let m = &d.shares[i];
         let (y0, y1) = (row.y0, row.y1);
@@ -118,27 +154,58 @@ pub fn draw_interruption<DB: DrawingBackend>(
             }
             x += w;
         }
-        let total = totals[i] * scale;
-        let text = if total > 0.0 {
-            format!(
-                "{} {unit_short} · {}",
-                crate::chart::tick_label((total * 100.0).round() / 100.0),
-                counts_label(m, d.kueue.is_some())
-            )
-        } else if m.reclaim + m.in_share > 0 {
-            format!("no cost · {}", counts_label(m, d.kueue.is_some()))
-        } else {
-            "no interruption".into()
-        };
-        Ok((total, text))
+        Ok((totals[i] * scale, texts[i].clone()))
     })
 }
 
 /// The chart's caption, in the model's words (`kueue`: ClusterQueues, within ClusterQueue).
 pub fn caption(kueue: bool) -> &'static str {
     if kueue {
-        "What interruptions cost each ClusterQueue in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another ClusterQueue took back quota it had lent), while borrowing, fair-sharing, and within ClusterQueue (a higher-priority workload of the same ClusterQueue)."
+        "What interruptions cost each ClusterQueue in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another ClusterQueue took back quota it had lent), while borrowing, fair-sharing, and within CQ (withinClusterQueue: a higher-priority workload of the same ClusterQueue)."
     } else {
         "What interruptions cost each share in instance time: work rolled back by preemptions, time spent starting up and restoring, saving checkpoints, and grace periods. Labels count preemptions by cause: reclaim (another share took its lent capacity back) and in-share (a higher-priority job of the same share)."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// Issue #34: a long label ("· 9 within CQ") is not cut at the chart's right edge: the
+    /// axis leaves room for every label after its bar.
+    #[test]
+    fn every_label_fits_after_its_bar() {
+        let text = include_str!("../../../www/presets/kueue-hierarchical-fair.json");
+        let mut d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+        for m in d.shares.iter_mut() {
+            // As the Kueue preset's team-b-cq at 1024 px: "· 7 reclaims · 9 within CQ".
+            m.reclaim = 7;
+            m.in_share = 9;
+            m.fair_sharing = 0;
+            m.reclaim_while_borrowing = 0;
+        }
+        let width = 500;
+        let out = crate::svg::svg(width, css_height(d.shares.len()) as u32, |root, pen| {
+            draw_interruption(root, pen, &d)
+        })
+        .unwrap();
+        let mut checked = 0;
+        for piece in out.split("<text").skip(1) {
+            let body = &piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()];
+            if !body.contains("within CQ") {
+                continue;
+            }
+            let x: f64 = piece
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap();
+            let w = crate::chart::estimate_width(Pen { dpr: 1.0 }, 11.5, body) as f64;
+            assert!(x + w <= width as f64, "{body} at {x} + {w} past {width}");
+            checked += 1;
+        }
+        assert!(checked > 0, "{out}");
     }
 }
