@@ -92,7 +92,8 @@ test('every story from start to end by keyboard, a screenshot per step', async (
         const clipped = await page.evaluate(() => [...document.querySelectorAll('.story-hl-label:not(td)')].flatMap((el) => {
           const top = el.getBoundingClientRect().top + parseFloat(getComputedStyle(el, '::before').top);
           const boxes = [];
-          for (let a = el.parentElement; a; a = a.parentElement) {
+          // The element's own scrolling clips its label too.
+          for (let a = el; a; a = a.parentElement) {
             const cs = getComputedStyle(a);
             if (cs.overflowX === 'visible' && cs.overflowY === 'visible') continue;
             if (top < a.getBoundingClientRect().top - 0.5) boxes.push(`${el.dataset.storyLabel} cut by ${a.className}`);
