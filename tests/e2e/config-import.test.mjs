@@ -159,6 +159,8 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   // Only the changes: none yet. Imported from Kueue files, the item is enabled and gives
   // no reason against itself.
   await page.locator('[data-testid="files-menu"] > summary').click();
+  // (The menu reads the scenario once open: the reason may show for a moment before.)
+  await page.locator('[data-testid="export-kueue-patch-why"]').waitFor({ state: 'detached', timeout: 5_000 });
   assert.equal(await page.locator('[data-testid="export-kueue-patch-why"]').count(), 0);
   const [patch] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-kueue-patch"]').click()]);
   assert.match(patch.suggestedFilename(), /-kueue-patch\.yaml$/);
