@@ -282,7 +282,10 @@ async fn several_aws_queues_offer_a_choice() {
         .wait_text("[data-testid=config-summary]", "2 shares")
         .await;
     assert!(summary.contains("background, medium"), "{summary}");
-    assert!(d
-        .text("[data-testid=config-warnings]")
-        .contains("ignored: tags"));
+    // The quota shares named, not their place in the file (issue #34).
+    let warnings = d.text("[data-testid=config-warnings]");
+    assert!(
+        warnings.contains("Quota shares background, medium, protected: tags ignored"),
+        "{warnings}"
+    );
 }
