@@ -117,17 +117,20 @@ fn export_result_json(app: AppState, service: EngineService, text: &str) {
     });
 }
 
-/// Checks a scenario file's text: JSON, then SPEC 7 validation.
-/// Problems are in the page's words: the editor's place for a path, plain numbers.
-pub fn check_scenario(text: &str) -> Result<(), Vec<String>> {
-    serde_json::from_str::<serde_json::Value>(text)
-        .map_err(|e| vec![crate::ui::words::json_error(&e)])?;
-    quotalab_engine::load(text).map(|_| ()).map_err(|problems| {
-        problems
-            .iter()
-            .map(|p| crate::ui::words::located(p, None))
-            .collect()
-    })
+/// Checks that a scenario file's text is JSON (the page's part: its SPEC 7 validation is the
+/// engine worker's, `Job::Check`, worded by [`problem_lines`]).
+pub fn json_problem(text: &str) -> Result<(), Vec<String>> {
+    serde_json::from_str::<serde::de::IgnoredAny>(text)
+        .map(|_| ())
+        .map_err(|e| vec![crate::ui::words::json_error(&e)])
+}
+
+/// A scenario's problems in the page's words: the editor's place for a path, plain numbers.
+pub fn problem_lines(problems: &[quotalab_engine::Problem]) -> Vec<String> {
+    problems
+        .iter()
+        .map(|p| crate::ui::words::located(p, None))
+        .collect()
 }
 
 /// A text cell: a leading `=`, `+`, `-` or `@` (a formula in a spreadsheet) is escaped with
@@ -679,7 +682,12 @@ pub fn export_report_with(
 
 /// Reads a picked scenario file and opens it if it is valid; otherwise says why and keeps
 /// the current scenario.
-async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
+async fn import_file(
+    app: AppState,
+    share: ShareState,
+    service: EngineService,
+    file: web_sys::File,
+) {
     let name = file.name();
     if file.size() > MAX_SCENARIO_FILE {
         app.notice.set(Some(Notice::error(
@@ -698,16 +706,30 @@ async fn import_file(app: AppState, share: ShareState, file: web_sys::File) {
             return;
         }
     };
-    match check_scenario(&text) {
-        Ok(()) => {
-            app.notice.set(None);
-            share::open_scenario(app, share, text);
-        }
-        Err(lines) => app.notice.set(Some(Notice::error(
+    let refuse = move |lines: Vec<String>| {
+        app.notice.set(Some(Notice::error(
             format!("{name} is not a valid scenario; the current scenario was kept."),
             lines,
-        ))),
+        )))
+    };
+    if let Err(lines) = json_problem(&text) {
+        return refuse(lines);
     }
+    // Validated in an engine worker (the page does not carry the validator), then opened.
+    service.send(
+        Job::Check {
+            scenario: text.clone(),
+        },
+        move |answer| match answer {
+            Answer::Checked(Ok(())) => {
+                app.notice.set(None);
+                share::open_scenario(app, share, text);
+            }
+            Answer::Checked(Err(problems)) => refuse(problem_lines(&problems)),
+            Answer::Failed(m) => refuse(vec![m]),
+            _ => {}
+        },
+    );
 }
 
 /// An item of the Files menu, `disabled` while that is true, with the tooltip `title` when
@@ -743,6 +765,7 @@ fn menu_item(
 pub fn FilesMenu() -> impl IntoView {
     let app = use_app();
     let share = use_share();
+    let service = crate::worker::service::use_engine_service();
     let menu = NodeRef::<html::Details>::new();
     let picker = NodeRef::<html::Input>::new();
     // The charts on the page when the menu was opened (names only: canvases are looked up
@@ -784,7 +807,7 @@ pub fn FilesMenu() -> impl IntoView {
         // Picking the same file again must fire `change` again.
         input.set_value("");
         if let Some(file) = file {
-            leptos::task::spawn_local(import_file(app, share, file));
+            leptos::task::spawn_local(import_file(app, share, service, file));
         }
     };
     // The exports of the scenario need a valid one.

@@ -9,8 +9,9 @@
 //!   restore earlier scenarios: a file or trace import ([`open_scenario`]), and a change that
 //!   replaces the scenario rather than edits it ([`is_replacement`]: a new `name` with more
 //!   than a typed word changed, as picking a preset does, or a large paste);
-//! - on load, a `#s=` link is decoded, validated and opened; a link that cannot be read shows
-//!   a dismissible notice quoting the codec's or the validator's message and opens the
+//! - on load, a `#s=` link is decoded and opened, and validated in an engine worker (the page
+//!   does not carry the validator); a link that cannot be read, or whose scenario is invalid,
+//!   shows a dismissible notice quoting the codec's or the validator's message and opens the
 //!   default preset instead ([`init_from_url`]).
 //!
 //! - while a story is told ([`StoryLink`], set by the story player), the fragment also names
@@ -144,24 +145,35 @@ pub fn init_from_url(app: AppState) -> ShareState {
         .sweep
         .set(current_hash().as_deref().and_then(sweep_part));
     if let Some(payload) = current_hash().as_deref().and_then(link_payload) {
+        // The default preset instead, saying why.
+        let refuse = move |lines: Vec<String>| {
+            let default = presets::AWS_WALKTHROUGH;
+            app.notice.set(Some(Notice::error(
+                format!(
+                    "This link could not be opened, so the default preset ({}) is shown instead.",
+                    default.title
+                ),
+                lines,
+            )));
+            let text = presets::AWS_WALKTHROUGH_JSON.to_string();
+            share.synced_name.set_value(scenario_name(&text));
+            share.synced_text.set_value(Some(text.clone()));
+            app.scenario.set(text);
+        };
         match open_link(payload) {
             Ok(json) => {
                 let json = presets::as_preset_text(json);
                 share.synced_name.set_value(scenario_name(&json));
                 share.synced_text.set_value(Some(json.clone()));
-                app.scenario.set(json);
+                app.scenario.set(json.clone());
+                // Shown at once; the worker's validation may still send it back.
+                check_link(use_engine_service(), json, move |lines| {
+                    if app.scenario.try_with_untracked(|t| *t == lines.0) == Some(true) {
+                        refuse(lines.1);
+                    }
+                });
             }
-            Err(lines) => {
-                let default = presets::AWS_WALKTHROUGH;
-                app.notice.set(Some(Notice::error(
-                    format!(
-                        "This link could not be opened, so the default preset ({}) is shown instead.",
-                        default.title
-                    ),
-                    lines,
-                )));
-                app.scenario.set(presets::AWS_WALKTHROUGH_JSON.to_string());
-            }
+            Err(lines) => refuse(lines),
         }
     }
     // The page's first scenario counts as synced: a preset picked before its link is
@@ -183,20 +195,36 @@ pub fn open_scenario(app: AppState, share: ShareState, json: String) {
     app.scenario.set(json);
 }
 
-/// Decodes and validates a link: the scenario JSON (pretty), or why it cannot be opened
-/// (the codec's message, or every validation problem with its JSON path).
+/// Decodes a link: the scenario JSON, or why it cannot be opened (the codec's message).
+/// Its validation is [`check_link`]'s, in an engine worker.
 pub fn open_link(text: &str) -> Result<String, Vec<String>> {
-    let json = link::decode(text).map_err(|p| vec![link_words(&p.message)])?;
-    quotalab_engine::load(&json).map_err(|problems| {
-        let mut lines = vec![format!(
-            "the link holds a scenario with {} problem{}:",
-            problems.len(),
-            if problems.len() == 1 { "" } else { "s" }
-        )];
-        lines.extend(problems.iter().map(|p| crate::ui::words::located(p, None)));
-        lines
-    })?;
-    Ok(json)
+    link::decode(text).map_err(|p| vec![link_words(&p.message)])
+}
+
+/// Validates a link's scenario `json` in an engine worker; when it is invalid, calls
+/// `refused` with the text and every problem in the page's words.
+pub fn check_link(
+    service: EngineService,
+    json: String,
+    refused: impl Fn((String, Vec<String>)) + 'static,
+) {
+    let text = json.clone();
+    service.send(Job::Check { scenario: json }, move |answer| {
+        if let Answer::Checked(Err(problems)) = answer {
+            refused((text.clone(), link_problems(&problems)));
+        }
+    });
+}
+
+/// A link's invalid scenario, in the page's words: how many problems, then each.
+fn link_problems(problems: &[quotalab_engine::Problem]) -> Vec<String> {
+    let mut lines = vec![format!(
+        "the link holds a scenario with {} problem{}:",
+        problems.len(),
+        if problems.len() == 1 { "" } else { "s" }
+    )];
+    lines.extend(problems.iter().map(|p| crate::ui::words::located(p, None)));
+    lines
 }
 
 /// The link codec's refusal (SPEC 10, `quotasim link`'s words) as the page says it.
@@ -467,6 +495,7 @@ fn write_url(url: &str, push: bool) {
 /// fragment's scenario (or says why it cannot, keeping the current one), and its sweep
 /// settings, if any, in the Explore panel.
 fn install_navigation(app: AppState, share: ShareState) {
+    let service = use_engine_service();
     let on_navigate = move || {
         let Some(hash) = current_hash() else {
             // Back to the bare page (its first entry): what it shows on load.
@@ -495,18 +524,35 @@ fn install_navigation(app: AppState, share: ShareState) {
         if current.as_deref() == Some(payload) {
             return;
         }
+        let refuse = move |lines: Vec<String>| {
+            app.notice.set(Some(Notice::error(
+                "This link could not be opened; the scenario was left as it was.",
+                lines,
+            )))
+        };
         match open_link(payload) {
             Ok(json) => {
                 let json = presets::as_preset_text(json);
-                share.synced_name.set_value(scenario_name(&json));
-                share.synced_text.set_value(Some(json.clone()));
-                app.notice.set(None);
-                app.scenario.set(json);
+                // Opened once the worker finds it valid (the scenario shown stays otherwise).
+                let open = json.clone();
+                let at = hash.clone();
+                service.send(Job::Check { scenario: json }, move |answer| {
+                    // Navigated on meanwhile: that navigation decides.
+                    if current_hash().as_deref() != Some(at.as_str()) {
+                        return;
+                    }
+                    match answer {
+                        Answer::Checked(Err(problems)) => refuse(link_problems(&problems)),
+                        _ => {
+                            share.synced_name.set_value(scenario_name(&open));
+                            share.synced_text.set_value(Some(open.clone()));
+                            app.notice.set(None);
+                            app.scenario.set(open);
+                        }
+                    }
+                });
             }
-            Err(lines) => app.notice.set(Some(Notice::error(
-                "This link could not be opened; the scenario was left as it was.",
-                lines,
-            ))),
+            Err(lines) => refuse(lines),
         }
     };
     let pop = window_event_listener(ev::popstate, move |_| on_navigate());

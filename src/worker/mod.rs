@@ -28,12 +28,13 @@
 //! | page → worker | [`Request::Warmup`] (the first worker runs a small scenario to optimise its code) |
 //! | page → worker | [`Request::Run`] `{ id, scenario, limits }` |
 //! | worker → page | [`Response::Progress`] `{ id, fraction, phase }` |
-//! | worker → page | [`Response::Problems`] `{ id, problems }` |
+//! | worker → page | [`Response::Problems`] `{ id, problems }` (each `Problem` whole: its path's steps and kind, which the editor words) |
 //! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
 //! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
 //! | page → worker | [`Request::Compare`] `{ id, scenario, limits }`, answered by [`Response::Compared`] |
 //! | page → worker | [`Request::TraceImport`] / [`Request::TraceCheck`] `{ id, csv, options }`, answered by [`Response::TraceImported`] / [`Response::TraceChecked`] |
 //! | page → worker | [`Request::Report`], [`Request::ResultJson`], [`Request::Link`] `{ id, scenario, .. }`, answered by the response of the same name |
+//! | page → worker | [`Request::Check`] `{ id, scenario }` (a scenario file or link opened: the page does not carry the validator), answered by [`Response::Checked`] |
 //! | page → worker | [`Request::Sweep`] (a plan, a run), answered (for a run) by [`Response::Sweep`] |
 //! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |
 //! | worker → page | `{kind: "unavailable", message}`, a plain object from the loader (its wasm could not be started) |

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
 use quotalab_engine_worker::protocol::{
-    decode_result, from_pairs, Phase, Request, Response, Timing, UNAVAILABLE,
+    decode_result, Phase, Request, Response, Timing, UNAVAILABLE,
 };
 use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message};
 
@@ -462,10 +462,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 return None;
             }
             inner.running = None;
-            Some(Reply::Problems {
-                id,
-                problems: from_pairs(problems),
-            })
+            Some(Reply::Problems { id, problems })
         }
         // Answers to jobs go to the jobs' own worker (`super::service`).
         Response::Config(_)
@@ -476,6 +473,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::Report { .. }
         | Response::ResultJson { .. }
         | Response::Link { .. }
+        | Response::Checked { .. }
         | Response::Reading { .. } => None,
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {

@@ -249,6 +249,7 @@ fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
         .encode(),
         Job::ResultJson { scenario } => Request::ResultJson { id, scenario }.encode(),
         Job::Link { scenario } => Request::Link { id, scenario }.encode(),
+        Job::Check { scenario } => Request::Check { id, scenario }.encode(),
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
@@ -298,6 +299,7 @@ fn on_response(bytes: &[u8]) {
         Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
         Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
+        Ok(Response::Checked { id, result }) => (id, Answer::Checked(result)),
         Ok(Response::Reading {
             id,
             bytes,

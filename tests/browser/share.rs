@@ -7,7 +7,7 @@
 
 use crate::common::sleep_ms;
 use leptos::{mount::mount_to, prelude::*, task::tick};
-use quotalab_app::io::files::{self, check_scenario};
+use quotalab_app::io::files::{self, json_problem};
 use quotalab_app::io::share::{self, ShareState};
 use quotalab_app::io::{presets, trace_form};
 use quotalab_app::state::{self, AppState};
@@ -280,7 +280,11 @@ async fn a_link_whose_scenario_is_invalid_lists_its_problems() {
     set_fragment(&format!("#s={}", link::encode(bad).unwrap()));
     let (page, app, _) = mount_share_page();
     let root: &Element = &page.root;
-    settle().await;
+    // Opened at once, validated by the engine (a worker in the page), then refused.
+    until("the notice", || {
+        find(root, "[data-testid=share-notice]").is_some()
+    })
+    .await;
     let notice = text(root, "[data-testid=share-notice]");
     assert!(notice.contains("problem"), "{notice}");
     assert!(notice.contains("Share 1, strategy"), "{notice}");
@@ -396,13 +400,19 @@ fn occupancy_svg_names_every_share() {
 
 #[wasm_bindgen_test]
 fn scenario_files_are_checked_before_opening() {
-    assert!(check_scenario(SMALL).is_ok());
-    let not_json = check_scenario("{\"format\": ").unwrap_err();
+    // The page checks the JSON; the engine worker validates (`Job::Check`), in the page's
+    // words.
+    let check = |text: &str| -> Result<(), Vec<String>> {
+        json_problem(text)?;
+        quotalab_engine_worker::jobs::check(text).map_err(|p| files::problem_lines(&p))
+    };
+    assert!(check(SMALL).is_ok());
+    let not_json = check("{\"format\": ").unwrap_err();
     assert_eq!(
         not_json,
         ["The file is not JSON: it ends before the JSON is complete (line 1, column 11)"]
     );
-    let invalid = check_scenario(r#"{"format": "quotalab/v1", "shares": []}"#).unwrap_err();
+    let invalid = check(r#"{"format": "quotalab/v1", "shares": []}"#).unwrap_err();
     assert!(!invalid.is_empty());
     // The page's words: the editor's places and plain numbers, no JSON path.
     let big = SMALL.replacen(
@@ -411,7 +421,7 @@ fn scenario_files_are_checked_before_opening() {
         1,
     );
     assert_ne!(big, SMALL);
-    let big = check_scenario(&big).unwrap_err();
+    let big = check(&big).unwrap_err();
     assert!(
         big.iter()
             .any(|m| m.starts_with("Seed") && m.contains("far too large")),

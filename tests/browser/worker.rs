@@ -103,13 +103,25 @@ fn every_request_and_response_survives_the_trip() {
         let bytes = request.encode().unwrap();
         assert_eq!(Request::decode(&bytes).unwrap(), request);
     }
-    let problems = vec![
-        ("jobs[3].work_s".to_string(), "must be > 0".to_string()),
-        (
-            String::new(),
-            "JSON syntax error at line 1, column 2: é".to_string(),
-        ),
-    ];
+    // Problems cross whole: the path's steps and the kind the page words them by.
+    let problems = quotalab_engine::load(
+        r#"{"format":"quotalab/v1","capacity":{"ml.g5.xlarge":2},
+            "shares":[{"name":"a","limits":{"ml.g5.xlarge":1},"strategy":"NOPE"}],
+            "jobs":[{"id":"j","share":"a","instance_type":"ml.g5.xlarge","submit_s":0,"work_s":-1}]}"#,
+    )
+    .unwrap_err();
+    assert!(problems.len() >= 2, "{problems:?}");
+    assert!(problems
+        .iter()
+        .any(|p| p.kind != quotalab_engine::Kind::Other));
+    let problems = [
+        problems,
+        vec![quotalab_engine::Problem::new(
+            Default::default(),
+            "JSON syntax error at line 1, column 2: é",
+        )],
+    ]
+    .concat();
     for response in [
         Response::Ready,
         Response::Progress {

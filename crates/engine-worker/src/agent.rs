@@ -150,6 +150,10 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
             let result = jobs::link_payload(scenario);
             post(&Response::Link { id, result });
         }),
+        Ok(Request::Check { id, scenario }) => serving(id, || {
+            let result = jobs::check(scenario);
+            post(&Response::Checked { id, result });
+        }),
         Ok(Request::Config(config::Envelope {
             id,
             body: config::Request::History(r),
@@ -319,10 +323,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
     let loaded = match quotalab_engine::load(text) {
         Ok(loaded) => loaded,
         Err(problems) => {
-            post(&Response::Problems {
-                id,
-                problems: to_pairs(&problems),
-            });
+            post(&Response::Problems { id, problems });
             return;
         }
     };

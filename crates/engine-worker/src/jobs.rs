@@ -48,6 +48,8 @@ pub enum Job {
     ResultJson { scenario: String },
     /// SPEC 10: the share link's payload of the scenario.
     Link { scenario: String },
+    /// SPEC 7: whether a scenario (a file or a link opened) is valid.
+    Check { scenario: String },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -66,6 +68,8 @@ pub enum Answer {
     ResultJson(Result<String, Vec<String>>),
     /// The link's payload, or why the scenario has none.
     Link(Result<String, String>),
+    /// Valid, or every problem of the scenario.
+    Checked(Result<(), Vec<Problem>>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -94,7 +98,14 @@ pub fn serve(job: Job) -> Answer {
         } => Answer::Report(make_report(&scenario, compare, review)),
         Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
+        Job::Check { scenario } => Answer::Checked(check(&scenario)),
     }
+}
+
+/// SPEC 7: whether `text` is a valid scenario ([`quotalab_engine::load`]), every problem if
+/// not.
+pub fn check(text: &str) -> Result<(), Vec<Problem>> {
+    quotalab_engine::load(text).map(|_| ())
 }
 
 /// SPEC 9.1: [`compare::run`] with digests within `limits`.

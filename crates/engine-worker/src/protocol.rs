@@ -73,6 +73,9 @@ pub enum Request<'a> {
     ResultJson { id: u64, scenario: &'a str },
     /// The share link's payload of `scenario` (SPEC 10), answered by [`Response::Link`].
     Link { id: u64, scenario: &'a str },
+    /// Whether `scenario` is valid (SPEC 7, a file or link opened in the page), answered by
+    /// [`Response::Checked`]: the page does not carry the validator.
+    Check { id: u64, scenario: &'a str },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -141,8 +144,9 @@ pub enum Response<'a> {
         fraction: f64,
         phase: Phase,
     },
-    /// Run `id`'s scenario is invalid.
-    Problems { id: u64, problems: Pairs },
+    /// Run `id`'s scenario is invalid: every problem, whole (the editor words each by its
+    /// kind beside its field).
+    Problems { id: u64, problems: Vec<Problem> },
     /// Run `id` finished: `result` is [`encode_result`]'s bytes (encoded before `timing` is
     /// known, so that the timing includes the encoding).
     Done {
@@ -182,6 +186,12 @@ pub enum Response<'a> {
     Link {
         id: u64,
         result: Result<String, String>,
+    },
+    /// The answer to [`Request::Check`] `id`: valid, or every problem (whole: the page
+    /// words them by their kind).
+    Checked {
+        id: u64,
+        result: Result<(), Vec<Problem>>,
     },
     /// The answer to a [`Request::Sweep`].
     Sweep(sweep::FromWorker),

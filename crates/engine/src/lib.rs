@@ -26,7 +26,8 @@ use std::fmt;
 use input::path::Path;
 
 /// One problem with an input, named by its JSON path (SPEC 7: `jobs[3].work_s: must be > 0`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// Serde, whole, so that the page words a problem from an engine worker as it words its own.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Problem {
     /// JSON path such as `shares[2].borrow_limit`, as steps ([`Path`]); the root for the
     /// document as a whole. A place outside the scenario (a command-line option, a place in
@@ -46,7 +47,7 @@ pub struct Problem {
 /// objects' names (`team-a-cq`; several for a warning told once for many), the `field`
 /// inside them (`namespaceSelector`; empty for the object as a whole) and what happened
 /// to it (`ignored`; else the CLI's message).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Object {
     pub kind: String,
     pub names: Vec<String>,
@@ -60,7 +61,7 @@ pub struct Object {
 /// A job of an imported history that had not finished at the history's end (SPEC 16): one
 /// still running is replayed with the time it had run so far, one still pending with 1 s;
 /// either way its `work_s` is a lower bound.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Unfinished {
     Running,
     Pending,
@@ -68,7 +69,7 @@ pub enum Unfinished {
 
 /// What a problem is about, machine-readable: the rule that refused the value and what it
 /// accepts. [`Kind::Other`] problems are told by their message only.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]
 pub enum Kind {
     #[default]
     Other,
@@ -97,7 +98,7 @@ pub enum Kind {
 }
 
 /// One end of a number's range: `value` itself allowed (`inclusive`) or not.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bound {
     pub value: i64,
     pub inclusive: bool,

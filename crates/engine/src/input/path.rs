@@ -17,7 +17,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 /// One step of a path: an object key or an array index.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Seg {
     Key(String),
     Idx(usize),
@@ -27,7 +27,7 @@ pub enum Seg {
 ///
 /// It compares equal to a string when it displays as that string (`path == "shares[0]"`),
 /// as the problem paths did when they were strings.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Default)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize)]
 pub struct Path(Vec<Seg>);
 
 impl Path {
