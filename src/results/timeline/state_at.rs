@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
-use quotalab_engine::output::explain::{reason_label, reason_phrase};
+use quotalab_engine::output::explain::{reason_label, reason_phrase_in};
 use wasm_bindgen::JsCast;
 
 use crate::charts::{span_s, CursorCard};
@@ -195,6 +195,7 @@ pub fn StateAtPanel(
             .map(|e| e.t_s);
         let job = |j: u32| &d.jobs[j as usize];
         let share_cell = |s: u16| share_cell(&d, s);
+        let kueue = d.kueue.is_some();
         let more = |n: usize| {
             (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
         };
@@ -240,7 +241,9 @@ pub fn StateAtPanel(
                 let code = reason.map_or("", |r| r.as_str()).to_string();
                 let why = explain(*j)
                     .map(str::to_string)
-                    .unwrap_or_else(|| reason.map_or("waiting", reason_phrase).to_string());
+                    .unwrap_or_else(|| {
+                        reason.map_or("waiting", |r| reason_phrase_in(r, kueue)).to_string()
+                    });
                 view! {
                     <li data-job=r.id.clone() data-reason=code.clone()>
                         <span class="job-id">{r.id.clone()}</span>
