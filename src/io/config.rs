@@ -49,6 +49,11 @@ pub fn export_config(app: AppState, service: ConfigService, format: OutFormat) {
             resource: String::new(),
         },
         move |response| match response {
+            // Nothing changed since the import: no file of patches that patch nothing.
+            Response::Exported(Ok(e)) if e.empty_patch => app.notice.set(Some(Notice::info(
+                "Nothing to patch: no imported object has changed since the import, so there is no merge patch to apply.",
+                Vec::new(),
+            ))),
             Response::Exported(Ok(e)) => {
                 let (suffix, mime) = format.file();
                 match download_text(&format!("{stem}-{suffix}"), mime, &e.text) {

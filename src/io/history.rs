@@ -182,6 +182,10 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if w > SHOWN {
             warnings.push(format!("… and {} more", format::count(w - SHOWN)));
         }
+        // The lower bounds first: they change how the results read.
+        if let Some(line) = unfinished_line(&imported.unfinished, imported.kueue) {
+            warnings.insert(0, line);
+        }
         app.notice.set(Some(Notice::info(
             format!(
                 "Replayed the job history on the scenario's {}s (Undo takes it back).",
@@ -197,11 +201,7 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
             // The model's words: the scenario's model (read once, here; the last run may
             // be of an older scenario).
-            kueue.set(app.scenario.with_untracked(|t| {
-                serde_json::from_str::<serde_json::Value>(t).is_ok_and(|v| {
-                    quotalab_engine::translate::model_of(&v) == quotalab_engine::model::Model::Kueue
-                })
-            }));
+            kueue.set(app.scenario.with_untracked(|t| is_kueue(t)));
             service.warm();
             read();
         } else if names.with_untracked(|n| !n.is_empty())
@@ -234,6 +234,9 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                                 imp.shares.join(", ")
                             )}
                         </p>
+                        {unfinished_line(&imp.unfinished, imp.kueue).map(|l| view! {
+                            <p class="trace-warning" data-testid="history-unfinished">{l}</p>
+                        })}
                         {(w > 0).then(|| view! {
                             <div class="trace-warning" data-testid="history-warnings">
                                 <p>{format!("{w} warning{}:", if w == 1 { "" } else { "s" })}</p>
@@ -359,4 +362,58 @@ fn queue_word(kueue: bool) -> String {
     } else {
         w.to_lowercase()
     }
+}
+
+/// SPEC 16's lower bounds in words: how many jobs of the history had not finished at its end,
+/// per share, and what their replay means ("3 jobs had not finished when the history ends
+/// (team-c-cq: 2 pending; team-a-cq: 1 running): each is replayed with only the time it had
+/// run …"). `None` when every job had finished.
+pub fn unfinished_line(
+    unfinished: &[quotalab_engine_worker::config::UnfinishedJobs],
+    kueue: bool,
+) -> Option<String> {
+    let n: usize = unfinished.iter().map(|u| u.running + u.pending).sum();
+    if n == 0 {
+        return None;
+    }
+    let per: Vec<String> = unfinished
+        .iter()
+        .map(|u| {
+            let mut parts = Vec::new();
+            if u.running > 0 {
+                parts.push(format!("{} running", format::count(u.running)));
+            }
+            if u.pending > 0 {
+                parts.push(format!("{} pending", format::count(u.pending)));
+            }
+            format!("{}: {}", u.share, parts.join(", "))
+        })
+        .collect();
+    let (job, jobs) = if kueue {
+        ("Workload", "Workloads")
+    } else {
+        ("job", "jobs")
+    };
+    Some(format!(
+        "{} {} had not finished when the history ends ({}): each is replayed with only the time it had run (1 s if it never started), so its completion and the {}'s percentiles read shorter than they were: a lower bound.",
+        format::count(n),
+        if n == 1 { job } else { jobs },
+        per.join("; "),
+        queue_word(kueue),
+    ))
+}
+
+/// Whether a scenario text is in the Kueue model: its `model` alone is read (a large
+/// scenario's jobs are skipped, not built).
+fn is_kueue(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct ModelOnly {
+        #[serde(default)]
+        model: Option<String>,
+    }
+    serde_json::from_str::<ModelOnly>(text)
+        .ok()
+        .and_then(|m| m.model)
+        .and_then(|m| quotalab_engine::model::Model::parse(&m))
+        == Some(quotalab_engine::model::Model::Kueue)
 }

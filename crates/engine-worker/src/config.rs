@@ -274,6 +274,17 @@ pub struct Imported {
     /// The scenario's explicit jobs (so that the page need not parse a large scenario to
     /// count them).
     pub jobs: usize,
+    /// SPEC 16: the history's jobs that had not finished at its end (replayed with only the
+    /// time they had run), per share, in the scenario's share order.
+    pub unfinished: Vec<UnfinishedJobs>,
+}
+
+/// A share's jobs that had not finished at the history's end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnfinishedJobs {
+    pub share: String,
+    pub running: usize,
+    pub pending: usize,
 }
 
 /// A finished export.
@@ -281,6 +292,8 @@ pub struct Imported {
 pub struct Exported {
     pub text: String,
     pub warnings: Vec<String>,
+    /// A merge-patch export with nothing to apply (no object changed since the import).
+    pub empty_patch: bool,
 }
 
 /// The worker's answer.
@@ -613,7 +626,54 @@ fn summarise(imported: &config::Imported) -> Imported {
             .collect(),
         scenario: imported.scenario_json.clone(),
         jobs: imported.scenario["jobs"].as_array().map_or(0, Vec::len),
+        unfinished: unfinished(imported),
     }
+}
+
+/// The jobs an imported history's warnings mark unfinished ([`quotalab_engine::Unfinished`],
+/// named by job id), counted per share of the scenario.
+fn unfinished(imported: &config::Imported) -> Vec<UnfinishedJobs> {
+    use quotalab_engine::Unfinished;
+    let marked: Vec<(&str, Unfinished)> = imported
+        .warnings
+        .iter()
+        .filter_map(|w| {
+            let o = w.object.as_ref()?;
+            Some((o.names.first()?.as_str(), o.unfinished?))
+        })
+        .collect();
+    if marked.is_empty() {
+        return Vec::new();
+    }
+    let jobs = imported.scenario["jobs"].as_array();
+    let share_of: std::collections::HashMap<&str, &str> = jobs
+        .into_iter()
+        .flatten()
+        .filter_map(|j| Some((j["id"].as_str()?, j["share"].as_str()?)))
+        .collect();
+    let mut out: Vec<UnfinishedJobs> = imported.scenario["shares"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|s| s["name"].as_str())
+        .map(|name| UnfinishedJobs {
+            share: name.to_string(),
+            ..UnfinishedJobs::default()
+        })
+        .collect();
+    for (id, how) in marked {
+        let Some(share) = share_of.get(id) else {
+            continue;
+        };
+        if let Some(u) = out.iter_mut().find(|u| u.share == *share) {
+            match how {
+                Unfinished::Running => u.running += 1,
+                Unfinished::Pending => u.pending += 1,
+            }
+        }
+    }
+    out.retain(|u| u.running + u.pending > 0);
+    out
 }
 
 /// `quotasim export aws [--script] [--queue] | kueue [--resource] [--patch] FILE`.
@@ -640,6 +700,7 @@ pub fn export(
         .map(|e| Exported {
             text: e.text,
             warnings: lines(&e.warnings),
+            empty_patch: e.empty_patch,
         })
         .map_err(|p| lines(&p))
 }
@@ -685,6 +746,45 @@ spec:
         assert_eq!(
             InFormat::detect(r#"[{"quotaShareName":"a","capacityLimits":[]}]"#),
             Some(InFormat::Aws)
+        );
+    }
+
+    #[test]
+    fn a_history_counts_its_unfinished_jobs_per_share() {
+        let config = include_str!("../../cli/tests/history/kueue-config.yaml");
+        let workloads = include_str!("../../cli/tests/history/kueue-workloads.yaml");
+        let r = ImportRequest {
+            files: vec![("kueue-config.yaml".to_string(), config.to_string())],
+            ..ImportRequest::default()
+        };
+        let scenario = import(&r)
+            .result
+            .expect("the configuration imports")
+            .scenario;
+        let h = HistoryRequest {
+            files: vec![("kueue-workloads.yaml".to_string(), workloads.to_string())],
+            scenario,
+            ..HistoryRequest::default()
+        };
+        let got = history(&h).expect("the history imports");
+        // The fixture: team-b/job-ablation-3d4e5 still pending at the history's end,
+        // team-c/job-render-7f3c9 still running and team-c/job-render-8a4d0 pending.
+        assert_eq!(
+            got.unfinished,
+            [
+                UnfinishedJobs {
+                    share: "team-b-cq".into(),
+                    running: 0,
+                    pending: 1
+                },
+                UnfinishedJobs {
+                    share: "team-c-cq".into(),
+                    running: 1,
+                    pending: 1
+                },
+            ],
+            "{:?}",
+            got.warnings
         );
     }
 

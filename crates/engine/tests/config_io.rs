@@ -607,9 +607,11 @@ fn an_unchanged_import_exports_every_object_exactly_as_read() {
         out.text
     );
     assert_eq!(docs(&out.text), read, "{}", out.text);
-    // Nothing to patch.
+    // Nothing to patch, and the export says so (the page downloads no empty file).
     let patch = export_kueue(&imp.scenario, ExportFormat::KueuePatch);
     assert!(docs(&patch.text).is_empty(), "{}", patch.text);
+    assert!(patch.empty_patch);
+    assert!(!out.empty_patch, "a whole export is never an empty patch");
 }
 
 #[test]
@@ -649,6 +651,7 @@ fn an_export_changes_only_what_the_scenario_changed() {
     let patch = export_kueue(&sc, ExportFormat::KueuePatch);
     let patches = docs(&patch.text);
     assert_eq!(patches.len(), 2, "{}", patch.text);
+    assert!(!patch.empty_patch);
     assert_eq!(patches[0]["spec"]["cohort"], Value::Null);
     assert!(patches[0]["spec"].get("namespaceSelector").is_none());
     assert!(patch

@@ -239,11 +239,11 @@ pub fn StateAtPanel(
             .map(|(j, reason)| {
                 let r = job(*j);
                 let code = reason.map_or("", |r| r.as_str()).to_string();
-                let why = explain(*j)
-                    .map(str::to_string)
-                    .unwrap_or_else(|| {
-                        reason.map_or("waiting", |r| reason_phrase_in(r, kueue)).to_string()
-                    });
+                let why = explain(*j).map(str::to_string).unwrap_or_else(|| {
+                    reason
+                        .map_or("waiting", |r| reason_phrase_in(r, kueue))
+                        .to_string()
+                });
                 view! {
                     <li data-job=r.id.clone() data-reason=code.clone()>
                         <span class="job-id">{r.id.clone()}</span>

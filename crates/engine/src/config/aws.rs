@@ -875,7 +875,11 @@ pub(crate) fn export(
         t.push('\n');
         t
     };
-    Ok(Exported { text, warnings })
+    Ok(Exported {
+        text,
+        warnings,
+        empty_patch: false,
+    })
 }
 
 /// `'text'` for a POSIX shell.

@@ -621,6 +621,9 @@ impl Default for ExportOptions {
 pub struct Exported {
     pub text: String,
     pub warnings: Vec<Problem>,
+    /// SPEC 16 `--patch` of imported objects with nothing to apply: no object changed, none
+    /// new, none removed (the text says "Changed: none").
+    pub empty_patch: bool,
 }
 
 /// Writes a scenario's shares (given as scenario JSON text) in a configuration format.

@@ -160,7 +160,11 @@ pub fn export(scenario_json: &str, opts: &ExportOptions) -> Result<Exported, Vec
         t.push('\n');
         t
     };
-    Ok(Exported { text, warnings })
+    Ok(Exported {
+        text,
+        warnings,
+        empty_patch: false,
+    })
 }
 
 fn named_limits(sc: &Scenario, limits: &[Option<u64>]) -> Vec<(String, u64)> {

@@ -473,5 +473,6 @@ pub(crate) fn export(
     Exported {
         text,
         warnings: warnings(sc, resource),
+        empty_patch: false,
     }
 }

@@ -769,6 +769,8 @@ pub(crate) fn export(
             v.join("; ")
         }
     };
+    let empty_patch =
+        patch && changed_list.is_empty() && new_names.is_empty() && removed.is_empty();
     text.push_str(&format!("# Changed: {}.\n", list(&changed_list)));
     if patch {
         text.push_str("# One JSON merge patch per changed object (a merge patch replaces a list whole: each\n# carries the object's every resourceGroup). Save a document alone and apply it with the\n# command above it.\n");
@@ -795,6 +797,7 @@ pub(crate) fn export(
     Ok(Exported {
         text,
         warnings: warns,
+        empty_patch,
     })
 }
 
