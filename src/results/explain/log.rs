@@ -25,6 +25,9 @@ pub const KINDS: [EventKind; 12] = EventKind::ALL;
 pub fn describe(d: &Digest, e: &EventRow) -> String {
     let or = |s: &Option<String>, fallback: &str| s.clone().unwrap_or_else(|| fallback.into());
     match e.kind {
+        EventKind::Submit if d.kueue.is_some() => {
+            "submitted to its LocalQueue's ClusterQueue".into()
+        }
         EventKind::Submit => "submitted to its share's queue".into(),
         EventKind::Dispatch => {
             let limit = if d.kueue.is_some() {
@@ -343,6 +346,22 @@ mod tests {
     fn aws() -> Digest {
         let text = include_str!("../../../www/presets/aws-walkthrough.json");
         quotalab_engine::run_digest(text, DigestLimits::default()).expect("the walkthrough runs")
+    }
+
+    #[test]
+    fn a_kueue_submit_names_its_clusterqueue() {
+        let text = include_str!("../../../www/presets/kueue-three-queues.json");
+        let d =
+            quotalab_engine::run_digest(text, DigestLimits::default()).expect("the preset runs");
+        let submit = d
+            .events
+            .iter()
+            .find(|e| e.kind == EventKind::Submit)
+            .unwrap();
+        assert_eq!(
+            describe(&d, submit),
+            "submitted to its LocalQueue's ClusterQueue"
+        );
     }
 
     #[test]
