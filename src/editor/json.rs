@@ -162,7 +162,12 @@ pub fn borrow_as_instances(
                 .join(", ")
         ),
     };
-    text + &huge
+    // AWS rounds a share's borrowing down to whole instances: say so where it does.
+    let rounded = entries
+        .iter()
+        .any(|(_, n)| !pct.saturating_mul(*n).is_multiple_of(100));
+    let rounded = if rounded { " (rounded down)" } else { "" };
+    text + rounded + &huge
 }
 
 /// Does a problem at `problem` belong to a field at `field`: the same path, or inside it?
@@ -224,11 +229,15 @@ mod tests {
         );
         assert_eq!(
             borrow_as_instances(s, Some(&json!(150)), Some(&json!({"a": 3}))),
-            "150% = 4 instances"
+            "150% = 4 instances (rounded down)"
         );
         assert_eq!(
             borrow_as_instances(s, Some(&json!(50)), Some(&json!({"a": 1, "b": 4}))),
-            "50% = 0 × a, 2 × b"
+            "50% = 0 × a, 2 × b (rounded down)"
+        );
+        assert_eq!(
+            borrow_as_instances(s, Some(&json!(50)), Some(&json!({"a": 2}))),
+            "50% = 1 instance"
         );
         assert!(borrow_as_instances(s, Some(&json!(-1)), Some(&l1)).contains("unlimited"));
         assert!(borrow_as_instances(s, None, Some(&l1)).contains("unlimited"));

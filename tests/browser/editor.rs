@@ -237,14 +237,14 @@ async fn borrow_limit_shows_instances() {
     type_into(&input, "350");
     settle().await;
     assert_eq!(doc(app)["shares"][0]["borrow_limit"], 350);
-    assert_eq!(text(&hint), "350% = 3 instances");
+    assert_eq!(text(&hint), "350% = 3 instances (rounded down)");
 
     // The limit is per type: 3 instances at 150% may borrow 4.
     let limit = input_of(&field(&row, "instances"));
     type_into(&limit, "3");
     type_into(&input, "150");
     settle().await;
-    assert_eq!(text(&hint), "150% = 4 instances");
+    assert_eq!(text(&hint), "150% = 4 instances (rounded down)");
 
     type_into(&input, "-1");
     settle().await;

@@ -269,6 +269,9 @@ test('job history: offered after an import without jobs, read in the worker, rep
   await page.setInputFiles('[data-testid="history-file"]', join(HISTORY, 'kueue-config.yaml'));
   await page.locator('[data-testid="history-errors"]', { hasText: 'no job found in the history' }).waitFor();
   assert.equal(await page.locator('[data-testid="history-apply"]').isDisabled(), true);
+  // ... and looks it: not the enabled primary button's blue (issue #34, fresh-eyes walk).
+  const applyBg = await page.locator('[data-testid="history-apply"]').evaluate((b) => getComputedStyle(b).backgroundColor);
+  assert.notEqual(applyBg, 'rgb(29, 78, 216)', 'a disabled primary button does not look enabled');
   await page.setInputFiles('[data-testid="history-file"]', join(HISTORY, 'kueue-workloads.yaml'));
   const summary = page.locator('[data-testid="history-summary"]');
   await summary.waitFor({ timeout: 10_000 }).catch(async (e) => {

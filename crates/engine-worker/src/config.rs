@@ -595,7 +595,8 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             })
             .collect(),
         crossed: done.failed(),
-        warnings: lines(&done.warnings),
+        // In the page's words: an object named, not a path (the CLI keeps its paths).
+        warnings: done.warnings.iter().map(Problem::words).collect(),
         unknown,
         targets: done.proposed_shares.clone(),
     })
@@ -783,6 +784,42 @@ spec:
                     pending: 1
                 },
             ],
+            "{:?}",
+            got.warnings
+        );
+    }
+
+    #[test]
+    fn a_reviews_warnings_name_their_objects() {
+        let config = include_str!("../../cli/tests/history/kueue-config.yaml");
+        let r = ImportRequest {
+            files: vec![("kueue-config.yaml".to_string(), config.to_string())],
+            ..ImportRequest::default()
+        };
+        let scenario = import(&r)
+            .result
+            .expect("the configuration imports")
+            .scenario;
+        let workloads = include_str!("../../cli/tests/history/kueue-workloads.yaml");
+        let scenario = history(&HistoryRequest {
+            files: vec![("kueue-workloads.yaml".to_string(), workloads.to_string())],
+            scenario,
+            ..HistoryRequest::default()
+        })
+        .expect("the history imports")
+        .scenario;
+        let got = review(&ReviewRequest {
+            scenario,
+            proposed: ("proposal.yaml".into(), config.to_string()),
+            ..ReviewRequest::default()
+        })
+        .expect("reviews");
+        assert!(!got.warnings.is_empty());
+        for w in &got.warnings {
+            assert!(!w.contains("].spec"), "a path, not an object: {w}");
+        }
+        assert!(
+            got.warnings.iter().any(|w| w.starts_with("ClusterQueue")),
             "{:?}",
             got.warnings
         );

@@ -347,7 +347,11 @@ fn in_file(file: &str, p: Problem) -> Problem {
     } else {
         format!("{file}: {}", p.path)
     };
-    Problem::new(Path::named(at), p.message).with_kind(p.kind)
+    // The object an import warning is about stays (the page names it; the CLI's text is
+    // the path's).
+    let mut q = Problem::new(Path::named(at), p.message).with_kind(p.kind);
+    q.object = p.object;
+    q
 }
 
 /// Parses a scenario's text as a JSON object, or `None` when it is not a scenario (a
