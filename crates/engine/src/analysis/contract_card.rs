@@ -346,7 +346,12 @@ fn forecast_answer(
     let borrowed_row = row(
         "On borrowed capacity",
         match borrowed {
-            Some(x) => format!("{} of useful work on borrowed capacity", percent(x)),
+            // SPEC 14: a run started while borrowing counts whole (own and borrowed
+            // instance-hours split by the instant, so the two can read apart).
+            Some(x) => format!(
+                "{} of useful work done in runs that started on borrowed capacity",
+                percent(x)
+            ),
             None => "no useful work".into(),
         },
     );
@@ -647,7 +652,7 @@ mod tests {
         assert_eq!(verdict(b, Question::Forecast).unwrap().0, Tone::Bad);
         let on_borrowed = value(b, Question::Forecast, "On borrowed capacity");
         assert!(
-            on_borrowed.ends_with("of useful work on borrowed capacity"),
+            on_borrowed.ends_with("of useful work done in runs that started on borrowed capacity"),
             "{on_borrowed}"
         );
         assert_eq!(value(b, Question::RepeatedYields, "Alarms"), "no alarm");
