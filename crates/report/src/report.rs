@@ -277,8 +277,28 @@ fn kueue_section(h: &mut Html, inputs: &Inputs, d: &Digest) {
     )
     .raw("\n<div class=\"scroll\"><table class=\"summary cohort-tree\"><thead><tr><th scope=\"col\">cohort / ClusterQueue</th><th scope=\"col\">quota</th><th scope=\"col\">in use</th><th scope=\"col\">borrowed (inst.-h)</th><th scope=\"col\">lent (inst.-h)</th><th scope=\"col\">preemptions</th></tr></thead>\n<tbody>\n");
     for r in &rows {
+        // One flavor: its number; several: each ("8 a100 + 4 l4"), never a sum of GPUs of
+        // different kinds.
         let sum = |f: fn(&quotalab_engine::tree_view::Amounts) -> f64| {
-            r.amounts.iter().map(f).sum::<f64>()
+            let per: Vec<(usize, f64)> = r
+                .amounts
+                .iter()
+                .enumerate()
+                .map(|(t, a)| (t, f(a)))
+                .filter(|(_, v)| *v != 0.0)
+                .collect();
+            match per.as_slice() {
+                [] => "0".to_string(),
+                [(_, v)] if d.instance_types.len() == 1 => format::thousands(*v),
+                many => many
+                    .iter()
+                    .map(|(t, v)| {
+                        let name = d.instance_types.get(*t).map_or("", String::as_str);
+                        format!("{} {name}", format::thousands(*v))
+                    })
+                    .collect::<Vec<_>>()
+                    .join(" + "),
+            }
         };
         let (borrowed, lent, preempt) = match r.kind {
             quotalab_engine::tree_view::NodeKind::Cohort(c) => {
@@ -318,8 +338,8 @@ fn kueue_section(h: &mut Html, inputs: &Inputs, d: &Digest) {
         }
         h.text(&r.name)
             .raw("</th>")
-            .el("td", "", &format::thousands(sum(|a| a.quota)))
-            .el("td", "", &format::thousands(sum(|a| a.usage)))
+            .el("td", "", &sum(|a| a.quota))
+            .el("td", "", &sum(|a| a.usage))
             .el("td", "", &format::hours(borrowed))
             .el("td", "", &format::hours(lent))
             .el("td", "", &preempt)
@@ -1169,6 +1189,27 @@ mod tests {
     /// Issue #34: a Kueue report shows the cohort tree and each ClusterQueue's settings in
     /// Kueue's field names, counts fair-sharing preemptions in each queue's line, and speaks
     /// of ClusterQueues.
+    #[test]
+    fn a_kueue_reports_tree_never_adds_flavors_together() {
+        let mut sc: serde_json::Value =
+            serde_json::from_str(include_str!("../../../www/presets/kueue-three-queues.json"))
+                .unwrap();
+        sc["shares"][0]["limits"]["ml.p4d.24xlarge"] = serde_json::json!(2);
+        sc["capacity"]["ml.p4d.24xlarge"] = serde_json::json!(2);
+        let html = report(&sc.to_string()).unwrap();
+        let at = html.find("<section id=\"kueue\">").unwrap();
+        let kueue = &html[at..at + html[at..].find("</section>").unwrap()];
+        let name = sc["shares"][0]["name"].as_str().unwrap();
+        let row = kueue
+            .lines()
+            .find(|l| l.contains(&format!("{name}</th>")))
+            .expect("the ClusterQueue's row");
+        assert!(
+            row.contains(" ml.g5.xlarge + 2 ml.p4d.24xlarge</td>"),
+            "{row}"
+        );
+    }
+
     #[test]
     fn a_kueue_report_shows_the_cohort_tree_and_the_settings() {
         let text = include_str!("../../../www/presets/kueue-hierarchical-fair.json");
