@@ -109,7 +109,7 @@ fn compare_verdict_agrees_with_the_table() {
     assert!(
         product
             .sentence()
-            .contains("deadline misses worse: 33 → 37"),
+            .contains("worse — deadline misses 33 → 37"),
         "{}",
         product.sentence()
     );

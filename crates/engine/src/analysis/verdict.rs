@@ -374,7 +374,13 @@ impl ShareVerdict {
                 out.push_str(&format!(" — {}: {}; {}: {}", a.0, a.1, b.0, b.1));
             }
             _ => {
-                let words: Vec<String> = self.effects.iter().take(3).map(Effect::words).collect();
+                // The verdict said better or worse already: each change once, its values.
+                let words: Vec<String> = self
+                    .effects
+                    .iter()
+                    .take(3)
+                    .map(Effect::change_words)
+                    .collect();
                 out.push_str(" — ");
                 out.push_str(&words.join("; "));
                 if self.effects.len() > 3 {
@@ -808,7 +814,8 @@ mod tests {
         assert_eq!(v.effects.len(), 2);
         let s = v.sentence();
         assert!(
-            s.starts_with("a: worse — p90 completion worse: 1.0 h → 4.0 h (+300%); cost worse"),
+            // The verdict says "worse" once, not again per change.
+            s == "a: worse — p90 completion 1.0 h → 4.0 h (+300%); cost $100 → $130 (+30%).",
             "{s}"
         );
         let mixed = share_verdict(0, (GIVEN, &b), (PART, &o), Some(&m));
