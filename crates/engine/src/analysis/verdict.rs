@@ -293,14 +293,22 @@ impl Effect {
         (self.base != 0.0).then(|| (self.value - self.base) / self.base.abs())
     }
 
+    /// The change in brackets: relative (" (−71%)"), or in points for a fraction such as
+    /// goodput (" (−4.8 pts)", as the tables write it).
+    fn change_note(&self, scale: Scale) -> String {
+        if self.metric.unit() == Unit::Fraction {
+            return format!(" ({})", scale.show_delta(self.value - self.base));
+        }
+        self.relative()
+            .map(|r| format!(" ({})", signed_percent(r)))
+            .unwrap_or_default()
+    }
+
     /// "p90 completion better: 4.2 h → 1.2 h (−71%)", both values in one unit.
     pub fn words(&self) -> String {
         let unit = self.metric.unit();
         let scale = unit.scale_for(&[self.base, self.value]);
-        let rel = self
-            .relative()
-            .map(|r| format!(" ({})", signed_percent(r)))
-            .unwrap_or_default();
+        let rel = self.change_note(scale);
         format!(
             "{} {}: {} → {}{rel}",
             self.metric.phrase(),
@@ -313,10 +321,7 @@ impl Effect {
     /// "p90 completion 4.2 h → 1.2 h (−71%)": [`Effect::words`] without better or worse.
     pub fn change_words(&self) -> String {
         let scale = self.metric.unit().scale_for(&[self.base, self.value]);
-        let rel = self
-            .relative()
-            .map(|r| format!(" ({})", signed_percent(r)))
-            .unwrap_or_default();
+        let rel = self.change_note(scale);
         format!(
             "{} {} → {}{rel}",
             self.metric.phrase(),
