@@ -866,7 +866,12 @@ fn shares_section(h: &mut Html, d: &Digest, forecast: &[ShareForecast]) {
             (
                 "Instance-hours",
                 format!(
-                    "entitled {} · own {} · borrowed {} · lent {} · lost {}",
+                    "{} {} · own {} · borrowed {} · lent {} · lost {}",
+                    if d.kueue.is_some() {
+                        "nominal"
+                    } else {
+                        "entitled"
+                    },
                     format::hours(m.entitled_h),
                     format::hours(m.own_h),
                     format::hours(m.borrowed_h),

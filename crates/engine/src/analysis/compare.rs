@@ -195,10 +195,11 @@ fn why_differs(g: &Stats, p: &Stats) -> String {
     let lent = g.time.lent > 0.0;
     match (borrowed, reclaimed, lent) {
         (true, true, _) => "It ran part of its work on borrowed capacity, and borrowed runs of its jobs were reclaimed.",
-        (true, false, _) => "It ran part of its work on capacity borrowed from other shares.",
+        // In both models' words (a share, a ClusterQueue: "others").
+        (true, false, _) => "It ran part of its work on capacity it borrowed from others.",
         (false, true, _) => "Its jobs' borrowed runs were reclaimed before they kept any work.",
-        (false, false, true) => "Other shares borrowed its idle capacity, and waiting for reclaims delayed its jobs.",
-        (false, false, false) => "Other shares' borrowing changed when instances were free for its jobs.",
+        (false, false, true) => "Others borrowed its idle capacity, and waiting for reclaims delayed its jobs.",
+        (false, false, false) => "Others' borrowing changed when capacity was free for its jobs.",
     }
     .to_string()
 }
