@@ -115,23 +115,25 @@ pub fn WorkloadsFields() -> impl IntoView {
         </p>
         <Messages path=Path::root().key("workloads") />
         // Rebuilt when the model changes: a row's labels are the model's words.
+        // (`get`, not `track`: a memo nobody read yet would never change.)
         {move || {
-            kueue.track();
-            view! { <Rows len=len row=Arc::new(|i| view! { <WorkloadRow index=i /> }.into_any()) /> }
+            let kueue = kueue.get();
+            view! { <Rows len=len row=Arc::new(move |i| view! { <WorkloadRow index=i kueue=kueue /> }.into_any()) /> }
         }}
         <AddButton list="workloads" item=new_workload testid="add-workload" text="+ Add workload" />
     }
 }
 
+/// The row of workload `index`, in the words of the model (`kueue`: the rows are rebuilt
+/// when it changes).
 #[component]
-fn WorkloadRow(index: usize) -> impl IntoView {
+fn WorkloadRow(index: usize, kueue: bool) -> impl IntoView {
     let ed = use_ed();
     let base = Path::root().key("workloads").idx(index);
     // SPEC 2: 0..=9999; SPEC 12: any 32-bit integer in the Kueue model.
-    let kueue = super::kueue::is_kueue(ed);
     let priority_path = base.key("priority");
     let priority_field = move || {
-        let label = if kueue.get() {
+        let label = if kueue {
             "Priority (any 32-bit integer)".to_string()
         } else {
             let (lo, hi) = priority_bounds(false);
@@ -150,8 +152,8 @@ fn WorkloadRow(index: usize) -> impl IntoView {
     });
     let head = view! {
         <span class="row-index plain" aria-hidden="true">{format!("W{}", index + 1)}</span>
-        <SelectField label=if kueue.get_untracked() { "ClusterQueue" } else { "Share" } path=base.key("share") options=share_options(ed) class="grow" />
-        <SelectField label=if kueue.get_untracked() { "ResourceFlavor" } else { "Instance type" } path=base.key("instance_type") options=type_options(ed) class="grow" />
+        <SelectField label=crate::ui::words::share_word(kueue) path=base.key("share") options=share_options(ed) class="grow" />
+        <SelectField label=if kueue { "ResourceFlavor" } else { "Instance type" } path=base.key("instance_type") options=type_options(ed) class="grow" />
         <div class="row-actions">
             <RemoveButton path=base.clone() what=what />
         </div>
@@ -234,7 +236,9 @@ fn new_job(doc: &Value) -> Value {
 /// The jobs section body.
 #[component]
 pub fn JobsFields() -> impl IntoView {
-    let len = list_len(use_ed(), "jobs");
+    let ed = use_ed();
+    let len = list_len(ed, "jobs");
+    let kueue = super::kueue::is_kueue(ed);
     let shown = Memo::new(move |_| {
         let n = len.get();
         if n > MANY_JOBS {
@@ -259,27 +263,32 @@ pub fn JobsFields() -> impl IntoView {
                     }
                 })
         }}
-        <Rows len=shown row=Arc::new(|i| view! { <JobRow base=Path::root().key("jobs").idx(i) /> }.into_any()) />
+        // Rebuilt when the model changes: a row's labels are the model's words.
+        {move || {
+            let kueue = kueue.get();
+            view! { <Rows len=shown row=Arc::new(move |i| view! { <JobRow base=Path::root().key("jobs").idx(i) kueue=kueue /> }.into_any()) /> }
+        }}
         <AddButton list="jobs" item=new_job testid="add-job" text="+ Add job" />
     }
 }
 
-/// The row of the job at `base`.
+/// The row of the job at `base`, in the words of the model (`kueue`: the rows are rebuilt
+/// when it changes).
 #[component]
-fn JobRow(base: Path) -> impl IntoView {
+fn JobRow(base: Path, kueue: bool) -> impl IntoView {
     let ed = use_ed();
     let id = ed.value(base.key("id"));
     let what = Signal::derive(move || format!("job {}", json::display(id.get().as_ref())));
     let head = view! {
         <TextField label="Job id" path=base.key("id") on_rename=rename_job_refs class="grow" />
-        <SelectField label="Share" path=base.key("share") options=share_options(ed) class="grow" />
+        <SelectField label=crate::ui::words::share_word(kueue) path=base.key("share") options=share_options(ed) class="grow" />
         <div class="row-actions">
             <RemoveButton path=base.clone() what=what />
         </div>
     };
     let body = view! {
         <div class="grid-fields compact">
-            <SelectField label="Instance type" path=base.key("instance_type") options=type_options(ed) class="wide" />
+            <SelectField label=if kueue { "ResourceFlavor" } else { "Instance type" } path=base.key("instance_type") options=type_options(ed) class="wide" />
             <NumField label="Instances" path=base.key("instances") integer=true placeholder="1" />
             {priority_or_class(ed, &base, {
                 let path = base.key("priority");

@@ -19,6 +19,14 @@ fn present(root: &Element, selector: &str) -> bool {
     root.query_selector(selector).unwrap().is_some()
 }
 
+/// The labels of the fields in the first element matching `selector`.
+fn labels_in(root: &Element, selector: &str) -> Vec<String> {
+    all(&one(root, selector), ".field > label")
+        .iter()
+        .map(text)
+        .collect()
+}
+
 #[wasm_bindgen_test]
 async fn the_model_switch_translates_the_shares_and_undo_puts_them_back() {
     let (root, app) = mount_editor(WALKTHROUGH);
@@ -66,6 +74,49 @@ async fn the_model_switch_translates_the_shares_and_undo_puts_them_back() {
         serde_json::from_str::<Value>(WALKTHROUGH).unwrap()
     );
     assert!(present(&root, "[data-testid=share-strategy]"));
+}
+
+// Issue #34: a job's and a workload's rows name the share and the type in the model's words,
+// and follow the model switch (and its undo).
+#[wasm_bindgen_test]
+async fn job_and_workload_rows_follow_the_model() {
+    let mut d: Value = serde_json::from_str(WALKTHROUGH).unwrap();
+    d["workloads"] = serde_json::json!([{
+        "share": "background", "count": 2, "arrival": {"poisson_per_hour": 4},
+        "instance_type": "ml.g5.xlarge", "instances": 1, "work_s": 600
+    }]);
+    let (root, app) = mount_editor(&d.to_string());
+    settle().await;
+    let rows = |root: &Element| {
+        [
+            labels_in(root, "[data-testid=job-row]"),
+            labels_in(root, "[data-testid=workload-row]"),
+        ]
+    };
+    for labels in rows(&root) {
+        assert!(
+            labels.iter().any(|l| l == "Share") && labels.iter().any(|l| l == "Instance type"),
+            "{labels:?}"
+        );
+    }
+    choose(&one(&root, "[data-testid=model]"), "Kueue");
+    settle().await;
+    for labels in rows(&root) {
+        assert!(
+            labels.iter().any(|l| l == "ClusterQueue")
+                && labels.iter().any(|l| l == "ResourceFlavor"),
+            "{labels:?}"
+        );
+        assert!(
+            !labels.iter().any(|l| l == "Share" || l == "Instance type"),
+            "{labels:?}"
+        );
+    }
+    assert!(app.history.undo(app.scenario));
+    settle().await;
+    for labels in rows(&root) {
+        assert!(labels.iter().any(|l| l == "Share"), "{labels:?}");
+    }
 }
 
 #[wasm_bindgen_test]
