@@ -347,6 +347,33 @@ async fn checkpoint_advisor_shows_young_daly_per_share() {
         "{advice}"
     );
     assert!(advice.contains("platform was never preempted"), "{advice}");
+    assert!(text(&root, ".explain-intro").starts_with("How often should each share's jobs"));
+    assert_eq!(
+        text(&root, "table.advisor caption"),
+        "Checkpoint advice per quota share"
+    );
+}
+
+// Issue #34: the Kueue model's advisor speaks of ClusterQueues and their Workloads.
+#[wasm_bindgen_test]
+async fn the_kueue_checkpoint_advisor_names_clusterqueues() {
+    let (root, _) = mount_run(
+        include_str!("../../www/presets/kueue-three-queues.json"),
+        || view! { <CheckpointAdvisor /> },
+    );
+    settle().await;
+    let intro = text(&root, ".explain-intro");
+    assert!(
+        intro.starts_with("How often should each ClusterQueue's Workloads")
+            && intro.contains("over the ClusterQueue's held time")
+            && !intro.contains("share"),
+        "{intro}"
+    );
+    assert_eq!(
+        text(&root, "table.advisor caption"),
+        "Checkpoint advice per ClusterQueue"
+    );
+    assert!(text(&root, ".table-note").ends_with("the ClusterQueue never checkpoints."));
 }
 
 #[wasm_bindgen_test]

@@ -86,6 +86,16 @@ pub fn advice_sentence(a: &ShareAdvice) -> String {
     }
 }
 
+/// The advisor's introduction, in the model's words (`kueue`: a ClusterQueue's Workloads).
+pub fn intro(kueue: bool) -> String {
+    let (share, jobs) = if kueue {
+        ("ClusterQueue", "Workloads")
+    } else {
+        ("share", "jobs")
+    };
+    format!("How often should each {share}'s {jobs} save a checkpoint, given how often this run preempted them? Young/Daly: every √(2 × save cost × mean time between interruptions) of progress. Waste, in instance-hours, is the time spent saving (cost ÷ interval) plus the work lost at interruptions (interval ÷ 2 per interruption), over the {share}'s held time: a first-order model, beside what the simulation measured.")
+}
+
 fn waste_cell(e: Option<advisor::Estimate>) -> impl IntoView {
     match e {
         None => view! { <span class="value">"—"</span> }.into_any(),
@@ -107,6 +117,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
     let digest = digest();
     let body = move || {
         let d = digest.get()?;
+        let kueue = d.kueue.is_some();
         let advice = advisor::advise(&d);
         let rows = advice
             .iter()
@@ -160,10 +171,12 @@ pub fn CheckpointAdvisor() -> impl IntoView {
         Some(view! {
             <div class="table-scroll">
                 <table class="advisor">
-                    <caption class="visually-hidden">"Checkpoint advice per quota share"</caption>
+                    <caption class="visually-hidden">
+                        {if kueue { "Checkpoint advice per ClusterQueue" } else { "Checkpoint advice per quota share" }}
+                    </caption>
                     <thead>
                         <tr>
-                            <th scope="col">{crate::ui::words::share_word(d.kueue.is_some())}</th>
+                            <th scope="col">{crate::ui::words::share_word(kueue)}</th>
                             <th scope="col" class="num">"Preempted"</th>
                             <th scope="col" class="num">"Interval now"</th>
                             <th scope="col" class="num">"Young/Daly"</th>
@@ -176,7 +189,9 @@ pub fn CheckpointAdvisor() -> impl IntoView {
                 </table>
             </div>
             <p class="table-note">
-                "Waste in instance-hours: lost work + time saving checkpoints; \"now\" and \"at Young/Daly\" are the model's estimates, \"simulated\" what this run measured. A cost marked ? is assumed: the share never checkpoints."
+                "Waste in instance-hours: lost work + time saving checkpoints; \"now\" and \"at Young/Daly\" are the model's estimates, \"simulated\" what this run measured. A cost marked ? is assumed: the "
+                {if kueue { "ClusterQueue" } else { "share" }}
+                " never checkpoints."
             </p>
             <ul class="advice">{sentences}</ul>
         })
@@ -184,7 +199,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
     view! {
         {card("advisor", "Checkpoint advisor", "checkpoint-advisor", Some("checkpoint-advisor"), view! {
             <p class="explain-intro">
-                "How often should each share's jobs save a checkpoint, given how often this run preempted them? Young/Daly: every √(2 × save cost × mean time between interruptions) of progress. Waste, in instance-hours, is the time spent saving (cost ÷ interval) plus the work lost at interruptions (interval ÷ 2 per interruption), over the share's held time: a first-order model, beside what the simulation measured."
+                {move || intro(digest.with(|d| d.as_ref().is_some_and(|d| d.kueue.is_some())))}
             </p>
             {body}
         })}
