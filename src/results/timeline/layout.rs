@@ -184,8 +184,13 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         tol *= 2.0;
         bars = merge(&per_lane, tol, true);
     }
+    let (jobs, share) = if d.kueue.is_some() {
+        ("Workloads", "ClusterQueue")
+    } else {
+        ("jobs", "share")
+    };
     let mut note = format!(
-        "{} jobs: their instance-holding stretches are packed into {} lanes, grouped by share (a lane is not a physical instance); waiting time is not drawn",
+        "{} {jobs}: their instance-holding stretches are packed into {} lanes, grouped by {share} (a lane is not a physical instance); waiting time is not drawn",
         format::thousands(d.job_count as f64),
         format::thousands(lanes as f64)
     );

@@ -108,6 +108,25 @@ fn large_runs_are_packed_into_lanes() {
     }
 }
 
+// Issue #34: the Kueue model's note counts Workloads grouped by ClusterQueue.
+#[test]
+fn large_kueue_runs_say_workloads_by_clusterqueue() {
+    let aws: serde_json::Value = serde_json::from_str(MANY).unwrap();
+    let kueue = quotalab_engine::translate::aws_to_kueue(&aws)
+        .doc
+        .to_string();
+    let d = run(&kueue);
+    let l = layout(&d, &gantt(&d));
+    assert!(
+        l.note.starts_with("600 Workloads: ") && l.note.contains("grouped by ClusterQueue"),
+        "{}",
+        l.note
+    );
+    let d = run(MANY);
+    let l = layout(&d, &gantt(&d));
+    assert!(l.note.contains("grouped by share"), "{}", l.note);
+}
+
 /// The Gantt as the page read it straight from the log before the digest had
 /// segments: a waiting bar from each submission, requeue or preemption of a SCHEDULED
 /// job, start and running bars, a grace bar from each preemption of a holding job.
