@@ -699,9 +699,10 @@ pub(crate) struct Sink {
     pub(crate) warnings: Vec<Problem>,
     /// In first-seen order.
     ignored: Vec<Ignored>,
-    /// The objects read so far: (their path, kind, name), so that a warning inside one
-    /// names it ([`Problem::object`]).
-    objects: Vec<(String, String, String)>,
+    /// The objects read so far: their path -> (kind, name), so that a warning inside one
+    /// names it ([`Problem::object`]). A map: a history registers every Workload, and each
+    /// warning looks its object up ([`Sink::object_at`]).
+    objects: std::collections::HashMap<String, (String, String)>,
 }
 
 impl Sink {
@@ -711,7 +712,7 @@ impl Sink {
             errors: Vec::new(),
             warnings: Vec::new(),
             ignored: Vec::new(),
-            objects: Vec::new(),
+            objects: std::collections::HashMap::new(),
         }
     }
 
@@ -719,29 +720,30 @@ impl Sink {
     /// under that path name it.
     pub(crate) fn object(&mut self, path: &str, kind: &str, name: &str) {
         self.objects
-            .push((path.to_string(), kind.to_string(), name.to_string()));
+            .insert(path.to_string(), (kind.to_string(), name.to_string()));
     }
 
     /// The object `path` is in, and the field inside it (its `spec.` left out):
     /// (`[3]`, ClusterQueue team-a-cq) for `[3].spec.namespaceSelector` is
     /// (kind, name, `namespaceSelector`).
     fn object_at(&self, path: &str) -> Option<(&str, &str, String)> {
-        self.objects
-            .iter()
-            .filter(|(at, _, _)| {
-                // A file of one object (at the root, `""`) holds every path.
-                at.is_empty()
-                    || path
-                        .strip_prefix(at.as_str())
-                        .is_some_and(|rest| rest.is_empty() || rest.starts_with(['.', '[']))
-            })
-            .max_by_key(|(at, _, _)| at.len())
-            .map(|(at, kind, name)| {
-                let rest = path[at.len()..].trim_start_matches('.');
-                let field = rest.strip_prefix("spec.").unwrap_or(rest);
-                let field = if field == "spec" { "" } else { field };
-                (kind.as_str(), name.as_str(), field.to_string())
-            })
+        // The longest registered prefix of `path` that ends a step (before a `.` or a `[`,
+        // or the whole path), the root `""` last: a file of one object holds every path.
+        let mut end = path.len();
+        let (at, (kind, name)) = loop {
+            let at = &path[..end];
+            if let Some(found) = self.objects.get(at) {
+                break (at, found);
+            }
+            if end == 0 {
+                return None;
+            }
+            end = at.rfind(['.', '[']).unwrap_or(0);
+        };
+        let rest = path[at.len()..].trim_start_matches('.');
+        let field = rest.strip_prefix("spec.").unwrap_or(rest);
+        let field = if field == "spec" { "" } else { field };
+        Some((kind.as_str(), name.as_str(), field.to_string()))
     }
 
     /// The file name problems carry (empty for a single file).
