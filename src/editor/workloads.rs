@@ -324,6 +324,7 @@ fn new_event(doc: &Value) -> Value {
 #[component]
 pub fn EventsFields() -> impl IntoView {
     let ed = use_ed();
+    let kueue = super::kueue::is_kueue(ed);
     let len = list_len(ed, "events");
     // Explicit job ids, as suggestions for set_priority (generated ids work too).
     let ids = Memo::new(move |_| ed.doc.with(|d| d.job_ids(MANY_JOBS)));
@@ -331,7 +332,11 @@ pub fn EventsFields() -> impl IntoView {
     let list_for_rows = list_id.clone();
     view! {
         <p class="section-note">
-            "At a given time, change a job's priority (it may then preempt in its share) or change a share's limits, strategy or state."
+            {move || if kueue.get() {
+                "At a given time, change a Workload's priority (it may then preempt within its ClusterQueue) or change a ClusterQueue's quota or stopPolicy."
+            } else {
+                "At a given time, change a job's priority (it may then preempt in its share) or change a share's limits, strategy or state."
+            }}
         </p>
         <datalist id=list_id>
             {move || ids.get().into_iter().map(|i| view! { <option value=i></option> }).collect_view()}
