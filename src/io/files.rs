@@ -852,6 +852,17 @@ pub fn FilesMenu() -> impl IntoView {
             tool(Tool::ExportResult(kind))
         })
     };
+    // The summary's rows in the last run's model's words (its digest says it).
+    let summary_label = move || {
+        if app
+            .outcome
+            .with(|o| o.as_ref().is_some_and(|o| o.digest.kueue.is_some()))
+        {
+            "Export summary per ClusterQueue (CSV)"
+        } else {
+            "Export summary per share (CSV)"
+        }
+    };
     let chart_items = move || {
         let list = charts.get();
         if list.is_empty() {
@@ -950,7 +961,9 @@ pub fn FilesMenu() -> impl IntoView {
                     tool(Tool::Report)
                 })}
                 {result_item("Export results (JSON)", "export-result-json", ResultFile::Json)}
-                {result_item("Export summary per share (CSV)", "export-summary-csv", ResultFile::Summary)}
+                {menu_item(button, summary_label, "export-summary-csv".into(), no_results, move || Some(results_title()), move || {
+                    tool(Tool::ExportResult(ResultFile::Summary))
+                })}
                 {result_item("Export jobs (CSV)", "export-jobs-csv", ResultFile::Jobs)}
                 {result_item("Export events (CSV)", "export-events-csv", ResultFile::Events)}
                 <p class="menu-group" aria-hidden="true">"Charts"</p>
