@@ -688,8 +688,17 @@ fn export_scenario_with(
 }
 
 /// An ignored name's tally: (document kind, name) -> (first path, count, the names of the
-/// objects it was ignored in).
-type Ignored = ((String, String), (String, usize, Vec<String>));
+/// objects it was ignored in, in order, and as a set: a history ignores a field in tens of
+/// thousands of Workloads).
+type Ignored = (
+    (String, String),
+    (
+        String,
+        usize,
+        Vec<String>,
+        std::collections::HashSet<String>,
+    ),
+);
 
 /// Where problems of one file go: errors, warnings, and the "ignored" tallies that become
 /// one warning per distinct name and document kind.
@@ -831,12 +840,17 @@ impl Sink {
     pub(crate) fn ignore(&mut self, kind: &str, name: &str, path: &str) {
         let key = (kind.to_string(), name.to_string());
         let object = self.object_at(path).map(|(_, n, _)| n.to_string());
-        if let Some((_, (_, n, names))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
+        if let Some((_, (_, n, names, seen))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
             *n += 1;
-            names.extend(object.filter(|o| !names.contains(o)));
+            if let Some(o) = object {
+                if seen.insert(o.clone()) {
+                    names.push(o);
+                }
+            }
         } else {
-            self.ignored
-                .push((key, (path.to_string(), 1, object.into_iter().collect())));
+            let names: Vec<String> = object.into_iter().collect();
+            let seen = names.iter().cloned().collect();
+            self.ignored.push((key, (path.to_string(), 1, names, seen)));
         }
     }
 
@@ -844,7 +858,7 @@ impl Sink {
     /// path for the CLI; for the page, the objects it was ignored in
     /// (`ClusterQueues team-a-cq, team-b-cq: namespaceSelector ignored`).
     pub(crate) fn flush_ignored(&mut self) {
-        for ((_, name), (path, n, names)) in std::mem::take(&mut self.ignored) {
+        for ((_, name), (path, n, names, _)) in std::mem::take(&mut self.ignored) {
             let msg = if n == 1 {
                 format!("ignored: {name}")
             } else {
