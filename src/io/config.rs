@@ -260,6 +260,21 @@ pub fn unknown_choices(
     }
 }
 
+/// Whether a scenario text is in the Kueue model: its `model` alone is read (a large
+/// scenario's jobs are skipped, not built). The dialogs' words before anything is read.
+pub(crate) fn scenario_is_kueue(text: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct ModelOnly {
+        #[serde(default)]
+        model: Option<String>,
+    }
+    serde_json::from_str::<ModelOnly>(text)
+        .ok()
+        .and_then(|m| m.model)
+        .and_then(|m| quotalab_engine::model::Model::parse(&m))
+        == Some(quotalab_engine::model::Model::Kueue)
+}
+
 /// The "Import configuration" dialog (opened with [`open_dialog`] on `node_ref`).
 #[component]
 pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
@@ -282,6 +297,8 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let report = RwSignal::new(None::<ImportReport>);
     let reading = RwSignal::new(false);
     let dragging = RwSignal::new(false);
+    // The scenario is in the Kueue model (set on opening): the button's word before a file.
+    let scenario_kueue = RwSignal::new(false);
     // Bumped by every change: an answer to an older read is dropped.
     let generation = StoredValue::new(0u64);
 
@@ -461,6 +478,7 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
             // The queues to resolve are the current scenario's: start from "drop".
             resolve.set(Vec::new());
+            scenario_kueue.set(app.scenario.with_untracked(|t| scenario_is_kueue(t)));
             service.warm();
             read();
         } else if sources.with_untracked(|s| !s.is_empty())
@@ -669,7 +687,14 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         prop:disabled=move || !ok() || reading.get()
                         on:click=apply
                     >
-                        {move || if matches!(format_now(), Some(InFormat::Kueue | InFormat::HyperPod)) { "Replace the ClusterQueues" } else { "Replace the shares" }}
+                        {move || {
+                            // Before a file is read: the current scenario's model.
+                            let kueue = match format_now() {
+                                Some(f) => matches!(f, InFormat::Kueue | InFormat::HyperPod),
+                                None => scenario_kueue.get(),
+                            };
+                            if kueue { "Replace the ClusterQueues" } else { "Replace the shares" }
+                        }}
                     </button>
                     <button type="button" on:click=move |_| cancel()>"Cancel"</button>
                 </div>
