@@ -166,8 +166,14 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         crate::io::files::export_report_with(app, engine, &text, false, Some(p));
     };
     let close = move || dialog::close(node_ref);
+    // The scenario is in the Kueue model (the intro says ClusterQueues), set on opening.
+    let kueue = RwSignal::new(false);
     let on_toggle = move |_: leptos::ev::Event| {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
+            kueue.set(
+                app.scenario
+                    .with_untracked(|t| crate::io::config::scenario_is_kueue(t)),
+            );
             service.warm();
         }
     };
@@ -227,7 +233,9 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         >
             {dialog::head(node_ref, "review-heading", "Review a proposed change")}
             <p class="trace-intro" id="review-intro">
-                "A quota change affects running work: review it like code. The proposal (AWS Batch JSON, Kueue YAML, or a scenario) runs on this scenario's jobs beside the scenario as it is, for several seeds; each share's change comes with its band over the seeds, worst first."
+                "A quota change affects running work: review it like code. The proposal (AWS Batch JSON, Kueue YAML, or a scenario) runs on this scenario's jobs beside the scenario as it is, for several seeds; each "
+                {move || if kueue.get() { "ClusterQueue" } else { "share" }}
+                "'s change comes with its band over the seeds, worst first."
             </p>
             <div class="config-drop" data-testid="review-drop"
                 on:dragover=move |e: leptos::ev::DragEvent| e.prevent_default()

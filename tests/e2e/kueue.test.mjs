@@ -63,6 +63,28 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   // The editor shows the ClusterQueue fields, not AWS's strategy.
   assert.equal(await page.getByTestId('share-strategy').count(), 0);
   assert.equal(await page.getByTestId('share-cohort').count(), 3);
+  // Issue #34 (words 3): the timed events' help, the event log's submit rows, the Files
+  // menu, the configuration import (before a file is picked) and the review speak Kueue.
+  const editorAll = await page.locator('.editor').textContent();
+  assert.match(editorAll, /change a ClusterQueue's quota or stopPolicy/);
+  assert.doesNotMatch(editorAll, /change a share's limits/);
+  assert.match(await page.locator('table.events tbody').textContent(), /submitted to its LocalQueue's ClusterQueue/);
+  assert.doesNotMatch(await page.locator('table.events tbody').textContent(), /its share's queue/);
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  assert.equal((await page.getByTestId('export-summary-csv').textContent()).trim(), 'Export summary per ClusterQueue (CSV)');
+  await page.getByTestId('import-config').click();
+  const configDialog = page.getByTestId('config-dialog');
+  await configDialog.waitFor();
+  assert.equal((await page.getByTestId('config-apply').textContent()).trim(), 'Replace the ClusterQueues');
+  await configDialog.getByRole('button', { name: 'Cancel' }).click();
+  await configDialog.waitFor({ state: 'hidden' });
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.getByTestId('review-change').click();
+  const review = page.getByTestId('review-dialog');
+  await review.waitFor();
+  assert.match(await review.locator('#review-intro').textContent(), /each ClusterQueue's change/);
+  await page.keyboard.press('Escape');
+  await review.waitFor({ state: 'hidden' });
 
   // A click on the allocation chart moves the tree to that time.
   const alloc = page.locator('[data-testid="chart-allocation"] canvas').first();
