@@ -201,7 +201,10 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if node_ref.get_untracked().is_some_and(|d| d.open()) {
             // The model's words: the scenario's model (read once, here; the last run may
             // be of an older scenario).
-            kueue.set(app.scenario.with_untracked(|t| is_kueue(t)));
+            kueue.set(
+                app.scenario
+                    .with_untracked(|t| crate::io::config::scenario_is_kueue(t)),
+            );
             service.warm();
             read();
         } else if names.with_untracked(|n| !n.is_empty())
@@ -401,19 +404,4 @@ pub fn unfinished_line(
         per.join("; "),
         queue_word(kueue),
     ))
-}
-
-/// Whether a scenario text is in the Kueue model: its `model` alone is read (a large
-/// scenario's jobs are skipped, not built).
-fn is_kueue(text: &str) -> bool {
-    #[derive(serde::Deserialize)]
-    struct ModelOnly {
-        #[serde(default)]
-        model: Option<String>,
-    }
-    serde_json::from_str::<ModelOnly>(text)
-        .ok()
-        .and_then(|m| m.model)
-        .and_then(|m| quotalab_engine::model::Model::parse(&m))
-        == Some(quotalab_engine::model::Model::Kueue)
 }

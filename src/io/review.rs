@@ -143,9 +143,10 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let unknown_view = move || {
         let (list, targets) = unknown.get();
         // The last run's model (its digest says it; no parse of the scenario here).
+        // The scenario's model (its `model` alone is read: the tools' app has no run).
         let kueue = app
-            .outcome
-            .with(|o| o.as_ref().is_some_and(|o| o.digest.kueue.is_some()));
+            .scenario
+            .with_untracked(|t| crate::io::config::scenario_is_kueue(t));
         (!list.is_empty()).then(|| {
             crate::io::config::unknown_choices(
                 list,
