@@ -50,6 +50,9 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
         EventKind::Requeue => "back in the queue after its preemption".into(),
         EventKind::Succeed => "succeeded".into(),
         EventKind::Fail => "failed: preempted more often than its preemption retries allow".into(),
+        EventKind::Reject if d.kueue.is_some() => {
+            "rejected: its ClusterQueue is stopped (stopPolicy) and takes no new Workload".into()
+        }
         EventKind::Reject => "rejected: its share is DISABLED and accepts no new job".into(),
         EventKind::Waiting => {
             let reason = e.reason.map_or("waiting", reason_label);
@@ -361,6 +364,22 @@ mod tests {
         assert_eq!(
             describe(&d, submit),
             "submitted to its LocalQueue's ClusterQueue"
+        );
+    }
+
+    #[test]
+    fn a_kueue_reject_names_the_stop_policy() {
+        let mut sc: serde_json::Value =
+            serde_json::from_str(include_str!("../../../www/presets/kueue-three-queues.json"))
+                .unwrap();
+        sc["shares"][0]["state"] = serde_json::json!("DISABLED");
+        let d = quotalab_engine::run_digest(&sc.to_string(), DigestLimits::default())
+            .expect("the preset runs");
+        let reject = d.events.iter().find(|e| e.kind == EventKind::Reject);
+        let reject = reject.expect("a job of the stopped ClusterQueue is rejected");
+        assert_eq!(
+            describe(&d, reject),
+            "rejected: its ClusterQueue is stopped (stopPolicy) and takes no new Workload"
         );
     }
 
