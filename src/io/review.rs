@@ -276,7 +276,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         <input type="number" min="1" max="100" data-testid="review-seeds" placeholder="auto"
                             prop:value=move || seeds.get() on:input=move |ev| seeds.set(event_target_value(&ev)) />
                     })}
-                    {dialog::field("Rules", None, "optional, comma-separated: deadline_misses>0, completion_p90>+10%".into(), view! {
+                    {dialog::field("Rules", None, rules_hint(), view! {
                         <input type="text" spellcheck="false" data-testid="review-rules-input" placeholder="deadline_misses>0"
                             prop:value=move || rules.get() on:change=move |ev| rules.set(event_target_value(&ev)) />
                     })}
@@ -360,4 +360,17 @@ fn table_view(t: ReviewTable) -> impl IntoView {
             </table>
         </div>
     }
+}
+
+/// The Rules field's hint: the form of a rule and every metric a rule may name (the engine's
+/// [`Metric::ALL`](quotalab_engine::analysis::review::Metric::ALL)).
+fn rules_hint() -> String {
+    let metrics: Vec<&str> = quotalab_engine::analysis::review::Metric::ALL
+        .iter()
+        .map(|m| m.name())
+        .collect();
+    format!(
+        "optional, comma-separated, METRIC > < >= <= a change (+10% relative, or a number in the metric's unit): deadline_misses>0, completion_p90>+10%. Metrics: {}",
+        metrics.join(", ")
+    )
 }

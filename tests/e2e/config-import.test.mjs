@@ -317,6 +317,8 @@ test('review a proposed change: a verdict per team in words, rules, the numbers,
   await page.locator('[data-testid="review-change"]').click();
   const dialog = page.locator('[data-testid="review-dialog"]');
   await dialog.waitFor();
+  // The Rules field lists the metrics a rule may name.
+  assert.match(await dialog.innerText(), /Metrics: completion_p50, completion_p90, wait_mean, wait_p90, deadline_misses, preemptions, borrowed_h, borrowed_fraction/);
   // Nothing given: said in the field's words.
   await page.locator('[data-testid="review-run"]').click();
   await page.locator('[data-testid="review-errors"]', { hasText: 'Proposal: drop or pick' }).waitFor();
