@@ -363,6 +363,7 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
         })
     });
     let what = Signal::derive(move || format!("event {}", index + 1));
+    let kueue = super::kueue::is_kueue(ed);
     let kind_id = next_id("f");
     let p = base.clone();
     let on_kind = move |ev| {
@@ -378,6 +379,8 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
     let b_params = base.clone();
     let params = move || {
         let b = b_params.clone();
+        // The model's words (the fields are rebuilt on a model switch).
+        let kueue = kueue.get();
         match kind.get() {
             "set_priority" => {
                 let sp = b.key("set_priority");
@@ -416,7 +419,11 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                 let change_limits = Shell::new(
                     "field check",
                     limits_id,
-                    "change limits (the new map replaces the share's limits)",
+                    if kueue {
+                        "change nominalQuota (the new map replaces the ClusterQueue's)"
+                    } else {
+                        "change limits (the new map replaces the share's limits)"
+                    },
                 )
                 .around_box(checkbox, MaybeProp::default());
                 let mut strategies = vec![(Value::Null, "unchanged".to_string())];
@@ -433,11 +440,11 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                 ];
                 view! {
                     <div class="grid-fields compact">
-                        <SelectField label="Share" path=us.key("share") options=share_options(ed) class="wide" />
+                        <SelectField label=if kueue { "ClusterQueue" } else { "Share" } path=us.key("share") options=share_options(ed) class="wide" />
                         <SelectField label="Strategy" path=us.key("strategy") options=strategies class="wide" />
                         <NumField label="Borrow limit (%)" path=us.key("borrow_limit") integer=true placeholder="unchanged" />
                         <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
-                        <SelectField label="State" path=us.key("state") options=states />
+                        <SelectField label=if kueue { "State (DISABLED: stopPolicy Hold)" } else { "State" } path=us.key("state") options=states />
                     </div>
                     {change_limits}
                     {move || has_limits.get().then(|| view! { <LimitsField path=lp.clone() label="New limits" owner=owner /> })}
@@ -450,8 +457,12 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
     };
     let select = view! {
         <select id=kind_id.clone() prop:value=move || kind.get() on:change=on_kind>
-            <option value="set_priority" selected=move || kind.get() == "set_priority">"set a job's priority"</option>
-            <option value="update_share" selected=move || kind.get() == "update_share">"update a share"</option>
+            <option value="set_priority" selected=move || kind.get() == "set_priority">
+                {move || if kueue.get() { "set a Workload's priority" } else { "set a job's priority" }}
+            </option>
+            <option value="update_share" selected=move || kind.get() == "update_share">
+                {move || if kueue.get() { "update a ClusterQueue" } else { "update a share" }}
+            </option>
             {move || kind.get().is_empty().then(|| view! { <option value="" selected=true>"(choose)"</option> })}
         </select>
     };

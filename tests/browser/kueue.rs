@@ -85,8 +85,15 @@ async fn job_and_workload_rows_follow_the_model() {
         "share": "background", "count": 2, "arrival": {"poisson_per_hour": 4},
         "instance_type": "ml.g5.xlarge", "instances": 1, "work_s": 600
     }]);
+    d["events"] = serde_json::json!([{"at_s": 60, "update_share": {"share": "background", "state": "DISABLED"}}]);
     let (root, app) = mount_editor(&d.to_string());
     settle().await;
+    let events = |root: &Element| labels_in(root, "[data-testid=timed-event-row]");
+    assert!(
+        events(&root).iter().any(|l| l == "Share"),
+        "{:?}",
+        events(&root)
+    );
     let rows = |root: &Element| {
         [
             labels_in(root, "[data-testid=job-row]"),
@@ -101,6 +108,10 @@ async fn job_and_workload_rows_follow_the_model() {
     }
     choose(&one(&root, "[data-testid=model]"), "Kueue");
     settle().await;
+    // A timed event's fields speak Kueue too.
+    let ev = events(&root);
+    assert!(ev.iter().any(|l| l == "ClusterQueue"), "{ev:?}");
+    assert!(!ev.iter().any(|l| l == "Share"), "{ev:?}");
     for labels in rows(&root) {
         assert!(
             labels.iter().any(|l| l == "ClusterQueue")
