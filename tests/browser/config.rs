@@ -210,10 +210,14 @@ async fn errors_name_the_document_and_path() {
     let errors = d
         .wait_text("[data-testid=config-errors]", "cannot be imported")
         .await;
+    // The page names the object (the CLI keeps "[1].spec.resourceGroups[0]...").
     assert!(
-        errors.contains("[1].spec.resourceGroups[0].flavors[0].resources[0].nominalQuota"),
+        errors.contains(
+            "ClusterQueue medium: resourceGroups[0].flavors[0].resources[0].nominalQuota"
+        ),
         "{errors}"
     );
+    assert!(!errors.contains("[1].spec"), "{errors}");
     assert!(!d.apply_enabled());
 
     // Kept jobs of a share the configuration lacks are named and, by default, dropped

@@ -309,8 +309,10 @@ pub enum Response {
     Failed(String),
 }
 
+/// Problems as the page shows them: an imported file's naming its object
+/// ([`Problem::words`]: "ClusterQueue team-a-cq: …"), any other as the CLI writes it.
 fn lines(problems: &[Problem]) -> Vec<String> {
-    problems.iter().map(ToString::to_string).collect()
+    problems.iter().map(Problem::words).collect()
 }
 
 /// Answers one request with the engine's `config` functions.

@@ -785,12 +785,18 @@ impl Sink {
     }
 
     pub(crate) fn err(&mut self, path: &str, msg: impl Into<String>) {
-        let p = self.path(path);
-        self.errors.push(Problem::new(p, msg));
+        let problem = self.problem_in_object(path, msg.into());
+        self.errors.push(problem);
     }
 
     pub(crate) fn warn(&mut self, path: &str, msg: impl Into<String>) {
-        let msg = msg.into();
+        let problem = self.problem_in_object(path, msg.into());
+        self.warnings.push(problem);
+    }
+
+    /// A problem at `path`, naming the object it is in ([`Problem::object`]) when one was
+    /// read there: the page says "ClusterQueue team-a-cq: …" where the CLI keeps the path.
+    fn problem_in_object(&self, path: &str, msg: String) -> Problem {
         let mut problem = Problem::new(self.path(path), msg.clone());
         if let Some((kind, name, field)) = self.object_at(path) {
             // A history job's warning names it ("job team-a/x was ..."): the object says it.
@@ -808,7 +814,7 @@ impl Sink {
                 unfinished: None,
             }));
         }
-        self.warnings.push(problem);
+        problem
     }
 
     /// [`Sink::warn`] about a history job that had not finished at the history's end
