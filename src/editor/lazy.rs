@@ -2,7 +2,7 @@
 //! main thread never blocks). Parsing a 16 MB trace into `serde_json::Value`s takes about
 //! half a second in the page, and every form edit would clone and print them all again;
 //! the forms read only the jobs on screen. So a scenario text of [`LAZY_BYTES`] or more is
-//! read with its `jobs` array checked but kept as text (the array's span and each job's),
+//! read with its `jobs` array checked but kept as text (the array's text and each job's span),
 //! a job is parsed when a row shows it, and an edit that leaves the jobs alone writes their
 //! text back as it was. An edit that changes the jobs (or reads them all: a share renamed,
 //! a job added) runs on the whole document ([`RawJobs::all`]), as before.
