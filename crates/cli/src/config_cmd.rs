@@ -97,6 +97,7 @@ pub struct HistoryArgs {
 
 /// `quotasim import history`: prints the scenario; warnings to stderr.
 fn import_history(args: HistoryArgs) -> Result<(), Failure> {
+    crate::keep_freed_memory();
     let flavor_map = match &args.flavor_map {
         Some(m) => config::parse_flavor_map(m)?,
         None => Vec::new(),

@@ -45,6 +45,18 @@ fn purge_freed_memory_at_once() {
     }
 }
 
+/// Memory freed while a job history is read stays with mimalloc for the next records: a
+/// history of 100,000 Workloads parses and drops one record at a time, and purging at once
+/// made the system zero the same pages again and again (15% of the import's time, as
+/// `clear_page` under `perf`; resident memory 278 MB instead of 235 MB). An explicit
+/// `MIMALLOC_PURGE_DELAY` in the environment still wins.
+pub(crate) fn keep_freed_memory() {
+    if std::env::var_os("MIMALLOC_PURGE_DELAY").is_none() {
+        // SAFETY: as in `purge_freed_memory_at_once`.
+        unsafe { mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    }
+}
+
 #[derive(Parser)]
 #[command(
     name = "quotasim",

@@ -45,8 +45,8 @@ static TEMPLATE: Rule = Rule {
     each: None,
 };
 static POD_SET: Rule = Rule {
-    others: true,
-    fields: &[("template", &TEMPLATE)],
+    others: false,
+    fields: &[("name", &ALL), ("count", &ALL), ("template", &TEMPLATE)],
     each: None,
 };
 static POD_SETS: Rule = Rule {
@@ -54,9 +54,45 @@ static POD_SETS: Rule = Rule {
     fields: &[],
     each: Some(&POD_SET),
 };
+/// A Workload's `spec` (its queue, priority and pod sets), or a LocalQueue's
+/// (`clusterQueue`).
 static SPEC: Rule = Rule {
+    others: false,
+    fields: &[
+        ("podSets", &POD_SETS),
+        ("queueName", &ALL),
+        ("priority", &ALL),
+        ("priorityClassName", &ALL),
+        ("priorityClassRef", &ALL),
+        ("clusterQueue", &ALL),
+    ],
+    each: None,
+};
+static CONDITION: Rule = Rule {
+    others: false,
+    fields: &[
+        ("type", &ALL),
+        ("status", &ALL),
+        ("reason", &ALL),
+        ("lastTransitionTime", &ALL),
+    ],
+    each: None,
+};
+static CONDITIONS: Rule = Rule {
     others: true,
-    fields: &[("podSets", &POD_SETS)],
+    fields: &[],
+    each: Some(&CONDITION),
+};
+/// A Workload's `status`: its admission, conditions and eviction counts (a condition's
+/// message, the most of a record's text, is not read).
+static STATUS: Rule = Rule {
+    others: false,
+    fields: &[
+        ("admission", &ALL),
+        ("conditions", &CONDITIONS),
+        ("schedulingStats", &ALL),
+        ("requeueState", &ALL),
+    ],
     each: None,
 };
 static METADATA: Rule = Rule {
@@ -69,11 +105,17 @@ static METADATA: Rule = Rule {
     each: None,
 };
 /// An item of a kubectl List (a Workload, a LocalQueue, another kind): what
-/// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; a pod
-/// template's containers' resources), everything else of `spec` and `status`.
+/// `kueue::Reader` reads of it (the metadata's name, namespace and creation time; the
+/// spec's queue, priority and pod sets, a pod template's containers' resources; the
+/// status's admission, conditions and eviction counts), and the item's other fields
+/// (`kind`, a nested List's `items`) whole.
 pub(super) static RECORD: Rule = Rule {
     others: true,
-    fields: &[("metadata", &METADATA), ("spec", &SPEC)],
+    fields: &[
+        ("metadata", &METADATA),
+        ("spec", &SPEC),
+        ("status", &STATUS),
+    ],
     each: None,
 };
 

@@ -1146,3 +1146,95 @@ fn aws_responses_keep_their_warnings_in_place() {
     assert!(!got.0.is_empty(), "{:?}", got.1);
     assert_eq!(got, outcome(whole(&arr, FIXTURE_AWS_CONFIG)));
 }
+
+/// A kubectl List's items are read keeping only what the Kueue reader reads
+/// (`kept::RECORD`); a single object is read whole. Both give the same import, the same
+/// warnings and the same errors, for well-formed Workloads and for fields of every wrong
+/// shape the reader reports.
+#[test]
+fn kept_list_items_import_as_whole_objects_do() {
+    let w = json!({"apiVersion": "kueue.x-k8s.io/v1beta1", "kind": "Workload",
+        "metadata": {"name": "j", "namespace": "team-a", "creationTimestamp": "2026-03-02T08:00:00Z",
+            "labels": {"x": "y"}, "uid": "u", "generation": 3},
+        "spec": {"active": true, "queueName": "q", "priority": 10, "priorityClassName": "high",
+            "podSets": [{"name": "main", "count": 2, "minCount": 1, "template": {"metadata": {},
+                "spec": {"restartPolicy": "Never", "containers": [{"name": "c", "image": "i",
+                    "resources": {"requests": {"cpu": "4", "nvidia.com/gpu": "4"}}}]}}}]},
+        "status": {"admission": {"clusterQueue": "team-a-cq", "podSetAssignments": [
+                {"name": "main", "count": 2, "flavors": {"nvidia.com/gpu": "a100"}}]},
+            "conditions": [
+                {"type": "QuotaReserved", "status": "True", "reason": "QuotaReserved",
+                 "message": "m", "observedGeneration": 1, "lastTransitionTime": "2026-03-02T08:00:00Z"},
+                {"type": "Evicted", "status": "False", "reason": "Preempted", "message": "m",
+                 "lastTransitionTime": "2026-03-02T08:01:00Z"},
+                {"type": "Finished", "status": "True", "reason": "Succeeded",
+                 "lastTransitionTime": "2026-03-02T08:10:00Z"}],
+            "requeueState": {"count": 2, "requeueAt": "2026-03-02T08:02:00Z"},
+            "resourceRequests": [{"name": "main"}]}});
+    let mutations: Vec<(&str, Value)> = vec![
+        ("", Value::Null),
+        ("/status", json!("x")),
+        ("/status/conditions", json!("x")),
+        ("/status/conditions/0", json!(5)),
+        ("/status/conditions/0/type", json!(7)),
+        ("/status/conditions/2/lastTransitionTime", json!("soon")),
+        (
+            "/status/schedulingStats",
+            json!({"evictions": [{"reason": "Preempted", "count": "two"}]}),
+        ),
+        (
+            "/status/schedulingStats",
+            json!({"evictions": [{"reason": "Preempted", "count": 3}]}),
+        ),
+        ("/status/requeueState", json!([1])),
+        ("/status/admission", json!(4)),
+        ("/status/admission/podSetAssignments/0/count", json!("many")),
+        ("/spec", json!([])),
+        ("/spec/podSets", json!({"a": 1})),
+        ("/spec/podSets/0/count", json!("two")),
+        (
+            "/spec/podSets/0/template/spec/containers/0/resources",
+            json!("big"),
+        ),
+        ("/spec/priority", json!("high")),
+        ("/spec/priority", Value::Null),
+        ("/spec/priorityClassName", json!(3)),
+        ("/spec/queueName", json!(false)),
+        ("/metadata", json!("m")),
+        ("/metadata/name", json!(1)),
+    ];
+    for (at, v) in mutations {
+        let mut one = w.clone();
+        if let Some((parent, key)) = at.rsplit_once('/') {
+            match one.pointer_mut(parent).unwrap() {
+                Value::Object(m) => {
+                    m.insert(key.to_string(), v.clone());
+                }
+                a => a[key.parse::<usize>().unwrap()] = v.clone(),
+            }
+        }
+        let whole = kueue(&one.to_string(), &opts());
+        let listed = kueue(
+            &json!({"apiVersion": "v1", "kind": "List", "items": [one]}).to_string(),
+            &opts(),
+        );
+        let strip = |ps: &[Problem]| -> Vec<String> {
+            texts(ps)
+                .iter()
+                .map(|t| {
+                    t.replace("items[0]: ", "")
+                        .replace("items[0].", "")
+                        .replace("items[0]", "")
+                })
+                .collect()
+        };
+        match (whole, listed) {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(jobs(&a), jobs(&b), "{at} = {v}");
+                assert_eq!(strip(&a.warnings), strip(&b.warnings), "{at} = {v}");
+            }
+            (Err(a), Err(b)) => assert_eq!(strip(&a), strip(&b), "{at} = {v}"),
+            (a, b) => panic!("{at} = {v}: whole {:?}, listed {:?}", a.is_ok(), b.is_ok()),
+        }
+    }
+}
