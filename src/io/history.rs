@@ -186,6 +186,12 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         if let Some(line) = unfinished_line(&imported.unfinished, imported.kueue) {
             warnings.insert(0, line);
         }
+        // The rows of the unfinished jobs say so (the job history, the event log).
+        app.unfinished.set(if imported.unfinished.is_empty() {
+            Default::default()
+        } else {
+            unfinished_marks(&imported.warnings)
+        });
         app.notice.set(Some(Notice::info(
             format!(
                 "Replayed the job history on the scenario's {}s (Undo takes it back).",
@@ -367,6 +373,46 @@ fn queue_word(kueue: bool) -> String {
     }
 }
 
+/// What the rows of a replayed history's unfinished jobs say, per job id, read from the
+/// engine's warnings about them (`Problem::words`: "Workload team-c/x was still running at
+/// the history's end: replayed with only the 1 h 14 min it had run, a lower bound"): "ran
+/// 1 h 14 min of an unfinished Workload (a lower bound)", or for one still pending "never
+/// an unfinished Workload, still pending when the history ends: replayed with 1 s of work, a
+/// lower bound".
+/// The worker's `Imported::unfinished` counts these jobs per share but does not name them,
+/// so their warnings are the one place that does.
+pub fn unfinished_marks(warnings: &[String]) -> std::collections::BTreeMap<String, String> {
+    const RUNNING: &str = " was still running at the history's end: replayed with only the ";
+    const PENDING: &str = " was still pending at the history's end";
+    let mut marks = std::collections::BTreeMap::new();
+    for w in warnings {
+        // "Workload ns/name ..." (Kueue) or "Job name ..." (AWS Batch).
+        let Some((kind, rest)) = w.split_once(' ') else {
+            continue;
+        };
+        let job = if kind == "Workload" {
+            "Workload"
+        } else {
+            "job"
+        };
+        if let Some((id, after)) = rest.split_once(RUNNING) {
+            let ran = after.split(" it had run").next().unwrap_or(after);
+            marks.insert(
+                id.to_string(),
+                format!("ran {ran} of an unfinished {job} (a lower bound)"),
+            );
+        } else if let Some((id, after)) = rest.split_once(PENDING) {
+            // The engine's words for its replay: "replayed with 1 s of work, a lower bound".
+            let replay = after.trim_start_matches([':', ' ']);
+            marks.insert(
+                id.to_string(),
+                format!("an unfinished {job}, still pending when the history ends: {replay}"),
+            );
+        }
+    }
+    marks
+}
+
 /// SPEC 16's lower bounds in words: how many jobs of the history had not finished at its end,
 /// per share, and what their replay means ("3 jobs had not finished when the history ends
 /// (team-c-cq: 2 pending; team-a-cq: 1 running): each is replayed with only the time it had
@@ -404,4 +450,33 @@ pub fn unfinished_line(
         per.join("; "),
         queue_word(kueue),
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::unfinished_marks;
+
+    #[test]
+    fn unfinished_jobs_are_marked_by_id_from_their_warnings() {
+        let w = [
+            "Workload team-b/job-eval-sweep-2b9a1 was evicted once (by preemption): evictions are counted, not replayed".to_string(),
+            "Workload team-c/job-render-7f3c9 was still running at the history's end: replayed with only the 1 h 14 min it had run, a lower bound".to_string(),
+            "Workload team-c/job-render-8a4d0 was still pending at the history's end: replayed with 1 s of work, a lower bound".to_string(),
+            "Job train-7 was still running at the history's end: replayed with only the 5 min it had run, a lower bound".to_string(),
+        ];
+        let m = unfinished_marks(&w);
+        assert_eq!(m.len(), 3);
+        assert_eq!(
+            m["team-c/job-render-7f3c9"],
+            "ran 1 h 14 min of an unfinished Workload (a lower bound)"
+        );
+        assert_eq!(
+            m["team-c/job-render-8a4d0"],
+            "an unfinished Workload, still pending when the history ends: replayed with 1 s of work, a lower bound"
+        );
+        assert_eq!(
+            m["train-7"],
+            "ran 5 min of an unfinished job (a lower bound)"
+        );
+    }
 }

@@ -139,6 +139,16 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
             }));
         },
     );
+    // A replayed history's unfinished jobs ([`AppState::unfinished`]), as id, words, id,
+    // words...
+    let unfinished = Closure::<dyn Fn(js_sys::Array)>::new(move |pairs: js_sys::Array| {
+        let flat: Vec<String> = pairs.iter().filter_map(|l| l.as_string()).collect();
+        app.unfinished.set(
+            flat.chunks_exact(2)
+                .map(|p| (p[0].clone(), p[1].clone()))
+                .collect(),
+        );
+    });
     // A tool's notice that its own work has ended ("Making the report…" once the report is
     // downloaded): cleared if it is still the one shown.
     let clear_notice = Closure::<dyn Fn(String)>::new(move |title: String| {
@@ -155,6 +165,7 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
         ("apply", apply.as_ref()),
         ("notice", notice.as_ref()),
         ("clear_notice", clear_notice.as_ref()),
+        ("unfinished", unfinished.as_ref()),
     ] {
         let _ = set(&host, key, f);
     }
@@ -164,6 +175,7 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
     apply.forget();
     notice.forget();
     clear_notice.forget();
+    unfinished.forget();
     let _ = set(&global(), HOST, &host);
     host
 }
@@ -307,6 +319,19 @@ fn mount() -> Mounted {
                 );
             }
             m.from_page.set_value(text);
+        });
+        // A history's unfinished jobs go to the page (set before its scenario).
+        Effect::new(move |prev: Option<()>| {
+            let pairs: js_sys::Array = app.unfinished.with(|m| {
+                m.iter()
+                    .flat_map(|(id, w)| [JsValue::from_str(id), JsValue::from_str(w)])
+                    .collect()
+            });
+            if prev.is_some() {
+                if let Ok(f) = host().and_then(|h| function(&h, "unfinished")) {
+                    let _ = f.call1(&JsValue::NULL, &pairs);
+                }
+            }
         });
         // The tools' notices go to the page's. A tool that empties its own (its work is
         // done: "Making the report…" once the report is downloaded) clears the page's notice

@@ -190,6 +190,11 @@ pub struct AppState {
     /// The dismissible message above the results (a link or a file that could not be
     /// opened, what an import did), or `None`.
     pub notice: RwSignal<Option<Notice>>,
+    /// A replayed job history's unfinished jobs (SPEC 16: still running or pending at the
+    /// history's end, so their work is a lower bound): job id -> what its rows say ("ran
+    /// 1 h 14 min of an unfinished Workload (a lower bound)"). Set by the last history
+    /// import (`io::history`); a row is marked while a job of that id is in the run.
+    pub unfinished: RwSignal<std::collections::BTreeMap<String, String>>,
     /// Undo and redo over the scenario text (recorded by the editor, [`history::record`]).
     pub history: History,
     runner: StoredValue<Runner, LocalStorage>,
@@ -227,6 +232,7 @@ impl AppState {
             import_requests: RwSignal::new(None),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
+            unfinished: RwSignal::new(std::collections::BTreeMap::new()),
             history: History::new(),
             runner: StoredValue::new_local(Runner::default()),
         }

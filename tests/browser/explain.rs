@@ -206,6 +206,78 @@ async fn clicking_a_job_shows_its_history() {
         .is_none());
 }
 
+/// A replayed history's unfinished job (SPEC 16) "succeeds" with only the work it had done:
+/// its succeed row and its history say so (issue #34, walk).
+#[wasm_bindgen_test]
+async fn an_unfinished_history_job_is_marked_where_its_outcome_is_read() {
+    let (root, app) = mount_run(AWS, || view! { <EventLog /> <JobHistory /> });
+    app.unfinished.set(
+        [(
+            "bg-p3".to_string(),
+            "ran 75 min of an unfinished Workload (a lower bound)".to_string(),
+        )]
+        .into_iter()
+        .collect(),
+    );
+    settle().await;
+    let succeed: Vec<String> = all(&root, "[data-testid=event-row][data-kind=succeed]")
+        .iter()
+        .map(|r| r.text_content().unwrap_or_default())
+        .collect();
+    let p3 = succeed
+        .iter()
+        .find(|r| r.contains("bg-p3"))
+        .expect("bg-p3 succeeds");
+    assert!(
+        p3.contains("succeeded: ran 75 min of an unfinished Workload (a lower bound)"),
+        "{p3}"
+    );
+    // Only the marked job.
+    assert!(
+        succeed.iter().filter(|r| r.contains("unfinished")).count() == 1,
+        "{succeed:?}"
+    );
+    let button: HtmlElement = all(&root, "[data-testid=event-row] td.job button")
+        .into_iter()
+        .find(|b| b.text_content().as_deref() == Some("bg-p3"))
+        .expect("a bg-p3 job button")
+        .unchecked_into();
+    button.click();
+    settle().await;
+    let h = one(&root, "[data-testid=job-history]");
+    assert_eq!(
+        text(&h, "[data-testid=history-state]"),
+        "SUCCEEDED: ran 75 min of an unfinished Workload (a lower bound)"
+    );
+}
+
+/// Issue #34 (walk): a Kueue preemptor waiting for its victims is tagged for that wait on
+/// every row (it read "capacity in use" on one, "no lendable capacity" on another), and
+/// says when their grace ends as the log writes times, not "at 2182.844 s".
+#[wasm_bindgen_test]
+async fn a_preemptor_waiting_for_its_victims_is_tagged_so_with_a_readable_time() {
+    let mut sc: serde_json::Value = serde_json::from_str(include_str!(
+        "../../crates/engine/tests/golden/kueue-reclaim-quota-from-borrower.json"
+    ))
+    .unwrap();
+    sc["queue"]["preemption_grace_s"] = 2181.844.into();
+    sc["horizon_s"] = 5000.into();
+    let text_of: &'static str = Box::leak(sc.to_string().into_boxed_str());
+    let (root, _) = mount_run(text_of, || view! { <EventLog /> });
+    settle().await;
+    let waits: Vec<String> = all(&root, "[data-testid=event-row][data-kind=waiting] td.what")
+        .iter()
+        .map(|r| r.text_content().unwrap_or_default())
+        .filter(|w| w.contains("it preempted"))
+        .collect();
+    assert!(!waits.is_empty(), "a waiting preemptor");
+    for w in &waits {
+        assert!(w.starts_with("waits (for preempted workloads): "), "{w}");
+        assert!(w.contains("36 min 23 s into the run"), "{w}");
+        assert!(!w.contains("2182.844"), "{w}");
+    }
+}
+
 #[wasm_bindgen_test]
 async fn event_log_caps_the_rows_and_shows_more_on_demand() {
     let (root, _) = mount_run(

@@ -297,6 +297,20 @@ test('job history: offered after an import without jobs, read in the worker, rep
   const sc = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
   assert.equal(sc.jobs.length, 6);
   assert.ok(sc.jobs.some((j) => j.id === 'team-a/job-pretrain-llm-5d7f2'));
+  // Issue #34 (walk): a Workload still running at the history's end "succeeds" in the
+  // replay with only the time it had run: where its outcome is read, the page says so.
+  const notice = await page.locator('[data-testid="share-notice"]').innerText();
+  assert.match(notice, /3 Workloads had not finished when the history ends/);
+  const succeeded = page.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-c/job-render-7f3c9' });
+  await succeeded.waitFor();
+  assert.match(await succeeded.innerText(), /succeeded: ran 75 min of an unfinished Workload \(a lower bound\)/);
+  const finished = page.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-a/job-pretrain-llm-5d7f2' });
+  assert.doesNotMatch(await finished.innerText(), /unfinished/);
+  await succeeded.locator('td.job button').click();
+  assert.match(
+    await page.locator('[data-testid="job-history"] [data-testid="history-state"]').innerText(),
+    /^SUCCEEDED: ran 75 min of an unfinished Workload \(a lower bound\)$/,
+  );
   await page.locator('[data-testid="undo"]').click();
   await page.locator('[data-testid="empty-offer"]').waitFor();
   assert.deepEqual(problems, []);

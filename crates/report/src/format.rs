@@ -92,24 +92,10 @@ pub fn amount(x: f64) -> String {
     }
 }
 
-/// A point in time of a run for people: `45 s`, `1 min 30 s`, `2 h 05 min`.
+/// A point in time of a run for people: `45 s`, `1 min 30 s`, `2 h 05 min` (the engine's,
+/// so its explanations write times as the page's event log does).
 pub fn clock(s: f64) -> String {
-    if !s.is_finite() {
-        return "—".into();
-    }
-    let total = s.max(0.0).round() as u64;
-    let (h, m, sec) = (total / 3600, (total % 3600) / 60, total % 60);
-    if h > 0 {
-        format!("{h} h {m:02} min")
-    } else if m > 0 {
-        if sec == 0 {
-            format!("{m} min")
-        } else {
-            format!("{m} min {sec} s")
-        }
-    } else {
-        format!("{sec} s")
-    }
+    quotalab_engine::output::numbers::clock(s)
 }
 
 /// The time unit of a run's time axes and of its cursor ("State at …"), picked from the

@@ -116,6 +116,7 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
 /// why), waiting reasons, lost work and held time.
 #[component]
 pub fn JobHistory() -> impl IntoView {
+    let app = crate::state::use_app();
     let digest = digest();
     let select = selected_job();
     // A job the new run does not have closes the panel.
@@ -150,6 +151,8 @@ pub fn JobHistory() -> impl IntoView {
             );
         };
         let j = &h.job;
+        // A replayed history's unfinished job: its work is a lower bound.
+        let unfinished = app.unfinished.with(|u| u.get(&j.id).cloned());
         let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         let inst = j.instances.max(1) as f64;
         let lost = if j.lost_s > 0.0 {
@@ -202,7 +205,10 @@ pub fn JobHistory() -> impl IntoView {
                 </h3>
                 <dl class="history-facts">
                     <dt>"State at the end"</dt>
-                    <dd data-testid="history-state">{format!("{}{waiting}", j.state.as_str())}</dd>
+                    <dd data-testid="history-state">
+                        {format!("{}{waiting}", j.state.as_str())}
+                        {unfinished.map(|m| view! { <span class="job-unfinished" data-testid="job-unfinished">{format!(": {m}")}</span> })}
+                    </dd>
                     <dt>"Submitted / first start / end"</dt>
                     <dd>
                         {format!(

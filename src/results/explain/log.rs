@@ -55,7 +55,14 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
         }
         EventKind::Reject => "rejected: its share is DISABLED and accepts no new job".into(),
         EventKind::Waiting => {
-            let reason = e.reason.map_or("waiting", reason_label);
+            // A preemptor waiting for its victims says so, whatever its reason code (the
+            // same wait was tagged "capacity in use" on one row, "no lendable capacity" on
+            // another: issue #34, walk).
+            let reason = if e.for_preempted {
+                "for preempted workloads"
+            } else {
+                e.reason.map_or("waiting", reason_label)
+            };
             match &e.explain {
                 Some(x) => format!("waits ({reason}): {x}"),
                 None => format!("waits ({reason})"),
@@ -120,9 +127,20 @@ pub fn kind_counts(d: &Digest) -> Vec<(EventKind, usize)> {
         .collect()
 }
 
-fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoView {
+fn event_row(
+    d: &Digest,
+    i: u32,
+    select: RwSignal<Option<String>>,
+    unfinished: &std::collections::BTreeMap<String, String>,
+) -> impl IntoView {
     let e = &d.events[i as usize];
-    let what = describe(d, e);
+    let mut what = describe(d, e);
+    // A replayed history's unfinished job "succeeds" with only the work it had done.
+    if e.kind == EventKind::Succeed {
+        if let Some(mark) = job_id(d, e.job).and_then(|id| unfinished.get(id)) {
+            what = format!("{what}: {mark}");
+        }
+    }
     let job = job_id(d, e.job).map(|id| {
         let id = id.to_string();
         let label = format!("Show the history of {id}");
@@ -158,6 +176,7 @@ fn event_row(d: &Digest, i: u32, select: RwSignal<Option<String>>) -> impl IntoV
 /// [`FIRST_PAGE`] rows, and [`MORE`] per "show more". A job id opens its [`JobHistory`](super::JobHistory).
 #[component]
 pub fn EventLog() -> impl IntoView {
+    let app = crate::state::use_app();
     let digest = digest();
     let kueue = Memo::new(move |_| digest.with(|d| d.as_ref().is_some_and(|d| d.kueue.is_some())));
     let select = selected_job();
@@ -234,11 +253,13 @@ pub fn EventLog() -> impl IntoView {
     let rows = move || {
         let d = digest.get()?;
         let n = limit.get();
-        Some(filtered.with(|f| {
-            f.iter()
-                .take(n)
-                .map(|&i| event_row(&d, i, select))
-                .collect_view()
+        Some(app.unfinished.with(|u| {
+            filtered.with(|f| {
+                f.iter()
+                    .take(n)
+                    .map(|&i| event_row(&d, i, select, u))
+                    .collect_view()
+            })
         }))
     };
     let status = move || {

@@ -348,6 +348,9 @@ pub struct EventRow {
     pub reason: Option<Reason>,
     pub priority: Option<Priority>,
     pub explain: Option<String>,
+    /// `waiting`: a preemptor waiting for the workloads it preempted (SPEC 12.1,
+    /// WaitingForPreemptedWorkloads), whatever its `reason` code: the page tags it so.
+    pub for_preempted: bool,
 }
 
 /// The change points of one (share, instance type), downsampled for drawing.
@@ -422,6 +425,11 @@ pub struct KueueDigest {
     /// Per share (scenario order): its cohort's index in [`KueueDigest::cohorts`], `None`
     /// for a share that stands alone.
     pub share_cohort: Vec<Option<u16>>,
+    /// Per cohort and instance type (`cohort * types + type`), as the scenario starts: the
+    /// children (ClusterQueues, then cohorts) whose lending limit keeps part of their quota
+    /// private (SPEC 12 `private(N)`), with that part, which the cohort's quota leaves out.
+    #[serde(default)]
+    pub private_below: Vec<Vec<(String, u64)>>,
 }
 
 /// One cohort's SPEC 12 results (Kueue model).
@@ -502,7 +510,40 @@ fn kueue_digest(sim: &Finished, keep: &[usize]) -> Option<KueueDigest> {
             .iter()
             .map(|s| s.kueue.cohort.map(|c| c as u16))
             .collect(),
+        private_below: private_below(sim.scenario()),
     })
+}
+
+/// [`KueueDigest::private_below`]: each cohort's children that keep quota private, per type.
+fn private_below(sc: &crate::input::model::Scenario) -> Vec<Vec<(String, u64)>> {
+    use crate::simulation::quota_tree::QuotaTree;
+    let types = sc.instance_types.len();
+    let trees: Vec<QuotaTree> = (0..types)
+        .map(|t| QuotaTree::new(&sc.shares, &sc.cohorts, t))
+        .collect();
+    let s0 = sc.shares.len();
+    let name = |n: usize| {
+        if n < s0 {
+            sc.shares[n].name.clone()
+        } else {
+            sc.cohorts[n - s0].name.clone()
+        }
+    };
+    let mut out = Vec::with_capacity(sc.cohorts.len() * types);
+    for c in 0..sc.cohorts.len() {
+        for tree in &trees {
+            let node = s0 + c;
+            out.push(
+                tree.child_shares[node]
+                    .iter()
+                    .chain(&tree.child_cohorts[node])
+                    .filter(|&&k| tree.private[k] > 0)
+                    .map(|&k| (name(k), tree.private[k]))
+                    .collect(),
+            );
+        }
+    }
+    out
 }
 
 /// What the UI asks for: how many series points, events and job rows to keep at most.
@@ -752,6 +793,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 reason: None,
                 priority: None,
                 explain: None,
+                for_preempted: false,
             };
             match e.kind {
                 sim::EventKind::Dispatch { borrowing } => row.borrowing = Some(borrowing),
@@ -762,6 +804,10 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 }
                 sim::EventKind::Waiting(r, why) => {
                     row.reason = Some(r);
+                    row.for_preempted = matches!(
+                        why,
+                        Some(crate::simulation::Binding::PreemptedWorkloads { .. })
+                    );
                     row.explain = Some(result::explain_waiting(sc, e.job, r, why));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),

@@ -243,9 +243,9 @@ fn explain_kueue_wait(
         Binding::PreemptedWorkloads { victims, until } => {
             let at = moment(until);
             let held = if victims == 1 {
-                format!("the job it preempted keeps its quota until its grace period ends at {at}")
+                format!("the job it preempted keeps its quota until its grace period ends, {at}")
             } else {
-                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last at {at})")
+                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last {at})")
             };
             let them = if victims == 1 { "it" } else { "them" };
             format!("{held}; the preemptor waits for {them} (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
@@ -253,14 +253,12 @@ fn explain_kueue_wait(
     }
 }
 
-/// A moment of the run in an explanation: its `t_s` as the event log writes it, and how far
-/// into the run that is for a reader (`2181.844 s, 36 min into the run`).
+/// A moment of the run in an explanation, as the page's event log writes its times
+/// (`36 min 23 s into the run`, `1 h 11 min into the run`): no raw seconds.
 fn moment(at: crate::input::model::Ms) -> String {
-    use crate::output::numbers::{duration, secs};
     format!(
-        "{} s, {} into the run",
-        secs(at),
-        duration(at as f64 / 1000.0)
+        "{} into the run",
+        crate::output::numbers::clock(at as f64 / 1000.0)
     )
 }
 

@@ -25,6 +25,27 @@ pub fn num(x: f64) -> String {
     serde_json::to_string(&x).unwrap_or_else(|_| "0".to_string())
 }
 
+/// A moment of a run for people, as the page's event log writes its times: `45 s`,
+/// `1 min 30 s`, `2 h 05 min` (whole seconds; `quotalab_report::format::clock` is this).
+pub fn clock(s: f64) -> String {
+    if !s.is_finite() {
+        return "—".into();
+    }
+    let total = s.max(0.0).round() as u64;
+    let (h, m, sec) = (total / 3600, (total % 3600) / 60, total % 60);
+    if h > 0 {
+        format!("{h} h {m:02} min")
+    } else if m > 0 {
+        if sec == 0 {
+            format!("{m} min")
+        } else {
+            format!("{m} min {sec} s")
+        }
+    } else {
+        format!("{sec} s")
+    }
+}
+
 /// "1 more share", "2 more changes": a list cut short says what the rest counts (issue #34).
 pub fn more(n: usize, what: &str) -> String {
     if n == 1 {
