@@ -210,14 +210,16 @@ async fn errors_name_the_document_and_path() {
     let errors = d
         .wait_text("[data-testid=config-errors]", "cannot be imported")
         .await;
-    // The page names the object (the CLI keeps "[1].spec.resourceGroups[0]...").
+    // The page names the object and the field in the user's words (the CLI keeps
+    // "[1].spec.resourceGroups[0].flavors[0].resources[0].nominalQuota": issue #34, walk).
     assert!(
         errors.contains(
-            "ClusterQueue medium: resourceGroups[0].flavors[0].resources[0].nominalQuota"
+            "ClusterQueue medium: nominalQuota of nvidia.com/gpu in flavor ml.g5.xlarge is not a quantity"
         ),
         "{errors}"
     );
     assert!(!errors.contains("[1].spec"), "{errors}");
+    assert!(!errors.contains("resourceGroups["), "{errors}");
     assert!(!d.apply_enabled());
 
     // Kept jobs of a share the configuration lacks are named and, by default, dropped

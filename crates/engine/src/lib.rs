@@ -137,6 +137,9 @@ impl Problem {
         let who = format!("{kind} {names}").trim().to_string();
         let said = if o.field.is_empty() {
             format!("{who} {}", o.what)
+        } else if let Some(rest) = o.what.strip_prefix("not ") {
+            // "nominalQuota of nvidia.com/gpu in flavor a100 is not a quantity (x)".
+            format!("{who}: {} is not {rest}", o.field)
         } else {
             format!("{who}: {} {}", o.field, o.what)
         };

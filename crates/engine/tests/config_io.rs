@@ -985,3 +985,23 @@ fn aws_and_configuration_warnings_name_their_objects() {
     assert_eq!(ns.0, "[6].namespace: ignored: namespace");
     assert_eq!(ns.1, "Configuration: namespace ignored");
 }
+
+/// Issue #34 (walk): a problem inside a ClusterQueue's quota says the field in the user's
+/// words on the page ("nominalQuota of nvidia.com/gpu in flavor a100 is not a quantity"),
+/// not its place in the object; the CLI keeps its path.
+#[test]
+fn kueue_quota_problems_name_the_resource_and_flavor() {
+    let text = "apiVersion: kueue.x-k8s.io/v1beta1\nkind: ClusterQueue\nmetadata:\n  name: medium\nspec:\n  resourceGroups:\n  - coveredResources: [\"nvidia.com/gpu\"]\n    flavors:\n    - name: a100\n      resources:\n      - name: nvidia.com/gpu\n        nominalQuota: lots\n";
+    let errors = kueue(text).unwrap_err();
+    let e = &errors[0];
+    assert_eq!(
+        e.words(),
+        "ClusterQueue medium: nominalQuota of nvidia.com/gpu in flavor a100 is not a quantity (\"lots\")"
+    );
+    assert!(
+        e.to_string().starts_with(
+            "[0].spec.resourceGroups[0].flavors[0].resources[0].nominalQuota: not a quantity"
+        ),
+        "{e}"
+    );
+}

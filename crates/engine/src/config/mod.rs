@@ -712,6 +712,11 @@ pub(crate) struct Sink {
     /// names it ([`Problem::object`]). A map: a history registers every Workload, and each
     /// warning looks its object up ([`Sink::object_at`]).
     objects: std::collections::HashMap<String, (String, String)>,
+    /// Places inside an object said in the user's words: a path -> its words (a Kueue
+    /// ClusterQueue's `resourceGroups[0].flavors[1].resources[0]` is `nvidia.com/gpu in
+    /// flavor a100`), so that the page says "nominalQuota of nvidia.com/gpu in flavor a100"
+    /// where the CLI keeps the path ([`Sink::place`]).
+    places: std::collections::HashMap<String, String>,
 }
 
 impl Sink {
@@ -722,6 +727,38 @@ impl Sink {
             warnings: Vec::new(),
             ignored: Vec::new(),
             objects: std::collections::HashMap::new(),
+            places: std::collections::HashMap::new(),
+        }
+    }
+
+    /// The place at `path` inside an object is `words` for a reader: problems under it
+    /// name their field after it ("nominalQuota of nvidia.com/gpu in flavor a100").
+    pub(crate) fn place(&mut self, path: &str, words: String) {
+        self.places.insert(path.to_string(), words);
+    }
+
+    /// `field` (at `path`) in the words of the longest registered [`Sink::place`] that
+    /// holds it: `resourceGroups[0].flavors[0].resources[0].nominalQuota` is
+    /// `nominalQuota of nvidia.com/gpu in flavor a100`; `field` itself when none does.
+    fn field_words(&self, path: &str, field: String) -> String {
+        if self.places.is_empty() {
+            return field;
+        }
+        let mut end = path.len();
+        loop {
+            let at = &path[..end];
+            if let Some(words) = self.places.get(at) {
+                let rest = path[end..].trim_start_matches('.');
+                return if rest.is_empty() {
+                    words.clone()
+                } else {
+                    format!("{rest} of {words}")
+                };
+            }
+            if end == 0 {
+                return field;
+            }
+            end = at.rfind(['.', '[']).unwrap_or(0);
         }
     }
 
@@ -799,6 +836,7 @@ impl Sink {
     fn problem_in_object(&self, path: &str, msg: String) -> Problem {
         let mut problem = Problem::new(self.path(path), msg.clone());
         if let Some((kind, name, field)) = self.object_at(path) {
+            let field = self.field_words(path, field);
             // A history job's warning names it ("job team-a/x was ..."): the object says it.
             let what = msg
                 .strip_prefix(&format!("job {name}"))

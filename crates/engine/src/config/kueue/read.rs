@@ -470,6 +470,7 @@ impl Reader<'_> {
                         continue;
                     }
                 };
+                self.sink.place(&fpath, format!("flavor {flavor}"));
                 let rs = match f.get("resources") {
                     Some(Value::Array(r)) => r,
                     _ => {
@@ -490,6 +491,8 @@ impl Reader<'_> {
                             .err(&join(&rpath, "name"), "must be a resource name");
                         continue;
                     }
+                    self.sink
+                        .place(&rpath, format!("{rname} in flavor {flavor}"));
                     let counted = rname == self.resource;
                     let mut vals = [None, None, None];
                     for (j, key) in ["nominalQuota", "borrowingLimit", "lendingLimit"]
