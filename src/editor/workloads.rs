@@ -369,7 +369,10 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
     let on_kind = move |ev| {
         let k = event_target_value(&ev);
         let (share, _) = ed.doc.with_untracked(|d| first_share_and_type(&d.value));
-        let params = if k == "update_share" {
+        let params = if k == "update_share" && kueue.get_untracked() {
+            // No strategy in the Kueue model (the validator refuses AWS's fields there).
+            json!({"share": share})
+        } else if k == "update_share" {
             json!({"share": share, "strategy": "RESERVE"})
         } else {
             json!({"job": "", "priority": 1})
@@ -441,9 +444,13 @@ fn EventRow(index: usize, list: String) -> impl IntoView {
                 view! {
                     <div class="grid-fields compact">
                         <SelectField label=if kueue { "ClusterQueue" } else { "Share" } path=us.key("share") options=share_options(ed) class="wide" />
-                        <SelectField label="Strategy" path=us.key("strategy") options=strategies class="wide" />
-                        <NumField label="Borrow limit (%)" path=us.key("borrow_limit") integer=true placeholder="unchanged" />
-                        <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
+                        // AWS's fields only (a ClusterQueue has no strategy, borrow limit
+                        // in percent or in-share switch: issue #34, walk).
+                        {(!kueue).then(|| view! {
+                            <SelectField label="Strategy" path=us.key("strategy") options=strategies class="wide" />
+                            <NumField label="Borrow limit (%)" path=us.key("borrow_limit") integer=true placeholder="unchanged" />
+                            <SelectField label="In-share preemption" path=us.key("in_share_preemption") options=inshare />
+                        })}
                         <SelectField label=if kueue { "State (DISABLED: stopPolicy Hold)" } else { "State" } path=us.key("state") options=states />
                     </div>
                     {change_limits}

@@ -94,6 +94,11 @@ async fn job_and_workload_rows_follow_the_model() {
         "{:?}",
         events(&root)
     );
+    assert!(
+        events(&root).iter().any(|l| l == "Strategy"),
+        "{:?}",
+        events(&root)
+    );
     let rows = |root: &Element| {
         [
             labels_in(root, "[data-testid=job-row]"),
@@ -112,6 +117,10 @@ async fn job_and_workload_rows_follow_the_model() {
     let ev = events(&root);
     assert!(ev.iter().any(|l| l == "ClusterQueue"), "{ev:?}");
     assert!(!ev.iter().any(|l| l == "Share"), "{ev:?}");
+    // ... and offer only what the Kueue model has (issue #34, walk).
+    for aws in ["Strategy", "Borrow limit (%)", "In-share preemption"] {
+        assert!(!ev.iter().any(|l| l == aws), "{aws} in {ev:?}");
+    }
     for labels in rows(&root) {
         assert!(
             labels.iter().any(|l| l == "ClusterQueue")
@@ -258,6 +267,34 @@ async fn the_cohort_tree_follows_the_cursor() {
         all(&chart, ".legend li").len(),
         4,
         "one legend entry per ClusterQueue"
+    );
+}
+
+/// Issue #34 (walk): team-c-cq lends nothing (lendingLimit 0), so cohort team-ab's quota
+/// (21) leaves out its 3: the quota is marked and a note under the tree says why.
+#[wasm_bindgen_test]
+async fn a_cohort_quota_without_a_private_part_says_so() {
+    let d = digest(THREE);
+    let cursor = RwSignal::new(Some(0.0));
+    let root = mount(move || {
+        view! { <quotalab_app::results::RunResults digest=d cursor=cursor /> }
+    });
+    settle().await;
+    let card = one(&root, "[data-testid=cohort-tree-card]");
+    let rows = all(&card, "[data-testid=cohort-tree-row]");
+    let ab = cells(&rows[0]);
+    assert_eq!(ab[0], "cohort team-ab", "{ab:?}");
+    assert_eq!(ab[1], "21 *", "{ab:?}");
+    let note = text(&one(&card, "[data-testid=cohort-private-note]"));
+    assert!(
+        note.contains("Cohort team-ab's quota leaves out the 3 ml.g5.xlarge kept private below it by a lendingLimit (team-c-cq 3)"),
+        "{note}"
+    );
+    // A ClusterQueue's own quota is not marked.
+    assert!(
+        cells(&rows[1]).iter().all(|c| !c.contains('*')),
+        "{:?}",
+        cells(&rows[1])
     );
 }
 
