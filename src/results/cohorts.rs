@@ -99,11 +99,13 @@ pub fn CohortTree(
                 <tbody>
                     {move || {
                         let t = ty.get();
-                        rows.get().into_iter().map(|r| tree_row(r, t)).collect_view()
+                        let d = digest.get();
+                        rows.get().into_iter().map(|r| tree_row(r, t, &d)).collect_view()
                     }}
                 </tbody>
             </table>
         </div>
+        {move || private_notes(&digest.get(), ty.get())}
         {move || {
             digest
                 .with(|d| crate::charts::dominant::has_chart(d))
@@ -113,8 +115,58 @@ pub fn CohortTree(
     }
 }
 
-fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
+/// What cohort `c`'s children keep private of type `ty` (lending limits), as the engine
+/// says ([`quotalab_engine::digest::KueueDigest::private_below`]).
+fn private_below(d: &Digest, c: u16, ty: usize) -> &[(String, u64)] {
+    let types = d.instance_types.len();
+    d.kueue
+        .as_ref()
+        .and_then(|k| k.private_below.get(usize::from(c) * types + ty))
+        .map_or(&[], Vec::as_slice)
+}
+
+/// Under the tree: each cohort whose quota leaves out what its children keep private (a
+/// lendingLimit below their quota), so that a quota smaller than its ClusterQueues' reads
+/// right (issue #34, walk).
+fn private_notes(d: &Digest, ty: usize) -> Option<impl IntoView> {
+    let k = d.kueue.as_ref()?;
+    let lines: Vec<String> = (0..k.cohorts.len() as u16)
+        .filter_map(|c| {
+            let below = private_below(d, c, ty);
+            if below.is_empty() {
+                return None;
+            }
+            let kept: u64 = below.iter().map(|(_, n)| n).sum();
+            let who: Vec<String> = below
+                .iter()
+                .map(|(name, n)| format!("{name} {}", format::thousands(*n as f64)))
+                .collect();
+            Some(format!(
+                "* Cohort {}'s quota leaves out the {} {} kept private below it by a lendingLimit ({}): that part is never lent to the cohort.",
+                k.cohorts[usize::from(c)].name,
+                format::thousands(kept as f64),
+                d.instance_types.get(ty).map_or("", String::as_str),
+                who.join(", ")
+            ))
+        })
+        .collect();
+    (!lines.is_empty()).then(|| {
+        view! {
+            <div class="table-note cohort-private" data-testid="cohort-private-note">
+                {lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}
+            </div>
+        }
+    })
+}
+
+fn tree_row(r: TreeRow, ty: usize, d: &Digest) -> impl IntoView {
     let a = r.amounts.get(ty).copied().unwrap_or_default();
+    // A cohort whose children keep part of their quota private (a lendingLimit) is marked;
+    // the note under the tree says how much.
+    let private = match r.kind {
+        NodeKind::Cohort(c) => private_below(d, c, ty).iter().map(|(_, n)| n).sum::<u64>(),
+        NodeKind::Share(_) => 0,
+    };
     let (kind, swatch) = match r.kind {
         NodeKind::Cohort(_) => ("cohort", None),
         NodeKind::Share(s) => ("queue", Some(palette::css(usize::from(s)))),
@@ -143,7 +195,10 @@ fn tree_row(r: TreeRow, ty: usize) -> impl IntoView {
                     {r.name}
                 </span>
             </th>
-            <td class="num" data-col="quota" data-label="quota">{format::amount(a.quota)}</td>
+            <td class="num" data-col="quota" data-label="quota" title=(private > 0).then(|| format!("leaves out {private} kept private below it (lendingLimit)"))>
+                {format::amount(a.quota)}
+                {(private > 0).then_some(" *")}
+            </td>
             <td class="num" data-col="usage" data-label="in use">{format::amount(a.usage)}</td>
             <td class="bar-cell" aria-hidden="true" data-label="">
                 <span class="use-bar" class:over=over>
