@@ -176,6 +176,18 @@ pub fn draw(
     }
     y1 += (y1 - y0) * 0.05;
     let pad = (x1 - x0) * 0.03;
+    // Fractions read as percentages, as the hover and the table say them.
+    let percent = matches!(metric, Metric::Goodput | Metric::BorrowedShare);
+    // A completion time (hours in the numbers) in the unit that reads best for the largest
+    // (minutes for 10-minute jobs, not 0.2 h).
+    let unit = (metric == Metric::CompletionP90)
+        .then(|| quotalab_engine::output::numbers::DurationUnit::for_seconds(y1 * 3600.0));
+    let per_hour = unit.map_or(1.0, |u| 3600.0 / u.seconds());
+    // The chart is drawn in the unit its ticks are read in (percent, minutes...), so that
+    // its ticks fall on round values of that unit (issue #34, walk: 12, 24, 36 min were
+    // round tenths of an hour).
+    let k = if percent { 100.0 } else { per_hour };
+    let (y0, y1) = (y0 * k, y1 * k);
     let font = ("sans-serif", 12.0 * dpr).into_font();
     let mut chart = ChartBuilder::on(&root)
         .margin(px(10.0))
@@ -184,22 +196,15 @@ pub fn draw(
         .build_cartesian_2d(x0 - pad..x1 + pad, y0..y1)
         .map_err(err)?;
     let (x_span, y_span) = (x1 - x0, y1 - y0);
-    // Fractions read as percentages, as the hover and the table say them.
-    let percent = matches!(metric, Metric::Goodput | Metric::BorrowedShare);
-    // A completion time (hours in the numbers) in the unit that reads best for the largest
-    // (minutes for 10-minute jobs, not 0.2 h).
-    let unit = (metric == Metric::CompletionP90)
-        .then(|| quotalab_engine::output::numbers::DurationUnit::for_seconds(y1 * 3600.0));
-    let per_hour = unit.map_or(1.0, |u| 3600.0 / u.seconds());
     let y_desc = match unit {
         Some(u) => format!("{} ({})", metric.label(), u.symbol()),
         None => metric.label().to_string(),
     };
     let y_tick = |v: &f64| {
         if percent {
-            format!("{} %", tick_label(*v * 100.0, y_span * 100.0))
+            format!("{} %", tick_label(*v, y_span))
         } else {
-            tick_label(*v * per_hour, y_span * per_hour)
+            tick_label(*v, y_span)
         }
     };
     chart
@@ -219,15 +224,15 @@ pub fn draw(
         // still shows as a coloured edge around the later one.
         let width = (2.0 + 1.5 * (names.len() - 1 - s) as f64).min(8.0);
         for seg in segments(&bands, s) {
-            let upper = seg.iter().map(|(x, b)| (*x, b[2]));
-            let lower = seg.iter().rev().map(|(x, b)| (*x, b[0]));
+            let upper = seg.iter().map(|(x, b)| (*x, b[2] * k));
+            let lower = seg.iter().rev().map(|(x, b)| (*x, b[0] * k));
             let outline: Vec<(f64, f64)> = upper.chain(lower).collect();
             chart
                 .draw_series(std::iter::once(Polygon::new(outline, c.mix(0.18).filled())))
                 .map_err(err)?;
             chart
                 .draw_series(LineSeries::new(
-                    seg.iter().map(|(x, b)| (*x, b[1])),
+                    seg.iter().map(|(x, b)| (*x, b[1] * k)),
                     c.stroke_width(px(width) as u32),
                 ))
                 .map_err(err)?;
@@ -236,7 +241,7 @@ pub fn draw(
         let dots = || {
             results.iter().enumerate().filter_map(move |(i, r)| {
                 let y = pick(r.shares.get(s)?, metric);
-                y.is_finite().then_some((i, r.value, y))
+                y.is_finite().then_some((i, r.value, y * k))
             })
         };
         chart

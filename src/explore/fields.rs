@@ -346,8 +346,22 @@ fn walk(v: &Value, path: &str, out: &mut Vec<(String, f64)>) {
     }
 }
 
-/// `research: borrow limit`, `Workload mix 2 (product): arrival, poisson per hour`.
+/// `research: borrow limit (%)`, `Workload mix 2 (product): arrival, jobs per hour`,
+/// `Workload mix 1 (research): work (s)`: with its unit (issue #34, walk), the axis reads it.
 pub fn label(doc: &Value, path: &str) -> String {
+    let named = named_label(doc, path);
+    // A time (`work_s`, `interval_s`, `horizon_s`...) is in seconds.
+    let seconds = path
+        .split(['.', '['])
+        .any(|k| k.ends_with("_s") && !k.contains(']'));
+    if seconds && !named.ends_with(')') {
+        format!("{named} (s)")
+    } else {
+        named
+    }
+}
+
+fn named_label(doc: &Value, path: &str) -> String {
     let place = words::place(path);
     let entry = |list: &str| -> Option<(usize, &Value)> {
         let rest = path.strip_prefix(list)?.strip_prefix('[')?;
@@ -448,6 +462,15 @@ mod tests {
             .unwrap();
         assert_eq!(borrow.value, 100.0);
         assert_eq!(borrow.label, "research: borrow limit (%)");
+        // Times say their unit (issue #34, walk).
+        let interval = f
+            .iter()
+            .find(|f| f.path == "workloads[0].checkpoint.interval_s")
+            .unwrap();
+        assert_eq!(
+            interval.label,
+            "Workload mix 1 (research): checkpoint, interval (s)"
+        );
         let lim = f
             .iter()
             .find(|f| f.path == "shares[1].limits.ml.g5.2xlarge")

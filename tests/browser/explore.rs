@@ -96,6 +96,16 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     })
     .await;
     settle().await;
+    // The walkthrough's jobs are all written out: its seeds give the same run, and the
+    // panel says so (issue #34, walk).
+    let same = one(&root, "[data-testid=explore-seeds-note]");
+    assert!(!same.has_attribute("hidden"));
+    assert!(
+        text(&same)
+            .starts_with("Nothing in this scenario is random: every seed gives the same run"),
+        "{}",
+        text(&same)
+    );
     let canvas = one(&root, "[data-testid=explore-canvas]");
     assert_eq!(canvas.get_attribute("data-bands").as_deref(), Some("3"));
     // protected (RESERVE, no job) has no completion time: no dot at 0 for it, and the key
@@ -165,6 +175,22 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     e.scenario_changed(opened.get_untracked().unwrap());
     assert_eq!(e.results.with_untracked(Vec::len), 9);
     root.remove();
+}
+
+/// A scenario with generated workloads: its seeds differ, so no such note.
+#[wasm_bindgen_test]
+async fn seeds_of_generated_workloads_are_not_said_to_be_the_same() {
+    let (root, e, _) = panel(presets::RESEARCH_ORG.inline().unwrap());
+    settle().await;
+    let path = e.fields.get_untracked()[0].path.clone();
+    pick_field(&root, &path);
+    settle().await;
+    type_into(&root, "explore-seeds", "3");
+    click(&root, "explore-run");
+    settle().await;
+    assert!(e.shown.get_untracked().is_some(), "the sweep started");
+    assert!(one(&root, "[data-testid=explore-seeds-note]").has_attribute("hidden"));
+    e.stop(None);
 }
 
 #[wasm_bindgen_test]

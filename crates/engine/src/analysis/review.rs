@@ -964,19 +964,9 @@ fn push_new(into: &mut Vec<Problem>, more: Vec<Problem>) {
     }
 }
 
-/// Whether a seed changes anything: generated workloads, or a SPEC 14 recovery draw whose
-/// odds are neither 0 nor 1.
-fn random(base: &Map<String, Value>, sc: &Scenario) -> bool {
-    let workloads = base
-        .get("workloads")
-        .and_then(Value::as_array)
-        .is_some_and(|l| !l.is_empty());
-    let odds = |p: f64| p > 0.0 && p < 1.0;
-    workloads
-        || sc.jobs.iter().any(|j| {
-            j.recovery()
-                .is_some_and(|r| odds(r.restore_failure) || odds(r.invalid_resume))
-        })
+/// Whether a seed changes anything ([`crate::analysis::sweep::seeded`]).
+fn random(base: &Map<String, Value>, _sc: &Scenario) -> bool {
+    crate::analysis::sweep::seeded(base)
 }
 
 /// One share in both runs of one seed.

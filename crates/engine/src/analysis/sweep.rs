@@ -339,6 +339,31 @@ pub struct Outcome {
     pub totals: Key,
 }
 
+/// Whether a seed changes anything in the scenario document `doc`: generated workloads,
+/// or a SPEC 14 recovery draw of an explicit job whose odds are neither 0 nor 1 (the
+/// review's seeds and the Explore panel's note read this).
+pub fn seeded(doc: &serde_json::Map<String, Value>) -> bool {
+    let workloads = doc
+        .get("workloads")
+        .and_then(Value::as_array)
+        .is_some_and(|l| !l.is_empty());
+    let odds = |r: &Value, k: &str| {
+        r.get(k)
+            .and_then(Value::as_f64)
+            .is_some_and(|p| p > 0.0 && p < 1.0)
+    };
+    workloads
+        || doc
+            .get("jobs")
+            .and_then(Value::as_array)
+            .is_some_and(|jobs| {
+                jobs.iter().any(|j| {
+                    j.get("recovery")
+                        .is_some_and(|r| odds(r, "restore_failure") || odds(r, "invalid_resume"))
+                })
+            })
+}
+
 /// A planned sweep: the scenario document, the resolved paths and their values, the seeds.
 #[derive(Clone, Debug)]
 pub struct Sweep {
@@ -453,6 +478,21 @@ impl Sweep {
             return (doc, seed);
         }
         (doc, base.unwrap_or(0))
+    }
+
+    /// Whether a seed changes anything in some run of the sweep ([`seeded`] of any point's
+    /// scenario): a sweep of a scenario with nothing random gives every seed the same run.
+    pub fn random(&self) -> bool {
+        if self.doc.as_object().is_some_and(seeded) {
+            return true;
+        }
+        // Only a varied recovery draw can make a point random when the scenario is not.
+        let varies_odds = self.varies.iter().any(|v| v.path.contains("recovery"));
+        varies_odds
+            && (0..self.points).any(|p| {
+                let (doc, _) = self.variant(p * self.seeds as usize);
+                doc.as_object().is_some_and(seeded)
+            })
     }
 
     /// `PATH=v, PATH=v` of point `p`, for messages.
@@ -663,6 +703,23 @@ mod tests {
     }
     fn floats(v: &Vary) -> Vec<f64> {
         v.values.iter().map(|x| x.as_f64().unwrap()).collect()
+    }
+
+    /// Issue #34 (walk): seeds on a scenario with nothing random give the same run, and the
+    /// sweep says whether that is so (generated workloads, recovery odds, a varied odds).
+    #[test]
+    fn a_sweep_knows_whether_its_seeds_change_anything() {
+        let jobs = r#"{"shares":[{"name":"a","limits":{"t":1}}],"jobs":[{"id":"j","share":"a","instance_type":"t","submit_s":0,"work_s":60,"recovery":{"restore_failure":0}}]}"#;
+        let vary = |p: &str| vec![parse_vary(p).unwrap()];
+        let plain = Sweep::new(jobs, vary("shares[0].limits.t=1..3:1"), 5).unwrap();
+        assert!(!plain.random());
+        let odds =
+            Sweep::new(jobs, vary("jobs[0].recovery.restore_failure=0..0.5:0.5"), 5).unwrap();
+        assert!(odds.random());
+        let gen = jobs.replace(r#""jobs":"#, r#""workloads":[{"share":"a"}],"jobs":"#);
+        assert!(Sweep::new(&gen, vary("shares[0].limits.t=1..3:1"), 5)
+            .unwrap()
+            .random());
     }
 
     #[test]
