@@ -8,7 +8,7 @@ use leptos::prelude::*;
 
 use crate::io::files::{self, FilesMenu};
 use crate::io::presets::{by_id, fetch_text, matching, Preset, Source, PRESETS};
-use crate::io::share::{link_of, use_share, LinkInfo, LONG_LINK};
+use crate::io::share::{current_link, use_share, CurrentLink, LinkInfo, LONG_LINK};
 use crate::io::tools::{Tool, ToolButton};
 use crate::state::{use_app, Notice, NoticeKind, RunStats};
 use crate::ui::format;
@@ -255,15 +255,27 @@ pub fn ShareBar() -> impl IntoView {
         }
     };
 
-    let copy = move |_| {
+    // Copy link pressed before a large scenario's link came with its run: copied when it comes.
+    let copy_waiting = RwSignal::new(false);
+    let copy_now = move || {
         // The text may have changed within the sync pause: the link of what is shown now.
-        let Some(info) = app.scenario.with_untracked(|t| link_of(t)) else {
-            app.notice.set(Some(Notice::error(
-                "This scenario has no link: it is not a JSON object.",
-                Vec::new(),
-            )));
-            return;
+        let info = match current_link(app) {
+            CurrentLink::Made(info) => info,
+            CurrentLink::Coming => {
+                copy_waiting.set(true);
+                panel_open.set(true);
+                return;
+            }
+            CurrentLink::None(why) => {
+                copy_waiting.set(false);
+                app.notice.set(Some(Notice::error(
+                    format!("This scenario has no link: {why}."),
+                    Vec::new(),
+                )));
+                return;
+            }
         };
+        copy_waiting.set(false);
         let url = info.url.clone();
         copied.set(Some(url.clone()));
         share.link.set(Some(info));
@@ -275,12 +287,21 @@ pub fn ShareBar() -> impl IntoView {
         // Select the link once the panel shows it (the manual fallback, and a visible cue).
         request_animation_frame(select_field);
     };
+    let copy = move |_| copy_now();
+    Effect::new(move |_| {
+        app.run_link.track();
+        app.problems.track();
+        if copy_waiting.get_untracked() {
+            untrack(copy_now);
+        }
+    });
 
     let length = move || {
         share.link.with(|l| match l {
             None if !app.problems.with(Vec::is_empty) => {
                 "no link: fix the scenario's problems first".to_string()
             }
+            None if share.no_link.with(Option::is_some) => "no link: too large".to_string(),
             None => String::new(),
             Some(l) if l.is_long() => format!("{} characters: long link", format::count(l.len())),
             Some(l) => format!("{} characters", format::count(l.len())),
@@ -300,6 +321,12 @@ pub fn ShareBar() -> impl IntoView {
                     .with(|l| l.as_ref().map(|l| l.url.clone()).unwrap_or_default())
             };
             let status_text = move || {
+                if copy_waiting.get() {
+                    return "Making the link: it comes with the scenario's run…";
+                }
+                if share.no_link.with(Option::is_some) && share.link.with(Option::is_none) {
+                    return "This scenario is larger than a link may carry (8 MiB of JSON): share it as a file (Files → Export scenario).";
+                }
                 let (has_link, moved_on) = share.link.with(|l| {
                     copied.with(|c| {
                         let url = l.as_ref().map(|l| l.url.as_str());

@@ -33,7 +33,7 @@ use quotalab_engine::link;
 use wasm_bindgen::JsValue;
 
 use crate::io::presets;
-use crate::state::{AppState, Notice};
+use crate::state::{AppState, Notice, LINK_WITH_RUN_BYTES};
 use crate::worker::service::{use_engine_service, EngineService};
 use quotalab_engine_worker::jobs::{Answer, Job};
 
@@ -49,10 +49,6 @@ pub const MAX_FRAGMENT: usize = 1024 * 1024;
 /// once when the window loses the focus (to its address bar, most often), so a link copied
 /// from there is never an older scenario's.
 pub const SYNC_DELAY_MS: u64 = 200;
-
-/// Scenarios up to this size (bytes of JSON) have their link made on the page's thread,
-/// larger ones in an engine worker.
-pub const INLINE_LINK_BYTES: usize = 64 * 1024;
 
 /// The link of the current scenario.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -83,6 +79,9 @@ impl LinkInfo {
 pub struct ShareState {
     /// The link to the current scenario when it is valid (updated after each run).
     pub link: RwSignal<Option<LinkInfo>>,
+    /// Why the current valid scenario has no link (it is too large for one), in the
+    /// page's words.
+    pub no_link: RwSignal<Option<String>>,
     /// The next URL update pushes a history entry (a discrete action).
     push_next: StoredValue<bool>,
     /// The scenario `name` last written to the URL (a new name pushes an entry).
@@ -119,6 +118,7 @@ impl ShareState {
             push_next: StoredValue::new(false),
             synced_name: StoredValue::new(None),
             synced_text: StoredValue::new(None),
+            no_link: RwSignal::new(None),
             pending: StoredValue::new(None),
             sweep: RwSignal::new(None),
             sweep_navigated: RwSignal::new(0),
@@ -305,10 +305,52 @@ pub fn job_count(text: &str) -> usize {
 /// The link of a scenario text (`None` if it is not a JSON object).
 pub fn link_of(text: &str) -> Option<LinkInfo> {
     let payload = link::encode(text).ok()?;
-    Some(LinkInfo {
+    Some(link_info(text, &payload))
+}
+
+/// The link of a scenario text whose payload is made.
+pub fn link_info(text: &str, payload: &str) -> LinkInfo {
+    LinkInfo {
         url: format!("{}#s={payload}", page_base()),
         jobs: job_count(text),
-    })
+    }
+}
+
+/// The link of the current scenario for Copy link ([`current_link`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum CurrentLink {
+    Made(LinkInfo),
+    /// A large scenario's link comes with its run, which is not done yet.
+    Coming,
+    /// Why there is none, in the page's words.
+    None(String),
+}
+
+/// The link of the current scenario: made here for a small scenario, or the one the engine
+/// worker made with a large one's run.
+pub fn current_link(app: AppState) -> CurrentLink {
+    if app.scenario.with_untracked(String::len) <= LINK_WITH_RUN_BYTES {
+        return match app.scenario.with_untracked(|t| link_of(t)) {
+            Some(info) => CurrentLink::Made(info),
+            None => CurrentLink::None("it is not a JSON object".to_string()),
+        };
+    }
+    if !app.problems.with_untracked(Vec::is_empty) {
+        return CurrentLink::None("it has problems; fix them first".to_string());
+    }
+    let revision = app.revision();
+    let made = app.run_link.with_untracked(|l| {
+        l.as_ref()
+            .filter(|l| l.revision == revision)
+            .map(|l| l.result.clone())
+    });
+    match made {
+        Some(Ok(payload)) => {
+            CurrentLink::Made(app.scenario.with_untracked(|t| link_info(t, &payload)))
+        }
+        Some(Err(why)) => CurrentLink::None(no_link_words(&why)),
+        None => CurrentLink::Coming,
+    }
 }
 
 /// The part of the link a story being told adds (`story=ID&step=N`) and the scenario text
@@ -339,7 +381,6 @@ impl StoryLink {
 /// the window loses the focus.
 fn install_url_sync(app: AppState, share: ShareState) {
     let story = use_context::<StoryLink>();
-    let service = use_engine_service();
     Effect::new(move |_| {
         if let Some(s) = story {
             s.0.track();
@@ -347,6 +388,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         app.scenario.track();
         app.outcome.track();
         app.problems.track();
+        app.run_link.track();
         share.sweep.track();
         if let Some(h) = share.pending.get_value() {
             h.clear();
@@ -354,7 +396,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         let handle = set_timeout_with_handle(
             move || {
                 share.pending.set_value(None);
-                sync_url(app, share, story, service);
+                sync_url(app, share, story);
             },
             std::time::Duration::from_millis(SYNC_DELAY_MS),
         )
@@ -366,7 +408,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
         if let Some(Some(h)) = share.pending.try_get_value() {
             h.clear();
             share.pending.set_value(None);
-            sync_url(app, share, story, service);
+            sync_url(app, share, story);
         }
     });
     // A page that goes away (a test's unmount) leaves no timer or listener behind.
@@ -378,7 +420,7 @@ fn install_url_sync(app: AppState, share: ShareState) {
     });
 }
 
-fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>, service: EngineService) {
+fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
     let Some(valid) = app.problems.try_with_untracked(Vec::is_empty) else {
         return; // the page is gone
     };
@@ -390,29 +432,53 @@ fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>, service:
     if app.stale.get_untracked() {
         return; // a run is pending: its end triggers another sync
     }
-    let text = app.scenario.get_untracked();
-    // A scenario of a few KB is deflated here (a millisecond); a large one in an engine
-    // worker, so its link never freezes the page.
-    if text.len() <= INLINE_LINK_BYTES {
-        match link::encode(&text) {
-            Ok(payload) => write_link(share, story, text, &payload),
-            Err(_) => share.link.set(None),
+    // A scenario of a few KB is deflated here (a millisecond); a large one's link is made
+    // by the engine worker after its run (`AppState::run_link`), so that neither the
+    // deflating nor a second copy of the text holds the page.
+    if app.scenario.with_untracked(String::len) > LINK_WITH_RUN_BYTES {
+        let revision = app.revision();
+        let made = app.run_link.with_untracked(|l| {
+            l.as_ref()
+                .filter(|l| l.revision == revision)
+                .map(|l| l.result.clone())
+        });
+        match made {
+            // Not made yet: its arrival syncs again.
+            None => {}
+            Some(Ok(payload)) => {
+                share.no_link.set(None);
+                write_link(share, story, app.scenario.get_untracked(), &payload);
+            }
+            Some(Err(why)) => {
+                share.link.set(None);
+                share.no_link.set(Some(no_link_words(&why)));
+                // The address bar never shows an older scenario's link: the bare page
+                // (pushed after a scenario just opened, so Back returns to that one).
+                let push = share.push_next.get_value();
+                share.push_next.set_value(false);
+                if let Some(hash) = current_hash() {
+                    write_url(&page_base(), push && link_payload(&hash).is_some());
+                }
+            }
         }
         return;
     }
-    let job = Job::Link {
-        scenario: text.clone(),
-    };
-    service.send(job, move |answer| {
-        // Only for the text still shown (a newer edit brings its own sync).
-        if app.scenario.try_with_untracked(|t| *t == text) != Some(true) {
-            return;
-        }
-        match answer {
-            Answer::Link(Ok(payload)) => write_link(share, story, text, &payload),
-            _ => share.link.set(None),
-        }
-    });
+    share.no_link.set(None);
+    let text = app.scenario.get_untracked();
+    match link::encode(&text) {
+        Ok(payload) => write_link(share, story, text, &payload),
+        Err(_) => share.link.set(None),
+    }
+}
+
+/// Why a valid scenario has no link, in the page's words (the engine's reason is SPEC 10's
+/// bound: a link carries at most 8 MiB of compact JSON).
+pub fn no_link_words(why: &str) -> String {
+    if why.contains("too large") {
+        "it is larger than a link may carry (8 MiB of JSON): share it as a file (Files → Export scenario)".to_string()
+    } else {
+        why.to_string()
+    }
 }
 
 /// Shows `payload`, the link of `text`, and writes it to the URL.

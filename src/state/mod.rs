@@ -195,9 +195,27 @@ pub struct AppState {
     /// 1 h 14 min of an unfinished Workload (a lower bound)"). Set by the last history
     /// import (`io::history`); a row is marked while a job of that id is in the run.
     pub unfinished: RwSignal<std::collections::BTreeMap<String, String>>,
+    /// The share link of a large scenario's text (over [`LINK_WITH_RUN_BYTES`]), made by
+    /// the engine worker after the text's run (so the text is not sent twice), or `None`
+    /// until then. `io::share` shows it once it is of the current text.
+    pub run_link: RwSignal<Option<RunLink>>,
     /// Undo and redo over the scenario text (recorded by the editor, [`history::record`]).
     pub history: History,
     runner: StoredValue<Runner, LocalStorage>,
+}
+
+/// A scenario text larger than this has its share link made with its run, in the engine
+/// worker (a smaller one is deflated on the page, in about a millisecond).
+pub const LINK_WITH_RUN_BYTES: usize = 64 * 1024;
+
+/// The link the engine made with a run ([`AppState::run_link`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunLink {
+    /// The revision of the text it is of ([`AppState::revision`]).
+    pub revision: u64,
+    /// The link's payload, or the engine's reason there is none (SPEC 10: a scenario whose
+    /// compact JSON is over 8 MiB has no link).
+    pub result: Result<String, String>,
 }
 
 /// The import dialogs a view may ask for ([`AppState::request_import`]).
@@ -233,6 +251,7 @@ impl AppState {
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
             unfinished: RwSignal::new(std::collections::BTreeMap::new()),
+            run_link: RwSignal::new(None),
             history: History::new(),
             runner: StoredValue::new_local(Runner::default()),
         }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
 
-use super::{AppState, RunOutcome, RunProgress, RunStatus};
+use super::{AppState, RunLink, RunOutcome, RunProgress, RunStatus, LINK_WITH_RUN_BYTES};
 use crate::worker::{Phase, Reply, WorkerClient, WorkerState};
 
 /// A local run drawn after this long (ms) is drawn in a task of its own.
@@ -56,6 +56,8 @@ pub(super) struct Runner {
     why: String,
     next_id: u64,
     inflight: Option<Inflight>,
+    /// The worker run whose share link is awaited, and its text's revision.
+    linking: Option<(u64, u64)>,
     /// Bumped on every edit or Run press; a result is current if no bump happened since
     /// its run started.
     revision: u64,
@@ -169,7 +171,8 @@ impl AppState {
         }
     }
 
-    fn revision(&self) -> u64 {
+    /// The current text's revision: bumped on every edit or Run press.
+    pub fn revision(&self) -> u64 {
         self.runner.with_value(|r| r.revision)
     }
 
@@ -217,12 +220,14 @@ impl AppState {
         mark("quotalab-run-start");
         let started_ms = now_ms();
         let sent_at = crate::worker::epoch_ms();
-        if let Err(e) = client.run(id, text, WORKER_LIMITS, fresh) {
+        let link = text.len() > LINK_WITH_RUN_BYTES;
+        if let Err(e) = client.run(id, text, WORKER_LIMITS, fresh, link) {
             self.no_worker(&e);
             return false;
         }
         let revision = self.revision();
         self.runner.update_value(|r| {
+            r.linking = link.then_some((id, revision));
             r.next_id += 1;
             r.inflight = Some(Inflight {
                 id,
@@ -266,6 +271,11 @@ impl AppState {
                 self.runner.update_value(|r| r.page_runs += 1);
                 let run = self.runner.with_value(|r| r.page_runs);
                 let revision = self.revision();
+                if text.len() > LINK_WITH_RUN_BYTES {
+                    // As the worker does after its run (the component tests' engine).
+                    let result = quotalab_engine::link::encode(text).map_err(|p| p.message);
+                    self.run_link.set(Some(RunLink { revision, result }));
+                }
                 if millis < SPLIT_AFTER_MS {
                     self.show(run, revision, outcome, warnings);
                 } else {
@@ -426,6 +436,17 @@ impl AppState {
                         std::time::Duration::ZERO,
                     );
                 }
+            }
+            Reply::Link { id, result } => {
+                let Some((_, revision)) = self
+                    .runner
+                    .with_value(|r| r.linking)
+                    .filter(|(linking, _)| *linking == id)
+                else {
+                    return;
+                };
+                self.runner.update_value(|r| r.linking = None);
+                self.run_link.set(Some(RunLink { revision, result }));
             }
             Reply::Failed { id, message } => {
                 if id.is_some() && self.current(id, true).is_none() {

@@ -78,6 +78,12 @@ pub enum Reply {
         /// Decoding the result on the page.
         decode_ms: f64,
     },
+    /// The share link of run `id`'s scenario, which the run was asked for (it follows the
+    /// run's [`Reply::Done`]): the payload, or the engine's reason there is none.
+    Link {
+        id: u64,
+        result: Result<String, String>,
+    },
     /// The run failed (a panic in the worker, an undecodable reply): a visible message.
     Failed {
         id: Option<u64>,
@@ -105,6 +111,8 @@ struct Inner {
     queued: Option<Vec<u8>>,
     /// The run in flight.
     running: Option<u64>,
+    /// The run whose link is awaited (after its result).
+    linking: Option<u64>,
     callbacks: Option<Callbacks>,
     /// Callbacks of terminated workers: never dropped while one of them may be running.
     graveyard: Vec<Callbacks>,
@@ -133,6 +141,7 @@ impl WorkerClient {
                 ready: false,
                 queued: None,
                 running: None,
+                linking: None,
                 callbacks: None,
                 graveyard: Vec::new(),
                 in_callback: false,
@@ -170,14 +179,16 @@ impl WorkerClient {
         Ok(())
     }
 
-    /// Sends `text` to the worker as run `id`. A run in flight is abandoned first (its worker
-    /// is terminated and a fresh one started).
+    /// Sends `text` to the worker as run `id` (with `link`, its share link follows its
+    /// result as [`Reply::Link`]). A run in flight is abandoned first (its worker is
+    /// terminated and a fresh one started).
     pub fn run(
         &self,
         id: u64,
         text: &str,
         limits: DigestLimits,
         fresh: bool,
+        link: bool,
     ) -> Result<(), String> {
         self.bury();
         let busy = {
@@ -196,10 +207,12 @@ impl WorkerClient {
             scenario: text,
             limits,
             fresh,
+            link,
         }
         .encode()?;
         let mut inner = self.inner.borrow_mut();
         inner.running = Some(id);
+        inner.linking = link.then_some(id);
         if inner.ready {
             let worker = inner.worker.as_ref().ok_or("no worker")?;
             send(worker, &request)?;
@@ -472,9 +485,15 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::Sweep(_)
         | Response::Report { .. }
         | Response::ResultJson { .. }
-        | Response::Link { .. }
         | Response::Checked { .. }
         | Response::Reading { .. } => None,
+        Response::Link { id, result } => {
+            if inner.linking != Some(id) {
+                return None;
+            }
+            inner.linking = None;
+            Some(Reply::Link { id, result })
+        }
         Response::Done { id, timing, result } => {
             if Some(id) != inner.running {
                 return None;

@@ -98,6 +98,7 @@ fn every_request_and_response_survives_the_trip() {
             scenario: &text,
             limits,
             fresh: true,
+            link: true,
         },
     ] {
         let bytes = request.encode().unwrap();
@@ -152,6 +153,7 @@ fn garbage_is_an_error_not_a_panic() {
         scenario: &text,
         limits: DigestLimits::default(),
         fresh: false,
+        link: false,
     }
     .encode()
     .unwrap();

@@ -106,7 +106,14 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
             scenario,
             limits,
             fresh,
-        }) => serving(id, || run_in_worker(id, scenario, limits, fresh, received)),
+            link,
+        }) => serving(id, || {
+            if run_in_worker(id, scenario, limits, fresh, received) && link {
+                // After the result: the page draws it while the link is made.
+                let result = jobs::link_payload(scenario);
+                post(&Response::Link { id, result });
+            }
+        }),
         Ok(Request::Compare {
             id,
             scenario,
@@ -294,7 +301,9 @@ thread_local! {
 /// A run: validation, then the last run relabelled if the scenario simulates the same, else
 /// the stages of [`pipeline::run_observed`] (the policy as given, simulation, the digest),
 /// posting progress between simulation steps.
-fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, received: f64) {
+/// Runs `text` as run `id`, posting its progress and result; false when it posted its
+/// problems or an error instead.
+fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, received: f64) -> bool {
     struct Progress {
         id: u64,
         simulated_at: f64,
@@ -326,7 +335,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
         Ok(loaded) => loaded,
         Err(problems) => {
             post(&Response::Problems { id, problems });
-            return;
+            return false;
         }
     };
     let loaded_at = clock_ms();
@@ -354,13 +363,13 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
             );
             let Output::Digest(d) = out else {
                 post_error(Some(id), "the run produced no digest".into());
-                return;
+                return false;
             };
             (*d, progress.simulated_at)
         }
     };
     let digested_at = clock_ms();
-    match encode_result(&loaded.warnings, &digest) {
+    let posted = match encode_result(&loaded.warnings, &digest) {
         Ok(bytes) => {
             let end = clock_ms();
             let timing = Timing {
@@ -380,9 +389,13 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
                 timing,
                 result: Bytes(&bytes),
             });
+            true
         }
-        Err(e) => post_error(Some(id), e),
-    }
+        Err(e) => {
+            post_error(Some(id), e);
+            false
+        }
+    };
     LAST.with(|l| {
         *l.borrow_mut() = Some(Last {
             scenario: loaded.scenario,
@@ -390,4 +403,5 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
             digest,
         })
     });
+    posted
 }

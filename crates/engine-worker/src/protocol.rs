@@ -37,11 +37,14 @@ pub enum Request<'a> {
     Warmup,
     /// Validate, simulate and digest `scenario`, as run `id`. Unless `fresh` (the Run
     /// button), a scenario that simulates as the last run did is answered by relabelling it.
+    /// With `link`, a valid scenario's share link follows the result as [`Response::Link`]
+    /// `id` (a large scenario's text then crosses to a worker once per edit, not twice).
     Run {
         id: u64,
         scenario: &'a str,
         limits: DigestLimits,
         fresh: bool,
+        link: bool,
     },
     /// Import or export a configuration (SPEC 13), answered by [`Response::Config`].
     Config(config::Envelope<config::Request>),
@@ -182,7 +185,8 @@ pub enum Response<'a> {
         id: u64,
         result: Result<String, Vec<String>>,
     },
-    /// The answer to [`Request::Link`] `id`: the payload, or why there is none.
+    /// The answer to [`Request::Link`] `id`, or the link of run `id` (after its
+    /// [`Response::Done`], when the run asked for it): the payload, or why there is none.
     Link {
         id: u64,
         result: Result<String, String>,
