@@ -151,3 +151,28 @@ test('the model switch turns the AWS walkthrough into ClusterQueues, and undo tu
   await page.waitForFunction((b) => document.querySelector('table.summary tbody')?.textContent === b, before, { timeout: 60_000 });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
+
+// Issue #34 (walk): on a 390 px phone the model picker shows the model's whole name, not
+// "Kueue Cluster…", and the interruption bars' labels stay within their chart.
+test('on a 390 px phone the model picker is not cut', async (t) => {
+  const { page, problems, close } = await openBrowser('kueue-model-390', { viewport: { width: 390, height: 844 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.selectOption('[data-testid="preset-select"]', 'kueue');
+  await page.locator('[data-testid="editor-fold"]').click();
+  const model = page.locator('[data-testid="model"]');
+  await model.scrollIntoViewIfNeeded();
+  const g = await model.evaluate((s) => {
+    const text = s.options[s.selectedIndex].text;
+    const c = document.createElement('canvas').getContext('2d');
+    c.font = getComputedStyle(s).font;
+    // The text, its padding and the arrow (about 24 px) must fit.
+    const cs = getComputedStyle(s);
+    return { text, need: c.measureText(text).width + parseFloat(cs.paddingLeft) + parseFloat(cs.paddingRight) + 24, width: s.clientWidth };
+  });
+  assert.equal(g.text, 'Kueue ClusterQueues and cohorts');
+  assert.ok(g.need <= g.width, `the name fits: ${JSON.stringify(g)}`);
+  await page.screenshot({ path: join(SHOTS, 'kueue-model-390.png') });
+  assert.deepEqual(problems, []);
+});

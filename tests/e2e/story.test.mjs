@@ -362,3 +362,31 @@ test('on a 390 px phone the story card keeps its words above its buttons', async
     await server.close();
   }
 });
+
+// Issue #34 (walk): on a phone the words of a long step scroll inside the card to reach its
+// "Look at" links; after a click the step's title is still at the top of the card.
+test('on a 390 px phone a "Look at" click keeps the step title in view', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-look-390', { viewport: { width: 390, height: 800 } });
+  try {
+    await page.goto(`${server.url}#story=cohort&step=3`);
+    await waitForApp(page);
+    await page.waitForSelector('.story-card.open');
+    await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+    const look = page.locator('[data-testid="story-look-at"]:not([disabled])').first();
+    await look.click();
+    await page.waitForTimeout(500);
+    const g = await page.evaluate(() => {
+      const r = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
+      return { body: r('.story-body'), title: r('#story-step-title'), scrolled: document.querySelector('.story-body').scrollTop };
+    });
+    assert.ok(g.scrolled > 0, `the words scrolled to the link: ${JSON.stringify(g)}`);
+    assert.ok(g.title.top >= g.body.top - 0.5 && g.title.bottom <= g.body.bottom + 0.5, `the title is in the card's view: ${JSON.stringify(g)}`);
+    await page.screenshot({ path: join(SHOTS, 'story-look-390.png') });
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});

@@ -126,14 +126,45 @@ pub fn share_bars<'a, DB: DrawingBackend>(
         )?;
         let (tx, ty) = chart.backend_coord(&(end, mid));
         let colour = if end > 0.0 { TEXT } else { MUTED };
-        root.draw_text(
-            &label,
-            &pen.text(11.5, colour, HPos::Left, VPos::Center),
-            (tx + pen.ipx(6.0), ty),
-        )
-        .map_err(err)?;
+        // A label too long for the room after its bar (a phone) goes on several lines, cut
+        // at its " · " (issue #34, walk: "2.6 inst-h · 7 recl…" was cut at the edge).
+        let room = root.dim_in_pixel().0 as i32 - tx - pen.ipx(10.0);
+        let lines = wrap_label(&label, pen, room);
+        let step = pen.ipx(13.0);
+        let top = ty - step * (lines.len() as i32 - 1) / 2;
+        for (k, line) in lines.iter().enumerate() {
+            root.draw_text(
+                line,
+                &pen.text(11.5, colour, HPos::Left, VPos::Center),
+                (tx + pen.ipx(6.0), top + step * k as i32),
+            )
+            .map_err(err)?;
+        }
     }
     Ok(())
+}
+
+/// `label` as one line if it fits in `room` device pixels (11.5 px text), else its " · "
+/// parts joined on as few lines as fit (at most three: a bar's row holds three). Not
+/// inlined: one copy for every bar chart (the page's download).
+#[inline(never)]
+pub fn wrap_label(label: &str, pen: Pen, room: i32) -> Vec<String> {
+    let fits = |t: &str| estimate_width(pen, 11.5, t) <= room;
+    if fits(label) {
+        return vec![label.to_string()];
+    }
+    let mut lines: Vec<String> = Vec::new();
+    for part in label.split(" · ") {
+        let full = lines.len() >= 3;
+        match lines.last_mut() {
+            Some(last) if full || fits(&format!("{last} · {part}")) => {
+                last.push_str(" · ");
+                last.push_str(part);
+            }
+            _ => lines.push(part.to_string()),
+        }
+    }
+    lines
 }
 
 /// Draws the rectangle `rect` (in chart units) in `style`.
