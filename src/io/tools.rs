@@ -106,9 +106,18 @@ fn function(obj: &JsValue, key: &str) -> Result<js_sys::Function, String> {
 
 // ---- the page's side ------------------------------------------------------------------
 
+thread_local! {
+    /// The page's state: the tools' root runs in the same wasm and thread, so a scenario
+    /// crosses between them as a Rust `String` (through the JS bridge, a trace's 16 MB
+    /// were decoded to a JS string and encoded back, ~130 ms of the page's thread).
+    static PAGE: std::cell::Cell<Option<(AppState, ShareState)>> =
+        const { std::cell::Cell::new(None) };
+}
+
 /// Registers the bridge the tools call (once, by the page's [`crate::App`]) and returns it,
 /// for the Explore panel's part (the Explore panel's `install_page`, called by the page).
 pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
+    PAGE.with(|p| p.set(Some((app, share))));
     let host = js_sys::Object::new();
     let scenario = Closure::<dyn Fn() -> String>::new(move || app.scenario.get_untracked());
     // The last run's digest as postcard bytes (the worker protocol's encoding), or undefined.
@@ -252,12 +261,39 @@ fn host() -> Result<JsValue, String> {
 
 /// The page's scenario text now.
 fn page_scenario() -> String {
+    if let Some((app, _)) = PAGE.with(std::cell::Cell::get) {
+        if let Some(text) = app.scenario.try_get_untracked() {
+            return text;
+        }
+    }
     host()
         .and_then(|h| function(&h, "scenario"))
         .ok()
         .and_then(|f| f.call0(&JsValue::NULL).ok())
         .and_then(|v| v.as_string())
         .unwrap_or_default()
+}
+
+/// A scenario the tools made, to the page (`push`: a new scenario, as
+/// [`share::open_scenario`] says).
+fn hand_to_page(text: String, push: bool) {
+    if let Some((app, share)) = PAGE.with(std::cell::Cell::get) {
+        if app.scenario.try_with_untracked(|_| ()).is_some() {
+            if push {
+                share::open_scenario(app, share, text);
+            } else {
+                app.scenario.set(text);
+            }
+            return;
+        }
+    }
+    if let Ok(f) = host().and_then(|h| function(&h, "apply")) {
+        let _ = f.call2(
+            &JsValue::NULL,
+            &JsValue::from_str(&text),
+            &JsValue::from(push),
+        );
+    }
 }
 
 /// The page's last run, decoded from the bridge's postcard bytes (`None` without one).
@@ -311,13 +347,7 @@ fn mount() -> Mounted {
                 return;
             }
             let push = share.take_push();
-            if let Ok(f) = host().and_then(|h| function(&h, "apply")) {
-                let _ = f.call2(
-                    &JsValue::NULL,
-                    &JsValue::from_str(&text),
-                    &JsValue::from(push),
-                );
-            }
+            hand_to_page(text.clone(), push);
             m.from_page.set_value(text);
         });
         // A history's unfinished jobs go to the page (set before its scenario).

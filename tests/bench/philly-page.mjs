@@ -11,7 +11,8 @@
 // `./run bench-browser` measures the same path among the others; this one is for looking
 // at one change quickly. PROFILE=1 prints, for each step of the first round, the app's
 // functions by inclusive time on the main thread (Chromium's CPU profiler; names need a
-// build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link).
+// build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link);
+// STACKS=N adds the N heaviest whole stacks.
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { waitForResult } from './scenarios.mjs';
@@ -93,7 +94,23 @@ function inclusive(profile, top = 25) {
     self.set(key, (self.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
   });
   const fmt = (list) => list.map(([f, t]) => `    ${t.toFixed(1).padStart(8)}  ${f.replace(/::h[0-9a-f]{16}$/, '').slice(0, 170)}`).join('\n');
-  return `${fmt([...incl].sort((a, b) => b[1] - a[1]).slice(0, top))}\n  self time (<- the app function calling it):\n${fmt([...self].sort((a, b) => b[1] - a[1]).slice(0, top))}`;
+  let out = `${fmt([...incl].sort((a, b) => b[1] - a[1]).slice(0, top))}\n  self time (<- the app function calling it):\n${fmt([...self].sort((a, b) => b[1] - a[1]).slice(0, top))}`;
+  if (process.env.STACKS) {
+    // The heaviest whole stacks (leaf first), for a self time whose caller is not enough.
+    const stacks = new Map();
+    profile.samples.forEach((id, i) => {
+      const names = [];
+      for (let n = id; n !== undefined && names.length < 16; n = parent.get(n)) {
+        const f = byId.get(n).callFrame.functionName;
+        if (f) names.push(f.replace(/::h[0-9a-f]{16}$/, '').slice(0, 60));
+      }
+      if (/^\((idle|program|garbage collector)\)$/.test(names[0] ?? '')) return;
+      const key = names.join('\n        <- ');
+      stacks.set(key, (stacks.get(key) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
+    });
+    out += `\n  heaviest stacks:\n${fmt([...stacks].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.STACKS) || 8))}`;
+  }
+  return out;
 }
 
 let cdp = null;
