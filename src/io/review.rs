@@ -7,9 +7,10 @@
 
 use leptos::html;
 use leptos::prelude::*;
+use quotalab_engine::analysis::review::{ShareTable, TeamVerdict};
 use quotalab_engine::config::MAX_FILE_BYTES;
 use quotalab_engine_worker::config::{
-    Request, Response, ReviewReport, ReviewRequest, ReviewShare, ReviewTable, UnknownShare,
+    Request, Response, ReviewReport, ReviewRequest, UnknownShare,
 };
 
 use crate::io::config::use_config_service;
@@ -305,7 +306,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
 
 /// One team's verdict: a heading with the verdict, the changes for the worse and for the
 /// better in words, what else changed, the rules it crosses.
-fn share_view(s: ReviewShare) -> impl IntoView {
+fn share_view(s: TeamVerdict) -> impl IntoView {
     let list = |class: &'static str, lead: &'static str, lines: Vec<String>| {
         (!lines.is_empty()).then(|| {
             view! {
@@ -336,7 +337,7 @@ fn share_view(s: ReviewShare) -> impl IntoView {
 }
 
 /// One share's numbers, as the CLI prints them.
-fn table_view(t: ReviewTable) -> impl IntoView {
+fn table_view(t: ShareTable) -> impl IntoView {
     let mut rows = t.rows.into_iter();
     let head = rows.next().unwrap_or_default();
     view! {

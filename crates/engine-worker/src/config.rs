@@ -8,7 +8,7 @@
 //! The page links this crate for the types only; `handle` (and with it the YAML parser)
 //! runs in the engine worker's wasm. The page's component tests call `handle` directly.
 
-use quotalab_engine::analysis::verdict::Verdict;
+use quotalab_engine::analysis::review::{ShareTable, TeamVerdict};
 use quotalab_engine::config::{
     self, ExportFormat, ExportOptions, Format, ImportOptions, UnknownShares, MAX_FILE_BYTES,
 };
@@ -165,9 +165,9 @@ pub struct ReviewReport {
     pub ran: String,
     /// What was reviewed and how to read the numbers.
     pub preamble: Vec<String>,
-    /// Shares worst first: the verdicts, then the tables.
-    pub shares: Vec<ReviewShare>,
-    pub tables: Vec<ReviewTable>,
+    /// Shares worst first: the verdicts, then the tables (the engine's, whole).
+    pub shares: Vec<TeamVerdict>,
+    pub tables: Vec<ShareTable>,
     /// Shares only one side has.
     pub only: Vec<String>,
     /// Each rule: `deadline_misses>0: ok` or `... crossed by team-b`.
@@ -179,32 +179,6 @@ pub struct ReviewReport {
     /// decided about), and the proposal's shares they may move to.
     pub unknown: Vec<UnknownShare>,
     pub targets: Vec<String>,
-}
-
-/// One share's verdict in words.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ReviewShare {
-    pub name: String,
-    pub verdict: Verdict,
-    /// Changes for the worse, for the better, neither (borrowing), each in words.
-    pub worse: Vec<String>,
-    pub better: Vec<String>,
-    pub also: Vec<String>,
-    /// Matched jobs when few, seeds.
-    pub notes: Vec<String>,
-    /// The rules it crosses, as written.
-    pub crossed: Vec<String>,
-}
-
-/// One share's numbers as the CLI prints them.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ReviewTable {
-    pub name: String,
-    pub heading: String,
-    pub current: String,
-    pub proposed: String,
-    /// Header row first: metric, unit, current, proposed, change, change %, band.
-    pub rows: Vec<[String; 7]>,
 }
 
 /// A share the kept jobs name that the configuration lacks.
@@ -561,28 +535,8 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             .iter()
             .flat_map(|l| l.lines().map(str::to_string).collect::<Vec<_>>())
             .collect(),
-        shares: verdicts
-            .into_iter()
-            .map(|v| ReviewShare {
-                name: v.name,
-                verdict: v.verdict,
-                worse: v.worse,
-                better: v.better,
-                also: v.also,
-                notes: v.notes,
-                crossed: v.crossed,
-            })
-            .collect(),
-        tables: rv::share_tables(&done)
-            .into_iter()
-            .map(|t| ReviewTable {
-                name: t.name,
-                heading: t.heading,
-                current: t.current,
-                proposed: t.proposed,
-                rows: t.rows,
-            })
-            .collect(),
+        shares: verdicts,
+        tables: rv::share_tables(&done),
         only,
         rules: done
             .rules

@@ -1200,8 +1200,9 @@ pub fn preamble(r: &Review) -> [String; 3] {
     ]
 }
 
-/// One share's table as the review shows it (the CLI's text, the report, the page).
-#[derive(Clone, Debug, PartialEq)]
+/// One share's table as the review shows it (the CLI's text, the report, the page, which
+/// receives it whole from the engine worker).
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct ShareTable {
     pub name: String,
     /// `team-b: 5 matched jobs` (and whether that is thin).
@@ -1307,7 +1308,7 @@ impl Metric {
 /// One team's verdict on the proposal, in words (SPEC 16 "a verdict per team", judged as
 /// SPEC 9.1 judges a comparison: a change under 5% or under the metric's floor is about the
 /// same).
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct TeamVerdict {
     pub name: String,
     pub verdict: Verdict,
