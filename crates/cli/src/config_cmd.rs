@@ -93,6 +93,10 @@ pub struct HistoryArgs {
     /// jobs and workloads are replaced by the history).
     #[arg(long, value_name = "SCENARIO")]
     into: Option<String>,
+    /// Print every job's warning (by default, past the first 100 of a kind, such as jobs
+    /// still pending at the history's end, the rest are counted in one line).
+    #[arg(long)]
+    all_warnings: bool,
 }
 
 /// `quotasim import history`: prints the scenario; warnings to stderr.
@@ -138,7 +142,7 @@ fn import_history(args: HistoryArgs) -> Result<(), Failure> {
         to: args.to,
     };
     let imported = history::import_read(readers, shares, &opts)?;
-    warn(&imported.warnings);
+    crate::warn_jobs(&imported.warnings, args.all_warnings);
     print(&imported.scenario_json);
     Ok(())
 }

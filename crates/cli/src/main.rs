@@ -173,6 +173,66 @@ fn warn(warnings: &[Problem]) {
     let _ = err.flush();
 }
 
+/// Per-job warnings of one kind past this many (a month of history: tens of thousands of
+/// jobs still pending at its end) are counted after the first ones, not each printed.
+pub const JOB_WARNINGS_SHOWN: usize = 100;
+
+/// The warnings, each job warning kind ([`job_warning_kind`]) past [`JOB_WARNINGS_SHOWN`]
+/// counted in one line at the end (`all`: every one printed).
+fn warn_jobs(warnings: &[Problem], all: bool) {
+    if all {
+        return warn(warnings);
+    }
+    let mut err = io::BufWriter::new(io::stderr().lock());
+    // Per kind: how many seen, and the first one's line.
+    let mut kinds: Vec<(String, usize, String)> = Vec::new();
+    for w in warnings {
+        let Some(kind) = job_warning_kind(w) else {
+            let _ = writeln!(err, "warning: {w}");
+            continue;
+        };
+        let line = w.to_string();
+        let at = match kinds.iter().position(|(k, ..)| *k == kind) {
+            Some(i) => i,
+            None => {
+                kinds.push((kind, 0, line.clone()));
+                kinds.len() - 1
+            }
+        };
+        kinds[at].1 += 1;
+        if kinds[at].1 <= JOB_WARNINGS_SHOWN {
+            let _ = writeln!(err, "warning: {line}");
+        }
+    }
+    for (_, n, first) in kinds {
+        if n > JOB_WARNINGS_SHOWN {
+            let (file, rest) = first.split_once(": ").unwrap_or(("", &first));
+            // "job ID was still pending ...: work_s 1" -> "was still pending ..."
+            let like = rest
+                .split_once(" was ")
+                .map_or(rest, |(_, r)| r)
+                .split(':')
+                .next()
+                .unwrap_or_default();
+            let _ = writeln!(
+                err,
+                "warning: {file}: and {} more jobs with a warning like the first {JOB_WARNINGS_SHOWN} above (was {like}); --all-warnings prints each",
+                n - JOB_WARNINGS_SHOWN
+            );
+        }
+    }
+    let _ = err.flush();
+}
+
+/// A warning about one job of a history (SPEC 16: still running or pending at its end, or
+/// evicted), by kind: its words with the numbers left out; `None` for other warnings.
+fn job_warning_kind(w: &Problem) -> Option<String> {
+    let o = w.object.as_ref()?;
+    let about_a_job =
+        o.names.len() == 1 && (o.unfinished.is_some() || o.what.starts_with("was evicted"));
+    about_a_job.then(|| o.what.chars().filter(|c| !c.is_ascii_digit()).collect())
+}
+
 /// The product of `run` and `compare`: the result JSON, or the table with `--summary`.
 fn product(summary: bool) -> Product {
     if summary {

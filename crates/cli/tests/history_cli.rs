@@ -403,3 +403,48 @@ fn a_scenario_imported_from_kueue_places_workloads_by_its_local_queues() {
         "{out:?}"
     );
 }
+
+/// A month of history has thousands of jobs still pending at its end: past the first 100
+/// of a kind, their warnings are counted in one line; `--all-warnings` prints each.
+#[test]
+fn many_job_warnings_of_a_kind_are_counted_past_the_first_hundred() {
+    let item = |i: usize| {
+        format!(
+            r#"{{"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Workload",
+            "metadata":{{"name":"p{i}","namespace":"team-a","creationTimestamp":"2026-03-02T08:{:02}:{:02}Z"}},
+            "spec":{{"queueName":"team-a-queue","podSets":[{{"name":"main","count":1,
+              "template":{{"spec":{{"containers":[{{"name":"c","resources":{{"requests":{{"nvidia.com/gpu":"8"}}}}}}]}}}}}}]}},
+            "status":{{}}}}"#,
+            i / 60,
+            i % 60
+        )
+    };
+    let items: Vec<String> = (0..250).map(item).collect();
+    let list = format!(
+        r#"{{"apiVersion":"v1","kind":"List","items":[{}]}}"#,
+        items.join(",")
+    );
+    let args = ["import", "history", "-", "--config", "kueue-config.yaml"];
+    let out = run(&args, Some(list.as_bytes()));
+    assert_eq!(out.code, 0, "{out:?}");
+    let pending = |s: &str| {
+        s.lines()
+            .filter(|l| l.contains("was still pending at the end of the history: work_s 1"))
+            .count()
+    };
+    assert_eq!(pending(&out.stderr), 100, "{}", out.stderr);
+    assert!(
+        out.stderr.contains(
+            "warning: -: and 150 more jobs with a warning like the first 100 above (was still pending at the end of the history); --all-warnings prints each"
+        ),
+        "{}",
+        out.stderr
+    );
+    let all = run(
+        &[&args[..], &["--all-warnings"]].concat(),
+        Some(list.as_bytes()),
+    );
+    assert_eq!(pending(&all.stderr), 250);
+    assert!(!all.stderr.contains("more jobs with a warning like"));
+    assert_eq!(all.stdout, out.stdout, "the same scenario");
+}
