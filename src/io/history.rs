@@ -373,18 +373,19 @@ fn queue_word(kueue: bool) -> String {
     }
 }
 
-/// What the rows of a replayed history's unfinished jobs say, per job id, read from the
+/// What the rows of a replayed history's unfinished jobs say, a line per job (its id, a tab,
+/// the words: [`crate::state::AppState::unfinished`]), read from the
 /// engine's warnings about them (`Problem::words`: "Workload team-c/x was still running at
 /// the history's end: replayed with only the 1 h 14 min it had run, a lower bound"): "ran
-/// 1 h 14 min of an unfinished Workload (a lower bound)", or for one still pending "never
-/// an unfinished Workload, still pending when the history ends: replayed with 1 s of work, a
+/// 1 h 14 min of an unfinished Workload (a lower bound)", or for one still pending "an
+/// unfinished Workload, still pending when the history ends: replayed with 1 s of work, a
 /// lower bound".
 /// The worker's `Imported::unfinished` counts these jobs per share but does not name them,
 /// so their warnings are the one place that does.
-pub fn unfinished_marks(warnings: &[String]) -> std::collections::BTreeMap<String, String> {
+pub fn unfinished_marks(warnings: &[String]) -> String {
     const RUNNING: &str = " was still running at the history's end: replayed with only the ";
     const PENDING: &str = " was still pending at the history's end";
-    let mut marks = std::collections::BTreeMap::new();
+    let mut marks = String::new();
     for w in warnings {
         // "Workload ns/name ..." (Kueue) or "Job name ..." (AWS Batch).
         let Some((kind, rest)) = w.split_once(' ') else {
@@ -397,17 +398,15 @@ pub fn unfinished_marks(warnings: &[String]) -> std::collections::BTreeMap<Strin
         };
         if let Some((id, after)) = rest.split_once(RUNNING) {
             let ran = after.split(" it had run").next().unwrap_or(after);
-            marks.insert(
-                id.to_string(),
-                format!("ran {ran} of an unfinished {job} (a lower bound)"),
-            );
+            marks.push_str(&format!(
+                "{id}\tran {ran} of an unfinished {job} (a lower bound)\n"
+            ));
         } else if let Some((id, after)) = rest.split_once(PENDING) {
             // The engine's words for its replay: "replayed with 1 s of work, a lower bound".
             let replay = after.trim_start_matches([':', ' ']);
-            marks.insert(
-                id.to_string(),
-                format!("an unfinished {job}, still pending when the history ends: {replay}"),
-            );
+            marks.push_str(&format!(
+                "{id}\tan unfinished {job}, still pending when the history ends: {replay}\n"
+            ));
         }
     }
     marks
@@ -465,18 +464,19 @@ mod tests {
             "Job train-7 was still running at the history's end: replayed with only the 5 min it had run, a lower bound".to_string(),
         ];
         let m = unfinished_marks(&w);
-        assert_eq!(m.len(), 3);
+        assert_eq!(m.lines().count(), 3);
+        let get = |id: &str| crate::state::unfinished_mark(&m, id);
         assert_eq!(
-            m["team-c/job-render-7f3c9"],
+            get("team-c/job-render-7f3c9").unwrap(),
             "ran 1 h 14 min of an unfinished Workload (a lower bound)"
         );
         assert_eq!(
-            m["team-c/job-render-8a4d0"],
+            get("team-c/job-render-8a4d0").unwrap(),
             "an unfinished Workload, still pending when the history ends: replayed with 1 s of work, a lower bound"
         );
         assert_eq!(
-            m["train-7"],
-            "ran 5 min of an unfinished job (a lower bound)"
+            get("train-7"),
+            Some("ran 5 min of an unfinished job (a lower bound)")
         );
     }
 }

@@ -148,15 +148,10 @@ pub fn install_host(app: AppState, share: ShareState) -> js_sys::Object {
             }));
         },
     );
-    // A replayed history's unfinished jobs ([`AppState::unfinished`]), as id, words, id,
-    // words...
-    let unfinished = Closure::<dyn Fn(js_sys::Array)>::new(move |pairs: js_sys::Array| {
-        let flat: Vec<String> = pairs.iter().filter_map(|l| l.as_string()).collect();
-        app.unfinished.set(
-            flat.chunks_exact(2)
-                .map(|p| (p[0].clone(), p[1].clone()))
-                .collect(),
-        );
+    // A replayed history's unfinished jobs ([`AppState::unfinished`]), a line each: its id,
+    // a tab, its words (one string: the glue of a closure of a string is there already).
+    let unfinished = Closure::<dyn Fn(String)>::new(move |lines: String| {
+        app.unfinished.set(lines);
     });
     // A tool's notice that its own work has ended ("Making the report…" once the report is
     // downloaded): cleared if it is still the one shown.
@@ -352,14 +347,10 @@ fn mount() -> Mounted {
         });
         // A history's unfinished jobs go to the page (set before its scenario).
         Effect::new(move |prev: Option<()>| {
-            let pairs: js_sys::Array = app.unfinished.with(|m| {
-                m.iter()
-                    .flat_map(|(id, w)| [JsValue::from_str(id), JsValue::from_str(w)])
-                    .collect()
-            });
+            let lines = app.unfinished.get();
             if prev.is_some() {
                 if let Ok(f) = host().and_then(|h| function(&h, "unfinished")) {
-                    let _ = f.call1(&JsValue::NULL, &pairs);
+                    let _ = f.call1(&JsValue::NULL, &JsValue::from_str(&lines));
                 }
             }
         });

@@ -115,14 +115,23 @@ pub fn CohortTree(
     }
 }
 
-/// What cohort `c`'s children keep private of type `ty` (lending limits), as the engine
-/// says ([`quotalab_engine::digest::KueueDigest::private_below`]).
-fn private_below(d: &Digest, c: u16, ty: usize) -> &[(String, u64)] {
+/// What cohort `c`'s children (ClusterQueues and cohorts) keep private of type `ty` (a
+/// lendingLimit under their quota), as the engine says
+/// ([`quotalab_engine::digest::KueueDigest::private`]): what the cohort's quota leaves out.
+fn private_below(d: &Digest, c: u16, ty: usize) -> f64 {
+    let Some(k) = d.kueue.as_ref() else {
+        return 0.0;
+    };
     let types = d.instance_types.len();
-    d.kueue
-        .as_ref()
-        .and_then(|k| k.private_below.get(usize::from(c) * types + ty))
-        .map_or(&[], Vec::as_slice)
+    let parents = k
+        .share_cohort
+        .iter()
+        .chain(k.cohorts.iter().map(|x| &x.parent));
+    parents
+        .enumerate()
+        .filter(|(_, p)| **p == Some(c))
+        .filter_map(|(node, _)| k.private.get(node * types + ty))
+        .sum()
 }
 
 /// Under the tree: each cohort whose quota leaves out what its children keep private (a
@@ -130,33 +139,20 @@ fn private_below(d: &Digest, c: u16, ty: usize) -> &[(String, u64)] {
 /// right (issue #34, walk).
 fn private_notes(d: &Digest, ty: usize) -> Option<impl IntoView> {
     let k = d.kueue.as_ref()?;
-    let lines: Vec<String> = (0..k.cohorts.len() as u16)
-        .filter_map(|c| {
-            let below = private_below(d, c, ty);
-            if below.is_empty() {
-                return None;
-            }
-            let kept: u64 = below.iter().map(|(_, n)| n).sum();
-            let who: Vec<String> = below
-                .iter()
-                .map(|(name, n)| format!("{name} {}", format::thousands(*n as f64)))
-                .collect();
-            Some(format!(
-                "* Cohort {}'s quota leaves out the {} {} kept private below it by a lendingLimit ({}): that part is never lent to the cohort.",
-                k.cohorts[usize::from(c)].name,
-                format::thousands(kept as f64),
+    let mut note = String::new();
+    for (c, co) in k.cohorts.iter().enumerate() {
+        let kept = private_below(d, c as u16, ty);
+        if kept > 0.0 {
+            note.push_str(&format!(
+                "* Cohort {}'s quota leaves out the {} {} kept private below it by lendingLimits: never lent to the cohort. ",
+                co.name,
+                format::amount(kept),
                 d.instance_types.get(ty).map_or("", String::as_str),
-                who.join(", ")
-            ))
-        })
-        .collect();
-    (!lines.is_empty()).then(|| {
-        view! {
-            <div class="table-note cohort-private" data-testid="cohort-private-note">
-                {lines.into_iter().map(|l| view! { <p>{l}</p> }).collect_view()}
-            </div>
+            ));
         }
-    })
+    }
+    (!note.is_empty())
+        .then(|| view! { <p class="table-note" data-testid="cohort-private-note">{note}</p> })
 }
 
 fn tree_row(r: TreeRow, ty: usize, d: &Digest) -> impl IntoView {
@@ -164,8 +160,8 @@ fn tree_row(r: TreeRow, ty: usize, d: &Digest) -> impl IntoView {
     // A cohort whose children keep part of their quota private (a lendingLimit) is marked;
     // the note under the tree says how much.
     let private = match r.kind {
-        NodeKind::Cohort(c) => private_below(d, c, ty).iter().map(|(_, n)| n).sum::<u64>(),
-        NodeKind::Share(_) => 0,
+        NodeKind::Cohort(c) => private_below(d, c, ty),
+        NodeKind::Share(_) => 0.0,
     };
     let (kind, swatch) = match r.kind {
         NodeKind::Cohort(_) => ("cohort", None),
@@ -195,9 +191,9 @@ fn tree_row(r: TreeRow, ty: usize, d: &Digest) -> impl IntoView {
                     {r.name}
                 </span>
             </th>
-            <td class="num" data-col="quota" data-label="quota" title=(private > 0).then(|| format!("leaves out {private} kept private below it (lendingLimit)"))>
+            <td class="num" data-col="quota" data-label="quota">
                 {format::amount(a.quota)}
-                {(private > 0).then_some(" *")}
+                {(private > 0.0).then_some(" *")}
             </td>
             <td class="num" data-col="usage" data-label="in use">{format::amount(a.usage)}</td>
             <td class="bar-cell" aria-hidden="true" data-label="">

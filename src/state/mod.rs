@@ -191,10 +191,11 @@ pub struct AppState {
     /// opened, what an import did), or `None`.
     pub notice: RwSignal<Option<Notice>>,
     /// A replayed job history's unfinished jobs (SPEC 16: still running or pending at the
-    /// history's end, so their work is a lower bound): job id -> what its rows say ("ran
-    /// 1 h 14 min of an unfinished Workload (a lower bound)"). Set by the last history
-    /// import (`io::history`); a row is marked while a job of that id is in the run.
-    pub unfinished: RwSignal<std::collections::BTreeMap<String, String>>,
+    /// history's end, so their work is a lower bound), a line each: the job's id, a tab, what
+    /// its rows say ("ran 1 h 14 min of an unfinished Workload (a lower bound)";
+    /// [`unfinished_mark`]). Set by the last history import (`io::history`); a row is marked
+    /// while a job of that id is in the run.
+    pub unfinished: RwSignal<String>,
     /// The share link of a large scenario's text (over [`LINK_WITH_RUN_BYTES`]), made by
     /// the engine worker after the text's run (so the text is not sent twice), or `None`
     /// until then. `io::share` shows it once it is of the current text.
@@ -216,6 +217,15 @@ pub struct RunLink {
     /// The link's payload, or the engine's reason there is none (SPEC 10: a scenario whose
     /// compact JSON is over 8 MiB has no link).
     pub result: Result<String, String>,
+}
+
+/// What the rows of job `id` say in [`AppState::unfinished`] (a line per job: its id, a
+/// tab, its words; text, not a map: a map's code costs the page's download more than a
+/// search of a few lines does), if it is one of them.
+pub fn unfinished_mark<'a>(lines: &'a str, id: &str) -> Option<&'a str> {
+    lines
+        .lines()
+        .find_map(|l| l.strip_prefix(id)?.strip_prefix('\t'))
 }
 
 /// The import dialogs a view may ask for ([`AppState::request_import`]).
@@ -250,7 +260,7 @@ impl AppState {
             import_requests: RwSignal::new(None),
             run_stats: RwSignal::new(RunStats::default()),
             notice: RwSignal::new(None),
-            unfinished: RwSignal::new(std::collections::BTreeMap::new()),
+            unfinished: RwSignal::new(String::new()),
             run_link: RwSignal::new(None),
             history: History::new(),
             runner: StoredValue::new_local(Runner::default()),

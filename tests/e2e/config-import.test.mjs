@@ -301,16 +301,17 @@ test('job history: offered after an import without jobs, read in the worker, rep
   // replay with only the time it had run: where its outcome is read, the page says so.
   const notice = await page.locator('[data-testid="share-notice"]').innerText();
   assert.match(notice, /3 Workloads had not finished when the history ends/);
-  const succeeded = page.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-c/job-render-7f3c9' });
+  const log = page.getByTestId('event-log');
+  await log.scrollIntoViewIfNeeded();
+  const succeeded = log.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-c/job-render-7f3c9' });
   await succeeded.waitFor();
-  assert.match(await succeeded.innerText(), /succeeded: ran 75 min of an unfinished Workload \(a lower bound\)/);
-  const finished = page.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-a/job-pretrain-llm-5d7f2' });
-  assert.doesNotMatch(await finished.innerText(), /unfinished/);
-  await succeeded.locator('td.job button').click();
-  assert.match(
-    await page.locator('[data-testid="job-history"] [data-testid="history-state"]').innerText(),
-    /^SUCCEEDED: ran 75 min of an unfinished Workload \(a lower bound\)$/,
-  );
+  assert.match(await succeeded.locator('td.what').textContent(), /^succeeded: ran 75 min of an unfinished Workload \(a lower bound\)$/);
+  const finished = log.locator('[data-testid="event-row"][data-kind="succeed"]', { hasText: 'team-a/job-pretrain-llm-5d7f2' });
+  assert.equal((await finished.locator('td.what').textContent()).trim(), 'succeeded');
+  await succeeded.getByRole('button', { name: 'Show the history of team-c/job-render-7f3c9' }).click();
+  const state = page.getByTestId('job-history').getByTestId('history-state');
+  await state.waitFor();
+  assert.equal((await state.textContent()).trim(), 'SUCCEEDED: ran 75 min of an unfinished Workload (a lower bound)');
   await page.locator('[data-testid="undo"]').click();
   await page.locator('[data-testid="empty-offer"]').waitFor();
   assert.deepEqual(problems, []);

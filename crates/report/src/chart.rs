@@ -144,20 +144,18 @@ pub fn share_bars<'a, DB: DrawingBackend>(
     Ok(())
 }
 
-/// `label` as one line if it fits in `room` device pixels (11.5 px text), else its " · "
-/// parts joined on as few lines as fit (at most three: a bar's row holds three). Not
-/// inlined: one copy for every bar chart (the page's download).
+/// `label` as one line if it fits in `room` device pixels (11.5 px text, as
+/// [`estimate_width`] counts), else its " · " parts joined on as few lines as fit (at most
+/// three: a bar's row holds three). Not inlined: one copy for every bar chart.
 #[inline(never)]
 pub fn wrap_label(label: &str, pen: Pen, room: i32) -> Vec<String> {
-    let fits = |t: &str| estimate_width(pen, 11.5, t) <= room;
-    if fits(label) {
-        return vec![label.to_string()];
-    }
+    // Characters that fit in `room` (estimate_width in reverse).
+    let fit = (f64::from(room) / (11.5 * 0.6 * pen.dpr)) as usize;
     let mut lines: Vec<String> = Vec::new();
     for part in label.split(" · ") {
-        let full = lines.len() >= 3;
+        let (n, full) = (part.chars().count(), lines.len() >= 3);
         match lines.last_mut() {
-            Some(last) if full || fits(&format!("{last} · {part}")) => {
+            Some(last) if full || last.chars().count() + 3 + n <= fit => {
                 last.push_str(" · ");
                 last.push_str(part);
             }

@@ -152,7 +152,9 @@ pub fn JobHistory() -> impl IntoView {
         };
         let j = &h.job;
         // A replayed history's unfinished job: its work is a lower bound.
-        let unfinished = app.unfinished.with(|u| u.get(&j.id).cloned());
+        let unfinished = app
+            .unfinished
+            .with(|u| crate::state::unfinished_mark(u, &j.id).map(str::to_string));
         let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         let inst = j.instances.max(1) as f64;
         let lost = if j.lost_s > 0.0 {

@@ -131,13 +131,15 @@ fn event_row(
     d: &Digest,
     i: u32,
     select: RwSignal<Option<String>>,
-    unfinished: &std::collections::BTreeMap<String, String>,
+    unfinished: &str,
 ) -> impl IntoView {
     let e = &d.events[i as usize];
     let mut what = describe(d, e);
     // A replayed history's unfinished job "succeeds" with only the work it had done.
     if e.kind == EventKind::Succeed {
-        if let Some(mark) = job_id(d, e.job).and_then(|id| unfinished.get(id)) {
+        if let Some(mark) =
+            job_id(d, e.job).and_then(|id| crate::state::unfinished_mark(unfinished, id))
+        {
             what = format!("{what}: {mark}");
         }
     }

@@ -425,11 +425,10 @@ pub struct KueueDigest {
     /// Per share (scenario order): its cohort's index in [`KueueDigest::cohorts`], `None`
     /// for a share that stands alone.
     pub share_cohort: Vec<Option<u16>>,
-    /// Per cohort and instance type (`cohort * types + type`), as the scenario starts: the
-    /// children (ClusterQueues, then cohorts) whose lending limit keeps part of their quota
-    /// private (SPEC 12 `private(N)`), with that part, which the cohort's quota leaves out.
-    #[serde(default)]
-    pub private_below: Vec<Vec<(String, u64)>>,
+    /// Per node (shares, then cohorts, in scenario order) and instance type (`node * types +
+    /// type`), as the scenario starts: SPEC 12 `private(N)`, the part of its quota a lending
+    /// limit keeps from its cohort, which the cohort's quota leaves out.
+    pub private: Vec<f64>,
 }
 
 /// One cohort's SPEC 12 results (Kueue model).
@@ -510,40 +509,21 @@ fn kueue_digest(sim: &Finished, keep: &[usize]) -> Option<KueueDigest> {
             .iter()
             .map(|s| s.kueue.cohort.map(|c| c as u16))
             .collect(),
-        private_below: private_below(sim.scenario()),
+        private: private(sim.scenario()),
     })
 }
 
-/// [`KueueDigest::private_below`]: each cohort's children that keep quota private, per type.
-fn private_below(sc: &crate::input::model::Scenario) -> Vec<Vec<(String, u64)>> {
+/// [`KueueDigest::private`]: each node's private quota, per type.
+fn private(sc: &crate::input::model::Scenario) -> Vec<f64> {
     use crate::simulation::quota_tree::QuotaTree;
     let types = sc.instance_types.len();
     let trees: Vec<QuotaTree> = (0..types)
         .map(|t| QuotaTree::new(&sc.shares, &sc.cohorts, t))
         .collect();
-    let s0 = sc.shares.len();
-    let name = |n: usize| {
-        if n < s0 {
-            sc.shares[n].name.clone()
-        } else {
-            sc.cohorts[n - s0].name.clone()
-        }
-    };
-    let mut out = Vec::with_capacity(sc.cohorts.len() * types);
-    for c in 0..sc.cohorts.len() {
-        for tree in &trees {
-            let node = s0 + c;
-            out.push(
-                tree.child_shares[node]
-                    .iter()
-                    .chain(&tree.child_cohorts[node])
-                    .filter(|&&k| tree.private[k] > 0)
-                    .map(|&k| (name(k), tree.private[k]))
-                    .collect(),
-            );
-        }
-    }
-    out
+    let nodes = sc.shares.len() + sc.cohorts.len();
+    (0..nodes * types)
+        .map(|i| trees[i % types].private[i / types] as f64)
+        .collect()
 }
 
 /// What the UI asks for: how many series points, events and job rows to keep at most.
