@@ -29,11 +29,8 @@ pub struct Explore {
     pub metric: RwSignal<Metric>,
     /// Why the sweep cannot run (or stopped), in words.
     pub problems: RwSignal<Vec<String>>,
-    /// A note about the sweep shown (stopped, cancelled...).
+    /// A note about the sweep shown (every seed the same run, stopped, cancelled...).
     pub note: RwSignal<Option<String>>,
-    /// The sweep shown has several seeds but nothing random ([`Sweep::random`]): every seed
-    /// gives the same run, which the panel says.
-    pub same_seeds: RwSignal<bool>,
     pub results: RwSignal<Vec<RunResult>>,
     pub names: RwSignal<Vec<String>>,
     /// `(done, total)` runs, and whether runs are in flight.
@@ -65,7 +62,6 @@ impl Explore {
             metric: RwSignal::new(Metric::default()),
             problems: RwSignal::new(Vec::new()),
             note: RwSignal::new(None),
-            same_seeds: RwSignal::new(false),
             results: RwSignal::new(Vec::new()),
             names: RwSignal::new(Vec::new()),
             progress: RwSignal::new((0, 0)),
@@ -198,8 +194,11 @@ impl Explore {
         self.sweep_id.update_value(|n| *n += 1);
         let id = self.sweep_id.get_value();
         self.problems.set(Vec::new());
-        self.note.set(None);
-        self.same_seeds.set(plan.seeds() > 1 && !plan.random());
+        // Several seeds of a scenario with nothing random ([`Sweep::random`]) are one run
+        // over and over: said beside the progress (issue #34, walk).
+        self.note.set((plan.seeds() > 1 && !plan.random()).then(|| {
+            "Nothing in this scenario is random: every seed gives the same run (seeds change only generated workloads and recovery draws).".to_string()
+        }));
         self.names.set(names);
         self.results.set(Vec::new());
         self.progress.set((0, plan.runs()));
@@ -243,7 +242,6 @@ impl Explore {
         self.results.set(Vec::new());
         self.progress.set((0, 0));
         self.shown.set(None);
-        self.same_seeds.set(false);
         self.scenario.set(text);
         if had {
             self.note.set(Some(
@@ -593,9 +591,6 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                 <span role="status" data-testid="explore-progress">{progress_text}</span>
                 <span class="explore-note" data-testid="explore-note">{move || e.note.get()}</span>
             </div>
-            <p class="explore-seeds-note" data-testid="explore-seeds-note" hidden=move || !e.same_seeds.get()>
-                "Nothing in this scenario is random: every seed gives the same run (seeds change only generated workloads and recovery draws)."
-            </p>
             // Before the first run: a line saying what will appear, not an empty box.
             <p class="explore-empty" data-testid="explore-empty" hidden=move || e.shown.with(Option::is_some)>
                 "Pick a setting, a range and the seeds, then Run: each share's median and its 10th-90th percentile band over the seeds appear here as the runs finish."

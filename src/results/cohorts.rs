@@ -42,13 +42,15 @@ pub fn CohortTree(
     });
     let heading = move || {
         let (t, busiest) = at.get();
+        // What the cohorts' quotas leave out (lendingLimits below them), after the time.
+        let note = digest.with(|d| private_notes(d, ty.get()));
         if busiest {
             format!(
-                "At {} (the busiest moment; click a chart over time to move the cursor)",
+                "At {} (the busiest moment; click a chart over time to move the cursor).{note}",
                 format::clock(t)
             )
         } else {
-            format!("At the cursor, {}", format::clock(t))
+            format!("At the cursor, {}.{note}", format::clock(t))
         }
     };
     view! {
@@ -105,7 +107,6 @@ pub fn CohortTree(
                 </tbody>
             </table>
         </div>
-        {move || private_notes(&digest.get(), ty.get())}
         {move || {
             digest
                 .with(|d| crate::charts::dominant::has_chart(d))
@@ -134,25 +135,23 @@ fn private_below(d: &Digest, c: u16, ty: usize) -> f64 {
         .sum()
 }
 
-/// Under the tree: each cohort whose quota leaves out what its children keep private (a
-/// lendingLimit below their quota), so that a quota smaller than its ClusterQueues' reads
-/// right (issue #34, walk).
-fn private_notes(d: &Digest, ty: usize) -> Option<impl IntoView> {
-    let k = d.kueue.as_ref()?;
+/// Each cohort whose quota leaves out what its children keep private (a lendingLimit below
+/// their quota), said above the tree so that a quota smaller than its ClusterQueues' reads
+/// right (issue #34, walk); empty when none does.
+fn private_notes(d: &Digest, ty: usize) -> String {
     let mut note = String::new();
-    for (c, co) in k.cohorts.iter().enumerate() {
+    for (c, co) in d.kueue.iter().flat_map(|k| k.cohorts.iter()).enumerate() {
         let kept = private_below(d, c as u16, ty);
         if kept > 0.0 {
             note.push_str(&format!(
-                "* Cohort {}'s quota leaves out the {} {} kept private below it by lendingLimits: never lent to the cohort. ",
+                " * Cohort {}'s quota leaves out the {} {} kept private below it by lendingLimits: never lent to the cohort.",
                 co.name,
                 format::amount(kept),
                 d.instance_types.get(ty).map_or("", String::as_str),
             ));
         }
     }
-    (!note.is_empty())
-        .then(|| view! { <p class="table-note" data-testid="cohort-private-note">{note}</p> })
+    note
 }
 
 fn tree_row(r: TreeRow, ty: usize, d: &Digest) -> impl IntoView {

@@ -98,8 +98,7 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     settle().await;
     // The walkthrough's jobs are all written out: its seeds give the same run, and the
     // panel says so (issue #34, walk).
-    let same = one(&root, "[data-testid=explore-seeds-note]");
-    assert!(!same.has_attribute("hidden"));
+    let same = one(&root, "[data-testid=explore-note]");
     assert!(
         text(&same)
             .starts_with("Nothing in this scenario is random: every seed gives the same run"),
@@ -189,7 +188,7 @@ async fn seeds_of_generated_workloads_are_not_said_to_be_the_same() {
     click(&root, "explore-run");
     settle().await;
     assert!(e.shown.get_untracked().is_some(), "the sweep started");
-    assert!(one(&root, "[data-testid=explore-seeds-note]").has_attribute("hidden"));
+    assert_eq!(text(&one(&root, "[data-testid=explore-note]")), "");
     e.stop(None);
 }
 

@@ -285,7 +285,7 @@ async fn a_cohort_quota_without_a_private_part_says_so() {
     let ab = cells(&rows[0]);
     assert_eq!(ab[0], "cohort team-ab", "{ab:?}");
     assert_eq!(ab[1], "21 *", "{ab:?}");
-    let note = text(&one(&card, "[data-testid=cohort-private-note]"));
+    let note = text(&one(&card, "[data-testid=cohort-tree-at]"));
     assert!(
         note.contains("Cohort team-ab's quota leaves out the 3 ml.g5.xlarge kept private below it by lendingLimits"),
         "{note}"

@@ -154,7 +154,8 @@ pub fn JobHistory() -> impl IntoView {
         // A replayed history's unfinished job: its work is a lower bound.
         let unfinished = app
             .unfinished
-            .with(|u| crate::state::unfinished_mark(u, &j.id).map(str::to_string));
+            .with(|u| crate::state::unfinished_mark(u, &j.id).map(|m| format!(": {m}")))
+            .unwrap_or_default();
         let plural = |n: u64, w: &str| format!("{n} {w}{}", if n == 1 { "" } else { "s" });
         let inst = j.instances.max(1) as f64;
         let lost = if j.lost_s > 0.0 {
@@ -207,10 +208,7 @@ pub fn JobHistory() -> impl IntoView {
                 </h3>
                 <dl class="history-facts">
                     <dt>"State at the end"</dt>
-                    <dd data-testid="history-state">
-                        {format!("{}{waiting}", j.state.as_str())}
-                        {unfinished.map(|m| view! { <span class="job-unfinished" data-testid="job-unfinished">{format!(": {m}")}</span> })}
-                    </dd>
+                    <dd data-testid="history-state">{format!("{}{waiting}{unfinished}", j.state.as_str())}</dd>
                     <dt>"Submitted / first start / end"</dt>
                     <dd>
                         {format!(
