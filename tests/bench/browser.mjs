@@ -37,6 +37,7 @@ import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, ROOT, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
 import { dragBorrowSlider, generated, runStats, waitForResult } from './scenarios.mjs';
+import { watchLongTasks } from './probes.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
@@ -53,19 +54,18 @@ const kb = (b) => `${(b / 1024).toFixed(1)} KB`;
 
 // Installed before the page's own scripts: the time the first summary row appears, and every
 // long task (main thread busy > 50 ms).
-const INIT = () => {
-  window.__longtasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {}
+const FIRST_RENDER = () => {
   const seen = () => {
     if (window.__firstRender === undefined && document.querySelector('table.summary tbody tr')) {
       window.__firstRender = performance.now();
     }
   };
   new MutationObserver(seen).observe(document, { childList: true, subtree: true });
+};
+/** Installs both in `page` before its own scripts. */
+const probe = async (page) => {
+  await page.addInitScript(watchLongTasks);
+  await page.addInitScript(FIRST_RENDER);
 };
 
 /**
@@ -150,7 +150,7 @@ async function firstRender(server) {
     try {
       const loaded = [];
       b.page.on('response', (res) => loaded.push(new URL(res.url()).pathname));
-      await b.page.addInitScript(INIT);
+      await probe(b.page);
       await b.page.goto(server.url);
       await waitForApp(b.page);
       await b.page.waitForFunction(() => window.__firstRender !== undefined);
@@ -236,7 +236,7 @@ async function main() {
     const b = await openBrowser('bench-browser');
     const { page, problems } = b;
     try {
-      await page.addInitScript(INIT);
+      await probe(page);
       await page.goto(server.url);
       await waitForApp(page);
       await waitForResult(page, 'AWS walkthrough');
@@ -402,7 +402,7 @@ async function main() {
         await writeFile(out, json);
         const name = JSON.parse(json.toString()).name;
         const page = fresh;
-        await page.addInitScript(INIT);
+        await probe(page);
         await page.goto(server.url);
         await waitForApp(page);
         await waitForResult(page, 'AWS walkthrough');
@@ -448,7 +448,7 @@ async function main() {
       // simulates them with progress; the page stays usable (its longest task is reported).
       const million = await page.context().newPage();
       try {
-        await million.addInitScript(INIT);
+        await probe(million);
         await million.goto(server.url);
         await waitForApp(million);
         await waitForResult(million, 'AWS walkthrough');
@@ -480,7 +480,7 @@ async function main() {
       // (nothing to simulate: the engine worker relabels its last run), then a share edit.
       const nc = await page.context().newPage();
       try {
-        await nc.addInitScript(INIT);
+        await probe(nc);
         await nc.goto(server.url);
         await waitForApp(nc);
         await waitForResult(nc, 'AWS walkthrough');

@@ -17,6 +17,7 @@ import { createWriteStream } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';
 import { ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { watchLongTasks } from './probes.mjs';
 
 const HISTORY = join(ROOT, 'crates', 'cli', 'tests', 'history');
 
@@ -42,14 +43,7 @@ async function main() {
     const size = (await stat(file)).size;
     const { page, problems, close } = await openBrowser('history-scale', { viewport: { width: 1280, height: 1000 } });
     try {
-      await page.addInitScript(() => {
-        window.__longtasks = [];
-        try {
-          new PerformanceObserver((list) => {
-            for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
-          }).observe({ type: 'longtask', buffered: true });
-        } catch {}
-      });
+      await page.addInitScript(watchLongTasks);
       await page.goto(server.url);
       await waitForApp(page);
       await page.locator('[data-testid="files-menu"] > summary').click();

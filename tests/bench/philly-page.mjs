@@ -15,20 +15,12 @@
 // STACKS=N adds the N heaviest whole stacks.
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { inclusiveTimes, profileTree, watchLongTasks } from './probes.mjs';
 import { waitForResult } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const rounds = Number(process.argv[2] ?? 3);
 const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
-
-const INIT = () => {
-  window.__longtasks = [];
-  try {
-    new PerformanceObserver((list) => {
-      for (const e of list.getEntries()) window.__longtasks.push([e.startTime, e.duration]);
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {}
-};
 
 /** Runs `action` in the page; resolves when a new result named `name` (any if null) is drawn,
  *  then waits `after` ms more. Returns the time to the result and the long tasks. */
@@ -67,19 +59,8 @@ async function step(page, action, name, after = 2_000) {
 
 /** The app's functions by inclusive main-thread time in a CPU profile, ms. */
 function inclusive(profile, top = 25) {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const incl = new Map();
-  profile.samples.forEach((id, i) => {
-    const seen = new Set();
-    for (let n = id; n !== undefined; n = parent.get(n)) {
-      const f = byId.get(n).callFrame.functionName;
-      if (!/quotalab|serde|leptos|reactive_graph|alloc|core::|JSON|postMessage|Function/.test(f) || seen.has(f)) continue;
-      seen.add(f);
-      incl.set(f, (incl.get(f) ?? 0) + (profile.timeDeltas[i] ?? 0) / 1000);
-    }
-  });
+  const { byId, parent } = profileTree(profile);
+  const incl = inclusiveTimes(profile, /quotalab|serde|leptos|reactive_graph|alloc|core::|JSON|postMessage|Function/);
   // Self time, with the nearest app function above it.
   const self = new Map();
   profile.samples.forEach((id, i) => {
@@ -128,7 +109,7 @@ const { page, close } = await openBrowser('philly-page', { viewport: { width: 14
 const show = (label, r) =>
   console.log(`${label.padEnd(34)} drawn ${r.drawn.toFixed(0).padStart(5)} ms; long tasks (start+ms): ${r.tasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`);
 try {
-  await page.addInitScript(INIT);
+  await page.addInitScript(watchLongTasks);
   if (process.env.PROFILE) {
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');

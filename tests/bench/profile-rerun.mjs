@@ -6,6 +6,7 @@
 // them (wasm-bindgen --keep-debug, wasm-opt -g); point QUOTALAB_DIST at one.
 //   node tests/bench/profile-rerun.mjs [preset id, default research] [runs, default 5]
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { inclusiveTimes } from './probes.mjs';
 import { waitForResult } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
@@ -80,18 +81,7 @@ try {
   }
 
   // Inclusive time of the app's own functions (a function counted once per sample).
-  const parent = new Map();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
-  const incl = new Map();
-  profile.samples.forEach((id, i) => {
-    const seen = new Set();
-    for (let n = id; n !== undefined; n = parent.get(n)) {
-      const f = byId.get(n).callFrame.functionName;
-      if (!(process.env.PROFILE_FILTER ? new RegExp(process.env.PROFILE_FILTER) : /quotalab|leptos|tachys|reactive_graph|plotters|postcard/).test(f) || seen.has(f)) continue;
-      seen.add(f);
-      incl.set(f, (incl.get(f) ?? 0) + (dt[i] ?? 0) / 1000);
-    }
-  });
+  const incl = inclusiveTimes(profile, process.env.PROFILE_FILTER ? new RegExp(process.env.PROFILE_FILTER) : /quotalab|leptos|tachys|reactive_graph|plotters|postcard/);
   console.log('\ninclusive time of app functions, ms per run:');
   for (const [name, t] of [...incl].sort((a, b) => b[1] - a[1]).slice(0, 45)) {
     console.log(`  ${(t / runs).toFixed(2).padStart(8)}  ${name.replace(/::h[0-9a-f]{16}$/, '').slice(0, 150)}`);
