@@ -66,22 +66,46 @@ pub fn read(text: &str) -> Option<(Value, RawJobs)> {
     let mut de = serde_json::Deserializer::from_str(text);
     let (map, jobs) = de::Deserializer::deserialize_map(&mut de, Top).ok()?;
     de.end().ok()?;
-    let raw = jobs?.get();
-    let items = items(raw)?;
+    // One pass: serde checks the array and hands each element's own text; the array's
+    // brackets are the first non-blank bytes around them.
+    let elems = jobs?;
+    if elems.is_empty() {
+        let list = RawJobs {
+            list: Arc::from("[]"),
+            items: Vec::new(),
+        };
+        return Some((Value::Object(map), list));
+    }
+    let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
+    let first = offset(elems.first()?.get());
+    let last = elems.last()?.get();
+    let end = offset(last) + last.len();
+    let start = text[..first].trim_end().len().checked_sub(1)?;
+    let close = end + (text[end..].len() - text[end..].trim_start().len());
+    if text.as_bytes().get(start) != Some(&b'[') || text.as_bytes().get(close) != Some(&b']') {
+        return None;
+    }
+    let items = elems
+        .iter()
+        .map(|e| {
+            let a = offset(e.get()) - start;
+            (a, a + e.get().len())
+        })
+        .collect();
     Some((
         Value::Object(map),
         RawJobs {
-            list: Arc::from(raw),
+            list: Arc::from(&text[start..=close]),
             items,
         },
     ))
 }
 
-/// The top-level object: every member parsed but `jobs`, kept as text.
+/// The top-level object: every member parsed but `jobs`, whose elements are kept as text.
 struct Top;
 
 impl<'de> Visitor<'de> for Top {
-    type Value = (Map<String, Value>, Option<&'de RawValue>);
+    type Value = (Map<String, Value>, Option<Vec<&'de RawValue>>);
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
         f.write_str("a JSON object")
@@ -92,7 +116,7 @@ impl<'de> Visitor<'de> for Top {
         let mut jobs = None;
         while let Some(key) = m.next_key::<String>()? {
             if key == "jobs" {
-                jobs = Some(m.next_value::<&'de RawValue>()?);
+                jobs = Some(m.next_value::<Vec<&'de RawValue>>()?);
                 map.insert(key, Value::Null);
             } else {
                 let v = m.next_value::<Value>()?;
@@ -101,57 +125,6 @@ impl<'de> Visitor<'de> for Top {
         }
         Ok((map, jobs))
     }
-}
-
-/// The spans of the elements of a JSON array text already checked (`None` if it is not an
-/// array): elements end at a comma or the closing bracket outside strings and brackets.
-fn items(list: &str) -> Option<Vec<(usize, usize)>> {
-    let b = list.as_bytes();
-    if b.first() != Some(&b'[') {
-        return None;
-    }
-    let mut out = Vec::new();
-    let (mut depth, mut in_str, mut escaped) = (0usize, false, false);
-    let mut start = None;
-    for (i, &c) in b.iter().enumerate().skip(1) {
-        if in_str {
-            match c {
-                _ if escaped => escaped = false,
-                b'\\' => escaped = true,
-                b'"' => in_str = false,
-                _ => {}
-            }
-            continue;
-        }
-        match c {
-            b' ' | b'\n' | b'\r' | b'\t' => continue,
-            b',' | b']' if depth == 0 => {
-                if let Some(s) = start.take() {
-                    out.push((s, trimmed_end(b, i)));
-                }
-                if c == b']' {
-                    return Some(out);
-                }
-                continue;
-            }
-            b'"' => in_str = true,
-            b'[' | b'{' => depth += 1,
-            b']' | b'}' => depth -= 1,
-            _ => {}
-        }
-        if start.is_none() {
-            start = Some(i);
-        }
-    }
-    None
-}
-
-/// The end of the element before `at`, its trailing whitespace left out.
-fn trimmed_end(b: &[u8], mut at: usize) -> usize {
-    while at > 0 && matches!(b[at - 1], b' ' | b'\n' | b'\r' | b'\t') {
-        at -= 1;
-    }
-    at
 }
 
 /// The scenario text of `doc` (the forms' pretty print, [`super::json::to_text`]) with the
@@ -214,6 +187,28 @@ mod tests {
         assert_eq!(parsed["name"], "a much longer name than before");
         let keys: Vec<&String> = parsed.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["format", "name", "jobs", "shares"]);
+    }
+
+    #[test]
+    fn every_job_span_is_its_text_however_the_array_is_spaced() {
+        let jobs: Vec<Value> = (0..40_000)
+            .map(|i| json!({"id": format!("j{i}"), "note": "[ ] , { }"}))
+            .collect();
+        let compact = serde_json::to_string(&json!({"jobs": jobs, "name": "c"})).unwrap();
+        let spaced = compact
+            .replacen("\"jobs\":[", "\"jobs\" :\n [ \t", 1)
+            .replacen("}],\"name\"", "}\r\n ] ,\"name\"", 1);
+        for text in [compact, spaced] {
+            let (doc, kept) = read(&text).unwrap();
+            assert_eq!(doc["name"], "c");
+            assert_eq!(kept.len(), 40_000);
+            for i in [0, 1, 12_345, 39_999] {
+                assert_eq!(kept.get(i).unwrap(), jobs[i]);
+            }
+            assert!(kept.list_text().starts_with('[') && kept.list_text().ends_with(']'));
+            let back: Value = serde_json::from_str(&to_text(&doc, &kept)).unwrap();
+            assert_eq!(back["jobs"], Value::Array(jobs.clone()));
+        }
     }
 
     #[test]
