@@ -33,6 +33,17 @@ impl Iterator for Ready<'_> {
             .find(|(k, _)| !self.extra.contains(k))
             .map(|(&key, &size)| Head { key, size })
     }
+
+    /// With nothing set aside out of order (the usual case), the map's own steps.
+    fn nth(&mut self, n: usize) -> Option<Head> {
+        if !self.extra.is_empty() {
+            for _ in 0..n {
+                self.next()?;
+            }
+            return self.next();
+        }
+        self.jobs.nth(n).map(|(&key, &size)| Head { key, size })
+    }
 }
 
 impl ShareRt {
@@ -60,7 +71,8 @@ impl ShareRt {
         }
     }
 
-    /// The first RUNNABLE job in queue order that is not set aside, with its bucket.
+    /// The first RUNNABLE job in queue order that is not set aside, with its bucket
+    /// (remembered until the queue or the jobs set aside change).
     pub fn first_ready(&self) -> Option<Head> {
         if !self.has_aside() {
             return self.heads.first().copied();
@@ -68,7 +80,14 @@ impl ShareRt {
         if self.ready_count() == 0 {
             return None;
         }
-        self.ready().next()
+        if let Some((at, head)) = self.first_ready_at.get() {
+            if at == self.order_gen {
+                return head;
+            }
+        }
+        let head = self.ready().next();
+        self.first_ready_at.set(Some((self.order_gen, head)));
+        head
     }
 
     /// The first job not set aside, in queue order, whose bucket and priority act, as
@@ -120,7 +139,9 @@ impl ShareRt {
         if self.is_aside(&key) {
             return false;
         }
-        if self.aside.extra.is_empty() && self.ready().next().map(|h| h.key) == Some(key) {
+        let first = self.aside.extra.is_empty() && self.first_ready().map(|h| h.key) == Some(key);
+        self.order_gen += 1;
+        if first {
             // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
             // after it, the set stays canonical).
             self.aside.through = Some(key);
@@ -136,6 +157,7 @@ impl ShareRt {
     /// SPEC 12.1: the first `m` jobs not set aside (in queue order) are set aside, as `m`
     /// cycles in a row set aside one head each.
     pub fn set_aside_first(&mut self, m: usize) {
+        self.order_gen += 1;
         if m == 0 {
             return;
         }
@@ -166,6 +188,7 @@ impl ShareRt {
     /// [`ShareRt::ready_before`]) are set aside, as `m` cycles in a row set aside one head
     /// each.
     pub fn set_aside_before(&mut self, key: QKey, m: usize) {
+        self.order_gen += 1;
         if m == 0 {
             return;
         }
@@ -188,6 +211,7 @@ impl ShareRt {
     /// SPEC 12.1: RUNNABLE job `key` is no longer set aside (Kueue requeues an updated
     /// pending workload).
     pub fn unset_aside(&mut self, key: QKey) {
+        self.order_gen += 1;
         if self.aside.extra.remove(&key) {
             self.aside.count -= 1;
         } else if self.aside.through.is_some_and(|t| key <= t) {
@@ -198,6 +222,7 @@ impl ShareRt {
 
     /// SPEC 12.1: every job set aside is offered again.
     pub fn clear_aside(&mut self) {
+        self.order_gen += 1;
         self.aside = Aside::default();
     }
 
@@ -254,6 +279,125 @@ impl ShareRt {
             match next {
                 Some(k) if self.aside.extra.remove(&k) => self.aside.through = Some(k),
                 _ => return,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The set aside jobs against a naive model: every RUNNABLE job with a flag.
+
+    use std::cmp::Reverse;
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::super::job::{JobId, Size};
+    use super::super::queues::{QKey, ShareRt};
+    use crate::input::index::TypeIx;
+
+    fn key(i: u32) -> QKey {
+        QKey {
+            priority: Reverse((i % 3) as i32),
+            submit: i64::from(i / 3),
+            id_rank: i,
+            job: JobId(i),
+        }
+    }
+
+    fn size(i: u32) -> Size {
+        Size {
+            ty: TypeIx::new(0),
+            instances: u64::from(i % 4 + 1),
+        }
+    }
+
+    /// One change of the queue or of what is set aside, on job `i` or count `m`.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Insert(u32),
+        Remove(u32),
+        SetAside(u32),
+        SetAsideFirstReady,
+        SetAsideFirst(usize),
+        Unset(u32),
+        Clear,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..40u32).prop_map(Op::Insert),
+            2 => (0..40u32).prop_map(Op::Remove),
+            2 => (0..40u32).prop_map(Op::SetAside),
+            3 => Just(Op::SetAsideFirstReady),
+            2 => (0..12usize).prop_map(Op::SetAsideFirst),
+            1 => (0..40u32).prop_map(Op::Unset),
+            1 => Just(Op::Clear),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// After every change: the first job not set aside (remembered between changes),
+        /// every `nth` of the jobs not set aside, their count and `is_aside` agree with the
+        /// naive model.
+        #[test]
+        fn set_aside_jobs_match_a_naive_model(ops in proptest::collection::vec(op(), 1..80)) {
+            let mut rt = ShareRt { keeps_order: true, ..ShareRt::default() };
+            let mut naive: BTreeMap<QKey, bool> = BTreeMap::new(); // key -> set aside
+            for op in ops {
+                match op {
+                    Op::Insert(i) if !naive.contains_key(&key(i)) => {
+                        rt.insert_runnable(size(i), key(i));
+                        naive.insert(key(i), false);
+                    }
+                    Op::Remove(i) if naive.contains_key(&key(i)) => {
+                        rt.remove_runnable(size(i), key(i));
+                        naive.remove(&key(i));
+                    }
+                    Op::SetAside(i) if naive.contains_key(&key(i)) => {
+                        let newly = rt.set_aside(key(i));
+                        prop_assert_eq!(newly, !naive[&key(i)]);
+                        naive.insert(key(i), true);
+                    }
+                    Op::SetAsideFirstReady => {
+                        // A cycle's head asked for, then set aside (the remembered answer).
+                        if let Some(h) = rt.first_ready() {
+                            prop_assert!(rt.set_aside(h.key));
+                            naive.insert(h.key, true);
+                        }
+                    }
+                    Op::SetAsideFirst(m) => {
+                        let m = m.min(rt.ready_count());
+                        rt.set_aside_first(m);
+                        for (_, aside) in naive.iter_mut().filter(|(_, a)| !**a).take(m) {
+                            *aside = true;
+                        }
+                    }
+                    Op::Unset(i) if naive.get(&key(i)) == Some(&true) => {
+                        rt.unset_aside(key(i));
+                        naive.insert(key(i), false);
+                    }
+                    Op::Clear => {
+                        rt.clear_aside();
+                        naive.values_mut().for_each(|a| *a = false);
+                    }
+                    _ => continue,
+                }
+                let ready: Vec<QKey> =
+                    naive.iter().filter(|(_, a)| !**a).map(|(k, _)| *k).collect();
+                prop_assert_eq!(rt.ready_count(), ready.len());
+                prop_assert_eq!(rt.first_ready().map(|h| h.key), ready.first().copied());
+                prop_assert_eq!(rt.first_ready().map(|h| h.key), ready.first().copied());
+                for (n, k) in ready.iter().enumerate() {
+                    prop_assert_eq!(rt.ready().nth(n).map(|h| h.key), Some(*k));
+                }
+                prop_assert_eq!(rt.ready().nth(ready.len()).map(|h| h.key), None);
+                for (k, a) in &naive {
+                    prop_assert_eq!(rt.is_aside(k), *a);
+                }
             }
         }
     }

@@ -89,6 +89,12 @@ pub struct ShareRt {
     /// buckets. Kept only when `keeps_order` (the Kueue model); empty in the AWS model.
     pub(super) in_order: BTreeMap<QKey, Size>,
     pub(super) keeps_order: bool,
+    /// Bumped by every change of `in_order` or `aside` (the methods of `simulation::aside`
+    /// and `insert_runnable` / `remove_runnable`): what `first_ready_at` is stamped with.
+    pub(super) order_gen: u64,
+    /// [`ShareRt::first_ready`]'s last answer and the `order_gen` it was found at: a
+    /// cycle's head is asked for again when the cycle sets it aside.
+    pub(super) first_ready_at: std::cell::Cell<Option<(u64, Option<Head>)>>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -160,6 +166,7 @@ impl ShareRt {
             insert_sorted(&mut self.heads, Head { key, size });
         }
         b.jobs.insert(key);
+        self.order_gen += 1;
         if self.keeps_order {
             self.in_order.insert(key, size);
         }
@@ -184,6 +191,7 @@ impl ShareRt {
             }
         }
         if removed {
+            self.order_gen += 1;
             self.in_order.remove(&key);
             self.runnable -= 1;
             self.aside_after_remove(key);
