@@ -17,7 +17,7 @@ use std::ops::Bound;
 use crate::input::model::Ms;
 
 use super::job::{JobId, Size};
-use super::queues::{Aside, Head, QKey, ShareRt};
+use super::queues::{Aside, Head, QKey, ReadyMemo, ShareRt};
 
 /// A share's RUNNABLE jobs that are not set aside, in queue order.
 pub struct Ready<'a> {
@@ -80,28 +80,48 @@ impl ShareRt {
         if self.ready_count() == 0 {
             return None;
         }
-        if let Some((at, head)) = self.first_ready_at.get() {
-            if at == self.order_gen {
-                return head;
+        if let Some(m) = self.first_ready_at.get() {
+            if m.at == self.order_gen {
+                return m.first;
             }
         }
-        let head = self.ready().next();
-        self.first_ready_at.set(Some((self.order_gen, head)));
-        head
+        let mut ready = self.ready();
+        let first = ready.next();
+        let second = self.aside.extra.is_empty().then(|| ready.next());
+        self.first_ready_at.set(Some(ReadyMemo {
+            at: self.order_gen,
+            first,
+            second,
+        }));
+        first
     }
 
     /// The first job not set aside, in queue order, whose bucket and priority act, as
-    /// `acts` says of the first such job: it is asked once per bucket and priority present,
-    /// not once per job (jobs of one bucket and priority are consecutive in the bucket).
+    /// `acts` says of any job of that bucket and priority: it is asked once per bucket and
+    /// priority present, not once per job (jobs of one bucket and priority are consecutive
+    /// in the bucket).
     pub fn first_ready_acting(&self, mut acts: impl FnMut(Size, QKey) -> bool) -> Option<QKey> {
         let mut first: Option<QKey> = None;
         for (&size, b) in self.buckets.iter() {
+            let (Some(&lo), Some(&hi)) = (b.jobs.first(), b.jobs.last()) else {
+                continue;
+            };
+            if self.aside.through.is_some_and(|t| hi <= t) {
+                continue; // all of the bucket is in the prefix set aside
+            }
+            if lo.priority == hi.priority {
+                // One priority: its first job answers for the bucket, the first job not set
+                // aside is looked for only when the bucket acts.
+                if acts(size, lo) {
+                    let k = self.first_ready_from(&b.jobs, self.after_prefix());
+                    if let Some(k) = k.filter(|&k| first.is_none_or(|f| k < f)) {
+                        first = Some(k);
+                    }
+                }
+                continue;
+            }
             let mut from = self.after_prefix();
-            while let Some(&k) = b
-                .jobs
-                .range((from, Bound::Unbounded))
-                .find(|k| !self.aside.extra.contains(k))
-            {
+            while let Some(k) = self.first_ready_from(&b.jobs, from) {
                 if first.is_some_and(|f| f < k) {
                     break; // a job acting earlier is known
                 }
@@ -119,6 +139,24 @@ impl ShareRt {
             }
         }
         first
+    }
+
+    /// The first job of `jobs` (a bucket) after `from` that is not set aside out of order.
+    /// The bucket's first job is that job when it is after `from` (the usual case: the
+    /// prefix set aside ends before it), found without a search.
+    fn first_ready_from(&self, jobs: &BTreeSet<QKey>, from: Bound<QKey>) -> Option<QKey> {
+        let &first = jobs.first()?;
+        let after = match from {
+            Bound::Unbounded => true,
+            Bound::Excluded(f) => first > f,
+            Bound::Included(f) => first >= f,
+        };
+        if after && !self.aside.extra.contains(&first) {
+            return Some(first);
+        }
+        jobs.range((from, Bound::Unbounded))
+            .find(|k| !self.aside.extra.contains(k))
+            .copied()
     }
 
     /// The last RUNNABLE job before `key` in queue order.
@@ -143,9 +181,21 @@ impl ShareRt {
         self.order_gen += 1;
         if first {
             // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
-            // after it, the set stays canonical).
+            // after it, the set stays canonical), and the job after it comes first now.
             self.aside.through = Some(key);
             self.aside.count += 1;
+            if let Some(m) = self.first_ready_at.get() {
+                let was_first = m.first.map(|h| h.key) == Some(key);
+                if let (true, true, Some(second)) =
+                    (m.at + 1 == self.order_gen, was_first, m.second)
+                {
+                    self.first_ready_at.set(Some(ReadyMemo {
+                        at: self.order_gen,
+                        first: second,
+                        second: None,
+                    }));
+                }
+            }
             return true;
         }
         self.aside.extra.insert(key);
@@ -395,6 +445,12 @@ mod tests {
                     prop_assert_eq!(rt.ready().nth(n).map(|h| h.key), Some(*k));
                 }
                 prop_assert_eq!(rt.ready().nth(ready.len()).map(|h| h.key), None);
+                // A bucket and priority act or not (as a class of jobs does in a cycle).
+                let acts = |s: Size, k: QKey| (s.instances as i32 + k.priority.0) % 3 == 0;
+                prop_assert_eq!(
+                    rt.first_ready_acting(acts),
+                    ready.iter().copied().find(|k| acts(size(k.id_rank), *k))
+                );
                 for (k, a) in &naive {
                     prop_assert_eq!(rt.is_aside(k), *a);
                 }
