@@ -17,7 +17,7 @@ use std::ops::Bound;
 use crate::input::model::Ms;
 
 use super::job::{JobId, Size};
-use super::queues::{Aside, Head, QKey, ShareRt};
+use super::queues::{Aside, Head, QKey, ReadyMemo, ShareRt};
 
 /// A share's RUNNABLE jobs that are not set aside, in queue order.
 pub struct Ready<'a> {
@@ -32,6 +32,17 @@ impl Iterator for Ready<'_> {
         self.jobs
             .find(|(k, _)| !self.extra.contains(k))
             .map(|(&key, &size)| Head { key, size })
+    }
+
+    /// With nothing set aside out of order (the usual case), the map's own steps.
+    fn nth(&mut self, n: usize) -> Option<Head> {
+        if !self.extra.is_empty() {
+            for _ in 0..n {
+                self.next()?;
+            }
+            return self.next();
+        }
+        self.jobs.nth(n).map(|(&key, &size)| Head { key, size })
     }
 }
 
@@ -60,7 +71,8 @@ impl ShareRt {
         }
     }
 
-    /// The first RUNNABLE job in queue order that is not set aside, with its bucket.
+    /// The first RUNNABLE job in queue order that is not set aside, with its bucket
+    /// (remembered until the queue or the jobs set aside change).
     pub fn first_ready(&self) -> Option<Head> {
         if !self.has_aside() {
             return self.heads.first().copied();
@@ -68,21 +80,48 @@ impl ShareRt {
         if self.ready_count() == 0 {
             return None;
         }
-        self.ready().next()
+        if let Some(m) = self.first_ready_at.get() {
+            if m.at == self.order_gen {
+                return m.first;
+            }
+        }
+        let mut ready = self.ready();
+        let first = ready.next();
+        let second = self.aside.extra.is_empty().then(|| ready.next());
+        self.first_ready_at.set(Some(ReadyMemo {
+            at: self.order_gen,
+            first,
+            second,
+        }));
+        first
     }
 
     /// The first job not set aside, in queue order, whose bucket and priority act, as
-    /// `acts` says of the first such job: it is asked once per bucket and priority present,
-    /// not once per job (jobs of one bucket and priority are consecutive in the bucket).
+    /// `acts` says of any job of that bucket and priority: it is asked once per bucket and
+    /// priority present, not once per job (jobs of one bucket and priority are consecutive
+    /// in the bucket).
     pub fn first_ready_acting(&self, mut acts: impl FnMut(Size, QKey) -> bool) -> Option<QKey> {
         let mut first: Option<QKey> = None;
         for (&size, b) in self.buckets.iter() {
+            let (Some(&lo), Some(&hi)) = (b.jobs.first(), b.jobs.last()) else {
+                continue;
+            };
+            if self.aside.through.is_some_and(|t| hi <= t) {
+                continue; // all of the bucket is in the prefix set aside
+            }
+            if lo.priority == hi.priority {
+                // One priority: its first job answers for the bucket, the first job not set
+                // aside is looked for only when the bucket acts.
+                if acts(size, lo) {
+                    let k = self.first_ready_from(&b.jobs, self.after_prefix());
+                    if let Some(k) = k.filter(|&k| first.is_none_or(|f| k < f)) {
+                        first = Some(k);
+                    }
+                }
+                continue;
+            }
             let mut from = self.after_prefix();
-            while let Some(&k) = b
-                .jobs
-                .range((from, Bound::Unbounded))
-                .find(|k| !self.aside.extra.contains(k))
-            {
+            while let Some(k) = self.first_ready_from(&b.jobs, from) {
                 if first.is_some_and(|f| f < k) {
                     break; // a job acting earlier is known
                 }
@@ -100,6 +139,24 @@ impl ShareRt {
             }
         }
         first
+    }
+
+    /// The first job of `jobs` (a bucket) after `from` that is not set aside out of order.
+    /// The bucket's first job is that job when it is after `from` (the usual case: the
+    /// prefix set aside ends before it), found without a search.
+    fn first_ready_from(&self, jobs: &BTreeSet<QKey>, from: Bound<QKey>) -> Option<QKey> {
+        let &first = jobs.first()?;
+        let after = match from {
+            Bound::Unbounded => true,
+            Bound::Excluded(f) => first > f,
+            Bound::Included(f) => first >= f,
+        };
+        if after && !self.aside.extra.contains(&first) {
+            return Some(first);
+        }
+        jobs.range((from, Bound::Unbounded))
+            .find(|k| !self.aside.extra.contains(k))
+            .copied()
     }
 
     /// The last RUNNABLE job before `key` in queue order.
@@ -120,11 +177,25 @@ impl ShareRt {
         if self.is_aside(&key) {
             return false;
         }
-        if self.aside.extra.is_empty() && self.ready().next().map(|h| h.key) == Some(key) {
+        let first = self.aside.extra.is_empty() && self.first_ready().map(|h| h.key) == Some(key);
+        self.order_gen += 1;
+        if first {
             // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
-            // after it, the set stays canonical).
+            // after it, the set stays canonical), and the job after it comes first now.
             self.aside.through = Some(key);
             self.aside.count += 1;
+            if let Some(m) = self.first_ready_at.get() {
+                let was_first = m.first.map(|h| h.key) == Some(key);
+                if let (true, true, Some(second)) =
+                    (m.at + 1 == self.order_gen, was_first, m.second)
+                {
+                    self.first_ready_at.set(Some(ReadyMemo {
+                        at: self.order_gen,
+                        first: second,
+                        second: None,
+                    }));
+                }
+            }
             return true;
         }
         self.aside.extra.insert(key);
@@ -136,6 +207,7 @@ impl ShareRt {
     /// SPEC 12.1: the first `m` jobs not set aside (in queue order) are set aside, as `m`
     /// cycles in a row set aside one head each.
     pub fn set_aside_first(&mut self, m: usize) {
+        self.order_gen += 1;
         if m == 0 {
             return;
         }
@@ -166,6 +238,7 @@ impl ShareRt {
     /// [`ShareRt::ready_before`]) are set aside, as `m` cycles in a row set aside one head
     /// each.
     pub fn set_aside_before(&mut self, key: QKey, m: usize) {
+        self.order_gen += 1;
         if m == 0 {
             return;
         }
@@ -188,6 +261,7 @@ impl ShareRt {
     /// SPEC 12.1: RUNNABLE job `key` is no longer set aside (Kueue requeues an updated
     /// pending workload).
     pub fn unset_aside(&mut self, key: QKey) {
+        self.order_gen += 1;
         if self.aside.extra.remove(&key) {
             self.aside.count -= 1;
         } else if self.aside.through.is_some_and(|t| key <= t) {
@@ -198,6 +272,7 @@ impl ShareRt {
 
     /// SPEC 12.1: every job set aside is offered again.
     pub fn clear_aside(&mut self) {
+        self.order_gen += 1;
         self.aside = Aside::default();
     }
 
@@ -254,6 +329,131 @@ impl ShareRt {
             match next {
                 Some(k) if self.aside.extra.remove(&k) => self.aside.through = Some(k),
                 _ => return,
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The set aside jobs against a naive model: every RUNNABLE job with a flag.
+
+    use std::cmp::Reverse;
+    use std::collections::BTreeMap;
+
+    use proptest::prelude::*;
+
+    use super::super::job::{JobId, Size};
+    use super::super::queues::{QKey, ShareRt};
+    use crate::input::index::TypeIx;
+
+    fn key(i: u32) -> QKey {
+        QKey {
+            priority: Reverse((i % 3) as i32),
+            submit: i64::from(i / 3),
+            id_rank: i,
+            job: JobId(i),
+        }
+    }
+
+    fn size(i: u32) -> Size {
+        Size {
+            ty: TypeIx::new(0),
+            instances: u64::from(i % 4 + 1),
+        }
+    }
+
+    /// One change of the queue or of what is set aside, on job `i` or count `m`.
+    #[derive(Clone, Debug)]
+    enum Op {
+        Insert(u32),
+        Remove(u32),
+        SetAside(u32),
+        SetAsideFirstReady,
+        SetAsideFirst(usize),
+        Unset(u32),
+        Clear,
+    }
+
+    fn op() -> impl Strategy<Value = Op> {
+        prop_oneof![
+            4 => (0..40u32).prop_map(Op::Insert),
+            2 => (0..40u32).prop_map(Op::Remove),
+            2 => (0..40u32).prop_map(Op::SetAside),
+            3 => Just(Op::SetAsideFirstReady),
+            2 => (0..12usize).prop_map(Op::SetAsideFirst),
+            1 => (0..40u32).prop_map(Op::Unset),
+            1 => Just(Op::Clear),
+        ]
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        /// After every change: the first job not set aside (remembered between changes),
+        /// every `nth` of the jobs not set aside, their count and `is_aside` agree with the
+        /// naive model.
+        #[test]
+        fn set_aside_jobs_match_a_naive_model(ops in proptest::collection::vec(op(), 1..80)) {
+            let mut rt = ShareRt { keeps_order: true, ..ShareRt::default() };
+            let mut naive: BTreeMap<QKey, bool> = BTreeMap::new(); // key -> set aside
+            for op in ops {
+                match op {
+                    Op::Insert(i) if !naive.contains_key(&key(i)) => {
+                        rt.insert_runnable(size(i), key(i));
+                        naive.insert(key(i), false);
+                    }
+                    Op::Remove(i) if naive.contains_key(&key(i)) => {
+                        rt.remove_runnable(size(i), key(i));
+                        naive.remove(&key(i));
+                    }
+                    Op::SetAside(i) if naive.contains_key(&key(i)) => {
+                        let newly = rt.set_aside(key(i));
+                        prop_assert_eq!(newly, !naive[&key(i)]);
+                        naive.insert(key(i), true);
+                    }
+                    Op::SetAsideFirstReady => {
+                        // A cycle's head asked for, then set aside (the remembered answer).
+                        if let Some(h) = rt.first_ready() {
+                            prop_assert!(rt.set_aside(h.key));
+                            naive.insert(h.key, true);
+                        }
+                    }
+                    Op::SetAsideFirst(m) => {
+                        let m = m.min(rt.ready_count());
+                        rt.set_aside_first(m);
+                        for (_, aside) in naive.iter_mut().filter(|(_, a)| !**a).take(m) {
+                            *aside = true;
+                        }
+                    }
+                    Op::Unset(i) if naive.get(&key(i)) == Some(&true) => {
+                        rt.unset_aside(key(i));
+                        naive.insert(key(i), false);
+                    }
+                    Op::Clear => {
+                        rt.clear_aside();
+                        naive.values_mut().for_each(|a| *a = false);
+                    }
+                    _ => continue,
+                }
+                let ready: Vec<QKey> =
+                    naive.iter().filter(|(_, a)| !**a).map(|(k, _)| *k).collect();
+                prop_assert_eq!(rt.ready_count(), ready.len());
+                prop_assert_eq!(rt.first_ready().map(|h| h.key), ready.first().copied());
+                prop_assert_eq!(rt.first_ready().map(|h| h.key), ready.first().copied());
+                for (n, k) in ready.iter().enumerate() {
+                    prop_assert_eq!(rt.ready().nth(n).map(|h| h.key), Some(*k));
+                }
+                prop_assert_eq!(rt.ready().nth(ready.len()).map(|h| h.key), None);
+                // A bucket and priority act or not (as a class of jobs does in a cycle).
+                let acts = |s: Size, k: QKey| (s.instances as i32 + k.priority.0) % 3 == 0;
+                prop_assert_eq!(
+                    rt.first_ready_acting(acts),
+                    ready.iter().copied().find(|k| acts(size(k.id_rank), *k))
+                );
+                for (k, a) in &naive {
+                    prop_assert_eq!(rt.is_aside(k), *a);
+                }
             }
         }
     }

@@ -94,7 +94,7 @@ impl Sim<'_> {
     /// Whether it changed anything (an admission, an eviction, a head set aside), and, if
     /// it was quiet, what the next cycles repeat of it ([`Quiet`]).
     fn kueue_cycle(&mut self) -> (bool, Option<Quiet>) {
-        let mut entries = Vec::new();
+        let mut entries = Vec::with_capacity(self.cfg.len());
         for s in 0..self.cfg.len() {
             if let Some(h) = self.cycle_head(s) {
                 entries.push(self.nominate(s, h));
@@ -110,7 +110,10 @@ impl Sim<'_> {
         let quiet = self.quiet_entries(&entries);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
-        let mut walk = Walk::default();
+        let mut walk = Walk {
+            aside: Vec::with_capacity(entries.len()),
+            ..Walk::default()
+        };
         let mut done = vec![false; entries.len()];
         for k in 0..entries.len() {
             let i = if fair {
@@ -188,7 +191,7 @@ impl Sim<'_> {
         // entry's) and strict FIFO heads; every other head is its queue's first job not
         // set aside, and set aside next.
         let mut waiting = Vec::new();
-        let mut advancing = Vec::new();
+        let mut advancing = Vec::with_capacity(self.cfg.len());
         for s in 0..self.cfg.len() {
             let Some(h) = self.cycle_head(s) else {
                 continue;

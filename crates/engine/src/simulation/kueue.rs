@@ -700,6 +700,13 @@ impl Sim<'_> {
         let spec = &self.sc.jobs[j.index()];
         let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
         let pj = self.jobs[j.index()].priority;
+        if source == Source::Evicted
+            && groups
+                .iter()
+                .all(|g| self.rt[g.share].evicted[t].is_empty())
+        {
+            return false; // no victim in its grace: nothing to walk (the usual case)
+        }
         let mut iters: Vec<_> = groups
             .iter()
             .map(|g| match source {
@@ -707,7 +714,7 @@ impl Sim<'_> {
                 Source::Evicted => self.rt[g.share].evicted[t].iter(),
             })
             .collect();
-        let mut heap: BinaryHeap<Reverse<(AKey, usize)>> = BinaryHeap::new();
+        let mut heap: BinaryHeap<Reverse<(AKey, usize)>> = BinaryHeap::with_capacity(groups.len());
         for (i, it) in iters.iter_mut().enumerate() {
             if let Some(&k) = it.next() {
                 heap.push(Reverse((k, i)));

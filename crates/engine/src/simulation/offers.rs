@@ -66,38 +66,43 @@ pub(super) type SearchKey = (usize, Size, Priority, Option<JobId>);
 
 /// [`Sim::kueue_victims_memo`]'s searches at one (usage, structure) epoch pair: a cycle's
 /// heads are searched again in the next cycles, and a share's jobs of one size and
-/// priority find the same victims, while nothing changes. A few entries, forgotten when an
-/// epoch moves.
+/// priority find the same victims, while nothing changes. A few entries per share (the
+/// key's first field), forgotten when an epoch moves.
 #[derive(Debug, Default)]
 pub(super) struct SearchMemo {
-    at: (u64, u64),
-    known: Vec<(SearchKey, Option<Vec<Victim>>)>,
+    /// Per share: the epoch pair its searches were made at, and those searches.
+    by_share: Vec<((u64, u64), Vec<Search>)>,
 }
+
+/// One search remembered: its key and the victims it found.
+type Search = (SearchKey, Option<Vec<Victim>>);
 
 impl SearchMemo {
     pub(super) fn get(&self, at: (u64, u64), key: &SearchKey) -> Option<Option<Vec<Victim>>> {
-        if at != self.at {
+        let (made_at, known) = self.by_share.get(key.0)?;
+        if *made_at != at {
             return None;
         }
-        self.known
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
+        known.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
     }
 
     pub(super) fn put(&mut self, at: (u64, u64), key: SearchKey, found: Option<Vec<Victim>>) {
-        if at != self.at {
-            self.at = at;
-            self.known.clear();
+        if self.by_share.len() <= key.0 {
+            self.by_share.resize_with(key.0 + 1, Default::default);
         }
-        if self.known.len() < SEARCH_ENTRIES {
-            self.known.push((key, found));
+        let (made_at, known) = &mut self.by_share[key.0];
+        if *made_at != at {
+            *made_at = at;
+            known.clear();
+        }
+        if known.len() < SEARCH_ENTRIES {
+            known.push((key, found));
         }
     }
 }
 
-/// Searches kept per epoch pair: a cycle's heads and a share's few classes.
-const SEARCH_ENTRIES: usize = 64;
+/// Searches kept per share and epoch pair: a cycle's head and a share's few classes.
+const SEARCH_ENTRIES: usize = 16;
 
 /// SPEC 12.1: what a preemptor waits for once it has preempted: its victims, still holding
 /// their quota through their grace.

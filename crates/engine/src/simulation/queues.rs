@@ -89,6 +89,12 @@ pub struct ShareRt {
     /// buckets. Kept only when `keeps_order` (the Kueue model); empty in the AWS model.
     pub(super) in_order: BTreeMap<QKey, Size>,
     pub(super) keeps_order: bool,
+    /// Bumped by every change of `in_order` or `aside` (the methods of `simulation::aside`
+    /// and `insert_runnable` / `remove_runnable`): what `first_ready_at` is stamped with.
+    pub(super) order_gen: u64,
+    /// [`ShareRt::first_ready`]'s last answer (a cycle's head is asked for again when the
+    /// cycle sets it aside, and the next cycle asks for the job after it).
+    pub(super) first_ready_at: std::cell::Cell<Option<ReadyMemo>>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -112,6 +118,15 @@ pub struct ShareRt {
     /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
     /// so that the pass reads no job to know its size.
     pub heads: Vec<Head>,
+}
+
+/// [`ShareRt::first_ready`]'s answer at one `order_gen`: the first job not set aside and,
+/// when nothing is set aside out of order, the one after it (`None`: not known).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ReadyMemo {
+    pub(super) at: u64,
+    pub(super) first: Option<Head>,
+    pub(super) second: Option<Option<Head>>,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on
@@ -160,6 +175,7 @@ impl ShareRt {
             insert_sorted(&mut self.heads, Head { key, size });
         }
         b.jobs.insert(key);
+        self.order_gen += 1;
         if self.keeps_order {
             self.in_order.insert(key, size);
         }
@@ -184,6 +200,7 @@ impl ShareRt {
             }
         }
         if removed {
+            self.order_gen += 1;
             self.in_order.remove(&key);
             self.runnable -= 1;
             self.aside_after_remove(key);
