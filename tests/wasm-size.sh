@@ -2,8 +2,9 @@
 # Size budget of the playground: the gzipped files `trunk build --release` puts in dist/.
 # Two wasm files in all (docs/ARCHITECTURE.md):
 # - the page (`quotalab-app-*`, its JS glue, the loader, the CSS): every view, no simulator,
-#   no validator; within BUDGET_KB (1 KB = 1024 bytes; 777 KB: 805 KB until the validator
-#   left the page for the engine worker's `Check`);
+#   no validator; within BUDGET_KB (1 KB = 1024 bytes; 779 KB: 805 KB until the validator
+#   left the page for the engine worker's `Check`, 777 KB until issue #34's walk fixes and a
+#   large scenario's link made with its run, +6 KB, 3 KB of it cut again);
 # - the engine worker (`quotalab-engine*` and worker-loader.js: crates/engine-worker, the
 #   whole engine with its YAML and CSV readers and the report, fetched and compiled beside the
 #   page and run only in workers): within ENGINE_BUDGET_KB (885 KB: 700 KB until SPEC 16's
@@ -21,7 +22,7 @@
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
-BUDGET_KB=${BUDGET_KB:-777}
+BUDGET_KB=${BUDGET_KB:-779}
 BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-913}
 
 shopt -s nullglob

@@ -285,21 +285,24 @@ pub fn page_base() -> String {
 
 /// The scenario's `name`, if its text is JSON with one.
 pub fn scenario_name(text: &str) -> Option<String> {
-    #[derive(serde::Deserialize)]
-    struct Named {
-        name: Option<String>,
-    }
-    serde_json::from_str::<Named>(text).ok()?.name
+    head(text).0
 }
 
 /// How many explicit jobs the scenario lists.
 pub fn job_count(text: &str) -> usize {
+    head(text).1
+}
+
+/// The scenario's `name` and how many explicit jobs it lists, in one pass (one reader in
+/// the page's wasm for both).
+fn head(text: &str) -> (Option<String>, usize) {
     #[derive(serde::Deserialize)]
-    struct Jobs {
+    struct Head {
+        name: Option<String>,
         #[serde(default)]
         jobs: Vec<serde::de::IgnoredAny>,
     }
-    serde_json::from_str::<Jobs>(text).map_or(0, |j| j.jobs.len())
+    serde_json::from_str::<Head>(text).map_or((None, 0), |h| (h.name, h.jobs.len()))
 }
 
 /// The link of a scenario text (`None` if it is not a JSON object).
@@ -492,9 +495,10 @@ fn write_link(share: ShareState, story: Option<StoryLink>, text: String, payload
     if let Some(sweep) = share.sweep.get_untracked() {
         fragment = format!("{fragment}&sweep={sweep}");
     }
+    let (name, jobs) = head(&text);
     share.link.set(Some(LinkInfo {
         url: format!("{}{fragment}", page_base()),
-        jobs: job_count(&text),
+        jobs,
     }));
     let push = share.push_next.get_value();
     share.push_next.set_value(false);
@@ -502,7 +506,6 @@ fn write_link(share: ShareState, story: Option<StoryLink>, text: String, payload
     if current.as_deref() == Some(fragment.as_str()) {
         return;
     }
-    let name = scenario_name(&text);
     let span = share
         .synced_text
         .with_value(|t| t.as_deref().map_or(0, |t| changed_span(t, &text)));
