@@ -117,6 +117,23 @@ test('the report downloads from an engine worker, the same bytes as quotasim rep
   assert.deepEqual(problems, []);
 });
 
+test('the hierarchical fair-sharing preset reports its infinite dominant share, from the worker as from quotasim', async (t) => {
+  // Its weight-0 ClusterQueue draws the dominant chart's "infinite" note, whose box plotters
+  // measured through the DOM: in the engine worker, which has none, the export panicked.
+  const { page, problems, close } = await openBrowser('report-kueue-fair', { viewport: { width: 1440, height: 900 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.getByTestId('preset-select').selectOption('kueue-fair');
+  await page.waitForFunction(() => /nlp/.test(document.querySelector('[data-testid="summary-table"]')?.textContent ?? ''));
+  const { html } = await exportReport(page, 'kueue-fair');
+  assert.ok(html.includes('top line: infinite (weight 0, borrowing)'), 'the dominant chart with its note');
+  const native = spawnSync(QUOTASIM, ['report', '-'], { input: await scenarioText(page), encoding: 'utf8' });
+  assert.equal(native.status, 0, native.stderr);
+  assert.ok(native.stdout.replace(/\n$/, '') === html.replace(/\n$/, ''), 'the page and quotasim report write the same bytes');
+  assert.deepEqual(problems, []);
+});
+
 test('with the comparison on, the report holds it, the same bytes as quotasim report --compare', async (t) => {
   assert.ok(existsSync(QUOTASIM), `${QUOTASIM} is built (cargo build --release -p quotalab-cli)`);
   const browser = await openBrowser('report-compare', { viewport: { width: 1024, height: 900 } });

@@ -11,7 +11,9 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, VPos};
 use quotalab_engine::digest::Digest;
 
-use crate::chart::{count_axis, err, share_colour, step_corners, time_chart, Frame, Pen, MUTED};
+use crate::chart::{
+    count_axis, err, estimate_width, share_colour, step_corners, time_chart, Frame, Pen, MUTED,
+};
 
 /// The chart's title and caption, on the page and in the report.
 pub const TITLE: &str = "Dominant resource share over time";
@@ -81,14 +83,13 @@ pub fn draw_on<DB: DrawingBackend>(
         let note = "top line: infinite (weight 0, borrowing)";
         let style = pen.text(11.5, MUTED, HPos::Right, VPos::Top);
         let (right, top) = (x - pen.ipx(4.0), y + pen.ipx(4.0));
-        // On a white ground: the lines at the top would run through the words.
-        let (w, h) = root.estimate_text_size(note, &style).unwrap_or((0, 0));
+        // On a white ground: the lines at the top would run through the words. Its size is
+        // estimated, not measured: plotters measures text through the page's DOM, which the
+        // engine worker making the report has not (it panicked there).
+        let (w, h) = (estimate_width(pen, 11.5, note), pen.ipx(11.5 * 1.25));
         let pad = pen.ipx(3.0);
         root.draw(&Rectangle::new(
-            [
-                (right - w as i32 - pad, top - pad),
-                (right + pad, top + h as i32 + pad),
-            ],
+            [(right - w - pad, top - pad), (right + pad, top + h + pad)],
             WHITE.mix(0.9).filled(),
         ))
         .map_err(err)?;
