@@ -444,6 +444,10 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         let format = report
             .with_untracked(|r| r.as_ref().and_then(|r| r.format))
             .map_or("the configuration", InFormat::label);
+        let lacks = report.with_untracked(|r| r.as_ref().is_some_and(|r| !r.unknown.is_empty()));
+        // What was kept, counted: with every queue missing and "Drop them", nothing is.
+        let before = app.scenario.with_untracked(|t| super::share::job_count(t));
+        let kept = super::share::job_count(&imported.scenario);
         let title = format!(
             "Imported {} from {format}{}",
             summary(
@@ -451,14 +455,12 @@ pub fn ConfigDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                 &imported.shares,
                 &imported.cohorts
             ),
-            if keep.get_untracked()
-                && report.with_untracked(|r| r.as_ref().is_some_and(|r| !r.unknown.is_empty()))
-            {
-                "; the workloads, jobs and events of its queues were kept, those of queues it lacks dropped or moved as listed (Undo takes it back)."
+            if keep.get_untracked() && lacks {
+                format!("; {kept} of the {before} jobs kept, those of queues it lacks dropped or moved as listed (Undo takes it back).")
             } else if keep.get_untracked() {
-                "; the workloads, jobs and events were kept (Undo takes it back)."
+                "; the workloads, jobs and events were kept (Undo takes it back).".to_string()
             } else {
-                " (Undo takes it back)."
+                " (Undo takes it back).".to_string()
             }
         );
         app.notice

@@ -73,6 +73,12 @@ test('Kueue file: detected, warnings, kept jobs moved or dropped, typical load, 
   const moved = JSON.parse(await page.locator('[data-testid="json-editor"]').inputValue());
   const jobShares = [...(moved.jobs ?? []), ...(moved.workloads ?? [])].map((j) => j.share);
   assert.ok(jobShares.length > 0 && jobShares.every((s) => s === 'team-a-cq'), `kept jobs' shares: ${jobShares}`);
+  // The notice counts what was kept (with every queue dropped it said "were kept" of none).
+  const said = await page.locator('[data-testid="share-notice"]').innerText();
+  const counted = said.match(/; (\d+) of the (\d+) jobs kept, those of queues it lacks dropped or moved as listed/);
+  assert.ok(counted, said);
+  assert.equal(Number(counted[1]), (moved.jobs ?? []).length);
+  assert.ok(Number(counted[2]) > Number(counted[1]), 'the medium share\'s jobs were dropped');
   assert.equal(await page.locator('[data-testid="empty-offer"]').count(), 0, 'jobs ran: no empty offer');
   await page.locator('[data-testid="undo"]').click();
   await page.waitForFunction(
