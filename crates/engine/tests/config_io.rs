@@ -1005,3 +1005,27 @@ fn kueue_quota_problems_name_the_resource_and_flavor() {
         "{e}"
     );
 }
+
+/// Workloads given as a configuration (a fresh-eyes walk): the refusal says where they go.
+#[test]
+fn workloads_as_a_configuration_point_to_the_history_import() {
+    let workloads = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../cli/tests/history/kueue-workloads.yaml"),
+    )
+    .unwrap();
+    let p = problems(kueue(&workloads));
+    assert_eq!(p.len(), 1, "{p:?}");
+    assert!(
+        p[0].contains("no ClusterQueue found: these are Workloads, a job history"),
+        "{p:?}"
+    );
+    assert!(p[0].contains("quotasim import history"), "{p:?}");
+    // Without Workloads, the plain refusal.
+    assert_eq!(
+        problems(kueue(
+            "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n"
+        )),
+        ["no ClusterQueue found"]
+    );
+}

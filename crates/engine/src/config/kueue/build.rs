@@ -15,7 +15,16 @@ pub(super) fn build(
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let mut errors = Vec::new();
     if c.queues.is_empty() {
-        return Err(vec![Problem::whole("no ClusterQueue found")]);
+        // Workloads given as a configuration: say where they go.
+        let workloads = c
+            .documents
+            .iter()
+            .any(|d| d.get("kind").and_then(Value::as_str) == Some("Workload"));
+        return Err(vec![Problem::whole(if workloads {
+            "no ClusterQueue found: these are Workloads, a job history; import them as one (Import job history… on the page, `quotasim import history` with this file's configuration as --config)"
+        } else {
+            "no ClusterQueue found"
+        })]);
     }
     // Flavors carrying the counted resource, in first-seen order.
     let mut flavors: Vec<(String, usize, String)> = Vec::new();
