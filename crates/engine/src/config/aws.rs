@@ -926,7 +926,7 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
         lack(
             Path::root().key("shares"),
             format!(
-                "several cohorts in one queue (cohorts {})",
+                "way to hold several cohorts in one queue (cohorts {})",
                 used.iter()
                     .map(|&c| sc.cohorts[c].name.as_str())
                     .collect::<Vec<_>>()

@@ -250,7 +250,7 @@ fn from_kueue(sc: &Scenario, lacks: &mut Vec<Problem>) -> Vec<QuotaOut> {
         lack(
             Path::root().key("shares"),
             format!(
-                "several cohorts in one cluster (cohorts {})",
+                "way to hold several cohorts in one cluster (cohorts {})",
                 used.iter()
                     .map(|&c| sc.cohorts[c].name.as_str())
                     .collect::<Vec<_>>()

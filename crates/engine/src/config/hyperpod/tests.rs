@@ -465,7 +465,7 @@ fn export_refuses_each_feature_hyperpod_lacks() {
     let expect = [
         "cohorts[0].limits: HyperPod task governance has no quota of a cohort itself (cohort c): every instance is some team's compute quota",
         "cohorts[1].parent: HyperPod task governance has no nested cohorts (cohort other has parent c)",
-        "shares: HyperPod task governance has no several cohorts in one cluster (cohorts c, other)",
+        "shares: HyperPod task governance has no way to hold several cohorts in one cluster (cohorts c, other)",
         "fair_sharing.strategies: HyperPod task governance has no fair-sharing strategies other than Kueue's default (less_than_or_equal_to_final_share, then less_than_initial_share)",
         "shares[0].lending_limit: HyperPod task governance has no lending limit other than 0 for every type or none (share Team_A): a team lends all its idle quota (Lend) or none (DontLend)",
         "shares[1].borrowing_limit: HyperPod task governance has no unlimited borrowing (share b has no borrowing limit for ml.g5.xlarge): BorrowLimit is a percent of the team's quota, or AbsoluteBorrowLimits a number",
