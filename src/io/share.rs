@@ -319,6 +319,17 @@ pub fn link_info(text: &str, payload: &str) -> LinkInfo {
     }
 }
 
+/// The link the engine worker made with the current text's run (`None` until it comes):
+/// its payload, or the engine's reason there is none.
+fn run_link_now(app: AppState) -> Option<Result<String, String>> {
+    let revision = app.revision();
+    app.run_link.with_untracked(|l| {
+        l.as_ref()
+            .filter(|l| l.revision == revision)
+            .map(|l| l.result.clone())
+    })
+}
+
 /// The link of the current scenario for Copy link ([`current_link`]).
 #[derive(Clone, Debug, PartialEq)]
 pub enum CurrentLink {
@@ -341,13 +352,7 @@ pub fn current_link(app: AppState) -> CurrentLink {
     if !app.problems.with_untracked(Vec::is_empty) {
         return CurrentLink::None("it has problems; fix them first".to_string());
     }
-    let revision = app.revision();
-    let made = app.run_link.with_untracked(|l| {
-        l.as_ref()
-            .filter(|l| l.revision == revision)
-            .map(|l| l.result.clone())
-    });
-    match made {
+    match run_link_now(app) {
         Some(Ok(payload)) => {
             CurrentLink::Made(app.scenario.with_untracked(|t| link_info(t, &payload)))
         }
@@ -439,13 +444,7 @@ fn sync_url(app: AppState, share: ShareState, story: Option<StoryLink>) {
     // by the engine worker after its run (`AppState::run_link`), so that neither the
     // deflating nor a second copy of the text holds the page.
     if app.scenario.with_untracked(String::len) > LINK_WITH_RUN_BYTES {
-        let revision = app.revision();
-        let made = app.run_link.with_untracked(|l| {
-            l.as_ref()
-                .filter(|l| l.revision == revision)
-                .map(|l| l.result.clone())
-        });
-        match made {
+        match run_link_now(app) {
             // Not made yet: its arrival syncs again.
             None => {}
             Some(Ok(payload)) => {
