@@ -103,6 +103,19 @@ impl Doc {
     }
 }
 
+/// A text's identity while it moves, unchanged, from a form edit into the scenario signal:
+/// its buffer's address and length (a `String` moved keeps its buffer). A form edit keeps
+/// this rather than a copy of the text (16 MB for a large trace) to know that the document
+/// it wrote is the one to show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct TextKey(usize, usize);
+
+impl TextKey {
+    fn of(text: &str) -> TextKey {
+        TextKey(text.as_ptr() as usize, text.len())
+    }
+}
+
 /// Problems (and warnings) sorted to the fields that show them.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Assigned {
@@ -132,17 +145,17 @@ pub struct Ed {
     flush_pending: StoredValue<bool>,
     /// The text a form edit just wrote and the document it was written from: the document
     /// is taken as it is instead of parsing that text again (0.2 s for a 10 MB trace).
-    written: StoredValue<Option<(String, Doc)>>,
+    written: StoredValue<Option<(TextKey, Doc)>>,
 }
 
 impl Ed {
     pub fn new(app: AppState) -> Ed {
-        let written = StoredValue::new(None::<(String, Doc)>);
+        let written = StoredValue::new(None::<(TextKey, Doc)>);
         let doc = Memo::new(move |prev: Option<&Doc>| {
             let mine = written
                 .try_update_value(Option::take)
                 .flatten()
-                .filter(|(t, _)| app.scenario.with(|text| t == text));
+                .filter(|(key, _)| app.scenario.with(|text| *key == TextKey::of(text)));
             if let Some((_, doc)) = mine {
                 return doc;
             }
@@ -287,7 +300,7 @@ impl Ed {
             jobs: written,
             error: None,
         };
-        self.written.set_value(Some((text.clone(), written)));
+        self.written.set_value(Some((TextKey::of(&text), written)));
         self.app.scenario.set(text);
     }
 

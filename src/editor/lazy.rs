@@ -7,14 +7,13 @@
 //! text back as it was. An edit that changes the jobs (or reads them all: a share renamed,
 //! a job added) runs on the whole document ([`RawJobs::all`]), as before.
 
+use std::cell::RefCell;
 use std::sync::Arc;
 
-use serde::de::{self, MapAccess, Visitor};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use quotalab_engine_worker::kept::{self, KeptJobs};
+use serde_json::Value;
 
-/// Scenario texts at least this long keep their jobs as text.
-pub const LAZY_BYTES: usize = 1 << 20;
+pub use kept::LAZY_BYTES;
 
 /// The `jobs` array of a scenario text, kept as text.
 #[derive(Debug)]
@@ -22,7 +21,7 @@ pub struct RawJobs {
     /// The array's text, brackets included, as it was read.
     list: Arc<str>,
     /// Each job's span in `list`.
-    items: Vec<(usize, usize)>,
+    items: Vec<(u32, u32)>,
 }
 
 impl RawJobs {
@@ -41,7 +40,8 @@ impl RawJobs {
 
     /// Job `i`'s text.
     pub fn text_of(&self, i: usize) -> Option<&str> {
-        self.items.get(i).map(|&(a, b)| &self.list[a..b])
+        let &(a, b) = self.items.get(i)?;
+        self.list.get(a as usize..b as usize)
     }
 
     /// The whole array, parsed (an edit that changes or reads every job).
@@ -58,73 +58,77 @@ impl RawJobs {
 /// Reads a large scenario text (an object whose `jobs` is an array) into the document
 /// without its jobs (`"jobs": null` at their place) and the jobs as text. `None` for any
 /// other text (too short, not an object, invalid, `jobs` not an array): the caller parses it
-/// whole and reports what is wrong as it always did.
+/// whole and reports what is wrong as it always did. A text [`offer`]ed with its jobs
+/// located is read without looking for them.
 pub fn read(text: &str) -> Option<(Value, RawJobs)> {
-    if text.len() < LAZY_BYTES {
-        return None;
+    let offered = OFFERED.with(|o| o.borrow_mut().take());
+    if let Some(read) = offered
+        .filter(|(len, _)| *len == text.len())
+        .and_then(|(_, kept)| from_kept(text, kept))
+    {
+        return Some(read);
     }
-    let mut de = serde_json::Deserializer::from_str(text);
-    let (map, jobs) = de::Deserializer::deserialize_map(&mut de, Top).ok()?;
-    de.end().ok()?;
-    // One pass: serde checks the array and hands each element's own text; the array's
-    // brackets are the first non-blank bytes around them.
-    let elems = jobs?;
-    if elems.is_empty() {
-        let list = RawJobs {
-            list: Arc::from("[]"),
-            items: Vec::new(),
-        };
-        return Some((Value::Object(map), list));
-    }
-    let offset = |s: &str| s.as_ptr() as usize - text.as_ptr() as usize;
-    let first = offset(elems.first()?.get());
-    let last = elems.last()?.get();
-    let end = offset(last) + last.len();
-    let start = text[..first].trim_end().len().checked_sub(1)?;
-    let close = end + (text[end..].len() - text[end..].trim_start().len());
-    if text.as_bytes().get(start) != Some(&b'[') || text.as_bytes().get(close) != Some(&b']') {
-        return None;
-    }
-    let items = elems
-        .iter()
-        .map(|e| {
-            let a = offset(e.get()) - start;
-            (a, a + e.get().len())
-        })
-        .collect();
-    Some((
-        Value::Object(map),
-        RawJobs {
-            list: Arc::from(&text[start..=close]),
-            items,
-        },
-    ))
+    let (head, kept) = kept::locate(text)?;
+    let jobs = raw_jobs(text, kept)?;
+    Some((Value::Object(head), jobs))
 }
 
-/// The top-level object: every member parsed but `jobs`, whose elements are kept as text.
-struct Top;
+thread_local! {
+    /// The text a worker made last (its length) and where its jobs are ([`offer`]).
+    static OFFERED: RefCell<Option<(usize, KeptJobs)>> = const { RefCell::new(None) };
+}
 
-impl<'de> Visitor<'de> for Top {
-    type Value = (Map<String, Value>, Option<Vec<&'de RawValue>>);
+/// Tells the next [`read`] where `text`'s jobs are: an engine worker that made the text
+/// found them there ([`kept::locate`]; the CSV import does), so the page does not read the
+/// 16 MB of a large trace again on its own thread. The next read takes the offer, whatever
+/// its text; it uses it only for a text of the same length whose head and jobs fit it.
+pub fn offer(text: &str, kept: KeptJobs) {
+    OFFERED.with(|o| *o.borrow_mut() = Some((text.len(), kept)));
+}
 
-    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a JSON object")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut m: A) -> Result<Self::Value, A::Error> {
-        let mut map = Map::new();
-        let mut jobs = None;
-        while let Some(key) = m.next_key::<String>()? {
-            if key == "jobs" {
-                jobs = Some(m.next_value::<Vec<&'de RawValue>>()?);
-                map.insert(key, Value::Null);
-            } else {
-                let v = m.next_value::<Value>()?;
-                map.insert(key, v);
-            }
+/// [`read`], from where `text`'s jobs are: only the text around them (small) is parsed.
+fn from_kept(text: &str, kept: KeptJobs) -> Option<(Value, RawJobs)> {
+    let (a, b) = (kept.list.0 as usize, kept.list.1 as usize);
+    let head = if kept.items.is_empty() {
+        serde_json::from_str::<Value>(text).ok()?
+    } else {
+        let around = [text.get(..a)?, "null", text.get(b..)?].concat();
+        serde_json::from_str::<Value>(&around).ok()?
+    };
+    let mut head = head;
+    match head.get_mut("jobs") {
+        Some(slot) if kept.items.is_empty() && slot.as_array().is_some_and(Vec::is_empty) => {
+            *slot = Value::Null;
         }
-        Ok((map, jobs))
+        Some(Value::Null) if !kept.items.is_empty() => {}
+        _ => return None,
     }
+    Some((head, raw_jobs(text, kept)?))
+}
+
+/// The jobs' text of `text`, as [`kept::locate`] found them.
+fn raw_jobs(text: &str, kept: KeptJobs) -> Option<RawJobs> {
+    let list: Arc<str> = match kept.list {
+        (0, 0) if kept.items.is_empty() => Arc::from("[]"),
+        (a, b) => {
+            let list = text.get(a as usize..b as usize)?;
+            if !(list.starts_with('[') && list.ends_with(']')) {
+                return None;
+            }
+            Arc::from(list)
+        }
+    };
+    let fits = |&(a, b): &(u32, u32)| {
+        list.get(a as usize..b as usize)
+            .is_some_and(|t| t.starts_with('{') && t.ends_with('}'))
+    };
+    if !kept.items.iter().all(fits) {
+        return None;
+    }
+    Some(RawJobs {
+        list,
+        items: kept.items,
+    })
 }
 
 /// The scenario text of `doc` (the forms' pretty print, [`super::json::to_text`]) with the
@@ -187,6 +191,35 @@ mod tests {
         assert_eq!(parsed["name"], "a much longer name than before");
         let keys: Vec<&String> = parsed.as_object().unwrap().keys().collect();
         assert_eq!(keys, ["format", "name", "jobs", "shares"]);
+    }
+
+    #[test]
+    fn a_text_offered_with_its_jobs_located_is_read_without_looking_for_them() {
+        let text = big(20_000);
+        let (_, kept) = kept::locate(&text).unwrap();
+        let (doc, jobs) = read(&text).unwrap();
+        // The same text, offered: the same document and jobs.
+        offer(&text, kept.clone());
+        let (doc2, jobs2) = read(&text).unwrap();
+        assert_eq!(doc2, doc);
+        assert_eq!(jobs2.items, jobs.items);
+        assert_eq!(jobs2.list_text(), jobs.list_text());
+        // The offer is taken by that read.
+        assert!(OFFERED.with(|o| o.borrow().is_none()));
+        // A text of the same length whose head differs: its own head is read.
+        let renamed = text.replacen("\"name\": \"big\"", "\"name\": \"bag\"", 1);
+        assert_eq!(renamed.len(), text.len());
+        offer(&renamed, kept.clone());
+        assert_eq!(read(&renamed).unwrap().0["name"], "bag");
+        // An offer that does not fit the text (moved jobs) is not used: the text is read.
+        let shifted = format!(" {}", &text[..text.len() - 1]);
+        let moved = format!(" {text}");
+        offer(&shifted, kept.clone());
+        assert!(read(&shifted).is_none(), "cut text");
+        offer(&moved, kept);
+        let (doc3, jobs3) = read(&moved).unwrap();
+        assert_eq!(doc3, doc);
+        assert_eq!(jobs3.get(19_999).unwrap()["id"], "j19999");
     }
 
     #[test]

@@ -238,8 +238,8 @@ struct Mounted {
     trace: NodeRef<html::Dialog>,
     history: NodeRef<html::Dialog>,
     review: NodeRef<html::Dialog>,
-    /// The scenario text last taken from the page (not handed back).
-    from_page: StoredValue<String>,
+    /// The tools' scenario was just taken from the page: its change is not handed back.
+    from_page: StoredValue<bool>,
     service: crate::worker::service::EngineService,
     /// The compare card's switch, and whether its comparison is mounted in the page's card.
     compare_on: RwSignal<bool>,
@@ -311,7 +311,7 @@ fn mount() -> Mounted {
         return m;
     }
     let text = page_scenario();
-    let app = AppState::new(text.clone());
+    let app = AppState::new(text);
     let share = ShareState::new();
     let m = Mounted {
         app,
@@ -319,7 +319,7 @@ fn mount() -> Mounted {
         trace: NodeRef::new(),
         history: NodeRef::new(),
         review: NodeRef::new(),
-        from_page: StoredValue::new(text),
+        from_page: StoredValue::new(false),
         service: crate::worker::service::default_service(),
         compare_on: RwSignal::new(false),
         compare_mounted: StoredValue::new(false),
@@ -336,14 +336,29 @@ fn mount() -> Mounted {
         provide_context(share);
         provide_context(m.service);
         // A scenario the tools made goes to the page (not the page's own, handed in).
+        // The tools' copy is handed over, not cloned (a trace's 16 MB cost a copy each):
+        // the next tool opened takes the page's scenario again (`open_tool`).
         Effect::new(move |prev: Option<()>| {
-            let text = app.scenario.get();
-            if prev.is_none() || m.from_page.with_value(|p| *p == text) {
+            app.scenario.track();
+            let handed_in = m
+                .from_page
+                .try_update_value(std::mem::take)
+                .unwrap_or(false);
+            if prev.is_none() || handed_in {
                 return;
             }
             let push = share.take_push();
-            hand_to_page(text.clone(), push);
-            m.from_page.set_value(text);
+            let text = app
+                .scenario
+                .try_update_untracked(std::mem::take)
+                .unwrap_or_default();
+            if text.len() < quotalab_engine_worker::kept::LAZY_BYTES {
+                hand_to_page(text, push);
+            } else {
+                // A large scenario reaches the page in a task of its own, apart from the
+                // task that received it from the worker (issue #30: no long task).
+                set_timeout(move || hand_to_page(text, push), std::time::Duration::ZERO);
+            }
         });
         // A history's unfinished jobs go to the page (set before its scenario).
         Effect::new(move |prev: Option<()>| {
@@ -400,7 +415,7 @@ pub fn open_tool(code: u32) {
     let m = mount();
     let text = page_scenario();
     if m.app.scenario.with_untracked(|s| *s != text) {
-        m.from_page.set_value(text.clone());
+        m.from_page.set_value(true);
         m.app.scenario.set(text.clone());
     }
     match tool {

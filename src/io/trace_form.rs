@@ -358,6 +358,8 @@ struct Pending {
     json: String,
     report: ImportReport,
     shares: usize,
+    /// Where the worker found the scenario's jobs (a large one), for the editor.
+    kept: Option<quotalab_engine_worker::kept::KeptJobs>,
 }
 
 /// The form's label of an import option (`--submit` reads "Submit time column").
@@ -664,6 +666,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                            json,
                            report,
                            shares,
+                           kept,
                        }| {
         pending.set(None);
         let mut lines: Vec<String> = report
@@ -712,6 +715,9 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         )));
         problems.set(Vec::new());
         close();
+        if let Some(kept) = kept {
+            crate::editor::lazy::offer(&json, kept);
+        }
         share::open_scenario(app, share, json);
     };
 
@@ -750,6 +756,7 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         json: imported.scenario,
                         report: imported.report,
                         shares: imported.shares,
+                        kept: imported.kept,
                     };
                     if is_lossy(&ready.report) {
                         // Ask first: most of the file would be lost.

@@ -11,6 +11,7 @@ use quotalab_engine::Problem;
 
 use super::{AppState, RunLink, RunOutcome, RunProgress, RunStatus, LINK_WITH_RUN_BYTES};
 use crate::worker::{Phase, Reply, WorkerClient, WorkerState};
+use quotalab_engine_worker::kept;
 
 /// A local run drawn after this long (ms) is drawn in a task of its own.
 pub const SPLIT_AFTER_MS: f64 = 8.0;
@@ -544,7 +545,22 @@ pub fn install_runner(state: AppState, delay_ms: u32) {
         let quiet = last_edit.get_value().is_none_or(|t| now - t >= delay);
         last_edit.set_value(Some(now));
         if quiet && unserved_since.get_value().is_none() {
-            untrack(|| state.run_current());
+            if state.scenario.with_untracked(String::len) < kept::LAZY_BYTES {
+                untrack(|| state.run_current());
+                return;
+            }
+            // A large text's run is posted in a task of its own: the edit's task (the
+            // editor, the undo step) and copying megabytes to the worker would otherwise
+            // make one long task (issue #30).
+            let handle = set_timeout_with_handle(
+                move || {
+                    pending.set_value(None);
+                    state.run_current();
+                },
+                std::time::Duration::ZERO,
+            )
+            .ok();
+            pending.set_value(handle);
             return;
         }
         let since = unserved_since.get_value().unwrap_or(now);

@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
 
 use quotalab_engine_worker::protocol::{
-    decode_result, Phase, Request, Response, Timing, UNAVAILABLE,
+    Phase, Request, Response, ResultDecoder, Timing, UNAVAILABLE,
 };
 use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message};
 
@@ -121,6 +121,8 @@ struct Inner {
     start_timer: Option<i32>,
     /// A worker has been asked to warm up (only the first one needs to).
     warmed: bool,
+    /// The last run's result, while it is decoded over several tasks.
+    decoding: Option<Decoding>,
 }
 
 /// The page's handle on the runs' engine worker (cheap to clone).
@@ -147,6 +149,7 @@ impl WorkerClient {
                 in_callback: false,
                 start_timer: None,
                 warmed: false,
+                decoding: None,
             })),
             handler: Rc::new(handler),
         }
@@ -259,6 +262,7 @@ impl WorkerClient {
         inner.ready = false;
         inner.queued = None;
         inner.running = None;
+        inner.decoding = None;
     }
 
     fn restart(&self) -> Result<(), String> {
@@ -291,6 +295,7 @@ impl WorkerClient {
                 dispatch(&weak, &handler, |inner| {
                     on_message(inner, generation, &data)
                 });
+                resume_decoding(weak.clone(), handler.clone(), generation);
             }
         });
         let onerror = Closure::<dyn FnMut(web_sys::Event)>::new({
@@ -499,20 +504,101 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                 return None;
             }
             inner.running = None;
-            Some(match decode_result(result.0) {
-                Ok((warnings, digest)) => Reply::Done {
-                    id,
-                    digest: Box::new(digest),
-                    warnings,
-                    timing,
-                    handled_at,
-                    decode_ms: clock_ms() - start,
-                },
-                Err(message) => Reply::Failed {
-                    id: Some(id),
-                    message,
-                },
+            let at = result.0.as_ptr() as usize - bytes.as_ptr() as usize;
+            let range = at..at + result.0.len();
+            let decoding = match ResultDecoder::within(bytes, range) {
+                Ok(d) => d,
+                Err(message) => {
+                    return Some(Reply::Failed {
+                        id: Some(id),
+                        message,
+                    })
+                }
+            };
+            let run = Decoding {
+                id,
+                timing,
+                handled_at,
+                decode_ms: clock_ms() - start,
+                decoder: decoding,
+            };
+            match decode_piece(run) {
+                Ok(reply) => Some(reply),
+                Err(rest) => {
+                    inner.decoding = Some(rest);
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// A run's result being decoded, a few pieces per task.
+struct Decoding {
+    id: u64,
+    timing: Timing,
+    handled_at: f64,
+    /// Time spent decoding so far (in every task).
+    decode_ms: f64,
+    decoder: ResultDecoder,
+}
+
+/// The main thread's budget for decoding a result in one task (ms): a large result is
+/// decoded over several tasks, with input handled between them (issue #30).
+const DECODE_BUDGET_MS: f64 = 16.0;
+
+/// Decodes `run`'s next pieces: its [`Reply::Done`] (or `Failed`) once all are, else the
+/// rest to decode in a task of its own.
+fn decode_piece(mut run: Decoding) -> Result<Reply, Decoding> {
+    let start = clock_ms();
+    let done = run.decoder.step(&mut clock_ms, DECODE_BUDGET_MS);
+    run.decode_ms += clock_ms() - start;
+    match done {
+        Err(message) => Ok(Reply::Failed {
+            id: Some(run.id),
+            message,
+        }),
+        Ok(true) => {
+            let (warnings, digest) = run.decoder.finish();
+            Ok(Reply::Done {
+                id: run.id,
+                digest: Box::new(digest),
+                warnings,
+                timing: run.timing,
+                handled_at: run.handled_at,
+                decode_ms: run.decode_ms,
             })
         }
+        Ok(false) => Err(run),
+    }
+}
+
+/// Goes on decoding the result left in the client (`Inner::decoding`), in a task of its
+/// own, until it is whole; dropped if the worker changed or a newer run began meanwhile.
+fn resume_decoding(weak: Weak<RefCell<Inner>>, handler: Rc<dyn Fn(Reply)>, generation: u64) {
+    let pending = weak
+        .upgrade()
+        .is_some_and(|rc| rc.borrow().decoding.is_some());
+    if !pending {
+        return;
+    }
+    let cb = Closure::once_into_js(move || {
+        dispatch(&weak, &handler, |inner| {
+            let run = inner.decoding.take()?;
+            if inner.generation != generation || inner.running.is_some() {
+                return None;
+            }
+            match decode_piece(run) {
+                Ok(reply) => Some(reply),
+                Err(rest) => {
+                    inner.decoding = Some(rest);
+                    None
+                }
+            }
+        });
+        resume_decoding(weak, handler, generation);
+    });
+    if let Some(w) = web_sys::window() {
+        let _ = w.set_timeout_with_callback_and_timeout_and_arguments_0(cb.unchecked_ref(), 0);
     }
 }

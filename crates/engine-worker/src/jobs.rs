@@ -82,6 +82,9 @@ pub struct TraceImported {
     /// How many shares it has.
     pub shares: usize,
     pub report: ImportReport,
+    /// Where its jobs are, for the page's editor (a scenario of [`crate::kept::LAZY_BYTES`]
+    /// or more: the page then does not read the text to find them).
+    pub kept: Option<crate::kept::KeptJobs>,
 }
 
 /// Answers `job` here and now.
@@ -120,6 +123,7 @@ pub fn import_trace(csv: &[u8], options: &ImportOptions) -> Result<TraceImported
         .map_err(|e| Problem::whole(format!("cannot print the imported scenario: {e}")))?;
     Ok(TraceImported {
         shares: value["shares"].as_array().map_or(0, Vec::len),
+        kept: crate::kept::locate(&scenario).map(|(_, kept)| kept),
         scenario,
         report,
     })

@@ -8,6 +8,8 @@
 //! - [`jobs`]: what is asked beside runs (SPEC 9.1's comparison, SPEC 11's CSV import,
 //!   SPEC 13's configurations in [`config`]) and [`jobs::serve`], which answers one here (the
 //!   worker does; so do the page's component tests, which have no worker).
+//! - [`kept`]: a large scenario text's jobs located without parsing them (the page's editor
+//!   keeps them as text; a worker that made the text locates them for it).
 //! - [`sweep`]: SPEC 15's runs for the Explore panel's pool of engine workers.
 //! - [`web`] and `agent` (wasm only): the browser's side of a worker: clocks, transferable
 //!   bytes, and the message handler the worker's `main` installs ([`agent::worker_main`]).
@@ -16,6 +18,7 @@
 
 pub mod config;
 pub mod jobs;
+pub mod kept;
 pub mod protocol;
 pub mod sweep;
 

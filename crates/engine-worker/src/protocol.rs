@@ -232,8 +232,23 @@ impl<'de: 'a, 'a> Deserialize<'de> for Bytes<'a> {
 }
 
 impl<'a> Request<'a> {
+    /// The request as postcard bytes, in a buffer sized for its text at once (a 16 MB
+    /// scenario is copied once, not grown and copied again as the buffer doubles).
     pub fn encode(&self) -> Result<Vec<u8>, String> {
-        postcard::to_allocvec(self).map_err(|e| format!("could not encode the request: {e}"))
+        let carried = match self {
+            Request::Run { scenario, .. }
+            | Request::Compare { scenario, .. }
+            | Request::ResultJson { scenario, .. }
+            | Request::Link { scenario, .. }
+            | Request::Check { scenario, .. } => scenario.len(),
+            Request::Report {
+                scenario, review, ..
+            } => scenario.len() + review.map_or(0, |(name, text)| name.len() + text.len()),
+            Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => csv.0.len(),
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) => 0,
+        };
+        postcard::to_extend(self, Vec::with_capacity(carried + 1024))
+            .map_err(|e| format!("could not encode the request: {e}"))
     }
 
     pub fn decode(bytes: &'a [u8]) -> Result<Request<'a>, String> {
@@ -272,15 +287,251 @@ pub fn from_pair((path, message): (String, String)) -> Problem {
     Problem::new(Path::named(path), message)
 }
 
-/// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`].
+/// Job rows or events per piece of an encoded result: a piece decodes in a few
+/// milliseconds in the page, so [`ResultDecoder`] can stop between pieces and let the page
+/// handle input (issue #30: no main-thread task over 50 ms).
+pub const RESULT_PIECE_ROWS: usize = 4_096;
+
+/// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`]: the
+/// warnings and the digest without its job rows and events, then the job rows and the
+/// events in pieces of [`RESULT_PIECE_ROWS`] (each its own postcard block), so that the page
+/// decodes a large result over several tasks ([`ResultDecoder`]).
 pub fn encode_result(warnings: &[Problem], digest: &Digest) -> Result<Vec<u8>, String> {
-    postcard::to_allocvec(&(to_pairs(warnings), digest))
-        .map_err(|e| format!("could not encode the result: {e}"))
+    let fail = |e: postcard::Error| format!("could not encode the result: {e}");
+    let jobs = digest
+        .jobs
+        .chunks(RESULT_PIECE_ROWS)
+        .map(postcard::to_allocvec)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(fail)?;
+    let events = digest
+        .events
+        .chunks(RESULT_PIECE_ROWS)
+        .map(postcard::to_allocvec)
+        .collect::<Result<Vec<_>, _>>()
+        .map_err(fail)?;
+    fn blocks(v: &[Vec<u8>]) -> Vec<Bytes<'_>> {
+        v.iter().map(|b| Bytes(b)).collect()
+    }
+    postcard::to_allocvec(&(
+        to_pairs(warnings),
+        head(digest),
+        blocks(&jobs),
+        blocks(&events),
+    ))
+    .map_err(fail)
 }
 
-/// Decodes what [`encode_result`] made.
+/// The digest without its job rows and events (every other field cloned: they are small).
+fn head(d: &Digest) -> Digest {
+    let Digest {
+        name,
+        summary,
+        end_s,
+        shares,
+        totals,
+        instance_types,
+        capacity,
+        priced,
+        jobs: _,
+        job_count,
+        job_totals,
+        events: _,
+        event_count,
+        series,
+        series_points,
+        steps,
+        kueue,
+        contract,
+    } = d;
+    Digest {
+        name: name.clone(),
+        summary: summary.clone(),
+        end_s: *end_s,
+        shares: shares.clone(),
+        totals: totals.clone(),
+        instance_types: instance_types.clone(),
+        capacity: capacity.clone(),
+        priced: *priced,
+        jobs: Vec::new(),
+        job_count: *job_count,
+        job_totals: job_totals.clone(),
+        events: Vec::new(),
+        event_count: *event_count,
+        series: series.clone(),
+        series_points: *series_points,
+        steps: *steps,
+        kueue: kueue.clone(),
+        contract: contract.clone(),
+    }
+}
+
+/// Decodes what [`encode_result`] made, at once.
 pub fn decode_result(bytes: &[u8]) -> Result<(Vec<Problem>, Digest), String> {
-    let (warnings, digest): (Pairs, Digest) = postcard::from_bytes(bytes)
-        .map_err(|e| format!("could not decode the worker's result: {e}"))?;
-    Ok((from_pairs(warnings), digest))
+    let mut d = ResultDecoder::new(bytes.to_vec())?;
+    while !d.step(&mut || 0.0, f64::INFINITY)? {}
+    Ok(d.finish())
+}
+
+/// What [`encode_result`] made, decoded a piece at a time: [`ResultDecoder::step`] decodes
+/// pieces until a time budget is spent, so the page can decode a large result over several
+/// tasks and handle input between them.
+pub struct ResultDecoder {
+    bytes: Vec<u8>,
+    warnings: Vec<Problem>,
+    digest: Digest,
+    /// Each piece still to decode: whether it holds job rows (else events), and its place in
+    /// `bytes`.
+    pieces: std::collections::VecDeque<(bool, std::ops::Range<usize>)>,
+}
+
+impl ResultDecoder {
+    /// Reads the warnings and the digest's head; the pieces wait for [`ResultDecoder::step`].
+    pub fn new(bytes: Vec<u8>) -> Result<ResultDecoder, String> {
+        let all = 0..bytes.len();
+        ResultDecoder::within(bytes, all)
+    }
+
+    /// As [`ResultDecoder::new`], of the result at `range` in `bytes` (the message that
+    /// carried it, kept whole rather than copied).
+    pub fn within(bytes: Vec<u8>, range: std::ops::Range<usize>) -> Result<ResultDecoder, String> {
+        let fail = |e: postcard::Error| format!("could not decode the worker's result: {e}");
+        let (warnings, digest, pieces) = {
+            let result = bytes.get(range).ok_or_else(|| {
+                "could not decode the worker's result: out of its message".to_string()
+            })?;
+            let (warnings, digest, jobs, events): (Pairs, Digest, Vec<Bytes>, Vec<Bytes>) =
+                postcard::from_bytes(result).map_err(fail)?;
+            let at = |b: &Bytes| {
+                let start = b.0.as_ptr() as usize - bytes.as_ptr() as usize;
+                start..start + b.0.len()
+            };
+            let pieces = jobs
+                .iter()
+                .map(|b| (true, at(b)))
+                .chain(events.iter().map(|b| (false, at(b))))
+                .collect();
+            let mut digest: Digest = digest;
+            // Room for every piece's rows at once (200,000 events grown row by row were
+            // copied again at each doubling): a piece holds at most RESULT_PIECE_ROWS rows
+            // and a row takes at least 8 bytes, so a hostile message reserves no more than
+            // its own size allows.
+            let room = |pieces: &[Bytes]| {
+                let bytes: usize = pieces.iter().map(|b| b.0.len()).sum();
+                (pieces.len().saturating_mul(RESULT_PIECE_ROWS)).min(bytes / 8)
+            };
+            digest.jobs.reserve(room(&jobs));
+            digest.events.reserve(room(&events));
+            (warnings, digest, pieces)
+        };
+        Ok(ResultDecoder {
+            bytes,
+            warnings: from_pairs(warnings),
+            digest,
+            pieces,
+        })
+    }
+
+    /// Decodes pieces until every one is (then `true`) or `clock()` (ms) has moved
+    /// `budget_ms` past its first reading (at least one piece per call).
+    pub fn step(&mut self, clock: &mut dyn FnMut() -> f64, budget_ms: f64) -> Result<bool, String> {
+        let fail = |e: postcard::Error| format!("could not decode the worker's result: {e}");
+        let start = clock();
+        while let Some((jobs, range)) = self.pieces.pop_front() {
+            let piece = &self.bytes[range];
+            if jobs {
+                let rows: Vec<quotalab_engine::digest::JobRow> =
+                    postcard::from_bytes(piece).map_err(fail)?;
+                self.digest.jobs.extend(rows);
+            } else {
+                let rows: Vec<quotalab_engine::digest::EventRow> =
+                    postcard::from_bytes(piece).map_err(fail)?;
+                self.digest.events.extend(rows);
+            }
+            if clock() - start >= budget_ms {
+                break;
+            }
+        }
+        Ok(self.pieces.is_empty())
+    }
+
+    /// The warnings and the digest (whole once [`ResultDecoder::step`] returned `true`).
+    pub fn finish(self) -> (Vec<Problem>, Digest) {
+        (self.warnings, self.digest)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// A generated scenario of `jobs` jobs on two shares that lend to each other.
+    fn scenario(jobs: u64) -> String {
+        serde_json::json!({
+            "format": "quotalab/v1", "name": "pieces",
+            "capacity": {"ml.g5.xlarge": 8},
+            "shares": [
+                {"name": "a", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW", "borrow_limit": 100},
+                {"name": "b", "limits": {"ml.g5.xlarge": 4}, "strategy": "LEND_AND_BORROW", "borrow_limit": 100}
+            ],
+            "workloads": [
+                {"share": "a", "count": jobs / 2, "arrival": {"poisson_per_hour": 40},
+                 "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 600}}},
+                {"share": "b", "count": jobs - jobs / 2, "arrival": {"poisson_per_hour": 40},
+                 "instance_type": "ml.g5.xlarge", "work_s": {"exponential": {"mean": 600}}}
+            ]
+        })
+        .to_string()
+    }
+
+    #[test]
+    fn a_large_result_decodes_a_piece_at_a_time_into_the_same_digest() {
+        let d = quotalab_engine::run_digest(&scenario(10_000), DigestLimits::default()).unwrap();
+        assert!(
+            d.jobs.len() > 2 * RESULT_PIECE_ROWS,
+            "{} job rows",
+            d.jobs.len()
+        );
+        assert!(
+            d.events.len() > 2 * RESULT_PIECE_ROWS,
+            "{} events",
+            d.events.len()
+        );
+        let warnings = vec![Problem::whole("a warning")];
+        let bytes = encode_result(&warnings, &d).unwrap();
+        // A clock that moves 10 ms per reading and a budget of 1 ms: one piece per step.
+        let mut now = 0.0;
+        let mut clock = || {
+            now += 10.0;
+            now
+        };
+        let mut decoder = ResultDecoder::new(bytes.clone()).unwrap();
+        let mut steps = 1;
+        while !decoder.step(&mut clock, 1.0).unwrap() {
+            steps += 1;
+        }
+        let pieces =
+            d.jobs.len().div_ceil(RESULT_PIECE_ROWS) + d.events.len().div_ceil(RESULT_PIECE_ROWS);
+        assert_eq!(steps, pieces, "one piece per step");
+        let (w, got) = decoder.finish();
+        assert_eq!(w, warnings);
+        assert_eq!(got, d);
+        // At once, and within a larger message.
+        assert_eq!(decode_result(&bytes).unwrap().1, d);
+        let mut message = b"head".to_vec();
+        message.extend_from_slice(&bytes);
+        message.extend_from_slice(b"tail");
+        let n = message.len();
+        let mut decoder = ResultDecoder::within(message, 4..n - 4).unwrap();
+        assert!(decoder.step(&mut || 0.0, f64::INFINITY).unwrap());
+        assert_eq!(decoder.finish().1, d);
+        // A cut result is refused in words, never a panic.
+        let cut = &bytes[..bytes.len() - 100];
+        let err = decode_result(cut).unwrap_err();
+        assert!(
+            err.starts_with("could not decode the worker's result"),
+            "{err}"
+        );
+    }
 }
