@@ -187,11 +187,8 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
             warnings.insert(0, line);
         }
         // The rows of the unfinished jobs say so (the job history, the event log).
-        app.unfinished.set(if imported.unfinished.is_empty() {
-            Default::default()
-        } else {
-            unfinished_marks(&imported.warnings)
-        });
+        app.unfinished
+            .set(unfinished_marks(&imported.unfinished_jobs));
         app.notice.set(Some(Notice::info(
             format!(
                 "Replayed the job history on the scenario's {}s (Undo takes it back).",
@@ -373,41 +370,32 @@ fn queue_word(kueue: bool) -> String {
     }
 }
 
-/// What the rows of a replayed history's unfinished jobs say, a line per job (its id, a tab,
-/// the words: [`crate::state::AppState::unfinished`]), read from the
-/// engine's warnings about them (`Problem::words`: "Workload team-c/x was still running at
-/// the history's end: replayed with only the 1 h 14 min it had run, a lower bound"): "ran
-/// 1 h 14 min of an unfinished Workload (a lower bound)", or for one still pending "an
-/// unfinished Workload, still pending when the history ends: replayed with 1 s of work, a
-/// lower bound".
-/// The worker's `Imported::unfinished` counts these jobs per share but does not name them,
-/// so their warnings are the one place that does.
-pub fn unfinished_marks(warnings: &[String]) -> String {
-    const RUNNING: &str = " was still running at the history's end: replayed with only the ";
-    const PENDING: &str = " was still pending at the history's end";
+/// What the rows of a replayed history's unfinished jobs say ([`crate::state::AppState::unfinished`]),
+/// from the import's typed list (sorted by id): a line per job, its id, a tab, `r`
+/// (running) or `p` (pending), a tab, the words: "ran 1 h 14 min of an unfinished Workload
+/// (a lower bound)", or for one still pending "an unfinished Workload, still pending when the
+/// history ends: replayed with 1 s of work, a lower bound".
+pub fn unfinished_marks(jobs: &[quotalab_engine::UnfinishedJob]) -> String {
     let mut marks = String::new();
-    for w in warnings {
-        // "Workload ns/name ..." (Kueue) or "Job name ..." (AWS Batch).
-        let Some((kind, rest)) = w.split_once(' ') else {
-            continue;
-        };
-        let job = if kind == "Workload" {
+    for j in jobs {
+        // A Kueue Workload is named namespace/name, an AWS Batch job by its name.
+        let what = if j.id.contains('/') {
             "Workload"
         } else {
             "job"
         };
-        if let Some((id, after)) = rest.split_once(RUNNING) {
-            let ran = after.split(" it had run").next().unwrap_or(after);
-            marks.push_str(&format!(
-                "{id}\tran {ran} of an unfinished {job} (a lower bound)\n"
-            ));
-        } else if let Some((id, after)) = rest.split_once(PENDING) {
-            // The engine's words for its replay: "replayed with 1 s of work, a lower bound".
-            let replay = after.trim_start_matches([':', ' ']);
-            marks.push_str(&format!(
-                "{id}\tan unfinished {job}, still pending when the history ends: {replay}\n"
-            ));
-        }
+        let line = match j.kind {
+            quotalab_engine::Unfinished::Running => format!(
+                "{}\tr\tran {} of an unfinished {what} (a lower bound)\n",
+                j.id,
+                format::duration(j.ran_s.max(1.0))
+            ),
+            quotalab_engine::Unfinished::Pending => format!(
+                "{}\tp\tan unfinished {what}, still pending when the history ends: replayed with 1 s of work, a lower bound\n",
+                j.id
+            ),
+        };
+        marks.push_str(&line);
     }
     marks
 }
@@ -424,19 +412,11 @@ pub fn unfinished_line(
     if n == 0 {
         return None;
     }
-    let per: Vec<String> = unfinished
-        .iter()
-        .map(|u| {
-            let mut parts = Vec::new();
-            if u.running > 0 {
-                parts.push(format!("{} running", format::count(u.running)));
-            }
-            if u.pending > 0 {
-                parts.push(format!("{} pending", format::count(u.pending)));
-            }
-            format!("{}: {}", u.share, parts.join(", "))
-        })
-        .collect();
+    let per = crate::state::unfinished_per_queue(
+        unfinished
+            .iter()
+            .map(|u| (u.share.as_str(), u.running as u64, u.pending as u64)),
+    );
     let (job, jobs) = if kueue {
         ("Workload", "Workloads")
     } else {
@@ -446,7 +426,7 @@ pub fn unfinished_line(
         "{} {} had not finished when the history ends ({}): each is replayed with only the time it had run (1 s if it never started), so its completion and the {}'s percentiles read shorter than they were: a lower bound.",
         format::count(n),
         if n == 1 { job } else { jobs },
-        per.join("; "),
+        per,
         queue_word(kueue),
     ))
 }
@@ -456,19 +436,24 @@ mod tests {
     use super::unfinished_marks;
 
     #[test]
-    fn unfinished_jobs_are_marked_by_id_from_their_warnings() {
-        let w = [
-            "Workload team-b/job-eval-sweep-2b9a1 was evicted once (by preemption): evictions are counted, not replayed".to_string(),
-            "Workload team-c/job-render-7f3c9 was still running at the history's end: replayed with only the 1 h 14 min it had run, a lower bound".to_string(),
-            "Workload team-c/job-render-8a4d0 was still pending at the history's end: replayed with 1 s of work, a lower bound".to_string(),
-            "Job train-7 was still running at the history's end: replayed with only the 5 min it had run, a lower bound".to_string(),
-        ];
-        let m = unfinished_marks(&w);
+    fn unfinished_jobs_are_marked_by_id_from_the_imports_list() {
+        use quotalab_engine::{Unfinished, UnfinishedJob};
+        let job = |id: &str, kind, ran_s| UnfinishedJob {
+            id: id.into(),
+            share: "q".into(),
+            kind,
+            ran_s,
+        };
+        let m = unfinished_marks(&[
+            job("team-c/job-render-7f3c9", Unfinished::Running, 4440.0),
+            job("team-c/job-render-8a4d0", Unfinished::Pending, 0.0),
+            job("train-7", Unfinished::Running, 300.0),
+        ]);
         assert_eq!(m.lines().count(), 3);
         let get = |id: &str| crate::state::unfinished_mark(&m, id);
         assert_eq!(
             get("team-c/job-render-7f3c9").unwrap(),
-            "ran 1 h 14 min of an unfinished Workload (a lower bound)"
+            "ran 74 min of an unfinished Workload (a lower bound)"
         );
         assert_eq!(
             get("team-c/job-render-8a4d0").unwrap(),
@@ -476,7 +461,8 @@ mod tests {
         );
         assert_eq!(
             get("train-7"),
-            Some("ran 5 min of an unfinished job (a lower bound)")
+            Some("ran 5.0 min of an unfinished job (a lower bound)")
         );
+        assert_eq!(get("team-c/job-render"), None);
     }
 }

@@ -19,12 +19,45 @@ fn count(n: u64) -> String {
     format::thousands(n as f64)
 }
 
+/// SPEC 16: the notice above a replayed history's summary when some of its jobs had not
+/// finished at the history's end (`per`: running and pending per share, from
+/// [`crate::state::unfinished_in_run`]): how many, which queues, and what that makes of the
+/// numbers below. `None` when there are none in this run.
+pub fn unfinished_notice(per: &[(u64, u64)], d: &Digest) -> Option<String> {
+    let n: u64 = per.iter().map(|(r, p)| r + p).sum();
+    if n == 0 {
+        return None;
+    }
+    let queues = crate::state::unfinished_per_queue(
+        per.iter()
+            .zip(&d.shares)
+            .map(|(&(r, p), s)| (s.name.as_str(), r, p)),
+    );
+    let jobs = if d.kueue.is_some() {
+        "Workloads"
+    } else {
+        "jobs"
+    };
+    let (they, their, times) = if n == 1 {
+        ("it is", "it", "its completion time")
+    } else {
+        ("they are", "they", "their completion times")
+    };
+    Some(format!(
+        "{} of the {} {jobs} had not finished when the history ended ({}; marked † below): {they} replayed with the time {their} had run, so {times} and goodput are lower bounds.",
+        count(n),
+        count(d.totals.submitted),
+        queues,
+    ))
+}
+
 fn row(
     s: &ShareMetrics,
     colour: Option<String>,
     total: bool,
     kueue: bool,
     priced: bool,
+    unfinished: bool,
 ) -> impl IntoView + use<> {
     let swatch = colour.map(|c| {
         view! { <span class="swatch" style:background-color=c aria-hidden="true"></span> }
@@ -44,7 +77,13 @@ fn row(
                 {swatch}
                 {name}
             </th>
-            <td class="num" data-col="jobs" data-label="done / submitted">{format!("{} / {}", count(s.succeeded), count(s.submitted))}</td>
+            <td class="num" data-col="jobs" data-label="done / submitted">
+                {format!("{} / {}", count(s.succeeded), count(s.submitted))}
+                // SPEC 16: some of these had not finished when the replayed history ended.
+                {unfinished.then(|| view! {
+                    <span class="history-mark" data-testid="summary-unfinished-mark" title="some of these had not finished when the history ended: lower bounds">" †"</span>
+                })}
+            </td>
             <td class="num" data-col="failed" data-label="failed">{count(s.failed)}</td>
             <td class="num" data-col="unfinished" data-label="unfinished">{count(s.unfinished)}</td>
             <td class="num group-start" data-col="p50" data-label="completion p50">{pct(&s.completion_s, s.completion_s.p50)}</td>
@@ -87,8 +126,17 @@ pub fn no_price_note(kueue: bool) -> &'static str {
 /// One row per share (scenario order) and a totals row when there are several shares.
 #[component]
 pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView {
+    // A replayed history's unfinished jobs (none where the page's state is not provided).
+    let marks = use_context::<crate::state::AppState>().map(|a| a.unfinished);
     move || {
         let d = digest.get();
+        let per = marks
+            .map(|m| m.with(|l| crate::state::unfinished_in_run(l, &d)))
+            .unwrap_or_default();
+        let of = |i: usize| per.get(i).is_some_and(|(r, p)| r + p > 0);
+        let notice = unfinished_notice(&per, &d).map(|text| {
+            view! { <p class="summary-unfinished" role="note" data-testid="summary-unfinished">{text}</p> }
+        });
         if d.shares.is_empty() {
             return view! { <p class="empty-note">"The run has no quota shares to summarise."</p> }
                 .into_any();
@@ -100,11 +148,13 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
             .shares
             .iter()
             .enumerate()
-            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue, priced))
+            .map(|(i, s)| row(s, Some(palette::css(i)), false, kueue, priced, of(i)))
             .collect_view();
+        let all = (0..per.len()).any(of);
         let totals = (d.shares.len() > 1)
-            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced)}</tfoot> });
+            .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced, all)}</tfoot> });
         view! {
+            {notice}
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
                     <caption class="visually-hidden">{if kueue { "Summary per ClusterQueue over the whole run" } else { "Summary per quota share over the whole run" }}</caption>

@@ -191,10 +191,11 @@ pub struct AppState {
     /// opened, what an import did), or `None`.
     pub notice: RwSignal<Option<Notice>>,
     /// A replayed job history's unfinished jobs (SPEC 16: still running or pending at the
-    /// history's end, so their work is a lower bound), a line each: the job's id, a tab, what
-    /// its rows say ("ran 1 h 14 min of an unfinished Workload (a lower bound)";
-    /// [`unfinished_mark`]). Set by the last history import (`io::history`); a row is marked
-    /// while a job of that id is in the run.
+    /// history's end, so their work is a lower bound), a line each, sorted by id: the job's
+    /// id, a tab, `r` (running) or `p` (pending), a tab, what its rows say ("ran 1 h 14 min
+    /// of an unfinished Workload (a lower bound)"; [`unfinished_mark`]). Set by the last
+    /// history import (`io::history`) from the engine's typed list; a row is marked, and the
+    /// summary counts it ([`unfinished_in_run`]), while a job of that id is in the run.
     pub unfinished: RwSignal<String>,
     /// The share link of a large scenario's text (over [`LINK_WITH_RUN_BYTES`]), made by
     /// the engine worker after the text's run (so the text is not sent twice), or `None`
@@ -220,12 +221,64 @@ pub struct RunLink {
 }
 
 /// What the rows of job `id` say in [`AppState::unfinished`] (a line per job: its id, a
-/// tab, its words; text, not a map: a map's code costs the page's download more than a
-/// search of a few lines does), if it is one of them.
+/// tab, its kind, a tab, its words; text, not a map: a map's code costs the page's download
+/// more than a search of a few lines does), if it is one of them.
 pub fn unfinished_mark<'a>(lines: &'a str, id: &str) -> Option<&'a str> {
     lines
         .lines()
-        .find_map(|l| l.strip_prefix(id)?.strip_prefix('\t'))
+        .find_map(|l| l.strip_prefix(id)?.strip_prefix('\t')?.get(2..))
+}
+
+/// Unfinished jobs per queue in words, `(queue, running, pending)` for each queue that has
+/// some: "team-b-cq: 1 pending; team-c-cq: 1 running, 1 pending".
+pub fn unfinished_per_queue<'a>(queues: impl Iterator<Item = (&'a str, u64, u64)>) -> String {
+    let mut out = String::new();
+    for (name, running, pending) in queues.filter(|(_, r, p)| r + p > 0) {
+        if !out.is_empty() {
+            out.push_str("; ");
+        }
+        out.push_str(name);
+        let mut sep = ": ";
+        for (n, what) in [(running, " running"), (pending, " pending")] {
+            if n > 0 {
+                out.push_str(sep);
+                out.push_str(&crate::ui::format::thousands(n as f64));
+                out.push_str(what);
+                sep = ", ";
+            }
+        }
+    }
+    out
+}
+
+/// The jobs of [`AppState::unfinished`] among `d`'s rows, per share (scenario order): how
+/// many had been running and how many pending when the history ended. The lines are sorted
+/// by id, so each row is one binary search.
+pub fn unfinished_in_run(lines: &str, d: &quotalab_engine::digest::Digest) -> Vec<(u64, u64)> {
+    let mut per = vec![(0, 0); d.shares.len()];
+    let marked: Vec<(&str, bool)> = lines
+        .lines()
+        .filter_map(|l| {
+            let (id, rest) = l.split_once('\t')?;
+            Some((id, rest.starts_with('r')))
+        })
+        .collect();
+    if marked.is_empty() {
+        return per;
+    }
+    for row in &d.jobs {
+        let Ok(i) = marked.binary_search_by(|(id, _)| (*id).cmp(row.id.as_str())) else {
+            continue;
+        };
+        if let Some(p) = per.get_mut(row.share as usize) {
+            if marked[i].1 {
+                p.0 += 1;
+            } else {
+                p.1 += 1;
+            }
+        }
+    }
+    per
 }
 
 /// The import dialogs a view may ask for ([`AppState::request_import`]).

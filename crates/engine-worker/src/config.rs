@@ -251,6 +251,9 @@ pub struct Imported {
     /// SPEC 16: the history's jobs that had not finished at its end (replayed with only the
     /// time they had run), per share, in the scenario's share order.
     pub unfinished: Vec<UnfinishedJobs>,
+    /// The same jobs one by one (id, share, running or pending, the time run), sorted by
+    /// id: what the page marks their rows and the summary with.
+    pub unfinished_jobs: Vec<quotalab_engine::UnfinishedJob>,
 }
 
 /// A share's jobs that had not finished at the history's end.
@@ -584,30 +587,17 @@ fn summarise(imported: &config::Imported) -> Imported {
         scenario: imported.scenario_json.clone(),
         jobs: imported.scenario["jobs"].as_array().map_or(0, Vec::len),
         unfinished: unfinished(imported),
+        unfinished_jobs: imported.unfinished.clone(),
     }
 }
 
-/// The jobs an imported history's warnings mark unfinished ([`quotalab_engine::Unfinished`],
-/// named by job id), counted per share of the scenario.
+/// The jobs of an imported history that had not finished at its end
+/// ([`config::Imported::unfinished`]), counted per share of the scenario.
 fn unfinished(imported: &config::Imported) -> Vec<UnfinishedJobs> {
     use quotalab_engine::Unfinished;
-    let marked: Vec<(&str, Unfinished)> = imported
-        .warnings
-        .iter()
-        .filter_map(|w| {
-            let o = w.object.as_ref()?;
-            Some((o.names.first()?.as_str(), o.unfinished?))
-        })
-        .collect();
-    if marked.is_empty() {
+    if imported.unfinished.is_empty() {
         return Vec::new();
     }
-    let jobs = imported.scenario["jobs"].as_array();
-    let share_of: std::collections::HashMap<&str, &str> = jobs
-        .into_iter()
-        .flatten()
-        .filter_map(|j| Some((j["id"].as_str()?, j["share"].as_str()?)))
-        .collect();
     let mut out: Vec<UnfinishedJobs> = imported.scenario["shares"]
         .as_array()
         .into_iter()
@@ -618,12 +608,9 @@ fn unfinished(imported: &config::Imported) -> Vec<UnfinishedJobs> {
             ..UnfinishedJobs::default()
         })
         .collect();
-    for (id, how) in marked {
-        let Some(share) = share_of.get(id) else {
-            continue;
-        };
-        if let Some(u) = out.iter_mut().find(|u| u.share == *share) {
-            match how {
+    for job in &imported.unfinished {
+        if let Some(u) = out.iter_mut().find(|u| u.share == job.share) {
+            match job.kind {
                 Unfinished::Running => u.running += 1,
                 Unfinished::Pending => u.pending += 1,
             }
@@ -743,6 +730,22 @@ spec:
             "{:?}",
             got.warnings
         );
+        // One by one, typed, sorted by id: what the page marks.
+        let listed: Vec<(&str, &str, quotalab_engine::Unfinished)> = got
+            .unfinished_jobs
+            .iter()
+            .map(|j| (j.id.as_str(), j.share.as_str(), j.kind))
+            .collect();
+        use quotalab_engine::Unfinished::{Pending, Running};
+        assert_eq!(
+            listed,
+            [
+                ("team-b/job-ablation-3d4e5", "team-b-cq", Pending),
+                ("team-c/job-render-7f3c9", "team-c-cq", Running),
+                ("team-c/job-render-8a4d0", "team-c-cq", Pending),
+            ]
+        );
+        assert_eq!(got.unfinished_jobs[1].ran_s, 4495.0);
     }
 
     #[test]

@@ -67,6 +67,21 @@ pub enum Unfinished {
     Pending,
 }
 
+/// A job of an imported history that had not finished at the history's end (SPEC 16), as
+/// the import reports it ([`config::Imported::unfinished`]): the page says which results
+/// are lower bounds from these, never from the warnings' text.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct UnfinishedJob {
+    /// The job's id in the scenario (`namespace/name` for a Kueue Workload).
+    pub id: String,
+    /// Its share (ClusterQueue) in the imported scenario.
+    pub share: String,
+    pub kind: Unfinished,
+    /// The time it had run by the history's end, in seconds (0 for one still pending); its
+    /// replayed `work_s` is this, at least 1 s.
+    pub ran_s: f64,
+}
+
 /// What a problem is about, machine-readable: the rule that refused the value and what it
 /// accepts. [`Kind::Other`] problems are told by their message only.
 #[derive(Clone, Debug, PartialEq, Eq, Default, serde::Serialize, serde::Deserialize)]

@@ -403,6 +403,7 @@ fn configuration(input: Input, opts: &ImportOptions) -> Result<Imported, Vec<Pro
             scenario_json: scenario.to_string(),
             scenario,
             warnings: Vec::new(),
+            unfinished: Vec::new(),
         });
     }
     // SPEC 13's bound holds for configuration files; a scenario is read as `run` reads one.

@@ -129,6 +129,9 @@ pub struct Imported {
     pub scenario_json: String,
     /// Everything ignored, dropped or rounded.
     pub warnings: Vec<Problem>,
+    /// SPEC 16, a job history's import: its jobs that had not finished at the history's end
+    /// (replayed with only the time they had run), sorted by id; empty for a configuration.
+    pub unfinished: Vec<crate::UnfinishedJob>,
 }
 
 impl Imported {
@@ -138,6 +141,7 @@ impl Imported {
             scenario,
             scenario_json,
             warnings,
+            unfinished: Vec::new(),
         }
     }
 }

@@ -87,6 +87,7 @@ impl Sim<'_> {
             }
             quiet = q;
         }
+        self.kueue.keeps.clear();
         self.end_of_waits();
     }
 
@@ -99,6 +100,12 @@ impl Sim<'_> {
             if let Some(h) = self.cycle_head(s) {
                 entries.push(self.nominate(s, h));
             }
+        }
+        if !self.kueue.keeps.is_empty() {
+            // A preemptor keeps instances only while it is a head.
+            self.kueue
+                .keeps
+                .retain(|p| entries.iter().any(|e| e.job == *p));
         }
         if entries.is_empty() {
             return (false, None);
@@ -448,6 +455,9 @@ impl Sim<'_> {
     /// gone. An entry skipped stays its share's head for the next cycle.
     fn process_entry(&mut self, e: &Entry, walk: &mut Walk) {
         let (s, j, t, n) = (e.share, e.job, e.size.ty.index(), e.size.instances);
+        if !self.kueue.keeps.is_empty() {
+            self.kueue.keeps.retain(|&p| p != j); // walked again: it keeps nothing now
+        }
         match &e.mode {
             Nomination::NoFit => walk.aside.push((s, j)),
             Nomination::NoTargets => {
@@ -455,7 +465,7 @@ impl Sim<'_> {
                 walk.aside.push((s, j));
             }
             Nomination::Fit => {
-                if self.still_fits(s, t, n, &[]) {
+                if self.still_fits(s, t, n, &[]) && !self.capacity_kept(s, t, n, &[]) {
                     self.record.steps += 1;
                     self.admit(j);
                     self.start_scheduled();
@@ -466,7 +476,7 @@ impl Sim<'_> {
                 if victims.iter().any(|v| walk.preempted.contains(&v.job)) {
                     return; // overlapping targets with an earlier entry
                 }
-                if !self.still_fits(s, t, n, victims) {
+                if !self.still_fits(s, t, n, victims) || self.capacity_kept(s, t, n, victims) {
                     return; // no longer fits after the cycle's earlier entries
                 }
                 walk.preempted.extend(victims.iter().map(|v| v.job));
@@ -489,6 +499,40 @@ impl Sim<'_> {
             trial.sum_used = trial.sum_used.saturating_sub(v.instances);
         }
         self.tree_fits(&trial, s, t, n)
+    }
+
+    /// SPEC 12 capacity condition for a preemptor whose victims are gone (docs/RELIABILITY.md,
+    /// defect 9): whether admitting a job of share `s` needing `n` of type `t` (once
+    /// `victims` are gone) would keep out a preemptor of [`KueueState::keeps`] that fits
+    /// now and whose quota would still hold it, by the capacity alone. Kueue has no physical
+    /// capacity: without this, when the shares' quotas exceed the capacity, a head ordered
+    /// before the preemptor takes instances the quota leaves the preemptor, which preempts
+    /// again, and so on for ever. Where the capacity covers the quotas it never binds here
+    /// (both would fit the quota, so both fit the capacity): Kueue's order decides.
+    ///
+    /// [`KueueState::keeps`]: super::offers::KueueState::keeps
+    fn capacity_kept(&self, s: usize, t: usize, n: u64, victims: &[Victim]) -> bool {
+        if self.kueue.keeps.is_empty() {
+            return false;
+        }
+        let now = self.trial(t);
+        let mut after = now.clone();
+        for v in victims {
+            after.tree.remove_usage(v.share, v.instances);
+            after.sum_used = after.sum_used.saturating_sub(v.instances);
+        }
+        after.tree.add_usage(s, n);
+        after.sum_used = after.sum_used.saturating_add(n);
+        let capacity = self.sc.capacity[t];
+        self.kueue.keeps.iter().any(|&p| {
+            let spec = &self.sc.jobs[p.index()];
+            let (ps, pn) = (spec.share(), spec.instances());
+            spec.instance_type() == t
+                && self.jobs[p.index()].state == State::Runnable
+                && self.tree_fits(&now, ps, t, pn)
+                && (pn as i128) <= after.tree.available(ps)
+                && after.sum_used.saturating_add(pn) > capacity
+        })
     }
 
     /// [`Sim::tree_fits`] on the current trees (no trial copied).
@@ -525,6 +569,8 @@ impl Sim<'_> {
             .collect();
         if !holding.is_empty() {
             self.wait_for_victims(j, &holding);
+        } else if !self.kueue.keeps.contains(&j) {
+            self.kueue.keeps.push(j); // its victims are gone already
         }
         let mut out = 0;
         for v in victims {

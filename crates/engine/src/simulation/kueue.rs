@@ -290,6 +290,9 @@ impl Sim<'_> {
             w.victims = w.victims.saturating_sub(1);
             if w.victims == 0 {
                 w.freed = true;
+                if !self.kueue.keeps.contains(&p) {
+                    self.kueue.keeps.push(p);
+                }
             }
         }
     }

@@ -28,6 +28,11 @@ pub(super) struct KueueState {
     /// SPEC 12.1: the preemptors waiting for their victims to be gone
     /// (`WaitingForPreemptedWorkloads`), each with what it waits for.
     pub(super) waiting: std::collections::BTreeMap<JobId, PreemptionWait>,
+    /// SPEC 12 capacity condition across a pass's cycles: the preemptors whose victims are
+    /// gone (at once, or at the end of their grace) and that were not walked again since.
+    /// Until then an entry ordered before one is not admitted where the capacity alone
+    /// (not the quota) would then keep the preemptor out (`Sim::capacity_kept`).
+    pub(super) keeps: Vec<JobId>,
     /// SPEC 12.1: each victim in its grace and the preemptor that last claimed it.
     pub(super) claimed: std::collections::BTreeMap<JobId, JobId>,
     /// SPEC 12.1: the capacity reserved in the current cycle, `(share, type, instances)`.

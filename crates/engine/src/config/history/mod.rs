@@ -31,7 +31,7 @@ use serde_json::{json, Map, Value};
 use super::{Format, ImportOptions, Imported, Sink, MAX_FILE_BYTES};
 use crate::input::model::limits;
 use crate::input::path::Path;
-use crate::Problem;
+use crate::{Problem, Unfinished};
 
 pub use stream::{HistoryReader, MAX_HISTORY_BYTES, MAX_HISTORY_RECORDS};
 pub use time::parse_time;
@@ -315,7 +315,8 @@ pub fn import_read(
         return Err(errors);
     }
 
-    let jobs = resolve(c, &mut sinks, &base, from, to);
+    let mut unfinished = Vec::new();
+    let jobs = resolve(c, &mut sinks, &base, from, to, &mut unfinished);
     for s in sinks.iter_mut() {
         s.flush_ignored();
         errors.append(&mut s.errors);
@@ -365,7 +366,10 @@ pub fn import_read(
     sc.insert("jobs".into(), Value::Array(jobs));
     let scenario = Value::Object(sc);
     super::must_load(&scenario)?;
-    Ok(Imported::new(scenario, warnings))
+    unfinished.sort_by(|a, b| a.id.cmp(&b.id));
+    let mut imported = Imported::new(scenario, warnings);
+    imported.unfinished = unfinished;
+    Ok(imported)
 }
 
 /// `--from` / `--to` as epoch milliseconds.
@@ -758,15 +762,18 @@ fn priority_of(
 }
 
 /// SPEC 16: `work_s` in milliseconds, at least 1 s: the last run that finished by `end`;
-/// a job still running at `end` ran until it, one still waiting not at all; both warn.
-fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
-    let pending = |sink: &mut Sink| {
+/// a job still running at `end` ran until it, one still waiting not at all; both warn, and
+/// say so in the second value (what it was, and the milliseconds it had run).
+fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> (i64, Option<(Unfinished, i64)>) {
+    let mut left = None;
+    let mut pending = |sink: &mut Sink| {
+        left = Some((Unfinished::Pending, 0));
         sink.warn_unfinished(
             &r.path,
             format!("job {id} was still pending at the end of the history: work_s 1"),
             "was still pending at the history's end: replayed with 1 s of work, a lower bound"
                 .to_string(),
-            crate::Unfinished::Pending,
+            Unfinished::Pending,
         );
         0
     };
@@ -783,6 +790,7 @@ fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
         Run::Finished { start, .. } | Run::Running { start } if start >= end => pending(sink),
         Run::Finished { start, .. } | Run::Running { start } => {
             let ran = end - start;
+            left = Some((Unfinished::Running, ran));
             sink.warn_unfinished(
                 &r.path,
                 format!(
@@ -793,14 +801,14 @@ fn work_of(r: &Record, id: &str, end: i64, sink: &mut Sink) -> i64 {
                     "was still running at the history's end: replayed with only the {} it had run, a lower bound",
                     time_run(ran.max(1000))
                 ),
-                crate::Unfinished::Running,
+                Unfinished::Running,
             );
             ran
         }
         Run::Pending => pending(sink),
         Run::NeverRan => 0,
     };
-    ms.max(1000)
+    (ms.max(1000), left)
 }
 
 /// SPEC 16: evictions are counted and reported, not replayed.
@@ -855,6 +863,7 @@ fn resolve(
     base: &Base,
     from: Option<i64>,
     to: Option<i64>,
+    unfinished: &mut Vec<crate::UnfinishedJob>,
 ) -> Result<Vec<Value>, Vec<Problem>> {
     let Collected {
         mut records,
@@ -913,7 +922,15 @@ fn resolve(
             if let Some((key, v)) = priority {
                 job.insert(key.into(), v);
             }
-            let work = work_of(r, id, end, sink);
+            let (work, left) = work_of(r, id, end, sink);
+            if let Some((kind, ran)) = left {
+                unfinished.push(crate::UnfinishedJob {
+                    id: id.to_string(),
+                    share: share.0.to_string(),
+                    kind,
+                    ran_s: ran as f64 / 1000.0,
+                });
+            }
             job.insert("submit_s".into(), json_secs(r.submit - t0));
             job.insert("work_s".into(), json_secs(work));
             report_evictions(r, id, sink);

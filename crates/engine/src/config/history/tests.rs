@@ -262,6 +262,55 @@ fn running_job_runs_until_the_end_of_the_history() {
     assert_eq!(j[1]["work_s"], 900);
 }
 
+/// SPEC 16 / issue #34: the import lists the jobs that had not finished by the history's
+/// end, typed (id, share, running or pending, the time run), sorted by id: what the page
+/// marks their rows and its summary with; a finished job is not among them.
+#[test]
+fn the_import_lists_its_unfinished_jobs() {
+    let running = r#"    admission: {clusterQueue: team-a-cq}
+    conditions:
+    - {type: Admitted, status: "True", reason: Admitted, lastTransitionTime: "2026-03-02T08:30:00Z"}"#;
+    let h = list(&[
+        wl(
+            "team-b",
+            "render",
+            "2026-03-02T08:05:00Z",
+            "    queueName: queue-b",
+            "    conditions: []",
+        ),
+        wl("team-a", "train", "2026-03-02T08:00:00Z", "", ADMITTED_A),
+        wl("team-a", "long", "2026-03-02T08:20:00Z", "", running),
+    ]);
+    let imp = kueue(&h, &opts()).unwrap();
+    assert_eq!(jobs(&imp).len(), 3);
+    let job = |id: &str, share: &str, kind, ran_s| crate::UnfinishedJob {
+        id: id.into(),
+        share: share.into(),
+        kind,
+        ran_s,
+    };
+    assert_eq!(
+        imp.unfinished,
+        [
+            job(
+                "team-a/long",
+                "team-a-cq",
+                crate::Unfinished::Running,
+                1810.0
+            ),
+            job(
+                "team-b/render",
+                "team-b-cq",
+                crate::Unfinished::Pending,
+                0.0
+            ),
+        ]
+    );
+    // A configuration import has none.
+    let config = crate::config::import(KUEUE_CONFIG, Format::Kueue, &ImportOptions::default());
+    assert!(config.unwrap().unfinished.is_empty());
+}
+
 #[test]
 fn window_cuts_and_times_are_relative_to_the_earliest_kept() {
     let h = list(&[
