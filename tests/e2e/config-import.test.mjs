@@ -360,12 +360,17 @@ test('review a proposed change: a verdict per team in words, rules, the numbers,
   for (const [name, verdict, text] of shares) {
     assert.ok(['worse', 'mixed', 'better', 'about-the-same', 'no-difference'].includes(verdict), `${name}: ${verdict}`);
     assert.ok(headline.includes(name), `${name} in ${headline}`);
-    // (a crossed rule is quoted as written: `Crosses wait_p90>0`)
-    assert.doesNotMatch(text.replace(/^Crosses .*$/m, ''), /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT/, text);
+    // A crossed rule in words too (issue #34, fresh-eyes walk: it was `Crosses wait_p90>0`).
+    assert.doesNotMatch(text, /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT|>/, text);
   }
   const [worst] = shares;
   if (worst[1] === 'worse' || worst[1] === 'mixed') assert.match(worst[2], /Worse:\s*\n?.*(wait|completion|deadline|preemptions|failed|unfinished).*→/, worst[2]);
-  assert.match(await page.locator('[data-testid="review-rules"]').innerText(), /wait_p90>0: (ok|crossed by)/);
+  // The rules in words, not as the command line writes them (issue #34, fresh-eyes walk).
+  const rules = await page.locator('[data-testid="review-rules"]').innerText();
+  assert.match(rules, /^p90 wait rises: (ok|crossed by)/, rules);
+  assert.doesNotMatch(rules, /wait_p90/, rules);
+  const crossed = await page.locator('[data-testid="review-crossed"]').allInnerTexts();
+  for (const c of crossed) assert.equal(c, 'Crosses the rule: p90 wait rises.');
   // The numbers as the CLI prints them stay one click away.
   await page.locator('[data-testid="review-numbers"] > summary').click();
   const row = await page.locator('[data-testid="review-numbers"] [data-share="background"] tr[data-metric="wait_p90"]').innerText();
