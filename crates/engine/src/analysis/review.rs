@@ -1892,7 +1892,7 @@ mod tests {
             ]
         );
         assert_eq!(v.better, ["preemptions 4 → 1 (−75%)"]);
-        assert_eq!(v.also, ["borrowed 3.00 inst-h → 0.00 inst-h (−100%)"]);
+        assert_eq!(v.also, ["borrowed 3.00 inst.-h → 0.00 inst.-h (−100%)"]);
         assert_eq!(
             v.sentence(),
             "team-b: mixed — deadline misses 0 → 2; p90 completion 12 min → 18 min (+50%); preemptions 4 → 1 (−75%)."
