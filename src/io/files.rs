@@ -422,28 +422,32 @@ pub fn chart_canvases() -> Vec<(ChartCanvas, HtmlCanvasElement)> {
             .and_then(|c| c.get_attribute("data-testid"))
             .unwrap_or_default();
         let base = chart.strip_prefix("chart-").unwrap_or("chart").to_string();
-        // A per-share panel inside this chart.
-        let share = canvas
-            .closest("[data-share]")
-            .ok()
+        // Named as the page names it: the results section's heading, the panel's share and
+        // instance type (issue #34, fresh-eyes walk: the files were `occupancy-1`,
+        // `occupancy-2`, the label `occupancy (1)`).
+        let place = chart_place(&canvas);
+        let label = match (&place.share, &place.instance_type) {
+            (Some(s), Some(t)) => format!("{base}: {s} ({t})"),
+            (Some(s), None) => format!("{base}: {s}"),
+            (None, Some(t)) => format!("{base}: {t}"),
+            (None, None) => base.clone(),
+        };
+        let words = [&place.heading, &place.share, &place.instance_type]
+            .into_iter()
             .flatten()
-            .filter(|p| {
-                chart_el
-                    .as_ref()
-                    .is_some_and(|c| c.contains(Some(p.as_ref())))
-            })
-            .and_then(|p| p.get_attribute("data-share"));
-        let (label, file) = match share {
-            Some(s) => {
-                let part = slug(&s);
-                let part = if part.is_empty() {
-                    "share".to_string()
+            .map(String::as_str)
+            .collect::<Vec<_>>()
+            .join(" ");
+        let file = match slug(&words) {
+            f if f.is_empty() || place.heading.is_none() => {
+                let rest = slug(&label[base.len()..]);
+                if rest.is_empty() {
+                    base.clone()
                 } else {
-                    part
-                };
-                (format!("{base}: {s}"), format!("{base}-{part}"))
+                    format!("{base}-{rest}")
+                }
             }
-            None => (base.clone(), base),
+            f => f,
         };
         out.push((ChartCanvas { label, file }, canvas));
     }
@@ -517,10 +521,16 @@ pub fn chart_export(
     charts::export::chart_image(canvas, &title, &subtitle, &legend)
 }
 
-/// A chart's title for its export, and the share of a per-share panel: the heading of its
-/// results section (`Allocation vs consumption`), then the panel's share and instance type
-/// (`: background (ml.g5.xlarge)`); the menu's label if the page has no heading for it.
-fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Option<String>) {
+/// What names a chart's canvas on the page: the heading of its results section
+/// (`Allocation vs consumption`), the share of a per-share panel, the instance type of a
+/// panel per type.
+struct ChartPlace {
+    heading: Option<String>,
+    share: Option<String>,
+    instance_type: Option<String>,
+}
+
+fn chart_place(canvas: &HtmlCanvasElement) -> ChartPlace {
     let text_of = |e: Option<web_sys::Element>| {
         e.and_then(|e| e.text_content())
             .map(|t| t.trim().to_string())
@@ -550,6 +560,22 @@ fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Opti
                 .and_then(|t| t.query_selector(".panel-title").ok().flatten()),
         ),
     };
+    ChartPlace {
+        heading,
+        share,
+        instance_type,
+    }
+}
+
+/// A chart's title for its export, and the share of a per-share panel: the heading of its
+/// results section (`Allocation vs consumption`), then the panel's share and instance type
+/// (`: background (ml.g5.xlarge)`); the menu's label if the page has no heading for it.
+fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Option<String>) {
+    let ChartPlace {
+        heading,
+        share,
+        instance_type,
+    } = chart_place(canvas);
     let mut title = heading.unwrap_or_else(|| chart.label.clone());
     match (&share, instance_type) {
         (Some(s), Some(t)) => title.push_str(&format!(": {s} ({t})")),
