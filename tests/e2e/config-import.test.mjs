@@ -496,3 +496,30 @@ test('the disabled Kueue patch export gives its reason as visible text', async (
   await page.locator('.files-menu .menu-panel').screenshot({ path: join(SHOTS, 'patch-why-390.png') });
   assert.deepEqual(problems, []);
 });
+
+// Issue #34 (fresh-eyes walk): the hierarchical fair-sharing preset exported as AWS Batch
+// JSON is refused in the user's words: each cohort and ClusterQueue by name with its Kueue
+// setting, no JSON paths (`fair_sharing:`, `cohorts[1].parent:`), which the CLI keeps.
+test('an AWS export of a Kueue cohort tree is refused naming the cohorts and ClusterQueues', async (t) => {
+  const { page, problems, close } = await openBrowser('config-export-refused', { viewport: { width: 1440, height: 900 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.getByTestId('preset-select').selectOption('kueue-fair');
+  await page.waitForFunction(() => document.querySelector('[data-testid="json-editor"]')?.value.includes('"research"'), null, { timeout: 30_000 });
+  let downloaded = false;
+  page.on('download', () => { downloaded = true; });
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="export-aws-json"]').click();
+  const notice = page.locator('[data-testid="share-notice"]', { hasText: 'cannot be exported' });
+  await notice.waitFor();
+  const text = await notice.innerText();
+  assert.match(text, /Cohort research has a parent cohort \(org\): AWS Batch has no nested cohorts/, text);
+  assert.match(text, /Cohorts research, product each hold ClusterQueues/, text);
+  assert.match(text, /Fair sharing \(fairSharing in Kueue's Configuration\) is on: AWS Batch has no fair sharing/, text);
+  assert.match(text, /ClusterQueue ads: reclaimWithinCohort is LowerPriority/, text);
+  assert.doesNotMatch(text, /fair_sharing|cohorts\[|shares\[|\bshares:/, text);
+  await notice.screenshot({ path: join(SHOTS, 'config-export-refused.png') });
+  assert.equal(downloaded, false);
+  assert.deepEqual(problems, []);
+});
