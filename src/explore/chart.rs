@@ -112,6 +112,19 @@ fn tick_label(v: f64, span: f64) -> String {
     crate::ui::format::decimal(v, digits)
 }
 
+/// How many ticks the x axis may have over `span`: plotters' usual 10, or for a setting
+/// swept over whole numbers (instances, a borrow limit) at most one per whole number, so
+/// that its ticks fall on whole numbers (issue #34, fresh-eyes walk: they fell on halves
+/// of an instance).
+fn x_labels(span: f64, whole: bool) -> usize {
+    const MOST: usize = 10;
+    if whole && span.is_finite() {
+        (span.floor().max(0.0) as usize + 1).min(MOST)
+    } else {
+        MOST
+    }
+}
+
 fn colour(i: usize) -> RGBColor {
     let (r, g, b) = crate::ui::palette::rgb(i);
     RGBColor(r, g, b)
@@ -196,6 +209,7 @@ pub fn draw(
         .build_cartesian_2d(x0 - pad..x1 + pad, y0..y1)
         .map_err(err)?;
     let (x_span, y_span) = (x1 - x0, y1 - y0);
+    let whole = results.iter().all(|r| r.value.fract() == 0.0);
     let y_desc = match unit {
         Some(u) => format!("{} ({})", metric.label(), u.symbol()),
         None => metric.label().to_string(),
@@ -210,6 +224,7 @@ pub fn draw(
     chart
         .configure_mesh()
         .light_line_style(WHITE)
+        .x_labels(x_labels(x_span, whole))
         .x_label_formatter(&|v| tick_label(*v, x_span))
         .y_label_formatter(&y_tick)
         .label_style(font.clone())
@@ -315,6 +330,35 @@ mod tests {
             .map(|s| s.iter().map(|p| p.0).collect())
             .collect();
         assert_eq!(xs, vec![vec![0.0], vec![20.0, 30.0]]);
+    }
+
+    /// The ticks plotters draws for values `x0..=x1` padded as [`draw`] pads them.
+    fn ticks(x0: f64, x1: f64, whole: bool) -> Vec<f64> {
+        use plotters::coord::ranged1d::Ranged;
+        let pad = (x1 - x0) * 0.03;
+        let range: plotters::coord::types::RangedCoordf64 = (x0 - pad..x1 + pad).into();
+        range.key_points(x_labels(x1 - x0, whole))
+    }
+
+    #[test]
+    fn a_whole_setting_has_whole_ticks() {
+        // Instances from 1 to 4: 1, 2, 3, 4 (not 1.5, 2.5...).
+        assert_eq!(ticks(1.0, 4.0, true), [1.0, 2.0, 3.0, 4.0]);
+        for (x0, x1) in [
+            (0.0, 2.0),
+            (2.0, 6.0),
+            (0.0, 1.0),
+            (3.0, 13.0),
+            (0.0, 200.0),
+        ] {
+            let t = ticks(x0, x1, true);
+            assert!(
+                !t.is_empty() && t.iter().all(|x| x.fract() == 0.0),
+                "{x0}..{x1}: {t:?}"
+            );
+        }
+        // A rate keeps its fractional ticks.
+        assert!(ticks(0.5, 1.5, false).iter().any(|x| x.fract() != 0.0));
     }
 
     #[test]

@@ -350,10 +350,18 @@ fn walk(v: &Value, path: &str, out: &mut Vec<(String, f64)>) {
 /// `Workload mix 1 (research): work (s)`: with its unit (issue #34, walk), the axis reads it.
 pub fn label(doc: &Value, path: &str) -> String {
     let named = named_label(doc, path);
-    // A time (`work_s`, `interval_s`, `horizon_s`...) is in seconds.
-    let seconds = path
+    // A time (`work_s`, `interval_s`, `horizon_s`...) is in seconds, and so is a time's
+    // distribution's `median`, `mean` or `fixed`; its lognormal `sigma` is the spread of
+    // its logarithm, a plain number (issue #34, fresh-eyes walk: it read "sigma (s)").
+    let keys: Vec<&str> = path
         .split(['.', '['])
-        .any(|k| k.ends_with("_s") && !k.contains(']'));
+        .filter(|k| !k.contains(']'))
+        .collect();
+    let seconds = match keys.as_slice() {
+        [.., last] if last.ends_with("_s") => true,
+        [.., time, _, "median" | "mean"] | [.., time, "fixed"] => time.ends_with("_s"),
+        _ => false,
+    };
     if seconds && !named.ends_with(')') {
         format!("{named} (s)")
     } else {
@@ -462,6 +470,24 @@ mod tests {
             .unwrap();
         assert_eq!(borrow.value, 100.0);
         assert_eq!(borrow.label, "research: borrow limit (%)");
+        // A lognormal time's sigma has no unit; its median is in seconds (issue #34).
+        let doc: Value = serde_json::from_str(
+            r#"{"workloads":[{"share":"research","work_s":{"lognormal":{"median":600,"sigma":0.5}},
+                "instances":{"exponential":{"mean":2}}}]}"#,
+        )
+        .unwrap();
+        assert_eq!(
+            label(&doc, "workloads[0].work_s.lognormal.sigma"),
+            "Workload mix 1 (research): work, lognormal, sigma"
+        );
+        assert_eq!(
+            label(&doc, "workloads[0].work_s.lognormal.median"),
+            "Workload mix 1 (research): work, lognormal, median (s)"
+        );
+        assert_eq!(
+            label(&doc, "workloads[0].instances.exponential.mean"),
+            "Workload mix 1 (research): instances, exponential, mean"
+        );
         // Times say their unit (issue #34, walk).
         let interval = f
             .iter()

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use leptos::html;
 use leptos::prelude::*;
-use quotalab_engine::analysis::sweep::Sweep;
+use quotalab_engine::analysis::sweep::{seeded, Sweep};
 
 use super::chart::{self, Drawn, RunResult};
 use super::fields::{default_range, fields, Field};
@@ -21,6 +21,9 @@ pub struct Explore {
     /// The scenario the fields come from and the sweep runs on (the page's).
     pub scenario: RwSignal<String>,
     pub fields: Memo<Vec<Field>>,
+    /// Whether a seed changes anything in the scenario ([`seeded`]): without, every seed
+    /// gives the same run, which the form says where the seeds are chosen.
+    pub random: Memo<bool>,
     pub path: RwSignal<String>,
     pub from: RwSignal<String>,
     pub to: RwSignal<String>,
@@ -54,6 +57,7 @@ impl Explore {
         let e = Explore {
             scenario,
             fields: Memo::new(move |_| scenario.with(|t| fields(t))),
+            random: Memo::new(move |_| scenario.with(|t| random(t))),
             path: RwSignal::new(String::new()),
             from: RwSignal::new(String::new()),
             to: RwSignal::new(String::new()),
@@ -194,11 +198,9 @@ impl Explore {
         self.sweep_id.update_value(|n| *n += 1);
         let id = self.sweep_id.get_value();
         self.problems.set(Vec::new());
-        // Several seeds of a scenario with nothing random ([`Sweep::random`]) are one run
-        // over and over: said beside the progress (issue #34, walk).
-        self.note.set((plan.seeds() > 1 && !plan.random()).then(|| {
-            "Nothing in this scenario is random: every seed gives the same run (seeds change only generated workloads and recovery draws).".to_string()
-        }));
+        // (A scenario with nothing random is said to be so beside the seeds, before the
+        // runs: `random`.)
+        self.note.set(None);
         self.names.set(names);
         self.results.set(Vec::new());
         self.progress.set((0, plan.runs()));
@@ -333,6 +335,16 @@ fn number_field(
             <input data-testid=testid inputmode=mode size=size prop:value=move || value.get() on:input=move |ev| value.set(event_target_value(&ev)) />
         </label>
     }
+}
+
+/// Whether a seed changes anything in scenario `text` ([`seeded`]: generated workloads or
+/// a recovery draw). A text naming neither `workloads` nor `recovery` is not parsed.
+fn random(text: &str) -> bool {
+    (text.contains("\"workloads\"") || text.contains("\"recovery\""))
+        && serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .and_then(|d| d.as_object().map(seeded))
+            .unwrap_or(true)
 }
 
 fn fmt_num(x: f64) -> String {
@@ -474,6 +486,7 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
     let table = move || {
         let names = e.names.get();
         let metric = e.metric.get();
+        let setting = e.shown_label();
         let rows = e.results.with(|r| chart::bands(r, names.len(), metric));
         (!rows.is_empty()).then(|| {
             view! {
@@ -483,7 +496,7 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                         <caption>{format!("{}: median (10th-90th percentile) over the seeds done", metric.label())}</caption>
                         <thead>
                             <tr>
-                                <th scope="col">"Value"</th>
+                                <th scope="col">{setting}</th>
                                 {names.iter().map(|n| view! { <th scope="col">{n.clone()}</th> }).collect_view()}
                             </tr>
                         </thead>
@@ -497,8 +510,10 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                                             {b
                                                 .into_iter()
                                                 .map(|cell| {
+                                                    // In the metric's unit, as the chart and the
+                                                    // hover say it (goodput 88.2 %, not 0.882).
                                                     let text = match cell {
-                                                        Some([lo, mid, hi]) => format!("{} ({}-{})", fmt_num(mid), fmt_num(lo), fmt_num(hi)),
+                                                        Some([lo, mid, hi]) => format!("{} ({} to {})", metric.show(mid), metric.show(lo), metric.show(hi)),
                                                         None => metric.none().to_string(),
                                                     };
                                                     view! { <td>{text}</td> }
@@ -574,6 +589,11 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                     "Cancel"
                 </button>
             </form>
+            // Said where the seeds are chosen, before any run (issue #34, fresh-eyes walk:
+            // it showed only after the runs).
+            <p class="explore-seeds-note" data-testid="explore-seeds-note" hidden=move || e.random.get()>
+                "Nothing in this scenario is random: every seed gives the same run, so 1 seed is enough (seeds change only generated workloads and recovery draws)."
+            </p>
             {move || {
                 let p = e.problems.get();
                 (!p.is_empty()).then(|| view! {

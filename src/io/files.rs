@@ -363,41 +363,28 @@ fn slug(text: &str) -> String {
     out.trim_end_matches('-').to_string()
 }
 
-/// A chart's name in the Files menu: `useful` is "Useful work chart", `allocation:
-/// background` "Allocation chart: background".
-pub fn menu_chart_name(label: &str) -> String {
-    let (base, share) = match label.split_once(": ") {
-        Some((b, s)) => (b, Some(s)),
-        None => (label, None),
-    };
-    let name = match base {
-        "occupancy" => "Occupancy chart".to_string(),
-        "allocation" => "Allocation chart".to_string(),
-        "timeline" => "Timeline".to_string(),
-        "completion" => "Completion-time chart".to_string(),
-        "dominant" => "Dominant-share chart".to_string(),
-        "useful" => "Useful-work chart".to_string(),
-        "interruption" => "Interruption-cost chart".to_string(),
-        other => {
-            let mut c = other.chars();
-            match c.next() {
-                Some(f) => format!("{}{} chart", f.to_uppercase(), c.as_str().replace('-', " ")),
-                None => "Chart".to_string(),
-            }
-        }
-    };
-    match share {
-        Some(s) => format!("{name}: {s}"),
-        None => name,
+/// A chart canvas's name in the Files menu and its PNG's title, as the page heads it: its
+/// results section's heading (`Cluster occupancy`; `base`, the chart's key, without one),
+/// then its panel's share and instance type (`Allocation vs consumption: background
+/// (ml.g5.xlarge)`).
+fn chart_label(heading: Option<&str>, base: &str, share: Option<&str>, ty: Option<&str>) -> String {
+    let mut label = heading.unwrap_or(base).to_string();
+    match (share, ty) {
+        (Some(s), Some(t)) => label.push_str(&format!(": {s} ({t})")),
+        (Some(s), None) => label.push_str(&format!(": {s}")),
+        (None, Some(t)) => label.push_str(&format!(": {t}")),
+        (None, None) => {}
     }
+    label
 }
 
 /// One chart canvas on the page.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ChartCanvas {
-    /// `occupancy`, or `allocation: background` for a chart drawn per share.
+    /// `Cluster occupancy`, `Allocation vs consumption: background` ([`chart_label`]).
     pub label: String,
-    /// The file name part: `occupancy`, `allocation-background`.
+    /// The file name part, the label's words (`cluster-occupancy`,
+    /// `allocation-vs-consumption-background`): never a number but for a repeat.
     pub file: String,
 }
 
@@ -422,28 +409,19 @@ pub fn chart_canvases() -> Vec<(ChartCanvas, HtmlCanvasElement)> {
             .and_then(|c| c.get_attribute("data-testid"))
             .unwrap_or_default();
         let base = chart.strip_prefix("chart-").unwrap_or("chart").to_string();
-        // A per-share panel inside this chart.
-        let share = canvas
-            .closest("[data-share]")
-            .ok()
-            .flatten()
-            .filter(|p| {
-                chart_el
-                    .as_ref()
-                    .is_some_and(|c| c.contains(Some(p.as_ref())))
-            })
-            .and_then(|p| p.get_attribute("data-share"));
-        let (label, file) = match share {
-            Some(s) => {
-                let part = slug(&s);
-                let part = if part.is_empty() {
-                    "share".to_string()
-                } else {
-                    part
-                };
-                (format!("{base}: {s}"), format!("{base}-{part}"))
-            }
-            None => (base.clone(), base),
+        // Named as the page names it: the results section's heading, the panel's share and
+        // instance type (issue #34, fresh-eyes walk: the files were `occupancy-1`,
+        // `occupancy-2`, the label `occupancy (1)`).
+        let p = chart_place(&canvas);
+        let label = chart_label(
+            p.heading.as_deref(),
+            &base,
+            p.share.as_deref(),
+            p.instance_type.as_deref(),
+        );
+        let file = match slug(&label) {
+            f if f.is_empty() => base,
+            f => f,
         };
         out.push((ChartCanvas { label, file }, canvas));
     }
@@ -517,10 +495,16 @@ pub fn chart_export(
     charts::export::chart_image(canvas, &title, &subtitle, &legend)
 }
 
-/// A chart's title for its export, and the share of a per-share panel: the heading of its
-/// results section (`Allocation vs consumption`), then the panel's share and instance type
-/// (`: background (ml.g5.xlarge)`); the menu's label if the page has no heading for it.
-fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Option<String>) {
+/// What names a chart's canvas on the page: the heading of its results section
+/// (`Allocation vs consumption`), the share of a per-share panel, the instance type of a
+/// panel per type.
+struct ChartPlace {
+    heading: Option<String>,
+    share: Option<String>,
+    instance_type: Option<String>,
+}
+
+fn chart_place(canvas: &HtmlCanvasElement) -> ChartPlace {
     let text_of = |e: Option<web_sys::Element>| {
         e.and_then(|e| e.text_content())
             .map(|t| t.trim().to_string())
@@ -550,14 +534,18 @@ fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Opti
                 .and_then(|t| t.query_selector(".panel-title").ok().flatten()),
         ),
     };
-    let mut title = heading.unwrap_or_else(|| chart.label.clone());
-    match (&share, instance_type) {
-        (Some(s), Some(t)) => title.push_str(&format!(": {s} ({t})")),
-        (Some(s), None) => title.push_str(&format!(": {s}")),
-        (None, Some(t)) => title.push_str(&format!(": {t}")),
-        (None, None) => {}
+    ChartPlace {
+        heading,
+        share,
+        instance_type,
     }
-    (title, share)
+}
+
+/// A chart's title for its export, and the share of a per-share panel: the heading of its
+/// results section (`Allocation vs consumption`), then the panel's share and instance type
+/// (`: background (ml.g5.xlarge)`); the menu's label if the page has no heading for it.
+fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Option<String>) {
+    (chart.label.clone(), chart_place(canvas).share)
 }
 
 /// The occupancy as SVG, for documents (drawn by the occupancy charts' own code on
@@ -871,7 +859,7 @@ pub fn FilesMenu() -> impl IntoView {
         list.into_iter()
             .enumerate()
             .map(|(i, chart)| {
-                let label = format!("{} (PNG)", menu_chart_name(&chart.label));
+                let label = format!("{} (PNG)", chart.label);
                 let testid = format!("export-chart-{}", chart.file);
                 menu_item(
                     button,
@@ -986,15 +974,27 @@ pub fn FilesMenu() -> impl IntoView {
 
 #[cfg(test)]
 mod tests {
-    use super::menu_chart_name;
+    use super::{chart_label, slug};
 
+    /// Issue #34 (fresh-eyes walk): a chart is named as the page heads it, in the Files
+    /// menu and in its file's name (`occupancy-1.png` said nothing).
     #[test]
-    fn charts_are_named_in_words_in_the_files_menu() {
-        assert_eq!(menu_chart_name("useful"), "Useful-work chart");
-        assert_eq!(
-            menu_chart_name("allocation: background"),
-            "Allocation chart: background"
+    fn charts_are_named_in_words_in_the_files_menu_and_their_files() {
+        let label = chart_label(
+            Some("Cluster occupancy"),
+            "occupancy",
+            None,
+            Some("ml.g5.xlarge"),
         );
-        assert_eq!(menu_chart_name("new-thing"), "New thing chart");
+        assert_eq!(label, "Cluster occupancy: ml.g5.xlarge");
+        assert_eq!(slug(&label), "cluster-occupancy-ml-g5-xlarge");
+        let label = chart_label(
+            Some("Allocation vs consumption"),
+            "allocation",
+            Some("background"),
+            None,
+        );
+        assert_eq!(slug(&label), "allocation-vs-consumption-background");
+        assert_eq!(chart_label(None, "timeline", None, None), "timeline");
     }
 }

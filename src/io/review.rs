@@ -317,9 +317,9 @@ fn share_view(s: TeamVerdict) -> impl IntoView {
             }
         })
     };
-    let crossed = (!s.crossed.is_empty()).then(|| {
-        view! { <p class="review-crossed">{format!("Crosses {}", s.crossed.join(", "))}</p> }
-    });
+    let crossed = s
+        .crossing()
+        .map(|c| view! { <p class="review-crossed" data-testid="review-crossed">{c}</p> });
     let name = s.name.clone();
     view! {
         <section class="review-share" data-testid="review-share" data-share=name data-verdict=s.verdict.key()>

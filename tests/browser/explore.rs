@@ -89,6 +89,17 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     type_into(&root, "explore-to", "200");
     type_into(&root, "explore-step", "100");
     type_into(&root, "explore-seeds", "3");
+    // The walkthrough's jobs are all written out: its seeds give the same run, and the
+    // panel says so where the seeds are chosen, before any run (issue #34, fresh-eyes
+    // walk: it said so only after the runs).
+    let same = one(&root, "[data-testid=explore-seeds-note]");
+    assert!(!same.unchecked_ref::<HtmlElement>().hidden());
+    assert!(
+        text(&same)
+            .starts_with("Nothing in this scenario is random: every seed gives the same run"),
+        "{}",
+        text(&same)
+    );
     click(&root, "explore-run");
     let progress = one(&root, "[data-testid=explore-progress]");
     until("the sweep to finish", 60_000, || {
@@ -96,15 +107,8 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     })
     .await;
     settle().await;
-    // The walkthrough's jobs are all written out: its seeds give the same run, and the
-    // panel says so (issue #34, walk).
-    let same = one(&root, "[data-testid=explore-note]");
-    assert!(
-        text(&same)
-            .starts_with("Nothing in this scenario is random: every seed gives the same run"),
-        "{}",
-        text(&same)
-    );
+    // Said once, beside the seeds: not again under the chart.
+    assert_eq!(text(&one(&root, "[data-testid=explore-note]")), "");
     let canvas = one(&root, "[data-testid=explore-canvas]");
     assert_eq!(canvas.get_attribute("data-bands").as_deref(), Some("3"));
     // protected (RESERVE, no job) has no completion time: no dot at 0 for it, and the key
@@ -138,6 +142,22 @@ async fn a_sweep_streams_into_the_band_and_a_dot_opens_its_variant() {
     // The table fallback has one row per value.
     let table = one(&root, "[data-testid=explore-table]");
     assert_eq!(table.query_selector_all("tbody tr").unwrap().length(), 3);
+    // Its numbers in the metric's unit, as the chart says them (issue #34, fresh-eyes
+    // walk: goodput read 0.882 where the chart said 88.2 %), under the setting's name.
+    let metric: HtmlSelectElement = one(&root, "[data-testid=explore-metric]").unchecked_into();
+    metric.set_value("goodput");
+    metric
+        .dispatch_event(&Event::new("change").unwrap())
+        .unwrap();
+    settle().await;
+    let table = one(&root, "[data-testid=explore-table]");
+    let head = text(&one(&table, "thead th"));
+    assert_eq!(head, "background: borrow limit (%)");
+    let cell = text(&one(&table, "tbody td"));
+    assert!(
+        cell.ends_with(" %)") && cell.contains(" % ("),
+        "goodput in percent: {cell}"
+    );
     // Hover the first dot: its numbers.
     let dot = canvas.get_attribute("data-dot").unwrap();
     let (x, y) = dot.split_once(',').unwrap();
@@ -189,6 +209,9 @@ async fn seeds_of_generated_workloads_are_not_said_to_be_the_same() {
     settle().await;
     assert!(e.shown.get_untracked().is_some(), "the sweep started");
     assert_eq!(text(&one(&root, "[data-testid=explore-note]")), "");
+    assert!(one(&root, "[data-testid=explore-seeds-note]")
+        .unchecked_ref::<HtmlElement>()
+        .hidden());
     e.stop(None);
 }
 

@@ -396,12 +396,17 @@ test('review a proposed change: a verdict per team in words, rules, the numbers,
   for (const [name, verdict, text] of shares) {
     assert.ok(['worse', 'mixed', 'better', 'about-the-same', 'no-difference'].includes(verdict), `${name}: ${verdict}`);
     assert.ok(headline.includes(name), `${name} in ${headline}`);
-    // (a crossed rule is quoted as written: `Crosses wait_p90>0`)
-    assert.doesNotMatch(text.replace(/^Crosses .*$/m, ''), /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT/, text);
+    // A crossed rule in words too (issue #34, fresh-eyes walk: it was `Crosses wait_p90>0`).
+    assert.doesNotMatch(text, /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT|>/, text);
   }
   const [worst] = shares;
   if (worst[1] === 'worse' || worst[1] === 'mixed') assert.match(worst[2], /Worse:\s*\n?.*(wait|completion|deadline|preemptions|failed|unfinished).*→/, worst[2]);
-  assert.match(await page.locator('[data-testid="review-rules"]').innerText(), /wait_p90>0: (ok|crossed by)/);
+  // The rules in words, not as the command line writes them (issue #34, fresh-eyes walk).
+  const rules = await page.locator('[data-testid="review-rules"]').innerText();
+  assert.match(rules, /^p90 wait rises: (ok|crossed by)/, rules);
+  assert.doesNotMatch(rules, /wait_p90/, rules);
+  const crossed = await page.locator('[data-testid="review-crossed"]').allInnerTexts();
+  for (const c of crossed) assert.equal(c, 'Crosses the rule: p90 wait rises.');
   // The numbers as the CLI prints them stay one click away.
   await page.locator('[data-testid="review-numbers"] > summary').click();
   const row = await page.locator('[data-testid="review-numbers"] [data-share="background"] tr[data-metric="wait_p90"]').innerText();
@@ -525,5 +530,32 @@ test('the disabled Kueue patch export gives its reason as visible text', async (
   const small = await why.boundingBox();
   assert.ok(small.x + small.width <= 390, `within the phone's width: ${JSON.stringify(small)}`);
   await page.locator('.files-menu .menu-panel').screenshot({ path: join(SHOTS, 'patch-why-390.png') });
+  assert.deepEqual(problems, []);
+});
+
+// Issue #34 (fresh-eyes walk): the hierarchical fair-sharing preset exported as AWS Batch
+// JSON is refused in the user's words: each cohort and ClusterQueue by name with its Kueue
+// setting, no JSON paths (`fair_sharing:`, `cohorts[1].parent:`), which the CLI keeps.
+test('an AWS export of a Kueue cohort tree is refused naming the cohorts and ClusterQueues', async (t) => {
+  const { page, problems, close } = await openBrowser('config-export-refused', { viewport: { width: 1440, height: 900 } });
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.getByTestId('preset-select').selectOption('kueue-fair');
+  await page.waitForFunction(() => document.querySelector('[data-testid="json-editor"]')?.value.includes('"research"'), null, { timeout: 30_000 });
+  let downloaded = false;
+  page.on('download', () => { downloaded = true; });
+  await page.locator('[data-testid="files-menu"] > summary').click();
+  await page.locator('[data-testid="export-aws-json"]').click();
+  const notice = page.locator('[data-testid="share-notice"]', { hasText: 'cannot be exported' });
+  await notice.waitFor();
+  const text = await notice.innerText();
+  assert.match(text, /Cohort research has a parent cohort \(org\): AWS Batch has no nested cohorts/, text);
+  assert.match(text, /Cohorts research, product each hold ClusterQueues/, text);
+  assert.match(text, /Fair sharing \(fairSharing in Kueue's Configuration\) is on: AWS Batch has no fair sharing/, text);
+  assert.match(text, /ClusterQueue ads: reclaimWithinCohort is LowerPriority/, text);
+  assert.doesNotMatch(text, /fair_sharing|cohorts\[|shares\[|\bshares:/, text);
+  await notice.screenshot({ path: join(SHOTS, 'config-export-refused.png') });
+  assert.equal(downloaded, false);
   assert.deepEqual(problems, []);
 });

@@ -33,9 +33,19 @@ test('a sweep streams into the chart; a point shows its numbers and opens its va
     await page.getByTestId('explore-missing').locator('summary').click();
     assert.match(await page.getByTestId('explore-missing').innerText(), /medium: no borrow limit, as a LEND share does not borrow/);
     await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 200, step: 50, seeds: 4, metric: 'goodput' });
+    // Nothing in the walkthrough is random: said where the seeds are chosen, before the
+    // runs (issue #34, fresh-eyes walk: only after them).
+    const seedsNote = page.getByTestId('explore-seeds-note');
+    assert.ok(await seedsNote.isVisible());
+    assert.match(await seedsNote.textContent(), /^Nothing in this scenario is random: every seed gives the same run, so 1 seed is enough/);
     await page.getByTestId('explore-run').click();
     await waitDone(page, 20);
     assert.equal(await page.getByTestId('explore-empty').isVisible(), false);
+    // The table in the chart's unit (goodput in %, not 0.882) under the setting's name.
+    await page.getByTestId('explore-table').locator('summary').click();
+    assert.match(await page.getByTestId('explore-table').locator('thead th').first().textContent(), /^background: borrow limit \(%\)$/);
+    assert.match(await page.getByTestId('explore-table').locator('tbody td').first().textContent(), /^\d+(\.\d)? % \(\d+(\.\d)? % to \d+(\.\d)? %\)$/);
+    await page.getByTestId('explore-table').screenshot({ path: join(SHOTS, 'explore-table.png') });
     const canvas = page.getByTestId('explore-canvas');
     assert.equal(await canvas.getAttribute('data-bands'), '5');
     assert.ok(Number(await canvas.getAttribute('data-dots')) >= 20);

@@ -82,13 +82,26 @@ test('chart PNGs are twice the chart, with a title band and a legend of its shar
 
   const items = await chartItems(page);
   assert.ok(items.length >= 5, items.map((i) => i.file).join(', '));
-  for (const { testid, file } of items) {
-    const chart = file.split('-')[0];
-    const share = shares.find((s) => file === `${chart}-${s.name}`);
-    const selector = share
-      ? `[data-testid="chart-${chart}"] [data-share="${share.name}"] canvas`
-      : `[data-testid="chart-${chart}"] canvas`;
-    const box = await page.locator(selector).first().evaluate((c) => {
+  // Each file says its chart as the page heads it, with its share or instance type, never a
+  // number (issue #34, fresh-eyes walk: `occupancy-1.png`, `occupancy-2.png`).
+  const files = items.map((i) => i.file);
+  assert.equal(new Set(files).size, files.length, files.join(', '));
+  for (const f of files) {
+    assert.match(f, /^(allocation-vs-consumption|cluster-occupancy|completion-time|interruption-cost|timeline|useful-work-allocation-or-borrowed)(-|$)/, f);
+    assert.doesNotMatch(f, /-\d+$/, f);
+  }
+  assert.ok(files.includes('cluster-occupancy-ml-g5-xlarge') || files.includes('cluster-occupancy'), files.join(', '));
+  // The menu lists the canvases in the page's order.
+  const canvases = page.locator('[data-testid^="chart-"] canvas');
+  for (const [i, { testid, file }] of items.entries()) {
+    const canvas = canvases.nth(i);
+    const panelShare = await canvas.evaluate((c) => {
+      const chart = c.closest('[data-testid^="chart-"]');
+      const panel = c.closest('[data-share]');
+      return panel && chart.contains(panel) ? panel.dataset.share : null;
+    });
+    const share = shares.find((s) => s.name === panelShare);
+    const box = await canvas.evaluate((c) => {
       const r = c.getBoundingClientRect();
       return { width: r.width, height: r.height };
     });

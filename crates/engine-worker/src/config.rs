@@ -170,7 +170,7 @@ pub struct ReviewReport {
     pub tables: Vec<ShareTable>,
     /// Shares only one side has.
     pub only: Vec<String>,
-    /// Each rule: `deadline_misses>0: ok` or `... crossed by team-b`.
+    /// Each rule in words: `deadline misses rise: ok` or `... crossed by team-b`.
     pub rules: Vec<String>,
     /// Whether a rule was crossed (the CLI exits 1).
     pub crossed: bool,
@@ -545,11 +545,12 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             .rules
             .iter()
             .map(|rule| {
+                // In words ("deadline misses rise"), not as typed (`deadline_misses>0`).
                 let who = done.crossed_by(rule);
                 if who.is_empty() {
-                    format!("{rule}: ok")
+                    format!("{}: ok", rule.words())
                 } else {
-                    format!("{rule}: crossed by {}", who.join(", "))
+                    format!("{}: crossed by {}", rule.words(), who.join(", "))
                 }
             })
             .collect(),

@@ -151,7 +151,8 @@ impl Problem {
         };
         let who = format!("{kind} {names}").trim().to_string();
         let said = if o.field.is_empty() {
-            format!("{who} {}", o.what)
+            // Nothing named ("Fair sharing is on: ..."): the words alone.
+            format!("{who} {}", o.what).trim_start().to_string()
         } else if let Some(rest) = o.what.strip_prefix("not ") {
             // "nominalQuota of nvidia.com/gpu in flavor a100 is not a quantity (x)".
             format!("{who}: {} is not {rest}", o.field)
@@ -164,6 +165,28 @@ impl Problem {
             Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
             None => said,
         }
+    }
+
+    /// The same problem, said on the page about the objects it concerns
+    /// ([`Problem::words`]): an export's refusal names the ClusterQueue or cohort and the
+    /// Kueue setting ("Cohort research has a parent cohort (org): AWS Batch has no nested
+    /// cohorts") where the CLI keeps the path. An empty `kind` with no `names`: `what`
+    /// alone.
+    pub fn about(
+        mut self,
+        kind: &str,
+        names: &[&str],
+        field: &str,
+        what: impl Into<String>,
+    ) -> Problem {
+        self.object = Some(Box::new(Object {
+            kind: kind.to_string(),
+            names: names.iter().map(|n| n.to_string()).collect(),
+            field: field.to_string(),
+            what: what.into(),
+            unfinished: None,
+        }));
+        self
     }
 
     /// A problem with the input as a whole (its path is the root).

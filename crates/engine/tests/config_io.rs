@@ -268,6 +268,72 @@ fn kueue_scenario_as_aws_refuses_naming_features() {
     assert!(p.iter().any(|p| p.contains("nested cohorts")), "{p:?}");
 }
 
+/// Issue #34 (fresh-eyes walk): the page says an AWS export's refusal in Kueue's words,
+/// naming the cohort or ClusterQueue and the Kueue setting ([`Problem::words`]); the CLI
+/// keeps the paths.
+#[test]
+fn kueue_scenario_as_aws_refusals_name_cohorts_and_cluster_queues() {
+    let preset = include_str!("../../../www/presets/kueue-hierarchical-fair.json");
+    let p = config::export(preset, ExportFormat::AwsJson, &ExportOptions::default()).unwrap_err();
+    let words: Vec<String> = p.iter().map(|p| p.words()).collect();
+    assert_eq!(
+        words,
+        [
+            "Fair sharing (fairSharing in Kueue's Configuration) is on: AWS Batch has no fair sharing between queues",
+            "Cohort research has a parent cohort (org): AWS Batch has no nested cohorts",
+            "Cohort product has a parent cohort (org): AWS Batch has no nested cohorts",
+            "Cohorts research, product each hold ClusterQueues: AWS Batch has no way to hold several cohorts in one queue",
+            "ClusterQueue ads: reclaimWithinCohort is LowerPriority: AWS Batch always reclaims lent capacity (Any)",
+        ]
+    );
+    let cli: Vec<String> = p.iter().map(|p| p.to_string()).collect();
+    assert_eq!(cli[0], "fair_sharing: AWS Batch has no fair sharing");
+    assert_eq!(
+        cli[1],
+        "cohorts[1].parent: AWS Batch has no nested cohorts (cohort research has parent org)"
+    );
+    // Each ClusterQueue's refusal, by its Kueue setting.
+    let sc = serde_json::json!({
+        "format": "quotalab/v1", "name": "x", "model": "kueue",
+        "shares": [
+            {"name": "a", "limits": {"ml.g5.xlarge": 4}, "cohort": "c", "lending_limit": {"ml.g5.xlarge": 2}},
+            {"name": "b", "limits": {"ml.g5.xlarge": 4}, "cohort": "c", "lending_limit": {"ml.g5.xlarge": 0},
+             "borrowing_limit": {"ml.g5.xlarge": 1}, "queueing": "strict_fifo"},
+            {"name": "d", "limits": {"ml.g5.xlarge": 4, "ml.g5.2xlarge": 3}, "cohort": "c",
+             "borrowing_limit": {"ml.g5.xlarge": 1, "ml.g5.2xlarge": 3},
+             "preemption": {"reclaim": "any"}},
+            {"name": "e", "limits": {"ml.g5.xlarge": 4}, "cohort": "c",
+             "preemption": {"within_share": "lower_or_newer_equal_priority", "reclaim": "any",
+                            "borrow_within_cohort": {"policy": "lower_priority"}}}
+        ],
+        "cohorts": [{"name": "c"}]
+    });
+    let p = config::export(
+        &sc.to_string(),
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap_err();
+    let words: Vec<String> = p.iter().map(|p| p.words()).collect();
+    assert_eq!(
+        words,
+        [
+            "ClusterQueues differ in queueingStrategy, BestEffortFIFO (a, d, e), StrictFIFO (b): AWS Batch has one queueing order per queue",
+            "ClusterQueue a: lendingLimit is neither 0 nor the whole nominalQuota: an AWS Batch share lends all its idle quota or none",
+            "ClusterQueue b lends nothing (lendingLimit 0) but may borrow (borrowingLimit is not 0): AWS Batch has no share that borrows but lends nothing",
+            "ClusterQueue d: borrowingLimit is not one percent of every nominalQuota: an AWS Batch borrow limit is a percent of the share's limits",
+            "ClusterQueue e: withinClusterQueue is LowerOrNewerEqualPriority: AWS Batch preempts within a share only for a higher priority",
+            "ClusterQueue e: borrowWithinCohort is LowerPriority: AWS Batch has no preemption while borrowing",
+        ]
+    );
+    for w in &words {
+        assert!(
+            !w.contains('[') && !w.contains('_'),
+            "a path or field name: {w}"
+        );
+    }
+}
+
 /// The shares, cohorts, capacity and order of a scenario, as the model holds them.
 fn essence(json: &str) -> String {
     let s = quotalab_engine::load(json)

@@ -268,7 +268,7 @@ fn waiting_names_the_own_borrowing_limit() {
     assert_eq!((w[0].0.as_str(), w[0].1.as_str()), ("a4", "borrow_limit"));
     assert_eq!(
         w[0].2,
-        "team-a's borrowing limit of 2 ml.g5.xlarge is used up; waits for its own jobs to finish"
+        "team-a may borrow at most 2 ml.g5.xlarge beyond its nominalQuota; waits for its own workloads to finish"
     );
 }
 
@@ -334,7 +334,7 @@ fn waiting_names_a_cohorts_borrowing_limit() {
     );
     assert_eq!(
         w[0].2,
-        "cohort root/research's borrowing limit of 1 ml.g5.xlarge is used up; waits for jobs below it to finish; the job would borrow beyond team-a's nominal quota"
+        "cohort root/research's borrowingLimit of 1 ml.g5.xlarge is used up; waits for workloads below it to finish; the job would borrow beyond team-a's nominal quota"
     );
 }
 
@@ -506,4 +506,28 @@ fn waiting_reasons_without_a_binding_speak_kueue() {
         reason_phrase_in(Reason::HeadOfLine, false),
         reason_phrase(Reason::HeadOfLine)
     );
+    // The short label in Kueue's words too (issue #34, fresh-eyes walk: "borrow limit
+    // reached" in a Kueue event log), the AWS one unchanged.
+    use quotalab_engine::output::explain::{reason_label, reason_label_in};
+    assert_eq!(
+        reason_label_in(Reason::BorrowLimit, true),
+        "borrowingLimit reached"
+    );
+    assert_eq!(
+        reason_label_in(Reason::BorrowLimit, false),
+        reason_label(Reason::BorrowLimit)
+    );
+    for r in [
+        Reason::Unschedulable,
+        Reason::BorrowLimit,
+        Reason::EntitlementExhausted,
+        Reason::CapacityInUse,
+        Reason::NoLendableCapacity,
+    ] {
+        let l = reason_label_in(r, true);
+        assert!(
+            !l.contains("share") && !l.contains("borrow limit") && !l.contains("capacity"),
+            "{l}"
+        );
+    }
 }

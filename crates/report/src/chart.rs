@@ -127,7 +127,7 @@ pub fn share_bars<'a, DB: DrawingBackend>(
         let (tx, ty) = chart.backend_coord(&(end, mid));
         let colour = if end > 0.0 { TEXT } else { MUTED };
         // A label too long for the room after its bar (a phone) goes on several lines, cut
-        // at its " · " (issue #34, walk: "2.6 inst-h · 7 recl…" was cut at the edge).
+        // at its " · " (issue #34, walk: "2.6 inst.-h · 7 recl…" was cut at the edge).
         let room = root.dim_in_pixel().0 as i32 - tx - pen.ipx(10.0);
         let lines = wrap_label(&label, pen, room);
         let step = pen.ipx(13.0);

@@ -57,9 +57,9 @@ pub fn waits_label(m: &ShareMetrics) -> String {
 /// axis name, short unit)`.
 pub fn unit(max_h: f64) -> (f64, &'static str, &'static str) {
     if max_h < 2.0 {
-        (60.0, "instance-minutes", "inst-min")
+        (60.0, "instance-minutes", "inst.-min")
     } else {
-        (1.0, "instance-hours", "inst-h")
+        (1.0, "instance-hours", "inst.-h")
     }
 }
 
@@ -110,7 +110,7 @@ pub fn draw_interruption<DB: DrawingBackend>(
             }
         })
         .collect();
-    // Room after each bar for its label (a long one, "2.6 inst-h · 7 reclaims · 9 in-share",
+    // Room after each bar for its label (a long one, "2.6 inst.-h · 7 reclaims · 9 in-share",
     // was cut at the chart's edge at 1024 px): the axis runs far enough that every label
     // fits, unless that would squash the bars.
     let longest = d
@@ -190,7 +190,7 @@ mod tests {
             m.fair_sharing = 0;
             m.reclaim_while_borrowing = 0;
         }
-        // 500 px; 330 px, a phone's card (issue #34, walk: "2.6 inst-h · 7 recl…" was cut
+        // 500 px; 330 px, a phone's card (issue #34, walk: "2.6 inst.-h · 7 recl…" was cut
         // there): the label goes on several lines, each within the chart.
         for width in [500u32, 330] {
             let out = crate::svg::svg(width, css_height(d.shares.len()) as u32, |root, pen| {
@@ -201,7 +201,7 @@ mod tests {
             for piece in out.split("<text").skip(1) {
                 let body = &piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()];
                 if !(body.contains("within CQ")
-                    || body.contains("inst-h")
+                    || body.contains("inst.-h")
                     || body.contains("reclaims"))
                 {
                     continue;

@@ -563,8 +563,8 @@ fn review_section(h: &mut Html, r: &review::Review) {
                 h.text(&format!(" {lead}{}", lines.join("; ")));
             }
         }
-        if !v.crossed.is_empty() {
-            h.text(&format!(" Crosses {}.", v.crossed.join(", ")));
+        if let Some(c) = v.crossing() {
+            h.text(&format!(" {c}"));
         }
         h.raw("</li>");
     }

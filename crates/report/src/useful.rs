@@ -28,7 +28,7 @@ pub fn parts(d: &Digest, i: usize) -> [f64; 2] {
     [useful - borrowed, borrowed]
 }
 
-/// A bar's label: `3.5 inst-h useful · 1.25 borrowed (36%)`, `2 inst-h useful, all on its
+/// A bar's label: `3.5 inst.-h useful · 1.25 borrowed (36%)`, `2 inst.-h useful, all on its
 /// allocation`, `no useful work`; amounts in `per_hour` units per hour named `unit`.
 pub fn label(parts: [f64; 2], per_hour: f64, unit: &str) -> String {
     let total = parts[0] + parts[1];
@@ -94,18 +94,18 @@ mod tests {
 
     #[test]
     fn labels_say_hours_and_the_borrowed_part() {
-        assert_eq!(label([0.0, 0.0], 1.0, "inst-h"), "no useful work");
+        assert_eq!(label([0.0, 0.0], 1.0, "inst.-h"), "no useful work");
         assert_eq!(
-            label([2.0, 0.0], 1.0, "inst-h"),
-            "2 inst-h useful, all on its allocation"
+            label([2.0, 0.0], 1.0, "inst.-h"),
+            "2 inst.-h useful, all on its allocation"
         );
         assert_eq!(
-            label([2.25, 1.25], 1.0, "inst-h"),
-            "3.5 inst-h useful · 1.25 borrowed (36%)"
+            label([2.25, 1.25], 1.0, "inst.-h"),
+            "3.5 inst.-h useful · 1.25 borrowed (36%)"
         );
         assert_eq!(
-            label([0.5, 0.25], 60.0, "inst-min"),
-            "45 inst-min useful · 15 borrowed (33%)"
+            label([0.5, 0.25], 60.0, "inst.-min"),
+            "45 inst.-min useful · 15 borrowed (33%)"
         );
     }
 }

@@ -9,7 +9,7 @@ use super::log::describe;
 use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
 use crate::ui::format::{self, clock};
-use quotalab_engine::output::explain::reason_label;
+use quotalab_engine::output::explain::reason_label_in;
 
 /// What one line of a job's history is about.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -178,13 +178,13 @@ pub fn JobHistory() -> impl IntoView {
         } else {
             h.reasons
                 .iter()
-                .map(|&r| reason_label(r))
+                .map(|&r| reason_label_in(r, d.kueue.is_some()))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let waiting = j
             .waiting_reason
-            .map(|r| format!(" (waiting: {})", reason_label(r)))
+            .map(|r| format!(" (waiting: {})", reason_label_in(r, d.kueue.is_some())))
             .unwrap_or_default();
         let items = h
             .events

@@ -8,7 +8,7 @@ use super::{job_id, selected_job, share_name, swatch};
 use crate::state::last_digest as digest;
 use crate::ui::card::card;
 use crate::ui::format::{self, clock};
-use quotalab_engine::output::explain::reason_label;
+use quotalab_engine::output::explain::reason_label_in;
 
 /// Rows the event log renders at first (a new run or filter starts here again). Kept small:
 /// every run rebuilds them, and on a large scenario they were most of the page's work after a
@@ -61,7 +61,8 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
             let reason = if e.for_preempted {
                 "for preempted workloads"
             } else {
-                e.reason.map_or("waiting", reason_label)
+                let kueue = d.kueue.is_some();
+                e.reason.map_or("waiting", |r| reason_label_in(r, kueue))
             };
             match &e.explain {
                 Some(x) => format!("waits ({reason}): {x}"),
@@ -469,6 +470,35 @@ mod tests {
             },
         );
         assert!(none.is_empty());
+    }
+
+    /// Issue #34 (fresh-eyes walk): a Kueue wait at its borrowingLimit says so in Kueue's
+    /// words, once: not "(borrow limit reached): ...'s borrowing limit ... is used up".
+    #[test]
+    fn a_kueue_wait_says_its_borrowing_limit_once() {
+        let jobs: Vec<String> = (1..=4)
+            .map(|i| format!(r#"{{"id": "a{i}", "share": "team-a", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 100}}"#))
+            .collect();
+        let text = format!(
+            r#"{{"format": "quotalab/v1", "model": "kueue", "horizon_s": 50,
+                "shares": [{{"name": "team-a", "limits": {{"ml.g5.xlarge": 1}}, "cohort": "c", "borrowing_limit": {{"ml.g5.xlarge": 2}}}},
+                           {{"name": "team-b", "limits": {{"ml.g5.xlarge": 5}}, "cohort": "c"}}],
+                "cohorts": [{{"name": "c"}}], "jobs": [{}]}}"#,
+            jobs.join(",")
+        );
+        let d = quotalab_engine::run_digest(&text, DigestLimits::default()).expect("runs");
+        let waits: Vec<String> = d
+            .events
+            .iter()
+            .filter(|e| e.kind == EventKind::Waiting)
+            .map(|e| describe(&d, e))
+            .collect();
+        let last = waits.last().expect("a4 waits");
+        assert_eq!(
+            last,
+            "waits (borrowingLimit reached): team-a may borrow at most 2 ml.g5.xlarge beyond its nominalQuota; waits for its own workloads to finish"
+        );
+        assert!(!last.contains("borrow limit"), "{last}");
     }
 
     #[test]

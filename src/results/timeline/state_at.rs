@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
-use quotalab_engine::output::explain::{reason_label, reason_phrase_in};
+use quotalab_engine::output::explain::{reason_label_in, reason_phrase_in};
 use wasm_bindgen::JsCast;
 
 use crate::charts::{span_s, CursorCard};
@@ -248,7 +248,7 @@ pub fn StateAtPanel(
                     <li data-job=r.id.clone() data-reason=code.clone()>
                         <span class="job-id">{r.id.clone()}</span>
                         {share_cell(r.share)}
-                        {reason.map(|r| view! { <span class="reason">{reason_label(r)}</span> })}
+                        {reason.map(|r| view! { <span class="reason">{reason_label_in(r, kueue)}</span> })}
                         <span class="detail why">{why}</span>
                     </li>
                 }

@@ -221,6 +221,82 @@ impl fmt::Display for Rule {
     }
 }
 
+impl Rule {
+    /// The rule in words, for the page and the report (the CLI keeps it as written): what
+    /// change of the metric crosses it. `completion_p90>+10%` is "p90 completion rises by
+    /// more than 10%", `deadline_misses>0` "deadline misses rise", `wait_p90<-600` "p90 wait
+    /// falls by more than 10 min", `borrowed_fraction>0.05` "borrowed part of its use rises
+    /// by more than 5 points".
+    pub fn words(&self) -> String {
+        let j = self.metric.judged();
+        let (subject, plural) = match self.metric {
+            Metric::BorrowedH => ("borrowing", false),
+            Metric::DeadlineMisses | Metric::Preemptions => (j.phrase, true),
+            _ => (j.phrase, false),
+        };
+        let (rise, fall, not) = if plural {
+            ("rise", "fall", "do not")
+        } else {
+            ("rises", "falls", "does not")
+        };
+        let (x, amount) = match self.threshold {
+            Threshold::Relative(r) => (r, format!("{}%", plain(r.abs() * 100.0))),
+            Threshold::Absolute(x) => {
+                let a = x.abs();
+                let amount = match j.unit {
+                    Unit::Seconds => crate::output::numbers::duration(a),
+                    Unit::InstanceHours => format!("{} inst.-h", plain(a)),
+                    Unit::Fraction => {
+                        let pts = plain(a * 100.0);
+                        let s = if pts == "1" { "" } else { "s" };
+                        format!("{pts} point{s}")
+                    }
+                    Unit::Count | Unit::Usd => plain(a),
+                };
+                (x, amount)
+            }
+        };
+        let how = match (self.op, x.partial_cmp(&0.0)) {
+            (Op::Gt, Some(std::cmp::Ordering::Greater)) => format!("{rise} by more than {amount}"),
+            (Op::Ge, Some(std::cmp::Ordering::Greater)) => format!("{rise} by {amount} or more"),
+            (Op::Gt, Some(std::cmp::Ordering::Less)) => format!("{not} fall by {amount} or more"),
+            (Op::Ge, Some(std::cmp::Ordering::Less)) => format!("{not} fall by more than {amount}"),
+            (Op::Gt, _) => rise.to_string(),
+            (Op::Ge, _) => format!("{not} fall"),
+            (Op::Lt, Some(std::cmp::Ordering::Less)) => format!("{fall} by more than {amount}"),
+            (Op::Le, Some(std::cmp::Ordering::Less)) => format!("{fall} by {amount} or more"),
+            (Op::Lt, Some(std::cmp::Ordering::Greater)) => {
+                format!("{not} rise by {amount} or more")
+            }
+            (Op::Le, Some(std::cmp::Ordering::Greater)) => {
+                format!("{not} rise by more than {amount}")
+            }
+            (Op::Lt, _) => fall.to_string(),
+            (Op::Le, _) => format!("{not} rise"),
+        };
+        format!("{subject} {how}")
+    }
+}
+
+/// `x` as typed: no trailing zeros (`10`, `0.5`), six decimals at most.
+fn plain(x: f64) -> String {
+    let s = format!("{x:.6}");
+    let s = s.trim_end_matches('0').trim_end_matches('.');
+    group_digits_str(s)
+}
+
+/// `12345.5` with thousands separators in its whole part (`12,345.5`).
+fn group_digits_str(s: &str) -> String {
+    let (whole, frac) = s.split_once('.').map_or((s, None), |(w, f)| (w, Some(f)));
+    let grouped = whole
+        .parse::<u64>()
+        .map_or_else(|_| whole.to_string(), group_digits);
+    match frac {
+        Some(f) => format!("{grouped}.{f}"),
+        None => grouped,
+    }
+}
+
 /// The metric names, for messages.
 pub fn metric_names() -> String {
     Metric::ALL
@@ -1321,7 +1397,7 @@ pub struct TeamVerdict {
     pub also: Vec<String>,
     /// What the numbers rest on: matched jobs when they are few, seeds that disagree.
     pub notes: Vec<String>,
-    /// The rules this team crosses, as written (`deadline_misses>0`).
+    /// The rules this team crosses, in words ([`Rule::words`]: "deadline misses rise").
     pub crossed: Vec<String>,
 }
 
@@ -1337,6 +1413,16 @@ impl TeamVerdict {
         }
         out.push('.');
         out
+    }
+
+    /// The rules it crosses, as a sentence: "Crosses the rule: deadline misses rise.",
+    /// "Crosses the rules: ...; ...."; none when it crosses none.
+    pub fn crossing(&self) -> Option<String> {
+        match self.crossed.as_slice() {
+            [] => None,
+            [one] => Some(format!("Crosses the rule: {one}.")),
+            many => Some(format!("Crosses the rules: {}.", many.join("; "))),
+        }
     }
 }
 
@@ -1436,7 +1522,7 @@ pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
         .crossings
         .iter()
         .filter(|c| c.share == s.name)
-        .map(|c| c.rule.to_string())
+        .map(|c| c.rule.words())
         .collect();
     TeamVerdict {
         name: s.name.clone(),
@@ -1646,6 +1732,45 @@ mod tests {
     use super::*;
 
     #[test]
+    fn rules_in_words() {
+        let said = |r: &str| parse_rule(r).unwrap().words();
+        assert_eq!(
+            said("completion_p90>+10%"),
+            "p90 completion rises by more than 10%"
+        );
+        assert_eq!(said("deadline_misses>0"), "deadline misses rise");
+        assert_eq!(
+            said("deadline_misses>=2"),
+            "deadline misses rise by 2 or more"
+        );
+        assert_eq!(said("wait_p90<-600"), "p90 wait falls by more than 10 min");
+        assert_eq!(said("wait_mean<=0"), "mean wait does not rise");
+        assert_eq!(
+            said("wait_mean<=90"),
+            "mean wait does not rise by more than 1.5 min"
+        );
+        assert_eq!(said("preemptions<=-1"), "preemptions fall by 1 or more");
+        assert_eq!(said("preemptions>=0"), "preemptions do not fall");
+        assert_eq!(
+            said("completion_p50>-5%"),
+            "p50 completion does not fall by 5% or more"
+        );
+        assert_eq!(
+            said("borrowed_fraction>0.05"),
+            "borrowed part of its use rises by more than 5 points"
+        );
+        assert_eq!(
+            said("borrowed_fraction<-0.01"),
+            "borrowed part of its use falls by more than 1 point"
+        );
+        assert_eq!(
+            said("borrowed_h>12345.5"),
+            "borrowing rises by more than 12,345.5 inst.-h"
+        );
+        assert_eq!(said("completion_p90<0%"), "p90 completion falls");
+    }
+
+    #[test]
     fn rules_parse_into_metric_op_and_threshold() {
         let r = parse_rule("deadline_misses>0").unwrap();
         assert_eq!(
@@ -1768,7 +1893,7 @@ mod tests {
             ]
         );
         assert_eq!(v.better, ["preemptions 4 → 1 (−75%)"]);
-        assert_eq!(v.also, ["borrowed 3.00 inst-h → 0.00 inst-h (−100%)"]);
+        assert_eq!(v.also, ["borrowed 3.00 inst.-h → 0.00 inst.-h (−100%)"]);
         assert_eq!(
             v.sentence(),
             "team-b: mixed — deadline misses 0 → 2; p90 completion 12 min → 18 min (+50%); preemptions 4 → 1 (−75%)."

@@ -251,6 +251,9 @@ pub enum Verdict {
     Hurts,
     /// Some better, some worse (the largest named first).
     Mixed,
+    /// The share has no jobs in either run: nothing of its own to compare (its idle quota
+    /// lent or not is the others' change).
+    NoJobs,
 }
 
 impl Verdict {
@@ -262,6 +265,7 @@ impl Verdict {
             Verdict::Helps => "better",
             Verdict::Hurts => "worse",
             Verdict::Mixed => "mixed",
+            Verdict::NoJobs => "no-jobs",
         }
     }
 
@@ -273,6 +277,7 @@ impl Verdict {
             Verdict::Helps => "better",
             Verdict::Hurts => "worse",
             Verdict::Mixed => "mixed",
+            Verdict::NoJobs => "no jobs",
         }
     }
 }
@@ -357,6 +362,7 @@ impl ShareVerdict {
         let mut out = format!("{}: {}", self.name, self.verdict.words());
         match self.verdict {
             Verdict::AboutTheSame => out.push_str(" (every change under 5%)"),
+            Verdict::NoJobs => out.push_str(", nothing of its own to compare"),
             Verdict::NoDifference => {}
             Verdict::Mixed => {
                 // Both sides, each largest first: nothing worse hides behind "and more".
@@ -439,6 +445,7 @@ impl Verdicts {
             (Verdict::Mixed, "mixed for"),
             (Verdict::AboutTheSame, "about the same for"),
             (Verdict::NoDifference, "no difference for"),
+            (Verdict::NoJobs, "no jobs in"),
         ] {
             let names = named(v);
             if !names.is_empty() {
@@ -537,6 +544,8 @@ pub fn share_verdict(
         (true, false) => Verdict::Helps,
         (false, true) => Verdict::Hurts,
         (true, true) => Verdict::Mixed,
+        // Issue #34 (fresh-eyes walk): a share without jobs is not "about the same".
+        (false, false) if b.submitted == 0 && o.submitted == 0 => Verdict::NoJobs,
         (false, false) if b == o => Verdict::NoDifference,
         (false, false) => Verdict::AboutTheSame,
     };
@@ -641,7 +650,7 @@ impl Unit {
 
 impl Scale {
     /// `v` in this scale: `45 s`, `5.0 min`, `11 min`, `4.1 h`, `3.0 d`, `1,234`, `12.50
-    /// inst-h` or `1,234 inst-h`, `87.5%`, `$12.50` or `$1,234`.
+    /// inst.-h` or `1,234 inst.-h`, `87.5%`, `$12.50` or `$1,234`.
     pub fn show(self, v: f64) -> String {
         if !v.is_finite() {
             return "—".into();
@@ -649,8 +658,8 @@ impl Scale {
         match self {
             Scale::Duration(unit) => numbers::duration_in(v, unit),
             Scale::Count => group(v.round()),
-            Scale::InstanceHours { decimals: true } => format!("{v:.2} inst-h"),
-            Scale::InstanceHours { decimals: false } => format!("{} inst-h", group(v.round())),
+            Scale::InstanceHours { decimals: true } => format!("{v:.2} inst.-h"),
+            Scale::InstanceHours { decimals: false } => format!("{} inst.-h", group(v.round())),
             Scale::Percent => format!("{:.1}%", v * 100.0),
             Scale::Usd { cents: true } => format!("${v:.2}"),
             Scale::Usd { cents: false } => format!("${}", group(v.round())),
@@ -662,7 +671,7 @@ impl Scale {
     pub fn show_bare(self, v: f64) -> String {
         let shown = self.show(v);
         match self {
-            Scale::InstanceHours { .. } => shown.trim_end_matches(" inst-h").to_string(),
+            Scale::InstanceHours { .. } => shown.trim_end_matches(" inst.-h").to_string(),
             _ => shown,
         }
     }
@@ -752,6 +761,7 @@ mod tests {
                 p50: 10.0,
                 ..Pct::default()
             },
+            submitted: 10,
             deadline_misses: misses,
             lost_h,
             held_h: 10.0,
@@ -854,6 +864,37 @@ mod tests {
         );
     }
 
+    /// Issue #34 (fresh-eyes walk): a share without jobs, whose idle quota is lent in one
+    /// run and not the other, has no jobs to compare: not "about the same".
+    #[test]
+    fn a_share_without_jobs_says_so() {
+        let idle = |lent_h: f64| ShareMetrics {
+            name: "protected".into(),
+            entitled_h: 10.0,
+            lent_h,
+            idle_h: 10.0 - lent_h,
+            ..ShareMetrics::default()
+        };
+        let v = share_verdict(0, (PART, &idle(0.0)), (GIVEN, &idle(4.0)), None);
+        assert_eq!(v.verdict, Verdict::NoJobs);
+        assert_eq!(
+            v.sentence(),
+            "protected: no jobs, nothing of its own to compare."
+        );
+        let b = share("a", 0, 1.0, 100.0);
+        let o = share("a", 2, 1.0, 100.0);
+        let all = verdicts(
+            (PART, &[b, idle(0.0)]),
+            (GIVEN, &[o, idle(4.0)]),
+            &[],
+            false,
+        );
+        assert_eq!(
+            all.headline(),
+            "As given vs partitioned: worse for a and no jobs in protected."
+        );
+    }
+
     #[test]
     fn completion_is_compared_over_matched_jobs_and_says_when_they_are_few() {
         let b = share("a", 0, 1.0, 100.0);
@@ -908,5 +949,12 @@ mod tests {
         assert_eq!(Unit::Usd.scale_for(&[99.0, 1234.4]).show(99.0), "$99");
         assert_eq!(Unit::Usd.scale_for(&[12.5, 40.0]).show(12.5), "$12.50");
         assert_eq!(Scale::Percent.show_delta(-0.031), "−3.1 pts");
+        // Instance-hours as the page's tables spell them (issue #34: `inst-h` beside
+        // `inst.-h`); a duration too short for its row's unit as `duration` writes it.
+        assert_eq!(
+            Unit::InstanceHours.scale_for(&[3.0]).show(3.0),
+            "3.00 inst.-h"
+        );
+        assert_eq!(minutes.show(0.0), "0 s");
     }
 }

@@ -895,23 +895,43 @@ fn named_limits(sc: &Scenario, limits: &[Option<u64>]) -> Vec<(String, u64)> {
         .collect()
 }
 
+/// Kueue's word for a share, in a refusal's words for the page.
+const CQ: &str = "ClusterQueue";
+
 /// A Kueue scenario in AWS terms (the inverse of SPEC 12's translation), or every feature
 /// AWS Batch lacks.
 fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
     let mut lacks: Vec<Problem> = Vec::new();
-    let mut lack = |path: Path, what: String| {
-        lacks.push(Problem::new(path, format!("AWS Batch has no {what}")));
+    // `what` AWS Batch lacks, at `path` for the CLI; `said` in Kueue's words for the page
+    // (kind, names, Kueue field, what of it: [`Problem::about`]).
+    let mut lack = |path: Path, what: String, said: (&str, &[&str], &str, String)| {
+        let (kind, names, field, words) = said;
+        let no = format!("AWS Batch has no {what}");
+        lacks.push(Problem::new(path, no).about(kind, names, field, words));
     };
     if sc.fair_sharing.is_some() {
-        lack(Path::root().key("fair_sharing"), "fair sharing".into());
+        lack(
+            Path::root().key("fair_sharing"),
+            "fair sharing".into(),
+            (
+                "",
+                &[],
+                "",
+                "Fair sharing (fairSharing in Kueue's Configuration) is on: AWS Batch has no fair sharing between queues".into(),
+            ),
+        );
     }
     for (i, c) in sc.cohorts.iter().enumerate() {
         if let Some(p) = c.parent {
+            let parent = &sc.cohorts[p].name;
             lack(
                 Path::root().key("cohorts").idx(i).key("parent"),
-                format!(
-                    "nested cohorts (cohort {} has parent {})",
-                    c.name, sc.cohorts[p].name
+                format!("nested cohorts (cohort {} has parent {parent})", c.name),
+                (
+                    "cohort",
+                    &[c.name.as_str()],
+                    "",
+                    format!("has a parent cohort ({parent}): AWS Batch has no nested cohorts"),
                 ),
             );
         }
@@ -923,22 +943,48 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
         u
     };
     if used.len() > 1 {
+        let names: Vec<&str> = used.iter().map(|&c| sc.cohorts[c].name.as_str()).collect();
         lack(
             Path::root().key("shares"),
             format!(
                 "way to hold several cohorts in one queue (cohorts {})",
-                used.iter()
-                    .map(|&c| sc.cohorts[c].name.as_str())
-                    .collect::<Vec<_>>()
-                    .join(", ")
+                names.join(", ")
+            ),
+            (
+                "cohort",
+                &names,
+                "",
+                "each hold ClusterQueues: AWS Batch has no way to hold several cohorts in one queue".into(),
             ),
         );
     }
     let queueings: Vec<Queueing> = sc.shares.iter().map(|s| s.kueue.queueing).collect();
     if queueings.windows(2).any(|w| w[0] != w[1]) {
+        // "StrictFIFO (a, b), BestEffortFIFO (c)", in the order the ClusterQueues come.
+        let mut groups: Vec<(Queueing, Vec<&str>)> = Vec::new();
+        for s in &sc.shares {
+            let q = s.kueue.queueing;
+            match groups.iter_mut().find(|(g, _)| *g == q) {
+                Some((_, names)) => names.push(s.name.as_str()),
+                None => groups.push((q, vec![s.name.as_str()])),
+            }
+        }
+        let groups: Vec<String> = groups
+            .iter()
+            .map(|(q, names)| format!("{} ({})", q.kueue_name(), names.join(", ")))
+            .collect();
         lack(
             Path::root().key("shares"),
             "per-share queueing (shares differ in queueing; AWS has one per queue)".into(),
+            (
+                "",
+                &[],
+                "",
+                format!(
+                    "ClusterQueues differ in queueingStrategy, {}: AWS Batch has one queueing order per queue",
+                    groups.join(", ")
+                ),
+            ),
         );
     }
     let mut out = Vec::new();
@@ -970,6 +1016,12 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                 lack(
                     p.key("lending_limit"),
                     "lending limits other than 0 or all of the limit".into(),
+                    (
+                        CQ,
+                        &[s.name.as_str()],
+                        "lendingLimit",
+                        "is neither 0 nor the whole nominalQuota: an AWS Batch share lends all its idle quota or none".into(),
+                    ),
                 );
                 continue;
             }
@@ -984,6 +1036,12 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                     lack(
                         p.key("borrowing_limit"),
                         "share that borrows but lends nothing".into(),
+                        (
+                            CQ,
+                            &[s.name.as_str()],
+                            "",
+                            "lends nothing (lendingLimit 0) but may borrow (borrowingLimit is not 0): AWS Batch has no share that borrows but lends nothing".into(),
+                        ),
                     );
                     continue;
                 }
@@ -998,6 +1056,12 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                         lack(
                             p.key("borrowing_limit"),
                             "borrowing limit that is not one percent of every limit".into(),
+                            (
+                                CQ,
+                                &[s.name.as_str()],
+                                "borrowingLimit",
+                                "is not one percent of every nominalQuota: an AWS Batch borrow limit is a percent of the share's limits".into(),
+                            ),
                         );
                         continue;
                     }
@@ -1011,6 +1075,12 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
                 lack(
                     p.key("preemption").key("within_share"),
                     "within-share policy lower_or_newer_equal_priority".into(),
+                    (
+                        CQ,
+                        &[s.name.as_str()],
+                        "withinClusterQueue",
+                        "is LowerOrNewerEqualPriority: AWS Batch preempts within a share only for a higher priority".into(),
+                    ),
                 );
                 false
             }
@@ -1019,12 +1089,27 @@ fn kueue_as_aws(sc: &Scenario) -> Result<Vec<ShareOut>, Vec<Problem>> {
             lack(
                 p.key("preemption").key("reclaim"),
                 "reclaim policy other than any (AWS always reclaims lent capacity)".into(),
+                (
+                    CQ,
+                    &[s.name.as_str()],
+                    "reclaimWithinCohort",
+                    format!(
+                        "is {}: AWS Batch always reclaims lent capacity (Any)",
+                        k.preemption.reclaim.kueue_name()
+                    ),
+                ),
             );
         }
         if k.preemption.borrow_within_cohort.lower_priority {
             lack(
                 p.key("preemption").key("borrow_within_cohort"),
                 "preemption while borrowing (borrow_within_cohort)".into(),
+                (
+                    CQ,
+                    &[s.name.as_str()],
+                    "borrowWithinCohort",
+                    "is LowerPriority: AWS Batch has no preemption while borrowing".into(),
+                ),
             );
         }
         out.push(ShareOut {

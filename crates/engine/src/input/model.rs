@@ -132,6 +132,13 @@ impl Queueing {
             Queueing::StrictFifo => "strict_fifo",
         }
     }
+    /// Kueue's own value of `queueingStrategy` (`StrictFIFO`).
+    pub fn kueue_name(self) -> &'static str {
+        match self {
+            Queueing::BestEffortFifo => "BestEffortFIFO",
+            Queueing::StrictFifo => "StrictFIFO",
+        }
+    }
 }
 
 /// A quota share's borrow limit: percent of its own limit per type, or unlimited (-1).

@@ -210,11 +210,13 @@ fn explain_kueue_wait(
         Binding::OwnNominal { limit } => format!(
             "{s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
         ),
+        // After the label "borrowingLimit reached": the number, not the limit said again
+        // (issue #34, fresh-eyes walk).
         Binding::BorrowingLimit { node, limit } if node as usize == j.share() => format!(
-            "{s}'s borrowing limit of {limit} {ty} is used up; waits for its own jobs to finish{tail}"
+            "{s} may borrow at most {limit} {ty} beyond its nominalQuota; waits for its own workloads to finish{tail}"
         ),
         Binding::BorrowingLimit { node, limit } => format!(
-            "cohort {}'s borrowing limit of {limit} {ty} is used up; waits for jobs below it to finish{tail}",
+            "cohort {}'s borrowingLimit of {limit} {ty} is used up; waits for workloads below it to finish{tail}",
             node_path(sc, node as usize)
         ),
         Binding::CohortFull {
@@ -407,6 +409,22 @@ fn reason_row(r: Reason) -> (&'static str, &'static str) {
 /// A waiting reason's short label: `borrow limit reached`.
 pub fn reason_label(r: Reason) -> &'static str {
     reason_row(r).0
+}
+
+/// [`reason_label`] in the model's words: in the Kueue model (`kueue`) its nominalQuota,
+/// borrowingLimit and cohort (`borrowingLimit reached`); the AWS model's label otherwise.
+pub fn reason_label_in(r: Reason, kueue: bool) -> &'static str {
+    if !kueue {
+        return reason_label(r);
+    }
+    match r {
+        Reason::Unschedulable => "no nominalQuota",
+        Reason::BorrowLimit => "borrowingLimit reached",
+        Reason::EntitlementExhausted => "nominalQuota used up",
+        Reason::CapacityInUse => "quota in use by borrowers",
+        Reason::NoLendableCapacity => "no unused quota in its cohort",
+        Reason::BlockedByPriority | Reason::HeadOfLine => reason_label(r),
+    }
 }
 
 /// Why a job with this reason waits, as a phrase: `its share reached its borrow limit`.

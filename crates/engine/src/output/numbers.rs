@@ -117,6 +117,12 @@ pub fn duration_in(s: f64, unit: DurationUnit) -> String {
     }
     let v = s / unit.seconds();
     let sym = unit.symbol();
+    // A duration too short for the unit (`0.0 min`, `0.0 h`) reads as [`duration`] writes
+    // it (`0 s`, `27 s`): zero is the same beside `0 s` in the next row (issue #34,
+    // fresh-eyes walk).
+    if unit != DurationUnit::Seconds && v.abs() < 0.05 {
+        return duration(s);
+    }
     if unit == DurationUnit::Seconds {
         return format!("{v:.0} {sym}");
     }
@@ -153,6 +159,11 @@ mod tests {
             "12,475 h"
         );
         assert_eq!(duration_in(-660.0, DurationUnit::Minutes), "-11 min");
+        // Too short for the unit: as `duration` writes it, never `0.0 min` beside `0 s`.
+        assert_eq!(duration_in(0.0, DurationUnit::Minutes), "0 s");
+        assert_eq!(duration_in(27.0, DurationUnit::Hours), "27 s");
+        assert_eq!(duration_in(2.0, DurationUnit::Minutes), "2 s");
+        assert_eq!(duration_in(0.0, DurationUnit::Days), duration(0.0));
         assert_eq!(DurationUnit::for_seconds(89.0), DurationUnit::Seconds);
         assert_eq!(DurationUnit::for_seconds(90.0), DurationUnit::Minutes);
         assert_eq!(DurationUnit::for_seconds(5400.0), DurationUnit::Hours);
