@@ -657,6 +657,41 @@ async fn custom_types_and_capacity() {
     assert_eq!(doc(app)["shares"][0]["limits"], json!({"custom-1": 1}));
 }
 
+// Issue #34 (fresh-eyes walk): in the Kueue model the "Allocation vs consumption" legend
+// said "Limit (entitlement)" and "what a share is owed".
+#[wasm_bindgen_test]
+async fn the_legend_speaks_kueue_in_the_kueue_model() {
+    let kueue = RwSignal::new(true);
+    let root = mount(move || view! { <Glossary kueue=kueue /> });
+    settle().await;
+    let terms: Vec<String> = all(&root, "dl.legend-terms dt").iter().map(text).collect();
+    assert_eq!(
+        terms,
+        ["nominalQuota", "Own", "Borrowed", "Lent", "Held", "Pending"]
+    );
+    let words = text(&one(&root, ".legend-intro")) + &text(&one(&root, "dl.legend-terms"));
+    for kueue_word in [
+        "ClusterQueue",
+        "nominalQuota",
+        "cohort",
+        "borrowingLimit",
+        "lendingLimit",
+    ] {
+        assert!(words.contains(kueue_word), "{kueue_word}: {words}");
+    }
+    for aws_word in ["share", "entitlement", "Limit (", "jobs"] {
+        assert!(!words.contains(aws_word), "{aws_word}: {words}");
+    }
+    // Back to the AWS model: its own words.
+    kueue.set(false);
+    settle().await;
+    assert_eq!(
+        text(&one(&root, "dl.legend-terms dt")),
+        "Limit (entitlement)"
+    );
+    assert!(text(&one(&root, ".legend-intro")).contains("what a share is owed"));
+}
+
 #[wasm_bindgen_test]
 fn glossary_maps_fields_to_aws_and_kueue() {
     let root = mount(|| view! { <Glossary /> });
