@@ -104,7 +104,17 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
             .collect_view();
         let totals = (d.shares.len() > 1)
             .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced)}</tfoot> });
+        // What kept jobs from ever starting (the engine's sentences), before the numbers.
+        let stuck = (!d.stuck.is_empty()).then(|| {
+            let notes = d
+                .stuck
+                .iter()
+                .map(|n| view! { <li>{n.clone()}</li> })
+                .collect_view();
+            view! { <ul class="stuck-notes" data-testid="stuck-notes" role="note">{notes}</ul> }
+        });
         view! {
+            {stuck}
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
                     <caption class="visually-hidden">{if kueue { "Summary per ClusterQueue over the whole run" } else { "Summary per quota share over the whole run" }}</caption>

@@ -623,6 +623,33 @@ fn text_of_summary(details: &Element) -> String {
     text(&one(details, "summary"))
 }
 
+// Issue #34 (fresh-eyes walk): capacity 1 on the AWS walkthrough left every job waiting
+// with no word on why; the summary now says the engine's sentence.
+#[wasm_bindgen_test]
+async fn capacity_below_the_entitlements_is_said_above_the_summary() {
+    let app = AppState::new(WALKTHROUGH.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! {
+            <quotalab_app::editor::Editor />
+            <quotalab_app::results::ResultsPanel />
+        }
+    });
+    validate(app).await;
+    assert!(one(&root, "[data-testid=summary-table]").is_connected());
+    assert!(root
+        .query_selector("[data-testid=stuck-notes]")
+        .unwrap()
+        .is_none());
+    let cap = one(&root, "[data-testid=capacity-row]");
+    type_into(&input_of(&one(&cap, ".field")), "1");
+    validate(app).await;
+    assert_eq!(
+        text(&one(&root, "[data-testid=stuck-notes]")),
+        "Capacity of ml.g5.xlarge (1) is below what the shares are entitled to (3 instances), and the RESERVE share protected keeps 1 of it for its own jobs: 4 jobs waited to the end without starting."
+    );
+}
+
 #[wasm_bindgen_test]
 async fn custom_types_and_capacity() {
     let (root, app) = mount_editor(WALKTHROUGH);
