@@ -390,3 +390,49 @@ test('on a 390 px phone a "Look at" click keeps the step title in view', async (
     await server.close();
   }
 });
+
+// Issue #34 (fresh-eyes walk): the tour replacing an imported scenario left the import's
+// notice ("Imported ... ClusterQueues") above a story about the walkthrough. The story
+// clears it; Undo brings back the imported scenario and its notice.
+test('the tour clears an import notice; Undo brings the imported scenario back with it', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-after-import', { viewport: { width: 1280, height: 1000 } });
+  const KUEUE = join(ROOT, 'crates', 'engine', 'tests', 'config', 'kueue-cohort-example.yaml');
+  const shares = () =>
+    page.$$eval('[data-testid="summary-row"]', (trs) => trs.map((tr) => tr.getAttribute('data-share')).join());
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.locator('[data-testid="files-menu"] > summary').click();
+    await page.locator('[data-testid="import-config"]').click();
+    await page.locator('[data-testid="config-dialog"]').waitFor();
+    await page.setInputFiles('[data-testid="config-file"]', KUEUE);
+    await page.locator('[data-testid="config-summary"]').waitFor();
+    await page.locator('[data-testid="config-unknown-background"]').selectOption('team-a-cq');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="config-warnings"]')?.innerText ?? '').includes('moved to "team-a-cq"'));
+    await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a-cq,team-b-cq,team-c-cq');
+    const notice = page.locator('[data-testid="share-notice"]');
+    await notice.waitFor();
+    const imported = await notice.innerText();
+
+    await page.locator('[data-testid="take-tour"]').click();
+    await page.locator('[data-testid="story-narration"]').waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'background,medium,protected');
+    assert.equal(await notice.count(), 0, 'no import notice over the tour\'s scenario');
+
+    await page.locator('[data-testid="undo"]').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a-cq,team-b-cq,team-c-cq');
+    await notice.waitFor();
+    assert.equal(await notice.innerText(), imported, 'the imported scenario\'s notice is back');
+    assert.equal(await shares(), 'team-a-cq,team-b-cq,team-c-cq');
+    // Redo: the tour's scenario again, without the notice.
+    await page.locator('[data-testid="redo"]').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'background,medium,protected');
+    assert.equal(await notice.count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
