@@ -436,3 +436,29 @@ test('the tour clears an import notice; Undo brings the imported scenario back w
     await server.close();
   }
 });
+
+// Issue #34 (fresh-eyes walk): on a phone the walkthrough's step 3 scrolled its few lines
+// inside the card. A step's words fit: the card grows (up to most of the screen) instead.
+test('on a phone a step\'s words fit in the story card, with no scroll inside it', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-card-phone', { viewport: { width: 390, height: 844 } });
+  try {
+    for (const step of [1, 2, 3]) {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}#story=walkthrough&step=${step}`);
+      await waitForApp(page);
+      await page.waitForSelector('.story-card.open');
+      const body = await page.evaluate(() => {
+        const b = document.querySelector('.story-card.open .story-body');
+        return { scroll: b.scrollHeight, client: b.clientHeight };
+      });
+      assert.ok(body.scroll <= body.client + 1, `step ${step}: the words scroll inside the card (${body.scroll} > ${body.client})`);
+      if (step === 3) await page.screenshot({ path: join(SHOTS, 'story-card-phone-step-3.png') });
+    }
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
