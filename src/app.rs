@@ -119,7 +119,9 @@ pub fn App() -> impl IntoView {
                 </button>
                 <div id="editor-body" class="editor-body">
                     <Editor />
-                    <Glossary />
+                    <Glossary kueue=Signal::derive(move || {
+                        app.outcome.with(|o| o.as_ref().is_some_and(|o| o.digest.kueue.is_some()))
+                    }) />
                 </div>
             </div>
             <div

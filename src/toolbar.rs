@@ -58,7 +58,7 @@ pub fn PresetPicker() -> impl IntoView {
         match p.source {
             Source::Inline(text) => {
                 loading.set(None);
-                app.scenario.set(text.to_string());
+                app.replace_scenario(text.to_string());
             }
             Source::Fetched { path, .. } => {
                 loading.set(Some((p.id, None)));
@@ -70,7 +70,7 @@ pub fn PresetPicker() -> impl IntoView {
                     match result {
                         Ok(text) => {
                             loading.set(None);
-                            app.scenario.set(text);
+                            app.replace_scenario(text);
                         }
                         Err(e) => loading.set(Some((p.id, Some(e)))),
                     }

@@ -46,8 +46,13 @@ fn panel(
             class: "chart-canvas panel-canvas",
             label: Signal::derive(move || {
                 format!(
-                    "{}: limit, own, borrowed and lent instances over time; {}",
+                    "{}: {}, own, borrowed and lent instances over time; {}",
                     name.get(),
+                    if digest.with(|d| d.kueue.is_some()) {
+                        "nominalQuota"
+                    } else {
+                        "limit"
+                    },
                     cap.get()
                 )
             }),

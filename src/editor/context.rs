@@ -174,16 +174,12 @@ impl Ed {
         crate::state::history::record(app.history, app.scenario);
         // An information notice describes the step that was just taken ("Switched to the
         // Kueue model... Undo switches back."): once that step is undone or redone it no
-        // longer holds, so it goes. Error notices stay until dismissed.
+        // longer holds, so it goes, unless the restored scenario is one a story or a preset
+        // replaced, whose notice comes back with it. Error notices stay until dismissed.
         Effect::new(move |prev: Option<u64>| {
             let n = app.history.restores();
-            if prev.is_some_and(|p| p != n)
-                && app.notice.with_untracked(|x| {
-                    x.as_ref()
-                        .is_some_and(|x| x.kind == crate::state::notice::NoticeKind::Info)
-                })
-            {
-                app.notice.set(None);
+            if prev.is_some_and(|p| p != n) {
+                app.notice_after_restore();
             }
             n
         });

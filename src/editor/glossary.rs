@@ -177,30 +177,78 @@ pub const GLOSSARY: &[(&str, &str, &str)] = &[
     ),
 ];
 
-/// Legend and glossary, shown below the editor.
+/// [`LEGEND`] in the Kueue model's words (SPEC 12: a ClusterQueue's nominalQuota, its
+/// cohort, borrowingLimit and lendingLimit, pending workloads).
+pub const LEGEND_KUEUE: &[(&str, &str)] = &[
+    (
+        "nominalQuota",
+        "what a ClusterQueue is owed: its nominal quota of each ResourceFlavor, in instances. Allocation, not use.",
+    ),
+    (
+        "Own",
+        "instances its admitted workloads use within its nominalQuota.",
+    ),
+    (
+        "Borrowed",
+        "instances its workloads use beyond its nominalQuota: unused quota of its cohort (other ClusterQueues' up to their lendingLimit, or the cohort's own), within its borrowingLimit. The lender can take it back (reclaimWithinCohort).",
+    ),
+    (
+        "Lent",
+        "the part of its unused nominalQuota other ClusterQueues of its cohort are borrowing right now. It gets it back by preempting the borrowers when its own workloads arrive.",
+    ),
+    (
+        "Held",
+        "instances its workloads physically occupy: also while starting up and while being preempted (the grace period).",
+    ),
+    (
+        "Pending",
+        "its workloads waiting to be admitted, each with a reason (nominalQuota reached, no unused quota in the cohort, …).",
+    ),
+];
+
+/// Legend and glossary, shown below the editor; the legend in the Kueue model's words when
+/// `kueue` (the last run's model).
 #[component]
-pub fn Glossary() -> impl IntoView {
-    view! {
-        {card("legend", "Allocation vs consumption", "glossary", Some("glossary"), view! {
-            <p class="legend-intro">
+pub fn Glossary(#[prop(optional, into)] kueue: Signal<bool>) -> impl IntoView {
+    let intro = move || {
+        if kueue.get() {
+            view! {
+                "Allocation is what a ClusterQueue is "
+                <em>"owed"</em>
+                " (its nominalQuota); consumption is what its workloads "
+                <em>"use"</em>
+                ". The gap between them is what its cohort lends and reclaims."
+            }
+            .into_any()
+        } else {
+            view! {
                 "Allocation is what a share is "
                 <em>"owed"</em>
                 "; consumption is what its jobs "
                 <em>"use"</em>
                 ". The gap between them is what lending and reclaiming move around."
-            </p>
+            }
+            .into_any()
+        }
+    };
+    view! {
+        {card("legend", "Allocation vs consumption", "glossary", Some("glossary"), view! {
+            <p class="legend-intro">{intro}</p>
             <dl class="legend-terms" data-testid="legend">
-                {LEGEND
-                    .iter()
-                    .map(|(term, words)| {
-                        view! {
-                            <div class="legend-term">
-                                <dt>{*term}</dt>
-                                <dd>{*words}</dd>
-                            </div>
-                        }
-                    })
-                    .collect_view()}
+                {move || {
+                    let terms = if kueue.get() { LEGEND_KUEUE } else { LEGEND };
+                    terms
+                        .iter()
+                        .map(|(term, words)| {
+                            view! {
+                                <div class="legend-term">
+                                    <dt>{*term}</dt>
+                                    <dd>{*words}</dd>
+                                </div>
+                            }
+                        })
+                        .collect_view()
+                }}
             </dl>
             <details class="glossary-table">
                 <summary>"Glossary: scenario fields, AWS Batch and Kueue names"</summary>

@@ -281,8 +281,10 @@ fn from_parent(c: &CohortMetrics, h: f64) -> String {
 
 /// Borrowing inside each cohort, which its "borrowed from its parent" does not count: per
 /// cohort, its ClusterQueues and child cohorts that went beyond their own quota over the run
-/// ("team-a borrowed 4.00 inst.-h from others inside research"). When the cohort itself
-/// borrowed from its parent, part of that came from outside, and the line says so.
+/// ("team-a borrowed 4.00 inst.-h (up to 3 ml.g5.xlarge at once) from others inside
+/// research"). A ClusterQueue's "up to" is the engine's peak ([`Digest::borrowed_peaks`]),
+/// the figure its allocation chart's caption says. When the cohort itself borrowed from its
+/// parent, part of that came from outside, and the line says so.
 pub fn inside_lines(d: &Digest) -> Vec<String> {
     let Some(k) = d.kueue.as_ref() else {
         return vec![];
@@ -297,22 +299,22 @@ pub fn inside_lines(d: &Digest) -> Vec<String> {
                 .iter()
                 .enumerate()
                 .filter(|(s, _)| share_parent(*s) == Some(i as u16))
-                .map(|(_, s)| (s.name.as_str(), s.borrowed_h));
+                .map(|(s, m)| (m.name.as_str(), m.borrowed_h, peaks(d, s as u16)));
             let children = k
                 .cohorts
                 .iter()
                 .filter(|x| x.parent == Some(i as u16))
-                .map(|x| (x.name.as_str(), x.borrowed_h));
-            let who: Vec<String> = queues
+                .map(|x| (x.name.as_str(), x.borrowed_h, String::new()));
+            let who: Vec<(&str, String)> = queues
                 .chain(children)
-                .filter(|(_, h)| *h > 0.0)
-                .map(|(n, h)| format!("{n} {} inst.-h", format::hours(h)))
+                .filter(|(_, h, p)| *h > 0.0 || !p.is_empty())
+                .map(|(n, h, p)| (n, format!("{} inst.-h{p}", format::hours(h))))
                 .collect();
-            let (first, rest) = who.split_first()?;
-            let mut list = first.replacen(' ', " borrowed ", 1);
-            for (j, w) in rest.iter().enumerate() {
+            let ((name, first), rest) = who.split_first()?;
+            let mut list = format!("{name} borrowed {first}");
+            for (j, (n, w)) in rest.iter().enumerate() {
                 list.push_str(if j + 1 == rest.len() { " and " } else { ", " });
-                list.push_str(w);
+                list.push_str(&format!("{n} {w}"));
             }
             let parent = c.parent.and_then(|p| k.cohorts.get(usize::from(p)));
             Some(match parent {
@@ -328,6 +330,27 @@ pub fn inside_lines(d: &Digest) -> Vec<String> {
             })
         })
         .collect()
+}
+
+/// " (up to 2 l4 at once)": the most ClusterQueue `share` borrowed at once, per flavor, as
+/// the engine counted it; empty when it never borrowed.
+fn peaks(d: &Digest, share: u16) -> String {
+    let parts: Vec<String> = d
+        .borrowed_peaks(share)
+        .into_iter()
+        .map(|(t, n)| {
+            let ty = d
+                .instance_types
+                .get(usize::from(t))
+                .map_or("", String::as_str);
+            format!("{} {ty}", format::amount(n))
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" (up to {} at once)", parts.join(" and "))
+    }
 }
 
 /// The instance type (ResourceFlavor) with the most quota and usage at the tree's roots at
@@ -390,6 +413,40 @@ mod tests {
         assert!(
             research.contains("research itself borrowed 39.79 inst.-h of it from org"),
             "{research}"
+        );
+    }
+
+    // Issue #34 (fresh-eyes walk): a replayed history's team-c-cq borrowed 2 l4 for one
+    // second. The panel said "team-c-cq borrowed 0.00 inst.-h" beside the allocation chart's
+    // "borrowed up to 2": now both say the engine's peak, and a second is not "0.00".
+    #[test]
+    fn the_cohort_line_and_the_allocation_caption_say_the_same_borrowed_peak() {
+        let d = run(include_str!(
+            "../../crates/cli/tests/history/kueue.golden.json"
+        ));
+        let lines = inside_lines(&d);
+        let line = lines
+            .iter()
+            .find(|l| l.contains("inside research"))
+            .unwrap_or_else(|| panic!("{lines:?}"));
+        assert!(
+            line.contains("team-c-cq <0.01 inst.-h (up to 2 l4 at once)")
+                || line.contains("team-c-cq borrowed <0.01 inst.-h (up to 2 l4 at once)"),
+            "{line}"
+        );
+        let c = d.shares.iter().position(|s| s.name == "team-c-cq").unwrap() as u16;
+        let row = d.series.iter().find(|r| r.share == c).unwrap();
+        let caption = crate::charts::allocation::caption(
+            &crate::charts::allocation::panel_summary(row),
+            true,
+        );
+        assert!(caption.contains("borrowed up to 2"), "{caption}");
+        // The preset's lines name each ClusterQueue's peak too.
+        let d = run(include_str!("../../www/presets/kueue-three-queues.json"));
+        let lines = inside_lines(&d);
+        assert!(
+            lines[0].contains("(up to 6 ml.g5.xlarge at once)"),
+            "{lines:?}"
         );
     }
 }

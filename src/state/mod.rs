@@ -204,6 +204,10 @@ pub struct AppState {
     /// Undo and redo over the scenario text (recorded by the editor, [`history::record`]).
     pub history: History,
     runner: StoredValue<Runner, LocalStorage>,
+    /// The information notice of a scenario that a story or a preset replaced, with a hash
+    /// of that scenario's text ([`AppState::replace_scenario`]): an undo back to that text
+    /// shows it again ([`AppState::notice_after_restore`]).
+    left_notice: StoredValue<Option<(u64, Notice)>>,
 }
 
 /// A scenario text larger than this has its share link made with its run, in the engine
@@ -218,6 +222,14 @@ pub struct RunLink {
     /// The link's payload, or the engine's reason there is none (SPEC 10: a scenario whose
     /// compact JSON is over 8 MiB has no link).
     pub result: Result<String, String>,
+}
+
+/// A hash of a scenario text, to know it again without keeping a copy.
+fn text_hash(text: &str) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut h);
+    h.finish()
 }
 
 /// What the rows of job `id` say in [`AppState::unfinished`] (a line per job: its id, a
@@ -317,6 +329,43 @@ impl AppState {
             run_link: RwSignal::new(None),
             history: History::new(),
             runner: StoredValue::new_local(Runner::default()),
+            left_notice: StoredValue::new(None),
+        }
+    }
+
+    /// Replaces the whole scenario (a story, a preset): an information notice about the
+    /// scenario being left (what an import did) no longer holds, so it goes, kept aside for
+    /// an undo back to that scenario. Error notices stay until dismissed.
+    pub fn replace_scenario(&self, text: String) {
+        let info = self
+            .notice
+            .get_untracked()
+            .filter(|n| n.kind == notice::NoticeKind::Info);
+        if let Some(n) = info {
+            let left = self.scenario.with_untracked(|t| text_hash(t));
+            self.left_notice.set_value(Some((left, n)));
+            self.notice.set(None);
+        }
+        self.scenario.set(text);
+    }
+
+    /// After an undo or redo: the information notice that belongs to the restored text (one
+    /// a story or a preset set aside, [`AppState::replace_scenario`]), else none; an error
+    /// notice stays.
+    pub fn notice_after_restore(&self) {
+        let here = self.scenario.with_untracked(|t| text_hash(t));
+        let back = self.left_notice.with_value(|l| {
+            l.as_ref()
+                .filter(|(h, _)| *h == here)
+                .map(|(_, n)| n.clone())
+        });
+        if let Some(n) = back {
+            self.notice.set(Some(n));
+        } else if self.notice.with_untracked(|x| {
+            x.as_ref()
+                .is_some_and(|x| x.kind == notice::NoticeKind::Info)
+        }) {
+            self.notice.set(None);
         }
     }
 

@@ -108,7 +108,8 @@ impl StoryState {
             text
         };
         if !keep_scenario {
-            app.scenario.set(opened.clone());
+            // An import's notice is about the scenario the story replaces (issue #34).
+            app.replace_scenario(opened.clone());
         }
         let step = step.min(story.steps.len() - 1);
         app.cursor.set(Some(story.steps[step].t_s));

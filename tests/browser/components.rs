@@ -81,6 +81,7 @@ fn series(share: u16, ty: u16, own: [f64; 3], borrowed: [f64; 3]) -> SeriesRow {
         borrowed: borrowed.to_vec(),
         lent: vec![0.0; 3],
         queued: vec![0.0; 3],
+        borrowed_peak: borrowed.iter().copied().fold(0.0, f64::max),
     }
 }
 

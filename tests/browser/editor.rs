@@ -623,6 +623,33 @@ fn text_of_summary(details: &Element) -> String {
     text(&one(details, "summary"))
 }
 
+// Issue #34 (fresh-eyes walk): capacity 1 on the AWS walkthrough left every job waiting
+// with no word on why; the summary now says the engine's sentence.
+#[wasm_bindgen_test]
+async fn capacity_below_the_entitlements_is_said_above_the_summary() {
+    let app = AppState::new(WALKTHROUGH.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! {
+            <quotalab_app::editor::Editor />
+            <quotalab_app::results::ResultsPanel />
+        }
+    });
+    validate(app).await;
+    assert!(one(&root, "[data-testid=summary-table]").is_connected());
+    assert!(root
+        .query_selector("[data-testid=stuck-notes]")
+        .unwrap()
+        .is_none());
+    let cap = one(&root, "[data-testid=capacity-row]");
+    type_into(&input_of(&one(&cap, ".field")), "1");
+    validate(app).await;
+    assert_eq!(
+        text(&one(&root, "[data-testid=stuck-notes]")),
+        "Capacity of ml.g5.xlarge (1) is below what the shares are entitled to (3 instances), and the RESERVE share protected keeps 1 of it for its own jobs: 4 jobs waited to the end without starting."
+    );
+}
+
 #[wasm_bindgen_test]
 async fn custom_types_and_capacity() {
     let (root, app) = mount_editor(WALKTHROUGH);
@@ -655,6 +682,41 @@ async fn custom_types_and_capacity() {
     choose(&one(&field(&row, "type 1"), "select"), "custom-1");
     settle().await;
     assert_eq!(doc(app)["shares"][0]["limits"], json!({"custom-1": 1}));
+}
+
+// Issue #34 (fresh-eyes walk): in the Kueue model the "Allocation vs consumption" legend
+// said "Limit (entitlement)" and "what a share is owed".
+#[wasm_bindgen_test]
+async fn the_legend_speaks_kueue_in_the_kueue_model() {
+    let kueue = RwSignal::new(true);
+    let root = mount(move || view! { <Glossary kueue=kueue /> });
+    settle().await;
+    let terms: Vec<String> = all(&root, "dl.legend-terms dt").iter().map(text).collect();
+    assert_eq!(
+        terms,
+        ["nominalQuota", "Own", "Borrowed", "Lent", "Held", "Pending"]
+    );
+    let words = text(&one(&root, ".legend-intro")) + &text(&one(&root, "dl.legend-terms"));
+    for kueue_word in [
+        "ClusterQueue",
+        "nominalQuota",
+        "cohort",
+        "borrowingLimit",
+        "lendingLimit",
+    ] {
+        assert!(words.contains(kueue_word), "{kueue_word}: {words}");
+    }
+    for aws_word in ["share", "entitlement", "Limit (", "jobs"] {
+        assert!(!words.contains(aws_word), "{aws_word}: {words}");
+    }
+    // Back to the AWS model: its own words.
+    kueue.set(false);
+    settle().await;
+    assert_eq!(
+        text(&one(&root, "dl.legend-terms dt")),
+        "Limit (entitlement)"
+    );
+    assert!(text(&one(&root, ".legend-intro")).contains("what a share is owed"));
 }
 
 #[wasm_bindgen_test]

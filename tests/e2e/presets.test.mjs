@@ -199,3 +199,44 @@ test('compare shows as given, partitioned and pooled per share', async (t) => {
 
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
+
+// Issue #34 (fresh-eyes walk): the checkpoint advisor's table was cut at the right at 1024
+// and 390 px with only a faint shadow to say so. Where its columns do not fit, each share is
+// a block of labelled values: nothing scrolls sideways, every value shows with its label.
+test('the checkpoint advisor fits at 1440, 1024 and 390 px', async (t) => {
+  for (const [width, height] of [[1440, 900], [1024, 800], [390, 844]]) {
+    const browser = await openBrowser(`advisor-${width}`, { viewport: { width, height } });
+    t.after(() => browser.close());
+    const { page, problems } = browser;
+    await page.goto(server.url);
+    await waitForApp(page);
+    const before = await summaryText(page);
+    await page.getByTestId('preset-select').selectOption('research');
+    await waitForNewSummary(page, before);
+    const advisor = page.getByTestId('checkpoint-advisor');
+    await advisor.scrollIntoViewIfNeeded();
+    assert.equal(await advisor.getByTestId('advisor-row').count(), 3);
+    const fit = await page.evaluate(() => {
+      const box = document.querySelector('.advisor-scroll');
+      const b = box.getBoundingClientRect();
+      const cells = [...box.querySelectorAll('[data-testid=advisor-row] > *')].map((c) => {
+        const r = c.getBoundingClientRect();
+        return { col: c.dataset.col ?? 'share', left: r.left, right: r.right, w: r.width };
+      });
+      return { scroll: box.scrollWidth, client: box.clientWidth, left: b.left, right: b.right, cells };
+    });
+    assert.ok(fit.scroll <= fit.client + 1, `${width} px: the advisor scrolls sideways (${fit.scroll} > ${fit.client})`);
+    for (const c of fit.cells) {
+      assert.ok(c.w > 0 && c.left >= fit.left - 1 && c.right <= fit.right + 1, `${width} px: ${c.col} cut: ${JSON.stringify(c)} in ${fit.left}–${fit.right}`);
+    }
+    // A value's name is beside it, in the header or on the value.
+    const labelled = await page.evaluate(() => {
+      const td = document.querySelector('[data-testid=advisor-row] td[data-col=waste-young-daly]');
+      const head = document.querySelector('table.advisor thead');
+      return getComputedStyle(head).display !== 'none' || getComputedStyle(td, '::before').content.includes('Young/Daly');
+    });
+    assert.ok(labelled, `${width} px: the values are labelled`);
+    await advisor.screenshot(shot(`checkpoint-advisor-${width}`));
+    assert.deepEqual(problems, [], 'no console error, page error or failed request');
+  }
+});

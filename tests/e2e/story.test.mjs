@@ -378,11 +378,85 @@ test('on a 390 px phone a "Look at" click keeps the step title in view', async (
     await page.waitForTimeout(500);
     const g = await page.evaluate(() => {
       const r = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
-      return { body: r('.story-body'), title: r('#story-step-title'), scrolled: document.querySelector('.story-body').scrollTop };
+      return { body: r('.story-body'), title: r('#story-step-title'), link: r('[data-testid="story-look-at"]') };
     });
-    assert.ok(g.scrolled > 0, `the words scrolled to the link: ${JSON.stringify(g)}`);
+    // The card now grows to fit a step's words (up to 62% of the screen): the link clicked is
+    // in the card's view, scrolled to only when the words do not fit.
+    assert.ok(g.link.top >= g.body.top - 0.5 && g.link.bottom <= g.body.bottom + 0.5, `the link is in the card's view: ${JSON.stringify(g)}`);
     assert.ok(g.title.top >= g.body.top - 0.5 && g.title.bottom <= g.body.bottom + 0.5, `the title is in the card's view: ${JSON.stringify(g)}`);
     await page.screenshot({ path: join(SHOTS, 'story-look-390.png') });
+    await waitForWorker(page);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+// Issue #34 (fresh-eyes walk): the tour replacing an imported scenario left the import's
+// notice ("Imported ... ClusterQueues") above a story about the walkthrough. The story
+// clears it; Undo brings back the imported scenario and its notice.
+test('the tour clears an import notice; Undo brings the imported scenario back with it', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-after-import', { viewport: { width: 1280, height: 1000 } });
+  const KUEUE = join(ROOT, 'crates', 'engine', 'tests', 'config', 'kueue-cohort-example.yaml');
+  const shares = () =>
+    page.$$eval('[data-testid="summary-row"]', (trs) => trs.map((tr) => tr.getAttribute('data-share')).join());
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await page.locator('[data-testid="files-menu"] > summary').click();
+    await page.locator('[data-testid="import-config"]').click();
+    await page.locator('[data-testid="config-dialog"]').waitFor();
+    await page.setInputFiles('[data-testid="config-file"]', KUEUE);
+    await page.locator('[data-testid="config-summary"]').waitFor();
+    await page.locator('[data-testid="config-unknown-background"]').selectOption('team-a-cq');
+    await page.waitForFunction(() => (document.querySelector('[data-testid="config-warnings"]')?.innerText ?? '').includes('moved to "team-a-cq"'));
+    await page.locator('[data-testid="config-apply"]:not([disabled])').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a-cq,team-b-cq,team-c-cq');
+    const notice = page.locator('[data-testid="share-notice"]');
+    await notice.waitFor();
+    const imported = await notice.innerText();
+
+    await page.locator('[data-testid="take-tour"]').click();
+    await page.locator('[data-testid="story-narration"]').waitFor();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'background,medium,protected');
+    assert.equal(await notice.count(), 0, 'no import notice over the tour\'s scenario');
+
+    await page.locator('[data-testid="undo"]').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'team-a-cq,team-b-cq,team-c-cq');
+    await notice.waitFor();
+    assert.equal(await notice.innerText(), imported, 'the imported scenario\'s notice is back');
+    assert.equal(await shares(), 'team-a-cq,team-b-cq,team-c-cq');
+    // Redo: the tour's scenario again, without the notice.
+    await page.locator('[data-testid="redo"]').click();
+    await page.waitForFunction(() => [...document.querySelectorAll('[data-testid="summary-row"]')].map((tr) => tr.getAttribute('data-share')).join() === 'background,medium,protected');
+    assert.equal(await notice.count(), 0);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+    await server.close();
+  }
+});
+
+// Issue #34 (fresh-eyes walk): on a phone the walkthrough's step 3 scrolled its few lines
+// inside the card. A step's words fit: the card grows (up to most of the screen) instead.
+test('on a phone a step\'s words fit in the story card, with no scroll inside it', async () => {
+  const server = await serveDist();
+  const { page, problems, close } = await openBrowser('story-card-phone', { viewport: { width: 390, height: 844 } });
+  try {
+    for (const step of [1, 2, 3]) {
+      await page.goto('about:blank');
+      await page.goto(`${server.url}#story=walkthrough&step=${step}`);
+      await waitForApp(page);
+      await page.waitForSelector('.story-card.open');
+      const body = await page.evaluate(() => {
+        const b = document.querySelector('.story-card.open .story-body');
+        return { scroll: b.scrollHeight, client: b.clientHeight };
+      });
+      assert.ok(body.scroll <= body.client + 1, `step ${step}: the words scroll inside the card (${body.scroll} > ${body.client})`);
+      if (step === 3) await page.screenshot({ path: join(SHOTS, 'story-card-phone-step-3.png') });
+    }
     await waitForWorker(page);
     assert.deepEqual(problems, []);
   } finally {

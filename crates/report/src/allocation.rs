@@ -33,13 +33,15 @@ fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Ranges of one series row (limit, own + borrowed, maxima of borrowed, lent and queued).
+/// Borrowed is the engine's peak over the whole run ([`SeriesRow::borrowed_peak`]), which
+/// the cohort panel says too, not the maximum of the points kept for drawing.
 pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
     let n = row.t_s.len();
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     PanelSummary {
         limit: range(row.limit.iter().copied()),
         used: range((0..n).map(|i| row.own[i] + row.borrowed[i])),
-        borrowed_max: max(&row.borrowed),
+        borrowed_max: row.borrowed_peak,
         lent_max: max(&row.lent),
         queued_max: max(&row.queued),
     }

@@ -15,6 +15,10 @@ pub fn duration(s: f64) -> String {
 pub fn hours(h: f64) -> String {
     if h == 0.0 {
         "0".into()
+    } else if h > 0.0 && h < 0.005 {
+        // Never "0.00" for something that happened: 2 instances borrowed for a second are
+        // 0.0006 instance-hours, and "0.00" beside a chart's "borrowed up to 2" read as none.
+        "<0.01".into()
     } else if h.abs() < 100.0 {
         format!("{h:.2}")
     } else {
@@ -286,6 +290,8 @@ mod number_tests {
         assert_eq!(hours(113.0), "113");
         assert_eq!(hours(-1_234.0), "-1,234");
         assert_eq!(hours(0.76), "0.76");
+        assert_eq!(hours(2.0 / 3600.0), "<0.01");
+        assert_eq!(hours(0.005), "0.01");
     }
 
     // Goodput beside 0.76 h lost is not 100%.

@@ -134,20 +134,20 @@ pub fn CheckpointAdvisor() -> impl IntoView {
                 view! {
                     <tr data-testid="advisor-row" data-share=a.share.clone() class:rough=a.rough>
                         <th scope="row">{swatch(i as u16)} {a.share.clone()}</th>
-                        <td class="num" data-col="interruptions">
+                        <td class="num" data-col="interruptions" data-label="preempted">
                             <span class="value">{a.interruptions}</span>
                             <span class="sub" data-col="mtbi">{mtbi}</span>
                         </td>
-                        <td class="num" data-col="configured">
+                        <td class="num" data-col="configured" data-label="interval now">
                             <span class="value">{interval(a.configured_interval_s)}</span>
                             <span class="sub" data-col="cost">{cost}</span>
                         </td>
-                        <td class="num" data-col="young-daly">
+                        <td class="num" data-col="young-daly" data-label="Young/Daly interval">
                             <span class="value">{interval(a.young_daly_s)}</span>
                         </td>
-                        <td class="num" data-col="waste-configured">{waste_cell(a.configured)}</td>
-                        <td class="num" data-col="waste-young-daly">{waste_cell(a.young_daly)}</td>
-                        <td class="num" data-col="observed">
+                        <td class="num" data-col="waste-configured" data-label="waste now">{waste_cell(a.configured)}</td>
+                        <td class="num" data-col="waste-young-daly" data-label="waste at Young/Daly">{waste_cell(a.young_daly)}</td>
+                        <td class="num" data-col="observed" data-label="simulated waste">
                             <span class="value">{format::hours(a.observed_lost_h + a.observed_checkpoint_h)}</span>
                             <span class="sub">
                                 {format!(
@@ -169,8 +169,10 @@ pub fn CheckpointAdvisor() -> impl IntoView {
             })
             .collect_view();
         Some(view! {
-            <div class="table-scroll">
-                <table class="advisor">
+            // Where its box is too narrow for the columns (the results column at 1024 px, a
+            // phone), each share is a block of labelled values: nothing cut at the right.
+            <div class="table-scroll advisor-scroll">
+                <table class="advisor" data-testid="advisor-table">
                     <caption class="visually-hidden">
                         {if kueue { "Checkpoint advice per ClusterQueue" } else { "Checkpoint advice per quota share" }}
                     </caption>

@@ -364,6 +364,10 @@ pub struct SeriesRow {
     pub borrowed: Vec<f64>,
     pub lent: Vec<f64>,
     pub queued: Vec<f64>,
+    /// The most instances borrowed at once over the whole run (SPEC 1: admitted quota beyond
+    /// the limit), from every change point, not only the ones kept for drawing: the figure
+    /// the allocation chart's "borrowed up to" and the cohort panel both say.
+    pub borrowed_peak: f64,
 }
 
 /// Everything the playground shows about one run (`Default`: a run of nothing).
@@ -379,6 +383,9 @@ pub struct Digest {
     pub instance_types: Vec<String>,
     /// Capacity per instance type (instances).
     pub capacity: Vec<u64>,
+    /// Jobs the capacity or the quota kept from ever starting, a sentence each
+    /// ([`super::stuck::stuck_notes`]): the page says them above the summary.
+    pub stuck: Vec<String>,
     /// Whether any instance type has a price (`usd_per_hour` > 0): without one, every cost
     /// is $0 because nothing is priced, and the page says "no price set" instead.
     pub priced: bool,
@@ -821,6 +828,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 borrowed: pick_u(&ser.borrowed[i]),
                 lent: keep.iter().map(|&k| ser.lent[i][k]).collect(),
                 queued: pick_u(&ser.queued[i]),
+                borrowed_peak: ser.borrowed[i].iter().copied().max().unwrap_or(0) as f64,
             }
         })
         .collect();
@@ -836,6 +844,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         totals: metrics("total", &total),
         instance_types: sc.instance_types.iter().map(|t| t.name.clone()).collect(),
         capacity: sc.capacity.clone(),
+        stuck: super::stuck::stuck_notes(sc, sim.jobs()),
         priced: sc.instance_types.iter().any(|t| t.usd_per_hour > 0.0),
         jobs,
         job_count,
@@ -903,6 +912,16 @@ pub struct StateAt {
 }
 
 impl Digest {
+    /// What share `share` borrowed at most at once, per instance type it borrowed
+    /// ([`SeriesRow::borrowed_peak`], in series order): `(instance type, instances)`.
+    pub fn borrowed_peaks(&self, share: u16) -> Vec<(u16, f64)> {
+        self.series
+            .iter()
+            .filter(|r| r.share == share && r.borrowed_peak > 0.0)
+            .map(|r| (r.instance_type, r.borrowed_peak))
+            .collect()
+    }
+
     /// This digest as the run of `sc`, a scenario that simulates the same as the one it was
     /// made from ([`Scenario::same_simulation`](crate::input::model::Scenario::same_simulation)):
     /// only the descriptive fields change (the name, the plain-words summary, the shares'
@@ -1019,6 +1038,52 @@ mod tests {
         let loaded = load(AWS).unwrap();
         let sim = simulate(&loaded.scenario, Options::default());
         digest(&sim, DigestLimits::default())
+    }
+
+    // Issue #34 (fresh-eyes walk): a replayed Kueue history whose team-c-cq borrowed 2 l4
+    // for one second (a Workload pending at the history's end runs 1 s). The allocation
+    // chart said "borrowed up to 2" and the cohort panel "0.00 inst.-h": both right (SPEC
+    // 1/8: borrowed is admitted quota beyond the nominal quota, 2 instances x 1 s), and both
+    // now read the engine's peak. The peak counts every change point, so drawing with few
+    // points never hides it.
+    #[test]
+    fn borrowed_peak_is_the_runs_whole_maximum_even_when_the_series_is_thinned() {
+        let text = include_str!("../../../cli/tests/history/kueue.golden.json");
+        let loaded = load(text).unwrap();
+        let sim = simulate(&loaded.scenario, Options::default());
+        let all = digest(&sim, DigestLimits::default());
+        let c = all
+            .shares
+            .iter()
+            .position(|s| s.name == "team-c-cq")
+            .unwrap() as u16;
+        let l4 = all.instance_types.iter().position(|t| t == "l4").unwrap() as u16;
+        assert_eq!(all.borrowed_peaks(c), vec![(l4, 2.0)]);
+        let h = all.shares[usize::from(c)].borrowed_h;
+        assert!((h - 2.0 / 3600.0).abs() < 1e-12, "{h}");
+        for r in &all.series {
+            let drawn = r.borrowed.iter().copied().fold(0.0, f64::max);
+            assert_eq!(r.borrowed_peak, drawn, "every point kept: the same maximum");
+        }
+        // Four points: the one-second peak falls between the kept ones.
+        let thin = digest(
+            &sim,
+            DigestLimits {
+                max_points: 4,
+                ..DigestLimits::default()
+            },
+        );
+        let row = thin
+            .series
+            .iter()
+            .find(|r| r.share == c && r.instance_type == l4)
+            .unwrap();
+        assert!(row.borrowed.iter().all(|&b| b < 2.0), "{:?}", row.borrowed);
+        assert_eq!(thin.borrowed_peaks(c), vec![(l4, 2.0)]);
+        // A ClusterQueue has a peak exactly when it borrowed.
+        for (i, s) in all.shares.iter().enumerate() {
+            assert_eq!(all.borrowed_peaks(i as u16).is_empty(), s.borrowed_h == 0.0);
+        }
     }
 
     #[test]

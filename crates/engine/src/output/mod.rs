@@ -10,5 +10,6 @@ pub mod json;
 pub mod numbers;
 pub mod result;
 pub mod stats;
+pub mod stuck;
 pub mod summary;
 pub mod tree_view;
