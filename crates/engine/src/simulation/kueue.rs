@@ -410,7 +410,7 @@ impl Sim<'_> {
     /// attempt without borrowing (only other shares' jobs are removed in it, so its share's
     /// usage stays), and the borrowing attempt reads the hierarchical list alone, empty
     /// when neither its share nor a cohort below the one collected holds it in quota.
-    fn finds_no_victims(&self, j: JobId) -> bool {
+    pub(super) fn finds_no_victims(&self, j: JobId) -> bool {
         if self.sc.fair_sharing.is_some() {
             return false;
         }

@@ -57,6 +57,44 @@ pub(super) struct KueueState {
     pub(super) kept: Vec<(usize, u64)>,
     /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
     pub(super) searches: std::cell::RefCell<SearchMemo>,
+    /// Per share: the sizes whose heads cannot act for reasons of the share alone
+    /// (`Sim::inert_by_share`).
+    pub(super) inert: std::cell::RefCell<Vec<InertMemo>>,
+}
+
+/// [`Sim::inert_by_share`]'s answers for one share at one `freed` epoch: sizes whose
+/// heads neither fit nor may preempt (`false`) or may preempt but surely find no victims
+/// (`true`), each with the share's usage of the size's type then.
+#[derive(Debug, Default)]
+pub(super) struct InertMemo {
+    pub(super) at: u64,
+    pub(super) known: Vec<(Size, u64, bool)>,
+}
+
+impl InertMemo {
+    /// What is known of `size` at epoch `at` with the share's usage at `used`.
+    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<bool> {
+        if self.at != at {
+            return None;
+        }
+        self.known
+            .iter()
+            .find(|&&(z, u, _)| z == size && u == used)
+            .map(|e| e.2)
+    }
+
+    /// Remembers `size`'s answer at `at`, the share's usage at `used`.
+    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, no_targets: bool) {
+        if self.at != at {
+            self.at = at;
+            self.known.clear();
+        }
+        if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
+            *e = (size, used, no_targets);
+        } else if self.known.len() < SEARCH_ENTRIES {
+            self.known.push((size, used, no_targets));
+        }
+    }
 }
 
 /// What a Kueue preemption search depends on besides the state the usage and structure
