@@ -63,6 +63,17 @@ struct Walk {
     changed: bool,
 }
 
+/// The vectors a pass's cycles fill and empty again, allocated once per pass (not per
+/// cycle).
+#[derive(Default)]
+struct Scratch {
+    entries: Vec<Entry>,
+    aside: Vec<(usize, JobId)>,
+    done: Vec<bool>,
+    advancing: Vec<usize>,
+    acting: Vec<Option<(usize, QKey)>>,
+}
+
 impl Sim<'_> {
     /// SPEC 12 / 12.1 "The pass" in the Kueue model: Kueue's scheduling cycles until one
     /// changes nothing (as the reference harness runs them at an instant). Cycles that go
@@ -70,18 +81,19 @@ impl Sim<'_> {
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
         let mut quiet = None;
+        let mut scratch = Scratch::default();
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
             self.undo_swaps();
             if let Some(q) = quiet.take() {
-                let skipped = self.skip_quiet_cycles(&q, left - 1);
+                let skipped = self.skip_quiet_cycles(&q, left - 1, &mut scratch);
                 self.record.cycles.1 += skipped as u64;
                 left -= skipped;
             }
             left -= 1;
             self.record.cycles.0 += 1;
-            let (changed, q) = self.kueue_cycle();
+            let (changed, q) = self.kueue_cycle(&mut scratch);
             if !changed {
                 break;
             }
@@ -93,8 +105,9 @@ impl Sim<'_> {
     /// One scheduling cycle (Kueue `schedule`): heads, nominations, the walk, the requeue.
     /// Whether it changed anything (an admission, an eviction, a head set aside), and, if
     /// it was quiet, what the next cycles repeat of it ([`Quiet`]).
-    fn kueue_cycle(&mut self) -> (bool, Option<Quiet>) {
-        let mut entries = Vec::with_capacity(self.cfg.len());
+    fn kueue_cycle(&mut self, scratch: &mut Scratch) -> (bool, Option<Quiet>) {
+        let entries = &mut scratch.entries;
+        entries.clear();
         for s in 0..self.cfg.len() {
             if let Some(h) = self.cycle_head(s) {
                 entries.push(self.nominate(s, h));
@@ -107,21 +120,24 @@ impl Sim<'_> {
         if !fair {
             entries.sort_by_key(|e| e.rank);
         }
-        let quiet = self.quiet_entries(&entries);
+        let quiet = self.quiet_entries(entries);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk {
-            aside: Vec::with_capacity(entries.len()),
+            aside: std::mem::take(&mut scratch.aside),
             ..Walk::default()
         };
-        let mut done = vec![false; entries.len()];
+        walk.aside.clear();
+        let done = &mut scratch.done;
+        done.clear();
+        done.resize(entries.len(), false);
         for k in 0..entries.len() {
             let i = if fair {
                 // Kueue's tournament orders on the cycle's snapshot, where the victims of
                 // the preemptions issued so far still hold their quota (only `fits`
                 // simulates their removal; SPEC 12.1 "Cycles").
                 self.count_held(&walk.preempted, true);
-                let i = self.next_fair_entry(&entries, &done);
+                let i = self.next_fair_entry(entries, done);
                 self.count_held(&walk.preempted, false);
                 i
             } else {
@@ -133,6 +149,7 @@ impl Sim<'_> {
         self.kueue.in_cycle = false;
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
+        scratch.aside = walk.aside;
         for s in std::mem::take(&mut self.kueue.deferred) {
             self.requeue_inadmissible(s);
         }
@@ -182,7 +199,7 @@ impl Sim<'_> {
     /// the quiet cycle's work unchanged. They stop before the first cycle in which some
     /// share's next head would do something else, or in which no head is left to set
     /// aside (that cycle runs as any other). The number of cycles done.
-    fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize) -> usize {
+    fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
         }
@@ -191,12 +208,13 @@ impl Sim<'_> {
         // entry's) and strict FIFO heads; every other head is its queue's first job not
         // set aside, and set aside next.
         let mut waiting = Vec::new();
-        let mut advancing = Vec::with_capacity(self.cfg.len());
+        let advancing = &mut scratch.advancing;
+        advancing.clear();
         for s in 0..self.cfg.len() {
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
-            match self.nominate(s, h).mode {
+            match self.nomination(s, h) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
                     waiting.push((h.job, v.iter().map(|v| v.job).collect::<Vec<_>>()));
                     continue;
@@ -219,8 +237,9 @@ impl Sim<'_> {
         }
         // How many cycles: up to the first share whose next head acts.
         let mut k = max;
-        let mut acting = Vec::with_capacity(advancing.len());
-        for &s in &advancing {
+        let acting = &mut scratch.acting;
+        acting.clear();
+        for &s in advancing.iter() {
             let first = self.inert_run(s, k);
             if let Some((inert, _)) = first {
                 k = k.min(inert);
@@ -229,7 +248,7 @@ impl Sim<'_> {
         }
         let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
         let k = k.min(longest.unwrap_or(0));
-        for (&s, first) in advancing.iter().zip(acting) {
+        for (&s, &first) in advancing.iter().zip(acting.iter()) {
             let rt = &mut self.rt[s];
             let m = k.min(rt.ready_count());
             match first {
@@ -375,34 +394,7 @@ impl Sim<'_> {
     /// borrowing height, priority and submit time (SPEC 12.1 "Order of offers").
     fn nominate(&mut self, s: usize, h: KHead) -> Entry {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let known = if h.limited {
-            self.inert_by_share(s, j, h.size)
-        } else {
-            None
-        };
-        let mode = if !h.limited {
-            Nomination::NoFit
-        } else if let Some(no_targets) = known {
-            if no_targets {
-                Nomination::NoTargets
-            } else {
-                Nomination::NoFit
-            }
-        } else if self.fits_now(s, t, n) {
-            Nomination::Fit
-        } else if !self.kueue_may_preempt(s, t, n) {
-            self.remember_inert(s, h.size, false);
-            Nomination::NoFit
-        } else if self.finds_no_victims(j) {
-            self.remember_inert(s, h.size, true);
-            Nomination::NoTargets
-        } else {
-            match self.kueue_victims_memo(j) {
-                Some(v) => Nomination::Preempt(v),
-                None => Nomination::NoTargets,
-            }
-        };
-
+        let mode = self.nomination(s, h);
         let height = match &mode {
             Nomination::NoFit => 0,
             // Kueue `SimulatePreemption`: the height once the targets are gone.
@@ -425,6 +417,38 @@ impl Sim<'_> {
             size: h.size,
             rank: order_rank(height, priority, submit, s),
             mode,
+        }
+    }
+
+    /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
+    fn nomination(&self, s: usize, h: KHead) -> Nomination {
+        let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
+        let known = if h.limited {
+            self.inert_by_share(s, j, h.size)
+        } else {
+            None
+        };
+        if !h.limited {
+            Nomination::NoFit
+        } else if let Some(no_targets) = known {
+            if no_targets {
+                Nomination::NoTargets
+            } else {
+                Nomination::NoFit
+            }
+        } else if self.fits_now(s, t, n) {
+            Nomination::Fit
+        } else if !self.kueue_may_preempt(s, t, n) {
+            self.remember_inert(s, h.size, false);
+            Nomination::NoFit
+        } else if self.finds_no_victims(j) {
+            self.remember_inert(s, h.size, true);
+            Nomination::NoTargets
+        } else {
+            match self.kueue_victims_memo(j) {
+                Some(v) => Nomination::Preempt(v),
+                None => Nomination::NoTargets,
+            }
         }
     }
 
