@@ -47,11 +47,47 @@ enum Nomination {
     Preempt(Vec<Victim>),
 }
 
-/// A quiet cycle ([`Sim::quiet_entries`]): its waiting preemptors with their victims, and
-/// the steps their preemptions counted.
+/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (its waiting
+/// preemptors are in [`Scratch`]'s `quiet`).
 struct Quiet {
-    waiting: Vec<(JobId, Vec<JobId>)>,
     steps: u64,
+}
+
+/// Waiting preemptors with their victims, one entry per preemptor, the victims of all in
+/// one vector (a quiet cycle's, then the next cycle's to compare with it).
+#[derive(Default)]
+struct Waiting {
+    /// Each preemptor with where its victims are in `victims`.
+    heads: Vec<(JobId, std::ops::Range<usize>)>,
+    victims: Vec<JobId>,
+}
+
+impl Waiting {
+    fn clear(&mut self) {
+        self.heads.clear();
+        self.victims.clear();
+    }
+
+    fn push(&mut self, job: JobId, victims: &[Victim]) {
+        let start = self.victims.len();
+        self.victims.extend(victims.iter().map(|v| v.job));
+        self.heads.push((job, start..self.victims.len()));
+    }
+
+    /// By preemptor (a cycle has one head per share: each preemptor once).
+    fn sort(&mut self) {
+        self.heads.sort_unstable_by_key(|h| h.0);
+    }
+
+    /// The same preemptors (both sorted) with the same victims each.
+    fn same_as(&self, other: &Waiting) -> bool {
+        self.heads.len() == other.heads.len()
+            && self
+                .heads
+                .iter()
+                .zip(&other.heads)
+                .all(|(a, b)| a.0 == b.0 && self.victims[a.1.clone()] == other.victims[b.1.clone()])
+    }
 }
 
 /// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
@@ -72,6 +108,9 @@ struct Scratch {
     done: Vec<bool>,
     advancing: Vec<usize>,
     acting: Vec<Option<(usize, QKey)>>,
+    /// The last quiet cycle's waiting preemptors, and those of the cycle after it.
+    quiet: Waiting,
+    waiting: Waiting,
 }
 
 impl Sim<'_> {
@@ -120,7 +159,7 @@ impl Sim<'_> {
         if !fair {
             entries.sort_by_key(|e| e.rank);
         }
-        let quiet = self.quiet_entries(entries);
+        let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk {
@@ -153,8 +192,7 @@ impl Sim<'_> {
         for s in std::mem::take(&mut self.kueue.deferred) {
             self.requeue_inadmissible(s);
         }
-        let quiet = quiet.map(|waiting| Quiet {
-            waiting,
+        let quiet = quiet.then(|| Quiet {
             steps: self.record.steps - steps,
         });
         (walk.changed, quiet)
@@ -165,24 +203,24 @@ impl Sim<'_> {
     /// whose victims are already in their grace (it waits for them: issuing its
     /// preemptions again changes nothing after this cycle). With fair sharing, at most one
     /// such preemptor (the tournament's order of several could change with the others).
-    /// Then the waiting preemptors and their victims, by job.
-    fn quiet_entries(&self, entries: &[Entry]) -> Option<Vec<(JobId, Vec<JobId>)>> {
-        let mut waiting = Vec::new();
+    /// If so, `waiting` holds its waiting preemptors and their victims, by job.
+    fn quiet_entries(&self, entries: &[Entry], waiting: &mut Waiting) -> bool {
+        waiting.clear();
         for e in entries {
             match &e.mode {
                 Nomination::NoFit => {}
                 Nomination::NoTargets if self.reserves_nothing(e.share) => {}
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push((e.job, v.iter().map(|v| v.job).collect()));
+                    waiting.push(e.job, v);
                 }
-                _ => return None,
+                _ => return false,
             }
         }
-        if self.sc.fair_sharing.is_some() && waiting.len() > 1 {
-            return None;
+        if self.sc.fair_sharing.is_some() && waiting.heads.len() > 1 {
+            return false;
         }
         waiting.sort();
-        Some(waiting)
+        true
     }
 
     /// Whether a head of share `s` that found no victims reserves nothing
@@ -207,7 +245,8 @@ impl Sim<'_> {
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
         // entry's) and strict FIFO heads; every other head is its queue's first job not
         // set aside, and set aside next.
-        let mut waiting = Vec::new();
+        let waiting = &mut scratch.waiting;
+        waiting.clear();
         let advancing = &mut scratch.advancing;
         advancing.clear();
         for s in 0..self.cfg.len() {
@@ -216,7 +255,7 @@ impl Sim<'_> {
             };
             match self.nomination(s, h) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push((h.job, v.iter().map(|v| v.job).collect::<Vec<_>>()));
+                    waiting.push(h.job, &v);
                     continue;
                 }
                 Nomination::NoFit => {}
@@ -232,7 +271,7 @@ impl Sim<'_> {
             advancing.push(s);
         }
         waiting.sort();
-        if waiting != quiet.waiting || advancing.is_empty() {
+        if !waiting.same_as(&scratch.quiet) || advancing.is_empty() {
             return 0;
         }
         // How many cycles: up to the first share whose next head acts.
