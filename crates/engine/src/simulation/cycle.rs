@@ -189,9 +189,12 @@ impl Sim<'_> {
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
         scratch.aside = walk.aside;
-        for s in std::mem::take(&mut self.kueue.deferred) {
-            self.requeue_inadmissible(s);
+        let mut deferred = std::mem::take(&mut self.kueue.deferred);
+        for &s in &deferred {
+            self.requeue_inadmissible(s); // outside the cycle: nothing more is deferred
         }
+        deferred.clear();
+        self.kueue.deferred = deferred; // kept for its allocation
         let quiet = quiet.then(|| Quiet {
             steps: self.record.steps - steps,
         });
@@ -713,9 +716,10 @@ impl Sim<'_> {
 
     /// The end of a cycle: its reservations are gone.
     fn release_reservations(&mut self) {
-        for (s, t, r) in std::mem::take(&mut self.kueue.reservations) {
+        for &(s, t, r) in &self.kueue.reservations {
             self.kueue.trees[t].remove_usage(s, r);
         }
+        self.kueue.reservations.clear();
     }
 
     /// Kueue `requeueAndUpdate` / `RequeueIfNotPresent` (SPEC 12.1 "Inadmissible

@@ -225,9 +225,10 @@ impl Sim<'_> {
         swaps.clear();
         self.kueue.swaps = swaps;
         self.kueue.swapped.clear();
-        for (t, keep) in std::mem::take(&mut self.kueue.kept) {
+        for &(t, keep) in &self.kueue.kept {
             self.kueue.reserved[t] -= keep;
         }
+        self.kueue.kept.clear();
     }
 
     /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each
