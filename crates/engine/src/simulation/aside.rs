@@ -10,7 +10,6 @@
 //! offered first, a job that arrived ahead of the prefix's end). Setting aside a queue's
 //! first jobs, or all of it, then costs no more than finding where it ends.
 
-use std::collections::btree_map;
 use std::collections::BTreeSet;
 use std::ops::Bound;
 
@@ -18,10 +17,11 @@ use crate::input::model::Ms;
 
 use super::job::{JobId, Size};
 use super::queues::{Aside, Head, QKey, ReadyMemo, ShareRt};
+use super::ranked;
 
 /// A share's RUNNABLE jobs that are not set aside, in queue order.
 pub struct Ready<'a> {
-    jobs: btree_map::Range<'a, QKey, Size>,
+    jobs: ranked::Iter<'a, QKey, Size>,
     extra: &'a BTreeSet<QKey>,
 }
 
@@ -31,10 +31,11 @@ impl Iterator for Ready<'_> {
     fn next(&mut self) -> Option<Head> {
         self.jobs
             .find(|(k, _)| !self.extra.contains(k))
-            .map(|(&key, &size)| Head { key, size })
+            .map(|(key, size)| Head { key, size })
     }
 
-    /// With nothing set aside out of order (the usual case), the map's own steps.
+    /// With nothing set aside out of order (the usual case), by rank (whole blocks at a
+    /// time).
     fn nth(&mut self, n: usize) -> Option<Head> {
         if !self.extra.is_empty() {
             for _ in 0..n {
@@ -42,7 +43,7 @@ impl Iterator for Ready<'_> {
             }
             return self.next();
         }
-        self.jobs.nth(n).map(|(&key, &size)| Head { key, size })
+        self.jobs.nth(n).map(|(key, size)| Head { key, size })
     }
 }
 
@@ -66,7 +67,7 @@ impl ShareRt {
     pub fn ready(&self) -> Ready<'_> {
         debug_assert!(self.keeps_order, "the Kueue model keeps the queue order");
         Ready {
-            jobs: self.in_order.range((self.after_prefix(), Bound::Unbounded)),
+            jobs: self.in_order.iter_from(self.after_prefix().as_ref()),
             extra: &self.aside.extra,
         }
     }
@@ -161,7 +162,7 @@ impl ShareRt {
 
     /// The last RUNNABLE job before `key` in queue order.
     fn runnable_before(&self, key: QKey) -> Option<QKey> {
-        self.in_order.range(..key).next_back().map(|(&k, _)| k)
+        self.in_order.before(&key).map(|(k, _)| k)
     }
 
     /// Where the jobs not in the prefix start.
@@ -226,7 +227,8 @@ impl ShareRt {
     /// How many jobs not set aside come before `key` in queue order.
     pub fn ready_before(&self, key: QKey) -> usize {
         let from = self.after_prefix();
-        self.in_order.range((from, Bound::Excluded(key))).count()
+        self.in_order.rank(Bound::Included(&key))
+            - self.in_order.rank(from.as_ref())
             - self
                 .aside
                 .extra
@@ -253,7 +255,7 @@ impl ShareRt {
     /// SPEC 12.1: every RUNNABLE job is set aside.
     fn set_aside_all(&mut self) {
         let a = &mut self.aside;
-        a.through = self.in_order.last_key_value().map(|(&k, _)| k);
+        a.through = self.in_order.last().map(|(k, _)| k);
         a.extra.clear();
         a.count = self.runnable;
     }
@@ -305,7 +307,8 @@ impl ShareRt {
         let Some(t) = self.aside.through.take() else {
             return;
         };
-        for &k in self.in_order.range(..=t).map(|(k, _)| k) {
+        let prefix = self.in_order.iter_from(Bound::Unbounded);
+        for (k, _) in prefix.take_while(|(k, _)| *k <= t) {
             if k != except {
                 self.aside.extra.insert(k);
             }
@@ -323,9 +326,9 @@ impl ShareRt {
             let from = self.after_prefix();
             let next = self
                 .in_order
-                .range((from, Bound::Unbounded))
+                .iter_from(from.as_ref())
                 .next()
-                .map(|(&k, _)| k);
+                .map(|(k, _)| k);
             match next {
                 Some(k) if self.aside.extra.remove(&k) => self.aside.through = Some(k),
                 _ => return,

@@ -47,11 +47,47 @@ enum Nomination {
     Preempt(Vec<Victim>),
 }
 
-/// A quiet cycle ([`Sim::quiet_entries`]): its waiting preemptors with their victims, and
-/// the steps their preemptions counted.
+/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (its waiting
+/// preemptors are in [`Scratch`]'s `quiet`).
 struct Quiet {
-    waiting: Vec<(JobId, Vec<JobId>)>,
     steps: u64,
+}
+
+/// Waiting preemptors with their victims, one entry per preemptor, the victims of all in
+/// one vector (a quiet cycle's, then the next cycle's to compare with it).
+#[derive(Default)]
+struct Waiting {
+    /// Each preemptor with where its victims are in `victims`.
+    heads: Vec<(JobId, std::ops::Range<usize>)>,
+    victims: Vec<JobId>,
+}
+
+impl Waiting {
+    fn clear(&mut self) {
+        self.heads.clear();
+        self.victims.clear();
+    }
+
+    fn push(&mut self, job: JobId, victims: &[Victim]) {
+        let start = self.victims.len();
+        self.victims.extend(victims.iter().map(|v| v.job));
+        self.heads.push((job, start..self.victims.len()));
+    }
+
+    /// By preemptor (a cycle has one head per share: each preemptor once).
+    fn sort(&mut self) {
+        self.heads.sort_unstable_by_key(|h| h.0);
+    }
+
+    /// The same preemptors (both sorted) with the same victims each.
+    fn same_as(&self, other: &Waiting) -> bool {
+        self.heads.len() == other.heads.len()
+            && self
+                .heads
+                .iter()
+                .zip(&other.heads)
+                .all(|(a, b)| a.0 == b.0 && self.victims[a.1.clone()] == other.victims[b.1.clone()])
+    }
 }
 
 /// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
@@ -63,6 +99,20 @@ struct Walk {
     changed: bool,
 }
 
+/// The vectors a pass's cycles fill and empty again, allocated once per pass (not per
+/// cycle).
+#[derive(Default)]
+struct Scratch {
+    entries: Vec<Entry>,
+    aside: Vec<(usize, JobId)>,
+    done: Vec<bool>,
+    advancing: Vec<usize>,
+    acting: Vec<Option<(usize, QKey)>>,
+    /// The last quiet cycle's waiting preemptors, and those of the cycle after it.
+    quiet: Waiting,
+    waiting: Waiting,
+}
+
 impl Sim<'_> {
     /// SPEC 12 / 12.1 "The pass" in the Kueue model: Kueue's scheduling cycles until one
     /// changes nothing (as the reference harness runs them at an instant). Cycles that go
@@ -70,18 +120,19 @@ impl Sim<'_> {
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
         let mut quiet = None;
+        let mut scratch = Scratch::default();
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
             self.undo_swaps();
             if let Some(q) = quiet.take() {
-                let skipped = self.skip_quiet_cycles(&q, left - 1);
+                let skipped = self.skip_quiet_cycles(&q, left - 1, &mut scratch);
                 self.record.cycles.1 += skipped as u64;
                 left -= skipped;
             }
             left -= 1;
             self.record.cycles.0 += 1;
-            let (changed, q) = self.kueue_cycle();
+            let (changed, q) = self.kueue_cycle(&mut scratch);
             if !changed {
                 break;
             }
@@ -94,8 +145,9 @@ impl Sim<'_> {
     /// One scheduling cycle (Kueue `schedule`): heads, nominations, the walk, the requeue.
     /// Whether it changed anything (an admission, an eviction, a head set aside), and, if
     /// it was quiet, what the next cycles repeat of it ([`Quiet`]).
-    fn kueue_cycle(&mut self) -> (bool, Option<Quiet>) {
-        let mut entries = Vec::with_capacity(self.cfg.len());
+    fn kueue_cycle(&mut self, scratch: &mut Scratch) -> (bool, Option<Quiet>) {
+        let entries = &mut scratch.entries;
+        entries.clear();
         for s in 0..self.cfg.len() {
             if let Some(h) = self.cycle_head(s) {
                 entries.push(self.nominate(s, h));
@@ -114,21 +166,24 @@ impl Sim<'_> {
         if !fair {
             entries.sort_by_key(|e| e.rank);
         }
-        let quiet = self.quiet_entries(&entries);
+        let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk {
-            aside: Vec::with_capacity(entries.len()),
+            aside: std::mem::take(&mut scratch.aside),
             ..Walk::default()
         };
-        let mut done = vec![false; entries.len()];
+        walk.aside.clear();
+        let done = &mut scratch.done;
+        done.clear();
+        done.resize(entries.len(), false);
         for k in 0..entries.len() {
             let i = if fair {
                 // Kueue's tournament orders on the cycle's snapshot, where the victims of
                 // the preemptions issued so far still hold their quota (only `fits`
                 // simulates their removal; SPEC 12.1 "Cycles").
                 self.count_held(&walk.preempted, true);
-                let i = self.next_fair_entry(&entries, &done);
+                let i = self.next_fair_entry(entries, done);
                 self.count_held(&walk.preempted, false);
                 i
             } else {
@@ -140,11 +195,14 @@ impl Sim<'_> {
         self.kueue.in_cycle = false;
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
-        for s in std::mem::take(&mut self.kueue.deferred) {
-            self.requeue_inadmissible(s);
+        scratch.aside = walk.aside;
+        let mut deferred = std::mem::take(&mut self.kueue.deferred);
+        for &s in &deferred {
+            self.requeue_inadmissible(s); // outside the cycle: nothing more is deferred
         }
-        let quiet = quiet.map(|waiting| Quiet {
-            waiting,
+        deferred.clear();
+        self.kueue.deferred = deferred; // kept for its allocation
+        let quiet = quiet.then(|| Quiet {
             steps: self.record.steps - steps,
         });
         (walk.changed, quiet)
@@ -155,24 +213,24 @@ impl Sim<'_> {
     /// whose victims are already in their grace (it waits for them: issuing its
     /// preemptions again changes nothing after this cycle). With fair sharing, at most one
     /// such preemptor (the tournament's order of several could change with the others).
-    /// Then the waiting preemptors and their victims, by job.
-    fn quiet_entries(&self, entries: &[Entry]) -> Option<Vec<(JobId, Vec<JobId>)>> {
-        let mut waiting = Vec::new();
+    /// If so, `waiting` holds its waiting preemptors and their victims, by job.
+    fn quiet_entries(&self, entries: &[Entry], waiting: &mut Waiting) -> bool {
+        waiting.clear();
         for e in entries {
             match &e.mode {
                 Nomination::NoFit => {}
                 Nomination::NoTargets if self.reserves_nothing(e.share) => {}
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push((e.job, v.iter().map(|v| v.job).collect()));
+                    waiting.push(e.job, v);
                 }
-                _ => return None,
+                _ => return false,
             }
         }
-        if self.sc.fair_sharing.is_some() && waiting.len() > 1 {
-            return None;
+        if self.sc.fair_sharing.is_some() && waiting.heads.len() > 1 {
+            return false;
         }
         waiting.sort();
-        Some(waiting)
+        true
     }
 
     /// Whether a head of share `s` that found no victims reserves nothing
@@ -189,7 +247,7 @@ impl Sim<'_> {
     /// the quiet cycle's work unchanged. They stop before the first cycle in which some
     /// share's next head would do something else, or in which no head is left to set
     /// aside (that cycle runs as any other). The number of cycles done.
-    fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize) -> usize {
+    fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
         }
@@ -197,15 +255,17 @@ impl Sim<'_> {
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
         // entry's) and strict FIFO heads; every other head is its queue's first job not
         // set aside, and set aside next.
-        let mut waiting = Vec::new();
-        let mut advancing = Vec::with_capacity(self.cfg.len());
+        let waiting = &mut scratch.waiting;
+        waiting.clear();
+        let advancing = &mut scratch.advancing;
+        advancing.clear();
         for s in 0..self.cfg.len() {
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
-            match self.nominate(s, h).mode {
+            match self.nomination(s, h) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push((h.job, v.iter().map(|v| v.job).collect::<Vec<_>>()));
+                    waiting.push(h.job, &v);
                     continue;
                 }
                 Nomination::NoFit => {}
@@ -221,13 +281,14 @@ impl Sim<'_> {
             advancing.push(s);
         }
         waiting.sort();
-        if waiting != quiet.waiting || advancing.is_empty() {
+        if !waiting.same_as(&scratch.quiet) || advancing.is_empty() {
             return 0;
         }
         // How many cycles: up to the first share whose next head acts.
         let mut k = max;
-        let mut acting = Vec::with_capacity(advancing.len());
-        for &s in &advancing {
+        let acting = &mut scratch.acting;
+        acting.clear();
+        for &s in advancing.iter() {
             let first = self.inert_run(s, k);
             if let Some((inert, _)) = first {
                 k = k.min(inert);
@@ -236,7 +297,7 @@ impl Sim<'_> {
         }
         let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
         let k = k.min(longest.unwrap_or(0));
-        for (&s, first) in advancing.iter().zip(acting) {
+        for (&s, &first) in advancing.iter().zip(acting.iter()) {
             let rt = &mut self.rt[s];
             let m = k.min(rt.ready_count());
             match first {
@@ -276,13 +337,82 @@ impl Sim<'_> {
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        if self.fits_now(s, t, n) {
-            return false;
+        match self.inert_by_share(s, j, size) {
+            Some(no_targets) => return !no_targets || self.reserves_nothing(s),
+            None if self.fits_now(s, t, n) => return false,
+            None => {}
         }
         if !self.kueue_may_preempt(s, t, n) {
+            self.remember_inert(s, size, false);
             return true;
         }
+        if self.finds_no_victims(j) {
+            self.remember_inert(s, size, true);
+            return self.reserves_nothing(s);
+        }
         self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none()
+    }
+
+    /// Whether heads of share `s` of `size` were found, since quota usage last fell or the
+    /// configuration changed and while the share's own usage of the type has not moved,
+    /// unable to fit and either unable to preempt (`Some(false)`) or sure to find no
+    /// victims (`Some(true)`, [`Sim::finds_no_victims`]); then they still are. In a tree
+    /// whose cohorts are roots and without fair sharing, what else can happen meanwhile
+    /// is other shares' admissions, evictions (which keep their quota), priority changes
+    /// and arrivals: usage only grows, so a head that did not fit still does not, and "may
+    /// preempt" and "no victims" read the share's own usage and configuration alone
+    /// (`QuotaTree::fits_below_root` of a share under a root is its own quota). `None`:
+    /// not known, or not remembered in this model.
+    fn inert_by_share(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
+        let t = size.ty.index();
+        if !self.remembers_inert(t) {
+            return None;
+        }
+        let used = self.kueue.trees[t].usage[s];
+        let known = self
+            .kueue
+            .inert
+            .borrow()
+            .get(s)?
+            .get(self.epochs.freed(), size, used);
+        debug_assert!(
+            known.is_none() || known == self.inert_afresh(s, j, size),
+            "a head remembered as unable to act can act"
+        );
+        known
+    }
+
+    /// What [`Sim::inert_by_share`] would remember of job `j` of share `s` now, worked out
+    /// afresh (the debug builds' check of what it remembered).
+    fn inert_afresh(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
+        let (t, n) = (size.ty.index(), size.instances);
+        if self.fits_now(s, t, n) {
+            None
+        } else if !self.kueue_may_preempt(s, t, n) {
+            Some(false)
+        } else {
+            self.finds_no_victims(j).then_some(true)
+        }
+    }
+
+    /// Whether [`Sim::inert_by_share`] keeps answers for type `t`.
+    fn remembers_inert(&self, t: usize) -> bool {
+        !self.opts.exhaustive && self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
+    }
+
+    /// [`Sim::inert_by_share`] learns that heads of share `s` of `size` cannot fit and
+    /// cannot preempt (`no_targets` false) or surely find no victims (true).
+    fn remember_inert(&self, s: usize, size: Size, no_targets: bool) {
+        let t = size.ty.index();
+        if !self.remembers_inert(t) {
+            return;
+        }
+        let used = self.kueue.trees[t].usage[s];
+        let mut memo = self.kueue.inert.borrow_mut();
+        if memo.len() <= s {
+            memo.resize_with(s + 1, Default::default);
+        }
+        memo[s].put(self.epochs.freed(), size, used, no_targets);
     }
 
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
@@ -313,18 +443,7 @@ impl Sim<'_> {
     /// borrowing height, priority and submit time (SPEC 12.1 "Order of offers").
     fn nominate(&mut self, s: usize, h: KHead) -> Entry {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let mode = if !h.limited {
-            Nomination::NoFit
-        } else if self.fits_now(s, t, n) {
-            Nomination::Fit
-        } else if !self.kueue_may_preempt(s, t, n) {
-            Nomination::NoFit
-        } else {
-            match self.kueue_victims_memo(j) {
-                Some(v) => Nomination::Preempt(v),
-                None => Nomination::NoTargets,
-            }
-        };
+        let mode = self.nomination(s, h);
         let height = match &mode {
             Nomination::NoFit => 0,
             // Kueue `SimulatePreemption`: the height once the targets are gone.
@@ -347,6 +466,38 @@ impl Sim<'_> {
             size: h.size,
             rank: order_rank(height, priority, submit, s),
             mode,
+        }
+    }
+
+    /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
+    fn nomination(&self, s: usize, h: KHead) -> Nomination {
+        let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
+        let known = if h.limited {
+            self.inert_by_share(s, j, h.size)
+        } else {
+            None
+        };
+        if !h.limited {
+            Nomination::NoFit
+        } else if let Some(no_targets) = known {
+            if no_targets {
+                Nomination::NoTargets
+            } else {
+                Nomination::NoFit
+            }
+        } else if self.fits_now(s, t, n) {
+            Nomination::Fit
+        } else if !self.kueue_may_preempt(s, t, n) {
+            self.remember_inert(s, h.size, false);
+            Nomination::NoFit
+        } else if self.finds_no_victims(j) {
+            self.remember_inert(s, h.size, true);
+            Nomination::NoTargets
+        } else {
+            match self.kueue_victims_memo(j) {
+                Some(v) => Nomination::Preempt(v),
+                None => Nomination::NoTargets,
+            }
         }
     }
 
@@ -611,9 +762,10 @@ impl Sim<'_> {
 
     /// The end of a cycle: its reservations are gone.
     fn release_reservations(&mut self) {
-        for (s, t, r) in std::mem::take(&mut self.kueue.reservations) {
+        for &(s, t, r) in &self.kueue.reservations {
             self.kueue.trees[t].remove_usage(s, r);
         }
+        self.kueue.reservations.clear();
     }
 
     /// Kueue `requeueAndUpdate` / `RequeueIfNotPresent` (SPEC 12.1 "Inadmissible

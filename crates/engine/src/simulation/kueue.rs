@@ -225,9 +225,10 @@ impl Sim<'_> {
         swaps.clear();
         self.kueue.swaps = swaps;
         self.kueue.swapped.clear();
-        for (t, keep) in std::mem::take(&mut self.kueue.kept) {
+        for &(t, keep) in &self.kueue.kept {
             self.kueue.reserved[t] -= keep;
         }
+        self.kueue.kept.clear();
     }
 
     /// SPEC 12.1: preemptor `j` waits for `victims` (`WaitingForPreemptedWorkloads`), each
@@ -349,6 +350,13 @@ impl Sim<'_> {
             !self.kueue.in_cycle,
             "searches are remembered between cycles only"
         );
+        if self.finds_no_victims(j) {
+            debug_assert!(
+                self.kueue_victims(j).is_none(),
+                "a search ruled out finds victims"
+            );
+            return None;
+        }
         let spec = &self.sc.jobs[j.index()];
         let s = spec.share();
         let key = (
@@ -361,12 +369,78 @@ impl Sim<'_> {
         if let Some(found) = self.kueue.searches.borrow().get(now, &key) {
             return found;
         }
+        // A search that found no victims finds none while the quota epoch holds and its
+        // share admitted nothing ([`Sim::none_stays_none`]).
+        let t = spec.instance_type();
+        let lasting = self.none_stays_none(t);
+        let held = (self.epochs.quota(), self.epochs.structure());
+        let used = self.kueue.trees[t].usage[s];
+        if lasting && self.kueue.searches.borrow().found_none(held, &key, used) {
+            debug_assert!(
+                self.kueue_victims(j).is_none(),
+                "a search found none, now some"
+            );
+            return None;
+        }
         let found = self.kueue_victims(j);
-        self.kueue
-            .searches
-            .borrow_mut()
-            .put(now, key, found.clone());
+        let mut memo = self.kueue.searches.borrow_mut();
+        if lasting && found.is_none() {
+            memo.put_none(held, key, used);
+        }
+        memo.put(now, key, found.clone());
         found
+    }
+
+    /// Whether a classical search of type `t` that found no victims finds none again
+    /// while the quota epoch holds (no release, eviction, priority or configuration
+    /// change, no admission over a share's limit) and the preemptor's share admitted
+    /// nothing: then the state differs only by admissions within their shares' limits
+    /// by other shares. With every cohort a root, those add no candidate (a share within
+    /// its limit is none, and no cohort between a candidate and the root can go over its
+    /// quota), leave the candidate lists, their order and every validity test as they
+    /// were, and only lower `available` and raise the capacity in use: each step of the
+    /// walk fits no better, so the attempts fail again. Not with fair sharing (its order
+    /// reads every share's dominant resource share) nor in deeper trees (a cohort going
+    /// over its quota brings its borrowers' jobs in).
+    fn none_stays_none(&self, t: usize) -> bool {
+        self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
+    }
+
+    /// Whether classical preemption surely finds no victims for `j`, by its share's
+    /// policy and usage alone (what [`Sim::classical_victims`] would find, without its
+    /// lists built): with `within_share` `never` its own share gives none; without a cohort
+    /// or with `reclaim` `never` no other share does either. Else, without
+    /// `borrow_within_cohort`, a job that would take its share over its limit fails the
+    /// attempt without borrowing (only other shares' jobs are removed in it, so its share's
+    /// usage stays), and the borrowing attempt reads the hierarchical list alone, empty
+    /// when neither its share nor a cohort below the one collected holds it in quota.
+    pub(super) fn finds_no_victims(&self, j: JobId) -> bool {
+        if self.sc.fair_sharing.is_some() {
+            return false;
+        }
+        let spec = &self.sc.jobs[j.index()];
+        let (s, t, n) = (spec.share(), spec.instance_type(), spec.instances());
+        let p = &self.cfg[s].kueue.preemption;
+        if p.within_share != WithinShare::Never {
+            return false;
+        }
+        let tree = &self.kueue.trees[t];
+        if tree.parent[s].is_none() || p.reclaim == ReclaimPolicy::Never {
+            return true;
+        }
+        if p.borrow_within_cohort.lower_priority || tree.usage[s] + n <= tree.quota[s] {
+            return false;
+        }
+        let (mut advantage, mut remaining) = tree.fits_in_quota(s, n);
+        for node in tree.ancestors(s) {
+            if advantage {
+                return false; // the hierarchical list may hold candidates
+            }
+            let (fits, rem) = tree.fits_in_quota(node, remaining);
+            remaining = rem;
+            advantage |= fits;
+        }
+        true
     }
 
     /// Whether the victims a job of share `s` finds depend on it only through its size and

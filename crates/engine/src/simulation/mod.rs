@@ -23,6 +23,7 @@ pub mod pass;
 pub mod preemption;
 pub mod queues;
 pub mod quota_tree;
+mod ranked;
 pub mod record;
 pub mod recovery;
 pub mod series;

@@ -62,6 +62,44 @@ pub(super) struct KueueState {
     pub(super) kept: Vec<(usize, u64)>,
     /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
     pub(super) searches: std::cell::RefCell<SearchMemo>,
+    /// Per share: the sizes whose heads cannot act for reasons of the share alone
+    /// (`Sim::inert_by_share`).
+    pub(super) inert: std::cell::RefCell<Vec<InertMemo>>,
+}
+
+/// [`Sim::inert_by_share`]'s answers for one share at one `freed` epoch: sizes whose
+/// heads neither fit nor may preempt (`false`) or may preempt but surely find no victims
+/// (`true`), each with the share's usage of the size's type then.
+#[derive(Debug, Default)]
+pub(super) struct InertMemo {
+    pub(super) at: u64,
+    pub(super) known: Vec<(Size, u64, bool)>,
+}
+
+impl InertMemo {
+    /// What is known of `size` at epoch `at` with the share's usage at `used`.
+    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<bool> {
+        if self.at != at {
+            return None;
+        }
+        self.known
+            .iter()
+            .find(|&&(z, u, _)| z == size && u == used)
+            .map(|e| e.2)
+    }
+
+    /// Remembers `size`'s answer at `at`, the share's usage at `used`.
+    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, no_targets: bool) {
+        if self.at != at {
+            self.at = at;
+            self.known.clear();
+        }
+        if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
+            *e = (size, used, no_targets);
+        } else if self.known.len() < SEARCH_ENTRIES {
+            self.known.push((size, used, no_targets));
+        }
+    }
 }
 
 /// What a Kueue preemption search depends on besides the state the usage and structure
@@ -77,7 +115,14 @@ pub(super) type SearchKey = (usize, Size, Priority, Option<JobId>);
 pub(super) struct SearchMemo {
     /// Per share: the epoch pair its searches were made at, and those searches.
     by_share: Vec<((u64, u64), Vec<Search>)>,
+    /// Per share: the searches that found no victims, at a (quota, structure) epoch pair,
+    /// each with its share's usage of the preemptor's type then (see
+    /// `Sim::kueue_victims_memo`: while those three hold, none finds victims).
+    none_by_share: Vec<((u64, u64), Vec<NoneFound>)>,
 }
+
+/// A search that found no victims: its key and its share's usage of the type then.
+type NoneFound = (SearchKey, u64);
 
 /// One search remembered: its key and the victims it found.
 type Search = (SearchKey, Option<Vec<Victim>>);
@@ -102,6 +147,36 @@ impl SearchMemo {
         }
         if known.len() < SEARCH_ENTRIES {
             known.push((key, found));
+        }
+    }
+}
+
+impl SearchMemo {
+    /// Whether a search of `key` found no victims at the (quota, structure) epochs `at`
+    /// with its share's usage at `used`.
+    pub(super) fn found_none(&self, at: (u64, u64), key: &SearchKey, used: u64) -> bool {
+        match self.none_by_share.get(key.0) {
+            Some((made_at, known)) if *made_at == at => {
+                known.iter().any(|(k, u)| k == key && *u == used)
+            }
+            _ => false,
+        }
+    }
+
+    /// A search of `key` found no victims at `at`, its share's usage at `used`.
+    pub(super) fn put_none(&mut self, at: (u64, u64), key: SearchKey, used: u64) {
+        if self.none_by_share.len() <= key.0 {
+            self.none_by_share.resize_with(key.0 + 1, Default::default);
+        }
+        let (made_at, known) = &mut self.none_by_share[key.0];
+        if *made_at != at {
+            *made_at = at;
+            known.clear();
+        }
+        if let Some(e) = known.iter_mut().find(|(k, _)| *k == key) {
+            e.1 = used; // the share's usage moved on: the older answer no longer holds
+        } else if known.len() < SEARCH_ENTRIES {
+            known.push((key, used));
         }
     }
 }

@@ -3,11 +3,12 @@
 //! the memory of its last offer ([`NoOffer`]).
 
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use crate::input::model::*;
 
 use super::job::*;
+use super::ranked::Ranked;
 
 /// RUNNABLE order within a share (SPEC 4): priority high first, then submit, then id
 /// (fields compared in this order).
@@ -86,8 +87,9 @@ pub struct ShareRt {
     pub runnable: usize,
     /// SPEC 12.1 (Kueue model): every RUNNABLE job in queue order with its bucket, so that
     /// the set-aside prefix (`simulation::aside`) walks one ordered set, not a merge of the
-    /// buckets. Kept only when `keeps_order` (the Kueue model); empty in the AWS model.
-    pub(super) in_order: BTreeMap<QKey, Size>,
+    /// buckets, and finds its `k`-th job by rank. Kept only when `keeps_order` (the Kueue
+    /// model); empty in the AWS model.
+    pub(super) in_order: Ranked<QKey, Size>,
     pub(super) keeps_order: bool,
     /// Bumped by every change of `in_order` or `aside` (the methods of `simulation::aside`
     /// and `insert_runnable` / `remove_runnable`): what `first_ready_at` is stamped with.

@@ -42,6 +42,9 @@ pub struct Shape {
     /// SPEC 12 `potential(N)`, a function of the shape alone: computed once per shape (see
     /// [`QuotaTree::potential`]).
     potentials: Vec<u64>,
+    /// Every cohort is a root (shares sit alone or under a root cohort): see
+    /// [`QuotaTree::is_flat`].
+    flat: bool,
 }
 
 impl std::ops::Deref for QuotaTree {
@@ -109,6 +112,7 @@ impl QuotaTree {
             subtree: vec![0; n],
             private: vec![0; n],
             potentials: vec![0; n],
+            flat: cohorts.iter().all(|co| co.parent.is_none()),
         };
         for (c, co) in cohorts.iter().enumerate() {
             let node = s0 + c;
@@ -280,6 +284,12 @@ impl QuotaTree {
     #[inline(always)]
     pub fn potential(&self, node: Node) -> u64 {
         self.potentials[node]
+    }
+
+    /// Whether every cohort is a root: a share's only ancestor is its root cohort, so no
+    /// cohort can go over its quota while every share under it stays within its own.
+    pub fn is_flat(&self) -> bool {
+        self.flat
     }
 
     /// Kueue `IsWithinNominal`: `usage <= subtree`.
