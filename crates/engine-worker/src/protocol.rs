@@ -343,6 +343,7 @@ fn head(d: &Digest) -> Digest {
         steps,
         kueue,
         contract,
+        stuck,
     } = d;
     Digest {
         name: name.clone(),
@@ -363,6 +364,7 @@ fn head(d: &Digest) -> Digest {
         steps: *steps,
         kueue: kueue.clone(),
         contract: contract.clone(),
+        stuck: stuck.clone(),
     }
 }
 
