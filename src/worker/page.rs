@@ -122,7 +122,7 @@ struct Inner {
     /// A worker has been asked to warm up (only the first one needs to).
     warmed: bool,
     /// The last run's result, while it is decoded over several tasks.
-    decoding: Option<Decoding>,
+    decoding: Option<Box<Decoding>>,
 }
 
 /// The page's handle on the runs' engine worker (cheap to clone).
@@ -515,13 +515,13 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
                     })
                 }
             };
-            let run = Decoding {
+            let run = Box::new(Decoding {
                 id,
                 timing,
                 handled_at,
                 decode_ms: clock_ms() - start,
                 decoder: decoding,
-            };
+            });
             match decode_piece(run) {
                 Ok(reply) => Some(reply),
                 Err(rest) => {
@@ -549,7 +549,7 @@ const DECODE_BUDGET_MS: f64 = 16.0;
 
 /// Decodes `run`'s next pieces: its [`Reply::Done`] (or `Failed`) once all are, else the
 /// rest to decode in a task of its own.
-fn decode_piece(mut run: Decoding) -> Result<Reply, Decoding> {
+fn decode_piece(mut run: Box<Decoding>) -> Result<Reply, Box<Decoding>> {
     let start = clock_ms();
     let done = run.decoder.step(&mut clock_ms, DECODE_BUDGET_MS);
     run.decode_ms += clock_ms() - start;
