@@ -212,7 +212,7 @@ async fn clicking_a_job_shows_its_history() {
 async fn an_unfinished_history_job_is_marked_where_its_outcome_is_read() {
     let (root, app) = mount_run(AWS, || view! { <EventLog /> <JobHistory /> });
     app.unfinished
-        .set("bg-p3\tran 75 min of an unfinished Workload (a lower bound)\n".to_string());
+        .set("bg-p3\tr\tran 75 min of an unfinished Workload (a lower bound)\n".to_string());
     settle().await;
     let succeed: Vec<String> = all(&root, "[data-testid=event-row][data-kind=succeed]")
         .iter()

@@ -133,7 +133,7 @@ test('story links, unknown stories and steps, an edit to try, axe in story mode'
     await page.waitForSelector('.story-hl');
     assert.deepEqual(await axeViolations(page), []);
     // The cursor moved to 1:00: the state-at panel says so.
-    assert.match(await page.locator('[data-testid="state-at"]').innerText(), /State at 1 min/);
+    assert.match(await page.locator('[data-testid="state-at"]').textContent(), /State at 1 min/);
     // The edit to try, by keyboard: the link now carries the edited scenario and the story.
     await page.focus('[data-testid="story-try"]');
     await page.keyboard.press('Enter');
