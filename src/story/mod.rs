@@ -538,9 +538,19 @@ pub fn StoryCard() -> impl IntoView {
             let first = places.clone();
             set_timeout(
                 move || {
-                    let unreached = reached.with_untracked(|r| r.as_ref() != Some(&step));
-                    let scroll = scroll && moved.with_value(|m| m.as_ref() != Some(&step));
-                    if i == 0 || shown.with_untracked(|f| f.len() < want) || (scroll && unreached) {
+                    // The card may be gone by now (the story left, the page unmounted): then
+                    // there is nothing to show or scroll.
+                    let Some(unreached) = reached.try_with_untracked(|r| r.as_ref() != Some(&step))
+                    else {
+                        return;
+                    };
+                    let Some(not_moved) = moved.try_with_value(|m| m.as_ref() != Some(&step))
+                    else {
+                        return;
+                    };
+                    let scroll = scroll && not_moved;
+                    let few = shown.try_with_untracked(|f| f.len() < want) == Some(true);
+                    if i == 0 || few || (scroll && unreached) {
                         attempt(scroll && (i == 0 || unreached));
                     }
                     let current = st.playing.try_with_untracked(|p| {
