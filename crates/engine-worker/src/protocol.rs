@@ -297,19 +297,14 @@ pub const RESULT_PIECE_ROWS: usize = 4_096;
 /// events in pieces of [`RESULT_PIECE_ROWS`] (each its own postcard block), so that the page
 /// decodes a large result over several tasks ([`ResultDecoder`]).
 pub fn encode_result(warnings: &[Problem], digest: &Digest) -> Result<Vec<u8>, String> {
+    fn pieces<T: Serialize>(rows: &[T]) -> Result<Vec<Vec<u8>>, String> {
+        rows.chunks(RESULT_PIECE_ROWS)
+            .map(postcard::to_allocvec)
+            .collect::<Result<_, _>>()
+            .map_err(|e| format!("could not encode the result: {e}"))
+    }
+    let (jobs, events) = (pieces(&digest.jobs)?, pieces(&digest.events)?);
     let fail = |e: postcard::Error| format!("could not encode the result: {e}");
-    let jobs = digest
-        .jobs
-        .chunks(RESULT_PIECE_ROWS)
-        .map(postcard::to_allocvec)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(fail)?;
-    let events = digest
-        .events
-        .chunks(RESULT_PIECE_ROWS)
-        .map(postcard::to_allocvec)
-        .collect::<Result<Vec<_>, _>>()
-        .map_err(fail)?;
     fn blocks(v: &[Vec<u8>]) -> Vec<Bytes<'_>> {
         v.iter().map(|b| Bytes(b)).collect()
     }
