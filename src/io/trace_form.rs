@@ -761,8 +761,20 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     if is_lossy(&ready.report) {
                         // Ask first: most of the file would be lost.
                         pending.set(Some(ready));
-                    } else {
+                    } else if ready.json.len() < quotalab_engine_worker::kept::LAZY_BYTES {
                         finish(ready);
+                    } else {
+                        // A large scenario: closing the dialog (the browser restyles the
+                        // page) is a task of its own, apart from receiving the text (issue
+                        // #30: no long task).
+                        set_timeout(
+                            move || {
+                                if pending.try_get_untracked().is_some() {
+                                    finish(ready);
+                                }
+                            },
+                            std::time::Duration::ZERO,
+                        );
                     }
                 }
                 Answer::Failed(m) => problems.set(vec![m]),

@@ -5,6 +5,7 @@
 //! through here.
 
 use js_sys::{Object, Reflect};
+use quotalab_engine_worker::protocol::Request;
 use wasm_bindgen::{JsCast, JsValue};
 use web_sys::{Worker, WorkerOptions, WorkerType};
 
@@ -45,6 +46,28 @@ pub fn engine_worker() -> Result<Worker, JsValue> {
 pub fn post_bytes(worker: &Worker, bytes: &[u8]) -> Result<(), JsValue> {
     let (array, buffer) = quotalab_engine_worker::web::to_js(bytes);
     worker.post_message_with_transfer(&array, &js_sys::Array::of1(&buffer))
+}
+
+/// A request built to be posted to an engine worker (once): its postcard bytes and, beside
+/// them, its scenario text copied once out of the page's memory (`web::outgoing`).
+pub struct Posting {
+    message: JsValue,
+    transfer: js_sys::Array,
+}
+
+impl Posting {
+    pub fn new(request: Request<'_>, files: &[web_sys::File]) -> Result<Posting, String> {
+        let (request, text) = request.split_text();
+        let bytes = request.encode()?;
+        let files: Vec<JsValue> = files.iter().map(|f| f.clone().into()).collect();
+        let (message, transfer) = quotalab_engine_worker::web::outgoing(&bytes, text, &files);
+        Ok(Posting { message, transfer })
+    }
+
+    /// Posts it to `worker`, transferring its buffers (so it can be posted once).
+    pub fn post(self, worker: &Worker) -> Result<(), JsValue> {
+        worker.post_message_with_transfer(&self.message, &self.transfer)
+    }
 }
 
 /// A module worker running the script at `url` (Explore's pool and the report).

@@ -4,7 +4,6 @@
 use std::cell::RefCell;
 use std::rc::{Rc, Weak};
 
-use js_sys::Uint8Array;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::Problem;
 use wasm_bindgen::prelude::*;
@@ -17,6 +16,7 @@ use quotalab_engine_worker::protocol::{
 use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message};
 
 use super::bridge;
+use super::bridge::Posting;
 
 /// Give up on a worker that has not started after this long (then the page says it cannot
 /// simulate).
@@ -108,7 +108,7 @@ struct Inner {
     generation: u64,
     ready: bool,
     /// The request waiting for the worker to be ready, encoded.
-    queued: Option<Vec<u8>>,
+    queued: Option<Posting>,
     /// The run in flight.
     running: Option<u64>,
     /// The run whose link is awaited (after its result).
@@ -170,10 +170,10 @@ impl WorkerClient {
         if inner.warmed {
             return Ok(());
         }
-        let request = Request::Warmup.encode()?;
+        let request = Posting::new(Request::Warmup, &[])?;
         if inner.ready {
             let worker = inner.worker.as_ref().ok_or("no worker")?;
-            send(worker, &request)?;
+            send(worker, request)?;
             inner.warmed = true;
         } else if inner.queued.is_none() {
             inner.queued = Some(request);
@@ -205,20 +205,22 @@ impl WorkerClient {
         if self.inner.borrow().worker.is_none() {
             self.spawn()?;
         }
-        let request = Request::Run {
-            id,
-            scenario: text,
-            limits,
-            fresh,
-            link,
-        }
-        .encode()?;
+        let request = Posting::new(
+            Request::Run {
+                id,
+                scenario: text,
+                limits,
+                fresh,
+                link,
+            },
+            &[],
+        )?;
         let mut inner = self.inner.borrow_mut();
         inner.running = Some(id);
         inner.linking = link.then_some(id);
         if inner.ready {
             let worker = inner.worker.as_ref().ok_or("no worker")?;
-            send(worker, &request)?;
+            send(worker, request)?;
         } else {
             inner.queued = Some(request);
         }
@@ -407,17 +409,17 @@ fn on_error(inner: &mut Inner, generation: u64, message: String) -> Option<Reply
     })
 }
 
-/// Posts an encoded request, transferring its buffer.
-fn send(worker: &Worker, request: &[u8]) -> Result<(), String> {
-    bridge::post_bytes(worker, request).map_err(|e| js_message(&e))
+/// Posts a request, transferring its buffers.
+fn send(worker: &Worker, request: Posting) -> Result<(), String> {
+    request.post(worker).map_err(|e| js_message(&e))
 }
 
 fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Reply> {
     if generation != inner.generation {
         return None;
     }
-    let Some(array) = data.dyn_ref::<Uint8Array>() else {
-        // Only the loader posts anything but bytes: its wasm could not start.
+    let Some(message) = quotalab_engine_worker::web::incoming(data) else {
+        // Only the loader posts anything but a message: its wasm could not start.
         let field = |name: &str| bridge::get(data, name).and_then(|v| v.as_string());
         if field("kind").as_deref() == Some(UNAVAILABLE) {
             let text = field("message").unwrap_or_default();
@@ -427,7 +429,8 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
     };
     let handled_at = epoch_ms();
     let start = clock_ms();
-    let bytes = array.to_vec();
+    // A run's answers carry no text beside their bytes (only the service's do).
+    let bytes = message.bytes;
     let response = match Response::decode(&bytes) {
         Ok(response) => response,
         Err(message) => {
@@ -447,7 +450,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
             }
             if let Some(request) = inner.queued.take() {
                 let worker = inner.worker.as_ref()?;
-                if let Err(e) = send(worker, &request) {
+                if let Err(e) = send(worker, request) {
                     return Some(Reply::Failed {
                         id: inner.running.take(),
                         message: format!("could not send the scenario to the worker: {e}"),

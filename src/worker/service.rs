@@ -11,14 +11,15 @@ use std::collections::HashMap;
 use std::rc::Rc;
 use std::time::Duration;
 
-use js_sys::Uint8Array;
 use leptos::prelude::*;
 use quotalab_engine_worker::config::{
     Envelope, Request as ConfigRequest, Response as ConfigResponse,
 };
 use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
 use quotalab_engine_worker::protocol::{from_pair, from_pairs, Bytes, Request, Response};
-use quotalab_engine_worker::web::js_message;
+use quotalab_engine_worker::web::{js_message, text_of, Incoming};
+
+use super::bridge::Posting;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
@@ -137,7 +138,7 @@ struct Client {
     worker: Option<Worker>,
     ready: bool,
     /// Requests sent before the worker was ready, encoded, with the files they read.
-    queued: Vec<(Vec<u8>, Vec<web_sys::File>)>,
+    queued: Vec<Posting>,
     pending: HashMap<u64, Reply>,
     /// Progress of the history requests in flight.
     reading: HashMap<u64, Reading>,
@@ -150,18 +151,8 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
-fn post(worker: &Worker, bytes: &[u8], files: &[web_sys::File]) {
-    if files.is_empty() {
-        let _ = super::bridge::post_bytes(worker, bytes);
-        return;
-    }
-    // The bytes and the files (handles: their contents are not copied) in one message.
-    let (array, buffer) = quotalab_engine_worker::web::to_js(bytes);
-    let message = js_sys::Array::of1(&array);
-    for f in files {
-        message.push(f);
-    }
-    let _ = worker.post_message_with_transfer(&message, &js_sys::Array::of1(&buffer));
+fn post(worker: &Worker, request: Posting) {
+    let _ = request.post(worker);
 }
 
 /// The page's backend: an engine worker of its own.
@@ -176,15 +167,15 @@ impl WorkerBackend {
             .map_err(|e| format!("the engine could not start: {}", js_message(&e)))?;
         let on_message = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
             let data = event.unchecked_into::<MessageEvent>().data();
-            let Some(array) = data.dyn_ref::<Uint8Array>() else {
-                // Only the loader posts anything but bytes: the wasm could not start.
+            let Some(message) = quotalab_engine_worker::web::incoming(&data) else {
+                // Only the loader posts anything but a message: the wasm could not start.
                 let why = super::bridge::get(&data, "message")
                     .and_then(|m| m.as_string())
                     .unwrap_or_default();
                 fail_all(format!("the engine could not start: {why}"));
                 return;
             };
-            on_response(&array.to_vec());
+            on_response(message);
         });
         let on_error = Closure::<dyn FnMut(JsValue)>::new(|event: JsValue| {
             let what = event
@@ -216,26 +207,23 @@ fn mark(state: &str) {
     }
 }
 
-/// A job as the request `id` (postcard bytes).
-fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
-    match job {
+/// A job as the request `id`, built to be posted with `files`.
+fn encode(id: u64, job: &Job, files: &[web_sys::File]) -> Result<Posting, String> {
+    let request = match job {
         Job::Config(r) => Request::Config(Envelope {
             id,
             body: r.clone(),
-        })
-        .encode(),
+        }),
         Job::Compare { scenario, limits } => Request::Compare {
             id,
             scenario,
             limits: *limits,
-        }
-        .encode(),
+        },
         Job::TraceImport { csv, options } => Request::TraceImport {
             id,
             csv: Bytes(csv),
             options: options.clone(),
-        }
-        .encode(),
+        },
         Job::Report {
             scenario,
             compare,
@@ -245,23 +233,29 @@ fn encode(id: u64, job: &Job) -> Result<Vec<u8>, String> {
             scenario,
             compare: *compare,
             review: review.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
-        }
-        .encode(),
-        Job::ResultJson { scenario } => Request::ResultJson { id, scenario }.encode(),
-        Job::Link { scenario } => Request::Link { id, scenario }.encode(),
-        Job::Check { scenario } => Request::Check { id, scenario }.encode(),
+        },
+        Job::ResultJson { scenario } => Request::ResultJson { id, scenario },
+        Job::Link { scenario } => Request::Link { id, scenario },
+        Job::Check { scenario } => Request::Check { id, scenario },
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
             options: options.clone(),
-        }
-        .encode(),
-    }
+        },
+    };
+    Posting::new(request, files)
 }
 
-/// A worker message: Ready sends what waited; an answer goes to its job's reply.
-fn on_response(bytes: &[u8]) {
-    let answer = match Response::decode(bytes) {
+/// A worker message: Ready sends what waited; an answer goes to its job's reply (with its
+/// large text put back, copied once from the buffer it came in).
+fn on_response(message: Incoming) {
+    let decoded = Response::decode(&message.bytes).and_then(|mut r| {
+        if let Some(text) = &message.text {
+            r.put_text(text_of(text, "could not decode the worker's reply")?)?;
+        }
+        Ok(r)
+    });
+    let answer = match decoded {
         Err(e) => return fail_all(e),
         Ok(Response::Ready) => {
             CLIENT.with(|c| {
@@ -270,8 +264,8 @@ fn on_response(bytes: &[u8]) {
                 mark("ready");
                 let queued = std::mem::take(&mut c.queued);
                 if let Some(w) = &c.worker {
-                    for (bytes, files) in queued {
-                        post(w, &bytes, &files);
+                    for request in queued {
+                        post(w, request);
                     }
                 }
             });
@@ -363,8 +357,8 @@ impl WorkerBackend {
             }
             c.next_id += 1;
             let id = c.next_id;
-            let bytes = match encode(id, &job) {
-                Ok(bytes) => bytes,
+            let request = match encode(id, &job, &files) {
+                Ok(request) => request,
                 Err(e) => return Some((e, reply)),
             };
             c.pending.insert(id, reply);
@@ -372,8 +366,8 @@ impl WorkerBackend {
                 c.reading.insert(id, reading);
             }
             match (&c.worker, c.ready) {
-                (Some(w), true) => post(w, &bytes, &files),
-                _ => c.queued.push((bytes, files)),
+                (Some(w), true) => post(w, request),
+                _ => c.queued.push(request),
             }
             None
         });

@@ -94,13 +94,44 @@ function inclusive(profile, top = 25) {
   return out;
 }
 
+/** TASKS=1: the profile cut into main-thread bursts (samples between idle ones), and for each
+ *  burst over 40 ms its length and the app functions with the most inclusive time in it. */
+function bursts(profile) {
+  const { byId, parent } = profileTree(profile);
+  const out = [];
+  let cur = null;
+  profile.samples.forEach((id, i) => {
+    const dt = (profile.timeDeltas[i] ?? 0) / 1000;
+    const leaf = byId.get(id).callFrame.functionName;
+    if (/^\((idle|garbage collector)\)$/.test(leaf) || (leaf === '(program)' && !cur)) {
+      if (cur) out.push(cur);
+      cur = null;
+      return;
+    }
+    cur ??= { ms: 0, at: i, incl: new Map() };
+    cur.ms += dt;
+    const seen = new Set();
+    for (let n = id; n !== undefined; n = parent.get(n)) {
+      const f = (byId.get(n).callFrame.functionName || '').replace(/::h[0-9a-f]{16}$/, '');
+      if (!/quotalab|close|insertBefore|setAttribute|getBoundingClientRect|pushState|postMessage|to_vec|from_utf8|decode|layout/i.test(f) || seen.has(f)) continue;
+      seen.add(f);
+      cur.incl.set(f, (cur.incl.get(f) ?? 0) + dt);
+    }
+  });
+  if (cur) out.push(cur);
+  return out
+    .filter((b) => b.ms > 40)
+    .map((b) => `  burst of ${b.ms.toFixed(0)} ms:\n${[...b.incl].sort((a, c) => c[1] - a[1]).slice(0, 14).map(([f, t]) => `    ${t.toFixed(1).padStart(7)}  ${f.slice(0, 150)}`).join('\n')}`)
+    .join('\n');
+}
+
 let cdp = null;
 async function profiled(label, run) {
   if (!cdp) return run();
   await cdp.send('Profiler.start');
   const r = await run();
   const { profile } = await cdp.send('Profiler.stop');
-  console.log(`  ${label}: inclusive ms\n${inclusive(profile)}`);
+  console.log(process.env.TASKS ? `  ${label}: main-thread bursts\n${bursts(profile)}` : `  ${label}: inclusive ms\n${inclusive(profile)}`);
   return r;
 }
 

@@ -5,7 +5,7 @@
 
 use std::cell::{Cell, RefCell};
 
-use js_sys::{Array, Uint8Array};
+use js_sys::Uint8Array;
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::input::model::Scenario;
 use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use crate::protocol::{encode_result, to_pairs, Bytes, Phase, Request, Response, Timing};
-use crate::web::{clock_ms, epoch_ms, js_message, to_js};
+use crate::web::{clock_ms, epoch_ms, incoming, js_message, outgoing, Incoming};
 use crate::{config, jobs, sweep};
 
 use crate::protocol::PROGRESS_MS;
@@ -32,28 +32,30 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Posts `response` as postcard bytes, transferring their buffer.
-fn post(response: &Response) {
-    let bytes = match response.encode() {
-        Ok(bytes) => bytes,
+/// Posts `response` as postcard bytes, its large text beside them ([`web::outgoing`]),
+/// transferring their buffers.
+fn post(mut response: Response) {
+    let text = response.take_text();
+    let (bytes, text) = match response.encode() {
+        Ok(bytes) => (bytes, text),
         Err(message) => {
             let id = CURRENT.with(Cell::get);
             match (Response::Error { id, message }).encode() {
-                Ok(bytes) => bytes,
+                Ok(bytes) => (bytes, None),
                 Err(_) => return,
             }
         }
     };
-    let (array, buffer) = to_js(&bytes);
-    let _ = scope().post_message_with_transfer(&array, &Array::of1(&buffer));
+    let (message, transfer) = outgoing(&bytes, text.as_deref().map(str::as_bytes), &[]);
+    let _ = scope().post_message_with_transfer(&message, &transfer);
 }
 
 fn post_error(id: Option<u64>, message: String) {
-    post(&Response::Error { id, message });
+    post(Response::Error { id, message });
 }
 
 fn post_progress(id: u64, fraction: f64, phase: Phase) {
-    post(&Response::Progress {
+    post(Response::Progress {
         id,
         fraction,
         phase,
@@ -71,35 +73,31 @@ pub fn worker_main() {
         );
     }));
     let onmessage = Closure::<dyn FnMut(MessageEvent)>::new(|event: MessageEvent| {
-        // A request is its bytes, or an array of its bytes and the blobs it reads.
-        let data = event.data();
-        match data.dyn_ref::<Array>() {
-            Some(a) if a.length() > 0 => {
-                let blobs: Vec<web_sys::Blob> = (1..a.length())
-                    .filter_map(|i| a.get(i).dyn_into::<web_sys::Blob>().ok())
-                    .collect();
-                on_request(&a.get(0), &blobs);
-            }
-            _ => on_request(&data, &[]),
+        match incoming(&event.data()) {
+            Some(message) => on_request(message),
+            None => post_error(
+                None,
+                "the worker received a message it does not understand".into(),
+            ),
         }
     });
     scope().set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
-    post(&Response::Ready);
+    post(Response::Ready);
 }
 
-fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
+fn on_request(message: Incoming) {
     let received = epoch_ms();
-    let Some(array) = data.dyn_ref::<Uint8Array>() else {
-        post_error(
-            None,
-            "the worker received a message it does not understand".into(),
-        );
-        return;
-    };
-    let bytes = array.to_vec();
+    let Incoming { bytes, text, blobs } = message;
+    let blobs = &blobs[..];
+    // The text or file beside the request, copied once (validated where it is a scenario).
+    let text = text.map(|t| t.to_vec());
+    let request = Request::decode(&bytes).and_then(|r| match &text {
+        Some(text) => r.with_text(text),
+        None => Ok(r),
+    });
     let problem = |p: quotalab_engine::Problem| (p.path.to_string(), p.message);
-    match Request::decode(&bytes) {
+    match request {
         Ok(Request::Warmup) => warm_up(),
         Ok(Request::Run {
             id,
@@ -111,7 +109,7 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
             if run_in_worker(id, scenario, limits, fresh, received) && link {
                 // After the result: the page draws it while the link is made.
                 let result = jobs::link_payload(scenario);
-                post(&Response::Link { id, result });
+                post(Response::Link { id, result });
             }
         }),
         Ok(Request::Compare {
@@ -121,11 +119,11 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
         }) => serving(id, || {
             match jobs::compare_scenario(scenario, limits).map(|c| jobs::encode_compared(&c)) {
                 Ok(Err(message)) => post_error(Some(id), message),
-                Ok(Ok(bytes)) => post(&Response::Compared {
+                Ok(Ok(bytes)) => post(Response::Compared {
                     id,
                     result: Ok(Bytes(&bytes)),
                 }),
-                Err(problems) => post(&Response::Compared {
+                Err(problems) => post(Response::Compared {
                     id,
                     result: Err(to_pairs(&problems)),
                 }),
@@ -133,11 +131,11 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
         }),
         Ok(Request::TraceImport { id, csv, options }) => serving(id, || {
             let result = jobs::import_trace(csv.0, &options).map_err(problem);
-            post(&Response::TraceImported { id, result });
+            post(Response::TraceImported { id, result });
         }),
         Ok(Request::TraceCheck { id, csv, options }) => serving(id, || {
             let result = jobs::check_trace(csv.0, &options).map_err(problem);
-            post(&Response::TraceChecked { id, result });
+            post(Response::TraceChecked { id, result });
         }),
         Ok(Request::Report {
             id,
@@ -147,34 +145,34 @@ fn on_request(data: &JsValue, blobs: &[web_sys::Blob]) {
         }) => serving(id, || {
             let review = review.map(|(n, t)| (n.to_string(), t.to_string()));
             let result = jobs::make_report(scenario, compare, review);
-            post(&Response::Report { id, result });
+            post(Response::Report { id, result });
         }),
         Ok(Request::ResultJson { id, scenario }) => serving(id, || {
             let result = jobs::result_json(scenario);
-            post(&Response::ResultJson { id, result });
+            post(Response::ResultJson { id, result });
         }),
         Ok(Request::Link { id, scenario }) => serving(id, || {
             let result = jobs::link_payload(scenario);
-            post(&Response::Link { id, result });
+            post(Response::Link { id, result });
         }),
         Ok(Request::Check { id, scenario }) => serving(id, || {
             let result = jobs::check(scenario);
-            post(&Response::Checked { id, result });
+            post(Response::Checked { id, result });
         }),
         Ok(Request::Config(config::Envelope {
             id,
             body: config::Request::History(r),
         })) if !r.blobs.is_empty() => serving(id, || {
             let body = config::Response::Loaded(read_history(id, &r, blobs));
-            post(&Response::Config(config::Envelope { id, body }));
+            post(Response::Config(config::Envelope { id, body }));
         }),
         Ok(Request::Config(config::Envelope { id, body })) => serving(id, || {
             let body = config::handle(body);
-            post(&Response::Config(config::Envelope { id, body }));
+            post(Response::Config(config::Envelope { id, body }));
         }),
         Ok(Request::Sweep(message)) => {
             if let Some(reply) = PLAN.with(|p| sweep::serve(message, &mut p.borrow_mut())) {
-                post(&Response::Sweep(reply));
+                post(Response::Sweep(reply));
             }
         }
         Err(message) => post_error(None, message),
@@ -226,7 +224,7 @@ fn read_history(
             reader.push(&piece);
             done += end - at;
             at = end;
-            post(&Response::Reading {
+            post(Response::Reading {
                 id,
                 bytes: done,
                 total,
@@ -334,7 +332,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
     let loaded = match quotalab_engine::load(text) {
         Ok(loaded) => loaded,
         Err(problems) => {
-            post(&Response::Problems { id, problems });
+            post(Response::Problems { id, problems });
             return false;
         }
     };
@@ -384,7 +382,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
                 posted_at: epoch_ms(),
                 reused,
             };
-            post(&Response::Done {
+            post(Response::Done {
                 id,
                 timing,
                 result: Bytes(&bytes),

@@ -259,9 +259,97 @@ impl<'a> Request<'a> {
             e => format!("the worker could not read a request: {e}"),
         })
     }
+
+    /// The request without the text or file it carries (a scenario, a CSV trace), and that
+    /// text: it is posted beside the request's bytes as a buffer of its own
+    /// ([`crate::web::outgoing`]), so a 16 MB scenario is copied once on its way to the
+    /// worker, not into the bytes and then out of them.
+    pub fn split_text(mut self) -> (Request<'a>, Option<&'a [u8]>) {
+        let text = match &mut self {
+            Request::Run { scenario, .. }
+            | Request::Compare { scenario, .. }
+            | Request::Report { scenario, .. }
+            | Request::ResultJson { scenario, .. }
+            | Request::Link { scenario, .. }
+            | Request::Check { scenario, .. } => Some(std::mem::take(scenario).as_bytes()),
+            Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
+                Some(std::mem::replace(csv, Bytes(&[])).0)
+            }
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) => None,
+        };
+        (self, text)
+    }
+
+    /// The request with `text` put back where [`Request::split_text`] took it from (a
+    /// scenario must be UTF-8).
+    pub fn with_text(mut self, text: &'a [u8]) -> Result<Request<'a>, String> {
+        match &mut self {
+            Request::Run { scenario, .. }
+            | Request::Compare { scenario, .. }
+            | Request::Report { scenario, .. }
+            | Request::ResultJson { scenario, .. }
+            | Request::Link { scenario, .. }
+            | Request::Check { scenario, .. } => {
+                *scenario = std::str::from_utf8(text).map_err(|_| {
+                    "the worker could not read a request: the scenario is not UTF-8 text"
+                        .to_string()
+                })?;
+            }
+            Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
+                *csv = Bytes(text);
+            }
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) => {
+                return Err(
+                    "the worker could not read a request: it came with a text it has no place for"
+                        .to_string(),
+                );
+            }
+        }
+        Ok(self)
+    }
 }
 
 impl<'a> Response<'a> {
+    /// Where this answer carries a text that may be megabytes (an imported scenario, a
+    /// report, a result JSON), if it has one.
+    fn text_slot(&mut self) -> Option<&mut String> {
+        match self {
+            Response::TraceImported { result: Ok(t), .. } => Some(&mut t.scenario),
+            Response::Config(config::Envelope {
+                body: config::Response::Loaded(Ok(imported)),
+                ..
+            }) => Some(&mut imported.scenario),
+            Response::Report {
+                result: Ok(text), ..
+            }
+            | Response::ResultJson {
+                result: Ok(text), ..
+            } => Some(text),
+            _ => None,
+        }
+    }
+
+    /// Takes the answer's large text out of it, to be posted beside its bytes as a buffer of
+    /// its own: the page copies it once, into the string it keeps, instead of copying the
+    /// bytes and then the text out of them (issue #30: the Philly import's longest task).
+    pub fn take_text(&mut self) -> Option<String> {
+        self.text_slot().map(std::mem::take)
+    }
+
+    /// Puts back the text [`Response::take_text`] took.
+    pub fn put_text(&mut self, text: String) -> Result<(), String> {
+        match self.text_slot() {
+            Some(slot) => {
+                *slot = text;
+                Ok(())
+            }
+            None => Err(
+                "could not decode the worker's reply: it came with a text it has no place for"
+                    .to_string(),
+            ),
+        }
+    }
+
     pub fn encode(&self) -> Result<Vec<u8>, String> {
         postcard::to_allocvec(self).map_err(|e| format!("could not encode the reply: {e}"))
     }
@@ -530,5 +618,123 @@ mod tests {
             err.starts_with("could not decode the worker's result"),
             "{err}"
         );
+    }
+
+    /// A request's text travels beside its bytes and is put back where it was: the request
+    /// that arrives is the request that left, for every kind that carries one.
+    #[test]
+    fn a_request_text_beside_its_bytes_comes_back_in_its_place() {
+        let text = scenario(10);
+        let csv = b"submit,duration\n0,60\n".to_vec();
+        let limits = DigestLimits::default();
+        let requests = [
+            Request::Run {
+                id: 1,
+                scenario: &text,
+                limits,
+                fresh: true,
+                link: true,
+            },
+            Request::Compare {
+                id: 2,
+                scenario: &text,
+                limits,
+            },
+            Request::Report {
+                id: 3,
+                scenario: &text,
+                compare: true,
+                review: Some(("p.yaml", "x")),
+            },
+            Request::ResultJson {
+                id: 4,
+                scenario: &text,
+            },
+            Request::Link {
+                id: 5,
+                scenario: &text,
+            },
+            Request::Check {
+                id: 6,
+                scenario: &text,
+            },
+            Request::TraceImport {
+                id: 7,
+                csv: Bytes(&csv),
+                options: ImportOptions::default(),
+            },
+            Request::TraceCheck {
+                id: 8,
+                csv: Bytes(&csv),
+                options: ImportOptions::default(),
+            },
+        ];
+        for request in requests {
+            let (header, beside) = request.clone().split_text();
+            let beside = beside.expect("a text beside");
+            let bytes = header.encode().unwrap();
+            assert!(
+                bytes.len() < 64,
+                "the text is not in the bytes: {} bytes",
+                bytes.len()
+            );
+            let back = Request::decode(&bytes).unwrap().with_text(beside).unwrap();
+            assert_eq!(back, request);
+        }
+        // Nothing to take from a request without a text, and no place to put one.
+        let (warmup, none) = Request::Warmup.split_text();
+        assert!(none.is_none());
+        assert!(warmup.with_text(b"x").is_err());
+        // A scenario that is not UTF-8 is refused in words.
+        let (run, _) = Request::Check {
+            id: 9,
+            scenario: "{}",
+        }
+        .split_text();
+        let err = run.with_text(&[0xff, 0xfe]).unwrap_err();
+        assert!(err.contains("not UTF-8"), "{err}");
+    }
+
+    /// An answer's large text is taken out before it is posted and put back on arrival.
+    #[test]
+    fn an_answer_text_beside_its_bytes_comes_back_in_its_place() {
+        let csv = b"submit,duration,share\n0,60,a\n30,120,b\n";
+        let options = ImportOptions {
+            submit: "submit".into(),
+            duration: Some("duration".into()),
+            share: Some("share".into()),
+            ..ImportOptions::default()
+        };
+        let imported = crate::jobs::import_trace(csv, &options).unwrap();
+        let answers = [
+            Response::TraceImported {
+                id: 1,
+                result: Ok(imported),
+            },
+            Response::Report {
+                id: 2,
+                result: Ok("<html>report</html>".into()),
+            },
+            Response::ResultJson {
+                id: 3,
+                result: Ok("{\"result\":1}".into()),
+            },
+        ];
+        for answer in answers {
+            let mut header = answer.clone();
+            let text = header.take_text().expect("a text to take");
+            assert!(!text.is_empty());
+            let bytes = header.encode().unwrap();
+            let mut back = Response::decode(&bytes).unwrap();
+            back.put_text(text).unwrap();
+            assert_eq!(back, answer);
+        }
+        // An answer without a text keeps its bytes, and refuses one.
+        let mut problems = Response::Report {
+            id: 4,
+            result: Err(vec!["no".into()]),
+        };
+        assert!(problems.take_text().is_none());
+        assert!(problems.put_text("x".into()).is_err());
     }
 }
