@@ -769,7 +769,8 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         // #30: no long task).
                         set_timeout(
                             move || {
-                                if pending.try_get_untracked().is_some() {
+                                // Not if the dialog is gone meanwhile.
+                                if importing.try_get_untracked().is_some() {
                                     finish(ready);
                                 }
                             },

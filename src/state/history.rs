@@ -164,19 +164,43 @@ impl History {
 
     /// Undoes the last step of `scenario`; false if there was none.
     pub fn undo(&self, scenario: RwSignal<String>) -> bool {
+        // A large change not recorded yet ([`record`]) is recorded first.
+        scenario.with_untracked(|t| self.observe(t));
         self.step_back(false).map(|t| scenario.set(t)).is_some()
     }
 
     /// Redoes the last undone step of `scenario`; false if there was none.
     pub fn redo(&self, scenario: RwSignal<String>) -> bool {
+        scenario.with_untracked(|t| self.observe(t));
         self.step_back(true).map(|t| scenario.set(t)).is_some()
     }
 }
 
 /// Records every change of `scenario` in `history` (call once, inside the page's owner).
+///
+/// A large text (an imported trace: megabytes) is copied into the history in a task of its
+/// own, after the task that changed it (issue #30: no long task); a change made again
+/// before that task runs is recorded then, as one step.
 pub fn record(history: History, scenario: RwSignal<String>) {
     history.observe(&scenario.get_untracked());
-    Effect::new(move |_| scenario.with(|t| history.observe(t)));
+    let waiting = StoredValue::new(false);
+    Effect::new(move |_| {
+        if scenario.with(String::len) < quotalab_engine_worker::kept::LAZY_BYTES {
+            waiting.set_value(false);
+            scenario.with_untracked(|t| history.observe(t));
+        } else if !waiting.get_value() {
+            waiting.set_value(true);
+            set_timeout(
+                move || {
+                    if waiting.try_get_value() == Some(true) {
+                        waiting.set_value(false);
+                        scenario.with_untracked(|t| history.observe(t));
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        }
+    });
 }
 
 #[cfg(test)]

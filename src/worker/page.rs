@@ -13,7 +13,7 @@ use web_sys::{MessageEvent, Worker};
 use quotalab_engine_worker::protocol::{
     Phase, Request, Response, ResultDecoder, Timing, UNAVAILABLE,
 };
-use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message};
+use quotalab_engine_worker::web::{clock_ms, epoch_ms, js_message, JsBytes};
 
 use super::bridge;
 use super::bridge::Posting;
@@ -429,8 +429,9 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
     };
     let handled_at = epoch_ms();
     let start = clock_ms();
-    // A run's answers carry no text beside their bytes (only the service's do).
+    // A finished run's result comes beside the answer's bytes.
     let bytes = message.bytes;
+    let beside = message.text;
     let response = match Response::decode(&bytes) {
         Ok(response) => response,
         Err(message) => {
@@ -502,14 +503,15 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
             inner.linking = None;
             Some(Reply::Link { id, result })
         }
-        Response::Done { id, timing, result } => {
+        Response::Done { id, timing, .. } => {
             if Some(id) != inner.running {
                 return None;
             }
             inner.running = None;
-            let at = result.0.as_ptr() as usize - bytes.as_ptr() as usize;
-            let range = at..at + result.0.len();
-            let decoding = match ResultDecoder::within(bytes, range) {
+            let decoding = match beside
+                .ok_or_else(|| "the worker's result did not come with its answer".to_string())
+                .and_then(|result| ResultDecoder::new(Box::new(JsBytes(result))))
+            {
                 Ok(d) => d,
                 Err(message) => {
                     return Some(Reply::Failed {

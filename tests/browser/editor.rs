@@ -892,6 +892,36 @@ async fn ctrl_z_undoes_a_fields_typing_as_one_step_and_ctrl_y_redoes_it() {
     assert_ne!(app.scenario.get_untracked(), replaced);
 }
 
+/// A large text (megabytes: an imported trace) is copied into the undo history in a task
+/// after the one that set it (issue #30: no long task); an undo that comes first still finds
+/// it, and every step comes back whole.
+#[wasm_bindgen_test]
+async fn a_large_change_is_an_undo_step_even_when_undone_before_it_is_recorded() {
+    let (_root, app) = mount_editor(WALKTHROUGH);
+    settle().await;
+    let original = app.scenario.get_untracked();
+    let pad = " ".repeat(quotalab_engine_worker::kept::LAZY_BYTES);
+    let large = |name: &str| format!("{}{pad}", WALKTHROUGH.replace("AWS walkthrough", name));
+    let (a, b) = (large("Large A"), large("Large B"));
+    app.scenario.set(a.clone());
+    settle().await;
+    assert!(app.history.can_undo());
+    app.scenario.set(b.clone());
+    // At once, before the task that records B.
+    assert!(app.history.undo(app.scenario));
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), a);
+    assert!(app.history.redo(app.scenario));
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), b);
+    assert!(app.history.undo(app.scenario));
+    settle().await;
+    assert!(app.history.undo(app.scenario));
+    settle().await;
+    assert_eq!(app.scenario.get_untracked(), original);
+    assert!(!app.history.can_undo());
+}
+
 #[wasm_bindgen_test]
 async fn the_raw_json_editor_keeps_the_browsers_own_undo() {
     let (root, app) = mount_editor(WALKTHROUGH);

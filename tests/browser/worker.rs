@@ -7,8 +7,9 @@ use quotalab_engine::digest::{digest, DigestLimits};
 use quotalab_engine::input::path::Path;
 use quotalab_engine::{load, simulate, Options, Problem};
 use quotalab_engine_worker::protocol::{
-    decode_result, encode_result, Bytes, Phase, Request, Response, Timing,
+    decode_result, encode_result, Bytes, Phase, Request, Response, ResultDecoder, Timing,
 };
+use quotalab_engine_worker::web::{incoming, outgoing, JsBytes};
 use serde_json::{json, Value};
 use wasm_bindgen_test::*;
 
@@ -71,6 +72,26 @@ fn a_digest_and_its_warnings_survive_the_trip_exactly() {
         let (w2, d2) = decode_result(r2.0).expect("decodes");
         assert_eq!(w2, warnings);
         assert_eq!(d2, d, "the digest of {} changed on the way", d.name);
+        // As the page reads it: beside the answer's bytes, from the buffer it came in, a
+        // piece at a time.
+        let mut beside = Response::Done {
+            id: 7,
+            timing,
+            result: Bytes(&result),
+        };
+        let taken = beside.take_result().expect("a result to take");
+        let (posted, _transfer) = outgoing(&beside.encode().unwrap(), Some(taken), &[]);
+        let got = incoming(&posted).expect("a message");
+        assert!(
+            got.bytes.len() < 64,
+            "the answer's bytes without the result"
+        );
+        let mut decoder =
+            ResultDecoder::new(Box::new(JsBytes(got.text.expect("the result beside"))))
+                .expect("its head decodes");
+        while !decoder.step(&mut || 0.0, 1.0).expect("a piece decodes") {}
+        let (w3, d3) = decoder.finish();
+        assert_eq!((w3, d3), (warnings.clone(), d.clone()));
         // Compact: well under the JSON text of the same digest, and the message adds only
         // its header to the result.
         let json = serde_json::to_string(&d).unwrap().len();

@@ -182,19 +182,16 @@ test('a failed worker run becomes a visible message; the previous result stays a
   const browser = await openBrowser('perf-worker-error');
   t.after(() => browser.close());
   const { page, problems } = browser;
-  // Corrupts the next run request on its way to the worker (postcard bytes of Request::Run,
-  // crates/engine-worker/src/protocol.rs: variant 1, then the id, the scenario's length and its UTF-8): the
-  // scenario's opening brace and the next two bytes become invalid UTF-8, and the worker
-  // reports an error instead of a result.
+  // Corrupts the next run request on its way to the worker: a request is posted as
+  // [postcard bytes, its scenario text, ...] (crates/engine-worker/src/web.rs, `outgoing`;
+  // Request::Run is variant 1): the scenario's opening brace and the next two bytes become
+  // invalid UTF-8, and the worker reports an error instead of a result.
   await page.addInitScript(() => {
     const post = Worker.prototype.postMessage;
     Worker.prototype.postMessage = function (message, transfer) {
-      if (window.__corruptNextRun && message instanceof Uint8Array && message[0] === 1) {
+      if (window.__corruptNextRun && Array.isArray(message) && message[0] instanceof Uint8Array && message[0][0] === 1 && message[1] instanceof Uint8Array) {
         window.__corruptNextRun = false;
-        // The scenario begins "{\n" (JSON.stringify with an indent); a length byte may be '{'.
-        let at = message.indexOf(0x7b);
-        while (message[at + 1] !== 0x0a) at = message.indexOf(0x7b, at + 1);
-        message.set([0xff, 0xfe, 0xfd], at);
+        message[1].set([0xff, 0xfe, 0xfd], 0);
       }
       return post.call(this, message, transfer);
     };

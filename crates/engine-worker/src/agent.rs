@@ -32,12 +32,15 @@ fn scope() -> DedicatedWorkerGlobalScope {
     js_sys::global().unchecked_into()
 }
 
-/// Posts `response` as postcard bytes, its large text beside them ([`web::outgoing`]),
+/// Posts `response` as postcard bytes, its large text or a run's result beside them
+/// ([`web::outgoing`]),
 /// transferring their buffers.
 fn post(mut response: Response) {
     let text = response.take_text();
-    let (bytes, text) = match response.encode() {
-        Ok(bytes) => (bytes, text),
+    let result = response.take_result();
+    let beside = text.as_deref().map(str::as_bytes).or(result);
+    let (bytes, beside) = match response.encode() {
+        Ok(bytes) => (bytes, beside),
         Err(message) => {
             let id = CURRENT.with(Cell::get);
             match (Response::Error { id, message }).encode() {
@@ -46,7 +49,7 @@ fn post(mut response: Response) {
             }
         }
     };
-    let (message, transfer) = outgoing(&bytes, text.as_deref().map(str::as_bytes), &[]);
+    let (message, transfer) = outgoing(&bytes, beside, &[]);
     let _ = scope().post_message_with_transfer(&message, &transfer);
 }
 

@@ -336,6 +336,15 @@ impl<'a> Response<'a> {
         self.text_slot().map(std::mem::take)
     }
 
+    /// A finished run's result, taken out to be posted beside the answer's bytes: the page
+    /// decodes it from the buffer it came in, a piece at a time ([`ResultDecoder`]).
+    pub fn take_result(&mut self) -> Option<&'a [u8]> {
+        match self {
+            Response::Done { result, .. } => Some(std::mem::replace(result, Bytes(&[])).0),
+            _ => None,
+        }
+    }
+
     /// Puts back the text [`Response::take_text`] took.
     pub fn put_text(&mut self, text: String) -> Result<(), String> {
         match self.text_slot() {
@@ -380,29 +389,42 @@ pub fn from_pair((path, message): (String, String)) -> Problem {
 /// handle input (issue #30: no main-thread task over 50 ms).
 pub const RESULT_PIECE_ROWS: usize = 4_096;
 
-/// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`]: the
-/// warnings and the digest without its job rows and events, then the job rows and the
-/// events in pieces of [`RESULT_PIECE_ROWS`] (each its own postcard block), so that the page
-/// decodes a large result over several tasks ([`ResultDecoder`]).
+/// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`],
+/// posted beside the answer's bytes: the length of the head (4 bytes, little-endian), the
+/// head (the warnings, the digest without its job rows and events, and the length of each
+/// piece), then the job rows and the events in pieces of [`RESULT_PIECE_ROWS`] (each its own
+/// postcard block). The page reads the head, then a piece at a time from the buffer the
+/// result came in ([`ResultDecoder`]): it never copies a large result whole, and decodes it
+/// over several tasks.
 pub fn encode_result(warnings: &[Problem], digest: &Digest) -> Result<Vec<u8>, String> {
-    fn pieces<T: Serialize>(rows: &[T]) -> Result<Vec<Vec<u8>>, String> {
+    let fail = |e: postcard::Error| format!("could not encode the result: {e}");
+    fn pieces<T: Serialize>(rows: &[T]) -> Result<Vec<Vec<u8>>, postcard::Error> {
         rows.chunks(RESULT_PIECE_ROWS)
             .map(postcard::to_allocvec)
-            .collect::<Result<_, _>>()
-            .map_err(|e| format!("could not encode the result: {e}"))
+            .collect()
     }
-    let (jobs, events) = (pieces(&digest.jobs)?, pieces(&digest.events)?);
-    let fail = |e: postcard::Error| format!("could not encode the result: {e}");
-    fn blocks(v: &[Vec<u8>]) -> Vec<Bytes<'_>> {
-        v.iter().map(|b| Bytes(b)).collect()
-    }
-    postcard::to_allocvec(&(
+    let (jobs, events) = (
+        pieces(&digest.jobs).map_err(fail)?,
+        pieces(&digest.events).map_err(fail)?,
+    );
+    let lengths = |v: &[Vec<u8>]| v.iter().map(Vec::len).collect::<Vec<usize>>();
+    let head = postcard::to_allocvec(&(
         to_pairs(warnings),
         head(digest),
-        blocks(&jobs),
-        blocks(&events),
+        lengths(&jobs),
+        lengths(&events),
     ))
-    .map_err(fail)
+    .map_err(fail)?;
+    let head_len = u32::try_from(head.len())
+        .map_err(|_| "could not encode the result: its head is over 4 GB".to_string())?;
+    let total = 4 + head.len() + jobs.iter().chain(&events).map(Vec::len).sum::<usize>();
+    let mut out = Vec::with_capacity(total);
+    out.extend_from_slice(&head_len.to_le_bytes());
+    out.extend_from_slice(&head);
+    for piece in jobs.iter().chain(&events) {
+        out.extend_from_slice(piece);
+    }
+    Ok(out)
 }
 
 /// The digest without its job rows and events (every other field cloned: they are small).
@@ -453,16 +475,44 @@ fn head(d: &Digest) -> Digest {
 
 /// Decodes what [`encode_result`] made, at once.
 pub fn decode_result(bytes: &[u8]) -> Result<(Vec<Problem>, Digest), String> {
-    let mut d = ResultDecoder::new(bytes.to_vec())?;
+    let mut d = ResultDecoder::new(Box::new(bytes.to_vec()))?;
     while !d.step(&mut || 0.0, f64::INFINITY)? {}
     Ok(d.finish())
+}
+
+/// Where an encoded result is while it is decoded: in this memory (a `Vec`), or, in the
+/// page, in the JavaScript buffer it came in (`web::JsBytes`), read a piece at a time.
+pub trait ResultBytes {
+    /// How many bytes there are.
+    fn size(&self) -> usize;
+    /// Copies `range` into `into` (replacing what it held); false if `range` is not inside.
+    fn read(&self, range: std::ops::Range<usize>, into: &mut Vec<u8>) -> bool;
+}
+
+impl ResultBytes for Vec<u8> {
+    fn size(&self) -> usize {
+        Vec::len(self)
+    }
+
+    fn read(&self, range: std::ops::Range<usize>, into: &mut Vec<u8>) -> bool {
+        match self.get(range) {
+            Some(piece) => {
+                into.clear();
+                into.extend_from_slice(piece);
+                true
+            }
+            None => false,
+        }
+    }
 }
 
 /// What [`encode_result`] made, decoded a piece at a time: [`ResultDecoder::step`] decodes
 /// pieces until a time budget is spent, so the page can decode a large result over several
 /// tasks and handle input between them.
 pub struct ResultDecoder {
-    bytes: Vec<u8>,
+    bytes: Box<dyn ResultBytes>,
+    /// The piece being decoded (one buffer, reused).
+    piece: Vec<u8>,
     warnings: Vec<Problem>,
     digest: Digest,
     /// Each piece still to decode: whether it holds job rows (else events), and its place in
@@ -472,45 +522,48 @@ pub struct ResultDecoder {
 
 impl ResultDecoder {
     /// Reads the warnings and the digest's head; the pieces wait for [`ResultDecoder::step`].
-    pub fn new(bytes: Vec<u8>) -> Result<ResultDecoder, String> {
-        let all = 0..bytes.len();
-        ResultDecoder::within(bytes, all)
-    }
-
-    /// As [`ResultDecoder::new`], of the result at `range` in `bytes` (the message that
-    /// carried it, kept whole rather than copied).
-    pub fn within(bytes: Vec<u8>, range: std::ops::Range<usize>) -> Result<ResultDecoder, String> {
+    /// A result cut short (its pieces past its end) is refused here, before any is decoded.
+    pub fn new(bytes: Box<dyn ResultBytes>) -> Result<ResultDecoder, String> {
+        let cut = || "could not decode the worker's result: it was cut short".to_string();
         let fail = |e: postcard::Error| format!("could not decode the worker's result: {e}");
-        let (warnings, digest, pieces) = {
-            let result = bytes.get(range).ok_or_else(|| {
-                "could not decode the worker's result: out of its message".to_string()
-            })?;
-            let (warnings, digest, jobs, events): (Pairs, Digest, Vec<Bytes>, Vec<Bytes>) =
-                postcard::from_bytes(result).map_err(fail)?;
-            let at = |b: &Bytes| {
-                let start = b.0.as_ptr() as usize - bytes.as_ptr() as usize;
-                start..start + b.0.len()
-            };
-            let pieces = jobs
-                .iter()
-                .map(|b| (true, at(b)))
-                .chain(events.iter().map(|b| (false, at(b))))
-                .collect();
-            let mut digest: Digest = digest;
-            // Room for every piece's rows at once (200,000 events grown row by row were
-            // copied again at each doubling): a piece holds at most RESULT_PIECE_ROWS rows
-            // and a row takes at least 8 bytes, so a hostile message reserves no more than
-            // its own size allows.
-            let room = |pieces: &[Bytes]| {
-                let bytes: usize = pieces.iter().map(|b| b.0.len()).sum();
-                (pieces.len().saturating_mul(RESULT_PIECE_ROWS)).min(bytes / 8)
-            };
-            digest.jobs.reserve(room(&jobs));
-            digest.events.reserve(room(&events));
-            (warnings, digest, pieces)
+        let mut piece = Vec::new();
+        if !bytes.read(0..4, &mut piece) {
+            return Err(cut());
+        }
+        let head_len = u32::from_le_bytes([piece[0], piece[1], piece[2], piece[3]]) as usize;
+        let head_end = 4usize.checked_add(head_len).ok_or_else(cut)?;
+        if !bytes.read(4..head_end, &mut piece) {
+            return Err(cut());
+        }
+        let (warnings, mut digest, jobs, events): (Pairs, Digest, Vec<usize>, Vec<usize>) =
+            postcard::from_bytes(&piece).map_err(fail)?;
+        let mut at = head_end;
+        let mut pieces = std::collections::VecDeque::with_capacity(jobs.len() + events.len());
+        for (is_jobs, len) in jobs
+            .iter()
+            .map(|l| (true, *l))
+            .chain(events.iter().map(|l| (false, *l)))
+        {
+            let end = at
+                .checked_add(len)
+                .filter(|e| *e <= bytes.size())
+                .ok_or_else(cut)?;
+            pieces.push_back((is_jobs, at..end));
+            at = end;
+        }
+        // Room for every piece's rows at once (200,000 events grown row by row were copied
+        // again at each doubling): a piece holds at most RESULT_PIECE_ROWS rows and a row
+        // takes at least 8 bytes, so a hostile result reserves no more than its own size
+        // allows.
+        let room = |lens: &[usize]| {
+            let bytes: usize = lens.iter().sum();
+            (lens.len().saturating_mul(RESULT_PIECE_ROWS)).min(bytes / 8)
         };
+        digest.jobs.reserve(room(&jobs));
+        digest.events.reserve(room(&events));
         Ok(ResultDecoder {
             bytes,
+            piece,
             warnings: from_pairs(warnings),
             digest,
             pieces,
@@ -523,14 +576,16 @@ impl ResultDecoder {
         let fail = |e: postcard::Error| format!("could not decode the worker's result: {e}");
         let start = clock();
         while let Some((jobs, range)) = self.pieces.pop_front() {
-            let piece = &self.bytes[range];
+            if !self.bytes.read(range, &mut self.piece) {
+                return Err("could not decode the worker's result: it was cut short".to_string());
+            }
             if jobs {
                 let rows: Vec<quotalab_engine::digest::JobRow> =
-                    postcard::from_bytes(piece).map_err(fail)?;
+                    postcard::from_bytes(&self.piece).map_err(fail)?;
                 self.digest.jobs.extend(rows);
             } else {
                 let rows: Vec<quotalab_engine::digest::EventRow> =
-                    postcard::from_bytes(piece).map_err(fail)?;
+                    postcard::from_bytes(&self.piece).map_err(fail)?;
                 self.digest.events.extend(rows);
             }
             if clock() - start >= budget_ms {
@@ -591,7 +646,7 @@ mod tests {
             now += 10.0;
             now
         };
-        let mut decoder = ResultDecoder::new(bytes.clone()).unwrap();
+        let mut decoder = ResultDecoder::new(Box::new(bytes.clone())).unwrap();
         let mut steps = 1;
         while !decoder.step(&mut clock, 1.0).unwrap() {
             steps += 1;
@@ -602,22 +657,43 @@ mod tests {
         let (w, got) = decoder.finish();
         assert_eq!(w, warnings);
         assert_eq!(got, d);
-        // At once, and within a larger message.
+        // At once; and read from where it is a piece at a time, never whole (the page reads
+        // it from the buffer it came in).
         assert_eq!(decode_result(&bytes).unwrap().1, d);
-        let mut message = b"head".to_vec();
-        message.extend_from_slice(&bytes);
-        message.extend_from_slice(b"tail");
-        let n = message.len();
-        let mut decoder = ResultDecoder::within(message, 4..n - 4).unwrap();
+        struct Counted(Vec<u8>, std::rc::Rc<std::cell::Cell<usize>>);
+        impl ResultBytes for Counted {
+            fn size(&self) -> usize {
+                self.0.len()
+            }
+            fn read(&self, range: std::ops::Range<usize>, into: &mut Vec<u8>) -> bool {
+                self.1.set(self.1.get().max(range.len()));
+                self.0.read(range, into)
+            }
+        }
+        let largest = std::rc::Rc::new(std::cell::Cell::new(0));
+        let mut decoder =
+            ResultDecoder::new(Box::new(Counted(bytes.clone(), largest.clone()))).unwrap();
         assert!(decoder.step(&mut || 0.0, f64::INFINITY).unwrap());
         assert_eq!(decoder.finish().1, d);
-        // A cut result is refused in words, never a panic.
-        let cut = &bytes[..bytes.len() - 100];
-        let err = decode_result(cut).unwrap_err();
         assert!(
-            err.starts_with("could not decode the worker's result"),
-            "{err}"
+            largest.get() * 4 < bytes.len(),
+            "largest read {} of {} bytes",
+            largest.get(),
+            bytes.len()
         );
+        // A cut result, or one whose head claims more than there is, is refused in words,
+        // never a panic.
+        for cut in [
+            bytes[..bytes.len() - 100].to_vec(),
+            bytes[..3].to_vec(),
+            [&u32::MAX.to_le_bytes()[..], &bytes[4..]].concat(),
+        ] {
+            let err = decode_result(&cut).unwrap_err();
+            assert!(
+                err.starts_with("could not decode the worker's result"),
+                "{err}"
+            );
+        }
     }
 
     /// A request's text travels beside its bytes and is put back where it was: the request

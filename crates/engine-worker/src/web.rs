@@ -99,3 +99,25 @@ pub fn incoming(data: &JsValue) -> Option<Incoming> {
 pub fn text_of(array: &js_sys::Uint8Array, what: &str) -> Result<String, String> {
     String::from_utf8(array.to_vec()).map_err(|_| format!("{what}: the text is not UTF-8"))
 }
+
+/// A run's result as it came beside its answer, read a piece at a time by the page's
+/// [`crate::protocol::ResultDecoder`] (only the piece being decoded is copied into wasm).
+pub struct JsBytes(pub js_sys::Uint8Array);
+
+impl crate::protocol::ResultBytes for JsBytes {
+    fn size(&self) -> usize {
+        self.0.length() as usize
+    }
+
+    fn read(&self, range: std::ops::Range<usize>, into: &mut Vec<u8>) -> bool {
+        if range.start > range.end || range.end > self.size() {
+            return false;
+        }
+        into.clear();
+        into.resize(range.len(), 0);
+        self.0
+            .subarray(range.start as u32, range.end as u32)
+            .copy_to(into);
+        true
+    }
+}
