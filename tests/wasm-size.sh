@@ -2,26 +2,11 @@
 # Size budget of the playground: the gzipped files `trunk build --release` puts in dist/.
 # Two wasm files in all (docs/ARCHITECTURE.md):
 # - the page (`quotalab-app-*`, its JS glue, the loader, the CSS): every view, no simulator,
-#   no validator; within BUDGET_KB (1 KB = 1024 bytes; 788 KB: 805 KB until the validator
-#   left the page for the engine worker's `Check`, 777 KB until issue #34's walk fixes and a
-#   large scenario's link made with its run, +6 KB, 3 KB of it cut again, 779 KB until the
-#   second walk's fixes (the history's unfinished jobs, Kueue words, never-start notes, the
-#   advisor's blocks) and the result decoded in pieces, +8.2 KB, none of it cut yet; 788 KB
-#   until a message's large text travelled beside its bytes and the result was read from
-#   the buffer it came in, +0.3 KB);
+#   no validator; within BUDGET_KB (1 KB = 1024 bytes);
 # - the engine worker (`quotalab-engine*` and worker-loader.js: crates/engine-worker, the
 #   whole engine with its YAML and CSV readers and the report, fetched and compiled beside the
-#   page and run only in workers): within ENGINE_BUDGET_KB (885 KB: 700 KB until SPEC 16's
-#   readers and the review joined it, 860 KB until Kueue's cycles (SPEC 12.1), 870 KB until
-#   the cycles done at once (simulation/aside.rs) and the review's never-start notice, 880 KB
-#   until the Kueue model's queue order and search memo (2x faster on Philly) and issue #34's
-#   words (priced digest, no-job gaps, the review's missing shares, durations), 913 KB since
-#   the review's verdicts per team, the report's and explanations' Kueue words and the
-#   history's unfinished counts, 924 KB since the Kueue model's remembered heads and ranked
-#   queues (1.6x faster on Philly), the never-start notes, the result in pieces and the jobs
-#   located for the editor (+10 KB), 925 KB since the texts beside the messages' bytes
-#   (+0.3 KB; the two budgets together: 1,714 KB, 24 KB more);
-#   docs/PERFORMANCE.md, "Load size", says what is next).
+#   page and run only in workers): within ENGINE_BUDGET_KB.
+# How each budget got where it is lives in git (`git log -p tests/wasm-size.sh`).
 # Both are needed for the first result; the total of every file is printed beside issue #30's
 # aim of 1,000 KB. Prints every file's raw and gzip size. Run after `trunk build --release`.
 # What keeps them there, and what to do when a change does not fit, is in

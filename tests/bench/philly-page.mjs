@@ -108,8 +108,10 @@ function bursts(profile) {
       cur = null;
       return;
     }
-    cur ??= { ms: 0, at: i, incl: new Map() };
+    cur ??= { ms: 0, at: i, incl: new Map(), self: new Map() };
     cur.ms += dt;
+    const own = leaf.replace(/::h[0-9a-f]{16}$/, '');
+    cur.self.set(own, (cur.self.get(own) ?? 0) + dt);
     const seen = new Set();
     for (let n = id; n !== undefined; n = parent.get(n)) {
       const f = (byId.get(n).callFrame.functionName || '').replace(/::h[0-9a-f]{16}$/, '');
@@ -121,7 +123,10 @@ function bursts(profile) {
   if (cur) out.push(cur);
   return out
     .filter((b) => b.ms > 40)
-    .map((b) => `  burst of ${b.ms.toFixed(0)} ms:\n${[...b.incl].sort((a, c) => c[1] - a[1]).slice(0, 14).map(([f, t]) => `    ${t.toFixed(1).padStart(7)}  ${f.slice(0, 150)}`).join('\n')}`)
+    .map((b) => {
+      const top = (m, n) => [...m].sort((a, c) => c[1] - a[1]).slice(0, n).map(([f, t]) => `    ${t.toFixed(1).padStart(7)}  ${f.slice(0, 150)}`).join('\n');
+      return `  burst of ${b.ms.toFixed(0)} ms:\n${top(b.incl, 14)}\n   self:\n${top(b.self, 8)}`;
+    })
     .join('\n');
 }
 
@@ -172,7 +177,7 @@ try {
       el.value = el.value === '50' ? '60' : '50';
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, null)));
-    if (cdp) cdp = null; // the first round only
+    if (cdp && k + 1 >= Number(process.env.PROFILE_ROUND ?? 1)) cdp = null; // the first round only (PROFILE_ROUND=N: up to round N)
   }
 } finally {
   await close();
