@@ -142,7 +142,12 @@ pub fn draw_completion<DB: DrawingBackend>(
     crate::base_mesh!(mesh, pen)
         .y_labels(5)
         .x_desc("completion time (submit to success, log scale)")
-        .y_desc("succeeded jobs done by then")
+        .y_desc(if d.kueue.is_some() {
+            // Issue #34: the Kueue model says workloads.
+            "succeeded workloads done by then"
+        } else {
+            "succeeded jobs done by then"
+        })
         .x_label_formatter(&|v| format::duration_tick(*v))
         .y_label_formatter(&|v| {
             if *v > 1.001 {
@@ -210,5 +215,31 @@ pub fn caption(kueue: bool) -> &'static str {
         "How long workloads took from submission to success, per ClusterQueue: the further left a curve rises, the faster that ClusterQueue's workloads finished. Dots mark the median (p50) and p90."
     } else {
         "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// Issue #34: the Kueue model's axis says workloads, the AWS model's jobs.
+    #[test]
+    fn the_axis_says_the_models_word() {
+        for (text, word) in [
+            (
+                include_str!("../../../www/presets/kueue-three-queues.json"),
+                "succeeded workloads done by then",
+            ),
+            (
+                include_str!("../../../www/presets/aws-walkthrough.json"),
+                "succeeded jobs done by then",
+            ),
+        ] {
+            let d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+            let out =
+                crate::svg::svg(600, 300, |root, pen| draw_completion(root, pen, &d)).unwrap();
+            assert!(out.contains(word), "{word}");
+        }
     }
 }
