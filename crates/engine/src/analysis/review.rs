@@ -562,9 +562,16 @@ fn jobs_base<'a>(
         }
         JobsSource::Current => match as_scenario(current.text) {
             Some(m) if has_jobs(&m) => Ok((m, current.name)),
+            // The page says it without the command line's CURRENT and --jobs (issue #34).
             _ => Err(vec![Problem::new(
                 Path::named(current.name),
                 "CURRENT has no jobs or workloads: give the jobs to run with --jobs FILE (a scenario whose workloads, jobs and events both configurations run, or a job history: Kueue Workloads, AWS Batch jobs)",
+            )
+            .about(
+                "",
+                &[],
+                "",
+                "The scenario has no jobs or workloads for both configurations to run: import a job history (Kueue Workloads, AWS Batch jobs) or give the scenario jobs first",
             )]),
         },
     }
@@ -2399,6 +2406,13 @@ mod tests {
             .to_string()
             .starts_with("current.yaml: CURRENT has no jobs"));
         assert!(e[0].message.contains("--jobs FILE"));
+        // The page's words (issue #34): no CURRENT, no --jobs.
+        let w = e[0].words();
+        assert!(
+            w.starts_with("The scenario has no jobs or workloads"),
+            "{w}"
+        );
+        assert!(!w.contains("--jobs") && !w.contains("CURRENT"), "{w}");
     }
 
     #[test]
