@@ -1121,7 +1121,7 @@ fn export_warnings_name_their_objects_in_words() {
         words(&out)[0],
         (
             "instance_types.my-box: a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported".to_string(),
-            "Instance type my-box is a custom type: AWS Batch names only its capacity unit, so its GPUs and price are not exported".to_string()
+            "Instance type my-box is a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported".to_string()
         )
     );
     // A Kueue scenario imported from a live cluster: capacity over the quotas, fair sharing
@@ -1163,7 +1163,12 @@ fn export_warnings_name_their_objects_in_words() {
             assert!(!w.contains(internal), "{w}");
         }
     }
-    assert!(page.contains(&"The cluster's capacity is not exported: Kueue has no capacity apart from the nominalQuotas"), "{page:?}");
+    assert!(
+        page.contains(
+            &"Kueue has no physical capacity apart from quotas: the capacity is not exported"
+        ),
+        "{page:?}"
+    );
     assert!(
         page.iter().any(|w| w.starts_with(
             "Fair sharing changed, but it is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to "

@@ -775,16 +775,17 @@ pub(crate) fn export(
             && (t.gpus != 1 || t.usd_per_hour != 0.0)
         {
             // The page names the type in words (issue #34); the CLI keeps the path.
+            let what = "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported";
             warnings.push(
                 Problem::new(
                     Path::root().key("instance_types").key(t.name.as_str()),
-                    "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported",
+                    what,
                 )
                 .about(
                     "instance type",
                     &[t.name.as_str()],
                     "",
-                    "is a custom type: AWS Batch names only its capacity unit, so its GPUs and price are not exported",
+                    format!("is {what}"),
                 ),
             );
         }

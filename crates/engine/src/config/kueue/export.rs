@@ -419,18 +419,15 @@ pub(super) fn warnings(sc: &Scenario, resource: &str) -> Vec<Problem> {
             })
             .collect();
         if implied != sc.capacity {
-            warnings.push(
-                Problem::new(
-                    Path::root().key("capacity"),
-                    "Kueue has no physical capacity apart from quotas: the capacity is not exported",
-                )
-                .about(
-                    "",
-                    &[],
-                    "",
-                    "The cluster's capacity is not exported: Kueue has no capacity apart from the nominalQuotas",
-                ),
-            );
+            // Already in plain words: the page says it without the path.
+            let what =
+                "Kueue has no physical capacity apart from quotas: the capacity is not exported";
+            warnings.push(Problem::new(Path::root().key("capacity"), what).about(
+                "",
+                &[],
+                "",
+                what,
+            ));
         }
     }
     warnings

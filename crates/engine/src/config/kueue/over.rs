@@ -349,20 +349,22 @@ fn write_quotas(
                         .cloned()
                         .collect::<Vec<_>>()
                         .join(", ");
+                    let rest = format!(
+                        "its other covered resources ({others}) are written with a nominalQuota of 0"
+                    );
                     // The page names the object (issue #34); the CLI keeps the path.
                     let (kind, name) = object;
+                    let field = format!("flavor {flavor}");
                     warnings.push(
                         Problem::new(
                             Path::named(at.to_string()),
-                            format!(
-                                "flavor {flavor} is new to this object: its other covered resources ({others}) are written with a nominalQuota of 0"
-                            ),
+                            format!("{field} is new to this object: {rest}"),
                         )
                         .about(
                             kind,
                             &[name],
-                            &format!("flavor {flavor}"),
-                            format!("is new to it: its other covered resources ({others}) are written with a nominalQuota of 0"),
+                            &field,
+                            format!("is new to it: {rest}"),
                         ),
                     );
                 }
@@ -764,18 +766,14 @@ pub(crate) fn export(
         .map(|d| format!("{} {}", kind_of(&d.value), name_of(&d.value)))
         .collect();
     if let Some(fs) = &fair_sharing_changed {
-        warns.push(
-            Problem::new(
-                Path::root().key("fair_sharing"),
-                format!("changed, but fair sharing is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to {fs}"),
-            )
-            .about(
-                "",
-                &[],
-                "",
-                format!("Fair sharing changed, but it is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to {fs}"),
-            ),
+        let what = format!("changed, but fair sharing is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to {fs}");
+        // The page: "Fair sharing changed, ..." (issue #34); the CLI keeps the path.
+        let words = what.replacen(
+            "changed, but fair sharing",
+            "Fair sharing changed, but it",
+            1,
         );
+        warns.push(Problem::new(Path::root().key("fair_sharing"), what).about("", &[], "", words));
     }
     let mut text = format!(
         "# Kueue configuration of scenario {} (Quota Lab export),\n# written over the {} objects it was imported from: every field Quota Lab does not model\n# is kept as it was read.\n",
