@@ -47,7 +47,12 @@ pub fn RunStatusLine() -> impl IntoView {
                     None => "simulating…".to_string(),
                     Some(o) => format!(
                         "{}, {} in {}{}",
-                        format::count_of(o.digest.totals.submitted, "job", "jobs"),
+                        // Issue #34: the Kueue model counts workloads.
+                        if o.digest.kueue.is_some() {
+                            format::count_of(o.digest.totals.submitted, "workload", "workloads")
+                        } else {
+                            format::count_of(o.digest.totals.submitted, "job", "jobs")
+                        },
                         format::count_of(o.digest.event_count, "event", "events"),
                         format::millis(o.millis),
                         app.stale_note(),

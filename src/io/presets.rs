@@ -129,8 +129,8 @@ pub const KUEUE_THREE: Preset = Preset {
     id: "kueue",
     title: "Kueue: three ClusterQueues in a cohort",
     description: "Kueue's documented cohort team-ab: team-a-cq (9 instances, borrowing \
-                  limit 6) bursts into team-b-cq's idle quota (12) until team-b's jobs \
-                  reclaim it; team-c-cq (3, lending limit 0) lends nothing.",
+                  limit 6) bursts into team-b-cq's idle quota (12) until team-b's \
+                  workloads reclaim it; team-c-cq (3, lending limit 0) lends nothing.",
     source: Source::Fetched {
         path: "presets/kueue-three-queues.json",
         len: 2_889,

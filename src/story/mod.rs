@@ -800,6 +800,48 @@ mod tests {
         }
     }
 
+    /// Issue #34: a story in the Kueue model speaks of workloads, never of jobs (its
+    /// scenario's description included); so does a Kueue preset's description.
+    #[test]
+    fn kueue_stories_and_presets_say_workloads() {
+        let says_job = |t: &str| has_word(t, "job") || has_word(t, "jobs");
+        let mut kueue = 0;
+        for story in stories() {
+            let text = story.scenario_text();
+            let sc: serde_json::Value = serde_json::from_str(&text).unwrap();
+            if sc["model"] != "kueue" {
+                continue;
+            }
+            kueue += 1;
+            let mut said = vec![story.title.clone(), story.intro.clone()];
+            said.push(sc["description"].as_str().unwrap_or("").to_string());
+            for st in &story.steps {
+                said.push(st.title.clone());
+                said.push(st.text.clone());
+                if let Some(t) = &st.try_edit {
+                    said.push(t.label.clone());
+                    said.push(t.then.clone());
+                }
+            }
+            for t in said {
+                assert!(!says_job(&t), "{}: {t}", story.id);
+            }
+        }
+        assert!(kueue > 0);
+        for p in crate::io::presets::PRESETS
+            .iter()
+            .filter(|p| p.id.starts_with("kueue"))
+        {
+            assert!(!says_job(p.description), "{}: {}", p.id, p.description);
+        }
+    }
+
+    /// Whether `word` stands alone in `t` (not inside "jobless" or "job-a").
+    fn has_word(t: &str, word: &str) -> bool {
+        t.split(|c: char| !(c.is_alphanumeric() || c == '-'))
+            .any(|w| w.eq_ignore_ascii_case(word))
+    }
+
     #[test]
     fn a_claim_the_engine_contradicts_is_caught() {
         let mut s = by_id("walkthrough").unwrap();

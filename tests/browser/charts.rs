@@ -219,6 +219,24 @@ fn key(name: &str) -> KeyboardEvent {
     KeyboardEvent::new_with_keyboard_event_init_dict("keydown", &init).unwrap()
 }
 
+/// Issue #34: in the Kueue model the timeline's caption speaks of workloads.
+#[wasm_bindgen_test]
+async fn the_kueue_timeline_says_workloads() {
+    let text = include_str!("../../www/presets/kueue-three-queues.json");
+    let d = Arc::new(quotalab_engine::run_digest(text, DigestLimits::default()).unwrap());
+    let cursor = RwSignal::new(None::<f64>);
+    let root = mount(move || view! { <Timeline digest=d cursor=cursor /> });
+    settle().await;
+    let caption = all(&root, "[data-testid=chart-timeline] figcaption")
+        .first()
+        .map(crate::common::text)
+        .unwrap_or_default();
+    assert!(
+        caption.starts_with("Each workload over time, coloured by ClusterQueue"),
+        "{caption}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn timeline_draws_markers_and_moves_the_cursor() {
     let d = Arc::new(aws());

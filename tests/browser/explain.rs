@@ -269,6 +269,8 @@ async fn a_preemptor_waiting_for_its_victims_is_tagged_so_with_a_readable_time()
         assert!(w.starts_with("waits (for preempted workloads): "), "{w}");
         assert!(w.contains("36 min 23 s into the run"), "{w}");
         assert!(!w.contains("2182.844"), "{w}");
+        // Issue #34: the Kueue model says workload(s), never job(s).
+        assert!(!w.contains(" job"), "{w}");
     }
 }
 
@@ -440,6 +442,35 @@ async fn the_kueue_checkpoint_advisor_names_clusterqueues() {
         "Checkpoint advice per ClusterQueue"
     );
     assert!(text(&root, ".table-note").ends_with("the ClusterQueue never checkpoints."));
+}
+
+// Issue #34: the Kueue model's event log and checkpoint advice say workload(s), not job(s).
+#[wasm_bindgen_test]
+async fn the_kueue_event_log_and_advice_say_workloads() {
+    let (root, _) = mount_run(
+        include_str!("../../www/presets/kueue-three-queues.json"),
+        || view! { <EventLog /> <CheckpointAdvisor /> },
+    );
+    settle().await;
+    let intro = text(&root, "[data-testid=event-log] .explain-intro");
+    assert!(
+        intro.ends_with("pick a workload id to see its whole history."),
+        "{intro}"
+    );
+    let heads: Vec<String> = all(&root, "table.events th")
+        .iter()
+        .map(|h| h.text_content().unwrap_or_default())
+        .collect();
+    assert!(heads.iter().any(|h| h == "Workload"), "{heads:?}");
+    assert!(!heads.iter().any(|h| h == "Job"), "{heads:?}");
+    let filter: HtmlInputElement = one(&root, "[data-testid=event-filter-job]").unchecked_into();
+    assert_eq!(filter.placeholder(), "workload id contains…");
+    let advice = text(&root, "ul.advice");
+    assert!(
+        advice.contains("its workloads save when preempted"),
+        "{advice}"
+    );
+    assert!(!advice.contains("its jobs"), "{advice}");
 }
 
 #[wasm_bindgen_test]

@@ -393,8 +393,13 @@ test('review a proposed change: a verdict per team in words, rules, the numbers,
   // units and no metric codes; the headline names every team.
   const headline = await page.locator('[data-testid="review-headline"]').innerText();
   assert.match(headline, /^The proposal is /);
+  // protected has no jobs: it has none to compare, not "no different" (issue #34).
+  const protectedTeam = shares.find((s) => s[0] === 'protected');
+  assert.equal(protectedTeam[1], 'no-jobs');
+  assert.match(protectedTeam[2], /No jobs in either configuration: nothing of its own to compare\./);
+  assert.match(headline, /without jobs to compare for protected/);
   for (const [name, verdict, text] of shares) {
-    assert.ok(['worse', 'mixed', 'better', 'about-the-same', 'no-difference'].includes(verdict), `${name}: ${verdict}`);
+    assert.ok(['worse', 'mixed', 'better', 'about-the-same', 'no-difference', 'no-jobs'].includes(verdict), `${name}: ${verdict}`);
     assert.ok(headline.includes(name), `${name} in ${headline}`);
     // A crossed rule in words too (issue #34, fresh-eyes walk: it was `Crosses wait_p90>0`).
     assert.doesNotMatch(text, /wait_p90|completion_p90|borrowed_h|PROPOSED - CURRENT|>/, text);

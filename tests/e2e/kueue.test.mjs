@@ -58,6 +58,13 @@ test('the Kueue preset shows its ClusterQueues in the summary and the cohort tre
   const editorText = await page.locator('.editor').innerText();
   assert.match(editorText, /a workload that cannot be admitted lets later workloads of its ClusterQueue go/);
   assert.doesNotMatch(editorText, /later jobs of its share/);
+  // Issue #34 (fresh-eyes walk 2): workloads, not jobs, in the run status, the first
+  // screen's sentence, the timeline and the event log.
+  assert.match(await page.getByTestId('run-stats').textContent(), /^90 workloads, [\d,]+ events in/);
+  assert.match(await page.getByTestId('scenario-summary').textContent(), /^3 ClusterQueues share 24 ml\.g5\.xlarge under the Kueue model .*\. 90 workloads\.$/);
+  assert.match(await page.locator('[data-testid="chart-timeline"] figcaption').textContent(), /^Each workload over time, coloured by ClusterQueue/);
+  assert.match(await page.locator('[data-testid="event-log"] .explain-intro').textContent(), /pick a workload id/);
+  assert.equal((await page.locator('table.events thead th').nth(2).textContent()).trim(), 'Workload');
   // The page names the Kueue release its model follows (issue #31.5).
   assert.match(await page.locator('.editor').innerText(), /as Kueue v\d+\.\d+\.\d+'s scheduler decides/);
   // The editor shows the ClusterQueue fields, not AWS's strategy.

@@ -1095,3 +1095,88 @@ fn workloads_as_a_configuration_point_to_the_history_import() {
         ["no ClusterQueue found"]
     );
 }
+
+/// Issue #34: an export's warnings are said on the page in words, naming the instance
+/// type, ClusterQueue or setting (`Problem::words`); the CLI keeps the scenario's path.
+#[test]
+fn export_warnings_name_their_objects_in_words() {
+    let words = |e: &config::Exported| -> Vec<(String, String)> {
+        e.warnings
+            .iter()
+            .map(|w| (w.to_string(), w.words()))
+            .collect()
+    };
+    // An AWS scenario with a custom type.
+    let aws = json!({"format": "quotalab/v1",
+        "instance_types": [{"name": "my-box", "gpus": 2, "usd_per_hour": 3.0}],
+        "capacity": {"my-box": 2},
+        "shares": [{"name": "a", "limits": {"my-box": 2}, "strategy": "LEND"}]});
+    let out = config::export(
+        &aws.to_string(),
+        ExportFormat::AwsJson,
+        &ExportOptions::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        words(&out)[0],
+        (
+            "instance_types.my-box: a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported".to_string(),
+            "Instance type my-box is a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported".to_string()
+        )
+    );
+    // A Kueue scenario imported from a live cluster: capacity over the quotas, fair sharing
+    // changed, a flavor new to a ClusterQueue whose group covers cpu and memory too.
+    let (imp, _) = live();
+    let mut sc = imp.scenario.clone();
+    sc["capacity"]["spot"] = json!(100);
+    sc["fair_sharing"] = json!({"strategies": ["less_than_initial_share"]});
+    assert_eq!(sc["shares"][0]["name"], "cluster-queue");
+    sc["shares"][0]["limits"]["spot"] = json!(1);
+    let out = export_kueue(&sc, ExportFormat::Kueue);
+    let said = words(&out);
+    let paths: Vec<&str> = said.iter().map(|(p, _)| p.as_str()).collect();
+    let page: Vec<&str> = said.iter().map(|(_, w)| w.as_str()).collect();
+    assert_eq!(said.len(), 3, "{said:#?}");
+    assert!(
+        paths.iter().any(|p| p.starts_with("capacity: ")),
+        "{paths:?}"
+    );
+    assert!(
+        paths.iter().any(|p| p.starts_with("fair_sharing: ")),
+        "{paths:?}"
+    );
+    assert!(
+        paths
+            .iter()
+            .any(|p| p.starts_with("source.kueue.documents[1]")),
+        "{paths:?}"
+    );
+    for w in &page {
+        for internal in [
+            "fair_sharing",
+            "capacity:",
+            "shares[",
+            "instance_types",
+            "[1]",
+            "spec.",
+        ] {
+            assert!(!w.contains(internal), "{w}");
+        }
+    }
+    assert!(
+        page.contains(
+            &"Kueue has no physical capacity apart from quotas: the capacity is not exported"
+        ),
+        "{page:?}"
+    );
+    assert!(
+        page.iter().any(|w| w.starts_with(
+            "Fair sharing changed, but it is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to "
+        )),
+        "{page:?}"
+    );
+    assert!(
+        page.contains(&"ClusterQueue cluster-queue: flavor spot is new to it: its other covered resources (cpu, memory) are written with a nominalQuota of 0"),
+        "{page:?}"
+    );
+}

@@ -285,7 +285,7 @@ fn waiting_names_the_own_nominal_quota() {
     );
     assert_eq!(
         w[0].2,
-        "solo's nominal quota of 2 ml.g5.xlarge is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+        "solo's nominal quota of 2 ml.g5.xlarge is used up and it is in no cohort to borrow from; waits for its own workloads to finish"
     );
 }
 
@@ -310,7 +310,7 @@ fn waiting_names_the_cohort_and_what_lending_limits_keep() {
     );
     assert_eq!(
         w[0].2,
-        "cohort research has no unused quota of ml.g5.xlarge (1 needed; lending limits keep 2 private elsewhere); the job would borrow beyond team-a's nominal quota"
+        "cohort research has no unused quota of ml.g5.xlarge (1 needed; lending limits keep 2 private elsewhere); the workload would borrow beyond team-a's nominal quota"
     );
 }
 
@@ -334,7 +334,7 @@ fn waiting_names_a_cohorts_borrowing_limit() {
     );
     assert_eq!(
         w[0].2,
-        "cohort root/research's borrowingLimit of 1 ml.g5.xlarge is used up; waits for workloads below it to finish; the job would borrow beyond team-a's nominal quota"
+        "cohort root/research's borrowingLimit of 1 ml.g5.xlarge is used up; waits for workloads below it to finish; the workload would borrow beyond team-a's nominal quota"
     );
 }
 

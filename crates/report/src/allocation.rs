@@ -15,6 +15,10 @@ use crate::chart::{
 };
 use crate::format;
 
+/// The narrowest a borrowing is drawn, in CSS pixels (issue #34: a borrowing of a second
+/// was invisible).
+pub const MIN_BORROW_PX: f64 = 4.0;
+
 /// The numbers behind a panel's one-line caption.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct PanelSummary {
@@ -246,6 +250,9 @@ pub fn draw_panel<DB: DrawingBackend>(
             )))
             .map_err(err)?;
         let style = pen.stroke(share_colour(share), 1.2);
+        // Issue #34: a borrowing of a second in an hour's run is under a pixel wide; it is
+        // drawn at least this wide, outlined, so that every borrowing can be seen.
+        let min_w = pen.ipx(MIN_BORROW_PX).max(1);
         for i in 0..n {
             if row.borrowed[i] <= 0.0 {
                 continue;
@@ -253,6 +260,15 @@ pub fn draw_panel<DB: DrawingBackend>(
             let t1 = t.get(i + 1).copied().unwrap_or(end);
             let a = chart.backend_coord(&(t[i] / per, row.own[i] + row.borrowed[i]));
             let b = chart.backend_coord(&(t1 / per, row.own[i]));
+            if b.0 - a.0 < min_w {
+                let right = chart.plotting_area().get_pixel_range().0.end;
+                let x0 = a.0.min(right - min_w);
+                let rect = [(x0, a.1), (x0 + min_w, b.1.max(a.1 + 1))];
+                root.draw(&Rectangle::new(rect, share_tint(share, 0.55).filled()))
+                    .map_err(err)?;
+                root.draw(&Rectangle::new(rect, style)).map_err(err)?;
+                continue;
+            }
             hatch(root, a, b, pen.ipx(6.0), style)?;
         }
     }
@@ -307,4 +323,57 @@ pub fn draw_panel<DB: DrawingBackend>(
         }
     }
     Ok(Frame::of(chart.plotting_area(), pen, 0.0, end))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// Issue #34: a borrowing of one second in an hour's run is drawn at least
+    /// [`MIN_BORROW_PX`] wide in the borrowed tint, not as an invisible sliver.
+    #[test]
+    fn a_one_second_borrowing_is_visible() {
+        let text = r#"{"format": "quotalab/v1", "name": "short borrow",
+            "capacity": {"ml.g5.xlarge": 2},
+            "shares": [
+              {"name": "a", "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND_AND_BORROW", "borrow_limit": -1},
+              {"name": "b", "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND"}],
+            "jobs": [
+              {"id": "quick", "share": "a", "instance_type": "ml.g5.xlarge", "instances": 2, "submit_s": 0, "work_s": 1},
+              {"id": "long", "share": "b", "instance_type": "ml.g5.xlarge", "submit_s": 10, "work_s": 3600}]}"#;
+        let d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+        let row = d
+            .series
+            .iter()
+            .find(|r| r.share == 0 && r.borrowed.iter().any(|&b| b > 0.0))
+            .expect("share a borrows");
+        let RGBColor(r, g, b) = share_tint(0, 0.55);
+        let tint = format!("fill=\"#{r:02X}{g:02X}{b:02X}\"");
+        let (w, h) = (470u32, 210u32);
+        let out = crate::svg::svg(w, h, |root, pen| {
+            let measure =
+                move |size: f64, text: &str| crate::chart::estimate_width(pen, size, text);
+            draw_panel(root, pen, &d, row, &measure).map(|_| ())
+        })
+        .unwrap();
+        // The band is one polygon over the whole run, a second of it under a pixel wide:
+        // the borrowing shows as a rectangle in the borrowed tint, at least MIN_BORROW_PX.
+        let widest = out
+            .split('<')
+            .filter(|p| p.starts_with("rect") && p.contains(&tint))
+            .filter_map(|p| {
+                p.split(" width=\"")
+                    .nth(1)?
+                    .split('"')
+                    .next()?
+                    .parse::<f64>()
+                    .ok()
+            })
+            .fold(0.0, f64::max);
+        assert!(
+            widest >= MIN_BORROW_PX,
+            "widest borrowed mark {widest} px\n{out}"
+        );
+    }
 }

@@ -126,6 +126,34 @@ pub fn log_range(times: &[Vec<f64>]) -> (f64, f64, Vec<f64>) {
     (lo, hi, ticks)
 }
 
+/// The ticks of a log axis from `lo` to `hi` drawn `width` pixels wide whose labels (each
+/// `label_w(t)` pixels wide) do not touch: left to right, a tick too close to the last one
+/// kept is left out (issue #34: "20 min" and "30 min" ran together on a phone).
+pub fn spaced_ticks(
+    ticks: Vec<f64>,
+    lo: f64,
+    hi: f64,
+    width: f64,
+    label_w: impl Fn(f64) -> f64,
+) -> Vec<f64> {
+    let span = (hi / lo).ln();
+    if !span.is_finite() || span <= 0.0 || width <= 0.0 {
+        return ticks;
+    }
+    let x = |t: f64| width * (t / lo).ln() / span;
+    let gap = 8.0;
+    let mut out: Vec<f64> = Vec::with_capacity(ticks.len());
+    for t in ticks {
+        let fits = out
+            .last()
+            .is_none_or(|&p| x(t) - x(p) >= (label_w(p) + label_w(t)) / 2.0 + gap);
+        if fits {
+            out.push(t);
+        }
+    }
+    out
+}
+
 /// Draws the completion-time CDFs on `root`, any plotters backend.
 pub fn draw_completion<DB: DrawingBackend>(
     root: &DrawingArea<DB, Shift>,
@@ -134,6 +162,15 @@ pub fn draw_completion<DB: DrawingBackend>(
 ) -> Result<(), String> {
     let times = completion_times(d);
     let (lo, hi, ticks) = log_range(&times);
+    // The plot's width in device pixels (the root less the margins and the y labels).
+    let plot_w = f64::from(root.dim_in_pixel().0) - (6.0 + 24.0 + 56.0) * pen.dpr;
+    let ticks = spaced_ticks(ticks, lo, hi, plot_w, |t| {
+        f64::from(crate::chart::estimate_width(
+            pen,
+            11.5,
+            &format::duration_tick(t),
+        ))
+    });
 
     let mut chart = chart_builder(root, pen, [14.0, 24.0, 6.0, 4.0], 56.0)
         .build_cartesian_2d((lo..hi).log_scale().with_key_points(ticks), 0f64..1.04)
@@ -142,7 +179,12 @@ pub fn draw_completion<DB: DrawingBackend>(
     crate::base_mesh!(mesh, pen)
         .y_labels(5)
         .x_desc("completion time (submit to success, log scale)")
-        .y_desc("succeeded jobs done by then")
+        .y_desc(if d.kueue.is_some() {
+            // Issue #34: the Kueue model says workloads.
+            "succeeded workloads done by then"
+        } else {
+            "succeeded jobs done by then"
+        })
         .x_label_formatter(&|v| format::duration_tick(*v))
         .y_label_formatter(&|v| {
             if *v > 1.001 {
@@ -210,5 +252,78 @@ pub fn caption(kueue: bool) -> &'static str {
         "How long workloads took from submission to success, per ClusterQueue: the further left a curve rises, the faster that ClusterQueue's workloads finished. Dots mark the median (p50) and p90."
     } else {
         "How long jobs took from submission to success, per share: the further left a curve rises, the faster that share's jobs finished. Dots mark the median (p50) and p90."
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// Issue #34: on a phone's chart (about 290 px of plot) the ticks 5 min, 10 min,
+    /// 20 min, 30 min, 1 h... keep only labels that do not run together.
+    #[test]
+    fn close_ticks_are_left_out_on_a_narrow_axis() {
+        let ticks = vec![300.0, 600.0, 1200.0, 1800.0, 3600.0, 7200.0, 10_800.0];
+        let w = |t: f64| 11.5 * 0.6 * format::duration_tick(t).chars().count() as f64;
+        let kept = spaced_ticks(ticks.clone(), 200.0, 15_000.0, 290.0, w);
+        assert!(
+            !kept.contains(&1800.0) || !kept.contains(&1200.0),
+            "{kept:?}"
+        );
+        assert!(kept.len() >= 4, "{kept:?}");
+        // Wide enough, every tick stays.
+        assert_eq!(
+            spaced_ticks(ticks.clone(), 200.0, 15_000.0, 900.0, w),
+            ticks
+        );
+        // The Kueue preset's chart on a phone's card: no two axis labels touch.
+        let text = include_str!("../../../www/presets/kueue-three-queues.json");
+        let d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+        let out = crate::svg::svg(330, 260, |root, pen| draw_completion(root, pen, &d)).unwrap();
+        let mut labels: Vec<(f64, f64)> = out
+            .split("<text")
+            .skip(1)
+            .filter_map(|piece| {
+                let body = piece[piece.find('>')? + 1..piece.find("</text>")?].trim();
+                let is_tick =
+                    body.ends_with(" min") || body.ends_with(" h") || body.ends_with(" s");
+                let x: f64 = piece
+                    .split("x=\"")
+                    .nth(1)?
+                    .split('"')
+                    .next()?
+                    .parse()
+                    .ok()?;
+                is_tick.then(|| (x, w(0.0).max(11.5 * 0.6 * body.chars().count() as f64)))
+            })
+            .collect();
+        labels.sort_by(|a, b| a.0.total_cmp(&b.0));
+        assert!(labels.len() >= 3, "{out}");
+        for pair in labels.windows(2) {
+            // Centred labels: their half widths must fit between the two x.
+            let room = pair[1].0 - pair[0].0;
+            assert!(room >= (pair[0].1 + pair[1].1) / 2.0, "{labels:?}");
+        }
+    }
+
+    /// Issue #34: the Kueue model's axis says workloads, the AWS model's jobs.
+    #[test]
+    fn the_axis_says_the_models_word() {
+        for (text, word) in [
+            (
+                include_str!("../../../www/presets/kueue-three-queues.json"),
+                "succeeded workloads done by then",
+            ),
+            (
+                include_str!("../../../www/presets/aws-walkthrough.json"),
+                "succeeded jobs done by then",
+            ),
+        ] {
+            let d = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+            let out =
+                crate::svg::svg(600, 300, |root, pen| draw_completion(root, pen, &d)).unwrap();
+            assert!(out.contains(word), "{word}");
+        }
     }
 }

@@ -76,6 +76,40 @@ pub fn bar_axis(max_h: f64, room: f64, what: &str) -> (f64, &'static str, f64, S
     (scale, unit_short, top, format!("{what} ({unit_name})"))
 }
 
+/// The x axis's top, raised from `x_top` so that each bar's label (`texts[i]`, written after
+/// its end `ends[i]`) fits in a chart `root_w` device pixels wide (a long one, "2.6 inst.-h ·
+/// 7 reclaims · 9 in-share", was cut at the chart's edge at 1024 px), unless that would
+/// squash the bars; a label too long for one line is wrapped ([`crate::chart::share_bars`]),
+/// so room for its widest part then. Every bar chart of shares uses it.
+pub fn room_for_labels(
+    root_w: u32,
+    pen: Pen,
+    d: &Digest,
+    x_top: f64,
+    ends: &[f64],
+    texts: &[String],
+) -> f64 {
+    let longest = d
+        .shares
+        .iter()
+        .map(|m| m.name.chars().count().min(18))
+        .max()
+        .unwrap_or(4);
+    let names_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
+    let plot_w = f64::from(root_w) / pen.dpr - names_w - 40.0;
+    ends.iter().zip(texts).fold(x_top, |top, (end, text)| {
+        let width = |s: &str| crate::chart::estimate_width(pen, 11.5, s) as f64 / pen.dpr + 12.0;
+        let need = Some(width(text))
+            .filter(|w| *w < plot_w * 0.8)
+            .unwrap_or_else(|| text.split(" · ").map(width).fold(0.0, f64::max));
+        if plot_w > 0.0 && need < plot_w * 0.8 {
+            top.max(end / (1.0 - need / plot_w))
+        } else {
+            top
+        }
+    })
+}
+
 /// The chart's CSS height for `n` shares.
 pub fn css_height(n: usize) -> f64 {
     (64.0 + 44.0 * n as f64).max(150.0)
@@ -110,30 +144,8 @@ pub fn draw_interruption<DB: DrawingBackend>(
             }
         })
         .collect();
-    // Room after each bar for its label (a long one, "2.6 inst.-h · 7 reclaims · 9 in-share",
-    // was cut at the chart's edge at 1024 px): the axis runs far enough that every label
-    // fits, unless that would squash the bars.
-    let longest = d
-        .shares
-        .iter()
-        .map(|m| m.name.chars().count().min(18))
-        .max()
-        .unwrap_or(4);
-    let names_w = (longest as f64 * 7.2 + 16.0).clamp(56.0, 150.0);
-    let plot_w = root.dim_in_pixel().0 as f64 / pen.dpr - names_w - 40.0;
-    let x_top = totals.iter().zip(&texts).fold(x_top, |top, (t, text)| {
-        let width = |s: &str| crate::chart::estimate_width(pen, 11.5, s) as f64 / pen.dpr + 12.0;
-        // A label too long for one line goes on several (`share_bars`): room for its
-        // widest part then.
-        let need = Some(width(text))
-            .filter(|w| *w < plot_w * 0.8)
-            .unwrap_or_else(|| text.split(" · ").map(width).fold(0.0, f64::max));
-        if plot_w > 0.0 && need < plot_w * 0.8 {
-            top.max(t * scale / (1.0 - need / plot_w))
-        } else {
-            top
-        }
-    });
+    let ends: Vec<f64> = totals.iter().map(|t| t * scale).collect();
+    let x_top = room_for_labels(root.dim_in_pixel().0, pen, d, x_top, &ends, &texts);
     share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
         let m = &d.shares[i];
         let (y0, y1) = (row.y0, row.y1);

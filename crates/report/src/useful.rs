@@ -10,7 +10,7 @@ use quotalab_engine::digest::Digest;
 
 use crate::chart::{draw_rect, hatch_rect, share_bars, share_colour, share_tint, Pen};
 use crate::format;
-use crate::interruption::bar_axis;
+use crate::interruption::{bar_axis, room_for_labels};
 
 /// The two parts of a bar, in drawing order.
 pub const PARTS: [&str; 2] = ["on its allocation", "on borrowed capacity"];
@@ -28,8 +28,10 @@ pub fn parts(d: &Digest, i: usize) -> [f64; 2] {
     [useful - borrowed, borrowed]
 }
 
-/// A bar's label: `3.5 inst.-h useful · 1.25 borrowed (36%)`, `2 inst.-h useful, all on its
-/// allocation`, `no useful work`; amounts in `per_hour` units per hour named `unit`.
+/// A bar's label: `3.5 inst.-h useful · 1.25 borrowed (36%)`, `2 inst.-h useful · all on its
+/// allocation`, `no useful work`; amounts in `per_hour` units per hour named `unit`. The
+/// parts are joined by " · ", where a narrow chart wraps them (issue #34: "60 inst.-h
+/// useful, all o…" was cut on a phone).
 pub fn label(parts: [f64; 2], per_hour: f64, unit: &str) -> String {
     let total = parts[0] + parts[1];
     if total <= 0.0 {
@@ -37,7 +39,7 @@ pub fn label(parts: [f64; 2], per_hour: f64, unit: &str) -> String {
     }
     let num = |h: f64| format::decimal(h * per_hour, 2);
     if parts[1] <= 0.0 {
-        format!("{} {unit} useful, all on its allocation", num(total))
+        format!("{} {unit} useful · all on its allocation", num(total))
     } else {
         format!(
             "{} {unit} useful · {} borrowed ({})",
@@ -62,6 +64,10 @@ pub fn draw_useful<DB: DrawingBackend>(
     let bars: Vec<[f64; 2]> = (0..d.shares.len()).map(|i| parts(d, i)).collect();
     let max_h = bars.iter().map(|p| p[0] + p[1]).fold(0.0, f64::max);
     let (scale, unit_short, x_top, x_desc) = bar_axis(max_h, 1.6, "useful work");
+    // Room after each bar for its label (issue #34: cut at the edge on a phone).
+    let ends: Vec<f64> = bars.iter().map(|p| (p[0] + p[1]) * scale).collect();
+    let texts: Vec<String> = bars.iter().map(|p| label(*p, scale, unit_short)).collect();
+    let x_top = room_for_labels(root.dim_in_pixel().0, pen, d, x_top, &ends, &texts);
     share_bars(root, pen, d, x_top, &x_desc, |chart, i, row| {
         let p = &bars[i];
         let (y0, y1) = (row.y0, row.y1);
@@ -75,7 +81,7 @@ pub fn draw_useful<DB: DrawingBackend>(
             draw_rect(chart, rect, share_tint(i, 0.55).filled())?;
             hatch_rect(root, chart, pen, rect, 6.0, i)?;
         }
-        Ok((total, label(*p, scale, unit_short)))
+        Ok((total, texts[i].clone()))
     })
 }
 
@@ -92,12 +98,45 @@ pub fn caption(kueue: bool) -> &'static str {
 mod tests {
     use super::*;
 
+    /// Issue #34: on a phone's card every label ends within the chart ("60 inst.-h useful,
+    /// all o…" was cut at the right edge in the recovery preset).
+    #[test]
+    fn every_label_fits_on_a_phone() {
+        let text = include_str!("../../../www/presets/recovery-not-free.json");
+        let d = quotalab_engine::run_digest(text, quotalab_engine::digest::DigestLimits::default())
+            .unwrap();
+        let width = 330u32;
+        let out = crate::svg::svg(width, css_height(d.shares.len()) as u32, |root, pen| {
+            draw_useful(root, pen, &d)
+        })
+        .unwrap();
+        let mut checked = 0;
+        for piece in out.split("<text").skip(1) {
+            let body = piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()].trim();
+            // A bar's label (not the axis's centred "useful work (instance-hours)").
+            let bar_label = body.contains("inst.-") && !body.starts_with("useful work");
+            if !(bar_label || body.contains("allocation")) {
+                continue;
+            }
+            let x: f64 = piece
+                .split("x=\"")
+                .nth(1)
+                .and_then(|r| r.split('"').next())
+                .and_then(|v| v.parse().ok())
+                .unwrap();
+            let w = crate::chart::estimate_width(Pen { dpr: 1.0 }, 11.5, body) as f64;
+            assert!(x + w <= width as f64, "{body} at {x} + {w} past {width}");
+            checked += 1;
+        }
+        assert!(checked >= d.shares.len(), "{out}");
+    }
+
     #[test]
     fn labels_say_hours_and_the_borrowed_part() {
         assert_eq!(label([0.0, 0.0], 1.0, "inst.-h"), "no useful work");
         assert_eq!(
             label([2.0, 0.0], 1.0, "inst.-h"),
-            "2 inst.-h useful, all on its allocation"
+            "2 inst.-h useful · all on its allocation"
         );
         assert_eq!(
             label([2.25, 1.25], 1.0, "inst.-h"),

@@ -17,8 +17,9 @@ fn ih(h: f64) -> String {
     format!("{} instance-hours", format::hours(h))
 }
 
-/// The advisor's plain-words verdict for one share.
-pub fn advice_sentence(a: &ShareAdvice) -> String {
+/// The advisor's plain-words verdict for one share (`kueue`: its Workloads, issue #34).
+pub fn advice_sentence(a: &ShareAdvice, kueue: bool) -> String {
+    let its_jobs = if kueue { "its workloads" } else { "its jobs" };
     let name = &a.share;
     let (Some(mtbi), Some(yd)) = (a.mtbi_s, a.young_daly) else {
         return format!("{name} was never preempted: checkpoints guard against nothing here.");
@@ -56,13 +57,13 @@ pub fn advice_sentence(a: &ShareAdvice) -> String {
             ih(a.observed_lost_h)
         ),
         Verdict::ProtectedOnPreemption if nothing_lost => format!(
-            "{every}, yet lost no work (the model expects {} at its {} interval): its jobs save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
+            "{every}, yet lost no work (the model expects {} at its {} interval): {its_jobs} save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
             ih(conf.map_or(0.0, |c| c.lost_h)),
             interval(a.configured_interval_s),
             ih(a.observed_checkpoint_h)
         ),
         Verdict::ProtectedOnPreemption => format!(
-            "{every}, yet lost only {} of work (the model expects {} at its {} interval): its jobs save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
+            "{every}, yet lost only {} of work (the model expects {} at its {} interval): {its_jobs} save when preempted, so the {} it spent saving mostly cost time: a longer interval would waste less.",
             ih(a.observed_lost_h),
             ih(conf.map_or(0.0, |c| c.lost_h)),
             interval(a.configured_interval_s),
@@ -165,7 +166,7 @@ pub fn CheckpointAdvisor() -> impl IntoView {
             .iter()
             .map(|a| {
                 let v = format!("{:?}", a.verdict());
-                view! { <li data-verdict=v>{advice_sentence(a)}</li> }
+                view! { <li data-verdict=v>{advice_sentence(a, kueue)}</li> }
             })
             .collect_view();
         Some(view! {

@@ -306,7 +306,10 @@ pub fn EventLog() -> impl IntoView {
     view! {
         {card("event-log", "Event log", "event-log", Some("event-log"), view! {
             <p class="explain-intro">
-                "Everything the simulator did, in order. Preemptions and waiting reasons say why in plain words; pick a job id to see its whole history."
+                {move || format!(
+                    "Everything the simulator did, in order. Preemptions and waiting reasons say why in plain words; pick a {} id to see its whole history.",
+                    if kueue.get() { "workload" } else { "job" }
+                )}
             </p>
             <div class="event-filters">
                 <label>
@@ -334,11 +337,11 @@ pub fn EventLog() -> impl IntoView {
                     </select>
                 </label>
                 <label>
-                    "Job "
+                    {move || if kueue.get() { "Workload " } else { "Job " }}
                     <input
                         type="search"
                         data-testid="event-filter-job"
-                        placeholder="job id contains…"
+                        placeholder=move || if kueue.get() { "workload id contains…" } else { "job id contains…" }
                         prop:value=move || job.get()
                         on:input=move |ev| job.set(event_target_value(&ev))
                     />
@@ -352,7 +355,7 @@ pub fn EventLog() -> impl IntoView {
                         <tr>
                             <th scope="col" class="num">"Time"</th>
                             <th scope="col">{move || crate::ui::words::share_word(kueue.get())}</th>
-                            <th scope="col">"Job"</th>
+                            <th scope="col">{move || if kueue.get() { "Workload" } else { "Job" }}</th>
                             <th scope="col">"Event"</th>
                             <th scope="col">"What happened"</th>
                         </tr>

@@ -86,11 +86,13 @@ pub fn Timeline(
     };
     let kueue = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
     let by = move || if kueue.get() { "ClusterQueue" } else { "share" };
+    // Issue #34: the Kueue model says workload.
+    let each = move || if kueue.get() { "workload" } else { "job" };
     view! {
         <div class="timeline-layout">
             <figure class="chart timeline" data-testid="chart-timeline">
                 <figcaption>
-                    {move || format!("Each job over time, coloured by {}: solid while running, lighter while starting up, hatched during a grace period, faint while waiting. Click or drag on the chart to move the time cursor (arrow keys step through events when it has focus).", by())}
+                    {move || format!("Each {} over time, coloured by {}: solid while running, lighter while starting up, hatched during a grace period, faint while waiting. Click or drag on the chart to move the time cursor (arrow keys step through events when it has focus).", each(), by())}
                 </figcaption>
                 {canvas}
                 <ul class="legend key-legend" aria-label="Legend">

@@ -562,9 +562,16 @@ fn jobs_base<'a>(
         }
         JobsSource::Current => match as_scenario(current.text) {
             Some(m) if has_jobs(&m) => Ok((m, current.name)),
+            // The page says it without the command line's CURRENT and --jobs (issue #34).
             _ => Err(vec![Problem::new(
                 Path::named(current.name),
                 "CURRENT has no jobs or workloads: give the jobs to run with --jobs FILE (a scenario whose workloads, jobs and events both configurations run, or a job history: Kueue Workloads, AWS Batch jobs)",
+            )
+            .about(
+                "",
+                &[],
+                "",
+                "The scenario has no jobs or workloads for both configurations to run: import a job history (Kueue Workloads, AWS Batch jobs) or give the scenario jobs first",
             )]),
         },
     }
@@ -1499,13 +1506,21 @@ pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
         largest_first(better),
         largest_first(also),
     );
+    // Issue #34: a team with no jobs in either configuration has nothing of its own to
+    // compare; "no different" would read as a finding.
+    let none = |c: &Counts| c.succeeded + c.failed + c.unfinished == 0.0;
+    let no_jobs = none(&s.current_jobs) && none(&s.proposed_jobs);
     let verdict = match (worse.is_empty(), better.is_empty()) {
+        _ if no_jobs && worse.is_empty() && better.is_empty() => Verdict::NoJobs,
         _ if !any_changed => Verdict::NoDifference,
         (true, true) => Verdict::AboutTheSame,
         (false, true) => Verdict::Hurts,
         (true, false) => Verdict::Helps,
         (false, false) => Verdict::Mixed,
     };
+    if verdict == Verdict::NoJobs {
+        notes.push("No jobs in either configuration: nothing of its own to compare.".into());
+    }
     if s.thin {
         notes.push(format!(
             "Completion is compared over the {} jobs that succeeded both ways, under 90% of those that succeeded in either.",
@@ -1583,7 +1598,10 @@ pub fn headline(r: &Review, verdicts: &[TeamVerdict]) -> String {
     if verdicts.is_empty() {
         return "The proposal and the scenario have no team in common.".into();
     }
-    if verdicts.iter().all(|v| v.verdict == Verdict::NoDifference) {
+    if verdicts
+        .iter()
+        .all(|v| matches!(v.verdict, Verdict::NoDifference | Verdict::NoJobs))
+    {
         return "The proposal changes nothing for any team: every run is the same.".into();
     }
     let mut parts = Vec::new();
@@ -1593,6 +1611,7 @@ pub fn headline(r: &Review, verdicts: &[TeamVerdict]) -> String {
         (Verdict::Helps, "better for"),
         (Verdict::AboutTheSame, "about the same for"),
         (Verdict::NoDifference, "no different for"),
+        (Verdict::NoJobs, "without jobs to compare for"),
     ] {
         let names: Vec<String> = verdicts
             .iter()
@@ -1931,6 +1950,32 @@ mod tests {
         assert_eq!(
             ran(&split),
             "The proposal (proposed.json) ran on the jobs of current.json beside the configuration as it is, over 3 seeds. Shares worst first; a change under 5%, or under a minute or one job, counts as about the same."
+        );
+    }
+
+    /// Issue #34: a team with no jobs in either configuration has none to compare; it is
+    /// not "no different".
+    #[test]
+    fn a_team_without_jobs_has_none_to_compare() {
+        let mut r = reviewed(&[], 1);
+        r.shares[0].current_jobs = Counts::default();
+        r.shares[0].proposed_jobs = Counts::default();
+        let v = team_verdict(&r, &r.shares[0]);
+        assert_eq!(v.verdict, Verdict::NoJobs);
+        assert_eq!(
+            v.notes,
+            ["No jobs in either configuration: nothing of its own to compare."]
+        );
+        let busy = reviewed(&[(Metric::CompletionP90, &[(720.0, 1080.0)])], 1);
+        let mut b = team_verdict(&busy, &busy.shares[0]);
+        b.name = "team-a".into();
+        assert_eq!(
+            headline(&r, &[b, v.clone()]),
+            "The proposal is worse for team-a and without jobs to compare for team-b."
+        );
+        assert_eq!(
+            headline(&r, &[v]),
+            "The proposal changes nothing for any team: every run is the same."
         );
     }
 
@@ -2361,6 +2406,13 @@ mod tests {
             .to_string()
             .starts_with("current.yaml: CURRENT has no jobs"));
         assert!(e[0].message.contains("--jobs FILE"));
+        // The page's words (issue #34): no CURRENT, no --jobs.
+        let w = e[0].words();
+        assert!(
+            w.starts_with("The scenario has no jobs or workloads"),
+            "{w}"
+        );
+        assert!(!w.contains("--jobs") && !w.contains("CURRENT"), "{w}");
     }
 
     #[test]

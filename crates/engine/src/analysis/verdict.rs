@@ -491,7 +491,10 @@ pub fn verdicts(
             let m = matched.get(i);
             let mut v = share_verdict(i, (base.0, b), (other.0, o), m);
             if identical {
-                v.verdict = Verdict::NoDifference;
+                // A share without jobs still has none to compare (issue #34).
+                if v.verdict != Verdict::NoJobs {
+                    v.verdict = Verdict::NoDifference;
+                }
                 v.effects.clear();
             }
             v
@@ -892,6 +895,31 @@ mod tests {
         assert_eq!(
             all.headline(),
             "As given vs partitioned: worse for a and no jobs in protected."
+        );
+    }
+
+    /// Issue #34: two identical runs leave a share without jobs with none to compare (its
+    /// line in the card), never "no difference".
+    #[test]
+    fn identical_runs_keep_a_share_without_jobs() {
+        let idle = ShareMetrics {
+            name: "protected".into(),
+            entitled_h: 10.0,
+            idle_h: 10.0,
+            ..ShareMetrics::default()
+        };
+        let b = share("a", 0, 1.0, 100.0);
+        let all = verdicts(
+            (PART, &[b.clone(), idle.clone()]),
+            (GIVEN, &[b, idle]),
+            &[],
+            true,
+        );
+        assert_eq!(all.shares[0].verdict, Verdict::NoDifference);
+        assert_eq!(all.shares[1].verdict, Verdict::NoJobs);
+        assert_eq!(
+            all.shares[1].sentence(),
+            "protected: no jobs, nothing of its own to compare."
         );
     }
 

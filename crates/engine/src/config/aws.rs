@@ -774,10 +774,20 @@ pub(crate) fn export(
         if crate::input::catalogue::lookup(&t.name).is_none()
             && (t.gpus != 1 || t.usd_per_hour != 0.0)
         {
-            warnings.push(Problem::new(
-                Path::root().key("instance_types").key(t.name.as_str()),
-                "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported",
-            ));
+            // The page names the type in words (issue #34); the CLI keeps the path.
+            let what = "a custom instance type: AWS names only its capacity unit, so its GPUs and price are not exported";
+            warnings.push(
+                Problem::new(
+                    Path::root().key("instance_types").key(t.name.as_str()),
+                    what,
+                )
+                .about(
+                    "instance type",
+                    &[t.name.as_str()],
+                    "",
+                    format!("is {what}"),
+                ),
+            );
         }
     }
     // A kept body's own queue stays unless --queue names another, and a share without one

@@ -13,9 +13,15 @@ const NAMED_MAX: usize = 6;
 /// idle capacity.
 pub fn scenario_summary(s: &Scenario) -> String {
     let teams = s.shares.len();
+    // The Kueue model's words (issue #34): ClusterQueues and workloads.
+    let (team, jobs) = if s.is_kueue() {
+        (("ClusterQueue", "ClusterQueues"), ("workload", "workloads"))
+    } else {
+        (("team", "teams"), ("job", "jobs"))
+    };
     let mut out = format!(
         "{} share {}",
-        count(teams, "team", "teams"),
+        count(teams, team.0, team.1),
         capacity_words(s)
     );
     if s.is_kueue() {
@@ -38,7 +44,7 @@ pub fn scenario_summary(s: &Scenario) -> String {
     let events = s.events.len();
     out.push_str(&format!(
         " {}",
-        capitalise(&count(s.described_jobs(), "job", "jobs"))
+        capitalise(&count(s.described_jobs(), jobs.0, jobs.1))
     ));
     if events > 0 {
         out.push_str(&format!(
@@ -409,6 +415,11 @@ mod kueue_settings_tests {
         )
         .unwrap()
         .scenario;
+        // Issue #34: the first screen's sentence says ClusterQueues and workloads.
+        assert_eq!(
+            scenario_summary(&sc),
+            "2 ClusterQueues share 7 ml.g5.xlarge under the Kueue model (cohorts, lending limits and fair sharing decide who borrows). 0 workloads."
+        );
         let q = cluster_queue_settings(&sc);
         assert_eq!(q[0].path, "root/research/team-a");
         assert_eq!(

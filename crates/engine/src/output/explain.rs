@@ -202,13 +202,13 @@ fn explain_kueue_wait(
             "; {s} is owed it within its nominal quota, but it is in use by borrowers that cannot be reclaimed now"
         ),
         Reason::NoLendableCapacity => {
-            format!("; the job would borrow beyond {s}'s nominal quota")
+            format!("; the workload would borrow beyond {s}'s nominal quota")
         }
         _ => String::new(),
     };
     match why {
         Binding::OwnNominal { limit } => format!(
-            "{s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own jobs to finish"
+            "{s}'s nominal quota of {limit} {ty} is used up and it is in no cohort to borrow from; waits for its own workloads to finish"
         ),
         // After the label "borrowingLimit reached": the number, not the limit said again
         // (issue #34, fresh-eyes walk).
@@ -245,9 +245,9 @@ fn explain_kueue_wait(
         Binding::PreemptedWorkloads { victims, until } => {
             let at = moment(until);
             let held = if victims == 1 {
-                format!("the job it preempted keeps its quota until its grace period ends, {at}")
+                format!("the workload it preempted keeps its quota until its grace period ends, {at}")
             } else {
-                format!("the {victims} jobs it preempted keep their quota until their grace periods end (the last {at})")
+                format!("the {victims} workloads it preempted keep their quota until their grace periods end (the last {at})")
             };
             let them = if victims == 1 { "it" } else { "them" };
             format!("{held}; the preemptor waits for {them} (WaitingForPreemptedWorkloads) and is then admitted only if no other workload takes that quota first")
@@ -484,5 +484,56 @@ mod tests {
             "{said}"
         );
         assert!(!said.contains("'s infinite"), "{said}");
+    }
+
+    /// Issue #34: the Kueue model's waiting explanations say workload(s), never job(s).
+    #[test]
+    fn kueue_waits_speak_of_workloads() {
+        use crate::simulation::Binding;
+        let text = r#"{"format": "quotalab/v1", "model": "kueue",
+            "shares": [{"name": "solo", "limits": {"ml.g5.xlarge": 1}},
+                       {"name": "nlp", "limits": {"ml.g5.xlarge": 1}, "cohort": "c"}],
+            "cohorts": [{"name": "c"}],
+            "jobs": [{"id": "a", "share": "solo", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 9},
+                     {"id": "n", "share": "nlp", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 9}]}"#;
+        let sc = crate::load(text).expect("valid").scenario;
+        let cases = [
+            (
+                0,
+                Reason::EntitlementExhausted,
+                Binding::OwnNominal { limit: 1 },
+            ),
+            (
+                1,
+                Reason::NoLendableCapacity,
+                Binding::CohortFull {
+                    node: 2,
+                    free: 0,
+                    need: 1,
+                    private: 0,
+                },
+            ),
+            (
+                1,
+                Reason::CapacityInUse,
+                Binding::PreemptedWorkloads {
+                    victims: 1,
+                    until: 60_000,
+                },
+            ),
+            (
+                1,
+                Reason::CapacityInUse,
+                Binding::PreemptedWorkloads {
+                    victims: 2,
+                    until: 60_000,
+                },
+            ),
+        ];
+        for (job, reason, why) in cases {
+            let said = explain_waiting(&sc, JobId::new(job), reason, Some(why));
+            assert!(said.contains("workload"), "{said}");
+            assert!(!said.contains(" job"), "{said}");
+        }
     }
 }

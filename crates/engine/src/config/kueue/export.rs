@@ -387,10 +387,24 @@ pub(super) fn warnings(sc: &Scenario, resource: &str) -> Vec<Problem> {
     let mut warnings = Vec::new();
     for t in &sc.instance_types {
         if t.gpus == 0 {
-            warnings.push(Problem::new(
-                Path::root().key("instance_types").key(t.name.as_str()),
-                format!("has no GPUs: its quota is exported as 1 {resource} per instance"),
-            ));
+            // The page names the type in words (issue #34); the CLI keeps the path.
+            let what = format!("has no GPUs: its quota is exported as 1 {resource} per instance");
+            warnings.push(
+                Problem::new(
+                    Path::root().key("instance_types").key(t.name.as_str()),
+                    what.clone(),
+                )
+                .about(
+                    if sc.is_kueue() {
+                        "ResourceFlavor"
+                    } else {
+                        "instance type"
+                    },
+                    &[t.name.as_str()],
+                    "",
+                    what,
+                ),
+            );
         }
     }
     if sc.is_kueue() {
@@ -405,9 +419,14 @@ pub(super) fn warnings(sc: &Scenario, resource: &str) -> Vec<Problem> {
             })
             .collect();
         if implied != sc.capacity {
-            warnings.push(Problem::new(
-                Path::root().key("capacity"),
-                "Kueue has no physical capacity apart from quotas: the capacity is not exported",
+            // Already in plain words: the page says it without the path.
+            let what =
+                "Kueue has no physical capacity apart from quotas: the capacity is not exported";
+            warnings.push(Problem::new(Path::root().key("capacity"), what).about(
+                "",
+                &[],
+                "",
+                what,
             ));
         }
     }

@@ -274,6 +274,7 @@ fn write_quotas(
     old: &[String],
     groups: &mut Vec<Value>,
     at: &str,
+    object: (&str, &str),
     warnings: &mut Vec<Problem>,
 ) {
     let resource = ty.resource;
@@ -342,18 +343,30 @@ fn write_quotas(
                     })
                     .collect();
                 if covered.len() > 1 {
-                    warnings.push(Problem::new(
-                        Path::named(at.to_string()),
-                        format!(
-                            "flavor {flavor} is new to this object: its other covered resources ({}) are written with a nominalQuota of 0",
-                            covered
-                                .iter()
-                                .filter(|r| *r != resource)
-                                .cloned()
-                                .collect::<Vec<_>>()
-                                .join(", ")
+                    let others = covered
+                        .iter()
+                        .filter(|r| *r != resource)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    let rest = format!(
+                        "its other covered resources ({others}) are written with a nominalQuota of 0"
+                    );
+                    // The page names the object (issue #34); the CLI keeps the path.
+                    let (kind, name) = object;
+                    let field = format!("flavor {flavor}");
+                    warnings.push(
+                        Problem::new(
+                            Path::named(at.to_string()),
+                            format!("{field} is new to this object: {rest}"),
+                        )
+                        .about(
+                            kind,
+                            &[name],
+                            &field,
+                            format!("is new to it: {rest}"),
                         ),
-                    ));
+                    );
                 }
                 flavors.push(json!({"name": flavor, "resources": resources}));
             }
@@ -473,7 +486,8 @@ fn write_node(
             .cloned()
             .unwrap_or_default();
         let old = flavors_with_resource(&original, ty.resource);
-        write_quotas(ty, quotas, &old, &mut groups, at, warnings);
+        let object = (kind_of(doc), name_of(doc));
+        write_quotas(ty, quotas, &old, &mut groups, at, object, warnings);
         // A merge patch replaces a list whole: the patch carries every group.
         spec.insert("resourceGroups".into(), Value::Array(groups));
     }
@@ -752,10 +766,14 @@ pub(crate) fn export(
         .map(|d| format!("{} {}", kind_of(&d.value), name_of(&d.value)))
         .collect();
     if let Some(fs) = &fair_sharing_changed {
-        warns.push(Problem::new(
-            Path::root().key("fair_sharing"),
-            format!("changed, but fair sharing is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to {fs}"),
-        ));
+        let what = format!("changed, but fair sharing is set in Kueue's manager Configuration, which this export does not rewrite: set its fairSharing to {fs}");
+        // The page: "Fair sharing changed, ..." (issue #34); the CLI keeps the path.
+        let words = what.replacen(
+            "changed, but fair sharing",
+            "Fair sharing changed, but it",
+            1,
+        );
+        warns.push(Problem::new(Path::root().key("fair_sharing"), what).about("", &[], "", words));
     }
     let mut text = format!(
         "# Kueue configuration of scenario {} (Quota Lab export),\n# written over the {} objects it was imported from: every field Quota Lab does not model\n# is kept as it was read.\n",
