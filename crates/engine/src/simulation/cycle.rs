@@ -47,46 +47,69 @@ enum Nomination {
     Preempt(Vec<Victim>),
 }
 
-/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (its waiting
-/// preemptors are in [`Scratch`]'s `quiet`).
+/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
+/// that stayed through it are in [`Scratch`]'s `quiet`).
 struct Quiet {
     steps: u64,
 }
 
-/// Waiting preemptors with their victims, one entry per preemptor, the victims of all in
-/// one vector (a quiet cycle's, then the next cycle's to compare with it).
+/// What a head that stays its share's head through a quiet cycle does in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stays {
+    /// A preemptor all of whose victims are in their grace: it issues its preemptions
+    /// again, which evicts no one, and waits for them.
+    Waits,
+    /// Nominated to fit, and passed over by the walk: it no longer fits after the
+    /// cycle's earlier entries (their waiting preemptors counted in).
+    FitPassedOver,
+    /// Nominated to preempt victims not all in their grace, and passed over by the walk:
+    /// its targets overlap an earlier entry's, or it no longer fits.
+    PreemptPassedOver,
+}
+
+/// The heads that stay through a quiet cycle with what they do and their victims, one
+/// entry per head, the victims of all in one vector (a quiet cycle's, then the next
+/// cycle's to compare with it).
 #[derive(Default)]
-struct Waiting {
-    /// Each preemptor with where its victims are in `victims`.
-    heads: Vec<(JobId, std::ops::Range<usize>)>,
+struct Staying {
+    /// Each head, what it does, and where its victims are in `victims`.
+    heads: Vec<(JobId, Stays, std::ops::Range<usize>)>,
     victims: Vec<JobId>,
 }
 
-impl Waiting {
+impl Staying {
     fn clear(&mut self) {
         self.heads.clear();
         self.victims.clear();
     }
 
-    fn push(&mut self, job: JobId, victims: &[Victim]) {
+    fn push(&mut self, job: JobId, stays: Stays, victims: &[Victim]) {
         let start = self.victims.len();
         self.victims.extend(victims.iter().map(|v| v.job));
-        self.heads.push((job, start..self.victims.len()));
+        self.heads.push((job, stays, start..self.victims.len()));
     }
 
-    /// By preemptor (a cycle has one head per share: each preemptor once).
+    /// How many of them wait for their victims.
+    fn waiting(&self) -> usize {
+        self.heads.iter().filter(|h| h.1 == Stays::Waits).count()
+    }
+
+    /// Whether any was passed over by the walk (not a waiting preemptor).
+    fn passed_over(&self) -> bool {
+        self.heads.iter().any(|h| h.1 != Stays::Waits)
+    }
+
+    /// By job (a cycle has one head per share: each job once).
     fn sort(&mut self) {
         self.heads.sort_unstable_by_key(|h| h.0);
     }
 
-    /// The same preemptors (both sorted) with the same victims each.
-    fn same_as(&self, other: &Waiting) -> bool {
+    /// The same heads (both sorted) doing the same, with the same victims each.
+    fn same_as(&self, other: &Staying) -> bool {
         self.heads.len() == other.heads.len()
-            && self
-                .heads
-                .iter()
-                .zip(&other.heads)
-                .all(|(a, b)| a.0 == b.0 && self.victims[a.1.clone()] == other.victims[b.1.clone()])
+            && self.heads.iter().zip(&other.heads).all(|(a, b)| {
+                a.0 == b.0 && a.1 == b.1 && self.victims[a.2.clone()] == other.victims[b.2.clone()]
+            })
     }
 }
 
@@ -108,9 +131,9 @@ struct Scratch {
     done: Vec<bool>,
     advancing: Vec<usize>,
     acting: Vec<Option<(usize, QKey)>>,
-    /// The last quiet cycle's waiting preemptors, and those of the cycle after it.
-    quiet: Waiting,
-    waiting: Waiting,
+    /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
+    quiet: Staying,
+    staying: Staying,
 }
 
 impl Sim<'_> {
@@ -193,6 +216,8 @@ impl Sim<'_> {
             self.process_entry(&entries[i], &mut walk);
         }
         self.kueue.in_cycle = false;
+        // Quiet only if the walk admitted and evicted no one (heads passed over).
+        let quiet = quiet && !walk.changed;
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
         scratch.aside = walk.aside;
@@ -208,28 +233,39 @@ impl Sim<'_> {
         (walk.changed, quiet)
     }
 
-    /// Whether a cycle of `entries` is quiet: each can neither fit nor preempt, or found no
-    /// victims and reserves nothing (its `reclaim` is `any`), or is a preemptor all of
-    /// whose victims are already in their grace (it waits for them: issuing its
-    /// preemptions again changes nothing after this cycle). With fair sharing, at most one
-    /// such preemptor (the tournament's order of several could change with the others).
-    /// If so, `waiting` holds its waiting preemptors and their victims, by job.
-    fn quiet_entries(&self, entries: &[Entry], waiting: &mut Waiting) -> bool {
-        waiting.clear();
+    /// Whether a cycle of `entries` may be quiet, as its nominations say: each can neither
+    /// fit nor preempt, or found no victims and reserves nothing (its `reclaim` is `any`),
+    /// or is a preemptor all of whose victims are already in their grace (it waits for
+    /// them: issuing its preemptions again changes nothing after this cycle), or (without
+    /// fair sharing, and with no preemptor keeping instances from an earlier cycle) may
+    /// fit or preempt: it is quiet if the walk then passes over each of these (admits and
+    /// evicts no one). With fair sharing, at most one waiting preemptor (the tournament's
+    /// order of several could change with the others). If so, `staying` holds the heads
+    /// other than those set aside, with what they do, by job.
+    fn quiet_entries(&self, entries: &[Entry], staying: &mut Staying) -> bool {
+        staying.clear();
+        let fair = self.sc.fair_sharing.is_some();
         for e in entries {
             match &e.mode {
                 Nomination::NoFit => {}
                 Nomination::NoTargets if self.reserves_nothing(e.share) => {}
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push(e.job, v);
+                    staying.push(e.job, Stays::Waits, v);
+                }
+                Nomination::Fit if !fair => staying.push(e.job, Stays::FitPassedOver, &[]),
+                Nomination::Preempt(v) if !fair => {
+                    staying.push(e.job, Stays::PreemptPassedOver, v);
                 }
                 _ => return false,
             }
         }
-        if self.sc.fair_sharing.is_some() && waiting.heads.len() > 1 {
+        if fair && staying.waiting() > 1 {
             return false;
         }
-        waiting.sort();
+        if staying.passed_over() && !self.kueue.keeps.is_empty() {
+            return false; // a preemptor kept instances in this walk, and no longer will
+        }
+        staying.sort();
         true
     }
 
@@ -243,20 +279,24 @@ impl Sim<'_> {
     /// cycles that would follow it while nothing changes, done at once (at most `max`).
     /// Each would take the next head of every best-effort share whose head is set aside,
     /// find it can neither fit nor preempt (or found no victims, reserving nothing) and set
-    /// it aside, while the waiting preemptors (sticky heads) and strict FIFO heads repeat
-    /// the quiet cycle's work unchanged. They stop before the first cycle in which some
-    /// share's next head would do something else, or in which no head is left to set
-    /// aside (that cycle runs as any other). The number of cycles done.
+    /// it aside, while the heads that stay (waiting preemptors, sticky; heads the walk
+    /// passed over; strict FIFO heads) repeat the quiet cycle's work unchanged: the state
+    /// is the quiet cycle's but for heads set aside, which do nothing in a walk, so those
+    /// heads are nominated alike, walked in the same order and passed over again. They
+    /// stop before the first cycle in which some share's next head would do something
+    /// else, or in which no head is left to set aside (that cycle runs as any other). The
+    /// number of cycles done.
     fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
         }
         // The heads that stay must be those of the quiet cycle, doing the same: its
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
-        // entry's) and strict FIFO heads; every other head is its queue's first job not
-        // set aside, and set aside next.
-        let waiting = &mut scratch.waiting;
-        waiting.clear();
+        // entry's), the heads its walk passed over and strict FIFO heads; every other head
+        // is its queue's first job not set aside, and set aside next.
+        let fair = self.sc.fair_sharing.is_some();
+        let staying = &mut scratch.staying;
+        staying.clear();
         let advancing = &mut scratch.advancing;
         advancing.clear();
         for s in 0..self.cfg.len() {
@@ -265,7 +305,15 @@ impl Sim<'_> {
             };
             match self.nomination(s, h) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push(h.job, &v);
+                    staying.push(h.job, Stays::Waits, &v);
+                    continue;
+                }
+                Nomination::Fit if !fair => {
+                    staying.push(h.job, Stays::FitPassedOver, &[]);
+                    continue;
+                }
+                Nomination::Preempt(v) if !fair => {
+                    staying.push(h.job, Stays::PreemptPassedOver, &v);
                     continue;
                 }
                 Nomination::NoFit => {}
@@ -280,8 +328,11 @@ impl Sim<'_> {
             }
             advancing.push(s);
         }
-        waiting.sort();
-        if !waiting.same_as(&scratch.quiet) || advancing.is_empty() {
+        staying.sort();
+        if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
+            return 0;
+        }
+        if staying.passed_over() && !self.kueue.keeps.is_empty() {
             return 0;
         }
         // How many cycles: up to the first share whose next head acts.
