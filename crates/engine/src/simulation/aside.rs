@@ -83,16 +83,21 @@ impl ShareRt {
         }
         if let Some(m) = self.first_ready_at.get() {
             if m.at == self.order_gen {
+                debug_assert_eq!(
+                    m.first,
+                    self.ready().next(),
+                    "the first job not set aside remembered is not the first"
+                );
                 return m.first;
             }
         }
         let mut ready = self.ready();
         let first = ready.next();
-        let second = self.aside.extra.is_empty().then(|| ready.next());
+        let after = self.aside.extra.is_empty().then(|| ready.jobs.place());
         self.first_ready_at.set(Some(ReadyMemo {
             at: self.order_gen,
             first,
-            second,
+            after,
         }));
         first
     }
@@ -182,18 +187,20 @@ impl ShareRt {
         self.order_gen += 1;
         if first {
             // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
-            // after it, the set stays canonical), and the job after it comes first now.
+            // after it, the set stays canonical), and the job after it comes first now:
+            // the one at the place remembered after it (nothing moved in between).
             self.aside.through = Some(key);
             self.aside.count += 1;
             if let Some(m) = self.first_ready_at.get() {
                 let was_first = m.first.map(|h| h.key) == Some(key);
-                if let (true, true, Some(second)) =
-                    (m.at + 1 == self.order_gen, was_first, m.second)
+                if let (true, true, Some(after)) = (m.at + 1 == self.order_gen, was_first, m.after)
                 {
+                    let mut next = self.in_order.iter_at(after);
+                    let first = next.next().map(|(key, size)| Head { key, size });
                     self.first_ready_at.set(Some(ReadyMemo {
                         at: self.order_gen,
-                        first: second,
-                        second: None,
+                        first,
+                        after: Some(next.place()),
                     }));
                 }
             }

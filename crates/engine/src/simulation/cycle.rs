@@ -17,35 +17,8 @@ use crate::simulation::{JobId, Sim, Size, State};
 
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
-use super::offers::KHead;
+use super::offers::{Entry, KHead, Nomination, Scratch, Staying, Stays};
 use super::queues::QKey;
-
-/// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
-/// share and size, its place in the classical order and what the cycle's snapshot allows it.
-#[derive(Clone, Debug)]
-struct Entry {
-    job: JobId,
-    share: usize,
-    size: Size,
-    /// Classical order: borrowing height, then higher priority, then earlier submit, then
-    /// share order, as one integer (`kueue::order_rank`).
-    rank: u128,
-    mode: Nomination,
-}
-
-/// What the cycle's snapshot allows a head (Kueue `flavorassigner` modes with the targets
-/// `Preemptor.GetTargets` found).
-#[derive(Clone, Debug)]
-enum Nomination {
-    /// Neither fits nor may preempt (or its share has no quota of its type).
-    NoFit,
-    /// Fits as is.
-    Fit,
-    /// May preempt but the search found no victims.
-    NoTargets,
-    /// Fits once these victims are gone.
-    Preempt(Vec<Victim>),
-}
 
 /// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
 /// that stayed through it are in [`Scratch`]'s `quiet`).
@@ -53,87 +26,12 @@ struct Quiet {
     steps: u64,
 }
 
-/// What a head that stays its share's head through a quiet cycle does in it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Stays {
-    /// A preemptor all of whose victims are in their grace: it issues its preemptions
-    /// again, which evicts no one, and waits for them.
-    Waits,
-    /// Nominated to fit, and passed over by the walk: it no longer fits after the
-    /// cycle's earlier entries (their waiting preemptors counted in).
-    FitPassedOver,
-    /// Nominated to preempt victims not all in their grace, and passed over by the walk:
-    /// its targets overlap an earlier entry's, or it no longer fits.
-    PreemptPassedOver,
-}
-
-/// The heads that stay through a quiet cycle with what they do and their victims, one
-/// entry per head, the victims of all in one vector (a quiet cycle's, then the next
-/// cycle's to compare with it).
-#[derive(Default)]
-struct Staying {
-    /// Each head, what it does, and where its victims are in `victims`.
-    heads: Vec<(JobId, Stays, std::ops::Range<usize>)>,
-    victims: Vec<JobId>,
-}
-
-impl Staying {
-    fn clear(&mut self) {
-        self.heads.clear();
-        self.victims.clear();
-    }
-
-    fn push(&mut self, job: JobId, stays: Stays, victims: &[Victim]) {
-        let start = self.victims.len();
-        self.victims.extend(victims.iter().map(|v| v.job));
-        self.heads.push((job, stays, start..self.victims.len()));
-    }
-
-    /// How many of them wait for their victims.
-    fn waiting(&self) -> usize {
-        self.heads.iter().filter(|h| h.1 == Stays::Waits).count()
-    }
-
-    /// Whether any was passed over by the walk (not a waiting preemptor).
-    fn passed_over(&self) -> bool {
-        self.heads.iter().any(|h| h.1 != Stays::Waits)
-    }
-
-    /// By job (a cycle has one head per share: each job once).
-    fn sort(&mut self) {
-        self.heads.sort_unstable_by_key(|h| h.0);
-    }
-
-    /// The same heads (both sorted) doing the same, with the same victims each.
-    fn same_as(&self, other: &Staying) -> bool {
-        self.heads.len() == other.heads.len()
-            && self.heads.iter().zip(&other.heads).all(|(a, b)| {
-                a.0 == b.0 && a.1 == b.1 && self.victims[a.2.clone()] == other.victims[b.2.clone()]
-            })
-    }
-}
-
 /// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
 /// to set aside after it, and whether it changed anything (an admission, an eviction).
-#[derive(Default)]
 struct Walk {
     preempted: Vec<JobId>,
     aside: Vec<(usize, JobId)>,
     changed: bool,
-}
-
-/// The vectors a pass's cycles fill and empty again, allocated once per pass (not per
-/// cycle).
-#[derive(Default)]
-struct Scratch {
-    entries: Vec<Entry>,
-    aside: Vec<(usize, JobId)>,
-    done: Vec<bool>,
-    advancing: Vec<usize>,
-    acting: Vec<Option<(usize, QKey)>>,
-    /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
-    quiet: Staying,
-    staying: Staying,
 }
 
 impl Sim<'_> {
@@ -143,7 +41,7 @@ impl Sim<'_> {
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
         let mut quiet = None;
-        let mut scratch = Scratch::default();
+        let mut scratch = std::mem::take(&mut self.kueue.scratch);
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
@@ -162,6 +60,7 @@ impl Sim<'_> {
             quiet = q;
         }
         self.kueue.keeps.clear();
+        self.kueue.scratch = scratch; // kept for its allocations
         self.end_of_waits();
     }
 
@@ -186,21 +85,42 @@ impl Sim<'_> {
             return (false, None);
         }
         let fair = self.sc.fair_sharing.is_some();
+        // Classical: the entries' walk order, by rank (ranks are distinct: one entry per
+        // share, and the share is the rank's last key), sorted without moving the entries.
+        // A head that can neither fit nor preempt, or found no victims and reserves
+        // nothing, does nothing in the walk but be set aside after it and end a
+        // preemptor's keeping (`keeps`): with none keeping, those heads are walked last,
+        // unsorted (the walk does the same in any order).
+        let order = &mut scratch.order;
+        order.clear();
         if !fair {
-            entries.sort_by_key(|e| e.rank);
+            let sort_all = !self.kueue.keeps.is_empty();
+            let inert = |e: &Entry| match e.mode {
+                Nomination::NoFit => !sort_all,
+                Nomination::NoTargets => !sort_all && self.reserves_nothing(e.share),
+                _ => false,
+            };
+            let ranked = entries.iter().enumerate().filter(|(_, e)| !inert(e));
+            order.extend(ranked.map(|(i, e)| (e.rank, i)));
+            order.sort_unstable();
+            let rest = entries.iter().enumerate().filter(|(_, e)| inert(e));
+            order.extend(rest.map(|(i, e)| (e.rank, i)));
         }
         let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk {
             aside: std::mem::take(&mut scratch.aside),
-            ..Walk::default()
+            preempted: std::mem::take(&mut scratch.preempted),
+            changed: false,
         };
         walk.aside.clear();
+        walk.preempted.clear();
         let done = &mut scratch.done;
         done.clear();
         done.resize(entries.len(), false);
-        for k in 0..entries.len() {
+        let mut ranked = order.iter().map(|&(_, i)| i);
+        for _ in 0..entries.len() {
             let i = if fair {
                 // Kueue's tournament orders on the cycle's snapshot, where the victims of
                 // the preemptions issued so far still hold their quota (only `fits`
@@ -210,7 +130,7 @@ impl Sim<'_> {
                 self.count_held(&walk.preempted, false);
                 i
             } else {
-                k
+                ranked.next().expect("an entry per place in the order")
             };
             done[i] = true;
             self.process_entry(&entries[i], &mut walk);
@@ -221,6 +141,7 @@ impl Sim<'_> {
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
         scratch.aside = walk.aside;
+        scratch.preempted = walk.preempted;
         let mut deferred = std::mem::take(&mut self.kueue.deferred);
         for &s in &deferred {
             self.requeue_inadmissible(s); // outside the cycle: nothing more is deferred
@@ -241,7 +162,7 @@ impl Sim<'_> {
     /// fit or preempt: it is quiet if the walk then passes over each of these (admits and
     /// evicts no one). With fair sharing, at most one waiting preemptor (the tournament's
     /// order of several could change with the others). If so, `staying` holds the heads
-    /// other than those set aside, with what they do, by job.
+    /// other than those set aside, with what they do, in share order (as `entries`).
     fn quiet_entries(&self, entries: &[Entry], staying: &mut Staying) -> bool {
         staying.clear();
         let fair = self.sc.fair_sharing.is_some();
@@ -265,7 +186,6 @@ impl Sim<'_> {
         if staying.passed_over() && !self.kueue.keeps.is_empty() {
             return false; // a preemptor kept instances in this walk, and no longer will
         }
-        staying.sort();
         true
     }
 
@@ -328,7 +248,6 @@ impl Sim<'_> {
             }
             advancing.push(s);
         }
-        staying.sort();
         if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
             return 0;
         }
@@ -478,6 +397,9 @@ impl Sim<'_> {
         };
         if self.strict_fifo(s) {
             return rt.heads.first().map(|h| head(h.key.job, h.size));
+        }
+        if rt.ready_count() == 0 {
+            return None; // every RUNNABLE job is set aside (a sticky preemptor too)
         }
         let sticky = rt.sticky.filter(|&p| {
             self.jobs[p.index()].state == State::Runnable && !rt.is_aside(&self.qkey(p))

@@ -5,6 +5,7 @@
 use super::job::JobId;
 use super::job::Size;
 use super::preemption::Victim;
+use super::queues::QKey;
 use super::quota_tree::QuotaTree;
 use crate::input::model::Priority;
 
@@ -15,6 +16,105 @@ pub(super) struct KHead {
     pub(super) job: JobId,
     pub(super) size: Size,
     pub(super) limited: bool,
+}
+
+/// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
+/// share and size, its place in the classical order and what the cycle's snapshot allows it.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub(super) job: JobId,
+    pub(super) share: usize,
+    pub(super) size: Size,
+    /// Classical order: borrowing height, then higher priority, then earlier submit, then
+    /// share order, as one integer (`kueue::order_rank`).
+    pub(super) rank: u128,
+    pub(super) mode: Nomination,
+}
+
+/// What the cycle's snapshot allows a head (Kueue `flavorassigner` modes with the targets
+/// `Preemptor.GetTargets` found).
+#[derive(Clone, Debug)]
+pub(super) enum Nomination {
+    /// Neither fits nor may preempt (or its share has no quota of its type).
+    NoFit,
+    /// Fits as is.
+    Fit,
+    /// May preempt but the search found no victims.
+    NoTargets,
+    /// Fits once these victims are gone.
+    Preempt(Vec<Victim>),
+}
+
+/// What a head that stays its share's head through a quiet cycle does in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stays {
+    /// A preemptor all of whose victims are in their grace: it issues its preemptions
+    /// again, which evicts no one, and waits for them.
+    Waits,
+    /// Nominated to fit, and passed over by the walk: it no longer fits after the
+    /// cycle's earlier entries (their waiting preemptors counted in).
+    FitPassedOver,
+    /// Nominated to preempt victims not all in their grace, and passed over by the walk:
+    /// its targets overlap an earlier entry's, or it no longer fits.
+    PreemptPassedOver,
+}
+
+/// The heads that stay through a quiet cycle with what they do and their victims, one
+/// entry per head, the victims of all in one vector (a quiet cycle's, then the next
+/// cycle's to compare with it).
+#[derive(Debug, Default)]
+pub(super) struct Staying {
+    /// Each head, what it does, and where its victims are in `victims`.
+    pub(super) heads: Vec<(JobId, Stays, std::ops::Range<usize>)>,
+    pub(super) victims: Vec<JobId>,
+}
+
+impl Staying {
+    pub(super) fn clear(&mut self) {
+        self.heads.clear();
+        self.victims.clear();
+    }
+
+    pub(super) fn push(&mut self, job: JobId, stays: Stays, victims: &[Victim]) {
+        let start = self.victims.len();
+        self.victims.extend(victims.iter().map(|v| v.job));
+        self.heads.push((job, stays, start..self.victims.len()));
+    }
+
+    /// How many of them wait for their victims.
+    pub(super) fn waiting(&self) -> usize {
+        self.heads.iter().filter(|h| h.1 == Stays::Waits).count()
+    }
+
+    /// Whether any was passed over by the walk (not a waiting preemptor).
+    pub(super) fn passed_over(&self) -> bool {
+        self.heads.iter().any(|h| h.1 != Stays::Waits)
+    }
+
+    /// The same heads (both in share order) doing the same, with the same victims each.
+    pub(super) fn same_as(&self, other: &Staying) -> bool {
+        self.heads.len() == other.heads.len()
+            && self.heads.iter().zip(&other.heads).all(|(a, b)| {
+                a.0 == b.0 && a.1 == b.1 && self.victims[a.2.clone()] == other.victims[b.2.clone()]
+            })
+    }
+}
+
+/// The vectors a pass's cycles fill and empty again, kept across passes for their
+/// allocations (`KueueState::scratch`): neither a cycle nor a pass allocates them.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    pub(super) entries: Vec<Entry>,
+    /// The classical walk order: each entry's rank and index.
+    pub(super) order: Vec<(u128, usize)>,
+    pub(super) aside: Vec<(usize, JobId)>,
+    pub(super) preempted: Vec<JobId>,
+    pub(super) done: Vec<bool>,
+    pub(super) advancing: Vec<usize>,
+    pub(super) acting: Vec<Option<(usize, QKey)>>,
+    /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
+    pub(super) quiet: Staying,
+    pub(super) staying: Staying,
 }
 
 /// SPEC 12: the Kueue model's own state (empty in the AWS model).
@@ -65,6 +165,8 @@ pub(super) struct KueueState {
     /// Per share: the sizes whose heads cannot act for reasons of the share alone
     /// (`Sim::inert_by_share`).
     pub(super) inert: std::cell::RefCell<Vec<InertMemo>>,
+    /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
+    pub(super) scratch: Scratch,
 }
 
 /// [`Sim::inert_by_share`]'s answers for one share at one `freed` epoch: sizes whose
