@@ -17,7 +17,7 @@ use crate::simulation::{JobId, Sim, Size, State};
 
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
-use super::offers::{Entry, KHead, Nomination, Scratch, Staying, Stays};
+use super::offers::{Alone, Entry, KHead, Nomination, Scratch, Staying, Stays};
 use super::queues::QKey;
 
 /// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
@@ -307,82 +307,67 @@ impl Sim<'_> {
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        match self.inert_by_share(s, j, size) {
-            Some(no_targets) => return !no_targets || self.reserves_nothing(s),
-            None if self.fits_now(s, t, n) => return false,
-            None => {}
+        if self.fits_now(s, t, n) {
+            return false;
         }
-        if !self.kueue_may_preempt(s, t, n) {
-            self.remember_inert(s, size, false);
-            return true;
+        match self.alone(s, j, size) {
+            Alone::CannotPreempt => true,
+            Alone::NoVictims => self.reserves_nothing(s),
+            Alone::MaySearch => self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none(),
         }
-        if self.finds_no_victims(j) {
-            self.remember_inert(s, size, true);
-            return self.reserves_nothing(s);
-        }
-        self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none()
     }
 
-    /// Whether heads of share `s` of `size` were found, since quota usage last fell or the
-    /// configuration changed and while the share's own usage of the type has not moved,
-    /// unable to fit and either unable to preempt (`Some(false)`) or sure to find no
-    /// victims (`Some(true)`, [`Sim::finds_no_victims`]); then they still are. In a tree
-    /// whose cohorts are roots and without fair sharing, what else can happen meanwhile
-    /// is other shares' admissions, evictions (which keep their quota), priority changes
-    /// and arrivals: usage only grows, so a head that did not fit still does not, and "may
-    /// preempt" and "no victims" read the share's own usage and configuration alone
-    /// (`QuotaTree::fits_below_root` of a share under a root is its own quota). `None`:
-    /// not known, or not remembered in this model.
-    fn inert_by_share(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
+    /// SPEC 12 "may preempt" and [`Sim::finds_no_victims`] for job `j` of share `s` of
+    /// `size`, a head that does not fit now. In a tree whose cohorts are roots and
+    /// without fair sharing both read the share's own usage of the type and the
+    /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
+    /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
+    /// is remembered per share and size with that usage, until the configuration changes.
+    fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
         let t = size.ty.index();
-        if !self.remembers_inert(t) {
-            return None;
+        if !self.remembers_alone(t) {
+            return self.alone_afresh(s, j, size);
         }
         let used = self.kueue.trees[t].usage[s];
+        let at = self.epochs.config();
         let known = self
             .kueue
-            .inert
+            .alone
             .borrow()
-            .get(s)?
-            .get(self.epochs.freed(), size, used);
-        debug_assert!(
-            known.is_none() || known == self.inert_afresh(s, j, size),
-            "a head remembered as unable to act can act"
-        );
-        known
-    }
-
-    /// What [`Sim::inert_by_share`] would remember of job `j` of share `s` now, worked out
-    /// afresh (the debug builds' check of what it remembered).
-    fn inert_afresh(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
-        let (t, n) = (size.ty.index(), size.instances);
-        if self.fits_now(s, t, n) {
-            None
-        } else if !self.kueue_may_preempt(s, t, n) {
-            Some(false)
-        } else {
-            self.finds_no_victims(j).then_some(true)
+            .get(s)
+            .and_then(|m| m.get(at, size, used));
+        if let Some(a) = known {
+            debug_assert_eq!(
+                a,
+                self.alone_afresh(s, j, size),
+                "what a share alone allows its heads changed"
+            );
+            return a;
         }
-    }
-
-    /// Whether [`Sim::inert_by_share`] keeps answers for type `t`.
-    fn remembers_inert(&self, t: usize) -> bool {
-        !self.opts.exhaustive && self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
-    }
-
-    /// [`Sim::inert_by_share`] learns that heads of share `s` of `size` cannot fit and
-    /// cannot preempt (`no_targets` false) or surely find no victims (true).
-    fn remember_inert(&self, s: usize, size: Size, no_targets: bool) {
-        let t = size.ty.index();
-        if !self.remembers_inert(t) {
-            return;
-        }
-        let used = self.kueue.trees[t].usage[s];
-        let mut memo = self.kueue.inert.borrow_mut();
+        let a = self.alone_afresh(s, j, size);
+        let mut memo = self.kueue.alone.borrow_mut();
         if memo.len() <= s {
             memo.resize_with(s + 1, Default::default);
         }
-        memo[s].put(self.epochs.freed(), size, used, no_targets);
+        memo[s].put(at, size, used, a);
+        a
+    }
+
+    /// [`Sim::alone`] worked out afresh.
+    fn alone_afresh(&self, s: usize, j: JobId, size: Size) -> Alone {
+        let (t, n) = (size.ty.index(), size.instances);
+        if !self.kueue_may_preempt(s, t, n) {
+            Alone::CannotPreempt
+        } else if self.finds_no_victims(j) {
+            Alone::NoVictims
+        } else {
+            Alone::MaySearch
+        }
+    }
+
+    /// Whether [`Sim::alone`] keeps answers for type `t`.
+    fn remembers_alone(&self, t: usize) -> bool {
+        !self.opts.exhaustive && self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
     }
 
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
@@ -445,32 +430,19 @@ impl Sim<'_> {
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
     fn nomination(&self, s: usize, h: KHead) -> Nomination {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let known = if h.limited {
-            self.inert_by_share(s, j, h.size)
-        } else {
-            None
-        };
         if !h.limited {
-            Nomination::NoFit
-        } else if let Some(no_targets) = known {
-            if no_targets {
-                Nomination::NoTargets
-            } else {
-                Nomination::NoFit
-            }
-        } else if self.fits_now(s, t, n) {
-            Nomination::Fit
-        } else if !self.kueue_may_preempt(s, t, n) {
-            self.remember_inert(s, h.size, false);
-            Nomination::NoFit
-        } else if self.finds_no_victims(j) {
-            self.remember_inert(s, h.size, true);
-            Nomination::NoTargets
-        } else {
-            match self.kueue_victims_memo(j) {
+            return Nomination::NoFit;
+        }
+        if self.fits_now(s, t, n) {
+            return Nomination::Fit;
+        }
+        match self.alone(s, j, h.size) {
+            Alone::CannotPreempt => Nomination::NoFit,
+            Alone::NoVictims => Nomination::NoTargets,
+            Alone::MaySearch => match self.kueue_victims_memo(j) {
                 Some(v) => Nomination::Preempt(v),
                 None => Nomination::NoTargets,
-            }
+            },
         }
     }
 

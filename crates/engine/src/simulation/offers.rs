@@ -162,25 +162,36 @@ pub(super) struct KueueState {
     pub(super) kept: Vec<(usize, u64)>,
     /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
     pub(super) searches: std::cell::RefCell<SearchMemo>,
-    /// Per share: the sizes whose heads cannot act for reasons of the share alone
-    /// (`Sim::inert_by_share`).
-    pub(super) inert: std::cell::RefCell<Vec<InertMemo>>,
+    /// Per share: what heads of each size that do not fit can do, as the share alone
+    /// decides (`Sim::alone`).
+    pub(super) alone: std::cell::RefCell<Vec<AloneMemo>>,
     /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
     pub(super) scratch: Scratch,
 }
 
-/// [`Sim::inert_by_share`]'s answers for one share at one `freed` epoch: sizes whose
-/// heads neither fit nor may preempt (`false`) or may preempt but surely find no victims
-/// (`true`), each with the share's usage of the size's type then.
-#[derive(Debug, Default)]
-pub(super) struct InertMemo {
-    pub(super) at: u64,
-    pub(super) known: Vec<(Size, u64, bool)>,
+/// What a head that does not fit can do, as its share alone decides (`Sim::alone`):
+/// SPEC 12 "may preempt", and whether a search surely finds no victims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Alone {
+    /// It may not preempt: set aside.
+    CannotPreempt,
+    /// It may preempt, but a search surely finds no victims (`Sim::finds_no_victims`).
+    NoVictims,
+    /// It may preempt, and a search may find victims.
+    MaySearch,
 }
 
-impl InertMemo {
+/// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the
+/// share's usage of the size's type then (the newest usage per size).
+#[derive(Debug, Default)]
+pub(super) struct AloneMemo {
+    pub(super) at: u64,
+    pub(super) known: Vec<(Size, u64, Alone)>,
+}
+
+impl AloneMemo {
     /// What is known of `size` at epoch `at` with the share's usage at `used`.
-    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<bool> {
+    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<Alone> {
         if self.at != at {
             return None;
         }
@@ -191,15 +202,15 @@ impl InertMemo {
     }
 
     /// Remembers `size`'s answer at `at`, the share's usage at `used`.
-    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, no_targets: bool) {
+    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, alone: Alone) {
         if self.at != at {
             self.at = at;
             self.known.clear();
         }
         if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
-            *e = (size, used, no_targets);
+            *e = (size, used, alone);
         } else if self.known.len() < SEARCH_ENTRIES {
-            self.known.push((size, used, no_targets));
+            self.known.push((size, used, alone));
         }
     }
 }
