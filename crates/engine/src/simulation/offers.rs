@@ -1,4 +1,5 @@
-//! The Kueue pass's data (SPEC 12): a share's head as a cycle reads it, what binds a
+//! The Kueue pass's data (SPEC 12): a share's head as a cycle reads it, its nomination,
+//! the heads that stay through a quiet cycle, the cycle's working vectors, what binds a
 //! waiting job, and the Kueue model's own part of the simulator's state. The cycle itself
 //! is [`super::cycle`].
 
