@@ -428,6 +428,46 @@ fn quiet_cycles_done_at_once_match_walking_each() {
     assert!(skipped > 0);
 }
 
+/// SPEC 12.1 cycles done at once while a head is passed over (issue #31): a's preemptor
+/// waits for b's victim in its grace and is walked first; c's head fits the cycle's
+/// snapshot but no longer once the preemptor is counted in, so each cycle passes it over;
+/// d's 50 heads, too big to ever fit, are set aside one per cycle. Those cycles admit and
+/// evict no one: done at once, as cycles that only set heads aside, with the bytes of
+/// walking every cycle. (Before, a head that fit the snapshot made every cycle walked:
+/// 72 of them.)
+#[test]
+fn cycles_that_pass_a_head_over_are_done_at_once() {
+    use quotalab_engine::{load, result, Options, Sim};
+    use serde_json::json;
+    const T: &str = "ml.g5.xlarge";
+    let p = json!({"within_share": "never", "reclaim": "any"});
+    let share = |name: &str, quota: u64| json!({"name": name, "limits": {T: quota}, "cohort": "all", "preemption": p});
+    let job = |id: String, share: &str, n: u64, at: u64, work: u64| json!({"id": id, "share": share, "instance_type": T, "instances": n, "submit_s": at, "work_s": work});
+    let mut jobs = vec![
+        job("b1".into(), "b", 2, 0, 10_000),
+        job("b2".into(), "b", 3, 0, 10_000),
+        job("a1".into(), "a", 4, 10, 1000),
+        job("c1".into(), "c", 2, 15, 1000),
+    ];
+    jobs.extend((0..50).map(|i| job(format!("d{i}"), "d", 8, 20, 100)));
+    let text = json!({"format": "quotalab/v1", "model": "kueue", "capacity": {T: 7},
+        "queue": {"preemption_grace_s": 120}, "cohorts": [{"name": "all"}],
+        "shares": [share("a", 4), share("b", 1), share("c", 2), share("d", 0)], "jobs": jobs})
+    .to_string();
+    let loaded = load(&text).expect("valid");
+    let fast = Sim::new(&loaded.scenario, Options::default()).run();
+    let exhaustive = Options {
+        exhaustive: true,
+        ..Options::default()
+    };
+    let walked = Sim::new(&loaded.scenario, exhaustive).run();
+    assert!(result::to_json(&fast) == result::to_json(&walked));
+    assert_eq!(fast.steps(), walked.steps());
+    let (w, s) = fast.kueue_cycles();
+    assert_eq!(w + s, walked.kueue_cycles().0, "the same cycles in all");
+    assert!(w < 30, "{w} cycles walked, {s} done at once");
+}
+
 /// SPEC 12.1 with a grace period: c1's preemptor waits for its victims, and its `waiting`
 /// explanation says when their grace ends as the page's event log writes its times (a
 /// newcomer reads "36 min 23 s into the run", not "2182.844 s": issue #34, walk).

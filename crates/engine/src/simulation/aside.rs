@@ -83,16 +83,21 @@ impl ShareRt {
         }
         if let Some(m) = self.first_ready_at.get() {
             if m.at == self.order_gen {
+                debug_assert_eq!(
+                    m.first,
+                    self.ready().next(),
+                    "the first job not set aside remembered is not the first"
+                );
                 return m.first;
             }
         }
         let mut ready = self.ready();
         let first = ready.next();
-        let second = self.aside.extra.is_empty().then(|| ready.next());
+        let after = self.aside.extra.is_empty().then(|| ready.jobs.place());
         self.first_ready_at.set(Some(ReadyMemo {
             at: self.order_gen,
             first,
-            second,
+            after,
         }));
         first
     }
@@ -182,21 +187,25 @@ impl ShareRt {
         self.order_gen += 1;
         if first {
             // The usual case, a cycle's head: the prefix grows by it (with nothing set aside
-            // after it, the set stays canonical), and the job after it comes first now.
+            // after it, the set stays canonical), and the job after it comes first now:
+            // the one at the place remembered after it (nothing moved in between), else
+            // the one after the prefix's jobs by rank.
             self.aside.through = Some(key);
             self.aside.count += 1;
-            if let Some(m) = self.first_ready_at.get() {
+            let after = self.first_ready_at.get().and_then(|m| {
                 let was_first = m.first.map(|h| h.key) == Some(key);
-                if let (true, true, Some(second)) =
-                    (m.at + 1 == self.order_gen, was_first, m.second)
-                {
-                    self.first_ready_at.set(Some(ReadyMemo {
-                        at: self.order_gen,
-                        first: second,
-                        second: None,
-                    }));
-                }
-            }
+                (m.at + 1 == self.order_gen && was_first).then_some(m.after)?
+            });
+            let mut next = match after {
+                Some(place) => self.in_order.iter_at(place),
+                None => self.in_order.iter_from_rank(self.aside.count),
+            };
+            let first = next.next().map(|(key, size)| Head { key, size });
+            self.first_ready_at.set(Some(ReadyMemo {
+                at: self.order_gen,
+                first,
+                after: Some(next.place()),
+            }));
             return true;
         }
         self.aside.extra.insert(key);
@@ -216,11 +225,24 @@ impl ShareRt {
             self.set_aside_all();
             return;
         }
-        let last = self.ready().nth(m - 1).expect("m jobs are ready").key;
+        let mut ready = self.ready();
+        let last = ready.nth(m - 1).expect("m jobs are ready").key;
+        let after = ready.jobs.place();
         let a = &mut self.aside;
         a.extra = a.extra.split_off(&last); // those before it are covered now
         a.through = Some(last);
         a.count += m;
+        if a.extra.is_empty() {
+            // The job after the last one set aside comes first now.
+            let mut next = self.in_order.iter_at(after);
+            let first = next.next().map(|(key, size)| Head { key, size });
+            self.first_ready_at.set(Some(ReadyMemo {
+                at: self.order_gen,
+                first,
+                after: Some(next.place()),
+            }));
+            return;
+        }
         self.settle_aside();
     }
 

@@ -17,100 +17,21 @@ use crate::simulation::{JobId, Sim, Size, State};
 
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
-use super::offers::KHead;
+use super::offers::{Alone, Entry, KHead, Nomination, Scratch, Staying, Stays};
 use super::queues::QKey;
 
-/// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
-/// share and size, its place in the classical order and what the cycle's snapshot allows it.
-#[derive(Clone, Debug)]
-struct Entry {
-    job: JobId,
-    share: usize,
-    size: Size,
-    /// Classical order: borrowing height, then higher priority, then earlier submit, then
-    /// share order, as one integer (`kueue::order_rank`).
-    rank: u128,
-    mode: Nomination,
-}
-
-/// What the cycle's snapshot allows a head (Kueue `flavorassigner` modes with the targets
-/// `Preemptor.GetTargets` found).
-#[derive(Clone, Debug)]
-enum Nomination {
-    /// Neither fits nor may preempt (or its share has no quota of its type).
-    NoFit,
-    /// Fits as is.
-    Fit,
-    /// May preempt but the search found no victims.
-    NoTargets,
-    /// Fits once these victims are gone.
-    Preempt(Vec<Victim>),
-}
-
-/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (its waiting
-/// preemptors are in [`Scratch`]'s `quiet`).
+/// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
+/// that stayed through it are in [`Scratch`]'s `quiet`).
 struct Quiet {
     steps: u64,
 }
 
-/// Waiting preemptors with their victims, one entry per preemptor, the victims of all in
-/// one vector (a quiet cycle's, then the next cycle's to compare with it).
-#[derive(Default)]
-struct Waiting {
-    /// Each preemptor with where its victims are in `victims`.
-    heads: Vec<(JobId, std::ops::Range<usize>)>,
-    victims: Vec<JobId>,
-}
-
-impl Waiting {
-    fn clear(&mut self) {
-        self.heads.clear();
-        self.victims.clear();
-    }
-
-    fn push(&mut self, job: JobId, victims: &[Victim]) {
-        let start = self.victims.len();
-        self.victims.extend(victims.iter().map(|v| v.job));
-        self.heads.push((job, start..self.victims.len()));
-    }
-
-    /// By preemptor (a cycle has one head per share: each preemptor once).
-    fn sort(&mut self) {
-        self.heads.sort_unstable_by_key(|h| h.0);
-    }
-
-    /// The same preemptors (both sorted) with the same victims each.
-    fn same_as(&self, other: &Waiting) -> bool {
-        self.heads.len() == other.heads.len()
-            && self
-                .heads
-                .iter()
-                .zip(&other.heads)
-                .all(|(a, b)| a.0 == b.0 && self.victims[a.1.clone()] == other.victims[b.1.clone()])
-    }
-}
-
 /// What a cycle's walk did: the victims it chose (Kueue `preemptedWorkloads`), the heads
 /// to set aside after it, and whether it changed anything (an admission, an eviction).
-#[derive(Default)]
 struct Walk {
     preempted: Vec<JobId>,
     aside: Vec<(usize, JobId)>,
     changed: bool,
-}
-
-/// The vectors a pass's cycles fill and empty again, allocated once per pass (not per
-/// cycle).
-#[derive(Default)]
-struct Scratch {
-    entries: Vec<Entry>,
-    aside: Vec<(usize, JobId)>,
-    done: Vec<bool>,
-    advancing: Vec<usize>,
-    acting: Vec<Option<(usize, QKey)>>,
-    /// The last quiet cycle's waiting preemptors, and those of the cycle after it.
-    quiet: Waiting,
-    waiting: Waiting,
 }
 
 impl Sim<'_> {
@@ -120,7 +41,7 @@ impl Sim<'_> {
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
         let mut quiet = None;
-        let mut scratch = Scratch::default();
+        let mut scratch = std::mem::take(&mut self.kueue.scratch);
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
@@ -139,6 +60,7 @@ impl Sim<'_> {
             quiet = q;
         }
         self.kueue.keeps.clear();
+        self.kueue.scratch = scratch; // kept for its allocations
         self.end_of_waits();
     }
 
@@ -163,21 +85,42 @@ impl Sim<'_> {
             return (false, None);
         }
         let fair = self.sc.fair_sharing.is_some();
+        // Classical: the entries' walk order, by rank (ranks are distinct: one entry per
+        // share, and the share is the rank's last key), sorted without moving the entries.
+        // A head that can neither fit nor preempt, or found no victims and reserves
+        // nothing, does nothing in the walk but be set aside after it and end a
+        // preemptor's keeping (`keeps`): with none keeping, those heads are walked last,
+        // unsorted (the walk does the same in any order).
+        let order = &mut scratch.order;
+        order.clear();
         if !fair {
-            entries.sort_by_key(|e| e.rank);
+            let sort_all = !self.kueue.keeps.is_empty();
+            let inert = |e: &Entry| match e.mode {
+                Nomination::NoFit => !sort_all,
+                Nomination::NoTargets => !sort_all && self.reserves_nothing(e.share),
+                _ => false,
+            };
+            let ranked = entries.iter().enumerate().filter(|(_, e)| !inert(e));
+            order.extend(ranked.map(|(i, e)| (e.rank, i)));
+            order.sort_unstable();
+            let rest = entries.iter().enumerate().filter(|(_, e)| inert(e));
+            order.extend(rest.map(|(i, e)| (e.rank, i)));
         }
         let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
         self.kueue.in_cycle = true;
         let mut walk = Walk {
             aside: std::mem::take(&mut scratch.aside),
-            ..Walk::default()
+            preempted: std::mem::take(&mut scratch.preempted),
+            changed: false,
         };
         walk.aside.clear();
+        walk.preempted.clear();
         let done = &mut scratch.done;
         done.clear();
         done.resize(entries.len(), false);
-        for k in 0..entries.len() {
+        let mut ranked = order.iter().map(|&(_, i)| i);
+        for _ in 0..entries.len() {
             let i = if fair {
                 // Kueue's tournament orders on the cycle's snapshot, where the victims of
                 // the preemptions issued so far still hold their quota (only `fits`
@@ -187,15 +130,18 @@ impl Sim<'_> {
                 self.count_held(&walk.preempted, false);
                 i
             } else {
-                k
+                ranked.next().expect("an entry per place in the order")
             };
             done[i] = true;
             self.process_entry(&entries[i], &mut walk);
         }
         self.kueue.in_cycle = false;
+        // Quiet only if the walk admitted and evicted no one (heads passed over).
+        let quiet = quiet && !walk.changed;
         self.release_reservations();
         walk.changed |= self.requeue_heads(&walk.aside);
         scratch.aside = walk.aside;
+        scratch.preempted = walk.preempted;
         let mut deferred = std::mem::take(&mut self.kueue.deferred);
         for &s in &deferred {
             self.requeue_inadmissible(s); // outside the cycle: nothing more is deferred
@@ -208,28 +154,38 @@ impl Sim<'_> {
         (walk.changed, quiet)
     }
 
-    /// Whether a cycle of `entries` is quiet: each can neither fit nor preempt, or found no
-    /// victims and reserves nothing (its `reclaim` is `any`), or is a preemptor all of
-    /// whose victims are already in their grace (it waits for them: issuing its
-    /// preemptions again changes nothing after this cycle). With fair sharing, at most one
-    /// such preemptor (the tournament's order of several could change with the others).
-    /// If so, `waiting` holds its waiting preemptors and their victims, by job.
-    fn quiet_entries(&self, entries: &[Entry], waiting: &mut Waiting) -> bool {
-        waiting.clear();
+    /// Whether a cycle of `entries` may be quiet, as its nominations say: each can neither
+    /// fit nor preempt, or found no victims and reserves nothing (its `reclaim` is `any`),
+    /// or is a preemptor all of whose victims are already in their grace (it waits for
+    /// them: issuing its preemptions again changes nothing after this cycle), or (without
+    /// fair sharing, and with no preemptor keeping instances from an earlier cycle) may
+    /// fit or preempt: it is quiet if the walk then passes over each of these (admits and
+    /// evicts no one). With fair sharing, at most one waiting preemptor (the tournament's
+    /// order of several could change with the others). If so, `staying` holds the heads
+    /// other than those set aside, with what they do, in share order (as `entries`).
+    fn quiet_entries(&self, entries: &[Entry], staying: &mut Staying) -> bool {
+        staying.clear();
+        let fair = self.sc.fair_sharing.is_some();
         for e in entries {
             match &e.mode {
                 Nomination::NoFit => {}
                 Nomination::NoTargets if self.reserves_nothing(e.share) => {}
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push(e.job, v);
+                    staying.push(e.job, Stays::Waits, v);
+                }
+                Nomination::Fit if !fair => staying.push(e.job, Stays::FitPassedOver, &[]),
+                Nomination::Preempt(v) if !fair => {
+                    staying.push(e.job, Stays::PreemptPassedOver, v);
                 }
                 _ => return false,
             }
         }
-        if self.sc.fair_sharing.is_some() && waiting.heads.len() > 1 {
+        if fair && staying.waiting() > 1 {
             return false;
         }
-        waiting.sort();
+        if staying.passed_over() && !self.kueue.keeps.is_empty() {
+            return false; // a preemptor kept instances in this walk, and no longer will
+        }
         true
     }
 
@@ -243,20 +199,24 @@ impl Sim<'_> {
     /// cycles that would follow it while nothing changes, done at once (at most `max`).
     /// Each would take the next head of every best-effort share whose head is set aside,
     /// find it can neither fit nor preempt (or found no victims, reserving nothing) and set
-    /// it aside, while the waiting preemptors (sticky heads) and strict FIFO heads repeat
-    /// the quiet cycle's work unchanged. They stop before the first cycle in which some
-    /// share's next head would do something else, or in which no head is left to set
-    /// aside (that cycle runs as any other). The number of cycles done.
+    /// it aside, while the heads that stay (waiting preemptors, sticky; heads the walk
+    /// passed over; strict FIFO heads) repeat the quiet cycle's work unchanged: the state
+    /// is the quiet cycle's but for heads set aside, which do nothing in a walk, so those
+    /// heads are nominated alike, walked in the same order and passed over again. They
+    /// stop before the first cycle in which some share's next head would do something
+    /// else, or in which no head is left to set aside (that cycle runs as any other). The
+    /// number of cycles done.
     fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
         }
         // The heads that stay must be those of the quiet cycle, doing the same: its
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
-        // entry's) and strict FIFO heads; every other head is its queue's first job not
-        // set aside, and set aside next.
-        let waiting = &mut scratch.waiting;
-        waiting.clear();
+        // entry's), the heads its walk passed over and strict FIFO heads; every other head
+        // is its queue's first job not set aside, and set aside next.
+        let fair = self.sc.fair_sharing.is_some();
+        let staying = &mut scratch.staying;
+        staying.clear();
         let advancing = &mut scratch.advancing;
         advancing.clear();
         for s in 0..self.cfg.len() {
@@ -265,7 +225,15 @@ impl Sim<'_> {
             };
             match self.nomination(s, h) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
-                    waiting.push(h.job, &v);
+                    staying.push(h.job, Stays::Waits, &v);
+                    continue;
+                }
+                Nomination::Fit if !fair => {
+                    staying.push(h.job, Stays::FitPassedOver, &[]);
+                    continue;
+                }
+                Nomination::Preempt(v) if !fair => {
+                    staying.push(h.job, Stays::PreemptPassedOver, &v);
                     continue;
                 }
                 Nomination::NoFit => {}
@@ -280,8 +248,10 @@ impl Sim<'_> {
             }
             advancing.push(s);
         }
-        waiting.sort();
-        if !waiting.same_as(&scratch.quiet) || advancing.is_empty() {
+        if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
+            return 0;
+        }
+        if staying.passed_over() && !self.kueue.keeps.is_empty() {
             return 0;
         }
         // How many cycles: up to the first share whose next head acts.
@@ -337,82 +307,67 @@ impl Sim<'_> {
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        match self.inert_by_share(s, j, size) {
-            Some(no_targets) => return !no_targets || self.reserves_nothing(s),
-            None if self.fits_now(s, t, n) => return false,
-            None => {}
+        if self.fits_now(s, t, n) {
+            return false;
         }
-        if !self.kueue_may_preempt(s, t, n) {
-            self.remember_inert(s, size, false);
-            return true;
+        match self.alone(s, j, size) {
+            Alone::CannotPreempt => true,
+            Alone::NoVictims => self.reserves_nothing(s),
+            Alone::MaySearch => self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none(),
         }
-        if self.finds_no_victims(j) {
-            self.remember_inert(s, size, true);
-            return self.reserves_nothing(s);
-        }
-        self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none()
     }
 
-    /// Whether heads of share `s` of `size` were found, since quota usage last fell or the
-    /// configuration changed and while the share's own usage of the type has not moved,
-    /// unable to fit and either unable to preempt (`Some(false)`) or sure to find no
-    /// victims (`Some(true)`, [`Sim::finds_no_victims`]); then they still are. In a tree
-    /// whose cohorts are roots and without fair sharing, what else can happen meanwhile
-    /// is other shares' admissions, evictions (which keep their quota), priority changes
-    /// and arrivals: usage only grows, so a head that did not fit still does not, and "may
-    /// preempt" and "no victims" read the share's own usage and configuration alone
-    /// (`QuotaTree::fits_below_root` of a share under a root is its own quota). `None`:
-    /// not known, or not remembered in this model.
-    fn inert_by_share(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
+    /// SPEC 12 "may preempt" and [`Sim::finds_no_victims`] for job `j` of share `s` of
+    /// `size`, a head that does not fit now. In a tree whose cohorts are roots and
+    /// without fair sharing both read the share's own usage of the type and the
+    /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
+    /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
+    /// is remembered per share and size with that usage, until the configuration changes.
+    fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
         let t = size.ty.index();
-        if !self.remembers_inert(t) {
-            return None;
+        if !self.remembers_alone(t) {
+            return self.alone_afresh(s, j, size);
         }
         let used = self.kueue.trees[t].usage[s];
+        let at = self.epochs.config();
         let known = self
             .kueue
-            .inert
+            .alone
             .borrow()
-            .get(s)?
-            .get(self.epochs.freed(), size, used);
-        debug_assert!(
-            known.is_none() || known == self.inert_afresh(s, j, size),
-            "a head remembered as unable to act can act"
-        );
-        known
-    }
-
-    /// What [`Sim::inert_by_share`] would remember of job `j` of share `s` now, worked out
-    /// afresh (the debug builds' check of what it remembered).
-    fn inert_afresh(&self, s: usize, j: JobId, size: Size) -> Option<bool> {
-        let (t, n) = (size.ty.index(), size.instances);
-        if self.fits_now(s, t, n) {
-            None
-        } else if !self.kueue_may_preempt(s, t, n) {
-            Some(false)
-        } else {
-            self.finds_no_victims(j).then_some(true)
+            .get(s)
+            .and_then(|m| m.get(at, size, used));
+        if let Some(a) = known {
+            debug_assert_eq!(
+                a,
+                self.alone_afresh(s, j, size),
+                "what a share alone allows its heads changed"
+            );
+            return a;
         }
-    }
-
-    /// Whether [`Sim::inert_by_share`] keeps answers for type `t`.
-    fn remembers_inert(&self, t: usize) -> bool {
-        !self.opts.exhaustive && self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
-    }
-
-    /// [`Sim::inert_by_share`] learns that heads of share `s` of `size` cannot fit and
-    /// cannot preempt (`no_targets` false) or surely find no victims (true).
-    fn remember_inert(&self, s: usize, size: Size, no_targets: bool) {
-        let t = size.ty.index();
-        if !self.remembers_inert(t) {
-            return;
-        }
-        let used = self.kueue.trees[t].usage[s];
-        let mut memo = self.kueue.inert.borrow_mut();
+        let a = self.alone_afresh(s, j, size);
+        let mut memo = self.kueue.alone.borrow_mut();
         if memo.len() <= s {
             memo.resize_with(s + 1, Default::default);
         }
-        memo[s].put(self.epochs.freed(), size, used, no_targets);
+        memo[s].put(at, size, used, a);
+        a
+    }
+
+    /// [`Sim::alone`] worked out afresh.
+    fn alone_afresh(&self, s: usize, j: JobId, size: Size) -> Alone {
+        let (t, n) = (size.ty.index(), size.instances);
+        if !self.kueue_may_preempt(s, t, n) {
+            Alone::CannotPreempt
+        } else if self.finds_no_victims(j) {
+            Alone::NoVictims
+        } else {
+            Alone::MaySearch
+        }
+    }
+
+    /// Whether [`Sim::alone`] keeps answers for type `t`.
+    fn remembers_alone(&self, t: usize) -> bool {
+        !self.opts.exhaustive && self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
     }
 
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
@@ -427,6 +382,9 @@ impl Sim<'_> {
         };
         if self.strict_fifo(s) {
             return rt.heads.first().map(|h| head(h.key.job, h.size));
+        }
+        if rt.ready_count() == 0 {
+            return None; // every RUNNABLE job is set aside (a sticky preemptor too)
         }
         let sticky = rt.sticky.filter(|&p| {
             self.jobs[p.index()].state == State::Runnable && !rt.is_aside(&self.qkey(p))
@@ -472,32 +430,19 @@ impl Sim<'_> {
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
     fn nomination(&self, s: usize, h: KHead) -> Nomination {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let known = if h.limited {
-            self.inert_by_share(s, j, h.size)
-        } else {
-            None
-        };
         if !h.limited {
-            Nomination::NoFit
-        } else if let Some(no_targets) = known {
-            if no_targets {
-                Nomination::NoTargets
-            } else {
-                Nomination::NoFit
-            }
-        } else if self.fits_now(s, t, n) {
-            Nomination::Fit
-        } else if !self.kueue_may_preempt(s, t, n) {
-            self.remember_inert(s, h.size, false);
-            Nomination::NoFit
-        } else if self.finds_no_victims(j) {
-            self.remember_inert(s, h.size, true);
-            Nomination::NoTargets
-        } else {
-            match self.kueue_victims_memo(j) {
+            return Nomination::NoFit;
+        }
+        if self.fits_now(s, t, n) {
+            return Nomination::Fit;
+        }
+        match self.alone(s, j, h.size) {
+            Alone::CannotPreempt => Nomination::NoFit,
+            Alone::NoVictims => Nomination::NoTargets,
+            Alone::MaySearch => match self.kueue_victims_memo(j) {
                 Some(v) => Nomination::Preempt(v),
                 None => Nomination::NoTargets,
-            }
+            },
         }
     }
 

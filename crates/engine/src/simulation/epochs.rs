@@ -6,7 +6,7 @@
 //! pass cannot bump one by accident, and the exhaustive-oracle test (every cache off,
 //! `Options::exhaustive`) checks that none is missed.
 
-/// The five versions (see the module's documentation).
+/// The four versions (see the module's documentation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Epochs {
     /// Bumped whenever a share's offer could become possible although its queue did not
@@ -23,10 +23,6 @@ pub(super) struct Epochs {
     /// Bumped on every change of configuration (`update_share`) only (AWS waiting reasons
     /// depend on it, besides their share's own `version`).
     config: u64,
-    /// Bumped whenever quota usage falls or the configuration changes: without it, usage
-    /// only grows (the Kueue model's heads that cannot act for reasons of their own share
-    /// depend on it, besides that share's usage).
-    freed: u64,
 }
 
 impl Epochs {
@@ -43,7 +39,6 @@ impl Epochs {
     pub(super) fn released(&mut self) {
         self.quota += 1;
         self.usage += 1;
-        self.freed += 1;
     }
 
     /// New reclaim candidates or a priority change (SPEC 4 `set_priority`, SPEC 14
@@ -59,7 +54,6 @@ impl Epochs {
         self.structure += 1;
         self.usage += 1;
         self.config += 1;
-        self.freed += 1;
     }
 
     pub(super) fn quota(&self) -> u64 {
@@ -76,9 +70,5 @@ impl Epochs {
 
     pub(super) fn config(&self) -> u64 {
         self.config
-    }
-
-    pub(super) fn freed(&self) -> u64 {
-        self.freed
     }
 }

@@ -1,10 +1,12 @@
-//! The Kueue pass's data (SPEC 12): a share's head as a cycle reads it, what binds a
+//! The Kueue pass's data (SPEC 12): a share's head as a cycle reads it, its nomination,
+//! the heads that stay through a quiet cycle, the cycle's working vectors, what binds a
 //! waiting job, and the Kueue model's own part of the simulator's state. The cycle itself
 //! is [`super::cycle`].
 
 use super::job::JobId;
 use super::job::Size;
 use super::preemption::Victim;
+use super::queues::QKey;
 use super::quota_tree::QuotaTree;
 use crate::input::model::Priority;
 
@@ -15,6 +17,105 @@ pub(super) struct KHead {
     pub(super) job: JobId,
     pub(super) size: Size,
     pub(super) limited: bool,
+}
+
+/// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
+/// share and size, its place in the classical order and what the cycle's snapshot allows it.
+#[derive(Clone, Debug)]
+pub(super) struct Entry {
+    pub(super) job: JobId,
+    pub(super) share: usize,
+    pub(super) size: Size,
+    /// Classical order: borrowing height, then higher priority, then earlier submit, then
+    /// share order, as one integer (`kueue::order_rank`).
+    pub(super) rank: u128,
+    pub(super) mode: Nomination,
+}
+
+/// What the cycle's snapshot allows a head (Kueue `flavorassigner` modes with the targets
+/// `Preemptor.GetTargets` found).
+#[derive(Clone, Debug)]
+pub(super) enum Nomination {
+    /// Neither fits nor may preempt (or its share has no quota of its type).
+    NoFit,
+    /// Fits as is.
+    Fit,
+    /// May preempt but the search found no victims.
+    NoTargets,
+    /// Fits once these victims are gone.
+    Preempt(Vec<Victim>),
+}
+
+/// What a head that stays its share's head through a quiet cycle does in it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Stays {
+    /// A preemptor all of whose victims are in their grace: it issues its preemptions
+    /// again, which evicts no one, and waits for them.
+    Waits,
+    /// Nominated to fit, and passed over by the walk: it no longer fits after the
+    /// cycle's earlier entries (their waiting preemptors counted in).
+    FitPassedOver,
+    /// Nominated to preempt victims not all in their grace, and passed over by the walk:
+    /// its targets overlap an earlier entry's, or it no longer fits.
+    PreemptPassedOver,
+}
+
+/// The heads that stay through a quiet cycle with what they do and their victims, one
+/// entry per head, the victims of all in one vector (a quiet cycle's, then the next
+/// cycle's to compare with it).
+#[derive(Debug, Default)]
+pub(super) struct Staying {
+    /// Each head, what it does, and where its victims are in `victims`.
+    pub(super) heads: Vec<(JobId, Stays, std::ops::Range<usize>)>,
+    pub(super) victims: Vec<JobId>,
+}
+
+impl Staying {
+    pub(super) fn clear(&mut self) {
+        self.heads.clear();
+        self.victims.clear();
+    }
+
+    pub(super) fn push(&mut self, job: JobId, stays: Stays, victims: &[Victim]) {
+        let start = self.victims.len();
+        self.victims.extend(victims.iter().map(|v| v.job));
+        self.heads.push((job, stays, start..self.victims.len()));
+    }
+
+    /// How many of them wait for their victims.
+    pub(super) fn waiting(&self) -> usize {
+        self.heads.iter().filter(|h| h.1 == Stays::Waits).count()
+    }
+
+    /// Whether any was passed over by the walk (not a waiting preemptor).
+    pub(super) fn passed_over(&self) -> bool {
+        self.heads.iter().any(|h| h.1 != Stays::Waits)
+    }
+
+    /// The same heads (both in share order) doing the same, with the same victims each.
+    pub(super) fn same_as(&self, other: &Staying) -> bool {
+        self.heads.len() == other.heads.len()
+            && self.heads.iter().zip(&other.heads).all(|(a, b)| {
+                a.0 == b.0 && a.1 == b.1 && self.victims[a.2.clone()] == other.victims[b.2.clone()]
+            })
+    }
+}
+
+/// The vectors a pass's cycles fill and empty again, kept across passes for their
+/// allocations (`KueueState::scratch`): neither a cycle nor a pass allocates them.
+#[derive(Debug, Default)]
+pub(super) struct Scratch {
+    pub(super) entries: Vec<Entry>,
+    /// The classical walk order: each entry's rank and index.
+    pub(super) order: Vec<(u128, usize)>,
+    pub(super) aside: Vec<(usize, JobId)>,
+    pub(super) preempted: Vec<JobId>,
+    pub(super) done: Vec<bool>,
+    pub(super) advancing: Vec<usize>,
+    pub(super) acting: Vec<Option<(usize, QKey)>>,
+    /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
+    pub(super) quiet: Staying,
+    pub(super) staying: Staying,
 }
 
 /// SPEC 12: the Kueue model's own state (empty in the AWS model).
@@ -62,23 +163,36 @@ pub(super) struct KueueState {
     pub(super) kept: Vec<(usize, u64)>,
     /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
     pub(super) searches: std::cell::RefCell<SearchMemo>,
-    /// Per share: the sizes whose heads cannot act for reasons of the share alone
-    /// (`Sim::inert_by_share`).
-    pub(super) inert: std::cell::RefCell<Vec<InertMemo>>,
+    /// Per share: what heads of each size that do not fit can do, as the share alone
+    /// decides (`Sim::alone`).
+    pub(super) alone: std::cell::RefCell<Vec<AloneMemo>>,
+    /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
+    pub(super) scratch: Scratch,
 }
 
-/// [`Sim::inert_by_share`]'s answers for one share at one `freed` epoch: sizes whose
-/// heads neither fit nor may preempt (`false`) or may preempt but surely find no victims
-/// (`true`), each with the share's usage of the size's type then.
+/// What a head that does not fit can do, as its share alone decides (`Sim::alone`):
+/// SPEC 12 "may preempt", and whether a search surely finds no victims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Alone {
+    /// It may not preempt: set aside.
+    CannotPreempt,
+    /// It may preempt, but a search surely finds no victims (`Sim::finds_no_victims`).
+    NoVictims,
+    /// It may preempt, and a search may find victims.
+    MaySearch,
+}
+
+/// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the
+/// share's usage of the size's type then (the newest usage per size).
 #[derive(Debug, Default)]
-pub(super) struct InertMemo {
+pub(super) struct AloneMemo {
     pub(super) at: u64,
-    pub(super) known: Vec<(Size, u64, bool)>,
+    pub(super) known: Vec<(Size, u64, Alone)>,
 }
 
-impl InertMemo {
+impl AloneMemo {
     /// What is known of `size` at epoch `at` with the share's usage at `used`.
-    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<bool> {
+    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<Alone> {
         if self.at != at {
             return None;
         }
@@ -89,15 +203,15 @@ impl InertMemo {
     }
 
     /// Remembers `size`'s answer at `at`, the share's usage at `used`.
-    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, no_targets: bool) {
+    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, alone: Alone) {
         if self.at != at {
             self.at = at;
             self.known.clear();
         }
         if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
-            *e = (size, used, no_targets);
+            *e = (size, used, alone);
         } else if self.known.len() < SEARCH_ENTRIES {
-            self.known.push((size, used, no_targets));
+            self.known.push((size, used, alone));
         }
     }
 }

@@ -123,12 +123,13 @@ pub struct ShareRt {
 }
 
 /// [`ShareRt::first_ready`]'s answer at one `order_gen`: the first job not set aside and,
-/// when nothing is set aside out of order, the one after it (`None`: not known).
+/// when nothing is set aside out of order, the place in `in_order` just after it (where
+/// the next first job is once it is set aside; `None`: not known).
 #[derive(Clone, Copy, Debug)]
 pub(super) struct ReadyMemo {
     pub(super) at: u64,
     pub(super) first: Option<Head>,
-    pub(super) second: Option<Option<Head>>,
+    pub(super) after: Option<super::ranked::Place>,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on

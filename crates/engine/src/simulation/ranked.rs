@@ -111,6 +111,16 @@ impl<K: Ord + Copy, V: Copy> Ranked<K, V> {
         }
     }
 
+    /// The entries from place `p` on (an [`Iter::place`] of this map, with no insert or
+    /// removal since), in key order.
+    pub fn iter_at(&self, p: Place) -> Iter<'_, K, V> {
+        Iter {
+            blocks: &self.blocks,
+            b: p.b,
+            i: p.i,
+        }
+    }
+
     /// The entries after `bound` (as [`Ranked::rank`] reads it), in key order.
     pub fn iter_from(&self, bound: Bound<&K>) -> Iter<'_, K, V> {
         let key = match bound {
@@ -146,6 +156,24 @@ impl<K: Ord + Copy, V: Copy> Ranked<K, V> {
     /// The entry of the greatest key.
     pub fn last(&self) -> Option<(K, V)> {
         self.blocks.last().and_then(|blk| blk.last().copied())
+    }
+}
+
+/// A place in a [`Ranked`]: a block and an index in it (valid until the next insert or
+/// removal).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Place {
+    b: usize,
+    i: usize,
+}
+
+impl<K, V> Iter<'_, K, V> {
+    /// Where the iterator is: [`Ranked::iter_at`] resumes from here.
+    pub fn place(&self) -> Place {
+        Place {
+            b: self.b,
+            i: self.i,
+        }
     }
 }
 
@@ -236,6 +264,10 @@ mod tests {
                 let mut it = r.iter_from(Bound::Unbounded);
                 it.next();
                 prop_assert_eq!(it.nth(n), all.get(n + 1).copied());
+                // A place resumes where the iterator was.
+                let mut it = r.iter_from_rank(n);
+                it.next();
+                prop_assert_eq!(r.iter_at(it.place()).collect::<Vec<_>>(), it.collect::<Vec<_>>());
             }
         }
     }

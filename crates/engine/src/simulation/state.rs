@@ -349,16 +349,27 @@ impl<'a> Sim<'a> {
     }
 }
 
-/// SPEC 12.1: every job's rank among all job ids in string order (Kueue's workload UIDs).
+/// SPEC 12.1: every job's rank among all job ids in string order (Kueue's workload UIDs),
+/// then file order. Sorted by each id's first 16 bytes as one integer (zero-padded: an
+/// integer order that differs is the ids' string order), the whole ids compared only
+/// where those are equal.
 fn uid_ranks(sc: &Scenario) -> Vec<u32> {
-    let mut order: Vec<u32> = (0..sc.jobs.len() as u32).collect();
-    order.sort_unstable_by(|&a, &b| {
-        sc.job_id(a as usize)
-            .cmp(sc.job_id(b as usize))
+    let prefix = |id: &str| {
+        let mut b = [0u8; 16];
+        let n = id.len().min(16);
+        b[..n].copy_from_slice(&id.as_bytes()[..n]);
+        u128::from_be_bytes(b)
+    };
+    let mut order: Vec<(u128, u32)> = (0..sc.jobs.len())
+        .map(|j| (prefix(sc.job_id(j)), j as u32))
+        .collect();
+    order.sort_unstable_by(|&(pa, a), &(pb, b)| {
+        pa.cmp(&pb)
+            .then_with(|| sc.job_id(a as usize).cmp(sc.job_id(b as usize)))
             .then(a.cmp(&b))
     });
     let mut rank = vec![0; sc.jobs.len()];
-    for (r, j) in order.into_iter().enumerate() {
+    for (r, (_, j)) in order.into_iter().enumerate() {
         rank[j as usize] = r as u32;
     }
     rank
@@ -467,7 +478,54 @@ mod size {
 
 #[cfg(test)]
 mod ranks {
-    use super::{id_ranks, JobId};
+    use super::{id_ranks, uid_ranks, JobId};
+
+    /// SPEC 12.1: ranks among all ids are the ids' string order where ids share their
+    /// first 16 bytes, one is a prefix of another, or one ends in what the padding adds
+    /// (`a` and `a\0`).
+    #[test]
+    fn uid_ranks_follow_the_ids_string_order() {
+        let ids = [
+            "b",
+            "a",
+            "abcdefghijklmnop-2",
+            "abcdefghijklmnop-10",
+            "abcdefghijklmnop",
+            "abcdefghijklmno",
+            "ab",
+            "a\u{0}",
+            "a\u{0}b",
+            "é",
+            "z-1",
+            "Z",
+            "ab\u{0}",
+        ];
+        let jobs: Vec<_> = ids
+            .iter()
+            .map(|id| {
+                serde_json::json!({"id": id,
+                    "share": "a", "instance_type": "ml.g5.xlarge", "instances": 1,
+                    "submit_s": 0, "work_s": 10})
+            })
+            .collect();
+        let doc = serde_json::json!({"format": "quotalab/v1", "capacity": {"ml.g5.xlarge": 1},
+            "shares": [{"name": "a", "strategy": "RESERVE", "limits": {"ml.g5.xlarge": 1}}],
+            "jobs": jobs});
+        let loaded = crate::input::validate::load(&doc.to_string());
+        let sc = match loaded {
+            Ok(l) => l.scenario,
+            Err(p) => panic!("{p:?}"),
+        };
+        let mut want: Vec<usize> = (0..ids.len()).collect();
+        want.sort_by(|&a, &b| sc.job_id(a).cmp(sc.job_id(b)).then(a.cmp(&b)));
+        let ranks = uid_ranks(&sc);
+        let got: Vec<usize> = {
+            let mut by_rank: Vec<usize> = (0..ids.len()).collect();
+            by_rank.sort_by_key(|&j| ranks[j]);
+            by_rank
+        };
+        assert_eq!(got, want);
+    }
 
     /// `n` jobs on one share, one a minute; the jobs at indices `tied` all submitted at 0,
     /// with ids in reverse of their file order (so the id order is the reverse of file order).
