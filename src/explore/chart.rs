@@ -31,11 +31,19 @@ pub fn bands(
     shares: usize,
     metric: Metric,
 ) -> Vec<(f64, Vec<Option<[f64; 3]>>)> {
-    let mut points: Vec<(usize, f64)> = results.iter().map(|r| (r.point, r.value)).collect();
-    points.sort_by_key(|p| p.0);
-    points.dedup_by_key(|p| p.0);
-    points
+    // Each value's index once, ascending, with its value (placed by index: no sort of its
+    // own in the page's wasm).
+    let mut values: Vec<Option<f64>> = Vec::new();
+    for r in results {
+        if values.len() <= r.point {
+            values.resize(r.point + 1, None);
+        }
+        values[r.point].get_or_insert(r.value);
+    }
+    values
         .into_iter()
+        .enumerate()
+        .filter_map(|(p, value)| value.map(|v| (p, v)))
         .map(|(p, value)| {
             let per_share = (0..shares)
                 .map(|s| {

@@ -351,8 +351,11 @@ impl<'a> Sim<'a> {
 
 /// SPEC 12.1: every job's rank among all job ids in string order (Kueue's workload UIDs),
 /// then file order. Sorted by each id's first 16 bytes as one integer (zero-padded: an
-/// integer order that differs is the ids' string order), the whole ids compared only
-/// where those are equal.
+/// integer order that differs is the ids' string order), then file order; each run of ids
+/// that share those bytes is put in string order (stably: file order within an id). The
+/// pairs are sorted as the classical walk's order is (`(u128, usize)`, `sort_unstable`), and a
+/// run as `id_ranks` sorts ties: one copy of each sort in the wasm (docs/PERFORMANCE.md, "Load
+/// size").
 fn uid_ranks(sc: &Scenario) -> Vec<u32> {
     let prefix = |id: &str| {
         let mut b = [0u8; 16];
@@ -360,17 +363,26 @@ fn uid_ranks(sc: &Scenario) -> Vec<u32> {
         b[..n].copy_from_slice(&id.as_bytes()[..n]);
         u128::from_be_bytes(b)
     };
-    let mut order: Vec<(u128, u32)> = (0..sc.jobs.len())
-        .map(|j| (prefix(sc.job_id(j)), j as u32))
+    let mut order: Vec<(u128, usize)> = (0..sc.jobs.len())
+        .map(|j| (prefix(sc.job_id(j)), j))
         .collect();
-    order.sort_unstable_by(|&(pa, a), &(pb, b)| {
-        pa.cmp(&pb)
-            .then_with(|| sc.job_id(a as usize).cmp(sc.job_id(b as usize)))
-            .then(a.cmp(&b))
-    });
+    order.sort_unstable();
+    let mut run = Vec::new();
+    for same in order.chunk_by_mut(|a, b| a.0 == b.0) {
+        if same.len() > 1 {
+            run.clear();
+            run.extend(same.iter().map(|&(_, j)| JobId::new(j)));
+            crate::sort::stable_by(&mut run, &|&a, &b| {
+                sc.job_id(a.index()).cmp(sc.job_id(b.index()))
+            });
+            for (slot, j) in same.iter_mut().zip(&run) {
+                slot.1 = j.index();
+            }
+        }
+    }
     let mut rank = vec![0; sc.jobs.len()];
     for (r, (_, j)) in order.into_iter().enumerate() {
-        rank[j as usize] = r as u32;
+        rank[j] = r as u32;
     }
     rank
 }
