@@ -133,8 +133,8 @@ pub const KUEUE_THREE: Preset = Preset {
                   workloads reclaim it; team-c-cq (3, lending limit 0) lends nothing.",
     source: Source::Fetched {
         path: "presets/kueue-three-queues.json",
-        len: 2_889,
-        hash: 0xf565_9874_40b1_443f,
+        len: 2_894,
+        hash: 0x0482_77be_216a_1837,
     },
 };
 

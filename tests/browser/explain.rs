@@ -172,6 +172,7 @@ async fn clicking_a_job_shows_its_history() {
     button.click();
     settle().await;
     let h = one(&root, "[data-testid=job-history]");
+    assert_eq!(text(&h, "#job-history-heading"), "Job history");
     assert!(text(&h, "h3").starts_with("bg-p3"), "{}", text(&h, "h3"));
     assert_eq!(
         text(&h, "[data-testid=history-preemptions]"),
@@ -449,7 +450,7 @@ async fn the_kueue_checkpoint_advisor_names_clusterqueues() {
 async fn the_kueue_event_log_and_advice_say_workloads() {
     let (root, _) = mount_run(
         include_str!("../../www/presets/kueue-three-queues.json"),
-        || view! { <EventLog /> <CheckpointAdvisor /> },
+        || view! { <EventLog /> <CheckpointAdvisor /> <JobHistory /> },
     );
     settle().await;
     let intro = text(&root, "[data-testid=event-log] .explain-intro");
@@ -471,6 +472,11 @@ async fn the_kueue_event_log_and_advice_say_workloads() {
         "{advice}"
     );
     assert!(!advice.contains("its jobs"), "{advice}");
+    // A workload's history is headed so.
+    let button: HtmlElement = one(&root, "[data-testid=event-row] td.job button").unchecked_into();
+    button.click();
+    settle().await;
+    assert_eq!(text(&root, "#job-history-heading"), "Workload history");
 }
 
 #[wasm_bindgen_test]

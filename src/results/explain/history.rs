@@ -234,11 +234,19 @@ pub fn JobHistory() -> impl IntoView {
             .into_any(),
         )
     };
+    // Kueue admits workloads (issue #34: the Kueue model speaks Kueue).
+    let heading = move || {
+        if digest.with(|d| d.as_ref().is_some_and(|d| d.kueue.is_some())) {
+            "Workload history"
+        } else {
+            "Job history"
+        }
+    };
     view! {
         <Show when=move || select.with(Option::is_some)>
             <section class="card job-history" aria-labelledby="job-history-heading" data-testid="job-history">
                 <div class="history-head">
-                    <h2 id="job-history-heading">"Job history"</h2>
+                    <h2 id="job-history-heading">{heading}</h2>
                     <button type="button" class="close" on:click=move |_| select.set(None)>
                         "Close"
                     </button>
