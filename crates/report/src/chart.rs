@@ -540,3 +540,29 @@ macro_rules! base_mesh {
             .set_all_tick_mark_size($pen.px(4.0))
     };
 }
+
+/// For the charts' tests: how many of the SVG `out`'s texts that `keep` picks there are, each
+/// asserted to end within `width` (its estimated width at 11.5 px from its `x`).
+#[cfg(test)]
+pub(crate) fn texts_within(out: &str, width: u32, keep: &dyn Fn(&str) -> bool) -> usize {
+    let mut checked = 0;
+    for piece in out.split("<text").skip(1) {
+        let body = &piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()];
+        if !keep(body) {
+            continue;
+        }
+        let x: f64 = piece
+            .split("x=\"")
+            .nth(1)
+            .and_then(|r| r.split('"').next())
+            .and_then(|v| v.parse().ok())
+            .unwrap();
+        let w = estimate_width(Pen { dpr: 1.0 }, 11.5, body) as f64;
+        assert!(
+            x + w <= f64::from(width),
+            "{body} at {x} + {w} past {width}"
+        );
+        checked += 1;
+    }
+    checked
+}

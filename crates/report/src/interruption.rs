@@ -209,25 +209,9 @@ mod tests {
                 draw_interruption(root, pen, &d)
             })
             .unwrap();
-            let mut checked = 0;
-            for piece in out.split("<text").skip(1) {
-                let body = &piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()];
-                if !(body.contains("within CQ")
-                    || body.contains("inst.-h")
-                    || body.contains("reclaims"))
-                {
-                    continue;
-                }
-                let x: f64 = piece
-                    .split("x=\"")
-                    .nth(1)
-                    .and_then(|r| r.split('"').next())
-                    .and_then(|v| v.parse().ok())
-                    .unwrap();
-                let w = crate::chart::estimate_width(Pen { dpr: 1.0 }, 11.5, body) as f64;
-                assert!(x + w <= width as f64, "{body} at {x} + {w} past {width}");
-                checked += 1;
-            }
+            let checked = crate::chart::texts_within(&out, width, &|body| {
+                body.contains("within CQ") || body.contains("inst.-h") || body.contains("reclaims")
+            });
             assert!(checked >= d.shares.len(), "{width}: {out}");
         }
     }

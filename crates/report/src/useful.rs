@@ -110,24 +110,12 @@ mod tests {
             draw_useful(root, pen, &d)
         })
         .unwrap();
-        let mut checked = 0;
-        for piece in out.split("<text").skip(1) {
-            let body = piece[piece.find('>').unwrap() + 1..piece.find("</text>").unwrap()].trim();
+        let checked = crate::chart::texts_within(&out, width, &|body| {
+            let body = body.trim();
             // A bar's label (not the axis's centred "useful work (instance-hours)").
             let bar_label = body.contains("inst.-") && !body.starts_with("useful work");
-            if !(bar_label || body.contains("allocation")) {
-                continue;
-            }
-            let x: f64 = piece
-                .split("x=\"")
-                .nth(1)
-                .and_then(|r| r.split('"').next())
-                .and_then(|v| v.parse().ok())
-                .unwrap();
-            let w = crate::chart::estimate_width(Pen { dpr: 1.0 }, 11.5, body) as f64;
-            assert!(x + w <= width as f64, "{body} at {x} + {w} past {width}");
-            checked += 1;
-        }
+            bar_label || body.contains("allocation")
+        });
         assert!(checked >= d.shares.len(), "{out}");
     }
 
