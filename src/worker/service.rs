@@ -18,11 +18,11 @@ use quotalab_engine_worker::config::{
 use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
 use quotalab_engine_worker::protocol::{from_pair, from_pairs, Bytes, Request, Response};
 use quotalab_engine_worker::web::{js_message, text_of, Incoming};
-
-use super::bridge::Posting;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{MessageEvent, Worker};
+
+use super::bridge::Posting;
 
 /// Called once with the answer.
 pub type Reply = Box<dyn FnOnce(Answer)>;
@@ -151,10 +151,6 @@ thread_local! {
     static CLIENT: RefCell<Client> = RefCell::new(Client::default());
 }
 
-fn post(worker: &Worker, request: Posting) {
-    let _ = request.post(worker);
-}
-
 /// The page's backend: an engine worker of its own.
 pub struct WorkerBackend;
 
@@ -265,7 +261,7 @@ fn on_response(message: Incoming) {
                 let queued = std::mem::take(&mut c.queued);
                 if let Some(w) = &c.worker {
                     for request in queued {
-                        post(w, request);
+                        let _ = request.post(w);
                     }
                 }
             });
@@ -366,7 +362,9 @@ impl WorkerBackend {
                 c.reading.insert(id, reading);
             }
             match (&c.worker, c.ready) {
-                (Some(w), true) => post(w, request),
+                (Some(w), true) => {
+                    let _ = request.post(w);
+                }
                 _ => c.queued.push(request),
             }
             None
