@@ -55,7 +55,7 @@ const HISTORY_NEEDS_SHARES: &str = "a configuration is needed for the shares: gi
 fn triples(problems: &[Problem]) -> Vec<Triple> {
     problems
         .iter()
-        .map(|p| (p.path.to_string(), p.message.clone(), p.to_string()))
+        .map(|p| (p.place(), p.message.clone(), p.to_string()))
         .collect()
 }
 

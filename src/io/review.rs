@@ -16,7 +16,7 @@ use quotalab_engine_worker::config::{
 use crate::io::config::use_config_service;
 use crate::io::dialog;
 use crate::state::use_app;
-use crate::ui::format;
+use crate::ui::{format, words};
 use crate::worker::service::use_engine_service;
 
 /// Opens the dialog.
@@ -98,7 +98,9 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     if let Ok(rep) = &r {
                         unknown.set((rep.unknown.clone(), rep.targets.clone()));
                     }
-                    result.set(Some(r))
+                    // In the page's words: fields named, an object rather than a path
+                    // (the CLI keeps its paths).
+                    result.set(Some(r.map_err(|ps| ps.iter().map(words::said).collect())))
                 }
                 Response::Failed(m) => result.set(Some(Err(vec![m]))),
                 _ => {}
@@ -197,9 +199,9 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                             {rep.shares.into_iter().map(share_view).collect_view()}
                             {rep.only.iter().map(|l| view! { <p class="review-note">{l.clone()}</p> }).collect_view()}
                             {(!rep.warnings.is_empty()).then(|| view! {
-                                <div class="trace-warning">
+                                <div class="trace-warning" data-testid="review-warnings">
                                     <p>{format!("{} warning{}:", rep.warnings.len(), if rep.warnings.len() == 1 { "" } else { "s" })}</p>
-                                    <ul>{rep.warnings.iter().map(|w| view! { <li>{w.clone()}</li> }).collect_view()}</ul>
+                                    <ul>{rep.warnings.iter().map(|w| view! { <li title=w.to_string()>{words::said(w)}</li> }).collect_view()}</ul>
                                 </div>
                             })}
                             <details class="review-numbers" data-testid="review-numbers">

@@ -249,16 +249,31 @@ fn group_long_numbers(s: &str) -> String {
 
 /// A problem no field shows, for the list at the top of the editor: "Explicit job 1,
 /// share: "x" does not exist: pick one of a, b".
+/// A problem placed in an input (a review's proposal) starts with the input's name.
 pub fn located(p: &Problem, value: Option<&Value>) -> String {
     let what = what_to_do_for(p, value).unwrap_or_else(|| plain_message(&p.message));
     let at = p.path.to_string();
-    if at.is_empty() {
+    let said = if at.is_empty() {
         capitalized(&what)
     } else if at.starts_with("job \"") {
         // A generated job, named by its id (the engine's warnings about generated jobs).
         format!("{}: {what}", capitalized(&at))
     } else {
         format!("{}: {what}", place(&at))
+    };
+    match p.file.as_deref() {
+        Some(f) => format!("{}: {said}", f.words()),
+        None => said,
+    }
+}
+
+/// A problem from an engine worker, in the page's words: an import warning names its
+/// object ([`Problem::words`]); any other is [`located`].
+pub fn said(p: &Problem) -> String {
+    if p.object.is_some() {
+        p.words()
+    } else {
+        located(p, None)
     }
 }
 
@@ -282,6 +297,47 @@ mod tests {
         assert_eq!(
             beside("Seed (workload draws)", &problems[0], None),
             "Seed is far too large (got 100,000,000,000,000,000,000)"
+        );
+    }
+
+    #[test]
+    fn a_reviews_validator_warning_names_the_proposal_and_the_field() {
+        use quotalab_engine::analysis::review as rv;
+        let current = include_str!("../../www/presets/aws-walkthrough.json");
+        let proposed = current.replacen(
+            "\"capacity\": {\n  \"ml.g5.xlarge\": 3",
+            "\"capacity\": {\n  \"ml.g5.xlarge\": 2",
+            1,
+        );
+        assert_ne!(
+            proposed, current,
+            "the preset's capacity is written as expected"
+        );
+        let input = |name, text| rv::Input { name, text };
+        let done = rv::review(
+            input("the scenario", current),
+            input("proposed.json", &proposed),
+            rv::JobsSource::Current,
+            &rv::ReviewOptions::default(),
+        )
+        .expect("reviews");
+        let said: Vec<String> = done.warnings.iter().map(said).collect();
+        assert_eq!(
+            said,
+            ["proposed.json: Capacity, ml.g5.xlarge: overcommitted: the shares' limits add up to 3 instances but capacity is 2; some entitlements may be unreachable"]
+        );
+        // The CLI's text keeps the file's role and the path.
+        assert_eq!(
+            done.warnings[0].to_string(),
+            "proposed.json (PROPOSED) with the jobs of the scenario: capacity.ml.g5.xlarge: overcommitted: the shares' limits add up to 3 instances but capacity is 2; some entitlements may be unreachable"
+        );
+        // Words for an input name it as a sentence starts.
+        let p = Problem::new(Path::named("--seeds"), "must be at least 1")
+            .in_file("the scenario", "(CURRENT)");
+        assert!(
+            located(&p, None).starts_with("The scenario: "),
+            "{}",
+            located(&p, None)
         );
     }
 

@@ -383,9 +383,21 @@ test('review a proposed change: a verdict per team in words, rules, the numbers,
   await page.locator('[data-testid="review-rules-input"]').fill('wait_p90>0, nonsense>1');
   await page.locator('[data-testid="review-run"]').click();
   await page.locator('[data-testid="review-errors"]', { hasText: 'nonsense' }).waitFor();
+  // A proposal with a validator warning: said in the page's words, naming the proposal and
+  // the field, not the CLI's `(PROPOSED) with the jobs of ...: capacity.ml.g5.xlarge`.
+  const overcommitted = structuredClone(proposal);
+  const [type] = Object.keys(overcommitted.capacity);
+  overcommitted.capacity[type] = 2;
+  await page.locator('[data-testid="review-text"]').fill(JSON.stringify(overcommitted));
+  await page.locator('[data-testid="review-rules-input"]').fill('');
+  await page.locator('[data-testid="review-run"]').click();
+  const warning = await page.locator('[data-testid="review-warnings"] li').first().innerText();
+  assert.equal(warning, `The pasted proposal: Capacity, ${type}: overcommitted: the shares' limits add up to 3 instances but capacity is 2; some entitlements may be unreachable`);
+  await page.locator('[data-testid="review-text"]').fill(JSON.stringify(proposal));
   await page.locator('[data-testid="review-rules-input"]').fill('wait_p90>0');
   await page.locator('[data-testid="review-run"]').click();
   await page.locator('[data-testid="review-result"]').waitFor();
+  assert.equal(await page.locator('[data-testid="review-warnings"]').count(), 0);
   const shares = await page.$$eval('[data-testid="review-share"]', (els) =>
     els.map((e) => [e.getAttribute('data-share'), e.getAttribute('data-verdict'), e.innerText]));
   assert.deepEqual(shares.map((s) => s[0]).sort(), ['background', 'medium', 'protected']);

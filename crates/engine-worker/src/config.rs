@@ -174,7 +174,9 @@ pub struct ReviewReport {
     pub rules: Vec<String>,
     /// Whether a rule was crossed (the CLI exits 1).
     pub crossed: bool,
-    pub warnings: Vec<String>,
+    /// Import and validation warnings, each placed in its input ([`Problem::file`]): the
+    /// page words them as it words its own problems.
+    pub warnings: Vec<Problem>,
     /// The shares the scenario's jobs name that the proposal lacks (what `resolve`
     /// decided about), and the proposal's shares they may move to.
     pub unknown: Vec<UnknownShare>,
@@ -281,7 +283,7 @@ pub enum Response {
     /// The scenario with a typical load, or what was wrong.
     Loaded(Result<Imported, Vec<String>>),
     /// A review, or what was wrong.
-    Reviewed(Result<ReviewReport, Vec<String>>),
+    Reviewed(Result<ReviewReport, Vec<Problem>>),
     /// A message the worker could not read.
     Failed(String),
 }
@@ -479,7 +481,7 @@ pub fn history_with(
 }
 
 /// `quotasim review SCENARIO PROPOSED`.
-pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
+pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<Problem>> {
     use quotalab_engine::analysis::review as rv;
     let rules = r
         .rules
@@ -488,7 +490,7 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
         .filter(|t| !t.is_empty())
         .map(rv::parse_rule)
         .collect::<Result<Vec<_>, _>>()
-        .map_err(|p| vec![p.to_string()])?;
+        .map_err(|p| vec![p])?;
     let opts = rv::ReviewOptions {
         seeds: r.seeds,
         rules,
@@ -506,8 +508,7 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
         name: &r.proposed.0,
         text: &r.proposed.1,
     };
-    let done =
-        rv::review(current, proposed, rv::JobsSource::Current, &opts).map_err(|p| lines(&p))?;
+    let done = rv::review(current, proposed, rv::JobsSource::Current, &opts)?;
     let unknown = done
         .unknown
         .iter()
@@ -555,8 +556,7 @@ pub fn review(r: &ReviewRequest) -> Result<ReviewReport, Vec<String>> {
             })
             .collect(),
         crossed: done.failed(),
-        // In the page's words: an object named, not a path (the CLI keeps its paths).
-        warnings: done.warnings.iter().map(Problem::words).collect(),
+        warnings: done.warnings.clone(),
         unknown,
         targets: done.proposed_shares.clone(),
     })
@@ -775,13 +775,18 @@ spec:
         })
         .expect("reviews");
         assert!(!got.warnings.is_empty());
-        for w in &got.warnings {
+        // The page words each ([`Problem::words`] for an import warning): the proposal's
+        // file, then the object, never the path (the CLI's text keeps the path).
+        let said: Vec<String> = got.warnings.iter().map(Problem::words).collect();
+        for (w, p) in said.iter().zip(&got.warnings) {
             assert!(!w.contains("].spec"), "a path, not an object: {w}");
+            assert!(w.starts_with("proposal.yaml: "), "{w}");
+            assert!(p.to_string().starts_with("proposal.yaml: "), "{p}");
         }
         assert!(
-            got.warnings.iter().any(|w| w.starts_with("ClusterQueue")),
-            "{:?}",
-            got.warnings
+            said.iter()
+                .any(|w| w.starts_with("proposal.yaml: ClusterQueue")),
+            "{said:?}"
         );
     }
 

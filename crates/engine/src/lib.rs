@@ -41,6 +41,32 @@ pub struct Problem {
     /// names instead of the path ([`Problem::words`]); never part of [`Display`](fmt::Display),
     /// so the CLI's text keeps its paths.
     pub object: Option<Box<Object>>,
+    /// For a command that reads several inputs (`quotasim review`): the one the problem is
+    /// in, written before its path.
+    pub file: Option<Box<InFile>>,
+}
+
+/// The input a problem is in (SPEC 16's review reads two configurations and a jobs file):
+/// the CLI writes `proposed.yaml (PROPOSED) with the jobs of jobs.json: capacity.x: ...`;
+/// the page names the file and words the path as it words its own.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct InFile {
+    /// As the user named it: a file's path, `the scenario`, `the pasted proposal`.
+    pub name: String,
+    /// What the CLI adds after the name (`(PROPOSED)`, `(CURRENT) with the jobs of
+    /// jobs.json`); may be empty.
+    pub role: String,
+}
+
+impl InFile {
+    /// The input as the page names it: its name, a sentence's start when it is words (`The
+    /// scenario`), a file's name as it is (`proposed.yaml`).
+    pub fn words(&self) -> String {
+        match self.name.strip_prefix("the ") {
+            Some(rest) => format!("The {rest}"),
+            None => self.name.clone(),
+        }
+    }
 }
 
 /// What an import warning is about, in the file's own terms: `kind` (`ClusterQueue`), the
@@ -126,6 +152,41 @@ impl Problem {
             message: message.into(),
             kind: Kind::Other,
             object: None,
+            file: None,
+        }
+    }
+
+    /// The same problem, said to be in input `name` (`role`: what the CLI adds after the
+    /// name); a problem already placed in an input keeps its place.
+    pub fn in_file(mut self, name: &str, role: &str) -> Problem {
+        if self.file.is_none() {
+            self.file = Some(Box::new(InFile {
+                name: name.to_string(),
+                role: role.to_string(),
+            }));
+        }
+        self
+    }
+
+    /// Where the problem is, as the CLI writes it before the message: the path, after the
+    /// input it is in (`proposed.yaml (PROPOSED): capacity.ml.g5.xlarge`); empty for the
+    /// document as a whole.
+    pub fn place(&self) -> String {
+        let path = self.path.to_string();
+        match self.file.as_deref() {
+            None => path,
+            Some(f) => {
+                let file = if f.role.is_empty() {
+                    f.name.clone()
+                } else {
+                    format!("{} {}", f.name, f.role)
+                };
+                if path.is_empty() {
+                    file
+                } else {
+                    format!("{file}: {path}")
+                }
+            }
         }
     }
 
@@ -136,6 +197,10 @@ impl Problem {
     pub fn words(&self) -> String {
         let Some(o) = &self.object else {
             return self.to_string();
+        };
+        let file = match self.file.as_deref() {
+            Some(f) => format!("{}: ", f.words()),
+            None => String::new(),
         };
         const SHOWN: usize = 3;
         let mut names = o.names[..o.names.len().min(SHOWN)].join(", ");
@@ -161,10 +226,11 @@ impl Problem {
         };
         // A sentence: "Quota share research: tags ignored" ("job x ..." starts one too).
         let mut c = said.chars();
-        match c.next() {
+        let said = match c.next() {
             Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
             None => said,
-        }
+        };
+        file + &said
     }
 
     /// The same problem, said on the page about the objects it concerns
@@ -203,10 +269,10 @@ impl Problem {
 
 impl fmt::Display for Problem {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.path.is_empty() {
+        if self.path.is_empty() && self.file.is_none() {
             f.write_str(&self.message)
         } else {
-            write!(f, "{}: {}", self.path, self.message)
+            write!(f, "{}: {}", self.place(), self.message)
         }
     }
 }

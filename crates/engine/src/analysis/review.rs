@@ -54,7 +54,7 @@ use crate::input::validate;
 use crate::output::json::{num, string};
 use crate::output::stats::{job_ends, stats, Percentiles, Stats, MS_PER_HOUR};
 use crate::simulation::{Options, Sim};
-use crate::Problem;
+use crate::{InFile, Problem};
 
 /// Seeds run without `--seeds` when the jobs have something random.
 pub const DEFAULT_RANDOM_SEEDS: u64 = 10;
@@ -416,20 +416,6 @@ impl Side {
     }
 }
 
-/// `FILE: PATH: message` for a problem of one input file.
-fn in_file(file: &str, p: Problem) -> Problem {
-    let at = if p.path.is_empty() {
-        file.to_string()
-    } else {
-        format!("{file}: {}", p.path)
-    };
-    // The object an import warning is about stays (the page names it; the CLI's text is
-    // the path's).
-    let mut q = Problem::new(Path::named(at), p.message).with_kind(p.kind);
-    q.object = p.object;
-    q
-}
-
 /// Parses a scenario's text as a JSON object, or `None` when it is not a scenario (a
 /// configuration, then): a JSON object whose `format` is `"quotalab/v1"`, or that has no
 /// `format` (the validator assumes it, with a warning) but `shares` (no AWS body has them).
@@ -501,7 +487,7 @@ fn configuration(input: Input, opts: &ImportOptions) -> Result<Imported, Vec<Pro
     };
     config::import(input.text, format, opts).map_err(|ps| {
         ps.into_iter()
-            .map(|p| in_file(input.name, p))
+            .map(|p| p.in_file(input.name, ""))
             .collect::<Vec<_>>()
     })
 }
@@ -577,14 +563,23 @@ fn jobs_base<'a>(
     }
 }
 
-/// How problems of one side's merged scenario name it: `proposed.yaml (PROPOSED) with the
-/// jobs of jobs.json`.
-fn place(side: Side, file: &str, jobs_file: &str) -> String {
-    if file == jobs_file {
-        format!("{file} ({})", side.label())
+/// How problems of one side's merged scenario name it: `proposed.yaml` in the role
+/// `(PROPOSED) with the jobs of jobs.json`.
+fn place(side: Side, file: &str, jobs_file: &str) -> InFile {
+    let role = if file == jobs_file {
+        format!("({})", side.label())
     } else {
-        format!("{file} ({}) with the jobs of {jobs_file}", side.label())
+        format!("({}) with the jobs of {jobs_file}", side.label())
+    };
+    InFile {
+        name: file.to_string(),
+        role,
     }
+}
+
+/// A problem of one side's merged scenario, placed in it.
+fn in_place(place: &InFile, p: Problem) -> Problem {
+    p.in_file(&place.name, &place.role)
 }
 
 /// SPEC 16: one side's scenario, its configuration with the jobs of `base` (SPEC 13
@@ -602,14 +597,14 @@ fn side_scenario(
         .warnings
         .iter()
         .cloned()
-        .map(|p| in_file(input.name, p))
+        .map(|p| p.in_file(input.name, ""))
         .collect();
     let place = place(side, input.name, jobs_file);
     let base_text = Value::Object(base.clone()).to_string();
     let lacked = config::unknown_shares(&imported, &base_text);
     let merged = config::merge_into_with(&imported, &base_text, unknown).map_err(|ps| {
         ps.into_iter()
-            .map(|p| in_file(&place, p))
+            .map(|p| in_place(&place, p))
             .collect::<Vec<_>>()
     })?;
     // The jobs moved or dropped (only with `unknown` resolving them), named in this side.
@@ -618,7 +613,7 @@ fn side_scenario(
         .iter()
         .skip(imported.warnings.len())
         .cloned();
-    warnings.extend(moved.map(|p| in_file(&place, p)));
+    warnings.extend(moved.map(|p| in_place(&place, p)));
     let mut doc = merged.scenario;
     if let (Some(q), Value::Object(m)) = (imported.scenario.get("queue"), &mut doc) {
         m.insert("queue".into(), q.clone());
@@ -634,12 +629,12 @@ fn side_scenario(
                 non_empty && own.get(*k) != base.get(*k)
             });
             if differs {
-                warnings.push(Problem::new(
-                    Path::named(input.name),
-                    format!(
+                warnings.push(
+                    Problem::whole(format!(
                         "its own jobs, workloads and events are not run: both configurations run those of {jobs_file}"
-                    ),
-                ));
+                    ))
+                    .in_file(input.name, ""),
+                );
             }
         }
     }
@@ -809,7 +804,7 @@ pub fn review(
 struct PlanSide {
     first: Scenario,
     sweep: Sweep,
-    place: String,
+    place: InFile,
 }
 
 impl PlanSide {
@@ -820,7 +815,7 @@ impl PlanSide {
         }
         validate::load_value(&self.sweep.variant(k).0)
             .map(|l| std::borrow::Cow::Owned(l.scenario))
-            .map_err(|ps| ps.into_iter().map(|p| in_file(&self.place, p)).collect())
+            .map_err(|ps| ps.into_iter().map(|p| in_place(&self.place, p)).collect())
     }
 }
 
@@ -889,13 +884,13 @@ impl Plan {
         for (place, text) in &sides {
             match validate::load(text) {
                 Ok(l) => {
-                    let w = l.warnings.iter().cloned().map(|p| in_file(place, p));
+                    let w = l.warnings.iter().cloned().map(|p| in_place(place, p));
                     push_new(&mut warnings, w.collect());
                     let never = never_start(&l.scenario).into_iter();
-                    push_new(&mut warnings, never.map(|p| in_file(place, p)).collect());
+                    push_new(&mut warnings, never.map(|p| in_place(place, p)).collect());
                     first.push(l.scenario);
                 }
-                Err(e) => errors.extend(e.into_iter().map(|p| in_file(place, p))),
+                Err(e) => errors.extend(e.into_iter().map(|p| in_place(place, p))),
             }
         }
         if !errors.is_empty() {
@@ -920,7 +915,7 @@ impl Plan {
         for ((place, text), first) in sides.into_iter().zip(first) {
             let sweep = Sweep::new(&text, Vec::new(), seeds).map_err(|ps| {
                 ps.into_iter()
-                    .map(|p| in_file(&place, p))
+                    .map(|p| in_place(&place, p))
                     .collect::<Vec<_>>()
             })?;
             planned.push(PlanSide {
