@@ -165,7 +165,7 @@ pub fn RunProgressBar() -> impl IntoView {
             data-run-phases-ms=stat(|s| s.phases.map(|x| format!("{x:.1}")).join(","))
             data-run-hops-ms=stat(|s| s.hops_ms.map(|x| format!("{x:.1}")).join(","))
             data-run-reused=stat(|s| s.reused.to_string())
-            data-run-name=move || app.outcome.with(|o| o.as_ref().map(|o| o.digest.name.clone()))
+            data-run-name=move || app.name_shown()
         >
             <Show when=running>
                 <progress

@@ -450,7 +450,8 @@ fn export_chart_png(app: AppState, index: usize) {
     let digest = app
         .outcome
         .with_untracked(|o| o.as_ref().map(|o| o.digest.clone()));
-    let result = chart_png(chart, canvas, digest.as_deref()).and_then(|url| {
+    let name = untrack(|| app.name_shown()).unwrap_or_default();
+    let result = chart_png(chart, canvas, digest.as_deref(), &name).and_then(|url| {
         let stem = app.scenario.with_untracked(|t| file_stem(t));
         download_href(&format!("{stem}-{}.png", chart.file), &url)
     });
@@ -459,14 +460,15 @@ fn export_chart_png(app: AppState, index: usize) {
 
 /// The chart of `canvas` as a PNG data URL for documents ([`charts::export::chart_image`]):
 /// drawn again at twice its page size by its own code, under its title (the results
-/// section's heading, the panel's share and instance type) and the scenario's name, over
+/// section's heading, the panel's share and instance type) and the scenario's `name`, over
 /// the legend of its shares (all of them; a per-share panel's own).
 pub fn chart_png(
     chart: &ChartCanvas,
     canvas: &HtmlCanvasElement,
     digest: Option<&Digest>,
+    name: &str,
 ) -> Result<String, String> {
-    chart_export(chart, canvas, digest)?
+    chart_export(chart, canvas, digest, name)?
         .to_data_url_with_type("image/png")
         .map_err(|e| format!("cannot read the chart's pixels: {e:?}"))
 }
@@ -476,6 +478,7 @@ pub fn chart_export(
     chart: &ChartCanvas,
     canvas: &HtmlCanvasElement,
     digest: Option<&Digest>,
+    name: &str,
 ) -> Result<HtmlCanvasElement, String> {
     let (title, share) = chart_title(chart, canvas);
     let legend: Vec<LegendItem> = digest
@@ -491,8 +494,7 @@ pub fn chart_export(
                 .collect()
         })
         .unwrap_or_default();
-    let subtitle = digest.map_or(String::new(), |d| d.name.clone());
-    charts::export::chart_image(canvas, &title, &subtitle, &legend)
+    charts::export::chart_image(canvas, &title, name, &legend)
 }
 
 /// What names a chart's canvas on the page: the heading of its results section

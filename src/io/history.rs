@@ -232,8 +232,9 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     view! {
                         <p class="config-summary" role="status" data-testid="history-summary">
                             {format!(
-                                "{} job{} of {} {word}{} ({})",
+                                "{} {}{} of {} {word}{} ({})",
                                 format::count(n),
+                                if imp.kueue { "workload" } else { "job" },
                                 if n == 1 { "" } else { "s" },
                                 imp.shares.len(),
                                 if imp.shares.len() == 1 { "" } else { "s" },
@@ -338,7 +339,7 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                         prop:disabled=move || !ok() || (reading.get() > 0)
                         on:click=apply
                     >
-                        "Replace the jobs"
+                        {move || if kueue.get() { "Replace the workloads" } else { "Replace the jobs" }}
                     </button>
                     <button type="button" on:click=move |_| close()>"Cancel"</button>
                 </div>
@@ -350,14 +351,11 @@ pub fn HistoryDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
 /// The dialog's introduction, in the model's words (`kueue`: ClusterQueues): what is read,
 /// and SPEC 16's rule for jobs that had not finished (said before any warning).
 fn intro(kueue: bool) -> String {
-    let onto = if kueue {
-        "this scenario's ClusterQueues"
+    if kueue {
+        "Your cluster's own workloads, replayed on this scenario's ClusterQueues: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's workloads and its workload mix; the files never leave your browser. A workload still running or pending at the history's end is replayed with only the time it had run (at least 1 s): its completion time is a lower bound.".to_string()
     } else {
-        "this scenario's quota shares"
-    };
-    format!(
-        "Your cluster's own jobs, replayed on {onto}: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's jobs and workloads; the files never leave your browser. A job still running or pending at the history's end is replayed with only the time it had run (at least 1 s): its completion time is a lower bound."
-    )
+        "Your cluster's own jobs, replayed on this scenario's quota shares: Kueue Workloads (kubectl get workloads -A -o yaml or -o json, with the LocalQueues) or AWS Batch jobs (aws batch describe-jobs, list-jobs, or the service-job equivalents). They replace the scenario's jobs and workloads; the files never leave your browser. A job still running or pending at the history's end is replayed with only the time it had run (at least 1 s): its completion time is a lower bound.".to_string()
+    }
 }
 
 /// A share in the model's word, inside a sentence: "ClusterQueue" (Kueue) or "share".

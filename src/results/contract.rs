@@ -104,7 +104,9 @@ pub fn ContractCards(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView
     let cards = move || {
         let d = digest.get();
         let f = forecast.get().filter(|f| f.0 == key(&d)).map(|f| f.1);
-        contract_card::cards(&d, f.as_deref().map(Vec::as_slice))
+        // A later run that only relabelled this one: its agreements.
+        let label = app.and_then(|a| a.label.get());
+        contract_card::cards_labelled(&d, label.as_deref(), f.as_deref().map(Vec::as_slice))
             .into_iter()
             .map(card_view)
             .collect_view()

@@ -16,7 +16,7 @@
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{Digest, Label};
 use quotalab_engine::Problem;
 
 use crate::worker::{Phase, WorkerState};
@@ -167,6 +167,10 @@ pub struct AppState {
     pub scenario: RwSignal<String>,
     /// The last successful run.
     pub outcome: RwSignal<Option<RunOutcome>>,
+    /// The shown run's name, summary and agreements when a later run of a scenario that
+    /// simulates the same relabelled it (issue #30: the result stays, only these change);
+    /// `None`: the digest's own. Read through [`AppState::name_shown`] and the like.
+    pub label: RwSignal<Option<Arc<Label>>>,
     /// Problems of the current scenario text (empty when it is valid).
     pub problems: RwSignal<Vec<Problem>>,
     /// Warnings of the current scenario (e.g. overcommit).
@@ -305,6 +309,26 @@ pub enum ImportKind {
 }
 
 impl AppState {
+    /// The shown run's scenario name (tracked): the last relabelling's, else the digest's.
+    pub fn name_shown(&self) -> Option<String> {
+        self.label
+            .with(|l| l.as_ref().map(|l| l.name.clone()))
+            .or_else(|| {
+                self.outcome
+                    .with(|o| o.as_ref().map(|o| o.digest.name.clone()))
+            })
+    }
+
+    /// The shown run's scenario in plain words (tracked), as [`AppState::name_shown`].
+    pub fn summary_shown(&self) -> Option<String> {
+        self.label
+            .with(|l| l.as_ref().map(|l| l.summary.clone()))
+            .or_else(|| {
+                self.outcome
+                    .with(|o| o.as_ref().map(|o| o.digest.summary.clone()))
+            })
+    }
+
     /// Opens the import dialog `kind` (each call opens it, even when asked twice).
     pub fn request_import(&self, kind: ImportKind) {
         self.import_requests.set(Some(kind));
@@ -315,6 +339,7 @@ impl AppState {
         AppState {
             scenario: RwSignal::new(initial),
             outcome: RwSignal::new(None),
+            label: RwSignal::new(None),
             problems: RwSignal::new(Vec::new()),
             warnings: RwSignal::new(Vec::new()),
             status,

@@ -6,7 +6,7 @@ use std::cell::Cell;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::digest::{Digest, DigestLimits, Label};
 use quotalab_engine::Problem;
 
 use super::{AppState, RunLink, RunOutcome, RunProgress, RunStatus, LINK_WITH_RUN_BYTES};
@@ -66,6 +66,9 @@ pub(super) struct Runner {
     /// drawn in a task of its own never replaces a newer one).
     page_runs: u64,
     page_shown: u64,
+    /// The worker run whose result is shown (landed or relabelled): a run that simulates
+    /// as it did is answered with its new label alone ([`Reply::Relabelled`]).
+    worker_shown: Option<u64>,
 }
 
 #[derive(Clone, Copy)]
@@ -222,7 +225,12 @@ impl AppState {
         let started_ms = now_ms();
         let sent_at = crate::worker::epoch_ms();
         let link = text.len() > LINK_WITH_RUN_BYTES;
-        if let Err(e) = client.run(id, text, WORKER_LIMITS, fresh, link) {
+        let relabel = if fresh {
+            None
+        } else {
+            self.runner.with_value(|r| r.worker_shown)
+        };
+        if let Err(e) = client.run(id, text, WORKER_LIMITS, relabel, link) {
             self.no_worker(&e);
             return false;
         }
@@ -314,10 +322,44 @@ impl AppState {
         let newer = self.runner.with_value(|r| r.inflight.is_some());
         set_if_changed(self.problems, Vec::new());
         set_if_changed(self.warnings, warnings);
+        self.runner.update_value(|r| r.worker_shown = Some(run.id));
+        self.label.set(None);
         self.outcome.set(Some(RunOutcome {
             digest: Arc::new(*digest),
             millis,
         }));
+        self.settle(run, millis, timing, handled_at, decode_ms, newer);
+    }
+
+    /// Run `run` answered with a new label for the result shown ([`Reply::Relabelled`]):
+    /// the result stays as it is, drawn; its name, summary and agreements change.
+    fn relabel(
+        &self,
+        run: Inflight,
+        label: Label,
+        warnings: Vec<Problem>,
+        timing: crate::worker::Timing,
+        handled_at: f64,
+    ) {
+        let millis = now_ms() - run.started_ms;
+        set_if_changed(self.problems, Vec::new());
+        set_if_changed(self.warnings, warnings);
+        self.runner.update_value(|r| r.worker_shown = Some(run.id));
+        self.label.set(Some(Arc::new(label)));
+        self.settle(run, millis, timing, handled_at, 0.0, false);
+    }
+
+    /// The status and the stats once worker run `run` is shown (`newer`: a later run is
+    /// already under way, whose status stays).
+    fn settle(
+        &self,
+        run: Inflight,
+        millis: f64,
+        timing: crate::worker::Timing,
+        handled_at: f64,
+        decode_ms: f64,
+        newer: bool,
+    ) {
         if !newer {
             set_if_changed(
                 self.status,
@@ -347,10 +389,14 @@ impl AppState {
             self.run_stats.update(|s| s.superseded += 1);
             return;
         }
-        self.runner.update_value(|r| r.page_shown = run);
+        self.runner.update_value(|r| {
+            r.page_shown = run;
+            r.worker_shown = None;
+        });
         let millis = outcome.millis;
         set_if_changed(self.problems, Vec::new());
         set_if_changed(self.warnings, warnings);
+        self.label.set(None);
         self.outcome.set(Some(outcome));
         // Of an older text: whatever is under way for the current one stays as it is.
         self.stale.set(self.revision() != revision);
@@ -437,6 +483,18 @@ impl AppState {
                         std::time::Duration::ZERO,
                     );
                 }
+            }
+            Reply::Relabelled {
+                id,
+                label,
+                warnings,
+                timing,
+                handled_at,
+            } => {
+                let Some(run) = self.current(Some(id), true) else {
+                    return;
+                };
+                self.relabel(run, label, warnings, timing, handled_at);
             }
             Reply::Link { id, result } => {
                 let Some((_, revision)) = self

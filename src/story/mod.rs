@@ -712,10 +712,7 @@ pub fn Intro() -> impl IntoView {
     let app = use_app();
     let st = use_story();
     // The engine's words for the last run's scenario (the digest carries them).
-    let summary = Memo::new(move |_| {
-        app.outcome
-            .with(|o| o.as_ref().map(|o| o.digest.summary.clone()))
-    });
+    let summary = Memo::new(move |_| app.summary_shown());
     // The last valid scenario's words stay while the text is being edited.
     let last = RwSignal::new(String::new());
     Effect::new(move |_| {

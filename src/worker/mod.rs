@@ -26,10 +26,11 @@
 //! | page → worker | `{kind: "boot", module, js}`, a plain object read by the loader (a `WebAssembly.Module` cannot be postcard) |
 //! | worker → page | [`Response::Ready`] once its wasm is running (earlier requests would be lost) |
 //! | page → worker | [`Request::Warmup`] (the first worker runs a small scenario to optimise its code) |
-//! | page → worker | [`Request::Run`] `{ id, scenario, limits, fresh, link }` (`link` for a scenario over 64 KiB: its share link is made here, so the text crosses once) |
+//! | page → worker | [`Request::Run`] `{ id, scenario, limits, relabel, link }` (`relabel`: the run whose result the page shows, none for the Run button; `link` for a scenario over 64 KiB: its share link is made here, so the text crosses once) |
 //! | worker → page | [`Response::Progress`] `{ id, fraction, phase }` |
 //! | worker → page | [`Response::Problems`] `{ id, problems }` (each `Problem` whole: its path's steps and kind, which the editor words) |
 //! | worker → page | [`Response::Done`] `{ id, timing, result }` (the warnings and [`Digest`](quotalab_engine::digest::Digest), encoded before the timing is known) |
+//! | worker → page | [`Response::Relabelled`] `{ id, timing, label, warnings }` instead of `Done` when the scenario simulates as the `relabel` run did (a name or agreement edit): the page keeps its result and shows the new [`Label`](quotalab_engine::digest::Label) |
 //! | worker → page | [`Response::Link`] `{ id, result }` after `Done`, when the run asked for its link (the payload, or SPEC 10's reason there is none) |
 //! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
 //! | page → worker | [`Request::Compare`] `{ id, scenario, limits }`, answered by [`Response::Compared`] |

@@ -78,6 +78,15 @@ pub enum Reply {
         /// Decoding the result on the page.
         decode_ms: f64,
     },
+    /// Run `id` simulates as the run the page shows (the `relabel` it was sent with): the
+    /// shown result, with `label`, is its result ([`Response::Relabelled`]).
+    Relabelled {
+        id: u64,
+        label: quotalab_engine::digest::Label,
+        warnings: Vec<Problem>,
+        timing: Timing,
+        handled_at: f64,
+    },
     /// The share link of run `id`'s scenario, which the run was asked for (it follows the
     /// run's [`Reply::Done`]): the payload, or the engine's reason there is none.
     Link {
@@ -183,14 +192,15 @@ impl WorkerClient {
     }
 
     /// Sends `text` to the worker as run `id` (with `link`, its share link follows its
-    /// result as [`Reply::Link`]). A run in flight is abandoned first (its worker is
-    /// terminated and a fresh one started).
+    /// result as [`Reply::Link`]; with `relabel`, the run whose result the page shows, a
+    /// scenario that simulates as it did is answered by [`Reply::Relabelled`]). A run in
+    /// flight is abandoned first (its worker is terminated and a fresh one started).
     pub fn run(
         &self,
         id: u64,
         text: &str,
         limits: DigestLimits,
-        fresh: bool,
+        relabel: Option<u64>,
         link: bool,
     ) -> Result<(), String> {
         self.bury();
@@ -210,7 +220,7 @@ impl WorkerClient {
                 id,
                 scenario: text,
                 limits,
-                fresh,
+                relabel,
                 link,
             },
             &[],
@@ -485,6 +495,24 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
             }
             inner.running = None;
             Some(Reply::Problems { id, problems })
+        }
+        Response::Relabelled {
+            id,
+            timing,
+            label,
+            warnings,
+        } => {
+            if Some(id) != inner.running {
+                return None;
+            }
+            inner.running = None;
+            Some(Reply::Relabelled {
+                id,
+                label,
+                warnings,
+                timing,
+                handled_at,
+            })
         }
         // Answers to jobs go to the jobs' own worker (`super::service`).
         Response::Config(_)

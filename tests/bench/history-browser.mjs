@@ -4,7 +4,7 @@
 // --release`), imports crates/cli/tests/history/kueue-config.yaml, opens the history dialog
 // from the offer, picks the file, and measures in the page:
 //
-//   read      file picked -> the dialog's summary ("N jobs of 3 ClusterQueues") shown
+//   read      file picked -> the dialog's summary ("N workloads of 3 ClusterQueues") shown
 //   progress  how many times the dialog's progress line changed meanwhile
 //   responsive the main thread's worst lateness of a 50 ms timer, and its longest task
 //             (PerformanceObserver "longtask"), while the worker reads

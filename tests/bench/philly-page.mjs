@@ -12,7 +12,8 @@
 // at one change quickly. PROFILE=1 prints, for each step of the first round, the app's
 // functions by inclusive time on the main thread (Chromium's CPU profiler; names need a
 // build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link);
-// STACKS=N adds the N heaviest whole stacks.
+// STACKS=N adds the N heaviest whole stacks. ATTRS=1 times every setAttribute and
+// removeAttribute in each step and prints the heaviest by element, attribute and value size.
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { inclusiveTimes, profileTree, watchLongTasks } from './probes.mjs';
@@ -142,10 +143,37 @@ async function profiled(label, run) {
 
 const server = await serveDist(dist);
 const { page, close } = await openBrowser('philly-page', { viewport: { width: 1440, height: 1000 } });
-const show = (label, r) =>
+const show = async (label, r) => {
   console.log(`${label.padEnd(34)} drawn ${r.drawn.toFixed(0).padStart(5)} ms; long tasks (start+ms): ${r.tasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`);
+  if (process.env.ATTRS) {
+    const top = await page.evaluate(() => {
+      const list = [...window.__attrs].sort((a, b) => b[1][1] - a[1][1]).slice(0, 8);
+      window.__attrs.clear();
+      return list;
+    });
+    for (const [key, [n, ms]] of top) console.log(`    ${ms.toFixed(1).padStart(7)} ms ${String(n).padStart(6)}x  ${key}`);
+  }
+};
 try {
   await page.addInitScript(watchLongTasks);
+  if (process.env.ATTRS) {
+    await page.addInitScript(() => {
+      window.__attrs = new Map();
+      for (const name of ['setAttribute', 'removeAttribute']) {
+        const real = Element.prototype[name];
+        Element.prototype[name] = function (attr, value) {
+          const t0 = performance.now();
+          const r = real.call(this, attr, value);
+          const ms = performance.now() - t0;
+          const id = this.getAttribute('data-testid') ?? this.className?.toString().split(' ')[0] ?? '';
+          const key = `${name} ${this.tagName.toLowerCase()}${id ? `[${id}]` : ''} ${attr} (${String(value ?? '').length} chars)`;
+          const e = window.__attrs.get(key) ?? [0, 0];
+          window.__attrs.set(key, [e[0] + 1, e[1] + ms]);
+          return r;
+        };
+      }
+    });
+  }
   if (process.env.PROFILE) {
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');
@@ -156,22 +184,23 @@ try {
     await waitForApp(page);
     await waitForResult(page, 'AWS walkthrough');
     await page.waitForTimeout(1_000);
+    await page.evaluate(() => window.__attrs?.clear());
     await page.locator('[data-testid="trace-open"]').click();
     await page.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
     await page.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
     await page.locator('select[data-testid="share"]').selectOption('cluster');
     await page.locator('[data-testid="top-shares"]').fill('7');
     await page.locator('[data-testid="limit-jobs"]').fill('');
-    show(`round ${k + 1}: import -> drawn`, await profiled('import', () => step(page, () => document.querySelector('[data-testid="trace-import"]').click(), 'trace philly-adaptdl.csv')));
+    await show(`round ${k + 1}: import -> drawn`, await profiled('import', () => step(page, () => document.querySelector('[data-testid="trace-import"]').click(), 'trace philly-adaptdl.csv')));
     const name = page.getByLabel('Name', { exact: true }).first();
     await name.focus();
     await page.keyboard.press('End');
-    show(`round ${k + 1}: a keystroke in the name`, await profiled('keystroke', () => step(page, () => {
+    await show(`round ${k + 1}: a keystroke in the name`, await profiled('keystroke', () => step(page, () => {
       const el = document.activeElement;
       el.value += 'x';
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, 'trace philly-adaptdl.csvx')));
-    show(`round ${k + 1}: a share's borrow limit`, await profiled('share edit', () => step(page, () => {
+    await show(`round ${k + 1}: a share's borrow limit`, await profiled('share edit', () => step(page, () => {
       const f = document.querySelector('[data-testid="share-borrow-limit"]');
       const el = f.tagName === 'INPUT' ? f : f.querySelector('input');
       el.value = el.value === '50' ? '60' : '50';

@@ -146,7 +146,7 @@ async fn a_chart_exports_at_twice_its_size_with_title_and_share_legend() {
         label: "completion".into(),
         file: "completion".into(),
     };
-    let url = files::chart_png(&chart, &page, Some(&d)).unwrap();
+    let url = files::chart_png(&chart, &page, Some(&d), &d.name).unwrap();
     assert_eq!(png_size(&url), (image.width(), image.height()));
 }
 
@@ -180,13 +180,13 @@ async fn a_share_panel_exports_with_its_own_share_only() {
         label: format!("allocation: {second}"),
         file: "allocation-x".into(),
     };
-    let url = files::chart_png(&chart, &page, Some(&d)).unwrap();
+    let url = files::chart_png(&chart, &page, Some(&d), &d.name).unwrap();
     let (w, h) = png_size(&url);
     let css = page.get_bounding_client_rect();
     assert_eq!(f64::from(w), (css.width() * EXPORT_SCALE).round());
     assert!(f64::from(h) > css.height() * EXPORT_SCALE + 80.0);
     // Its legend band holds that share's swatch and no other share's.
-    let img = files::chart_export(&chart, &page, Some(&d)).unwrap();
+    let img = files::chart_export(&chart, &page, Some(&d), &d.name).unwrap();
     assert_eq!((img.width(), img.height()), (w, h));
     let legend_band = band(&img, h - 60, h);
     assert!(near(&legend_band, palette_rgb(1)) >= 400);

@@ -118,7 +118,7 @@ fn every_request_and_response_survives_the_trip() {
             id: 3,
             scenario: &text,
             limits,
-            fresh: true,
+            relabel: None,
             link: true,
         },
     ] {
@@ -160,6 +160,12 @@ fn every_request_and_response_survives_the_trip() {
             id: Some(2),
             message: String::new(),
         },
+        Response::Relabelled {
+            id: 4,
+            timing: Default::default(),
+            label: quotalab_engine::digest::Label::of(&load(&text).unwrap().scenario),
+            warnings: Vec::new(),
+        },
     ] {
         let bytes = response.encode().unwrap();
         assert_eq!(Response::decode(&bytes).unwrap(), response);
@@ -173,7 +179,7 @@ fn garbage_is_an_error_not_a_panic() {
         id: 1,
         scenario: &text,
         limits: DigestLimits::default(),
-        fresh: false,
+        relabel: Some(1),
         link: false,
     }
     .encode()

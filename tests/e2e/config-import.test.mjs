@@ -284,7 +284,8 @@ test('job history: offered after an import without jobs, read in the worker, rep
     await dialog.screenshot({ path: join(SHOTS, 'history-import-failed.png') });
     throw new Error(`${e.message}\n${await dialog.innerText()}`);
   });
-  assert.match(await summary.innerText(), /^6 jobs of 3 ClusterQueues \(team-a-cq, team-b-cq, team-c-cq\)/);
+  // The Kueue model's words: workloads (issue #34).
+  assert.match(await summary.innerText(), /^6 workloads of 3 ClusterQueues \(team-a-cq, team-b-cq, team-c-cq\)/);
   // Issue #34 (words 2, 3): the warnings name the Workload, not "[0].items[2]"; a job
   // still running at the history's end is said to be replayed with the time it had run.
   const historyWarnings = await page.locator('[data-testid="history-warnings"]').innerText();
@@ -295,7 +296,9 @@ test('job history: offered after an import without jobs, read in the worker, rep
     await page.locator('[data-testid="history-unfinished"]').innerText(),
     /^3 Workloads had not finished when the history ends \(team-b-cq: 1 pending; team-c-cq: 1 running, 1 pending\): .*a lower bound\.$/,
   );
-  assert.match(await page.locator('#history-intro').innerText(), /replayed on this scenario's ClusterQueues/);
+  assert.match(await page.locator('#history-intro').innerText(), /^Your cluster's own workloads, replayed on this scenario's ClusterQueues/);
+  assert.doesNotMatch(await page.locator('#history-intro').innerText(), /\bjobs? (still|and)\b/);
+  assert.equal(await page.locator('[data-testid="history-apply"]').innerText(), 'Replace the workloads');
   assert.match(await page.locator('#history-intro').innerText(), /lower bound/);
   await dialog.screenshot({ path: join(SHOTS, 'history-import-ready.png') });
   await page.locator('[data-testid="history-apply"]:not([disabled])').click();

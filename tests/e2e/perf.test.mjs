@@ -265,11 +265,15 @@ test('an edit of the name only relabels the last run; an edit of a share simulat
   await waitForResult(page, 'big', 60_000);
   assert.equal((await runStats(page)).reused, false, 'a new scenario is simulated');
   const name = page.getByLabel('Name', { exact: true }).first();
+  await page.evaluate(() => { document.querySelector('[data-testid="summary-table"]').__kept = true; });
   await name.fill('big, renamed');
   await waitForResult(page, 'big, renamed', 60_000);
   const renamed = await runStats(page);
   assert.equal(renamed.reused, true, 'the name is not read by the simulation: nothing was simulated');
   assert.equal(renamed.phases[1], 0, 'no simulation time');
+  // Only the new name came back: the result shown stays drawn as it was (issue #30).
+  assert.equal(renamed.decodeMs, 0, 'no result decoded');
+  assert.equal(await page.evaluate(() => document.querySelector('[data-testid="summary-table"]').__kept), true, 'the results were not drawn again');
   // The Run button always simulates.
   await page.click('[data-testid="run"]');
   await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, renamed.seq, { timeout: 60_000 });

@@ -6,7 +6,7 @@
 use std::cell::{Cell, RefCell};
 
 use js_sys::Uint8Array;
-use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::digest::{Digest, DigestLimits, Label};
 use quotalab_engine::input::model::Scenario;
 use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
 use quotalab_engine::Sim;
@@ -106,10 +106,10 @@ fn on_request(message: Incoming) {
             id,
             scenario,
             limits,
-            fresh,
+            relabel,
             link,
         }) => serving(id, || {
-            if run_in_worker(id, scenario, limits, fresh, received) && link {
+            if run_in_worker(id, scenario, limits, relabel, received) && link {
                 // After the result: the page draws it while the link is made.
                 let result = jobs::link_payload(scenario);
                 post(Response::Link { id, result });
@@ -290,6 +290,8 @@ const DIGEST_SHARE: f64 = 0.05;
 /// scenario's name, an agreement's text) is answered from it, relabelled, without simulating
 /// again (issue #30; [`Scenario::same_simulation`]).
 struct Last {
+    /// The run's id: a run relabels it only when the page shows it ([`Request::Run`]).
+    id: u64,
     scenario: Scenario,
     limits: DigestLimits,
     digest: Digest,
@@ -299,12 +301,18 @@ thread_local! {
     static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
 }
 
-/// A run: validation, then the last run relabelled if the scenario simulates the same, else
-/// the stages of [`pipeline::run_observed`] (the policy as given, simulation, the digest),
-/// posting progress between simulation steps.
-/// Runs `text` as run `id`, posting its progress and result; false when it posted its
-/// problems or an error instead.
-fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, received: f64) -> bool {
+/// Runs `text` as run `id`: validation, then, if the page shows this worker's last run
+/// (`relabel`) and the scenario simulates the same, that run's new label
+/// ([`Response::Relabelled`]); else the stages of [`pipeline::run_observed`] (the policy as
+/// given, simulation, the digest), posting progress between simulation steps. False when it
+/// posted its problems or an error instead.
+fn run_in_worker(
+    id: u64,
+    text: &str,
+    limits: DigestLimits,
+    relabel: Option<u64>,
+    received: f64,
+) -> bool {
     struct Progress {
         id: u64,
         simulated_at: f64,
@@ -341,34 +349,50 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
     };
     let loaded_at = clock_ms();
     let last = LAST.with(|l| l.borrow_mut().take()).filter(|last| {
-        !fresh && last.limits == limits && last.scenario.same_simulation(&loaded.scenario)
+        relabel == Some(last.id)
+            && last.limits == limits
+            && last.scenario.same_simulation(&loaded.scenario)
     });
-    let reused = last.is_some();
-    let (digest, simulated_at) = match last {
-        Some(Last { mut digest, .. }) => {
-            digest.relabel(&loaded.scenario);
-            (digest, loaded_at)
-        }
-        None => {
-            post_progress(id, LOAD_SHARE, Phase::Simulating);
-            let mut progress = Progress {
+    if let Some(Last { mut digest, .. }) = last {
+        // The page has this run's result: only what changed crosses back.
+        let label = Label::of(&loaded.scenario);
+        digest.apply(&label);
+        let end = clock_ms();
+        post(Response::Relabelled {
+            id,
+            timing: Timing {
+                compute_ms: end - start,
+                phases: [loaded_at - start, 0.0, 0.0, end - loaded_at],
+                received_at: received,
+                posted_at: epoch_ms(),
+                reused: true,
+            },
+            label,
+            warnings: loaded.warnings,
+        });
+        LAST.with(|l| {
+            *l.borrow_mut() = Some(Last {
                 id,
-                simulated_at: loaded_at,
-                last: loaded_at,
-                steps: 0,
-            };
-            let out = pipeline::produce_observed(
-                &loaded.scenario,
-                Product::Digest(limits),
-                &mut progress,
-            );
-            let Output::Digest(d) = out else {
-                post_error(Some(id), "the run produced no digest".into());
-                return false;
-            };
-            (*d, progress.simulated_at)
-        }
+                scenario: loaded.scenario,
+                limits,
+                digest,
+            })
+        });
+        return true;
+    }
+    post_progress(id, LOAD_SHARE, Phase::Simulating);
+    let mut progress = Progress {
+        id,
+        simulated_at: loaded_at,
+        last: loaded_at,
+        steps: 0,
     };
+    let out = pipeline::produce_observed(&loaded.scenario, Product::Digest(limits), &mut progress);
+    let Output::Digest(digest) = out else {
+        post_error(Some(id), "the run produced no digest".into());
+        return false;
+    };
+    let (digest, simulated_at) = (*digest, progress.simulated_at);
     let digested_at = clock_ms();
     let posted = match encode_result(&loaded.warnings, &digest) {
         Ok(bytes) => {
@@ -383,7 +407,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
                 ],
                 received_at: received,
                 posted_at: epoch_ms(),
-                reused,
+                reused: false,
             };
             post(Response::Done {
                 id,
@@ -399,6 +423,7 @@ fn run_in_worker(id: u64, text: &str, limits: DigestLimits, fresh: bool, receive
     };
     LAST.with(|l| {
         *l.borrow_mut() = Some(Last {
+            id,
             scenario: loaded.scenario,
             limits,
             digest,

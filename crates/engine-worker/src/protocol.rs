@@ -35,15 +35,18 @@ pub const PROGRESS_MS: f64 = 50.0;
 pub enum Request<'a> {
     /// Run a small scenario once to optimise the code (the first worker only).
     Warmup,
-    /// Validate, simulate and digest `scenario`, as run `id`. Unless `fresh` (the Run
-    /// button), a scenario that simulates as the last run did is answered by relabelling it.
-    /// With `link`, a valid scenario's share link follows the result as [`Response::Link`]
-    /// `id` (a large scenario's text then crosses to a worker once per edit, not twice).
+    /// Validate, simulate and digest `scenario`, as run `id`. `relabel` is the run whose
+    /// result the page shows (`None`: the Run button, or nothing of this worker shown): if
+    /// it is this worker's last run and `scenario` simulates as it did, nothing is
+    /// simulated and the answer is [`Response::Relabelled`], its new descriptive fields
+    /// only (issue #30). With `link`, a valid scenario's share link follows the result as
+    /// [`Response::Link`] `id` (a large scenario's text then crosses to a worker once per
+    /// edit, not twice).
     Run {
         id: u64,
         scenario: &'a str,
         limits: DigestLimits,
-        fresh: bool,
+        relabel: Option<u64>,
         link: bool,
     },
     /// Import or export a configuration (SPEC 13), answered by [`Response::Config`].
@@ -157,6 +160,16 @@ pub enum Response<'a> {
         timing: Timing,
         #[serde(borrow)]
         result: Bytes<'a>,
+    },
+    /// Run `id` simulates as the run the page shows (its [`Request::Run`]'s `relabel`):
+    /// nothing was simulated; the shown result with `label` is run `id`'s (the digest's
+    /// [`Digest::apply`](quotalab_engine::digest::Digest::apply)), and `warnings` are the
+    /// scenario's.
+    Relabelled {
+        id: u64,
+        timing: Timing,
+        label: quotalab_engine::digest::Label,
+        warnings: Vec<Problem>,
     },
     /// A panic in the worker (for run `id`, or for none) or a request it could not read.
     Error { id: Option<u64>, message: String },
@@ -708,7 +721,7 @@ mod tests {
                 id: 1,
                 scenario: &text,
                 limits,
-                fresh: true,
+                relabel: Some(7),
                 link: true,
             },
             Request::Compare {
@@ -812,5 +825,23 @@ mod tests {
         };
         assert!(problems.take_text().is_none());
         assert!(problems.put_text("x".into()).is_err());
+    }
+
+    /// A run answered by relabelling the shown one crosses back as its label alone, whole.
+    #[test]
+    fn a_relabelled_run_crosses_as_its_label() {
+        let text = scenario(40).replace("\"pieces\"", "\"renamed\"");
+        let loaded = quotalab_engine::load(&text).unwrap();
+        let answer = Response::Relabelled {
+            id: 9,
+            timing: Timing::default(),
+            label: quotalab_engine::digest::Label::of(&loaded.scenario),
+            warnings: vec![Problem::new(Path::named("capacity"), "a warning")],
+        };
+        let mut header = answer.clone();
+        assert!(header.take_text().is_none(), "nothing large beside it");
+        let bytes = answer.encode().unwrap();
+        assert!(bytes.len() < 1_000, "{} bytes", bytes.len());
+        assert_eq!(Response::decode(&bytes).unwrap(), answer);
     }
 }

@@ -10,7 +10,7 @@
 use crate::analysis::compare::{Completion, ShareForecast};
 use crate::analysis::verdict::Unit;
 use crate::input::model::Agreement;
-use crate::output::digest::{ContractEventKind, Digest, ShareContract, State};
+use crate::output::digest::{ContractEventKind, Digest, Label, ShareContract, State};
 
 /// The four questions of SPEC 14, in the order a card asks them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -123,15 +123,41 @@ pub const FORECAST_PENDING: &str = "forecast…";
 /// `compare::run`'s (SPEC 9.1: over the matched jobs), `None` while it is not
 /// computed.
 pub fn cards(d: &Digest, forecast: Option<&[ShareForecast]>) -> Vec<Card> {
+    cards_labelled(d, None, forecast)
+}
+
+/// The cards of `d` as the run of a scenario that simulates the same with `label`'s
+/// agreements ([`Digest::apply`]: the page shows a relabelled run without copying its
+/// digest); `None`: `d`'s own.
+pub fn cards_labelled(
+    d: &Digest,
+    label: Option<&Label>,
+    forecast: Option<&[ShareForecast]>,
+) -> Vec<Card> {
     (0..d.shares.len())
-        .map(|i| card(d, i, forecast.and_then(|f| f.get(i))))
+        .map(|i| {
+            let mut c = d.contract.shares.get(i).cloned().unwrap_or_default();
+            if let Some(l) = label {
+                c.agreement = l.agreements.get(i).cloned().flatten();
+            }
+            card_of(d, i, &c, forecast.and_then(|f| f.get(i)))
+        })
         .collect()
 }
 
 /// The card of share `share` of `d`.
 pub fn card(d: &Digest, share: usize, forecast: Option<&ShareForecast>) -> Card {
     let empty = ShareContract::default();
-    let c = d.contract.shares.get(share).unwrap_or(&empty);
+    card_of(
+        d,
+        share,
+        d.contract.shares.get(share).unwrap_or(&empty),
+        forecast,
+    )
+}
+
+/// The card of share `share` of `d`, whose contract results are `c`.
+fn card_of(d: &Digest, share: usize, c: &ShareContract, forecast: Option<&ShareForecast>) -> Card {
     let name = d
         .shares
         .get(share)

@@ -370,6 +370,29 @@ pub struct SeriesRow {
     pub borrowed_peak: f64,
 }
 
+/// What a digest says of its scenario that the simulation does not read (issue #30): the
+/// name, the plain-words summary and the shares' agreements. A run of a scenario that
+/// simulates as the last one did changes only these ([`Digest::relabel`]), so the engine
+/// worker answers it with them alone and the page keeps the result it has.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Label {
+    pub name: String,
+    pub summary: String,
+    /// Per share, in the scenario's order.
+    pub agreements: Vec<Option<crate::input::model::Agreement>>,
+}
+
+impl Label {
+    /// The label a run of `sc` has.
+    pub fn of(sc: &crate::input::model::Scenario) -> Label {
+        Label {
+            name: sc.name.clone(),
+            summary: super::describe::scenario_summary(sc),
+            agreements: sc.agreements.clone(),
+        }
+    }
+}
+
 /// Everything the playground shows about one run (`Default`: a run of nothing).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Digest {
@@ -924,13 +947,31 @@ impl Digest {
 
     /// This digest as the run of `sc`, a scenario that simulates the same as the one it was
     /// made from ([`Scenario::same_simulation`](crate::input::model::Scenario::same_simulation)):
-    /// only the descriptive fields change (the name, the plain-words summary, the shares'
-    /// agreements).
+    /// only the descriptive fields change ([`Label`]).
     pub fn relabel(&mut self, sc: &crate::input::model::Scenario) {
-        self.name = sc.name.clone();
-        self.summary = super::describe::scenario_summary(sc);
+        self.apply(&Label::of(sc));
+    }
+
+    /// This digest with `label`'s descriptive fields.
+    pub fn apply(&mut self, label: &Label) {
+        self.name.clone_from(&label.name);
+        self.summary.clone_from(&label.summary);
         for (i, share) in self.contract.shares.iter_mut().enumerate() {
-            share.agreement = sc.agreements.get(i).cloned().flatten();
+            share.agreement = label.agreements.get(i).cloned().flatten();
+        }
+    }
+
+    /// The descriptive fields of this digest.
+    pub fn label(&self) -> Label {
+        Label {
+            name: self.name.clone(),
+            summary: self.summary.clone(),
+            agreements: self
+                .contract
+                .shares
+                .iter()
+                .map(|s| s.agreement.clone())
+                .collect(),
         }
     }
 
