@@ -242,12 +242,58 @@ fn encode(id: u64, job: &Job, files: &[web_sys::File]) -> Result<Posting, String
     Posting::new(request, files)
 }
 
+/// A text beside an answer over this many bytes is copied into the page a piece at a time,
+/// a task each (issue #30: the whole Philly trace imported, 16 MB, held the main thread
+/// for 70 ms in one copy).
+const TEXT_PIECE: usize = 2 << 20;
+
+/// What a worker's reply that is not UTF-8 is said to be.
+const NOT_UTF8: &str = "could not decode the worker's reply";
+
 /// A worker message: Ready sends what waited; an answer goes to its job's reply (with its
-/// large text put back, copied once from the buffer it came in).
+/// large text put back, copied once from the buffer it came in, in pieces if large).
 fn on_response(message: Incoming) {
-    let decoded = Response::decode(&message.bytes).and_then(|mut r| {
-        if let Some(text) = &message.text {
-            r.put_text(text_of(text, "could not decode the worker's reply")?)?;
+    let Incoming { bytes, text, .. } = message;
+    match text {
+        Some(array) if array.length() as usize > TEXT_PIECE => {
+            copy_in_pieces(
+                array,
+                Vec::new(),
+                Box::new(move |t| answer(&bytes, Some(t))),
+            );
+        }
+        Some(array) => answer(&bytes, Some(text_of(&array, NOT_UTF8))),
+        None => answer(&bytes, None),
+    }
+}
+
+/// Copies `array` into `into` [`TEXT_PIECE`] bytes per task, then calls `then` with the text.
+fn copy_in_pieces(
+    array: js_sys::Uint8Array,
+    mut into: Vec<u8>,
+    then: Box<dyn FnOnce(Result<String, String>)>,
+) {
+    let (at, len) = (into.len(), array.length() as usize);
+    if at == 0 {
+        into.reserve_exact(len);
+    }
+    let end = (at + TEXT_PIECE).min(len);
+    into.resize(end, 0);
+    array
+        .subarray(at as u32, end as u32)
+        .copy_to(&mut into[at..]);
+    if end == len {
+        then(String::from_utf8(into).map_err(|_| format!("{NOT_UTF8}: the text is not UTF-8")));
+    } else {
+        set_timeout(move || copy_in_pieces(array, into, then), Duration::ZERO);
+    }
+}
+
+/// A worker message's bytes and its text beside them, decoded and answered.
+fn answer(bytes: &[u8], text: Option<Result<String, String>>) {
+    let decoded = Response::decode(bytes).and_then(|mut r| {
+        if let Some(text) = text {
+            r.put_text(text?)?;
         }
         Ok(r)
     });
