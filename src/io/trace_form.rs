@@ -715,10 +715,21 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         )));
         problems.set(Vec::new());
         close();
-        if let Some(kept) = kept {
-            crate::editor::lazy::offer(&json, kept);
+        let large = json.len() >= quotalab_engine_worker::kept::LAZY_BYTES;
+        let open = move || {
+            if let Some(kept) = kept {
+                crate::editor::lazy::offer(&json, kept);
+            }
+            share::open_scenario(app, share, json);
+        };
+        if large {
+            // The dialog closes (the browser restyles the page) and the notice shows in
+            // this task; the editor and the results read the new scenario in the next
+            // (issue #30: no long task).
+            set_timeout(open, std::time::Duration::ZERO);
+        } else {
+            open();
         }
-        share::open_scenario(app, share, json);
     };
 
     let import = move |_| {
@@ -764,9 +775,9 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
                     } else if ready.json.len() < quotalab_engine_worker::kept::LAZY_BYTES {
                         finish(ready);
                     } else {
-                        // A large scenario: closing the dialog (the browser restyles the
-                        // page) is a task of its own, apart from receiving the text (issue
-                        // #30: no long task).
+                        // A large scenario: closing the dialog is a task of its own, apart
+                        // from receiving the text, and opening the scenario another
+                        // (issue #30: no long task).
                         set_timeout(
                             move || {
                                 // Not if the dialog is gone meanwhile.
