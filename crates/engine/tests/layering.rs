@@ -18,7 +18,7 @@ const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 /// The modules at the crate root and their stage.
 fn stage(top: &str) -> Option<u8> {
     Some(match top {
-        "sort" | "link" | "Problem" | "Object" | "Kind" | "Bound" | "Unfinished"
+        "sort" | "link" | "Problem" | "InFile" | "Object" | "Kind" | "Bound" | "Unfinished"
         | "UnfinishedJob" => 0,
         "input" => 1,
         "simulation" | "config" => 2,
