@@ -223,17 +223,27 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
         }
     };
 
-    // Draws now, and again when what it reads changes or the canvas is resized. A canvas far
-    // from the viewport waits instead: it draws once it comes near (a new result of a large
-    // run redraws only the charts that can be seen). Coming into view redraws only a chart
-    // that missed a change.
+    // Draws, and again when what it reads changes or the canvas is resized, each drawing in
+    // a task of its own (issue #30: a new result of a large run does not hold the main
+    // thread for every chart at once). A change schedules the drawing (bumping `go` in a
+    // task); the effect then runs again and draws, reading and tracking what it draws. A
+    // canvas far from the viewport waits instead: it draws once it comes near (a new result
+    // of a large run redraws only the charts that can be seen). Coming into view redraws
+    // only a chart that missed a change.
+    let go = RwSignal::new(0u64);
+    let drawn_go = StoredValue::new(0u64);
+    let scheduled = StoredValue::new(false);
     Effect::new(move |last_wake: Option<u64>| {
         resized.track();
         let woken = wake.get();
+        let now = go.get();
         let Some(canvas) = canvas_ref.get() else {
             return woken;
         };
-        if !near.get_untracked() && last_wake.is_none_or(|w| w == woken) {
+        // A canvas never drawn draws wherever it is (its first drawing waited a task, in
+        // which the viewport observer may have said it is far).
+        let drawn = !drawn_width.get_value().is_nan();
+        if drawn && !near.get_untracked() && last_wake.is_none_or(|w| w == woken) {
             if !stale.get_value() {
                 stale.set_value(true);
                 // For tests and the curious: this chart owes a drawing.
@@ -242,6 +252,23 @@ fn canvas_view(opts: CanvasOpts, draw: DrawFn) -> AnyView {
             near.track();
             return woken;
         }
+        // After a drawing the export asked for, at once: it follows the data again.
+        let woke = last_wake.is_some_and(|w| w != woken);
+        if now == drawn_go.get_value() && !woke {
+            if !scheduled.get_value() {
+                scheduled.set_value(true);
+                set_timeout(
+                    move || {
+                        if scheduled.try_set_value(false).is_none() {
+                            go.try_update(|g| *g += 1);
+                        }
+                    },
+                    std::time::Duration::ZERO,
+                );
+            }
+            return woken;
+        }
+        drawn_go.set_value(now);
         paint(&canvas);
         woken
     });

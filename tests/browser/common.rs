@@ -43,12 +43,15 @@ pub fn use_local_engine() {
 }
 
 /// Lets effects (scheduled as tasks) run, and then the in-process engine's answers (which
-/// come in a task of their own, as an engine worker's would) and what they cause.
+/// come in a task of their own, as an engine worker's would) and what they cause, the
+/// charts' drawings included (each a task of its own).
 pub async fn settle() {
-    for _ in 0..6 {
-        tick().await;
+    for _ in 0..2 {
+        for _ in 0..6 {
+            tick().await;
+        }
+        sleep_ms(0).await;
     }
-    sleep_ms(0).await;
     for _ in 0..6 {
         tick().await;
     }
