@@ -919,7 +919,7 @@ fn resolve(
         // The page names the job, not its place in the file (`[0].items[2]`): a Kueue
         // Workload by namespace/name, an AWS Batch job by its name.
         let kind = if id.contains('/') { "Workload" } else { "job" };
-        sink.object(&r.path, kind, id);
+        sink.record(&r.path, kind, id);
         if seen.contains(id) {
             sink.warn(
                 &r.path,
