@@ -81,12 +81,17 @@ fn printable(b: &[u8]) -> bool {
     const HIGH: u64 = ONES << 7;
     let mut i = 0;
     while i < b.len() {
-        // Eight bytes at a time while they are ASCII from ` ` to `~`.
+        // Eight bytes at a time while they are ASCII from ` ` to `~` or line breaks. Each
+        // byte is tested on its own (no carry crosses into the next byte).
         if let Some(w) = b.get(i..i + 8) {
             let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-            let below_space = w.wrapping_sub(ONES * 0x20) & !w;
-            let del = (w ^ (ONES * 0x7f)).wrapping_sub(ONES) & !(w ^ (ONES * 0x7f));
-            if (w | below_space | del) & HIGH == 0 {
+            let low = w & !HIGH;
+            // The high bit of each byte whose low seven bits are `x`.
+            let is = |x: u64| !(((low ^ (ONES * x)) + ONES * 0x7f) | (low ^ (ONES * x))) & HIGH;
+            // ... whose low seven bits are at least 0x20.
+            let from_space = (low + ONES * 0x60) & HIGH;
+            let control = !from_space & HIGH & !is(u64::from(b'\n'));
+            if (w & HIGH) | control | is(0x7f) == 0 {
                 i += 8;
                 continue;
             }
@@ -1062,6 +1067,65 @@ mod tests {
             let _ = v;
         }
         same("k: a   # a comment\nl: 1 #c\n");
+    }
+
+    #[test]
+    fn bytes_are_tested_eight_at_a_time_as_one_at_a_time() {
+        let plain = |b: &[u8]| {
+            std::str::from_utf8(b).is_ok_and(|t| {
+                t.chars().all(|c| {
+                    (c == '\n' || (c >= ' ' && c != '\x7f'))
+                        && !matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+                        && !matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+                })
+            })
+        };
+        let alphabet: Vec<&[u8]> = vec![
+            b"a",
+            b" ",
+            b"\n",
+            b"\t",
+            b"\r",
+            b"\x7f",
+            b"\x00",
+            b"\x1f",
+            b"~",
+            b":",
+            b"'",
+            b"\"",
+            b"\\",
+            "\u{e9}".as_bytes(),
+            "\u{85}".as_bytes(),
+            "\u{2028}".as_bytes(),
+            "\u{feff}".as_bytes(),
+            "\u{a0}".as_bytes(),
+        ];
+        let mut seed = 11u32;
+        for len in 0..200 {
+            let mut b = Vec::new();
+            for _ in 0..len {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                // Mostly letters, so that long runs reach the eight-byte tests.
+                let k = (seed >> 16) as usize % (alphabet.len() * 4);
+                b.extend_from_slice(alphabet.get(k).copied().unwrap_or(b"x"));
+            }
+            assert_eq!(
+                printable(&b),
+                plain(&b),
+                "{:?}",
+                String::from_utf8_lossy(&b)
+            );
+            for (x, y, z) in [(b'"', b'\\', b'\n'), (b'\'', b'\'', b'\n')] {
+                let one = b.iter().position(|&c| c == x || c == y || c == z);
+                for from in [0, len.min(3)] {
+                    let want = b[from..]
+                        .iter()
+                        .position(|&c| c == x || c == y || c == z)
+                        .map_or(b.len(), |k| from + k);
+                    assert_eq!(find3(&b, from, b.len(), x, y, z), want, "{one:?}");
+                }
+            }
+        }
     }
 
     #[test]
