@@ -290,9 +290,10 @@ fn share_names(scenario: &Value) -> Vec<String> {
 }
 
 /// A safety net for what an import builds: the scenario must load. Its problems name
-/// scenario paths (`imported scenario: shares[0].limits: ...`).
+/// scenario paths (`imported scenario: shares[0].limits: ...`). The value is checked as it
+/// is (its text would read back as the same value), not written out and read again.
 pub(crate) fn must_load(scenario: &Value) -> Result<(), Vec<Problem>> {
-    crate::input::validate::load(&scenario.to_string())
+    crate::input::validate::load_value(scenario)
         .map(|_| ())
         .map_err(|problems| {
             problems
