@@ -211,10 +211,7 @@ impl<'a> R<'a> {
         }
         let b = self.b;
         while self.at < b.len() {
-            let mut s = self.at;
-            while b.get(s) == Some(&b' ') {
-                s += 1;
-            }
+            let s = past_spaces(b, self.at);
             if matches!(b.get(s), Some(b'\n' | b'#') | None) {
                 self.at = self.line_end(s) + 1;
                 continue;
@@ -743,6 +740,24 @@ impl<'a> R<'a> {
     }
 }
 
+/// Where the spaces from `b[from]` end, eight bytes at a time.
+fn past_spaces(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut i = from;
+    while let Some(w) = b.get(i..i + 8) {
+        // Zero bytes are spaces: the lowest other byte is the first that is not.
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b' '));
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
 /// The first place in `b[from..end]` that holds `x`, `y` or `z` (`end` if none), eight
 /// bytes at a time.
 fn find3(b: &[u8], from: usize, end: usize, x: u8, y: u8, z: u8) -> usize {
@@ -1115,6 +1130,14 @@ mod tests {
                 "{:?}",
                 String::from_utf8_lossy(&b)
             );
+            for from in [0, len.min(5)] {
+                let spaces = b[from..].iter().take_while(|&&c| c == b' ').count();
+                assert_eq!(past_spaces(&b, from), from + spaces);
+            }
+            let runs = format!("{}x{}", " ".repeat(len % 21), " ".repeat(len / 10));
+            let spaces = len % 21;
+            assert_eq!(past_spaces(runs.as_bytes(), 0), spaces);
+            assert_eq!(past_spaces(runs.as_bytes(), spaces + 1), runs.len());
             for (x, y, z) in [(b'"', b'\\', b'\n'), (b'\'', b'\'', b'\n')] {
                 let one = b.iter().position(|&c| c == x || c == y || c == z);
                 for from in [0, len.min(3)] {
