@@ -134,6 +134,7 @@ fn import_history(args: HistoryArgs) -> Result<(), Failure> {
         read_pieces(f, &mut reader)?;
         readers.push(reader);
     }
+    crate::records_read();
     let opts = history::HistoryOptions {
         resource: args.resource,
         flavor_map,

@@ -290,9 +290,10 @@ fn share_names(scenario: &Value) -> Vec<String> {
 }
 
 /// A safety net for what an import builds: the scenario must load. Its problems name
-/// scenario paths (`imported scenario: shares[0].limits: ...`).
+/// scenario paths (`imported scenario: shares[0].limits: ...`). The value is checked as it
+/// is (its text would read back as the same value), not written out and read again.
 pub(crate) fn must_load(scenario: &Value) -> Result<(), Vec<Problem>> {
-    crate::input::validate::load(&scenario.to_string())
+    crate::input::validate::load_value(scenario)
         .map(|_| ())
         .map_err(|problems| {
             problems
@@ -693,7 +694,8 @@ fn export_scenario_with(
 
 /// An ignored name's tally: (document kind, name) -> (first path, count, the names of the
 /// objects it was ignored in, in order, and as a set: a history ignores a field in tens of
-/// thousands of Workloads).
+/// thousands of Workloads; the object at the first path when it was seen, (kind, name,
+/// field)).
 type Ignored = (
     (String, String),
     (
@@ -701,6 +703,7 @@ type Ignored = (
         usize,
         Vec<String>,
         std::collections::HashSet<String>,
+        Option<(String, String, String)>,
     ),
 );
 
@@ -716,6 +719,9 @@ pub(crate) struct Sink {
     /// names it ([`Problem::object`]). A map: a history registers every Workload, and each
     /// warning looks its object up ([`Sink::object_at`]).
     objects: std::collections::HashMap<String, (String, String)>,
+    /// The history record being resolved: its path, kind and name ([`Sink::record`]), one
+    /// at a time instead of 100,000 entries of `objects`.
+    record: Option<(String, String, String)>,
     /// Places inside an object said in the user's words: a path -> its words (a Kueue
     /// ClusterQueue's `resourceGroups[0].flavors[1].resources[0]` is `nvidia.com/gpu in
     /// flavor a100`), so that the page says "nominalQuota of nvidia.com/gpu in flavor a100"
@@ -731,6 +737,7 @@ impl Sink {
             warnings: Vec::new(),
             ignored: Vec::new(),
             objects: std::collections::HashMap::new(),
+            record: None,
             places: std::collections::HashMap::new(),
         }
     }
@@ -773,6 +780,20 @@ impl Sink {
             .insert(path.to_string(), (kind.to_string(), name.to_string()));
     }
 
+    /// A history record `kind` `name` at `path` is resolved: problems under that path name
+    /// it, as [`Sink::object`] would, until the next record. A problem about an earlier
+    /// record is never made after it (an ignored field's tally keeps the object it was
+    /// first seen in).
+    pub(crate) fn record(&mut self, path: &str, kind: &str, name: &str) {
+        let (p, k, n) = self
+            .record
+            .get_or_insert_with(|| (String::new(), String::new(), String::new()));
+        for (to, from) in [(p, path), (k, kind), (n, name)] {
+            to.clear();
+            to.push_str(from);
+        }
+    }
+
     /// The object `path` is in, and the field inside it (its `spec.` left out):
     /// (`[3]`, ClusterQueue team-a-cq) for `[3].spec.namespaceSelector` is
     /// (kind, name, `namespaceSelector`).
@@ -782,8 +803,13 @@ impl Sink {
         let mut end = path.len();
         let (at, (kind, name)) = loop {
             let at = &path[..end];
-            if let Some(found) = self.objects.get(at) {
-                break (at, found);
+            if let Some((p, k, n)) = &self.record {
+                if p == at {
+                    break (at, (k, n));
+                }
+            }
+            if let Some((k, n)) = self.objects.get(at) {
+                break (at, (k, n));
             }
             if end == 0 {
                 return None;
@@ -887,8 +913,12 @@ impl Sink {
     /// An ignored field or kind `name` in a document of `kind`, at `path`.
     pub(crate) fn ignore(&mut self, kind: &str, name: &str, path: &str) {
         let key = (kind.to_string(), name.to_string());
-        let object = self.object_at(path).map(|(_, n, _)| n.to_string());
-        if let Some((_, (_, n, names, seen))) = self.ignored.iter_mut().find(|(k, _)| *k == key) {
+        let found = self
+            .object_at(path)
+            .map(|(k, n, f)| (k.to_string(), n.to_string(), f));
+        let object = found.as_ref().map(|(_, n, _)| n.clone());
+        if let Some((_, (_, n, names, seen, _))) = self.ignored.iter_mut().find(|(k, _)| *k == key)
+        {
             *n += 1;
             if let Some(o) = object {
                 if seen.insert(o.clone()) {
@@ -898,7 +928,8 @@ impl Sink {
         } else {
             let names: Vec<String> = object.into_iter().collect();
             let seen = names.iter().cloned().collect();
-            self.ignored.push((key, (path.to_string(), 1, names, seen)));
+            self.ignored
+                .push((key, (path.to_string(), 1, names, seen, found)));
         }
     }
 
@@ -906,13 +937,19 @@ impl Sink {
     /// path for the CLI; for the page, the objects it was ignored in
     /// (`ClusterQueues team-a-cq, team-b-cq: namespaceSelector ignored`).
     pub(crate) fn flush_ignored(&mut self) {
-        for ((_, name), (path, n, names, _)) in std::mem::take(&mut self.ignored) {
+        for ((_, name), (path, n, names, _, first)) in std::mem::take(&mut self.ignored) {
             let msg = if n == 1 {
                 format!("ignored: {name}")
             } else {
                 format!("ignored: {name} ({n} times)")
             };
-            let object = self.object_at(&path).map(|(kind, first, field)| {
+            // The object at its first path: as registered now, else (a history record
+            // resolved before the last) as it was when first seen.
+            let at = self
+                .object_at(&path)
+                .map(|(k, n, f)| (k.to_string(), n.to_string(), f))
+                .or(first);
+            let object = at.map(|(kind, first, field)| {
                 // A whole object ignored (a kind not modelled) is the object itself.
                 let whole = field.is_empty();
                 crate::Object {

@@ -14,7 +14,7 @@
 use serde_json::{Map, Value};
 
 use super::time::MAX_MS;
-use super::{Collected, Demand, Prio, Record, Run, ShareRef};
+use super::{Collected, Demand, Place, Prio, Record, Run, ShareRef};
 use crate::config::{doc_path, join, kind, Sink};
 
 /// Reads AWS Batch responses and jobs, one top-level element or listed job at a time
@@ -265,13 +265,13 @@ impl Reader<'_> {
             id,
             alt_id: job_id.map(str::to_string),
             share: ShareRef::Named(share),
-            share_path,
+            share_path: Place::Path(share_path),
             submit,
             run,
             demand,
-            demand_path,
+            demand_path: Place::Path(demand_path),
             priority,
-            priority_path: join(path, "schedulingPriority"),
+            priority_path: Place::Under("schedulingPriority"),
             evictions: (preempted, 0),
             latest,
         });

@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use super::time::rfc3339;
-use super::{Collected, Demand, Prio, Record, Run, ShareRef};
+use super::{Collected, Demand, Place, Prio, Record, Run, ShareRef};
 use crate::config::kueue::parse_documents;
 use crate::config::quantity::Quantity;
 use crate::config::{join, kind, Sink};
@@ -98,13 +98,18 @@ fn local_queue(m: &Map<String, Value>, path: &str, sink: &mut Sink, c: &mut Coll
     }
 }
 
-/// A condition of `status.conditions`: (status is "True", reason, lastTransitionTime).
+/// A condition of `status.conditions`: (status is "True", reason, lastTransitionTime, its
+/// place in the list).
 struct Condition<'v> {
     is_true: bool,
     reason: &'v str,
     at: Option<i64>,
-    at_path: String,
+    index: usize,
 }
+
+/// A path built only when a problem names it (a record's places are read 20 times a record,
+/// named almost never).
+type Lazy<'p> = &'p dyn Fn() -> String;
 
 impl Reader<'_> {
     pub(crate) fn document(&mut self, d: &Value, path: &str) {
@@ -152,13 +157,18 @@ impl Reader<'_> {
         }
     }
 
-    fn string<'v>(&mut self, m: &'v Map<String, Value>, key: &str, path: &str) -> Option<&'v str> {
+    fn string<'v>(
+        &mut self,
+        m: &'v Map<String, Value>,
+        key: &str,
+        path: Lazy<'_>,
+    ) -> Option<&'v str> {
         match m.get(key) {
             None | Some(Value::Null) => None,
             Some(Value::String(s)) => Some(s),
             Some(other) => {
                 self.sink.err(
-                    &join(path, key),
+                    &join(&path(), key),
                     format!("must be a string, not {}", kind(other)),
                 );
                 None
@@ -166,37 +176,41 @@ impl Reader<'_> {
         }
     }
 
-    fn object<'v>(&mut self, v: Option<&'v Value>, path: &str) -> Option<&'v Map<String, Value>> {
+    fn object<'v>(
+        &mut self,
+        v: Option<&'v Value>,
+        path: Lazy<'_>,
+    ) -> Option<&'v Map<String, Value>> {
         match v {
             None | Some(Value::Null) => None,
             Some(Value::Object(o)) => Some(o),
             Some(other) => {
                 self.sink
-                    .err(path, format!("must be a mapping, not {}", kind(other)));
+                    .err(&path(), format!("must be a mapping, not {}", kind(other)));
                 None
             }
         }
     }
 
-    fn list<'v>(&mut self, v: Option<&'v Value>, path: &str) -> &'v [Value] {
+    fn list<'v>(&mut self, v: Option<&'v Value>, path: Lazy<'_>) -> &'v [Value] {
         match v {
             None | Some(Value::Null) => &[],
             Some(Value::Array(a)) => a,
             Some(other) => {
                 self.sink
-                    .err(path, format!("must be a list, not {}", kind(other)));
+                    .err(&path(), format!("must be a list, not {}", kind(other)));
                 &[]
             }
         }
     }
 
-    fn time(&mut self, v: Option<&Value>, path: &str) -> Option<i64> {
+    fn time(&mut self, v: Option<&Value>, path: Lazy<'_>) -> Option<i64> {
         match v {
             Some(Value::String(s)) => {
                 let t = rfc3339(s);
                 if t.is_none() {
                     self.sink.err(
-                        path,
+                        &path(),
                         format!("\"{s}\" is not an RFC 3339 time (2024-03-19T20:49:17Z)"),
                     );
                 }
@@ -205,22 +219,22 @@ impl Reader<'_> {
             None | Some(Value::Null) => None,
             Some(other) => {
                 self.sink
-                    .err(path, format!("must be a time, not {}", kind(other)));
+                    .err(&path(), format!("must be a time, not {}", kind(other)));
                 None
             }
         }
     }
 
     /// A whole, non-negative amount of a resource (a Kubernetes quantity).
-    fn amount(&mut self, v: &Value, path: &str) -> Option<u64> {
+    fn amount(&mut self, v: &Value, path: Lazy<'_>) -> Option<u64> {
         let Some(q) = Quantity::from_value(v) else {
-            self.sink.err(path, format!("not a quantity ({v})"));
+            self.sink.err(&path(), format!("not a quantity ({v})"));
             return None;
         };
         let n = q.whole();
         if n.is_none() {
             self.sink.err(
-                path,
+                &path(),
                 format!("must be a whole number >= 0 of {} ({v})", self.resource),
             );
         }
@@ -228,14 +242,14 @@ impl Reader<'_> {
     }
 
     /// A pod set's `count` (int32 >= 0, default 1).
-    fn count(&mut self, v: Option<&Value>, path: &str) -> Option<u64> {
+    fn count(&mut self, v: Option<&Value>, path: Lazy<'_>) -> Option<u64> {
         match v {
             None | Some(Value::Null) => Some(1),
             Some(c) => match c.as_i64() {
                 Some(n) if (0..=i64::from(i32::MAX)).contains(&n) => Some(n as u64),
                 _ => {
                     self.sink.err(
-                        path,
+                        &path(),
                         format!("must be a whole number >= 0 (int32), not {c}"),
                     );
                     None
@@ -246,52 +260,53 @@ impl Reader<'_> {
 
     fn workload(&mut self, m: &Map<String, Value>, path: &str) {
         let before = self.sink.errors.len();
-        let mp = join(path, "metadata");
+        let mp = || join(path, "metadata");
         let Some(md) = self.object(m.get("metadata"), &mp) else {
             if before == self.sink.errors.len() {
-                self.sink.err(&mp, "is required");
+                self.sink.err(&mp(), "is required");
             }
             return;
         };
         let name = self.string(md, "name", &mp).unwrap_or("");
         if name.is_empty() {
-            self.sink.err(&join(&mp, "name"), "is required");
+            self.sink.err(&join(&mp(), "name"), "is required");
         }
         let ns = self.string(md, "namespace", &mp).unwrap_or("default");
         let id = format!("{ns}/{name}");
-        let cp = join(&mp, "creationTimestamp");
+        let cp = || join(&mp(), "creationTimestamp");
         let submit = self.time(md.get("creationTimestamp"), &cp);
         if submit.is_none() && md.get("creationTimestamp").is_none() {
-            self.sink.err(&cp, "is required (the submission time)");
+            self.sink.err(&cp(), "is required (the submission time)");
         }
-        let sp = join(path, "spec");
+        let sp = || join(path, "spec");
         let empty = Map::new();
         let spec = self.object(m.get("spec"), &sp).unwrap_or(&empty);
-        let stp = join(path, "status");
+        let stp = || join(path, "status");
         let status = self.object(m.get("status"), &stp).unwrap_or(&empty);
-        let ap = join(&stp, "admission");
+        let ap = || join(&stp(), "admission");
         let admission = self.object(status.get("admission"), &ap);
 
         // The share.
         let cq = admission.and_then(|a| self.string(a, "clusterQueue", &ap));
         let queue = self.string(spec, "queueName", &sp);
         let (share, share_path) = match (cq, queue) {
-            (Some(cq), _) if !cq.is_empty() => {
-                (ShareRef::Named(cq.to_string()), join(&ap, "clusterQueue"))
-            }
+            (Some(cq), _) if !cq.is_empty() => (
+                ShareRef::Named(cq.to_string()),
+                Place::Under("status.admission.clusterQueue"),
+            ),
             (_, Some(q)) if !q.is_empty() => (
                 ShareRef::LocalQueue {
                     namespace: ns.to_string(),
                     name: q.to_string(),
                 },
-                join(&sp, "queueName"),
+                Place::Under("spec.queueName"),
             ),
             _ => {
                 self.sink.err(
-                    &join(&sp, "queueName"),
+                    &join(&sp(), "queueName"),
                     format!("workload {id} names no queue (spec.queueName) and was not admitted (status.admission.clusterQueue): its share is unknown"),
                 );
-                (ShareRef::Named(String::new()), sp.clone())
+                (ShareRef::Named(String::new()), Place::Under("spec"))
             }
         };
 
@@ -301,30 +316,32 @@ impl Reader<'_> {
         // The priority.
         let (priority, priority_path) = match spec.get("priority") {
             Some(v) if !v.is_null() => match v.as_i64() {
-                Some(p) => (Prio::Value(p), join(&sp, "priority")),
+                Some(p) => (Prio::Value(p), Place::Under("spec.priority")),
                 None => {
                     self.sink.err(
-                        &join(&sp, "priority"),
+                        &join(&sp(), "priority"),
                         format!("must be an integer, not {v}"),
                     );
-                    (Prio::None, String::new())
+                    (Prio::None, Place::Path(String::new()))
                 }
             },
             _ => {
                 let v1 = self.string(spec, "priorityClassName", &sp);
-                let rp = join(&sp, "priorityClassRef");
+                let rp = || join(&sp(), "priorityClassRef");
                 let v2 = self
                     .object(spec.get("priorityClassRef"), &rp)
                     .and_then(|r| r.get("name"))
                     .and_then(Value::as_str);
                 match (v1, v2) {
-                    (Some(c), _) if !c.is_empty() => {
-                        (Prio::Class(c.to_string()), join(&sp, "priorityClassName"))
-                    }
-                    (_, Some(c)) if !c.is_empty() => {
-                        (Prio::Class(c.to_string()), join(&rp, "name"))
-                    }
-                    _ => (Prio::None, String::new()),
+                    (Some(c), _) if !c.is_empty() => (
+                        Prio::Class(c.to_string()),
+                        Place::Under("spec.priorityClassName"),
+                    ),
+                    (_, Some(c)) if !c.is_empty() => (
+                        Prio::Class(c.to_string()),
+                        Place::Under("spec.priorityClassRef.name"),
+                    ),
+                    _ => (Prio::None, Place::Path(String::new())),
                 }
             }
         };
@@ -340,10 +357,17 @@ impl Reader<'_> {
         for (_, c) in &conds {
             latest = latest.max(c.at.unwrap_or(0));
         }
+        let at_path = |c: &Condition<'_>| {
+            format!(
+                "{}[{}].lastTransitionTime",
+                join(&stp(), "conditions"),
+                c.index
+            )
+        };
         let start = match admitted {
             Some(c) if c.at.is_none() => {
                 self.sink
-                    .err(&c.at_path, "is required (the admission time)");
+                    .err(&at_path(c), "is required (the admission time)");
                 None
             }
             Some(c) => c.at,
@@ -353,7 +377,7 @@ impl Reader<'_> {
             (Some(f), Some(start)) => match f.at {
                 Some(stop) => Run::Finished { start, stop },
                 None => {
-                    self.sink.err(&f.at_path, "is required (the finish time)");
+                    self.sink.err(&at_path(f), "is required (the finish time)");
                     Run::NeverRan
                 }
             },
@@ -391,20 +415,20 @@ impl Reader<'_> {
     fn conditions<'v>(
         &mut self,
         status: &'v Map<String, Value>,
-        stp: &str,
+        stp: Lazy<'_>,
     ) -> Vec<(String, Condition<'v>)> {
-        let cp = join(stp, "conditions");
+        let cp = || join(&stp(), "conditions");
         let mut out = Vec::new();
         for (i, c) in self.list(status.get("conditions"), &cp).iter().enumerate() {
-            let p = format!("{cp}[{i}]");
+            let p = || format!("{}[{i}]", cp());
             let Some(c) = self.object(Some(c), &p) else {
                 continue;
             };
             let Some(ty) = c.get("type").and_then(Value::as_str) else {
-                self.sink.err(&join(&p, "type"), "is required");
+                self.sink.err(&join(&p(), "type"), "is required");
                 continue;
             };
-            let at_path = join(&p, "lastTransitionTime");
+            let at_path = || join(&p(), "lastTransitionTime");
             let at = self.time(c.get("lastTransitionTime"), &at_path);
             out.push((
                 ty.to_string(),
@@ -412,7 +436,7 @@ impl Reader<'_> {
                     is_true: c.get("status").and_then(Value::as_str) == Some("True"),
                     reason: c.get("reason").and_then(Value::as_str).unwrap_or(""),
                     at,
-                    at_path,
+                    index: i,
                 },
             ));
         }
@@ -424,14 +448,18 @@ impl Reader<'_> {
     fn evictions(
         &mut self,
         status: &Map<String, Value>,
-        stp: &str,
+        stp: Lazy<'_>,
         conds: &[(String, Condition<'_>)],
     ) -> (u64, u64) {
-        let ssp = join(stp, "schedulingStats");
+        let ssp = || join(&stp(), "schedulingStats");
         if let Some(stats) = self.object(status.get("schedulingStats"), &ssp) {
-            let ep = join(&ssp, "evictions");
+            let ep = join(&ssp(), "evictions");
             let (mut pre, mut other) = (0u64, 0u64);
-            for (i, e) in self.list(stats.get("evictions"), &ep).iter().enumerate() {
+            for (i, e) in self
+                .list(stats.get("evictions"), &|| ep.clone())
+                .iter()
+                .enumerate()
+            {
                 let n = match e.get("count").and_then(Value::as_u64) {
                     Some(n) => n.min(u64::from(u32::MAX)),
                     None => {
@@ -478,21 +506,21 @@ impl Reader<'_> {
     fn demand(
         &mut self,
         spec: &Map<String, Value>,
-        sp: &str,
+        sp: Lazy<'_>,
         admission: Option<&Map<String, Value>>,
-        ap: &str,
-    ) -> (Demand, String) {
+        ap: Lazy<'_>,
+    ) -> (Demand, Place) {
         let res = self.resource;
-        let psp = join(sp, "podSets");
+        let psp = || join(&sp(), "podSets");
         let pod_sets = self.list(spec.get("podSets"), &psp);
         if let Some(a) = admission {
-            let pap = join(ap, "podSetAssignments");
+            let pap = || join(&ap(), "podSetAssignments");
             let assignments = self.list(a.get("podSetAssignments"), &pap);
             if !assignments.is_empty() {
                 let mut total: u64 = 0;
                 let mut flavor: Option<String> = None;
                 for (i, pa) in assignments.iter().enumerate() {
-                    let p = format!("{pap}[{i}]");
+                    let p = || format!("{}[{i}]", pap());
                     let Some(pa) = self.object(Some(pa), &p) else {
                         continue;
                     };
@@ -502,19 +530,21 @@ impl Reader<'_> {
                         .and_then(Value::as_str);
                     let usage = pa.get("resourceUsage").and_then(|u| u.get(res));
                     let n = match usage {
-                        Some(v) => self.amount(v, &format!("{p}.resourceUsage[{res}]")),
+                        Some(v) => self.amount(v, &|| format!("{}.resourceUsage[{res}]", p())),
                         None => {
                             // Older workloads: the pod set's requests x the admitted count.
                             let name = pa.get("name").and_then(Value::as_str).unwrap_or("main");
                             let count = match pa.get("count") {
-                                Some(c) => self.count(Some(c), &join(&p, "count")),
+                                Some(c) => self.count(Some(c), &|| join(&p(), "count")),
                                 None => None,
                             };
                             let found = pod_sets.iter().enumerate().find(|(_, ps)| {
                                 ps.get("name").and_then(Value::as_str).unwrap_or("main") == name
                             });
                             match found {
-                                Some((j, ps)) => self.pod_set(ps, &format!("{psp}[{j}]"), count),
+                                Some((j, ps)) => {
+                                    self.pod_set(ps, &|| format!("{}[{j}]", psp()), count)
+                                }
                                 None => Some(0),
                             }
                         }
@@ -525,7 +555,7 @@ impl Reader<'_> {
                             match &flavor {
                                 None => flavor = Some(f.to_string()),
                                 Some(first) if first != f => self.sink.warn(
-                                    &format!("{p}.flavors[{res}]"),
+                                    &format!("{}.flavors[{res}]", p()),
                                     format!("pod sets on flavors {first} and {f}: the job is counted on {first}"),
                                 ),
                                 _ => {}
@@ -535,7 +565,7 @@ impl Reader<'_> {
                     total = match total.checked_add(n) {
                         Some(t) => t,
                         None => {
-                            self.sink.err(&p, format!("too much {res}"));
+                            self.sink.err(&p(), format!("too much {res}"));
                             0
                         }
                     };
@@ -545,18 +575,18 @@ impl Reader<'_> {
                         flavor,
                         amount: total,
                     },
-                    pap,
+                    Place::Under("status.admission.podSetAssignments"),
                 );
             }
         }
         let mut total: u64 = 0;
         for (i, ps) in pod_sets.iter().enumerate() {
-            let p = format!("{psp}[{i}]");
+            let p = || format!("{}[{i}]", psp());
             if let Some(n) = self.pod_set(ps, &p, None) {
                 total = match total.checked_add(n) {
                     Some(t) => t,
                     None => {
-                        self.sink.err(&p, format!("too much {res}"));
+                        self.sink.err(&p(), format!("too much {res}"));
                         0
                     }
                 };
@@ -564,27 +594,27 @@ impl Reader<'_> {
         }
         if pod_sets.is_empty() && spec.get("podSets").is_none() {
             self.sink
-                .err(&psp, "is required (what the workload asks for)");
+                .err(&psp(), "is required (what the workload asks for)");
         }
         (
             Demand::Resource {
                 flavor: None,
                 amount: total,
             },
-            psp,
+            Place::Under("spec.podSets"),
         )
     }
 
     /// A pod set's total of the counted resource: `count` (or the admitted count) x the
     /// pod's: the sum over containers, or the largest init container if more, each
     /// container's requests (else its limits, as Kubernetes defaults requests to limits).
-    fn pod_set(&mut self, ps: &Value, p: &str, count: Option<u64>) -> Option<u64> {
+    fn pod_set(&mut self, ps: &Value, p: Lazy<'_>, count: Option<u64>) -> Option<u64> {
         let ps = self.object(Some(ps), p)?;
         let count = match count {
             Some(c) => c,
-            None => self.count(ps.get("count"), &join(p, "count"))?,
+            None => self.count(ps.get("count"), &|| join(&p(), "count"))?,
         };
-        let tp = join(p, "template.spec");
+        let tp = || join(&p(), "template.spec");
         let pod = ps
             .get("template")
             .and_then(|t| t.get("spec"))
@@ -592,9 +622,9 @@ impl Reader<'_> {
         let mut per_pod: u64 = 0;
         let mut init_max: u64 = 0;
         for (key, is_init) in [("containers", false), ("initContainers", true)] {
-            let cp = join(&tp, key);
+            let cp = || join(&tp(), key);
             for (i, c) in self.list(pod.get(key), &cp).iter().enumerate() {
-                let rp = format!("{cp}[{i}].resources");
+                let rp = || format!("{}[{i}].resources", cp());
                 let r = c.get("resources");
                 let v = r
                     .and_then(|r| r.get("requests"))
@@ -606,7 +636,8 @@ impl Reader<'_> {
                             .map(|v| (v, "limits"))
                     });
                 let Some((v, which)) = v else { continue };
-                let n = self.amount(v, &format!("{rp}.{which}[{}]", self.resource))?;
+                let res = self.resource;
+                let n = self.amount(v, &|| format!("{}.{which}[{res}]", rp()))?;
                 if is_init {
                     init_max = init_max.max(n);
                 } else {
@@ -619,7 +650,7 @@ impl Reader<'_> {
             Some(t) => Some(t),
             None => {
                 self.sink.err(
-                    p,
+                    &p(),
                     format!("{count} pods x {per_pod} {} is too much", self.resource),
                 );
                 None

@@ -51,6 +51,7 @@ pub(crate) fn record_kept(text: &str, keep: &'static Rule) -> Option<Value> {
         b: text.as_bytes(),
         at: 0,
         pending: None,
+        peeked: (usize::MAX, Line { col: 0, s: 0, e: 0 }),
         nodes: 0,
         parsed: 0,
         entries: Vec::new(),
@@ -80,12 +81,17 @@ fn printable(b: &[u8]) -> bool {
     const HIGH: u64 = ONES << 7;
     let mut i = 0;
     while i < b.len() {
-        // Eight bytes at a time while they are ASCII from ` ` to `~`.
+        // Eight bytes at a time while they are ASCII from ` ` to `~` or line breaks. Each
+        // byte is tested on its own (no carry crosses into the next byte).
         if let Some(w) = b.get(i..i + 8) {
             let w = u64::from_le_bytes(w.try_into().unwrap_or([0; 8]));
-            let below_space = w.wrapping_sub(ONES * 0x20) & !w;
-            let del = (w ^ (ONES * 0x7f)).wrapping_sub(ONES) & !(w ^ (ONES * 0x7f));
-            if (w | below_space | del) & HIGH == 0 {
+            let low = w & !HIGH;
+            // The high bit of each byte whose low seven bits are `x`.
+            let is = |x: u64| !(((low ^ (ONES * x)) + ONES * 0x7f) | (low ^ (ONES * x))) & HIGH;
+            // ... whose low seven bits are at least 0x20.
+            let from_space = (low + ONES * 0x60) & HIGH;
+            let control = !from_space & HIGH & !is(u64::from(b'\n'));
+            if (w & HIGH) | control | is(0x7f) == 0 {
                 i += 8;
                 continue;
             }
@@ -137,6 +143,9 @@ struct R<'a> {
     at: usize,
     /// The rest of a line after a sequence entry's `- `, not read yet.
     pending: Option<Line>,
+    /// The last line [`R::peek`] found, and the `at` it was found from (a line is looked
+    /// at again by each collection it ends).
+    peeked: (usize, Line),
     nodes: usize,
     /// Scalars read by the general parser alone ([`MAX_PARSED`]).
     parsed: usize,
@@ -145,6 +154,18 @@ struct R<'a> {
     entries: Vec<(String, Value)>,
     items: Vec<Value>,
 }
+
+/// The bytes a plain key's reading stops at to look closer (`:`, `#`, flow indicators).
+static KEY_STOPS: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut k = 0;
+    let stops = b":#,[]{}";
+    while k < stops.len() {
+        t[stops[k] as usize] = true;
+        k += 1;
+    }
+    t
+};
 
 /// Bytes no plain scalar (or plain key) may start with.
 fn indicator(c: u8) -> bool {
@@ -185,22 +206,24 @@ impl<'a> R<'a> {
         if let Some(p) = self.pending {
             return Some(p);
         }
+        if self.peeked.0 == self.at {
+            return Some(self.peeked.1);
+        }
         let b = self.b;
         while self.at < b.len() {
-            let mut s = self.at;
-            while b.get(s) == Some(&b' ') {
-                s += 1;
-            }
+            let s = past_spaces(b, self.at);
             if matches!(b.get(s), Some(b'\n' | b'#') | None) {
                 self.at = self.line_end(s) + 1;
                 continue;
             }
             let e = self.line_end(s);
-            return Some(Line {
+            let l = Line {
                 col: s - self.at,
                 s,
                 e,
-            });
+            };
+            self.peeked = (self.at, l);
+            return Some(l);
         }
         None
     }
@@ -313,7 +336,11 @@ impl<'a> R<'a> {
                         self.map(rest.col, depth + 1, each)?
                     } else {
                         self.trail(j)?;
-                        Value::String(s)
+                        if keep.is_some() {
+                            Value::String(s.into_owned())
+                        } else {
+                            Value::Null
+                        }
                     }
                 }
                 _ if self.key(rest).is_some() => {
@@ -355,7 +382,7 @@ impl<'a> R<'a> {
             let ok = j - s <= MAX_KEY_BYTES
                 && b.get(j) == Some(&b':')
                 && (j + 1 == e || b[j + 1] == b' ');
-            return ok.then_some((Cow::Owned(k), j + 1));
+            return ok.then_some((k, j + 1));
         }
         // Not `-x`, `<<` (a merge), nor a key that may be an integer: serde-saphyr compares
         // those by value (`0xB` and `11` are the same key).
@@ -364,11 +391,14 @@ impl<'a> R<'a> {
         }
         let mut j = s;
         while j < e {
-            match b[j] {
-                b':' if j + 1 == e || b[j + 1] == b' ' => break,
-                b'#' if b[j - 1] == b' ' => return None,
-                b',' | b'[' | b']' | b'{' | b'}' => return None,
-                _ => {}
+            let c = b[j];
+            if KEY_STOPS[usize::from(c)] {
+                match c {
+                    b':' if j + 1 == e || b[j + 1] == b' ' => break,
+                    b'#' if b[j - 1] == b' ' => return None,
+                    b',' | b'[' | b']' | b'{' | b'}' => return None,
+                    _ => {}
+                }
             }
             j += 1;
         }
@@ -414,7 +444,11 @@ impl<'a> R<'a> {
             b'"' | b'\'' => {
                 let (s, j) = self.quoted(i, p)?;
                 self.trail(j)?;
-                Some(Value::String(s))
+                Some(if build {
+                    Value::String(s.into_owned())
+                } else {
+                    Value::Null
+                })
             }
             b'{' | b'[' => {
                 let close = if b[i] == b'{' { b'}' } else { b']' };
@@ -450,12 +484,29 @@ impl<'a> R<'a> {
 
     /// A quoted scalar starting at `i`; its further lines must be indented more than `p`.
     /// The string and where its closing quote ends.
-    fn quoted(&self, i: usize, p: usize) -> Option<(String, usize)> {
+    fn quoted(&self, i: usize, p: usize) -> Option<(Cow<'a, str>, usize)> {
         self.quoted_in(i, p, self.b.len())
     }
 
     /// As [`Self::quoted`], within `b[..limit]` (a key's line).
-    fn quoted_in(&self, i: usize, p: usize, limit: usize) -> Option<(String, usize)> {
+    fn quoted_in(&self, i: usize, p: usize, limit: usize) -> Option<(Cow<'a, str>, usize)> {
+        let b = self.b;
+        let q = b[i];
+        let double = q == b'"';
+        // Most scalars end on their line without an escape or a doubled quote: the text
+        // between the quotes as it is.
+        let end = b.len().min(limit);
+        let j = find3(b, i + 1, end, q, if double { b'\\' } else { q }, b'\n');
+        if j < end && b[j] == q && (double || !(b.get(j + 1) == Some(&b'\'') && j + 1 < limit)) {
+            let t: &'a str = self.t;
+            return Some((Cow::Borrowed(&t[i + 1..j]), j + 1));
+        }
+        self.quoted_slow(i, p, limit)
+            .map(|(s, j)| (Cow::Owned(s), j))
+    }
+
+    /// [`Self::quoted_in`] for any quoted scalar (escapes, doubled quotes, folded lines).
+    fn quoted_slow(&self, i: usize, p: usize, limit: usize) -> Option<(String, usize)> {
         let (b, t) = (self.b, self.t);
         let q = b[i];
         let double = q == b'"';
@@ -687,6 +738,48 @@ impl<'a> R<'a> {
         self.at = k.min(b.len());
         Some(out)
     }
+}
+
+/// Where the spaces from `b[from]` end, eight bytes at a time.
+fn past_spaces(b: &[u8], from: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut i = from;
+    while let Some(w) = b.get(i..i + 8) {
+        // Zero bytes are spaces: the lowest other byte is the first that is not.
+        let x = u64::from_le_bytes(w.try_into().unwrap_or([0; 8])) ^ (ONES * u64::from(b' '));
+        if x != 0 {
+            return i + (x.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while b.get(i) == Some(&b' ') {
+        i += 1;
+    }
+    i
+}
+
+/// The first place in `b[from..end]` that holds `x`, `y` or `z` (`end` if none), eight
+/// bytes at a time.
+fn find3(b: &[u8], from: usize, end: usize, x: u8, y: u8, z: u8) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES << 7;
+    let zero = |w: u64| w.wrapping_sub(ONES) & !w & HIGH;
+    let mut i = from;
+    while i + 8 <= end {
+        let w = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or([0; 8]));
+        // The lowest flagged byte of each is a true match (a false one is only above one).
+        let m = zero(w ^ (ONES * u64::from(x)))
+            | zero(w ^ (ONES * u64::from(y)))
+            | zero(w ^ (ONES * u64::from(z)));
+        if m != 0 {
+            return i + (m.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    while i < end && b[i] != x && b[i] != y && b[i] != z {
+        i += 1;
+    }
+    i
 }
 
 /// A plain scalar's text on one line from `i` to `e`: up to a comment (then `true`), without
@@ -989,6 +1082,73 @@ mod tests {
             let _ = v;
         }
         same("k: a   # a comment\nl: 1 #c\n");
+    }
+
+    #[test]
+    fn bytes_are_tested_eight_at_a_time_as_one_at_a_time() {
+        let plain = |b: &[u8]| {
+            std::str::from_utf8(b).is_ok_and(|t| {
+                t.chars().all(|c| {
+                    (c == '\n' || (c >= ' ' && c != '\x7f'))
+                        && !matches!(c, '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}')
+                        && !matches!(c, '\u{feff}' | '\u{fffe}' | '\u{ffff}')
+                })
+            })
+        };
+        let alphabet: Vec<&[u8]> = vec![
+            b"a",
+            b" ",
+            b"\n",
+            b"\t",
+            b"\r",
+            b"\x7f",
+            b"\x00",
+            b"\x1f",
+            b"~",
+            b":",
+            b"'",
+            b"\"",
+            b"\\",
+            "\u{e9}".as_bytes(),
+            "\u{85}".as_bytes(),
+            "\u{2028}".as_bytes(),
+            "\u{feff}".as_bytes(),
+            "\u{a0}".as_bytes(),
+        ];
+        let mut seed = 11u32;
+        for len in 0..200 {
+            let mut b = Vec::new();
+            for _ in 0..len {
+                seed = seed.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+                // Mostly letters, so that long runs reach the eight-byte tests.
+                let k = (seed >> 16) as usize % (alphabet.len() * 4);
+                b.extend_from_slice(alphabet.get(k).copied().unwrap_or(b"x"));
+            }
+            assert_eq!(
+                printable(&b),
+                plain(&b),
+                "{:?}",
+                String::from_utf8_lossy(&b)
+            );
+            for from in [0, len.min(5)] {
+                let spaces = b[from..].iter().take_while(|&&c| c == b' ').count();
+                assert_eq!(past_spaces(&b, from), from + spaces);
+            }
+            let runs = format!("{}x{}", " ".repeat(len % 21), " ".repeat(len / 10));
+            let spaces = len % 21;
+            assert_eq!(past_spaces(runs.as_bytes(), 0), spaces);
+            assert_eq!(past_spaces(runs.as_bytes(), spaces + 1), runs.len());
+            for (x, y, z) in [(b'"', b'\\', b'\n'), (b'\'', b'\'', b'\n')] {
+                let one = b.iter().position(|&c| c == x || c == y || c == z);
+                for from in [0, len.min(3)] {
+                    let want = b[from..]
+                        .iter()
+                        .position(|&c| c == x || c == y || c == z)
+                        .map_or(b.len(), |k| from + k);
+                    assert_eq!(find3(&b, from, b.len(), x, y, z), want, "{one:?}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -130,17 +130,37 @@ pub(crate) struct Record {
     /// A second identity (the AWS job id) that makes `id` unique when names repeat.
     pub alt_id: Option<String>,
     pub share: ShareRef,
-    pub share_path: String,
+    pub share_path: Place,
     pub submit: i64,
     pub run: Run,
     pub demand: Demand,
-    pub demand_path: String,
+    pub demand_path: Place,
     pub priority: Prio,
-    pub priority_path: String,
+    pub priority_path: Place,
     /// Evictions seen: (by preemption, for other reasons).
     pub evictions: (u64, u64),
     /// The latest time the record mentions (for the end of the history).
     pub latest: i64,
+}
+
+/// A place in a record that a problem may name, built only then ([`Record::at`]): a
+/// record's places are read for each of 100,000 records and named for a few.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Place {
+    /// A field under the record's own path (`spec.podSets` of `[0].items[3]`).
+    Under(&'static str),
+    /// A path of its own.
+    Path(String),
+}
+
+impl Record {
+    /// The path of `place` in this record's file.
+    pub(crate) fn at(&self, place: &Place) -> String {
+        match place {
+            Place::Under(field) => super::join(&self.path, field),
+            Place::Path(p) => p.clone(),
+        }
+    }
 }
 
 /// What the readers collect.
@@ -604,19 +624,19 @@ fn flavor_type(flavor: &str, map: &[(String, String)]) -> String {
 
 /// SPEC 16: why a record is not a job to replay, if it is not (one warning per reason and
 /// file): it asks for none of the counted resource, or it finished without running.
-fn skipped<'r>(r: &'r Record, resource: &str) -> Option<(String, &'r str)> {
+fn skipped(r: &Record, resource: &str) -> Option<(String, String)> {
     let (amount, what) = match &r.demand {
         Demand::Instances { n, .. } => (*n, "jobs asking for no instance".to_string()),
         Demand::Resource { amount, .. } => (*amount, format!("workloads asking for no {resource}")),
         Demand::Gpus { amount } => (*amount, "jobs asking for no GPU".to_string()),
     };
     if amount == 0 {
-        return Some((what, &r.demand_path));
+        return Some((what, r.at(&r.demand_path)));
     }
     (r.run == Run::NeverRan).then(|| {
         (
             "jobs that finished without running".to_string(),
-            r.path.as_str(),
+            r.path.clone(),
         )
     })
 }
@@ -637,7 +657,7 @@ fn share_of<'b>(
             .map(|(_, cq)| cq.as_str())
             .ok_or_else(|| {
                 (
-                    r.share_path.clone(),
+                    r.at(&r.share_path),
                     format!(
                         "job {id}: LocalQueue {namespace}/{name} is not among the LocalQueue documents, so its ClusterQueue is unknown (add `kubectl get localqueues -A -o yaml` to the files)"
                     ),
@@ -646,7 +666,7 @@ fn share_of<'b>(
     };
     base.share(share).ok_or_else(|| {
         (
-            r.share_path.clone(),
+            r.at(&r.share_path),
             format!(
                 "job {id} is of share \"{share}\", which the configuration does not have (shares: {})",
                 base.share_names()
@@ -680,7 +700,7 @@ fn instances_of(
     };
     let ty = ty.ok_or_else(|| {
         (
-            r.share_path.clone(),
+            r.at(&r.share_path),
             format!(
                 "job {id}: share \"{}\" has no limits, so the job's instance type is unknown",
                 share.0
@@ -689,7 +709,7 @@ fn instances_of(
     })?;
     let gpus = base.gpus_of(&ty).ok_or_else(|| {
         (
-            r.demand_path.clone(),
+            r.at(&r.demand_path),
             format!(
                 "job {id}: instance type {ty} is neither in the configuration nor in the catalogue (--flavor-map maps a flavor to a catalogue type)"
             ),
@@ -700,7 +720,7 @@ fn instances_of(
         let n = amount.div_ceil(g);
         if amount % g != 0 {
             sink.warn(
-                &r.demand_path,
+                &r.at(&r.demand_path),
                 format!(
                     "job {id} asks for {amount} GPUs, not a whole number of {ty} ({g} per instance): {n} instance(s)"
                 ),
@@ -712,7 +732,7 @@ fn instances_of(
     };
     if n > limits::MAX_INSTANCES {
         return Err((
-            r.demand_path.clone(),
+            r.at(&r.demand_path),
             format!(
                 "job {id} asks for {n} instances, over the limit of {}",
                 limits::MAX_INSTANCES
@@ -744,7 +764,7 @@ fn priority_of(
             Ok(Some(("priority", json!(p))))
         }
         Prio::Value(p) => Err((
-            r.priority_path.clone(),
+            r.at(&r.priority_path),
             format!("job {id}: priority {p} is outside {lo}..={hi}, the {model} model's range"),
         )),
         Prio::Class(c) if base.priority_classes.contains(c) => {
@@ -752,7 +772,7 @@ fn priority_of(
         }
         Prio::Class(c) => {
             sink.warn(
-                &r.priority_path,
+                &r.at(&r.priority_path),
                 format!("job {id}: priority class {c} is not in the configuration's WorkloadPriorityClasses: priority 0"),
             );
             Ok(None)
@@ -899,7 +919,7 @@ fn resolve(
         // The page names the job, not its place in the file (`[0].items[2]`): a Kueue
         // Workload by namespace/name, an AWS Batch job by its name.
         let kind = if id.contains('/') { "Workload" } else { "job" };
-        sink.object(&r.path, kind, id);
+        sink.record(&r.path, kind, id);
         if seen.contains(id) {
             sink.warn(
                 &r.path,
@@ -908,7 +928,7 @@ fn resolve(
             continue;
         }
         if let Some((what, path)) = skipped(r, &base.resource) {
-            sink.ignore("skip", &what, path);
+            sink.ignore("skip", &what, &path);
             continue;
         }
         let job = share_of(r, id, base, &local_queues).and_then(|share| {
