@@ -101,10 +101,11 @@ impl Sim<'_> {
                 _ => false,
             };
             let ranked = entries.iter().enumerate().filter(|(_, e)| !inert(e));
-            order.extend(ranked.map(|(i, e)| (e.rank, i)));
+            order.extend(ranked.map(|(i, e)| (self.rank(e), i)));
             order.sort_unstable();
+            // Their ranks are not read (nor worked out).
             let rest = entries.iter().enumerate().filter(|(_, e)| inert(e));
-            order.extend(rest.map(|(i, e)| (e.rank, i)));
+            order.extend(rest.map(|(i, _)| (0, i)));
         }
         let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
@@ -397,12 +398,23 @@ impl Sim<'_> {
 
     /// Kueue `nominate` / `getAssignments` for head `h` of share `s`, against the state at
     /// the cycle's start: it fits; or it may preempt (SPEC 12 "may preempt") and these are
-    /// its victims, or none are found; or neither. Its place in the classical order is its
-    /// borrowing height, priority and submit time (SPEC 12.1 "Order of offers").
-    fn nominate(&mut self, s: usize, h: KHead) -> Entry {
-        let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let mode = self.nomination(s, h);
-        let height = match &mode {
+    /// its victims, or none are found; or neither.
+    fn nominate(&self, s: usize, h: KHead) -> Entry {
+        Entry {
+            job: h.job,
+            share: s,
+            size: h.size,
+            mode: self.nomination(s, h),
+        }
+    }
+
+    /// Entry `e`'s place in the classical order, against the state at the cycle's start
+    /// (as it was nominated): its borrowing height, priority and submit time, then its
+    /// share (SPEC 12.1 "Order of offers"), as one integer. Worked out only for the
+    /// entries the walk sorts.
+    fn rank(&self, e: &Entry) -> u128 {
+        let (s, j, t, n) = (e.share, e.job, e.size.ty.index(), e.size.instances);
+        let height = match &e.mode {
             Nomination::NoFit => 0,
             // Kueue `SimulatePreemption`: the height once the targets are gone.
             Nomination::Preempt(victims) => {
@@ -418,13 +430,7 @@ impl Sim<'_> {
             self.jobs[j.index()].priority,
             self.sc.jobs[j.index()].submit,
         );
-        Entry {
-            job: j,
-            share: s,
-            size: h.size,
-            rank: order_rank(height, priority, submit, s),
-            mode,
-        }
+        order_rank(height, priority, submit, s)
     }
 
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
