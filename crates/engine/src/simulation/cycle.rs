@@ -57,7 +57,13 @@ impl Sim<'_> {
             if !changed {
                 break;
             }
-            quiet = q;
+            // After a cycle that was not quiet, the next cycles may still be done at once
+            // if every head in them would only be set aside: as after a quiet cycle no
+            // head of which stayed (none kept instances: `keeps` is read by a walk).
+            quiet = q.or_else(|| {
+                scratch.quiet.clear();
+                self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 })
+            });
         }
         self.kueue.keeps.clear();
         self.kueue.scratch = scratch; // kept for its allocations
@@ -206,7 +212,9 @@ impl Sim<'_> {
     /// heads are nominated alike, walked in the same order and passed over again. They
     /// stop before the first cycle in which some share's next head would do something
     /// else, or in which no head is left to set aside (that cycle runs as any other). The
-    /// number of cycles done.
+    /// number of cycles done. After a cycle that changed something and was not quiet,
+    /// `quiet` is such a cycle with no head staying and no steps: every head must then
+    /// be set aside and do nothing else.
     fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
@@ -221,6 +229,9 @@ impl Sim<'_> {
         let advancing = &mut scratch.advancing;
         advancing.clear();
         for s in 0..self.cfg.len() {
+            if staying.heads.len() > scratch.quiet.heads.len() {
+                return 0; // more heads stay than in the quiet cycle
+            }
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
