@@ -300,27 +300,38 @@ impl Sim<'_> {
         // One search per (size, priority) answers for all such jobs.
         let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
+        let mut room = None;
         if by_class {
-            let acting = rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size))?;
+            let acting =
+                rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size, &mut room))?;
             let before = rt.ready_before(acting);
             return (before <= cap).then_some((before, acting));
         }
         rt.ready()
             .take(cap + 1)
             .enumerate()
-            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size))
+            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, &mut room))
             .map(|(i, h)| (i, h.key))
     }
 
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
-    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing).
-    fn inert_head(&self, s: usize, j: JobId, size: Size) -> bool {
+    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing). `room` keeps
+    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked.
+    fn inert_head(&self, s: usize, j: JobId, size: Size, room: &mut Option<(usize, i128)>) -> bool {
         let (t, n) = (size.ty.index(), size.instances);
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        if self.fits_now(s, t, n) {
-            return false;
+        let r = match *room {
+            Some((rt, r)) if rt == t => r,
+            _ => {
+                let r = self.room_now(s, t);
+                *room = Some((t, r));
+                r
+            }
+        };
+        if (n as i128) <= r {
+            return false; // it fits now
         }
         match self.alone(s, j, size) {
             Alone::CannotPreempt => true,
@@ -385,7 +396,21 @@ impl Sim<'_> {
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
     /// FIFO: its first job. Best-effort FIFO: its sticky preemptor if it is still queued
     /// and not set aside, else its first job (priority, submit, id) not set aside.
+    ///
+    /// A share with every RUNNABLE job set aside (or none) is answered without a call.
+    #[inline(always)]
     fn cycle_head(&self, s: usize) -> Option<KHead> {
+        let rt = &self.rt[s];
+        if rt.ready_count() == 0 && (rt.runnable == 0 || !self.strict_fifo(s)) {
+            return None;
+        }
+        self.share_head(s)
+    }
+
+    /// [`Sim::cycle_head`] of a share with a job that is not set aside (or, with strict
+    /// FIFO, any RUNNABLE job).
+    #[inline(never)]
+    fn share_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         let head = |job: JobId, size: Size| KHead {
             job,
@@ -650,9 +675,22 @@ impl Sim<'_> {
 
     /// [`Sim::tree_fits`] on the current trees (no trial copied).
     fn fits_now(&self, s: usize, t: usize, n: u64) -> bool {
-        (n as i128) <= self.kueue.trees[t].available(s)
-            && (self.usage[t].sum_used + self.kueue.reserved[t]).saturating_add(n)
-                <= self.sc.capacity[t]
+        (n as i128) <= self.room_now(s, t)
+    }
+
+    /// The most instances of type `t` a job of share `s` fits with now: [`Sim::fits_now`]
+    /// is `n <= room` (`available(S,T)`, and what the capacity leaves with the cycle's
+    /// kept instances counted in; no bound at the largest capacity, where a sum that
+    /// saturates still fits).
+    fn room_now(&self, s: usize, t: usize) -> i128 {
+        let capacity = self.sc.capacity[t];
+        let in_use = self.usage[t].sum_used + self.kueue.reserved[t];
+        let by_capacity = if capacity == u64::MAX {
+            i128::MAX
+        } else {
+            capacity as i128 - in_use as i128
+        };
+        self.kueue.trees[t].available(s).min(by_capacity)
     }
 
     /// Kueue `IssuePreemptions` and what the cycle does after it: the victims not yet
