@@ -346,6 +346,7 @@ impl Sim<'_> {
     /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
     /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
     /// is remembered per share and size with that usage, until the configuration changes.
+    #[inline]
     fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
         let t = size.ty.index();
         if !self.remembers_alone(t) {
@@ -367,12 +368,19 @@ impl Sim<'_> {
             );
             return a;
         }
+        self.alone_remembered(s, j, size, used)
+    }
+
+    /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's
+    /// usage of the type at `used`.
+    #[inline(never)]
+    fn alone_remembered(&self, s: usize, j: JobId, size: Size, used: u64) -> Alone {
         let a = self.alone_afresh(s, j, size);
         let mut memo = self.kueue.alone.borrow_mut();
         if memo.len() <= s {
             memo.resize_with(s + 1, Default::default);
         }
-        memo[s].put(at, size, used, a);
+        memo[s].put(self.epochs.config(), size, used, a);
         a
     }
 
