@@ -181,46 +181,36 @@ pub(super) enum Alone {
 }
 
 /// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the
-/// share's usage of the size's type then (the newest usage per size). Each size has one
-/// slot (`AloneMemo::slot`), which two sizes may share: the later answer replaces the
-/// earlier, asked for again when needed.
+/// share's usage of the size's type then (the newest usage per size).
 #[derive(Debug, Default)]
 pub(super) struct AloneMemo {
     pub(super) at: u64,
-    known: [Option<(Size, u64, Alone)>; ALONE_SLOTS],
+    pub(super) known: Vec<(Size, u64, Alone)>,
 }
 
-/// Slots of an [`AloneMemo`] (a share has a few sizes).
-const ALONE_SLOTS: usize = 16;
-
 impl AloneMemo {
-    /// The slot of `size`: a multiplicative hash of its instances and type.
-    fn slot(size: Size) -> usize {
-        let h = size
-            .instances
-            .wrapping_add(u64::from(size.ty.0) << 32)
-            .wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        (h >> 60) as usize % ALONE_SLOTS
-    }
-
     /// What is known of `size` at epoch `at` with the share's usage at `used`.
     pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<Alone> {
         if self.at != at {
             return None;
         }
-        match self.known[Self::slot(size)] {
-            Some((z, u, a)) if z == size && u == used => Some(a),
-            _ => None,
-        }
+        self.known
+            .iter()
+            .find(|&&(z, u, _)| z == size && u == used)
+            .map(|e| e.2)
     }
 
     /// Remembers `size`'s answer at `at`, the share's usage at `used`.
     pub(super) fn put(&mut self, at: u64, size: Size, used: u64, alone: Alone) {
         if self.at != at {
             self.at = at;
-            self.known = Default::default();
+            self.known.clear();
         }
-        self.known[Self::slot(size)] = Some((size, used, alone));
+        if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
+            *e = (size, used, alone);
+        } else if self.known.len() < SEARCH_ENTRIES {
+            self.known.push((size, used, alone));
+        }
     }
 }
 
