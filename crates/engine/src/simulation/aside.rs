@@ -249,8 +249,8 @@ impl ShareRt {
     /// How many jobs not set aside come before `key` in queue order.
     pub fn ready_before(&self, key: QKey) -> usize {
         let from = self.after_prefix();
-        self.in_order.rank(Bound::Included(&key))
-            - self.in_order.rank(from.as_ref())
+        self.in_order
+            .rank_between(from.as_ref(), Bound::Included(&key))
             - self
                 .aside
                 .extra

@@ -57,7 +57,13 @@ impl Sim<'_> {
             if !changed {
                 break;
             }
-            quiet = q;
+            // After a cycle that was not quiet, the next cycles may still be done at once
+            // if every head in them would only be set aside: as after a quiet cycle no
+            // head of which stayed (none kept instances: `keeps` is read by a walk).
+            quiet = q.or_else(|| {
+                scratch.quiet.clear();
+                self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 })
+            });
         }
         self.kueue.keeps.clear();
         self.kueue.scratch = scratch; // kept for its allocations
@@ -101,10 +107,11 @@ impl Sim<'_> {
                 _ => false,
             };
             let ranked = entries.iter().enumerate().filter(|(_, e)| !inert(e));
-            order.extend(ranked.map(|(i, e)| (e.rank, i)));
+            order.extend(ranked.map(|(i, e)| (self.rank(e), i)));
             order.sort_unstable();
+            // Their ranks are not read (nor worked out).
             let rest = entries.iter().enumerate().filter(|(_, e)| inert(e));
-            order.extend(rest.map(|(i, e)| (e.rank, i)));
+            order.extend(rest.map(|(i, _)| (0, i)));
         }
         let quiet = self.quiet_entries(entries, &mut scratch.quiet);
         let steps = self.record.steps;
@@ -205,7 +212,9 @@ impl Sim<'_> {
     /// heads are nominated alike, walked in the same order and passed over again. They
     /// stop before the first cycle in which some share's next head would do something
     /// else, or in which no head is left to set aside (that cycle runs as any other). The
-    /// number of cycles done.
+    /// number of cycles done. After a cycle that changed something and was not quiet,
+    /// `quiet` is such a cycle with no head staying and no steps: every head must then
+    /// be set aside and do nothing else.
     fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
@@ -220,6 +229,9 @@ impl Sim<'_> {
         let advancing = &mut scratch.advancing;
         advancing.clear();
         for s in 0..self.cfg.len() {
+            if staying.heads.len() > scratch.quiet.heads.len() {
+                return 0; // more heads stay than in the quiet cycle
+            }
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
@@ -288,27 +300,38 @@ impl Sim<'_> {
         // One search per (size, priority) answers for all such jobs.
         let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
+        let mut room = None;
         if by_class {
-            let acting = rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size))?;
+            let acting =
+                rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size, &mut room))?;
             let before = rt.ready_before(acting);
             return (before <= cap).then_some((before, acting));
         }
         rt.ready()
             .take(cap + 1)
             .enumerate()
-            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size))
+            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, &mut room))
             .map(|(i, h)| (i, h.key))
     }
 
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
-    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing).
-    fn inert_head(&self, s: usize, j: JobId, size: Size) -> bool {
+    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing). `room` keeps
+    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked.
+    fn inert_head(&self, s: usize, j: JobId, size: Size, room: &mut Option<(usize, i128)>) -> bool {
         let (t, n) = (size.ty.index(), size.instances);
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        if self.fits_now(s, t, n) {
-            return false;
+        let r = match *room {
+            Some((rt, r)) if rt == t => r,
+            _ => {
+                let r = self.room_now(s, t);
+                *room = Some((t, r));
+                r
+            }
+        };
+        if (n as i128) <= r {
+            return false; // it fits now
         }
         match self.alone(s, j, size) {
             Alone::CannotPreempt => true,
@@ -323,6 +346,7 @@ impl Sim<'_> {
     /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
     /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
     /// is remembered per share and size with that usage, until the configuration changes.
+    #[inline]
     fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
         let t = size.ty.index();
         if !self.remembers_alone(t) {
@@ -344,12 +368,19 @@ impl Sim<'_> {
             );
             return a;
         }
+        self.alone_remembered(s, j, size, used)
+    }
+
+    /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's
+    /// usage of the type at `used`.
+    #[inline(never)]
+    fn alone_remembered(&self, s: usize, j: JobId, size: Size, used: u64) -> Alone {
         let a = self.alone_afresh(s, j, size);
         let mut memo = self.kueue.alone.borrow_mut();
         if memo.len() <= s {
             memo.resize_with(s + 1, Default::default);
         }
-        memo[s].put(at, size, used, a);
+        memo[s].put(self.epochs.config(), size, used, a);
         a
     }
 
@@ -373,7 +404,19 @@ impl Sim<'_> {
     /// Kueue `Manager.Heads` / `ClusterQueue.Pop`: share `s`'s head in this cycle. Strict
     /// FIFO: its first job. Best-effort FIFO: its sticky preemptor if it is still queued
     /// and not set aside, else its first job (priority, submit, id) not set aside.
+    ///
+    /// A share with every RUNNABLE job set aside (or none) is answered without a call.
     fn cycle_head(&self, s: usize) -> Option<KHead> {
+        let rt = &self.rt[s];
+        if rt.ready_count() == 0 && (rt.runnable == 0 || !self.strict_fifo(s)) {
+            return None;
+        }
+        self.share_head(s)
+    }
+
+    /// [`Sim::cycle_head`] of a share with a job that is not set aside (or, with strict
+    /// FIFO, any RUNNABLE job).
+    fn share_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         let head = |job: JobId, size: Size| KHead {
             job,
@@ -397,12 +440,23 @@ impl Sim<'_> {
 
     /// Kueue `nominate` / `getAssignments` for head `h` of share `s`, against the state at
     /// the cycle's start: it fits; or it may preempt (SPEC 12 "may preempt") and these are
-    /// its victims, or none are found; or neither. Its place in the classical order is its
-    /// borrowing height, priority and submit time (SPEC 12.1 "Order of offers").
-    fn nominate(&mut self, s: usize, h: KHead) -> Entry {
-        let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
-        let mode = self.nomination(s, h);
-        let height = match &mode {
+    /// its victims, or none are found; or neither.
+    fn nominate(&self, s: usize, h: KHead) -> Entry {
+        Entry {
+            job: h.job,
+            share: s,
+            size: h.size,
+            mode: self.nomination(s, h),
+        }
+    }
+
+    /// Entry `e`'s place in the classical order, against the state at the cycle's start
+    /// (as it was nominated): its borrowing height, priority and submit time, then its
+    /// share (SPEC 12.1 "Order of offers"), as one integer. Worked out only for the
+    /// entries the walk sorts.
+    fn rank(&self, e: &Entry) -> u128 {
+        let (s, j, t, n) = (e.share, e.job, e.size.ty.index(), e.size.instances);
+        let height = match &e.mode {
             Nomination::NoFit => 0,
             // Kueue `SimulatePreemption`: the height once the targets are gone.
             Nomination::Preempt(victims) => {
@@ -418,13 +472,7 @@ impl Sim<'_> {
             self.jobs[j.index()].priority,
             self.sc.jobs[j.index()].submit,
         );
-        Entry {
-            job: j,
-            share: s,
-            size: h.size,
-            rank: order_rank(height, priority, submit, s),
-            mode,
-        }
+        order_rank(height, priority, submit, s)
     }
 
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
@@ -633,9 +681,22 @@ impl Sim<'_> {
 
     /// [`Sim::tree_fits`] on the current trees (no trial copied).
     fn fits_now(&self, s: usize, t: usize, n: u64) -> bool {
-        (n as i128) <= self.kueue.trees[t].available(s)
-            && (self.usage[t].sum_used + self.kueue.reserved[t]).saturating_add(n)
-                <= self.sc.capacity[t]
+        (n as i128) <= self.room_now(s, t)
+    }
+
+    /// The most instances of type `t` a job of share `s` fits with now: [`Sim::fits_now`]
+    /// is `n <= room` (`available(S,T)`, and what the capacity leaves with the cycle's
+    /// kept instances counted in; no bound at the largest capacity, where a sum that
+    /// saturates still fits).
+    fn room_now(&self, s: usize, t: usize) -> i128 {
+        let capacity = self.sc.capacity[t];
+        let in_use = self.usage[t].sum_used + self.kueue.reserved[t];
+        let by_capacity = if capacity == u64::MAX {
+            i128::MAX
+        } else {
+            capacity as i128 - in_use as i128
+        };
+        self.kueue.trees[t].available(s).min(by_capacity)
     }
 
     /// Kueue `IssuePreemptions` and what the cycle does after it: the victims not yet

@@ -206,11 +206,6 @@ impl Sim<'_> {
         }
     }
 
-    /// Whether the trees count waiting preemptors in now (between a pass and its reasons).
-    pub(crate) fn kueue_swapped(&self) -> bool {
-        !self.kueue.swaps.is_empty()
-    }
-
     /// SPEC 12.1, after a pass and its waiting reasons: the waiting preemptors counted out
     /// again and their victims in (see `kueue_pass`).
     pub(crate) fn undo_swaps(&mut self) {

@@ -20,15 +20,13 @@ pub(super) struct KHead {
 }
 
 /// A head nominated in a Kueue scheduling cycle (Kueue `scheduler.entry`): the job, its
-/// share and size, its place in the classical order and what the cycle's snapshot allows it.
+/// share and size and what the cycle's snapshot allows it (its place in the classical
+/// order: `Sim::rank`).
 #[derive(Clone, Debug)]
 pub(super) struct Entry {
     pub(super) job: JobId,
     pub(super) share: usize,
     pub(super) size: Size,
-    /// Classical order: borrowing height, then higher priority, then earlier submit, then
-    /// share order, as one integer (`kueue::order_rank`).
-    pub(super) rank: u128,
     pub(super) mode: Nomination,
 }
 

@@ -286,18 +286,19 @@ impl Sim<'_> {
     /// `waiting` event (SPEC 4), logged in share order, then queue order.
     ///
     /// A share whose queue, usage and configuration are unchanged (its `version`, and
-    /// the configuration epoch) keeps its reasons in the AWS model (see [`Sim::own_reason`]); in the
-    /// Kueue model they also depend on the other nodes' usage (the usage epoch).
+    /// the configuration epoch) keeps its reasons in the AWS model (see [`Sim::own_reason`]).
+    /// In the Kueue model a reason reads the configuration and its share's own usage in the
+    /// quota trees ([`Sim::kueue_reason`]): a share whose usage and configuration are
+    /// unchanged keeps its reasons, but for jobs new to a bucket (`fresh`), whose bucket's
+    /// reason they take, and, with strict FIFO, a new head (its `version`). Jobs leaving a
+    /// bucket change no other job's reason, and setting jobs aside changes none.
     fn update_reasons(&mut self) {
         let mut changes = std::mem::take(&mut self.memo.changes);
-        let depends_on = if self.sc.is_kueue() {
-            self.epochs.usage()
-        } else {
-            self.epochs.config()
-        };
+        let kueue = self.sc.is_kueue();
+        let config = self.epochs.config();
         // In the AWS model, with the configuration unchanged since the last AWS pass, only
         // the shares whose `version` moved can have new reasons.
-        let only_moved = !self.sc.is_kueue()
+        let only_moved = !kueue
             && !self.opts.exhaustive
             && self
                 .memo
@@ -311,19 +312,30 @@ impl Sim<'_> {
             asked.clear();
             asked.extend(0..self.cfg.len());
         }
-        // SPEC 12.1: reasons read with waiting preemptors counted in (`undo_swaps`) depend
-        // on more than the usage epoch: neither trusted nor remembered.
-        let swapped = self.sc.is_kueue() && self.kueue_swapped();
         for &s in &asked {
-            let now = (depends_on, self.rt[s].version);
+            let strict = self.strict_fifo(s);
+            let version = if kueue && !strict {
+                0
+            } else {
+                self.rt[s].version
+            };
+            let now = (config, version);
+            let trees = &self.kueue.trees;
+            let same_usage = || {
+                !kueue
+                    || self.rt[s]
+                        .reasons_used
+                        .iter()
+                        .eq(trees.iter().map(|t| &t.usage[s]))
+            };
             if self.rt[s].reasons_at == Some(now)
                 && self.rt[s].fresh.is_empty()
                 && !self.opts.exhaustive
-                && !swapped
+                && same_usage()
             {
                 continue; // nothing a reason depends on changed
             }
-            if self.strict_fifo(s) {
+            if strict {
                 self.strict_reasons(s, &mut changes);
             } else {
                 self.bucket_reasons(s, &mut changes);
@@ -331,7 +343,13 @@ impl Sim<'_> {
             let rt = &mut self.rt[s];
             rt.fresh.clear();
             rt.dirty = false;
-            rt.reasons_at = (!swapped).then_some(now);
+            rt.reasons_at = Some(now);
+            if kueue {
+                // SPEC 12.1: as read, with the waiting preemptors counted in (`undo_swaps`).
+                rt.reasons_used.clear();
+                rt.reasons_used
+                    .extend(self.kueue.trees.iter().map(|t| t.usage[s]));
+            }
         }
         // The list is kept for its allocation.
         asked.clear();

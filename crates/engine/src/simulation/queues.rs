@@ -113,9 +113,12 @@ pub struct ShareRt {
     pub version: u64,
     /// When this share last had no offer (see [`NoOffer`]).
     pub no_offer: Option<NoOffer>,
-    /// `(what else they depend on, version)` at which the waiting reasons were last brought
-    /// up to date: the configuration epoch in the AWS model, the usage epoch in the Kueue model.
+    /// `(configuration epoch, version)` at which the waiting reasons were last brought up
+    /// to date (in the Kueue model with best-effort FIFO the version plays no part: 0).
     pub reasons_at: Option<(u64, u64)>,
+    /// Kueue model: the share's own usage of each type in the quota trees then (what its
+    /// reasons read besides the configuration, `Sim::kueue_reason`).
+    pub reasons_used: Vec<u64>,
     /// The first job of every non-empty bucket, in queue order (a share's candidates for
     /// its offer); sorted, one per bucket, each with its bucket (instance type, instances),
     /// so that the pass reads no job to know its size.

@@ -80,21 +80,40 @@ impl<K: Ord + Copy, V: Copy> Ranked<K, V> {
     /// How many keys are before `bound` (`Included(k)`: below `k`; `Excluded(k)`: at most
     /// `k`; `Unbounded`: none).
     pub fn rank(&self, bound: Bound<&K>) -> usize {
+        match self.place_of(bound) {
+            Some((b, i)) => self.blocks[..b].iter().map(Vec::len).sum::<usize>() + i,
+            None => 0,
+        }
+    }
+
+    /// `rank(to) - rank(from)`, with `from` at most `to`: the lengths of the blocks from
+    /// `from`'s on, not from the first.
+    pub fn rank_between(&self, from: Bound<&K>, to: Bound<&K>) -> usize {
+        match (self.place_of(from), self.place_of(to)) {
+            (Some((bf, i)), Some((bt, k))) if bf <= bt => {
+                self.blocks[bf..bt].iter().map(Vec::len).sum::<usize>() + k - i
+            }
+            _ => self.rank(to) - self.rank(from),
+        }
+    }
+
+    /// Where `bound` falls (see [`Ranked::rank`]): its block and the place in it (`None`:
+    /// before every key).
+    fn place_of(&self, bound: Bound<&K>) -> Option<(usize, usize)> {
         let key = match bound {
-            Bound::Unbounded => return 0,
+            Bound::Unbounded => return None,
             Bound::Included(k) | Bound::Excluded(k) => k,
         };
         if self.blocks.is_empty() {
-            return 0;
+            return None;
         }
         let b = self.block_of(key);
-        let before: usize = self.blocks[..b].iter().map(Vec::len).sum();
         let blk = &self.blocks[b];
-        before
-            + match bound {
-                Bound::Excluded(_) => blk.partition_point(|(k, _)| k <= key),
-                _ => blk.partition_point(|(k, _)| k < key),
-            }
+        let i = match bound {
+            Bound::Excluded(_) => blk.partition_point(|(k, _)| k <= key),
+            _ => blk.partition_point(|(k, _)| k < key),
+        };
+        Some((b, i))
     }
 
     /// The entries from rank `r` on, in key order.
@@ -257,6 +276,14 @@ mod tests {
                 prop_assert_eq!(r.iter_from(Bound::Included(&k)).next(), all.get(below).copied());
                 prop_assert_eq!(r.iter_from(Bound::Excluded(&k)).next(), all.get(upto).copied());
                 prop_assert_eq!(r.before(&k), m.range(..k).next_back().map(|(&a, &b)| (a, b)));
+                for from in (0..k).step_by(31) {
+                    let between = m.keys().filter(|&&x| x > from && x < k).count();
+                    prop_assert_eq!(
+                        r.rank_between(Bound::Excluded(&from), Bound::Included(&k)),
+                        between
+                    );
+                }
+                prop_assert_eq!(r.rank_between(Bound::Unbounded, Bound::Included(&k)), below);
             }
             for n in (0..all.len() + 2).step_by(5) {
                 prop_assert_eq!(r.iter_from(Bound::Unbounded).nth(n), all.get(n).copied());
