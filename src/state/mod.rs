@@ -311,21 +311,25 @@ pub enum ImportKind {
 impl AppState {
     /// The shown run's scenario name (tracked): the last relabelling's, else the digest's.
     pub fn name_shown(&self) -> Option<String> {
-        self.label
-            .with(|l| l.as_ref().map(|l| l.name.clone()))
-            .or_else(|| {
-                self.outcome
-                    .with(|o| o.as_ref().map(|o| o.digest.name.clone()))
-            })
+        self.shown(|l| &l.name, |d| &d.name)
     }
 
     /// The shown run's scenario in plain words (tracked), as [`AppState::name_shown`].
     pub fn summary_shown(&self) -> Option<String> {
+        self.shown(|l| &l.summary, |d| &d.summary)
+    }
+
+    /// A descriptive field of the shown run: the last relabelling's, else the digest's.
+    fn shown(
+        &self,
+        of_label: fn(&Label) -> &String,
+        of_digest: fn(&Digest) -> &String,
+    ) -> Option<String> {
         self.label
-            .with(|l| l.as_ref().map(|l| l.summary.clone()))
+            .with(|l| l.as_deref().map(|l| of_label(l).clone()))
             .or_else(|| {
                 self.outcome
-                    .with(|o| o.as_ref().map(|o| o.digest.summary.clone()))
+                    .with(|o| o.as_ref().map(|o| of_digest(&o.digest).clone()))
             })
     }
 
