@@ -76,7 +76,7 @@ fn ShareNameField(index: usize, path: Path) -> impl IntoView {
     let control = f.control();
     // A change of the name (an applied keystroke, an undo, a preset) drops it.
     Effect::new(move |_| {
-        value.track();
+        value.with(|_| ());
         ed.app.history.restores();
         held.set(None);
     });
@@ -209,7 +209,7 @@ pub fn SharesFields() -> impl IntoView {
         <Messages path=Path::root().key("shares") />
         // Rebuilt when the model changes: a row's labels are the model's words.
         {move || {
-            kueue.track();
+            kueue.with(|_| ());
             view! { <Rows len=len row=Arc::new(move |i| view! { <ShareRow index=i len=len /> }.into_any()) /> }
         }}
         <button

@@ -389,12 +389,17 @@ impl StoryLink {
 /// the window loses the focus.
 fn install_url_sync(app: AppState, share: ShareState) {
     let story = use_context::<StoryLink>();
+    // A run's end, whether it drew a new result or relabelled the one shown (which changes
+    // no outcome): a sync put off while the run was pending happens now.
+    let stale = Memo::new(move |_| app.stale.get());
     Effect::new(move |_| {
         if let Some(s) = story {
             s.0.track();
         }
         app.scenario.track();
         app.outcome.track();
+        // Read, not only tracked: a memo subscribes to its sources when it computes.
+        stale.with(|_| ());
         app.problems.track();
         app.run_link.track();
         share.sweep.track();

@@ -485,7 +485,8 @@ pub fn StoryCard() -> impl IntoView {
     });
     // Re-highlights after a step change and after each run lands (the results redraw).
     Effect::new(move |prev: Option<(String, usize)>| {
-        digest.track();
+        // Read, not only tracked: a memo subscribes to its sources when it computes.
+        digest.with(|_| ());
         let Some(p) = st.playing.get() else {
             clear_highlights();
             return (String::new(), usize::MAX);

@@ -240,6 +240,42 @@ async fn the_url_follows_at_once_when_the_window_loses_the_focus() {
 }
 
 #[wasm_bindgen_test]
+async fn the_url_follows_a_run_that_relabels_the_result_shown() {
+    // The engine worker answers an edit that simulates as the result shown (a new name, an
+    // agreement's words) by relabelling it: the run ends with no new outcome. The URL sync
+    // put off while that run was pending must still happen (a CI run caught the URL keeping
+    // the previous scenario's link).
+    set_fragment("");
+    let (page, app, _) = mount_share_page();
+    until("the first run", || {
+        app.outcome.with_untracked(Option::is_some)
+    })
+    .await;
+    sleep_ms(share::SYNC_DELAY_MS as i32 + 100).await;
+    let first = window().location().href().unwrap();
+    let edited =
+        presets::AWS_WALKTHROUGH_JSON.replace("AWS walkthrough", "AWS walkthrough, renamed");
+    let want = share::link_of(&edited).unwrap().url;
+    assert_ne!(first, want);
+    // What the runner does for a worker run: pending, the text changed, the run ends with
+    // the result shown kept (relabelled, no outcome set).
+    app.status.set(state::RunStatus::Pending);
+    app.scenario.update_untracked(|t| *t = edited.clone());
+    sleep_ms(share::SYNC_DELAY_MS as i32 + 100).await;
+    assert_eq!(
+        window().location().href().unwrap(),
+        first,
+        "no link while the run is pending"
+    );
+    app.status.set(state::RunStatus::Current);
+    until("the URL follows the relabelled run", || {
+        window().location().href().unwrap() == want
+    })
+    .await;
+    drop(page);
+}
+
+#[wasm_bindgen_test]
 async fn a_bad_fragment_shows_why_and_opens_the_default_preset() {
     set_fragment("#s=this-is-not*a-link");
     let (page, app, _) = mount_share_page();

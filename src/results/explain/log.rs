@@ -214,7 +214,7 @@ pub fn EventLog() -> impl IntoView {
     });
     // A new filter or run starts from the first page.
     Effect::new(move |_| {
-        filtered.track();
+        filtered.with(|_| ());
         limit.set(FIRST_PAGE);
     });
 
