@@ -463,7 +463,6 @@ pub fn StoryCard() -> impl IntoView {
         return ().into_any();
     };
     let selected = use_context::<SelectedJob>();
-    let digest = crate::state::last_digest();
     // Which of the step's elements are on the page (its badges' words).
     let shown = RwSignal::new(Vec::<String>::new());
     // The step whose first highlight was scrolled to (its own element, not a stand-in).
@@ -483,17 +482,18 @@ pub fn StoryCard() -> impl IntoView {
         wheel.remove();
         touch.remove();
     });
-    // Re-highlights after a step change and after each run lands (the results redraw).
+    // Highlights after a step change (the attempts below follow the results as they draw).
+    // Not again when a run lands: a second round of attempts would scroll a story link
+    // to a stand-in before the place it waits for is drawn.
     Effect::new(move |prev: Option<(String, usize)>| {
-        // Read, not only tracked: a memo subscribes to its sources when it computes.
-        digest.with(|_| ());
         let Some(p) = st.playing.get() else {
             clear_highlights();
             return (String::new(), usize::MAX);
         };
         let key = (p.story.id.clone(), p.step);
-        // Scrolled on a step change, and again when a run lands until the first highlight's
-        // own element was reached (a story link opens before its results are drawn).
+        // Scrolled on a step change, and again when the step is played again before its
+        // first highlight's own element was reached (a story link opens before its results
+        // are drawn).
         let scroll =
             prev.as_ref() != Some(&key) || reached.with_untracked(|r| r.as_ref() != Some(&key));
         let hl = p.story.steps[p.step].highlight.clone();

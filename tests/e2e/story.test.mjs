@@ -206,8 +206,10 @@ test('a story after a try: Next puts the story scenario back, Escape leaves', as
 // results still draw above it: a3's waiting row in the event log (cohort, step 2) on a phone
 // and a wide screen; gambler's job history, below the event log that fills in after it
 // (checkpoint, step 3), at 1024 px.
-test('a story link scrolls to its first place once the results are drawn', async () => {
+test('a story link scrolls to its first place once the results are drawn', async (t) => {
   const server = await serveDist();
+  // Closed even when an assertion fails (an open server keeps the test file running).
+  t.after(() => server.close());
   const cases = [
     [390, 'cohort', 2, '[data-testid="event-row"]'],
     [1440, 'cohort', 2, '[data-testid="event-row"]'],
@@ -238,11 +240,12 @@ test('a story link scrolls to its first place once the results are drawn', async
       await close();
     }
   }
-  await server.close();
 });
 
-test('with two columns the story card sits over the editor, never over the results it points at', async () => {
+test('with two columns the story card sits over the editor, never over the results it points at', async (t) => {
   const server = await serveDist();
+  // Closed even when an assertion fails (an open server keeps the test file running).
+  t.after(() => server.close());
   for (const width of [1024, 1440]) {
     const { page, problems, close } = await openBrowser(`story-card-column-${width}`, { viewport: { width, height: 900 } });
     try {
@@ -262,7 +265,6 @@ test('with two columns the story card sits over the editor, never over the resul
       await close();
     }
   }
-  await server.close();
 });
 
 test('a place chosen by the reader stays in view: the step no longer scrolls back to its first place', async () => {
