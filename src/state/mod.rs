@@ -418,6 +418,25 @@ pub fn last_digest() -> Memo<Option<Arc<Digest>>> {
     )
 }
 
+/// [`last_digest`], one task later: a large view below the summary (the event log, the
+/// advisor) draws a new result in a task of its own, so the page handles input between
+/// drawing the summary and drawing it (issue #30: no task over 50 ms).
+pub fn later_digest() -> ReadSignal<Option<Arc<Digest>>> {
+    let digest = last_digest();
+    let (later, set_later) = signal(digest.get_untracked());
+    Effect::new(move |first: Option<()>| {
+        let d = digest.get();
+        if first.is_some() {
+            // Gone with the page: nothing to draw.
+            let later = move || {
+                let _ = set_later.try_set(d);
+            };
+            set_timeout(later, std::time::Duration::ZERO);
+        }
+    });
+    later
+}
+
 /// The page's state from context (panics only if used outside [`crate::App`]).
 pub fn use_app() -> AppState {
     expect_context::<AppState>()

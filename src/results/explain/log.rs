@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
 use super::{job_id, selected_job, share_name, swatch};
-use crate::state::last_digest as digest;
+use crate::state::later_digest as digest;
 use crate::ui::card::card;
 use crate::ui::format::{self, clock};
 use quotalab_engine::output::explain::reason_label_in;
