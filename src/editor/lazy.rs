@@ -62,10 +62,7 @@ impl RawJobs {
 /// located is read without looking for them.
 pub fn read(text: &str) -> Option<(Value, RawJobs)> {
     let offered = OFFERED.with(|o| o.borrow_mut().take());
-    if let Some(read) = offered
-        .filter(|(len, _)| *len == text.len())
-        .and_then(|(_, kept)| from_kept(text, kept))
-    {
+    if let Some(read) = offered.and_then(|o| o.take_for(text)) {
         return Some(read);
     }
     let (head, kept) = kept::locate(text)?;
@@ -73,17 +70,48 @@ pub fn read(text: &str) -> Option<(Value, RawJobs)> {
     Some((Value::Object(head), jobs))
 }
 
-thread_local! {
-    /// The text a worker made last (its length) and where its jobs are ([`offer`]).
-    static OFFERED: RefCell<Option<(usize, KeptJobs)>> = const { RefCell::new(None) };
+/// A text read ahead ([`offer`]): what [`read`] gives for it, and the text itself apart from
+/// its jobs (to tell it is the same text).
+struct Offered {
+    read: (Value, RawJobs),
+    /// Where the jobs' array is in the text, and the text before and after it.
+    list: (usize, usize),
+    around: String,
 }
 
-/// Tells the next [`read`] where `text`'s jobs are: an engine worker that made the text
-/// found them there ([`kept::locate`]; the CSV import does), so the page does not read the
-/// 16 MB of a large trace again on its own thread. The next read takes the offer, whatever
-/// its text; it uses it only for a text of the same length whose head and jobs fit it.
+impl Offered {
+    /// The read, if `text` is the text it was made of.
+    fn take_for(self, text: &str) -> Option<(Value, RawJobs)> {
+        let (a, b) = self.list;
+        let same = text.len() == self.around.len() + (b - a)
+            && text.get(a..b) == Some(self.read.1.list_text())
+            && text.get(..a).is_some_and(|h| self.around.starts_with(h))
+            && text.get(b..) == self.around.get(a..);
+        same.then_some(self.read)
+    }
+}
+
+thread_local! {
+    /// The text a worker made last, read ahead ([`offer`]).
+    static OFFERED: RefCell<Option<Offered>> = const { RefCell::new(None) };
+}
+
+/// Reads `text` ahead of its [`read`], from where its jobs are: an engine worker that made
+/// the text found them there ([`kept::locate`]; the CSV import does), so the page does not
+/// read the 16 MB of a large trace again on its own thread; and reading it (the jobs' text
+/// copied) is then a task of its own, before the task that opens the scenario (issue #30).
+/// The next read takes the offer, whatever its text; it uses it only for the same text.
 pub fn offer(text: &str, kept: KeptJobs) {
-    OFFERED.with(|o| *o.borrow_mut() = Some((text.len(), kept)));
+    let list = (kept.list.0 as usize, kept.list.1 as usize);
+    let offered = (!kept.items.is_empty())
+        .then(|| from_kept(text, kept))
+        .flatten()
+        .map(|read| Offered {
+            read,
+            list,
+            around: [&text[..list.0], &text[list.1..]].concat(),
+        });
+    OFFERED.with(|o| *o.borrow_mut() = offered);
 }
 
 /// [`read`], from where `text`'s jobs are: only the text around them (small) is parsed.
@@ -211,6 +239,18 @@ mod tests {
         assert_eq!(renamed.len(), text.len());
         offer(&renamed, kept.clone());
         assert_eq!(read(&renamed).unwrap().0["name"], "bag");
+        // An offer made of another text of that length is not that text's read.
+        offer(&text, kept.clone());
+        assert_eq!(read(&renamed).unwrap().0["name"], "bag");
+        let mut other_jobs = text.clone().into_bytes();
+        let at = text.rfind("j19999").unwrap();
+        other_jobs[at] = b'k';
+        let other_jobs = String::from_utf8(other_jobs).unwrap();
+        offer(&text, kept.clone());
+        assert_eq!(
+            read(&other_jobs).unwrap().1.get(19_999).unwrap()["id"],
+            "k19999"
+        );
         // An offer that does not fit the text (moved jobs) is not used: the text is read.
         let shifted = format!(" {}", &text[..text.len() - 1]);
         let moved = format!(" {text}");

@@ -66,17 +66,66 @@ pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signa
     Signal::derive(move || format!("{kind} {}: {}", index + 1, name.get()))
 }
 
-/// The rows of a list: `row(i)` for each position `i` below `len`.
+/// The rows of a list: `row(i)` for each position `i` below `len`. A list that grows by many
+/// rows at once (a scenario opened: an imported trace's shares and jobs) gets its first
+/// [`ROWS_AT_ONCE`] at once and the others [`ROWS_PER_TASK`] per task after ([`growing`]),
+/// so building the form never holds the page for long (issue #30).
 #[component]
 pub fn Rows(
     #[prop(into)] len: Signal<usize>,
     row: Arc<dyn Fn(usize) -> AnyView + Send + Sync>,
 ) -> impl IntoView {
+    let shown = growing(len);
     view! {
         <div class="rows">
-            <For each=move || 0..len.get() key=|i| *i children=move |i| row(i) />
+            <For each=move || 0..shown.get() key=|i| *i children=move |i| row(i) />
         </div>
     }
+}
+
+/// Rows built in the task that opens a scenario; the rest follow in later tasks.
+pub const ROWS_AT_ONCE: usize = 8;
+/// Rows built per later task.
+pub const ROWS_PER_TASK: usize = 4;
+
+/// How many rows of a list of `len` are built: all of them, except while a list that grew by
+/// more than [`ROWS_AT_ONCE`] catches up, [`ROWS_PER_TASK`] more in each task (a shrink is
+/// at once).
+fn growing(len: Signal<usize>) -> Signal<usize> {
+    let shown = RwSignal::new(len.get_untracked().min(ROWS_AT_ONCE));
+    // Whether a later task is already adding rows.
+    let catching_up = StoredValue::new(false);
+    fn step(len: Signal<usize>, shown: RwSignal<usize>, catching_up: StoredValue<bool>) {
+        let next = move || {
+            let (Some(want), Some(now)) = (len.try_get_untracked(), shown.try_get_untracked())
+            else {
+                return; // the list is gone
+            };
+            if now < want {
+                shown.set((now + ROWS_PER_TASK).min(want));
+            }
+            if shown.get_untracked() < len.get_untracked() {
+                step(len, shown, catching_up);
+            } else {
+                catching_up.set_value(false);
+            }
+        };
+        set_timeout(next, std::time::Duration::ZERO);
+    }
+    Effect::new(move |first: Option<()>| {
+        let want = len.get();
+        let now = shown.get_untracked();
+        // The first rows of a list just built are already this task's.
+        let at_once = if first.is_none() { 0 } else { ROWS_AT_ONCE };
+        if want <= now + at_once {
+            shown.set(want);
+        } else if !catching_up.get_value() {
+            shown.set(now + at_once);
+            catching_up.set_value(true);
+            step(len, shown, catching_up);
+        }
+    });
+    shown.into()
 }
 
 /// One entry of a list: a group named `what` for screen readers, its head (its index, its

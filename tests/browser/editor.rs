@@ -2,7 +2,9 @@
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser editor::`
 
-use crate::common::{all, choose, doc, mount, mount_editor, one, settle, sleep_ms, text, validate};
+use crate::common::{
+    all, choose, doc, mount, mount_editor, one, settle, settle_rows, sleep_ms, text, validate,
+};
 use leptos::prelude::*;
 use quotalab_app::editor::glossary::Glossary;
 use quotalab_app::state::AppState;
@@ -215,7 +217,12 @@ async fn at_most_twenty_shares() {
     d["jobs"] = json!([]);
     d["events"] = json!([]);
     let (root, app) = mount_editor(&d.to_string());
-    settle().await;
+    // The first rows at once, the others a few per task after (issue #30).
+    assert_eq!(
+        all(&root, "[data-testid=share-row]").len(),
+        quotalab_app::editor::rows::ROWS_AT_ONCE
+    );
+    settle_rows().await;
     assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
     let add: HtmlButtonElement = one(&root, "[data-testid=add-share]").unchecked_into();
     assert!(add.disabled());
@@ -223,6 +230,60 @@ async fn at_most_twenty_shares() {
     add.click();
     settle().await;
     assert_eq!(doc(app)["shares"].as_array().unwrap().len(), 20);
+}
+
+#[wasm_bindgen_test]
+async fn a_list_that_grows_by_many_rows_builds_them_a_few_per_task() {
+    // Issue #30: opening a scenario with many shares or jobs builds its first rows in the
+    // task that opens it and the others a few per task, so no task holds the page for long.
+    use quotalab_app::editor::rows::{ROWS_AT_ONCE, ROWS_PER_TASK};
+    let mut d = doc_of(WALKTHROUGH);
+    d["jobs"] = json!([]);
+    d["events"] = json!([]);
+    let small = d.to_string();
+    let shares: Vec<Value> = (0..20)
+        .map(
+            |i| json!({"name": format!("s{i}"), "limits": {"ml.g5.xlarge": 1}, "strategy": "LEND"}),
+        )
+        .collect();
+    d["shares"] = json!(shares);
+    let large = d.to_string();
+    let (root, app) = mount_editor(&small);
+    settle().await;
+    let before = all(&root, "[data-testid=share-row]").len();
+    assert_eq!(before, 3);
+    app.scenario.set(large.clone());
+    // The reactive flush, no timer yet: the first rows only.
+    for _ in 0..6 {
+        leptos::task::tick().await;
+    }
+    assert_eq!(
+        all(&root, "[data-testid=share-row]").len(),
+        before + ROWS_AT_ONCE
+    );
+    // One task later, a few more.
+    sleep_ms(0).await;
+    for _ in 0..6 {
+        leptos::task::tick().await;
+    }
+    assert_eq!(
+        all(&root, "[data-testid=share-row]").len(),
+        before + ROWS_AT_ONCE + ROWS_PER_TASK
+    );
+    settle_rows().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
+    // Each row shows its own share.
+    let last = all(&root, "[data-testid=share-row]")[19].clone();
+    let name: web_sys::HtmlInputElement = last
+        .query_selector("input")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    assert_eq!(name.value(), "s19");
+    // A shrink is at once.
+    app.scenario.set(small);
+    settle().await;
+    assert_eq!(all(&root, "[data-testid=share-row]").len(), 3);
 }
 
 #[wasm_bindgen_test]
@@ -564,7 +625,7 @@ async fn large_job_lists_show_a_count_and_the_first_rows() {
     d["jobs"] = json!(jobs);
     d["events"] = json!([]);
     let (root, _) = mount_editor(&d.to_string());
-    settle().await;
+    settle_rows().await;
     assert_eq!(all(&root, "[data-testid=job-row]").len(), 20);
     let note = text(&one(&root, "[data-testid=jobs-truncated]"));
     assert!(note.contains("5,000 jobs"), "{note}");

@@ -359,7 +359,7 @@ async fn a_kueue_scenario_adds_shares_beyond_twenty() {
     d["cohorts"] = serde_json::json!([]);
     d["workloads"] = serde_json::json!([]);
     let (root, app) = mount_editor(&d.to_string());
-    settle().await;
+    crate::common::settle_rows().await;
     assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
     let add: web_sys::HtmlButtonElement = one(&root, "[data-testid=add-share]").unchecked_into();
     assert!(!add.disabled(), "{}", add.title());
