@@ -17,8 +17,8 @@ use crate::simulation::{JobId, Sim, Size, State};
 
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
-use super::offers::{Alone, Entry, KHead, Nomination, Scratch, Staying, Stays};
-use super::queues::QKey;
+use super::offers::{Entry, KHead, Nomination, Scratch, Staying, Stays};
+use super::queues::{Alone, Bucket, QKey};
 
 /// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
 /// that stayed through it are in [`Scratch`]'s `quiet`).
@@ -302,22 +302,31 @@ impl Sim<'_> {
         let rt = &self.rt[s];
         let mut room = None;
         if by_class {
-            let acting =
-                rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size, &mut room))?;
+            let acting = rt.first_ready_acting(|size, b, k| {
+                !self.inert_head(s, k.job, size, Some(b), &mut room)
+            })?;
             let before = rt.ready_before(acting);
             return (before <= cap).then_some((before, acting));
         }
         rt.ready()
             .take(cap + 1)
             .enumerate()
-            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, &mut room))
+            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, None, &mut room))
             .map(|(i, h)| (i, h.key))
     }
 
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
     /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing). `room` keeps
-    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked.
-    fn inert_head(&self, s: usize, j: JobId, size: Size, room: &mut Option<(usize, i128)>) -> bool {
+    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked; `b`,
+    /// if known, is the job's bucket (its [`Sim::alone`] is remembered there).
+    fn inert_head(
+        &self,
+        s: usize,
+        j: JobId,
+        size: Size,
+        b: Option<&Bucket>,
+        room: &mut Option<(usize, i128)>,
+    ) -> bool {
         let (t, n) = (size.ty.index(), size.instances);
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
@@ -333,7 +342,11 @@ impl Sim<'_> {
         if (n as i128) <= r {
             return false; // it fits now
         }
-        match self.alone(s, j, size) {
+        let alone = match b {
+            Some(b) => self.alone_in(s, j, size, b),
+            None => self.alone(s, j, size),
+        };
+        match alone {
             Alone::CannotPreempt => true,
             Alone::NoVictims => self.reserves_nothing(s),
             Alone::MaySearch => self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none(),
@@ -369,6 +382,29 @@ impl Sim<'_> {
             return a;
         }
         self.alone_remembered(s, j, size, used)
+    }
+
+    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache in front of
+    /// [`Sim::alone`]'s: the answer is also kept in the bucket ([`Bucket::alone`]) with
+    /// the same key (the configuration epoch, the share's usage of the type), and read
+    /// there first.
+    fn alone_in(&self, s: usize, j: JobId, size: Size, b: &Bucket) -> Alone {
+        let t = size.ty.index();
+        if !self.remembers_alone(t) {
+            return self.alone_afresh(s, j, size);
+        }
+        let at = (self.epochs.config(), self.kueue.trees[t].usage[s]);
+        match b.alone.get() {
+            Some((c, u, a)) if (c, u) == at => {
+                debug_assert_eq!(a, self.alone_afresh(s, j, size), "a bucket's alone changed");
+                a
+            }
+            _ => {
+                let a = self.alone(s, j, size);
+                b.alone.set(Some((at.0, at.1, a)));
+                a
+            }
+        }
     }
 
     /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's

@@ -6,7 +6,7 @@
 use super::job::JobId;
 use super::job::Size;
 use super::preemption::Victim;
-use super::queues::QKey;
+use super::queues::{Alone, QKey};
 use super::quota_tree::QuotaTree;
 use crate::input::model::Priority;
 
@@ -166,18 +166,6 @@ pub(super) struct KueueState {
     pub(super) alone: std::cell::RefCell<Vec<AloneMemo>>,
     /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
     pub(super) scratch: Scratch,
-}
-
-/// What a head that does not fit can do, as its share alone decides (`Sim::alone`):
-/// SPEC 12 "may preempt", and whether a search surely finds no victims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Alone {
-    /// It may not preempt: set aside.
-    CannotPreempt,
-    /// It may preempt, but a search surely finds no victims (`Sim::finds_no_victims`).
-    NoVictims,
-    /// It may preempt, and a search may find victims.
-    MaySearch,
 }
 
 /// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the
