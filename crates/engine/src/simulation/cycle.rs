@@ -442,6 +442,7 @@ impl Sim<'_> {
     /// and not set aside, else its first job (priority, submit, id) not set aside.
     ///
     /// A share with every RUNNABLE job set aside (or none) is answered without a call.
+    #[inline(always)]
     fn cycle_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         if rt.ready_count() == 0 && (rt.runnable == 0 || !self.strict_fifo(s)) {
@@ -452,6 +453,7 @@ impl Sim<'_> {
 
     /// [`Sim::cycle_head`] of a share with a job that is not set aside (or, with strict
     /// FIFO, any RUNNABLE job).
+    #[inline(never)]
     fn share_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         let head = |job: JobId, size: Size| KHead {
