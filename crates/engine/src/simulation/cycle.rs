@@ -235,7 +235,10 @@ impl Sim<'_> {
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
-            match self.nomination(s, h) {
+            // The room its head is nominated with is the one its next heads are asked
+            // with below (`inert_run`): nothing changes the state in between.
+            let mut room = None;
+            match self.nomination(s, h, &mut room) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
                     staying.push(h.job, Stays::Waits, &v);
                     continue;
@@ -258,7 +261,7 @@ impl Sim<'_> {
             if self.rt[s].sticky == Some(h.job) {
                 return 0; // a sticky head set aside: the share's next heads are not its queue order
             }
-            advancing.push(s);
+            advancing.push((s, room));
         }
         if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
             return 0;
@@ -270,16 +273,19 @@ impl Sim<'_> {
         let mut k = max;
         let acting = &mut scratch.acting;
         acting.clear();
-        for &s in advancing.iter() {
-            let first = self.inert_run(s, k);
+        for &(s, room) in advancing.iter() {
+            let first = self.inert_run(s, k, room);
             if let Some((inert, _)) = first {
                 k = k.min(inert);
             }
             acting.push(first);
         }
-        let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
+        let longest = advancing
+            .iter()
+            .map(|&(s, _)| self.rt[s].ready_count())
+            .max();
         let k = k.min(longest.unwrap_or(0));
-        for (&s, &first) in advancing.iter().zip(acting.iter()) {
+        for (&(s, _), &first) in advancing.iter().zip(acting.iter()) {
             let rt = &mut self.rt[s];
             let m = k.min(rt.ready_count());
             match first {
@@ -296,11 +302,16 @@ impl Sim<'_> {
     /// How many of share `s`'s jobs not set aside, in queue order, come before the first
     /// that would act as a cycle's head now (fit, preempt, or reserve), and that job's
     /// key, if it is among the first `cap + 1`; `None` if those would all be set aside.
-    fn inert_run(&self, s: usize, cap: usize) -> Option<(usize, QKey)> {
+    /// `room`: the share's [`Sim::room_now`] if known (as [`Sim::room_in`] keeps it).
+    fn inert_run(
+        &self,
+        s: usize,
+        cap: usize,
+        mut room: Option<(usize, i128)>,
+    ) -> Option<(usize, QKey)> {
         // One search per (size, priority) answers for all such jobs.
         let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
-        let mut room = None;
         if by_class {
             let acting = rt.first_ready_acting(|size, b, k| {
                 !self.inert_head(s, k.job, size, Some(b), &mut room)
@@ -331,15 +342,7 @@ impl Sim<'_> {
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        let r = match *room {
-            Some((rt, r)) if rt == t => r,
-            _ => {
-                let r = self.room_now(s, t);
-                *room = Some((t, r));
-                r
-            }
-        };
-        if (n as i128) <= r {
+        if (n as i128) <= self.room_in(s, t, room) {
             return false; // it fits now
         }
         let alone = match b {
@@ -484,7 +487,7 @@ impl Sim<'_> {
             job: h.job,
             share: s,
             size: h.size,
-            mode: self.nomination(s, h),
+            mode: self.nomination(s, h, &mut None),
         }
     }
 
@@ -514,12 +517,13 @@ impl Sim<'_> {
     }
 
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
-    fn nomination(&self, s: usize, h: KHead) -> Nomination {
+    /// `room` keeps the share's [`Sim::room_now`] as [`Sim::room_in`] does.
+    fn nomination(&self, s: usize, h: KHead, room: &mut Option<(usize, i128)>) -> Nomination {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
         if !h.limited {
             return Nomination::NoFit;
         }
-        if self.fits_now(s, t, n) {
+        if (n as i128) <= self.room_in(s, t, room) {
             return Nomination::Fit;
         }
         match self.alone(s, j, h.size) {
@@ -715,6 +719,19 @@ impl Sim<'_> {
                 && (pn as i128) <= after.tree.available(ps)
                 && after.sum_used.saturating_add(pn) > capacity
         })
+    }
+
+    /// [`Sim::room_now`] of share `s` for type `t`, kept in `room` (the type and the room
+    /// last asked) for the next job of the share asked while the state is the same.
+    fn room_in(&self, s: usize, t: usize, room: &mut Option<(usize, i128)>) -> i128 {
+        match *room {
+            Some((rt, r)) if rt == t => r,
+            _ => {
+                let r = self.room_now(s, t);
+                *room = Some((t, r));
+                r
+            }
+        }
     }
 
     /// [`Sim::tree_fits`] on the current trees (no trial copied).

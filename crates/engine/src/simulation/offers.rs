@@ -109,7 +109,9 @@ pub(super) struct Scratch {
     pub(super) aside: Vec<(usize, JobId)>,
     pub(super) preempted: Vec<JobId>,
     pub(super) done: Vec<bool>,
-    pub(super) advancing: Vec<usize>,
+    /// The shares whose heads the skip sets aside, each with its room if known
+    /// (`Sim::room_in`).
+    pub(super) advancing: Vec<(usize, Option<(usize, i128)>)>,
     pub(super) acting: Vec<Option<(usize, QKey)>>,
     /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
     pub(super) quiet: Staying,
