@@ -16,7 +16,7 @@ use std::ops::Bound;
 use crate::input::model::Ms;
 
 use super::job::{JobId, Size};
-use super::queues::{Aside, Head, QKey, ReadyMemo, ShareRt};
+use super::queues::{Aside, Bucket, Head, QKey, ReadyMemo, ShareRt};
 use super::ranked;
 
 /// A share's RUNNABLE jobs that are not set aside, in queue order.
@@ -106,7 +106,10 @@ impl ShareRt {
     /// `acts` says of any job of that bucket and priority: it is asked once per bucket and
     /// priority present, not once per job (jobs of one bucket and priority are consecutive
     /// in the bucket).
-    pub fn first_ready_acting(&self, mut acts: impl FnMut(Size, QKey) -> bool) -> Option<QKey> {
+    pub fn first_ready_acting(
+        &self,
+        mut acts: impl FnMut(Size, &Bucket, QKey) -> bool,
+    ) -> Option<QKey> {
         let mut first: Option<QKey> = None;
         for (&size, b) in self.buckets.iter() {
             let (Some(&lo), Some(&hi)) = (b.jobs.first(), b.jobs.last()) else {
@@ -118,7 +121,7 @@ impl ShareRt {
             if lo.priority == hi.priority {
                 // One priority: its first job answers for the bucket, the first job not set
                 // aside is looked for only when the bucket acts.
-                if acts(size, lo) {
+                if acts(size, b, lo) {
                     let k = self.first_ready_from(&b.jobs, self.after_prefix());
                     if let Some(k) = k.filter(|&k| first.is_none_or(|f| k < f)) {
                         first = Some(k);
@@ -131,7 +134,7 @@ impl ShareRt {
                 if first.is_some_and(|f| f < k) {
                     break; // a job acting earlier is known
                 }
-                if acts(size, k) {
+                if acts(size, b, k) {
                     first = Some(k);
                     break;
                 }
@@ -473,7 +476,7 @@ mod tests {
                 // A bucket and priority act or not (as a class of jobs does in a cycle).
                 let acts = |s: Size, k: QKey| (s.instances as i32 + k.priority.0) % 3 == 0;
                 prop_assert_eq!(
-                    rt.first_ready_acting(acts),
+                    rt.first_ready_acting(|s, _, k| acts(s, k)),
                     ready.iter().copied().find(|k| acts(size(k.id_rank), *k))
                 );
                 for (k, a) in &naive {

@@ -17,8 +17,8 @@ use crate::simulation::{JobId, Sim, Size, State};
 
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
-use super::offers::{Alone, Entry, KHead, Nomination, Scratch, Staying, Stays};
-use super::queues::QKey;
+use super::offers::{Entry, KHead, Nomination, Scratch, Staying, Stays};
+use super::queues::{Alone, Bucket, QKey};
 
 /// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
 /// that stayed through it are in [`Scratch`]'s `quiet`).
@@ -235,7 +235,10 @@ impl Sim<'_> {
             let Some(h) = self.cycle_head(s) else {
                 continue;
             };
-            match self.nomination(s, h) {
+            // The room its head is nominated with is the one its next heads are asked
+            // with below (`inert_run`): nothing changes the state in between.
+            let mut room = None;
+            match self.nomination(s, h, &mut room) {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
                     staying.push(h.job, Stays::Waits, &v);
                     continue;
@@ -258,7 +261,7 @@ impl Sim<'_> {
             if self.rt[s].sticky == Some(h.job) {
                 return 0; // a sticky head set aside: the share's next heads are not its queue order
             }
-            advancing.push(s);
+            advancing.push((s, room));
         }
         if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
             return 0;
@@ -270,16 +273,19 @@ impl Sim<'_> {
         let mut k = max;
         let acting = &mut scratch.acting;
         acting.clear();
-        for &s in advancing.iter() {
-            let first = self.inert_run(s, k);
+        for &(s, room) in advancing.iter() {
+            let first = self.inert_run(s, k, room);
             if let Some((inert, _)) = first {
                 k = k.min(inert);
             }
             acting.push(first);
         }
-        let longest = advancing.iter().map(|&s| self.rt[s].ready_count()).max();
+        let longest = advancing
+            .iter()
+            .map(|&(s, _)| self.rt[s].ready_count())
+            .max();
         let k = k.min(longest.unwrap_or(0));
-        for (&s, &first) in advancing.iter().zip(acting.iter()) {
+        for (&(s, _), &first) in advancing.iter().zip(acting.iter()) {
             let rt = &mut self.rt[s];
             let m = k.min(rt.ready_count());
             match first {
@@ -296,44 +302,54 @@ impl Sim<'_> {
     /// How many of share `s`'s jobs not set aside, in queue order, come before the first
     /// that would act as a cycle's head now (fit, preempt, or reserve), and that job's
     /// key, if it is among the first `cap + 1`; `None` if those would all be set aside.
-    fn inert_run(&self, s: usize, cap: usize) -> Option<(usize, QKey)> {
+    /// `room`: the share's [`Sim::room_now`] if known (as [`Sim::room_in`] keeps it).
+    fn inert_run(
+        &self,
+        s: usize,
+        cap: usize,
+        mut room: Option<(usize, i128)>,
+    ) -> Option<(usize, QKey)> {
         // One search per (size, priority) answers for all such jobs.
         let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
-        let mut room = None;
         if by_class {
-            let acting =
-                rt.first_ready_acting(|size, k| !self.inert_head(s, k.job, size, &mut room))?;
+            let acting = rt.first_ready_acting(|size, b, k| {
+                !self.inert_head(s, k.job, size, Some(b), &mut room)
+            })?;
             let before = rt.ready_before(acting);
             return (before <= cap).then_some((before, acting));
         }
         rt.ready()
             .take(cap + 1)
             .enumerate()
-            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, &mut room))
+            .find(|(_, h)| !self.inert_head(s, h.key.job, h.size, None, &mut room))
             .map(|(i, h)| (i, h.key))
     }
 
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
     /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing). `room` keeps
-    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked.
-    fn inert_head(&self, s: usize, j: JobId, size: Size, room: &mut Option<(usize, i128)>) -> bool {
+    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked; `b`,
+    /// if known, is the job's bucket (its [`Sim::alone`] is remembered there).
+    fn inert_head(
+        &self,
+        s: usize,
+        j: JobId,
+        size: Size,
+        b: Option<&Bucket>,
+        room: &mut Option<(usize, i128)>,
+    ) -> bool {
         let (t, n) = (size.ty.index(), size.instances);
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
             return true;
         }
-        let r = match *room {
-            Some((rt, r)) if rt == t => r,
-            _ => {
-                let r = self.room_now(s, t);
-                *room = Some((t, r));
-                r
-            }
-        };
-        if (n as i128) <= r {
+        if (n as i128) <= self.room_in(s, t, room) {
             return false; // it fits now
         }
-        match self.alone(s, j, size) {
+        let alone = match b {
+            Some(b) => self.alone_in(s, j, size, b),
+            None => self.alone(s, j, size),
+        };
+        match alone {
             Alone::CannotPreempt => true,
             Alone::NoVictims => self.reserves_nothing(s),
             Alone::MaySearch => self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none(),
@@ -371,6 +387,29 @@ impl Sim<'_> {
         self.alone_remembered(s, j, size, used)
     }
 
+    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache in front of
+    /// [`Sim::alone`]'s: the answer is also kept in the bucket ([`Bucket::alone`]) with
+    /// the same key (the configuration epoch, the share's usage of the type), and read
+    /// there first.
+    fn alone_in(&self, s: usize, j: JobId, size: Size, b: &Bucket) -> Alone {
+        let t = size.ty.index();
+        if !self.remembers_alone(t) {
+            return self.alone_afresh(s, j, size);
+        }
+        let at = (self.epochs.config(), self.kueue.trees[t].usage[s]);
+        match b.alone.get() {
+            Some((c, u, a)) if (c, u) == at => {
+                debug_assert_eq!(a, self.alone_afresh(s, j, size), "a bucket's alone changed");
+                a
+            }
+            _ => {
+                let a = self.alone(s, j, size);
+                b.alone.set(Some((at.0, at.1, a)));
+                a
+            }
+        }
+    }
+
     /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's
     /// usage of the type at `used`.
     #[inline(never)]
@@ -406,6 +445,7 @@ impl Sim<'_> {
     /// and not set aside, else its first job (priority, submit, id) not set aside.
     ///
     /// A share with every RUNNABLE job set aside (or none) is answered without a call.
+    #[inline(always)]
     fn cycle_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         if rt.ready_count() == 0 && (rt.runnable == 0 || !self.strict_fifo(s)) {
@@ -416,6 +456,7 @@ impl Sim<'_> {
 
     /// [`Sim::cycle_head`] of a share with a job that is not set aside (or, with strict
     /// FIFO, any RUNNABLE job).
+    #[inline(never)]
     fn share_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
         let head = |job: JobId, size: Size| KHead {
@@ -446,7 +487,7 @@ impl Sim<'_> {
             job: h.job,
             share: s,
             size: h.size,
-            mode: self.nomination(s, h),
+            mode: self.nomination(s, h, &mut None),
         }
     }
 
@@ -476,12 +517,13 @@ impl Sim<'_> {
     }
 
     /// [`Sim::nominate`]'s mode for head `h` of share `s`, without its place in the order.
-    fn nomination(&self, s: usize, h: KHead) -> Nomination {
+    /// `room` keeps the share's [`Sim::room_now`] as [`Sim::room_in`] does.
+    fn nomination(&self, s: usize, h: KHead, room: &mut Option<(usize, i128)>) -> Nomination {
         let (j, t, n) = (h.job, h.size.ty.index(), h.size.instances);
         if !h.limited {
             return Nomination::NoFit;
         }
-        if self.fits_now(s, t, n) {
+        if (n as i128) <= self.room_in(s, t, room) {
             return Nomination::Fit;
         }
         match self.alone(s, j, h.size) {
@@ -677,6 +719,19 @@ impl Sim<'_> {
                 && (pn as i128) <= after.tree.available(ps)
                 && after.sum_used.saturating_add(pn) > capacity
         })
+    }
+
+    /// [`Sim::room_now`] of share `s` for type `t`, kept in `room` (the type and the room
+    /// last asked) for the next job of the share asked while the state is the same.
+    fn room_in(&self, s: usize, t: usize, room: &mut Option<(usize, i128)>) -> i128 {
+        match *room {
+            Some((rt, r)) if rt == t => r,
+            _ => {
+                let r = self.room_now(s, t);
+                *room = Some((t, r));
+                r
+            }
+        }
     }
 
     /// [`Sim::tree_fits`] on the current trees (no trial copied).

@@ -6,7 +6,7 @@
 use super::job::JobId;
 use super::job::Size;
 use super::preemption::Victim;
-use super::queues::QKey;
+use super::queues::{Alone, QKey};
 use super::quota_tree::QuotaTree;
 use crate::input::model::Priority;
 
@@ -109,7 +109,9 @@ pub(super) struct Scratch {
     pub(super) aside: Vec<(usize, JobId)>,
     pub(super) preempted: Vec<JobId>,
     pub(super) done: Vec<bool>,
-    pub(super) advancing: Vec<usize>,
+    /// The shares whose heads the skip sets aside, each with its room if known
+    /// (`Sim::room_in`).
+    pub(super) advancing: Vec<(usize, Option<(usize, i128)>)>,
     pub(super) acting: Vec<Option<(usize, QKey)>>,
     /// The heads that stayed through the last quiet cycle, and those of the cycle after it.
     pub(super) quiet: Staying,
@@ -166,18 +168,6 @@ pub(super) struct KueueState {
     pub(super) alone: std::cell::RefCell<Vec<AloneMemo>>,
     /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
     pub(super) scratch: Scratch,
-}
-
-/// What a head that does not fit can do, as its share alone decides (`Sim::alone`):
-/// SPEC 12 "may preempt", and whether a search surely finds no victims.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(super) enum Alone {
-    /// It may not preempt: set aside.
-    CannotPreempt,
-    /// It may preempt, but a search surely finds no victims (`Sim::finds_no_victims`).
-    NoVictims,
-    /// It may preempt, and a search may find victims.
-    MaySearch,
 }
 
 /// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the

@@ -46,6 +46,21 @@ pub struct Bucket {
     pub jobs: BTreeSet<QKey>,
     /// The reason every settled job of the bucket carries.
     pub reason: Option<Reason>,
+    /// A cache (Kueue model): what the share alone allows a job of the bucket that does
+    /// not fit (`Sim::alone`), at a (configuration epoch, share's usage of the type).
+    pub(super) alone: std::cell::Cell<Option<(u64, u64, Alone)>>,
+}
+
+/// What a head that does not fit can do, as its share alone decides (`Sim::alone`):
+/// SPEC 12 "may preempt", and whether a search surely finds no victims.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Alone {
+    /// It may not preempt: set aside.
+    CannotPreempt,
+    /// It may preempt, but a search surely finds no victims (`Sim::finds_no_victims`).
+    NoVictims,
+    /// It may preempt, and a search may find victims.
+    MaySearch,
 }
 
 /// The jobs of a share set aside (SPEC 12.1; the methods of `simulation::aside` keep it). Kept canonical, so that
