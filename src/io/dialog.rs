@@ -9,7 +9,11 @@ use leptos::prelude::*;
 pub fn open(dialog: NodeRef<html::Dialog>) {
     if let Some(d) = dialog.get_untracked() {
         if !d.open() {
-            let _ = d.show_modal();
+            // Not expected (an open dialog is skipped above); said, so that a click that
+            // opens nothing is never silent.
+            if let Err(e) = d.show_modal() {
+                leptos::logging::error!("Quota Lab: a dialog could not open: {e:?}");
+            }
         }
     }
 }
