@@ -70,11 +70,16 @@ pub fn read(text: &str) -> Option<(Value, RawJobs)> {
     Some((Value::Object(head), jobs))
 }
 
-/// A text read ahead ([`offer`]): what [`read`] gives for it, and the text itself apart from
-/// its jobs (to tell it is the same text).
+/// A text read ahead ([`offer`]): what [`read`] gives for it, and how to tell the text.
 struct Offered {
     read: (Value, RawJobs),
-    /// Where the jobs' array is in the text, and the text before and after it.
+    /// Where the text's bytes were and how many: the very `String` offered is the one that
+    /// becomes the scenario (moved, not copied), and nothing edits the scenario's text in
+    /// place (`context::TextKey` knows a text so too). Comparing 16 MB instead would cost
+    /// more than reading them again (a wasm `memcmp`: ~27 ms).
+    at: usize,
+    len: usize,
+    /// Where the jobs' array is in the text, and the text before and after it (checked too).
     list: (usize, usize),
     around: String,
 }
@@ -83,8 +88,8 @@ impl Offered {
     /// The read, if `text` is the text it was made of.
     fn take_for(self, text: &str) -> Option<(Value, RawJobs)> {
         let (a, b) = self.list;
-        let same = text.len() == self.around.len() + (b - a)
-            && text.get(a..b) == Some(self.read.1.list_text())
+        let same = text.as_ptr() as usize == self.at
+            && text.len() == self.len
             && text.get(..a).is_some_and(|h| self.around.starts_with(h))
             && text.get(b..) == self.around.get(a..);
         same.then_some(self.read)
@@ -100,7 +105,8 @@ thread_local! {
 /// the text found them there ([`kept::locate`]; the CSV import does), so the page does not
 /// read the 16 MB of a large trace again on its own thread; and reading it (the jobs' text
 /// copied) is then a task of its own, before the task that opens the scenario (issue #30).
-/// The next read takes the offer, whatever its text; it uses it only for the same text.
+/// The next read takes the offer, whatever its text; it uses it only for the same text
+/// (the same `String`, which `text` must be: the one that becomes the scenario).
 pub fn offer(text: &str, kept: KeptJobs) {
     let list = (kept.list.0 as usize, kept.list.1 as usize);
     let offered = (!kept.items.is_empty())
@@ -108,6 +114,8 @@ pub fn offer(text: &str, kept: KeptJobs) {
         .flatten()
         .map(|read| Offered {
             read,
+            at: text.as_ptr() as usize,
+            len: text.len(),
             list,
             around: [&text[..list.0], &text[list.1..]].concat(),
         });
