@@ -716,24 +716,23 @@ pub fn TraceDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
         problems.set(Vec::new());
         close();
         let large = json.len() >= quotalab_engine_worker::kept::LAZY_BYTES;
-        if large {
-            // The dialog closes (the browser restyles the page) and the notice shows in
-            // this task; the editor's read of the text (its jobs' text copied) is the next;
-            // the editor and the results open the new scenario in the one after (issue
-            // #30: no long task).
-            let read = move || {
-                if let Some(kept) = kept {
-                    crate::editor::lazy::offer(&json, kept);
-                }
-                let open = move || share::open_scenario(app, share, json);
-                set_timeout(open, std::time::Duration::ZERO);
-            };
-            set_timeout(read, std::time::Duration::ZERO);
-        } else {
+        // The editor's read of the text ahead (its jobs' text copied), then what opens it.
+        let read = move || {
             if let Some(kept) = kept {
                 crate::editor::lazy::offer(&json, kept);
             }
-            share::open_scenario(app, share, json);
+            move || share::open_scenario(app, share, json)
+        };
+        if large {
+            // The dialog closes (the browser restyles the page) and the notice shows in
+            // this task; the read is the next; the editor and the results open the new
+            // scenario in the one after (issue #30: no long task).
+            set_timeout(
+                move || set_timeout(read(), std::time::Duration::ZERO),
+                std::time::Duration::ZERO,
+            );
+        } else {
+            read()();
         }
     };
 

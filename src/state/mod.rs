@@ -418,8 +418,8 @@ pub fn last_digest() -> Memo<Option<Arc<Digest>>> {
     )
 }
 
-/// [`last_digest`], one task later: a large view below the summary (the event log, the
-/// advisor) draws a new result in a task of its own, so the page handles input between
+/// [`last_digest`], one task later: a large view below the summary (the event log) draws
+/// a new result in a task of its own, so the page handles input between
 /// drawing the summary and drawing it (issue #30: no task over 50 ms).
 pub fn later_digest() -> ReadSignal<Option<Arc<Digest>>> {
     let digest = last_digest();

@@ -116,6 +116,17 @@ fn mount_share_page() -> (Mounted, AppState, ShareState) {
     (mounted, app, share)
 }
 
+/// The share page on a page without a fragment, once its first run is shown.
+async fn share_page_after_its_first_run() -> (Mounted, AppState) {
+    set_fragment("");
+    let (page, app, _) = mount_share_page();
+    until("the first run", || {
+        app.outcome.with_untracked(Option::is_some)
+    })
+    .await;
+    (page, app)
+}
+
 const SMALL: &str = r#"{
   "format": "quotalab/v1",
   "name": "two teams",
@@ -206,12 +217,7 @@ async fn share_bar_shows_the_link_length_and_copies_the_link() {
 async fn the_url_follows_at_once_when_the_window_loses_the_focus() {
     // Issue #34: a link copied from the address bar in the pause after an edit was the
     // previous scenario's. Going to the address bar blurs the window: the URL follows then.
-    set_fragment("");
-    let (page, app, _) = mount_share_page();
-    until("the first run", || {
-        app.outcome.with_untracked(Option::is_some)
-    })
-    .await;
+    let (page, app) = share_page_after_its_first_run().await;
     let edited = SMALL.replace("\"work_s\": 300", "\"work_s\": 301");
     let finished = app.run_stats.with_untracked(|s| s.finished);
     app.scenario.set(edited.clone());
@@ -245,12 +251,7 @@ async fn the_url_follows_a_run_that_relabels_the_result_shown() {
     // agreement's words) by relabelling it: the run ends with no new outcome. The URL sync
     // put off while that run was pending must still happen (a CI run caught the URL keeping
     // the previous scenario's link).
-    set_fragment("");
-    let (page, app, _) = mount_share_page();
-    until("the first run", || {
-        app.outcome.with_untracked(Option::is_some)
-    })
-    .await;
+    let (page, app) = share_page_after_its_first_run().await;
     sleep_ms(share::SYNC_DELAY_MS as i32 + 100).await;
     let first = window().location().href().unwrap();
     let edited =
