@@ -12,11 +12,13 @@
 // at one change quickly. PROFILE=1 prints, for each step of the first round, the app's
 // functions by inclusive time on the main thread (Chromium's CPU profiler; names need a
 // build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link);
-// STACKS=N adds the N heaviest whole stacks. ATTRS=1 times every setAttribute and
+// STACKS=N adds the N heaviest whole stacks. TRACE=1 traces the first round instead and prints
+// each main-thread task over 50 ms with what it is made of (trace events, the app's functions;
+// STACKS=N: its heaviest stacks, N deep). ATTRS=1 times every setAttribute and
 // removeAttribute in each step and prints the heaviest by element, attribute and value size.
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { inclusiveTimes, profileTree, watchLongTasks } from './probes.mjs';
+import { inclusiveTimes, longTasksOfTrace, profileTree, startTrace, watchLongTasks } from './probes.mjs';
 import { waitForResult } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
@@ -134,6 +136,12 @@ function bursts(profile) {
 let cdp = null;
 async function profiled(label, run) {
   if (!cdp) return run();
+  if (process.env.TRACE) {
+    const stop = await startTrace(cdp);
+    const r = await run();
+    console.log(`  ${label}: main-thread long tasks\n${longTasksOfTrace(await stop(), 50, Number(process.env.STACKS ?? 0))}`);
+    return r;
+  }
   await cdp.send('Profiler.start');
   const r = await run();
   const { profile } = await cdp.send('Profiler.stop');
@@ -174,7 +182,7 @@ try {
       }
     });
   }
-  if (process.env.PROFILE) {
+  if (process.env.PROFILE || process.env.TRACE) {
     cdp = await page.context().newCDPSession(page);
     await cdp.send('Profiler.enable');
     await cdp.send('Profiler.setSamplingInterval', { interval: 200 });

@@ -36,3 +36,101 @@ export function inclusiveTimes(profile, filter) {
   });
   return incl;
 }
+
+/** Starts a Chromium trace of the page's tasks and CPU samples on a CDP session; the function
+ *  it returns stops it and resolves to the trace's events. */
+export async function startTrace(cdp) {
+  const events = [];
+  const collect = ({ value }) => events.push(...value);
+  cdp.on('Tracing.dataCollected', collect);
+  await cdp.send('Tracing.start', {
+    transferMode: 'ReportEvents',
+    traceConfig: {
+      includedCategories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'disabled-by-default-v8.cpu_profiler', 'v8.execute', 'v8', 'v8.wasm', 'disabled-by-default-v8.gc', 'blink', 'toplevel', 'ipc', 'loading'],
+    },
+  });
+  return async () => {
+    const done = new Promise((resolve) => cdp.once('Tracing.tracingComplete', resolve));
+    await cdp.send('Tracing.end');
+    await done;
+    cdp.off('Tracing.dataCollected', collect);
+    return events;
+  };
+}
+
+/** Every main-thread task over `over` ms in a trace ([`startTrace`]), each with the trace
+ *  events inside it that took most time (style, layout, timers...) and the app's functions by
+ *  inclusive and self time in the CPU samples taken during it: what a long task is made of;
+ *  with `stackDepth`, its 6 heaviest stacks that deep too. */
+export function longTasksOfTrace(events, over = 50, stackDepth = 0) {
+  const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
+  const busiest = new Map();
+  for (const e of events) {
+    if (e.name === 'RunTask' && e.ph === 'X' && mains.some((m) => m.pid === e.pid && m.tid === e.tid)) {
+      const key = `${e.pid}:${e.tid}`;
+      busiest.set(key, (busiest.get(key) ?? 0) + (e.dur ?? 0));
+    }
+  }
+  const main = [...busiest].sort((a, b) => b[1] - a[1])[0]?.[0];
+  if (!main) return 'no main-thread task in the trace';
+  const onMain = (e) => `${e.pid}:${e.tid}` === main;
+  // The CPU samples: a Profile event, then ProfileChunks with nodes and time deltas.
+  const nodes = new Map();
+  const samples = [];
+  const profile = events.find((e) => e.name === 'Profile' && onMain(e));
+  let t = profile?.args?.data?.startTime ?? 0;
+  for (const e of events) {
+    if (e.name !== 'ProfileChunk' || e.id !== profile?.id) continue;
+    const cpu = e.args.data.cpuProfile ?? {};
+    for (const n of cpu.nodes ?? []) nodes.set(n.id, n);
+    (cpu.samples ?? []).forEach((id, i) => {
+      t += e.args.data.timeDeltas?.[i] ?? 0;
+      samples.push([t, id]);
+    });
+  }
+  samples.sort((a, b) => a[0] - b[0]);
+  const name = (id) => (nodes.get(id)?.callFrame?.functionName || '(anonymous)').replace(process.env.STACKALL === 'hash' ? /^$/ : /::h[0-9a-f]{16}$/, '');
+  const tasks = events
+    .filter((e) => e.name === 'RunTask' && e.ph === 'X' && onMain(e) && e.dur > over * 1000)
+    .sort((a, b) => a.ts - b.ts);
+  const t0 = tasks[0]?.ts ?? 0;
+  const top = (m, n, width = 140) => [...m].sort((a, c) => c[1] - a[1]).slice(0, n).map(([f, v]) => `      ${(v / 1000).toFixed(1).padStart(7)}  ${f.slice(0, width)}`).join('\n');
+  return tasks
+    .map((task) => {
+      const end = task.ts + task.dur;
+      const inner = new Map();
+      for (const e of events) {
+        if (e.ph === 'X' && onMain(e) && e.ts >= task.ts && e.ts < end && e !== task && e.dur) {
+          inner.set(e.name, (inner.get(e.name) ?? 0) + e.dur);
+        }
+      }
+      const incl = new Map();
+      const self = new Map();
+      const stacks = new Map();
+      let prev = null;
+      for (const [at, id] of samples) {
+        if (at < task.ts || at > end) continue;
+        const dt = prev === null ? 0 : at - prev;
+        prev = at;
+        self.set(name(id), (self.get(name(id)) ?? 0) + dt);
+        if (stackDepth) {
+          const names = [];
+          // The leaf, then the app's own functions above it.
+          for (let n = id; n !== undefined && names.length < stackDepth; n = nodes.get(n)?.parent) {
+            if (n === id || process.env.STACKALL || /quotalab|tachys::html|leptos::/.test(name(n))) names.push(name(n).slice(0, 110));
+          }
+          const key = names.join('\n           <- ');
+          stacks.set(key, (stacks.get(key) ?? 0) + dt);
+        }
+        const seen = new Set();
+        for (let n = id; n !== undefined; n = nodes.get(n)?.parent) {
+          const f = name(n);
+          if (!/quotalab|close|insertBefore|setAttribute|showModal|pushState|postMessage|to_vec|from_utf8|decode/.test(f) || seen.has(f)) continue;
+          seen.add(f);
+          incl.set(f, (incl.get(f) ?? 0) + dt);
+        }
+      }
+      return `    task at +${((task.ts - t0) / 1000).toFixed(0)} ms, ${(task.dur / 1000).toFixed(1)} ms\n     trace events:\n${top(inner, Number(process.env.INNER ?? 6))}\n     app (inclusive):\n${top(incl, 12)}\n     self:\n${top(self, 6)}${stackDepth ? `\n     stacks:\n${top(stacks, 8, 4000)}` : ''}`;
+    })
+    .join('\n');
+}
