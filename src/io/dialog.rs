@@ -5,17 +5,68 @@
 use leptos::html;
 use leptos::prelude::*;
 
-/// Opens `dialog` as a modal, unless it is open already.
+/// Opens `dialog` as a modal, unless it is open already; when it closes (its Close button,
+/// Escape, an import), the focus goes back to what had it before, once the page is drawn.
+///
+/// The browser would give it back itself, inside `close()`: focusing an element first works
+/// out the style of the whole page, which the modal's end has just changed (no part is inert
+/// any more), so a close took 10-50 ms of one task (issue #30: a long task in the CSV
+/// import). Here the element that had the focus loses it before the modal opens (the
+/// browser then has nothing to give back) and gets it again after the next frame, whose
+/// style work the browser does anyway.
 pub fn open(dialog: NodeRef<html::Dialog>) {
-    if let Some(d) = dialog.get_untracked() {
-        if !d.open() {
-            // Not expected (an open dialog is skipped above); said, so that a click that
-            // opens nothing is never silent.
-            if let Err(e) = d.show_modal() {
-                leptos::logging::error!("Quota Lab: a dialog could not open: {e:?}");
-            }
-        }
+    use wasm_bindgen::JsCast;
+    let Some(d) = dialog.get_untracked() else {
+        return;
+    };
+    if d.open() {
+        return;
     }
+    let opener = document()
+        .active_element()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        .filter(|e| !e.is_same_node(document().body().as_deref().map(AsRef::as_ref)));
+    if let Some(opener) = &opener {
+        let _ = opener.blur();
+        give_focus_back_on_close(&d, opener.clone());
+    }
+    // Not expected (an open dialog is skipped above); said, so that a click that opens
+    // nothing is never silent.
+    if let Err(e) = d.show_modal() {
+        leptos::logging::error!("Quota Lab: a dialog could not open: {e:?}");
+    }
+}
+
+/// When `dialog` next closes, `opener` gets the focus after the next frame, if it is still in
+/// the page and nothing outside the dialog took the focus meanwhile.
+fn give_focus_back_on_close(dialog: &web_sys::HtmlDialogElement, opener: web_sys::HtmlElement) {
+    use wasm_bindgen::closure::Closure;
+    use wasm_bindgen::JsCast;
+    let inside = dialog.clone();
+    let on_close = Closure::once_into_js(move || {
+        request_animation_frame(move || {
+            set_timeout(
+                move || {
+                    // Nothing has the focus, or what the closed dialog held still does.
+                    let free = document().active_element().is_none_or(|a| {
+                        a.is_same_node(document().body().as_deref().map(AsRef::as_ref))
+                            || inside.contains(Some(&a))
+                    });
+                    if free && opener.is_connected() {
+                        let _ = opener.focus();
+                    }
+                },
+                std::time::Duration::ZERO,
+            )
+        })
+    });
+    let options = web_sys::AddEventListenerOptions::new();
+    options.set_once(true);
+    let _ = dialog.add_event_listener_with_callback_and_add_event_listener_options(
+        "close",
+        on_close.unchecked_ref(),
+        &options,
+    );
 }
 
 /// Closes `dialog`.

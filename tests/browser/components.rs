@@ -492,3 +492,53 @@ async fn the_worker_state_is_shown_and_off_without_a_loader() {
     assert_eq!(worker(&root), "off");
     root.remove();
 }
+
+/// A dialog gives the focus back to the button that opened it, but only after the page is
+/// drawn: the browser's own give-back, inside `close()`, works out the whole page's style in
+/// that task (10-50 ms: issue #30). Escape (the browser closing it) gives it back too.
+#[wasm_bindgen_test]
+async fn a_dialog_gives_the_focus_back_after_the_page_is_drawn() {
+    use leptos::html;
+    use quotalab_app::io::dialog;
+    let node = NodeRef::<html::Dialog>::new();
+    let root = mount(move || {
+        view! {
+            <button data-testid="opener" on:click=move |_| dialog::open(node)>"Open"</button>
+            <dialog node_ref=node><button>"Inside"</button></dialog>
+        }
+    });
+    settle().await;
+    let opener: web_sys::HtmlElement = root
+        .query_selector("[data-testid=opener]")
+        .unwrap()
+        .unwrap()
+        .unchecked_into();
+    let focused = || document().active_element();
+    for browser_closes in [false, true] {
+        opener.focus().unwrap();
+        opener.click();
+        let d = node.get_untracked().expect("the dialog");
+        assert!(d.open());
+        assert_eq!(
+            focused().and_then(|e| e.text_content()).as_deref(),
+            Some("Inside"),
+            "the modal has the focus"
+        );
+        if browser_closes {
+            // What Escape does: the browser closes the dialog itself.
+            d.close();
+        } else {
+            dialog::close(node);
+        }
+        assert!(
+            !focused().is_some_and(|e| e.is_same_node(Some(&opener))),
+            "the focus is not given back inside close()"
+        );
+        sleep_ms(200).await;
+        assert!(
+            focused().is_some_and(|e| e.is_same_node(Some(&opener))),
+            "the opener has the focus again (browser closes: {browser_closes})"
+        );
+    }
+    root.remove();
+}
