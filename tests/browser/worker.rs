@@ -204,3 +204,45 @@ fn garbage_is_an_error_not_a_panic() {
         "a result cut short"
     );
 }
+
+/// A large text from a worker comes in pieces, each checked as UTF-8 as it comes: characters
+/// cut by a piece's end (2, 3 and 4 bytes long, cut after each of their bytes) come through
+/// whole, and a text that is not UTF-8 (a bad byte in a later piece, or a last character cut
+/// short) is an error, not a text.
+#[wasm_bindgen_test]
+async fn a_large_text_comes_in_pieces_with_its_characters_whole() {
+    use quotalab_app::worker::service::{text_in_pieces, TEXT_PIECE};
+    async fn through(bytes: &[u8]) -> Result<String, String> {
+        let got = std::rc::Rc::new(std::cell::RefCell::new(None));
+        let slot = got.clone();
+        text_in_pieces(js_sys::Uint8Array::from(bytes), move |t| {
+            *slot.borrow_mut() = Some(t);
+        });
+        for _ in 0..200 {
+            if let Some(t) = got.borrow_mut().take() {
+                return t;
+            }
+            crate::common::sleep_ms(10).await;
+        }
+        panic!("no text within 2 s")
+    }
+    for ch in ["é", "€", "🙂"] {
+        for cut in 1..ch.len() {
+            // `ch` straddles the first piece's end, `cut` of its bytes before it, and again
+            // the second's.
+            let mut text = "a".repeat(TEXT_PIECE - cut);
+            text.push_str(ch);
+            text.push_str(&"b".repeat(TEXT_PIECE - ch.len()));
+            text.push_str(ch);
+            text.push('c');
+            let got = through(text.as_bytes()).await.expect("valid UTF-8");
+            assert!(got == text, "{ch} cut after {cut} bytes came back changed");
+        }
+    }
+    let mut bad = "a".repeat(TEXT_PIECE + 10).into_bytes();
+    bad[TEXT_PIECE + 5] = 0xff;
+    assert!(through(&bad).await.unwrap_err().contains("not UTF-8"));
+    let mut short = "a".repeat(TEXT_PIECE + 10).into_bytes();
+    short.extend_from_slice(&"🙂".as_bytes()[..2]);
+    assert!(through(&short).await.unwrap_err().contains("not UTF-8"));
+}
