@@ -154,9 +154,13 @@ fn raw_jobs(text: &str, kept: KeptJobs) -> Option<RawJobs> {
             Arc::from(list)
         }
     };
+    // Each span is a `{` to a `}` (ASCII bytes: so also where characters start and end).
+    // Bytes, not `str::starts_with`: a call each to compare one byte cost 11 ms on the
+    // Philly trace's 82,247 jobs (issue #30).
+    let bytes = list.as_bytes();
     let fits = |&(a, b): &(u32, u32)| {
-        list.get(a as usize..b as usize)
-            .is_some_and(|t| t.starts_with('{') && t.ends_with('}'))
+        let (a, b) = (a as usize, b as usize);
+        a < b && bytes.get(a) == Some(&b'{') && bytes.get(b - 1) == Some(&b'}')
     };
     if !kept.items.iter().all(fits) {
         return None;
