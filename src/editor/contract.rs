@@ -95,7 +95,8 @@ fn prune(ed: Ed, base: &Path, keys: &[&str]) {
 }
 
 /// A folded group that is open while the row has one of `keys` (under `base`) or a problem
-/// lies there, else folded.
+/// lies there, else folded. Its fields are built when it first opens: a folded group in each
+/// job and each share is a large part of a large scenario's form (issue #30).
 #[component]
 fn Group(
     title: &'static str,
@@ -110,7 +111,7 @@ fn Group(
     let at = base.clone();
     let present = Memo::new(move |_| {
         ed.doc
-            .with(|d| keys.iter().any(|k| at.key(k).get(&d.value).is_some()))
+            .with(|d| keys.iter().any(|k| d.at(&at.key(k)).is_some()))
     });
     let problems = ed.app.problems;
     let inside = Memo::new(move |_| {
@@ -121,14 +122,30 @@ fn Group(
             })
         })
     });
+    let open = present.get_untracked();
+    let built = RwSignal::new(open);
+    let build = move || {
+        if !built.get_untracked() {
+            built.set(true);
+        }
+    };
     // Opens when the row gains one of its fields (a preset, an undo) or a problem in it.
     Effect::new(move |_| {
         let (has, bad) = (present.get(), inside.get());
         if let (true, Some(d)) = (has || bad, node.get()) {
             d.set_open(true);
+            build();
         }
     });
-    let open = present.get_untracked();
+    let children = StoredValue::new_local(Some(children));
+    let fields = move || {
+        built.get().then(|| {
+            children
+                .try_update_value(Option::take)
+                .flatten()
+                .map(|c| c())
+        })
+    };
     view! {
         <details
             class="ed-group contract-group"
@@ -136,9 +153,14 @@ fn Group(
             node_ref=node
             data-testid=testid
             on:input=move |_| prune(ed, &base, keys)
+            on:toggle=move |_| {
+                if node.get_untracked().is_some_and(|d| d.open()) {
+                    build();
+                }
+            }
         >
             <summary>{title}</summary>
-            {children()}
+            {fields}
         </details>
     }
 }

@@ -66,16 +66,16 @@ pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signa
     Signal::derive(move || format!("{kind} {}: {}", index + 1, name.get()))
 }
 
-/// The rows of a list: `row(i)` for each position `i` below `len`. A list that grows by many
-/// rows at once (a scenario opened: an imported trace's shares and jobs) gets its first
-/// [`ROWS_AT_ONCE`] at once and the others [`ROWS_PER_TASK`] per task after ([`growing`]),
-/// so building the form never holds the page for long (issue #30).
+/// The rows of a list: `row(i)` for each position `i` below `len`. Rows that many lists
+/// gain at once (a scenario opened: an imported trace's shares and jobs) are built a few per
+/// task, the page's lists together ([`pace`]), so building the form never holds the page for
+/// long (issue #30).
 #[component]
 pub fn Rows(
     #[prop(into)] len: Signal<usize>,
     row: Arc<dyn Fn(usize) -> AnyView + Send + Sync>,
 ) -> impl IntoView {
-    let shown = growing(len);
+    let shown = pace::growing(len);
     view! {
         <div class="rows">
             <For each=move || 0..shown.get() key=|i| *i children=move |i| row(i) />
@@ -83,49 +83,138 @@ pub fn Rows(
     }
 }
 
-/// Rows built in the task that opens a scenario; the rest follow in later tasks.
-pub const ROWS_AT_ONCE: usize = 8;
-/// Rows built per later task.
-pub const ROWS_PER_TASK: usize = 4;
+pub use pace::{rows_pending, ROWS_AT_ONCE, ROWS_PER_TASK};
 
-/// How many rows of a list of `len` are built: all of them, except while a list that grew by
-/// more than [`ROWS_AT_ONCE`] catches up, [`ROWS_PER_TASK`] more in each task (a shrink is
-/// at once).
-fn growing(len: Signal<usize>) -> Signal<usize> {
-    let shown = RwSignal::new(len.get_untracked().min(ROWS_AT_ONCE));
-    // Whether a later task is already adding rows.
-    let catching_up = StoredValue::new(false);
-    fn step(len: Signal<usize>, shown: RwSignal<usize>, catching_up: StoredValue<bool>) {
-        let next = move || {
-            let (Some(want), Some(now)) = (len.try_get_untracked(), shown.try_get_untracked())
-            else {
-                return; // the list is gone
-            };
-            if now < want {
-                shown.set((now + ROWS_PER_TASK).min(want));
-            }
-            if shown.get_untracked() < len.get_untracked() {
-                step(len, shown, catching_up);
-            } else {
-                catching_up.set_value(false);
-            }
-        };
-        set_timeout(next, std::time::Duration::ZERO);
+/// How many rows of each list are built while lists catch up with their length.
+mod pace {
+    use std::cell::{Cell, RefCell};
+    use std::time::Duration;
+
+    use leptos::prelude::*;
+
+    /// Rows the page's lists build together in the task that changes them (a scenario
+    /// opened, a row added or removed); the rest follow in later tasks.
+    pub const ROWS_AT_ONCE: usize = 4;
+    /// Rows the page's lists build together in each later task, the first lists first.
+    pub const ROWS_PER_TASK: usize = 4;
+
+    thread_local! {
+        /// Rows still to build in this task ([`ROWS_AT_ONCE`] each task: `None` until a list
+        /// asks; renewed once the task ends).
+        static AT_ONCE: Cell<Option<usize>> = const { Cell::new(None) };
+        /// The lists catching up, in the order they asked.
+        static WAITING: RefCell<Vec<Grower>> = const { RefCell::new(Vec::new()) };
     }
-    Effect::new(move |first: Option<()>| {
-        let want = len.get();
-        let now = shown.get_untracked();
-        // The first rows of a list just built are already this task's.
-        let at_once = if first.is_none() { 0 } else { ROWS_AT_ONCE };
-        if want <= now + at_once {
-            shown.set(want);
-        } else if !catching_up.get_value() {
-            shown.set(now + at_once);
-            catching_up.set_value(true);
-            step(len, shown, catching_up);
+
+    /// A list catching up: its length and how many of its rows are built.
+    #[derive(Clone, Copy)]
+    struct Grower {
+        len: Signal<usize>,
+        shown: RwSignal<usize>,
+    }
+
+    impl Grower {
+        /// Rows still to build, `None` once the list is gone.
+        fn behind(&self) -> Option<usize> {
+            let (want, now) = (
+                self.len.try_get_untracked()?,
+                self.shown.try_get_untracked()?,
+            );
+            Some(want.saturating_sub(now))
         }
-    });
-    shown.into()
+    }
+
+    /// Up to `want` of this task's [`ROWS_AT_ONCE`].
+    fn at_once(want: usize) -> usize {
+        AT_ONCE.with(|b| {
+            let left = b.get().unwrap_or_else(|| {
+                set_timeout(|| AT_ONCE.with(|b| b.set(None)), Duration::ZERO);
+                ROWS_AT_ONCE
+            });
+            let n = want.min(left);
+            b.set(Some(left - n));
+            n
+        })
+    }
+
+    /// Whether some list is still building rows (for tests that wait for a whole form).
+    pub fn rows_pending() -> bool {
+        WAITING.with(|w| !w.borrow().is_empty())
+    }
+
+    /// Queues `g`; the first list queued starts the tasks that build the rows.
+    fn wait(g: Grower) {
+        let first = WAITING.with(|w| {
+            let mut w = w.borrow_mut();
+            if w.iter().any(|x| x.shown == g.shown) {
+                return false;
+            }
+            w.push(g);
+            w.len() == 1
+        });
+        if first {
+            set_timeout(next_task, Duration::ZERO);
+        }
+    }
+
+    /// One task's rows: [`ROWS_PER_TASK`] among the lists waiting, in order; then the next
+    /// task, while some wait.
+    fn next_task() {
+        let mut budget = ROWS_PER_TASK;
+        let waiting = WAITING.with(|w| std::mem::take(&mut *w.borrow_mut()));
+        let mut still = Vec::new();
+        for g in waiting {
+            let Some(behind) = g.behind() else { continue };
+            let n = behind.min(budget);
+            if n > 0 {
+                g.shown.set(g.shown.get_untracked() + n);
+                budget -= n;
+            }
+            if behind > n {
+                still.push(g);
+            }
+        }
+        let more = WAITING.with(|w| {
+            let mut w = w.borrow_mut();
+            // Lists queued while these rows were built come after.
+            still.append(&mut w);
+            *w = still;
+            !w.is_empty()
+        });
+        if more {
+            set_timeout(next_task, Duration::ZERO);
+        }
+    }
+
+    /// How many rows of a list of `len` are built: all of them, except while it catches up
+    /// with a growth (a shrink is at once).
+    pub fn growing(len: Signal<usize>) -> Signal<usize> {
+        // The first rows are built with the list (a form mounted shows them at once).
+        let start = len.get_untracked();
+        let shown = RwSignal::new(at_once(start));
+        let g = Grower { len, shown };
+        if shown.get_untracked() < start {
+            wait(g);
+        }
+        Effect::new(move |_| {
+            let want = len.get();
+            let now = shown.get_untracked();
+            if want <= now {
+                if want < now {
+                    shown.set(want);
+                }
+                return;
+            }
+            let n = at_once(want - now);
+            if n > 0 {
+                shown.set(now + n);
+            }
+            if now + n < want {
+                wait(g);
+            }
+        });
+        shown.into()
+    }
 }
 
 /// One entry of a list: a group named `what` for screen readers, its head (its index, its

@@ -57,15 +57,19 @@ pub async fn settle() {
     }
 }
 
-/// Waits `ms` milliseconds of real time (for the network, timers, observers and frames).
 /// Settles until a list the editor opened with many rows has built them all (the first
 /// few at once, the others a few per task: `editor::rows`).
 pub async fn settle_rows() {
-    for _ in 0..6 {
+    for _ in 0..100 {
         settle().await;
+        if !quotalab_app::editor::rows::rows_pending() {
+            return;
+        }
     }
+    panic!("the editor's lists never finished building their rows");
 }
 
+/// Waits `ms` milliseconds of real time (for the network, timers, observers and frames).
 pub async fn sleep_ms(ms: i32) {
     let promise = js_sys::Promise::new(&mut |resolve, _| {
         window()

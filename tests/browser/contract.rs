@@ -284,6 +284,14 @@ async fn editor_fields_write_the_scenario_and_show_the_engine_s_messages() {
     let share = all(&root, "[data-testid=share-row]").remove(1);
     let ag = one(&share, "[data-testid=agreement-fields]");
     assert!(!ag.has_attribute("open"), "folded without an agreement");
+    // A folded group's fields are built when it opens (issue #30): a click on its title.
+    assert!(
+        all(&ag, "input, textarea").is_empty(),
+        "nothing built while folded"
+    );
+    one(&ag, "summary").unchecked_into::<HtmlElement>().click();
+    settle().await;
+    assert!(ag.has_attribute("open"));
     type_into(&field(&ag, "Owner"), "Team B lead");
     assert_eq!(
         doc(app)["shares"][1]["agreement"],
@@ -317,4 +325,34 @@ async fn editor_fields_write_the_scenario_and_show_the_engine_s_messages() {
     app.history.undo(app.scenario);
     settle().await;
     assert_eq!(doc(app)["alarms"], json!({}));
+}
+
+/// A large scenario keeps its jobs as text (`editor::lazy`): a job with an interruption
+/// contract still opens its group, and its fields show the job's own values.
+#[wasm_bindgen_test]
+async fn a_large_scenario_s_job_with_a_contract_opens_its_group() {
+    let mut v: Value = serde_json::from_str(RESTORE_FAILURE).unwrap();
+    let filler: Vec<Value> = (0..9_000)
+        .map(|i| json!({"id": format!("f{i}"), "share": "a", "instance_type": "ml.g5.xlarge", "submit_s": 1000 + i, "work_s": 60}))
+        .collect();
+    v["jobs"].as_array_mut().unwrap().extend(filler);
+    let text = serde_json::to_string_pretty(&v).unwrap();
+    assert!(text.len() >= quotalab_engine_worker::kept::LAZY_BYTES);
+    let (root, _app) = mount_editor(&text);
+    crate::common::settle_rows().await;
+    let rows = all(&root, "[data-testid=job-row]");
+    let group = one(&rows[0], "[data-testid=contract-fields]");
+    assert!(group.has_attribute("open"), "b1 has a recovery block");
+    let rf = field(&group, "Restore failure (0–1)");
+    assert_eq!(
+        one(&rf, "input")
+            .unchecked_into::<HtmlInputElement>()
+            .value(),
+        "1"
+    );
+    // a1 has none: folded, nothing built.
+    let other = one(&rows[1], "[data-testid=contract-fields]");
+    assert!(!other.has_attribute("open"));
+    assert!(all(&other, "input").is_empty());
+    root.remove();
 }
