@@ -16,6 +16,7 @@
 // each main-thread task over 50 ms with what it is made of (trace events, the app's functions;
 // STACKS=N: its heaviest stacks, N deep). ATTRS=1 times every setAttribute and
 // removeAttribute in each step and prints the heaviest by element, attribute and value size.
+// PHASES=1 prints each run's own account of its time (the worker's phases, hops, decoding).
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { inclusiveTimes, longTasksOfTrace, profileTree, startTrace, watchLongTasks } from './probes.mjs';
@@ -153,6 +154,12 @@ const server = await serveDist(dist);
 const { page, close } = await openBrowser('philly-page', { viewport: { width: 1440, height: 1000 } });
 const show = async (label, r) => {
   console.log(`${label.padEnd(34)} drawn ${r.drawn.toFixed(0).padStart(5)} ms; long tasks (start+ms): ${r.tasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`);
+  if (process.env.PHASES) {
+    // The run's own account (toolbar.rs, RunProgressBar): the worker's phases, the hops
+    // (page to worker, worker to page) and the page's decoding.
+    const d = await page.evaluate(() => ({ ...document.querySelector('[data-testid="run-progress"]').dataset }));
+    console.log(`    run: compute ${d.runComputeMs} ms (phases ${d.runPhasesMs}), hops ${d.runHopsMs}, decode ${d.runDecodeMs} ms`);
+  }
   if (process.env.ATTRS) {
     const top = await page.evaluate(() => {
       const list = [...window.__attrs].sort((a, b) => b[1][1] - a[1][1]).slice(0, 8);

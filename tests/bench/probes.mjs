@@ -94,8 +94,27 @@ export function longTasksOfTrace(events, over = 50, stackDepth = 0) {
     .filter((e) => e.name === 'RunTask' && e.ph === 'X' && onMain(e) && e.dur > over * 1000)
     .sort((a, b) => a.ts - b.ts);
   const t0 = tasks[0]?.ts ?? 0;
+  // How busy each thread was over the whole trace: the page's, and each worker's.
+  const names = new Map(events.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => [`${e.pid}:${e.tid}`, e.args?.name]));
+  const busy = new Map();
+  let first = Infinity;
+  let last = 0;
+  for (const e of events) {
+    if (e.name !== 'RunTask' || e.ph !== 'X') continue;
+    const key = `${e.pid}:${e.tid}`;
+    if (key !== main && !/Worker/.test(names.get(key) ?? '')) continue;
+    busy.set(key, (busy.get(key) ?? 0) + (e.dur ?? 0));
+    if (key === main) {
+      first = Math.min(first, e.ts);
+      last = Math.max(last, e.ts + e.dur);
+    }
+  }
+  const header = `    busy over the step's ${((last - first) / 1000).toFixed(0)} ms: page ${((busy.get(main) ?? 0) / 1000).toFixed(0)} ms${[...busy]
+    .filter(([k]) => k !== main && busy.get(k) > 1000)
+    .map(([k, v]) => `, ${names.get(k)} ${(v / 1000).toFixed(0)} ms`)
+    .join('')}\n`;
   const top = (m, n, width = 140) => [...m].sort((a, c) => c[1] - a[1]).slice(0, n).map(([f, v]) => `      ${(v / 1000).toFixed(1).padStart(7)}  ${f.slice(0, width)}`).join('\n');
-  return tasks
+  return header + tasks
     .map((task) => {
       const end = task.ts + task.dur;
       const inner = new Map();
