@@ -548,3 +548,50 @@ async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario()
         presets::POOLED.description
     );
 }
+
+/// A new run whose first events read as the last run's keeps their rows (a share edit on a
+/// large trace rebuilt 100 rows a task after its result: issue #30); a row that reads
+/// otherwise is replaced, and rows that read alike both show.
+#[wasm_bindgen_test]
+async fn a_new_run_keeps_the_event_rows_that_read_the_same() {
+    let (root, app) = mount_run(AWS, || view! { <EventLog /> });
+    settle().await;
+    let rows = all(&root, "[data-testid=event-row]");
+    assert!(rows.len() > 3, "{} rows", rows.len());
+    let first = rows[0].clone();
+    let third = rows[2].clone();
+    // The same run again (a new digest, equal events): the very same rows.
+    let mut again = quotalab_engine::run_digest(AWS, DigestLimits::default()).unwrap();
+    app.outcome.set(Some(RunOutcome {
+        digest: Arc::new(again.clone()),
+        millis: 0.0,
+    }));
+    settle().await;
+    let after = all(&root, "[data-testid=event-row]");
+    assert_eq!(after.len(), rows.len());
+    assert!(after[0].is_same_node(Some(&first)), "the first row kept");
+    assert!(after[2].is_same_node(Some(&third)), "the third row kept");
+    // The third event one second later: that row only is new.
+    again.events[2].t_s += 1.0;
+    let moved = quotalab_engine::output::numbers::clock(again.events[2].t_s);
+    app.outcome.set(Some(RunOutcome {
+        digest: Arc::new(again.clone()),
+        millis: 0.0,
+    }));
+    settle().await;
+    let after = all(&root, "[data-testid=event-row]");
+    assert!(after[0].is_same_node(Some(&first)), "the first row kept");
+    assert!(!after[2].is_same_node(Some(&third)), "the changed row is new");
+    assert_eq!(text(&after[2], "td.t"), moved);
+    // Two rows that read alike: both shown.
+    again.events[1] = again.events[0].clone();
+    app.outcome.set(Some(RunOutcome {
+        digest: Arc::new(again),
+        millis: 0.0,
+    }));
+    settle().await;
+    let after = all(&root, "[data-testid=event-row]");
+    assert_eq!(after.len(), rows.len());
+    assert_eq!(after[0].text_content(), after[1].text_content());
+    root.remove();
+}

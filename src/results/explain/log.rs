@@ -128,12 +128,21 @@ pub fn kind_counts(d: &Digest) -> Vec<(EventKind, usize)> {
         .collect()
 }
 
-fn event_row(
-    d: &Digest,
-    i: u32,
-    select: RwSignal<Option<String>>,
-    unfinished: &str,
-) -> impl IntoView {
+/// What one row of the log shows, worked out from the digest: rows equal in it are the same
+/// row (the log keeps their DOM when a new run's first events are the same: issue #30).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Shown {
+    clock: String,
+    share: u16,
+    share_name: String,
+    job: Option<String>,
+    kind: EventKind,
+    what: String,
+    by: Option<String>,
+}
+
+/// Row `i` of the event log as it reads.
+fn shown(d: &Digest, i: u32, unfinished: &str) -> Shown {
     let e = &d.events[i as usize];
     let mut what = describe(d, e);
     // A replayed history's unfinished job "succeeds" with only the work it had done.
@@ -144,8 +153,30 @@ fn event_row(
             what = format!("{what}: {mark}");
         }
     }
-    let job = job_id(d, e.job).map(|id| {
-        let id = id.to_string();
+    Shown {
+        clock: clock(e.t_s),
+        share: e.share,
+        share_name: share_name(d, e.share).to_string(),
+        job: job_id(d, e.job).map(str::to_string),
+        kind: e.kind,
+        what,
+        by: (e.kind == EventKind::Preempt)
+            .then(|| job_id(d, e.by).map(str::to_string))
+            .flatten(),
+    }
+}
+
+fn event_row(row: Shown, select: RwSignal<Option<String>>) -> impl IntoView {
+    let Shown {
+        clock,
+        share,
+        share_name,
+        job,
+        kind,
+        what,
+        by,
+    } = row;
+    let job = job.map(|id| {
         let label = format!("Show the history of {id}");
         let shown = id.clone();
         view! {
@@ -159,16 +190,13 @@ fn event_row(
             </button>
         }
     });
-    let by = (e.kind == EventKind::Preempt)
-        .then(|| job_id(d, e.by).map(str::to_string))
-        .flatten();
     view! {
-        <tr data-testid="event-row" data-kind=e.kind.as_str() data-by=by>
-            <td class="num t">{clock(e.t_s)}</td>
-            <td class="share">{swatch(e.share)} {share_name(d, e.share).to_string()}</td>
+        <tr data-testid="event-row" data-kind=kind.as_str() data-by=by>
+            <td class="num t">{clock}</td>
+            <td class="share">{swatch(share)} {share_name}</td>
             <td class="job">{job}</td>
             <td>
-                <span class=format!("kind kind-{}", e.kind.as_str())>{e.kind.as_str().replace('_', " ")}</span>
+                <span class=format!("kind kind-{}", kind.as_str())>{kind.as_str().replace('_', " ")}</span>
             </td>
             <td class="what">{what}</td>
         </tr>
@@ -253,17 +281,27 @@ pub fn EventLog() -> impl IntoView {
             })
         })
     };
+    // The rows shown, each by what it reads: a new run whose first rows read the same keeps
+    // their DOM (a share edit on a large trace rebuilt 100 rows a task after its result).
     let rows = move || {
-        let d = digest.get()?;
+        let Some(d) = digest.get() else {
+            return Vec::new();
+        };
         let n = limit.get();
-        Some(app.unfinished.with(|u| {
-            filtered.with(|f| {
-                f.iter()
-                    .take(n)
-                    .map(|&i| event_row(&d, i, select, u))
-                    .collect_view()
+        let rows: Vec<Shown> = app
+            .unfinished
+            .with(|u| filtered.with(|f| f.iter().take(n).map(|&i| shown(&d, i, u)).collect()));
+        // Rows that read alike (the same second, job and words) are told apart by their order.
+        let mut seen = std::collections::HashMap::<&Shown, u32>::new();
+        let nth: Vec<u32> = rows
+            .iter()
+            .map(|r| {
+                let n = seen.entry(r).or_default();
+                *n += 1;
+                *n
             })
-        }))
+            .collect();
+        rows.iter().cloned().zip(nth).collect::<Vec<_>>()
     };
     let status = move || {
         let Some(d) = digest.get() else {
@@ -360,7 +398,9 @@ pub fn EventLog() -> impl IntoView {
                             <th scope="col">"What happened"</th>
                         </tr>
                     </thead>
-                    <tbody>{rows}</tbody>
+                    <tbody>
+                        <For each=rows key=|row| row.clone() children=move |(row, _)| event_row(row, select) />
+                    </tbody>
                 </table>
             </div>
             {more}
