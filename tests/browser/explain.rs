@@ -549,18 +549,32 @@ async fn a_fetched_preset_that_cannot_be_loaded_says_so_and_keeps_the_scenario()
     );
 }
 
-/// A new run whose first events read as the last run's keeps their rows (a share edit on a
-/// large trace rebuilt 100 rows a task after its result: issue #30); a row that reads
-/// otherwise is replaced, and rows that read alike both show.
+/// A new run whose first events read as the last run's draws no row again (a share edit on
+/// a large trace rebuilt 100 rows a task after its result: issue #30); a row that reads
+/// otherwise is drawn as it now reads, and rows that read alike both show.
 #[wasm_bindgen_test]
-async fn a_new_run_keeps_the_event_rows_that_read_the_same() {
+async fn a_new_run_draws_the_event_rows_again_only_when_one_reads_otherwise() {
     let (root, app) = mount_run(AWS, || view! { <EventLog /> });
     settle().await;
     let rows = all(&root, "[data-testid=event-row]");
     assert!(rows.len() > 3, "{} rows", rows.len());
-    let first = rows[0].clone();
-    let third = rows[2].clone();
-    // The same run again (a new digest, equal events): the very same rows.
+    let cells = |r: &Element| {
+        all(r, "td")
+            .into_iter()
+            .map(|c| c.text_content().unwrap_or_default())
+            .collect::<Vec<_>>()
+    };
+    // The same run again (a new digest, equal events): the very same cells, untouched.
+    let first_text = one(&rows[0], "td.t")
+        .first_child()
+        .expect("the time's text");
+    // Listeners added (a row drawn again adds its job link's click anew).
+    js_sys::eval(
+        "window.__adds = 0; window.__add = EventTarget.prototype.addEventListener; \
+         EventTarget.prototype.addEventListener = function (...a) { window.__adds++; return window.__add.apply(this, a); };",
+    )
+    .unwrap();
+    let adds = || js_sys::eval("window.__adds").unwrap().as_f64().unwrap();
     let mut again = quotalab_engine::run_digest(AWS, DigestLimits::default()).unwrap();
     app.outcome.set(Some(RunOutcome {
         digest: Arc::new(again.clone()),
@@ -569,9 +583,16 @@ async fn a_new_run_keeps_the_event_rows_that_read_the_same() {
     settle().await;
     let after = all(&root, "[data-testid=event-row]");
     assert_eq!(after.len(), rows.len());
-    assert!(after[0].is_same_node(Some(&first)), "the first row kept");
-    assert!(after[2].is_same_node(Some(&third)), "the third row kept");
-    // The third event one second later: that row only is new.
+    assert!(after[0].is_same_node(Some(&rows[0])), "the first row kept");
+    assert!(
+        one(&after[0], "td.t")
+            .first_child()
+            .is_some_and(|t| t.is_same_node(Some(&first_text))),
+        "its text untouched"
+    );
+    assert_eq!(adds(), 0.0, "no row drawn again");
+    js_sys::eval("EventTarget.prototype.addEventListener = window.__add;").unwrap();
+    // The third event one second later: its row reads so.
     again.events[2].t_s += 1.0;
     let moved = quotalab_engine::output::numbers::clock(again.events[2].t_s);
     app.outcome.set(Some(RunOutcome {
@@ -580,9 +601,8 @@ async fn a_new_run_keeps_the_event_rows_that_read_the_same() {
     }));
     settle().await;
     let after = all(&root, "[data-testid=event-row]");
-    assert!(after[0].is_same_node(Some(&first)), "the first row kept");
-    assert!(!after[2].is_same_node(Some(&third)), "the changed row is new");
     assert_eq!(text(&after[2], "td.t"), moved);
+    assert_eq!(cells(&after[0]), cells(&rows[0]));
     // Two rows that read alike: both shown.
     again.events[1] = again.events[0].clone();
     app.outcome.set(Some(RunOutcome {
@@ -592,6 +612,6 @@ async fn a_new_run_keeps_the_event_rows_that_read_the_same() {
     settle().await;
     let after = all(&root, "[data-testid=event-row]");
     assert_eq!(after.len(), rows.len());
-    assert_eq!(after[0].text_content(), after[1].text_content());
+    assert_eq!(cells(&after[0]), cells(&after[1]));
     root.remove();
 }

@@ -128,9 +128,9 @@ pub fn kind_counts(d: &Digest) -> Vec<(EventKind, usize)> {
         .collect()
 }
 
-/// What one row of the log shows, worked out from the digest: rows equal in it are the same
-/// row (the log keeps their DOM when a new run's first events are the same: issue #30).
-#[derive(Clone, PartialEq, Eq, Hash)]
+/// What one row of the log shows, worked out from the digest (the log draws its rows again
+/// only when one of them reads otherwise: issue #30).
+#[derive(Clone, PartialEq)]
 struct Shown {
     clock: String,
     share: u16,
@@ -281,27 +281,28 @@ pub fn EventLog() -> impl IntoView {
             })
         })
     };
-    // The rows shown, each by what it reads: a new run whose first rows read the same keeps
-    // their DOM (a share edit on a large trace rebuilt 100 rows a task after its result).
-    let rows = move || {
+    // The rows shown, as they read: a new run whose first rows read the same draws nothing
+    // again (a share edit on a large trace rebuilt 100 rows a task after its result).
+    let rows = Memo::new(move |_| {
         let Some(d) = digest.get() else {
             return Vec::new();
         };
         let n = limit.get();
-        let rows: Vec<Shown> = app
-            .unfinished
-            .with(|u| filtered.with(|f| f.iter().take(n).map(|&i| shown(&d, i, u)).collect()));
-        // Rows that read alike (the same second, job and words) are told apart by their order.
-        let mut seen = std::collections::HashMap::<&Shown, u32>::new();
-        let nth: Vec<u32> = rows
-            .iter()
-            .map(|r| {
-                let n = seen.entry(r).or_default();
-                *n += 1;
-                *n
+        app.unfinished.with(|u| {
+            filtered.with(|f| {
+                f.iter()
+                    .take(n)
+                    .map(|&i| shown(&d, i, u))
+                    .collect::<Vec<_>>()
             })
-            .collect();
-        rows.iter().cloned().zip(nth).collect::<Vec<_>>()
+        })
+    });
+    let rows = move || {
+        rows.with(|r| {
+            r.iter()
+                .map(|row| event_row(row.clone(), select))
+                .collect_view()
+        })
     };
     let status = move || {
         let Some(d) = digest.get() else {
@@ -398,9 +399,7 @@ pub fn EventLog() -> impl IntoView {
                             <th scope="col">"What happened"</th>
                         </tr>
                     </thead>
-                    <tbody>
-                        <For each=rows key=|row| row.clone() children=move |(row, _)| event_row(row, select) />
-                    </tbody>
+                    <tbody>{rows}</tbody>
                 </table>
             </div>
             {more}
