@@ -15,6 +15,7 @@ use crate::input::model::Priority;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KHead {
     pub(super) job: JobId,
+    pub(super) key: QKey,
     pub(super) size: Size,
     pub(super) limited: bool,
 }
