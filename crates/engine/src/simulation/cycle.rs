@@ -361,8 +361,8 @@ impl Sim<'_> {
                 return None; // every job not set aside is inert
             };
             let size = Size::of(&self.sc.jobs[f.job.index()]);
-            let b = rt.buckets.get(&size).expect("a RUNNABLE job's bucket");
-            if !rt.is_aside(&f) && !self.inert_head(s, f.job, size, Some(b), room) {
+            let acts = |b| !self.inert_head(s, f.job, size, Some(b), room);
+            if !rt.is_aside(&f) && rt.buckets.get(&size).is_some_and(acts) {
                 debug_assert_eq!(self.first_acting_afresh(s), Some(f), "an inert job acts");
                 return Some(f);
             }
@@ -402,8 +402,8 @@ impl Sim<'_> {
     /// `Options::exhaustive`, fair sharing, searches that read the preemptor itself
     /// ([`Sim::victims_by_class`]).
     fn inert_stamp(&self, s: usize, searched: bool) -> Option<(u64, u64)> {
-        let flat = || self.kueue.trees.iter().all(|t| t.is_flat());
-        let on = !self.opts.exhaustive && self.victims_by_class(s) && (!searched || flat());
+        let lasting = || (0..self.kueue.trees.len()).all(|t| self.none_stays_none(t));
+        let on = !self.opts.exhaustive && self.victims_by_class(s) && (!searched || lasting());
         let epoch = if searched {
             self.epochs.quota()
         } else {
@@ -420,6 +420,7 @@ impl Sim<'_> {
     /// Whether job `key` of share `s`, not set aside, is known to be inert as a cycle's
     /// head ([`Sim::inert_head`]) from the share's [`InertRun`]: it comes before the first
     /// job that acted when the run was worked out, and the run holds.
+    #[inline(never)]
     fn known_inert(&self, s: usize, key: QKey) -> bool {
         let Some(run) = self.rt[s].inert.get() else {
             return false;
@@ -454,6 +455,7 @@ impl Sim<'_> {
     /// `room` keeps the share's [`Sim::room_now`] of the last type asked, for the next
     /// job asked; `b`, if known, is the job's bucket (its [`Sim::alone`] is remembered
     /// there).
+    #[inline(never)]
     fn verdict(
         &self,
         s: usize,
@@ -489,36 +491,17 @@ impl Sim<'_> {
     /// without fair sharing both read the share's own usage of the type and the
     /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
     /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
-    /// is remembered per share and size with that usage, until the configuration changes.
-    #[inline]
+    /// is remembered in the job's bucket with that usage ([`Sim::alone_in`]).
     fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
-        let t = size.ty.index();
-        if !self.remembers_alone(t) {
-            return self.alone_afresh(s, j, size);
+        match self.rt[s].buckets.get(&size) {
+            Some(b) => self.alone_in(s, j, size, b),
+            None => self.alone_afresh(s, j, size),
         }
-        let used = self.kueue.trees[t].usage[s];
-        let at = self.epochs.config();
-        let known = self
-            .kueue
-            .alone
-            .borrow()
-            .get(s)
-            .and_then(|m| m.get(at, size, used));
-        if let Some(a) = known {
-            debug_assert_eq!(
-                a,
-                self.alone_afresh(s, j, size),
-                "what a share alone allows its heads changed"
-            );
-            return a;
-        }
-        self.alone_remembered(s, j, size, used)
     }
 
-    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache in front of
-    /// [`Sim::alone`]'s: the answer is also kept in the bucket ([`Bucket::alone`]) with
-    /// the same key (the configuration epoch, the share's usage of the type), and read
-    /// there first.
+    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache: the answer is kept in
+    /// the bucket ([`Bucket::alone`]) with the configuration epoch and the share's usage of
+    /// the type, and read there while they hold.
     fn alone_in(&self, s: usize, j: JobId, size: Size, b: &Bucket) -> Alone {
         let t = size.ty.index();
         if !self.remembers_alone(t) {
@@ -531,24 +514,11 @@ impl Sim<'_> {
                 a
             }
             _ => {
-                let a = self.alone(s, j, size);
+                let a = self.alone_afresh(s, j, size);
                 b.alone.set(Some((at.0, at.1, a)));
                 a
             }
         }
-    }
-
-    /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's
-    /// usage of the type at `used`.
-    #[inline(never)]
-    fn alone_remembered(&self, s: usize, j: JobId, size: Size, used: u64) -> Alone {
-        let a = self.alone_afresh(s, j, size);
-        let mut memo = self.kueue.alone.borrow_mut();
-        if memo.len() <= s {
-            memo.resize_with(s + 1, Default::default);
-        }
-        memo[s].put(self.epochs.config(), size, used, a);
-        a
     }
 
     /// [`Sim::alone`] worked out afresh.
