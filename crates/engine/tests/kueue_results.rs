@@ -468,6 +468,96 @@ fn cycles_that_pass_a_head_over_are_done_at_once() {
     assert!(w < 30, "{w} cycles walked, {s} done at once");
 }
 
+/// SPEC 12.1 cycles done at once with each share's run of inert heads carried through a
+/// pass (issue #31): on a cohort whose quotas add up to more than the capacity, with a
+/// share of no quota of its own (its heads borrow or cannot preempt), big jobs that fit
+/// only after releases, and shares under their quota whose searches find victims or none,
+/// the heads known inert from an earlier cycle of the pass (not asked again while only
+/// admissions happened, or, after a search that found none, only admissions within
+/// limits) give the bytes of walking every cycle.
+#[test]
+fn inert_runs_carried_through_a_pass_match_walking_each() {
+    use quotalab_engine::{load, result, Options, Sim};
+    use serde_json::json;
+    const T: &str = "ml.g5.xlarge";
+    for seed in 1..5 {
+        let quotas = [0, 2, 5, 8, 11, 14];
+        let shares: Vec<Value> = quotas
+            .iter()
+            .enumerate()
+            .map(|(i, q)| {
+                json!({"name": format!("q{i}"), "limits": {T: q}, "cohort": "all",
+                    "preemption": {"within_share": "never", "reclaim": "any"}})
+            })
+            .collect();
+        let workloads: Vec<Value> = (0..6)
+            .map(|i| {
+                json!({"share": format!("q{i}"), "count": 60,
+                    "arrival": {"poisson_per_hour": 5.0 + i as f64}, "instance_type": T,
+                    "instances": {"choice": [[1, 6], [2, 2], [4, 1], [8, 1]]},
+                    "work_s": {"lognormal": {"median": 3600, "sigma": 1.2}},
+                    "priority": {"choice": [[0, 4], [1, 1]]}})
+            })
+            .collect();
+        let text = json!({"format": "quotalab/v1", "model": "kueue", "seed": seed,
+            "capacity": {T: 30}, "queue": {"preemption_grace_s": 120},
+            "cohorts": [{"name": "all"}], "shares": shares, "workloads": workloads})
+        .to_string();
+        let loaded = load(&text).expect("valid");
+        let fast = Sim::new(&loaded.scenario, Options::default()).run();
+        let exhaustive = Options {
+            exhaustive: true,
+            ..Options::default()
+        };
+        let walked = Sim::new(&loaded.scenario, exhaustive).run();
+        assert!(
+            result::to_json(&fast) == result::to_json(&walked),
+            "seed {seed}: carried runs and walking each cycle differ"
+        );
+        assert_eq!(fast.steps(), walked.steps(), "seed {seed}: steps");
+        let (w, s) = fast.kueue_cycles();
+        assert_eq!(
+            w + s,
+            walked.kueue_cycles().0,
+            "seed {seed}: the same cycles"
+        );
+    }
+}
+
+/// SPEC 12.1: a pass's first cycles are done at once too when every head in them would
+/// only be set aside (issue #31): d's 40 jobs, each too big to ever fit, arrive a minute
+/// apart while a's job runs; each arrival's pass sets the new head aside at once and
+/// walks only the cycle that finds no head (before: that cycle, and the one that set the
+/// head aside, 80 in all).
+#[test]
+fn a_pass_whose_first_heads_are_inert_walks_one_cycle() {
+    use quotalab_engine::{load, result, Options, Sim};
+    use serde_json::json;
+    const T: &str = "ml.g5.xlarge";
+    let p = json!({"within_share": "never", "reclaim": "any"});
+    let job = |id: String, share: &str, n: u64, at: u64, work: u64| json!({"id": id, "share": share, "instance_type": T, "instances": n, "submit_s": at, "work_s": work});
+    let mut jobs = vec![job("a1".into(), "a", 4, 0, 10_000)];
+    jobs.extend((0..40).map(|i| job(format!("d{i}"), "d", 8, 60 + 60 * i, 100)));
+    let text = json!({"format": "quotalab/v1", "model": "kueue", "capacity": {T: 7},
+        "cohorts": [{"name": "all"}],
+        "shares": [{"name": "a", "limits": {T: 4}, "cohort": "all", "preemption": p},
+                   {"name": "d", "limits": {T: 0}, "cohort": "all", "preemption": p}],
+        "jobs": jobs})
+    .to_string();
+    let loaded = load(&text).expect("valid");
+    let fast = Sim::new(&loaded.scenario, Options::default()).run();
+    let exhaustive = Options {
+        exhaustive: true,
+        ..Options::default()
+    };
+    let walked = Sim::new(&loaded.scenario, exhaustive).run();
+    assert!(result::to_json(&fast) == result::to_json(&walked));
+    assert_eq!(fast.steps(), walked.steps());
+    let (w, s) = fast.kueue_cycles();
+    assert_eq!(w + s, walked.kueue_cycles().0, "the same cycles in all");
+    assert!(w <= 45 && s >= 40, "{w} cycles walked, {s} done at once");
+}
+
 /// SPEC 12.1 with a grace period: c1's preemptor waits for its victims, and its `waiting`
 /// explanation says when their grace ends as the page's event log writes its times (a
 /// newcomer reads "36 min 23 s into the run", not "2182.844 s": issue #34, walk).

@@ -18,7 +18,18 @@ use crate::simulation::{JobId, Sim, Size, State};
 use super::fair_sharing::{bubbled, compare_drs};
 use super::kueue::order_rank;
 use super::offers::{Entry, KHead, Nomination, Scratch, Staying, Stays};
-use super::queues::{Alone, Bucket, QKey};
+use super::queues::{Alone, Bucket, InertRun, QKey};
+
+/// What a head would do in a cycle, as the skip reads it ([`Sim::verdict`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    /// Fit, preempt or reserve.
+    Acts,
+    /// Be set aside and do nothing else, without a search.
+    Inert,
+    /// Be set aside and do nothing else: a search found no victims.
+    NoneFound,
+}
 
 /// A quiet cycle ([`Sim::quiet_entries`]): the steps its preemptions counted (the heads
 /// that stayed through it are in [`Scratch`]'s `quiet`).
@@ -40,8 +51,11 @@ impl Sim<'_> {
     /// on changing the state for ever (Kueue's own thrash with no grace) are cut off.
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
-        let mut quiet = None;
         let mut scratch = std::mem::take(&mut self.kueue.scratch);
+        // The first cycles may be done at once too, if every head in them would only be
+        // set aside (as after a cycle that was not quiet).
+        scratch.quiet.clear();
+        let mut quiet = self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 });
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
@@ -76,9 +90,13 @@ impl Sim<'_> {
     fn kueue_cycle(&mut self, scratch: &mut Scratch) -> (bool, Option<Quiet>) {
         let entries = &mut scratch.entries;
         entries.clear();
+        // A head known inert is nominated as one that cannot fit: the walk does the same
+        // with it (sets it aside) but where the order reads every head's rank (a preemptor
+        // keeps instances) or fair sharing's tournament reads its mode.
+        let shortcut = self.sc.fair_sharing.is_none() && self.kueue.keeps.is_empty();
         for s in 0..self.cfg.len() {
             if let Some(h) = self.cycle_head(s) {
-                entries.push(self.nominate(s, h));
+                entries.push(self.nominate(s, h, shortcut && self.known_inert(s, h.key)));
             }
         }
         if !self.kueue.keeps.is_empty() {
@@ -212,9 +230,10 @@ impl Sim<'_> {
     /// heads are nominated alike, walked in the same order and passed over again. They
     /// stop before the first cycle in which some share's next head would do something
     /// else, or in which no head is left to set aside (that cycle runs as any other). The
-    /// number of cycles done. After a cycle that changed something and was not quiet,
-    /// `quiet` is such a cycle with no head staying and no steps: every head must then
-    /// be set aside and do nothing else.
+    /// number of cycles done. After a cycle that changed something and was not quiet, and
+    /// before a pass's first cycle, `quiet` is such a cycle with no head staying and no
+    /// steps: every head must then be set aside and do nothing else. A head known inert
+    /// from its share's run ([`Sim::known_inert`]) is not nominated again.
     fn skip_quiet_cycles(&mut self, quiet: &Quiet, max: usize, scratch: &mut Scratch) -> usize {
         if max == 0 || self.opts.exhaustive {
             return 0;
@@ -238,7 +257,12 @@ impl Sim<'_> {
             // The room its head is nominated with is the one its next heads are asked
             // with below (`inert_run`): nothing changes the state in between.
             let mut room = None;
-            match self.nomination(s, h, &mut room) {
+            let mode = if self.known_inert(s, h.key) {
+                Nomination::NoFit // inert: set aside, as a head that cannot fit
+            } else {
+                self.nomination(s, h, &mut room)
+            };
+            match mode {
                 Nomination::Preempt(v) if v.iter().all(|v| self.is_evicted(v.job)) => {
                     staying.push(h.job, Stays::Waits, &v);
                     continue;
@@ -313,9 +337,7 @@ impl Sim<'_> {
         let by_class = self.victims_by_class(s);
         let rt = &self.rt[s];
         if by_class {
-            let acting = rt.first_ready_acting(|size, b, k| {
-                !self.inert_head(s, k.job, size, Some(b), &mut room)
-            })?;
+            let acting = self.first_acting(s, &mut room)?;
             let before = rt.ready_before(acting);
             return (before <= cap).then_some((before, acting));
         }
@@ -326,10 +348,96 @@ impl Sim<'_> {
             .map(|(i, h)| (i, h.key))
     }
 
+    /// [`ShareRt::first_ready_acting`] of share `s` with [`Sim::inert_head`] (by class:
+    /// [`Sim::victims_by_class`]). A cache ([`InertRun`]): the answer is kept in the share
+    /// and, while its stamp holds ([`Sim::inert_stamp`]), the jobs before the one kept
+    /// are inert still; that one is asked again (a job that acted may no longer fit), and
+    /// the whole queue only when it no longer acts.
+    fn first_acting(&self, s: usize, room: &mut Option<(usize, i128)>) -> Option<QKey> {
+        let rt = &self.rt[s];
+        if let Some(run) = rt.inert.get().filter(|r| self.run_holds(s, r)) {
+            let Some(f) = run.first else {
+                debug_assert_eq!(self.first_acting_afresh(s), None, "a share's run stopped");
+                return None; // every job not set aside is inert
+            };
+            let size = Size::of(&self.sc.jobs[f.job.index()]);
+            let acts = |b| !self.inert_head(s, f.job, size, Some(b), room);
+            if !rt.is_aside(&f) && rt.buckets.get(&size).is_some_and(acts) {
+                debug_assert_eq!(self.first_acting_afresh(s), Some(f), "an inert job acts");
+                return Some(f);
+            }
+        }
+        let mut searched = false;
+        let first = rt.first_ready_acting(|size, b, k| {
+            let v = self.verdict(s, k.job, size, Some(b), room);
+            searched |= v == Verdict::NoneFound;
+            v == Verdict::Acts
+        });
+        if let Some(at) = self.inert_stamp(s, searched) {
+            rt.inert.set(Some(InertRun {
+                at,
+                searched,
+                first,
+            }));
+        }
+        first
+    }
+
+    /// [`Sim::first_acting`] worked out afresh (for the cache's debug checks).
+    fn first_acting_afresh(&self, s: usize) -> Option<QKey> {
+        let mut room = None;
+        self.rt[s]
+            .first_ready_acting(|size, b, k| !self.inert_head(s, k.job, size, Some(b), &mut room))
+    }
+
+    /// What an [`InertRun`] of share `s` is valid at: the share's RUNNABLE jobs
+    /// (`members`: its own admissions change its usage and candidates) and the epoch of
+    /// what can make a head act. Quota only taken by admissions keeps a head that cannot
+    /// fit from fitting, and what its share alone allows it from growing (SPEC 12 "may
+    /// preempt" and [`Sim::finds_no_victims`] read usage that only grows): the `freed`
+    /// epoch (releases, evictions, priority and configuration changes). A run in which a
+    /// search found no victims (`searched`) holds only while no admission takes its share
+    /// over its limit either (new candidates): the quota epoch, in trees whose cohorts
+    /// are roots ([`Sim::none_stays_none`]). `None` where the cache is off:
+    /// `Options::exhaustive`, fair sharing, searches that read the preemptor itself
+    /// ([`Sim::victims_by_class`]).
+    fn inert_stamp(&self, s: usize, searched: bool) -> Option<(u64, u64)> {
+        let lasting = || (0..self.kueue.trees.len()).all(|t| self.none_stays_none(t));
+        let on = !self.opts.exhaustive && self.victims_by_class(s) && (!searched || lasting());
+        let epoch = if searched {
+            self.epochs.quota()
+        } else {
+            self.epochs.freed()
+        };
+        on.then_some((epoch, self.rt[s].members))
+    }
+
+    /// Whether share `s`'s [`InertRun`] `run` still holds.
+    fn run_holds(&self, s: usize, run: &InertRun) -> bool {
+        Some(run.at) == self.inert_stamp(s, run.searched)
+    }
+
+    /// Whether job `key` of share `s`, not set aside, is known to be inert as a cycle's
+    /// head ([`Sim::inert_head`]) from the share's [`InertRun`]: it comes before the first
+    /// job that acted when the run was worked out, and the run holds.
+    #[inline(never)]
+    fn known_inert(&self, s: usize, key: QKey) -> bool {
+        let Some(run) = self.rt[s].inert.get() else {
+            return false;
+        };
+        let known = run.first.is_none_or(|f| key < f) && self.run_holds(s, &run);
+        debug_assert!(
+            !known || {
+                let size = Size::of(&self.sc.jobs[key.job.index()]);
+                self.inert_head(s, key.job, size, None, &mut None)
+            },
+            "a job known inert acts"
+        );
+        known
+    }
+
     /// Whether job `j` of share `s` as a cycle's head would be set aside and do nothing
-    /// else ([`Sim::nominate`]'s `NoFit`, or `NoTargets` reserving nothing). `room` keeps
-    /// the share's [`Sim::room_now`] of the last type asked, for the next job asked; `b`,
-    /// if known, is the job's bucket (its [`Sim::alone`] is remembered there).
+    /// else ([`Sim::verdict`]).
     fn inert_head(
         &self,
         s: usize,
@@ -338,21 +446,43 @@ impl Sim<'_> {
         b: Option<&Bucket>,
         room: &mut Option<(usize, i128)>,
     ) -> bool {
+        self.verdict(s, j, size, b, room) != Verdict::Acts
+    }
+
+    /// What job `j` of share `s` would do as a cycle's head, as far as the skip reads it:
+    /// be set aside and do nothing else ([`Sim::nominate`]'s `NoFit`, or `NoTargets`
+    /// reserving nothing), by a search that found no victims or without one, or act.
+    /// `room` keeps the share's [`Sim::room_now`] of the last type asked, for the next
+    /// job asked; `b`, if known, is the job's bucket (its [`Sim::alone`] is remembered
+    /// there).
+    #[inline(never)]
+    fn verdict(
+        &self,
+        s: usize,
+        j: JobId,
+        size: Size,
+        b: Option<&Bucket>,
+        room: &mut Option<(usize, i128)>,
+    ) -> Verdict {
         let (t, n) = (size.ty.index(), size.instances);
         if !crate::simulation::admission::has_limit(&self.cfg[s], t) {
-            return true;
+            return Verdict::Inert;
         }
         if (n as i128) <= self.room_in(s, t, room) {
-            return false; // it fits now
+            return Verdict::Acts; // it fits now
         }
         let alone = match b {
             Some(b) => self.alone_in(s, j, size, b),
             None => self.alone(s, j, size),
         };
         match alone {
-            Alone::CannotPreempt => true,
-            Alone::NoVictims => self.reserves_nothing(s),
-            Alone::MaySearch => self.reserves_nothing(s) && self.kueue_victims_memo(j).is_none(),
+            Alone::CannotPreempt => Verdict::Inert,
+            Alone::NoVictims if self.reserves_nothing(s) => Verdict::Inert,
+            Alone::MaySearch if self.reserves_nothing(s) => match self.kueue_victims_memo(j) {
+                None => Verdict::NoneFound,
+                Some(_) => Verdict::Acts,
+            },
+            _ => Verdict::Acts,
         }
     }
 
@@ -361,36 +491,17 @@ impl Sim<'_> {
     /// without fair sharing both read the share's own usage of the type and the
     /// configuration alone (`QuotaTree::fits_below_root` of a share under a root is its own
     /// quota; `finds_no_victims` reads the share's policy, usage and quota), so the answer
-    /// is remembered per share and size with that usage, until the configuration changes.
-    #[inline]
+    /// is remembered in the job's bucket with that usage ([`Sim::alone_in`]).
     fn alone(&self, s: usize, j: JobId, size: Size) -> Alone {
-        let t = size.ty.index();
-        if !self.remembers_alone(t) {
-            return self.alone_afresh(s, j, size);
+        match self.rt[s].buckets.get(&size) {
+            Some(b) => self.alone_in(s, j, size, b),
+            None => self.alone_afresh(s, j, size),
         }
-        let used = self.kueue.trees[t].usage[s];
-        let at = self.epochs.config();
-        let known = self
-            .kueue
-            .alone
-            .borrow()
-            .get(s)
-            .and_then(|m| m.get(at, size, used));
-        if let Some(a) = known {
-            debug_assert_eq!(
-                a,
-                self.alone_afresh(s, j, size),
-                "what a share alone allows its heads changed"
-            );
-            return a;
-        }
-        self.alone_remembered(s, j, size, used)
     }
 
-    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache in front of
-    /// [`Sim::alone`]'s: the answer is also kept in the bucket ([`Bucket::alone`]) with
-    /// the same key (the configuration epoch, the share's usage of the type), and read
-    /// there first.
+    /// [`Sim::alone`] for a job of bucket `b` (of `size`). A cache: the answer is kept in
+    /// the bucket ([`Bucket::alone`]) with the configuration epoch and the share's usage of
+    /// the type, and read there while they hold.
     fn alone_in(&self, s: usize, j: JobId, size: Size, b: &Bucket) -> Alone {
         let t = size.ty.index();
         if !self.remembers_alone(t) {
@@ -403,24 +514,11 @@ impl Sim<'_> {
                 a
             }
             _ => {
-                let a = self.alone(s, j, size);
+                let a = self.alone_afresh(s, j, size);
                 b.alone.set(Some((at.0, at.1, a)));
                 a
             }
         }
-    }
-
-    /// [`Sim::alone`] when it is not remembered: worked out and remembered, the share's
-    /// usage of the type at `used`.
-    #[inline(never)]
-    fn alone_remembered(&self, s: usize, j: JobId, size: Size, used: u64) -> Alone {
-        let a = self.alone_afresh(s, j, size);
-        let mut memo = self.kueue.alone.borrow_mut();
-        if memo.len() <= s {
-            memo.resize_with(s + 1, Default::default);
-        }
-        memo[s].put(self.epochs.config(), size, used, a);
-        a
     }
 
     /// [`Sim::alone`] worked out afresh.
@@ -459,35 +557,44 @@ impl Sim<'_> {
     #[inline(never)]
     fn share_head(&self, s: usize) -> Option<KHead> {
         let rt = &self.rt[s];
-        let head = |job: JobId, size: Size| KHead {
-            job,
+        let head = |key: QKey, size: Size| KHead {
+            job: key.job,
+            key,
             size,
             limited: crate::simulation::admission::has_limit(&self.cfg[s], size.ty.index()),
         };
         if self.strict_fifo(s) {
-            return rt.heads.first().map(|h| head(h.key.job, h.size));
+            return rt.heads.first().map(|h| head(h.key, h.size));
         }
         if rt.ready_count() == 0 {
             return None; // every RUNNABLE job is set aside (a sticky preemptor too)
         }
-        let sticky = rt.sticky.filter(|&p| {
-            self.jobs[p.index()].state == State::Runnable && !rt.is_aside(&self.qkey(p))
-        });
-        if let Some(p) = sticky {
-            return Some(head(p, Size::of(&self.sc.jobs[p.index()])));
+        let sticky = rt
+            .sticky
+            .filter(|&p| self.jobs[p.index()].state == State::Runnable)
+            .map(|p| self.qkey(p))
+            .filter(|k| !rt.is_aside(k));
+        if let Some(k) = sticky {
+            return Some(head(k, Size::of(&self.sc.jobs[k.job.index()])));
         }
-        rt.first_ready().map(|h| head(h.key.job, h.size))
+        rt.first_ready().map(|h| head(h.key, h.size))
     }
 
     /// Kueue `nominate` / `getAssignments` for head `h` of share `s`, against the state at
     /// the cycle's start: it fits; or it may preempt (SPEC 12 "may preempt") and these are
     /// its victims, or none are found; or neither.
-    fn nominate(&self, s: usize, h: KHead) -> Entry {
+    /// `inert`: the head is known inert ([`Sim::known_inert`]): nominated as one that
+    /// cannot fit, without asking.
+    fn nominate(&self, s: usize, h: KHead, inert: bool) -> Entry {
         Entry {
             job: h.job,
             share: s,
             size: h.size,
-            mode: self.nomination(s, h, &mut None),
+            mode: if inert {
+                Nomination::NoFit
+            } else {
+                self.nomination(s, h, &mut None)
+            },
         }
     }
 

@@ -6,7 +6,7 @@
 //! pass cannot bump one by accident, and the exhaustive-oracle test (every cache off,
 //! `Options::exhaustive`) checks that none is missed.
 
-/// The four versions (see the module's documentation).
+/// The five versions (see the module's documentation).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub(super) struct Epochs {
     /// Bumped whenever a share's offer could become possible although its queue did not
@@ -17,6 +17,10 @@ pub(super) struct Epochs {
     /// Like `quota` but not bumped by releases: new reclaim candidates, configuration and
     /// priority changes only.
     structure: u64,
+    /// Like `quota` but not bumped by admissions (borrowing or not): releases, evictions,
+    /// configuration and priority changes only. While it holds, quota is only taken (the
+    /// Kueue heads known inert, `Sim::inert_stamp`, depend on it).
+    freed: u64,
     /// Bumped on every change of quota usage or configuration (Kueue waiting reasons depend
     /// on it).
     usage: u64,
@@ -30,7 +34,8 @@ impl Epochs {
     pub(super) fn admitted(&mut self, borrowing: bool) {
         if borrowing {
             // Its share is over its limit: new reclaim candidates.
-            self.new_candidates();
+            self.quota += 1;
+            self.structure += 1;
         }
         self.usage += 1;
     }
@@ -38,6 +43,7 @@ impl Epochs {
     /// A job's quota was released (SPEC 3: completion or preemption).
     pub(super) fn released(&mut self) {
         self.quota += 1;
+        self.freed += 1;
         self.usage += 1;
     }
 
@@ -45,12 +51,14 @@ impl Epochs {
     /// escalation): offers and victims may differ although usage did not change.
     pub(super) fn new_candidates(&mut self) {
         self.quota += 1;
+        self.freed += 1;
         self.structure += 1;
     }
 
     /// A share's configuration changed (SPEC 4 `update_share`): everything may differ.
     pub(super) fn reconfigured(&mut self) {
         self.quota += 1;
+        self.freed += 1;
         self.structure += 1;
         self.usage += 1;
         self.config += 1;
@@ -58,6 +66,10 @@ impl Epochs {
 
     pub(super) fn quota(&self) -> u64 {
         self.quota
+    }
+
+    pub(super) fn freed(&self) -> u64 {
+        self.freed
     }
 
     pub(super) fn structure(&self) -> u64 {

@@ -364,25 +364,11 @@ impl Sim<'_> {
         if let Some(found) = self.kueue.searches.borrow().get(now, &key) {
             return found;
         }
-        // A search that found no victims finds none while the quota epoch holds and its
-        // share admitted nothing ([`Sim::none_stays_none`]).
-        let t = spec.instance_type();
-        let lasting = self.none_stays_none(t);
-        let held = (self.epochs.quota(), self.epochs.structure());
-        let used = self.kueue.trees[t].usage[s];
-        if lasting && self.kueue.searches.borrow().found_none(held, &key, used) {
-            debug_assert!(
-                self.kueue_victims(j).is_none(),
-                "a search found none, now some"
-            );
-            return None;
-        }
         let found = self.kueue_victims(j);
-        let mut memo = self.kueue.searches.borrow_mut();
-        if lasting && found.is_none() {
-            memo.put_none(held, key, used);
-        }
-        memo.put(now, key, found.clone());
+        self.kueue
+            .searches
+            .borrow_mut()
+            .put(now, key, found.clone());
         found
     }
 
@@ -397,7 +383,7 @@ impl Sim<'_> {
     /// walk fits no better, so the attempts fail again. Not with fair sharing (its order
     /// reads every share's dominant resource share) nor in deeper trees (a cohort going
     /// over its quota brings its borrowers' jobs in).
-    fn none_stays_none(&self, t: usize) -> bool {
+    pub(super) fn none_stays_none(&self, t: usize) -> bool {
         self.sc.fair_sharing.is_none() && self.kueue.trees[t].is_flat()
     }
 

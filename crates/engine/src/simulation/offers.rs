@@ -6,7 +6,7 @@
 use super::job::JobId;
 use super::job::Size;
 use super::preemption::Victim;
-use super::queues::{Alone, QKey};
+use super::queues::QKey;
 use super::quota_tree::QuotaTree;
 use crate::input::model::Priority;
 
@@ -15,6 +15,7 @@ use crate::input::model::Priority;
 #[derive(Clone, Copy, Debug)]
 pub(super) struct KHead {
     pub(super) job: JobId,
+    pub(super) key: QKey,
     pub(super) size: Size,
     pub(super) limited: bool,
 }
@@ -163,45 +164,8 @@ pub(super) struct KueueState {
     pub(super) kept: Vec<(usize, u64)>,
     /// The preemption searches at the current epochs (`Sim::kueue_victims_memo`).
     pub(super) searches: std::cell::RefCell<SearchMemo>,
-    /// Per share: what heads of each size that do not fit can do, as the share alone
-    /// decides (`Sim::alone`).
-    pub(super) alone: std::cell::RefCell<Vec<AloneMemo>>,
     /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
     pub(super) scratch: Scratch,
-}
-
-/// `Sim::alone`'s answers for one share at one configuration epoch: per size, with the
-/// share's usage of the size's type then (the newest usage per size).
-#[derive(Debug, Default)]
-pub(super) struct AloneMemo {
-    pub(super) at: u64,
-    pub(super) known: Vec<(Size, u64, Alone)>,
-}
-
-impl AloneMemo {
-    /// What is known of `size` at epoch `at` with the share's usage at `used`.
-    pub(super) fn get(&self, at: u64, size: Size, used: u64) -> Option<Alone> {
-        if self.at != at {
-            return None;
-        }
-        self.known
-            .iter()
-            .find(|&&(z, u, _)| z == size && u == used)
-            .map(|e| e.2)
-    }
-
-    /// Remembers `size`'s answer at `at`, the share's usage at `used`.
-    pub(super) fn put(&mut self, at: u64, size: Size, used: u64, alone: Alone) {
-        if self.at != at {
-            self.at = at;
-            self.known.clear();
-        }
-        if let Some(e) = self.known.iter_mut().find(|e| e.0 == size) {
-            *e = (size, used, alone);
-        } else if self.known.len() < SEARCH_ENTRIES {
-            self.known.push((size, used, alone));
-        }
-    }
 }
 
 /// What a Kueue preemption search depends on besides the state the usage and structure
@@ -217,14 +181,7 @@ pub(super) type SearchKey = (usize, Size, Priority, Option<JobId>);
 pub(super) struct SearchMemo {
     /// Per share: the epoch pair its searches were made at, and those searches.
     by_share: Vec<((u64, u64), Vec<Search>)>,
-    /// Per share: the searches that found no victims, at a (quota, structure) epoch pair,
-    /// each with its share's usage of the preemptor's type then (see
-    /// `Sim::kueue_victims_memo`: while those three hold, none finds victims).
-    none_by_share: Vec<((u64, u64), Vec<NoneFound>)>,
 }
-
-/// A search that found no victims: its key and its share's usage of the type then.
-type NoneFound = (SearchKey, u64);
 
 /// One search remembered: its key and the victims it found.
 type Search = (SearchKey, Option<Vec<Victim>>);
@@ -249,36 +206,6 @@ impl SearchMemo {
         }
         if known.len() < SEARCH_ENTRIES {
             known.push((key, found));
-        }
-    }
-}
-
-impl SearchMemo {
-    /// Whether a search of `key` found no victims at the (quota, structure) epochs `at`
-    /// with its share's usage at `used`.
-    pub(super) fn found_none(&self, at: (u64, u64), key: &SearchKey, used: u64) -> bool {
-        match self.none_by_share.get(key.0) {
-            Some((made_at, known)) if *made_at == at => {
-                known.iter().any(|(k, u)| k == key && *u == used)
-            }
-            _ => false,
-        }
-    }
-
-    /// A search of `key` found no victims at `at`, its share's usage at `used`.
-    pub(super) fn put_none(&mut self, at: (u64, u64), key: SearchKey, used: u64) {
-        if self.none_by_share.len() <= key.0 {
-            self.none_by_share.resize_with(key.0 + 1, Default::default);
-        }
-        let (made_at, known) = &mut self.none_by_share[key.0];
-        if *made_at != at {
-            *made_at = at;
-            known.clear();
-        }
-        if let Some(e) = known.iter_mut().find(|(k, _)| *k == key) {
-            e.1 = used; // the share's usage moved on: the older answer no longer holds
-        } else if known.len() < SEARCH_ENTRIES {
-            known.push((key, used));
         }
     }
 }

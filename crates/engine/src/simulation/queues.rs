@@ -112,6 +112,12 @@ pub struct ShareRt {
     /// [`ShareRt::first_ready`]'s last answer (a cycle's head is asked for again when the
     /// cycle sets it aside, and the next cycle asks for the job after it).
     pub(super) first_ready_at: std::cell::Cell<Option<ReadyMemo>>,
+    /// Bumped whenever a job joins or leaves the RUNNABLE jobs (not when jobs are set
+    /// aside or offered again): what [`InertRun`] is stamped with besides an epoch.
+    pub(super) members: u64,
+    /// A cache (Kueue model): the first job not set aside that acts as a cycle's head, as
+    /// last worked out in full (`Sim::first_acting`).
+    pub(super) inert: std::cell::Cell<Option<InertRun>>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -148,6 +154,20 @@ pub(super) struct ReadyMemo {
     pub(super) at: u64,
     pub(super) first: Option<Head>,
     pub(super) after: Option<super::ranked::Place>,
+}
+
+/// `Sim::first_acting`'s answer for a share (a cache): every job not set aside before
+/// `first` (all of them if `None`) would only be set aside as a cycle's head, and `first`
+/// would act, at `at` (an epoch and the share's `members`, `Sim::inert_stamp`). While
+/// those hold the jobs before `first` stay inert (SPEC 12: other shares' admissions only
+/// make fitting harder); `first` may have stopped acting, and is asked again.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct InertRun {
+    pub(super) at: (u64, u64),
+    /// Whether a job was found inert by a search that found no victims (the run then
+    /// holds only while no share newly borrows).
+    pub(super) searched: bool,
+    pub(super) first: Option<QKey>,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on
@@ -197,6 +217,7 @@ impl ShareRt {
         }
         b.jobs.insert(key);
         self.order_gen += 1;
+        self.members += 1;
         if self.keeps_order {
             self.in_order.insert(key, size);
         }
@@ -222,6 +243,7 @@ impl ShareRt {
         }
         if removed {
             self.order_gen += 1;
+            self.members += 1;
             self.in_order.remove(&key);
             self.runnable -= 1;
             self.aside_after_remove(key);
