@@ -182,6 +182,13 @@ fn field(root: &Element, label: &str) -> Element {
         .unwrap_or_else(|| panic!("no field labelled {label:?}"))
 }
 
+/// The value in `field`'s input.
+fn value_of(field: &Element) -> String {
+    one(field, "input")
+        .unchecked_into::<HtmlInputElement>()
+        .value()
+}
+
 fn type_into(field: &Element, value: &str) {
     let el = field.query_selector("input, textarea").unwrap().unwrap();
     if let Some(i) = el.dyn_ref::<HtmlInputElement>() {
@@ -232,12 +239,7 @@ async fn editor_fields_write_the_scenario_and_show_the_engine_s_messages() {
     // b1 has a recovery block: its group starts open.
     assert!(group.has_attribute("open"));
     let rf = field(&group, "Restore failure (0–1)");
-    assert_eq!(
-        one(&rf, "input")
-            .unchecked_into::<HtmlInputElement>()
-            .value(),
-        "1"
-    );
+    assert_eq!(value_of(&rf), "1");
     type_into(&rf, "1.5");
     assert_eq!(
         doc(app)["jobs"][0]["recovery"]["restore_failure"],
@@ -344,12 +346,7 @@ async fn a_large_scenario_s_job_with_a_contract_opens_its_group() {
     let group = one(&rows[0], "[data-testid=contract-fields]");
     assert!(group.has_attribute("open"), "b1 has a recovery block");
     let rf = field(&group, "Restore failure (0–1)");
-    assert_eq!(
-        one(&rf, "input")
-            .unchecked_into::<HtmlInputElement>()
-            .value(),
-        "1"
-    );
+    assert_eq!(value_of(&rf), "1");
     // a1 has none: folded, nothing built.
     let other = one(&rows[1], "[data-testid=contract-fields]");
     assert!(!other.has_attribute("open"));

@@ -363,6 +363,62 @@ fn waiting_within_nominal_names_the_borrowed_cohort() {
     );
 }
 
+/// Runs the Kueue scenario `text` with its cycles done at once where they can be and with
+/// every cycle walked (the exhaustive oracle): the same bytes, steps and cycles in all.
+/// Returns the cycles (walked, done at once); `what` names the scenario in a failure.
+fn done_at_once_as_walked(text: &str, what: &str) -> (u64, u64) {
+    use quotalab_engine::{load, result, Options, Sim};
+    let loaded = load(text).expect("valid");
+    let fast = Sim::new(&loaded.scenario, Options::default()).run();
+    let exhaustive = Options {
+        exhaustive: true,
+        ..Options::default()
+    };
+    let walked = Sim::new(&loaded.scenario, exhaustive).run();
+    assert!(
+        result::to_json(&fast) == result::to_json(&walked),
+        "{what}: cycles done at once and walking each differ"
+    );
+    assert_eq!(fast.steps(), walked.steps(), "{what}: steps");
+    let (w, s) = fast.kueue_cycles();
+    assert_eq!(
+        w + s,
+        walked.kueue_cycles().0,
+        "{what}: the same cycles in all"
+    );
+    (w, s)
+}
+
+/// One cohort of shares `q0`, `q1`, ... with `quotas` of ml.g5.xlarge, each reclaiming from
+/// anyone and never preempting its own (as the Philly trace translated), 60 generated jobs
+/// each arriving at `rate + i` an hour (share `i`), 1 to 8 instances, on `capacity`
+/// instances with a 120 s grace.
+fn overloaded_cohort(quotas: &[u64], rate: f64, capacity: u64, seed: u64) -> String {
+    use serde_json::json;
+    const T: &str = "ml.g5.xlarge";
+    let shares: Vec<Value> = quotas
+        .iter()
+        .enumerate()
+        .map(|(i, q)| {
+            json!({"name": format!("q{i}"), "limits": {T: q}, "cohort": "all",
+                "preemption": {"within_share": "never", "reclaim": "any"}})
+        })
+        .collect();
+    let workloads: Vec<Value> = (0..quotas.len())
+        .map(|i| {
+            json!({"share": format!("q{i}"), "count": 60,
+                "arrival": {"poisson_per_hour": rate + i as f64}, "instance_type": T,
+                "instances": {"choice": [[1, 6], [2, 2], [4, 1], [8, 1]]},
+                "work_s": {"lognormal": {"median": 3600, "sigma": 1.2}},
+                "priority": {"choice": [[0, 4], [1, 1]]}})
+        })
+        .collect();
+    json!({"format": "quotalab/v1", "model": "kueue", "seed": seed,
+        "capacity": {T: capacity}, "queue": {"preemption_grace_s": 120},
+        "cohorts": [{"name": "all"}], "shares": shares, "workloads": workloads})
+    .to_string()
+}
+
 /// SPEC 12.1 cycles done at once: on an overloaded cohort whose queues Kueue sets aside one
 /// head per cycle after every release (one cohort of shares that reclaim from anyone and
 /// never preempt their own, with grace, as the Philly trace translated; and the mix above,
@@ -372,29 +428,7 @@ fn waiting_within_nominal_names_the_borrowed_cohort() {
 #[test]
 fn quiet_cycles_done_at_once_match_walking_each() {
     use quotalab_engine::{load, result, Options, Sim};
-    use serde_json::json;
-    const T: &str = "ml.g5.xlarge";
-    let overloaded = |seed: u64| {
-        let shares: Vec<Value> = (0..6)
-            .map(|i| {
-                json!({"name": format!("q{i}"), "limits": {T: 2 + 3 * i}, "cohort": "all",
-                    "preemption": {"within_share": "never", "reclaim": "any"}})
-            })
-            .collect();
-        let workloads: Vec<Value> = (0..6)
-            .map(|i| {
-                json!({"share": format!("q{i}"), "count": 60,
-                    "arrival": {"poisson_per_hour": 6.0 + i as f64}, "instance_type": T,
-                    "instances": {"choice": [[1, 6], [2, 2], [4, 1], [8, 1]]},
-                    "work_s": {"lognormal": {"median": 3600, "sigma": 1.2}},
-                    "priority": {"choice": [[0, 4], [1, 1]]}})
-            })
-            .collect();
-        json!({"format": "quotalab/v1", "model": "kueue", "seed": seed,
-            "capacity": {T: 40}, "queue": {"preemption_grace_s": 120},
-            "cohorts": [{"name": "all"}], "shares": shares, "workloads": workloads})
-        .to_string()
-    };
+    let overloaded = |seed: u64| overloaded_cohort(&[2, 5, 8, 11, 14, 17], 6.0, 40, seed);
     let mut skipped = 0;
     let texts = (1..4)
         .map(overloaded)
@@ -437,7 +471,6 @@ fn quiet_cycles_done_at_once_match_walking_each() {
 /// 72 of them.)
 #[test]
 fn cycles_that_pass_a_head_over_are_done_at_once() {
-    use quotalab_engine::{load, result, Options, Sim};
     use serde_json::json;
     const T: &str = "ml.g5.xlarge";
     let p = json!({"within_share": "never", "reclaim": "any"});
@@ -454,17 +487,7 @@ fn cycles_that_pass_a_head_over_are_done_at_once() {
         "queue": {"preemption_grace_s": 120}, "cohorts": [{"name": "all"}],
         "shares": [share("a", 4), share("b", 1), share("c", 2), share("d", 0)], "jobs": jobs})
     .to_string();
-    let loaded = load(&text).expect("valid");
-    let fast = Sim::new(&loaded.scenario, Options::default()).run();
-    let exhaustive = Options {
-        exhaustive: true,
-        ..Options::default()
-    };
-    let walked = Sim::new(&loaded.scenario, exhaustive).run();
-    assert!(result::to_json(&fast) == result::to_json(&walked));
-    assert_eq!(fast.steps(), walked.steps());
-    let (w, s) = fast.kueue_cycles();
-    assert_eq!(w + s, walked.kueue_cycles().0, "the same cycles in all");
+    let (w, s) = done_at_once_as_walked(&text, "");
     assert!(w < 30, "{w} cycles walked, {s} done at once");
 }
 
@@ -477,50 +500,9 @@ fn cycles_that_pass_a_head_over_are_done_at_once() {
 /// limits) give the bytes of walking every cycle.
 #[test]
 fn inert_runs_carried_through_a_pass_match_walking_each() {
-    use quotalab_engine::{load, result, Options, Sim};
-    use serde_json::json;
-    const T: &str = "ml.g5.xlarge";
     for seed in 1..5 {
-        let quotas = [0, 2, 5, 8, 11, 14];
-        let shares: Vec<Value> = quotas
-            .iter()
-            .enumerate()
-            .map(|(i, q)| {
-                json!({"name": format!("q{i}"), "limits": {T: q}, "cohort": "all",
-                    "preemption": {"within_share": "never", "reclaim": "any"}})
-            })
-            .collect();
-        let workloads: Vec<Value> = (0..6)
-            .map(|i| {
-                json!({"share": format!("q{i}"), "count": 60,
-                    "arrival": {"poisson_per_hour": 5.0 + i as f64}, "instance_type": T,
-                    "instances": {"choice": [[1, 6], [2, 2], [4, 1], [8, 1]]},
-                    "work_s": {"lognormal": {"median": 3600, "sigma": 1.2}},
-                    "priority": {"choice": [[0, 4], [1, 1]]}})
-            })
-            .collect();
-        let text = json!({"format": "quotalab/v1", "model": "kueue", "seed": seed,
-            "capacity": {T: 30}, "queue": {"preemption_grace_s": 120},
-            "cohorts": [{"name": "all"}], "shares": shares, "workloads": workloads})
-        .to_string();
-        let loaded = load(&text).expect("valid");
-        let fast = Sim::new(&loaded.scenario, Options::default()).run();
-        let exhaustive = Options {
-            exhaustive: true,
-            ..Options::default()
-        };
-        let walked = Sim::new(&loaded.scenario, exhaustive).run();
-        assert!(
-            result::to_json(&fast) == result::to_json(&walked),
-            "seed {seed}: carried runs and walking each cycle differ"
-        );
-        assert_eq!(fast.steps(), walked.steps(), "seed {seed}: steps");
-        let (w, s) = fast.kueue_cycles();
-        assert_eq!(
-            w + s,
-            walked.kueue_cycles().0,
-            "seed {seed}: the same cycles"
-        );
+        let text = overloaded_cohort(&[0, 2, 5, 8, 11, 14], 5.0, 30, seed);
+        done_at_once_as_walked(&text, &format!("seed {seed}"));
     }
 }
 
@@ -531,7 +513,6 @@ fn inert_runs_carried_through_a_pass_match_walking_each() {
 /// head aside, 80 in all).
 #[test]
 fn a_pass_whose_first_heads_are_inert_walks_one_cycle() {
-    use quotalab_engine::{load, result, Options, Sim};
     use serde_json::json;
     const T: &str = "ml.g5.xlarge";
     let p = json!({"within_share": "never", "reclaim": "any"});
@@ -544,17 +525,7 @@ fn a_pass_whose_first_heads_are_inert_walks_one_cycle() {
                    {"name": "d", "limits": {T: 0}, "cohort": "all", "preemption": p}],
         "jobs": jobs})
     .to_string();
-    let loaded = load(&text).expect("valid");
-    let fast = Sim::new(&loaded.scenario, Options::default()).run();
-    let exhaustive = Options {
-        exhaustive: true,
-        ..Options::default()
-    };
-    let walked = Sim::new(&loaded.scenario, exhaustive).run();
-    assert!(result::to_json(&fast) == result::to_json(&walked));
-    assert_eq!(fast.steps(), walked.steps());
-    let (w, s) = fast.kueue_cycles();
-    assert_eq!(w + s, walked.kueue_cycles().0, "the same cycles in all");
+    let (w, s) = done_at_once_as_walked(&text, "");
     assert!(w <= 45 && s >= 40, "{w} cycles walked, {s} done at once");
 }
 
