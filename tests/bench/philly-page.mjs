@@ -14,7 +14,8 @@
 // build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link);
 // STACKS=N adds the N heaviest whole stacks. TRACE=1 traces the first round instead and prints
 // each main-thread task over 50 ms with what it is made of (trace events, the app's functions;
-// STACKS=N: its heaviest stacks, N deep). ATTRS=1 times every setAttribute and
+// STACKS=N: its heaviest stacks, N deep, the app's frames only; STACKALL=1 every frame,
+// STACKALL=hash with the symbols' hashes, for `twiggy paths` on the wasm). ATTRS=1 times every setAttribute and
 // removeAttribute in each step and prints the heaviest by element, attribute and value size.
 // PHASES=1 prints each run's own account of its time (the worker's phases, hops, decoding).
 import { join } from 'node:path';
