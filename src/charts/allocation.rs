@@ -108,7 +108,7 @@ pub fn AllocationChart(
                 .iter()
                 .map(|r| (r.share, r.instance_type))
                 .collect();
-            quotalab_engine::sort::stable_by(&mut keys, &|a, b| a.cmp(b));
+            quotalab_engine::sort::compact_by(&mut keys, &|a, b| a.cmp(b));
             keys
         })
     });

@@ -491,7 +491,7 @@ pub fn hatch<DB: DrawingBackend>(
 /// The series rows of `d` for instance type `ty`, in share order.
 pub fn rows_of_type(d: &Digest, ty: u16) -> Vec<&SeriesRow> {
     let mut rows: Vec<&SeriesRow> = d.series.iter().filter(|r| r.instance_type == ty).collect();
-    quotalab_engine::sort::stable_by(&mut rows, &|a, b| a.share.cmp(&b.share));
+    quotalab_engine::sort::compact_by(&mut rows, &|a, b| a.share.cmp(&b.share));
     rows
 }
 

@@ -40,7 +40,7 @@ pub fn completion_times(d: &Digest) -> Vec<Vec<f64>> {
         }
     }
     for v in &mut out {
-        quotalab_engine::sort::stable_by(v, &f64::total_cmp);
+        quotalab_engine::sort::compact_by(v, &f64::total_cmp);
     }
     out
 }

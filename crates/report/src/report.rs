@@ -953,7 +953,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
         .el("figcaption", "", words.intro);
     key_legend(h, &words.legend);
     let mut rows: Vec<_> = d.series.iter().collect();
-    quotalab_engine::sort::stable_by(&mut rows, &|a, b| {
+    quotalab_engine::sort::compact_by(&mut rows, &|a, b| {
         (a.share, a.instance_type).cmp(&(b.share, b.instance_type))
     });
     let several_types = chart::series_types(d).len() > 1;

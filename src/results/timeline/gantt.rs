@@ -96,7 +96,7 @@ pub fn gantt(d: &Digest) -> Gantt {
             closed.push((u32::MAX, o));
         }
     }
-    quotalab_engine::sort::stable_by(&mut closed, &|a, b| a.0.cmp(&b.0));
+    quotalab_engine::sort::compact_by(&mut closed, &|a, b| a.0.cmp(&b.0));
     g.segments = closed
         .into_iter()
         .map(|(_, s)| s)

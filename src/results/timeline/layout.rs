@@ -45,7 +45,7 @@ pub struct Layout {
 /// Lays the Gantt out: one row per job for small runs, packed lanes beyond.
 pub fn layout(d: &Digest, g: &Gantt) -> Layout {
     let mut order: Vec<usize> = (0..d.jobs.len()).collect();
-    quotalab_engine::sort::stable_by(&mut order, &|&a, &b| {
+    quotalab_engine::sort::compact_by(&mut order, &|&a, &b| {
         let (x, y) = (&d.jobs[a], &d.jobs[b]);
         x.share
             .cmp(&y.share)
@@ -109,7 +109,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         .iter()
         .filter(|s| s.kind != Seg::Waiting)
         .collect();
-    quotalab_engine::sort::stable_by(&mut segs, &|a, b| {
+    quotalab_engine::sort::compact_by(&mut segs, &|a, b| {
         a.job.cmp(&b.job).then(a.t0.total_cmp(&b.t0))
     });
     for s in segs {
@@ -126,7 +126,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
             }),
         }
     }
-    quotalab_engine::sort::stable_by(&mut holds, &|a, b| {
+    quotalab_engine::sort::compact_by(&mut holds, &|a, b| {
         share_of(a.job)
             .cmp(&share_of(b.job))
             .then(a.t0.total_cmp(&b.t0))
@@ -173,7 +173,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         }
     }
     for v in &mut per_lane {
-        quotalab_engine::sort::stable_by(v, &|a, b| a.t0.total_cmp(&b.t0));
+        quotalab_engine::sort::compact_by(v, &|a, b| a.t0.total_cmp(&b.t0));
     }
     let raw: usize = per_lane.iter().map(Vec::len).sum();
     // Merge bars closer than about a pixel; coarser until few enough are left.
@@ -202,7 +202,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         ));
     }
     if bars.len() > MAX_BARS {
-        quotalab_engine::sort::stable_by(&mut bars, &|a, b| {
+        quotalab_engine::sort::compact_by(&mut bars, &|a, b| {
             (b.t1 - b.t0).total_cmp(&(a.t1 - a.t0))
         });
         bars.truncate(MAX_BARS);

@@ -977,7 +977,7 @@ impl Plan {
             .enumerate()
             .map(|(i, (name, _, _))| share_review(name, runs.iter().map(|r| &r.0[i])))
             .collect();
-        shares.sort_by(worse);
+        crate::sort::compact_by(&mut shares, &worse);
         let crossings = crossings(&shares, &self.rules);
         Review {
             current: self.current,
@@ -1493,7 +1493,7 @@ pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
         }
     }
     let largest_first = |mut v: Vec<(f64, String)>| -> Vec<String> {
-        v.sort_by(|a, b| b.0.total_cmp(&a.0));
+        crate::sort::compact_by(&mut v, &|a, b| b.0.total_cmp(&a.0));
         v.into_iter().map(|(_, w)| w).collect()
     };
     let (worse, better, also) = (

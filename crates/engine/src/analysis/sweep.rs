@@ -277,7 +277,7 @@ fn walk(
                 && matches!(rest.as_bytes().get(k.len()), None | Some(b'.') | Some(b'['))
         })
         .collect();
-    keys.sort_by_key(|k| std::cmp::Reverse(k.len()));
+    crate::sort::compact_by(&mut keys, &|a, b| b.len().cmp(&a.len()));
     for k in keys {
         let after = &rest[k.len()..];
         let after = match after.strip_prefix('.') {
@@ -651,7 +651,7 @@ pub fn band(xs: &mut [f64]) -> [f64; 3] {
     if xs.is_empty() {
         return [0.0; 3];
     }
-    xs.sort_by(f64::total_cmp);
+    crate::sort::compact_by(xs, &f64::total_cmp);
     let n = xs.len();
     [10, 50, 90].map(|p| xs[nearest_rank(p, n)])
 }

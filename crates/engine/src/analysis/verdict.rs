@@ -536,7 +536,7 @@ pub fn share_verdict(
             })
         })
         .collect();
-    crate::sort::stable_by(&mut effects, &|x: &Effect, y: &Effect| {
+    crate::sort::compact_by(&mut effects, &|x: &Effect, y: &Effect| {
         y.size().total_cmp(&x.size())
     });
     let (better, worse) = (

@@ -386,7 +386,7 @@ pub fn import_read(
     sc.insert("jobs".into(), Value::Array(jobs));
     let scenario = Value::Object(sc);
     super::must_load(&scenario)?;
-    unfinished.sort_by(|a, b| a.id.cmp(&b.id));
+    crate::sort::compact_by(&mut unfinished, &|a, b| a.id.cmp(&b.id));
     let mut imported = Imported::new(scenario, warnings);
     imported.unfinished = unfinished;
     Ok(imported)
@@ -903,7 +903,7 @@ fn resolve(
     let end = to.unwrap_or_else(|| records.iter().map(|r| r.latest).max().unwrap_or(0));
     let ids = job_ids(&records);
     let mut order: Vec<usize> = (0..records.len()).collect();
-    order.sort_by(|&a, &b| {
+    crate::sort::compact_by(&mut order, &|&a, &b| {
         records[a]
             .submit
             .cmp(&records[b].submit)

@@ -185,7 +185,7 @@ fn quotas_by_name(
         .filter(|(t, _)| get(limits, *t).is_some())
         .map(|(t, ty)| (ty.name.clone(), get(limits, t), get(bl, t), get(ll, t)))
         .collect();
-    out.sort();
+    crate::sort::compact_by(&mut out, &Ord::cmp);
     out
 }
 

@@ -248,7 +248,7 @@ fn reason_kind(reason: &str) -> String {
 
 /// Most rows first; a stable sort keeps ties in the order first met.
 fn sort_reasons(reasons: &mut [(String, u64)]) {
-    crate::sort::stable_by(reasons, &|a, b| b.1.cmp(&a.1));
+    crate::sort::compact_by(reasons, &|a, b| b.1.cmp(&a.1));
 }
 
 #[cfg(test)]

@@ -49,7 +49,7 @@ pub(super) fn plan_scenario(
             .cmp(&table.jobs[*a])
             .then_with(|| table.names[*a].cmp(&table.names[*b]))
     };
-    crate::sort::stable_by(&mut order, &by_count);
+    crate::sort::compact_by(&mut order, &by_count);
     let fold = opts.top_shares.filter(|&n| order.len() > n);
     let mut final_of: Vec<usize> = vec![0; table.names.len()];
     let mut shares: Vec<Share> = Vec::new();
@@ -80,7 +80,7 @@ pub(super) fn plan_scenario(
         }
     } else {
         // A share named `other` goes last.
-        crate::sort::stable_by_i64(&mut order, &|&i| i64::from(table.names[i] == "other"));
+        crate::sort::compact_by_i64(&mut order, &|&i| i64::from(table.names[i] == "other"));
         for i in order {
             final_of[i] = shares.len();
             shares.push(Share::named(table.names[i].clone()));
@@ -105,7 +105,7 @@ pub(super) fn plan_scenario(
             .saturating_add(job.work_ms as u128 * u128::from(job.instances));
     }
 
-    crate::sort::stable_by_i64(&mut jobs, &|j| j.submit_ms); // stable: row order within an instant
+    crate::sort::compact_by_i64(&mut jobs, &|j| j.submit_ms); // stable: row order within an instant
     let start = jobs.first().map_or(0, |j| j.submit_ms);
     let capacity = match opts.capacity {
         Some(c) => c,
@@ -242,7 +242,7 @@ pub(super) fn largest_remainder(total: u64, weights: &[u128]) -> Vec<u64> {
             }
             let given: u64 = parts.iter().sum();
             let mut left = total.saturating_sub(given);
-            crate::sort::stable_by(&mut remainders, &|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+            crate::sort::compact_by(&mut remainders, &|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
             for (_, i) in remainders {
                 if left == 0 {
                     break;
@@ -272,7 +272,7 @@ pub(super) fn split_evenly(total: u64, n: usize) -> Vec<u64> {
 /// `equal` limits: an even split, the remainder one each to the first shares in name order.
 pub(super) fn equal_split(total: u64, shares: &[Share]) -> Vec<u64> {
     let mut by_name: Vec<usize> = (0..shares.len()).collect();
-    crate::sort::stable_by(&mut by_name, &|a, b| shares[*a].name.cmp(&shares[*b].name));
+    crate::sort::compact_by(&mut by_name, &|a, b| shares[*a].name.cmp(&shares[*b].name));
     let parts = split_evenly(total, shares.len());
     let mut limits = vec![0; shares.len()];
     for (rank, &i) in by_name.iter().enumerate() {

@@ -183,7 +183,7 @@ fn sweep(plan: &Plan) -> Peaks {
     let n = plan.shares.len();
     let end = |j: &Row| j.submit_ms.saturating_add(j.work_ms);
     let mut ends: Vec<usize> = (0..jobs.len()).collect();
-    crate::sort::stable_by_i64(&mut ends, &|&i| end(&jobs[i]));
+    crate::sort::compact_by_i64(&mut ends, &|&i| end(&jobs[i]));
     let mut ends = ends.into_iter().peekable();
     let mut peaks = Peaks {
         instances: 0,

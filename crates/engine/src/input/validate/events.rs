@@ -154,7 +154,7 @@ impl Cx {
         shares: &[Share],
     ) {
         let mut order: Vec<usize> = (0..events.len()).collect();
-        crate::sort::stable_by_i64(&mut order, &|&i| events[i].at);
+        crate::sort::compact_by_i64(&mut order, &|&i| events[i].at);
         let mut strategy: Vec<Strategy> = shares.iter().map(|s| s.strategy).collect();
         for i in order {
             if let TimedAction::UpdateShare { share, update } = &events[i].action {

@@ -72,7 +72,7 @@ pub fn generate_into(workloads: &[Workload], seed: u64, jobs: &mut Vec<JobSpec>,
         // Stable: jobs arriving at the same millisecond keep their draw order (Poisson
         // arrivals are drawn in order already: no sort, no sort buffer).
         if !drafts.is_sorted_by_key(|d| d.submit) {
-            crate::sort::stable_by_i64(&mut drafts, &|d| d.submit);
+            crate::sort::compact_by_i64(&mut drafts, &|d| d.submit);
         }
         let n = numbers.entry(workload.share).or_insert(0);
         for draft in drafts.drain(..) {
