@@ -27,7 +27,7 @@ fn check_golden(name: &str, got: &str) {
 }
 
 fn tmp(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("quotasim-hyperpod-{}", std::process::id()));
+    let dir = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("hyperpod");
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();

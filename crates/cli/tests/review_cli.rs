@@ -460,7 +460,7 @@ fn errors_name_the_file_and_the_path() {
 /// cluster's job history, replayed on CURRENT's shares.
 #[test]
 fn a_job_history_is_the_jobs_both_configurations_run() {
-    let tmp = std::env::temp_dir().join(format!("quotasim-review-history-{}", std::process::id()));
+    let tmp = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("review-history");
     std::fs::create_dir_all(&tmp).unwrap();
     let config = std::fs::read_to_string(dir().join("../history/kueue-config.yaml")).unwrap();
     // The proposal halves team-c's L4 quota (8 GPUs to 4).
