@@ -256,18 +256,21 @@ fn on_response(message: Incoming) {
     let Incoming { bytes, text, .. } = message;
     match text {
         Some(array) if array.length() as usize > TEXT_PIECE => {
-            text_in_pieces(array, move |t| answer(&bytes, Some(t)));
+            text_in_pieces(array, move |t| {
+                let not_utf8 = |_| format!("{NOT_UTF8}: the text is not UTF-8");
+                answer(&bytes, Some(t.map_err(not_utf8)))
+            });
         }
         Some(array) => answer(&bytes, Some(text_of(&array, NOT_UTF8))),
         None => answer(&bytes, None),
     }
 }
 
-/// `array`'s text, copied in [`TEXT_PIECE`] bytes per task (the first now), to `then`; an
-/// error if it is not UTF-8.
+/// `array`'s text, copied in [`TEXT_PIECE`] bytes per task (the first now), to `then`; if it
+/// is not UTF-8, the place of the first byte that is not.
 pub fn text_in_pieces(
     array: js_sys::Uint8Array,
-    then: impl FnOnce(Result<String, String>) + 'static,
+    then: impl FnOnce(Result<String, usize>) + 'static,
 ) {
     let pieces = Pieces {
         at: 0,
@@ -292,7 +295,7 @@ struct Pieces {
 
 impl Pieces {
     /// Reads the next piece, then the rest in later tasks; `then` gets the whole text.
-    fn copy(mut self, then: Box<dyn FnOnce(Result<String, String>)>) {
+    fn copy(mut self, then: Box<dyn FnOnce(Result<String, usize>)>) {
         let len = self.array.length() as usize;
         let end = (self.at + TEXT_PIECE).min(len);
         let cut = self.piece.len();
@@ -301,7 +304,8 @@ impl Pieces {
             .subarray(self.at as u32, end as u32)
             .copy_to(&mut self.piece[cut..]);
         self.at = end;
-        let not_utf8 = || format!("{NOT_UTF8}: the text is not UTF-8");
+        let start = end - self.piece.len();
+        let not_utf8 = |e: std::str::Utf8Error| start + e.valid_up_to();
         let valid = match std::str::from_utf8(&self.piece) {
             Ok(s) => {
                 self.text.push_str(s);
@@ -311,11 +315,11 @@ impl Pieces {
             Err(e) if e.error_len().is_none() && end < len => {
                 match std::str::from_utf8(&self.piece[..e.valid_up_to()]) {
                     Ok(s) => self.text.push_str(s),
-                    Err(_) => return then(Err(not_utf8())),
+                    Err(e) => return then(Err(not_utf8(e))),
                 }
                 e.valid_up_to()
             }
-            Err(_) => return then(Err(not_utf8())),
+            Err(e) => return then(Err(not_utf8(e))),
         };
         self.piece.drain(..valid);
         if end == len {

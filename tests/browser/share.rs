@@ -441,7 +441,9 @@ fn scenario_files_are_checked_before_opening() {
     // words.
     let check = |text: &str| -> Result<(), Vec<String>> {
         json_problem(text)?;
-        quotalab_engine_worker::jobs::check(text).map_err(|p| files::problem_lines(&p))
+        quotalab_engine_worker::jobs::check(text)
+            .map(|_| ())
+            .map_err(|p| files::problem_lines(&p))
     };
     assert!(check(SMALL).is_ok());
     let not_json = check("{\"format\": ").unwrap_err();

@@ -208,11 +208,11 @@ fn garbage_is_an_error_not_a_panic() {
 /// A large text from a worker comes in pieces, each checked as UTF-8 as it comes: characters
 /// cut by a piece's end (2, 3 and 4 bytes long, cut after each of their bytes) come through
 /// whole, and a text that is not UTF-8 (a bad byte in a later piece, or a last character cut
-/// short) is an error, not a text.
+/// short) is an error naming the place of the first byte that is not.
 #[wasm_bindgen_test]
 async fn a_large_text_comes_in_pieces_with_its_characters_whole() {
     use quotalab_app::worker::service::{text_in_pieces, TEXT_PIECE};
-    async fn through(bytes: &[u8]) -> Result<String, String> {
+    async fn through(bytes: &[u8]) -> Result<String, usize> {
         let got = std::rc::Rc::new(std::cell::RefCell::new(None));
         let slot = got.clone();
         text_in_pieces(js_sys::Uint8Array::from(bytes), move |t| {
@@ -241,8 +241,9 @@ async fn a_large_text_comes_in_pieces_with_its_characters_whole() {
     }
     let mut bad = "a".repeat(TEXT_PIECE + 10).into_bytes();
     bad[TEXT_PIECE + 5] = 0xff;
-    assert!(through(&bad).await.unwrap_err().contains("not UTF-8"));
+    assert_eq!(through(&bad).await, Err(TEXT_PIECE + 5));
     let mut short = "a".repeat(TEXT_PIECE + 10).into_bytes();
     short.extend_from_slice(&"🙂".as_bytes()[..2]);
-    assert!(through(&short).await.unwrap_err().contains("not UTF-8"));
+    assert_eq!(through(&short).await, Err(TEXT_PIECE + 10));
+    assert_eq!(through(&[b'a', 0xc3, b'b']).await, Err(1), "a small text");
 }

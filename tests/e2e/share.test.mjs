@@ -272,12 +272,22 @@ test('import a scenario file (a bad one changes nothing); Back and Forward follo
   assert.doesNotMatch(await notice.innerText(), /capacity\.ml|must be >=/);
   assert.equal(await page.locator('[data-testid="json-editor"]').inputValue(), original);
   await shot(page, 'share-4-bad-file');
+  // Not UTF-8 (a Latin-1 "é", byte 39): refused, saying where, not opened with a "�".
+  const head = '{"format": "quotalab/v1", "name": "caf';
+  await writeFile(badPath, Buffer.concat([Buffer.from(head), Buffer.from([0xe9]), Buffer.from('"}')]));
+  await page.setInputFiles('[data-testid="import-scenario-input"]', badPath);
+  await page.waitForFunction(() => /The file is not UTF-8 text: byte 39 is not part of a character/.test(document.querySelector('[data-testid="share-notice"]')?.innerText ?? ''));
+  assert.equal(head.length + 1, 39);
+  assert.equal(await page.locator('[data-testid="json-editor"]').inputValue(), original);
 
-  // A valid file opens, as a new history entry.
+  // A valid file opens, as a new history entry (a byte order mark before it is not the
+  // scenario's).
   const file = join(ROOT, 'www', 'presets', 'partition-vs-pool-partitioned.json');
   const partitioned = JSON.parse(await readFile(file, 'utf8'));
   const theirShares = partitioned.shares.map((s) => s.name);
-  await page.setInputFiles('[data-testid="import-scenario-input"]', file);
+  const withMark = join(SHOTS, 'partitioned-with-bom.json');
+  await writeFile(withMark, '\ufeff' + (await readFile(file, 'utf8')));
+  await page.setInputFiles('[data-testid="import-scenario-input"]', withMark);
   await waitForShares(page, theirShares);
   assert.equal(await notice.count(), 0, 'a good import clears the notice');
   assert.equal(await page.locator('[data-testid="json-editor"]').inputValue(), await readFile(file, 'utf8'));

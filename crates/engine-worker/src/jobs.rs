@@ -69,7 +69,7 @@ pub enum Answer {
     /// The link's payload, or why the scenario has none.
     Link(Result<String, String>),
     /// Valid, or every problem of the scenario.
-    Checked(Result<(), Vec<Problem>>),
+    Checked(Result<Option<crate::kept::KeptJobs>, Vec<Problem>>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -106,9 +106,11 @@ pub fn serve(job: Job) -> Answer {
 }
 
 /// SPEC 7: whether `text` is a valid scenario ([`quotalab_engine::load`]), every problem if
-/// not.
-pub fn check(text: &str) -> Result<(), Vec<Problem>> {
-    quotalab_engine::load(text).map(|_| ())
+/// not; for a valid large text, where its jobs are ([`crate::kept::locate`]), so that the
+/// page opens it without reading it on its own thread (issue #30).
+pub fn check(text: &str) -> Result<Option<crate::kept::KeptJobs>, Vec<Problem>> {
+    quotalab_engine::load(text)?;
+    Ok(crate::kept::locate(text).map(|(_, kept)| kept))
 }
 
 /// SPEC 9.1: [`compare::run`] with digests within `limits`.
@@ -216,6 +218,29 @@ mod tests {
     use super::*;
 
     const RECOVERY: &str = include_str!("../../../www/presets/recovery-not-free.json");
+
+    /// A valid large scenario is checked with where its jobs are (the page opens it without
+    /// reading it again); a small one without; an invalid large one with its problems.
+    #[test]
+    fn a_check_says_where_a_large_scenario_s_jobs_are() {
+        assert_eq!(check(RECOVERY), Ok(None));
+        let mut v: serde_json::Value = serde_json::from_str(RECOVERY).unwrap();
+        let share = v["shares"][0]["name"].clone();
+        let jobs: Vec<serde_json::Value> = (0..12_000)
+            .map(|i| serde_json::json!({"id": format!("j{i}"), "share": share, "instance_type": "ml.g5.xlarge", "submit_s": i, "work_s": 60}))
+            .collect();
+        v["jobs"] = serde_json::Value::Array(jobs);
+        let text = serde_json::to_string_pretty(&v).unwrap();
+        assert!(text.len() >= crate::kept::LAZY_BYTES);
+        let kept = check(&text)
+            .expect("valid")
+            .expect("a large text's jobs located");
+        assert_eq!(kept.items.len(), 12_000);
+        assert_eq!(Some(kept), crate::kept::locate(&text).map(|(_, k)| k));
+        let broken = text.replacen("\"work_s\": 60", "\"work_s\": -60", 1);
+        assert!(check(&broken).is_err());
+        assert!(check(&text[..text.len() - 2]).is_err(), "not JSON");
+    }
 
     #[test]
     fn a_comparison_survives_the_trip_exactly() {

@@ -204,11 +204,11 @@ pub enum Response<'a> {
         id: u64,
         result: Result<String, String>,
     },
-    /// The answer to [`Request::Check`] `id`: valid, or every problem (whole: the page
-    /// words them by their kind).
+    /// The answer to [`Request::Check`] `id`: valid (with where a large text's jobs are), or
+    /// every problem (whole: the page words them by their kind).
     Checked {
         id: u64,
-        result: Result<(), Vec<Problem>>,
+        result: Result<Option<crate::kept::KeptJobs>, Vec<Problem>>,
     },
     /// The answer to a [`Request::Sweep`].
     Sweep(sweep::FromWorker),
