@@ -18,6 +18,9 @@
 // STACKALL=hash with the symbols' hashes, for `twiggy paths` on the wasm). ATTRS=1 times every setAttribute and
 // removeAttribute in each step and prints the heaviest by element, attribute and value size.
 // PHASES=1 prints each run's own account of its time (the worker's phases, hops, decoding).
+// JSON_FILE=path adds a step to each round: that scenario file opened from Files (the JSON
+// path, e.g. the Philly trace imported by the CLI as docs/PERFORMANCE.md shows).
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { inclusiveTimes, longTasksOfTrace, profileTree, startTrace, watchLongTasks } from './probes.mjs';
@@ -30,39 +33,43 @@ const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
 /** Runs `action` in the page; resolves when a new result named `name` (any if null) is drawn,
  *  then waits `after` ms more. Returns the time to the result and the long tasks. */
 async function step(page, action, name, after = 2_000) {
-  return page.evaluate(
-    async ({ action, name, after }) => {
-      const stats = document.querySelector('[data-testid="run-stats"]');
-      const bar = document.querySelector('[data-testid="run-progress"]');
-      const seq0 = Number(stats.dataset.runSeq);
-      const done = () =>
-        Number(stats.dataset.runSeq) > seq0 && (name === null || bar.dataset.runName === name) && bar.dataset.state === 'idle';
-      const t0 = performance.now();
-      const finished = new Promise((resolve, reject) => {
-        const mo = new MutationObserver(() => {
-          if (done()) {
-            mo.disconnect();
-            resolve();
-          }
-        });
-        mo.observe(document.body, { attributes: true, subtree: true });
-        setTimeout(() => reject(new Error('no result within 180 s')), 180_000);
-      });
-      await (0, eval)(`(${action})`)();
-      await finished;
-      await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
-      const drawn = performance.now() - t0;
-      await new Promise((r) => setTimeout(r, after));
-      const tasks = window.__longtasks
-        .filter(([s, d]) => s + d > t0)
-        .map(([s, d]) => [Math.round(s - t0), Math.round(d)]);
-      return { drawn, tasks };
-    },
-    { action: action.toString(), name, after },
-  );
+  return stepOf(page, () => page.evaluate(`(${action})()`), name, after);
 }
 
-/** The app's functions by inclusive main-thread time in a CPU profile, ms. */
+/** As `step`, for an `act` done from here (a file chosen). */
+async function stepOf(page, act, name, after = 2_000) {
+  await page.evaluate((name) => {
+    const stats = document.querySelector('[data-testid="run-stats"]');
+    const bar = document.querySelector('[data-testid="run-progress"]');
+    const seq0 = Number(stats.dataset.runSeq);
+    const done = () =>
+      Number(stats.dataset.runSeq) > seq0 && (name === null || bar.dataset.runName === name) && bar.dataset.state === 'idle';
+    window.__t0 = performance.now();
+    window.__finished = new Promise((resolve, reject) => {
+      const mo = new MutationObserver(() => {
+        if (done()) {
+          mo.disconnect();
+          resolve();
+        }
+      });
+      mo.observe(document.body, { attributes: true, subtree: true });
+      setTimeout(() => reject(new Error('no result within 180 s')), 180_000);
+    });
+  }, name);
+  await act();
+  return page.evaluate(async (after) => {
+    const t0 = window.__t0;
+    await window.__finished;
+    await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
+    const drawn = performance.now() - t0;
+    await new Promise((r) => setTimeout(r, after));
+    const tasks = window.__longtasks
+      .filter(([s, d]) => s + d > t0)
+      .map(([s, d]) => [Math.round(s - t0), Math.round(d)]);
+    return { drawn, tasks };
+  }, after);
+}
+
 function inclusive(profile, top = 25) {
   const { byId, parent } = profileTree(profile);
   const incl = inclusiveTimes(profile, /quotalab|serde|leptos|reactive_graph|alloc|core::|JSON|postMessage|Function/);
@@ -222,6 +229,11 @@ try {
       el.value = el.value === '50' ? '60' : '50';
       el.dispatchEvent(new Event('input', { bubbles: true }));
     }, null)));
+    if (process.env.JSON_FILE) {
+      const file = process.env.JSON_FILE;
+      const name = JSON.parse(readFileSync(file, 'utf8')).name;
+      await show(`round ${k + 1}: the JSON file opened`, await profiled('JSON file', () => stepOf(page, () => page.setInputFiles('[data-testid="import-scenario-input"]', file), name)));
+    }
     if (cdp && k + 1 >= Number(process.env.PROFILE_ROUND ?? 1)) cdp = null; // the first round only (PROFILE_ROUND=N: up to round N)
   }
 } finally {
