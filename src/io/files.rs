@@ -704,12 +704,16 @@ async fn import_file(
             lines,
         )))
     };
+    let not_utf8 = |at: usize| {
+        format!(
+            "The file is not UTF-8 text: byte {} is not part of a character. Save it as UTF-8 \
+             and open it again.",
+            crate::ui::format::count(at + 1)
+        )
+    };
     crate::worker::service::text_in_pieces(bytes, move |text| match text {
         Ok(text) => check_file(app, share, service, text, refuse),
-        Err(at) => refuse(vec![format!(
-            "The file is not UTF-8 text: byte {} is not part of a character",
-            crate::ui::format::count(at + 1)
-        )]),
+        Err(at) => refuse(vec![not_utf8(at)]),
     });
 }
 

@@ -276,7 +276,7 @@ test('import a scenario file (a bad one changes nothing); Back and Forward follo
   const head = '{"format": "quotalab/v1", "name": "caf';
   await writeFile(badPath, Buffer.concat([Buffer.from(head), Buffer.from([0xe9]), Buffer.from('"}')]));
   await page.setInputFiles('[data-testid="import-scenario-input"]', badPath);
-  await page.waitForFunction(() => /The file is not UTF-8 text: byte 39 is not part of a character/.test(document.querySelector('[data-testid="share-notice"]')?.innerText ?? ''));
+  await page.waitForFunction(() => /The file is not UTF-8 text: byte 39 is not part of a character\. Save it as UTF-8 and open it again\./.test(document.querySelector('[data-testid="share-notice"]')?.innerText ?? ''));
   assert.equal(head.length + 1, 39);
   assert.equal(await page.locator('[data-testid="json-editor"]').inputValue(), original);
 
