@@ -632,3 +632,36 @@ fn waiting_reasons_without_a_binding_speak_kueue() {
         );
     }
 }
+
+/// A summary run (no event log, `Options::summary`) gives the full run's statistics and
+/// event count: there the jobs of a bucket whose waiting reason changes take it at once and
+/// are only counted, here they are listed and logged one by one (`pass::bucket_reasons`,
+/// one rule for both, `takes_reason`, which leaves a preemptor waiting for its victims alone).
+#[test]
+fn a_summary_run_counts_what_the_full_run_logs() {
+    use quotalab_engine::sim::job::EventKind;
+    use quotalab_engine::{load, result, Options, Sim};
+    let texts = (1..4)
+        .map(|seed| overloaded_cohort(&[2, 5, 8, 11, 14, 17], 6.0, 40, seed))
+        .chain((4..8).flat_map(|seed| [kueue_mix(seed, false), kueue_mix(seed, true)]));
+    let mut waits = 0;
+    for (i, text) in texts.enumerate() {
+        let loaded = load(&text).expect("valid");
+        let full = Sim::new(&loaded.scenario, Options::default()).run();
+        let summary = Sim::new(&loaded.scenario, Options::summary()).run();
+        assert!(summary.events().is_empty(), "scenario {i}: no log kept");
+        assert_eq!(
+            summary.event_count(),
+            full.event_count(),
+            "scenario {i}: events counted"
+        );
+        assert!(
+            format!("{:?}", result::stats(&summary)) == format!("{:?}", result::stats(&full)),
+            "scenario {i}: the statistics differ"
+        );
+        let waiting =
+            |e: &&quotalab_engine::sim::job::Event| matches!(e.kind, EventKind::Waiting(..));
+        waits += full.events().iter().filter(waiting).count();
+    }
+    assert!(waits > 100, "{waits} waiting events: too few to test");
+}

@@ -13,6 +13,13 @@ use super::finished::Finished;
 use super::state::*;
 
 impl<'a> Sim<'a> {
+    /// `n` events that happened while the log is off (counted, not kept; each would be a
+    /// [`Sim::log`]).
+    pub(super) fn count_unlogged(&mut self, n: u64) {
+        debug_assert!(n == 0 || !self.opts.events, "events are logged one by one");
+        self.record.event_count += n;
+    }
+
     pub(crate) fn log(&mut self, job: JobId, share: usize, kind: EventKind) {
         self.record.event_count += 1;
         if self.opts.events {

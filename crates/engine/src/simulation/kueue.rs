@@ -270,12 +270,6 @@ impl Sim<'_> {
         }
     }
 
-    /// Whether job `j` waits for its preempted victims (its `waiting` event says so; the
-    /// end of the pass leaves its reason alone).
-    pub(crate) fn waits_for_victims(&self, j: JobId) -> bool {
-        !self.kueue.waiting.is_empty() && self.kueue.waiting.contains_key(&j)
-    }
-
     /// SPEC 12.1: victim `j` is gone; the preemptor that waited for it has one less to wait
     /// for (its quota is free to whichever offer comes first).
     pub(crate) fn victim_gone(&mut self, j: JobId) {
@@ -1021,4 +1015,14 @@ pub(crate) fn fill_back<T>(
             trial.sum_used -= c.instances;
         }
     }
+}
+
+/// SPEC 12.1: whether job `j` waits for its preempted victims, of the preemptors that wait
+/// (`KueueState::waiting`): its `waiting` event says so, and the end of the pass leaves its
+/// reason alone.
+pub(super) fn waits_for_victims_in(
+    waiting: &std::collections::BTreeMap<JobId, super::offers::PreemptionWait>,
+    j: JobId,
+) -> bool {
+    !waiting.is_empty() && waiting.contains_key(&j)
 }

@@ -362,11 +362,9 @@ impl Sim<'_> {
         }
         for &(s, key, reason) in &changes {
             let j = key.job;
-            if self.jobs[j.index()].reason == Some(reason) {
-                continue; // listed twice
-            }
-            if self.sc.is_kueue() && self.waits_for_victims(j) {
-                continue; // SPEC 12.1: it waits for its victims, as its event said
+            let waiting = self.sc.is_kueue().then_some(&self.kueue.waiting);
+            if !takes_reason(&self.jobs, waiting, j, reason) {
+                continue;
             }
             self.jobs[j.index()].reason = Some(reason);
             let why = self.binding_of(j, reason);
@@ -380,18 +378,34 @@ impl Sim<'_> {
     fn bucket_reasons(&mut self, s: usize, changes: &mut Vec<(usize, QKey, Reason)>) {
         let mut updated = std::mem::take(&mut self.memo.reasons);
         updated.clear();
+        // Without the event log the changes are only counted, in any order: the jobs of a
+        // bucket whose reason changed take it at once, not through the list.
+        let at_once = !self.opts.events;
+        let mut unlogged = 0;
         for (&size, b) in &self.rt[s].buckets {
             let r = self.own_reason(s, size.ty.index(), size.instances);
             if b.reason != Some(r) {
                 // The bucket's reason changed: every job in it that does not carry it yet.
-                for key in &b.jobs {
-                    if self.jobs[key.job.index()].reason != Some(r) {
-                        changes.push((s, *key, r));
+                if at_once {
+                    let waiting = self.sc.is_kueue().then_some(&self.kueue.waiting);
+                    let jobs = &mut self.jobs;
+                    for key in &b.jobs {
+                        if takes_reason(jobs, waiting, key.job, r) {
+                            jobs[key.job.index()].reason = Some(r);
+                            unlogged += 1;
+                        }
+                    }
+                } else {
+                    for key in &b.jobs {
+                        if self.jobs[key.job.index()].reason != Some(r) {
+                            changes.push((s, *key, r));
+                        }
                     }
                 }
                 updated.push((size, r));
             }
         }
+        self.count_unlogged(unlogged);
         for &(bucket, r) in &updated {
             if let Some(b) = self.rt[s].buckets.get_mut(&bucket) {
                 b.reason = Some(r);
@@ -449,4 +463,18 @@ impl Sim<'_> {
             }
         }
     }
+}
+
+/// Whether job `j` takes `reason` as its new waiting reason (a `waiting` event): not if it
+/// carries it already (a job may be listed twice), nor, in the Kueue model (`waiting`: its
+/// preemptors that wait for their victims), while it waits for its victims (SPEC 12.1: its
+/// event said so).
+fn takes_reason(
+    jobs: &[super::job::JobRt],
+    waiting: Option<&std::collections::BTreeMap<JobId, super::offers::PreemptionWait>>,
+    j: JobId,
+    reason: Reason,
+) -> bool {
+    jobs[j.index()].reason != Some(reason)
+        && !waiting.is_some_and(|w| super::kueue::waits_for_victims_in(w, j))
 }
