@@ -190,3 +190,26 @@ test('clicking the timeline moves the cursor and updates the state at t', async 
 
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
+
+// Issue #30: a large run's timeline (over 20,000 events) makes its Gantt and layout in tasks
+// of their own when it comes into view, then draws them: the 5,000-job preset (41,278 events).
+test('a large run\'s timeline is laid out in steps, then drawn when scrolled to', async (t) => {
+  const browser = await openBrowser('timeline-large', { deviceScaleFactor: 1 });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.locator('[data-testid="preset-select"]').selectOption('research');
+  await page.waitForFunction(() => /5,000 jobs/.test(document.querySelector('[data-testid="run-stats"]')?.textContent ?? ''), null, { timeout: 60_000 });
+  const figure = page.locator('[data-testid="chart-timeline"]');
+  await figure.scrollIntoViewIfNeeded();
+  await page.waitForFunction(
+    () => /5,000 jobs: their instance-holding stretches are packed into \d+ lanes/.test(document.querySelector('[data-testid="chart-timeline"] .chart-note')?.textContent ?? ''),
+    null,
+    { timeout: 30_000 },
+  );
+  const s = await figure.locator('canvas').first().evaluate(stats, [COLOURS.background]);
+  assert.ok(s.colours >= 6 && s.inked > 1000, `the timeline is drawn: ${s.colours} colours, ${s.inked} inked pixels`);
+  await shot(figure, 'timeline-large');
+  assert.deepEqual(problems, []);
+});

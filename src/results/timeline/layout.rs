@@ -42,18 +42,40 @@ pub struct Layout {
     pub note: String,
 }
 
+/// The segments that hold instances (not waiting), by job and then time: a stable counting
+/// sort by job, as each job's segments come in time order (the Gantt lists them in the order
+/// of the events that close them). One pass, where a comparison sort of 150,000 segments
+/// made the Philly trace's timeline wait (issue #30).
+fn by_job(segments: &[Segment], jobs: usize) -> Vec<&Segment> {
+    let holding = || segments.iter().filter(|s| s.kind != Seg::Waiting);
+    let mut next = vec![0usize; jobs + 2];
+    for s in holding() {
+        next[(s.job as usize).min(jobs) + 1] += 1;
+    }
+    for i in 1..next.len() {
+        next[i] += next[i - 1];
+    }
+    let mut out: Vec<&Segment> = holding().collect();
+    for s in holding() {
+        let at = &mut next[(s.job as usize).min(jobs)];
+        out[*at] = s;
+        *at += 1;
+    }
+    out
+}
+
 /// Lays the Gantt out: one row per job for small runs, packed lanes beyond.
 pub fn layout(d: &Digest, g: &Gantt) -> Layout {
-    let mut order: Vec<usize> = (0..d.jobs.len()).collect();
-    quotalab_engine::sort::compact_by(&mut order, &|&a, &b| {
-        let (x, y) = (&d.jobs[a], &d.jobs[b]);
-        x.share
-            .cmp(&y.share)
-            .then(x.submit_s.total_cmp(&y.submit_s))
-            .then(a.cmp(&b))
-    });
     let share_of = |j: u32| d.jobs[j as usize].share;
     if d.jobs.len() <= PER_JOB_MAX {
+        let mut order: Vec<usize> = (0..d.jobs.len()).collect();
+        quotalab_engine::sort::compact_by(&mut order, &|&a, &b| {
+            let (x, y) = (&d.jobs[a], &d.jobs[b]);
+            x.share
+                .cmp(&y.share)
+                .then(x.submit_s.total_cmp(&y.submit_s))
+                .then(a.cmp(&b))
+        });
         let labelled = d.jobs.len() <= LABEL_MAX_JOBS && g.marks.len() <= LABEL_MAX_MARKS;
         let mut lane_of = vec![0usize; d.jobs.len()];
         for (lane, &j) in order.iter().enumerate() {
@@ -104,14 +126,10 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         parts: Vec<Segment>,
     }
     let mut holds: Vec<Hold> = Vec::new();
-    let mut segs: Vec<&Segment> = g
-        .segments
-        .iter()
-        .filter(|s| s.kind != Seg::Waiting)
-        .collect();
-    quotalab_engine::sort::compact_by(&mut segs, &|a, b| {
-        a.job.cmp(&b.job).then(a.t0.total_cmp(&b.t0))
-    });
+    let segs = by_job(&g.segments, d.jobs.len());
+    debug_assert!(segs
+        .windows(2)
+        .all(|w| (w[0].job, w[0].t0) <= (w[1].job, w[1].t0)));
     for s in segs {
         match holds.last_mut() {
             Some(h) if h.job == s.job && (s.t0 - h.t1).abs() < 1e-9 => {

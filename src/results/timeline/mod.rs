@@ -37,20 +37,60 @@ pub const MAX_BARS: usize = 4000;
 /// At most this many markers are drawn.
 pub const MAX_MARKS: usize = 3000;
 
+/// Runs with more events than this have their Gantt and its layout made in tasks of their
+/// own before the chart draws (issue #30: on the Philly trace the three took one task of
+/// ~90 ms); smaller ones are made as the chart draws.
+pub const STAGED_EVENTS: usize = 20_000;
+
+/// The layout last made and the digest it was made for (`Weak`: that digest's address is
+/// not reused while it is kept).
+type Made = StoredValue<Option<(std::sync::Weak<Digest>, Arc<Layout>)>, LocalStorage>;
+
+/// Makes `d`'s Gantt in a task, its layout in the next, keeps it in `made` and bumps
+/// `landed` (the chart then draws it); nothing if `d` is being made already, or once a newer
+/// digest has come (its own drawing stages it).
+fn stage(
+    d: Arc<Digest>,
+    made: Made,
+    staging: StoredValue<std::sync::Weak<Digest>, LocalStorage>,
+    landed: RwSignal<u64>,
+) {
+    if std::ptr::eq(staging.get_value().as_ptr(), Arc::as_ptr(&d)) {
+        return;
+    }
+    staging.set_value(Arc::downgrade(&d));
+    let of = Arc::downgrade(&d);
+    drop(d);
+    let next = std::time::Duration::ZERO;
+    set_timeout(
+        move || {
+            let Some(d) = of.upgrade() else { return };
+            let g = gantt(&d);
+            set_timeout(
+                move || {
+                    let Some(d) = of.upgrade() else { return };
+                    let m = Arc::new(layout(&d, &g));
+                    if made.try_set_value(Some((of, m))).is_none() {
+                        landed.try_update(|n| *n += 1);
+                    }
+                },
+                next,
+            );
+        },
+        next,
+    );
+}
+
 /// The Gantt chart with its legend, its note and the "state at t" panel.
 #[component]
 pub fn Timeline(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
 ) -> impl IntoView {
-    let model = Memo::new_with_compare(
-        move |_| {
-            let d = digest.get();
-            let g = gantt(&d);
-            Arc::new(layout(&d, &g))
-        },
-        |_, _| true,
-    );
+    // The layout last made, and a signal that says a staged one has landed.
+    let made: Made = StoredValue::new_local(None);
+    let landed = RwSignal::new(0u64);
+    let staging = StoredValue::new_local(std::sync::Weak::<Digest>::new());
     let steps = Memo::new_with_compare(
         move |_| {
             let d = digest.get();
@@ -62,9 +102,9 @@ pub fn Timeline(
         },
         |_, _| true,
     );
-    // The layout's note, as the last drawing left it: the layout (a sort of every job row and
-    // a pass over every segment) is made only when the chart draws, so a result whose
-    // timeline is out of view costs none of it.
+    // The layout's note, as the last drawing left it: the layout (passes over every event and
+    // segment) is made only when the chart draws, so a result whose timeline is out of view
+    // costs none of it.
     let note_text = RwSignal::new(String::new());
     let canvas = chart_canvas(
         CanvasOpts {
@@ -74,11 +114,30 @@ pub fn Timeline(
             steps: Some(steps.into()),
         },
         move |c, size| {
-            let m = model.get();
+            landed.track();
+            let d = digest.get();
+            let kept = made.with_value(|m| {
+                m.as_ref()
+                    .filter(|(of, _)| std::ptr::eq(of.as_ptr(), Arc::as_ptr(&d)))
+                    .map(|(_, l)| l.clone())
+            });
+            let m = match kept {
+                Some(m) => m,
+                // A large run's on the page: made in tasks of its own, then drawn.
+                None if d.events.len() > STAGED_EVENTS && c.is_connected() => {
+                    stage(d, made, staging, landed);
+                    return Ok(None);
+                }
+                None => {
+                    let m = Arc::new(layout(&d, &gantt(&d)));
+                    made.set_value(Some((Arc::downgrade(&d), m.clone())));
+                    m
+                }
+            };
             if note_text.with_untracked(|n| *n != m.note) {
                 note_text.set(m.note.clone());
             }
-            draw_timeline(c, size, &digest.get(), &m)
+            draw_timeline(c, size, &d, &m)
         },
     );
     let note = move || {

@@ -260,3 +260,31 @@ fn mark_labels_name_the_preemptor_or_the_priority() {
         "priority → 7"
     );
 }
+
+/// The Gantt's segments come in the order of their closing events, stably (each event's in
+/// the order listed, the open ones last), as a stable sort by event puts them.
+#[test]
+fn segments_are_ordered_by_closing_event_stably() {
+    use super::gantt::{by_closing_event, Seg, Segment};
+    let events = 50;
+    let closed: Vec<(u32, Segment)> = (0..400u32)
+        .map(|i| {
+            let e = match i % 7 {
+                0 => u32::MAX,
+                _ => i.wrapping_mul(2_654_435_761) % events as u32,
+            };
+            let s = Segment {
+                job: i,
+                kind: Seg::Running,
+                t0: f64::from(i),
+                t1: f64::from(i) + 1.0,
+            };
+            (e, s)
+        })
+        .collect();
+    let mut want = closed.clone();
+    want.sort_by_key(|c| c.0);
+    let want: Vec<Segment> = want.into_iter().map(|(_, s)| s).collect();
+    assert_eq!(by_closing_event(&closed, events), want);
+    assert_eq!(by_closing_event(&[], 0), Vec::<Segment>::new());
+}
