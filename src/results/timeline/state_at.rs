@@ -165,6 +165,12 @@ pub fn StateAtPanel(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
 ) -> impl IntoView {
+    // Each job's stretches, replayed from the log once per result, not at every cursor move
+    // (200,000 events on the Philly trace).
+    let stretches = Memo::new_with_compare(
+        move |_| Arc::new(digest.with(|d| d.segments())),
+        |_, _| true,
+    );
     let body = move || {
         let Some(t) = cursor.get() else {
             return view! {
@@ -175,7 +181,7 @@ pub fn StateAtPanel(
             .into_any();
         };
         let d = digest.get();
-        let segments = d.segments();
+        let segments = stretches.get();
         let at = segments.state_at(t);
         // The engine's explanation of each waiting job's current reason: the `waiting`
         // event that gave it.
