@@ -48,7 +48,7 @@ type Made = StoredValue<Option<(std::sync::Weak<Digest>, Arc<Layout>)>, LocalSto
 
 /// Makes `d`'s Gantt in a task, its layout in the next, keeps it in `made` and bumps
 /// `landed` (the chart then draws it); nothing if `d` is being made already, or once a newer
-/// digest has come (its own drawing stages it).
+/// digest is being made (its own drawing staged it) or `d` is gone.
 fn stage(
     d: Arc<Digest>,
     made: Made,
@@ -62,13 +62,19 @@ fn stage(
     let of = Arc::downgrade(&d);
     drop(d);
     let next = std::time::Duration::ZERO;
+    // The digest being made, if it is still alive and no newer one is being made instead (a
+    // stale chain neither works nor lands over a newer one).
+    let current = move |of: &std::sync::Weak<Digest>| {
+        let newest = staging.try_with_value(|s| std::ptr::eq(s.as_ptr(), of.as_ptr()));
+        newest.unwrap_or(false).then(|| of.upgrade()).flatten()
+    };
     set_timeout(
         move || {
-            let Some(d) = of.upgrade() else { return };
+            let Some(d) = current(&of) else { return };
             let g = gantt(&d);
             set_timeout(
                 move || {
-                    let Some(d) = of.upgrade() else { return };
+                    let Some(d) = current(&of) else { return };
                     let m = Arc::new(layout(&d, &g));
                     if made.try_set_value(Some((of, m))).is_none() {
                         landed.try_update(|n| *n += 1);
