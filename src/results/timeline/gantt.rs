@@ -127,22 +127,34 @@ pub fn gantt(d: &Digest) -> Gantt {
 }
 
 /// The segments of `closed` in the order of their closing events (indices below `events`,
-/// `u32::MAX` for those still open, last), each event's in the order listed: a stable
-/// counting sort, one pass over 250,000 segments where a comparison sort made the Philly
-/// trace's timeline wait (issue #30).
+/// `u32::MAX` for those still open, last), each event's in the order listed: a counting
+/// sort, one pass over 250,000 segments where a comparison sort made the Philly trace's
+/// timeline wait (issue #30).
 pub(super) fn by_closing_event(closed: &[(u32, Segment)], events: usize) -> Vec<Segment> {
-    let bucket = |e: u32| (e as usize).min(events);
-    let mut next = vec![0usize; events + 2];
-    for &(e, _) in closed {
-        next[bucket(e) + 1] += 1;
+    let sorted = counting_sort(closed.iter().copied(), events + 1, |c| c.0 as usize);
+    sorted.into_iter().map(|(_, s)| s).collect()
+}
+
+/// `items` in the order of their `key` (from 0 to `buckets - 1`; a larger key counts as the
+/// last), those of one key in the order given: a stable counting sort, linear in the items
+/// and the buckets, for the timeline's long lists keyed by a small index.
+pub(super) fn counting_sort<T: Copy>(
+    items: impl Iterator<Item = T> + Clone,
+    buckets: usize,
+    key: impl Fn(&T) -> usize,
+) -> Vec<T> {
+    let bucket = |x: &T| key(x).min(buckets.saturating_sub(1));
+    let mut next = vec![0usize; buckets + 1];
+    for x in items.clone() {
+        next[bucket(&x) + 1] += 1;
     }
     for i in 1..next.len() {
         next[i] += next[i - 1];
     }
-    let mut out = closed.iter().map(|&(_, s)| s).collect::<Vec<_>>();
-    for &(e, s) in closed {
-        let at = &mut next[bucket(e)];
-        out[*at] = s;
+    let mut out: Vec<T> = items.clone().collect();
+    for x in items {
+        let at = &mut next[bucket(&x)];
+        out[*at] = x;
         *at += 1;
     }
     out

@@ -42,26 +42,13 @@ pub struct Layout {
     pub note: String,
 }
 
-/// The segments that hold instances (not waiting), by job and then time: a stable counting
-/// sort by job, as each job's segments come in time order (the Gantt lists them in the order
-/// of the events that close them). One pass, where a comparison sort of 150,000 segments
-/// made the Philly trace's timeline wait (issue #30).
+/// The segments that hold instances (not waiting), by job and then time: a counting sort by
+/// job ([`super::gantt::counting_sort`]), as each job's segments come in time order (the
+/// Gantt lists them in the order of the events that close them). One pass, where a
+/// comparison sort of 150,000 segments made the Philly trace's timeline wait (issue #30).
 fn by_job(segments: &[Segment], jobs: usize) -> Vec<&Segment> {
-    let holding = || segments.iter().filter(|s| s.kind != Seg::Waiting);
-    let mut next = vec![0usize; jobs + 2];
-    for s in holding() {
-        next[(s.job as usize).min(jobs) + 1] += 1;
-    }
-    for i in 1..next.len() {
-        next[i] += next[i - 1];
-    }
-    let mut out: Vec<&Segment> = holding().collect();
-    for s in holding() {
-        let at = &mut next[(s.job as usize).min(jobs)];
-        out[*at] = s;
-        *at += 1;
-    }
-    out
+    let holding = segments.iter().filter(|s| s.kind != Seg::Waiting);
+    super::gantt::counting_sort(holding, jobs + 1, |s| s.job as usize)
 }
 
 /// Lays the Gantt out: one row per job for small runs, packed lanes beyond.
