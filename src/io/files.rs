@@ -339,7 +339,7 @@ pub fn events_csv(d: &Digest) -> String {
             job_id(d, e.by),
             e.reason.map_or("", |r| r.as_str()).to_string(),
             e.priority.map_or(String::new(), |p| p.to_string()),
-            e.explain.as_deref().map(text_cell).unwrap_or_default(),
+            d.explain(e).map(text_cell).unwrap_or_default(),
         ]
     });
     write_csv(&header, rows)

@@ -404,7 +404,8 @@ pub const RESULT_PIECE_ROWS: usize = 4_096;
 
 /// Encodes a finished run (its warnings and digest), the `result` of [`Response::Done`],
 /// posted beside the answer's bytes: the length of the head (4 bytes, little-endian), the
-/// head (the warnings, the digest without its job rows and events, and the length of each
+/// head (the warnings, the digest without its job rows and events but with their
+/// explanations, and the length of each
 /// piece), then the job rows and the events in pieces of [`RESULT_PIECE_ROWS`] (each its own
 /// postcard block). The page reads the head, then a piece at a time from the buffer the
 /// result came in ([`ResultDecoder`]): it never copies a large result whole, and decodes it
@@ -455,6 +456,7 @@ fn head(d: &Digest) -> Digest {
         job_count,
         job_totals,
         events: _,
+        explanations,
         event_count,
         series,
         series_points,
@@ -476,6 +478,7 @@ fn head(d: &Digest) -> Digest {
         job_count: *job_count,
         job_totals: job_totals.clone(),
         events: Vec::new(),
+        explanations: explanations.clone(),
         event_count: *event_count,
         series: series.clone(),
         series_points: *series_points,

@@ -23,7 +23,7 @@ pub const KINDS: [EventKind; 12] = EventKind::ALL;
 
 /// What one event says, in plain words (the engine's explanation where it has one).
 pub fn describe(d: &Digest, e: &EventRow) -> String {
-    let or = |s: &Option<String>, fallback: &str| s.clone().unwrap_or_else(|| fallback.into());
+    let or = |s: Option<&str>, fallback: &str| s.unwrap_or(fallback).to_string();
     match e.kind {
         EventKind::Submit if d.kueue.is_some() => {
             "submitted to its LocalQueue's ClusterQueue".into()
@@ -45,7 +45,7 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
         EventKind::Running => "running: making progress".into(),
         EventKind::Preempt => {
             let by = job_id(d, e.by).unwrap_or("another job");
-            or(&e.explain, &format!("preempted by {by}"))
+            or(d.explain(e), &format!("preempted by {by}"))
         }
         EventKind::Requeue => "back in the queue after its preemption".into(),
         EventKind::Succeed => "succeeded".into(),
@@ -64,7 +64,7 @@ pub fn describe(d: &Digest, e: &EventRow) -> String {
                 let kueue = d.kueue.is_some();
                 e.reason.map_or("waiting", |r| reason_label_in(r, kueue))
             };
-            match &e.explain {
+            match d.explain(e) {
                 Some(x) => format!("waits ({reason}): {x}"),
                 None => format!("waits ({reason})"),
             }

@@ -189,7 +189,7 @@ pub fn StateAtPanel(
             segments
                 .at(j, t)
                 .filter(|s| s.opened_by == EventKind::Waiting)
-                .and_then(|s| d.events[s.event as usize].explain.as_deref())
+                .and_then(|s| d.explain(&d.events[s.event as usize]))
         };
         // The last instant something the panel tells about happened.
         let last_t = d
@@ -272,7 +272,7 @@ pub fn StateAtPanel(
                     let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
                         crate::charts::share_name(&d, e.share as usize).to_string()
                     });
-                    let text = match (e.kind, &e.explain) {
+                    let text = match (e.kind, d.explain(e)) {
                         (EventKind::Preempt, Some(x)) => format!("{who}: {x}"),
                         (EventKind::SetPriority, _) => format!(
                             "{who}: priority set to {}",

@@ -347,7 +347,10 @@ pub struct EventRow {
     pub by: Option<u32>,
     pub reason: Option<Reason>,
     pub priority: Option<Priority>,
-    pub explain: Option<String>,
+    /// The explanation's place in [`Digest::explanations`] ([`Digest::explain`] reads it):
+    /// a run repeats a few hundred sentences over its events (the Philly trace: 371 over
+    /// 82,587 explained events), so each crosses to the page once (issue #30).
+    pub explain: Option<u32>,
     /// `waiting`: a preemptor waiting for the workloads it preempted (SPEC 12.1,
     /// WaitingForPreemptedWorkloads), whatever its `reason` code: the page tags it so.
     pub for_preempted: bool,
@@ -421,6 +424,9 @@ pub struct Digest {
     /// Per share (scenario order), totals over all its job rows, kept or not.
     pub job_totals: Vec<JobTotals>,
     pub events: Vec<EventRow>,
+    /// Every distinct explanation of [`Digest::events`], in order of first use
+    /// ([`EventRow::explain`]).
+    pub explanations: Vec<String>,
     /// Events that happened; `events` may hold fewer when capped.
     pub event_count: u64,
     pub series: Vec<SeriesRow>,
@@ -605,6 +611,26 @@ fn keep_rows(rows: usize, named: &[bool], max_jobs: usize) -> Option<Vec<u32>> {
     Some(index)
 }
 
+/// The distinct explanations of a digest's events, each kept once ([`EventRow::explain`]).
+#[derive(Default)]
+struct Explanations {
+    texts: Vec<String>,
+    place: std::collections::HashMap<String, u32>,
+}
+
+impl Explanations {
+    /// `text`'s place, kept at the end if it is new.
+    fn place(&mut self, text: String) -> Option<u32> {
+        if let Some(&i) = self.place.get(&text) {
+            return Some(i);
+        }
+        let i = self.texts.len() as u32;
+        self.texts.push(text.clone());
+        self.place.insert(text, i);
+        Some(i)
+    }
+}
+
 fn s(ms: Ms) -> f64 {
     ms as f64 / 1000.0
 }
@@ -786,6 +812,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         }
         contract_events.push(row);
     }
+    let mut explanations = Explanations::default();
     let events = sim
         .events()
         .iter()
@@ -810,7 +837,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 sim::EventKind::Preempt { cause, by, .. } => {
                     row.cause = Some(cause);
                     row.by = Some(row_of[by.index()]);
-                    row.explain = Some(result::explain_preempt(sc, e.job, &e.kind));
+                    row.explain = explanations.place(result::explain_preempt(sc, e.job, &e.kind));
                 }
                 sim::EventKind::Waiting(r, why) => {
                     row.reason = Some(r);
@@ -818,15 +845,15 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                         why,
                         Some(crate::simulation::Binding::PreemptedWorkloads { .. })
                     );
-                    row.explain = Some(result::explain_waiting(sc, e.job, r, why));
+                    row.explain = explanations.place(result::explain_waiting(sc, e.job, r, why));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),
                 sim::EventKind::Escalated(p) => {
                     row.priority = Some(p);
-                    row.explain = Some(result::explain_recovery(sc, e.job, &e.kind));
+                    row.explain = explanations.place(result::explain_recovery(sc, e.job, &e.kind));
                 }
                 sim::EventKind::Resubmit { .. } => {
-                    row.explain = Some(result::explain_recovery(sc, e.job, &e.kind));
+                    row.explain = explanations.place(result::explain_recovery(sc, e.job, &e.kind));
                 }
                 _ => {}
             }
@@ -873,6 +900,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         job_count,
         job_totals,
         events,
+        explanations: explanations.texts,
         event_count: sim.event_count(),
         series,
         series_points: ser.t.len() as u64,
@@ -935,6 +963,13 @@ pub struct StateAt {
 }
 
 impl Digest {
+    /// `e`'s explanation, where it has one (SPEC 8 `explain`).
+    pub fn explain(&self, e: &EventRow) -> Option<&str> {
+        e.explain
+            .and_then(|i| self.explanations.get(i as usize))
+            .map(String::as_str)
+    }
+
     /// What share `share` borrowed at most at once, per instance type it borrowed
     /// ([`SeriesRow::borrowed_peak`], in series order): `(instance type, instances)`.
     pub fn borrowed_peaks(&self, share: u16) -> Vec<(u16, f64)> {
@@ -1225,11 +1260,33 @@ mod tests {
             .unwrap();
         assert_eq!(d.jobs[preempt.job.unwrap() as usize].id, "bg-p2");
         assert_eq!(d.jobs[preempt.by.unwrap() as usize].id, "med-1");
-        assert!(preempt
-            .explain
-            .as_ref()
-            .unwrap()
-            .contains("reclaimed by med-1"));
+        assert!(d.explain(preempt).unwrap().contains("reclaimed by med-1"));
+    }
+
+    // Issue #30: each explanation crosses to the page once, and every event still reads
+    // the SPEC 8 result's own sentence.
+    #[test]
+    fn explanations_are_kept_once_and_read_as_the_result_says() {
+        let loaded = load(BUSY).unwrap();
+        let sim = simulate(&loaded.scenario, Options::default());
+        let d = digest(&sim, DigestLimits::default());
+        let json: serde_json::Value =
+            serde_json::from_str(&crate::output::result::to_json(&sim)).unwrap();
+        let events = json["events"].as_array().unwrap();
+        assert_eq!(events.len(), d.events.len());
+        let mut explained = 0;
+        for (row, e) in d.events.iter().zip(events) {
+            assert_eq!(row.kind.as_str(), e["kind"].as_str().unwrap());
+            assert_eq!(d.explain(row), e["explain"].as_str(), "{e}");
+            explained += usize::from(row.explain.is_some());
+        }
+        let distinct: std::collections::BTreeSet<&String> = d.explanations.iter().collect();
+        assert_eq!(distinct.len(), d.explanations.len(), "kept once each");
+        assert!(d.explanations.len() * 4 < explained, "{explained} events");
+        // Every kept sentence is some event's.
+        let used: std::collections::BTreeSet<u32> =
+            d.events.iter().filter_map(|e| e.explain).collect();
+        assert_eq!(used.len(), d.explanations.len());
     }
 
     // An idle RESERVE share holds nothing (cost $0) but its entitlement is paid for: the
