@@ -1,6 +1,6 @@
 //! The Gantt read from the event log alone: each job's segments and markers, and their labels.
 
-use quotalab_engine::digest::{Cause, Digest, EventKind, State};
+use quotalab_engine::digest::{Cause, Digest, EventKind, Segments, State};
 
 /// What a job is doing during a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -54,16 +54,16 @@ pub struct Gantt {
     pub updates: Vec<(f64, u16)>,
 }
 
-/// The Gantt's segments and markers: each job's stretches of state from
-/// [`Digest::segments`] (RUNNABLE and SCHEDULED drawn alike as waiting; a new waiting
+/// The Gantt's segments and markers: each job's stretches of state (`stretches`, `d`'s
+/// [`Digest::segments`], which the "state at t" panel reads too) (RUNNABLE and SCHEDULED drawn alike as waiting; a new waiting
 /// stretch begins at each submission, requeue and preemption, not at an admission or a new
 /// waiting reason), and a marker per preemption and priority change of the log.
-pub fn gantt(d: &Digest) -> Gantt {
+pub fn gantt(d: &Digest, stretches: &Segments) -> Gantt {
     let mut g = Gantt::default();
     // (closing event, segment): segments are listed in the order the log closes them, the
     // ones still open at the end of the run last, by job.
     let mut closed: Vec<(u32, Segment)> = Vec::new();
-    for (j, segs) in d.segments().jobs.iter().enumerate() {
+    for (j, segs) in stretches.jobs.iter().enumerate() {
         let job = j as u32;
         let mut open: Option<Segment> = None;
         for s in segs {

@@ -18,7 +18,7 @@ mod tests;
 use std::sync::Arc;
 
 use leptos::prelude::*;
-use quotalab_engine::digest::Digest;
+use quotalab_engine::digest::{Digest, Segments};
 
 use crate::charts::{chart_canvas, CanvasOpts};
 
@@ -42,6 +42,40 @@ pub const MAX_MARKS: usize = 3000;
 /// ~90 ms); smaller ones are made as the chart draws.
 pub const STAGED_EVENTS: usize = 20_000;
 
+/// Each job's stretches of the digest last shown ([`Digest::segments`]: one replay of its
+/// whole log), read by the Gantt and by the "state at t" panel alike: on the Philly trace the
+/// panel's first cursor replayed 200,000 events again (issue #30). `Weak`: that digest's
+/// address is not reused while it is kept.
+#[derive(Clone, Copy)]
+pub struct Stretches(StoredValue<Option<(std::sync::Weak<Digest>, Arc<Segments>)>, LocalStorage>);
+
+impl Stretches {
+    pub fn new() -> Stretches {
+        Stretches(StoredValue::new_local(None))
+    }
+
+    /// `d`'s stretches: the kept ones if they are `d`'s, else replayed now and kept.
+    pub fn of(self, d: &Arc<Digest>) -> Arc<Segments> {
+        let kept = self.0.try_with_value(|k| {
+            k.as_ref()
+                .filter(|(of, _)| std::ptr::eq(of.as_ptr(), Arc::as_ptr(d)))
+                .map(|(_, s)| s.clone())
+        });
+        if let Some(s) = kept.flatten() {
+            return s;
+        }
+        let s = Arc::new(d.segments());
+        self.0.try_set_value(Some((Arc::downgrade(d), s.clone())));
+        s
+    }
+}
+
+impl Default for Stretches {
+    fn default() -> Stretches {
+        Stretches::new()
+    }
+}
+
 /// The layout last made and the digest it was made for (`Weak`: that digest's address is
 /// not reused while it is kept).
 type Made = StoredValue<Option<(std::sync::Weak<Digest>, Arc<Layout>)>, LocalStorage>;
@@ -51,6 +85,7 @@ type Made = StoredValue<Option<(std::sync::Weak<Digest>, Arc<Layout>)>, LocalSto
 /// digest is being made (its own drawing staged it) or `d` is gone.
 fn stage(
     d: Arc<Digest>,
+    stretches: Stretches,
     made: Made,
     staging: StoredValue<std::sync::Weak<Digest>, LocalStorage>,
     landed: RwSignal<u64>,
@@ -71,7 +106,7 @@ fn stage(
     set_timeout(
         move || {
             let Some(d) = current(&of) else { return };
-            let g = gantt(&d);
+            let g = gantt(&d, &stretches.of(&d));
             set_timeout(
                 move || {
                     let Some(d) = current(&of) else { return };
@@ -95,6 +130,7 @@ pub fn Timeline(
 ) -> impl IntoView {
     // The layout last made, and a signal that says a staged one has landed.
     let made: Made = StoredValue::new_local(None);
+    let stretches = Stretches::new();
     let landed = RwSignal::new(0u64);
     let staging = StoredValue::new_local(std::sync::Weak::<Digest>::new());
     let steps = Memo::new_with_compare(
@@ -131,11 +167,11 @@ pub fn Timeline(
                 Some(m) => m,
                 // A large run's on the page: made in tasks of its own, then drawn.
                 None if d.events.len() > STAGED_EVENTS && c.is_connected() => {
-                    stage(d, made, staging, landed);
+                    stage(d, stretches, made, staging, landed);
                     return Ok(None);
                 }
                 None => {
-                    let m = Arc::new(layout(&d, &gantt(&d)));
+                    let m = Arc::new(layout(&d, &gantt(&d, &stretches.of(&d))));
                     made.set_value(Some((Arc::downgrade(&d), m.clone())));
                     m
                 }
@@ -173,7 +209,7 @@ pub fn Timeline(
                 {move || crate::charts::share_legend(&digest.get())}
                 {note}
             </figure>
-            <StateAtPanel digest=digest cursor=cursor />
+            <StateAtPanel digest=digest cursor=cursor stretches=stretches />
         </div>
     }
 }

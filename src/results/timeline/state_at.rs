@@ -164,13 +164,10 @@ const LIST_MAX: usize = 40;
 pub fn StateAtPanel(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
+    /// Each job's stretches, replayed from the log once per result (the Gantt's), not at
+    /// every cursor move (200,000 events on the Philly trace).
+    stretches: super::Stretches,
 ) -> impl IntoView {
-    // Each job's stretches, replayed from the log once per result, not at every cursor move
-    // (200,000 events on the Philly trace).
-    let stretches = Memo::new_with_compare(
-        move |_| Arc::new(digest.with(|d| d.segments())),
-        |_, _| true,
-    );
     let body = move || {
         let Some(t) = cursor.get() else {
             return view! {
@@ -181,7 +178,7 @@ pub fn StateAtPanel(
             .into_any();
         };
         let d = digest.get();
-        let segments = stretches.get();
+        let segments = stretches.of(&d);
         let at = segments.state_at(t);
         // The engine's explanation of each waiting job's current reason: the `waiting`
         // event that gave it.
@@ -192,12 +189,10 @@ pub fn StateAtPanel(
                 .and_then(|s| d.explain(&d.events[s.event as usize]))
         };
         // The last instant something the panel tells about happened.
-        let last_t = d
-            .events
+        let last_t = d.events[..d.events.partition_point(|e| e.t_s <= t)]
             .iter()
-            .take_while(|e| e.t_s <= t)
-            .filter(|e| SHOWN.contains(&e.kind))
-            .last()
+            .rev()
+            .find(|e| SHOWN.contains(&e.kind))
             .map(|e| e.t_s);
         let job = |j: u32| &d.jobs[j as usize];
         let share_cell = |s: u16| share_cell(&d, s);

@@ -27,7 +27,7 @@ fn run(text: &str) -> Digest {
 #[test]
 fn gantt_has_the_walkthrough_steps() {
     let d = run(AWS);
-    let g = gantt(&d);
+    let g = gantt(&d, &d.segments());
     let id = |j: u32| d.jobs[j as usize].id.as_str();
     let marks: Vec<(&str, f64, MarkKind)> =
         g.marks.iter().map(|m| (id(m.job), m.t, m.kind)).collect();
@@ -84,7 +84,7 @@ fn gantt_has_the_walkthrough_steps() {
 fn large_runs_are_packed_into_lanes() {
     let d = run(MANY);
     assert_eq!(d.jobs.len(), 600);
-    let g = gantt(&d);
+    let g = gantt(&d, &d.segments());
     let l = layout(&d, &g);
     assert!(!l.per_job);
     assert_eq!(l.groups.len(), 2, "lanes grouped by share");
@@ -116,14 +116,14 @@ fn large_kueue_runs_say_workloads_by_clusterqueue() {
         .doc
         .to_string();
     let d = run(&kueue);
-    let l = layout(&d, &gantt(&d));
+    let l = layout(&d, &gantt(&d, &d.segments()));
     assert!(
         l.note.starts_with("600 Workloads: ") && l.note.contains("grouped by ClusterQueue"),
         "{}",
         l.note
     );
     let d = run(MANY);
-    let l = layout(&d, &gantt(&d));
+    let l = layout(&d, &gantt(&d, &d.segments()));
     assert!(l.note.contains("grouped by share"), "{}", l.note);
 }
 
@@ -195,7 +195,7 @@ fn gantt_segments_match_a_direct_reading_of_the_log() {
     ];
     for text in texts {
         let d = run(text);
-        let g = gantt(&d);
+        let g = gantt(&d, &d.segments());
         assert!(!g.segments.is_empty(), "{}", d.name);
         assert_eq!(g.segments, direct_gantt(&d), "{}", d.name);
     }
@@ -287,4 +287,24 @@ fn segments_are_ordered_by_closing_event_stably() {
     let want: Vec<Segment> = want.into_iter().map(|(_, s)| s).collect();
     assert_eq!(by_closing_event(&closed, events), want);
     assert_eq!(by_closing_event(&[], 0), Vec::<Segment>::new());
+}
+
+// Issue #30: the Gantt and the "state at t" panel read one replay of a result's log; a new
+// result (even an equal one) is replayed anew.
+#[test]
+fn one_replay_of_the_log_per_result() {
+    let _owner = {
+        let o = leptos::prelude::Owner::new();
+        o.set();
+        o
+    };
+    let stretches = Stretches::new();
+    let d = Arc::new(run(AWS));
+    let first = stretches.of(&d);
+    assert!(Arc::ptr_eq(&first, &stretches.of(&d)), "replayed twice");
+    assert_eq!(*first, d.segments());
+    let next = Arc::new((*d).clone());
+    let again = stretches.of(&next);
+    assert!(!Arc::ptr_eq(&first, &again), "an older result's stretches");
+    assert_eq!(*again, *first);
 }
