@@ -56,8 +56,11 @@ pub fn RunResults(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
 ) -> impl IntoView {
+    // Each job's stretches, replayed once per result for the Gantt, the cursor's card and
+    // the "state at t" panel.
+    let stretches = timeline::Stretches::new();
     // The charts over time show the state at their cursor beside it.
-    provide_context(timeline::cursor_card(digest, cursor));
+    provide_context(timeline::cursor_card(digest, cursor, stretches));
     view! {
         {card("summary", "Summary", "", None, view! {
             <SummaryTable digest=digest />
@@ -94,7 +97,7 @@ pub fn RunResults(
             </div>
         })}
         {card("timeline", "Timeline", "", None, view! {
-            <Timeline digest=digest cursor=cursor />
+            <Timeline digest=digest cursor=cursor stretches=stretches />
         })}
         // SLOT (compare): the compare section (`compare`) goes here.
         // SLOT (event log): the event log section (`explain`) goes here.

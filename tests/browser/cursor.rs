@@ -84,7 +84,7 @@ fn text(root: &Element, selector: &str) -> String {
 fn results(d: Arc<Digest>, cursor: RwSignal<Option<f64>>) -> HtmlElement {
     mount(move || {
         let digest = Signal::derive(move || d.clone());
-        provide_context(cursor_card(digest, cursor));
+        provide_context(cursor_card(digest, cursor, Default::default()));
         view! {
             <div style="width: 1000px">
                 <AllocationChart digest=digest cursor=cursor />

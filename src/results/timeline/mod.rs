@@ -43,8 +43,8 @@ pub const MAX_MARKS: usize = 3000;
 pub const STAGED_EVENTS: usize = 20_000;
 
 /// Each job's stretches of the digest last shown ([`Digest::segments`]: one replay of its
-/// whole log), read by the Gantt and by the "state at t" panel alike: on the Philly trace the
-/// panel's first cursor replayed 200,000 events again (issue #30). `Weak`: that digest's
+/// whole log), read by the Gantt, the cursor's card and the "state at t" panel alike: on the
+/// Philly trace each replayed 200,000 events, the card at every cursor move (issue #30). `Weak`: that digest's
 /// address is not reused while it is kept.
 #[derive(Clone, Copy)]
 pub struct Stretches(StoredValue<Option<(std::sync::Weak<Digest>, Arc<Segments>)>, LocalStorage>);
@@ -127,10 +127,12 @@ fn stage(
 pub fn Timeline(
     #[prop(into)] digest: Signal<Arc<Digest>>,
     cursor: RwSignal<Option<f64>>,
+    /// The stretches the cursor's card reads too.
+    #[prop(optional)]
+    stretches: Stretches,
 ) -> impl IntoView {
     // The layout last made, and a signal that says a staged one has landed.
     let made: Made = StoredValue::new_local(None);
-    let stretches = Stretches::new();
     let landed = RwSignal::new(0u64);
     let staging = StoredValue::new_local(std::sync::Weak::<Digest>::new());
     let steps = Memo::new_with_compare(

@@ -97,11 +97,14 @@ pub const STATE_AT_ID: &str = "state-at";
 
 /// The card a chart over time shows beside its cursor: the time, the counts per share and
 /// a way to the full panel (who holds what, who waits and why).
-pub fn cursor_card(digest: Signal<Arc<Digest>>, cursor: RwSignal<Option<f64>>) -> CursorCard {
+pub fn cursor_card(
+    digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+    stretches: super::Stretches,
+) -> CursorCard {
     let at = Memo::new(move |_| {
-        cursor
-            .get()
-            .map(|t| Arc::new(digest.with(|d| d.state_at(t))))
+        let t = cursor.get()?;
+        Some(Arc::new(stretches.of(&digest.get()).state_at(t)))
     });
     let render = move |t: f64| {
         let d = digest.get_untracked();
@@ -166,6 +169,7 @@ pub fn StateAtPanel(
     cursor: RwSignal<Option<f64>>,
     /// Each job's stretches, replayed from the log once per result (the Gantt's), not at
     /// every cursor move (200,000 events on the Philly trace).
+    #[prop(optional)]
     stretches: super::Stretches,
 ) -> impl IntoView {
     let body = move || {
