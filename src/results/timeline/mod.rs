@@ -47,7 +47,10 @@ pub const STAGED_EVENTS: usize = 20_000;
 /// Philly trace each replayed 200,000 events, the card at every cursor move (issue #30). `Weak`: that digest's
 /// address is not reused while it is kept.
 #[derive(Clone, Copy)]
-pub struct Stretches(StoredValue<Option<(std::sync::Weak<Digest>, Arc<Segments>)>, LocalStorage>);
+pub struct Stretches(StoredValue<Option<Kept<Segments>>, LocalStorage>);
+
+/// What was made of a digest, and the digest it was made of.
+type Kept<T> = (std::sync::Weak<Digest>, Arc<T>);
 
 impl Stretches {
     pub fn new() -> Stretches {
@@ -78,7 +81,7 @@ impl Default for Stretches {
 
 /// The layout last made and the digest it was made for (`Weak`: that digest's address is
 /// not reused while it is kept).
-type Made = StoredValue<Option<(std::sync::Weak<Digest>, Arc<Layout>)>, LocalStorage>;
+type Made = StoredValue<Option<Kept<Layout>>, LocalStorage>;
 
 /// Makes `d`'s Gantt in a task, its layout in the next, keeps it in `made` and bumps
 /// `landed` (the chart then draws it); nothing if `d` is being made already, or once a newer
