@@ -360,6 +360,41 @@ async fn state_at_90_s_lists_holders_and_waiters() {
     );
 }
 
+// Issue #30: a capped log says where it stops; after it the panel states nothing it does
+// not know (the Philly page listed 43,466 jobs waiting at 152 d, its log ending at 69 d).
+#[wasm_bindgen_test]
+async fn state_after_a_capped_log_is_not_made_up() {
+    let limits = DigestLimits {
+        max_events: 10,
+        ..DigestLimits::default()
+    };
+    let d = quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs");
+    let until = d.events_until_s.expect("capped at 10 events");
+    let d = Arc::new(d);
+    let cursor = RwSignal::new(Some(until - 1.0));
+    let root = mount(move || view! { <StateAtPanel digest=d cursor=cursor /> });
+    settle().await;
+    assert!(root.query_selector("table.state-counts").unwrap().is_some());
+    assert!(root
+        .query_selector("[data-testid=state-after-log]")
+        .unwrap()
+        .is_none());
+    cursor.set(Some(until));
+    settle().await;
+    assert!(root.query_selector("table.state-counts").unwrap().is_none());
+    assert!(root.query_selector("ul.holding").unwrap().is_none());
+    let note = root
+        .query_selector("[data-testid=state-after-log]")
+        .unwrap()
+        .expect("the panel says the log stops")
+        .text_content()
+        .unwrap();
+    assert!(
+        note.contains("first 10 of 34 events, up to 1 min"),
+        "{note}"
+    );
+}
+
 #[wasm_bindgen_test]
 async fn one_colour_per_share_everywhere() {
     // The summary swatches and every chart legend give share i the palette's colour i.

@@ -212,6 +212,26 @@ pub fn draw_timeline(
             .map_err(err)?;
         }
     }
+    // A capped log: after its last event nothing is known, shaded and named.
+    if let Some(until) = d.events_until_s.filter(|&u| u < end) {
+        let x = until / per;
+        chart
+            .draw_series(std::iter::once(Rectangle::new(
+                [(x, 0.0), (x_max, n)],
+                RGBColor(0xe9, 0xeb, 0xef).filled(),
+            )))
+            .map_err(err)?;
+        let (x0, top) = chart.backend_coord(&(x, n));
+        let (x1, _) = chart.backend_coord(&(x_max, n));
+        if x1 - x0 > pen.ipx(150.0) {
+            root.draw_text(
+                "events not kept by the page",
+                &pen.text(11.5, MUTED, HPos::Center, VPos::Top),
+                ((x0 + x1) / 2, top + pen.ipx(6.0)),
+            )
+            .map_err(err)?;
+        }
+    }
     let mark_size = (row_h * 0.3).clamp(3.0, 6.5);
     for (lane, t, kind, _) in &l.marks {
         let at = chart.backend_coord(&(t / per, y_of(*lane) - 0.5));

@@ -92,7 +92,7 @@ pub fn gantt(d: &Digest, stretches: &Segments) -> Gantt {
             });
         }
         if let Some(mut o) = open {
-            o.t1 = d.end_s;
+            o.t1 = d.log_end_s();
             closed.push((u32::MAX, o));
         }
     }

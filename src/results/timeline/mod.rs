@@ -26,8 +26,8 @@ pub use draw::draw_timeline;
 pub use gantt::{gantt, mark_label, Gantt, Mark, MarkKind, Seg, Segment};
 pub use layout::{layout, Bar, Layout};
 pub use state_at::{
-    cursor_card, share_counts, state_title, time_scale, StateAtPanel, StateAtPanelProps,
-    STATE_AT_ID,
+    cursor_card, log_cap_note, share_counts, state_title, time_scale, StateAtPanel,
+    StateAtPanelProps, STATE_AT_ID,
 };
 
 /// Jobs drawn one row each; more are packed into lanes.
@@ -190,6 +190,13 @@ pub fn Timeline(
     let note = move || {
         note_text.with(|n| (!n.is_empty()).then(|| view! { <p class="chart-note">{n.clone()}</p> }))
     };
+    // A capped log: the chart stops where it does, and says so.
+    let capped = move || {
+        digest.with(|d| {
+            log_cap_note(d)
+                .map(|n| view! { <p class="chart-note" data-testid="timeline-capped">{n}</p> })
+        })
+    };
     let kueue = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
     let by = move || if kueue.get() { "ClusterQueue" } else { "share" };
     // Issue #34: the Kueue model says workload.
@@ -213,6 +220,7 @@ pub fn Timeline(
                 </ul>
                 {move || crate::charts::share_legend(&digest.get())}
                 {note}
+                {capped}
             </figure>
             <StateAtPanel digest=digest cursor=cursor stretches=stretches />
         </div>

@@ -92,6 +92,27 @@ fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
     }
 }
 
+/// What a capped event log leaves out, as the timeline and the "state at t" panel say it
+/// (`None` when the page has every event).
+pub fn log_cap_note(d: &Digest) -> Option<String> {
+    let until = d.events_until_s?;
+    Some(format!(
+        "The page keeps the run's first {} of {} events, up to {}: who held what and who waited after that is not known here. The charts over time cover the whole run; “Export results (JSON)” in the Files menu has every event.",
+        format::thousands(d.events.len() as f64),
+        format::thousands(d.event_count as f64),
+        time_scale(d).at(until)
+    ))
+}
+
+/// [`log_cap_note`] in a line, for the cursor's card.
+fn log_cap_short(d: &Digest) -> String {
+    let until = d.events_until_s.unwrap_or(d.end_s);
+    format!(
+        "After the events the page keeps (up to {}): see the state at an earlier time.",
+        time_scale(d).at(until)
+    )
+}
+
 /// The id of the "state at t" panel (the card's "details" link scrolls to it).
 pub const STATE_AT_ID: &str = "state-at";
 
@@ -104,10 +125,19 @@ pub fn cursor_card(
 ) -> CursorCard {
     let at = Memo::new(move |_| {
         let t = cursor.get()?;
-        Some(Arc::new(stretches.of(&digest.get()).state_at(t)))
+        let d = digest.get();
+        d.log_covers(t)
+            .then(|| Arc::new(stretches.of(&d).state_at(t)))
     });
     let render = move |t: f64| {
         let d = digest.get_untracked();
+        if !d.log_covers(t) {
+            return view! {
+                <p class="cursor-card-title">{state_title(&d, t)}</p>
+                <p class="cursor-card-summary">{log_cap_short(&d)}</p>
+            }
+            .into_any();
+        }
         let Some(at) = at.get_untracked() else {
             return ().into_any();
         };
@@ -182,6 +212,15 @@ pub fn StateAtPanel(
             .into_any();
         };
         let d = digest.get();
+        if !d.log_covers(t) {
+            return view! {
+                <div class="state-at-counts">
+                <h3 class="state-title">{state_title(&d, t)}</h3>
+                <p class="state-hint" data-testid="state-after-log">{log_cap_note(&d)}</p>
+                </div>
+            }
+            .into_any();
+        }
         let segments = stretches.of(&d);
         let at = segments.state_at(t);
         // The engine's explanation of each waiting job's current reason: the `waiting`
@@ -261,10 +300,9 @@ pub fn StateAtPanel(
             .collect_view();
 
         let last_instant = last_t.map(|lt| {
-            let lines = d
-                .events
+            let lines = d.events[d.events.partition_point(|e| e.t_s < lt)..]
                 .iter()
-                .filter(|e| e.t_s == lt)
+                .take_while(|e| e.t_s == lt)
                 .filter(|e| SHOWN.contains(&e.kind))
                 .take(6)
                 .map(|e| {

@@ -308,3 +308,21 @@ fn one_replay_of_the_log_per_result() {
     assert!(!Arc::ptr_eq(&first, &again), "an older result's stretches");
     assert_eq!(*again, *first);
 }
+
+// Issue #30: a capped log's Gantt stops where the log does, and the timeline says so.
+#[test]
+fn a_capped_logs_gantt_stops_where_the_log_does() {
+    let limits = DigestLimits {
+        max_events: 10,
+        ..DigestLimits::default()
+    };
+    let d = quotalab_engine::run_digest(AWS, limits).unwrap();
+    let until = d.events_until_s.expect("capped");
+    let g = gantt(&d, &d.segments());
+    assert!(!g.segments.is_empty());
+    assert!(g.segments.iter().all(|s| s.t1 <= until), "{:?}", g.segments);
+    assert!(g.segments.iter().any(|s| s.t1 == until));
+    let note = log_cap_note(&d).unwrap();
+    assert!(note.contains("first 10 of"), "{note}");
+    assert!(log_cap_note(&run(AWS)).is_none());
+}

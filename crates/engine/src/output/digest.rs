@@ -429,6 +429,11 @@ pub struct Digest {
     pub explanations: Vec<String>,
     /// Events that happened; `events` may hold fewer when capped.
     pub event_count: u64,
+    /// When [`Digest::events`] is capped, the time of the first event left out: the kept log
+    /// tells the whole story before it and nothing after it ([`Digest::log_covers`]); `None`
+    /// when every event is kept.
+    #[serde(default)]
+    pub events_until_s: Option<f64>,
     pub series: Vec<SeriesRow>,
     /// Change points before downsampling.
     pub series_points: u64,
@@ -902,6 +907,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         events,
         explanations: explanations.texts,
         event_count: sim.event_count(),
+        events_until_s: sim.events().get(limits.max_events).map(|e| s(e.t)),
         series,
         series_points: ser.t.len() as u64,
         steps: sim.steps(),
@@ -1010,13 +1016,28 @@ impl Digest {
         }
     }
 
+    /// Where the kept event log ends: the run's end, or the time of the first event left out
+    /// when [`Digest::events`] is capped.
+    pub fn log_end_s(&self) -> f64 {
+        self.events_until_s
+            .map_or(self.end_s, |u| u.min(self.end_s))
+    }
+
+    /// Whether the kept event log tells what happened up to `t_s` (a capped log does not
+    /// from the first event it left out on: a job it last saw running may have ended since).
+    pub fn log_covers(&self, t_s: f64) -> bool {
+        self.events_until_s.is_none_or(|u| t_s < u)
+    }
+
     /// Replays the event log once into each job's stretches of state (SPEC 6: submit and
     /// requeue make a job RUNNABLE, dispatch SCHEDULED, start STARTING, running RUNNING; a
     /// preemption makes a SCHEDULED victim RUNNABLE and a holding one PREEMPTING; succeed,
     /// fail and reject end it). It only reads what the engine logged; it decides nothing.
-    /// Jobs without an event in the (possibly capped) log have no stretch.
+    /// Jobs without an event in the (possibly capped) log have no stretch, and a capped log's
+    /// last stretches end where it does ([`Digest::log_end_s`]), not at the run's end.
     pub fn segments(&self) -> Segments {
         let n = self.jobs.len();
+        let log_end = self.log_end_s();
         let mut jobs: Vec<Vec<Segment>> = vec![Vec::new(); n];
         let mut reason: Vec<Option<Reason>> = vec![None; n];
         for (i, e) in self.events.iter().enumerate() {
@@ -1053,7 +1074,7 @@ impl Digest {
             segs.push(Segment {
                 state,
                 t0: e.t_s,
-                t1: self.end_s.max(e.t_s),
+                t1: log_end.max(e.t_s),
                 event: i as u32,
                 opened_by: e.kind,
                 cause: e.cause.filter(|_| preempt),
@@ -1261,6 +1282,44 @@ mod tests {
         assert_eq!(d.jobs[preempt.job.unwrap() as usize].id, "bg-p2");
         assert_eq!(d.jobs[preempt.by.unwrap() as usize].id, "med-1");
         assert!(d.explain(preempt).unwrap().contains("reclaimed by med-1"));
+    }
+
+    // A capped log says where it stops, and its stretches stop there: a job the kept log
+    // last saw running is not drawn running to the end of the run (the Philly trace's page
+    // showed 43,466 jobs waiting at 152 d, where its 200,000 events end at 69 d).
+    #[test]
+    fn a_capped_log_ends_where_its_first_left_out_event_is() {
+        let loaded = load(BUSY).unwrap();
+        let sim = simulate(&loaded.scenario, Options::default());
+        let all = digest(&sim, DigestLimits::default());
+        assert_eq!(all.events_until_s, None);
+        assert_eq!(all.log_end_s(), all.end_s);
+        assert!(all.log_covers(all.end_s));
+        let max_events = 400;
+        let d = digest(
+            &sim,
+            DigestLimits {
+                max_events,
+                ..DigestLimits::default()
+            },
+        );
+        let until = d.events_until_s.expect("capped");
+        assert_eq!(until, all.events[max_events].t_s);
+        assert!(until < d.end_s);
+        assert!(d.events.iter().all(|e| e.t_s <= until));
+        assert!(d.log_covers(until - 0.001) && !d.log_covers(until));
+        let segs = d.segments();
+        let last = segs.jobs.iter().flatten().map(|s| s.t1).fold(0.0, f64::max);
+        assert_eq!(last, until, "stretches stop where the log does");
+        // Before it, the capped log's stretches are the whole log's.
+        let whole = all.segments();
+        for (j, row) in d.jobs.iter().enumerate() {
+            let w = all.jobs.iter().position(|r| r.id == row.id).unwrap();
+            for (a, b) in segs.jobs[j].iter().zip(&whole.jobs[w]) {
+                assert_eq!((a.state, a.t0), (b.state, b.t0));
+                assert_eq!(a.t1, b.t1.min(until));
+            }
+        }
     }
 
     // Issue #30: each explanation crosses to the page once, and every event still reads
