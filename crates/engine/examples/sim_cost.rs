@@ -1,7 +1,7 @@
 //! The simulation's own cost on a scenario file, without the CLI (docs/PERFORMANCE.md, "Kueue
 //! against AWS"): validates the file once, then runs the metrics-only product (the CLI's
 //! `--summary`) `N` times (default 1) and prints each run's time and the Kueue model's cycles
-//! (walked one by one, done at once).
+//! (walked one by one, done at once) and heads set aside by counting (`simulation::drained`).
 //!
 //! `cargo run --release -p quotalab-engine --example sim_cost -- FILE [N]`; profile it with
 //! `perf record -g target/release/examples/sim_cost FILE` or callgrind.
@@ -33,9 +33,11 @@ fn main() {
         let done = Sim::new(&loaded.scenario, Options::summary()).run();
         let (walked, skipped) = done.kueue_cycles();
         println!(
-            "{:.3} s, {} events, cycles walked {walked}, done at once {skipped}",
+            "{:.3} s, {} events, cycles walked {walked}, done at once {skipped}, \
+             heads of drained shares counted {}",
             t.elapsed().as_secs_f64(),
-            done.event_count()
+            done.event_count(),
+            done.kueue_drained()
         );
     }
 }

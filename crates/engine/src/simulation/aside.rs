@@ -232,7 +232,9 @@ impl ShareRt {
         let last = ready.nth(m - 1).expect("m jobs are ready").key;
         let after = ready.jobs.place();
         let a = &mut self.aside;
-        a.extra = a.extra.split_off(&last); // those before it are covered now
+        if !a.extra.is_empty() {
+            a.extra = a.extra.split_off(&last); // those before it are covered now
+        }
         a.through = Some(last);
         a.count += m;
         if a.extra.is_empty() {

@@ -79,6 +79,7 @@ impl Sim<'_> {
                 self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 })
             });
         }
+        self.undrain_all();
         self.kueue.keeps.clear();
         self.kueue.scratch = scratch; // kept for its allocations
         self.end_of_waits();
@@ -94,18 +95,36 @@ impl Sim<'_> {
         // with it (sets it aside) but where the order reads every head's rank (a preemptor
         // keeps instances) or fair sharing's tournament reads its mode.
         let shortcut = self.sc.fair_sharing.is_none() && self.kueue.keeps.is_empty();
+        // A drained share's head is set aside, counted (`simulation::drained`); a share
+        // whose every job is known inert is drained, its head the first counted.
+        self.check_drained();
+        let drains = self.drains();
         for s in 0..self.cfg.len() {
+            if self.rt[s].drain.is_some() {
+                continue;
+            }
             if let Some(h) = self.cycle_head(s) {
-                entries.push(self.nominate(s, h, shortcut && self.known_inert(s, h.key)));
+                let run = self.rt[s]
+                    .inert
+                    .get()
+                    .filter(|r| shortcut && self.run_holds(s, r));
+                if drains && self.drainable(s, run) {
+                    self.drain(s, 0);
+                    continue;
+                }
+                let inert = run.is_some_and(|r| r.first.is_none_or(|f| h.key < f));
+                debug_assert_eq!(inert, shortcut && self.known_inert(s, h.key));
+                entries.push(self.nominate(s, h, inert));
             }
         }
+        let drained = self.drained_cycle();
         if !self.kueue.keeps.is_empty() {
             // A preemptor keeps instances only while it is a head.
             self.kueue
                 .keeps
                 .retain(|p| entries.iter().any(|e| e.job == *p));
         }
-        if entries.is_empty() {
+        if entries.is_empty() && !drained {
             return (false, None);
         }
         let fair = self.sc.fair_sharing.is_some();
@@ -164,7 +183,7 @@ impl Sim<'_> {
         // Quiet only if the walk admitted and evicted no one (heads passed over).
         let quiet = quiet && !walk.changed;
         self.release_reservations();
-        walk.changed |= self.requeue_heads(&walk.aside);
+        walk.changed |= self.requeue_heads(&walk.aside) | drained;
         scratch.aside = walk.aside;
         scratch.preempted = walk.preempted;
         let mut deferred = std::mem::take(&mut self.kueue.deferred);
@@ -238,6 +257,7 @@ impl Sim<'_> {
         if max == 0 || self.opts.exhaustive {
             return 0;
         }
+        self.check_drained();
         // The heads that stay must be those of the quiet cycle, doing the same: its
         // waiting preemptors (sticky, or skipped as their targets overlap an earlier
         // entry's), the heads its walk passed over and strict FIFO heads; every other head
@@ -250,6 +270,9 @@ impl Sim<'_> {
         for s in 0..self.cfg.len() {
             if staying.heads.len() > scratch.quiet.heads.len() {
                 return 0; // more heads stay than in the quiet cycle
+            }
+            if self.rt[s].drain.is_some() {
+                continue; // its heads are counted (`simulation::drained`)
             }
             let Some(h) = self.cycle_head(s) else {
                 continue;
@@ -287,7 +310,8 @@ impl Sim<'_> {
             }
             advancing.push((s, room));
         }
-        if !staying.same_as(&scratch.quiet) || advancing.is_empty() {
+        let drained_left = self.drained_longest();
+        if !staying.same_as(&scratch.quiet) || (advancing.is_empty() && drained_left == 0) {
             return 0;
         }
         if staying.passed_over() && !self.kueue.keeps.is_empty() {
@@ -308,10 +332,17 @@ impl Sim<'_> {
             .iter()
             .map(|&(s, _)| self.rt[s].ready_count())
             .max();
-        let k = k.min(longest.unwrap_or(0));
+        let k = k.min(longest.unwrap_or(0).max(drained_left));
+        self.drained_skip(k);
+        let drains = self.drains();
         for (&(s, _), &first) in advancing.iter().zip(acting.iter()) {
+            let m = k.min(self.rt[s].ready_count());
+            if first.is_none() && m < self.rt[s].ready_count() && drains && self.wholly_inert(s) {
+                // Its next cycles are counted from now on (`simulation::drained`).
+                self.drain(s, m);
+                continue;
+            }
             let rt = &mut self.rt[s];
-            let m = k.min(rt.ready_count());
             match first {
                 _ if m == 0 => continue,
                 Some((inert, key)) if inert == m => rt.set_aside_before(key, m),
@@ -415,6 +446,21 @@ impl Sim<'_> {
     /// Whether share `s`'s [`InertRun`] `run` still holds.
     fn run_holds(&self, s: usize, run: &InertRun) -> bool {
         Some(run.at) == self.inert_stamp(s, run.searched)
+    }
+
+    /// Whether every job of best-effort FIFO share `s` not set aside is known to be inert
+    /// as a cycle's head ([`Sim::known_inert`] of each): its [`InertRun`] holds and names
+    /// no acting job, and it has no sticky head (whose place in the queue a cycle skips).
+    pub(super) fn wholly_inert(&self, s: usize) -> bool {
+        let run = self.rt[s].inert.get().filter(|r| self.run_holds(s, r));
+        self.drainable(s, run)
+    }
+
+    /// [`Sim::wholly_inert`] with share `s`'s run if it holds.
+    fn drainable(&self, s: usize, run: Option<InertRun>) -> bool {
+        run.is_some_and(|r| r.first.is_none())
+            && self.rt[s].sticky.is_none()
+            && !self.strict_fifo(s)
     }
 
     /// Whether job `key` of share `s`, not set aside, is known to be inert as a cycle's

@@ -146,6 +146,7 @@ impl<'a> Sim<'a> {
         let (s, size) = (spec.share(), Size::of(spec));
         let key = self.qkey(j);
         self.jobs[j.index()].state = State::Runnable;
+        self.undrain(s);
         let rt = &mut self.rt[s];
         rt.insert_runnable(size, key);
         rt.queued[size.ty] += 1;
@@ -157,6 +158,7 @@ impl<'a> Sim<'a> {
         let spec = &self.sc.jobs[j.index()];
         let (s, size) = (spec.share(), Size::of(spec));
         let key = self.qkey(j);
+        self.undrain(s);
         let rt = &mut self.rt[s];
         rt.remove_runnable(size, key);
         rt.queued[size.ty] -= 1;

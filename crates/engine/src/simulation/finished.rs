@@ -73,6 +73,12 @@ impl<'a> Finished<'a> {
         self.sim.record.cycles
     }
 
+    /// Kueue model: the heads of shares whose whole queue was known inert that a pass set
+    /// aside by counting, without visiting the share (0 with `Options::exhaustive`).
+    pub fn kueue_drained(&self) -> u64 {
+        self.sim.record.drained
+    }
+
     /// The change-point series (empty unless `Options::series`, but for its pairs).
     pub fn series(&self) -> &Series {
         &self.sim.record.series

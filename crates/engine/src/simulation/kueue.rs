@@ -197,6 +197,7 @@ impl Sim<'_> {
             return;
         };
         let root = tree.root(s);
+        self.undrain_all(); // their jobs counted as set aside are, before they come back
         for o in 0..self.cfg.len() {
             if self.rt[o].has_aside() && self.kueue.trees[0].root(o) == root {
                 self.rt[o].clear_aside();

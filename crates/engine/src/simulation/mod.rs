@@ -10,6 +10,7 @@ mod agenda;
 pub mod aside;
 mod circle;
 mod cycle;
+mod drained;
 mod epochs;
 pub mod events;
 pub mod fair_sharing;

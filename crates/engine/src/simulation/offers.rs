@@ -145,6 +145,11 @@ pub(super) struct KueueState {
     pub(super) in_cycle: bool,
     /// The shares whose cohort tree released quota during the cycle.
     pub(super) deferred: Vec<usize>,
+    /// The pass's drained shares (`simulation::drained`).
+    pub(super) drained: Vec<usize>,
+    /// The (freed, quota) epochs at which the drained shares' runs were last found to
+    /// hold (`Sim::check_drained`).
+    pub(super) drained_at: Option<(u64, u64)>,
     /// SPEC 12.1: each quota-tree node's height (Kueue `getNodeHeight`).
     pub(super) heights: Vec<u8>,
     /// SPEC 12.1, per job: the whole second of its last admission (Kueue's candidate order

@@ -118,6 +118,9 @@ pub struct ShareRt {
     /// A cache (Kueue model): the first job not set aside that acts as a cycle's head, as
     /// last worked out in full (`Sim::first_acting`).
     pub(super) inert: std::cell::Cell<Option<InertRun>>,
+    /// A skip (Kueue model, within a pass): the share's jobs are all known inert and its
+    /// cycles are counted, not walked (`simulation::drained`).
+    pub(super) drain: Option<Drain>,
     /// SPEC 12.1 (Kueue model, best-effort FIFO): the preemptor at the head of the share
     /// that waits for its victims (Kueue's sticky workload): offered before every other job
     /// of the share until it is admitted.
@@ -168,6 +171,19 @@ pub(super) struct InertRun {
     /// holds only while no share newly borrows).
     pub(super) searched: bool,
     pub(super) first: Option<QKey>,
+}
+
+/// A drained share (a skip within a Kueue pass, `simulation::drained`): its jobs set aside by the cycles counted and not yet materialised
+/// (`done`), its jobs not set aside left for the next cycles (`left`), and the stamp of
+/// the run that says they are inert (`InertRun`'s `at` and `searched`: within a pass the
+/// configuration does not change, so the run holds while the stamp's epoch and the
+/// share's `members` do).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Drain {
+    pub(super) done: usize,
+    pub(super) left: usize,
+    pub(super) at: (u64, u64),
+    pub(super) searched: bool,
 }
 
 /// A share had no offer at these epochs and `version`. Until the epoch it depends on

@@ -163,6 +163,9 @@ pub(super) struct Recording {
     /// Kueue model: the scheduling cycles walked one by one, and those done at once
     /// (`Sim::skip_quiet_cycles`).
     pub(super) cycles: (u64, u64),
+    /// Kueue model: the heads of drained shares set aside by counting
+    /// (`simulation::drained`).
+    pub(super) drained: u64,
     pub(super) series: Series,
     /// Per pair, its values' integrals over time; complete once the run is finished
     /// ([`super::Sim::finish`]): during the run the integer ones lag to each value's last
