@@ -59,6 +59,9 @@ pub struct History {
     pub share: String,
     /// Every event of the job, and the preemptions it caused, in log order.
     pub events: Vec<HistoryEntry>,
+    /// The page's events end before the job's story does (a capped log,
+    /// [`Digest::events_until_s`]): `events`, `attempts` and `reasons` tell its start only.
+    pub cut: bool,
     /// Times the job started (took its instances).
     pub attempts: usize,
     /// Distinct waiting reasons, in order of first appearance.
@@ -103,7 +106,11 @@ pub fn history(d: &Digest, id: &str) -> Option<History> {
         }
     }
     let job = d.jobs[j].clone();
+    let cut = d
+        .events_until_s
+        .is_some_and(|u| job.end_s.is_none_or(|end| end >= u));
     Some(History {
+        cut,
         share: share_name(d, job.share).to_string(),
         job,
         events,
@@ -173,15 +180,48 @@ pub fn JobHistory() -> impl IntoView {
             plural(j.instances, "instance"),
             format::hours(j.held_s * inst / 3600.0)
         );
-        let reasons = if h.reasons.is_empty() {
-            "never waited for a reason".to_string()
+        // A capped log: what is counted from the events is counted in the ones kept.
+        let kept = if h.cut {
+            " in the events the page keeps"
         } else {
-            h.reasons
+            ""
+        };
+        let reasons = if h.reasons.is_empty() {
+            format!("never waited for a reason{kept}")
+        } else {
+            let list = h
+                .reasons
                 .iter()
                 .map(|&r| reason_label_in(r, d.kueue.is_some()))
                 .collect::<Vec<_>>()
-                .join(", ")
+                .join(", ");
+            format!(
+                "{list}{}",
+                if h.cut {
+                    " (in the events the page keeps)"
+                } else {
+                    ""
+                }
+            )
         };
+        let attempts = if h.cut {
+            format!("{} (in the events the page keeps)", h.attempts)
+        } else {
+            h.attempts.to_string()
+        };
+        let cut = (h.cut).then(|| {
+            let until = d.events_until_s.unwrap_or(d.end_s);
+            view! {
+                <p class="empty-note" data-testid="history-cut">
+                    {format!(
+                        "The page keeps the run's first {} of {} events, up to {}: this job's events after that are not listed. “Export results (JSON)” in the Files menu has every event.",
+                        format::thousands(d.events.len() as f64),
+                        format::thousands(d.event_count as f64),
+                        clock(until)
+                    )}
+                </p>
+            }
+        });
         let waiting = j
             .waiting_reason
             .map(|r| format!(" (waiting: {})", reason_label_in(r, d.kueue.is_some())))
@@ -219,7 +259,7 @@ pub fn JobHistory() -> impl IntoView {
                         )}
                     </dd>
                     <dt>"Attempts"</dt>
-                    <dd data-testid="history-attempts">{h.attempts}</dd>
+                    <dd data-testid="history-attempts">{attempts}</dd>
                     <dt>"Preemptions"</dt>
                     <dd data-testid="history-preemptions">{plural(j.preemptions, "preemption")}</dd>
                     <dt>"Lost work"</dt>
@@ -230,6 +270,7 @@ pub fn JobHistory() -> impl IntoView {
                     <dd>{reasons}</dd>
                 </dl>
                 <ol class="history-events" data-testid="history-events">{items}</ol>
+                {cut}
             }
             .into_any(),
         )
@@ -265,6 +306,32 @@ mod tests {
     fn aws() -> Digest {
         let text = include_str!("../../../www/presets/aws-walkthrough.json");
         quotalab_engine::run_digest(text, DigestLimits::default()).expect("the walkthrough runs")
+    }
+
+    // Issue #30: a capped log tells a job's story up to where it stops, and says so; a
+    // job that ended before it has its whole story.
+    #[test]
+    fn a_capped_log_cuts_the_stories_it_does_not_finish() {
+        let d = aws();
+        assert!(d.jobs.iter().all(|j| !history(&d, &j.id).unwrap().cut));
+        let text = include_str!("../../../www/presets/aws-walkthrough.json");
+        let capped = quotalab_engine::run_digest(
+            text,
+            DigestLimits {
+                max_events: 28,
+                ..DigestLimits::default()
+            },
+        )
+        .unwrap();
+        let until = capped.events_until_s.unwrap();
+        let mut cut = 0;
+        for j in &capped.jobs {
+            let h = history(&capped, &j.id).unwrap();
+            assert_eq!(h.cut, j.end_s.is_none_or(|e| e >= until), "{}", j.id);
+            assert!(h.events.iter().all(|e| e.t_s <= until));
+            cut += usize::from(h.cut);
+        }
+        assert!(cut > 0 && cut < capped.jobs.len(), "{cut} cut");
     }
 
     fn row(d: &Digest, id: &str) -> u32 {
