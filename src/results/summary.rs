@@ -105,8 +105,8 @@ fn row(
             <td class="num group-start" data-col="goodput" data-label="goodput">{format::percent(goodput)}</td>
             // Without any price, every cost would read $0.00: the columns are left out.
             {priced.then(|| view! {
-                <td class="num" data-col="cost" data-label="cost (held)">{format::usd(s.cost_usd)}</td>
-                <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd(s.reserved_usd)}</td>
+                <td class="num" data-col="cost" data-label="cost (held)">{format::usd_short(s.cost_usd)}</td>
+                <td class="num" data-col="reserved" data-label="reserved cost" title="entitled instance-hours × price, used or not">{format::usd_short(s.reserved_usd)}</td>
             })}
             <td class="num" data-col="deadline-misses" data-label="deadline misses">{count(s.deadline_misses)}</td>
         </tr>

@@ -226,6 +226,17 @@ pub fn usd(x: f64) -> String {
     format!("{sign}${}.{:02}", group_digits(cents / 100), cents % 100)
 }
 
+/// [`usd`] in whole dollars from $10,000 on, where cents are noise and the figure must fit
+/// a narrow column ("$11,768,891"; the page's summary cards).
+pub fn usd_short(x: f64) -> String {
+    if !x.is_finite() || x.abs() < 10_000.0 {
+        return usd(x);
+    }
+    let dollars = x.abs().round() as u64;
+    let sign = if x < 0.0 { "-" } else { "" };
+    format!("{sign}${}", group_digits(dollars))
+}
+
 /// [`duration`] (the one rule for durations, the engine's
 /// [`quotalab_engine::output::numbers::duration`], which the comparison's tables use too;
 /// kept under this name for dense tables).
@@ -260,7 +271,7 @@ mod number_tests {
     /// it), and days with separators for long ones, never "12475 h".
     #[test]
     fn dollars_read_alike_side_by_side() {
-        use super::usd;
+        use super::{usd, usd_short};
         assert_eq!(usd(0.42), "$0.42");
         assert_eq!(usd(12.5), "$12.50");
         assert_eq!(usd(980.49), "$980.49");
@@ -268,6 +279,10 @@ mod number_tests {
         assert_eq!(usd(-250.0), "-$250.00");
         assert_eq!(usd(-0.001), "$0.00");
         assert_eq!(usd(1_234_567.891), "$1,234,567.89");
+        assert_eq!(usd_short(9_999.994), "$9,999.99");
+        assert_eq!(usd_short(11_768_890.83), "$11,768,891");
+        assert_eq!(usd_short(-12_500.5), "-$12,501");
+        assert_eq!(usd_short(f64::NAN), "—");
     }
 
     #[test]
