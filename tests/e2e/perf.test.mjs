@@ -308,6 +308,10 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
     await page.getByTestId('timeline-capped').textContent(),
     /The page keeps the run's first 200,000 of [\d,]+ events, up to .*: who held what and who waited after that is not known here/,
   );
+  assert.match(
+    await page.getByTestId('event-status').textContent(),
+    /\(the page keeps the first 200,000 of [\d,]+ events, up to \d/,
+  );
   const canvas = timeline.locator('canvas');
   const box = await canvas.boundingBox();
   await canvas.click({ position: { x: box.width * 0.97, y: box.height / 2 } });

@@ -310,8 +310,12 @@ pub fn EventLog() -> impl IntoView {
         };
         let shown = filtered.with(Vec::len);
         let capped = if d.event_count > d.events.len() as u64 {
+            let until = d
+                .events_until_s
+                .map(|u| format!(", up to {}", format::clock(u)))
+                .unwrap_or_default();
             format!(
-                " (the first {} of {} events were kept)",
+                " (the page keeps the first {} of {} events{until})",
                 format::thousands(d.events.len() as f64),
                 format::thousands(d.event_count as f64)
             )
