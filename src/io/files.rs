@@ -615,7 +615,7 @@ pub fn export_result(
             Vec::new(),
         )));
     }
-    if kind == ResultFile::Events && (d.events.len() as u64) < d.event_count {
+    if kind == ResultFile::Events && d.events_until_s.is_some() {
         app.notice.set(Some(Notice::info(
             format!(
                 "The events file holds the first {} of the run's {} events (the page keeps at most that many).",

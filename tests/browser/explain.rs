@@ -124,6 +124,23 @@ async fn event_log_lists_the_reclaim_of_bg_p2_by_med_1_with_its_explanation() {
     );
 }
 
+// A contract's own events (an alarm, a failed restore) are not rows of the log: the page
+// keeps every event of such a run, and the log does not say it keeps only some.
+#[wasm_bindgen_test]
+async fn a_contracts_own_events_do_not_read_as_a_capped_log() {
+    const ALARM: &str = include_str!("../../crates/engine/tests/golden/contract-alarm.json");
+    let (root, app) = mount_run(ALARM, || view! { <EventLog /> });
+    settle().await;
+    let d = app.outcome.get_untracked().unwrap().digest;
+    assert!(
+        d.event_count > d.events.len() as u64,
+        "the alarm is counted"
+    );
+    assert_eq!(d.events_until_s, None);
+    let status = text(&root, "[data-testid=event-status]");
+    assert!(!status.contains('('), "no cap to explain: {status}");
+}
+
 #[wasm_bindgen_test]
 async fn kind_share_and_job_filters_narrow_the_log() {
     let (root, _) = mount_run(AWS, || view! { <EventLog /> });

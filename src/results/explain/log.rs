@@ -309,15 +309,14 @@ pub fn EventLog() -> impl IntoView {
             return String::new();
         };
         let shown = filtered.with(Vec::len);
-        let capped = if d.event_count > d.events.len() as u64 {
-            let until = d
-                .events_until_s
-                .map(|u| format!(", up to {}", format::clock(u)))
-                .unwrap_or_default();
+        // Capped only where the digest says its events stop: a contract's own events
+        // (restore failures, alarms) count in `event_count` but are not rows of the log.
+        let capped = if let Some(until) = d.events_until_s {
             format!(
-                " (the page keeps the first {} of {} events{until})",
+                " (the page keeps the first {} of {} events, up to {})",
                 format::thousands(d.events.len() as f64),
-                format::thousands(d.event_count as f64)
+                format::thousands(d.event_count as f64),
+                format::clock(until)
             )
         } else {
             String::new()
