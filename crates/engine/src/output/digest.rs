@@ -625,14 +625,14 @@ struct Explanations {
 
 impl Explanations {
     /// `text`'s place, kept at the end if it is new.
-    fn place(&mut self, text: String) -> Option<u32> {
+    fn place(&mut self, text: String) -> u32 {
         if let Some(&i) = self.place.get(&text) {
-            return Some(i);
+            return i;
         }
         let i = self.texts.len() as u32;
         self.texts.push(text.clone());
         self.place.insert(text, i);
-        Some(i)
+        i
     }
 }
 
@@ -842,7 +842,8 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 sim::EventKind::Preempt { cause, by, .. } => {
                     row.cause = Some(cause);
                     row.by = Some(row_of[by.index()]);
-                    row.explain = explanations.place(result::explain_preempt(sc, e.job, &e.kind));
+                    row.explain =
+                        Some(explanations.place(result::explain_preempt(sc, e.job, &e.kind)));
                 }
                 sim::EventKind::Waiting(r, why) => {
                     row.reason = Some(r);
@@ -850,15 +851,18 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                         why,
                         Some(crate::simulation::Binding::PreemptedWorkloads { .. })
                     );
-                    row.explain = explanations.place(result::explain_waiting(sc, e.job, r, why));
+                    row.explain =
+                        Some(explanations.place(result::explain_waiting(sc, e.job, r, why)));
                 }
                 sim::EventKind::SetPriority(p) => row.priority = Some(p),
                 sim::EventKind::Escalated(p) => {
                     row.priority = Some(p);
-                    row.explain = explanations.place(result::explain_recovery(sc, e.job, &e.kind));
+                    row.explain =
+                        Some(explanations.place(result::explain_recovery(sc, e.job, &e.kind)));
                 }
                 sim::EventKind::Resubmit { .. } => {
-                    row.explain = explanations.place(result::explain_recovery(sc, e.job, &e.kind));
+                    row.explain =
+                        Some(explanations.place(result::explain_recovery(sc, e.job, &e.kind)));
                 }
                 _ => {}
             }
