@@ -7,6 +7,7 @@ use quotalab_engine::simulation::Reason;
 
 use super::log::describe;
 use super::{job_id, selected_job, share_name, swatch};
+use crate::results::timeline::kept_events;
 use crate::state::last_digest as digest;
 use crate::ui::format::{self, clock};
 use quotalab_engine::output::explain::reason_label_in;
@@ -181,43 +182,35 @@ pub fn JobHistory() -> impl IntoView {
             format::hours(j.held_s * inst / 3600.0)
         );
         // A capped log: what is counted from the events is counted in the ones kept.
-        let kept = if h.cut {
-            " in the events the page keeps"
-        } else {
-            ""
+        let in_kept = |x: String| {
+            if h.cut {
+                format!("{x} (in the events the page keeps)")
+            } else {
+                x
+            }
         };
         let reasons = if h.reasons.is_empty() {
-            format!("never waited for a reason{kept}")
+            let never = "never waited for a reason";
+            if h.cut {
+                format!("{never} in the events the page keeps")
+            } else {
+                never.to_string()
+            }
         } else {
-            let list = h
-                .reasons
-                .iter()
-                .map(|&r| reason_label_in(r, d.kueue.is_some()))
-                .collect::<Vec<_>>()
-                .join(", ");
-            format!(
-                "{list}{}",
-                if h.cut {
-                    " (in the events the page keeps)"
-                } else {
-                    ""
-                }
+            in_kept(
+                h.reasons
+                    .iter()
+                    .map(|&r| reason_label_in(r, d.kueue.is_some()))
+                    .collect::<Vec<_>>()
+                    .join(", "),
             )
         };
-        let attempts = if h.cut {
-            format!("{} (in the events the page keeps)", h.attempts)
-        } else {
-            h.attempts.to_string()
-        };
-        let cut = (h.cut).then(|| {
-            let until = d.events_until_s.unwrap_or(d.end_s);
+        let attempts = in_kept(h.attempts.to_string());
+        let cut = kept_events(&d, clock).filter(|_| h.cut).map(|kept| {
             view! {
                 <p class="empty-note" data-testid="history-cut">
                     {format!(
-                        "The page keeps the run's first {} of {} events, up to {}: this job's events after that are not listed. “Export results (JSON)” in the Files menu has every event.",
-                        format::thousands(d.events.len() as f64),
-                        format::thousands(d.event_count as f64),
-                        clock(until)
+                        "The page keeps the run's {kept}: this job's events after that are not listed. “Export results (JSON)” in the Files menu has every event."
                     )}
                 </p>
             }

@@ -5,6 +5,7 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, EventRow};
 
 use super::{job_id, selected_job, share_name, swatch};
+use crate::results::timeline::kept_events;
 use crate::state::later_digest as digest;
 use crate::ui::card::card;
 use crate::ui::format::{self, clock};
@@ -311,16 +312,9 @@ pub fn EventLog() -> impl IntoView {
         let shown = filtered.with(Vec::len);
         // Capped only where the digest says its events stop: a contract's own events
         // (restore failures, alarms) count in `event_count` but are not rows of the log.
-        let capped = if let Some(until) = d.events_until_s {
-            format!(
-                " (the page keeps the first {} of {} events, up to {})",
-                format::thousands(d.events.len() as f64),
-                format::thousands(d.event_count as f64),
-                format::clock(until)
-            )
-        } else {
-            String::new()
-        };
+        let capped = kept_events(&d, clock)
+            .map(|kept| format!(" (the page keeps the {kept})"))
+            .unwrap_or_default();
         format!(
             "{} of {} events match{capped}; showing {}",
             format::thousands(shown as f64),

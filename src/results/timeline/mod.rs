@@ -26,7 +26,7 @@ pub use draw::draw_timeline;
 pub use gantt::{gantt, mark_label, Gantt, Mark, MarkKind, Seg, Segment};
 pub use layout::{layout, Bar, Layout};
 pub use state_at::{
-    cursor_card, log_cap_note, share_counts, state_title, time_scale, StateAtPanel,
+    cursor_card, kept_events, log_cap_note, share_counts, state_title, time_scale, StateAtPanel,
     StateAtPanelProps, STATE_AT_ID,
 };
 
@@ -52,6 +52,13 @@ pub struct Stretches(StoredValue<Option<Kept<Segments>>, LocalStorage>);
 /// What was made of a digest, and the digest it was made of.
 type Kept<T> = (std::sync::Weak<Digest>, Arc<T>);
 
+/// What `kept` holds if it was made of `d`.
+fn made_of<T>(kept: &Option<Kept<T>>, d: &Arc<Digest>) -> Option<Arc<T>> {
+    kept.as_ref()
+        .filter(|(of, _)| std::ptr::eq(of.as_ptr(), Arc::as_ptr(d)))
+        .map(|(_, made)| made.clone())
+}
+
 impl Stretches {
     pub fn new() -> Stretches {
         Stretches(StoredValue::new_local(None))
@@ -59,12 +66,7 @@ impl Stretches {
 
     /// `d`'s stretches: the kept ones if they are `d`'s, else replayed now and kept.
     pub fn of(self, d: &Arc<Digest>) -> Arc<Segments> {
-        let kept = self.0.try_with_value(|k| {
-            k.as_ref()
-                .filter(|(of, _)| std::ptr::eq(of.as_ptr(), Arc::as_ptr(d)))
-                .map(|(_, s)| s.clone())
-        });
-        if let Some(s) = kept.flatten() {
+        if let Some(s) = self.0.try_with_value(|k| made_of(k, d)).flatten() {
             return s;
         }
         let s = Arc::new(d.segments());
@@ -163,12 +165,7 @@ pub fn Timeline(
         move |c, size| {
             landed.track();
             let d = digest.get();
-            let kept = made.with_value(|m| {
-                m.as_ref()
-                    .filter(|(of, _)| std::ptr::eq(of.as_ptr(), Arc::as_ptr(&d)))
-                    .map(|(_, l)| l.clone())
-            });
-            let m = match kept {
+            let m = match made.with_value(|m| made_of(m, &d)) {
                 Some(m) => m,
                 // A large run's on the page: made in tasks of its own, then drawn.
                 None if d.events.len() > STAGED_EVENTS && c.is_connected() => {

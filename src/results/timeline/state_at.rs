@@ -92,15 +92,25 @@ fn counts_table(d: &Digest, at: &StateAt) -> impl IntoView + use<> {
     }
 }
 
+/// How much of a capped event log the page keeps, "first 200,000 of 495,274 events, up to
+/// 69 d 2 h" with the time written by `at` (`None` when the page has every event): the
+/// timeline, the panel, the event log and a job's history all say it so.
+pub fn kept_events(d: &Digest, at: impl Fn(f64) -> String) -> Option<String> {
+    let until = d.events_until_s?;
+    Some(format!(
+        "first {} of {} events, up to {}",
+        format::thousands(d.events.len() as f64),
+        format::thousands(d.event_count as f64),
+        at(until)
+    ))
+}
+
 /// What a capped event log leaves out, as the timeline and the "state at t" panel say it
 /// (`None` when the page has every event).
 pub fn log_cap_note(d: &Digest) -> Option<String> {
-    let until = d.events_until_s?;
+    let kept = kept_events(d, |t| time_scale(d).at(t))?;
     Some(format!(
-        "The page keeps the run's first {} of {} events, up to {}: who held what and who waited after that is not known here. The charts over time cover the whole run; “Export results (JSON)” in the Files menu has every event.",
-        format::thousands(d.events.len() as f64),
-        format::thousands(d.event_count as f64),
-        time_scale(d).at(until)
+        "The page keeps the run's {kept}: who held what and who waited after that is not known here. The charts over time cover the whole run; “Export results (JSON)” in the Files menu has every event."
     ))
 }
 
