@@ -523,6 +523,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::Report { .. }
         | Response::ResultJson { .. }
         | Response::Checked { .. }
+        | Response::Timeline { .. }
         | Response::Reading { .. } => None,
         Response::Link { id, result } => {
             if inner.linking != Some(id) {

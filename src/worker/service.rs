@@ -233,6 +233,7 @@ fn encode(id: u64, job: &Job, files: &[web_sys::File]) -> Result<Posting, String
         Job::ResultJson { scenario } => Request::ResultJson { id, scenario },
         Job::Link { scenario } => Request::Link { id, scenario },
         Job::Check { scenario } => Request::Check { id, scenario },
+        Job::Timeline { scenario } => Request::Timeline { id, scenario },
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
@@ -377,6 +378,7 @@ fn answer(bytes: &[u8], text: Option<Result<String, String>>) {
         Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
         Ok(Response::Checked { id, result }) => (id, Answer::Checked(result)),
+        Ok(Response::Timeline { id, result }) => (id, Answer::Timeline(result)),
         Ok(Response::Reading {
             id,
             bytes,

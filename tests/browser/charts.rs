@@ -395,6 +395,74 @@ async fn state_after_a_capped_log_is_not_made_up() {
     );
 }
 
+// Issue #30: the timeline of a run whose log the page keeps in part is drawn from the whole
+// run once an engine worker has laid it out (the Philly trace's timeline stopped at 69 d of
+// 220 d); a text edited since (another run) is not drawn over the result shown.
+#[wasm_bindgen_test]
+async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
+    let limits = DigestLimits {
+        max_events: 10,
+        ..DigestLimits::default()
+    };
+    let d = quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs");
+    let until = d.events_until_s.expect("capped at 10 events");
+    let d = Arc::new(d);
+    let state = |root: &Element| {
+        root.query_selector("[data-testid=timeline-capped]")
+            .unwrap()
+            .map(|n| {
+                (
+                    n.get_attribute("data-timeline").unwrap_or_default(),
+                    n.text_content().unwrap_or_default(),
+                )
+            })
+    };
+    for (text, want) in [
+        (AWS, "whole"),
+        (
+            include_str!("../../www/presets/recovery-not-free.json"),
+            "failed",
+        ),
+    ] {
+        let d = d.clone();
+        let cursor = RwSignal::new(None::<f64>);
+        let root = mount(move || {
+            provide_context(quotalab_app::state::AppState::new(text.to_string()));
+            view! { <Timeline digest=d cursor=cursor /> }
+        });
+        settle().await;
+        let (asking, note) = state(&root).expect("the capped note");
+        assert_eq!(asking, "asking", "{note}");
+        assert!(
+            note.contains("first 10 of 34 events") && note.contains("being laid out"),
+            "{note}"
+        );
+        sleep_ms(quotalab_app::results::timeline::WHOLE_RUN_DELAY_MS as i32 + 100).await;
+        settle().await;
+        let (now, note) = state(&root).expect("the note");
+        assert_eq!(now, want, "{note}");
+        if want == "whole" {
+            assert!(
+                note.contains("whole run's") && note.contains("first 10 of 34 events"),
+                "{note}"
+            );
+            let c: HtmlCanvasElement = root
+                .query_selector("canvas")
+                .unwrap()
+                .unwrap()
+                .unchecked_into();
+            check_canvas(&c, "the whole run's timeline");
+        } else {
+            assert!(
+                note.starts_with("The page keeps the run's first 10 of 34 events, up to"),
+                "{note}"
+            );
+        }
+        assert!(until > 0.0);
+        root.remove();
+    }
+}
+
 #[wasm_bindgen_test]
 async fn one_colour_per_share_everywhere() {
     // The summary swatches and every chart legend give share i the palette's colour i.

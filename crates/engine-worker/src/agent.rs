@@ -162,6 +162,10 @@ fn on_request(message: Incoming) {
             let result = jobs::check(scenario);
             post(Response::Checked { id, result });
         }),
+        Ok(Request::Timeline { id, scenario }) => serving(id, || {
+            let result = jobs::whole_timeline(scenario);
+            post(Response::Timeline { id, result });
+        }),
         Ok(Request::Config(config::Envelope {
             id,
             body: config::Request::History(r),

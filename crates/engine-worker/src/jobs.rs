@@ -11,6 +11,7 @@ use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::pipeline::{Output, Product};
 use quotalab_engine::trace::{self, ImportOptions, ImportReport, ImportWarning};
 use quotalab_engine::Problem;
+use quotalab_report::timeline::WholeRun;
 use serde::{Deserialize, Serialize};
 
 use crate::config;
@@ -50,6 +51,8 @@ pub enum Job {
     Link { scenario: String },
     /// SPEC 7: whether a scenario (a file or a link opened) is valid.
     Check { scenario: String },
+    /// The timeline of the scenario's run from its whole event log (issue #30).
+    Timeline { scenario: String },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -70,6 +73,8 @@ pub enum Answer {
     Link(Result<String, String>),
     /// Valid, or every problem of the scenario.
     Checked(Result<Option<crate::kept::KeptJobs>, Vec<Problem>>),
+    /// The whole run's timeline, or every problem of the scenario (as text).
+    Timeline(Result<WholeRun, Vec<String>>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -102,6 +107,7 @@ pub fn serve(job: Job) -> Answer {
         Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
         Job::Check { scenario } => Answer::Checked(check(&scenario)),
+        Job::Timeline { scenario } => Answer::Timeline(whole_timeline(&scenario)),
     }
 }
 
@@ -111,6 +117,13 @@ pub fn serve(job: Job) -> Answer {
 pub fn check(text: &str) -> Result<Option<crate::kept::KeptJobs>, Vec<Problem>> {
     quotalab_engine::load(text)?;
     Ok(crate::kept::locate(text).map(|(_, kept)| kept))
+}
+
+/// Issue #30: `text`'s run simulated again and its timeline laid out from its whole event
+/// log ([`quotalab_report::timeline::whole_run`]), or its problems.
+pub fn whole_timeline(text: &str) -> Result<WholeRun, Vec<String>> {
+    quotalab_report::timeline::whole_run(text)
+        .map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
 /// SPEC 9.1: [`compare::run`] with digests within `limits`.

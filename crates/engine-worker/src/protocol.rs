@@ -82,6 +82,9 @@ pub enum Request<'a> {
     /// Whether `scenario` is valid (SPEC 7, a file or link opened in the page), answered by
     /// [`Response::Checked`]: the page does not carry the validator.
     Check { id: u64, scenario: &'a str },
+    /// The timeline of `scenario`'s run laid out from its whole event log (issue #30: the
+    /// page keeps a long run's first events only), answered by [`Response::Timeline`].
+    Timeline { id: u64, scenario: &'a str },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -212,6 +215,12 @@ pub enum Response<'a> {
     },
     /// The answer to a [`Request::Sweep`].
     Sweep(sweep::FromWorker),
+    /// The answer to [`Request::Timeline`] `id`: the layout, or the scenario's problems (as
+    /// text).
+    Timeline {
+        id: u64,
+        result: Result<quotalab_report::timeline::WholeRun, Vec<String>>,
+    },
     /// The answer to [`Request::TraceCheck`] `id`.
     TraceChecked {
         id: u64,
@@ -253,7 +262,8 @@ impl<'a> Request<'a> {
             | Request::Compare { scenario, .. }
             | Request::ResultJson { scenario, .. }
             | Request::Link { scenario, .. }
-            | Request::Check { scenario, .. } => scenario.len(),
+            | Request::Check { scenario, .. }
+            | Request::Timeline { scenario, .. } => scenario.len(),
             Request::Report {
                 scenario, review, ..
             } => scenario.len() + review.map_or(0, |(name, text)| name.len() + text.len()),
@@ -284,7 +294,8 @@ impl<'a> Request<'a> {
             | Request::Report { scenario, .. }
             | Request::ResultJson { scenario, .. }
             | Request::Link { scenario, .. }
-            | Request::Check { scenario, .. } => Some(std::mem::take(scenario).as_bytes()),
+            | Request::Check { scenario, .. }
+            | Request::Timeline { scenario, .. } => Some(std::mem::take(scenario).as_bytes()),
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
                 Some(std::mem::replace(csv, Bytes(&[])).0)
             }
@@ -302,7 +313,8 @@ impl<'a> Request<'a> {
             | Request::Report { scenario, .. }
             | Request::ResultJson { scenario, .. }
             | Request::Link { scenario, .. }
-            | Request::Check { scenario, .. } => {
+            | Request::Check { scenario, .. }
+            | Request::Timeline { scenario, .. } => {
                 *scenario = std::str::from_utf8(text).map_err(|_| {
                     "the worker could not read a request: the scenario is not UTF-8 text"
                         .to_string()
@@ -752,6 +764,10 @@ mod tests {
                 id: 6,
                 scenario: &text,
             },
+            Request::Timeline {
+                id: 9,
+                scenario: &text,
+            },
             Request::TraceImport {
                 id: 7,
                 csv: Bytes(&csv),
@@ -833,6 +849,26 @@ mod tests {
     }
 
     /// A run answered by relabelling the shown one crosses back as its label alone, whole.
+    /// A whole run's timeline (issue #30) crosses from the worker to the page unchanged.
+    #[test]
+    fn a_whole_run_s_timeline_crosses_unchanged() {
+        let text = include_str!("../../../www/presets/aws-walkthrough.json");
+        let result = crate::jobs::whole_timeline(text);
+        assert!(result.as_ref().is_ok_and(|w| !w.layout.bars.is_empty()));
+        let answer = Response::Timeline { id: 4, result };
+        let bytes = answer.encode().unwrap();
+        assert_eq!(Response::decode(&bytes).unwrap(), answer);
+        let refused = Response::Timeline {
+            id: 5,
+            result: crate::jobs::whole_timeline("{}"),
+        };
+        assert!(matches!(&refused, Response::Timeline { result: Err(p), .. } if !p.is_empty()));
+        assert_eq!(
+            Response::decode(&refused.encode().unwrap()).unwrap(),
+            refused
+        );
+    }
+
     #[test]
     fn a_relabelled_run_crosses_as_its_label() {
         let text = scenario(40).replace("\"pieces\"", "\"renamed\"");

@@ -21,6 +21,7 @@ pub mod occupancy;
 pub mod palette;
 mod report;
 pub mod svg;
+pub mod timeline;
 pub mod useful;
 pub mod words;
 

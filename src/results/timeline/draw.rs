@@ -10,8 +10,7 @@ use crate::charts::{
     CssBox, Frame, Pen, TimeAxis, INK, IN_SHARE, MUTED, RECLAIM, TEXT,
 };
 
-use super::gantt::{MarkKind, Seg};
-use super::layout::Layout;
+use super::{Layout, MarkKind, Seg};
 
 /// CSS height of a row (or lane) and of the whole canvas.
 fn heights(l: &Layout) -> (f64, f64) {
@@ -212,8 +211,8 @@ pub fn draw_timeline(
             .map_err(err)?;
         }
     }
-    // A capped log: after its last event nothing is known, shaded and named.
-    if let Some(until) = d.events_until_s.filter(|&u| u < end) {
+    // Laid out from a capped log: after its last event nothing is known, shaded and named.
+    if let Some(until) = l.until_s.filter(|&u| u < end) {
         let x = until / per;
         chart
             .draw_series(std::iter::once(Rectangle::new(
@@ -225,7 +224,7 @@ pub fn draw_timeline(
         let (x1, _) = chart.backend_coord(&(x_max, n));
         if x1 - x0 > pen.ipx(150.0) {
             root.draw_text(
-                "events not kept by the page",
+                "events not kept",
                 &pen.text(11.5, MUTED, HPos::Center, VPos::Top),
                 ((x0 + x1) / 2, top + pen.ipx(6.0)),
             )

@@ -9,8 +9,6 @@
 //! bars are drawn; the caption says so.
 
 mod draw;
-mod gantt;
-mod layout;
 mod state_at;
 #[cfg(test)]
 mod tests;
@@ -21,21 +19,17 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, Segments};
 
 use crate::charts::{chart_canvas, CanvasOpts};
+use quotalab_engine_worker::jobs::{Answer, Job};
 
 pub use draw::draw_timeline;
-pub use gantt::{gantt, mark_label, Gantt, Mark, MarkKind, Seg, Segment};
-pub use layout::{layout, Bar, Layout};
-pub use state_at::{
-    cursor_card, kept_events, log_cap_note, share_counts, state_title, time_scale, StateAtPanel,
-    StateAtPanelProps, STATE_AT_ID,
+pub use quotalab_report::timeline::{
+    gantt, layout, mark_label, Bar, Gantt, Layout, Mark, MarkKind, Seg, Segment, MAX_BARS,
+    MAX_MARKS, PER_JOB_MAX,
 };
-
-/// Jobs drawn one row each; more are packed into lanes.
-pub const PER_JOB_MAX: usize = 150;
-/// At most this many bars are drawn.
-pub const MAX_BARS: usize = 4000;
-/// At most this many markers are drawn.
-pub const MAX_MARKS: usize = 3000;
+pub use state_at::{
+    cursor_card, kept_events, log_cap_note, share_counts, state_title, time_scale, whole_run_note,
+    StateAtPanel, StateAtPanelProps, STATE_AT_ID,
+};
 
 /// Runs with more events than this have their Gantt and its layout made in tasks of their
 /// own before the chart draws (issue #30: on the Philly trace the three took one task of
@@ -127,7 +121,92 @@ fn stage(
     );
 }
 
-/// The Gantt chart with its legend, its note and the "state at t" panel.
+/// Where the timeline of a run whose log the page keeps in part stands (`data-timeline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WholeRun {
+    /// The page has the whole log (or no scenario to ask about): it lays the timeline out.
+    Kept,
+    /// The page draws the events it keeps while an engine worker lays out the whole run.
+    Asking,
+    /// The bars and markers drawn are the whole run's ([`whole_run`]).
+    Drawn,
+    /// The engine worker could not lay it out: the kept events stay drawn.
+    Failed,
+}
+
+impl WholeRun {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            WholeRun::Kept => "kept",
+            WholeRun::Asking => "asking",
+            WholeRun::Drawn => "whole",
+            WholeRun::Failed => "failed",
+        }
+    }
+}
+
+/// How long a capped result must stay shown before its whole run is asked for: a drag's
+/// results come every 250 ms, and each ask simulates the scenario again.
+pub const WHOLE_RUN_DELAY_MS: u64 = 600;
+
+/// Asks an engine worker for the timeline of `d`'s run from its whole log (`text` simulated
+/// again, [`quotalab_report::timeline::whole_run`]) once `d` has been shown for
+/// [`WHOLE_RUN_DELAY_MS`], keeps it in `whole` and bumps `landed` (the chart then draws
+/// it); nothing if `d` was asked for already, is no longer shown, or the answer is of
+/// another run (the text was edited since).
+fn ask_whole(
+    d: &Arc<Digest>,
+    digest: Signal<Arc<Digest>>,
+    text: RwSignal<String>,
+    whole: Made,
+    asked: StoredValue<std::sync::Weak<Digest>, LocalStorage>,
+    state: RwSignal<WholeRun>,
+    landed: RwSignal<u64>,
+) {
+    if std::ptr::eq(asked.get_value().as_ptr(), Arc::as_ptr(d)) {
+        return;
+    }
+    asked.set_value(Arc::downgrade(d));
+    state.set(WholeRun::Asking);
+    let of = Arc::downgrade(d);
+    let service = crate::worker::service::use_engine_service();
+    let shown = move |of: &std::sync::Weak<Digest>| {
+        let current = digest.try_with_untracked(|c| std::ptr::eq(Arc::as_ptr(c), of.as_ptr()));
+        current.unwrap_or(false).then(|| of.upgrade()).flatten()
+    };
+    set_timeout(
+        move || {
+            if shown(&of).is_none() {
+                return;
+            }
+            let Some(scenario) = text.try_get_untracked() else {
+                return;
+            };
+            service.send(Job::Timeline { scenario }, move |answer| {
+                let Some(d) = shown(&of) else { return };
+                match answer {
+                    Answer::Timeline(Ok(w)) if w.is_of(&d) => {
+                        if whole
+                            .try_set_value(Some((of, Arc::new(w.layout))))
+                            .is_none()
+                        {
+                            state.try_set(WholeRun::Drawn);
+                            landed.try_update(|n| *n += 1);
+                        }
+                    }
+                    _ => {
+                        state.try_set(WholeRun::Failed);
+                    }
+                }
+            });
+        },
+        std::time::Duration::from_millis(WHOLE_RUN_DELAY_MS),
+    );
+}
+
+/// The Gantt chart with its legend, its note and the "state at t" panel. A run whose log
+/// the page keeps in part is drawn from the events it keeps, then from its whole log once
+/// an engine worker has laid it out (when the page has the scenario it was run from).
 #[component]
 pub fn Timeline(
     #[prop(into)] digest: Signal<Arc<Digest>>,
@@ -140,6 +219,12 @@ pub fn Timeline(
     let made: Made = StoredValue::new_local(None);
     let landed = RwSignal::new(0u64);
     let staging = StoredValue::new_local(std::sync::Weak::<Digest>::new());
+    // A capped run's whole timeline: the scenario it is asked from, the layout, the digest
+    // it was asked for.
+    let text = use_context::<crate::state::AppState>().map(|app| app.scenario);
+    let whole: Made = StoredValue::new_local(None);
+    let asked = StoredValue::new_local(std::sync::Weak::<Digest>::new());
+    let whole_state = RwSignal::new(WholeRun::Kept);
     let steps = Memo::new_with_compare(
         move |_| {
             let d = digest.get();
@@ -165,6 +250,23 @@ pub fn Timeline(
         move |c, size| {
             landed.track();
             let d = digest.get();
+            let capped = d.events_until_s.is_some();
+            if let (true, Some(w)) = (capped, whole.with_value(|w| made_of(w, &d))) {
+                if note_text.with_untracked(|n| *n != w.note) {
+                    note_text.set(w.note.clone());
+                }
+                return draw_timeline(c, size, &d, &w);
+            }
+            match text {
+                Some(text) if capped && c.is_connected() => {
+                    ask_whole(&d, digest, text, whole, asked, whole_state, landed);
+                }
+                _ => {
+                    if whole_state.get_untracked() != WholeRun::Kept && !capped {
+                        whole_state.set(WholeRun::Kept);
+                    }
+                }
+            }
             let m = match made.with_value(|m| made_of(m, &d)) {
                 Some(m) => m,
                 // A large run's on the page: made in tasks of its own, then drawn.
@@ -187,11 +289,20 @@ pub fn Timeline(
     let note = move || {
         note_text.with(|n| (!n.is_empty()).then(|| view! { <p class="chart-note">{n.clone()}</p> }))
     };
-    // A capped log: the chart stops where it does, and says so.
+    // A capped log: the chart stops where it does, and says so; or the whole run is drawn,
+    // and the note says what still reads the kept events only.
     let capped = move || {
+        let state = whole_state.get();
         digest.with(|d| {
-            log_cap_note(d)
-                .map(|n| view! { <p class="chart-note" data-testid="timeline-capped">{n}</p> })
+            let n = match state {
+                WholeRun::Drawn => whole_run_note(d)?,
+                WholeRun::Asking => format!(
+                    "{} The whole run's timeline is being laid out…",
+                    log_cap_note(d)?
+                ),
+                WholeRun::Kept | WholeRun::Failed => log_cap_note(d)?,
+            };
+            Some(view! { <p class="chart-note" data-testid="timeline-capped" data-timeline=state.as_str()>{n}</p> })
         })
     };
     let kueue = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));

@@ -114,6 +114,15 @@ pub fn log_cap_note(d: &Digest) -> Option<String> {
     ))
 }
 
+/// What the timeline says once it draws the whole run of a digest whose log the page keeps
+/// in part: what still reads the kept events only (`None` when the page has every event).
+pub fn whole_run_note(d: &Digest) -> Option<String> {
+    let kept = kept_events(d, |t| time_scale(d).at(t))?;
+    Some(format!(
+        "The bars and markers are the whole run's, laid out by an engine worker. The page keeps the run's {kept}: the cursor's card, the “state at t” panel, the event log and job histories read those. “Export results (JSON)” in the Files menu has every event."
+    ))
+}
+
 /// [`log_cap_note`] in a line, for the cursor's card.
 fn log_cap_short(d: &Digest) -> String {
     let until = d.events_until_s.unwrap_or(d.end_s);

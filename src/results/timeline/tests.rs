@@ -265,7 +265,7 @@ fn mark_labels_name_the_preemptor_or_the_priority() {
 /// the order listed, the open ones last), as a stable sort by event puts them.
 #[test]
 fn segments_are_ordered_by_closing_event_stably() {
-    use super::gantt::{by_closing_event, Seg, Segment};
+    use quotalab_report::timeline::{by_closing_event, Seg, Segment};
     let events = 50;
     let closed: Vec<(u32, Segment)> = (0..400u32)
         .map(|i| {

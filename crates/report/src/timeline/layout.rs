@@ -5,7 +5,8 @@ use std::collections::BinaryHeap;
 
 use quotalab_engine::digest::Digest;
 
-use crate::ui::format;
+use crate::format;
+use serde::{Deserialize, Serialize};
 
 use super::gantt::{mark_label, Gantt, MarkKind, Seg, Segment};
 use super::{MAX_BARS, MAX_MARKS, PER_JOB_MAX};
@@ -15,7 +16,7 @@ const LABEL_MAX_JOBS: usize = 30;
 const LABEL_MAX_MARKS: usize = 24;
 
 /// One drawn bar.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Bar {
     pub lane: usize,
     pub share: u16,
@@ -25,7 +26,7 @@ pub struct Bar {
 }
 
 /// Rows, bars and markers ready to draw.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Layout {
     /// One row per job (`true`) or packed lanes.
     pub per_job: bool,
@@ -40,6 +41,9 @@ pub struct Layout {
     pub groups: Vec<(u16, usize, usize)>,
     /// What was simplified to draw it (empty when nothing was).
     pub note: String,
+    /// Where the events it was laid out from stop, if the run went on after them (the
+    /// digest's [`Digest::events_until_s`]): nothing is known of the time after.
+    pub until_s: Option<f64>,
 }
 
 /// The segments that hold instances (not waiting), by job and then time: a counting sort by
@@ -102,6 +106,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
             row_labels: order.iter().map(|&j| d.jobs[j].id.clone()).collect(),
             groups,
             note: String::new(),
+            until_s: d.events_until_s,
         };
     }
 
@@ -250,6 +255,7 @@ pub fn layout(d: &Digest, g: &Gantt) -> Layout {
         row_labels: Vec::new(),
         groups,
         note,
+        until_s: d.events_until_s,
     }
 }
 

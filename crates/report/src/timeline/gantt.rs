@@ -1,9 +1,10 @@
 //! The Gantt read from the event log alone: each job's segments and markers, and their labels.
 
 use quotalab_engine::digest::{Cause, Digest, EventKind, Segments, State};
+use serde::{Deserialize, Serialize};
 
 /// What a job is doing during a segment.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Seg {
     /// RUNNABLE or SCHEDULED: submitted, not holding instances.
     Waiting,
@@ -24,7 +25,7 @@ pub struct Segment {
 }
 
 /// A marker's kind.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum MarkKind {
     /// Preempted by reclaim (another share took back its lent capacity).
     Reclaim,
@@ -130,7 +131,7 @@ pub fn gantt(d: &Digest, stretches: &Segments) -> Gantt {
 /// `u32::MAX` for those still open, last), each event's in the order listed: a counting
 /// sort, one pass over 250,000 segments where a comparison sort made the Philly trace's
 /// timeline wait (issue #30).
-pub(super) fn by_closing_event(closed: &[(u32, Segment)], events: usize) -> Vec<Segment> {
+pub fn by_closing_event(closed: &[(u32, Segment)], events: usize) -> Vec<Segment> {
     let sorted = counting_sort(closed.iter().copied(), events + 1, |c| c.0 as usize);
     sorted.into_iter().map(|(_, s)| s).collect()
 }
@@ -138,7 +139,7 @@ pub(super) fn by_closing_event(closed: &[(u32, Segment)], events: usize) -> Vec<
 /// `items` in the order of their `key` (from 0 to `buckets - 1`; a larger key counts as the
 /// last), those of one key in the order given: a stable counting sort, linear in the items
 /// and the buckets, for the timeline's long lists keyed by a small index.
-pub(super) fn counting_sort<T: Copy>(
+pub fn counting_sort<T: Copy>(
     items: impl Iterator<Item = T> + Clone,
     buckets: usize,
     key: impl Fn(&T) -> usize,

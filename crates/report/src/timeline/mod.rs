@@ -1,0 +1,120 @@
+//! The timeline's Gantt (issue #30): each job's stretches read from a digest's event log
+//! ([`gantt()`]) and laid out to draw ([`layout()`]: a row per job for small runs, bars
+//! packed into lanes per share beyond, at most [`MAX_BARS`] bars and [`MAX_MARKS`]
+//! markers). The page lays out the runs whose whole log it keeps; an engine worker lays out
+//! the whole log of a run longer than the page keeps ([`whole_run`]), so that the timeline
+//! of a long trace is drawn to its end.
+
+mod gantt;
+mod layout;
+
+pub use gantt::{
+    by_closing_event, counting_sort, gantt, mark_label, Gantt, Mark, MarkKind, Seg, Segment,
+};
+pub use layout::{layout, Bar, Layout};
+
+use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::pipeline::{self, Product, RunOptions};
+use quotalab_engine::Problem;
+use serde::{Deserialize, Serialize};
+
+/// Jobs drawn one row each; more are packed into lanes.
+pub const PER_JOB_MAX: usize = 150;
+/// At most this many bars are drawn.
+pub const MAX_BARS: usize = 4000;
+/// At most this many markers are drawn.
+pub const MAX_MARKS: usize = 3000;
+
+/// The events [`whole_run`] lays out at most: its digest keeps no explanation the page
+/// does not read, but its event rows still take ~50 bytes each in the worker (the 1,000,000
+/// generated jobs' ~3,000,000 events would take 150 MB).
+pub const WHOLE_RUN_EVENTS: usize = 1_000_000;
+
+/// A run's timeline laid out from its whole event log (or its first [`WHOLE_RUN_EVENTS`]),
+/// with what identifies the run it is of.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WholeRun {
+    pub layout: Layout,
+    /// The run's end and event count: the page draws this layout only for the digest of the
+    /// same run (the text it asked for may have been edited since).
+    pub end_s: f64,
+    pub event_count: u64,
+}
+
+impl WholeRun {
+    /// Whether this is the layout of the run `d` digests.
+    pub fn is_of(&self, d: &Digest) -> bool {
+        self.end_s == d.end_s && self.event_count == d.event_count
+    }
+}
+
+/// Simulates `text` again and lays out its timeline from the whole event log (from its
+/// first [`WHOLE_RUN_EVENTS`] for a longer one: then [`Layout::until_s`] says where they
+/// stop), or the scenario's problems.
+pub fn whole_run(text: &str) -> Result<WholeRun, Vec<Problem>> {
+    let limits = DigestLimits {
+        max_points: 2,
+        max_events: WHOLE_RUN_EVENTS,
+        max_jobs: usize::MAX,
+    };
+    let opts = RunOptions {
+        product: Product::Digest(limits),
+        ..RunOptions::default()
+    };
+    let run = pipeline::run(text, &opts)?;
+    let d = run
+        .output
+        .into_digest()
+        .ok_or_else(|| vec![Problem::whole("the run produced no digest")])?;
+    let layout = layout(&d, &gantt(&d, &d.segments()));
+    Ok(WholeRun {
+        layout,
+        end_s: d.end_s,
+        event_count: d.event_count,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const ORG: &str = include_str!("../../../../www/presets/research-org.json");
+
+    /// The page keeps a long run's first events; its timeline stops there. The whole run's
+    /// layout goes on to the end, is the layout of the digest that keeps every event, and
+    /// says it is of the page's run (and not of another).
+    #[test]
+    fn the_whole_run_is_laid_out_past_the_events_the_page_keeps() {
+        let kept = quotalab_engine::run_digest(
+            ORG,
+            DigestLimits {
+                max_events: 2_000,
+                ..DigestLimits::default()
+            },
+        )
+        .expect("the preset runs");
+        let until = kept.events_until_s.expect("capped at 2,000 events");
+        let part = layout(&kept, &gantt(&kept, &kept.segments()));
+        assert_eq!(part.until_s, Some(until));
+        assert!(
+            part.bars.iter().all(|b| b.t1 <= until),
+            "the kept part stops"
+        );
+
+        let whole = whole_run(ORG).expect("the preset runs");
+        assert!(whole.is_of(&kept), "the same run");
+        assert_eq!(whole.layout.until_s, None, "every event laid out");
+        assert!(
+            whole.layout.bars.iter().any(|b| b.t0 > until),
+            "bars after the cap"
+        );
+        let all = quotalab_engine::run_digest(ORG, DigestLimits::default()).unwrap();
+        assert!(all.events_until_s.is_none());
+        assert_eq!(whole.layout, layout(&all, &gantt(&all, &all.segments())));
+
+        let other = include_str!("../../../../www/presets/aws-walkthrough.json");
+        assert!(!whole_run(other).unwrap().is_of(&kept));
+        let problems = whole_run("{\"format\": 1}").unwrap_err();
+        assert!(!problems.is_empty());
+    }
+}
