@@ -300,8 +300,8 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
   const notice = page.getByTestId('share-notice');
   await notice.waitFor();
   assert.match(await notice.innerText(), /The jobs file holds 100,000 of the run's 120,000 jobs.*“Export results \(JSON\)” in the Files menu has every job/s);
-  // Its 200,000 kept events end long before the run: the timeline stops there and says so,
-  // and the state after it is not made up from the last kept events (issue #30).
+  // Its 200,000 kept events end long before the run: the timeline first stops there and says
+  // so, and the state after it is not made up from the last kept events (issue #30).
   const timeline = page.getByTestId('chart-timeline');
   await timeline.scrollIntoViewIfNeeded();
   assert.match(
@@ -311,6 +311,14 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
   assert.match(
     await page.getByTestId('event-status').textContent(),
     /\(the page keeps the first 200,000 of [\d,]+ events, up to \d/,
+  );
+  // Then an engine worker lays the whole run out, and the timeline draws it to its end; what
+  // reads the kept events only still says so.
+  const capped = page.getByTestId('timeline-capped');
+  await page.locator('[data-testid=timeline-capped][data-timeline=whole]').waitFor({ timeout: 60_000 });
+  assert.match(
+    await capped.textContent(),
+    /The bars and markers are the whole run's, laid out by an engine worker\. The page keeps the run's first 200,000 of [\d,]+ events, up to .*: the cursor's card, the “state at t” panel, the event log and job histories read those/,
   );
   const canvas = timeline.locator('canvas');
   const box = await canvas.boundingBox();
