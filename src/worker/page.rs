@@ -524,6 +524,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::ResultJson { .. }
         | Response::Checked { .. }
         | Response::Timeline { .. }
+        | Response::Moment { .. }
         | Response::Reading { .. } => None,
         Response::Link { id, result } => {
             if inner.linking != Some(id) {

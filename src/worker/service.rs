@@ -234,6 +234,11 @@ fn encode(id: u64, job: &Job, files: &[web_sys::File]) -> Result<Posting, String
         Job::Link { scenario } => Request::Link { id, scenario },
         Job::Check { scenario } => Request::Check { id, scenario },
         Job::Timeline { scenario } => Request::Timeline { id, scenario },
+        Job::Moment { key, t_s } => Request::Moment {
+            id,
+            key: *key,
+            t_s: *t_s,
+        },
         Job::TraceCheck { csv, options } => Request::TraceCheck {
             id,
             csv: Bytes(csv),
@@ -379,6 +384,7 @@ fn answer(bytes: &[u8], text: Option<Result<String, String>>) {
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
         Ok(Response::Checked { id, result }) => (id, Answer::Checked(result)),
         Ok(Response::Timeline { id, result }) => (id, Answer::Timeline(result)),
+        Ok(Response::Moment { id, moment }) => (id, Answer::Moment(moment)),
         Ok(Response::Reading {
             id,
             bytes,

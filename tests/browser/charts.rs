@@ -4,7 +4,7 @@
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner
 //!  CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown -p quotalab-app --test browser charts::`
 
-use crate::common::{all, near, pixels, settle, sleep_ms};
+use crate::common::{all, near, one, pixels, settle, sleep_ms};
 use std::sync::Arc;
 
 use leptos::{mount::mount_to, prelude::*};
@@ -407,6 +407,7 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
     let d = quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs");
     let until = d.events_until_s.expect("capped at 10 events");
     let d = Arc::new(d);
+    let d_all = aws();
     let state = |root: &Element| {
         root.query_selector("[data-testid=timeline-capped]")
             .unwrap()
@@ -458,7 +459,44 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
                 "{note}"
             );
         }
-        assert!(until > 0.0);
+        // A time after the kept events: the panel reads it from the whole run the engine
+        // worker keeps, the same counts as a digest of every event gives; without a whole
+        // run, it says nothing is known.
+        let later = (until + d_all.end_s) / 2.0;
+        cursor.set(Some(later));
+        settle().await;
+        sleep_ms(50).await;
+        settle().await;
+        let panel = one(&root, "[data-testid=state-at]");
+        if want == "whole" {
+            let note = one(&panel, "[data-testid=state-from-whole-run]")
+                .text_content()
+                .unwrap();
+            assert!(note.contains("read from the whole run"), "{note}");
+            let want_counts =
+                quotalab_app::results::timeline::share_counts(&d_all, &d_all.state_at(later));
+            let shown: Vec<[u64; 4]> = all(&panel, "table.state-counts tbody tr")
+                .iter()
+                .map(|tr| {
+                    let n = |col: &str| {
+                        one(tr, &format!("[data-col={col}]"))
+                            .text_content()
+                            .unwrap()
+                            .parse::<u64>()
+                            .unwrap()
+                    };
+                    [n("holding"), n("instances"), n("admitted"), n("waiting")]
+                })
+                .collect();
+            assert_eq!(shown, want_counts, "the whole run's counts at {later}");
+            assert!(want_counts.iter().any(|c| c.iter().any(|&n| n > 0)));
+        } else {
+            one(&panel, "[data-testid=state-after-log]");
+            assert!(panel
+                .query_selector("table.state-counts")
+                .unwrap()
+                .is_none());
+        }
         root.remove();
     }
 }

@@ -166,6 +166,10 @@ fn on_request(message: Incoming) {
             let result = jobs::whole_timeline(scenario);
             post(Response::Timeline { id, result });
         }),
+        Ok(Request::Moment { id, key, t_s }) => serving(id, || {
+            let moment = jobs::moment_of(key, t_s);
+            post(Response::Moment { id, moment });
+        }),
         Ok(Request::Config(config::Envelope {
             id,
             body: config::Request::History(r),

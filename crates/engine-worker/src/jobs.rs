@@ -7,11 +7,12 @@
 
 use quotalab_engine::analysis::compare::{self, Comparison, Policy};
 use quotalab_engine::analysis::matched::Matched;
+use quotalab_engine::digest::Segments;
 use quotalab_engine::digest::{Digest, DigestLimits, ShareMetrics};
 use quotalab_engine::pipeline::{Output, Product};
 use quotalab_engine::trace::{self, ImportOptions, ImportReport, ImportWarning};
 use quotalab_engine::Problem;
-use quotalab_report::timeline::WholeRun;
+use quotalab_report::timeline::{self, Moment, WholeRun};
 use serde::{Deserialize, Serialize};
 
 use crate::config;
@@ -51,8 +52,11 @@ pub enum Job {
     Link { scenario: String },
     /// SPEC 7: whether a scenario (a file or a link opened) is valid.
     Check { scenario: String },
-    /// The timeline of the scenario's run from its whole event log (issue #30).
+    /// The timeline of the scenario's run from its whole event log (issue #30); the worker
+    /// keeps the run for [`Job::Moment`].
     Timeline { scenario: String },
+    /// The moment `t_s` of the whole run kept under `key` ([`Job::Timeline`]).
+    Moment { key: u64, t_s: f64 },
 }
 
 /// An engine worker's answer to a [`Job`].
@@ -75,6 +79,9 @@ pub enum Answer {
     Checked(Result<Option<crate::kept::KeptJobs>, Vec<Problem>>),
     /// The whole run's timeline, or every problem of the scenario (as text).
     Timeline(Result<WholeRun, Vec<String>>),
+    /// The moment asked for, or `None` when the worker no longer keeps that run (it keeps
+    /// the last one it laid out).
+    Moment(Option<Moment>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
 }
@@ -108,6 +115,7 @@ pub fn serve(job: Job) -> Answer {
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
         Job::Check { scenario } => Answer::Checked(check(&scenario)),
         Job::Timeline { scenario } => Answer::Timeline(whole_timeline(&scenario)),
+        Job::Moment { key, t_s } => Answer::Moment(moment_of(key, t_s)),
     }
 }
 
@@ -119,11 +127,53 @@ pub fn check(text: &str) -> Result<Option<crate::kept::KeptJobs>, Vec<Problem>> 
     Ok(crate::kept::locate(text).map(|(_, kept)| kept))
 }
 
+/// The whole run this worker (or the page's thread, in the component tests) last laid out,
+/// with its stretches, for [`moment_of`]; and the next key.
+struct WholeKept {
+    key: u64,
+    digest: Digest,
+    segments: Segments,
+}
+
+thread_local! {
+    static WHOLE: std::cell::RefCell<Option<WholeKept>> = const { std::cell::RefCell::new(None) };
+    static NEXT_KEY: std::cell::Cell<u64> = const { std::cell::Cell::new(1) };
+}
+
 /// Issue #30: `text`'s run simulated again and its timeline laid out from its whole event
-/// log ([`quotalab_report::timeline::whole_run`]), or its problems.
+/// log ([`quotalab_report::timeline::whole_digest`]), or its problems. The run is kept
+/// (replacing the one before) under the answer's key, up to
+/// [`timeline::WHOLE_RUN_KEPT_JOBS`] job rows.
 pub fn whole_timeline(text: &str) -> Result<WholeRun, Vec<String>> {
-    quotalab_report::timeline::whole_run(text)
-        .map_err(|p| p.iter().map(ToString::to_string).collect())
+    WHOLE.with(|w| w.borrow_mut().take());
+    let digest = timeline::whole_digest(text)
+        .map_err(|p| p.iter().map(ToString::to_string).collect::<Vec<_>>())?;
+    let segments = digest.segments();
+    let key = (digest.jobs.len() <= timeline::WHOLE_RUN_KEPT_JOBS).then(|| {
+        let key = NEXT_KEY.with(|k| k.replace(k.get() + 1));
+        key
+    });
+    let whole = timeline::whole_run_of(&digest, &segments, key);
+    if let Some(key) = key {
+        WHOLE.with(|w| {
+            *w.borrow_mut() = Some(WholeKept {
+                key,
+                digest,
+                segments,
+            })
+        });
+    }
+    Ok(whole)
+}
+
+/// The moment `t_s` of the whole run kept under `key` ([`timeline::moment`]), or `None`
+/// when another run (or none) is kept.
+pub fn moment_of(key: u64, t_s: f64) -> Option<Moment> {
+    WHOLE.with(|w| {
+        let w = w.borrow();
+        let kept = w.as_ref().filter(|k| k.key == key)?;
+        Some(timeline::moment(&kept.digest, &kept.segments, t_s))
+    })
 }
 
 /// SPEC 9.1: [`compare::run`] with digests within `limits`.
@@ -253,6 +303,35 @@ mod tests {
         let broken = text.replacen("\"work_s\": 60", "\"work_s\": -60", 1);
         assert!(check(&broken).is_err());
         assert!(check(&text[..text.len() - 2]).is_err(), "not JSON");
+    }
+
+    /// The worker keeps the whole run it laid out (issue #30) and answers the state at any
+    /// time from it, as the page would from every event; an older run's key is answered
+    /// with nothing once a newer run is kept.
+    #[test]
+    fn the_whole_run_laid_out_is_kept_for_its_moments() {
+        let whole = whole_timeline(RECOVERY).expect("valid");
+        let key = whole.key.expect("a small run is kept");
+        let all = quotalab_engine::run_digest(RECOVERY, DigestLimits::default()).unwrap();
+        assert!(whole.is_of(&all));
+        let segments = all.segments();
+        for t in [0.0, all.end_s / 3.0, all.end_s / 2.0, all.end_s] {
+            let m = moment_of(key, t).expect("kept");
+            assert_eq!(m, timeline::moment(&all, &segments, t));
+            assert_eq!(m.at, all.state_at(t));
+        }
+        let mid = moment_of(key, all.end_s / 2.0).unwrap();
+        assert!(
+            !mid.at.holding.is_empty() || !mid.at.waiting.is_empty(),
+            "something happens mid-run"
+        );
+        assert!(moment_of(key + 1, 0.0).is_none(), "no such run");
+        let next = whole_timeline(RECOVERY).unwrap().key.unwrap();
+        assert_ne!(next, key);
+        assert!(moment_of(key, 0.0).is_none(), "the older run is gone");
+        assert!(moment_of(next, 0.0).is_some());
+        assert!(whole_timeline("{}").is_err());
+        assert!(moment_of(next, 0.0).is_none(), "a failed ask keeps nothing");
     }
 
     #[test]

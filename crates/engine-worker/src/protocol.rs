@@ -85,6 +85,9 @@ pub enum Request<'a> {
     /// The timeline of `scenario`'s run laid out from its whole event log (issue #30: the
     /// page keeps a long run's first events only), answered by [`Response::Timeline`].
     Timeline { id: u64, scenario: &'a str },
+    /// The moment `t_s` of the whole run the worker keeps under `key` (its last
+    /// [`Response::Timeline`]), answered by [`Response::Moment`].
+    Moment { id: u64, key: u64, t_s: f64 },
     /// A sweep's plan or one of its runs (SPEC 15, the Explore panel), answered (for a run,
     /// or a refused plan) by [`Response::Sweep`].
     Sweep(#[serde(borrow)] sweep::ToWorker<'a>),
@@ -221,6 +224,12 @@ pub enum Response<'a> {
         id: u64,
         result: Result<quotalab_report::timeline::WholeRun, Vec<String>>,
     },
+    /// The answer to [`Request::Moment`] `id`, `None` when the worker no longer keeps that
+    /// run.
+    Moment {
+        id: u64,
+        moment: Option<quotalab_report::timeline::Moment>,
+    },
     /// The answer to [`Request::TraceCheck`] `id`.
     TraceChecked {
         id: u64,
@@ -268,7 +277,7 @@ impl<'a> Request<'a> {
                 scenario, review, ..
             } => scenario.len() + review.map_or(0, |(name, text)| name.len() + text.len()),
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => csv.0.len(),
-            Request::Warmup | Request::Config(_) | Request::Sweep(_) => 0,
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) | Request::Moment { .. } => 0,
         };
         postcard::to_extend(self, Vec::with_capacity(carried + 1024))
             .map_err(|e| format!("could not encode the request: {e}"))
@@ -299,7 +308,9 @@ impl<'a> Request<'a> {
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
                 Some(std::mem::replace(csv, Bytes(&[])).0)
             }
-            Request::Warmup | Request::Config(_) | Request::Sweep(_) => None,
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) | Request::Moment { .. } => {
+                None
+            }
         };
         (self, text)
     }
@@ -323,7 +334,7 @@ impl<'a> Request<'a> {
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
                 *csv = Bytes(text);
             }
-            Request::Warmup | Request::Config(_) | Request::Sweep(_) => {
+            Request::Warmup | Request::Config(_) | Request::Sweep(_) | Request::Moment { .. } => {
                 return Err(
                     "the worker could not read a request: it came with a text it has no place for"
                         .to_string(),

@@ -23,8 +23,8 @@ use quotalab_engine_worker::jobs::{Answer, Job};
 
 pub use draw::draw_timeline;
 pub use quotalab_report::timeline::{
-    gantt, layout, mark_label, Bar, Gantt, Layout, Mark, MarkKind, Seg, Segment, MAX_BARS,
-    MAX_MARKS, PER_JOB_MAX,
+    gantt, layout, mark_label, moment, Bar, Gantt, Layout, Mark, MarkKind, Moment, Seg, Segment,
+    MAX_BARS, MAX_MARKS, PER_JOB_MAX,
 };
 pub use state_at::{
     cursor_card, kept_events, log_cap_note, share_counts, state_title, time_scale, whole_run_note,
@@ -38,10 +38,30 @@ pub const STAGED_EVENTS: usize = 20_000;
 
 /// Each job's stretches of the digest last shown ([`Digest::segments`]: one replay of its
 /// whole log), read by the Gantt, the cursor's card and the "state at t" panel alike: on the
-/// Philly trace each replayed 200,000 events, the card at every cursor move (issue #30). `Weak`: that digest's
-/// address is not reused while it is kept.
+/// Philly trace each replayed 200,000 events, the card at every cursor move (issue #30).
+/// `Weak`: that digest's address is not reused while it is kept. For a digest whose log the
+/// page keeps in part, also the whole run an engine worker laid out (the Gantt draws it) and
+/// the moment after the kept events last asked of it (the card and the panel show it).
 #[derive(Clone, Copy)]
-pub struct Stretches(StoredValue<Option<Kept<Segments>>, LocalStorage>);
+pub struct Stretches {
+    kept: StoredValue<Option<Kept<Segments>>, LocalStorage>,
+    whole: StoredValue<Option<Kept<quotalab_report::timeline::WholeRun>>, LocalStorage>,
+    /// `(key, t, answer)` of the moment last asked (`None` until it is answered; `Some(None)`
+    /// when the worker no longer kept the run).
+    moment: RwSignal<Option<(u64, f64, Option<Option<Arc<Moment>>>)>>,
+}
+
+/// The moment of a time after the events the page keeps ([`Stretches::moment_after`]).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Later {
+    /// No whole run of this digest is kept by an engine worker (or its job rows are not the
+    /// page's): nothing is known after the kept events.
+    Unknown,
+    /// Asked of the engine worker.
+    Reading,
+    /// The engine worker's answer, from the whole run.
+    Known(Arc<Moment>),
+}
 
 /// What was made of a digest, and the digest it was made of.
 type Kept<T> = (std::sync::Weak<Digest>, Arc<T>);
@@ -55,17 +75,85 @@ fn made_of<T>(kept: &Option<Kept<T>>, d: &Arc<Digest>) -> Option<Arc<T>> {
 
 impl Stretches {
     pub fn new() -> Stretches {
-        Stretches(StoredValue::new_local(None))
+        Stretches {
+            kept: StoredValue::new_local(None),
+            whole: StoredValue::new_local(None),
+            moment: RwSignal::new(None),
+        }
     }
 
     /// `d`'s stretches: the kept ones if they are `d`'s, else replayed now and kept.
     pub fn of(self, d: &Arc<Digest>) -> Arc<Segments> {
-        if let Some(s) = self.0.try_with_value(|k| made_of(k, d)).flatten() {
+        if let Some(s) = self.kept.try_with_value(|k| made_of(k, d)).flatten() {
             return s;
         }
         let s = Arc::new(d.segments());
-        self.0.try_set_value(Some((Arc::downgrade(d), s.clone())));
+        self.kept
+            .try_set_value(Some((Arc::downgrade(d), s.clone())));
         s
+    }
+
+    /// The whole run laid out for `d`, if an engine worker has answered for it.
+    pub fn whole(self, d: &Arc<Digest>) -> Option<Arc<quotalab_report::timeline::WholeRun>> {
+        self.whole.try_with_value(|w| made_of(w, d)).flatten()
+    }
+
+    /// Keeps `w`, the whole run of `d`; false if the page has gone.
+    fn keep_whole(
+        self,
+        d: &std::sync::Weak<Digest>,
+        w: quotalab_report::timeline::WholeRun,
+    ) -> bool {
+        self.whole
+            .try_set_value(Some((d.clone(), Arc::new(w))))
+            .is_none()
+    }
+
+    /// The moment `t` of `d`'s run, after the events the page keeps: asked of the engine
+    /// worker that keeps its whole run (once per time; reading this tracks the answer).
+    pub fn moment_after(self, d: &Arc<Digest>, t: f64) -> Later {
+        let key = self
+            .whole(d)
+            .and_then(|w| w.key)
+            .filter(|_| d.jobs.len() as u64 == d.job_count);
+        let Some(key) = key else {
+            return Later::Unknown;
+        };
+        let asked = self.moment.try_with(|m| match m {
+            Some((k, at, answer)) if *k == key && *at == t => Some(answer.clone()),
+            _ => None,
+        });
+        match asked.flatten() {
+            Some(Some(Some(m))) => return Later::Known(m),
+            Some(Some(None)) => return Later::Unknown,
+            Some(None) => return Later::Reading,
+            None => {}
+        }
+        let moment = self.moment;
+        let service = crate::worker::service::use_engine_service();
+        // Asked in a task of its own: this may be read while the page renders.
+        set_timeout(
+            move || {
+                let fresh = moment.try_with_untracked(
+                    |m| !matches!(m, Some((k, at, _)) if *k == key && *at == t),
+                );
+                if fresh != Some(true) {
+                    return;
+                }
+                moment.set(Some((key, t, None)));
+                service.send(Job::Moment { key, t_s: t }, move |answer| {
+                    let Answer::Moment(m) = answer else { return };
+                    let still = moment.try_with_untracked(
+                        |m| matches!(m, Some((k, at, _)) if *k == key && *at == t),
+                    );
+                    if still == Some(true) {
+                        moment.try_set(Some((key, t, Some(m.map(Arc::new)))));
+                    }
+                });
+            },
+            std::time::Duration::ZERO,
+        );
+        Later::Reading
     }
 }
 
@@ -123,24 +211,25 @@ fn stage(
 
 /// Where the timeline of a run whose log the page keeps in part stands (`data-timeline`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum WholeRun {
+pub enum WholeState {
     /// The page has the whole log (or no scenario to ask about): it lays the timeline out.
     Kept,
     /// The page draws the events it keeps while an engine worker lays out the whole run.
     Asking,
-    /// The bars and markers drawn are the whole run's ([`whole_run`]).
+    /// The bars and markers drawn are the whole run's
+    /// ([`quotalab_report::timeline::whole_run`]).
     Drawn,
     /// The engine worker could not lay it out: the kept events stay drawn.
     Failed,
 }
 
-impl WholeRun {
+impl WholeState {
     pub fn as_str(self) -> &'static str {
         match self {
-            WholeRun::Kept => "kept",
-            WholeRun::Asking => "asking",
-            WholeRun::Drawn => "whole",
-            WholeRun::Failed => "failed",
+            WholeState::Kept => "kept",
+            WholeState::Asking => "asking",
+            WholeState::Drawn => "whole",
+            WholeState::Failed => "failed",
         }
     }
 }
@@ -158,16 +247,16 @@ fn ask_whole(
     d: &Arc<Digest>,
     digest: Signal<Arc<Digest>>,
     text: RwSignal<String>,
-    whole: Made,
+    whole: Stretches,
     asked: StoredValue<std::sync::Weak<Digest>, LocalStorage>,
-    state: RwSignal<WholeRun>,
+    state: RwSignal<WholeState>,
     landed: RwSignal<u64>,
 ) {
     if std::ptr::eq(asked.get_value().as_ptr(), Arc::as_ptr(d)) {
         return;
     }
     asked.set_value(Arc::downgrade(d));
-    state.set(WholeRun::Asking);
+    state.set(WholeState::Asking);
     let of = Arc::downgrade(d);
     let service = crate::worker::service::use_engine_service();
     let shown = move |of: &std::sync::Weak<Digest>| {
@@ -186,16 +275,13 @@ fn ask_whole(
                 let Some(d) = shown(&of) else { return };
                 match answer {
                     Answer::Timeline(Ok(w)) if w.is_of(&d) => {
-                        if whole
-                            .try_set_value(Some((of, Arc::new(w.layout))))
-                            .is_none()
-                        {
-                            state.try_set(WholeRun::Drawn);
+                        if whole.keep_whole(&of, w) {
+                            state.try_set(WholeState::Drawn);
                             landed.try_update(|n| *n += 1);
                         }
                     }
                     _ => {
-                        state.try_set(WholeRun::Failed);
+                        state.try_set(WholeState::Failed);
                     }
                 }
             });
@@ -222,9 +308,8 @@ pub fn Timeline(
     // A capped run's whole timeline: the scenario it is asked from, the layout, the digest
     // it was asked for.
     let text = use_context::<crate::state::AppState>().map(|app| app.scenario);
-    let whole: Made = StoredValue::new_local(None);
     let asked = StoredValue::new_local(std::sync::Weak::<Digest>::new());
-    let whole_state = RwSignal::new(WholeRun::Kept);
+    let whole_state = RwSignal::new(WholeState::Kept);
     let steps = Memo::new_with_compare(
         move |_| {
             let d = digest.get();
@@ -251,19 +336,19 @@ pub fn Timeline(
             landed.track();
             let d = digest.get();
             let capped = d.events_until_s.is_some();
-            if let (true, Some(w)) = (capped, whole.with_value(|w| made_of(w, &d))) {
-                if note_text.with_untracked(|n| *n != w.note) {
-                    note_text.set(w.note.clone());
+            if let (true, Some(w)) = (capped, stretches.whole(&d)) {
+                if note_text.with_untracked(|n| *n != w.layout.note) {
+                    note_text.set(w.layout.note.clone());
                 }
-                return draw_timeline(c, size, &d, &w);
+                return draw_timeline(c, size, &d, &w.layout);
             }
             match text {
                 Some(text) if capped && c.is_connected() => {
-                    ask_whole(&d, digest, text, whole, asked, whole_state, landed);
+                    ask_whole(&d, digest, text, stretches, asked, whole_state, landed);
                 }
                 _ => {
-                    if whole_state.get_untracked() != WholeRun::Kept && !capped {
-                        whole_state.set(WholeRun::Kept);
+                    if whole_state.get_untracked() != WholeState::Kept && !capped {
+                        whole_state.set(WholeState::Kept);
                     }
                 }
             }
@@ -295,12 +380,12 @@ pub fn Timeline(
         let state = whole_state.get();
         digest.with(|d| {
             let n = match state {
-                WholeRun::Drawn => whole_run_note(d)?,
-                WholeRun::Asking => format!(
+                WholeState::Drawn => whole_run_note(d)?,
+                WholeState::Asking => format!(
                     "{} The whole run's timeline is being laid out…",
                     log_cap_note(d)?
                 ),
-                WholeRun::Kept | WholeRun::Failed => log_cap_note(d)?,
+                WholeState::Kept | WholeState::Failed => log_cap_note(d)?,
             };
             Some(view! { <p class="chart-note" data-testid="timeline-capped" data-timeline=state.as_str()>{n}</p> })
         })

@@ -4,6 +4,9 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
+use quotalab_report::timeline::{moment, LIST_MAX};
+
+use super::{Later, Moment};
 use quotalab_engine::output::explain::{reason_label_in, reason_phrase_in};
 use wasm_bindgen::JsCast;
 
@@ -132,138 +135,18 @@ fn log_cap_short(d: &Digest) -> String {
     )
 }
 
-/// The id of the "state at t" panel (the card's "details" link scrolls to it).
-pub const STATE_AT_ID: &str = "state-at";
-
-/// The card a chart over time shows beside its cursor: the time, the counts per share and
-/// a way to the full panel (who holds what, who waits and why).
-pub fn cursor_card(
-    digest: Signal<Arc<Digest>>,
-    cursor: RwSignal<Option<f64>>,
-    stretches: super::Stretches,
-) -> CursorCard {
-    let at = Memo::new(move |_| {
-        let t = cursor.get()?;
-        let d = digest.get();
-        d.log_covers(t)
-            .then(|| Arc::new(stretches.of(&d).state_at(t)))
-    });
-    let render = move |t: f64| {
-        let d = digest.get_untracked();
-        if !d.log_covers(t) {
-            return view! {
-                <p class="cursor-card-title">{state_title(&d, t)}</p>
-                <p class="cursor-card-summary">{log_cap_short(&d)}</p>
-            }
-            .into_any();
-        }
-        let Some(at) = at.get_untracked() else {
-            return ().into_any();
-        };
-        let waiting = at.waiting.len();
-        let summary = format!(
-            "{} holding, {} admitted, {} waiting",
-            format::thousands(at.holding.len() as f64),
-            format::thousands(at.scheduled.len() as f64),
-            format::thousands(waiting as f64)
-        );
-        let go = move |_| {
-            let Some(panel) = document().get_element_by_id(STATE_AT_ID) else {
-                return;
-            };
-            // Focus (for keyboard and screen-reader users), then its top at the top of the
-            // window, whatever focusing scrolled.
-            if let Some(el) = panel.dyn_ref::<web_sys::HtmlElement>() {
-                let _ = el.focus();
-            }
-            panel.scroll_into_view_with_bool(true);
-        };
-        view! {
-            <p class="cursor-card-title">{state_title(&d, t)}</p>
-            {counts_table(&d, &at)}
-            <p class="cursor-card-summary">{summary}</p>
-            <button type="button" class="cursor-card-more" on:click=go>
-                {if waiting > 0 { "Who waits and why ↓" } else { "Who holds what ↓" }}
-            </button>
-        }
-        .into_any()
+/// The panel's view of moment `m` at `t` (`source`: where it was read from, when not from
+/// the events the page keeps).
+fn moment_view(d: &Digest, t: f64, m: &Moment, source: Option<String>) -> AnyView {
+    let at = &m.at;
+    let job = |j: u32| &d.jobs[j as usize];
+    let share_cell = |s: u16| share_cell(d, s);
+    let kueue = d.kueue.is_some();
+    let more = |n: usize| {
+        (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
     };
-    CursorCard {
-        render: Arc::new(render),
-        owner: RwSignal::new(None),
-    }
-}
 
-/// The events the panel tells about (the others are details of these).
-const SHOWN: [EventKind; 10] = [
-    EventKind::Submit,
-    EventKind::Dispatch,
-    EventKind::Start,
-    EventKind::Preempt,
-    EventKind::Requeue,
-    EventKind::Succeed,
-    EventKind::Fail,
-    EventKind::Reject,
-    EventKind::SetPriority,
-    EventKind::UpdateShare,
-];
-
-/// At most this many jobs are listed per group in the panel.
-const LIST_MAX: usize = 40;
-
-/// "State at t": who holds what, who waits and why, and counts per share, at the cursor.
-#[component]
-pub fn StateAtPanel(
-    #[prop(into)] digest: Signal<Arc<Digest>>,
-    cursor: RwSignal<Option<f64>>,
-    /// Each job's stretches, replayed from the log once per result (the Gantt's), not at
-    /// every cursor move (200,000 events on the Philly trace).
-    #[prop(optional)]
-    stretches: super::Stretches,
-) -> impl IntoView {
-    let body = move || {
-        let Some(t) = cursor.get() else {
-            return view! {
-                <p class="state-hint">
-                    "Click the timeline (or any chart over time) to see who held what at that moment, and who waited and why."
-                </p>
-            }
-            .into_any();
-        };
-        let d = digest.get();
-        if !d.log_covers(t) {
-            return view! {
-                <div class="state-at-counts">
-                <h3 class="state-title">{state_title(&d, t)}</h3>
-                <p class="state-hint" data-testid="state-after-log">{log_cap_note(&d)}</p>
-                </div>
-            }
-            .into_any();
-        }
-        let segments = stretches.of(&d);
-        let at = segments.state_at(t);
-        // The engine's explanation of each waiting job's current reason: the `waiting`
-        // event that gave it.
-        let explain = |j: u32| {
-            segments
-                .at(j, t)
-                .filter(|s| s.opened_by == EventKind::Waiting)
-                .and_then(|s| d.explain(&d.events[s.event as usize]))
-        };
-        // The last instant something the panel tells about happened.
-        let last_t = d.events[..d.events.partition_point(|e| e.t_s <= t)]
-            .iter()
-            .rev()
-            .find(|e| SHOWN.contains(&e.kind))
-            .map(|e| e.t_s);
-        let job = |j: u32| &d.jobs[j as usize];
-        let share_cell = |s: u16| share_cell(&d, s);
-        let kueue = d.kueue.is_some();
-        let more = |n: usize| {
-            (n > LIST_MAX).then(|| view! { <li class="more">{format!("and {} more", format::thousands((n - LIST_MAX) as f64))}</li> })
-        };
-
-        let holding = at
+    let holding = at
             .holding
             .iter()
             .take(LIST_MAX)
@@ -274,35 +157,36 @@ pub fn StateAtPanel(
                         <span class="job-id">{r.id.clone()}</span>
                         {share_cell(r.share)}
                         <span class="detail">
-                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(&d, r.instance_type), st.as_str().to_ascii_lowercase())}
+                            {format!("{} × {}, {}", r.instances, crate::charts::type_name(d, r.instance_type), st.as_str().to_ascii_lowercase())}
                         </span>
                     </li>
                 }
             })
             .collect_view();
-        let scheduled = at
-            .scheduled
-            .iter()
-            .take(LIST_MAX)
-            .map(|j| {
-                let r = job(*j);
-                view! {
-                    <li data-job=r.id.clone()>
-                        <span class="job-id">{r.id.clone()}</span>
-                        {share_cell(r.share)}
-                        <span class="detail">"admitted, waiting for its instances to be free"</span>
-                    </li>
-                }
-            })
-            .collect_view();
-        let waiting = at
+    let scheduled = at
+        .scheduled
+        .iter()
+        .take(LIST_MAX)
+        .map(|j| {
+            let r = job(*j);
+            view! {
+                <li data-job=r.id.clone()>
+                    <span class="job-id">{r.id.clone()}</span>
+                    {share_cell(r.share)}
+                    <span class="detail">"admitted, waiting for its instances to be free"</span>
+                </li>
+            }
+        })
+        .collect_view();
+    let waiting = at
             .waiting
             .iter()
             .take(LIST_MAX)
-            .map(|(j, reason)| {
+            .enumerate()
+            .map(|(i, (j, reason))| {
                 let r = job(*j);
                 let code = reason.map_or("", |r| r.as_str()).to_string();
-                let why = explain(*j).map(str::to_string).unwrap_or_else(|| {
+                let why = m.why.get(i).cloned().flatten().unwrap_or_else(|| {
                     reason
                         .map_or("waiting", |r| reason_phrase_in(r, kueue))
                         .to_string()
@@ -318,17 +202,15 @@ pub fn StateAtPanel(
             })
             .collect_view();
 
-        let last_instant = last_t.map(|lt| {
-            let lines = d.events[d.events.partition_point(|e| e.t_s < lt)..]
+    let last_instant = m.latest.as_ref().map(|(lt, events)| {
+            let lt = *lt;
+            let lines = events
                 .iter()
-                .take_while(|e| e.t_s == lt)
-                .filter(|e| SHOWN.contains(&e.kind))
-                .take(6)
-                .map(|e| {
+                .map(|(e, explained)| {
                     let who = e.job.map(|j| job(j).id.clone()).unwrap_or_else(|| {
-                        crate::charts::share_name(&d, e.share as usize).to_string()
+                        crate::charts::share_name(d, e.share as usize).to_string()
                     });
-                    let text = match (e.kind, d.explain(e)) {
+                    let text = match (e.kind, explained) {
                         (EventKind::Preempt, Some(x)) => format!("{who}: {x}"),
                         (EventKind::SetPriority, _) => format!(
                             "{who}: priority set to {}",
@@ -347,20 +229,21 @@ pub fn StateAtPanel(
                         (EventKind::UpdateShare, _) => format!("share {who} updated"),
                         (k, _) => format!("{who}: {}", k.as_str()),
                     };
-                    view! { <li data-kind=e.kind.as_str()>{text}</li> }
+                view! { <li data-kind=e.kind.as_str()>{text}</li> }
                 })
                 .collect_view();
             view! {
-                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", time_scale(&d).at(lt)) }}</h4>
+                <h4>{if lt == t { "What happens at this moment".to_string() } else { format!("Latest events (at {})", time_scale(d).at(lt)) }}</h4>
                 <ul class="state-list events">{lines}</ul>
             }
         });
 
-        view! {
+    view! {
             <div class="state-at-counts">
-            <h3 class="state-title">{state_title(&d, t)}</h3>
+            <h3 class="state-title">{state_title(d, t)}</h3>
+            {source.map(|s| view! { <p class="state-hint" data-testid="state-from-whole-run">{s}</p> })}
             {last_instant}
-            {counts_table(&d, &at)}
+            {counts_table(d, at)}
             <p class="state-note">"jobs, inst.: jobs holding instances and how many; adm.: admitted, not started yet; wait: waiting to be admitted."</p>
             </div>
             <div class="state-at-lists">
@@ -383,6 +266,136 @@ pub fn StateAtPanel(
             </div>
         }
         .into_any()
+}
+
+/// The id of the "state at t" panel (the card's "details" link scrolls to it).
+pub const STATE_AT_ID: &str = "state-at";
+
+/// The card a chart over time shows beside its cursor: the time, the counts per share and
+/// a way to the full panel (who holds what, who waits and why).
+pub fn cursor_card(
+    digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+    stretches: super::Stretches,
+) -> CursorCard {
+    let at = Memo::new(move |_| {
+        let t = cursor.get()?;
+        let d = digest.get();
+        d.log_covers(t)
+            .then(|| Arc::new(stretches.of(&d).state_at(t)))
+    });
+    let render = move |t: f64| {
+        let d = digest.get_untracked();
+        let title = view! { <p class="cursor-card-title">{state_title(&d, t)}</p> };
+        if d.log_covers(t) {
+            let Some(at) = at.get_untracked() else {
+                return ().into_any();
+            };
+            return view! { {title} {card_counts(&d, &at)} }.into_any();
+        }
+        // After the kept events: the whole run's moment, once the engine worker answers.
+        let later = move || {
+            let d = digest.get_untracked();
+            match stretches.moment_after(&d, t) {
+                Later::Known(m) => card_counts(&d, &m.at),
+                Later::Reading => view! {
+                    <p class="cursor-card-summary">"Reading this moment from the whole run…"</p>
+                }
+                .into_any(),
+                Later::Unknown => {
+                    view! { <p class="cursor-card-summary">{log_cap_short(&d)}</p> }.into_any()
+                }
+            }
+        };
+        view! { {title} {later} }.into_any()
+    };
+    CursorCard {
+        render: Arc::new(render),
+        owner: RwSignal::new(None),
+    }
+}
+
+/// The card's counts per share at one moment, its summary line and its way to the panel.
+fn card_counts(d: &Digest, at: &StateAt) -> AnyView {
+    let waiting = at.waiting.len();
+    let summary = format!(
+        "{} holding, {} admitted, {} waiting",
+        format::thousands(at.holding.len() as f64),
+        format::thousands(at.scheduled.len() as f64),
+        format::thousands(waiting as f64)
+    );
+    let go = move |_| {
+        let Some(panel) = document().get_element_by_id(STATE_AT_ID) else {
+            return;
+        };
+        // Focus (for keyboard and screen-reader users), then its top at the top of the
+        // window, whatever focusing scrolled.
+        if let Some(el) = panel.dyn_ref::<web_sys::HtmlElement>() {
+            let _ = el.focus();
+        }
+        panel.scroll_into_view_with_bool(true);
+    };
+    view! {
+        {counts_table(d, at)}
+        <p class="cursor-card-summary">{summary}</p>
+        <button type="button" class="cursor-card-more" on:click=go>
+            {if waiting > 0 { "Who waits and why ↓" } else { "Who holds what ↓" }}
+        </button>
+    }
+    .into_any()
+}
+
+/// "State at t": who holds what, who waits and why, and counts per share, at the cursor.
+/// After the events the page keeps, the engine worker that keeps the whole run is asked
+/// ([`super::Stretches::moment_after`]).
+#[component]
+pub fn StateAtPanel(
+    #[prop(into)] digest: Signal<Arc<Digest>>,
+    cursor: RwSignal<Option<f64>>,
+    /// Each job's stretches, replayed from the log once per result (the Gantt's), not at
+    /// every cursor move (200,000 events on the Philly trace).
+    #[prop(optional)]
+    stretches: super::Stretches,
+) -> impl IntoView {
+    let body = move || {
+        let Some(t) = cursor.get() else {
+            return view! {
+                <p class="state-hint">
+                    "Click the timeline (or any chart over time) to see who held what at that moment, and who waited and why."
+                </p>
+            }
+            .into_any();
+        };
+        let d = digest.get();
+        if d.log_covers(t) {
+            let m = moment(&d, &stretches.of(&d), t);
+            return moment_view(&d, t, &m, None);
+        }
+        match stretches.moment_after(&d, t) {
+            Later::Known(m) => moment_view(
+                &d,
+                t,
+                &m,
+                Some(format!(
+                    "After the events the page keeps (up to {}): read from the whole run, which an engine worker keeps.",
+                    time_scale(&d).at(d.events_until_s.unwrap_or(d.end_s))
+                )),
+            ),
+            Later::Reading => view! {
+                <div class="state-at-counts">
+                <h3 class="state-title">{state_title(&d, t)}</h3>
+                <p class="state-hint" data-testid="state-reading">"Reading this moment from the whole run…"</p>
+                </div>
+            }
+            .into_any(),
+            Later::Unknown => view! {
+                <div class="state-at-counts">
+                <h3 class="state-title">{state_title(&d, t)}</h3>
+                <p class="state-hint" data-testid="state-after-log">{log_cap_note(&d)}</p>
+                </div>
+            }
+            .into_any(),
+        }
     };
     view! {
         <aside class="state-at" id=STATE_AT_ID tabindex="-1" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">

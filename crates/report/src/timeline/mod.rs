@@ -13,7 +13,7 @@ pub use gantt::{
 };
 pub use layout::{layout, Bar, Layout};
 
-use quotalab_engine::digest::{Digest, DigestLimits};
+use quotalab_engine::digest::{Digest, DigestLimits, EventKind, EventRow, Segments, StateAt};
 use quotalab_engine::pipeline::{self, Product, RunOptions};
 use quotalab_engine::Problem;
 use serde::{Deserialize, Serialize};
@@ -30,11 +30,19 @@ pub const MAX_MARKS: usize = 3000;
 /// generated jobs' ~3,000,000 events would take 150 MB).
 pub const WHOLE_RUN_EVENTS: usize = 1_000_000;
 
+/// An engine worker keeps the whole run it laid out for the "state at t" panel only up to
+/// this many jobs: the page has every job row up to its own cap (`runner::WORKER_LIMITS`),
+/// and the rows of the two digests are the same only then.
+pub const WHOLE_RUN_KEPT_JOBS: usize = 100_000;
+
 /// A run's timeline laid out from its whole event log (or its first [`WHOLE_RUN_EVENTS`]),
 /// with what identifies the run it is of.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct WholeRun {
     pub layout: Layout,
+    /// The number the engine worker keeps this run under, to be asked the state at a time
+    /// ([`moment`]); `None` when it does not keep it (more than [`WHOLE_RUN_KEPT_JOBS`]).
+    pub key: Option<u64>,
     /// The run's end and event count: the page draws this layout only for the digest of the
     /// same run (the text it asked for may have been edited since).
     pub end_s: f64,
@@ -48,10 +56,10 @@ impl WholeRun {
     }
 }
 
-/// Simulates `text` again and lays out its timeline from the whole event log (from its
-/// first [`WHOLE_RUN_EVENTS`] for a longer one: then [`Layout::until_s`] says where they
-/// stop), or the scenario's problems.
-pub fn whole_run(text: &str) -> Result<WholeRun, Vec<Problem>> {
+/// Simulates `text` again and digests its whole event log (its first [`WHOLE_RUN_EVENTS`]
+/// for a longer one: then [`Digest::events_until_s`] says where they stop), every job row
+/// kept; or the scenario's problems.
+pub fn whole_digest(text: &str) -> Result<Digest, Vec<Problem>> {
     let limits = DigestLimits {
         max_points: 2,
         max_events: WHOLE_RUN_EVENTS,
@@ -61,17 +69,96 @@ pub fn whole_run(text: &str) -> Result<WholeRun, Vec<Problem>> {
         product: Product::Digest(limits),
         ..RunOptions::default()
     };
-    let run = pipeline::run(text, &opts)?;
-    let d = run
+    pipeline::run(text, &opts)?
         .output
         .into_digest()
-        .ok_or_else(|| vec![Problem::whole("the run produced no digest")])?;
-    let layout = layout(&d, &gantt(&d, &d.segments()));
-    Ok(WholeRun {
-        layout,
+        .ok_or_else(|| vec![Problem::whole("the run produced no digest")])
+}
+
+/// `d`'s timeline laid out from its stretches (`segments`, [`Digest::segments`]), under
+/// `key` if the worker keeps the run.
+pub fn whole_run_of(d: &Digest, segments: &Segments, key: Option<u64>) -> WholeRun {
+    WholeRun {
+        layout: layout(d, &gantt(d, segments)),
+        key,
         end_s: d.end_s,
         event_count: d.event_count,
-    })
+    }
+}
+
+/// [`whole_digest`] laid out ([`whole_run_of`]), the run not kept.
+pub fn whole_run(text: &str) -> Result<WholeRun, Vec<Problem>> {
+    let d = whole_digest(text)?;
+    Ok(whole_run_of(&d, &d.segments(), None))
+}
+
+/// The kinds of event the "state at t" panel tells about (the others are details of these).
+pub const SHOWN: [EventKind; 10] = [
+    EventKind::Submit,
+    EventKind::Dispatch,
+    EventKind::Start,
+    EventKind::Preempt,
+    EventKind::Requeue,
+    EventKind::Succeed,
+    EventKind::Fail,
+    EventKind::Reject,
+    EventKind::SetPriority,
+    EventKind::UpdateShare,
+];
+
+/// At most this many jobs are listed per group in the panel (the counts are of all).
+pub const LIST_MAX: usize = 40;
+
+/// At most this many events of the latest instant are told.
+pub const LATEST_MAX: usize = 6;
+
+/// What the "state at t" panel and the cursor's card show of one moment of a run: made on
+/// the page from the events it keeps, or by an engine worker from the whole run it keeps
+/// ([`WholeRun::key`]) for a time after them.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Moment {
+    /// Who held instances, who was admitted and who waited (and why).
+    pub at: StateAt,
+    /// The engine's explanation of the first [`LIST_MAX`] waiting jobs' current reason (the
+    /// `waiting` event that gave it), in the order of `at.waiting`.
+    pub why: Vec<Option<String>>,
+    /// The last instant at or before the time when something of [`SHOWN`] happened, and its
+    /// first [`LATEST_MAX`] such events with their explanations.
+    pub latest: Option<(f64, Vec<(EventRow, Option<String>)>)>,
+}
+
+/// The moment `t` of `d`'s run, from its stretches (`segments`, [`Digest::segments`]).
+pub fn moment(d: &Digest, segments: &Segments, t: f64) -> Moment {
+    let at = segments.state_at(t);
+    let why = at
+        .waiting
+        .iter()
+        .take(LIST_MAX)
+        .map(|&(j, _)| {
+            segments
+                .at(j, t)
+                .filter(|s| s.opened_by == EventKind::Waiting)
+                .and_then(|s| d.events.get(s.event as usize))
+                .and_then(|e| d.explain(e))
+                .map(str::to_string)
+        })
+        .collect();
+    let upto = &d.events[..d.events.partition_point(|e| e.t_s <= t)];
+    let latest = upto
+        .iter()
+        .rev()
+        .find(|e| SHOWN.contains(&e.kind))
+        .map(|e| e.t_s)
+        .map(|lt| {
+            let lines = upto[upto.partition_point(|e| e.t_s < lt)..]
+                .iter()
+                .filter(|e| SHOWN.contains(&e.kind))
+                .take(LATEST_MAX)
+                .map(|e| (e.clone(), d.explain(e).map(str::to_string)))
+                .collect();
+            (lt, lines)
+        });
+    Moment { at, why, latest }
 }
 
 #[cfg(test)]
