@@ -124,8 +124,11 @@ pub struct Moment {
     pub why: Vec<Option<String>>,
     /// The last instant at or before the time when something of [`SHOWN`] happened, and its
     /// first [`LATEST_MAX`] such events with their explanations.
-    pub latest: Option<(f64, Vec<(EventRow, Option<String>)>)>,
+    pub latest: Option<(f64, Vec<Told>)>,
 }
+
+/// An event of a [`Moment`]'s latest instant, with its explanation where it has one.
+pub type Told = (EventRow, Option<String>);
 
 /// The moment `t` of `d`'s run, from its stretches (`segments`, [`Digest::segments`]).
 pub fn moment(d: &Digest, segments: &Segments, t: f64) -> Moment {
