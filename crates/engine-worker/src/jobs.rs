@@ -149,10 +149,8 @@ pub fn whole_timeline(text: &str) -> Result<WholeRun, Vec<String>> {
     let digest = timeline::whole_digest(text)
         .map_err(|p| p.iter().map(ToString::to_string).collect::<Vec<_>>())?;
     let segments = digest.segments();
-    let key = (digest.jobs.len() <= timeline::WHOLE_RUN_KEPT_JOBS).then(|| {
-        let key = NEXT_KEY.with(|k| k.replace(k.get() + 1));
-        key
-    });
+    let key = (digest.jobs.len() <= timeline::WHOLE_RUN_KEPT_JOBS)
+        .then(|| NEXT_KEY.with(|k| k.replace(k.get() + 1)));
     let whole = timeline::whole_run_of(&digest, &segments, key);
     if let Some(key) = key {
         WHOLE.with(|w| {
