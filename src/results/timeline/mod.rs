@@ -46,9 +46,9 @@ pub const STAGED_EVENTS: usize = 20_000;
 pub struct Stretches {
     kept: StoredValue<Option<Kept<Segments>>, LocalStorage>,
     whole: StoredValue<Option<Kept<quotalab_report::timeline::WholeRun>>, LocalStorage>,
-    /// `(key, t, answer)` of the moment last asked (`None` until it is answered; `Some(None)`
-    /// when the worker no longer kept the run).
-    moment: RwSignal<Option<(u64, f64, Option<Option<Arc<Moment>>>)>>,
+    /// `(key, t, answer)` of the moment last asked ([`Later::Reading`] until it is
+    /// answered, [`Later::Unknown`] when the worker no longer kept the run).
+    moment: RwSignal<Option<(u64, f64, Later)>>,
 }
 
 /// The moment of a time after the events the page keeps ([`Stretches::moment_after`]).
@@ -123,11 +123,8 @@ impl Stretches {
             Some((k, at, answer)) if *k == key && *at == t => Some(answer.clone()),
             _ => None,
         });
-        match asked.flatten() {
-            Some(Some(Some(m))) => return Later::Known(m),
-            Some(Some(None)) => return Later::Unknown,
-            Some(None) => return Later::Reading,
-            None => {}
+        if let Some(answer) = asked.flatten() {
+            return answer;
         }
         let moment = self.moment;
         let service = crate::worker::service::use_engine_service();
@@ -140,14 +137,15 @@ impl Stretches {
                 if fresh != Some(true) {
                     return;
                 }
-                moment.set(Some((key, t, None)));
+                moment.set(Some((key, t, Later::Reading)));
                 service.send(Job::Moment { key, t_s: t }, move |answer| {
                     let Answer::Moment(m) = answer else { return };
                     let still = moment.try_with_untracked(
                         |m| matches!(m, Some((k, at, _)) if *k == key && *at == t),
                     );
                     if still == Some(true) {
-                        moment.try_set(Some((key, t, Some(m.map(Arc::new)))));
+                        let answer = m.map_or(Later::Unknown, |m| Later::Known(Arc::new(m)));
+                        moment.try_set(Some((key, t, answer)));
                     }
                 });
             },
