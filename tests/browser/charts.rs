@@ -444,7 +444,9 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
         assert_eq!(now, want, "{note}");
         if want == "whole" {
             assert!(
-                note.contains("whole run's") && note.contains("first 10 of 34 events"),
+                note.contains("whole run's")
+                    && note.contains("first 10 of 34 events")
+                    && note.contains("tells the cursor's card"),
                 "{note}"
             );
             let c: HtmlCanvasElement = root

@@ -319,6 +319,7 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
   assert.match(
     await capped.textContent(),
     /The bars and markers are the whole run's, laid out by an engine worker\. The page keeps the run's first 200,000 of [\d,]+ events, up to .*: the cursor's card, the “state at t” panel, the event log and job histories read those/,
+    'more job rows than the page keeps: the state after its events is not asked of the worker',
   );
   const canvas = timeline.locator('canvas');
   const box = await canvas.boundingBox();
@@ -329,5 +330,32 @@ test('a run of more jobs than the page keeps: the jobs file says how many of the
   await canvas.click({ position: { x: box.width * 0.1, y: box.height / 2 } });
   await panel.locator('table.state-counts').waitFor();
   assert.equal(await panel.getByTestId('state-after-log').count(), 0);
+  assertNoProblems(problems);
+});
+
+test('a run longer than the page keeps: the timeline draws the whole run and the state after the kept events is the whole run\'s', async (t) => {
+  const { page, problems } = await open(t, 'perf-whole');
+  // 60,000 jobs: every job row kept, more than 200,000 events.
+  await setScenarioText(page, text(60_000, 'whole run'));
+  await waitForResult(page, 'whole run', 120_000);
+  const timeline = page.getByTestId('chart-timeline');
+  await timeline.scrollIntoViewIfNeeded();
+  await page.locator('[data-testid=timeline-capped][data-timeline=whole]').waitFor({ timeout: 60_000 });
+  assert.match(
+    await page.getByTestId('timeline-capped').textContent(),
+    /laid out by an engine worker, which tells the cursor's card and the “state at t” panel the state at a later time too\. The page keeps the run's first 200,000 of [\d,]+ events, up to .*: the event log and job histories read those/,
+  );
+  // A click after the kept events: the panel and the cursor's card show that moment, read
+  // from the whole run.
+  const canvas = timeline.locator('canvas');
+  const box = await canvas.boundingBox();
+  await canvas.click({ position: { x: box.width * 0.9, y: box.height / 2 } });
+  const panel = page.getByTestId('state-at');
+  await panel.getByTestId('state-from-whole-run').waitFor({ timeout: 30_000 });
+  assert.match(await panel.getByTestId('state-from-whole-run').textContent(), /After the events the page keeps \(up to .*\): read from the whole run/);
+  const rows = panel.locator('table.state-counts tbody tr');
+  assert.equal(await rows.count(), 10, 'a row per share');
+  assert.equal(await panel.getByTestId('state-after-log').count(), 0);
+  assert.match(await page.locator('[data-testid=cursor-card] .cursor-card-summary').first().textContent(), /[\d,]+ holding, [\d,]+ admitted, [\d,]+ waiting/);
   assertNoProblems(problems);
 });

@@ -19,6 +19,7 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, Segments};
 
 use crate::charts::{chart_canvas, CanvasOpts};
+use crate::worker::service::{use_engine_service, EngineService};
 use quotalab_engine_worker::jobs::{Answer, Job};
 
 pub use draw::draw_timeline;
@@ -49,6 +50,9 @@ pub struct Stretches {
     /// `(key, t, answer)` of the moment last asked ([`Later::Reading`] until it is
     /// answered, [`Later::Unknown`] when the worker no longer kept the run).
     moment: RwSignal<Option<(u64, f64, Later)>>,
+    /// Where moments are asked (found when the result is made: a closure that asks later
+    /// may run where no owner provides it).
+    service: EngineService,
 }
 
 /// The moment of a time after the events the page keeps ([`Stretches::moment_after`]).
@@ -79,6 +83,7 @@ impl Stretches {
             kept: StoredValue::new_local(None),
             whole: StoredValue::new_local(None),
             moment: RwSignal::new(None),
+            service: use_engine_service(),
         }
     }
 
@@ -109,14 +114,19 @@ impl Stretches {
             .is_none()
     }
 
+    /// The key under which an engine worker keeps `d`'s whole run, if it does and its job
+    /// rows are the page's (the page has every row): the state after the kept events can
+    /// then be asked of it.
+    pub fn later_key(self, d: &Arc<Digest>) -> Option<u64> {
+        self.whole(d)
+            .and_then(|w| w.key)
+            .filter(|_| d.jobs.len() as u64 == d.job_count)
+    }
+
     /// The moment `t` of `d`'s run, after the events the page keeps: asked of the engine
     /// worker that keeps its whole run (once per time; reading this tracks the answer).
     pub fn moment_after(self, d: &Arc<Digest>, t: f64) -> Later {
-        let key = self
-            .whole(d)
-            .and_then(|w| w.key)
-            .filter(|_| d.jobs.len() as u64 == d.job_count);
-        let Some(key) = key else {
+        let Some(key) = self.later_key(d) else {
             return Later::Unknown;
         };
         let asked = self.moment.try_with(|m| match m {
@@ -126,8 +136,7 @@ impl Stretches {
         if let Some(answer) = asked.flatten() {
             return answer;
         }
-        let moment = self.moment;
-        let service = crate::worker::service::use_engine_service();
+        let (moment, service) = (self.moment, self.service);
         // Asked in a task of its own: this may be read while the page renders.
         set_timeout(
             move || {
@@ -137,7 +146,7 @@ impl Stretches {
                 if fresh != Some(true) {
                     return;
                 }
-                moment.set(Some((key, t, Later::Reading)));
+                moment.try_set(Some((key, t, Later::Reading)));
                 service.send(Job::Moment { key, t_s: t }, move |answer| {
                     let Answer::Moment(m) = answer else { return };
                     let still = moment.try_with_untracked(
@@ -239,27 +248,31 @@ pub const WHOLE_RUN_DELAY_MS: u64 = 600;
 /// Asks an engine worker for the timeline of `d`'s run from its whole log (`text` simulated
 /// again, [`quotalab_report::timeline::whole_run`]) once `d` has been shown for
 /// [`WHOLE_RUN_DELAY_MS`], keeps it in `whole` and bumps `landed` (the chart then draws
-/// it); nothing if `d` was asked for already, is no longer shown, or the answer is of
-/// another run (the text was edited since).
+/// it); nothing if `d` was asked for already, is gone or a newer digest was asked for, or
+/// the answer is of another run (the text was edited since).
 fn ask_whole(
     d: &Arc<Digest>,
-    digest: Signal<Arc<Digest>>,
+    service: EngineService,
     text: RwSignal<String>,
     whole: Stretches,
     asked: StoredValue<std::sync::Weak<Digest>, LocalStorage>,
     state: RwSignal<WholeState>,
     landed: RwSignal<u64>,
 ) {
-    if std::ptr::eq(asked.get_value().as_ptr(), Arc::as_ptr(d)) {
+    // Read and written with `try_`: a chart may draw once more after its timeline is gone.
+    let same = asked.try_with_value(|a| std::ptr::eq(a.as_ptr(), Arc::as_ptr(d)));
+    if same != Some(false) {
         return;
     }
-    asked.set_value(Arc::downgrade(d));
-    state.set(WholeState::Asking);
+    asked.try_set_value(Arc::downgrade(d));
+    state.try_set(WholeState::Asking);
     let of = Arc::downgrade(d);
-    let service = crate::worker::service::use_engine_service();
+    // The digest asked for, if it is still alive and no newer one was asked for since (a
+    // stale answer neither lands nor is asked; nothing reactive of the result is read here:
+    // it may be gone, a newer result mounted in its place).
     let shown = move |of: &std::sync::Weak<Digest>| {
-        let current = digest.try_with_untracked(|c| std::ptr::eq(Arc::as_ptr(c), of.as_ptr()));
-        current.unwrap_or(false).then(|| of.upgrade()).flatten()
+        let newest = asked.try_with_value(|a| std::ptr::eq(a.as_ptr(), of.as_ptr()));
+        newest.unwrap_or(false).then(|| of.upgrade()).flatten()
     };
     set_timeout(
         move || {
@@ -306,6 +319,7 @@ pub fn Timeline(
     // A capped run's whole timeline: the scenario it is asked from, the layout, the digest
     // it was asked for.
     let text = use_context::<crate::state::AppState>().map(|app| app.scenario);
+    let service = use_engine_service();
     let asked = StoredValue::new_local(std::sync::Weak::<Digest>::new());
     let whole_state = RwSignal::new(WholeState::Kept);
     let steps = Memo::new_with_compare(
@@ -342,11 +356,11 @@ pub fn Timeline(
             }
             match text {
                 Some(text) if capped && c.is_connected() => {
-                    ask_whole(&d, digest, text, stretches, asked, whole_state, landed);
+                    ask_whole(&d, service, text, stretches, asked, whole_state, landed);
                 }
                 _ => {
-                    if whole_state.get_untracked() != WholeState::Kept && !capped {
-                        whole_state.set(WholeState::Kept);
+                    if !capped && whole_state.try_get_untracked() != Some(WholeState::Kept) {
+                        whole_state.try_set(WholeState::Kept);
                     }
                 }
             }
@@ -378,7 +392,7 @@ pub fn Timeline(
         let state = whole_state.get();
         digest.with(|d| {
             let n = match state {
-                WholeState::Drawn => whole_run_note(d)?,
+                WholeState::Drawn => whole_run_note(d, stretches.later_key(d).is_some())?,
                 WholeState::Asking => format!(
                     "{} The whole run's timeline is being laid out…",
                     log_cap_note(d)?

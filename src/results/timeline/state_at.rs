@@ -119,10 +119,22 @@ pub fn log_cap_note(d: &Digest) -> Option<String> {
 
 /// What the timeline says once it draws the whole run of a digest whose log the page keeps
 /// in part: what still reads the kept events only (`None` when the page has every event).
-pub fn whole_run_note(d: &Digest) -> Option<String> {
+/// `later`: the engine worker that laid it out tells the state at a later time too.
+pub fn whole_run_note(d: &Digest, later: bool) -> Option<String> {
     let kept = kept_events(d, |t| time_scale(d).at(t))?;
+    let (tells, readers) = if later {
+        (
+            ", which tells the cursor's card and the “state at t” panel the state at a later time too",
+            "the event log and job histories",
+        )
+    } else {
+        (
+            "",
+            "the cursor's card, the “state at t” panel, the event log and job histories",
+        )
+    };
     Some(format!(
-        "The bars and markers are the whole run's, laid out by an engine worker. The page keeps the run's {kept}: the cursor's card, the “state at t” panel, the event log and job histories read those. “Export results (JSON)” in the Files menu has every event."
+        "The bars and markers are the whole run's, laid out by an engine worker{tells}. The page keeps the run's {kept}: {readers} read those. “Export results (JSON)” in the Files menu has every event."
     ))
 }
 
