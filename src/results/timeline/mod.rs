@@ -348,14 +348,10 @@ pub fn Timeline(
             landed.track();
             let d = digest.get();
             let capped = d.events_until_s.is_some();
-            if let (true, Some(w)) = (capped, stretches.whole(&d)) {
-                if note_text.with_untracked(|n| *n != w.layout.note) {
-                    note_text.set(w.layout.note.clone());
-                }
-                return draw_timeline(c, size, &d, &w.layout);
-            }
+            // A capped run's whole timeline, once the engine worker has laid it out.
+            let whole = if capped { stretches.whole(&d) } else { None };
             match text {
-                Some(text) if capped && c.is_connected() => {
+                Some(text) if capped && whole.is_none() && c.is_connected() => {
                     ask_whole(&d, service, text, stretches, asked, whole_state, landed);
                 }
                 _ => {
@@ -364,23 +360,30 @@ pub fn Timeline(
                     }
                 }
             }
-            let m = match made.with_value(|m| made_of(m, &d)) {
-                Some(m) => m,
-                // A large run's on the page: made in tasks of its own, then drawn.
-                None if d.events.len() > STAGED_EVENTS && c.is_connected() => {
-                    stage(d, stretches, made, staging, landed);
-                    return Ok(None);
-                }
+            let made_now;
+            let l: &Layout = match &whole {
+                Some(w) => &w.layout,
                 None => {
-                    let m = Arc::new(layout(&d, &gantt(&d, &stretches.of(&d))));
-                    made.set_value(Some((Arc::downgrade(&d), m.clone())));
-                    m
+                    made_now = match made.with_value(|m| made_of(m, &d)) {
+                        Some(m) => m,
+                        // A large run's on the page: made in tasks of its own, then drawn.
+                        None if d.events.len() > STAGED_EVENTS && c.is_connected() => {
+                            stage(d, stretches, made, staging, landed);
+                            return Ok(None);
+                        }
+                        None => {
+                            let m = Arc::new(layout(&d, &gantt(&d, &stretches.of(&d))));
+                            made.set_value(Some((Arc::downgrade(&d), m.clone())));
+                            m
+                        }
+                    };
+                    &made_now
                 }
             };
-            if note_text.with_untracked(|n| *n != m.note) {
-                note_text.set(m.note.clone());
+            if note_text.with_untracked(|n| *n != l.note) {
+                note_text.set(l.note.clone());
             }
-            draw_timeline(c, size, &d, &m)
+            draw_timeline(c, size, &d, l)
         },
     );
     let note = move || {

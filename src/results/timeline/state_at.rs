@@ -379,35 +379,34 @@ pub fn StateAtPanel(
             .into_any();
         };
         let d = digest.get();
-        if d.log_covers(t) {
-            let m = moment(&d, &stretches.of(&d), t);
-            return moment_view(&d, t, &m, None);
-        }
-        match stretches.moment_after(&d, t) {
-            Later::Known(m) => moment_view(
-                &d,
-                t,
-                &m,
-                Some(format!(
-                    "After the events the page keeps (up to {}): read from the whole run, which an engine worker keeps.",
-                    time_scale(&d).at(d.events_until_s.unwrap_or(d.end_s))
-                )),
-            ),
-            Later::Reading => view! {
-                <div class="state-at-counts">
-                <h3 class="state-title">{state_title(&d, t)}</h3>
-                <p class="state-hint" data-testid="state-reading">"Reading this moment from the whole run…"</p>
-                </div>
+        let (m, source) = if d.log_covers(t) {
+            (Arc::new(moment(&d, &stretches.of(&d), t)), None)
+        } else {
+            match stretches.moment_after(&d, t) {
+                Later::Known(m) => (
+                    m,
+                    Some(format!(
+                        "After the events the page keeps (up to {}): read from the whole run, which an engine worker keeps.",
+                        time_scale(&d).at(d.events_until_s.unwrap_or(d.end_s))
+                    )),
+                ),
+                later => {
+                    let (id, text) = if later == Later::Reading {
+                        ("state-reading", "Reading this moment from the whole run…".to_string())
+                    } else {
+                        ("state-after-log", log_cap_note(&d).unwrap_or_default())
+                    };
+                    return view! {
+                        <div class="state-at-counts">
+                        <h3 class="state-title">{state_title(&d, t)}</h3>
+                        <p class="state-hint" data-testid=id>{text}</p>
+                        </div>
+                    }
+                    .into_any();
+                }
             }
-            .into_any(),
-            Later::Unknown => view! {
-                <div class="state-at-counts">
-                <h3 class="state-title">{state_title(&d, t)}</h3>
-                <p class="state-hint" data-testid="state-after-log">{log_cap_note(&d)}</p>
-                </div>
-            }
-            .into_any(),
-        }
+        };
+        moment_view(&d, t, &m, source)
     };
     view! {
         <aside class="state-at" id=STATE_AT_ID tabindex="-1" data-testid="state-at" aria-live="polite" aria-label="State at the time cursor">
