@@ -425,11 +425,11 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
             "failed",
         ),
     ] {
-        let d = d.clone();
+        let result = RwSignal::new(d.clone());
         let cursor = RwSignal::new(None::<f64>);
         let root = mount(move || {
             provide_context(quotalab_app::state::AppState::new(text.to_string()));
-            view! { <Timeline digest=d cursor=cursor /> }
+            view! { <Timeline digest=result cursor=cursor /> }
         });
         settle().await;
         let (asking, note) = state(&root).expect("the capped note");
@@ -492,6 +492,21 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
                 .collect();
             assert_eq!(shown, want_counts, "the whole run's counts at {later}");
             assert!(want_counts.iter().any(|c| c.iter().any(|&n| n > 0)));
+            // A newer result (the same run, another digest) is drawn from its kept events
+            // until its own whole run lands: the note does not say "whole" meanwhile, not
+            // even while the chart is out of view (it asks once it comes into view).
+            root.set_attribute("style", "width: 1000px; margin-top: 6000px")
+                .unwrap();
+            web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+            result.set(Arc::new((*d).clone()));
+            settle().await;
+            let (now, note) = state(&root).expect("the note");
+            assert_eq!(now, "kept", "{note}");
+            root.scroll_into_view();
+            settle().await;
+            sleep_ms(quotalab_app::results::timeline::WHOLE_RUN_DELAY_MS as i32 + 100).await;
+            settle().await;
+            assert_eq!(state(&root).expect("the note").0, "whole");
         } else {
             one(&panel, "[data-testid=state-after-log]");
             assert!(panel

@@ -165,11 +165,14 @@ pub fn whole_timeline(text: &str) -> Result<WholeRun, Vec<String>> {
 }
 
 /// The moment `t_s` of the whole run kept under `key` ([`timeline::moment`]), or `None`
-/// when another run (or none) is kept.
+/// when another run (or none) is kept, or `t_s` is after the events it keeps (a run of more
+/// than [`timeline::WHOLE_RUN_EVENTS`]: nothing is known there).
 pub fn moment_of(key: u64, t_s: f64) -> Option<Moment> {
     WHOLE.with(|w| {
         let w = w.borrow();
-        let kept = w.as_ref().filter(|k| k.key == key)?;
+        let kept = w
+            .as_ref()
+            .filter(|k| k.key == key && k.digest.log_covers(t_s))?;
         Some(timeline::moment(&kept.digest, &kept.segments, t_s))
     })
 }
@@ -330,6 +333,28 @@ mod tests {
         assert!(moment_of(next, 0.0).is_some());
         assert!(whole_timeline("{}").is_err());
         assert!(moment_of(next, 0.0).is_none(), "a failed ask keeps nothing");
+
+        // A run longer than the worker keeps: nothing is told after its kept events.
+        let capped = quotalab_engine::run_digest(
+            RECOVERY,
+            DigestLimits {
+                max_events: 60,
+                ..DigestLimits::default()
+            },
+        )
+        .unwrap();
+        let until = capped.events_until_s.expect("capped");
+        assert!(until > 0.0, "the kept events span some time");
+        let segments = capped.segments();
+        WHOLE.with(|w| {
+            *w.borrow_mut() = Some(WholeKept {
+                key: 99,
+                digest: capped,
+                segments,
+            })
+        });
+        assert!(moment_of(99, until / 2.0).is_some());
+        assert!(moment_of(99, until).is_none(), "after the kept events");
     }
 
     #[test]

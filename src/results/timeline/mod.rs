@@ -392,8 +392,15 @@ pub fn Timeline(
     // A capped log: the chart stops where it does, and says so; or the whole run is drawn,
     // and the note says what still reads the kept events only.
     let capped = move || {
-        let state = whole_state.get();
+        let asked = whole_state.get();
         digest.with(|d| {
+            // Drawn whole only if the whole run is this digest's (a newer result is drawn from
+            // its kept events until its own whole run lands).
+            let state = match (stretches.whole(d).is_some(), asked) {
+                (true, _) => WholeState::Drawn,
+                (false, WholeState::Drawn) => WholeState::Kept,
+                (false, other) => other,
+            };
             let n = match state {
                 WholeState::Drawn => whole_run_note(d, stretches.later_key(d).is_some())?,
                 WholeState::Asking => format!(
