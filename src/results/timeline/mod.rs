@@ -396,18 +396,21 @@ pub fn Timeline(
         digest.with(|d| {
             // Drawn whole only if the whole run is this digest's (a newer result is drawn from
             // its kept events until its own whole run lands).
-            let state = match (stretches.whole(d).is_some(), asked) {
-                (true, _) => WholeState::Drawn,
-                (false, WholeState::Drawn) => WholeState::Kept,
-                (false, other) => other,
+            let whole = stretches.whole(d);
+            let state = match (&whole, asked) {
+                (Some(_), _) => WholeState::Drawn,
+                (None, WholeState::Drawn) => WholeState::Kept,
+                (None, other) => other,
             };
-            let n = match state {
-                WholeState::Drawn => whole_run_note(d, stretches.later_key(d).is_some())?,
-                WholeState::Asking => format!(
+            let n = match (state, whole) {
+                (WholeState::Drawn, Some(w)) => {
+                    whole_run_note(d, &w, stretches.later_key(d).is_some())?
+                }
+                (WholeState::Asking, _) => format!(
                     "{} The whole run's timeline is being laid out…",
                     log_cap_note(d)?
                 ),
-                WholeState::Kept | WholeState::Failed => log_cap_note(d)?,
+                _ => log_cap_note(d)?,
             };
             Some(view! { <p class="chart-note" data-testid="timeline-capped" data-timeline=state.as_str()>{n}</p> })
         })

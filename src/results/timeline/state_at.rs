@@ -6,6 +6,8 @@ use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
 use quotalab_report::timeline::{moment, LIST_MAX};
 
+use quotalab_report::timeline::WholeRun;
+
 use super::{Later, Moment};
 use quotalab_engine::output::explain::{reason_label_in, reason_phrase_in};
 use wasm_bindgen::JsCast;
@@ -117,11 +119,22 @@ pub fn log_cap_note(d: &Digest) -> Option<String> {
     ))
 }
 
-/// What the timeline says once it draws the whole run of a digest whose log the page keeps
-/// in part: what still reads the kept events only (`None` when the page has every event).
-/// `later`: the engine worker that laid it out tells the state at a later time too.
-pub fn whole_run_note(d: &Digest, later: bool) -> Option<String> {
-    let kept = kept_events(d, |t| time_scale(d).at(t))?;
+/// What the timeline says once it draws the whole run `w` of a digest whose log the page
+/// keeps in part: what still reads the kept events only, and where `w`'s own events stop if
+/// the run is longer than the engine worker lays out (`None` when the page has every
+/// event). `later`: the engine worker tells the state after the page's events too.
+pub fn whole_run_note(d: &Digest, w: &WholeRun, later: bool) -> Option<String> {
+    let at = |t| time_scale(d).at(t);
+    let kept = kept_events(d, at)?;
+    let drawn = match w.layout.until_s {
+        None => "The bars and markers are the whole run's, laid out by an engine worker".to_string(),
+        Some(until) => format!(
+            "The bars and markers are the run's first {} of {} events, up to {}, laid out by an engine worker (nothing is drawn after)",
+            format::thousands(w.events as f64),
+            format::thousands(w.event_count as f64),
+            at(until)
+        ),
+    };
     let (tells, readers) = if later {
         (
             ", which tells the cursor's card and the “state at t” panel the state at a later time too",
@@ -134,7 +147,7 @@ pub fn whole_run_note(d: &Digest, later: bool) -> Option<String> {
         )
     };
     Some(format!(
-        "The bars and markers are the whole run's, laid out by an engine worker{tells}. The page keeps the run's {kept}: {readers} read those. “Export results (JSON)” in the Files menu has every event."
+        "{drawn}{tells}. The page keeps the run's {kept}: {readers} read those. “Export results (JSON)” in the Files menu has every event."
     ))
 }
 

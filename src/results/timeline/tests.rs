@@ -326,3 +326,35 @@ fn a_capped_logs_gantt_stops_where_the_log_does() {
     assert!(note.contains("first 10 of"), "{note}");
     assert!(log_cap_note(&run(AWS)).is_none());
 }
+
+// Issue #30: the whole run's note says what is drawn: every event, or (a run longer than the
+// engine worker lays out, such as the Kueue Philly trace's 4,134,298 events) its first ones,
+// up to where they stop; and who reads the kept events only.
+#[test]
+fn the_whole_run_s_note_says_where_its_bars_stop() {
+    let limits = DigestLimits {
+        max_events: 10,
+        ..DigestLimits::default()
+    };
+    let d = quotalab_engine::run_digest(AWS, limits).unwrap();
+    let all = run(AWS);
+    let mut w = quotalab_report::timeline::whole_run_of(&all, &all.segments(), Some(1));
+    assert_eq!((w.events, w.event_count), (34, 34));
+    let note = whole_run_note(&d, &w, true).unwrap();
+    assert!(note.starts_with("The bars and markers are the whole run's, laid out by an engine worker, which tells the cursor's card"), "{note}");
+    assert!(
+        note.contains("first 10 of 34 events")
+            && note.contains(": the event log and job histories read those"),
+        "{note}"
+    );
+    let alone = whole_run_note(&d, &w, false).unwrap();
+    assert!(alone.contains(": the cursor's card, the “state at t” panel, the event log and job histories read those"), "{alone}");
+    w.layout.until_s = Some(120.0);
+    w.events = 20;
+    let part = whole_run_note(&d, &w, true).unwrap();
+    assert!(part.starts_with("The bars and markers are the run's first 20 of 34 events, up to 2 min, laid out by an engine worker (nothing is drawn after)"), "{part}");
+    assert!(
+        whole_run_note(&all, &w, true).is_none(),
+        "the page has every event"
+    );
+}

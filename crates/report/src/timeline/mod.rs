@@ -47,6 +47,9 @@ pub struct WholeRun {
     /// same run (the text it asked for may have been edited since).
     pub end_s: f64,
     pub event_count: u64,
+    /// The events laid out: all of them, or the first [`WHOLE_RUN_EVENTS`] (then
+    /// [`Layout::until_s`] says where they stop).
+    pub events: u64,
 }
 
 impl WholeRun {
@@ -83,6 +86,7 @@ pub fn whole_run_of(d: &Digest, segments: &Segments, key: Option<u64>) -> WholeR
         key,
         end_s: d.end_s,
         event_count: d.event_count,
+        events: d.events.len() as u64,
     }
 }
 
