@@ -4,14 +4,11 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 use quotalab_engine::digest::{Digest, EventKind, StateAt};
-use quotalab_report::timeline::{moment, LIST_MAX};
-
-use quotalab_report::timeline::WholeRun;
-
-use super::{Later, Moment};
 use quotalab_engine::output::explain::{reason_label_in, reason_phrase_in};
+use quotalab_report::timeline::{moment, WholeRun, LIST_MAX};
 use wasm_bindgen::JsCast;
 
+use super::{Later, Moment};
 use crate::charts::{span_s, CursorCard};
 use crate::ui::{format, palette};
 
