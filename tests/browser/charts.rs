@@ -28,6 +28,15 @@ fn aws() -> Digest {
     quotalab_engine::run_digest(AWS, DigestLimits::default()).expect("the walkthrough runs")
 }
 
+/// The walkthrough's digest keeping its first `events` events only (issue #30's capped log).
+fn aws_capped(events: usize) -> Digest {
+    let limits = DigestLimits {
+        max_events: events,
+        ..DigestLimits::default()
+    };
+    quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs")
+}
+
 fn mount<F, N>(f: F) -> HtmlElement
 where
     F: FnOnce() -> N + 'static,
@@ -364,11 +373,7 @@ async fn state_at_90_s_lists_holders_and_waiters() {
 // not know (the Philly page listed 43,466 jobs waiting at 152 d, its log ending at 69 d).
 #[wasm_bindgen_test]
 async fn state_after_a_capped_log_is_not_made_up() {
-    let limits = DigestLimits {
-        max_events: 10,
-        ..DigestLimits::default()
-    };
-    let d = quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs");
+    let d = aws_capped(10);
     let until = d.events_until_s.expect("capped at 10 events");
     let d = Arc::new(d);
     let cursor = RwSignal::new(Some(until - 1.0));
@@ -400,11 +405,7 @@ async fn state_after_a_capped_log_is_not_made_up() {
 // 220 d); a text edited since (another run) is not drawn over the result shown.
 #[wasm_bindgen_test]
 async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
-    let limits = DigestLimits {
-        max_events: 10,
-        ..DigestLimits::default()
-    };
-    let d = quotalab_engine::run_digest(AWS, limits).expect("the walkthrough runs");
+    let d = aws_capped(10);
     let until = d.events_until_s.expect("capped at 10 events");
     let d = Arc::new(d);
     let d_all = aws();

@@ -54,17 +54,12 @@ fn main() {
 /// The whole-run timeline's parts, timed apart.
 fn parts(text: &str) {
     use quotalab_engine::pipeline::{produce, Product};
-    use quotalab_report::timeline::{gantt, layout, WHOLE_RUN_EVENTS};
+    use quotalab_report::timeline::{gantt, layout, WHOLE_RUN_LIMITS};
     let t = Instant::now();
     let loaded = quotalab_engine::load(text).unwrap();
     let v = t.elapsed();
-    let limits = DigestLimits {
-        max_points: 2,
-        max_events: WHOLE_RUN_EVENTS,
-        max_jobs: usize::MAX,
-    };
     let t = Instant::now();
-    let d = produce(&loaded.scenario, Product::Digest(limits))
+    let d = produce(&loaded.scenario, Product::Digest(WHOLE_RUN_LIMITS))
         .into_digest()
         .unwrap();
     let r = t.elapsed();

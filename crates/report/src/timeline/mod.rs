@@ -30,6 +30,14 @@ pub const MAX_MARKS: usize = 3000;
 /// Kueue model's Philly run has 4,134,298 events).
 pub const WHOLE_RUN_EVENTS: usize = 1_000_000;
 
+/// What [`whole_digest`] keeps: up to [`WHOLE_RUN_EVENTS`] events, every job row, no series
+/// to speak of (the layout reads none).
+pub const WHOLE_RUN_LIMITS: DigestLimits = DigestLimits {
+    max_points: 2,
+    max_events: WHOLE_RUN_EVENTS,
+    max_jobs: usize::MAX,
+};
+
 /// An engine worker keeps the whole run it laid out for the "state at t" panel only up to
 /// this many jobs: the page has every job row up to its own cap (`runner::WORKER_LIMITS`),
 /// and the rows of the two digests are the same only then.
@@ -63,13 +71,8 @@ impl WholeRun {
 /// for a longer one: then [`Digest::events_until_s`] says where they stop), every job row
 /// kept; or the scenario's problems.
 pub fn whole_digest(text: &str) -> Result<Digest, Vec<Problem>> {
-    let limits = DigestLimits {
-        max_points: 2,
-        max_events: WHOLE_RUN_EVENTS,
-        max_jobs: usize::MAX,
-    };
     let opts = RunOptions {
-        product: Product::Digest(limits),
+        product: Product::Digest(WHOLE_RUN_LIMITS),
         ..RunOptions::default()
     };
     pipeline::run(text, &opts)?
