@@ -4,6 +4,8 @@
 // preemption on every other one; Poisson arrivals near each share's entitlement, lognormal
 // work, checkpoints: reclaims, preemptions and queues all happen.
 
+import { readFileSync } from 'node:fs';
+
 const T = 'ml.g5.xlarge';
 
 /** A workloads scenario of `jobs` jobs over `shares` shares (10 instances each). */
@@ -90,6 +92,17 @@ export async function waitForResult(page, name, timeout = 60_000) {
     name,
     { timeout, polling: 20 },
   );
+}
+
+/**
+ * Opens the scenario file at `path` from the Files menu's input, as a person picks it, and
+ * waits for its result (the scenario's `name`) to be drawn. Returns that name.
+ */
+export async function openScenarioFile(page, path, timeout = 120_000) {
+  const name = JSON.parse(readFileSync(path, 'utf8')).name;
+  await page.setInputFiles('[data-testid="import-scenario-input"]', path);
+  await waitForResult(page, name, timeout);
+  return name;
 }
 
 /**

@@ -6,29 +6,20 @@
 // in the "state at t" panel, and every main-thread long task (over 50 ms) from the scroll on.
 //
 //   QUOTALAB_DIST=/tmp/dist node tests/bench/timeline-whole.mjs [scenario.json] [runs, default 1]
-import { readFileSync } from 'node:fs';
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { watchLongTasks } from './probes.mjs';
+import { openScenarioFile } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const file = process.argv[2] ?? '/tmp/philly-aws.json';
 const runs = Number(process.argv[3] ?? 1);
-const name = JSON.parse(readFileSync(file, 'utf8')).name;
 const server = await serveDist(dist);
 for (let run = 1; run <= runs; run++) {
   const { page, close } = await openBrowser('timeline-whole', { viewport: { width: 1440, height: 1000 } });
   await page.addInitScript(watchLongTasks);
   await page.goto(server.url);
   await waitForApp(page);
-  await page.setInputFiles('[data-testid="import-scenario-input"]', file);
-  await page.waitForFunction(
-    (name) => {
-      const p = document.querySelector('[data-testid="run-progress"]');
-      return p?.dataset.state === 'idle' && p?.dataset.runName === name;
-    },
-    name,
-    { timeout: 120000 },
-  );
+  await openScenarioFile(page, file);
   await page.waitForTimeout(3000);
   const t0 = await page.evaluate(() => {
     window.__t0 = performance.now();
