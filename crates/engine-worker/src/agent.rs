@@ -9,7 +9,7 @@ use js_sys::Uint8Array;
 use quotalab_engine::digest::{Digest, DigestLimits, Label};
 use quotalab_engine::input::model::Scenario;
 use quotalab_engine::pipeline::{self, Output, Product, RunOptions};
-use quotalab_engine::Sim;
+use quotalab_engine::{JobsMemo, Sim};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -307,6 +307,10 @@ struct Last {
 
 thread_local! {
     static LAST: RefCell<Option<Last>> = const { RefCell::new(None) };
+    /// The explicit jobs of the last text run, read, for the next edit of the same scenario
+    /// ([`quotalab_engine::load_remembering`]: a share edited on the whole Philly trace does
+    /// not read its 82,247 jobs again).
+    static JOBS: RefCell<Option<JobsMemo>> = const { RefCell::new(None) };
 }
 
 /// Runs `text` as run `id`: validation, then, if the page shows this worker's last run
@@ -348,7 +352,8 @@ fn run_in_worker(
 
     let start = clock_ms();
     post_progress(id, 0.0, Phase::Validating);
-    let loaded = match quotalab_engine::load(text) {
+    let loaded = JOBS.with(|memo| quotalab_engine::load_remembering(text, &mut memo.borrow_mut()));
+    let loaded = match loaded {
         Ok(loaded) => loaded,
         Err(problems) => {
             post(Response::Problems { id, problems });

@@ -19,7 +19,7 @@ pub use simulation as sim;
 pub use simulation::{admission, lifecycle, pass, preemption, quota_tree};
 
 pub use sim::{Finished, Options, Sim};
-pub use validate::{load, Loaded};
+pub use validate::{load, load_remembering, JobsMemo, Loaded};
 
 use std::fmt;
 

@@ -15,14 +15,18 @@ use std::fmt;
 
 use serde::de::{self, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde::Deserialize;
+use serde_json::value::RawValue;
 use serde_json::{Map, Value};
 
 /// A scenario document with its `jobs` array read as [`PlainJob`]s.
-pub(crate) struct PlainDoc {
+pub(crate) type PlainDoc = Doc<Vec<PlainJob>>;
+
+/// A scenario document with its `jobs` value read apart, as `J`.
+pub(crate) struct Doc<J> {
     /// Every top-level field but `jobs`, in document order.
     pub top: Value,
-    /// The `jobs` array, if the document has one.
-    pub jobs: Option<Vec<PlainJob>>,
+    /// The `jobs` value, if the document has one.
+    pub jobs: Option<J>,
 }
 
 /// The SPEC 7 job fields, in the order of [`PlainJob::into_values`]'s array.
@@ -89,29 +93,189 @@ impl PlainJob {
         }
         out
     }
+
+    /// [`PlainJob::into_values`] of a job kept for later texts: its fields copied.
+    pub fn to_values(&self) -> [Option<Value>; FIELDS.len()] {
+        let mut out: [Option<Value>; 12] = Default::default();
+        for (k, v) in &self.fields {
+            out[usize::from(*k)] = Some(v.to_value());
+        }
+        out
+    }
+}
+
+impl Field {
+    fn to_value(&self) -> Value {
+        match self {
+            Field::Str(s) => Value::String(s.clone()),
+            Field::Num(n) => Value::Number(n.clone()),
+            Field::Bool(b) => Value::Bool(*b),
+            Field::Null => Value::Null,
+            Field::Other(v) => (**v).clone(),
+        }
+    }
+}
+
+/// A document's explicit jobs as the validator takes them: read for this text, or kept
+/// from an earlier one ([`read_remembering`]).
+pub(crate) enum PlainJobs<'a> {
+    Read(Vec<PlainJob>),
+    Kept(&'a [PlainJob]),
+}
+
+impl<'a> PlainJobs<'a> {
+    pub fn len(&self) -> usize {
+        match self {
+            PlainJobs::Read(v) => v.len(),
+            PlainJobs::Kept(v) => v.len(),
+        }
+    }
+
+    /// Each job's fields as JSON values, in order: moved out of jobs read for this text,
+    /// copied from kept ones.
+    pub fn into_values(self) -> Box<dyn Iterator<Item = [Option<Value>; FIELDS.len()]> + 'a> {
+        match self {
+            PlainJobs::Read(v) => Box::new(v.into_iter().map(PlainJob::into_values)),
+            PlainJobs::Kept(v) => Box::new(v.iter().map(PlainJob::to_values)),
+        }
+    }
 }
 
 /// Reads the document, or fails for anything the general path must word (module doc).
 pub(crate) fn read(text: &str) -> Option<PlainDoc> {
-    serde_json::from_str(text).ok()
+    let doc: Doc<Jobs> = serde_json::from_str(text).ok()?;
+    Some(Doc {
+        top: doc.top,
+        jobs: doc.jobs.map(|j| j.0),
+    })
 }
 
-impl<'de> Deserialize<'de> for PlainDoc {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        d.deserialize_map(DocVisitor)
+/// The explicit jobs of the last plain document read by [`read_remembering`], with that
+/// document's text around them and their own (issue #30: a share edited in a large
+/// scenario does not read its jobs again).
+pub struct JobsMemo {
+    /// The text before the `jobs` value, the value's own and the text after it.
+    head: String,
+    list: String,
+    tail: String,
+    jobs: Vec<PlainJob>,
+}
+
+impl std::fmt::Debug for JobsMemo {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.debug_struct("JobsMemo")
+            .field("head", &self.head.len())
+            .field("list", &self.list.len())
+            .field("tail", &self.tail.len())
+            .field("jobs", &self.jobs.len())
+            .finish()
     }
 }
 
-struct DocVisitor;
+/// Texts longer than this are not remembered: the memo would hold their jobs twice more.
+pub const MEMO_MAX_BYTES: usize = 64 << 20;
 
-impl<'de> Visitor<'de> for DocVisitor {
-    type Value = PlainDoc;
+impl JobsMemo {
+    /// Where the remembered `jobs` bytes are in `text`, if `text` differs from the
+    /// remembered one only after them or only before them (so they are the same bytes).
+    fn span_in(&self, text: &str) -> Option<std::ops::Range<usize>> {
+        let (new, head, list, tail) = (
+            text.as_bytes(),
+            self.head.as_bytes(),
+            self.list.as_bytes(),
+            self.tail.as_bytes(),
+        );
+        let at = |start: usize| new.get(start..start + list.len()) == Some(list);
+        if new.starts_with(head) && at(head.len()) {
+            return Some(head.len()..head.len() + list.len());
+        }
+        let start = new.len().checked_sub(tail.len() + list.len())?;
+        (new.ends_with(tail) && at(start)).then(|| start..start + list.len())
+    }
+}
+
+/// [`read`], reusing the jobs `memo` read from an earlier text when `text` differs from it
+/// only outside its `jobs` array; `memo` then holds `text`'s jobs (or nothing, for a
+/// document [`read`] refuses), and the document returned reads them there. The same
+/// document as [`read`] gives: the other fields are read from `text` with `[]` in the jobs'
+/// place, and taken only if that `[]` is read as the `jobs` value (an edit before the jobs
+/// could have changed what the same bytes mean); a job array's reading depends on its bytes
+/// alone. The caller keeps texts over [`MEMO_MAX_BYTES`] out.
+pub(crate) fn read_remembering<'m>(
+    text: &str,
+    memo: &'m mut Option<JobsMemo>,
+) -> Option<Doc<&'m [PlainJob]>> {
+    let top = match memo.take() {
+        Some(mut old) => match reread(text, &mut old) {
+            Some(top) => {
+                *memo = Some(old);
+                Some(top)
+            }
+            None => None,
+        },
+        None => None,
+    };
+    let top = match top {
+        Some(top) => top,
+        None => {
+            let doc: Doc<&RawValue> = serde_json::from_str(text).ok()?;
+            let Some(raw) = doc.jobs else {
+                return Some(Doc {
+                    top: doc.top,
+                    jobs: None,
+                });
+            };
+            let jobs = serde_json::from_str::<Jobs>(raw.get()).ok()?.0;
+            let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+            let end = start + raw.get().len();
+            *memo = Some(JobsMemo {
+                head: text[..start].to_owned(),
+                list: raw.get().to_owned(),
+                tail: text[end..].to_owned(),
+                jobs,
+            });
+            doc.top
+        }
+    };
+    Some(Doc {
+        top,
+        jobs: memo.as_ref().map(|m| m.jobs.as_slice()),
+    })
+}
+
+/// The fields of `text` other than its jobs, if its jobs are `memo`'s (then `memo` is
+/// updated to `text`'s head and tail).
+fn reread(text: &str, memo: &mut JobsMemo) -> Option<Value> {
+    let span = memo.span_in(text)?;
+    let (head, tail) = (&text[..span.start], &text[span.end..]);
+    let stub = [head, "[]", tail].concat();
+    let doc = serde_json::from_str::<Doc<&RawValue>>(&stub).ok()?;
+    let at = doc
+        .jobs
+        .map(|j| j.get().as_ptr() as usize - stub.as_ptr() as usize);
+    if at != Some(span.start) {
+        return None;
+    }
+    (memo.head, memo.tail) = (head.to_owned(), tail.to_owned());
+    Some(doc.top)
+}
+
+impl<'de, J: Deserialize<'de>> Deserialize<'de> for Doc<J> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_map(DocVisitor(std::marker::PhantomData))
+    }
+}
+
+struct DocVisitor<J>(std::marker::PhantomData<J>);
+
+impl<'de, J: Deserialize<'de>> Visitor<'de> for DocVisitor<J> {
+    type Value = Doc<J>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
         f.write_str("a scenario object")
     }
 
-    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<PlainDoc, A::Error> {
+    fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Doc<J>, A::Error> {
         let mut top = Map::new();
         let mut jobs = None;
         while let Some(key) = a.next_key::<String>()? {
@@ -119,7 +283,7 @@ impl<'de> Visitor<'de> for DocVisitor {
                 if jobs.is_some() {
                     return Err(de::Error::duplicate_field("jobs"));
                 }
-                jobs = Some(a.next_value::<Jobs>()?.0);
+                jobs = Some(a.next_value::<J>()?);
             } else {
                 let v = a.next_value::<Value>()?;
                 if top.insert(key, v).is_some() {
@@ -127,7 +291,7 @@ impl<'de> Visitor<'de> for DocVisitor {
                 }
             }
         }
-        Ok(PlainDoc {
+        Ok(Doc {
             top: Value::Object(top),
             jobs,
         })
@@ -197,8 +361,8 @@ mod tests {
                 .expect("plain");
         let top: Vec<&String> = doc.top.as_object().unwrap().keys().collect();
         assert_eq!(top, ["format", "seed"]);
-        let mut jobs = doc.jobs.unwrap();
-        let values = jobs.remove(0).into_values();
+        let jobs = doc.jobs.unwrap();
+        let values = jobs[0].to_values();
         assert_eq!(values[0], Some(Value::from("a")));
         assert_eq!(values[6], Some(Value::Null), "null is kept, not absent");
         assert_eq!(values[1], None);
@@ -221,6 +385,61 @@ mod tests {
             r#"{"jobs": [{"id": "a", "work_s": 1e400}]}"#,
         ] {
             assert!(read(text).is_none(), "{text}");
+        }
+    }
+
+    /// An edit outside the jobs reuses the remembered ones (a memo holding other jobs for
+    /// the same bytes shows which were taken); one that changes what the jobs' bytes mean,
+    /// or edits them, reads them again.
+    #[test]
+    fn the_jobs_are_reused_only_while_their_bytes_mean_the_same() {
+        let text = r#"{"name": "a", "jobs": [{"id": "j"}], "seed": 1}"#;
+        fn ids(jobs: Option<&[PlainJob]>) -> Vec<String> {
+            let jobs = jobs.unwrap_or_default();
+            jobs.iter()
+                .map(|j| j.to_values()[0].as_ref().unwrap().to_string())
+                .collect()
+        }
+        let poisoned = || {
+            let mut memo = None;
+            read_remembering(text, &mut memo).unwrap();
+            let mut memo = memo.unwrap();
+            memo.jobs = read(r#"{"jobs": [{"id": "other"}]}"#)
+                .unwrap()
+                .jobs
+                .unwrap();
+            Some(memo)
+        };
+        for (edited, reused) in [
+            (r#"{"name": "bb", "jobs": [{"id": "j"}], "seed": 1}"#, true),
+            (r#"{"name": "a", "jobs": [{"id": "j"}], "seed": 22}"#, true),
+            (text, true),
+            (r#"{"name": "a", "jobs": [{"id": "k"}], "seed": 1}"#, false),
+            (
+                r#"{"name": "a", "x": "jobs": [{"id": "j"}], "seed": 1}"#,
+                false,
+            ),
+            (r#"{"name": "a", "jobz": [{"id": "j"}], "seed": 1}"#, false),
+            (
+                r#"{"name": "a", "jobs": [{"id": "j"}], "jobs": [], "seed": 1}"#,
+                false,
+            ),
+            (
+                r#"{"name": "a", "x": {"jobs": [{"id": "j"}]}, "seed": 1}"#,
+                false,
+            ),
+        ] {
+            let mut memo = poisoned();
+            let got = read_remembering(edited, &mut memo);
+            assert_eq!(
+                got.map(|d| ids(d.jobs)),
+                read(edited).map(|d| if reused {
+                    vec!["\"other\"".to_string()]
+                } else {
+                    ids(d.jobs.as_deref())
+                }),
+                "{edited}"
+            );
         }
     }
 

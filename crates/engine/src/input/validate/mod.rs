@@ -20,7 +20,8 @@ use serde_json::Value;
 use crate::input::json::{self, kind};
 use crate::input::model::*;
 use crate::input::path::{Path, Seg};
-use crate::input::plain::PlainJob;
+pub use crate::input::plain::JobsMemo;
+use crate::input::plain::PlainJobs;
 use crate::input::workload;
 use crate::Problem;
 
@@ -62,12 +63,32 @@ impl Loaded {
 /// (`input/plain.rs`: the same checks, the same result); any other is parsed into a
 /// [`Value`] and checked.
 pub fn load(text: &str) -> Result<Loaded, Vec<Problem>> {
-    if let Some(doc) = super::plain::read(text) {
-        return load_parts(&doc.top, doc.jobs);
+    match super::plain::read(text) {
+        Some(doc) => load_parts(&doc.top, doc.jobs.map(PlainJobs::Read)),
+        None => load_general(text),
     }
+}
+
+/// A text the plain reading refuses, parsed into a [`Value`] and checked.
+fn load_general(text: &str) -> Result<Loaded, Vec<Problem>> {
     let value: Value =
         serde_json::from_str(text).map_err(|e| vec![Problem::whole(json::syntax_error(&e))])?;
     load_value(&value)
+}
+
+/// [`load`] for a text edited again and again (the page's engine worker, issue #30): a
+/// plain document's explicit jobs are read once and reused while the edits are outside its
+/// `jobs` array ([`JobsMemo`]); `memo` keeps them between calls. The result is [`load`]'s:
+/// the jobs are validated again, with the rest of this text.
+pub fn load_remembering(text: &str, memo: &mut Option<JobsMemo>) -> Result<Loaded, Vec<Problem>> {
+    if text.len() > super::plain::MEMO_MAX_BYTES {
+        *memo = None;
+        return load(text);
+    }
+    match super::plain::read_remembering(text, memo) {
+        Some(doc) => load_parts(&doc.top, doc.jobs.map(PlainJobs::Kept)),
+        None => load_general(text),
+    }
 }
 
 /// Validates an already-parsed scenario document (SPEC 7).
@@ -75,9 +96,9 @@ pub fn load_value(value: &Value) -> Result<Loaded, Vec<Problem>> {
     load_parts(value, None)
 }
 
-/// Validates a document, its explicit jobs read apart as [`PlainJob`]s when `plain` is given
+/// Validates a document, its explicit jobs read apart as [`PlainJobs`] when `plain` is given
 /// (then `value` has no `jobs` field).
-fn load_parts(value: &Value, plain: Option<Vec<PlainJob>>) -> Result<Loaded, Vec<Problem>> {
+fn load_parts(value: &Value, plain: Option<PlainJobs>) -> Result<Loaded, Vec<Problem>> {
     let mut cx = Cx::default();
     // SPEC 13: `priority_class` names become the priorities they name.
     let resolved = super::priority_class::resolve(value, &mut cx.errors);
@@ -130,7 +151,7 @@ const TOO_MANY_ID_BYTES: &str =
 const MAX_SHARED_CLASSES: usize = 32;
 
 impl Cx {
-    fn scenario(&mut self, v: &Value, plain: Option<Vec<PlainJob>>) -> Option<Scenario> {
+    fn scenario(&mut self, v: &Value, plain: Option<PlainJobs>) -> Option<Scenario> {
         let root = Path::root();
         let top = self.object(v, &root)?;
         self.unknown_fields(
@@ -241,8 +262,7 @@ impl Cx {
             // One path for every job (`jobs[i]`: its index set in place, nothing allocated
             // per job).
             let mut path = root.key("jobs");
-            for (i, j) in list.into_iter().enumerate() {
-                let values = j.into_values();
+            for (i, values) in list.into_values().enumerate() {
                 let f = job_fields(values.each_ref().map(Option::as_ref), None);
                 let id = f.id;
                 path.push(Seg::Idx(i));
