@@ -333,7 +333,7 @@ proptest! {
         // RESERVE shares never lend.
         for (i, p) in sim.series().pairs.iter().enumerate() {
             if sim.config()[p.share.index()].strategy == ShareStrategy::Reserve {
-                prop_assert!(sim.series().lent[i].iter().all(|&x| x == 0.0));
+                prop_assert!(sim.series().values(i).all(|v| v.lent == 0.0));
             }
         }
         // Byte-identical output on a second run.

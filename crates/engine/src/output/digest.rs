@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::input::model::{Ms, Priority, Scenario};
 use crate::output::result::{self, Percentiles, Stats};
-use crate::simulation::{self as sim, Finished, Reason, NO_JOB};
+use crate::simulation::{self as sim, Finished, PairValues, Reason, NO_JOB};
 
 pub use crate::simulation::{Cause, State};
 
@@ -680,6 +680,19 @@ pub fn metrics(name: &str, st: &Stats) -> ShareMetrics {
     }
 }
 
+/// The values at the change points `keep` (ascending) of a pair's values at every point.
+fn kept_values(values: impl Iterator<Item = PairValues>, keep: &[usize]) -> Vec<PairValues> {
+    let mut out = Vec::with_capacity(keep.len());
+    let mut want = keep.iter().peekable();
+    for (k, v) in values.enumerate() {
+        if want.peek() == Some(&&k) {
+            out.push(v);
+            want.next();
+        }
+    }
+    out
+}
+
 /// Downsamples change points to about `max / 2` time buckets: the first change point of
 /// each bucket is kept, and the last point. Returns the indices to keep (ascending). Short
 /// spikes inside a bucket are not drawn; the metrics are computed from every point.
@@ -877,17 +890,18 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         .enumerate()
         .map(|(i, p)| {
             let (share, t) = (p.share.index(), p.ty.index());
-            let pick_u = |v: &Vec<u64>| keep.iter().map(|&k| v[k] as f64).collect::<Vec<f64>>();
+            let kept = kept_values(ser.values(i), &keep);
+            let pick_u = |f: fn(&PairValues) -> u64| kept.iter().map(|v| f(v) as f64).collect();
             SeriesRow {
                 share: share as u16,
                 instance_type: t as u16,
                 t_s: keep.iter().map(|&k| s(ser.t[k])).collect(),
-                limit: pick_u(&ser.limit[i]),
-                own: pick_u(&ser.own[i]),
-                borrowed: pick_u(&ser.borrowed[i]),
-                lent: keep.iter().map(|&k| ser.lent[i][k]).collect(),
-                queued: pick_u(&ser.queued[i]),
-                borrowed_peak: ser.borrowed[i].iter().copied().max().unwrap_or(0) as f64,
+                limit: pick_u(|v| v.limit),
+                own: pick_u(|v| v.own),
+                borrowed: pick_u(|v| v.borrowed),
+                lent: kept.iter().map(|v| v.lent).collect(),
+                queued: pick_u(|v| v.queued),
+                borrowed_peak: ser.borrowed_peak(i) as f64,
             }
         })
         .collect();

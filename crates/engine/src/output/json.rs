@@ -441,15 +441,15 @@ pub fn to_json(sim: &Finished) -> String {
         }
         out.push_str(&string(&sc.instance_types[t].name));
         out.push_str(":{\"limit\":");
-        list(&mut out, ser.limit[i].iter().map(|x| x.to_string()));
+        list(&mut out, ser.values(i).map(|v| v.limit.to_string()));
         out.push_str(",\"own\":");
-        list(&mut out, ser.own[i].iter().map(|x| x.to_string()));
+        list(&mut out, ser.values(i).map(|v| v.own.to_string()));
         out.push_str(",\"borrowed\":");
-        list(&mut out, ser.borrowed[i].iter().map(|x| x.to_string()));
+        list(&mut out, ser.values(i).map(|v| v.borrowed.to_string()));
         out.push_str(",\"lent\":");
-        list(&mut out, ser.lent[i].iter().map(|&x| num(x)));
+        list(&mut out, ser.values(i).map(|v| num(v.lent)));
         out.push_str(",\"queued\":");
-        list(&mut out, ser.queued[i].iter().map(|x| x.to_string()));
+        list(&mut out, ser.values(i).map(|v| v.queued.to_string()));
         out.push('}');
     }
     if last_share != usize::MAX {

@@ -32,5 +32,5 @@ pub mod share_value;
 pub mod state;
 
 pub use finished::Finished;
-pub use record::{Integrals, Series};
+pub use record::{Integrals, PairValues, Series};
 pub use state::*;

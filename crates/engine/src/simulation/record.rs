@@ -57,16 +57,44 @@ pub struct Pair {
 /// Change points per (share, type) and the integrals behind `instance_hours`.
 #[derive(Clone, Debug, Default)]
 pub struct Series {
-    /// The (share, type) pairs the other vectors hold one row of each, in order.
+    /// The (share, type) pairs the series has a row of each, in order.
     pub pairs: Vec<Pair>,
+    /// The change points: a time at which some pair's values changed.
     pub t: Vec<Ms>,
-    pub limit: Vec<Vec<u64>>,
-    pub own: Vec<Vec<u64>>,
-    pub borrowed: Vec<Vec<u64>>,
-    pub lent: Vec<Vec<f64>>,
-    pub queued: Vec<Vec<u64>>,
+    /// Per pair, its values at the change points where they changed (the index into `t`,
+    /// ascending, the first 0): most change points change one or two pairs of many, so
+    /// each pair keeps only its own changes ([`Series::values`] reads them at every point).
+    pub(super) changes: Vec<Vec<(u32, PairValues)>>,
     /// SPEC 12 results (Kueue model only; empty otherwise).
     pub kueue: KueueSeries,
+}
+
+impl Series {
+    /// Pair `i`'s values at every change point, in the order of [`Series::t`].
+    pub fn values(&self, i: usize) -> impl Iterator<Item = PairValues> + '_ {
+        let changes = &self.changes[i];
+        let mut next = 0;
+        let mut now = PairValues::default();
+        (0..self.t.len()).map(move |k| {
+            while let Some(&(at, v)) = changes.get(next) {
+                if at as usize > k {
+                    break;
+                }
+                now = v;
+                next += 1;
+            }
+            now
+        })
+    }
+
+    /// The most instances pair `i` borrowed at once, over every change point.
+    pub fn borrowed_peak(&self, i: usize) -> u64 {
+        self.changes[i]
+            .iter()
+            .map(|(_, v)| v.borrowed)
+            .max()
+            .unwrap_or(0)
+    }
 }
 
 /// SPEC 12 results over time (Kueue model): each node's dominant resource share (shares
@@ -108,13 +136,27 @@ pub struct Integrals {
     pub lent: f64,
 }
 
+/// A pair's values (SPEC 1, 8): limit, own, borrowed, lent and queued instances.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(super) struct PairNow {
-    pub(super) limit: u64,
-    pub(super) own: u64,
-    pub(super) borrowed: u64,
-    pub(super) lent: f64,
-    pub(super) queued: u64,
+pub struct PairValues {
+    pub limit: u64,
+    pub own: u64,
+    pub borrowed: u64,
+    pub lent: f64,
+    pub queued: u64,
+}
+
+impl PairValues {
+    /// The same values, bit for bit (a change point records a pair whose values are not).
+    pub(super) fn same(&self, o: &PairValues) -> bool {
+        (
+            self.limit,
+            self.own,
+            self.borrowed,
+            self.lent.to_bits(),
+            self.queued,
+        ) == (o.limit, o.own, o.borrowed, o.lent.to_bits(), o.queued)
+    }
 }
 
 /// SPEC 6 and 14 books of a run: what each job's held time went to and each share's
@@ -175,7 +217,7 @@ pub(super) struct Recording {
     pub(super) kueue_now: KueueNow,
     pub(super) cohort_integrals: CohortIntegrals,
     /// Per pair, its values now.
-    pub(super) now_vals: Vec<PairNow>,
+    pub(super) now_vals: Vec<PairValues>,
     /// The pairs whose `lent` is not 0 now, in order (the ones `integrate_to` adds to).
     pub(super) lending: Vec<usize>,
     /// Per pair: the time up to which its integer values are in `integrals` (see
@@ -188,4 +230,37 @@ pub(super) struct Recording {
     /// `record_values`' (lent, idle) per type at its last call, and whether they moved
     /// then.
     pub(super) scratch_lent: Vec<((u64, u64), bool)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A pair keeps only its changes; read back, it has a value at every change point: the
+    /// last one it changed to at or before that point.
+    #[test]
+    fn a_pair_s_changes_read_back_at_every_point() {
+        let at = |own: u64, queued: u64| PairValues {
+            limit: 4,
+            own,
+            queued,
+            ..PairValues::default()
+        };
+        let series = Series {
+            t: vec![0, 10, 20, 30, 40],
+            changes: vec![
+                vec![(0, at(0, 1)), (2, at(2, 0)), (4, at(1, 0))],
+                vec![(0, at(0, 0))],
+            ],
+            ..Series::default()
+        };
+        let own = |i| series.values(i).map(|v| v.own).collect::<Vec<_>>();
+        assert_eq!(own(0), [0, 0, 2, 2, 1]);
+        assert_eq!(own(1), [0, 0, 0, 0, 0]);
+        assert_eq!(
+            series.values(0).map(|v| v.queued).collect::<Vec<_>>(),
+            [1, 1, 0, 0, 0]
+        );
+        assert_eq!(series.borrowed_peak(0), 0);
+    }
 }

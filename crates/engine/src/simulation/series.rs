@@ -113,7 +113,7 @@ impl Sim<'_> {
             } else {
                 0.0
             };
-            let v = PairNow {
+            let v = PairValues {
                 limit,
                 own,
                 borrowed: used - own,
@@ -160,20 +160,19 @@ impl Sim<'_> {
             self.record.series.t.pop();
         }
         self.record.series.t.push(self.now);
-        for (i, v) in self.record.now_vals.iter().enumerate() {
-            let ser = &mut self.record.series;
-            if replace {
-                ser.limit[i].pop();
-                ser.own[i].pop();
-                ser.borrowed[i].pop();
-                ser.lent[i].pop();
-                ser.queued[i].pop();
+        let k = (self.record.series.t.len() - 1) as u32;
+        for (v, changes) in self
+            .record
+            .now_vals
+            .iter()
+            .zip(&mut self.record.series.changes)
+        {
+            match changes.last_mut() {
+                // The point replaced: this pair's values there are now `v`.
+                Some((at, last)) if *at == k => *last = *v,
+                Some((_, last)) if last.same(v) => {}
+                _ => changes.push((k, *v)),
             }
-            ser.limit[i].push(v.limit);
-            ser.own[i].push(v.own);
-            ser.borrowed[i].push(v.borrowed);
-            ser.lent[i].push(v.lent);
-            ser.queued[i].push(v.queued);
         }
         if self.sc.is_kueue() {
             let (k, now) = (&mut self.record.series.kueue, &self.record.kueue_now);

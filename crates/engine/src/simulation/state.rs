@@ -228,15 +228,11 @@ impl<'a> Sim<'a> {
             series: Series {
                 pairs,
                 t: Vec::new(),
-                limit: vec![Vec::new(); n],
-                own: vec![Vec::new(); n],
-                borrowed: vec![Vec::new(); n],
-                lent: vec![Vec::new(); n],
-                queued: vec![Vec::new(); n],
+                changes: vec![Vec::new(); n],
                 kueue: Default::default(),
             },
             integrals: vec![Integrals::default(); n],
-            now_vals: vec![PairNow::default(); n],
+            now_vals: vec![PairValues::default(); n],
             settled_at: vec![0; n],
             ..Recording::default()
         };
