@@ -27,6 +27,19 @@ pub(crate) struct Doc<J> {
     pub top: Value,
     /// The `jobs` value, if the document has one.
     pub jobs: Option<J>,
+    /// What follows the `jobs` value (where the jobs end, [`jobs_span`]).
+    after_jobs: After,
+}
+
+/// What follows a document's `jobs` value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum After {
+    /// The next key, at this address in the text.
+    Key(usize),
+    /// The end of the document.
+    End,
+    /// A key with escapes (serde hands it copied), or no `jobs`.
+    Unknown,
 }
 
 /// The SPEC 7 job fields, in the order of [`PlainJob::into_values`]'s array.
@@ -146,7 +159,8 @@ pub(crate) fn read(text: &str) -> Option<PlainDoc> {
     let doc: Doc<Jobs> = serde_json::from_str(text).ok()?;
     Some(Doc {
         top: doc.top,
-        jobs: doc.jobs.map(|j| j.0),
+        jobs: doc.jobs.map(|j| j.jobs),
+        after_jobs: doc.after_jobs,
     })
 }
 
@@ -218,21 +232,33 @@ pub(crate) fn read_remembering<'m>(
     let top = match top {
         Some(top) => top,
         None => {
-            let doc: Doc<&RawValue> = serde_json::from_str(text).ok()?;
-            let Some(raw) = doc.jobs else {
+            let doc: Doc<Jobs> = serde_json::from_str(text).ok()?;
+            let Some(jobs) = doc.jobs else {
                 return Some(Doc {
                     top: doc.top,
                     jobs: None,
+                    after_jobs: After::Unknown,
                 });
             };
-            let jobs = serde_json::from_str::<Jobs>(raw.get()).ok()?.0;
-            let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
-            let end = start + raw.get().len();
+            // Where the jobs are, from where serde handed their first key and the key after
+            // them; else (no job, keys with escapes) from a second reading.
+            let span = match jobs.first_key {
+                Some(key) => jobs_span(text, key, doc.after_jobs),
+                None => None,
+            };
+            let span = match span {
+                Some(span) => span,
+                None => {
+                    let raw = serde_json::from_str::<Doc<&RawValue>>(text).ok()?.jobs?;
+                    let start = raw.get().as_ptr() as usize - text.as_ptr() as usize;
+                    start..start + raw.get().len()
+                }
+            };
             *memo = Some(JobsMemo {
-                head: text[..start].to_owned(),
-                list: raw.get().to_owned(),
-                tail: text[end..].to_owned(),
-                jobs,
+                head: text[..span.start].to_owned(),
+                list: text[span.clone()].to_owned(),
+                tail: text[span.end..].to_owned(),
+                jobs: jobs.jobs,
             });
             doc.top
         }
@@ -240,7 +266,38 @@ pub(crate) fn read_remembering<'m>(
     Some(Doc {
         top,
         jobs: memo.as_ref().map(|m| m.jobs.as_slice()),
+        after_jobs: After::Unknown,
     })
+}
+
+/// The bytes of `text`'s `jobs` array, from the address of its first job's first key and
+/// what follows it: back from the key over `"`, `{` and `[` (and blanks), and back from the
+/// next key over `"`, `,` and `]` (or from the end over `}` and `]`). `None` if the bytes
+/// there are not those.
+fn jobs_span(text: &str, first_key: usize, after: After) -> Option<std::ops::Range<usize>> {
+    let b = text.as_bytes();
+    let base = text.as_ptr() as usize;
+    // The last byte before `i` that is not a JSON blank, if it is `want`.
+    let back = |i: usize, want: u8| -> Option<usize> {
+        let j = b[..i]
+            .iter()
+            .rposition(|c| !matches!(c, b' ' | b'\t' | b'\n' | b'\r'))?;
+        (b[j] == want).then_some(j)
+    };
+    let key = first_key.checked_sub(base)?;
+    let quote = key.checked_sub(1).filter(|&q| b.get(q) == Some(&b'"'))?;
+    let start = back(back(quote, b'{')?, b'[')?;
+    let close = match after {
+        After::Key(next) => {
+            let quote = next
+                .checked_sub(base + 1)
+                .filter(|&q| b.get(q) == Some(&b'"'))?;
+            back(back(quote, b',')?, b']')?
+        }
+        After::End => back(back(b.len(), b'}')?, b']')?,
+        After::Unknown => return None,
+    };
+    Some(start..close + 1)
 }
 
 /// The fields of `text` other than its jobs, if its jobs are `memo`'s (then `memo` is
@@ -278,28 +335,74 @@ impl<'de, J: Deserialize<'de>> Visitor<'de> for DocVisitor<J> {
     fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<Doc<J>, A::Error> {
         let mut top = Map::new();
         let mut jobs = None;
-        while let Some(key) = a.next_key::<String>()? {
-            if key == "jobs" {
+        let mut after_jobs = After::Unknown;
+        let mut jobs_last = false;
+        while let Some(key) = a.next_key::<Key>()? {
+            if std::mem::take(&mut jobs_last) {
+                after_jobs = key.at.map_or(After::Unknown, After::Key);
+            }
+            if key.name == "jobs" {
                 if jobs.is_some() {
                     return Err(de::Error::duplicate_field("jobs"));
                 }
                 jobs = Some(a.next_value::<J>()?);
+                jobs_last = true;
             } else {
                 let v = a.next_value::<Value>()?;
-                if top.insert(key, v).is_some() {
+                if top.insert(key.name.into_owned(), v).is_some() {
                     return Err(de::Error::custom("a key given twice"));
                 }
             }
         }
+        if jobs_last {
+            after_jobs = After::End;
+        }
         Ok(Doc {
             top: Value::Object(top),
             jobs,
+            after_jobs,
         })
     }
 }
 
-/// The `jobs` array: a sequence of job objects (`null` or anything else fails).
-struct Jobs(Vec<PlainJob>);
+/// A map key: borrowed from the text where it has no escapes (`at`: its first byte's
+/// address), else copied.
+struct Key<'de> {
+    name: std::borrow::Cow<'de, str>,
+    at: Option<usize>,
+}
+
+impl<'de> Deserialize<'de> for Key<'de> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Key<'de>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, s: &'de str) -> Result<Key<'de>, E> {
+                Ok(Key {
+                    name: std::borrow::Cow::Borrowed(s),
+                    at: Some(s.as_ptr() as usize),
+                })
+            }
+            fn visit_str<E: de::Error>(self, s: &str) -> Result<Key<'de>, E> {
+                Ok(Key {
+                    name: std::borrow::Cow::Owned(s.to_owned()),
+                    at: None,
+                })
+            }
+        }
+        d.deserialize_str(V)
+    }
+}
+
+/// The `jobs` array: a sequence of job objects (`null` or anything else fails), and the
+/// address of the first job's first key when serde hands it borrowed.
+struct Jobs {
+    jobs: Vec<PlainJob>,
+    first_key: Option<usize>,
+}
 
 impl<'de> Deserialize<'de> for Jobs {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -311,42 +414,55 @@ impl<'de> Deserialize<'de> for Jobs {
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut a: A) -> Result<Jobs, A::Error> {
                 let mut jobs = Vec::with_capacity(a.size_hint().unwrap_or(0));
-                while let Some(j) = a.next_element::<PlainJob>()? {
+                let mut first_key = None;
+                if let Some(j) = a.next_element_seed(JobSeed(Some(&mut first_key)))? {
                     jobs.push(j);
+                    while let Some(j) = a.next_element_seed(JobSeed(None))? {
+                        jobs.push(j);
+                    }
                 }
-                Ok(Jobs(jobs))
+                Ok(Jobs { jobs, first_key })
             }
         }
         d.deserialize_seq(V)
     }
 }
 
-impl<'de> Deserialize<'de> for PlainJob {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = PlainJob;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("a job object")
+/// Reads a [`PlainJob`], noting its first key's address where asked (the first job's).
+struct JobSeed<'a>(Option<&'a mut Option<usize>>);
+
+impl<'de> de::DeserializeSeed<'de> for JobSeed<'_> {
+    type Value = PlainJob;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<PlainJob, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for JobSeed<'_> {
+    type Value = PlainJob;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a job object")
+    }
+    fn visit_map<A: MapAccess<'de>>(mut self, mut a: A) -> Result<PlainJob, A::Error> {
+        let mut fields: Vec<(u8, Field)> = Vec::with_capacity(8);
+        while let Some(key) = a.next_key::<Key>()? {
+            if let Some(first) = self.0.take() {
+                *first = key.at;
             }
-            fn visit_map<A: MapAccess<'de>>(self, mut a: A) -> Result<PlainJob, A::Error> {
-                let mut fields: Vec<(u8, Field)> = Vec::with_capacity(8);
-                while let Some(key) = a.next_key::<std::borrow::Cow<'de, str>>()? {
-                    let Some(k) = FIELDS.iter().position(|f| *f == key) else {
-                        a.next_value::<IgnoredAny>()?;
-                        return Err(de::Error::custom("not a plain job field"));
-                    };
-                    let k = k as u8;
-                    if fields.iter().any(|(f, _)| *f == k) {
-                        return Err(de::Error::custom("a job field given twice"));
-                    }
-                    fields.push((k, a.next_value::<Value>()?.into()));
-                }
-                fields.shrink_to_fit();
-                Ok(PlainJob { fields })
+            let key = key.name;
+            let Some(k) = FIELDS.iter().position(|f| *f == key) else {
+                a.next_value::<IgnoredAny>()?;
+                return Err(de::Error::custom("not a plain job field"));
+            };
+            let k = k as u8;
+            if fields.iter().any(|(f, _)| *f == k) {
+                return Err(de::Error::custom("a job field given twice"));
             }
+            fields.push((k, a.next_value::<Value>()?.into()));
         }
-        d.deserialize_map(V)
+        fields.shrink_to_fit();
+        Ok(PlainJob { fields })
     }
 }
 
@@ -440,6 +556,31 @@ mod tests {
                 }),
                 "{edited}"
             );
+        }
+    }
+
+    /// Where the jobs are is read from where serde handed the first job's key and the key
+    /// after the jobs: the same bytes as the jobs value's own, however the text is laid out
+    /// (and a second reading finds them where a key has escapes).
+    #[test]
+    fn the_jobs_are_found_where_their_value_is() {
+        for text in [
+            r#"{"name": "a", "jobs": [{"id": "j"}, {"id": "k"}], "seed": 1}"#,
+            "{\"jobs\" :\n [\n  { \"id\": \"j\" }\n ]\n ,\n \"seed\": 1 }",
+            "{\"seed\": 1, \"jobs\":[{\"id\":\"j\"}]}\n",
+            r#"{"jobs": [{"id": "j"}], "se\u0065d": 1}"#,
+            r#"{"jobs": [{"\u0069d": "j"}]}"#,
+            r#"{"jobs": [], "seed": 1}"#,
+        ] {
+            let mut memo = None;
+            read_remembering(text, &mut memo).expect("plain");
+            let memo = memo.unwrap();
+            let raw = serde_json::from_str::<Doc<&RawValue>>(text)
+                .unwrap()
+                .jobs
+                .unwrap();
+            assert_eq!(memo.list, raw.get(), "{text}");
+            assert_eq!(format!("{}{}{}", memo.head, memo.list, memo.tail), text);
         }
     }
 
