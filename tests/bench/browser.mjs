@@ -504,6 +504,10 @@ async function main() {
         }, 'trace philly-adaptdl.csvx', 60_000);
         typed.stats = await runStats(nc);
         rows.push({ ...summarise('Philly: a keystroke in the name -> drawn (not re-simulated)', '<= 0.8 s', [typed]), extra: `worker relabelled its last run: ${typed.stats.reused}` });
+        // A pause, as before a person's next edit: an edit within 250 ms of the last one
+        // waits for the typing to stop (src/state/runner.rs, `install_runner`), which would
+        // be timed here as the edit's own.
+        await nc.waitForTimeout(1_000);
         const edited = await timed(nc, () => {
           const f = document.querySelector('[data-testid="share-borrow-limit"]');
           const el = f.tagName === 'INPUT' ? f : f.querySelector('input');
