@@ -672,10 +672,12 @@ async fn a_large_scenario_folds_the_raw_editor_and_syncs_it_after_a_pause() {
     assert_eq!(area.value(), app.scenario.get_untracked());
 
     // A form edit: the text changes at once, the open raw editor catches up after a pause.
+    // (Read before anything awaits: the run the edit starts is simulated in this thread by
+    // the component tests, and a slow one could outlast the pause.)
     type_into(&input_of(&field(&row, "Share name")), "bg");
-    settle().await;
     assert!(app.scenario.get_untracked().contains("\"name\": \"bg\""));
     assert_ne!(area.value(), app.scenario.get_untracked());
+    settle().await;
     sleep_ms((quotalab_app::editor::LARGE_SYNC_DELAY_MS + 300) as i32).await;
     assert_eq!(area.value(), app.scenario.get_untracked());
 }
