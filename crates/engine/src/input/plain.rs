@@ -10,6 +10,11 @@
 //! object, has an unknown field or a SPEC 13/14 field (`priority_class`, `recovery`,
 //! `on_retries_exhausted`, `escalate`). So a problem is always worded by the general path;
 //! this one only makes the common case cheaper.
+//!
+//! A text edited again and again (the page's engine worker) is read with
+//! [`read_remembering`]: the jobs read from the last text are kept in a [`JobsMemo`] with
+//! the bytes they were read from, and reused while an edit leaves those bytes, and what
+//! they mean, unchanged (issue #30).
 
 use std::fmt;
 
