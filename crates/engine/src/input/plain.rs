@@ -169,7 +169,7 @@ pub(crate) fn read(text: &str) -> Option<PlainDoc> {
     })
 }
 
-/// The explicit jobs of the last plain document read by [`read_remembering`], with that
+/// The explicit jobs of the last plain document read by [`crate::load_remembering`], with that
 /// document's text around them and their own (issue #30: a share edited in a large
 /// scenario does not read its jobs again).
 pub struct JobsMemo {
