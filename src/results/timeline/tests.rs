@@ -24,6 +24,15 @@ fn run(text: &str) -> Digest {
     quotalab_engine::run_digest(text, DigestLimits::default()).expect("a valid scenario")
 }
 
+/// The walkthrough's digest keeping its first `events` events only (issue #30's capped log).
+fn aws_capped(events: usize) -> Digest {
+    let limits = DigestLimits {
+        max_events: events,
+        ..DigestLimits::default()
+    };
+    quotalab_engine::run_digest(AWS, limits).unwrap()
+}
+
 #[test]
 fn gantt_has_the_walkthrough_steps() {
     let d = run(AWS);
@@ -312,11 +321,7 @@ fn one_replay_of_the_log_per_result() {
 // Issue #30: a capped log's Gantt stops where the log does, and the timeline says so.
 #[test]
 fn a_capped_logs_gantt_stops_where_the_log_does() {
-    let limits = DigestLimits {
-        max_events: 10,
-        ..DigestLimits::default()
-    };
-    let d = quotalab_engine::run_digest(AWS, limits).unwrap();
+    let d = aws_capped(10);
     let until = d.events_until_s.expect("capped");
     let g = gantt(&d, &d.segments());
     assert!(!g.segments.is_empty());
@@ -332,11 +337,7 @@ fn a_capped_logs_gantt_stops_where_the_log_does() {
 // up to where they stop; and who reads the kept events only.
 #[test]
 fn the_whole_run_s_note_says_where_its_bars_stop() {
-    let limits = DigestLimits {
-        max_events: 10,
-        ..DigestLimits::default()
-    };
-    let d = quotalab_engine::run_digest(AWS, limits).unwrap();
+    let d = aws_capped(10);
     let all = run(AWS);
     let mut w = quotalab_report::timeline::whole_run_of(&all, &all.segments(), Some(1));
     assert_eq!((w.events, w.event_count), (34, 34));
