@@ -224,18 +224,14 @@ pub(crate) fn read_remembering<'m>(
     text: &str,
     memo: &'m mut Option<JobsMemo>,
 ) -> Option<Doc<&'m [PlainJob]>> {
-    let top = match memo.take() {
-        Some(mut old) => match reread(text, &mut old) {
-            Some(top) => {
-                *memo = Some(old);
-                Some(top)
-            }
-            None => None,
-        },
-        None => None,
-    };
-    let top = match top {
-        Some(top) => top,
+    let kept = memo
+        .take()
+        .and_then(|mut old| reread(text, &mut old).map(|top| (old, top)));
+    let top = match kept {
+        Some((old, top)) => {
+            *memo = Some(old);
+            top
+        }
         None => {
             let doc: Doc<Jobs> = serde_json::from_str(text).ok()?;
             let Some(jobs) = doc.jobs else {
