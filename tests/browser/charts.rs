@@ -499,6 +499,9 @@ async fn a_capped_run_s_timeline_is_laid_out_whole_by_the_engine() {
             root.set_attribute("style", "width: 1000px; margin-top: 6000px")
                 .unwrap();
             web_sys::window().unwrap().scroll_to_with_x_and_y(0.0, 0.0);
+            // The chart's observer reports it out of view a frame or more later.
+            sleep_ms(100).await;
+            settle().await;
             result.set(Arc::new((*d).clone()));
             settle().await;
             let (now, note) = state(&root).expect("the note");
