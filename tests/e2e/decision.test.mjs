@@ -50,6 +50,26 @@ async function pick(page, id, compare) {
   }
 }
 
+/**
+ * Saves a screenshot of `locator` for a person to look at. Once (in CI, 2026-12-06) the
+ * compare card's screenshot waited 30 s for the card to be stable, and the page's own after
+ * it: a second try after 15 s first asks the page for a frame, so that a page that paints no
+ * more fails as frozen, not as a screenshot timeout.
+ */
+async function keep(page, locator, name) {
+  const path = join(SHOTS, name);
+  try {
+    await locator.screenshot({ path, animations: 'disabled', timeout: 15_000 });
+    return;
+  } catch (e) {
+    if (e.name !== 'TimeoutError') throw e;
+  }
+  const frame = page.evaluate(() => new Promise((done) => requestAnimationFrame(() => done(true))));
+  const painted = await Promise.race([frame, new Promise((done) => setTimeout(() => done(false), 10_000))]);
+  assert.ok(painted, `${name}: the page painted no frame in 10 s (frozen?)`);
+  await locator.screenshot({ path, animations: 'disabled', timeout: 30_000 });
+}
+
 /** Boxes of the compare tables and of the summary cells, as laid out. */
 const layout = (page, decision) =>
   page.evaluate((decision) => {
@@ -89,6 +109,7 @@ const overlap = (a, b) => a.l < b.r - 0.5 && b.l < a.r - 0.5 && a.t < b.b - 0.5 
 
 test('compare tables never overlap; the summary decision columns are in view at every width', async (t) => {
   for (const [width, height] of WIDTHS) {
+    // One browser at a time: each width's is closed before the next opens.
     const browser = await openBrowser(`decision-${width}`, { viewport: { width, height } });
     t.after(() => browser.close());
     const { page, problems } = browser;
@@ -114,10 +135,11 @@ test('compare tables never overlap; the summary decision columns are in view at 
       assert.ok(m.summary.scroll <= m.summary.client + 1, `${where}: the summary scrolls sideways (${m.summary.scroll} > ${m.summary.client})`);
       assert.deepEqual(m.hidden, [], `${where}: decision cells out of view or cut`);
       assert.ok(m.page.scroll <= m.page.client + 1, `${where}: the page scrolls sideways`);
-      await page.locator('section:has(#summary-heading)').screenshot({ path: join(SHOTS, `decision-${id}-${width}-summary.png`) });
-      await page.getByTestId('compare-view').screenshot({ path: join(SHOTS, `decision-${id}-${width}-compare.png`) });
+      await keep(page, page.locator('section:has(#summary-heading)'), `decision-${id}-${width}-summary.png`);
+      await keep(page, page.getByTestId('compare-view'), `decision-${id}-${width}-compare.png`);
     }
     assert.deepEqual(problems, [], 'no console error, page error or failed request');
+    await browser.close();
   }
 });
 
