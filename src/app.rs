@@ -19,6 +19,7 @@ use crate::results::ResultsPanel;
 use crate::state::{self, use_app, AppState};
 use crate::toolbar::Toolbar;
 use crate::ui::format;
+use crate::ui::lasting::{lasting, SHOW_WORK_AFTER};
 use crate::ui::problems::ErrorBox;
 
 /// The run status line: "4,210 jobs, 18,930 events in 23 ms", or what is wrong / pending
@@ -26,6 +27,12 @@ use crate::ui::problems::ErrorBox;
 #[component]
 pub fn RunStatusLine() -> impl IntoView {
     let app = use_app();
+    // "(updating…)" only once the run has lasted (a failure or a cancellation says so at once).
+    let working = Signal::derive(move || {
+        app.status
+            .with(|s| matches!(s, state::RunStatus::Pending | state::RunStatus::Running(_)))
+    });
+    let working_shown = lasting(working, SHOW_WORK_AFTER);
     view! {
         <span
             class="run-status"
@@ -55,7 +62,7 @@ pub fn RunStatusLine() -> impl IntoView {
                         },
                         format::count_of(o.digest.event_count, "event", "events"),
                         format::millis(o.millis),
-                        app.stale_note(),
+                        if working.get() && !working_shown.get() { "" } else { app.stale_note() },
                     ),
                 }
             }}
@@ -89,6 +96,10 @@ pub fn App() -> impl IntoView {
     };
     // The editor's fold: only small screens show it, folded at first.
     let editor_open = RwSignal::new(false);
+    // Marked stale only once that has lasted: a quick re-run changes nothing on screen.
+    // `data-stale` says it at once (for tests and tools; no style reads it).
+    let stale_now = Memo::new(move |_| app.stale.get());
+    let stale_marked = lasting(stale_now.into(), SHOW_WORK_AFTER);
     view! {
         <a class="skip-link" href="#results" data-testid="skip-to-results" on:click=skip>
             "Skip to results"
@@ -133,7 +144,8 @@ pub fn App() -> impl IntoView {
                 id="results"
                 class="results"
                 role="region"
-                class:stale=move || app.stale.get()
+                class:stale=move || stale_marked.get()
+                data-stale=move || if stale_now.get() { "true" } else { "false" }
                 aria-label="Results"
                 tabindex="-1"
                 node_ref=results

@@ -12,6 +12,7 @@ use crate::io::share::{current_link, use_share, CurrentLink, LinkInfo, LONG_LINK
 use crate::io::tools::{Tool, ToolButton};
 use crate::state::{use_app, Notice, NoticeKind, RunStats};
 use crate::ui::format;
+use crate::ui::lasting::{lasting, SHOW_WORK_AFTER};
 
 /// The toolbar (a region labelled "Scenario controls"); `children` (the app's run status
 /// line) sit after the Run button.
@@ -149,6 +150,8 @@ pub fn RunProgressBar() -> impl IntoView {
         })
     };
     let stat = move |f: fn(&RunStats) -> String| move || app.run_stats.with(f);
+    // Shown once the run has lasted: a quick one moves nothing on the page.
+    let bar_shown = lasting(Signal::derive(running), SHOW_WORK_AFTER);
     view! {
         <span
             class="run-progress"
@@ -167,7 +170,7 @@ pub fn RunProgressBar() -> impl IntoView {
             data-run-reused=stat(|s| s.reused.to_string())
             data-run-name=move || app.name_shown()
         >
-            <Show when=running>
+            <Show when=move || bar_shown.get()>
                 <progress
                     class="run-bar"
                     max="100"

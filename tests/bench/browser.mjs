@@ -267,7 +267,7 @@ async function main() {
         await select.selectOption('research');
         await page.waitForFunction(() => {
           const bar = document.querySelector('[data-testid="run-progress"]');
-          return bar.dataset.runName === 'Research org' && bar.dataset.state === 'idle' && !document.querySelector('.results.stale');
+          return bar.dataset.runName === 'Research org' && bar.dataset.state === 'idle' && !document.querySelector('.results[data-stale=true]');
         }, null, { timeout: 60_000, polling: 10 });
         first5 = { work: Date.now() - t0 };
       } else {
@@ -343,7 +343,7 @@ async function main() {
             const tUp = performance.now();
             const editor = document.querySelector('[data-testid="json-editor"], textarea.json-editor');
             const bar = document.querySelector('[data-testid="run-progress"]');
-            while (!(editor.value.includes(`"borrow_limit": ${last}`) && bar.dataset.state === 'idle' && !document.querySelector('.results.stale'))) {
+            while (!(editor.value.includes(`"borrow_limit": ${last}`) && bar.dataset.state === 'idle' && !document.querySelector('.results[data-stale=true]'))) {
               await new Promise((r) => setTimeout(r, 5));
             }
             await new Promise((r) => setTimeout(r, 0));

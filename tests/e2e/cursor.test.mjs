@@ -150,7 +150,7 @@ test('on a multi-day run the panel tells time in the axis unit (days)', async (t
   const before = await page.$eval('table.summary tbody', (b) => b.textContent);
   await page.getByTestId('preset-select').selectOption('philly');
   await page.waitForFunction((p) => document.querySelector('table.summary tbody')?.textContent !== p, before, { timeout: 60_000 });
-  await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 60_000 });
 
   const canvas = '[data-testid="chart-timeline"] canvas';
   await drawn(page, canvas);

@@ -36,7 +36,7 @@ async function pick(page, id, compare) {
       timeout: 60_000,
     });
   }
-  await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+  await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 60_000 });
   if (compare) {
     await page.waitForFunction(
       () => {

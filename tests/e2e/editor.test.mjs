@@ -46,7 +46,7 @@ test('editing a share, breaking a field and fixing it, as a person would', async
     (await background.locator('[data-testid="borrow-instances"]').textContent()).trim(),
     '200% = 2 instances',
   );
-  await page.waitForFunction(() => !document.querySelector('.results').classList.contains('stale'));
+  await page.waitForFunction(() => document.querySelector('.results').dataset.stale === 'false');
   const before = await summaryText(page);
 
   // 1. background: LEND_AND_BORROW -> RESERVE, with the select. It can no longer borrow,
@@ -57,7 +57,7 @@ test('editing a share, breaking a field and fixing it, as a person would', async
   await page.waitForFunction(
     (prev) => {
       const t = document.querySelector('[data-testid="summary-table"], table.summary');
-      return t && t.textContent.trim() !== prev && !document.querySelector('.results.stale');
+      return t && t.textContent.trim() !== prev && !document.querySelector('.results[data-stale=true]');
     },
     before,
     { timeout: 10_000 },
@@ -86,10 +86,12 @@ test('editing a share, breaking a field and fixing it, as a person would', async
     Math.abs(errBox.x - box.x) < 4 && errBox.y > box.y && errBox.y - (box.y + box.height) < 20,
     `the error is just under the field (${JSON.stringify({ box, errBox })})`,
   );
+  // Marked stale once that has lasted 300 ms (a quick re-run is never marked).
+  await page.waitForSelector('.results.stale', { timeout: 5_000 });
   const stale = await staleState(page);
   assert.ok(stale.stale, 'the last good result stays, marked stale');
   assert.match(stale.label, /Stale/);
-  await page.waitForTimeout(600); // let the stale marker fade in for the screenshot
+  await page.waitForTimeout(300); // let the stale marker fade in for the screenshot
   assert.match(await page.locator('[data-testid="run-stats"]').textContent(), /1 problem/);
   await shot(page, 'editor-invalid');
 
@@ -98,7 +100,7 @@ test('editing a share, breaking a field and fixing it, as a person would', async
   await page.waitForFunction(
     () =>
       !document.querySelector('[data-testid="field-error"]') &&
-      !document.querySelector('.results.stale'),
+      !document.querySelector('.results[data-stale=true]'),
     null,
     { timeout: 10_000 },
   );
@@ -124,7 +126,7 @@ test('editing a share, breaking a field and fixing it, as a person would', async
   await page.keyboard.press('Enter');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid="share-row"]').length === 4);
   await page.waitForFunction(
-    () => !document.querySelector('.results.stale'),
+    () => !document.querySelector('.results[data-stale=true]'),
     null,
     { timeout: 10_000 },
   );
@@ -175,7 +177,7 @@ test('a workload mix and a timed event, built with the forms', async (t) => {
   await page.goto(server.url);
   await waitForApp(page);
   await page.waitForSelector('[data-testid="share-row"]');
-  await page.waitForFunction(() => !document.querySelector('.results.stale'));
+  await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'));
 
   await page.locator('[data-testid="add-workload"]').click();
   const w = page.locator('[data-testid="workload-row"]').first();
@@ -197,7 +199,7 @@ test('a workload mix and a timed event, built with the forms', async (t) => {
   await page.waitForFunction(
     () =>
       /16 jobs/.test(document.querySelector('[data-testid="run-stats"]').textContent) &&
-      !document.querySelector('.results.stale'),
+      !document.querySelector('.results[data-stale=true]'),
     null,
     { timeout: 10_000 },
   );

@@ -250,7 +250,7 @@ test('the Philly preset at 1440x900 and 390x844: the skip link still comes first
       await page.waitForFunction((p) => document.querySelector('table.summary tbody')?.textContent !== p, before, {
         timeout: 60_000,
       });
-      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+      await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 60_000 });
       const top = await page.$eval('.results', (e) => e.getBoundingClientRect().top + window.scrollY);
       if (width <= 700) assert.ok(top < 1500, `${width}: the results start at ${Math.round(top)} px`);
       await page.screenshot({ path: join(SHOTS, `keyboard-philly-${width}-top.png`) });

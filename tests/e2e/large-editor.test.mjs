@@ -62,7 +62,7 @@ async function settled(page, n) {
     (n) => {
       const bar = document.querySelector('[data-testid="run-progress"]');
       const text = document.querySelector('[data-testid="summary-table"]')?.innerText ?? '';
-      return bar?.dataset.state === 'idle' && !document.querySelector('.results.stale') && text.includes(n);
+      return bar?.dataset.state === 'idle' && !document.querySelector('.results[data-stale=true]') && text.includes(n);
     },
     n,
     { timeout: 120_000 },

@@ -143,7 +143,7 @@ test('the toolbar at 1440 and 1024 px: the share controls on one line, in the wi
   const presets = await page.$$eval('[data-testid="preset-select"] option:not([disabled])', (os) => os.map((o) => o.value));
   for (const preset of presets) {
     await page.getByTestId('preset-select').selectOption(preset);
-    await page.waitForFunction(() => !document.querySelector('.results.stale') && document.querySelector('[data-testid="run-progress"]')?.dataset.state === 'idle', null, { timeout: 60_000 });
+    await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]') && document.querySelector('[data-testid="run-progress"]')?.dataset.state === 'idle', null, { timeout: 60_000 });
     // The link's length arrives from the worker after the run.
     await page.waitForFunction(() => /characters|no link/.test(document.querySelector('[data-testid="link-length"]')?.textContent ?? ''), null, { timeout: 30_000 });
     for (const width of [1440, 1024]) {

@@ -56,12 +56,14 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
 
   await setScenarioText(page, text(BIG, 'big'));
   await waitForRunning(page);
-  assert.ok(await page.locator('progress.run-bar').isVisible(), 'a progress bar is shown');
+  // Once the run has lasted 300 ms (a quick run shows none: see the next test).
+  await page.locator('progress.run-bar').waitFor({ state: 'visible', timeout: 5_000 });
   assert.ok(await page.locator('[data-testid="run-cancel"]').isVisible(), 'a Cancel button is shown');
   // The walkthrough's result stays on screen (marked stale) meanwhile.
   assert.equal((await runStats(page)).name, 'AWS walkthrough');
   assert.ok(await page.locator('table.summary tbody tr').count() > 0, 'the old summary stays');
-  assert.ok(await page.locator('.results.stale').count() === 1, 'marked stale');
+  // Marked stale once the run has lasted 300 ms.
+  await page.waitForSelector('.results.stale', { timeout: 5_000 });
   // The bar moves.
   await page.waitForFunction(() => document.querySelector('progress.run-bar')?.value > 5, null, {
     timeout: 20_000,
@@ -76,6 +78,42 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
   assert.equal(await page.locator('.results.stale').count(), 0, 'no longer stale');
   assert.match(await page.locator('[data-testid="run-stats"]').textContent(), /50,000 jobs/);
   assert.equal(await page.locator('.run-error, #panic-banner, .error-box').count(), 0);
+  assertNoProblems(problems);
+});
+
+test('a quick re-run changes nothing on screen until its result: no stale mark, no bar, nothing moves', async (t) => {
+  const { page, problems } = await open(t, 'perf-quick');
+  const watch = () =>
+    page.evaluate(() => {
+      const results = document.querySelector('.results');
+      const summary = document.querySelector('table.summary');
+      window.__seen = { stale: 0, bar: 0, updating: 0, moved: 0 };
+      window.__said = false;
+      const top = summary.getBoundingClientRect().top;
+      new MutationObserver(() => {
+        if (results.classList.contains('stale')) window.__seen.stale += 1;
+        if (results.dataset.stale === 'true') window.__said = true; // at once, unseen
+        if (document.querySelector('progress.run-bar, [data-testid="run-cancel"]')) window.__seen.bar += 1;
+        if (/updating/.test(document.querySelector('[data-testid="run-stats"]').textContent)) window.__seen.updating += 1;
+        if (Math.abs(document.querySelector('table.summary').getBoundingClientRect().top - top) > 0.5) window.__seen.moved += 1;
+      }).observe(document.body, { attributes: true, childList: true, subtree: true });
+    });
+  for (let i = 0; i < 5; i += 1) {
+    await watch();
+    const seq = (await runStats(page)).seq;
+    await page.getByTestId('run').click();
+    await page.waitForFunction((seq) => Number(document.querySelector('[data-testid="run-stats"]').dataset.runSeq) > seq, seq);
+    await waitForResult(page, 'AWS walkthrough');
+    assert.deepEqual(await page.evaluate(() => window.__seen), { stale: 0, bar: 0, updating: 0, moved: 0 }, `run ${i + 1}`);
+    assert.ok(await page.evaluate(() => window.__said), `run ${i + 1}: data-stale said the result was stale while it ran`);
+  }
+  // A run that lasts is marked, with its bar and Cancel (the large-scenario test above too).
+  await setScenarioText(page, text(BIG, 'big'));
+  await page.waitForSelector('.results.stale', { timeout: 5_000 });
+  await page.locator('progress.run-bar').waitFor({ state: 'visible', timeout: 5_000 });
+  assert.match(await page.getByTestId('run-stats').textContent(), /updating/);
+  await waitForResult(page, 'big');
+  assert.equal(await page.locator('.results.stale').count(), 0, 'no longer stale');
   assertNoProblems(problems);
 });
 
@@ -242,7 +280,7 @@ test('dragging the borrow-limit slider on the 5,000-job preset: the results foll
   await page.waitForFunction(
     (want) => {
       const text = document.querySelector('textarea.json-editor, [data-testid="json-editor"]')?.value ?? '';
-      return text.includes(`"borrow_limit": ${want}`) && !document.querySelector('.results.stale') &&
+      return text.includes(`"borrow_limit": ${want}`) && !document.querySelector('.results[data-stale=true]') &&
         document.querySelector('[data-testid="run-progress"]').dataset.state === 'idle';
     },
     last,

@@ -38,7 +38,7 @@ async function waitForNewSummary(page, before) {
     before,
     { timeout: 60_000 },
   );
-  await page.waitForFunction(() => !document.querySelector('.results.stale'), null, {
+  await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, {
     timeout: 60_000,
   });
 }

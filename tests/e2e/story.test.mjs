@@ -76,7 +76,7 @@ test('every story from start to end by keyboard, a screenshot per step', async (
         if (step.highlight?.length) {
           await page.waitForSelector('.story-hl-label[data-story-label]', { timeout: 30_000 });
         }
-        await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 60_000 });
+        await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 60_000 });
         await page.waitForTimeout(300);
         const text = await narration(page);
         assert.ok(text.includes(step.text), `${story.id} step ${i + 1} shows its text`);
@@ -230,7 +230,7 @@ test('a story link scrolls to its first place once the results are drawn', async
         const under = r.left < c.right && r.right > c.left && r.top > c.top;
         return r.top >= 0 && r.top <= innerHeight - 80 && !under;
       }, place);
-      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 30_000 });
       // After the last of the step's attempts (3 s): where the reader is left.
       await page.waitForTimeout(3500);
       assert.ok(await inView(), `${story} step ${step} at ${width} px: its first place is in view`);
@@ -252,7 +252,7 @@ test('with two columns the story card sits over the editor, never over the resul
       await page.goto(`${server.url}#story=checkpoint&step=3`);
       await waitForApp(page);
       await page.waitForSelector('.story-card.open');
-      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 30_000 });
       const { card, results } = await page.evaluate(() => ({
         card: document.querySelector('.story-card.open').getBoundingClientRect().toJSON(),
         results: document.querySelector('.results').getBoundingClientRect().toJSON(),
@@ -274,7 +274,7 @@ test('a place chosen by the reader stays in view: the step no longer scrolls bac
     await page.goto(`${server.url}#story=walkthrough&step=2`);
     await waitForApp(page);
     await page.waitForSelector('.story-card.open');
-    await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 30_000 });
     const looks = page.locator('[data-testid="story-look-at"]');
     assert.ok((await looks.count()) >= 2, 'the step points at two places');
     // At once, while the step still keeps its first place in view (its first 3 s).
@@ -346,7 +346,7 @@ test('on a 390 px phone the story card keeps its words above its buttons', async
       await page.goto(`${server.url}#story=walkthrough&step=${step}`);
       await waitForApp(page);
       await page.waitForSelector('.story-card.open');
-      await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+      await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 30_000 });
       const g = await page.evaluate(() => {
         const r = (sel) => document.querySelector(sel).getBoundingClientRect().toJSON();
         const body = document.querySelector('.story-body');
@@ -374,7 +374,7 @@ test('on a 390 px phone a "Look at" click keeps the step title in view', async (
     await page.goto(`${server.url}#story=cohort&step=3`);
     await waitForApp(page);
     await page.waitForSelector('.story-card.open');
-    await page.waitForFunction(() => !document.querySelector('.results.stale'), null, { timeout: 30_000 });
+    await page.waitForFunction(() => !document.querySelector('.results[data-stale=true]'), null, { timeout: 30_000 });
     const look = page.locator('[data-testid="story-look-at"]:not([disabled])').first();
     await look.click();
     await page.waitForTimeout(500);
