@@ -22,7 +22,14 @@ pub fn lasting(flag: Signal<bool>, delay: Duration) -> Signal<bool> {
             h.clear();
         }
         if on.get() {
-            set_timeout_with_handle(move || shown.set(true), delay).ok()
+            // `try_set`: the view may be gone by then.
+            set_timeout_with_handle(
+                move || {
+                    let _ = shown.try_set(true);
+                },
+                delay,
+            )
+            .ok()
         } else {
             if shown.get_untracked() {
                 shown.set(false);
