@@ -38,7 +38,9 @@ pub use runner::{
 pub struct RunOutcome {
     pub digest: Arc<Digest>,
     /// Wall time of the run as the page waited for it, in milliseconds: validation +
-    /// simulation + digest (and, for a worker run, the transfer and decoding).
+    /// simulation + digest (and, for a worker run, the transfer and decoding), from when the
+    /// run was sent or, if later, when the engine worker was ready (the page's first run
+    /// does not count the engine's start: "4 jobs in 289 ms" read as a slow engine).
     pub millis: f64,
 }
 

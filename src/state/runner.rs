@@ -69,6 +69,9 @@ pub(super) struct Runner {
     /// The worker run whose result is shown (landed or relabelled): a run that simulates
     /// as it did is answered with its new label alone ([`Reply::Relabelled`]).
     worker_shown: Option<u64>,
+    /// When the worker last said it was ready ([`now_ms`]): a run sent before that waited
+    /// for the engine to start, which its shown time leaves out ([`RunOutcome::millis`]).
+    ready_ms: f64,
 }
 
 #[derive(Clone, Copy)]
@@ -319,6 +322,8 @@ impl AppState {
             decode_ms,
         } = l;
         let millis = now_ms() - run.started_ms;
+        // Shown: the run's own time, not the engine's start on the page's first run.
+        let shown_ms = now_ms() - self.runner.with_value(|r| r.ready_ms.max(run.started_ms));
         let newer = self.runner.with_value(|r| r.inflight.is_some());
         set_if_changed(self.problems, Vec::new());
         set_if_changed(self.warnings, warnings);
@@ -326,7 +331,7 @@ impl AppState {
         self.label.set(None);
         self.outcome.set(Some(RunOutcome {
             digest: Arc::new(*digest),
-            millis,
+            millis: shown_ms,
         }));
         self.settle(run, millis, timing, handled_at, decode_ms, newer);
     }
@@ -430,7 +435,10 @@ impl AppState {
     fn on_reply(&self, reply: Reply) {
         match reply {
             Reply::Starting => set_if_changed(self.worker, WorkerState::Starting),
-            Reply::Ready => set_if_changed(self.worker, WorkerState::Ready),
+            Reply::Ready => {
+                self.runner.update_value(|r| r.ready_ms = now_ms());
+                set_if_changed(self.worker, WorkerState::Ready);
+            }
             Reply::Progress {
                 id,
                 fraction,

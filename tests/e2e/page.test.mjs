@@ -30,6 +30,13 @@ test('the page shows the AWS walkthrough: header, summary per share, occupancy c
   assert.equal(await page.locator('.error-box').count(), 0, 'no error box');
   assert.equal(await page.locator('#loading').count(), 0, 'the loading text is gone');
 
+  // The first run's time is the run's, not the engine's start: the run was sent before the
+  // engine worker was ready, so it waited longer than the time the status line gives it.
+  const status = await page.getByTestId('run-stats').textContent();
+  const shown = Number(status.match(/ in (<1|[\d,]+) ms/)?.[1].replace(/,/g, '').replace('<1', '0'));
+  const waited = Number(await page.getByTestId('run-stats').getAttribute('data-run-ms'));
+  assert.ok(Number.isFinite(shown) && shown < waited, `"${status}": the engine's start is not counted (the page waited ${waited} ms)`);
+
   assert.equal((await page.locator('header h1').textContent()).trim(), 'Quota Lab');
   assert.match(await page.locator('header .tagline').textContent(), /allocated.*consumes/);
 
