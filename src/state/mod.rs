@@ -39,8 +39,8 @@ pub struct RunOutcome {
     pub digest: Arc<Digest>,
     /// Wall time of the run as the page waited for it, in milliseconds: validation +
     /// simulation + digest (and, for a worker run, the transfer and decoding), from when the
-    /// run was sent or, if later, when the engine worker was ready (the page's first run
-    /// does not count the engine's start: "4 jobs in 289 ms" read as a slow engine).
+    /// run was sent or, if later, when the engine worker was ready: the page's first run
+    /// waits for the engine to start, which is not the run's time.
     pub millis: f64,
 }
 
