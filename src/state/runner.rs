@@ -321,9 +321,10 @@ impl AppState {
             handled_at,
             decode_ms,
         } = l;
-        let millis = now_ms() - run.started_ms;
+        let now = now_ms();
+        let millis = now - run.started_ms;
         // Shown: the run's own time, not the engine's start on the page's first run.
-        let shown_ms = now_ms() - self.runner.with_value(|r| r.ready_ms.max(run.started_ms));
+        let shown_ms = now - self.runner.with_value(|r| r.ready_ms.max(run.started_ms));
         let newer = self.runner.with_value(|r| r.inflight.is_some());
         set_if_changed(self.problems, Vec::new());
         set_if_changed(self.warnings, warnings);
