@@ -67,9 +67,9 @@ pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signa
 }
 
 /// The rows of a list: `row(i)` for each position `i` below `len`. Rows that many lists
-/// gain at once (a scenario opened: an imported trace's shares and jobs) are built a few per
-/// task, the page's lists together ([`pace`]), so building the form never holds the page for
-/// long (issue #30).
+/// gain at once (a scenario opened: an imported trace's shares and jobs) are built a few in
+/// the task that changes them, then a few milliseconds' worth per task, the page's lists in
+/// turn ([`pace`]), so building the form never holds the page for long (issue #30).
 #[component]
 pub fn Rows(
     #[prop(into)] len: Signal<usize>,
@@ -83,7 +83,7 @@ pub fn Rows(
     }
 }
 
-pub use pace::{rows_pending, ROWS_AT_ONCE, ROWS_PER_TASK};
+pub use pace::{rows_pending, set_task_budget_ms, ROWS_AT_ONCE, TASK_BUDGET_MS};
 
 /// How many rows of each list are built while lists catch up with their length.
 mod pace {
@@ -92,11 +92,16 @@ mod pace {
 
     use leptos::prelude::*;
 
+    use crate::state::runner::now_ms;
+
     /// Rows the page's lists build together in the task that changes them (a scenario
     /// opened, a row added or removed); the rest follow in later tasks.
     pub const ROWS_AT_ONCE: usize = 4;
-    /// Rows the page's lists build together in each later task, the first lists first.
-    pub const ROWS_PER_TASK: usize = 4;
+    /// Milliseconds each later task spends building rows, the first lists first: a row at
+    /// a time while the task is under it (at least one row a task). A workload row is
+    /// about 200 elements, 5-10 ms to build in the page; the page's layout of the new rows
+    /// follows in the frame after, so a task with its frame stays well under 50 ms.
+    pub const TASK_BUDGET_MS: f64 = 8.0;
 
     thread_local! {
         /// Rows still to build in this task ([`ROWS_AT_ONCE`] each task: `None` until a list
@@ -104,6 +109,14 @@ mod pace {
         static AT_ONCE: Cell<Option<usize>> = const { Cell::new(None) };
         /// The lists catching up, in the order they asked.
         static WAITING: RefCell<Vec<Grower>> = const { RefCell::new(Vec::new()) };
+        /// [`TASK_BUDGET_MS`], or what a test set ([`set_task_budget_ms`]).
+        static BUDGET_MS: Cell<f64> = const { Cell::new(TASK_BUDGET_MS) };
+    }
+
+    /// Sets the milliseconds each later task spends building rows (tests: 0 builds one row
+    /// a task, a large budget all of them in one).
+    pub fn set_task_budget_ms(ms: f64) {
+        BUDGET_MS.with(|b| b.set(ms));
     }
 
     /// A list catching up: its length and how many of its rows are built.
@@ -157,32 +170,46 @@ mod pace {
         }
     }
 
-    /// One task's rows: [`ROWS_PER_TASK`] among the lists waiting, in order; then the next
-    /// task, while some wait.
+    /// A later task's rows: one row, then more while the task is under its budget
+    /// ([`TASK_BUDGET_MS`]); then the next task, while some list waits.
     fn next_task() {
-        let mut budget = ROWS_PER_TASK;
-        let waiting = WAITING.with(|w| std::mem::take(&mut *w.borrow_mut()));
-        let mut still = Vec::new();
-        for g in waiting {
-            let Some(behind) = g.behind() else { continue };
-            let n = behind.min(budget);
-            if n > 0 {
-                g.shown.set(g.shown.get_untracked() + n);
-                budget -= n;
+        next_row(now_ms());
+    }
+
+    /// One row of the first list waiting (lists that are gone or caught up leave the
+    /// queue). The row is built by the reactive flush the change queues; the microtask
+    /// queued after it reads the clock once the row is built, and builds the next row in
+    /// the same task if the task `started` under the budget's milliseconds ago.
+    fn next_row(started: f64) {
+        let first = WAITING.with(|w| {
+            let mut w = w.borrow_mut();
+            while let Some(&g) = w.first() {
+                match g.behind() {
+                    Some(behind) if behind > 0 => return Some((g, behind)),
+                    _ => {
+                        w.remove(0);
+                    }
+                }
             }
-            if behind > n {
-                still.push(g);
-            }
-        }
+            None
+        });
+        let Some((g, behind)) = first else { return };
+        g.shown.set(g.shown.get_untracked() + 1);
         let more = WAITING.with(|w| {
             let mut w = w.borrow_mut();
-            // Lists queued while these rows were built come after.
-            still.append(&mut w);
-            *w = still;
+            if behind == 1 {
+                w.retain(|x| x.shown != g.shown);
+            }
             !w.is_empty()
         });
         if more {
-            set_timeout(next_task, Duration::ZERO);
+            queue_microtask(move || {
+                if now_ms() - started < BUDGET_MS.with(Cell::get) {
+                    next_row(started);
+                } else {
+                    set_timeout(next_task, Duration::ZERO);
+                }
+            });
         }
     }
 

@@ -235,8 +235,9 @@ async fn at_most_twenty_shares() {
 #[wasm_bindgen_test]
 async fn a_list_that_grows_by_many_rows_builds_them_a_few_per_task() {
     // Issue #30: opening a scenario with many shares or jobs builds its first rows in the
-    // task that opens it and the others a few per task, so no task holds the page for long.
-    use quotalab_app::editor::rows::{ROWS_AT_ONCE, ROWS_PER_TASK};
+    // task that opens it, then rows while each later task is under its budget (at least
+    // one a task), so no task holds the page for long.
+    use quotalab_app::editor::rows::{set_task_budget_ms, ROWS_AT_ONCE, TASK_BUDGET_MS};
     let mut d = doc_of(WALKTHROUGH);
     d["jobs"] = json!([]);
     d["events"] = json!([]);
@@ -252,26 +253,30 @@ async fn a_list_that_grows_by_many_rows_builds_them_a_few_per_task() {
     settle().await;
     let before = all(&root, "[data-testid=share-row]").len();
     assert_eq!(before, 3);
+    let rows = || all(&root, "[data-testid=share-row]").len();
+    let one_task = || async {
+        sleep_ms(0).await;
+        for _ in 0..6 {
+            leptos::task::tick().await;
+        }
+    };
+    // No time to spare: one row a task.
+    set_task_budget_ms(0.0);
     app.scenario.set(large.clone());
     // The reactive flush, no timer yet: the first rows only.
     for _ in 0..6 {
         leptos::task::tick().await;
     }
-    assert_eq!(
-        all(&root, "[data-testid=share-row]").len(),
-        before + ROWS_AT_ONCE
-    );
-    // One task later, a few more.
-    sleep_ms(0).await;
-    for _ in 0..6 {
-        leptos::task::tick().await;
-    }
-    assert_eq!(
-        all(&root, "[data-testid=share-row]").len(),
-        before + ROWS_AT_ONCE + ROWS_PER_TASK
-    );
-    settle_rows().await;
-    assert_eq!(all(&root, "[data-testid=share-row]").len(), 20);
+    assert_eq!(rows(), before + ROWS_AT_ONCE);
+    one_task().await;
+    assert_eq!(rows(), before + ROWS_AT_ONCE + 1);
+    one_task().await;
+    assert_eq!(rows(), before + ROWS_AT_ONCE + 2);
+    // Time to spare: the rest in the next task.
+    set_task_budget_ms(60_000.0);
+    one_task().await;
+    assert_eq!(rows(), 20);
+    set_task_budget_ms(TASK_BUDGET_MS);
     // Each row shows its own share.
     let last = all(&root, "[data-testid=share-row]")[19].clone();
     let name: web_sys::HtmlInputElement = last
@@ -284,6 +289,10 @@ async fn a_list_that_grows_by_many_rows_builds_them_a_few_per_task() {
     app.scenario.set(small);
     settle().await;
     assert_eq!(all(&root, "[data-testid=share-row]").len(), 3);
+    // With the page's own budget, a growth is built whole too.
+    app.scenario.set(large);
+    settle_rows().await;
+    assert_eq!(rows(), 20);
 }
 
 #[wasm_bindgen_test]
