@@ -99,11 +99,11 @@ async function timed(page, action, name = null, timeout = 120_000) {
       const t1 = performance.now();
       await new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0)));
       const t2 = performance.now();
-      const longest = Math.max(
-        0,
-        ...window.__longtasks.filter(([s, d]) => s + d > t0 && s < t1).map(([, d]) => d),
-      );
-      return { work: t1 - t0, frame: t2 - t0, longest };
+      const long = window.__longtasks.filter(([s, d]) => s + d > t0 && s < t1);
+      const longest = Math.max(0, ...long.map(([, d]) => d));
+      // Each long task as "+start+duration" from the action, in ms: where in the step it was.
+      const tasks = long.map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`).join(' ');
+      return { work: t1 - t0, frame: t2 - t0, longest, tasks };
     },
     { action: action.toString(), name, timeout },
   );
@@ -139,6 +139,8 @@ function summarise(label, target, runs, key = 'work') {
     hops: last.where === 'worker' ? last.hops : undefined,
     where: last.where,
     n: runs.length,
+    // Every run's long tasks, "+start+ms" from its action (runs apart by " | ").
+    tasks: runs.map((r) => r.tasks).filter(Boolean).join(' | '),
   };
 }
 
@@ -566,6 +568,7 @@ function print({ info, firstRender, sizes, rows, notes }) {
     if (k === 0) console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   }
   for (const r of rows.filter((r) => r.extra)) console.log(`\n${r.label}: ${r.extra}`);
+  for (const r of rows.filter((r) => r.tasks)) console.log(`\n${r.label}: long tasks (+start+ms from the action): ${r.tasks}`);
   for (const r of rows.filter((r) => r.phases)) {
     const [v, s, d, e] = r.phases;
     const [to, from] = r.hops ?? [];

@@ -611,6 +611,11 @@ impl ResultDecoder {
         })
     }
 
+    /// The result's size in bytes, its head and every piece.
+    pub fn result_size(&self) -> usize {
+        self.bytes.size()
+    }
+
     /// Decodes pieces until every one is (then `true`) or `clock()` (ms) has moved
     /// `budget_ms` past its first reading (at least one piece per call).
     pub fn step(&mut self, clock: &mut dyn FnMut() -> f64, budget_ms: f64) -> Result<bool, String> {
