@@ -44,7 +44,9 @@ pub fn use_local_engine() {
 
 /// Lets effects (scheduled as tasks) run, and then the in-process engine's answers (which
 /// come in a task of their own, as an engine worker's would) and what they cause, the
-/// charts' drawings included (each a task of its own).
+/// charts' drawings included (each a task of its own), and the rows the editor's lists are
+/// still building (a few milliseconds' worth a task, `editor::rows`: in this unoptimised
+/// build, often one row a task).
 pub async fn settle() {
     for _ in 0..2 {
         for _ in 0..6 {
@@ -54,6 +56,15 @@ pub async fn settle() {
     }
     for _ in 0..6 {
         tick().await;
+    }
+    for _ in 0..200 {
+        if !quotalab_app::editor::rows::rows_pending() {
+            break;
+        }
+        sleep_ms(0).await;
+        for _ in 0..6 {
+            tick().await;
+        }
     }
 }
 
