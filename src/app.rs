@@ -115,7 +115,7 @@ pub fn App() -> impl IntoView {
         <Toolbar>
             <RunStatusLine />
         </Toolbar>
-        <crate::story::Intro />
+        <crate::story::Intro stale=stale_marked />
         <main class="wrap layout">
             <div
                 class="editor-column"

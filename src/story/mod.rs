@@ -707,9 +707,11 @@ pub fn StoryCard() -> impl IntoView {
 }
 
 /// The first screen above the editor: the scenario in plain words (the engine's
-/// [`quotalab_engine::output::describe::scenario_summary`]) and the stories to take.
+/// [`quotalab_engine::output::describe::scenario_summary`]) and the stories to take. The
+/// words are the last result's: `stale` (the results marked stale) dims them as it dims
+/// the results, while a new scenario runs or the text is invalid.
 #[component]
-pub fn Intro() -> impl IntoView {
+pub fn Intro(#[prop(into)] stale: Signal<bool>) -> impl IntoView {
     let app = use_app();
     let st = use_story();
     // The engine's words for the last run's scenario (the digest carries them).
@@ -755,7 +757,7 @@ pub fn Intro() -> impl IntoView {
         .collect_view();
     view! {
         <section class="intro wrap" aria-label="What this is" data-testid="intro">
-            <p class="intro-summary" data-testid="scenario-summary">{move || last.get()}</p>
+            <p class="intro-summary" class:stale=move || stale.get() data-testid="scenario-summary">{move || last.get()}</p>
             <div class="intro-actions">
                 {tour.map(|t| view! {
                     <button type="button" class="primary tour" data-testid="take-tour" on:click=move |_| start(t.clone())>

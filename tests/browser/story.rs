@@ -54,7 +54,7 @@ fn mount_player() -> (Mounted, AppState, StoryState) {
         state::install_runner(app, 0);
         explain::provide_selected_job();
         slot.set_value(Some((app, st)));
-        view! { <Intro /> <ResultsPanel /> <StoryCard /> }
+        view! { <Intro stale=false /> <ResultsPanel /> <StoryCard /> }
     });
     let (app, st) = slot.get_value().expect("the page's state");
     (

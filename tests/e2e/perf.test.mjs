@@ -57,7 +57,7 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
   // What the page shows while the run lasts, read every 10 ms: the run may end at any time,
   // so each is recorded rather than waited for in turn.
   await page.evaluate(() => {
-    const seen = { bar: 0, cancel: false, stale: false, updating: false, oldSummary: true, oldName: true };
+    const seen = { bar: 0, cancel: false, stale: false, introStale: false, updating: false, oldSummary: true, oldName: true };
     window.__during = seen;
     window.__duringWatch = setInterval(() => {
       const progress = document.querySelector('[data-testid="run-progress"]');
@@ -66,6 +66,8 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
       if (bar) seen.bar = Math.max(seen.bar, bar.value, 0.001);
       seen.cancel ||= Boolean(document.querySelector('[data-testid="run-cancel"]'));
       seen.stale ||= Boolean(document.querySelector('.results.stale'));
+      // The scenario in words above the editor is still the walkthrough's: dimmed too.
+      seen.introStale ||= Boolean(document.querySelector('[data-testid="scenario-summary"].stale'));
       seen.updating ||= /updating/.test(document.querySelector('[data-testid="run-stats"]').textContent);
       seen.oldSummary &&= document.querySelectorAll('table.summary tbody tr').length > 0;
       seen.oldName &&= progress.dataset.runName === 'AWS walkthrough';
@@ -84,12 +86,14 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
   const said = JSON.stringify(during);
   assert.ok(during.bar > 5, `a progress bar that moved (${said})`);
   assert.ok(during.cancel && during.stale && during.updating, `a Cancel button, the results marked stale, "(updating…)" (${said})`);
+  assert.ok(during.introStale, `the walkthrough's words above the editor dimmed with the results (${said})`);
   assert.ok(during.oldSummary && during.oldName, `the walkthrough's result stays until the new one lands (${said})`);
   const stats = await runStats(page);
   assert.equal(stats.where, 'worker');
   assert.ok(stats.computeMs > 0 && stats.ms >= stats.computeMs, JSON.stringify(stats));
   assert.equal(await page.locator('progress.run-bar').count(), 0, 'the bar is gone');
   assert.equal(await page.locator('.results.stale').count(), 0, 'no longer stale');
+  assert.equal(await page.locator('[data-testid="scenario-summary"].stale').count(), 0, 'the new words, not dimmed');
   assert.match(await page.locator('[data-testid="run-stats"]').textContent(), /50,000 jobs/);
   assert.equal(await page.locator('.run-error, #panic-banner, .error-box').count(), 0);
   assertNoProblems(problems);
@@ -108,6 +112,7 @@ test('a quick re-run changes nothing on screen until its result: no stale mark, 
       const top = at();
       window.__watch = new MutationObserver(() => {
         if (results.classList.contains('stale')) window.__seen.stale += 1;
+        if (document.querySelector('[data-testid="scenario-summary"].stale')) window.__seen.stale += 1;
         if (results.dataset.stale === 'true') window.__said = true; // at once, unseen
         if (document.querySelector('progress.run-bar, [data-testid="run-cancel"]')) window.__seen.bar += 1;
         if (/updating/.test(document.querySelector('[data-testid="run-stats"]').textContent)) window.__seen.updating += 1;
