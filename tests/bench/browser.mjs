@@ -36,13 +36,12 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, ROOT, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
-import { dragBorrowSlider, generated, runStats, waitForResult } from './scenarios.mjs';
+import { PHILLY_CSV, dragBorrowSlider, fillPhillyImport, generated, runStats, waitForResult } from './scenarios.mjs';
 import { watchLongTasks } from './probes.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const REPEAT = Number(process.env.BENCH_REPEAT ?? 7);
 const CLI = join(ROOT, 'target', 'release', 'quotasim');
-const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -487,12 +486,7 @@ async function main() {
         await waitForApp(nc);
         await waitForResult(nc, 'AWS walkthrough');
         await nc.waitForTimeout(1_500);
-        await nc.locator('[data-testid="trace-open"]').click();
-        await nc.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
-        await nc.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
-        await nc.locator('select[data-testid="share"]').selectOption('cluster');
-        await nc.locator('[data-testid="top-shares"]').fill('7');
-        await nc.locator('[data-testid="limit-jobs"]').fill('');
+        await fillPhillyImport(nc);
         const imported = await timed(nc, () => document.querySelector('[data-testid="trace-import"]').click(), 'trace philly-adaptdl.csv', 180_000);
         imported.stats = await runStats(nc);
         rows.push(summarise('Philly CSV through the page: Import -> result drawn', '<= 2 s', [imported]));

@@ -21,14 +21,12 @@
 // JSON_FILE=path adds a step to each round: that scenario file opened from Files (the JSON
 // path, e.g. the Philly trace imported by the CLI as docs/PERFORMANCE.md shows).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { inclusiveTimes, longTasksOfTrace, profileTree, startTrace, watchLongTasks } from './probes.mjs';
-import { waitForResult } from './scenarios.mjs';
+import { fillPhillyImport, waitForResult } from './scenarios.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
 const rounds = Number(process.argv[2] ?? 3);
-const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
 
 /** Runs `action` in the page; resolves when a new result named `name` (any if null) is drawn,
  *  then waits `after` ms more. Returns the time to the result and the long tasks. */
@@ -208,12 +206,7 @@ try {
     await waitForResult(page, 'AWS walkthrough');
     await page.waitForTimeout(1_000);
     await page.evaluate(() => window.__attrs?.clear());
-    await page.locator('[data-testid="trace-open"]').click();
-    await page.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
-    await page.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
-    await page.locator('select[data-testid="share"]').selectOption('cluster');
-    await page.locator('[data-testid="top-shares"]').fill('7');
-    await page.locator('[data-testid="limit-jobs"]').fill('');
+    await fillPhillyImport(page);
     await show(`round ${k + 1}: import -> drawn`, await profiled('import', () => step(page, () => document.querySelector('[data-testid="trace-import"]').click(), 'trace philly-adaptdl.csv')));
     const name = page.getByLabel('Name', { exact: true }).first();
     await name.focus();

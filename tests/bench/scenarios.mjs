@@ -5,6 +5,8 @@
 // work, checkpoints: reclaims, preemptions and queues all happen.
 
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { ROOT } from '../e2e/helpers.mjs';
 
 const T = 'ml.g5.xlarge';
 
@@ -42,6 +44,24 @@ export function generated(jobs, { shares = 10, name = `generated ${jobs} jobs`, 
     shares: list,
     workloads,
   };
+}
+
+/** The whole Philly trace (82,247 jobs; ../shared/traces/README.md). */
+export const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
+
+/**
+ * A newcomer's import of the whole Philly CSV, up to its Import button: the page's trace form
+ * opened, the file chosen, its preview shown, share column "cluster", the 7 largest shares,
+ * no job limit. Returns the name of the scenario the Import button makes.
+ */
+export async function fillPhillyImport(page) {
+  await page.locator('[data-testid="trace-open"]').click();
+  await page.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
+  await page.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
+  await page.locator('select[data-testid="share"]').selectOption('cluster');
+  await page.locator('[data-testid="top-shares"]').fill('7');
+  await page.locator('[data-testid="limit-jobs"]').fill('');
+  return 'trace philly-adaptdl.csv';
 }
 
 /** Sets the scenario text through the page's JSON editor, as typing would. */

@@ -14,14 +14,12 @@
 // 30 ms, the main thread's busy time, the tasks the worker's messages came in, and each task
 // over 30 ms with the trace events that made it (script, timers, style, layout, paint).
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { DIST, ROOT, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { generated, waitForResult } from './scenarios.mjs';
+import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
+import { fillPhillyImport, generated, setScenarioText, waitForResult } from './scenarios.mjs';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const STEP = process.env.STEP ?? 'json';
 const JSON_FILE = process.env.JSON_FILE ?? '/tmp/philly-aws.json';
-const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
 const dists = process.argv.length > 2 ? process.argv.slice(2) : [DIST];
 const INNER = /^(TimerFire|FunctionCall|EventDispatch|HandlePostMessage|RunMicrotasks|UpdateLayoutTree|Layout|PrePaint|Paint|Commit|Layerize|ParseHTML|MajorGC|MinorGC|FireAnimationFrame)$/;
 
@@ -29,13 +27,7 @@ const INNER = /^(TimerFire|FunctionCall|EventDispatch|HandlePostMessage|RunMicro
 async function prepare(page) {
   if (STEP === 'csv') {
     await page.waitForTimeout(1_500);
-    await page.locator('[data-testid="trace-open"]').click();
-    await page.setInputFiles('[data-testid="trace-file"]', PHILLY_CSV);
-    await page.locator('[data-testid="trace-preview"]').waitFor({ timeout: 60_000 });
-    await page.locator('select[data-testid="share"]').selectOption('cluster');
-    await page.locator('[data-testid="top-shares"]').fill('7');
-    await page.locator('[data-testid="limit-jobs"]').fill('');
-    return 'trace philly-adaptdl.csv';
+    return fillPhillyImport(page);
   }
   if (STEP === 'million') {
     await page.evaluate(() => {
@@ -50,14 +42,7 @@ async function prepare(page) {
 /** Does the step. */
 async function act(page) {
   if (STEP === 'csv') return page.locator('[data-testid="trace-import"]').click();
-  if (STEP === 'million') {
-    const text = JSON.stringify(generated(1_000_000, { shares: 20, name: 'bench 1M' }));
-    return page.evaluate((text) => {
-      const a = document.querySelector('[data-testid="json-editor"]');
-      a.value = text;
-      a.dispatchEvent(new Event('input', { bubbles: true }));
-    }, text);
-  }
+  if (STEP === 'million') return setScenarioText(page, JSON.stringify(generated(1_000_000, { shares: 20, name: 'bench 1M' })));
   return page.setInputFiles('[data-testid="import-scenario-input"]', JSON_FILE);
 }
 
