@@ -11,8 +11,8 @@
 //! run has lasted 300 ms ([`crate::ui::lasting`]) a progress bar and a Cancel button show and
 //! the previous result, on screen until the new one arrives, is marked stale; a quick run
 //! changes nothing on screen until its result. A newer run (an edit, the Run button)
-//! abandons the one in flight by terminating its worker. At most one run is ever in flight and none is ever queued: a
-//! burst of edits ends with the last one's result.
+//! abandons the one in flight by terminating its worker. At most one run is ever in flight
+//! and none is ever queued: a burst of edits ends with the last one's result.
 
 use std::sync::Arc;
 
