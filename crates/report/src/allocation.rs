@@ -163,6 +163,27 @@ pub fn draw_panel<DB: DrawingBackend>(
     let q_peak = row.queued.iter().copied().fold(0.0, f64::max);
     // A different scale from the left axis, so the dashed line does not sit on the areas' edges.
     let (q_top, _) = count_axis(q_peak * 1.35);
+    let q_step = if q_top <= 6.5 {
+        1.0
+    } else {
+        crate::chart::nice_step(q_top, 5)
+    };
+    let q_ticks: Vec<(f64, String)> = (0..)
+        .map(|i| f64::from(i) * q_step)
+        .take_while(|q| *q <= q_top + 1e-9)
+        .map(|q| (q, format!("{q:.0}")))
+        .collect();
+    // The right axis holds its ticks' labels and then its name: wide enough for the widest
+    // label ("2000" pending jobs), so the name never runs over them.
+    let widest = q_ticks
+        .iter()
+        .map(|(_, l)| measure(11.5, l))
+        .max()
+        .unwrap_or(0);
+    let right_area = (pen.ipx(7.0) + widest + pen.ipx(20.0)).max(pen.ipx(40.0)) as u32;
+    // The left axis likewise: its name, then its labels (whole numbers up to `y_top`).
+    let left_widest = measure(11.5, &format!("{:.0}", y_top.floor()));
+    let left_area = (left_widest + pen.ipx(22.0)).max(pen.ipx(40.0)) as u32;
 
     let mut chart = ChartBuilder::on(root)
         .margin_top(pen.px(10.0))
@@ -170,8 +191,8 @@ pub fn draw_panel<DB: DrawingBackend>(
         .margin_left(pen.px(4.0))
         .margin_bottom(pen.px(2.0))
         .x_label_area_size(pen.px(36.0))
-        .y_label_area_size(pen.px(40.0))
-        .right_y_label_area_size(pen.px(40.0))
+        .y_label_area_size(left_area)
+        .right_y_label_area_size(right_area)
         .build_cartesian_2d(0f64..x_max, 0f64..y_top)
         .map_err(err)?
         .set_secondary_coord(0f64..x_max, 0f64..q_top);
@@ -197,23 +218,16 @@ pub fn draw_panel<DB: DrawingBackend>(
         .draw()
         .map_err(err)?;
     {
-        let step = if q_top <= 6.5 {
-            1.0
-        } else {
-            crate::chart::nice_step(q_top, 5)
-        };
         let style = pen.text(11.5, crate::chart::TEXT, HPos::Left, VPos::Center);
-        let mut q = 0.0;
-        while q <= q_top + 1e-9 {
-            let (x, y) = chart.borrow_secondary().backend_coord(&(x_max, q));
+        for (q, label) in &q_ticks {
+            let (x, y) = chart.borrow_secondary().backend_coord(&(x_max, *q));
             root.draw(&PathElement::new(
                 vec![(x, y), (x + pen.ipx(4.0), y)],
                 pen.stroke(crate::chart::AXIS, 1.0),
             ))
             .map_err(err)?;
-            root.draw_text(&format!("{q:.0}"), &style, (x + pen.ipx(7.0), y))
+            root.draw_text(label, &style, (x + pen.ipx(7.0), y))
                 .map_err(err)?;
-            q += step;
         }
     }
 
@@ -375,5 +389,114 @@ mod tests {
             widest >= MIN_BORROW_PX,
             "widest borrowed mark {widest} px\n{out}"
         );
+    }
+}
+
+#[cfg(test)]
+mod axis_tests {
+    use super::*;
+    use quotalab_engine::digest::DigestLimits;
+
+    /// An SVG text's attribute `name`, as a number.
+    fn num(tag: &str, name: &str) -> f64 {
+        let v = tag.split(&format!(" {name}=\"")).nth(1).unwrap();
+        v.split('"').next().unwrap().parse().unwrap()
+    }
+
+    /// The texts (tag, body) of share `a`'s panel when `jobs` one-instance jobs of a minute
+    /// arrive within seconds on `capacity` instances of its own.
+    fn panel_texts(jobs: u32, capacity: u32) -> Vec<(String, String)> {
+        let text = format!(
+            r#"{{"format": "quotalab/v1", "name": "many jobs",
+            "capacity": {{"ml.g5.xlarge": {capacity}}},
+            "shares": [{{"name": "a", "limits": {{"ml.g5.xlarge": {capacity}}}, "strategy": "RESERVE"}}],
+            "workloads": [{{"share": "a", "count": {jobs}, "arrival": {{"poisson_per_hour": 100000}},
+              "instance_type": "ml.g5.xlarge", "work_s": 60}}]}}"#
+        );
+        let d = quotalab_engine::run_digest(&text, DigestLimits::default()).unwrap();
+        let row = &d.series[0];
+        let out = crate::svg::svg(470, 210, |root, pen| {
+            let measure =
+                move |size: f64, text: &str| crate::chart::estimate_width(pen, size, text);
+            draw_panel(root, pen, &d, row, &measure).map(|_| ())
+        })
+        .unwrap();
+        out.split("<text")
+            .skip(1)
+            .map(|p| {
+                let open = p.find('>').unwrap();
+                let body = p[open + 1..p.find("</text>").unwrap()].trim();
+                (p[..open].to_string(), body.to_string())
+            })
+            .collect()
+    }
+
+    /// The tags of the numeric labels anchored at `anchor`, with their estimated widths
+    /// (0.6 em a digit, as `estimate_width`) and a quarter em of space.
+    fn labels(texts: &[(String, String)], anchor: &str) -> Vec<(f64, f64)> {
+        let labels: Vec<(f64, f64)> = texts
+            .iter()
+            .filter(|(tag, body)| {
+                tag.contains(&format!("text-anchor=\"{anchor}\"")) && body.parse::<u32>().is_ok()
+            })
+            .map(|(tag, body)| {
+                let size = num(tag, "font-size");
+                (
+                    num(tag, "x"),
+                    (body.chars().count() as f64 * 0.6 + 0.25) * size,
+                )
+            })
+            .collect();
+        assert!(
+            texts
+                .iter()
+                .any(|(t, b)| t.contains(&format!("text-anchor=\"{anchor}\""))
+                    && b.len() == 4
+                    && b.parse::<u32>().is_ok()),
+            "a four-digit label: {texts:?}"
+        );
+        labels
+    }
+
+    /// The axis named `name`: its x and font size.
+    fn axis_name(texts: &[(String, String)], name: &str, turn: &str) -> (f64, f64) {
+        let (tag, _) = texts
+            .iter()
+            .find(|(_, b)| b == name)
+            .expect("the axis is named");
+        assert!(tag.contains(turn), "{tag}");
+        (num(tag, "x"), num(tag, "font-size"))
+    }
+
+    /// The right axis's name ("queued jobs", turned a quarter clockwise: its letters lie
+    /// within one em left of its x) stays clear of four-digit labels (about 1,500 queued).
+    #[test]
+    fn the_right_axis_name_clears_four_digit_labels() {
+        let texts = panel_texts(1500, 1);
+        let (x, em) = axis_name(&texts, "queued jobs", "rotate(90");
+        for (start, width) in labels(&texts, "start") {
+            assert!(
+                start + width <= x - em,
+                "a label ends at {}, the name starts at {}",
+                start + width,
+                x - em
+            );
+        }
+    }
+
+    /// The left axis's name ("instances", turned a quarter anticlockwise: its letters lie
+    /// within one em right of its x) stays clear of four-digit labels (1,200 instances).
+    #[test]
+    fn the_left_axis_name_clears_four_digit_labels() {
+        let texts = panel_texts(1200, 1200);
+        let (x, em) = axis_name(&texts, "instances", "rotate(270");
+        for (end, width) in labels(&texts, "end") {
+            assert!(
+                end - width >= x + em,
+                "a label starts at {}, the name ends at {}",
+                end - width,
+                x + em
+            );
+        }
     }
 }
