@@ -129,10 +129,10 @@ pub fn AllocationChart(
     };
     let words = Memo::new(move |_| digest.with(|d| d.kueue.is_some()));
     let legend = move || {
-        allocation::words(words.get())
-            .legend
-            .iter()
-            .map(|&(class, label)| {
+        digest
+            .with(|d| allocation::legend(d))
+            .into_iter()
+            .map(|(class, label)| {
                 view! { <li><span class=format!("key {class}") aria-hidden="true"></span>{label}</li> }
             })
             .collect_view()

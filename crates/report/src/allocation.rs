@@ -37,14 +37,14 @@ fn range(v: impl Iterator<Item = f64>) -> (f64, f64) {
 }
 
 /// Ranges of one series row (limit, own + borrowed, maxima of borrowed, lent and queued).
-/// Borrowed is the engine's peak over the whole run ([`SeriesRow::borrowed_peak`]), which
-/// the cohort panel says too, not the maximum of the points kept for drawing.
+/// Used and borrowed are the engine's over the whole run ([`SeriesRow::used`],
+/// [`SeriesRow::borrowed_peak`], which the cohort panel says too), not those of the points
+/// kept for drawing.
 pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
-    let n = row.t_s.len();
     let max = |v: &[f64]| v.iter().copied().fold(0.0, f64::max);
     PanelSummary {
         limit: range(row.limit.iter().copied()),
-        used: range((0..n).map(|i| row.own[i] + row.borrowed[i])),
+        used: row.used,
         borrowed_max: row.borrowed_peak,
         lent_max: max(&row.lent),
         queued_max: max(&row.queued),
@@ -56,6 +56,25 @@ pub fn panel_summary(row: &SeriesRow) -> PanelSummary {
 pub struct Words {
     pub intro: &'static str,
     pub legend: [(&'static str, &'static str); 5],
+}
+
+/// The colour of share `i`'s peaks ([`SeriesRow::peak`]).
+pub fn peak_colour(i: usize) -> RGBColor {
+    share_tint(i, 0.4)
+}
+
+/// The legend's key for a long run's peaks ([`SeriesRow::peak`]): a thin line in a tint
+/// of the share's colour.
+pub const PEAK_KEY: (&str, &str) = ("key-peak", "peak in use between the points drawn");
+
+/// The allocation chart's legend for `d`: its model's keys ([`words`]), and the peaks' when
+/// the run is long enough that its series keeps some points only.
+pub fn legend(d: &Digest) -> Vec<(&'static str, &'static str)> {
+    let mut keys = words(d.kueue.is_some()).legend.to_vec();
+    if d.series.iter().any(|r| !r.peak.is_empty()) {
+        keys.push(PEAK_KEY);
+    }
+    keys
 }
 
 /// [`Words`] for the AWS Batch model (a share's limit, its entitlement) or the Kueue model
@@ -158,6 +177,7 @@ pub fn draw_panel<DB: DrawingBackend>(
                 .max(row.own[i] + row.borrowed[i])
                 .max(row.own[i] + row.lent[i])
         })
+        .chain(row.peak.iter().copied())
         .fold(0.0, f64::max);
     let (y_top, y_labels) = count_axis(peak);
     let q_peak = row.queued.iter().copied().fold(0.0, f64::max);
@@ -285,6 +305,20 @@ pub fn draw_panel<DB: DrawingBackend>(
             }
             hatch(root, a, b, pen.ipx(6.0), style)?;
         }
+    }
+    // A long run keeps some of its points only: the most in use between two of them, a
+    // thin line in a tint of the share's colour over the areas, so that a short spike
+    // still shows (where usage comes and goes within every few pixels, its steps read as
+    // a pale band: at times that many, not all the time).
+    if !row.peak.is_empty() {
+        chart
+            .draw_series(LineSeries::new(
+                step_corners(t, |i| row.peak[i], end)
+                    .into_iter()
+                    .map(|(x, y)| (x / per, y)),
+                pen.stroke(peak_colour(share), 1.0),
+            ))
+            .map_err(err)?;
     }
     // The limit (entitlement): a black step line on top.
     chart
@@ -421,6 +455,11 @@ mod axis_tests {
             draw_panel(root, pen, &d, row, &measure).map(|_| ())
         })
         .unwrap();
+        panel_texts_of(&out)
+    }
+
+    /// The texts (tag, body) of an SVG.
+    fn panel_texts_of(out: &str) -> Vec<(String, String)> {
         out.split("<text")
             .skip(1)
             .map(|p| {
@@ -498,5 +537,72 @@ mod axis_tests {
                 x + em
             );
         }
+    }
+
+    /// A long run's series keeps some points only: the most in use between two of them is
+    /// drawn as a thin line in a tint of the share's colour, up to the spike, and the legend
+    /// names it; a run whose every point is kept has neither.
+    #[test]
+    fn a_spike_between_the_points_kept_is_drawn_as_a_peak() {
+        let text = r#"{"format": "quotalab/v1", "name": "a spike",
+            "capacity": {"ml.g5.xlarge": 8},
+            "shares": [{"name": "a", "limits": {"ml.g5.xlarge": 8}, "strategy": "RESERVE"}],
+            "jobs": [
+              {"id": "j1", "share": "a", "instance_type": "ml.g5.xlarge", "submit_s": 0, "work_s": 3600},
+              {"id": "spike", "share": "a", "instance_type": "ml.g5.xlarge", "instances": 8, "submit_s": 3700, "work_s": 1},
+              {"id": "j2", "share": "a", "instance_type": "ml.g5.xlarge", "submit_s": 7300, "work_s": 3600}]}"#;
+        let whole = quotalab_engine::run_digest(text, DigestLimits::default()).unwrap();
+        assert!(whole.series[0].peak.is_empty());
+        assert!(!legend(&whole).contains(&PEAK_KEY));
+        let thin = DigestLimits {
+            max_points: 4,
+            ..DigestLimits::default()
+        };
+        let d = quotalab_engine::run_digest(text, thin).unwrap();
+        let row = &d.series[0];
+        let drawn = (0..row.t_s.len()).map(|i| row.own[i] + row.borrowed[i]);
+        assert!(
+            drawn.fold(0.0, f64::max) < 8.0,
+            "the spike falls between kept points"
+        );
+        assert_eq!(row.peak.iter().copied().fold(0.0, f64::max), 8.0);
+        assert_eq!(row.used, (0.0, 8.0));
+        assert!(legend(&d).contains(&PEAK_KEY));
+
+        let out = crate::svg::svg(470, 210, |root, pen| {
+            let measure =
+                move |size: f64, text: &str| crate::chart::estimate_width(pen, size, text);
+            draw_panel(root, pen, &d, row, &measure).map(|_| ())
+        })
+        .unwrap();
+        let RGBColor(r, g, b) = peak_colour(0);
+        let stroke = format!("stroke=\"#{r:02X}{g:02X}{b:02X}\"");
+        let top = out
+            .split("<polyline")
+            .skip(1)
+            .filter(|p| p[..p.find("/>").unwrap()].contains(&stroke))
+            .flat_map(|p| {
+                let pts = p
+                    .split("points=\"")
+                    .nth(1)
+                    .unwrap()
+                    .split('"')
+                    .next()
+                    .unwrap();
+                pts.split(' ')
+                    .filter_map(|xy| xy.split(',').nth(1)?.parse::<f64>().ok())
+                    .collect::<Vec<_>>()
+            })
+            .fold(f64::INFINITY, f64::min);
+        let texts = panel_texts_of(&out);
+        let (eight, _) = texts
+            .iter()
+            .find(|(t, body)| body == "8" && t.contains("text-anchor=\"end\""))
+            .expect("the left axis reaches 8");
+        assert!(
+            (top - num(eight, "y")).abs() <= 1.0,
+            "the peak line's top {top}, the label 8 at {}",
+            num(eight, "y")
+        );
     }
 }

@@ -951,7 +951,7 @@ fn charts_section(h: &mut Html, d: &Digest) -> Result<(), String> {
     let words = allocation::words(d.kueue.is_some());
     h.raw("<figure class=\"chart\" id=\"chart-allocation\"><h3>Allocation vs consumption</h3>")
         .el("figcaption", "", words.intro);
-    key_legend(h, &words.legend);
+    key_legend(h, &allocation::legend(d));
     let mut rows: Vec<_> = d.series.iter().collect();
     quotalab_engine::sort::compact_by(&mut rows, &|a, b| {
         (a.share, a.instance_type).cmp(&(b.share, b.instance_type))
@@ -1139,6 +1139,7 @@ figure svg{display:block;max-width:100%;height:auto}
 .key-borrowed{background:repeating-linear-gradient(135deg,#a9c0d8 0 3px,#4e79a7 3px 4px)}
 .key-lent{background:#cbd0d8}
 .key-queued{height:0;border-top:2px dashed #475569;border-radius:0}
+.key-peak{height:0;border-top:2px solid #95afca;border-radius:0}
 .key-lost{background:#4e79a7}
 .key-startup{background:#a7bcd3}
 .key-checkpoint{background:repeating-linear-gradient(135deg,#fff 0 3px,#4e79a7 3px 4px);border:1px solid #4e79a7}

@@ -371,6 +371,13 @@ pub struct SeriesRow {
     /// the limit), from every change point, not only the ones kept for drawing: the figure
     /// the allocation chart's "borrowed up to" and the cohort panel both say.
     pub borrowed_peak: f64,
+    /// When the run has more change points than are kept (`DigestLimits::max_points`): per
+    /// kept point, the most instances in use at once (own + borrowed) from it to the next,
+    /// drawn as the peaks between the points. Empty when every point is kept.
+    pub peak: Vec<f64>,
+    /// The fewest and the most instances in use at once (own + borrowed) over the whole
+    /// run, from every change point: the allocation chart's caption's "used".
+    pub used: (f64, f64),
 }
 
 /// What a digest says of its scenario that the simulation does not read (issue #30): the
@@ -680,22 +687,35 @@ pub fn metrics(name: &str, st: &Stats) -> ShareMetrics {
     }
 }
 
-/// The values at the change points `keep` (ascending) of a pair's values at every point.
-fn kept_values(values: impl Iterator<Item = PairValues>, keep: &[usize]) -> Vec<PairValues> {
+/// The values at the change points `keep` (ascending) of a pair's values at every point,
+/// and each kept point's bucket's peak: the most instances in use at once (own + borrowed)
+/// from it to the next kept point. A short spike between two kept points (8 instances
+/// borrowed for 10 s of a 4-month trace) is not among the values, which stay the state at
+/// their own instants (the cohort panel reads them as such), but is its bucket's peak.
+fn kept_values(
+    values: impl Iterator<Item = PairValues>,
+    keep: &[usize],
+) -> (Vec<PairValues>, Vec<u64>) {
     let mut out = Vec::with_capacity(keep.len());
+    let mut peaks: Vec<u64> = Vec::with_capacity(keep.len());
     let mut want = keep.iter().peekable();
     for (k, v) in values.enumerate() {
+        let used = v.own + v.borrowed;
         if want.peek() == Some(&&k) {
             out.push(v);
+            peaks.push(used);
             want.next();
+        } else if let Some(p) = peaks.last_mut() {
+            *p = (*p).max(used);
         }
     }
-    out
+    (out, peaks)
 }
 
 /// Downsamples change points to about `max / 2` time buckets: the first change point of
 /// each bucket is kept, and the last point. Returns the indices to keep (ascending). Short
-/// spikes inside a bucket are not drawn; the metrics are computed from every point.
+/// spikes inside a bucket are drawn as its peak ([`kept_values`]); the metrics are computed
+/// from every point.
 fn keep_indices(t: &[Ms], max: usize) -> Vec<usize> {
     if t.len() <= max || max < 2 {
         return (0..t.len()).collect();
@@ -890,7 +910,7 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         .enumerate()
         .map(|(i, p)| {
             let (share, t) = (p.share.index(), p.ty.index());
-            let kept = kept_values(ser.values(i), &keep);
+            let (kept, peaks) = kept_values(ser.values(i), &keep);
             let pick_u = |f: fn(&PairValues) -> u64| kept.iter().map(|v| f(v) as f64).collect();
             SeriesRow {
                 share: share as u16,
@@ -902,6 +922,15 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
                 lent: kept.iter().map(|v| v.lent).collect(),
                 queued: pick_u(|v| v.queued),
                 borrowed_peak: ser.borrowed_peak(i) as f64,
+                peak: if keep.len() < ser.t.len() {
+                    peaks.into_iter().map(|p| p as f64).collect()
+                } else {
+                    Vec::new()
+                },
+                used: {
+                    let (lo, hi) = ser.used_range(i);
+                    (lo as f64, hi as f64)
+                },
             }
         })
         .collect();
@@ -1179,6 +1208,13 @@ mod tests {
         for r in &all.series {
             let drawn = r.borrowed.iter().copied().fold(0.0, f64::max);
             assert_eq!(r.borrowed_peak, drawn, "every point kept: the same maximum");
+            let used = (0..r.t_s.len()).map(|i| r.own[i] + r.borrowed[i]);
+            let lo = used.clone().fold(f64::INFINITY, f64::min);
+            assert_eq!(
+                r.used,
+                (lo, used.fold(0.0, f64::max)),
+                "and the same range in use"
+            );
         }
         // Four points: the one-second peak falls between the kept ones.
         let thin = digest(
@@ -1194,11 +1230,57 @@ mod tests {
             .find(|r| r.share == c && r.instance_type == l4)
             .unwrap();
         assert!(row.borrowed.iter().all(|&b| b < 2.0), "{:?}", row.borrowed);
+        // ... but within a kept point's peak, drawn over it.
+        let full = all
+            .series
+            .iter()
+            .find(|r| r.share == c && r.instance_type == l4)
+            .unwrap();
+        assert!(full.peak.is_empty(), "every point kept: no peaks");
+        assert_eq!(row.peak.len(), row.t_s.len());
+        assert_eq!(row.peak.iter().copied().fold(0.0, f64::max), full.used.1);
         assert_eq!(thin.borrowed_peaks(c), vec![(l4, 2.0)]);
+        assert_eq!(
+            row.used,
+            all.series
+                .iter()
+                .find(|r| r.share == c && r.instance_type == l4)
+                .unwrap()
+                .used
+        );
         // A ClusterQueue has a peak exactly when it borrowed.
         for (i, s) in all.shares.iter().enumerate() {
             assert_eq!(all.borrowed_peaks(i as u16).is_empty(), s.borrowed_h == 0.0);
         }
+    }
+
+    /// A thinned series keeps the values at its kept points and, per kept point, the peak
+    /// in use until the next one; with every point kept, the values as recorded.
+    #[test]
+    fn a_kept_point_carries_its_buckets_peak() {
+        let v = |own, borrowed, queued| PairValues {
+            limit: 2,
+            own,
+            borrowed,
+            lent: 0.0,
+            queued,
+        };
+        let points = [
+            v(1, 0, 5),
+            v(2, 6, 0),
+            v(0, 0, 9),
+            v(1, 0, 1),
+            v(2, 1, 0),
+            v(1, 0, 0),
+        ];
+        // Buckets [0, 3) and [3, 5), and the last point.
+        let (kept, peaks) = kept_values(points.into_iter(), &[0, 3, 5]);
+        assert_eq!(kept, vec![v(1, 0, 5), v(1, 0, 1), v(1, 0, 0)]);
+        assert_eq!(peaks, vec![8, 3, 1]);
+        let all: Vec<usize> = (0..points.len()).collect();
+        let (kept, peaks) = kept_values(points.into_iter(), &all);
+        assert_eq!(kept, points.to_vec());
+        assert_eq!(peaks, vec![1, 8, 0, 1, 3, 1]);
     }
 
     #[test]

@@ -87,6 +87,21 @@ impl Series {
         })
     }
 
+    /// The fewest and the most instances pair `i` had in use at once (own + borrowed), over
+    /// every change point (and the run's start, before its first).
+    pub fn used_range(&self, i: usize) -> (u64, u64) {
+        let changes = &self.changes[i];
+        let start = match changes.first() {
+            Some(&(0, _)) => None,
+            _ => Some(0),
+        };
+        let used = changes.iter().map(|(_, v)| v.own + v.borrowed).chain(start);
+        used.fold(None, |r: Option<(u64, u64)>, u| {
+            Some(r.map_or((u, u), |(lo, hi)| (lo.min(u), hi.max(u))))
+        })
+        .unwrap_or((0, 0))
+    }
+
     /// The most instances pair `i` borrowed at once, over every change point.
     pub fn borrowed_peak(&self, i: usize) -> u64 {
         self.changes[i]
