@@ -163,7 +163,8 @@ fn a_waiting_preemptor_keeps_the_capacity_it_needs() {
 /// has whole FROM and STEP, so its values were written as integers, and those past `i64`
 /// (10^19) all became 9223372036854775807: values that repeat. Whole values now need TO
 /// within 10^15 too (else they are floats), and a STEP too small for the values' size (past
-/// 2^53 neighbouring floats are more than 1 apart) is refused instead of repeating values.
+/// 2^53 neighbouring floats are more than 1 apart) is refused instead of repeating values,
+/// however the values are written.
 #[test]
 fn vary_values_never_repeat() {
     use quotalab_engine::analysis::sweep::parse_vary;
@@ -182,6 +183,13 @@ fn vary_values_never_repeat() {
     assert_eq!(
         e.to_string(),
         "x: --vary x=1e16..1.00000000000001e16:1: STEP 1 is too small for values as large as 1.00000000000001e16: they would repeat (numbers keep about 15 significant digits)"
+    );
+    // Found by `sweep_vary` (crash-4e602763): written in decimal, so computed exactly in
+    // hundredths and then turned into floats, which past 2^53 are 8 apart while STEP is 1.
+    let e = parse_vary("x=55555555555555555..55555555555575555.10:1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "x: --vary x=55555555555555555..55555555555575555.10:1: STEP 1 is too small for values as large as 55555555555575555.10: they would repeat (numbers keep about 15 significant digits)"
     );
 }
 

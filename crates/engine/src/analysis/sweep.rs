@@ -161,16 +161,15 @@ fn grid(
             return Err(too_many(n as f64));
         }
         let unit = 10i128.pow(d);
-        return Ok((0..n)
-            .map(|i| {
-                let x = fi + i * si;
-                if whole {
-                    Value::from((x / unit) as i64)
-                } else {
-                    float((x as f64) / (unit as f64))
-                }
-            })
-            .collect());
+        if whole {
+            return Ok((0..n)
+                .map(|i| Value::from(((fi + i * si) / unit) as i64))
+                .collect());
+        }
+        let xs: Vec<f64> = (0..n)
+            .map(|i| ((fi + i * si) as f64) / (unit as f64))
+            .collect();
+        return distinct(xs, step, to).map(|xs| xs.into_iter().map(float).collect());
     }
     let span = (t - f) / st;
     // A relative tolerance so that 0..1:0.1 written as floats still reaches 1.
@@ -179,14 +178,7 @@ fn grid(
         return Err(too_many(n));
     }
     let xs: Vec<f64> = (0..n as u64).map(|i| f + i as f64 * st).collect();
-    // Past 2^53 a float's step between neighbours is more than 1: a STEP below that would
-    // repeat values (1e16..1.00000000000001e16:1).
-    if xs.windows(2).any(|w| w[1] <= w[0]) {
-        return Err(format!(
-            "STEP {step} is too small for values as large as {to}: they would repeat (numbers keep about 15 significant digits)"
-        ));
-    }
-    Ok(xs
+    Ok(distinct(xs, step, to)?
         .into_iter()
         .map(|x| {
             if whole {
@@ -196,6 +188,19 @@ fn grid(
             }
         })
         .collect())
+}
+
+/// The values as given, or why they would not be distinct: past 2^53 a float's step between
+/// neighbours is more than 1, so a STEP below it repeats values, whether the numbers are
+/// computed as floats (1e16..1.00000000000001e16:1) or written out whole
+/// (55555555555555555..55555555555575555:10).
+fn distinct(xs: Vec<f64>, step: &str, to: &str) -> Result<Vec<f64>, String> {
+    if xs.windows(2).any(|w| w[1] <= w[0]) {
+        return Err(format!(
+            "STEP {step} is too small for values as large as {to}: they would repeat (numbers keep about 15 significant digits)"
+        ));
+    }
+    Ok(xs)
 }
 
 fn float(x: f64) -> Value {
