@@ -82,6 +82,11 @@ fn series(share: u16, ty: u16, own: [f64; 3], borrowed: [f64; 3]) -> SeriesRow {
         lent: vec![0.0; 3],
         queued: vec![0.0; 3],
         borrowed_peak: borrowed.iter().copied().fold(0.0, f64::max),
+        peak: Vec::new(),
+        used: (0..3).fold((f64::INFINITY, 0.0), |(lo, hi), i| {
+            let u = own[i] + borrowed[i];
+            (lo.min(u), hi.max(u))
+        }),
     }
 }
 
