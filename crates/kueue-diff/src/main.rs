@@ -11,6 +11,8 @@
 //!                                      than P% are identical
 //!   kueue-diff case SEED CASE          prints one generated scenario
 //!   kueue-diff check DIR               the engine against recorded fixtures (no Go needed)
+//!   kueue-diff record FILE DIR NAME    records a scenario as the fixture DIR/NAME.json, with
+//!                                      Kueue's decisions and, when they differ, the engine's
 //!
 //! `./run kueue-oracle` builds the harness and calls this.
 
@@ -22,7 +24,7 @@ use quotalab_kueue_diff::{decisions, expand, generate, minimize, oracle::Oracle,
 use serde_json::json;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE | check DIR");
+    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE | check DIR | record FILE DIR NAME");
     ExitCode::from(2)
 }
 
@@ -45,6 +47,7 @@ fn main() -> ExitCode {
             println!("{n} regression fixtures: the engine decides as recorded");
             true
         }),
+        Some("record") if args.len() == 4 => record(&args[1], &args[2], &args[3]),
         _ => return usage(),
     };
     match result {
@@ -74,6 +77,16 @@ fn oracle(path: &str) -> Result<bool, String> {
     let a = o.ask(&explicit)?;
     let out = json!({"kueue_version": a.kueue_version, "events": a.events});
     println!("{}", serde_json::to_string_pretty(&out).unwrap());
+    Ok(true)
+}
+
+fn record(path: &str, dir: &str, name: &str) -> Result<bool, String> {
+    let text = read(path)?;
+    let scenario: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let mut o = Oracle::start()?;
+    let file = regressions::record(Path::new(dir), name, &scenario, &mut o)?;
+    println!("{file}");
     Ok(true)
 }
 

@@ -22,24 +22,39 @@ pub fn write(
     scenario: &Value,
     oracle: &mut Oracle,
 ) -> Result<(), String> {
+    record(dir, &format!("random-{seed}-{case}"), scenario, oracle).map(|_| ())
+}
+
+/// Records a scenario as the fixture `dir/name.json` with Kueue's decisions; where the
+/// engine decides otherwise, also its own decisions and a `known_difference` to be
+/// explained (and the file renamed after its class). Returns the file's path.
+pub fn record(
+    dir: &Path,
+    name: &str,
+    scenario: &Value,
+    oracle: &mut Oracle,
+) -> Result<String, String> {
     let text = serde_json::to_string(scenario).map_err(|e| e.to_string())?;
     let (explicit, _) = crate::expand::expand(&text)?;
     let answer = oracle.ask(&explicit)?;
-    let engine = engine_events(&text)?;
-    let fixture = json!({
+    let mut fixture = json!({
         "scenario": scenario,
         "kueue_version": answer.kueue_version,
         "kueue_events": answer.events,
-        "known_difference": "found by kueue-diff random; not yet explained",
-        "engine_events": engine,
     });
+    let kueue = decisions::from_events(&answer.events);
+    if decisions::engine(&text)? != kueue {
+        fixture["known_difference"] = json!("found by kueue-diff random; not yet explained");
+        fixture["engine_events"] = json!(engine_events(&text)?);
+    }
     std::fs::create_dir_all(dir).map_err(|e| e.to_string())?;
-    let path = dir.join(format!("random-{seed}-{case}.json"));
+    let path = dir.join(format!("{name}.json"));
     std::fs::write(
         &path,
         serde_json::to_string_pretty(&fixture).unwrap() + "\n",
     )
-    .map_err(|e| e.to_string())
+    .map_err(|e| e.to_string())?;
+    Ok(path.display().to_string())
 }
 
 /// The engine's decision events on a scenario, as a fixture records them.
