@@ -741,6 +741,15 @@ fn a_kueue_summary_counts_the_kueue_causes() {
     // same jobs without checkpoints, Kueue v0.17.0 through the reference harness and the
     // engine both preempt 10, 8, 0, 53, decision by decision: see docs/KUEUE-FIDELITY.md.)
     assert_eq!(&cells[8..12], ["12", "9", "0", "56"], "{total}");
+    // SPEC 12.1: the preemptors' waits and the quota taken from them, as the result JSON's
+    // totals.preemptor_waits {"waits": 121, "quota_taken": 2}.
+    assert!(
+        out.stdout.ends_with(
+            "waits: preemptors waited for their victims 121 times; in 2 another workload took the quota they freed first\n"
+        ),
+        "{}",
+        out.stdout
+    );
     let aws = quotasim(
         &[
             "run",
@@ -750,4 +759,5 @@ fn a_kueue_summary_counts_the_kueue_causes() {
         None,
     );
     assert!(!aws.stdout.contains("fair share"), "{aws:?}");
+    assert!(!aws.stdout.contains("waits:"), "{aws:?}");
 }

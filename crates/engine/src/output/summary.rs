@@ -159,11 +159,34 @@ pub fn summary_table(sim: &Finished) -> String {
         out.push_str(
             "preemptions: reclaim = of a borrower by its lender; borrowing = by a job of another ClusterQueue while it borrows (borrowWithinCohort); fair share = by fair sharing\n",
         );
+        out.push_str(&waits_line(&total));
     }
     if sc.contract {
         recovery_table(sc, &shares, &total, big, &mut out);
     }
     out
+}
+
+/// SPEC 12.1: how often a Kueue preemptor waited for its victims, and how often the quota
+/// they freed went to another workload first (the thrash of kueue#13797).
+fn waits_line(total: &Stats) -> String {
+    match (total.preemptor_waits, total.quota_taken_while_waiting) {
+        (0, _) => "waits: no preemptor waited for its victims\n".to_string(),
+        (1, taken) => format!(
+            "waits: a preemptor waited for its victims once; {}\n",
+            if taken == 0 {
+                "it got the quota they freed"
+            } else {
+                "another workload took the quota they freed first"
+            }
+        ),
+        (waits, 0) => format!(
+            "waits: preemptors waited for their victims {waits} times; each got the quota they freed\n"
+        ),
+        (waits, taken) => format!(
+            "waits: preemptors waited for their victims {waits} times; in {taken} another workload took the quota they freed first\n"
+        ),
+    }
 }
 
 /// SPEC 14: the recovery table, only for scenarios that use the interruption contract.
@@ -229,4 +252,38 @@ fn recovery_table(
          exhausted/resub = jobs out of retries / resubmitted elsewhere; wait* = requeue to next start; \
          on borrow h = useful work done in borrowed runs; overrides = set_priority events\n",
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn waits(waits: u64, taken: u64) -> String {
+        waits_line(&Stats {
+            preemptor_waits: waits,
+            quota_taken_while_waiting: taken,
+            ..Stats::default()
+        })
+    }
+
+    #[test]
+    fn the_waits_line_says_each_case_in_words() {
+        assert_eq!(waits(0, 0), "waits: no preemptor waited for its victims\n");
+        assert_eq!(
+            waits(1, 0),
+            "waits: a preemptor waited for its victims once; it got the quota they freed\n"
+        );
+        assert_eq!(
+            waits(1, 1),
+            "waits: a preemptor waited for its victims once; another workload took the quota they freed first\n"
+        );
+        assert_eq!(
+            waits(20, 0),
+            "waits: preemptors waited for their victims 20 times; each got the quota they freed\n"
+        );
+        assert_eq!(
+            waits(121, 2),
+            "waits: preemptors waited for their victims 121 times; in 2 another workload took the quota they freed first\n"
+        );
+    }
 }
