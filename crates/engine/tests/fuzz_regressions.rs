@@ -191,6 +191,12 @@ fn vary_values_never_repeat() {
         e.to_string(),
         "x: --vary x=55555555555555555..55555555555575555.10:1: STEP 1 is too small for values as large as 55555555555575555.10: they would repeat (numbers keep about 15 significant digits)"
     );
+    // Found by `sweep_vary` (crash-de79a3df): TO below FROM, equal to it as floats.
+    let e = parse_vary("x=55555555555555555..55555555555555553.10:1").unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "x: --vary x=55555555555555555..55555555555555553.10:1: TO must be >= FROM (got 55555555555555555..55555555555555553.10)"
+    );
 }
 
 /// Defect 5 of docs/RELIABILITY.md (found by `scenario_json`, timeout-2b65ae33): a Kueue

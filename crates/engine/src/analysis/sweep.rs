@@ -156,6 +156,11 @@ fn grid(
     let scaled_all =
         exact.and_then(|d| Some((d, scaled(from, d)?, scaled(to, d)?, scaled(step, d)?)));
     if let Some((d, fi, ti, si)) = scaled_all.filter(|&(_, _, _, si)| si > 0) {
+        // As floats FROM and TO may be equal where, written out, TO is below FROM
+        // (55555555555555555..55555555555555553.10).
+        if ti < fi {
+            return Err(format!("TO must be >= FROM (got {from}..{to})"));
+        }
         let n = (ti - fi) / si + 1;
         if n as usize > MAX_VALUES || n > MAX_VALUES as i128 {
             return Err(too_many(n as f64));
