@@ -140,7 +140,9 @@ test('a quick re-run changes nothing on screen until its result: no stale mark, 
 
 test('Cancel stops the run and keeps the previous result, without an error', async (t) => {
   const { page, problems } = await open(t, 'perf-cancel');
-  await setScenarioText(page, text(BIG, 'to be cancelled'));
+  // Long enough that it cannot finish while the click waits for a still Cancel button (a
+  // run of BIG once ended first, on a warm machine, and the button was gone).
+  await setScenarioText(page, text(4 * BIG, 'to be cancelled'));
   await waitForRunning(page);
   await page.click('[data-testid="run-cancel"]');
   await page.waitForSelector('[data-testid="run-progress"][data-state="idle"]', { state: 'attached', timeout: 2_000 });
