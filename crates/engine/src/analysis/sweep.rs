@@ -197,8 +197,8 @@ fn grid(
 
 /// The values as given, or why they would not be distinct: past 2^53 a float's step between
 /// neighbours is more than 1, so a STEP below it repeats values, whether the numbers are
-/// computed as floats (1e16..1.00000000000001e16:1) or written out whole
-/// (55555555555555555..55555555555575555:10).
+/// computed as floats (1e16..1.00000000000001e16:1) or exactly in decimal and then turned
+/// into floats (55555555555555555..55555555555575555.10:1).
 fn distinct(xs: Vec<f64>, step: &str, to: &str) -> Result<Vec<f64>, String> {
     if xs.windows(2).any(|w| w[1] <= w[0]) {
         return Err(format!(
