@@ -63,6 +63,8 @@ export async function startTrace(cdp) {
  *  inclusive and self time in the CPU samples taken during it: what a long task is made of;
  *  with `stackDepth`, its 6 heaviest stacks that deep too. */
 export function longTasksOfTrace(events, over = 50, stackDepth = 0) {
+  // INCL=regex: which functions the inclusive list counts (default: the app's and the DOM calls it makes).
+  const INCL = new RegExp(process.env.INCL ?? 'quotalab|close|insertBefore|setAttribute|showModal|pushState|postMessage|to_vec|from_utf8|decode');
   const mains = events.filter((e) => e.ph === 'M' && e.name === 'thread_name' && e.args?.name === 'CrRendererMain');
   const busiest = new Map();
   for (const e of events) {
@@ -144,12 +146,12 @@ export function longTasksOfTrace(events, over = 50, stackDepth = 0) {
         const seen = new Set();
         for (let n = id; n !== undefined; n = nodes.get(n)?.parent) {
           const f = name(n);
-          if (!/quotalab|close|insertBefore|setAttribute|showModal|pushState|postMessage|to_vec|from_utf8|decode/.test(f) || seen.has(f)) continue;
+          if (!INCL.test(f) || seen.has(f)) continue;
           seen.add(f);
           incl.set(f, (incl.get(f) ?? 0) + dt);
         }
       }
-      return `    task at +${((task.ts - t0) / 1000).toFixed(0)} ms, ${(task.dur / 1000).toFixed(1)} ms\n     trace events:\n${top(inner, Number(process.env.INNER ?? 6))}\n     app (inclusive):\n${top(incl, 12)}\n     self:\n${top(self, 6)}${stackDepth ? `\n     stacks:\n${top(stacks, 8, 4000)}` : ''}`;
+      return `    task at +${((task.ts - t0) / 1000).toFixed(0)} ms, ${(task.dur / 1000).toFixed(1)} ms\n     trace events:\n${top(inner, Number(process.env.INNER ?? 6))}\n     app (inclusive):\n${top(incl, Number(process.env.TOP ?? 12))}\n     self:\n${top(self, 6)}${stackDepth ? `\n     stacks:\n${top(stacks, 8, 4000)}` : ''}`;
     })
     .join('\n');
 }
