@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -147,5 +148,28 @@ func TestRefusals(t *testing.T) {
 	_, err = ParseScenario([]byte(`{"format":"quotalab/v1","shares":[]}`))
 	if err == nil || !strings.Contains(err.Error(), "model:") {
 		t.Errorf("AWS model: got %v", err)
+	}
+}
+
+// Kueue v0.17.0's own fair-sharing preemption dereferences a nil cohort on this generated
+// scenario (`kueue-diff case 11 926`: two ClusterQueues without a cohort). The harness
+// answers with an error naming where Kueue stopped, and goes on replaying.
+func TestKueuePanicIsAnAnswer(t *testing.T) {
+	text, err := os.ReadFile("testdata/panics/fair-sharing-no-cohort-11-926.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = answer(text)
+	if err == nil {
+		t.Fatal("Kueue v0.17.0 replayed the scenario it panics on: check docs/KUEUE-FIDELITY.md")
+	}
+	for _, want := range []string{"panicked", "CohortSnapshot).Root", "cohort_snapshot.go:"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error %q does not name %q", err, want)
+		}
+	}
+	if _, err := answer([]byte(`{"format":"quotalab/v1","model":"kueue","shares":[{"name":"a","limits":{"ml.g5.xlarge":1}}],
+	 "jobs":[{"id":"j","share":"a","instance_type":"ml.g5.xlarge","submit_s":0,"work_s":1}]}`)); err != nil {
+		t.Errorf("the next scenario after a panic: %v", err)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
@@ -35,7 +36,16 @@ var KueueVersion = func() string {
 
 func ctrlLog() logr.Logger { return logr.Discard() }
 
-func answer(text []byte) (any, error) {
+// answer replays one scenario. A panic inside Kueue (v0.17.0's fair-sharing preemption
+// dereferences a nil cohort for some ClusterQueues, docs/KUEUE-FIDELITY.md) is an answer
+// too, an error naming where Kueue stopped: the scenario is not replayable, and the next
+// one is replayed by the same process (each replay builds its own scheduler and caches).
+func answer(text []byte) (_ any, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("Kueue %s panicked (%v) in %s", KueueVersion, r, panicSite(debug.Stack()))
+		}
+	}()
 	sc, err := ParseScenario(text)
 	if err != nil {
 		return nil, err
@@ -48,6 +58,46 @@ func answer(text []byte) (any, error) {
 		out.Events[i].T = seconds(out.Events[i].TimeMs)
 	}
 	return out, nil
+}
+
+// panicSite is the Kueue function a panic's stack (runtime/debug.Stack, read in the
+// deferred recover) came from, with its file and line: the innermost frame in Kueue's own
+// packages, else the innermost frame after the panic's.
+func panicSite(stack []byte) string {
+	lines := strings.Split(string(stack), "\n")
+	first := ""
+	afterPanic := false
+	for i := 0; i+1 < len(lines); i++ {
+		fn := lines[i]
+		if strings.HasPrefix(fn, "panic(") {
+			afterPanic = true
+			continue
+		}
+		if !afterPanic || strings.HasPrefix(fn, "\t") || fn == "" {
+			continue
+		}
+		file := strings.TrimSpace(lines[i+1])
+		if j := strings.LastIndex(file, " +0x"); j >= 0 {
+			file = file[:j]
+		}
+		if k := strings.LastIndex(file, "/pkg/"); k >= 0 {
+			file = file[k+1:]
+		}
+		if j := strings.LastIndex(fn, "("); j > 0 {
+			fn = fn[:j]
+		}
+		site := fn + " (" + file + ")"
+		if strings.HasPrefix(fn, "sigs.k8s.io/kueue/") {
+			return strings.TrimPrefix(site, "sigs.k8s.io/kueue/")
+		}
+		if first == "" {
+			first = site
+		}
+	}
+	if first == "" {
+		return "an unknown place"
+	}
+	return first
 }
 
 func main() {

@@ -3,6 +3,8 @@
 //! and best-effort FIFO, fair sharing with weights, grace 0 or more, and jobs submitted
 //! at distinct seconds (Kueue orders ties by UID, the engine by file order).
 
+use std::ops::RangeInclusive;
+
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde_json::{json, Map, Value};
@@ -10,8 +12,36 @@ use serde_json::{json, Map, Value};
 /// Instance types the generator uses (catalogue names, so no `instance_types` block).
 const TYPES: [&str; 2] = ["ml.g5.xlarge", "ml.g5.2xlarge"];
 
+/// How many jobs a generated scenario has by default: enough for every decision to happen,
+/// few enough that a difference is read at a glance.
+pub const JOBS: RangeInclusive<usize> = 3..=12;
+
+/// `--jobs LO..HI` (or `N`): how many jobs each generated scenario has, from 1 to 500.
+pub fn jobs_range(text: &str) -> Result<RangeInclusive<usize>, String> {
+    let bad = || format!("--jobs takes a range of job counts such as 20..60 (got {text:?})");
+    let (lo, hi) = text.split_once("..").unwrap_or((text, text));
+    let (lo, hi): (usize, usize) = (
+        lo.trim().parse().map_err(|_| bad())?,
+        hi.trim().parse().map_err(|_| bad())?,
+    );
+    if lo == 0 || hi < lo || hi > 500 {
+        return Err(format!(
+            "--jobs {text}: the range must go up from at least 1 job to at most 500"
+        ));
+    }
+    Ok(lo..=hi)
+}
+
 /// Case `case` of the run seeded `seed`: the same pair always gives the same scenario.
 pub fn scenario(seed: u64, case: u64) -> Value {
+    scenario_with(seed, case, JOBS)
+}
+
+/// [`scenario`] with between `jobs.start()` and `jobs.end()` jobs. Queues of tens of jobs
+/// bring what short ones seldom do: shares whose whole queue is set aside after every
+/// release, cycles done at once, shares drained for the rest of a pass (SPEC 12.1
+/// "Inadmissible workloads"). The default range draws the same scenarios as [`scenario`].
+pub fn scenario_with(seed: u64, case: u64, jobs: RangeInclusive<usize>) -> Value {
     let mut rng = ChaCha8Rng::seed_from_u64(seed.wrapping_mul(1_000_003).wrapping_add(case));
     let r = &mut rng;
     let types: &[&str] = if r.random_bool(0.2) {
@@ -126,7 +156,7 @@ pub fn scenario(seed: u64, case: u64) -> Value {
     }
 
     // Jobs at distinct seconds.
-    let n_jobs = r.random_range(3..=12usize);
+    let n_jobs = r.random_range(jobs);
     let mut t = 0u64;
     let mut jobs = Vec::new();
     for i in 0..n_jobs {
@@ -154,7 +184,8 @@ pub fn scenario(seed: u64, case: u64) -> Value {
     top.insert("format".into(), json!("quotalab/v1"));
     top.insert("model".into(), json!("kueue"));
     top.insert("name".into(), json!(format!("random {seed}/{case}")));
-    top.insert("horizon_s".into(), json!(400));
+    // Long enough for most queues to drain (400 s for the default sizes, as ever).
+    top.insert("horizon_s".into(), json!(400.max(25 * n_jobs as u64)));
     top.insert("queue".into(), json!({"preemption_grace_s": grace}));
     if fair {
         let strategies = [
@@ -172,4 +203,48 @@ pub fn scenario(seed: u64, case: u64) -> Value {
     top.insert("shares".into(), Value::Array(shares));
     top.insert("jobs".into(), Value::Array(jobs));
     Value::Object(top)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn jobs_of(s: &Value) -> usize {
+        s["jobs"].as_array().unwrap().len()
+    }
+
+    #[test]
+    fn the_default_sizes_draw_the_scenarios_they_always_did() {
+        for case in 0..50 {
+            let s = scenario(1, case);
+            assert_eq!(s, scenario_with(1, case, JOBS));
+            assert!(JOBS.contains(&jobs_of(&s)));
+            assert_eq!(s["horizon_s"], 400);
+        }
+    }
+
+    #[test]
+    fn a_range_of_sizes_gives_that_many_jobs_and_time_to_run_them() {
+        for case in 0..20 {
+            let s = scenario_with(3, case, 40..=60);
+            assert!((40..=60).contains(&jobs_of(&s)), "{}", jobs_of(&s));
+            assert_eq!(s["horizon_s"], 25 * jobs_of(&s) as u64);
+        }
+        assert_eq!(jobs_of(&scenario_with(3, 0, 7..=7)), 7);
+    }
+
+    #[test]
+    fn job_ranges_read_as_written_or_are_refused_in_words() {
+        assert_eq!(jobs_range("20..60"), Ok(20..=60));
+        assert_eq!(jobs_range(" 5 .. 5 "), Ok(5..=5));
+        assert_eq!(jobs_range("30"), Ok(30..=30));
+        for bad in ["0..4", "9..3", "1..501"] {
+            let e = jobs_range(bad).unwrap_err();
+            assert!(e.contains("at least 1 job to at most 500"), "{bad}: {e}");
+        }
+        for bad in ["", "x", "1..", "..5", "-2..3"] {
+            let e = jobs_range(bad).unwrap_err();
+            assert!(e.contains("such as 20..60"), "{bad}: {e}");
+        }
+    }
 }

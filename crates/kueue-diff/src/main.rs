@@ -2,14 +2,16 @@
 //!
 //!   kueue-diff oracle FILE             Kueue's decisions on a scenario (generated workloads
 //!                                      expanded by the engine first)
-//!   kueue-diff random N [--seed S] [--keep DIR] [--quiet] [--min-identical P]
-//!                                      N random scenarios through both; prints each
+//!   kueue-diff random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P]
+//!                                      N random scenarios through both (--jobs: each of
+//!                                      LO to HI jobs, default 3..12); prints each
 //!                                      difference with a minimal scenario (--quiet: one
 //!                                      line, not minimized); --keep writes each minimal
 //!                                      scenario as a regression fixture; exits 1 when a
 //!                                      case differs, or with --min-identical when fewer
 //!                                      than P% are identical
-//!   kueue-diff case SEED CASE          prints one generated scenario
+//!   kueue-diff case SEED CASE [--jobs LO..HI]
+//!                                      prints one generated scenario
 //!   kueue-diff check DIR               the engine against recorded fixtures (no Go needed)
 //!   kueue-diff record FILE DIR NAME    records a scenario as the fixture DIR/NAME.json, with
 //!                                      Kueue's decisions and, when they differ, the engine's
@@ -24,7 +26,7 @@ use quotalab_kueue_diff::{decisions, expand, generate, minimize, oracle::Oracle,
 use serde_json::json;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE | check DIR | record FILE DIR NAME");
+    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE [--jobs LO..HI] | check DIR | record FILE DIR NAME");
     ExitCode::from(2)
 }
 
@@ -33,15 +35,17 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("oracle") if args.len() == 2 => oracle(&args[1]),
         Some("random") if args.len() >= 2 => random(&args[1..]),
-        Some("case") if args.len() == 3 => {
+        Some("case") if args.len() == 3 || (args.len() == 5 && args[3] == "--jobs") => {
             let (Ok(seed), Ok(case)) = (args[1].parse(), args[2].parse()) else {
                 return usage();
             };
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&generate::scenario(seed, case)).unwrap()
-            );
-            Ok(true)
+            args.get(4)
+                .map_or(Ok(generate::JOBS), |r| generate::jobs_range(r))
+                .map(|jobs| {
+                    let s = generate::scenario_with(seed, case, jobs);
+                    println!("{}", serde_json::to_string_pretty(&s).unwrap());
+                    true
+                })
         }
         Some("check") if args.len() == 2 => regressions::check_dir(Path::new(&args[1])).map(|n| {
             println!("{n} regression fixtures: the engine decides as recorded");
@@ -95,6 +99,7 @@ fn random(args: &[String]) -> Result<bool, String> {
         .parse()
         .map_err(|_| format!("N must be a whole number (got {:?})", args[0]))?;
     let mut seed = 1u64;
+    let mut jobs = generate::JOBS;
     let mut keep: Option<String> = None;
     let mut quiet = false;
     let mut min_identical: Option<f64> = None;
@@ -106,6 +111,10 @@ fn random(args: &[String]) -> Result<bool, String> {
                     .get(i + 1)
                     .and_then(|s| s.parse().ok())
                     .ok_or("--seed takes a whole number")?;
+                i += 1;
+            }
+            "--jobs" => {
+                jobs = generate::jobs_range(args.get(i + 1).ok_or("--jobs takes a range LO..HI")?)?;
                 i += 1;
             }
             "--keep" => {
@@ -131,7 +140,7 @@ fn random(args: &[String]) -> Result<bool, String> {
     let mut engine_s = 0f64;
     let mut kueue_s = 0f64;
     for case in 0..n {
-        let s = generate::scenario(seed, case);
+        let s = generate::scenario_with(seed, case, jobs.clone());
         let text = serde_json::to_string(&s).unwrap();
         let (explicit, _) = match expand::expand(&text) {
             Ok(x) => x,
@@ -189,13 +198,18 @@ fn random(args: &[String]) -> Result<bool, String> {
         }
     }
     let compared = same + different;
+    let sizes = if jobs == generate::JOBS {
+        String::new()
+    } else {
+        format!(", {}..{} jobs each", jobs.start(), jobs.end())
+    };
     let pct = if compared > 0 {
         same as f64 * 100.0 / compared as f64
     } else {
         0.0
     };
     println!(
-        "{n} random scenarios (seed {seed}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle, {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
+        "{n} random scenarios (seed {seed}{sizes}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle, {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
         started.elapsed().as_secs_f64()
     );
     Ok(match min_identical {
