@@ -12,6 +12,8 @@
 //!                                      than P% are identical
 //!   kueue-diff case SEED CASE [--jobs LO..HI]
 //!                                      prints one generated scenario
+//!   kueue-diff minimize FILE           the smallest scenario of FILE's on which the engine
+//!                                      and Kueue still differ, with the difference
 //!   kueue-diff check DIR               the engine against recorded fixtures (no Go needed)
 //!   kueue-diff record FILE DIR NAME    records a scenario as the fixture DIR/NAME.json, with
 //!                                      Kueue's decisions and, when they differ, the engine's
@@ -26,7 +28,7 @@ use quotalab_kueue_diff::{decisions, expand, generate, minimize, oracle::Oracle,
 use serde_json::json;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE [--jobs LO..HI] | check DIR | record FILE DIR NAME");
+    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE [--jobs LO..HI] | minimize FILE | check DIR | record FILE DIR NAME");
     ExitCode::from(2)
 }
 
@@ -52,6 +54,7 @@ fn main() -> ExitCode {
             true
         }),
         Some("record") if args.len() == 4 => record(&args[1], &args[2], &args[3]),
+        Some("minimize") if args.len() == 2 => minimize_file(&args[1]),
         _ => return usage(),
     };
     match result {
@@ -91,6 +94,25 @@ fn record(path: &str, dir: &str, name: &str) -> Result<bool, String> {
     let mut o = Oracle::start()?;
     let file = regressions::record(Path::new(dir), name, &scenario, &mut o)?;
     println!("{file}");
+    Ok(true)
+}
+
+/// A scenario found by a `--quiet` run (`case SEED CASE` writes it), shrunk while the
+/// engine and Kueue still differ; false if they do not differ on it.
+fn minimize_file(path: &str) -> Result<bool, String> {
+    let text = read(path)?;
+    let scenario: serde_json::Value =
+        serde_json::from_str(&text).map_err(|e| format!("{path}: {e}"))?;
+    let mut o = Oracle::start()?;
+    if minimize::check(&mut o, &scenario)?.is_none() {
+        println!("{path}: the engine decides as Kueue");
+        return Ok(false);
+    }
+    let small = minimize::minimize(&mut o, &scenario);
+    println!("{}", serde_json::to_string(&small).unwrap());
+    if let Some(d) = minimize::check(&mut o, &small)? {
+        print!("{d}");
+    }
     Ok(true)
 }
 
