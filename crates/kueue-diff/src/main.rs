@@ -161,7 +161,17 @@ fn random(args: &[String]) -> Result<bool, String> {
     let (mut same, mut different, mut skipped, mut unsettled) = (0u64, 0u64, 0u64, 0u64);
     let mut engine_s = 0f64;
     let mut kueue_s = 0f64;
+    let mut last_progress = Instant::now();
     for case in 0..n {
+        // A long run says where it is on stderr, once a minute (its output stays the
+        // differences and the last line).
+        if last_progress.elapsed().as_secs() >= 60 {
+            last_progress = Instant::now();
+            eprintln!(
+                "... {case} of {n} scenarios: {same} identical, {different} different, {unsettled} not settled, {skipped} not replayable ({:.0} s)",
+                started.elapsed().as_secs_f64()
+            );
+        }
         let s = generate::scenario_with(seed, case, jobs.clone());
         let text = serde_json::to_string(&s).unwrap();
         let (explicit, _) = match expand::expand(&text) {
