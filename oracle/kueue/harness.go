@@ -338,7 +338,7 @@ func (h *harness) run() error {
 			return nil
 		}
 		if h.cycles > maxCyclesInAll {
-			return &NotSettled{AtMs: next, Cycles: h.cycles, Last: h.events[max(0, len(h.events)-4):]}
+			return h.notSettled(next, h.cycles)
 		}
 		h.nowMs = next
 		h.clock.SetTime(epoch.Add(time.Duration(next) * time.Millisecond))
@@ -508,7 +508,7 @@ func (h *harness) deliver() (changed bool) {
 func (h *harness) cycles_() error {
 	for guard := 0; ; guard++ {
 		if guard >= maxCycles {
-			return &NotSettled{AtMs: h.nowMs, Cycles: guard, Last: h.events[max(0, len(h.events)-4):]}
+			return h.notSettled(h.nowMs, guard)
 		}
 		pending := h.queues.Dump()
 		if len(pending) == 0 {
@@ -570,6 +570,18 @@ type NotSettled struct {
 	AtMs   int64
 	Cycles int
 	Last   []Event
+	// Before are the decisions made before AtMs, which settled: they can still be compared.
+	Before []Event
+}
+
+// notSettled is the NotSettled error of the harness's state: the instant, the cycles run,
+// the last decisions and every decision before the instant.
+func (h *harness) notSettled(at int64, cycles int) *NotSettled {
+	before := 0
+	for before < len(h.events) && h.events[before].TimeMs < at {
+		before++
+	}
+	return &NotSettled{AtMs: at, Cycles: cycles, Last: h.events[max(0, len(h.events)-4):], Before: h.events[:before]}
 }
 
 func (e *NotSettled) Error() string {

@@ -173,3 +173,32 @@ func TestKueuePanicIsAnAnswer(t *testing.T) {
 		t.Errorf("the next scenario after a panic: %v", err)
 	}
 }
+
+// Kueue's cycles never settle at 113 s on this generated scenario (`kueue-diff case 1 9
+// --jobs 20..60`). The --lines answer is an error with that instant and the decisions
+// before it, every one earlier than the instant.
+func TestNotSettledKeepsWhatSettled(t *testing.T) {
+	text, err := os.ReadFile("testdata/unsettled/random-1-9-jobs-20-60.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, ok := lineAnswer(text).(map[string]any)
+	if !ok {
+		t.Fatalf("an answer without an error: Kueue settled, check testdata/unsettled/README.md")
+	}
+	if msg, _ := a["error"].(string); !strings.HasPrefix(msg, "not settled: at t=113s") {
+		t.Fatalf("error %q", a["error"])
+	}
+	if at := a["not_settled_at_s"]; at != int64(113) {
+		t.Errorf("not_settled_at_s = %v (%T)", at, at)
+	}
+	before, _ := a["events"].([]Event)
+	if len(before) < 10 {
+		t.Fatalf("only %d decisions before the instant", len(before))
+	}
+	for _, e := range before {
+		if e.TimeMs >= 113_000 || e.T == nil {
+			t.Errorf("decision %+v is not before 113 s, or has no t_s", e)
+		}
+	}
+}

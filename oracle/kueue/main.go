@@ -11,6 +11,7 @@ package main
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -58,6 +59,24 @@ func answer(text []byte) (_ any, err error) {
 		out.Events[i].T = seconds(out.Events[i].TimeMs)
 	}
 	return out, nil
+}
+
+// lineAnswer is --lines mode's answer to one scenario: the output, or {"error": ...}; for a
+// scenario whose cycles did not settle at one instant, also that instant
+// ("not_settled_at_s") and the decisions before it ("events"), which can be compared.
+func lineAnswer(text []byte) any {
+	a, err := answer(text)
+	var ns *NotSettled
+	switch {
+	case errors.As(err, &ns):
+		for i := range ns.Before {
+			ns.Before[i].T = seconds(ns.Before[i].TimeMs)
+		}
+		return map[string]any{"error": err.Error(), "not_settled_at_s": seconds(ns.AtMs), "events": ns.Before}
+	case err != nil:
+		return map[string]string{"error": err.Error()}
+	}
+	return a
 }
 
 // panicSite is the Kueue function a panic's stack (runtime/debug.Stack, read in the
@@ -119,11 +138,7 @@ func main() {
 		out := bufio.NewWriter(os.Stdout)
 		enc := json.NewEncoder(out)
 		for in.Scan() {
-			a, err := answer(in.Bytes())
-			if err != nil {
-				a = map[string]string{"error": err.Error()}
-			}
-			_ = enc.Encode(a)
+			_ = enc.Encode(lineAnswer(in.Bytes()))
 			_ = out.Flush()
 		}
 		return

@@ -22,6 +22,9 @@ pub struct Oracle {
     child: Child,
     input: ChildStdin,
     output: BufReader<ChildStdout>,
+    /// After an answer that Kueue's cycles did not settle: the instant (ms) and Kueue's
+    /// decisions before it, which settled and can be compared.
+    pub unsettled: Option<(i64, Vec<Decision>)>,
 }
 
 /// Kueue's answer to one scenario.
@@ -46,6 +49,7 @@ impl Oracle {
             child,
             input,
             output,
+            unsettled: None,
         })
     }
 
@@ -64,7 +68,13 @@ impl Oracle {
         }
         let v: Value = serde_json::from_str(&answer)
             .map_err(|e| format!("the Kueue reference answered {answer:?}: {e}"))?;
+        self.unsettled = None;
         if let Some(e) = v["error"].as_str() {
+            if let Some(at) = v["not_settled_at_s"].as_f64() {
+                let before = v["events"].as_array().map(Vec::as_slice).unwrap_or(&[]);
+                self.unsettled =
+                    Some(((at * 1000.0).round() as i64, decisions::from_events(before)));
+            }
             return Err(e.to_string());
         }
         let events = v["events"].as_array().cloned().unwrap_or_default();
