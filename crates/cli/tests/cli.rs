@@ -716,6 +716,43 @@ fn closed_stdout_is_not_a_panic() {
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
 
+/// SPEC 12.1: an instant at which Kueue's cycles would never settle (grace 0: a preemptor
+/// evicts a job that is admitted again before it, and so on) is cut off and named, in the
+/// result and the summary; Kueue v0.17.0 through the reference harness stops settling at
+/// the same 113 s (oracle/kueue/testdata/unsettled/README.md). A run without one names none.
+#[test]
+fn instants_that_never_settle_are_named() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../oracle/kueue/testdata/unsettled/random-1-9-jobs-20-60.json"
+    );
+    let out = quotasim(&["run", path], None);
+    assert_eq!(out.code, 0, "{out:?}");
+    let v: serde_json::Value = serde_json::from_str(&out.stdout).unwrap();
+    let instants = v["unsettled_instants_s"]
+        .as_array()
+        .expect("unsettled instants");
+    assert_eq!(instants[0], 113, "{instants:?}");
+    let out = quotasim(&["run", path, "--summary"], None);
+    let line = out
+        .stdout
+        .lines()
+        .find(|l| l.starts_with("never settled:"))
+        .expect("a never settled line");
+    assert!(
+        line.contains(&format!("at {} instants (t=113 s,", instants.len())),
+        "{line}"
+    );
+    let settled = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../www/presets/kueue-hierarchical-fair.json"
+    );
+    let out = quotasim(&["run", settled], None);
+    assert!(!out.stdout.contains("unsettled_instants_s"));
+    let out = quotasim(&["run", settled, "--summary"], None);
+    assert!(!out.stdout.contains("never settled"), "{}", out.stdout);
+}
+
 /// A Kueue run's summary has the Kueue model's two more causes of preemption (SPEC 12),
 /// after in-share; an AWS run's has not.
 #[test]

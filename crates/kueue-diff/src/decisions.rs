@@ -79,12 +79,28 @@ pub fn from_events(events: &[Value]) -> Vec<Decision> {
 
 /// The engine's decisions on a scenario (its result JSON's events).
 pub fn engine(text: &str) -> Result<Vec<Decision>, String> {
+    engine_run(text).map(|(decisions, _)| decisions)
+}
+
+/// [`engine`], with the instants (ms) at which the engine found Kueue's cycles would never
+/// settle (the result's `unsettled_instants_s`).
+pub fn engine_run(text: &str) -> Result<(Vec<Decision>, Vec<i64>), String> {
     let run = quotalab_engine::pipeline::run(text, &Default::default())
         .map_err(|p| crate::expand::lines(&p))?;
     let json = run.output.into_text().ok_or("no result JSON")?;
     let v: Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
-    Ok(from_events(
-        v["events"].as_array().map(Vec::as_slice).unwrap_or(&[]),
+    let unsettled = v["unsettled_instants_s"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .filter_map(Value::as_f64)
+                .map(|s| (s * 1000.0).round() as i64)
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok((
+        from_events(v["events"].as_array().map(Vec::as_slice).unwrap_or(&[])),
+        unsettled,
     ))
 }
 

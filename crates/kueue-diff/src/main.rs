@@ -187,7 +187,7 @@ fn random(args: &[String]) -> Result<bool, String> {
             }
         };
         let t0 = Instant::now();
-        let engine = decisions::engine(&text)?;
+        let (engine, engine_unsettled) = decisions::engine_run(&text)?;
         engine_s += t0.elapsed().as_secs_f64();
         let t0 = Instant::now();
         let kueue = match o.ask(&explicit) {
@@ -195,17 +195,28 @@ fn random(args: &[String]) -> Result<bool, String> {
             Err(e) if e.starts_with("not settled") => {
                 unsettled += 1;
                 println!("case {case} (seed {seed}): Kueue {e}");
-                // What settled before that instant is compared all the same.
+                // What settled before that instant is compared all the same, and the
+                // engine must find that its cycles do not settle there either.
                 if let Some((at, before)) = o.unsettled.take() {
                     let engine_before: Vec<_> =
                         engine.iter().filter(|d| d.t_ms < at).cloned().collect();
-                    match decisions::first_difference(&engine_before, &before) {
+                    let differs = match decisions::first_difference(&engine_before, &before) {
+                        Some(d) => Some(d.to_string().replace('\n', " ").trim_end().to_string()),
+                        None => match engine_unsettled.first() {
+                            Some(&t) if t == at => None,
+                            Some(&t) => Some(format!(
+                                "the engine's cycles first never settle at t={}s",
+                                expand::seconds(t)
+                            )),
+                            None => Some("the engine's cycles always settle".to_string()),
+                        },
+                    };
+                    match differs {
                         None => unsettled_same += 1,
                         Some(d) => {
                             unsettled_different += 1;
                             println!(
-                                "case {case} (seed {seed}), before Kueue stopped settling: {}",
-                                d.to_string().replace('\n', " ").trim_end()
+                                "case {case} (seed {seed}), before Kueue stopped settling: {d}"
                             );
                         }
                     }
@@ -259,7 +270,7 @@ fn random(args: &[String]) -> Result<bool, String> {
         0.0
     };
     println!(
-        "{n} random scenarios (seed {seed}{sizes}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle ({unsettled_same} identical before that instant, {unsettled_different} not), {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
+        "{n} random scenarios (seed {seed}{sizes}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle ({unsettled_same} identical up to that instant, where the engine's do not settle either; {unsettled_different} not), {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
         started.elapsed().as_secs_f64()
     );
     Ok(match min_identical {

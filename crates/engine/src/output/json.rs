@@ -371,6 +371,17 @@ pub fn to_json(sim: &Finished) -> String {
             secs(again - first)
         );
     }
+    if !sim.kueue_unsettled().is_empty() {
+        // SPEC 12.1, Kueue model: only in a run with an instant whose cycles never settle.
+        out.push_str("\"unsettled_instants_s\":[");
+        for (i, &t) in sim.kueue_unsettled().iter().enumerate() {
+            if i > 0 {
+                out.push(',');
+            }
+            out.push_str(&secs(t));
+        }
+        out.push_str("],");
+    }
     shares_and_totals_json(sc, &shares, &total, &mut out);
     if kueue {
         cohorts_json(sim, &mut out);

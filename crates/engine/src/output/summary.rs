@@ -160,6 +160,7 @@ pub fn summary_table(sim: &Finished) -> String {
             "preemptions: reclaim = of a borrower by its lender; borrowing = by a job of another ClusterQueue while it borrows (borrowWithinCohort); fair share = by fair sharing\n",
         );
         out.push_str(&waits_line(&total));
+        out.push_str(&unsettled_line(sim.kueue_unsettled()));
     }
     if sc.contract {
         recovery_table(sc, &shares, &total, big, &mut out);
@@ -187,6 +188,24 @@ fn waits_line(total: &Stats) -> String {
             "waits: preemptors waited for their victims {waits} times; in {taken} another workload took the quota they freed first\n"
         ),
     }
+}
+
+/// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
+/// every run): the first three, and how many in all.
+fn unsettled_line(instants: &[crate::input::model::Ms]) -> String {
+    let Some(&first) = instants.first() else {
+        return String::new();
+    };
+    let at = |t: crate::input::model::Ms| format!("t={} s", super::numbers::secs(t));
+    let shown: Vec<String> = instants.iter().take(3).map(|&t| at(t)).collect();
+    let when = match instants.len() {
+        1 => format!("at {}", at(first)),
+        n if n <= 3 => format!("at {}", shown.join(", ")),
+        n => format!("at {} instants ({}, ...)", n, shown.join(", ")),
+    };
+    format!(
+        "never settled: {when} Kueue's scheduling cycles would go on for ever (a preemptor evicts a job that is admitted again before it, and so on); the run cut each such instant off and went on\n"
+    )
 }
 
 /// SPEC 14: the recovery table, only for scenarios that use the interruption contract.
@@ -264,6 +283,23 @@ mod tests {
             quota_taken_while_waiting: taken,
             ..Stats::default()
         })
+    }
+
+    #[test]
+    fn instants_that_never_settle_are_named_only_when_there_are_some() {
+        assert_eq!(unsettled_line(&[]), "");
+        let one = unsettled_line(&[113_000]);
+        assert!(
+            one.starts_with("never settled: at t=113 s Kueue's"),
+            "{one}"
+        );
+        let many = unsettled_line(&[113_000, 148_000, 149_000, 150_000]);
+        assert!(
+            many.starts_with(
+                "never settled: at 4 instants (t=113 s, t=148 s, t=149 s, ...) Kueue's"
+            ),
+            "{many}"
+        );
     }
 
     #[test]

@@ -48,7 +48,8 @@ struct Walk {
 impl Sim<'_> {
     /// SPEC 12 / 12.1 "The pass" in the Kueue model: Kueue's scheduling cycles until one
     /// changes nothing (as the reference harness runs them at an instant). Cycles that go
-    /// on changing the state for ever (Kueue's own thrash with no grace) are cut off.
+    /// on changing the state for ever (Kueue's own thrash with no grace) are cut off, and
+    /// the instant is kept ([`super::Finished::kueue_unsettled`]).
     pub(crate) fn kueue_pass(&mut self) {
         let mut left = 500 + 4 * (self.sc.jobs.len() + self.cfg.len());
         let mut scratch = std::mem::take(&mut self.kueue.scratch);
@@ -56,6 +57,7 @@ impl Sim<'_> {
         // set aside (as after a cycle that was not quiet).
         scratch.quiet.clear();
         let mut quiet = self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 });
+        let mut settled = false;
         while left > 0 {
             // The last cycle's waiting preemptors stay counted in until the waiting reasons
             // are read (`undo_swaps` after them); an earlier cycle's are not.
@@ -69,6 +71,7 @@ impl Sim<'_> {
             self.record.cycles.0 += 1;
             let (changed, q) = self.kueue_cycle(&mut scratch);
             if !changed {
+                settled = true;
                 break;
             }
             // After a cycle that was not quiet, the next cycles may still be done at once
@@ -78,6 +81,9 @@ impl Sim<'_> {
                 scratch.quiet.clear();
                 self.kueue.keeps.is_empty().then_some(Quiet { steps: 0 })
             });
+        }
+        if !settled {
+            self.kueue.unsettled.push(self.now);
         }
         self.undrain_all();
         self.kueue.keeps.clear();

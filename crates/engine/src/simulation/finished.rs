@@ -100,6 +100,13 @@ impl<'a> Finished<'a> {
         self.sim.circle.repeats
     }
 
+    /// SPEC 12.1, Kueue model: the instants at which Kueue's cycles would never settle
+    /// (a preemptor evicts a job that is admitted again before it, and so on, without
+    /// end); the engine cut each off and went on. Empty in nearly every run.
+    pub fn kueue_unsettled(&self) -> &[Ms] {
+        &self.sim.kueue.unsettled
+    }
+
     /// Per share, its preemption and SPEC 14 counts, in scenario order.
     pub fn counts(&self) -> &[ShareCounts] {
         &self.sim.books.counts

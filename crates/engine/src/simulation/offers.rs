@@ -171,6 +171,9 @@ pub(super) struct KueueState {
     pub(super) searches: std::cell::RefCell<SearchMemo>,
     /// The pass's working vectors, kept from one pass to the next (`Sim::kueue_pass`).
     pub(super) scratch: Scratch,
+    /// The instants whose cycles never settled (Kueue's own thrash: a preemptor evicts a job
+    /// that is admitted again before it, and so on), cut off by `Sim::kueue_pass`, in order.
+    pub(super) unsettled: Vec<crate::input::model::Ms>,
 }
 
 /// What a Kueue preemption search depends on besides the state the usage and structure
