@@ -275,7 +275,7 @@ fn random(args: &[String]) -> Result<bool, String> {
         0.0
     };
     println!(
-        "{n} random scenarios (seed {seed}{sizes}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle {unsettled_detail}, {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
+        "{n} random scenarios (seed {seed}{sizes}): {same} identical, {different} different ({pct:.1}% identical), {unsettled} where Kueue did not settle{unsettled_detail}, {skipped} not replayable; engine {engine_s:.2} s, Kueue {kueue_s:.2} s, in all {:.1} s",
         started.elapsed().as_secs_f64()
     );
     Ok(match min_identical {
