@@ -231,6 +231,15 @@ fn random(args: &[String]) -> Result<bool, String> {
             }
         };
         kueue_s += t0.elapsed().as_secs_f64();
+        // Kueue settled every instant: so must the engine (`unsettled_instants_s`).
+        if let Some(&t) = engine_unsettled.first() {
+            different += 1;
+            println!(
+                "case {case} (seed {seed}): the engine's cycles never settle at t={}s; Kueue's settle",
+                expand::seconds(t)
+            );
+            continue;
+        }
         match decisions::first_difference(&engine, &kueue.decisions) {
             None => same += 1,
             Some(d) if quiet && keep.is_none() => {
