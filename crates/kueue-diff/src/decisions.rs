@@ -49,7 +49,8 @@ impl fmt::Display for Decision {
     }
 }
 
-fn ms(v: &Value) -> i64 {
+/// A time in seconds as the result JSON writes it (`t_s`), in ms.
+pub(crate) fn ms(v: &Value) -> i64 {
     (v.as_f64().unwrap_or(0.0) * 1000.0).round() as i64
 }
 
@@ -91,12 +92,7 @@ pub fn engine_run(text: &str) -> Result<(Vec<Decision>, Vec<i64>), String> {
     let v: Value = serde_json::from_str(&json).map_err(|e| e.to_string())?;
     let unsettled = v["unsettled_instants_s"]
         .as_array()
-        .map(|a| {
-            a.iter()
-                .filter_map(Value::as_f64)
-                .map(|s| (s * 1000.0).round() as i64)
-                .collect()
-        })
+        .map(|a| a.iter().map(ms).collect())
         .unwrap_or_default();
     Ok((
         from_events(v["events"].as_array().map(Vec::as_slice).unwrap_or(&[])),
@@ -111,6 +107,13 @@ pub struct Difference {
     pub t_ms: i64,
     pub engine: Vec<Decision>,
     pub kueue: Vec<Decision>,
+}
+
+impl Difference {
+    /// The difference on one line, as a `--quiet` run prints it.
+    pub fn one_line(&self) -> String {
+        self.to_string().replace('\n', " ").trim_end().to_string()
+    }
 }
 
 impl fmt::Display for Difference {

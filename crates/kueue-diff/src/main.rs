@@ -201,7 +201,7 @@ fn random(args: &[String]) -> Result<bool, String> {
                     let engine_before: Vec<_> =
                         engine.iter().filter(|d| d.t_ms < at).cloned().collect();
                     let differs = match decisions::first_difference(&engine_before, &before) {
-                        Some(d) => Some(d.to_string().replace('\n', " ").trim_end().to_string()),
+                        Some(d) => Some(d.one_line()),
                         None => match engine_unsettled.first() {
                             Some(&t) if t == at => None,
                             Some(&t) => Some(format!(
@@ -244,10 +244,7 @@ fn random(args: &[String]) -> Result<bool, String> {
             None => same += 1,
             Some(d) if quiet && keep.is_none() => {
                 different += 1;
-                println!(
-                    "case {case}: {}",
-                    d.to_string().replace('\n', " ").trim_end()
-                );
+                println!("case {case}: {}", d.one_line());
             }
             Some(_) => {
                 different += 1;

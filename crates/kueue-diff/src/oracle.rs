@@ -70,10 +70,12 @@ impl Oracle {
             .map_err(|e| format!("the Kueue reference answered {answer:?}: {e}"))?;
         self.unsettled = None;
         if let Some(e) = v["error"].as_str() {
-            if let Some(at) = v["not_settled_at_s"].as_f64() {
+            if v["not_settled_at_s"].is_number() {
                 let before = v["events"].as_array().map(Vec::as_slice).unwrap_or(&[]);
-                self.unsettled =
-                    Some(((at * 1000.0).round() as i64, decisions::from_events(before)));
+                self.unsettled = Some((
+                    decisions::ms(&v["not_settled_at_s"]),
+                    decisions::from_events(before),
+                ));
             }
             return Err(e.to_string());
         }
