@@ -193,13 +193,15 @@ fn waits_line(total: &Stats) -> String {
 /// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
 /// every run): the first three, and how many in all.
 fn unsettled_line(instants: &[crate::input::model::Ms]) -> String {
-    let Some(&first) = instants.first() else {
+    if instants.is_empty() {
         return String::new();
-    };
-    let at = |t: crate::input::model::Ms| format!("t={} s", super::numbers::secs(t));
-    let shown: Vec<String> = instants.iter().take(3).map(|&t| at(t)).collect();
+    }
+    let shown: Vec<String> = instants
+        .iter()
+        .take(3)
+        .map(|&t| format!("t={} s", super::numbers::secs(t)))
+        .collect();
     let when = match instants.len() {
-        1 => format!("at {}", at(first)),
         n if n <= 3 => format!("at {}", shown.join(", ")),
         n => format!("at {} instants ({}, ...)", n, shown.join(", ")),
     };
