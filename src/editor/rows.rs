@@ -66,10 +66,11 @@ pub fn numbered(kind: &'static str, index: usize, name: Signal<String>) -> Signa
     Signal::derive(move || format!("{kind} {}: {}", index + 1, name.get()))
 }
 
-/// The rows of a list: `row(i)` for each position `i` below `len`. Rows that many lists
-/// gain at once (a scenario opened: an imported trace's shares and jobs) are built a few in
-/// the task that changes them, then a few milliseconds' worth per task, the page's lists in
-/// turn ([`pace`]), so building the form never holds the page for long (issue #30).
+/// The rows of a list: `row(i)` for each position `i` below `len`. The row a person adds is
+/// built in the task that adds it; rows that lists gain many at once (a scenario opened or
+/// pasted: an imported trace's shares and jobs; a form shown with its lists) are built from
+/// the next task on, a few milliseconds' worth per task, the page's lists in turn
+/// ([`pace`]), so building the form never holds the page for long (issue #30).
 #[component]
 pub fn Rows(
     #[prop(into)] len: Signal<usize>,
@@ -94,8 +95,11 @@ mod pace {
 
     use crate::state::runner::now_ms;
 
-    /// Rows the page's lists build together in the task that changes them (a scenario
-    /// opened, a row added or removed); the rest follow in later tasks.
+    /// Rows added one at a time (a person's "Add", an undone removal) that the page's lists
+    /// build in the task that adds them; more follow in later tasks, as do the rows of a
+    /// list that grows by more than one (a scenario opened or pasted, a form shown with its
+    /// lists): the task that replaces a form already drops the old rows and restyles the
+    /// page, and building rows in it too took it over 50 ms on large scenarios.
     pub const ROWS_AT_ONCE: usize = 4;
     /// Milliseconds each later task spends building rows, the first lists first: a row at
     /// a time while the task is under it (at least one row a task). A workload row is
@@ -137,8 +141,12 @@ mod pace {
         }
     }
 
-    /// Up to `want` of this task's [`ROWS_AT_ONCE`].
+    /// How many of `want` new rows of a list to build in this task: the one row of a growth
+    /// by one, while this task's [`ROWS_AT_ONCE`] lasts; none of a larger growth.
     fn at_once(want: usize) -> usize {
+        if want != 1 {
+            return 0;
+        }
         AT_ONCE.with(|b| {
             let left = b.get().unwrap_or_else(|| {
                 set_timeout(|| AT_ONCE.with(|b| b.set(None)), Duration::ZERO);
@@ -216,7 +224,7 @@ mod pace {
     /// How many rows of a list of `len` are built: all of them, except while it catches up
     /// with a growth (a shrink is at once).
     pub fn growing(len: Signal<usize>) -> Signal<usize> {
-        // The first rows are built with the list (a form mounted shows them at once).
+        // A list mounted with one row shows it at once; with more, from the next task.
         let start = len.get_untracked();
         let shown = RwSignal::new(at_once(start));
         let g = Grower { len, shown };

@@ -4,7 +4,8 @@
 // their own length), each build in turn for a side-by-side comparison.
 //
 //   node tests/bench/tasks-trace.mjs [dist ...]          (default: dist/)
-//   STEP=json|csv|million ROUNDS=3 JSON_FILE=/tmp/philly-aws.json
+//   STEP=json|csv|million ROUNDS=3 JSON_FILE=/tmp/philly-aws.json DETAIL=1 (what each style
+//   recalculation and layout of a long task covered, Blink's counts)
 //
 // Steps: `json` opens JSON_FILE from Files (the Philly JSON imported by the CLI, as
 // docs/PERFORMANCE.md shows); `csv` imports the Philly CSV through the page's trace form
@@ -19,6 +20,7 @@ import { fillPhillyImport, generated, setScenarioText, waitForResult } from './s
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const STEP = process.env.STEP ?? 'json';
+const DETAIL = Boolean(process.env.DETAIL);
 const JSON_FILE = process.env.JSON_FILE ?? '/tmp/philly-aws.json';
 const dists = process.argv.length > 2 ? process.argv.slice(2) : [DIST];
 const INNER = /^(TimerFire|FunctionCall|EventDispatch|HandlePostMessage|RunMicrotasks|UpdateLayoutTree|Layout|PrePaint|Paint|Commit|Layerize|ParseHTML|MajorGC|MinorGC|FireAnimationFrame)$/;
@@ -109,6 +111,14 @@ try {
           }
           const parts = [...inner].sort((a, b) => b[1] - a[1]).slice(0, 5).map(([n, d]) => `${n} ${ms(d)}`);
           console.log(`    +${((t.ts - t0) / 1000).toFixed(0)} ms: ${ms(t.dur)} ms (${parts.join(', ')})`);
+          if (DETAIL) {
+            // What each style recalculation and layout covered (Blink's own counts).
+            for (const e of events.filter((e) => on(e) && /^(UpdateLayoutTree|Layout)$/.test(e.name) && within(t, e) && e.dur > 2_000)) {
+              const a = e.args?.beginData ?? {};
+              const b = e.args?.elementCount ?? e.args?.endData ?? {};
+              console.log(`        ${e.name} ${ms(e.dur)} ms ${JSON.stringify({ ...a, ...(typeof b === 'object' ? b : { elements: b }) }).slice(0, 300)}`);
+            }
+          }
         }
       } finally {
         await close();

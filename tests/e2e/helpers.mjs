@@ -23,6 +23,8 @@ const CHROMIUM_ARGS = [
   '--disable-background-networking',
   '--disable-component-update',
   '--disable-sync',
+  // CHROMIUM_FLAGS: more flags for an experiment (space-separated), e.g. V8's.
+  ...(process.env.CHROMIUM_FLAGS ?? '').split(' ').filter(Boolean),
 ];
 
 const MIME = {
