@@ -8,7 +8,7 @@
 //
 // `./run bench-browser` measures the same run among the others ("longest task"); this one is
 // for looking at it alone. TRACE=1 traces the first round and prints each task over 50 ms
-// with what it is made of (STACKS=N: its N heaviest stacks; names need a build that keeps
+// (OVER=ms: another threshold) with what it is made of (STACKS=N: its N heaviest stacks; names need a build that keeps
 // them, as tests/bench/philly-page.mjs says).
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
 import { longTasksOfTrace, startTrace, watchLongTasks } from './probes.mjs';
@@ -40,7 +40,7 @@ try {
       return { drawn, tasks };
     }, t0);
     console.log(`round ${round}: typed -> drawn ${(r.drawn / 1000).toFixed(2)} s; long tasks (start+ms): ${r.tasks.map(([s, d]) => `${s}+${d}`).join(' ') || 'none'}`);
-    if (stop) console.log(longTasksOfTrace(await stop(), 50, Number(process.env.STACKS ?? 0)));
+    if (stop) console.log(longTasksOfTrace(await stop(), Number(process.env.OVER ?? 50), Number(process.env.STACKS ?? 0)));
   }
 } finally {
   await close();

@@ -13,7 +13,7 @@
 // functions by inclusive time on the main thread (Chromium's CPU profiler; names need a
 // build that keeps them: `data-wasm-opt="0" data-keep-debug` on the page's rust link);
 // STACKS=N adds the N heaviest whole stacks. TRACE=1 traces the first round instead and prints
-// each main-thread task over 50 ms with what it is made of (trace events, the app's functions;
+// each main-thread task over 50 ms (OVER=ms: another threshold) with what it is made of (trace events, the app's functions;
 // STACKS=N: its heaviest stacks, N deep, the app's frames only; STACKALL=1 every frame,
 // STACKALL=hash with the symbols' hashes, for `twiggy paths` on the wasm). ATTRS=1 times every setAttribute and
 // removeAttribute in each step and prints the heaviest by element, attribute and value size.
@@ -146,7 +146,7 @@ async function profiled(label, run) {
   if (process.env.TRACE) {
     const stop = await startTrace(cdp);
     const r = await run();
-    console.log(`  ${label}: main-thread long tasks\n${longTasksOfTrace(await stop(), 50, Number(process.env.STACKS ?? 0))}`);
+    console.log(`  ${label}: main-thread long tasks\n${longTasksOfTrace(await stop(), Number(process.env.OVER ?? 50), Number(process.env.STACKS ?? 0))}`);
     return r;
   }
   await cdp.send('Profiler.start');

@@ -33,6 +33,10 @@ async function prepare(page) {
   }
   if (STEP === 'million') {
     await page.evaluate(() => {
+      // As the browser benchmark does: counts the progress bar's updates.
+      window.__progress = 0;
+      const bar = () => document.querySelector('progress.run-bar');
+      new MutationObserver(() => { if (bar()) window.__progress += 1; }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['value'] });
       const d = document.querySelector('[data-testid="json-section"]');
       if (d) d.open = true;
     });
