@@ -153,18 +153,19 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         let all = (0..per.len()).any(of);
         let totals = (d.shares.len() > 1)
             .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced, all)}</tfoot> });
-        // What kept jobs from ever starting (the engine's sentences), before the numbers.
-        let stuck = (!d.stuck.is_empty()).then(|| {
+        // What the reader should know before the numbers (the engine's sentences): jobs kept
+        // from ever starting, instants Kueue never settled.
+        let notes = (!d.notes.is_empty()).then(|| {
             let notes = d
-                .stuck
+                .notes
                 .iter()
                 .map(|n| view! { <li>{n.clone()}</li> })
                 .collect_view();
-            view! { <ul class="stuck-notes" data-testid="stuck-notes" role="note">{notes}</ul> }
+            view! { <ul class="run-notes" data-testid="run-notes" role="note">{notes}</ul> }
         });
         view! {
             {notice}
-            {stuck}
+            {notes}
             <div class="table-scroll summary-scroll">
                 <table class="summary" data-testid="summary-table">
                     <caption class="visually-hidden">{if kueue { "Summary per ClusterQueue over the whole run" } else { "Summary per quota share over the whole run" }}</caption>

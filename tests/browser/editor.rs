@@ -719,14 +719,14 @@ async fn capacity_below_the_entitlements_is_said_above_the_summary() {
     validate(app).await;
     assert!(one(&root, "[data-testid=summary-table]").is_connected());
     assert!(root
-        .query_selector("[data-testid=stuck-notes]")
+        .query_selector("[data-testid=run-notes]")
         .unwrap()
         .is_none());
     let cap = one(&root, "[data-testid=capacity-row]");
     type_into(&input_of(&one(&cap, ".field")), "1");
     validate(app).await;
     assert_eq!(
-        text(&one(&root, "[data-testid=stuck-notes]")),
+        text(&one(&root, "[data-testid=run-notes]")),
         "Capacity of ml.g5.xlarge (1) is below what the shares are entitled to (3 instances), and the RESERVE share protected keeps 1 of it for its own jobs: 4 jobs waited to the end without starting."
     );
 }

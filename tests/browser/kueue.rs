@@ -480,3 +480,22 @@ async fn the_summary_counts_preemptor_waits_and_quota_taken() {
         assert_eq!(cell, want, "{}", s.name);
     }
 }
+
+// SPEC 12.1: an instant whose Kueue cycles never settle is named above the summary, as
+// `quotasim run --summary` names it (the fixture of oracle/kueue/testdata/unsettled/).
+#[wasm_bindgen_test]
+async fn instants_kueue_never_settles_are_said_above_the_summary() {
+    let scenario = include_str!("../../oracle/kueue/testdata/unsettled/random-1-9-jobs-20-60.json");
+    let app = quotalab_app::state::AppState::new(scenario.to_string());
+    let root = mount(move || {
+        provide_context(app);
+        view! { <quotalab_app::results::ResultsPanel /> }
+    });
+    validate(app).await;
+    assert!(one(&root, "[data-testid=summary-table]").is_connected());
+    let note = text(&one(&root, "[data-testid=run-notes]"));
+    assert!(
+        note.starts_with("Never settled: at 12 instants (t=113 s, t=148 s, t=149 s, ...) Kueue's scheduling cycles"),
+        "{note}"
+    );
+}

@@ -487,7 +487,7 @@ fn head(d: &Digest) -> Digest {
         steps,
         kueue,
         contract,
-        stuck,
+        notes,
     } = d;
     Digest {
         name: name.clone(),
@@ -510,7 +510,7 @@ fn head(d: &Digest) -> Digest {
         steps: *steps,
         kueue: kueue.clone(),
         contract: contract.clone(),
-        stuck: stuck.clone(),
+        notes: notes.clone(),
     }
 }
 

@@ -416,9 +416,11 @@ pub struct Digest {
     pub instance_types: Vec<String>,
     /// Capacity per instance type (instances).
     pub capacity: Vec<u64>,
-    /// Jobs the capacity or the quota kept from ever starting, a sentence each
-    /// ([`super::stuck::stuck_notes`]): the page says them above the summary.
-    pub stuck: Vec<String>,
+    /// What the reader should know before the numbers, a sentence each: jobs the capacity or
+    /// the quota kept from ever starting ([`super::stuck::stuck_notes`]), then the instants
+    /// Kueue's cycles never settled ([`super::summary::unsettled_note`]). The page says them
+    /// above the summary.
+    pub notes: Vec<String>,
     /// Whether any instance type has a price (`usd_per_hour` > 0): without one, every cost
     /// is $0 because nothing is priced, and the page says "no price set" instead.
     pub priced: bool,
@@ -946,7 +948,11 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         totals: metrics("total", &total),
         instance_types: sc.instance_types.iter().map(|t| t.name.clone()).collect(),
         capacity: sc.capacity.clone(),
-        stuck: super::stuck::stuck_notes(sc, sim.jobs()),
+        notes: {
+            let mut notes = super::stuck::stuck_notes(sc, sim.jobs());
+            notes.extend(super::summary::unsettled_note(sim.kueue_unsettled()));
+            notes
+        },
         priced: sc.instance_types.iter().any(|t| t.usd_per_hour > 0.0),
         jobs,
         job_count,

@@ -159,7 +159,7 @@ mod tests {
     fn notes(doc: &Value) -> Vec<String> {
         crate::run_digest(&doc.to_string(), DigestLimits::default())
             .expect("valid")
-            .stuck
+            .notes
     }
 
     fn walkthrough() -> Value {
@@ -221,5 +221,23 @@ mod tests {
             notes(&v),
             ["medium has no limit for ml.p4d.24xlarge: its job of that type can never start (unschedulable)."]
         );
+    }
+
+    #[test]
+    fn the_notes_end_with_the_instants_kueue_never_settles() {
+        // oracle/kueue/testdata/unsettled/: Kueue's own cycles never settle at t=113 s.
+        let doc: Value = serde_json::from_str(include_str!(
+            "../../../../oracle/kueue/testdata/unsettled/random-1-9-jobs-20-60.json"
+        ))
+        .unwrap();
+        let said = notes(&doc);
+        let last = said.last().expect("a note");
+        assert!(
+            last.starts_with("Never settled: at ") && last.contains("(t=113 s, "),
+            "{said:?}"
+        );
+        assert!(last.ends_with("went on."), "{last}");
+        // A run that settles at every instant has no such note.
+        assert!(notes(&walkthrough()).is_empty());
     }
 }

@@ -191,10 +191,23 @@ fn waits_line(total: &Stats) -> String {
 }
 
 /// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
-/// every run): the first three, and how many in all.
+/// every run): the summary's line, `never settled: ` and [`unsettled_sentence`].
 fn unsettled_line(instants: &[crate::input::model::Ms]) -> String {
+    unsettled_sentence(instants)
+        .map(|s| format!("never settled: {s}\n"))
+        .unwrap_or_default()
+}
+
+/// The page's note on the same instants ([`super::digest::Digest::notes`]).
+pub fn unsettled_note(instants: &[crate::input::model::Ms]) -> Option<String> {
+    unsettled_sentence(instants).map(|s| format!("Never settled: {s}."))
+}
+
+/// The instants at which Kueue's cycles would never settle, in words: the first three and
+/// how many in all, and what the run did. `None` when there are none.
+fn unsettled_sentence(instants: &[crate::input::model::Ms]) -> Option<String> {
     if instants.is_empty() {
-        return String::new();
+        return None;
     }
     let shown: Vec<String> = instants
         .iter()
@@ -205,9 +218,9 @@ fn unsettled_line(instants: &[crate::input::model::Ms]) -> String {
         n if n <= 3 => format!("at {}", shown.join(", ")),
         n => format!("at {} instants ({}, ...)", n, shown.join(", ")),
     };
-    format!(
-        "never settled: {when} Kueue's scheduling cycles would go on for ever (a preemptor evicts a job that is admitted again before it, and so on); the run cut each such instant off and went on\n"
-    )
+    Some(format!(
+        "{when} Kueue's scheduling cycles would go on for ever (a preemptor evicts a job that is admitted again before it, and so on); the run cut each such instant off and went on"
+    ))
 }
 
 /// SPEC 14: the recovery table, only for scenarios that use the interruption contract.
