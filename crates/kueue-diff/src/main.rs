@@ -258,7 +258,7 @@ fn random(args: &[String]) -> Result<bool, String> {
                     }
                 }
                 if let Some(dir) = &keep {
-                    regressions::write(Path::new(dir), seed, case, &small, &mut o)?;
+                    regressions::write(Path::new(dir), seed, case, &jobs, &small, &mut o)?;
                 }
             }
         }

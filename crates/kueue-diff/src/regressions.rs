@@ -7,6 +7,7 @@
 //! the fidelity page lists as remaining: there the check is that the engine still decides
 //! as recorded (a change is noticed and the fixture re-recorded).
 
+use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde_json::{json, Value};
@@ -14,15 +15,28 @@ use serde_json::{json, Value};
 use crate::decisions;
 use crate::oracle::Oracle;
 
-/// Records the minimal scenario of a difference as a fixture named after its case.
+/// Records the minimal scenario of a difference as a fixture named after its case
+/// ([`fixture_name`]).
 pub fn write(
     dir: &Path,
     seed: u64,
     case: u64,
+    jobs: &RangeInclusive<usize>,
     scenario: &Value,
     oracle: &mut Oracle,
 ) -> Result<(), String> {
-    record(dir, &format!("random-{seed}-{case}"), scenario, oracle).map(|_| ())
+    record(dir, &fixture_name(seed, case, jobs), scenario, oracle).map(|_| ())
+}
+
+/// `random-SEED-CASE`, with `-jobs-LO-HI` when the scenarios were drawn with another
+/// `--jobs` range than the default: what `kueue-diff case SEED CASE [--jobs LO..HI]` needs
+/// to draw the case again.
+pub fn fixture_name(seed: u64, case: u64, jobs: &RangeInclusive<usize>) -> String {
+    if *jobs == crate::generate::JOBS {
+        format!("random-{seed}-{case}")
+    } else {
+        format!("random-{seed}-{case}-jobs-{}-{}", jobs.start(), jobs.end())
+    }
 }
 
 /// Records a scenario as the fixture `dir/name.json` with Kueue's decisions; where the
@@ -130,5 +144,19 @@ pub fn check_dir(dir: &Path) -> Result<usize, String> {
         Ok(names.len())
     } else {
         Err(failures.join("\n"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kept_case_is_named_with_what_draws_it_again() {
+        assert_eq!(
+            fixture_name(41, 9594, &crate::generate::JOBS),
+            "random-41-9594"
+        );
+        assert_eq!(fixture_name(1, 9, &(20..=60)), "random-1-9-jobs-20-60");
     }
 }
