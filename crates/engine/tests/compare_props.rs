@@ -364,4 +364,27 @@ fn a_preemption_circle_over_time_ends() {
         "the result says why it stopped: {}",
         &result[..300.min(result.len())]
     );
+    // So do the summary table (under its title) and the page's notes (the first).
+    let opts = quotalab_engine::pipeline::RunOptions {
+        product: Product::SummaryTable,
+        ..Default::default()
+    };
+    let table = quotalab_engine::pipeline::run(text, &opts)
+        .unwrap()
+        .output
+        .into_text()
+        .unwrap();
+    let second = table.lines().nth(1).unwrap_or_default();
+    assert!(
+        second.starts_with("stopped: at t=") && second.contains("turning in a circle every "),
+        "{table}"
+    );
+    let digest =
+        quotalab_engine::run_digest(text, quotalab_engine::digest::DigestLimits::default())
+            .unwrap();
+    assert!(
+        digest.notes[0].starts_with("Stopped: at t="),
+        "{:?}",
+        digest.notes
+    );
 }

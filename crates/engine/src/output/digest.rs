@@ -416,10 +416,11 @@ pub struct Digest {
     pub instance_types: Vec<String>,
     /// Capacity per instance type (instances).
     pub capacity: Vec<u64>,
-    /// What the reader should know before the numbers, a sentence each: jobs the capacity or
-    /// the quota kept from ever starting ([`super::stuck::stuck_notes`]), then the instants
-    /// Kueue's cycles never settled ([`super::summary::unsettled_note`]). The page says them
-    /// above the summary.
+    /// What the reader should know before the numbers, a sentence each: a run stopped in a
+    /// preemption circle ([`super::summary::circle_note`]), jobs the capacity or the quota
+    /// kept from ever starting ([`super::stuck::stuck_notes`]), then the instants Kueue's
+    /// cycles never settled ([`super::summary::unsettled_note`]). The page says them above
+    /// the summary.
     pub notes: Vec<String>,
     /// Whether any instance type has a price (`usd_per_hour` > 0): without one, every cost
     /// is $0 because nothing is priced, and the page says "no price set" instead.
@@ -949,7 +950,10 @@ pub fn digest(sim: &Finished, limits: DigestLimits) -> Digest {
         instance_types: sc.instance_types.iter().map(|t| t.name.clone()).collect(),
         capacity: sc.capacity.clone(),
         notes: {
-            let mut notes = super::stuck::stuck_notes(sc, sim.jobs());
+            let mut notes: Vec<String> = super::summary::circle_note(sim.circle())
+                .into_iter()
+                .collect();
+            notes.extend(super::stuck::stuck_notes(sc, sim.jobs()));
             notes.extend(super::summary::unsettled_note(sim.kueue_unsettled()));
             notes
         },

@@ -143,6 +143,7 @@ pub fn summary_table(sim: &Finished) -> String {
         human_secs(sim.end() as f64 / 1000.0),
         sim.event_count()
     );
+    out.push_str(&circle_line(sim.circle()));
     for (i, r) in rows.iter().enumerate() {
         out.push_str(&aligned(r, &widths));
         out.push('\n');
@@ -188,6 +189,36 @@ fn waits_line(total: &Stats) -> String {
             "waits: preemptors waited for their victims {waits} times; in {taken} another workload took the quota they freed first\n"
         ),
     }
+}
+
+/// SPEC 6, bounded: a run that stopped because its preemptions turn in a circle (the
+/// result's `"stopped"`): the summary's line, `stopped: ` and [`circle_sentence`], right
+/// under its title, since every number below is of the run up to there.
+fn circle_line(circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>) -> String {
+    circle_sentence(circle)
+        .map(|s| format!("stopped: {s}\n"))
+        .unwrap_or_default()
+}
+
+/// The page's note on the same stop ([`super::digest::Digest::notes`]).
+pub fn circle_note(
+    circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>,
+) -> Option<String> {
+    circle_sentence(circle).map(|s| format!("Stopped: {s}."))
+}
+
+/// A run that stopped in a preemption circle, in words: when its state came back, to
+/// which earlier instant's, and what the run did (`None`: it did not).
+fn circle_sentence(
+    circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>,
+) -> Option<String> {
+    let (first, again) = circle?;
+    Some(format!(
+        "at t={} s the run was back in its state of t={} s, its preemptions turning in a circle every {} s with no job able to finish, so it stopped there, as at a horizon; the numbers are of the run up to then",
+        super::numbers::secs(again),
+        super::numbers::secs(first),
+        super::numbers::secs(again - first)
+    ))
 }
 
 /// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
@@ -298,6 +329,19 @@ mod tests {
             quota_taken_while_waiting: taken,
             ..Stats::default()
         })
+    }
+
+    #[test]
+    fn a_run_stopped_in_a_circle_says_so_only_when_it_did() {
+        assert_eq!(circle_line(None), "");
+        assert_eq!(circle_note(None), None);
+        assert_eq!(
+            circle_line(Some((5_000, 27_500))),
+            "stopped: at t=27.5 s the run was back in its state of t=5 s, its preemptions turning in a circle every 22.5 s with no job able to finish, so it stopped there, as at a horizon; the numbers are of the run up to then\n"
+        );
+        assert!(circle_note(Some((5_000, 27_500)))
+            .unwrap()
+            .starts_with("Stopped: at t=27.5 s the run was back"));
     }
 
     #[test]
