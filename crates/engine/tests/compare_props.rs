@@ -364,7 +364,7 @@ fn a_preemption_circle_over_time_ends() {
         "the result says why it stopped: {}",
         &result[..300.min(result.len())]
     );
-    // So do the summary table (under its title) and the page's notes (the first).
+    // So do the summary table (a line under it) and the page's notes (the first).
     let opts = quotalab_engine::pipeline::RunOptions {
         product: Product::SummaryTable,
         ..Default::default()
@@ -374,9 +374,10 @@ fn a_preemption_circle_over_time_ends() {
         .output
         .into_text()
         .unwrap();
-    let second = table.lines().nth(1).unwrap_or_default();
+    let total = table.lines().position(|l| l.starts_with("TOTAL")).unwrap();
+    let under = table.lines().nth(total + 1).unwrap_or_default();
     assert!(
-        second.starts_with("stopped: at t=") && second.contains("turning in a circle every "),
+        under.starts_with("stopped: at t=") && under.contains("turning in a circle every "),
         "{table}"
     );
     let digest =

@@ -143,7 +143,6 @@ pub fn summary_table(sim: &Finished) -> String {
         human_secs(sim.end() as f64 / 1000.0),
         sim.event_count()
     );
-    out.push_str(&circle_line(sim.circle()));
     for (i, r) in rows.iter().enumerate() {
         out.push_str(&aligned(r, &widths));
         out.push('\n');
@@ -152,6 +151,8 @@ pub fn summary_table(sim: &Finished) -> String {
             out.push('\n');
         }
     }
+    // First under the table: every number in it is of the run up to there.
+    out.push_str(&circle_line(sim.circle()));
     out.push_str(
         "compl = completion time (end - submit) of succeeded jobs; wait = first start - submit; \
          h = instance-hours (own/borrow: quota of admitted jobs; lent: idle entitlement others borrowed; held: instances actually held)\n",
@@ -193,7 +194,7 @@ fn waits_line(total: &Stats) -> String {
 
 /// SPEC 6, bounded: a run that stopped because its preemptions turn in a circle (the
 /// result's `"stopped"`): the summary's line, `stopped: ` and [`circle_sentence`], right
-/// under its title, since every number below is of the run up to there.
+/// under the table, since every number in it is of the run up to there.
 fn circle_line(circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>) -> String {
     circle_sentence(circle)
         .map(|s| format!("stopped: {s}\n"))
