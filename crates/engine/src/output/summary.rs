@@ -2,6 +2,7 @@
 
 use std::fmt::Write as _;
 
+use crate::input::model::Ms;
 use crate::simulation::Finished;
 
 use super::stats::{stats, Percentiles, Stats, MS_PER_HOUR};
@@ -193,26 +194,43 @@ fn waits_line(total: &Stats) -> String {
 }
 
 /// SPEC 6, bounded: a run that stopped because its preemptions turn in a circle (the
-/// result's `"stopped"`): the summary's line, `stopped: ` and [`circle_sentence`], right
-/// under the table, since every number in it is of the run up to there.
-fn circle_line(circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>) -> String {
-    circle_sentence(circle)
-        .map(|s| format!("stopped: {s}\n"))
-        .unwrap_or_default()
+/// result's `"stopped"`): the summary's line, right under the table, since every number in
+/// it is of the run up to there.
+fn circle_line(circle: Option<(Ms, Ms)>) -> String {
+    line_of("stopped", circle_sentence(circle))
 }
 
 /// The page's note on the same stop ([`super::digest::Digest::notes`]).
-pub fn circle_note(
-    circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>,
-) -> Option<String> {
-    circle_sentence(circle).map(|s| format!("Stopped: {s}."))
+pub fn circle_note(circle: Option<(Ms, Ms)>) -> Option<String> {
+    note_of("Stopped", circle_sentence(circle))
+}
+
+/// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
+/// every run): the summary's line.
+fn unsettled_line(instants: &[Ms]) -> String {
+    line_of("never settled", unsettled_sentence(instants))
+}
+
+/// The page's note on the same instants ([`super::digest::Digest::notes`]).
+pub fn unsettled_note(instants: &[Ms]) -> Option<String> {
+    note_of("Never settled", unsettled_sentence(instants))
+}
+
+/// A sentence as a line of the summary, `label: sentence` (nothing without one).
+fn line_of(label: &str, sentence: Option<String>) -> String {
+    sentence
+        .map(|s| format!("{label}: {s}\n"))
+        .unwrap_or_default()
+}
+
+/// A sentence as one of the page's notes, `Label: sentence.`
+fn note_of(label: &str, sentence: Option<String>) -> Option<String> {
+    sentence.map(|s| format!("{label}: {s}."))
 }
 
 /// A run that stopped in a preemption circle, in words: when its state came back, to
 /// which earlier instant's, and what the run did (`None`: it did not).
-fn circle_sentence(
-    circle: Option<(crate::input::model::Ms, crate::input::model::Ms)>,
-) -> Option<String> {
+fn circle_sentence(circle: Option<(Ms, Ms)>) -> Option<String> {
     let (first, again) = circle?;
     Some(format!(
         "at t={} s the run was back in its state of t={} s, its preemptions turning in a circle every {} s with no job able to finish, so it stopped there, as at a horizon; the numbers are of the run up to then",
@@ -222,22 +240,9 @@ fn circle_sentence(
     ))
 }
 
-/// SPEC 12.1: the instants at which Kueue's cycles would never settle (nothing in nearly
-/// every run): the summary's line, `never settled: ` and [`unsettled_sentence`].
-fn unsettled_line(instants: &[crate::input::model::Ms]) -> String {
-    unsettled_sentence(instants)
-        .map(|s| format!("never settled: {s}\n"))
-        .unwrap_or_default()
-}
-
-/// The page's note on the same instants ([`super::digest::Digest::notes`]).
-pub fn unsettled_note(instants: &[crate::input::model::Ms]) -> Option<String> {
-    unsettled_sentence(instants).map(|s| format!("Never settled: {s}."))
-}
-
 /// The instants at which Kueue's cycles would never settle, in words: the first three and
 /// how many in all, and what the run did. `None` when there are none.
-fn unsettled_sentence(instants: &[crate::input::model::Ms]) -> Option<String> {
+fn unsettled_sentence(instants: &[Ms]) -> Option<String> {
     if instants.is_empty() {
         return None;
     }
