@@ -153,8 +153,9 @@ pub fn SummaryTable(#[prop(into)] digest: Signal<Arc<Digest>>) -> impl IntoView 
         let all = (0..per.len()).any(of);
         let totals = (d.shares.len() > 1)
             .then(|| view! { <tfoot>{row(&d.totals, None, true, kueue, priced, all)}</tfoot> });
-        // What the reader should know before the numbers (the engine's sentences): jobs kept
-        // from ever starting, instants Kueue never settled.
+        // What the reader should know before the numbers (the engine's sentences): a run
+        // stopped in a preemption circle, jobs kept from ever starting, instants Kueue never
+        // settled.
         let notes = (!d.notes.is_empty()).then(|| {
             let notes = d
                 .notes
