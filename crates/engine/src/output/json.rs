@@ -373,14 +373,9 @@ pub fn to_json(sim: &Finished) -> String {
     }
     if !sim.kueue_unsettled().is_empty() {
         // SPEC 12.1, Kueue model: only in a run with an instant whose cycles never settle.
-        out.push_str("\"unsettled_instants_s\":[");
-        for (i, &t) in sim.kueue_unsettled().iter().enumerate() {
-            if i > 0 {
-                out.push(',');
-            }
-            out.push_str(&secs(t));
-        }
-        out.push_str("],");
+        out.push_str("\"unsettled_instants_s\":");
+        list(&mut out, sim.kueue_unsettled().iter().map(|&t| secs(t)));
+        out.push(',');
     }
     shares_and_totals_json(sc, &shares, &total, &mut out);
     if kueue {
