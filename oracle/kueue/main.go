@@ -55,10 +55,15 @@ func answer(text []byte) (_ any, err error) {
 	if err != nil {
 		return nil, err
 	}
-	for i := range out.Events {
-		out.Events[i].T = seconds(out.Events[i].TimeMs)
-	}
+	stampSeconds(out.Events)
 	return out, nil
+}
+
+// stampSeconds sets each event's t_s from its time in ms, as the result JSON writes it.
+func stampSeconds(events []Event) {
+	for i := range events {
+		events[i].T = seconds(events[i].TimeMs)
+	}
 }
 
 // lineAnswer is --lines mode's answer to one scenario: the output, or {"error": ...}; for a
@@ -69,9 +74,7 @@ func lineAnswer(text []byte) any {
 	var ns *NotSettled
 	switch {
 	case errors.As(err, &ns):
-		for i := range ns.Before {
-			ns.Before[i].T = seconds(ns.Before[i].TimeMs)
-		}
+		stampSeconds(ns.Before)
 		return map[string]any{"error": err.Error(), "not_settled_at_s": seconds(ns.AtMs), "events": ns.Before}
 	case err != nil:
 		return map[string]string{"error": err.Error()}
