@@ -36,7 +36,7 @@ import os from 'node:os';
 import { basename, join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { DIST, ROOT, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
-import { PHILLY_CSV, dragBorrowSlider, fillPhillyImport, generated, runStats, waitForResult } from './scenarios.mjs';
+import { PHILLY_CSV, dragBorrowSlider, fillPhillyImport, generated, readyForMillion, runStats, waitForResult } from './scenarios.mjs';
 import { watchLongTasks } from './probes.mjs';
 
 const dist = process.env.QUOTALAB_DIST ?? DIST;
@@ -453,13 +453,7 @@ async function main() {
         await million.goto(server.url);
         await waitForApp(million);
         await waitForResult(million, 'AWS walkthrough');
-        await million.evaluate(() => {
-          window.__progress = 0;
-          const bar = () => document.querySelector('progress.run-bar');
-          new MutationObserver(() => { if (bar()) window.__progress += 1; }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['value'] });
-          const d = document.querySelector('[data-testid="json-section"]');
-          if (d) d.open = true;
-        });
+        await readyForMillion(million);
         const text = JSON.stringify(generated(1_000_000, { shares: 20, name: 'bench 1M' }));
         const t = await timed(
           million,

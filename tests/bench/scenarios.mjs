@@ -46,6 +46,20 @@ export function generated(jobs, { shares = 10, name = `generated ${jobs} jobs`, 
   };
 }
 
+/**
+ * Before the 1,000,000-job paste: opens the JSON editor's section and counts the progress
+ * bar's updates from now on (`window.__progress`).
+ */
+export async function readyForMillion(page) {
+  await page.evaluate(() => {
+    window.__progress = 0;
+    const bar = () => document.querySelector('progress.run-bar');
+    new MutationObserver(() => { if (bar()) window.__progress += 1; }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['value'] });
+    const d = document.querySelector('[data-testid="json-section"]');
+    if (d) d.open = true;
+  });
+}
+
 /** The whole Philly trace (82,247 jobs; ../shared/traces/README.md). */
 export const PHILLY_CSV = join(ROOT, '..', 'shared', 'traces', 'philly-adaptdl.csv');
 

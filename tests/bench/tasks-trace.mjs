@@ -16,7 +16,7 @@
 // over 30 ms with the trace events that made it (script, timers, style, layout, paint).
 import { readFileSync } from 'node:fs';
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { fillPhillyImport, generated, setScenarioText, waitForResult } from './scenarios.mjs';
+import { fillPhillyImport, generated, readyForMillion, setScenarioText, waitForResult } from './scenarios.mjs';
 
 const rounds = Number(process.env.ROUNDS ?? 3);
 const STEP = process.env.STEP ?? 'json';
@@ -32,14 +32,7 @@ async function prepare(page) {
     return fillPhillyImport(page);
   }
   if (STEP === 'million') {
-    await page.evaluate(() => {
-      // As the browser benchmark does: counts the progress bar's updates.
-      window.__progress = 0;
-      const bar = () => document.querySelector('progress.run-bar');
-      new MutationObserver(() => { if (bar()) window.__progress += 1; }).observe(document.body, { attributes: true, subtree: true, attributeFilter: ['value'] });
-      const d = document.querySelector('[data-testid="json-section"]');
-      if (d) d.open = true;
-    });
+    await readyForMillion(page); // as the browser benchmark does
     return 'bench 1M';
   }
   return JSON.parse(readFileSync(JSON_FILE, 'utf8')).name;
