@@ -57,8 +57,14 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
   // What the page shows while the run lasts, read every 10 ms: the run may end at any time,
   // so each is recorded rather than waited for in turn.
   await page.evaluate(() => {
-    const seen = { bar: 0, cancel: false, stale: false, introStale: false, updating: false, oldSummary: true, oldName: true };
+    const seen = { bar: 0, cancel: false, stale: false, introStale: false, updating: false, oldSummary: true, oldName: true, cardShift: 0 };
     window.__during = seen;
+    // Where the first card sits in the results column: the stale label takes no room.
+    const cardOffset = () => {
+      const column = document.querySelector('#results');
+      return column.querySelector(':scope > .card').getBoundingClientRect().top - column.getBoundingClientRect().top;
+    };
+    const offset = cardOffset();
     window.__duringWatch = setInterval(() => {
       const progress = document.querySelector('[data-testid="run-progress"]');
       if (progress?.dataset.state !== 'running') return;
@@ -66,6 +72,7 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
       if (bar) seen.bar = Math.max(seen.bar, bar.value, 0.001);
       seen.cancel ||= Boolean(document.querySelector('[data-testid="run-cancel"]'));
       seen.stale ||= Boolean(document.querySelector('.results.stale'));
+      seen.cardShift = Math.max(seen.cardShift, Math.abs(cardOffset() - offset));
       // The scenario in words above the editor is still the walkthrough's: dimmed too.
       seen.introStale ||= Boolean(document.querySelector('[data-testid="scenario-summary"].stale'));
       seen.updating ||= /updating/.test(document.querySelector('[data-testid="run-stats"]').textContent);
@@ -86,6 +93,7 @@ test('a large scenario runs in the worker with a progress bar; the previous resu
   const said = JSON.stringify(during);
   assert.ok(during.bar > 5, `a progress bar that moved (${said})`);
   assert.ok(during.cancel && during.stale && during.updating, `a Cancel button, the results marked stale, "(updating…)" (${said})`);
+  assert.equal(during.cardShift, 0, `the stale label moved no card (${said})`);
   assert.ok(during.introStale, `the walkthrough's words above the editor dimmed with the results (${said})`);
   assert.ok(during.oldSummary && during.oldName, `the walkthrough's result stays until the new one lands (${said})`);
   const stats = await runStats(page);
