@@ -32,6 +32,109 @@ pub fn jobs_range(text: &str) -> Result<RangeInclusive<usize>, String> {
     Ok(lo..=hi)
 }
 
+/// How the random scenarios of a run are drawn, besides their seed and case: how many jobs
+/// each has (`--jobs`), and every instance type's capacity (`--capacity`; by default none is
+/// given, so it is the sum of the shares' quotas, SPEC 2).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Draw {
+    pub jobs: RangeInclusive<usize>,
+    pub capacity: Option<u64>,
+}
+
+impl Default for Draw {
+    fn default() -> Self {
+        Draw {
+            jobs: JOBS,
+            capacity: None,
+        }
+    }
+}
+
+impl Draw {
+    /// Case `case` of the run seeded `seed`, drawn so.
+    pub fn scenario(&self, seed: u64, case: u64) -> Value {
+        let s = scenario_with(seed, case, self.jobs.clone());
+        match self.capacity {
+            Some(n) => with_capacity(s, n),
+            None => s,
+        }
+    }
+
+    /// What differs from the default draw, as a fixture's name ends (`-jobs-LO-HI`,
+    /// `-capacity-N`): what `kueue-diff case` needs to draw a case again.
+    pub fn suffix(&self) -> String {
+        let mut out = String::new();
+        if self.jobs != JOBS {
+            out += &format!("-jobs-{}-{}", self.jobs.start(), self.jobs.end());
+        }
+        if let Some(n) = self.capacity {
+            out += &format!("-capacity-{n}");
+        }
+        out
+    }
+
+    /// What differs from the default draw, in words for a run's last line (`, 20..60 jobs
+    /// each, capacity 1000`).
+    pub fn described(&self) -> String {
+        let mut out = String::new();
+        if self.jobs != JOBS {
+            out += &format!(", {}..{} jobs each", self.jobs.start(), self.jobs.end());
+        }
+        if let Some(n) = self.capacity {
+            out += &format!(", capacity {n} of each type");
+        }
+        out
+    }
+
+    /// Reads the options `--jobs LO..HI` and `--capacity N` at `args[i]` (with its value);
+    /// `Ok(false)` if `args[i]` is neither.
+    pub fn option(&mut self, args: &[String], i: usize) -> Result<bool, String> {
+        match args[i].as_str() {
+            "--jobs" => {
+                self.jobs = jobs_range(args.get(i + 1).ok_or("--jobs takes a range LO..HI")?)?;
+            }
+            "--capacity" => {
+                self.capacity = Some(capacity_arg(
+                    args.get(i + 1)
+                        .ok_or("--capacity takes a number of instances")?,
+                )?);
+            }
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// `--capacity N`: every instance type's capacity, from 1 to 1,000,000 instances.
+pub fn capacity_arg(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(n) if (1..=1_000_000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "--capacity takes a number of instances from 1 to 1000000 (got {text:?})"
+        )),
+    }
+}
+
+/// Scenario `s` with a `capacity` of `n` instances for every instance type its quotas name.
+/// Kueue knows no capacity beyond quota (its reference ignores `capacity`); above the sum
+/// of the quotas the engine's capacity condition (SPEC 3, defect 9 of docs/RELIABILITY.md)
+/// never binds, so the two must decide alike there too.
+pub fn with_capacity(mut s: Value, n: u64) -> Value {
+    let mut types = std::collections::BTreeSet::new();
+    for list in ["shares", "cohorts"] {
+        for item in s[list].as_array().into_iter().flatten() {
+            for key in ["limits", "borrowing_limit", "lending_limit"] {
+                if let Some(m) = item[key].as_object() {
+                    types.extend(m.keys().cloned());
+                }
+            }
+        }
+    }
+    let capacity: Map<String, Value> = types.into_iter().map(|t| (t, json!(n))).collect();
+    s["capacity"] = Value::Object(capacity);
+    s
+}
+
 /// Case `case` of the run seeded `seed`, with between `jobs.start()` and `jobs.end()` jobs
 /// ([`JOBS`] by default): the same three always give the same scenario. Queues of tens of
 /// jobs bring what short ones seldom do: shares whose whole queue is set aside after every
@@ -236,6 +339,69 @@ mod tests {
             assert_eq!(s["horizon_s"], 25 * jobs_of(&s) as u64);
         }
         assert_eq!(jobs_of(&scenario_with(3, 0, 7..=7)), 7);
+    }
+
+    #[test]
+    fn a_capacity_is_given_to_every_type_the_quotas_name_and_only_then() {
+        let plain = Draw::default();
+        let roomy = Draw {
+            capacity: Some(1000),
+            ..Draw::default()
+        };
+        for case in 0..40 {
+            let s = roomy.scenario(2, case);
+            let mut without = s.clone();
+            without.as_object_mut().unwrap().remove("capacity");
+            assert_eq!(without, plain.scenario(2, case), "only the capacity is new");
+            let named = serde_json::to_string(&s["shares"]).unwrap()
+                + &serde_json::to_string(&s["cohorts"]).unwrap();
+            let capacity = s["capacity"].as_object().unwrap();
+            assert!(!capacity.is_empty());
+            for t in TYPES {
+                assert_eq!(capacity.contains_key(t), named.contains(t), "{t}");
+            }
+            assert!(capacity.values().all(|v| v == 1000));
+            assert!(plain.scenario(2, case).get("capacity").is_none());
+        }
+        assert_eq!(roomy.suffix(), "-capacity-1000");
+        assert_eq!(roomy.described(), ", capacity 1000 of each type");
+        assert_eq!(
+            (plain.suffix(), plain.described()),
+            (String::new(), String::new())
+        );
+    }
+
+    #[test]
+    fn options_read_as_written_or_are_refused_in_words() {
+        let args: Vec<String> = [
+            "--capacity",
+            "50",
+            "--jobs",
+            "20..60",
+            "--seed",
+            "3",
+            "--capacity",
+        ]
+        .iter()
+        .map(|a| a.to_string())
+        .collect();
+        let mut d = Draw::default();
+        assert_eq!(d.option(&args, 0), Ok(true));
+        assert_eq!(d.option(&args, 2), Ok(true));
+        assert_eq!(d.option(&args, 4), Ok(false));
+        assert_eq!(
+            d,
+            Draw {
+                jobs: 20..=60,
+                capacity: Some(50)
+            }
+        );
+        assert_eq!(d.suffix(), "-jobs-20-60-capacity-50");
+        assert!(d.option(&args, 6).unwrap_err().contains("--capacity takes"));
+        for bad in ["0", "x", "-3", "1000001", ""] {
+            let e = capacity_arg(bad).unwrap_err();
+            assert!(e.contains("from 1 to 1000000"), "{bad}: {e}");
+        }
     }
 
     #[test]

@@ -2,15 +2,18 @@
 //!
 //!   kueue-diff oracle FILE             Kueue's decisions on a scenario (generated workloads
 //!                                      expanded by the engine first)
-//!   kueue-diff random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P]
+//!   kueue-diff random N [--seed S] [--jobs LO..HI] [--capacity N] [--keep DIR] [--quiet]
+//!                    [--min-identical P]
 //!                                      N random scenarios through both (--jobs: each of
-//!                                      LO to HI jobs, default 3..12); prints each
+//!                                      LO to HI jobs, default 3..12; --capacity: every
+//!                                      instance type's, default the sum of the quotas,
+//!                                      which Kueue ignores); prints each
 //!                                      difference with a minimal scenario (--quiet: one
 //!                                      line, not minimized); --keep writes each minimal
 //!                                      scenario as a regression fixture; exits 1 when a
 //!                                      case differs, or with --min-identical when fewer
 //!                                      than P% are identical
-//!   kueue-diff case SEED CASE [--jobs LO..HI]
+//!   kueue-diff case SEED CASE [--jobs LO..HI] [--capacity N]
 //!                                      prints one generated scenario
 //!   kueue-diff minimize FILE           the smallest scenario of FILE's on which the engine
 //!                                      and Kueue still differ, with the difference
@@ -28,7 +31,7 @@ use quotalab_kueue_diff::{decisions, expand, generate, minimize, oracle::Oracle,
 use serde_json::json;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--jobs LO..HI] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE [--jobs LO..HI] | minimize FILE | check DIR | record FILE DIR NAME");
+    eprintln!("usage: kueue-diff oracle FILE | random N [--seed S] [--jobs LO..HI] [--capacity N] [--keep DIR] [--quiet] [--min-identical P] | case SEED CASE [--jobs LO..HI] [--capacity N] | minimize FILE | check DIR | record FILE DIR NAME");
     ExitCode::from(2)
 }
 
@@ -37,18 +40,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("oracle") if args.len() == 2 => oracle(&args[1]),
         Some("random") if args.len() >= 2 => random(&args[1..]),
-        Some("case") if args.len() == 3 || (args.len() == 5 && args[3] == "--jobs") => {
-            let (Ok(seed), Ok(case)) = (args[1].parse(), args[2].parse()) else {
-                return usage();
-            };
-            args.get(4)
-                .map_or(Ok(generate::JOBS), |r| generate::jobs_range(r))
-                .map(|jobs| {
-                    let s = generate::scenario_with(seed, case, jobs);
-                    println!("{}", serde_json::to_string_pretty(&s).unwrap());
-                    true
-                })
-        }
+        Some("case") if args.len() >= 3 => case(&args[1..]),
         Some("check") if args.len() == 2 => regressions::check_dir(Path::new(&args[1])).map(|n| {
             println!("{n} regression fixtures: the engine decides as recorded");
             true
@@ -116,12 +108,33 @@ fn minimize_file(path: &str) -> Result<bool, String> {
     Ok(true)
 }
 
+/// `case SEED CASE [--jobs LO..HI] [--capacity N]`: prints the scenario.
+fn case(args: &[String]) -> Result<bool, String> {
+    let number = |i: usize, what: &str| {
+        args[i]
+            .parse::<u64>()
+            .map_err(|_| format!("{what} must be a whole number (got {:?})", args[i]))
+    };
+    let (seed, case) = (number(0, "SEED")?, number(1, "CASE")?);
+    let mut draw = generate::Draw::default();
+    let mut i = 2;
+    while i < args.len() {
+        if !draw.option(args, i)? {
+            return Err(format!("unknown option {:?}", args[i]));
+        }
+        i += 2;
+    }
+    let s = draw.scenario(seed, case);
+    println!("{}", serde_json::to_string_pretty(&s).unwrap());
+    Ok(true)
+}
+
 fn random(args: &[String]) -> Result<bool, String> {
     let n: u64 = args[0]
         .parse()
         .map_err(|_| format!("N must be a whole number (got {:?})", args[0]))?;
     let mut seed = 1u64;
-    let mut jobs = generate::JOBS;
+    let mut draw = generate::Draw::default();
     let mut keep: Option<String> = None;
     let mut quiet = false;
     let mut min_identical: Option<f64> = None;
@@ -135,8 +148,8 @@ fn random(args: &[String]) -> Result<bool, String> {
                     .ok_or("--seed takes a whole number")?;
                 i += 1;
             }
-            "--jobs" => {
-                jobs = generate::jobs_range(args.get(i + 1).ok_or("--jobs takes a range LO..HI")?)?;
+            "--jobs" | "--capacity" => {
+                draw.option(args, i)?;
                 i += 1;
             }
             "--keep" => {
@@ -174,7 +187,7 @@ fn random(args: &[String]) -> Result<bool, String> {
                 started.elapsed().as_secs_f64()
             );
         }
-        let s = generate::scenario_with(seed, case, jobs.clone());
+        let s = draw.scenario(seed, case);
         let text = serde_json::to_string(&s).unwrap();
         let (explicit, _) = match expand::expand(&text) {
             Ok(x) => x,
@@ -258,7 +271,7 @@ fn random(args: &[String]) -> Result<bool, String> {
                     }
                 }
                 if let Some(dir) = &keep {
-                    regressions::write(Path::new(dir), seed, case, &jobs, &small, &mut o)?;
+                    regressions::write(Path::new(dir), seed, case, &draw, &small, &mut o)?;
                 }
             }
         }
@@ -270,11 +283,7 @@ fn random(args: &[String]) -> Result<bool, String> {
     } else {
         format!(" ({unsettled_same} identical up to that instant, where the engine's do not settle either; {unsettled_different} not)")
     };
-    let sizes = if jobs == generate::JOBS {
-        String::new()
-    } else {
-        format!(", {}..{} jobs each", jobs.start(), jobs.end())
-    };
+    let sizes = draw.described();
     let pct = if compared > 0 {
         same as f64 * 100.0 / compared as f64
     } else {

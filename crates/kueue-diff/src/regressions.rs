@@ -7,12 +7,12 @@
 //! the fidelity page lists as remaining: there the check is that the engine still decides
 //! as recorded (a change is noticed and the fixture re-recorded).
 
-use std::ops::RangeInclusive;
 use std::path::Path;
 
 use serde_json::{json, Value};
 
 use crate::decisions;
+use crate::generate::Draw;
 use crate::oracle::Oracle;
 
 /// Records the minimal scenario of a difference as a fixture named after its case
@@ -21,22 +21,18 @@ pub fn write(
     dir: &Path,
     seed: u64,
     case: u64,
-    jobs: &RangeInclusive<usize>,
+    draw: &Draw,
     scenario: &Value,
     oracle: &mut Oracle,
 ) -> Result<(), String> {
-    record(dir, &fixture_name(seed, case, jobs), scenario, oracle).map(|_| ())
+    record(dir, &fixture_name(seed, case, draw), scenario, oracle).map(|_| ())
 }
 
-/// `random-SEED-CASE`, with `-jobs-LO-HI` when the scenarios were drawn with another
-/// `--jobs` range than the default: what `kueue-diff case SEED CASE [--jobs LO..HI]` needs
-/// to draw the case again.
-pub fn fixture_name(seed: u64, case: u64, jobs: &RangeInclusive<usize>) -> String {
-    if *jobs == crate::generate::JOBS {
-        format!("random-{seed}-{case}")
-    } else {
-        format!("random-{seed}-{case}-jobs-{}-{}", jobs.start(), jobs.end())
-    }
+/// `random-SEED-CASE`, with `-jobs-LO-HI` and `-capacity-N` when the scenarios were drawn
+/// with another `--jobs` range or a `--capacity` ([`Draw::suffix`]): what `kueue-diff case
+/// SEED CASE [--jobs LO..HI] [--capacity N]` needs to draw the case again.
+pub fn fixture_name(seed: u64, case: u64, draw: &Draw) -> String {
+    format!("random-{seed}-{case}{}", draw.suffix())
 }
 
 /// Records a scenario as the fixture `dir/name.json` with Kueue's decisions; where the
@@ -153,10 +149,19 @@ mod tests {
 
     #[test]
     fn a_kept_case_is_named_with_what_draws_it_again() {
+        assert_eq!(fixture_name(41, 9594, &Draw::default()), "random-41-9594");
+        let jobs = Draw {
+            jobs: 20..=60,
+            ..Draw::default()
+        };
+        assert_eq!(fixture_name(1, 9, &jobs), "random-1-9-jobs-20-60");
+        let both = Draw {
+            capacity: Some(40),
+            ..jobs
+        };
         assert_eq!(
-            fixture_name(41, 9594, &crate::generate::JOBS),
-            "random-41-9594"
+            fixture_name(1, 9, &both),
+            "random-1-9-jobs-20-60-capacity-40"
         );
-        assert_eq!(fixture_name(1, 9, &(20..=60)), "random-1-9-jobs-20-60");
     }
 }
