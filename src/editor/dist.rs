@@ -117,11 +117,16 @@ fn kind_select(
     unknown: &'static str,
     on_change: impl Fn(leptos::ev::Event) + 'static,
 ) -> impl IntoView {
+    // The select's `value` follows the kind; an option's `selected` only places it when the
+    // select is built (its value is set before its options are there): a plain attribute,
+    // not one reactive closure per option (a workload row has 7 of these selects, 48
+    // options; a scenario of 20 workloads builds 140 such selects).
+    let initial = current.get_untracked();
     Shell::new("field select kind-field", f.id.clone(), label).around(view! {
         <select {..f.control()} prop:value=move || current.get() on:change=on_change>
             {kinds
                 .iter()
-                .map(|(k, l)| view! { <option value=*k selected=move || current.get() == *k>{*l}</option> })
+                .map(|(k, l)| view! { <option value=*k selected=initial == *k>{*l}</option> })
                 .collect_view()}
             {move || {
                 let c = current.get();

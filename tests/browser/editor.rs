@@ -518,6 +518,39 @@ async fn workloads_take_numbers_or_distributions() {
         doc(app)["workloads"][0]["work_s"]["lognormal"]["sigma"],
         0.5
     );
+    // The kind's select follows the text: a kind typed in the raw editor, one it does not
+    // know (shown as such), then a known one again; the same row throughout.
+    let kind_shown = || {
+        let select: web_sys::HtmlSelectElement = one(&work, "select").dyn_into().unwrap();
+        let option = select.selected_options().item(0).map(|o| text(&o));
+        (select.value(), option.unwrap_or_default())
+    };
+    assert_eq!(kind_shown().0, "lognormal");
+    let area = textarea(&root);
+    for (work_s, shown) in [
+        (r#"{"uniform": {"min": 60, "max": 120}}"#, Some("uniform")),
+        (r#"{"gamma": {"k": 2}}"#, None),
+        ("900", Some("fixed")),
+        (
+            r#"{"lognormal": {"median": 1800, "sigma": 0.5}}"#,
+            Some("lognormal"),
+        ),
+    ] {
+        let mut d = doc(app);
+        d["workloads"][0]["work_s"] = serde_json::from_str(work_s).unwrap();
+        area.set_value(&serde_json::to_string_pretty(&d).unwrap());
+        area.dispatch_event(&Event::new("input").unwrap()).unwrap();
+        settle().await;
+        let (value, option) = kind_shown();
+        match shown {
+            Some(kind) => assert_eq!(value, kind, "{work_s}: the select shows {option:?}"),
+            None => assert_eq!(
+                option, "(not valid)",
+                "{work_s}: the select shows {value:?}"
+            ),
+        }
+    }
+    assert_eq!(all(&root, "[data-testid=workload-row]").len(), 1);
 
     // Arrival: listed times.
     let arrival = one(w, "fieldset.arrival");
