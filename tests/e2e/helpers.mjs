@@ -188,10 +188,28 @@ export async function canvasStats(page, selector, targets = []) {
   );
 }
 
-/** Opens the Explore panel (SPEC 15). */
+/**
+ * Opens the Explore panel (SPEC 15). If it does not show, the error says what the page had
+ * at that moment (the button, the dialog, the panic banner): a click that opened nothing
+ * once, in a whole run, and never again when tried alone.
+ */
 export async function openExplore(page) {
   await page.getByTestId('explore-open').click();
-  await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+  try {
+    await page.getByTestId('explore-dialog').waitFor({ state: 'visible', timeout: 30_000 });
+  } catch (e) {
+    const seen = await page.evaluate(() => {
+      const button = document.querySelector('[data-testid="explore-open"]');
+      const dialog = document.querySelector('[data-testid="explore-dialog"]');
+      return {
+        button: button && { text: button.textContent, busy: button.getAttribute('aria-busy') },
+        mounted: Boolean(document.querySelector('[data-testid="explore-root"]')),
+        dialog: dialog && { open: dialog.open, display: getComputedStyle(dialog).display, box: dialog.getBoundingClientRect().toJSON() },
+        panic: document.querySelector('#panic-banner')?.textContent ?? null,
+      };
+    });
+    throw new Error(`the Explore panel did not show within 30 s of the click: ${JSON.stringify(seen)}`, { cause: e });
+  }
 }
 
 /** Sets the Explore panel's path, range, seeds and (optionally) metric, as a person types them. */
