@@ -214,3 +214,47 @@ test('a workload mix and a timed event, built with the forms', async (t) => {
   await page.locator('.editor-column').screenshot({ path: join(SHOTS, 'editor-workload-column.png') });
   assert.deepEqual(problems, [], 'no console error, page error or failed request');
 });
+
+test("a section folds from anywhere on its heading, and its body's paint clips no focus ring", async (t) => {
+  const browser = await openBrowser('editor-sections', { viewport: { width: 1440, height: 900 } });
+  t.after(() => browser.close());
+  const { page, problems } = browser;
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.waitForSelector('[data-testid="share-row"]');
+  const sections = page.locator('.editor details.ed-section');
+  const n = await sections.count();
+  assert.ok(n >= 3, `the editor has its sections (${n})`);
+  for (let i = 0; i < n; i++) {
+    const section = sections.nth(i);
+    const summary = section.locator(':scope > summary');
+    await summary.scrollIntoViewIfNeeded();
+    const box = await summary.boundingBox();
+    // A click 2 px above the heading's bottom edge (the last pixel row is the body's where
+    // the edge falls between pixels): the body's box must not lie over the heading.
+    const y = box.y + box.height - 2;
+    await page.mouse.click(box.x + box.width / 2, y);
+    assert.equal(await section.evaluate((d) => d.open), false, `section ${i} folds from its heading's bottom edge`);
+    await page.mouse.click(box.x + box.width / 2, y);
+    assert.equal(await section.evaluate((d) => d.open), true, `section ${i} opens again`);
+  }
+  // The body is paint-contained (content-visibility), so a control at its edge keeps its
+  // focus ring only if the clip reaches past it.
+  const first = page.locator('.editor .section-body input').first();
+  await first.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  const { ring, margin } = await page.evaluate(() => {
+    const el = document.activeElement;
+    const body = el.closest('.section-body');
+    const own = getComputedStyle(el);
+    const px = (v) => parseFloat(v) || 0;
+    return {
+      ring: px(own.outlineWidth) + px(own.outlineOffset),
+      margin: px(getComputedStyle(body).overflowClipMargin),
+    };
+  });
+  assert.ok(ring > 0, 'the focused field shows a ring');
+  assert.ok(margin >= ring, `the body's paint reaches past the ring (clip ${margin}px, ring ${ring}px)`);
+  assert.deepEqual(problems, []);
+});
