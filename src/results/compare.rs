@@ -103,16 +103,14 @@ fn verdict_item(v: &Verdicts) -> impl IntoView {
     }
 }
 
-/// A value cell (`shown`, else the value in the row's scale); beside it, its difference
-/// with partitioned in the row's scale.
+/// A value cell (`shown`, else the value in the row's scale); beside it, `d`, its difference
+/// with partitioned ([`verdict::delta_of`]) in the row's scale.
 fn cell(
-    metric: Metric,
     scale: verdict::Scale,
-    (base, completion_p50): (Option<f64>, Option<f64>),
+    d: Delta,
     (value, shown): (Option<f64>, Option<String>),
     col: &'static str,
 ) -> impl IntoView {
-    let d = verdict::delta_within(metric, base, value, completion_p50);
     let shown =
         shown.unwrap_or_else(|| value.map_or_else(|| "—".to_string(), |v| scale.show_bare(v)));
     let (class, text) = match d {
@@ -161,10 +159,8 @@ fn share_table(i: usize, c: &Comparison) -> impl IntoView {
             let values = Policy::ALL.map(|p| verdict::value_of(m, p, metrics(p), matched));
             let known: Vec<f64> = values.iter().flatten().copied().collect();
             let scale = m.unit().scale_for(&known);
-            let base = (
-                values[Policy::Partitioned as usize],
-                verdict::completion_p50(Policy::Partitioned, matched),
-            );
+            let base = (Policy::Partitioned, metrics(Policy::Partitioned));
+            let d = |p: Policy| verdict::delta_of(m, base, (p, metrics(p)), matched);
             // The jobs row reads succeeded / unfinished / failed, its delta the succeeded.
             let shown = |p: Policy| {
                 let s = metrics(p);
@@ -182,7 +178,7 @@ fn share_table(i: usize, c: &Comparison) -> impl IntoView {
                     <th scope="row">{label(m)}</th>
                     {Policy::ALL
                         .iter()
-                        .map(|&p| cell(m, scale, base, (values[p as usize], shown(p)), col(p)))
+                        .map(|&p| cell(scale, d(p), (values[p as usize], shown(p)), col(p)))
                         .collect_view()}
                 </tr>
             }

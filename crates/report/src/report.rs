@@ -724,7 +724,13 @@ fn compare_table(h: &mut Html, c: &Compared, i: usize, name: &str) {
                 .raw("</span>");
             if p != Policy::Partitioned {
                 let exact = base.is_some() && base == value;
-                delta_note(h, verdict::delta(m, base, value), scale, exact);
+                let d = match (metrics(Policy::Partitioned), metrics(p)) {
+                    (Some(b), Some(o)) => {
+                        verdict::delta_of(m, (Policy::Partitioned, b), (p, o), matched)
+                    }
+                    _ => verdict::delta(m, base, value),
+                };
+                delta_note(h, d, scale, exact);
             }
             h.raw("</td>");
         }

@@ -5,7 +5,9 @@
 //! Rules (each one function below):
 //! - [`delta`]: a difference under [`FEW_PERCENT`] of the base (or under the metric's floor:
 //!   a minute, one job, two points of goodput, a twentieth of an instance-hour, a dollar) is
-//!   "about the same".
+//!   "about the same". [`delta_of`] judges two runs of a share as every table and verdict
+//!   does: a p50 wait against the p50 completion too, an interruption cost against the
+//!   instance-hours the share held ([`Within`]).
 //! - Completion percentiles are compared over the `matched` jobs only (SPEC 9.1 "like with
 //!   like"), and the verdict says so when they are under 90% of the jobs that succeeded.
 //! - [`share_verdict`]: the changes that are not "about the same", largest first (by their
@@ -21,11 +23,18 @@ use crate::output::numbers::{self, more, DurationUnit};
 /// What "about the same" means, in words for the page's and the report's notes: the relative
 /// [`FEW_PERCENT`] and each metric's floor ([`Metric`]'s least difference that counts).
 pub const ABOUT_THE_SAME: &str =
-    "under 5%, or under a minute, one job, 0.05 instance-hours, 2 points of goodput or $1";
+    "under 5%, or under a minute, one job, 0.05 instance-hours, 2 points of goodput or $1; \
+     a p50 wait under 5% of the p50 completion; interruption under 1% of the instance-hours held";
 
 /// Below this relative difference a metric is "about the same" (SPEC 9.1: "a change under a
 /// few percent").
 pub const FEW_PERCENT: f64 = 0.05;
+
+/// An interruption cost that changes by less than this part of the instance-hours the share
+/// held is "about the same" ([`delta_within`]): a share that loses under 1% of its time to
+/// interruptions in either run has not been hurt by them (half the goodput floor: the
+/// goodput and the cost rows judge the rest of that time on their own).
+pub const INTERRUPTION_OF_HELD: f64 = 0.01;
 
 /// The verdict when two runs are the same, every share and every job (SPEC 9.1).
 pub const NO_DIFFERENCE: &str = "no difference: nobody lends or borrows";
@@ -190,27 +199,68 @@ pub enum Delta {
 /// SPEC 9.1: `value` against `base` for `metric`; a difference under [`FEW_PERCENT`] of
 /// the base or under the metric's floor is [`Delta::Same`].
 pub fn delta(metric: Metric, base: Option<f64>, value: Option<f64>) -> Delta {
-    delta_within(metric, base, value, None)
+    delta_within(metric, base, value, Within::default())
 }
 
-/// [`delta`], with a wait judged against the time a job takes: a change of p50 wait under a
-/// few percent of the base run's p50 completion (`completion_p50`, matched jobs) is about
-/// the same too (two minutes' more wait on a 90-minute job is not worse).
+/// What a share's difference is judged against besides its base value ([`delta_within`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Within {
+    /// The base run's p50 completion over the matched jobs ([`completion_p50`]).
+    pub completion_p50: Option<f64>,
+    /// The instance-hours the share held, the larger of the two runs' (0 if unknown).
+    pub held_h: f64,
+}
+
+/// How share `o` under policy `op` compares with share `b` under `bp` on `metric`
+/// (completion over `matched`): the one judgement the verdicts, the page's comparison
+/// tables and the report's read ([`delta_within`]).
+pub fn delta_of(
+    metric: Metric,
+    (bp, b): (Policy, &ShareMetrics),
+    (op, o): (Policy, &ShareMetrics),
+    matched: Option<&Matched>,
+) -> Delta {
+    let within = Within {
+        completion_p50: completion_p50(bp, matched),
+        held_h: b.held_h.max(o.held_h),
+    };
+    delta_within(
+        metric,
+        value_of(metric, bp, b, matched),
+        value_of(metric, op, o, matched),
+        within,
+    )
+}
+
+/// [`delta`], with two changes judged against what they are part of:
+/// - a p50 wait against the time a job takes: a change under a few percent of the base
+///   run's p50 completion (matched jobs) is about the same too (two minutes' more wait on
+///   a 90-minute job is not worse);
+/// - an interruption cost against the time the share held instances: a change under
+///   [`INTERRUPTION_OF_HELD`] of its held instance-hours is about the same (37
+///   instance-hours of interruption over 28,000 held is not worse).
 pub fn delta_within(
     metric: Metric,
     base: Option<f64>,
     value: Option<f64>,
-    completion_p50: Option<f64>,
+    within: Within,
 ) -> Delta {
     let (Some(b), Some(v)) = (base, value) else {
         return Delta::NotComparable;
     };
     let d = v - b;
-    let reference = match metric {
-        Metric::WaitP50 => b.abs().max(completion_p50.unwrap_or(0.0)),
-        _ => b.abs(),
+    let (reference, floor) = match metric {
+        Metric::WaitP50 => (
+            b.abs().max(within.completion_p50.unwrap_or(0.0)),
+            metric.floor(),
+        ),
+        Metric::InterruptionCost => (
+            b.abs(),
+            metric.floor().max(INTERRUPTION_OF_HELD * within.held_h),
+        ),
+        _ => (b.abs(), metric.floor()),
     };
-    if negligible(d, reference, metric.floor()) {
+    if negligible(d, reference, floor) {
         return Delta::Same;
     }
     let better = match metric.better() {
@@ -518,20 +568,15 @@ pub fn share_verdict(
     let mut effects: Vec<Effect> = Metric::ALL
         .iter()
         .filter_map(|&metric| {
-            let (base, value) = (
-                value_of(metric, bp, b, matched),
-                value_of(metric, op, o, matched),
-            );
-            let reference = completion_p50(bp, matched);
-            let better = match delta_within(metric, base, value, reference) {
+            let better = match delta_of(metric, (bp, b), (op, o), matched) {
                 Delta::Better(_) => true,
                 Delta::Worse(_) => false,
                 Delta::Same | Delta::NotComparable => return None,
             };
             Some(Effect {
                 metric,
-                base: base?,
-                value: value?,
+                base: value_of(metric, bp, b, matched)?,
+                value: value_of(metric, op, o, matched)?,
                 better,
             })
         })
@@ -590,9 +635,10 @@ pub fn changes(
             deltas: Metric::ALL
                 .iter()
                 .map(|&m| {
-                    let mm = matched.get(share);
-                    let (bv, ov) = (value_of(m, base.0, b, mm), value_of(m, other.0, o, mm));
-                    (m, delta_within(m, bv, ov, completion_p50(base.0, mm)))
+                    (
+                        m,
+                        delta_of(m, (base.0, b), (other.0, o), matched.get(share)),
+                    )
                 })
                 .collect(),
         })
@@ -753,7 +799,55 @@ mod tests {
         assert_eq!(Metric::Goodput.floor(), 0.02);
         assert!(ABOUT_THE_SAME.contains("2 points of goodput"));
         assert_eq!(Metric::Cost.floor(), 1.0);
-        assert!(ABOUT_THE_SAME.ends_with("$1"));
+        assert!(ABOUT_THE_SAME.contains("or $1;"));
+        assert!(ABOUT_THE_SAME.contains("a p50 wait under 5% of the p50 completion"));
+        assert!(ABOUT_THE_SAME.ends_with(&format!(
+            "interruption under {:.0}% of the instance-hours held",
+            INTERRUPTION_OF_HELD * 100.0
+        )));
+    }
+
+    #[test]
+    fn interruption_is_judged_against_the_instance_hours_held() {
+        // The README's Philly comparison, share 11cb48: 0 -> 37 instance-hours of
+        // interruption while it held 28,141 (0.13%) is about the same...
+        let mut b = share("a", 0, 0.0, 100.0);
+        b.held_h = 20_861.4;
+        let mut o = share("a", 0, 37.05, 100.0);
+        o.held_h = 28_141.3;
+        let d = |b: &ShareMetrics, o: &ShareMetrics| {
+            delta_of(Metric::InterruptionCost, (PART, b), (GIVEN, o), None)
+        };
+        assert_eq!(d(&b, &o), Delta::Same);
+        // ... and still counts in the other direction (as given is the base).
+        assert_eq!(
+            delta_of(Metric::InterruptionCost, (GIVEN, &o), (PART, &b), None),
+            Delta::Same
+        );
+        // b436b2's 9,888 of 135,627 (7.3%) is worse, and so is 2.1% (e13805's 296 of 13,854:
+        // the larger of the two runs' held hours), and 1.2% (at 37 of 3,000).
+        o.lost_h = 9_888.0;
+        o.held_h = 135_627.0;
+        assert_eq!(d(&b, &o), Delta::Worse(9_888.0));
+        (b.held_h, o.lost_h, o.held_h) = (6_173.4, 296.0, 13_853.6);
+        assert_eq!(d(&b, &o), Delta::Worse(296.0));
+        (b.held_h, o.lost_h, o.held_h) = (2_900.0, 37.0, 3_000.0);
+        assert_eq!(d(&b, &o), Delta::Worse(37.0));
+        // Nothing held in either run: the floor alone (0.05 instance-hours).
+        let (mut b0, mut o0) = (share("a", 0, 0.0, 0.0), share("a", 0, 0.06, 0.0));
+        b0.held_h = 0.0;
+        o0.held_h = 0.0;
+        assert_eq!(d(&b0, &o0), Delta::Worse(0.06));
+        // The verdict reads the same judgement: the share's only change is the trivial one.
+        let mut given = share("a", 0, 37.05, 100.0);
+        (b.held_h, given.held_h) = (20_861.4, 28_141.3);
+        let v = share_verdict(0, (PART, &b), (GIVEN, &given), None);
+        assert!(
+            v.effects
+                .iter()
+                .all(|e| e.metric != Metric::InterruptionCost),
+            "{v:?}"
+        );
     }
 
     fn share(name: &str, misses: u64, lost_h: f64, cost: f64) -> ShareMetrics {
