@@ -1198,6 +1198,69 @@ mod tests {
         .html
     }
 
+    /// The text of `s` after the first `from`, up to the next `to` (empty if no `from`).
+    fn between<'a>(s: &'a str, from: &str, to: &str) -> &'a str {
+        let a = s.find(from).map_or(s.len(), |i| i + from.len());
+        &s[a..a + s[a..].find(to).unwrap_or(s.len() - a)]
+    }
+
+    /// SPEC 9.1: each share's verdict follows its table's own deltas (red worse, green
+    /// better, else about the same), for both policies against partitioned: the report's
+    /// tables judge every metric as the verdicts do (a wait against the p50 completion too,
+    /// an interruption against the instance-hours held).
+    #[test]
+    fn every_verdict_follows_its_tables_deltas() {
+        let presets = [
+            PRESET,
+            include_str!("../../../www/presets/kueue-hierarchical-fair.json"),
+            include_str!("../../../www/presets/kueue-three-queues.json"),
+            include_str!("../../../www/presets/partition-vs-pool-pooled.json"),
+            include_str!("../../../www/presets/philly-sample.json"),
+        ];
+        let mut total = 0;
+        for text in presets {
+            let html = with_compare(text);
+            for col in ["as-given", "pooled"] {
+                let group = between(&html, &format!("data-policy=\"{col}\">"), "</ul>");
+                let mut checked = 0;
+                for li in group.split("<li data-verdict=\"").skip(1) {
+                    let (verdict, rest) = li.split_once('"').unwrap();
+                    let share = &rest[1..rest.find(':').unwrap()];
+                    let table = between(&html, &format!("data-share=\"{share}\">"), "</table>");
+                    let cells: Vec<&str> = table
+                        .split("<tr data-metric=")
+                        .skip(1)
+                        .map(|row| between(row, &format!("data-col=\"{col}\">"), "</td>"))
+                        .collect();
+                    assert!(cells.len() >= 7, "{share}: {} metric rows", cells.len());
+                    let better = cells.iter().any(|c| c.contains("delta better"));
+                    let worse = cells.iter().any(|c| c.contains("delta worse"));
+                    let want = match (better, worse) {
+                        (true, true) => "mixed",
+                        (true, false) => "better",
+                        (false, true) => "worse",
+                        (false, false) => {
+                            assert!(
+                                ["about-the-same", "no-difference", "no-jobs"].contains(&verdict),
+                                "{share} ({col}): {verdict} with no red or green delta"
+                            );
+                            continue;
+                        }
+                    };
+                    assert_eq!(verdict, want, "{share} ({col})");
+                    checked += 1;
+                }
+                let listed = group.matches("<li ").count();
+                assert!(
+                    checked > 0 || listed == 0,
+                    "{col}: no verdict of {listed} checked"
+                );
+                total += checked;
+            }
+        }
+        assert!(total >= 15, "{total} verdicts checked");
+    }
+
     /// Issue #34: a Kueue report shows the cohort tree and each ClusterQueue's settings in
     /// Kueue's field names, counts fair-sharing preemptions in each queue's line, and speaks
     /// of ClusterQueues.
