@@ -411,7 +411,7 @@ impl ShareVerdict {
     pub fn sentence(&self) -> String {
         let mut out = format!("{}: {}", self.name, self.verdict.words());
         match self.verdict {
-            Verdict::AboutTheSame => out.push_str(" (every change under 5%)"),
+            Verdict::AboutTheSame => out.push_str(" (every change too small to count)"),
             Verdict::NoJobs => out.push_str(", nothing of its own to compare"),
             Verdict::NoDifference => {}
             Verdict::Mixed => {
@@ -842,6 +842,11 @@ mod tests {
         let mut given = share("a", 0, 37.05, 100.0);
         (b.held_h, given.held_h) = (20_861.4, 28_141.3);
         let v = share_verdict(0, (PART, &b), (GIVEN, &given), None);
+        // Not "under 5%": from 0 it is infinitely more.
+        assert_eq!(
+            v.sentence(),
+            "a: about the same (every change too small to count)."
+        );
         assert!(
             v.effects
                 .iter()
