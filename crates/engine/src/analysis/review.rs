@@ -1356,8 +1356,8 @@ struct Judged {
     phrase: &'static str,
     /// Whether less is better; `None`: neither (borrowing is reported, not judged).
     lower_is_better: Option<bool>,
-    /// The least change that counts (SPEC 9.1's floors, [`verdict::negligible`]).
-    floor: f64,
+    /// Its unit, whose floor is the least change that counts ([`Unit::floor`], SPEC 9.1's
+    /// floors, [`verdict::negligible`]).
     unit: Unit,
 }
 
@@ -1365,20 +1365,19 @@ impl Metric {
     /// How [`team_verdict`] judges this metric: completion and wait by a minute, deadline
     /// misses and preemptions by one, borrowing reported without a judgement.
     fn judged(self) -> Judged {
-        let (phrase, lower_is_better, floor, unit) = match self {
-            Metric::CompletionP50 => ("p50 completion", Some(true), 60.0, Unit::Seconds),
-            Metric::CompletionP90 => ("p90 completion", Some(true), 60.0, Unit::Seconds),
-            Metric::WaitMean => ("mean wait", Some(true), 60.0, Unit::Seconds),
-            Metric::WaitP90 => ("p90 wait", Some(true), 60.0, Unit::Seconds),
-            Metric::DeadlineMisses => ("deadline misses", Some(true), 1.0, Unit::Count),
-            Metric::Preemptions => ("preemptions", Some(true), 1.0, Unit::Count),
-            Metric::BorrowedH => ("borrowed", None, 0.05, Unit::InstanceHours),
-            Metric::BorrowedFraction => ("borrowed part of its use", None, 0.02, Unit::Fraction),
+        let (phrase, lower_is_better, unit) = match self {
+            Metric::CompletionP50 => ("p50 completion", Some(true), Unit::Seconds),
+            Metric::CompletionP90 => ("p90 completion", Some(true), Unit::Seconds),
+            Metric::WaitMean => ("mean wait", Some(true), Unit::Seconds),
+            Metric::WaitP90 => ("p90 wait", Some(true), Unit::Seconds),
+            Metric::DeadlineMisses => ("deadline misses", Some(true), Unit::Count),
+            Metric::Preemptions => ("preemptions", Some(true), Unit::Count),
+            Metric::BorrowedH => ("borrowed", None, Unit::InstanceHours),
+            Metric::BorrowedFraction => ("borrowed part of its use", None, Unit::Fraction),
         };
         Judged {
             phrase,
             lower_is_better,
-            floor,
             unit,
         }
     }
@@ -1451,7 +1450,6 @@ pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
         let judged = Judged {
             phrase,
             lower_is_better: Some(true),
-            floor: 1.0,
             unit: Unit::Count,
         };
         rows.push((judged, c, p, None));
@@ -1463,7 +1461,7 @@ pub fn team_verdict(r: &Review, s: &ShareReview) -> TeamVerdict {
     let mut notes = Vec::new();
     for (j, c, p, band) in rows {
         let d = band.map_or(p - c, |b| b[1]);
-        if d == 0.0 || verdict::negligible(d, c, j.floor) {
+        if d == 0.0 || verdict::negligible(d, c, j.unit.floor()) {
             continue;
         }
         let scale = j.unit.scale_for(&[c, p]);

@@ -142,16 +142,9 @@ impl Metric {
         }
     }
 
-    /// The least difference that counts, whatever the base: a minute, one job, two points
-    /// of goodput, a twentieth of an instance-hour, a dollar.
+    /// The least difference that counts, whatever the base: its unit's ([`Unit::floor`]).
     fn floor(self) -> f64 {
-        match self {
-            Metric::CompletionP50 | Metric::CompletionP90 | Metric::WaitP50 => 60.0,
-            Metric::DeadlineMisses | Metric::Succeeded => 1.0,
-            Metric::InterruptionCost => 0.05,
-            Metric::Goodput => 0.02,
-            Metric::Cost => 1.0,
-        }
+        self.unit().floor()
     }
 
     /// The unit of a value of this metric.
@@ -678,6 +671,19 @@ pub enum Scale {
 }
 
 impl Unit {
+    /// The least difference of a value in this unit that counts, whatever the base (SPEC
+    /// 9.1's "about the same", a comparison's and a review's alike): a minute, one (job,
+    /// preemption), a twentieth of an instance-hour, two points of a fraction, a dollar.
+    pub fn floor(self) -> f64 {
+        match self {
+            Unit::Seconds => 60.0,
+            Unit::Count => 1.0,
+            Unit::InstanceHours => 0.05,
+            Unit::Fraction => 0.02,
+            Unit::Usd => 1.0,
+        }
+    }
+
     /// The scale in which the largest of `values` reads best (durations: seconds under 90 s,
     /// minutes under 90 min, hours under two days, else days: [`DurationUnit::for_seconds`]).
     pub fn scale_for(self, values: &[f64]) -> Scale {
