@@ -358,3 +358,32 @@ fn an_aws_export_never_writes_a_share_that_reads_as_a_list() {
         "{out}"
     );
 }
+
+/// Found by `config_kueue` (crash-a8bc32c7): a ClusterQueue with a key of 615 backslashes
+/// (ignored by the import) imported, but its export failed: the export read the kept
+/// documents again as JSON text, where the key is 1,230 characters escaped, past YAML's
+/// 1,024 for a key, and the refusal was then taken for a template's. The export reads the
+/// kept documents as they are, and writes a key that long as an explicit one (`? key`).
+#[test]
+fn a_kueue_key_longer_than_yaml_allows_once_escaped_exports_and_imports_again() {
+    use quotalab_engine::config::{self, ExportFormat, ExportOptions, Format, ImportOptions};
+    let long = format!("x{}", "\\".repeat(614));
+    let text = format!(
+        "apiVersion: kueue.x-k8s.io/v1beta2\nkind: ClusterQueue\nmetadata:\n  name: team-a\nspec:\n  {long}: 1\n  resourceGroups:\n  - coveredResources: [\"nvidia.com/gpu\"]\n    flavors:\n    - name: a100\n      resources:\n      - name: \"nvidia.com/gpu\"\n        nominalQuota: 16\n"
+    );
+    let opts = ImportOptions::default();
+    let first = config::import(&text, Format::Kueue, &opts).expect("the file imports");
+    let exported = config::export(
+        &first.scenario_json,
+        ExportFormat::Kueue,
+        &ExportOptions::default(),
+    )
+    .unwrap_or_else(|p| panic!("the import does not export: {p:?}"));
+    assert!(exported.text.contains("? \"x\\\\"), "{}", exported.text);
+    let back = config::import(&exported.text, Format::Kueue, &opts)
+        .unwrap_or_else(|p| panic!("the export does not import: {p:?}\n{}", exported.text));
+    assert!(back
+        .warnings
+        .iter()
+        .any(|w| w.to_string().contains("ignored: x\\")));
+}

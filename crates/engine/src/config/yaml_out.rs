@@ -70,11 +70,24 @@ fn map(out: &mut String, m: &Map<String, Value>, level: usize, inline_first: boo
             indent(out, level);
         }
         first = false;
-        out.push_str(&key(k));
+        let k = key(k);
+        if k.chars().count() > LONGEST_IMPLICIT_KEY {
+            // YAML reads a key of more than 1,024 characters only as an explicit one.
+            out.push_str("? ");
+            out.push_str(&k);
+            out.push('\n');
+            indent(out, level);
+        } else {
+            out.push_str(&k);
+        }
         out.push(':');
         value_after_key(out, v, level);
     }
 }
+
+/// The longest key written as `key: value` (YAML 1.2 limits an implicit key to 1,024
+/// characters; a longer one is written `? key` then `: value`), with a margin.
+const LONGEST_IMPLICIT_KEY: usize = 1_000;
 
 fn value_after_key(out: &mut String, v: &Value, level: usize) {
     match v {

@@ -141,9 +141,29 @@ pub(crate) fn import(
     sources: &mut [(Sink, &str)],
     opts: &ImportOptions,
 ) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
+    import_parsed(sources, opts, parse_documents)
+}
+
+/// [`import`] of documents already parsed (one file): the documents a scenario keeps in
+/// `source.kueue.documents`, read again by its export as they were imported. Not through
+/// text: a document written as JSON can hold a key YAML no longer reads (a key of 615
+/// backslashes is 1,230 characters escaped, past YAML's 1,024 for a key).
+pub(crate) fn import_documents(
+    sources: &mut [(Sink, &str)],
+    documents: &[Value],
+    opts: &ImportOptions,
+) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
+    import_parsed(sources, opts, |_| Ok(documents.to_vec()))
+}
+
+fn import_parsed(
+    sources: &mut [(Sink, &str)],
+    opts: &ImportOptions,
+    parse: impl Fn(&str) -> Result<Vec<Value>, String>,
+) -> Result<(Value, Vec<Problem>), Vec<Problem>> {
     let mut c = Collected::default();
     for (fi, (sink, text)) in sources.iter_mut().enumerate() {
-        let docs = match parse_documents(text) {
+        let docs = match parse(text) {
             Ok(d) => d,
             Err(e) => {
                 // Not YAML: said by its shape when it has one (a template, a heredoc), else

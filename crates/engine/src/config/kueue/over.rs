@@ -16,7 +16,7 @@ use super::export::{
     resource_flavor, strategy_name, warnings, CohortSpec, QueueSpec, Types, API,
 };
 use crate::config::yaml_out::{self, Doc};
-use crate::config::{ExportOptions, Exported, Format, ImportOptions};
+use crate::config::{ExportOptions, Exported, ImportOptions};
 use crate::input::model::{Cohort, Scenario, Share};
 use crate::input::path::Path;
 use crate::Problem;
@@ -540,24 +540,21 @@ pub(crate) fn export(
         )]);
     }
     // The documents as they were imported, to tell what the scenario changed.
-    let text = src
-        .documents
-        .iter()
-        .map(|d| format!("---\n{d}\n"))
-        .collect::<String>();
-    let base = crate::config::import(&text, Format::Kueue, &src.options())
-        .and_then(|i| crate::input::validate::load(&i.scenario_json).map(|l| l.scenario))
-        .map_err(|problems| {
-            problems
-                .into_iter()
-                .map(|p| {
-                    Problem::new(
-                        Path::named(format!("source.kueue.documents: {}", p.path)),
-                        format!("{} (the imported documents no longer import)", p.message),
-                    )
-                })
-                .collect::<Vec<_>>()
-        })?;
+    let base = crate::config::import_with(&[("", "")], |sources| {
+        super::import_documents(sources, &src.documents, &src.options())
+    })
+    .and_then(|i| crate::input::validate::load(&i.scenario_json).map(|l| l.scenario))
+    .map_err(|problems| {
+        problems
+            .into_iter()
+            .map(|p| {
+                Problem::new(
+                    Path::named(format!("source.kueue.documents: {}", p.path)),
+                    format!("{} (the imported documents no longer import)", p.message),
+                )
+            })
+            .collect::<Vec<_>>()
+    })?;
     let fair_sharing_changed = fair_sharing_differs(sc, &base).then(|| fair_sharing_words(sc));
     let flavor_of = |t: &str| {
         src.flavor_map
