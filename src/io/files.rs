@@ -10,11 +10,13 @@
 //! it); a text cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) gets a
 //! leading `'`.
 
+use std::sync::Arc;
+
 use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 use quotalab_engine_worker::config::OutFormat;
-use quotalab_engine_worker::jobs::{Answer, Job};
+use quotalab_engine_worker::jobs::{Answer, FileText, Job};
 
 use crate::worker::service::EngineService;
 use wasm_bindgen::{JsCast, JsValue};
@@ -36,12 +38,35 @@ pub const CHART_CANVASES: &str = "[data-testid^=\"chart-\"] canvas";
 
 /// Offers `text` as a download named `filename` (a Blob URL, revoked a minute later).
 pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
-    let parts = js_sys::Array::of1(&JsValue::from_str(text));
+    download_parts(
+        filename,
+        mime,
+        &js_sys::Array::of1(&JsValue::from_str(text)),
+    )
+}
+
+/// Downloads `parts` (texts or blobs: the browser's constructor takes either), one after the
+/// other, as one file.
+fn download_parts(filename: &str, mime: &str, parts: &js_sys::Array) -> Result<(), String> {
     let options = web_sys::BlobPropertyBag::new();
     options.set_type(mime);
-    let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options)
+    let blob = web_sys::Blob::new_with_str_sequence_and_options(parts, &options)
         .map_err(|e| format!("cannot make the file: {e:?}"))?;
-    let url = web_sys::Url::create_object_url_with_blob(&blob)
+    download_blob(filename, &blob)
+}
+
+/// Downloads a file an engine worker made ([`FileText`]): the blob it posted goes to the
+/// browser as it is (a blob of it, typed, holds no copy), never read by the page.
+pub fn download_file(filename: &str, mime: &str, file: &FileText) -> Result<(), String> {
+    match file {
+        FileText::Text(text) => download_text(filename, mime, text),
+        FileText::Posted(blob) => download_parts(filename, mime, &js_sys::Array::of1(blob)),
+    }
+}
+
+/// Downloads `blob` as `filename`.
+fn download_blob(filename: &str, blob: &web_sys::Blob) -> Result<(), String> {
+    let url = web_sys::Url::create_object_url_with_blob(blob)
         .map_err(|e| format!("cannot make the file's address: {e:?}"))?;
     let clicked = download_href(filename, &url);
     set_timeout(
@@ -96,14 +121,12 @@ pub fn export_scenario(app: AppState) {
 }
 
 /// Simulates `text` and downloads the result JSON (SPEC 8).
-fn export_result_json(app: AppState, service: EngineService, text: &str) {
-    let name = format!("{}-result.json", file_stem(text));
-    let job = Job::ResultJson {
-        scenario: text.to_string(),
-    };
+pub fn export_result_json(app: AppState, service: EngineService, text: String) {
+    let name = format!("{}-result.json", file_stem(&text));
+    let job = Job::ResultJson { scenario: text };
     service.send(job, move |answer| match answer {
         Answer::ResultJson(Ok(result)) => {
-            report(app, download_text(&name, "application/json", &result));
+            report(app, download_file(&name, "application/json", &result));
         }
         Answer::ResultJson(Err(problems)) => app.notice.set(Some(Notice::error(
             "The results cannot be exported: the scenario has problems.",
@@ -156,11 +179,19 @@ fn opt_num(x: Option<f64>) -> String {
 }
 
 fn write_csv(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
+    csv_piece(Some(header), rows)
+}
+
+/// CSV records (after `header`, if any): a whole file, or a piece of one
+/// ([`download_csv_in_pieces`]).
+fn csv_piece(header: Option<&[&str]>, rows: impl Iterator<Item = Vec<String>>) -> String {
     let mut w = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .from_writer(Vec::new());
     // Writing to a Vec cannot fail.
-    let _ = w.write_record(header);
+    if let Some(header) = header {
+        let _ = w.write_record(header);
+    }
     for row in rows {
         let _ = w.write_record(&row);
     }
@@ -269,80 +300,124 @@ fn job_id(d: &Digest, i: Option<u32>) -> String {
         .map_or(String::new(), |j| text_cell(&j.id))
 }
 
+const JOBS_HEADER: &[&str] = &[
+    "id",
+    "share",
+    "instance_type",
+    "instances",
+    "priority",
+    "state",
+    "submit_s",
+    "first_start_s",
+    "end_s",
+    "wait_s",
+    "preemptions",
+    "lost_s",
+    "held_s",
+    "waiting_reason",
+    "checkpoint_interval_s",
+    "checkpoint_cost_s",
+];
+
 /// One row per submitted job, as it ended the run.
 pub fn jobs_csv(d: &Digest) -> String {
-    let header = [
-        "id",
-        "share",
-        "instance_type",
-        "instances",
-        "priority",
-        "state",
-        "submit_s",
-        "first_start_s",
-        "end_s",
-        "wait_s",
-        "preemptions",
-        "lost_s",
-        "held_s",
-        "waiting_reason",
-        "checkpoint_interval_s",
-        "checkpoint_cost_s",
-    ];
-    let rows = d.jobs.iter().map(|j| {
-        vec![
-            text_cell(&j.id),
-            share_name(d, j.share),
-            d.instance_types
-                .get(usize::from(j.instance_type))
-                .map_or(String::new(), |t| text_cell(t)),
-            j.instances.to_string(),
-            j.priority.to_string(),
-            j.state.as_str().to_string(),
-            num(j.submit_s),
-            opt_num(j.first_start_s),
-            opt_num(j.end_s),
-            opt_num(j.first_start_s.map(|s| s - j.submit_s)),
-            j.preemptions.to_string(),
-            num(j.lost_s),
-            num(j.held_s),
-            j.waiting_reason.map_or("", |r| r.as_str()).to_string(),
-            opt_num(j.checkpoint_interval_s),
-            opt_num(j.checkpoint_cost_s),
-        ]
-    });
-    write_csv(&header, rows)
+    write_csv(JOBS_HEADER, d.jobs.iter().map(|j| job_row(d, j)))
 }
+
+fn job_row(d: &Digest, j: &quotalab_engine::digest::JobRow) -> Vec<String> {
+    vec![
+        text_cell(&j.id),
+        share_name(d, j.share),
+        d.instance_types
+            .get(usize::from(j.instance_type))
+            .map_or(String::new(), |t| text_cell(t)),
+        j.instances.to_string(),
+        j.priority.to_string(),
+        j.state.as_str().to_string(),
+        num(j.submit_s),
+        opt_num(j.first_start_s),
+        opt_num(j.end_s),
+        opt_num(j.first_start_s.map(|s| s - j.submit_s)),
+        j.preemptions.to_string(),
+        num(j.lost_s),
+        num(j.held_s),
+        j.waiting_reason.map_or("", |r| r.as_str()).to_string(),
+        opt_num(j.checkpoint_interval_s),
+        opt_num(j.checkpoint_cost_s),
+    ]
+}
+
+const EVENTS_HEADER: &[&str] = &[
+    "t_s",
+    "kind",
+    "job",
+    "share",
+    "borrowing",
+    "cause",
+    "by",
+    "reason",
+    "priority",
+    "explain",
+];
 
 /// The event log (SPEC 8 `events`), with each preemption's and waiting reason's explanation.
 pub fn events_csv(d: &Digest) -> String {
-    let header = [
-        "t_s",
-        "kind",
-        "job",
-        "share",
-        "borrowing",
-        "cause",
-        "by",
-        "reason",
-        "priority",
-        "explain",
-    ];
-    let rows = d.events.iter().map(|e| {
-        vec![
-            num(e.t_s),
-            e.kind.as_str().to_string(),
-            job_id(d, e.job),
-            share_name(d, e.share),
-            e.borrowing.map_or(String::new(), |b| b.to_string()),
-            e.cause.map_or(String::new(), |c| c.as_str().to_string()),
-            job_id(d, e.by),
-            e.reason.map_or("", |r| r.as_str()).to_string(),
-            e.priority.map_or(String::new(), |p| p.to_string()),
-            d.explain(e).map(text_cell).unwrap_or_default(),
-        ]
-    });
-    write_csv(&header, rows)
+    write_csv(EVENTS_HEADER, d.events.iter().map(|e| event_row(d, e)))
+}
+
+fn event_row(d: &Digest, e: &quotalab_engine::digest::EventRow) -> Vec<String> {
+    vec![
+        num(e.t_s),
+        e.kind.as_str().to_string(),
+        job_id(d, e.job),
+        share_name(d, e.share),
+        e.borrowing.map_or(String::new(), |b| b.to_string()),
+        e.cause.map_or(String::new(), |c| c.as_str().to_string()),
+        job_id(d, e.by),
+        e.reason.map_or("", |r| r.as_str()).to_string(),
+        e.priority.map_or(String::new(), |p| p.to_string()),
+        d.explain(e).map(text_cell).unwrap_or_default(),
+    ]
+}
+
+/// Rows written per task when the jobs or events file of a large result is made (issue
+/// #30: the Philly trace's 82,247 jobs took one task of 230-350 ms, its 200,000 events
+/// 270-370 ms).
+pub const CSV_ROWS_PER_TASK: usize = 10_000;
+
+/// Downloads the jobs (`events` false) or events file of `d` as `filename`, written
+/// [`CSV_ROWS_PER_TASK`] rows a task, each piece handed to the browser as it is made.
+fn download_csv_in_pieces(app: AppState, filename: String, d: Arc<Digest>, events: bool) {
+    let parts = js_sys::Array::new();
+    let mut at = 0;
+    let step = move || -> Option<Result<(), String>> {
+        let n = if events { d.events.len() } else { d.jobs.len() };
+        let end = (at + CSV_ROWS_PER_TASK).min(n);
+        let piece = if events {
+            let rows = d.events[at..end].iter().map(|e| event_row(&d, e));
+            csv_piece((at == 0).then_some(EVENTS_HEADER), rows)
+        } else {
+            let rows = d.jobs[at..end].iter().map(|j| job_row(&d, j));
+            csv_piece((at == 0).then_some(JOBS_HEADER), rows)
+        };
+        // A blob a piece, from its bytes: the file's blob is then made of blobs, with no
+        // text to encode at its end (12.7 MB of events took one task of 60-90 ms).
+        match web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(
+            &js_sys::Uint8Array::from(piece.as_bytes()),
+        )) {
+            Ok(blob) => parts.push(&blob),
+            Err(e) => return Some(Err(format!("cannot make the file: {e:?}"))),
+        };
+        at = end;
+        (end == n).then(|| download_parts(&filename, "text/csv", &parts))
+    };
+    fn next(app: AppState, mut step: impl FnMut() -> Option<Result<(), String>> + 'static) {
+        match step() {
+            Some(done) => report(app, done),
+            None => set_timeout(move || next(app, step), std::time::Duration::ZERO),
+        }
+    }
+    next(app, step);
 }
 
 /// A name for a file: lower case, `a-z0-9` and dashes, at most 60 characters.
@@ -578,34 +653,28 @@ impl ResultFile {
     ];
 }
 
-/// Downloads `kind` for scenario `text` and the page's last run `d` (`None` when there is
-/// none: nothing to export but the result JSON).
-pub fn export_result(
-    app: AppState,
-    service: EngineService,
-    kind: ResultFile,
-    text: &str,
-    d: Option<&Digest>,
-) {
-    let stem = file_stem(text);
-    let Some(d) = d.filter(|_| kind != ResultFile::Json) else {
-        if kind == ResultFile::Json {
-            export_result_json(app, service, text);
-        }
-        return;
-    };
+/// Downloads `kind` of the page's last run `d`, named after the scenario (`stem`,
+/// [`file_stem`]); the result JSON is [`export_result_json`]'s.
+pub fn export_result_file(app: AppState, kind: ResultFile, stem: &str, d: Arc<Digest>) {
     let (suffix, mime, body) = match kind {
-        ResultFile::Json => unreachable!("handled above"),
-        ResultFile::Summary => ("summary.csv", "text/csv", Ok(summary_csv(d))),
-        ResultFile::Jobs => ("jobs.csv", "text/csv", Ok(jobs_csv(d))),
-        ResultFile::Events => ("events.csv", "text/csv", Ok(events_csv(d))),
-        ResultFile::OccupancySvg => ("occupancy.svg", "image/svg+xml", occupancy_svg(d)),
+        ResultFile::Json => return,
+        ResultFile::Jobs => return download_rows(app, stem, d, false),
+        ResultFile::Events => return download_rows(app, stem, d, true),
+        ResultFile::Summary => ("summary.csv", "text/csv", Ok(summary_csv(&d))),
+        ResultFile::OccupancySvg => ("occupancy.svg", "image/svg+xml", occupancy_svg(&d)),
     };
     report(
         app,
         body.and_then(|b| download_text(&format!("{stem}-{suffix}"), mime, &b)),
     );
-    if kind == ResultFile::Jobs && (d.jobs.len() as u64) < d.job_count {
+}
+
+/// Downloads the jobs (`events` false) or events file of `d`, in pieces
+/// ([`download_csv_in_pieces`]), saying when it holds fewer rows than the run had.
+fn download_rows(app: AppState, stem: &str, d: Arc<Digest>, events: bool) {
+    let name = format!("{stem}-{}.csv", if events { "events" } else { "jobs" });
+    download_csv_in_pieces(app, name, Arc::clone(&d), events);
+    if !events && (d.jobs.len() as u64) < d.job_count {
         app.notice.set(Some(Notice::info(
             format!(
                 "The jobs file holds {} of the run's {} jobs: those in the page's events and the first others (the page keeps at most that many). “Export results (JSON)” in the Files menu has every job.",
@@ -615,7 +684,7 @@ pub fn export_result(
             Vec::new(),
         )));
     }
-    if kind == ResultFile::Events && d.events_until_s.is_some() {
+    if events && d.events_until_s.is_some() {
         app.notice.set(Some(Notice::info(
             format!(
                 "The events file holds the first {} of the run's {} events (the page keeps at most that many).",
@@ -633,7 +702,7 @@ pub fn export_result(
 /// `<scenario name>.html`; the scenario's problems go in a notice. With `compare` (the page's
 /// comparison is switched on) the report holds the comparison too (SPEC 9.1,
 /// `quotasim report --compare`).
-pub fn export_report(app: AppState, service: EngineService, text: &str, compare: bool) {
+pub fn export_report(app: AppState, service: EngineService, text: String, compare: bool) {
     export_report_with(app, service, text, compare, None);
 }
 
@@ -642,22 +711,22 @@ pub fn export_report(app: AppState, service: EngineService, text: &str, compare:
 pub fn export_report_with(
     app: AppState,
     service: EngineService,
-    text: &str,
+    text: String,
     compare: bool,
     review: Option<(String, String)>,
 ) {
-    let name = format!("{}.html", file_stem(text));
+    let name = format!("{}.html", file_stem(&text));
     app.notice
         .set(Some(Notice::info("Making the report…", Vec::new())));
     let job = Job::Report {
-        scenario: text.to_string(),
+        scenario: text,
         compare,
         review,
     };
     service.send(job, move |answer| match answer {
         Answer::Report(Ok(html)) => {
             app.notice.set(None);
-            report(app, download_text(&name, "text/html", &html));
+            report(app, download_file(&name, "text/html", &html));
         }
         Answer::Report(Err(lines)) => app.notice.set(Some(Notice::error(
             "The report cannot be made: the scenario has problems.",

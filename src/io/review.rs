@@ -145,12 +145,13 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     });
     let unknown_view = move || {
         let (list, targets) = unknown.get();
-        // The last run's model (its digest says it; no parse of the scenario here).
-        // The scenario's model (its `model` alone is read: the tools' app has no run).
-        let kueue = app
-            .scenario
-            .with_untracked(|t| crate::io::config::scenario_is_kueue(t));
         (!list.is_empty()).then(|| {
+            // The scenario's model (its `model` alone is read: the tools' app has no run),
+            // only when there is something to say (the tools are mounted with the page's
+            // scenario, which may be a 16 MB trace, issue #30).
+            let kueue = app
+                .scenario
+                .with_untracked(|t| crate::io::config::scenario_is_kueue(t));
             crate::io::config::unknown_choices(
                 list,
                 targets,
@@ -167,7 +168,7 @@ pub fn ReviewDialog(node_ref: NodeRef<html::Dialog>) -> impl IntoView {
     let report = move |_| {
         let Some(p) = proposed() else { return };
         let text = app.scenario.get_untracked();
-        crate::io::files::export_report_with(app, engine, &text, false, Some(p));
+        crate::io::files::export_report_with(app, engine, text, false, Some(p));
     };
     let close = move || dialog::close(node_ref);
     // The scenario is in the Kueue model (the intro says ClusterQueues), set on opening.

@@ -254,6 +254,18 @@ fn host() -> Result<JsValue, String> {
     get(&global(), HOST).ok_or_else(|| "the page's bridge is missing".to_string())
 }
 
+/// `f` of the page's scenario text now (not copied where the page's state is this wasm's).
+fn with_page_scenario<R>(f: impl FnOnce(&str) -> R) -> R {
+    let mut f = Some(f);
+    let mut call = |t: &str| f.take().map(|f| f(t));
+    if let Some((app, _)) = PAGE.with(std::cell::Cell::get) {
+        if let Some(Some(r)) = app.scenario.try_with_untracked(|t| call(t)) {
+            return r;
+        }
+    }
+    call(&page_scenario()).expect("called once: the page's state did not call it")
+}
+
 /// The page's scenario text now.
 fn page_scenario() -> String {
     if let Some((app, _)) = PAGE.with(std::cell::Cell::get) {
@@ -291,8 +303,15 @@ fn hand_to_page(text: String, push: bool) {
     }
 }
 
-/// The page's last run, decoded from the bridge's postcard bytes (`None` without one).
-fn page_digest() -> Option<quotalab_engine::digest::Digest> {
+/// The page's last run (`None` without one): the page's own, or decoded from the bridge's
+/// postcard bytes where the page's state is not in this wasm (the Philly trace's digest,
+/// 11 MB, took ~100 ms of the page's thread each way).
+fn page_digest() -> Option<std::sync::Arc<quotalab_engine::digest::Digest>> {
+    if let Some((app, _)) = PAGE.with(std::cell::Cell::get) {
+        if let Some(outcome) = app.outcome.try_get_untracked() {
+            return outcome.map(|o| o.digest);
+        }
+    }
     let bytes = host()
         .and_then(|h| function(&h, "digest"))
         .ok()?
@@ -301,7 +320,7 @@ fn page_digest() -> Option<quotalab_engine::digest::Digest> {
         .dyn_into::<js_sys::Uint8Array>()
         .ok()?
         .to_vec();
-    postcard::from_bytes(&bytes).ok()
+    postcard::from_bytes(&bytes).ok().map(std::sync::Arc::new)
 }
 
 /// Mounts the tools once: their own state, starting from the page's scenario; every new
@@ -413,6 +432,31 @@ pub fn open_tool(code: u32) {
         return;
     };
     let m = mount();
+    // A file made of the page's scenario takes it as it is, in a task after the click's (the
+    // menu closes first: a 16 MB trace's copy and posting take ~30 ms); the tools' own copy
+    // is brought up to date only for the tools that read it (its copy and comparison cost
+    // the click as much again, issue #30).
+    let file = move || match tool {
+        Tool::Report => {
+            let compare = m.compare_on.get_untracked();
+            super::files::export_report(m.app, m.service, page_scenario(), compare);
+        }
+        Tool::ExportResult(ResultFile::Json) => {
+            super::files::export_result_json(m.app, m.service, page_scenario());
+        }
+        // Written from the last run (none: nothing to write); the scenario gives its name.
+        Tool::ExportResult(kind) => {
+            if let Some(d) = page_digest() {
+                let stem = with_page_scenario(super::files::file_stem);
+                super::files::export_result_file(m.app, kind, &stem, d);
+            }
+        }
+        _ => {}
+    };
+    if matches!(tool, Tool::Report | Tool::ExportResult(_)) {
+        set_timeout(file, std::time::Duration::ZERO);
+        return;
+    }
     let text = page_scenario();
     if m.app.scenario.with_untracked(|s| *s != text) {
         m.from_page.set_value(true);
@@ -430,14 +474,9 @@ pub fn open_tool(code: u32) {
             mount_compare(m);
             m.compare_on.set(on);
         }
-        Tool::ExportResult(kind) => {
-            let d = page_digest();
-            super::files::export_result(m.app, m.service, kind, &text, d.as_ref());
-        }
-        // With the comparison while the page's compare switch is on (`Tool::Compare`).
-        Tool::Report => {
-            super::files::export_report(m.app, m.service, &text, m.compare_on.get_untracked())
-        }
+        // Answered above: a report (with the comparison while the page's compare switch
+        // is on, `Tool::Compare`) and the result files.
+        Tool::Report | Tool::ExportResult(_) => {}
     }
 }
 

@@ -15,7 +15,7 @@ use leptos::prelude::*;
 use quotalab_engine_worker::config::{
     Envelope, Request as ConfigRequest, Response as ConfigResponse,
 };
-use quotalab_engine_worker::jobs::{decode_compared, Answer, Job};
+use quotalab_engine_worker::jobs::{decode_compared, Answer, FileText, Job};
 use quotalab_engine_worker::protocol::{from_pair, from_pairs, Bytes, Request, Response};
 use quotalab_engine_worker::web::{js_message, text_of, Incoming};
 use wasm_bindgen::prelude::*;
@@ -259,17 +259,29 @@ const NOT_UTF8: &str = "could not decode the worker's reply";
 /// A worker message: Ready sends what waited; an answer goes to its job's reply (with its
 /// large text put back, copied once from the buffer it came in, in pieces if large).
 fn on_response(message: Incoming) {
-    let Incoming { bytes, text, .. } = message;
+    let Incoming { bytes, text, blobs } = message;
     match text {
+        // A file made for saving, as the worker made it ([`FileText::Posted`]).
+        None if !blobs.is_empty() => {
+            let blob = blobs.into_iter().next();
+            answer(&bytes, blob.map(Beside::File))
+        }
         Some(array) if array.length() as usize > TEXT_PIECE => {
             text_in_pieces(array, move |t| {
                 let not_utf8 = |_| format!("{NOT_UTF8}: the text is not UTF-8");
-                answer(&bytes, Some(t.map_err(not_utf8)))
+                answer(&bytes, Some(Beside::Text(t.map_err(not_utf8))))
             });
         }
-        Some(array) => answer(&bytes, Some(text_of(&array, NOT_UTF8))),
+        Some(array) => answer(&bytes, Some(Beside::Text(text_of(&array, NOT_UTF8)))),
         None => answer(&bytes, None),
     }
+}
+
+/// What came beside an answer's bytes: its text, read into the page, or a file the worker
+/// made of it.
+enum Beside {
+    Text(Result<String, String>),
+    File(web_sys::Blob),
 }
 
 /// `array`'s text, copied in [`TEXT_PIECE`] bytes per task (the first now), to `then`; if it
@@ -337,13 +349,21 @@ impl Pieces {
 }
 
 /// A worker message's bytes and its text beside them, decoded and answered.
-fn answer(bytes: &[u8], text: Option<Result<String, String>>) {
+fn answer(bytes: &[u8], beside: Option<Beside>) {
+    let mut posted = None;
     let decoded = Response::decode(bytes).and_then(|mut r| {
-        if let Some(text) = text {
-            r.put_text(text?)?;
+        match beside {
+            Some(Beside::Text(text)) => r.put_text(text?)?,
+            Some(Beside::File(array)) => posted = Some(array),
+            None => {}
         }
         Ok(r)
     });
+    // The file: the worker's blob, if it came (else the answer's text).
+    let file = move |text: String| match posted {
+        Some(blob) => FileText::Posted(blob),
+        None => FileText::Text(text),
+    };
     let answer = match decoded {
         Err(e) => return fail_all(e),
         Ok(Response::Ready) => {
@@ -379,8 +399,8 @@ fn answer(bytes: &[u8], text: Option<Result<String, String>>) {
         Ok(Response::TraceChecked { id, result }) => {
             (id, Answer::TraceChecked(result.map_err(from_pair)))
         }
-        Ok(Response::Report { id, result }) => (id, Answer::Report(result)),
-        Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result)),
+        Ok(Response::Report { id, result }) => (id, Answer::Report(result.map(file))),
+        Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result.map(file))),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
         Ok(Response::Checked { id, result }) => (id, Answer::Checked(result)),
         Ok(Response::Timeline { id, result }) => (id, Answer::Timeline(result)),

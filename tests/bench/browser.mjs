@@ -440,6 +440,35 @@ async function main() {
         }
         philly = await repeatRuns(page, 3);
         rows.push(summarise('Philly trace: re-simulate + redraw (Run)', '< 3 s', philly));
+        // Its report (Files -> Export report (HTML)), made by the engine worker: the time to
+        // the download, and the page's longest task from the click until a second after it.
+        await page.waitForTimeout(1_000);
+        const reports = [];
+        for (let i = 0; i < 2; i++) {
+          await page.locator('[data-testid="files-menu"] > summary').click();
+          const t0 = await page.evaluate(() => performance.now());
+          const [dl] = await Promise.all([
+            page.waitForEvent('download', { timeout: 180_000 }),
+            page.locator('[data-testid="export-report-html"]').click(),
+          ]);
+          const t1 = await page.evaluate(() => performance.now());
+          await dl.cancel();
+          await page.waitForTimeout(1_000);
+          reports.push(
+            await page.evaluate(
+              ({ t0, t1 }) => {
+                const long = window.__longtasks.filter(([s, d]) => s + d > t0);
+                return {
+                  work: t1 - t0,
+                  longest: Math.max(0, ...long.map(([, d]) => d)),
+                  tasks: long.map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`).join(' '),
+                };
+              },
+              { t0, t1 },
+            ),
+          );
+        }
+        rows.push({ ...summarise('Philly trace: Export report (HTML) -> downloaded (made by the engine worker)', 'no task > 50 ms', reports), frame: undefined, app: undefined, where: 'worker' });
       } catch (e) {
         notes.push(`Philly trace not measured: ${e.message.split('\n')[0]}`);
       } finally {

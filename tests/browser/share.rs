@@ -531,3 +531,33 @@ fn thousands_separators() {
     assert_eq!(format::count(48_210), "48,210");
     assert_eq!(format::count(1_234_567), "1,234,567");
 }
+
+#[wasm_bindgen_test]
+fn a_scenario_name_is_read_without_the_rest() {
+    let name = |t: &str| share::scenario_name(t);
+    assert_eq!(
+        name(presets::AWS_WALKTHROUGH_JSON).as_deref(),
+        Some("AWS walkthrough")
+    );
+    // Found where it is, after the jobs too, with escapes.
+    assert_eq!(
+        name(r#"{"jobs": [{"id": "a", "name": "not this"}], "name": "late \"one\""}"#).as_deref(),
+        Some("late \"one\"")
+    );
+    // The reader stops at the name: what follows is not read (a file's name only).
+    assert_eq!(
+        name(r#"{"name": "first", "jobs": [oops"#).as_deref(),
+        Some("first")
+    );
+    // None: no name, a null one, a name that is not text, not an object, not JSON.
+    for t in [
+        r#"{"jobs": []}"#,
+        r#"{"name": null}"#,
+        r#"{"name": 7}"#,
+        r#"["name", "x"]"#,
+        "name",
+        "",
+    ] {
+        assert_eq!(name(t), None, "{t}");
+    }
+}

@@ -177,6 +177,40 @@ test('a garbage link shows why and opens the default preset; the notice is dismi
   assert.deepEqual(problems, []);
 });
 
+// A large result's files are written a few rows a task (`files::CSV_ROWS_PER_TASK`, 10,000)
+// and its result JSON and report are blobs the engine worker makes (issue #30): the files are
+// whole and in order all the same. The 5,000-job preset: 5,000 jobs, ~40,000 events (5 pieces).
+test('a large result exports whole: every job and event row in order, the result JSON and the report', async (t) => {
+  const { page, problems, close } = await openBrowser('share-3-exports-large');
+  t.after(close);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await page.getByTestId('preset-select').selectOption('research');
+  await page.waitForFunction(() => /5,000 jobs/.test(document.querySelector('[data-testid="run-stats"]')?.textContent ?? ''), null, { timeout: 60_000 });
+
+  const res = await downloadFromFilesMenu(page, 'export-result-json');
+  assert.equal(res.name, 'research-org-result.json');
+  const result = JSON.parse(res.bytes.toString('utf8'));
+  assert.ok(result.events.length > 20_000, `${result.events.length} events: several pieces`);
+
+  const events = parseCsv((await downloadFromFilesMenu(page, 'export-events-csv')).bytes.toString('utf8'));
+  assert.deepEqual(events[0].slice(0, 3), ['t_s', 'kind', 'job']);
+  assert.equal(events.length - 1, result.events.length, 'one row per event');
+  const differ = result.events.findIndex((e, i) => Number(events[i + 1][0]) !== e.t_s || events[i + 1][1] !== e.kind || events[i + 1][2] !== (e.job ?? ''));
+  assert.equal(differ, -1, `row ${differ + 1} is the result's event ${differ}`);
+
+  const jobs = parseCsv((await downloadFromFilesMenu(page, 'export-jobs-csv')).bytes.toString('utf8'));
+  assert.equal(jobs.length - 1, result.jobs.length, 'one row per job');
+  assert.deepEqual(jobs.slice(1).map((r) => r[0]), result.jobs.map((j) => j.id));
+
+  const report = await downloadFromFilesMenu(page, 'export-report-html');
+  assert.equal(report.name, 'research-org.html');
+  const html = report.bytes.toString('utf8');
+  assert.match(html, /^<!doctype html>/i);
+  assert.match(html, /<\/html>\s*$/);
+  assert.deepEqual(problems, []);
+});
+
 test('exports: scenario and results JSON, summary/jobs/events CSV, charts PNG, occupancy SVG', async (t) => {
   const { page, problems, close } = await openBrowser('share-3-exports');
   t.after(close);

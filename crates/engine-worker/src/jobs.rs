@@ -70,9 +70,9 @@ pub enum Answer {
     /// The import's warnings, or the one problem that would stop it.
     TraceChecked(Result<Vec<ImportWarning>, Problem>),
     /// The report's HTML, or every problem of the scenario (as text).
-    Report(Result<String, Vec<String>>),
+    Report(Result<FileText, Vec<String>>),
     /// The result JSON, or every problem of the scenario (as text).
-    ResultJson(Result<String, Vec<String>>),
+    ResultJson(Result<FileText, Vec<String>>),
     /// The link's payload, or why the scenario has none.
     Link(Result<String, String>),
     /// Valid, or every problem of the scenario.
@@ -84,6 +84,29 @@ pub enum Answer {
     Moment(Option<Moment>),
     /// The worker failed (it could not start, a panic, an unreadable message).
     Failed(String),
+}
+
+/// A file made for the person to save (the report, the result JSON): the page hands it to
+/// the browser as it is, never reading it.
+#[derive(Clone, Debug)]
+pub enum FileText {
+    /// Made on this thread (where no worker runs: the component tests).
+    Text(String),
+    /// As an engine worker posted it: a blob of its UTF-8 bytes, made in the worker. The
+    /// page never copies it into its memory nor decodes it as a string (issue #30: the
+    /// Philly trace's report, 26 MB, held the page's thread for 250-350 ms doing both).
+    Posted(web_sys::Blob),
+}
+
+impl PartialEq for FileText {
+    /// Texts by their contents, posted files by their buffer (the same object).
+    fn eq(&self, other: &FileText) -> bool {
+        match (self, other) {
+            (FileText::Text(a), FileText::Text(b)) => a == b,
+            (FileText::Posted(a), FileText::Posted(b)) => js_sys::Object::is(a, b),
+            _ => false,
+        }
+    }
 }
 
 /// A CSV trace imported (SPEC 11).
@@ -110,8 +133,10 @@ pub fn serve(job: Job) -> Answer {
             scenario,
             compare,
             review,
-        } => Answer::Report(make_report(&scenario, compare, review)),
-        Job::ResultJson { scenario } => Answer::ResultJson(result_json(&scenario)),
+        } => Answer::Report(make_report(&scenario, compare, review).map(FileText::Text)),
+        Job::ResultJson { scenario } => {
+            Answer::ResultJson(result_json(&scenario).map(FileText::Text))
+        }
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
         Job::Check { scenario } => Answer::Checked(check(&scenario)),
         Job::Timeline { scenario } => Answer::Timeline(whole_timeline(&scenario)),

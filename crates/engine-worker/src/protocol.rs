@@ -365,6 +365,15 @@ impl<'a> Response<'a> {
         }
     }
 
+    /// Whether the answer's text is a file made for saving (a report, a result JSON): the
+    /// worker posts it as a blob, which the page hands to the browser (`jobs::FileText::Posted`).
+    pub fn text_is_a_file(&self) -> bool {
+        matches!(
+            self,
+            Response::Report { result: Ok(_), .. } | Response::ResultJson { result: Ok(_), .. }
+        )
+    }
+
     /// Takes the answer's large text out of it, to be posted beside its bytes as a buffer of
     /// its own: the page copies it once, into the string it keeps, instead of copying the
     /// bytes and then the text out of them (issue #30: the Philly import's longest task).
