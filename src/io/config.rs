@@ -38,8 +38,7 @@ pub use crate::worker::service::{use_config_service, ConfigService};
 
 /// Downloads the scenario's shares as `format` (SPEC 13 `quotasim export`, default options):
 /// the engine's refusals (an export AWS cannot express) and warnings become the notice.
-pub fn export_config(app: AppState, service: ConfigService, format: OutFormat) {
-    let scenario = app.scenario.get_untracked();
+pub fn export_config(app: AppState, service: ConfigService, scenario: String, format: OutFormat) {
     let stem = file_stem(&scenario);
     service.send(
         Request::Export {

@@ -432,10 +432,10 @@ pub fn open_tool(code: u32) {
         return;
     };
     let m = mount();
-    // A file made of the page's scenario takes it as it is, in a task after the click's (the
-    // menu closes first: a 16 MB trace's copy and posting take ~30 ms); the tools' own copy
-    // is brought up to date only for the tools that read it (its copy and comparison cost
-    // the click as much again, issue #30).
+    // A file made of the page's scenario (a report, a result file, a configuration) takes it
+    // as it is, in a task after the click's (the menu closes first: a 16 MB trace's copy and
+    // posting take ~30 ms); the tools' own copy is brought up to date only for the tools
+    // that read it (its copy and comparison cost the click as much again, issue #30).
     let file = move || match tool {
         Tool::Report => {
             let compare = m.compare_on.get_untracked();
@@ -443,6 +443,10 @@ pub fn open_tool(code: u32) {
         }
         Tool::ExportResult(ResultFile::Json) => {
             super::files::export_result_json(m.app, m.service, page_scenario());
+        }
+        Tool::Export(format) => {
+            let service = super::config::ConfigService(m.service);
+            super::config::export_config(m.app, service, page_scenario(), format);
         }
         // Written from the last run (none: nothing to write); the scenario gives its name.
         Tool::ExportResult(kind) => {
@@ -453,7 +457,7 @@ pub fn open_tool(code: u32) {
         }
         _ => {}
     };
-    if matches!(tool, Tool::Report | Tool::ExportResult(_)) {
+    if matches!(tool, Tool::Report | Tool::ExportResult(_) | Tool::Export(_)) {
         set_timeout(file, std::time::Duration::ZERO);
         return;
     }
@@ -467,16 +471,13 @@ pub fn open_tool(code: u32) {
         Tool::Trace => super::trace_form::open_dialog(m.trace),
         Tool::History => super::history::open_dialog(m.history),
         Tool::Review => super::review::open_dialog(m.review),
-        Tool::Export(format) => {
-            super::config::export_config(m.app, super::config::ConfigService(m.service), format)
-        }
         Tool::Compare(on) => {
             mount_compare(m);
             m.compare_on.set(on);
         }
         // Answered above: a report (with the comparison while the page's compare switch
-        // is on, `Tool::Compare`) and the result files.
-        Tool::Report | Tool::ExportResult(_) => {}
+        // is on, `Tool::Compare`), the result files and the configuration exports.
+        Tool::Report | Tool::ExportResult(_) | Tool::Export(_) => {}
     }
 }
 

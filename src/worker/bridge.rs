@@ -60,7 +60,8 @@ impl Posting {
         let (request, text) = request.split_text();
         let bytes = request.encode()?;
         let files: Vec<JsValue> = files.iter().map(|f| f.clone().into()).collect();
-        let (message, transfer) = quotalab_engine_worker::web::outgoing(&bytes, text, &files);
+        let (message, transfer) =
+            quotalab_engine_worker::web::outgoing(&bytes, text.as_deref(), &files);
         Ok(Posting { message, transfer })
     }
 

@@ -204,12 +204,14 @@ fn mark(state: &str) {
 }
 
 /// A job as the request `id`, built to be posted with `files`.
-fn encode(id: u64, job: &Job, files: &[web_sys::File]) -> Result<Posting, String> {
-    let request = match job {
-        Job::Config(r) => Request::Config(Envelope {
-            id,
-            body: r.clone(),
-        }),
+fn encode(id: u64, job: Job, files: &[web_sys::File]) -> Result<Posting, String> {
+    // A configuration request is moved in, not copied (it may carry a 16 MB scenario).
+    let job = match job {
+        Job::Config(body) => return Posting::new(Request::Config(Envelope { id, body }), files),
+        job => job,
+    };
+    let request = match &job {
+        Job::Config(_) => unreachable!("posted above"),
         Job::Compare { scenario, limits } => Request::Compare {
             id,
             scenario,
@@ -468,7 +470,7 @@ impl WorkerBackend {
             }
             c.next_id += 1;
             let id = c.next_id;
-            let request = match encode(id, &job, &files) {
+            let request = match encode(id, job, &files) {
                 Ok(request) => request,
                 Err(e) => return Some((e, reply)),
             };

@@ -217,6 +217,21 @@ pub enum Request {
     },
 }
 
+impl Request {
+    /// The scenario text the request carries, if it carries one (an import's `into`, an
+    /// export's, a history's, a review's, a typical load's): it goes to the worker beside the
+    /// request's bytes ([`crate::protocol::Request::split_text`]).
+    pub fn scenario_mut(&mut self) -> Option<&mut String> {
+        match self {
+            Request::Import(r) => r.into.as_mut(),
+            Request::Export { scenario, .. }
+            | Request::TypicalLoad { scenario, .. }
+            | Request::History(HistoryRequest { scenario, .. })
+            | Request::Review(ReviewRequest { scenario, .. }) => Some(scenario),
+        }
+    }
+}
+
 /// What an import read.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ImportReport {

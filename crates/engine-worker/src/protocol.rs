@@ -8,6 +8,8 @@
 //! module cannot be serialised, only structured-cloned), and the loader's
 //! [`UNAVAILABLE`] object when the wasm could not be started.
 
+use std::borrow::Cow;
+
 use quotalab_engine::digest::{Digest, DigestLimits};
 use quotalab_engine::input::path::Path;
 use quotalab_engine::Problem;
@@ -296,7 +298,10 @@ impl<'a> Request<'a> {
     /// text: it is posted beside the request's bytes as a buffer of its own
     /// ([`crate::web::outgoing`]), so a 16 MB scenario is copied once on its way to the
     /// worker, not into the bytes and then out of them.
-    pub fn split_text(mut self) -> (Request<'a>, Option<&'a [u8]>) {
+    ///
+    /// A configuration request's scenario (an export's, a history's, a review's, an
+    /// import's `into`) is its own string: it is taken out of the request and returned.
+    pub fn split_text(mut self) -> (Request<'a>, Option<Cow<'a, [u8]>>) {
         let text = match &mut self {
             Request::Run { scenario, .. }
             | Request::Compare { scenario, .. }
@@ -304,13 +309,17 @@ impl<'a> Request<'a> {
             | Request::ResultJson { scenario, .. }
             | Request::Link { scenario, .. }
             | Request::Check { scenario, .. }
-            | Request::Timeline { scenario, .. } => Some(std::mem::take(scenario).as_bytes()),
+            | Request::Timeline { scenario, .. } => {
+                Some(Cow::Borrowed(std::mem::take(scenario).as_bytes()))
+            }
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
-                Some(std::mem::replace(csv, Bytes(&[])).0)
+                Some(Cow::Borrowed(std::mem::replace(csv, Bytes(&[])).0))
             }
-            Request::Warmup | Request::Config(_) | Request::Sweep(_) | Request::Moment { .. } => {
-                None
-            }
+            Request::Config(c) => c
+                .body
+                .scenario_mut()
+                .map(|s| Cow::Owned(std::mem::take(s).into_bytes())),
+            Request::Warmup | Request::Sweep(_) | Request::Moment { .. } => None,
         };
         (self, text)
     }
@@ -334,7 +343,21 @@ impl<'a> Request<'a> {
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
                 *csv = Bytes(text);
             }
-            Request::Warmup | Request::Config(_) | Request::Sweep(_) | Request::Moment { .. } => {
+            Request::Config(c) => {
+                let Some(slot) = c.body.scenario_mut() else {
+                    return Err(
+                        "the worker could not read a request: it came with a text it has no place for"
+                            .to_string(),
+                    );
+                };
+                *slot = std::str::from_utf8(text)
+                    .map_err(|_| {
+                        "the worker could not read a request: the scenario is not UTF-8 text"
+                            .to_string()
+                    })?
+                    .to_string();
+            }
+            Request::Warmup | Request::Sweep(_) | Request::Moment { .. } => {
                 return Err(
                     "the worker could not read a request: it came with a text it has no place for"
                         .to_string(),
@@ -803,6 +826,16 @@ mod tests {
                 csv: Bytes(&csv),
                 options: ImportOptions::default(),
             },
+            // A configuration request's scenario is its own string: taken out all the same.
+            Request::Config(config::Envelope {
+                id: 10,
+                body: config::Request::Export {
+                    scenario: text.to_string(),
+                    format: config::OutFormat::Kueue,
+                    queue: String::new(),
+                    resource: String::new(),
+                },
+            }),
         ];
         for request in requests {
             let (header, beside) = request.clone().split_text();
@@ -813,7 +846,7 @@ mod tests {
                 "the text is not in the bytes: {} bytes",
                 bytes.len()
             );
-            let back = Request::decode(&bytes).unwrap().with_text(beside).unwrap();
+            let back = Request::decode(&bytes).unwrap().with_text(&beside).unwrap();
             assert_eq!(back, request);
         }
         // Nothing to take from a request without a text, and no place to put one.
