@@ -244,6 +244,9 @@ struct Mounted {
     /// The compare card's switch, and whether its comparison is mounted in the page's card.
     compare_on: RwSignal<bool>,
     compare_mounted: StoredValue<bool>,
+    /// How many times the compare switch was passed on ([`open_tool`]): a deferred "on"
+    /// applies only if no later call came.
+    compare_asked: StoredValue<u64>,
 }
 
 thread_local! {
@@ -252,6 +255,21 @@ thread_local! {
 
 fn host() -> Result<JsValue, String> {
     get(&global(), HOST).ok_or_else(|| "the page's bridge is missing".to_string())
+}
+
+/// Whether two texts are the same, compared eight bytes at a time (wasm's `memcmp` goes a
+/// byte at a time: 16 MB took ~25 ms).
+pub fn same_text(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let (wa, wb) = (a.chunks_exact(8), b.chunks_exact(8));
+    let tails_equal = wa.remainder() == wb.remainder();
+    tails_equal
+        && wa.zip(wb).all(|(x, y)| {
+            u64::from_ne_bytes(x.try_into().unwrap_or_default())
+                == u64::from_ne_bytes(y.try_into().unwrap_or_default())
+        })
 }
 
 /// `f` of the page's scenario text now (not copied where the page's state is this wasm's).
@@ -323,14 +341,14 @@ fn page_digest() -> Option<std::sync::Arc<quotalab_engine::digest::Digest>> {
     postcard::from_bytes(&bytes).ok().map(std::sync::Arc::new)
 }
 
-/// Mounts the tools once: their own state, starting from the page's scenario; every new
-/// scenario and notice goes to the page.
+/// Mounts the tools once: their own state, whose scenario is the page's, copied by each tool
+/// that reads it ([`open_tool`]); every new scenario and notice goes to the page.
 fn mount() -> Mounted {
     if let Some(m) = MOUNTED.with(|m| m.get()) {
         return m;
     }
-    let text = page_scenario();
-    let app = AppState::new(text);
+    // Empty until a tool that reads it copies the page's ([`open_tool`]).
+    let app = AppState::new(String::new());
     let share = ShareState::new();
     let m = Mounted {
         app,
@@ -342,6 +360,7 @@ fn mount() -> Mounted {
         service: crate::worker::service::default_service(),
         compare_on: RwSignal::new(false),
         compare_mounted: StoredValue::new(false),
+        compare_asked: StoredValue::new(0),
     };
     let doc = leptos::prelude::document();
     let root = doc
@@ -461,23 +480,51 @@ pub fn open_tool(code: u32) {
         set_timeout(file, std::time::Duration::ZERO);
         return;
     }
-    let text = page_scenario();
-    if m.app.scenario.with_untracked(|s| *s != text) {
-        m.from_page.set_value(true);
-        m.app.scenario.set(text.clone());
+    // The tools' copy of the page's scenario, copied only when it differs (a 16 MB trace's
+    // copy costs ~10 ms, the comparison ~3 ms).
+    let sync = move || {
+        let differs = with_page_scenario(|page| {
+            m.app
+                .scenario
+                .with_untracked(|own| !same_text(own.as_bytes(), page.as_bytes()))
+        });
+        if differs {
+            m.from_page.set_value(true);
+            m.app.scenario.set(page_scenario());
+        }
+    };
+    if let Tool::Compare(on) = tool {
+        mount_compare(m);
+        // Switched on: the copy and the comparison's request (another copy, posted) in a
+        // task after the switch's or the new result's (a 16 MB trace's: ~40 ms), unless the
+        // switch was passed on again meanwhile. Off: at once.
+        m.compare_asked.update_value(|n| *n += 1);
+        let asked = m.compare_asked.get_value();
+        if on {
+            set_timeout(
+                move || {
+                    if m.compare_asked.get_value() == asked {
+                        sync();
+                        m.compare_on.set(true);
+                    }
+                },
+                std::time::Duration::ZERO,
+            );
+        } else {
+            m.compare_on.set(false);
+        }
+        return;
     }
+    sync();
     match tool {
         Tool::Config => super::config::open_dialog(m.config),
         Tool::Trace => super::trace_form::open_dialog(m.trace),
         Tool::History => super::history::open_dialog(m.history),
         Tool::Review => super::review::open_dialog(m.review),
-        Tool::Compare(on) => {
-            mount_compare(m);
-            m.compare_on.set(on);
-        }
         // Answered above: a report (with the comparison while the page's compare switch
-        // is on, `Tool::Compare`), the result files and the configuration exports.
-        Tool::Report | Tool::ExportResult(_) | Tool::Export(_) => {}
+        // is on, `Tool::Compare`), the result files, the configuration exports and the
+        // comparison.
+        Tool::Report | Tool::ExportResult(_) | Tool::Export(_) | Tool::Compare(_) => {}
     }
 }
 

@@ -561,3 +561,19 @@ fn a_scenario_name_is_read_without_the_rest() {
         assert_eq!(name(t), None, "{t}");
     }
 }
+
+#[wasm_bindgen_test]
+fn texts_compare_equal_only_when_every_byte_is() {
+    use quotalab_app::io::tools::same_text;
+    let a = presets::AWS_WALKTHROUGH_JSON.as_bytes();
+    assert!(same_text(a, a) && same_text(b"", b""));
+    let mut b = a.to_vec();
+    for at in [0, 7, 8, a.len() / 2, a.len() - 9, a.len() - 1] {
+        b[at] ^= 1;
+        assert!(!same_text(a, &b), "a change at byte {at}");
+        b[at] ^= 1;
+    }
+    assert!(same_text(a, &b));
+    assert!(!same_text(a, &a[..a.len() - 1]));
+    assert!(!same_text(b"abc", b"abd"));
+}
