@@ -133,10 +133,10 @@ thread_local! {
         const { std::cell::Cell::new(None) };
 }
 
+/// The page's scenario, as the tools read it (a 16 MB trace through the bridge's JS string
+/// cost ~100 ms).
 fn page_scenario() -> String {
-    call("scenario", &[])
-        .and_then(|v| v.as_string())
-        .unwrap_or_default()
+    crate::io::tools::page_scenario()
 }
 
 fn set_link(settings: Option<&Settings>) {
@@ -181,7 +181,15 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
         view! { <ExploreDialog explore=explore dialog=dialog on_open=on_open /> }
     });
     handle.forget();
-    let changed = Closure::<dyn Fn()>::new(move || explore.scenario_changed(page_scenario()));
+    // A new scenario stops a sweep in flight at once; otherwise the panel reads it when it
+    // opens ([`open`]): a closed panel does not copy and plan every edit of a 16 MB trace
+    // (~300 ms each).
+    let changed = Closure::<dyn Fn()>::new(move || {
+        let open = dialog.get_untracked().is_some_and(|d| d.open());
+        if open || explore.running.get_untracked() {
+            explore.scenario_changed(page_scenario());
+        }
+    });
     if let Some(host) = get(&js_sys::global(), HOST) {
         let _ = set(&host, "changed", changed.as_ref());
     }

@@ -284,8 +284,9 @@ fn with_page_scenario<R>(f: impl FnOnce(&str) -> R) -> R {
     call(&page_scenario()).expect("called once: the page's state did not call it")
 }
 
-/// The page's scenario text now.
-fn page_scenario() -> String {
+/// The page's scenario text now (the tools' and the Explore panel's: a Rust `String` where
+/// the page's state is this wasm's, else through the bridge).
+pub(crate) fn page_scenario() -> String {
     if let Some((app, _)) = PAGE.with(std::cell::Cell::get) {
         if let Some(text) = app.scenario.try_get_untracked() {
             return text;

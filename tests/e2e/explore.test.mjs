@@ -127,6 +127,41 @@ test('Cancel stops the runs, and an edit of the scenario clears the sweep', asyn
   }
 });
 
+// A closed panel reads a new scenario when it opens again, not at every edit (a 16 MB
+// trace's copy and plan cost each edit ~450 ms, issue #30): its sweep of the earlier
+// scenario is cleared then, and the note says why.
+test('a sweep done, the panel closed, the scenario edited: reopened, the sweep is cleared', async () => {
+  const { page, problems, close } = await openBrowser('explore-closed-edit');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    await openExplore(page);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 100, step: 50, seeds: 2 });
+    await page.getByTestId('explore-run').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-progress"]')?.textContent === '6 / 6 runs, done', null, { timeout: 30_000 });
+    await page.getByTestId('explore-close').click();
+    await page.evaluate(() => {
+      const h = window.quotalabHost;
+      h.apply(h.scenario().replace('"seed": 7', '"seed": 9'), false);
+    });
+    await page.waitForTimeout(300);
+    await page.getByTestId('explore-open').click();
+    await page.getByTestId('explore-dialog').waitFor({ state: 'visible' });
+    assert.equal(await progress(page), '', 'the earlier sweep is cleared');
+    assert.match(await page.getByTestId('explore-note').textContent(), /scenario changed/);
+    // Closed and opened again with no edit: the sweep of this scenario stays.
+    await page.getByTestId('explore-run').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-progress"]')?.textContent === '6 / 6 runs, done', null, { timeout: 30_000 });
+    await page.getByTestId('explore-close').click();
+    await page.getByTestId('explore-open').click();
+    await page.getByTestId('explore-dialog').waitFor({ state: 'visible' });
+    assert.equal(await progress(page), '6 / 6 runs, done');
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a link with sweep settings opens the panel with them; a hostile one says why', async () => {
   const { page, problems, close } = await openBrowser('explore-link');
   try {
