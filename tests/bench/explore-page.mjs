@@ -1,0 +1,59 @@
+#!/usr/bin/env node
+// Issue #30 "the main thread never blocks" with the Explore panel (SPEC 15) on a large
+// scenario: the scenario file opened from Files, then the panel opened and filled, a sweep of
+// 6 runs (shares[0].borrow_limit 0..100:50, 2 seeds), the panel closed, and a share's borrow
+// limit edited. For each step: its time and every main-thread long task (over 50 ms).
+//
+//   node tests/bench/explore-page.mjs SCENARIO.json
+//
+// The Philly trace as the scenario: docs/PERFORMANCE.md ("Kueue against AWS", its first
+// command) writes it to /tmp/philly-aws.json. QUOTALAB_DIST: another build.
+import { DIST, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
+import { watchLongTasks } from './probes.mjs';
+import { openScenarioFile, waitForResult } from './scenarios.mjs';
+
+const file = process.argv[2];
+if (!file) {
+  console.error('usage: node tests/bench/explore-page.mjs SCENARIO.json');
+  process.exit(64);
+}
+const server = await serveDist(process.env.QUOTALAB_DIST ?? DIST);
+const b = await openBrowser('bench-explore', { viewport: { width: 1440, height: 900 } });
+const page = b.page;
+const now = () => page.evaluate(() => performance.now());
+const tasksSince = (t0) =>
+  page.evaluate((t0) => window.__longtasks.filter(([s, d]) => s + d > t0).map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`), t0);
+try {
+  await page.addInitScript(watchLongTasks);
+  await page.goto(server.url);
+  await waitForApp(page);
+  await waitForResult(page, 'AWS walkthrough');
+  await openScenarioFile(page, file, 180_000);
+  await page.waitForTimeout(2_000);
+  let t0 = await now();
+  await openExplore(page);
+  await fillExplore(page, { path: 'shares[0].borrow_limit', from: 0, to: 100, step: 50, seeds: 2 });
+  let t1 = await now();
+  console.log(`panel opened and filled: ${Math.round(t1 - t0)} ms; long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
+  t0 = await now();
+  await page.getByTestId('explore-run').click();
+  await waitSweepDone(page, 6, 180_000);
+  t1 = await now();
+  await page.waitForTimeout(1_000);
+  console.log(`a sweep of 6 runs: ${Math.round(t1 - t0)} ms; long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
+  await page.getByTestId('explore-close').click();
+  await page.waitForTimeout(1_500);
+  t0 = await now();
+  await page.evaluate(() => {
+    const f = document.querySelector('[data-testid="share-borrow-limit"]');
+    const el = f.tagName === 'INPUT' ? f : f.querySelector('input');
+    el.value = el.value === '50' ? '60' : '50';
+    el.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  await page.waitForTimeout(3_000);
+  console.log(`an edit with the panel closed (3 s): long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
+  if (b.problems.length) console.log(`page problems: ${b.problems.slice(0, 3).join('; ')}`);
+} finally {
+  await b.close();
+  await server.close();
+}
