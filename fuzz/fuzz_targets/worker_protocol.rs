@@ -28,7 +28,7 @@ fuzz_target!(|data: &[u8]| {
             let header_bytes = header.encode().expect("a request without its text encodes");
             let back = Request::decode(&header_bytes).expect("decodes");
             let back = match beside {
-                Some(text) => back.with_text(text).expect("its text goes back in its place"),
+                Some(text) => back.with_text(&text).expect("its text goes back in its place"),
                 None => back,
             };
             // Compared as bytes: a NaN is not equal to itself.

@@ -75,6 +75,12 @@ fn entry_mut<'a>(doc: &'a mut Value, entry: &str) -> Option<&'a mut Value> {
 /// does not borrow has no borrow limit, a ClusterQueue in no cohort no borrowing or lending
 /// limit, explicit jobs are left out.
 pub fn missing(text: &str) -> Vec<String> {
+    missing_with(text, false)
+}
+
+/// [`missing`] of a scenario planned without its jobs (`jobs_left_out`: it had some,
+/// [`super::head::planned`]).
+pub fn missing_with(text: &str, jobs_left_out: bool) -> Vec<String> {
     let Ok(doc) = serde_json::from_str::<Value>(text) else {
         return Vec::new();
     };
@@ -120,10 +126,11 @@ pub fn missing(text: &str) -> Vec<String> {
     if kueue && doc.get("fair_sharing").is_none_or(Value::is_null) {
         out.push("no fair-sharing weights, as fair sharing is off".to_string());
     }
-    if doc
-        .get("jobs")
-        .and_then(Value::as_array)
-        .is_some_and(|j| !j.is_empty())
+    if jobs_left_out
+        || doc
+            .get("jobs")
+            .and_then(Value::as_array)
+            .is_some_and(|j| !j.is_empty())
     {
         out.push(
             "explicit jobs are not offered one at a time: to vary jobs, describe them as a workload mix in the editor (Workload mixes) and vary its settings"

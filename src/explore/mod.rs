@@ -29,6 +29,7 @@
 
 pub mod chart;
 pub mod fields;
+pub mod head;
 pub mod panel;
 pub mod pool;
 pub mod protocol;
@@ -148,7 +149,8 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
     if let Some(m) = MOUNTED.with(|m| m.get()) {
         return m;
     }
-    let explore = Explore::new(page_scenario(), true);
+    // Empty until it opens: the page's scenario is read after the panel shows ([`open`]).
+    let explore = Explore::new(String::new(), true);
     let dialog = NodeRef::<html::Dialog>::new();
     let doc = document();
     let root = doc
@@ -238,12 +240,18 @@ pub fn open_link() {
 /// Opens the Explore panel on the page's scenario now (the tools' `Tool::Explore`).
 pub fn open() {
     let (explore, dialog) = mount();
-    explore.scenario_changed(page_scenario());
     crate::io::dialog::open(dialog);
-    // A sweep shown goes (back) into the link; a link's settings not run yet stay there.
+    // A sweep shown goes (back) into the link; a link's settings not run yet stay there (a
+    // sweep of an earlier scenario, cleared just after, takes its settings out again).
     if let Some(shown) = explore.shown.get_untracked() {
         set_link(Some(&shown));
     }
+    // The page's scenario, copied and planned in a task after the panel shows: a 16 MB
+    // trace's copy and its jobs located held the opening click ~60 ms more (issue #30).
+    set_timeout(
+        move || explore.scenario_changed(page_scenario()),
+        std::time::Duration::ZERO,
+    );
 }
 
 /// The Explore dialog: its title, a Close button and the panel. Closing it stops a sweep

@@ -3,6 +3,7 @@
 //! dot shows its numbers, clicking it opens that variant in the main view.
 
 use std::rc::Rc;
+use std::sync::Arc;
 
 use leptos::html;
 use leptos::prelude::*;
@@ -10,6 +11,7 @@ use quotalab_engine::analysis::sweep::{seeded, Sweep};
 
 use super::chart::{self, Drawn, RunResult};
 use super::fields::{default_range, fields, Field};
+use super::head::{planned, with_jobs, Planned, Whole};
 use super::pool::{Event, Pool};
 use super::protocol::pick;
 use super::settings::{Metric, Settings};
@@ -20,6 +22,8 @@ use super::settings::{Metric, Settings};
 pub struct Explore {
     /// The scenario the fields come from and the sweep runs on (the page's).
     pub scenario: RwSignal<String>,
+    /// The scenario as the panel plans it: a large one without its jobs ([`planned`]).
+    planned: Memo<Arc<Planned>>,
     pub fields: Memo<Vec<Field>>,
     /// Whether a seed changes anything in the scenario ([`seeded`]): without, every seed
     /// gives the same run, which the form says where the seeds are chosen.
@@ -45,6 +49,9 @@ pub struct Explore {
     pub opened: StoredValue<Option<String>>,
     sweep_id: StoredValue<u64>,
     plan: StoredValue<Option<Rc<Sweep>>, LocalStorage>,
+    /// The whole text the sweep shown was planned from and where its jobs are, when they
+    /// were left out of the plan ([`with_jobs`] puts them back in a variant).
+    planned_from: StoredValue<Option<Whole>>,
     pool: StoredValue<Option<Pool>, LocalStorage>,
     /// The seed of run 0 (run `p * seeds + k` has seed `base + k`).
     base_seed: StoredValue<u64>,
@@ -54,10 +61,23 @@ impl Explore {
     /// A panel on `scenario`; its sweeps run in workers when `use_workers`.
     pub fn new(scenario: String, use_workers: bool) -> Explore {
         let scenario = RwSignal::new(scenario);
+        let planned = Memo::new(move |_| scenario.with(|t| Arc::new(planned(t))));
         let e = Explore {
             scenario,
-            fields: Memo::new(move |_| scenario.with(|t| fields(t))),
-            random: Memo::new(move |_| scenario.with(|t| random(t))),
+            planned,
+            fields: Memo::new(move |_| planned.with(|p| fields(&p.text))),
+            // A job's recovery odds make a scenario random too: only then is the whole text
+            // read for them.
+            random: Memo::new(move |_| {
+                planned.with(|p| {
+                    random(&p.text)
+                        || p.jobs.is_some_and(|(a, b)| {
+                            scenario.with(|t| {
+                                t.get(a..b).is_some_and(|j| j.contains("\"recovery\"")) && random(t)
+                            })
+                        })
+                })
+            }),
             path: RwSignal::new(String::new()),
             from: RwSignal::new(String::new()),
             to: RwSignal::new(String::new()),
@@ -74,6 +94,7 @@ impl Explore {
             opened: StoredValue::new(None),
             sweep_id: StoredValue::new(0),
             plan: StoredValue::new_local(None),
+            planned_from: StoredValue::new(None),
             pool: StoredValue::new_local(None),
             base_seed: StoredValue::new(0),
         };
@@ -168,12 +189,20 @@ impl Explore {
         let settings = self.settings();
         let text = self.scenario.get_untracked();
         // A setting the scenario leaves unset is written at its starting value first.
-        let text = self.fields.with_untracked(|f| {
+        let unset = self.fields.with_untracked(|f| {
             f.iter()
-                .find(|f| f.path == settings.path)
-                .map_or_else(|| text.clone(), |f| super::fields::with_field(&text, f))
+                .find(|f| f.path == settings.path && f.unset.is_some())
+                .cloned()
         });
-        let plan = match settings.plan(&text) {
+        let (text, head) = match unset {
+            Some(f) => {
+                let text = super::fields::with_field(&text, &f);
+                let head = Arc::new(planned(&text));
+                (text, head)
+            }
+            None => (text, self.planned.get_untracked()),
+        };
+        let plan = match settings.plan(&head.text) {
             Ok(plan) => Rc::new(plan),
             Err(problems) => {
                 let lines = problems
@@ -184,7 +213,7 @@ impl Explore {
                 return;
             }
         };
-        let names: Vec<String> = serde_json::from_str::<serde_json::Value>(&text)
+        let names: Vec<String> = serde_json::from_str::<serde_json::Value>(&head.text)
             .ok()
             .and_then(|d| {
                 d.get("shares")?.as_array().map(|s| {
@@ -207,6 +236,9 @@ impl Explore {
         self.running.set(true);
         self.shown.set(Some(settings.clone()));
         self.plan.set_value(Some(plan.clone()));
+        let text = Arc::new(text);
+        self.planned_from
+            .set_value(head.jobs.map(|jobs| (text.clone(), jobs)));
         if let Some(pool) = self.pool.get_value() {
             pool.start(id, plan, &text, &settings.vary_arg());
         }
@@ -234,7 +266,10 @@ impl Explore {
         {
             return;
         }
-        if self.scenario.with_untracked(|s| *s == text) {
+        if self
+            .scenario
+            .with_untracked(|s| crate::io::tools::same_text(s.as_bytes(), text.as_bytes()))
+        {
             return;
         }
         let had = self.running.get_untracked() || self.results.with_untracked(|r| !r.is_empty());
@@ -243,7 +278,10 @@ impl Explore {
         self.sweep_id.update_value(|n| *n += 1);
         self.results.set(Vec::new());
         self.progress.set((0, 0));
-        self.shown.set(None);
+        // Only a sweep shown goes (a link's settings not run yet stay in the link).
+        if self.shown.with_untracked(Option::is_some) {
+            self.shown.set(None);
+        }
         self.scenario.set(text);
         if had {
             self.note.set(Some(
@@ -309,7 +347,10 @@ impl Explore {
         let run = self.results.with_untracked(|r| r.get(i).map(|r| r.run))?;
         let plan = self.plan.get_value()?;
         let (doc, _) = plan.variant(run as usize);
-        serde_json::to_string_pretty(&doc).ok()
+        match self.planned_from.get_value() {
+            Some((whole, jobs)) => with_jobs(&doc, &whole, jobs),
+            None => serde_json::to_string_pretty(&doc).ok(),
+        }
     }
 
     /// Stops the workers for good.
@@ -554,7 +595,9 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                     </select>
                 </label>
                 {move || {
-                    let why = e.scenario.with(|t| super::fields::missing(t));
+                    let why = e
+                        .planned
+                        .with(|p| super::fields::missing_with(&p.text, p.jobs.is_some()));
                     (!why.is_empty()).then(|| view! {
                         <details class="explore-missing" data-testid="explore-missing">
                             <summary>"A setting is not listed?"</summary>
