@@ -4,9 +4,7 @@
 //! opened and when Run was pressed. The engine workers plan and run the whole text.
 
 use quotalab_engine_worker::kept;
-use serde::ser::{Serialize, SerializeMap, Serializer};
-use serde_json::value::RawValue;
-use serde_json::{Map, Value};
+use serde_json::Value;
 
 /// A scenario text as the panel plans it.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -44,27 +42,18 @@ pub fn planned(text: &str) -> Planned {
     }
 }
 
-/// `doc`, a variant of a planned text without its jobs, with the jobs of `whole` (the text
-/// it was planned from, whose jobs are at `jobs`) back in their place, pretty-printed as the
-/// panel gives a variant to the page. `None` if `whole` has no such jobs.
+/// `doc`, a variant of a planned text without its jobs (`"jobs": []`), with the jobs of
+/// `whole` (the text it was planned from, whose jobs are at `jobs`) back in their place,
+/// pretty-printed as the panel gives a variant to the page. `None` if `doc` has no such
+/// place or `whole` no such jobs.
 pub fn with_jobs(doc: &Value, whole: &str, jobs: (usize, usize)) -> Option<String> {
-    let raw = RawValue::from_string(whole.get(jobs.0..jobs.1)?.to_string()).ok()?;
-    /// A document's entries, its `jobs` written as the text they were.
-    struct Whole<'a>(&'a Map<String, Value>, &'a RawValue);
-    impl Serialize for Whole<'_> {
-        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-            let mut m = s.serialize_map(Some(self.0.len()))?;
-            for (k, v) in self.0 {
-                if k == "jobs" {
-                    m.serialize_entry(k, self.1)?;
-                } else {
-                    m.serialize_entry(k, v)?;
-                }
-            }
-            m.end()
-        }
-    }
-    serde_json::to_string_pretty(&Whole(doc.as_object()?, &raw)).ok()
+    let list = whole.get(jobs.0..jobs.1)?;
+    let text = serde_json::to_string_pretty(doc).ok()?;
+    // The top level's entry: two spaces in (an entry of a nested object is deeper, and a
+    // string cannot hold an unescaped quote).
+    const EMPTY: &str = "\n  \"jobs\": []";
+    let at = text.find(EMPTY)? + EMPTY.len() - 2;
+    Some([&text[..at], list, &text[at + 2..]].concat())
 }
 
 #[cfg(test)]
@@ -131,7 +120,19 @@ mod tests {
         let odd = text.replacen("\"jobs\": [", "\"jobz\": [", 1);
         let p = planned(&odd);
         assert_eq!((p.text == odd, p.jobs), (true, None));
-        // A whole text with no jobs where they were said to be: no variant text.
-        assert_eq!(with_jobs(&Value::Object(Map::new()), "{}", (0, 5)), None);
+        // A whole text with no jobs where they were said to be, a document with no place for
+        // them: no variant text.
+        let empty: Value = serde_json::from_str(r#"{"jobs": []}"#).unwrap();
+        assert_eq!(with_jobs(&empty, "{}", (0, 5)), None);
+        assert_eq!(
+            with_jobs(&Value::Object(Default::default()), "[1]", (0, 3)),
+            None
+        );
+        // A nested `jobs` is not the place.
+        let nested: Value = serde_json::from_str(r#"{"a": {"jobs": []}, "jobs": []}"#).unwrap();
+        let text = with_jobs(&nested, "[1]", (0, 3)).unwrap();
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(back["jobs"], serde_json::json!([1]));
+        assert_eq!(back["a"]["jobs"], serde_json::json!([]));
     }
 }
