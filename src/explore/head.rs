@@ -7,7 +7,7 @@ use quotalab_engine_worker::kept;
 use serde_json::Value;
 
 /// A scenario text as the panel plans it.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Planned {
     /// The text without its jobs (`"jobs": []` at their place), or the whole text (a text
     /// under [`kept::LAZY_BYTES`], or one whose jobs cannot be set aside: then it is planned

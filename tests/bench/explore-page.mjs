@@ -9,7 +9,7 @@
 // The Philly trace as the scenario: docs/PERFORMANCE.md ("Kueue against AWS", its first
 // command) writes it to /tmp/philly-aws.json. QUOTALAB_DIST: another build.
 import { DIST, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
-import { watchLongTasks } from './probes.mjs';
+import { longTasksSince, watchLongTasks } from './probes.mjs';
 import { openScenarioFile, waitForResult } from './scenarios.mjs';
 
 const file = process.argv[2];
@@ -21,8 +21,7 @@ const server = await serveDist(process.env.QUOTALAB_DIST ?? DIST);
 const b = await openBrowser('bench-explore', { viewport: { width: 1440, height: 900 } });
 const page = b.page;
 const now = () => page.evaluate(() => performance.now());
-const tasksSince = (t0) =>
-  page.evaluate((t0) => window.__longtasks.filter(([s, d]) => s + d > t0).map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`), t0);
+const tasksSince = (t0) => longTasksSince(page, t0);
 try {
   await page.addInitScript(watchLongTasks);
   await page.goto(server.url);

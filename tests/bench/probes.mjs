@@ -1,5 +1,6 @@
 // What the browser benchmarks install in the page and read from Chromium's CPU profiles, in
-// one place for browser.mjs, philly-page.mjs, history-browser.mjs and profile-rerun.mjs.
+// one place for browser.mjs, philly-page.mjs, history-browser.mjs, profile-rerun.mjs,
+// report-page.mjs and explore-page.mjs.
 
 /** An init script (`page.addInitScript`): every main-thread long task (busy > 50 ms) from the
  *  page's start, as [startTime, duration] in `window.__longtasks`. */
@@ -11,6 +12,15 @@ export const watchLongTasks = () => {
     }).observe({ type: 'longtask', buffered: true });
   } catch {}
 };
+
+/** The long tasks `watchLongTasks` saw end after the page's time `t0`, each as
+ *  "+start+duration" (ms from `t0`). */
+export function longTasksSince(page, t0) {
+  return page.evaluate(
+    (t0) => window.__longtasks.filter(([s, d]) => s + d > t0).map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`),
+    t0,
+  );
+}
 
 /** A CPU profile's nodes by id, and each node's parent id. */
 export function profileTree(profile) {

@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { longTasksOfTrace, startTrace, watchLongTasks } from './probes.mjs';
+import { longTasksOfTrace, longTasksSince, startTrace, watchLongTasks } from './probes.mjs';
 import { openScenarioFile, waitForResult } from './scenarios.mjs';
 
 const file = process.argv[2];
@@ -58,10 +58,7 @@ try {
       const over = Number(process.env.OVER ?? 50);
       console.log(`  main-thread tasks over ${over} ms\n${longTasksOfTrace(await stop(), over, Number(process.env.STACKS ?? 0))}`);
     }
-    const tasks = await page.evaluate(
-      (t0) => window.__longtasks.filter(([s, d]) => s + d > t0).map(([s, d]) => `+${Math.round(s - t0)}+${Math.round(d)}`),
-      t0,
-    );
+    const tasks = await longTasksSince(page, t0);
     const mb = ((await stat(out)).size / 2 ** 20).toFixed(1);
     console.log(
       `round ${k + 1}: ${item} clicked -> downloaded ${(t1 - t0).toFixed(0)} ms (${mb} MB); long tasks (start+ms): ${tasks.join(' ') || 'none'}`,
