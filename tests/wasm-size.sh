@@ -14,7 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
-BUDGET_KB=${BUDGET_KB:-808}
+BUDGET_KB=${BUDGET_KB:-810}
 BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-928}
 
 shopt -s nullglob

@@ -237,21 +237,32 @@ pub fn open_link() {
     open();
 }
 
-/// Opens the Explore panel on the page's scenario now (the tools' `Tool::Explore`).
+/// Opens the Explore panel on the page's scenario (the tools' `Tool::Explore`): at once, or
+/// in the next task when the panel is made now (making it and showing a modal over a large
+/// scenario's page were one task of 60-80 ms, issue #30).
 pub fn open() {
+    let made = MOUNTED.with(|m| m.get()).is_some();
     let (explore, dialog) = mount();
-    crate::io::dialog::open(dialog);
-    // A sweep shown goes (back) into the link; a link's settings not run yet stay there (a
-    // sweep of an earlier scenario, cleared just after, takes its settings out again).
-    if let Some(shown) = explore.shown.get_untracked() {
-        set_link(Some(&shown));
+    let show = move || {
+        crate::io::dialog::open(dialog);
+        // A sweep shown goes (back) into the link; a link's settings not run yet stay there
+        // (a sweep of an earlier scenario, cleared just after, takes its settings out again).
+        if let Some(shown) = explore.shown.get_untracked() {
+            set_link(Some(&shown));
+        }
+        // The page's scenario, copied in a task after the panel shows and planned a piece
+        // per task after that: a 16 MB trace's copy and its jobs located held the opening
+        // click ~60 ms more (issue #30).
+        set_timeout(
+            move || explore.scenario_changed(page_scenario()),
+            std::time::Duration::ZERO,
+        );
+    };
+    if made {
+        show();
+    } else {
+        set_timeout(show, std::time::Duration::ZERO);
     }
-    // The page's scenario, copied and planned in a task after the panel shows: a 16 MB
-    // trace's copy and its jobs located held the opening click ~60 ms more (issue #30).
-    set_timeout(
-        move || explore.scenario_changed(page_scenario()),
-        std::time::Duration::ZERO,
-    );
 }
 
 /// The Explore dialog: its title, a Close button and the panel. Closing it stops a sweep

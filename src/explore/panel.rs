@@ -11,7 +11,7 @@ use quotalab_engine::analysis::sweep::{seeded, Sweep};
 
 use super::chart::{self, Drawn, RunResult};
 use super::fields::{default_range, fields, Field};
-use super::head::{planned, with_jobs, Planned, Whole};
+use super::head::{planned, with_jobs, Planned, Planning, Whole};
 use super::pool::{Event, Pool};
 use super::protocol::pick;
 use super::settings::{Metric, Settings};
@@ -21,9 +21,15 @@ use super::settings::{Metric, Settings};
 #[derive(Clone, Copy)]
 pub struct Explore {
     /// The scenario the fields come from and the sweep runs on (the page's).
-    pub scenario: RwSignal<String>,
-    /// The scenario as the panel plans it: a large one without its jobs ([`planned`]).
-    planned: Memo<Arc<Planned>>,
+    pub scenario: RwSignal<Arc<String>>,
+    /// The scenario as the panel plans it: a large one without its jobs ([`planned`]), read
+    /// a piece per task ([`Explore::replan`]).
+    planned: RwSignal<Arc<Planned>>,
+    /// Whether a large scenario is still being read for its plan (its fields are not
+    /// offered yet).
+    pub reading: RwSignal<bool>,
+    /// Bumped per scenario: the pieces of an older one's reading stop.
+    planning: StoredValue<u64>,
     pub fields: Memo<Vec<Field>>,
     /// Whether a seed changes anything in the scenario ([`seeded`]): without, every seed
     /// gives the same run, which the form says where the seeds are chosen.
@@ -60,24 +66,16 @@ pub struct Explore {
 impl Explore {
     /// A panel on `scenario`; its sweeps run in workers when `use_workers`.
     pub fn new(scenario: String, use_workers: bool) -> Explore {
-        let scenario = RwSignal::new(scenario);
-        let planned = Memo::new(move |_| scenario.with(|t| Arc::new(planned(t))));
+        let planned = RwSignal::new(Arc::new(planned(&scenario)));
+        let scenario = RwSignal::new(Arc::new(scenario));
         let e = Explore {
             scenario,
             planned,
+            reading: RwSignal::new(false),
+            planning: StoredValue::new(0),
             fields: Memo::new(move |_| planned.with(|p| fields(&p.text))),
-            // A job's recovery odds make a scenario random too: only then is the whole text
-            // read for them.
-            random: Memo::new(move |_| {
-                planned.with(|p| {
-                    random(&p.text)
-                        || p.jobs.is_some_and(|(a, b)| {
-                            scenario.with(|t| {
-                                t.get(a..b).is_some_and(|j| j.contains("\"recovery\"")) && random(t)
-                            })
-                        })
-                })
-            }),
+            // A job's recovery odds make a scenario random too (read when it was planned).
+            random: Memo::new(move |_| planned.with(|p| p.jobs_seeded || random(&p.text))),
             path: RwSignal::new(String::new()),
             from: RwSignal::new(String::new()),
             to: RwSignal::new(String::new()),
@@ -195,8 +193,13 @@ impl Explore {
                 .cloned()
         });
         let (text, head) = match unset {
+            // (While a large scenario is read, Run plans it at once.)
+            None if self.reading.get_untracked() => {
+                let head = Arc::new(planned(&text));
+                (text, head)
+            }
             Some(f) => {
-                let text = super::fields::with_field(&text, &f);
+                let text = Arc::new(super::fields::with_field(&text, &f));
                 let head = Arc::new(planned(&text));
                 (text, head)
             }
@@ -236,7 +239,6 @@ impl Explore {
         self.running.set(true);
         self.shown.set(Some(settings.clone()));
         self.plan.set_value(Some(plan.clone()));
-        let text = Arc::new(text);
         self.planned_from
             .set_value(head.jobs.map(|jobs| (text.clone(), jobs)));
         if let Some(pool) = self.pool.get_value() {
@@ -282,12 +284,51 @@ impl Explore {
         if self.shown.with_untracked(Option::is_some) {
             self.shown.set(None);
         }
-        self.scenario.set(text);
+        self.scenario.set(Arc::new(text));
+        self.replan();
         if had {
             self.note.set(Some(
                 "The scenario changed: the sweep of the earlier one was cleared. Run again to sweep this one.".into(),
             ));
         }
+    }
+
+    /// Plans the scenario: a small one at once, a large one a piece per task
+    /// ([`Planning::STEP_BYTES`]), its fields offered once it is read (issue #30: a 16 MB
+    /// trace's pass held the opening's task ~90 ms).
+    fn replan(&self) {
+        self.planning.update_value(|n| *n += 1);
+        let text = self.scenario.get_untracked();
+        let mut planning = Planning::new(&text);
+        match planning.step(&text, Planning::STEP_BYTES) {
+            Some(done) => {
+                self.planned.set(Arc::new(done));
+                self.reading.set(false);
+            }
+            None => {
+                self.reading.set(true);
+                self.plan_on(self.planning.get_value(), text, planning);
+            }
+        }
+    }
+
+    /// The next piece of plan `id`'s reading, in a task of its own.
+    fn plan_on(self, id: u64, text: Arc<String>, mut planning: Planning) {
+        set_timeout(
+            move || {
+                if self.planning.try_get_value() != Some(id) {
+                    return;
+                }
+                match planning.step(&text, Planning::STEP_BYTES) {
+                    Some(done) => {
+                        self.planned.set(Arc::new(done));
+                        self.reading.set(false);
+                    }
+                    None => self.plan_on(id, text, planning),
+                }
+            },
+            std::time::Duration::ZERO,
+        );
     }
 
     fn on_event(&self, event: Event) {
@@ -511,7 +552,12 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
     let progress_text = move || {
         let (done, total) = e.progress.get();
         if total == 0 {
-            String::new()
+            // A large scenario's fields are offered once it is read.
+            if e.reading.get() {
+                "Reading the scenario…".to_string()
+            } else {
+                String::new()
+            }
         } else if e.running.get() {
             format!("{done} / {total} runs")
         } else if done < total && e.note.with(Option::is_some) {
@@ -595,6 +641,9 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                     </select>
                 </label>
                 {move || {
+                    if e.reading.get() {
+                        return None;
+                    }
                     let why = e
                         .planned
                         .with(|p| super::fields::missing_with(&p.text, p.jobs.is_some()));
@@ -634,7 +683,7 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
             </form>
             // Said where the seeds are chosen, before any run (issue #34, fresh-eyes walk:
             // it showed only after the runs).
-            <p class="explore-seeds-note" data-testid="explore-seeds-note" hidden=move || e.random.get()>
+            <p class="explore-seeds-note" data-testid="explore-seeds-note" hidden=move || e.random.get() || e.reading.get()>
                 "Nothing in this scenario is random: every seed gives the same run, so 1 seed is enough (seeds change only generated workloads and recovery draws)."
             </p>
             {move || {

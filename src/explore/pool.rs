@@ -63,6 +63,15 @@ fn encode(message: ToWorker) -> Vec<u8> {
     Request::Sweep(message).encode().unwrap_or_default()
 }
 
+/// A plan as posted: its scenario beside its bytes, copied out of the page's memory once
+/// (`Request::split_text`; postcard-encoding a 16 MB trace into the bytes held the Run click
+/// ~60 ms, issue #30). Posted without transfer, to each worker.
+fn plan_message(plan: ToWorker) -> Option<JsValue> {
+    let (request, text) = Request::Sweep(plan).split_text();
+    let bytes = request.encode().ok()?;
+    Some(quotalab_engine_worker::web::outgoing(&bytes, text.as_deref(), &[]).0)
+}
+
 type Callbacks = (
     Closure<dyn FnMut(MessageEvent)>,
     Closure<dyn FnMut(web_sys::Event)>,
@@ -82,8 +91,9 @@ struct Inner {
     /// Slots of terminated workers, kept until no callback of theirs can be running.
     graveyard: Vec<Slot>,
     schedule: Schedule,
-    /// The plan message of the sweep in flight (sent to each worker once ready).
-    plan_msg: Option<Vec<u8>>,
+    /// The plan message of the sweep in flight, as posted (sent to each worker once ready:
+    /// the browser copies its buffers for each, [`plan_message`]).
+    plan_msg: Option<JsValue>,
     /// The sweep planned on the page (for runs on the page's thread).
     plan: Option<Rc<Sweep>>,
     /// Bumped per batch of workers: messages of terminated ones are ignored.
@@ -129,12 +139,12 @@ impl Pool {
             inner
                 .schedule
                 .start(sweep, plan.points(), plan.seeds() as usize);
-            inner.plan_msg = Some(encode(ToWorker::Plan {
+            inner.plan_msg = plan_message(ToWorker::Plan {
                 sweep,
                 scenario: text,
                 vary,
                 seeds: plan.seeds(),
-            }));
+            });
             inner.plan = Some(plan);
         }
         if self.inner.borrow().use_workers {
@@ -143,8 +153,10 @@ impl Pool {
             } else {
                 // Idle workers (nothing was in flight) take the new plan at once.
                 let inner = self.inner.borrow();
-                for slot in inner.slots.iter().filter(|s| s.ready) {
-                    let _ = send(&slot.worker, inner.plan_msg.as_deref().unwrap_or_default());
+                if let Some(plan) = &inner.plan_msg {
+                    for slot in inner.slots.iter().filter(|s| s.ready) {
+                        let _ = slot.worker.post_message(plan);
+                    }
                 }
                 drop(inner);
                 fill(self);
@@ -315,7 +327,7 @@ fn on_message(pool: &Pool, generation: u64, index: usize, data: &JsValue) {
                 slot.ready = true;
             }
             if let (Some(slot), Some(plan)) = (inner.slots.get(index), inner.plan_msg.as_ref()) {
-                let _ = send(&slot.worker, plan);
+                let _ = slot.worker.post_message(plan);
             }
             drop(inner);
             fill(pool);

@@ -7,9 +7,11 @@
 //   node tests/bench/explore-page.mjs SCENARIO.json
 //
 // The Philly trace as the scenario: docs/PERFORMANCE.md ("Kueue against AWS", its first
-// command) writes it to /tmp/philly-aws.json. QUOTALAB_DIST: another build.
+// command) writes it to /tmp/philly-aws.json. QUOTALAB_DIST: another build. TRACE=1 traces
+// the opening and the sweep (with a build that keeps names: docs/PERFORMANCE.md) and prints
+// each main-thread task over OVER ms (50) with STACKS frames of what made it.
 import { DIST, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
-import { longTasksSince, watchLongTasks } from './probes.mjs';
+import { longTasksOfTrace, longTasksSince, startTrace, watchLongTasks } from './probes.mjs';
 import { openScenarioFile, waitForResult } from './scenarios.mjs';
 
 const file = process.argv[2];
@@ -22,6 +24,18 @@ const b = await openBrowser('bench-explore', { viewport: { width: 1440, height: 
 const page = b.page;
 const now = () => page.evaluate(() => performance.now());
 const tasksSince = (t0) => longTasksSince(page, t0);
+// With TRACE: starts a trace; the function it returns prints the tasks traced over OVER ms.
+async function traced() {
+  if (!process.env.TRACE) return async () => {};
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  const stop = await startTrace(cdp);
+  return async () => {
+    const over = Number(process.env.OVER ?? 50);
+    console.log(`  main-thread tasks over ${over} ms\n${longTasksOfTrace(await stop(), over, Number(process.env.STACKS ?? 0))}`);
+  };
+}
 try {
   await page.addInitScript(watchLongTasks);
   await page.goto(server.url);
@@ -29,16 +43,20 @@ try {
   await waitForResult(page, 'AWS walkthrough');
   await openScenarioFile(page, file, 180_000);
   await page.waitForTimeout(2_000);
+  let done = await traced();
   let t0 = await now();
   await openExplore(page);
   await fillExplore(page, { path: 'shares[0].borrow_limit', from: 0, to: 100, step: 50, seeds: 2 });
   let t1 = await now();
+  await done();
   console.log(`panel opened and filled: ${Math.round(t1 - t0)} ms; long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
+  done = await traced();
   t0 = await now();
   await page.getByTestId('explore-run').click();
   await waitSweepDone(page, 6, 180_000);
   t1 = await now();
   await page.waitForTimeout(1_000);
+  await done();
   console.log(`a sweep of 6 runs: ${Math.round(t1 - t0)} ms; long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
   await page.getByTestId('explore-close').click();
   await page.waitForTimeout(1_500);

@@ -162,6 +162,57 @@ test('a sweep done, the panel closed, the scenario edited: reopened, the sweep i
   }
 });
 
+// A large scenario (over 1 MiB, as a month's trace) is planned without its jobs, read a
+// piece per task (issue #30: no main-thread task over 50 ms): its fields are offered once
+// it is read, the workers sweep the whole text, and a point opens with every job. A job's
+// recovery draw makes it random, which the seeds' note then does not deny.
+test('a large scenario: its fields offered once read, swept whole, a point opens with every job', async () => {
+  const { page, problems, close } = await openBrowser('explore-large');
+  try {
+    await page.goto(server.url);
+    await waitForApp(page);
+    const jobs = 12_000;
+    const large = (recovery) => page.evaluate(([n, recovery]) => {
+      const h = window.quotalabHost;
+      const doc = JSON.parse(h.scenario());
+      const job = doc.jobs[0];
+      // (The walkthrough's own jobs stay: its events name them.)
+      doc.jobs.push(...Array.from({ length: n }, (_, i) => ({ ...job, id: `x${i}`, submit_s: i })));
+      if (recovery) doc.jobs[doc.jobs.length - 1].recovery = { restore_failure: 0.5 };
+      const text = JSON.stringify(doc, null, 2);
+      h.apply(text, true);
+      return text.length;
+    }, [jobs, recovery]);
+    assert.ok((await large(false)) > 1 << 20, 'over the 1 MiB of a large scenario');
+    await openExplore(page);
+    await fill(page, { path: 'shares[0].borrow_limit', from: 0, to: 50, step: 50, seeds: 1 });
+    // Read: nothing random in it (said), and no reading line left.
+    await page.getByTestId('explore-seeds-note').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.equal(await progress(page), '');
+    await page.getByTestId('explore-run').click();
+    await waitDone(page, 2);
+    const canvas = page.getByTestId('explore-canvas');
+    const [x, y] = (await canvas.getAttribute('data-dot')).split(',').map(Number);
+    await canvas.click({ position: { x, y } });
+    await page.getByTestId('explore-dialog').waitFor({ state: 'hidden' });
+    // The variant opened: the setting's value, and every job of the scenario back in it.
+    const opened = await page.waitForFunction(() => {
+      const d = JSON.parse(window.quotalabHost.scenario());
+      return d.shares[0].borrow_limit === 0 && d.jobs.length;
+    }, null, { timeout: 10_000 });
+    assert.equal(await opened.jsonValue(), jobs + 4);
+    // A job's recovery draw: the scenario is random, the note says nothing of the seeds.
+    await large(true);
+    await openExplore(page);
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-field"] option[value="shares[0].borrow_limit"]'), null, { timeout: 10_000 });
+    await page.waitForFunction(() => document.querySelector('[data-testid="explore-progress"]')?.textContent === '', null, { timeout: 10_000 });
+    assert.equal(await page.getByTestId('explore-seeds-note').isVisible(), false);
+    assert.deepEqual(problems, []);
+  } finally {
+    await close();
+  }
+});
+
 test('a link with sweep settings opens the panel with them; a hostile one says why', async () => {
   const { page, problems, close } = await openBrowser('explore-link');
   try {

@@ -297,7 +297,9 @@ impl<'a> Request<'a> {
     /// The request without the text or file it carries (a scenario, a CSV trace), and that
     /// text: it is posted beside the request's bytes as a buffer of its own
     /// ([`crate::web::outgoing`]), so a 16 MB scenario is copied once on its way to the
-    /// worker, not into the bytes and then out of them.
+    /// worker, not into the bytes and then out of them. The Explore panel's plan
+    /// ([`sweep::ToWorker::Plan`]) goes to each of its workers so, the same buffer copied by
+    /// the browser.
     ///
     /// A configuration request's scenario (an export's, a history's, a review's, an
     /// import's `into`) is its own string: it is taken out of the request and returned.
@@ -315,11 +317,16 @@ impl<'a> Request<'a> {
             Request::TraceImport { csv, .. } | Request::TraceCheck { csv, .. } => {
                 Some(Cow::Borrowed(std::mem::replace(csv, Bytes(&[])).0))
             }
+            Request::Sweep(sweep::ToWorker::Plan { scenario, .. }) => {
+                Some(Cow::Borrowed(std::mem::take(scenario).as_bytes()))
+            }
             Request::Config(c) => c
                 .body
                 .scenario_mut()
                 .map(|s| Cow::Owned(std::mem::take(s).into_bytes())),
-            Request::Warmup | Request::Sweep(_) | Request::Moment { .. } => None,
+            Request::Warmup
+            | Request::Sweep(sweep::ToWorker::Run { .. })
+            | Request::Moment { .. } => None,
         };
         (self, text)
     }
@@ -334,7 +341,8 @@ impl<'a> Request<'a> {
             | Request::ResultJson { scenario, .. }
             | Request::Link { scenario, .. }
             | Request::Check { scenario, .. }
-            | Request::Timeline { scenario, .. } => {
+            | Request::Timeline { scenario, .. }
+            | Request::Sweep(sweep::ToWorker::Plan { scenario, .. }) => {
                 *scenario = std::str::from_utf8(text).map_err(|_| {
                     "the worker could not read a request: the scenario is not UTF-8 text"
                         .to_string()
@@ -826,6 +834,13 @@ mod tests {
                 csv: Bytes(&csv),
                 options: ImportOptions::default(),
             },
+            // The Explore panel's plan, posted to each of its workers.
+            Request::Sweep(sweep::ToWorker::Plan {
+                sweep: 3,
+                scenario: &text,
+                vary: "shares[0].borrow_limit=0..100:50",
+                seeds: 2,
+            }),
             // A configuration request's scenario is its own string: taken out all the same.
             Request::Config(config::Envelope {
                 id: 10,
@@ -853,6 +868,9 @@ mod tests {
         let (warmup, none) = Request::Warmup.split_text();
         assert!(none.is_none());
         assert!(warmup.with_text(b"x").is_err());
+        let (run, none) = Request::Sweep(sweep::ToWorker::Run { sweep: 3, run: 1 }).split_text();
+        assert!(none.is_none());
+        assert!(run.with_text(b"x").is_err());
         // A scenario that is not UTF-8 is refused in words.
         let (run, _) = Request::Check {
             id: 9,
