@@ -14,8 +14,8 @@
 set -euo pipefail
 cd "$(dirname "$(readlink -f "$0")")/.."
 DIST=${DIST:-dist}
-BUDGET_KB=${BUDGET_KB:-810}
-BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-928}
+BUDGET_KB=${BUDGET_KB:-805}
+BUDGET_ENGINE_KB=${ENGINE_BUDGET_KB:-933}
 
 shopt -s nullglob
 files=("$DIST"/*.wasm "$DIST"/*.js "$DIST"/*.css)

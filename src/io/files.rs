@@ -1,14 +1,13 @@
 //! Files in and out of the page: the scenario as JSON (export and import), its shares as an
 //! AWS Batch or Kueue configuration (import dialog and exports: [`super::config`]), the results as
-//! JSON (SPEC 8, made by an engine worker) and as CSV (per-share summary, per-job rows, events,
-//! from the last run's [`Digest`]), each chart as PNG (drawn again at twice its page size, with
-//! its title and share legend: [`chart_png`]) and the occupancy as SVG
-//! (the occupancy charts' own drawing, on plotters' SVG backend).
+//! JSON (SPEC 8) and as CSV (per-share summary, per-job rows, events:
+//! `quotalab_report::tables`), made by an engine worker from the scenario, whole whatever the page
+//! keeps of the run; each chart as PNG (drawn again at twice its page size, with its title
+//! and share legend: [`chart_png`]) and the occupancy as SVG (the occupancy charts' own
+//! drawing, on plotters' SVG backend), from the last run's [`Digest`].
 //!
 //! An imported file is validated first; if it is not a valid scenario its problems are shown
-//! and the current scenario stays. CSV follows RFC 4180 (the `csv` crate quotes what needs
-//! it); a text cell that a spreadsheet would run as a formula (`=`, `+`, `-`, `@` first) gets a
-//! leading `'`.
+//! and the current scenario stays.
 
 use std::sync::Arc;
 
@@ -16,7 +15,7 @@ use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
 use quotalab_engine_worker::config::OutFormat;
-use quotalab_engine_worker::jobs::{Answer, FileText, Job};
+use quotalab_engine_worker::jobs::{Answer, FileText, Job, RunFile};
 
 use crate::worker::service::EngineService;
 use wasm_bindgen::JsCast;
@@ -27,7 +26,6 @@ use crate::charts::export::LegendItem;
 use crate::io::share::{self, use_share, ShareState};
 use crate::io::tools::{self, Tool};
 use crate::state::{use_app, AppState, ImportKind, Notice};
-use crate::ui::format;
 use crate::ui::menu::MenuButton;
 
 /// Scenario files larger than this are refused (the editor could not hold them anyway).
@@ -119,15 +117,36 @@ pub fn export_scenario(app: AppState) {
     report(app, download_text(&name, "application/json", &text));
 }
 
-/// Simulates `text` and downloads the result JSON (SPEC 8).
-pub fn export_result_json(app: AppState, service: EngineService, text: String) {
-    let name = format!("{}-result.json", file_stem(&text));
-    let job = Job::ResultJson { scenario: text };
+/// Simulates `text` in an engine worker and downloads `file` of its run: the result JSON
+/// (SPEC 8) or a table as CSV, with every job and event.
+pub fn export_run_file(app: AppState, service: EngineService, text: String, file: RunFile) {
+    let (suffix, mime) = match file {
+        RunFile::Json => ("result.json", "application/json"),
+        RunFile::Summary => ("summary.csv", "text/csv"),
+        RunFile::Jobs => ("jobs.csv", "text/csv"),
+        RunFile::Events => ("events.csv", "text/csv"),
+    };
+    let name = format!("{}-{suffix}", file_stem(&text));
+    // Said while the worker runs the scenario again (a second on a month's trace), gone
+    // with the download.
+    let making = format!("Making {name}…");
+    app.notice
+        .set(Some(Notice::info(making.clone(), Vec::new())));
+    let job = Job::RunFile {
+        scenario: text,
+        file,
+    };
     service.send(job, move |answer| match answer {
-        Answer::ResultJson(Ok(result)) => {
-            report(app, download_file(&name, "application/json", &result));
+        Answer::RunFile(Ok(result)) => {
+            if app
+                .notice
+                .with_untracked(|n| n.as_ref().is_some_and(|n| n.title == making))
+            {
+                app.notice.set(None);
+            }
+            report(app, download_file(&name, mime, &result));
         }
-        Answer::ResultJson(Err(problems)) => app.notice.set(Some(Notice::error(
+        Answer::RunFile(Err(problems)) => app.notice.set(Some(Notice::error(
             "The results cannot be exported: the scenario has problems.",
             problems,
         ))),
@@ -153,270 +172,6 @@ pub fn problem_lines(problems: &[quotalab_engine::Problem]) -> Vec<String> {
         .iter()
         .map(|p| crate::ui::words::located(p, None))
         .collect()
-}
-
-/// A text cell: a leading `=`, `+`, `-` or `@` (a formula in a spreadsheet) is escaped with
-/// `'`. Quoting is the CSV writer's.
-fn text_cell(s: &str) -> String {
-    if s.starts_with(['=', '+', '-', '@', '\t', '\r']) {
-        format!("'{s}")
-    } else {
-        s.to_string()
-    }
-}
-
-fn num(x: f64) -> String {
-    if x.is_finite() {
-        format!("{x}")
-    } else {
-        String::new()
-    }
-}
-
-fn opt_num(x: Option<f64>) -> String {
-    x.map_or(String::new(), num)
-}
-
-fn write_csv(header: &[&str], rows: impl Iterator<Item = Vec<String>>) -> String {
-    csv_piece(Some(header), rows)
-}
-
-/// CSV records (after `header`, if any): a whole file, or a piece of one
-/// ([`download_csv_in_pieces`]).
-fn csv_piece(header: Option<&[&str]>, rows: impl Iterator<Item = Vec<String>>) -> String {
-    let mut w = csv::WriterBuilder::new()
-        .terminator(csv::Terminator::CRLF)
-        .from_writer(Vec::new());
-    // Writing to a Vec cannot fail.
-    if let Some(header) = header {
-        let _ = w.write_record(header);
-    }
-    for row in rows {
-        let _ = w.write_record(&row);
-    }
-    String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
-}
-
-const SUMMARY_HEADER: &[&str] = &[
-    "scope",
-    "share",
-    "submitted",
-    "succeeded",
-    "failed",
-    "unfinished",
-    "rejected",
-    "unschedulable",
-    "completion_mean_s",
-    "completion_p50_s",
-    "completion_p90_s",
-    "completion_p99_s",
-    "completion_max_s",
-    "wait_mean_s",
-    "wait_p50_s",
-    "wait_p90_s",
-    "wait_p99_s",
-    "wait_max_s",
-    "preemptions_reclaim",
-    "preemptions_in_share",
-    "entitled_h",
-    "own_h",
-    "borrowed_h",
-    "lent_h",
-    "idle_h",
-    "held_h",
-    "useful_h",
-    "lost_h",
-    "startup_h",
-    "checkpoint_h",
-    "grace_h",
-    "goodput",
-    "cost_usd",
-    "deadline_misses",
-];
-
-/// One row per share, then the totals (`scope` = `total`, no share name). Times in
-/// seconds, instance time in instance-hours; percentiles are empty when no job counts.
-pub fn summary_csv(d: &Digest) -> String {
-    let row = |scope: &str, m: &quotalab_engine::digest::ShareMetrics, name: &str| {
-        let pct = |p: &quotalab_engine::digest::Pct| {
-            if p.n == 0 {
-                vec![String::new(); 5]
-            } else {
-                [p.mean, p.p50, p.p90, p.p99, p.max].map(num).to_vec()
-            }
-        };
-        let mut r = vec![
-            scope.to_string(),
-            text_cell(name),
-            m.submitted.to_string(),
-            m.succeeded.to_string(),
-            m.failed.to_string(),
-            m.unfinished.to_string(),
-            m.rejected.to_string(),
-            m.unschedulable.to_string(),
-        ];
-        r.extend(pct(&m.completion_s));
-        r.extend(pct(&m.wait_s));
-        r.push(m.reclaim.to_string());
-        r.push(m.in_share.to_string());
-        r.extend(
-            [
-                m.entitled_h,
-                m.own_h,
-                m.borrowed_h,
-                m.lent_h,
-                m.idle_h,
-                m.held_h,
-                m.useful_h,
-                m.lost_h,
-                m.startup_h,
-                m.checkpoint_h,
-                m.grace_h,
-                m.goodput,
-                m.cost_usd,
-            ]
-            .map(num),
-        );
-        r.push(m.deadline_misses.to_string());
-        r
-    };
-    let rows = d
-        .shares
-        .iter()
-        .map(|m| row("share", m, &m.name))
-        .chain(std::iter::once(row("total", &d.totals, "")));
-    write_csv(SUMMARY_HEADER, rows)
-}
-
-fn share_name(d: &Digest, i: u16) -> String {
-    d.shares
-        .get(usize::from(i))
-        .map_or(String::new(), |s| text_cell(&s.name))
-}
-
-fn job_id(d: &Digest, i: Option<u32>) -> String {
-    i.and_then(|i| d.jobs.get(i as usize))
-        .map_or(String::new(), |j| text_cell(&j.id))
-}
-
-const JOBS_HEADER: &[&str] = &[
-    "id",
-    "share",
-    "instance_type",
-    "instances",
-    "priority",
-    "state",
-    "submit_s",
-    "first_start_s",
-    "end_s",
-    "wait_s",
-    "preemptions",
-    "lost_s",
-    "held_s",
-    "waiting_reason",
-    "checkpoint_interval_s",
-    "checkpoint_cost_s",
-];
-
-/// One row per submitted job, as it ended the run.
-pub fn jobs_csv(d: &Digest) -> String {
-    write_csv(JOBS_HEADER, d.jobs.iter().map(|j| job_row(d, j)))
-}
-
-fn job_row(d: &Digest, j: &quotalab_engine::digest::JobRow) -> Vec<String> {
-    vec![
-        text_cell(&j.id),
-        share_name(d, j.share),
-        d.instance_types
-            .get(usize::from(j.instance_type))
-            .map_or(String::new(), |t| text_cell(t)),
-        j.instances.to_string(),
-        j.priority.to_string(),
-        j.state.as_str().to_string(),
-        num(j.submit_s),
-        opt_num(j.first_start_s),
-        opt_num(j.end_s),
-        opt_num(j.first_start_s.map(|s| s - j.submit_s)),
-        j.preemptions.to_string(),
-        num(j.lost_s),
-        num(j.held_s),
-        j.waiting_reason.map_or("", |r| r.as_str()).to_string(),
-        opt_num(j.checkpoint_interval_s),
-        opt_num(j.checkpoint_cost_s),
-    ]
-}
-
-const EVENTS_HEADER: &[&str] = &[
-    "t_s",
-    "kind",
-    "job",
-    "share",
-    "borrowing",
-    "cause",
-    "by",
-    "reason",
-    "priority",
-    "explain",
-];
-
-/// The event log (SPEC 8 `events`), with each preemption's and waiting reason's explanation.
-pub fn events_csv(d: &Digest) -> String {
-    write_csv(EVENTS_HEADER, d.events.iter().map(|e| event_row(d, e)))
-}
-
-fn event_row(d: &Digest, e: &quotalab_engine::digest::EventRow) -> Vec<String> {
-    vec![
-        num(e.t_s),
-        e.kind.as_str().to_string(),
-        job_id(d, e.job),
-        share_name(d, e.share),
-        e.borrowing.map_or(String::new(), |b| b.to_string()),
-        e.cause.map_or(String::new(), |c| c.as_str().to_string()),
-        job_id(d, e.by),
-        e.reason.map_or("", |r| r.as_str()).to_string(),
-        e.priority.map_or(String::new(), |p| p.to_string()),
-        d.explain(e).map(text_cell).unwrap_or_default(),
-    ]
-}
-
-/// Rows written per task when the jobs or events file of a large result is made (issue
-/// #30: the Philly trace's 82,247 jobs took one task of 230-350 ms, its 200,000 events
-/// 270-370 ms).
-pub const CSV_ROWS_PER_TASK: usize = 10_000;
-
-/// Downloads the jobs (`events` false) or events file of `d` as `filename`, written
-/// [`CSV_ROWS_PER_TASK`] rows a task, each piece handed to the browser as it is made.
-fn download_csv_in_pieces(app: AppState, filename: String, d: Arc<Digest>, events: bool) {
-    let parts = js_sys::Array::new();
-    let mut at = 0;
-    let step = move || -> Option<Result<(), String>> {
-        let n = if events { d.events.len() } else { d.jobs.len() };
-        let end = (at + CSV_ROWS_PER_TASK).min(n);
-        let piece = if events {
-            let rows = d.events[at..end].iter().map(|e| event_row(&d, e));
-            csv_piece((at == 0).then_some(EVENTS_HEADER), rows)
-        } else {
-            let rows = d.jobs[at..end].iter().map(|j| job_row(&d, j));
-            csv_piece((at == 0).then_some(JOBS_HEADER), rows)
-        };
-        // A blob a piece: the file's blob is then made of blobs, with nothing to copy at its
-        // end (12.7 MB of events took one task of 60-90 ms).
-        match web_sys::Blob::new_with_u8_array_sequence(&js_sys::Array::of1(
-            &js_sys::Uint8Array::from(piece.as_bytes()),
-        )) {
-            Ok(blob) => parts.push(&blob),
-            Err(e) => return Some(Err(format!("cannot make the file: {e:?}"))),
-        };
-        at = end;
-        (end == n).then(|| download_parts(&filename, "text/csv", &parts))
-    };
-    fn next(app: AppState, mut step: impl FnMut() -> Option<Result<(), String>> + 'static) {
-        match step() {
-            Some(done) => report(app, done),
-            None => set_timeout(move || next(app, step), std::time::Duration::ZERO),
-        }
-    }
-    next(app, step);
 }
 
 /// A name for a file: lower case, `a-z0-9` and dashes, at most 60 characters.
@@ -628,12 +383,11 @@ fn chart_title(chart: &ChartCanvas, canvas: &HtmlCanvasElement) -> (String, Opti
 /// plotters' SVG backend, `quotalab_report::svg`).
 pub use quotalab_report::svg::occupancy_svg;
 
-/// A file of the page's last run. They are written by the lazily loaded tools
-/// ([`crate::io::tools`], `Tool::ExportResult`), so that the result JSON's writer, the CSV
-/// writers and the SVG backend are not in the page's wasm at load.
+/// A file of the page's run, from the Files menu ([`crate::io::tools`],
+/// `Tool::ExportResult`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ResultFile {
-    /// The result JSON (SPEC 8), made by an engine worker from the scenario text.
+    /// The result JSON (SPEC 8).
     Json,
     Summary,
     Jobs,
@@ -650,48 +404,30 @@ impl ResultFile {
         ResultFile::Events,
         ResultFile::OccupancySvg,
     ];
-}
 
-/// Downloads `kind` of the page's last run `d`, named after the scenario (`stem`,
-/// [`file_stem`]); the result JSON is [`export_result_json`]'s.
-pub fn export_result_file(app: AppState, kind: ResultFile, stem: &str, d: Arc<Digest>) {
-    let (suffix, mime, body) = match kind {
-        ResultFile::Json => return,
-        ResultFile::Jobs => return download_rows(app, stem, d, false),
-        ResultFile::Events => return download_rows(app, stem, d, true),
-        ResultFile::Summary => ("summary.csv", "text/csv", Ok(summary_csv(&d))),
-        ResultFile::OccupancySvg => ("occupancy.svg", "image/svg+xml", occupancy_svg(&d)),
-    };
-    report(
-        app,
-        body.and_then(|b| download_text(&format!("{stem}-{suffix}"), mime, &b)),
-    );
-}
-
-/// Downloads the jobs (`events` false) or events file of `d`, in pieces
-/// ([`download_csv_in_pieces`]), saying when it holds fewer rows than the run had.
-fn download_rows(app: AppState, stem: &str, d: Arc<Digest>, events: bool) {
-    let name = format!("{stem}-{}.csv", if events { "events" } else { "jobs" });
-    download_csv_in_pieces(app, name, Arc::clone(&d), events);
-    if !events && (d.jobs.len() as u64) < d.job_count {
-        app.notice.set(Some(Notice::info(
-            format!(
-                "The jobs file holds {} of the run's {} jobs: those in the page's events and the first others (the page keeps at most that many). “Export results (JSON)” in the Files menu has every job.",
-                format::count(d.jobs.len()),
-                format::count(d.job_count as usize)
-            ),
-            Vec::new(),
-        )));
+    /// The file as an engine worker makes it from the scenario ([`export_run_file`]), for
+    /// those that are not drawn from the page's last run.
+    pub fn made_by_a_worker(self) -> Option<RunFile> {
+        match self {
+            ResultFile::Json => Some(RunFile::Json),
+            ResultFile::Summary => Some(RunFile::Summary),
+            ResultFile::Jobs => Some(RunFile::Jobs),
+            ResultFile::Events => Some(RunFile::Events),
+            ResultFile::OccupancySvg => None,
+        }
     }
-    if events && d.events_until_s.is_some() {
-        app.notice.set(Some(Notice::info(
-            format!(
-                "The events file holds the first {} of the run's {} events (the page keeps at most that many).",
-                format::count(d.events.len()),
-                format::count(d.event_count as usize)
-            ),
-            Vec::new(),
-        )));
+}
+
+/// Downloads the occupancy SVG of the page's last run `d`, named after the scenario (`stem`,
+/// [`file_stem`]); the other files are [`export_run_file`]'s.
+pub fn export_result_file(app: AppState, kind: ResultFile, stem: &str, d: Arc<Digest>) {
+    if kind == ResultFile::OccupancySvg {
+        let body = occupancy_svg(&d);
+        let name = format!("{stem}-occupancy.svg");
+        report(
+            app,
+            body.and_then(|b| download_text(&name, "image/svg+xml", &b)),
+        );
     }
 }
 

@@ -461,8 +461,11 @@ pub fn open_tool(code: u32) {
             let compare = m.compare_on.get_untracked();
             super::files::export_report(m.app, m.service, page_scenario(), compare);
         }
-        Tool::ExportResult(ResultFile::Json) => {
-            super::files::export_result_json(m.app, m.service, page_scenario());
+        // Made by an engine worker from the scenario, whole (every job and event).
+        Tool::ExportResult(kind) if kind.made_by_a_worker().is_some() => {
+            if let Some(file) = kind.made_by_a_worker() {
+                super::files::export_run_file(m.app, m.service, page_scenario(), file);
+            }
         }
         Tool::Export(format) => {
             let service = super::config::ConfigService(m.service);

@@ -35,7 +35,7 @@
 //! | page → worker | [`Request::Config`] `{ id, body }`, answered by [`Response::Config`] |
 //! | page → worker | [`Request::Compare`] `{ id, scenario, limits }`, answered by [`Response::Compared`] |
 //! | page → worker | [`Request::TraceImport`] / [`Request::TraceCheck`] `{ id, csv, options }`, answered by [`Response::TraceImported`] / [`Response::TraceChecked`] |
-//! | page → worker | [`Request::Report`], [`Request::ResultJson`], [`Request::Link`] `{ id, scenario, .. }`, answered by the response of the same name |
+//! | page → worker | [`Request::Report`], [`Request::RunFile`], [`Request::Link`] `{ id, scenario, .. }`, answered by the response of the same name |
 //! | page → worker | [`Request::Check`] `{ id, scenario }` (a scenario file or link opened: the page does not carry the validator), answered by [`Response::Checked`] |
 //! | page → worker | [`Request::Sweep`] (a plan, a run), answered (for a run) by [`Response::Sweep`] |
 //! | worker → page | [`Response::Error`] `{ id, message }` (a panic in the worker, a request it could not read) |

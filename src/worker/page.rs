@@ -521,7 +521,7 @@ fn on_message(inner: &mut Inner, generation: u64, data: &JsValue) -> Option<Repl
         | Response::TraceChecked { .. }
         | Response::Sweep(_)
         | Response::Report { .. }
-        | Response::ResultJson { .. }
+        | Response::RunFile { .. }
         | Response::Checked { .. }
         | Response::Timeline { .. }
         | Response::Moment { .. }

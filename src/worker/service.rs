@@ -232,7 +232,11 @@ fn encode(id: u64, job: Job, files: &[web_sys::File]) -> Result<Posting, String>
             compare: *compare,
             review: review.as_ref().map(|(n, t)| (n.as_str(), t.as_str())),
         },
-        Job::ResultJson { scenario } => Request::ResultJson { id, scenario },
+        Job::RunFile { scenario, file } => Request::RunFile {
+            id,
+            scenario,
+            file: *file,
+        },
         Job::Link { scenario } => Request::Link { id, scenario },
         Job::Check { scenario } => Request::Check { id, scenario },
         Job::Timeline { scenario } => Request::Timeline { id, scenario },
@@ -402,7 +406,7 @@ fn answer(bytes: &[u8], beside: Option<Beside>) {
             (id, Answer::TraceChecked(result.map_err(from_pair)))
         }
         Ok(Response::Report { id, result }) => (id, Answer::Report(result.map(file))),
-        Ok(Response::ResultJson { id, result }) => (id, Answer::ResultJson(result.map(file))),
+        Ok(Response::RunFile { id, result }) => (id, Answer::RunFile(result.map(file))),
         Ok(Response::Link { id, result }) => (id, Answer::Link(result)),
         Ok(Response::Checked { id, result }) => (id, Answer::Checked(result)),
         Ok(Response::Timeline { id, result }) => (id, Answer::Timeline(result)),

@@ -371,56 +371,7 @@ async fn a_good_link_opens_its_scenario_and_back_restores_the_previous_one() {
     drop(page);
 }
 
-#[wasm_bindgen_test]
-fn csv_exports_quote_fields_and_escape_formulas() {
-    let digest = quotalab_engine::run_digest(SMALL, DigestLimits::default()).unwrap();
-    let summary = files::summary_csv(&digest);
-    let mut lines = summary.lines();
-    assert!(lines
-        .next()
-        .unwrap()
-        .starts_with("scope,share,submitted,succeeded"));
-    assert!(
-        summary.contains("share,\"a, \"\"quoted\"\"\",2,2,"),
-        "{summary}"
-    );
-    assert!(summary.contains("\r\ntotal,,3,3,"), "{summary}");
-
-    let jobs = files::jobs_csv(&digest);
-    let mut reader = csv::Reader::from_reader(jobs.as_bytes());
-    let header = reader.headers().unwrap().clone();
-    assert_eq!(&header[0], "id");
-    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
-    assert_eq!(rows.len(), 3);
-    // A formula is escaped; a comma and quotes survive the quoting.
-    assert_eq!(&rows[0][0], "'=HYPERLINK(\"x\")");
-    assert_eq!(&rows[0][1], "a, \"quoted\"");
-    assert_eq!(&rows[0][5], "SUCCEEDED");
-
-    let events = files::events_csv(&digest);
-    let mut reader = csv::Reader::from_reader(events.as_bytes());
-    assert_eq!(
-        reader.headers().unwrap().iter().collect::<Vec<_>>(),
-        [
-            "t_s",
-            "kind",
-            "job",
-            "share",
-            "borrowing",
-            "cause",
-            "by",
-            "reason",
-            "priority",
-            "explain"
-        ]
-    );
-    let kinds: Vec<String> = reader
-        .records()
-        .map(|r| r.unwrap()[1].to_string())
-        .collect();
-    assert_eq!(kinds.len(), digest.events.len());
-    assert!(kinds.iter().any(|k| k == "succeed"));
-}
+// The CSV files' quoting and formula escapes: `quotalab_report::tables`'s tests.
 
 #[wasm_bindgen_test]
 fn occupancy_svg_names_every_share() {

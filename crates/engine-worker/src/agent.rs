@@ -168,9 +168,9 @@ fn on_request(message: Incoming) {
             let result = jobs::make_report(scenario, compare, review);
             post(Response::Report { id, result });
         }),
-        Ok(Request::ResultJson { id, scenario }) => serving(id, || {
-            let result = jobs::result_json(scenario);
-            post(Response::ResultJson { id, result });
+        Ok(Request::RunFile { id, scenario, file }) => serving(id, || {
+            let result = jobs::run_file(scenario, file);
+            post(Response::RunFile { id, result });
         }),
         Ok(Request::Link { id, scenario }) => serving(id, || {
             let result = jobs::link_payload(scenario);

@@ -16,6 +16,7 @@ use quotalab_report::timeline::{self, Moment, WholeRun};
 use serde::{Deserialize, Serialize};
 
 use crate::config;
+pub use crate::protocol::RunFile;
 
 /// What the page asks an engine worker that is not a run.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,8 +47,9 @@ pub enum Job {
         /// SPEC 16: a proposal (file name, text) reviewed on the scenario's jobs.
         review: Option<(String, String)>,
     },
-    /// SPEC 8: the result JSON (`quotasim run`).
-    ResultJson { scenario: String },
+    /// A file of the scenario's run: SPEC 8's result JSON (`quotasim run`) or a table
+    /// as CSV, whole.
+    RunFile { scenario: String, file: RunFile },
     /// SPEC 10: the share link's payload of the scenario.
     Link { scenario: String },
     /// SPEC 7: whether a scenario (a file or a link opened) is valid.
@@ -71,8 +73,8 @@ pub enum Answer {
     TraceChecked(Result<Vec<ImportWarning>, Problem>),
     /// The report's HTML, or every problem of the scenario (as text).
     Report(Result<FileText, Vec<String>>),
-    /// The result JSON, or every problem of the scenario (as text).
-    ResultJson(Result<FileText, Vec<String>>),
+    /// The file, or every problem of the scenario (as text).
+    RunFile(Result<FileText, Vec<String>>),
     /// The link's payload, or why the scenario has none.
     Link(Result<String, String>),
     /// Valid, or every problem of the scenario.
@@ -134,8 +136,8 @@ pub fn serve(job: Job) -> Answer {
             compare,
             review,
         } => Answer::Report(make_report(&scenario, compare, review).map(FileText::Text)),
-        Job::ResultJson { scenario } => {
-            Answer::ResultJson(result_json(&scenario).map(FileText::Text))
+        Job::RunFile { scenario, file } => {
+            Answer::RunFile(run_file(&scenario, file).map(FileText::Text))
         }
         Job::Link { scenario } => Answer::Link(link_payload(&scenario)),
         Job::Check { scenario } => Answer::Checked(check(&scenario)),
@@ -232,9 +234,18 @@ pub fn make_report(
         .map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
-/// SPEC 8: the result JSON of `text`, byte for byte `quotasim run`'s, or its problems.
-pub fn result_json(text: &str) -> Result<String, Vec<String>> {
-    quotalab_engine::run_json(text).map_err(|p| p.iter().map(ToString::to_string).collect())
+/// A file of `text`'s run, or its problems: SPEC 8's result JSON, byte for byte `quotasim
+/// run`'s, or a table as CSV with every job and event
+/// ([`quotalab_report::tables`]).
+pub fn run_file(text: &str, file: RunFile) -> Result<String, Vec<String>> {
+    use quotalab_report::tables::{run_csv, Table};
+    match file {
+        RunFile::Json => quotalab_engine::run_json(text),
+        RunFile::Summary => run_csv(text, Table::Summary),
+        RunFile::Jobs => run_csv(text, Table::Jobs),
+        RunFile::Events => run_csv(text, Table::Events),
+    }
+    .map_err(|p| p.iter().map(ToString::to_string).collect())
 }
 
 /// SPEC 10: the link payload of `text` ([`quotalab_engine::link::encode`]).

@@ -27,6 +27,19 @@ pub const UNAVAILABLE: &str = "unavailable";
 /// How often a worker reports progress while simulating (milliseconds).
 pub const PROGRESS_MS: f64 = 50.0;
 
+/// Which file of a run [`Request::RunFile`] asks for (the page's Files menu).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RunFile {
+    /// The result JSON (SPEC 8, `quotasim run`).
+    Json,
+    /// The summary table: a row per share, then the totals.
+    Summary,
+    /// A row per submitted job.
+    Jobs,
+    /// A row per event, with its explanation.
+    Events,
+}
+
 /// What the page asks an engine worker to do (after its [`Response::Ready`]; earlier
 /// messages would be lost).
 ///
@@ -77,8 +90,13 @@ pub enum Request<'a> {
         #[serde(borrow)]
         review: Option<(&'a str, &'a str)>,
     },
-    /// The result JSON of `scenario` (SPEC 8), answered by [`Response::ResultJson`].
-    ResultJson { id: u64, scenario: &'a str },
+    /// A file of `scenario`'s run: the result JSON (SPEC 8) or one of its tables as CSV,
+    /// whole (every job and event), answered by [`Response::RunFile`].
+    RunFile {
+        id: u64,
+        scenario: &'a str,
+        file: RunFile,
+    },
     /// The share link's payload of `scenario` (SPEC 10), answered by [`Response::Link`].
     Link { id: u64, scenario: &'a str },
     /// Whether `scenario` is valid (SPEC 7, a file or link opened in the page), answered by
@@ -201,8 +219,8 @@ pub enum Response<'a> {
         id: u64,
         result: Result<String, Vec<String>>,
     },
-    /// The answer to [`Request::ResultJson`] `id`: the JSON, or the scenario's problems.
-    ResultJson {
+    /// The answer to [`Request::RunFile`] `id`: the file's text, or the scenario's problems.
+    RunFile {
         id: u64,
         result: Result<String, Vec<String>>,
     },
@@ -271,7 +289,7 @@ impl<'a> Request<'a> {
         let carried = match self {
             Request::Run { scenario, .. }
             | Request::Compare { scenario, .. }
-            | Request::ResultJson { scenario, .. }
+            | Request::RunFile { scenario, .. }
             | Request::Link { scenario, .. }
             | Request::Check { scenario, .. }
             | Request::Timeline { scenario, .. } => scenario.len(),
@@ -308,7 +326,7 @@ impl<'a> Request<'a> {
             Request::Run { scenario, .. }
             | Request::Compare { scenario, .. }
             | Request::Report { scenario, .. }
-            | Request::ResultJson { scenario, .. }
+            | Request::RunFile { scenario, .. }
             | Request::Link { scenario, .. }
             | Request::Check { scenario, .. }
             | Request::Timeline { scenario, .. } => {
@@ -338,7 +356,7 @@ impl<'a> Request<'a> {
             Request::Run { scenario, .. }
             | Request::Compare { scenario, .. }
             | Request::Report { scenario, .. }
-            | Request::ResultJson { scenario, .. }
+            | Request::RunFile { scenario, .. }
             | Request::Link { scenario, .. }
             | Request::Check { scenario, .. }
             | Request::Timeline { scenario, .. }
@@ -389,7 +407,7 @@ impl<'a> Response<'a> {
             Response::Report {
                 result: Ok(text), ..
             }
-            | Response::ResultJson {
+            | Response::RunFile {
                 result: Ok(text), ..
             } => Some(text),
             _ => None,
@@ -401,7 +419,7 @@ impl<'a> Response<'a> {
     pub fn text_is_a_file(&self) -> bool {
         matches!(
             self,
-            Response::Report { result: Ok(_), .. } | Response::ResultJson { result: Ok(_), .. }
+            Response::Report { result: Ok(_), .. } | Response::RunFile { result: Ok(_), .. }
         )
     }
 
@@ -808,9 +826,10 @@ mod tests {
                 compare: true,
                 review: Some(("p.yaml", "x")),
             },
-            Request::ResultJson {
+            Request::RunFile {
                 id: 4,
                 scenario: &text,
+                file: RunFile::Events,
             },
             Request::Link {
                 id: 5,
@@ -901,7 +920,7 @@ mod tests {
                 id: 2,
                 result: Ok("<html>report</html>".into()),
             },
-            Response::ResultJson {
+            Response::RunFile {
                 id: 3,
                 result: Ok("{\"result\":1}".into()),
             },

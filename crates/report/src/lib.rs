@@ -9,6 +9,7 @@
 //! [`report()`] writes the self-contained HTML report of a scenario (SPEC 14; [`build_with`]
 //! with [`Options::compare`] adds the comparison of SPEC 9.1), natively for
 //! `quotasim report` and in the page's tools wasm: one generator, the same bytes.
+//! [`tables`] writes a run's tables as CSV files (the page's Files menu).
 
 pub mod allocation;
 pub mod chart;
@@ -21,6 +22,7 @@ pub mod occupancy;
 pub mod palette;
 mod report;
 pub mod svg;
+pub mod tables;
 pub mod timeline;
 pub mod useful;
 pub mod words;
