@@ -150,7 +150,7 @@ fn mount() -> (Explore, NodeRef<html::Dialog>) {
         return m;
     }
     // Empty until it opens: the page's scenario is read after the panel shows ([`open`]).
-    let explore = Explore::new(String::new(), true);
+    let explore = Explore::unread(true);
     let dialog = NodeRef::<html::Dialog>::new();
     let doc = document();
     let root = doc

@@ -101,6 +101,15 @@ impl Explore {
         e
     }
 
+    /// A panel whose scenario is read later ([`Explore::scenario_changed`]): until then it
+    /// offers no field and says nothing of the seeds (the note that nothing is random would
+    /// be about no scenario).
+    pub fn unread(use_workers: bool) -> Explore {
+        let e = Explore::new(String::new(), use_workers);
+        e.reading.set(true);
+        e
+    }
+
     /// The settings as typed.
     pub fn settings(&self) -> Settings {
         Settings {
@@ -262,15 +271,20 @@ impl Explore {
     /// The page's scenario changed: unless it is the variant just opened, the sweep in
     /// flight stops and its results go (last edit wins), and the fields follow.
     pub fn scenario_changed(&self, text: String) {
-        if self
-            .opened
-            .with_value(|o| o.as_deref() == Some(text.as_str()))
+        // A panel made before the page's scenario was read ([`Explore::unread`]) reads it
+        // whatever it is.
+        let unread = self.planning.get_value() == 0 && self.reading.get_untracked();
+        if !unread
+            && self
+                .opened
+                .with_value(|o| o.as_deref() == Some(text.as_str()))
         {
             return;
         }
-        if self
-            .scenario
-            .with_untracked(|s| crate::io::tools::same_text(s.as_bytes(), text.as_bytes()))
+        if !unread
+            && self
+                .scenario
+                .with_untracked(|s| crate::io::tools::same_text(s.as_bytes(), text.as_bytes()))
         {
             return;
         }

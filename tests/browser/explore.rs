@@ -299,3 +299,61 @@ async fn a_bad_range_says_why_before_anything_runs() {
     assert!(!problems.contains("shares[0]"), "{problems}");
     root.remove();
 }
+
+/// A panel made before the page's scenario is read says it is reading, offers no field and
+/// says nothing of the seeds; once the scenario comes (even an empty one, the same text it
+/// was made with), it is read; a large one is read a piece per task, then its fields come.
+#[wasm_bindgen_test]
+async fn a_panel_reads_its_scenario_when_it_comes_a_large_one_a_piece_per_task() {
+    let e = Explore::unread(false);
+    let root = mount(move || {
+        view! { <ExplorePanel explore=e on_open=Callback::new(|_: String| {}) /> }
+    });
+    settle().await;
+    let note_hidden = |root: &Element| {
+        one(root, "[data-testid=explore-seeds-note]")
+            .unchecked_into::<HtmlElement>()
+            .hidden()
+    };
+    assert_eq!(
+        text(&one(&root, "[data-testid=explore-progress]")),
+        "Reading the scenario…"
+    );
+    assert!(
+        note_hidden(&root),
+        "nothing said of the seeds of no scenario"
+    );
+    e.scenario_changed(String::new());
+    settle().await;
+    assert!(!e.reading.get_untracked());
+    assert_eq!(text(&one(&root, "[data-testid=explore-progress]")), "");
+
+    // The walkthrough with 12,000 jobs more (over 1 MiB): read over several tasks.
+    let mut doc: Value = serde_json::from_str(presets::AWS_WALKTHROUGH_JSON).unwrap();
+    let job = doc["jobs"][0].clone();
+    let jobs = doc["jobs"].as_array_mut().unwrap();
+    for i in 0..12_000 {
+        let mut j = job.clone();
+        j["id"] = Value::from(format!("x{i}"));
+        jobs.push(j);
+    }
+    let large = serde_json::to_string_pretty(&doc).unwrap();
+    assert!(large.len() > 1 << 20);
+    e.scenario_changed(large);
+    assert!(
+        e.reading.get_untracked(),
+        "a large scenario is not read at once"
+    );
+    until("the large scenario read", 10_000, || {
+        !e.reading.get_untracked()
+    })
+    .await;
+    settle().await;
+    assert_eq!(text(&one(&root, "[data-testid=explore-progress]")), "");
+    assert!(e
+        .fields
+        .get_untracked()
+        .iter()
+        .any(|f| f.path == "shares[0].borrow_limit"));
+    assert!(!note_hidden(&root), "nothing in it is random: said");
+}
