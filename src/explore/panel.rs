@@ -11,7 +11,7 @@ use quotalab_engine::analysis::sweep::{seeded, Sweep};
 
 use super::chart::{self, Drawn, RunResult};
 use super::fields::{default_range, fields, Field};
-use super::head::{planned, with_jobs, Planned, Planning, Whole};
+use super::head::{planned, with_field_set, with_jobs, Planned, Planning, Whole};
 use super::pool::{Event, Pool};
 use super::protocol::pick;
 use super::settings::{Metric, Settings};
@@ -208,9 +208,17 @@ impl Explore {
                 (text, head)
             }
             Some(f) => {
-                let text = Arc::new(super::fields::with_field(&text, &f));
-                let head = Arc::new(planned(&text));
-                (text, head)
+                let set = self
+                    .planned
+                    .with_untracked(|p| with_field_set(p, &text, &f));
+                match set {
+                    Some((text, head)) => (Arc::new(text), Arc::new(head)),
+                    None => {
+                        let text = Arc::new(super::fields::with_field(&text, &f));
+                        let head = Arc::new(planned(&text));
+                        (text, head)
+                    }
+                }
             }
             None => (text, self.planned.get_untracked()),
         };
