@@ -3,7 +3,7 @@
 //! trace's 82,247 jobs parsed into values held the page's thread 0.3-0.6 s when the panel
 //! opened and when Run was pressed, and even skipped by a JSON reader (`kept::locate`) about
 //! 45 ms. The jobs are found by one pass over the bytes that follows strings and brackets
-//! only ([`scan`]); the engine workers read, plan and run the whole text, and say what is
+//! only ([`Scanner`]); the engine workers read, plan and run the whole text, and say what is
 //! wrong in it.
 
 use quotalab_engine::analysis::sweep;

@@ -202,7 +202,8 @@ impl Explore {
                 .cloned()
         });
         let (text, head) = match unset {
-            // (While a large scenario is read, Run plans it at once.)
+            // (The Run button waits while a large scenario is read; a call meanwhile plans
+            // it at once.)
             None if self.reading.get_untracked() => {
                 let head = Arc::new(planned(&text));
                 (text, head)
@@ -693,7 +694,8 @@ pub fn ExplorePanel(explore: Explore, on_open: Callback<String>) -> impl IntoVie
                         {metric_options}
                     </select>
                 </label>
-                <button type="submit" class="explore-run" data-testid="explore-run">"Run sweep"</button>
+                // (Not while a large scenario is read: its plan is not known yet.)
+                <button type="submit" class="explore-run" data-testid="explore-run" prop:disabled=move || e.reading.get()>"Run sweep"</button>
                 <button
                     type="button"
                     data-testid="explore-cancel"

@@ -323,6 +323,15 @@ async fn a_panel_reads_its_scenario_when_it_comes_a_large_one_a_piece_per_task()
         note_hidden(&root),
         "nothing said of the seeds of no scenario"
     );
+    let run_disabled = |root: &Element| {
+        one(root, "[data-testid=explore-run]")
+            .unchecked_into::<web_sys::HtmlButtonElement>()
+            .disabled()
+    };
+    assert!(
+        run_disabled(&root),
+        "nothing to run before the scenario is read"
+    );
     e.scenario_changed(String::new());
     settle().await;
     assert!(!e.reading.get_untracked());
@@ -356,4 +365,5 @@ async fn a_panel_reads_its_scenario_when_it_comes_a_large_one_a_piece_per_task()
         .iter()
         .any(|f| f.path == "shares[0].borrow_limit"));
     assert!(!note_hidden(&root), "nothing in it is random: said");
+    assert!(!run_disabled(&root));
 }
