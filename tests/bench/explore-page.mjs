@@ -12,7 +12,7 @@
 // each main-thread task over OVER ms (50) with STACKS frames of what made it. UNSET=1 sweeps
 // a setting the scenario leaves unset (the Kueue Philly scenario, /tmp/philly-kueue.json).
 import { DIST, fillExplore, openBrowser, openExplore, serveDist, waitForApp, waitSweepDone } from '../e2e/helpers.mjs';
-import { longTasksOfTrace, longTasksSince, startTrace, watchLongTasks } from './probes.mjs';
+import { longTasksSince, traceLongTasks, watchLongTasks } from './probes.mjs';
 import { openScenarioFile, waitForResult } from './scenarios.mjs';
 
 const file = process.argv[2];
@@ -25,18 +25,6 @@ const b = await openBrowser('bench-explore', { viewport: { width: 1440, height: 
 const page = b.page;
 const now = () => page.evaluate(() => performance.now());
 const tasksSince = (t0) => longTasksSince(page, t0);
-// With TRACE: starts a trace; the function it returns prints the tasks traced over OVER ms.
-async function traced() {
-  if (!process.env.TRACE) return async () => {};
-  const cdp = await page.context().newCDPSession(page);
-  await cdp.send('Profiler.enable');
-  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-  const stop = await startTrace(cdp);
-  return async () => {
-    const over = Number(process.env.OVER ?? 50);
-    console.log(`  main-thread tasks over ${over} ms\n${longTasksOfTrace(await stop(), over, Number(process.env.STACKS ?? 0))}`);
-  };
-}
 try {
   await page.addInitScript(watchLongTasks);
   await page.goto(server.url);
@@ -44,7 +32,7 @@ try {
   await waitForResult(page, 'AWS walkthrough');
   await openScenarioFile(page, file, 180_000);
   await page.waitForTimeout(2_000);
-  let done = await traced();
+  let done = await traceLongTasks(page);
   let t0 = await now();
   await openExplore(page);
   if (process.env.UNSET) {
@@ -59,7 +47,7 @@ try {
   let t1 = await now();
   await done();
   console.log(`panel opened and filled: ${Math.round(t1 - t0)} ms; long tasks (start+ms): ${(await tasksSince(t0)).join(' ') || 'none'}`);
-  done = await traced();
+  done = await traceLongTasks(page);
   t0 = await now();
   await page.getByTestId('explore-run').click();
   await waitSweepDone(page, 6, 180_000);

@@ -68,6 +68,21 @@ export async function startTrace(cdp) {
   };
 }
 
+/** With TRACE set, starts a trace of `page` ([`startTrace`]) with CPU samples every 200 us;
+ *  the function it returns stops it and prints each main-thread task over OVER ms (50) with
+ *  its STACKS heaviest stacks ([`longTasksOfTrace`]). Without TRACE, it does nothing. */
+export async function traceLongTasks(page) {
+  if (!process.env.TRACE) return async () => {};
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
+  const stop = await startTrace(cdp);
+  return async () => {
+    const over = Number(process.env.OVER ?? 50);
+    console.log(`  main-thread tasks over ${over} ms\n${longTasksOfTrace(await stop(), over, Number(process.env.STACKS ?? 0))}`);
+  };
+}
+
 /** Every main-thread task over `over` ms in a trace ([`startTrace`]), each with the trace
  *  events inside it that took most time (style, layout, timers...) and the app's functions by
  *  inclusive and self time in the CPU samples taken during it: what a long task is made of;

@@ -16,7 +16,7 @@ import { stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { DIST, openBrowser, serveDist, waitForApp } from '../e2e/helpers.mjs';
-import { longTasksOfTrace, longTasksSince, startTrace, watchLongTasks } from './probes.mjs';
+import { longTasksSince, traceLongTasks, watchLongTasks } from './probes.mjs';
 import { openScenarioFile, waitForResult } from './scenarios.mjs';
 
 const file = process.argv[2];
@@ -38,13 +38,8 @@ try {
     await openScenarioFile(page, file, 180_000);
     await page.waitForTimeout(2_000);
     await page.locator('[data-testid="files-menu"] > summary').click();
-    let stop = null;
-    if (process.env.TRACE && k === 0) {
-      const cdp = await page.context().newCDPSession(page);
-      await cdp.send('Profiler.enable');
-      await cdp.send('Profiler.setSamplingInterval', { interval: 200 });
-      stop = await startTrace(cdp);
-    }
+    // (The first round traced, with TRACE.)
+    const traced = k === 0 ? await traceLongTasks(page) : async () => {};
     const t0 = await page.evaluate(() => performance.now());
     const [dl] = await Promise.all([
       page.waitForEvent('download', { timeout: 180_000 }),
@@ -54,10 +49,7 @@ try {
     const out = join(tmpdir(), `quotalab-bench-report-${k}.html`);
     await dl.saveAs(out);
     await page.waitForTimeout(2_000);
-    if (stop) {
-      const over = Number(process.env.OVER ?? 50);
-      console.log(`  main-thread tasks over ${over} ms\n${longTasksOfTrace(await stop(), over, Number(process.env.STACKS ?? 0))}`);
-    }
+    await traced();
     const tasks = await longTasksSince(page, t0);
     const mb = ((await stat(out)).size / 2 ** 20).toFixed(1);
     console.log(
