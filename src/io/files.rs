@@ -9,8 +9,6 @@
 //! An imported file is validated first; if it is not a valid scenario its problems are shown
 //! and the current scenario stays.
 
-use std::sync::Arc;
-
 use leptos::html;
 use leptos::prelude::*;
 use quotalab_engine::digest::Digest;
@@ -419,16 +417,13 @@ impl ResultFile {
 }
 
 /// Downloads the occupancy SVG of the page's last run `d`, named after the scenario (`stem`,
-/// [`file_stem`]); the other files are [`export_run_file`]'s.
-pub fn export_result_file(app: AppState, kind: ResultFile, stem: &str, d: Arc<Digest>) {
-    if kind == ResultFile::OccupancySvg {
-        let body = occupancy_svg(&d);
-        let name = format!("{stem}-occupancy.svg");
-        report(
-            app,
-            body.and_then(|b| download_text(&name, "image/svg+xml", &b)),
-        );
-    }
+/// [`file_stem`]); the other result files are [`export_run_file`]'s.
+pub fn export_occupancy_svg(app: AppState, stem: &str, d: &Digest) {
+    let name = format!("{stem}-occupancy.svg");
+    report(
+        app,
+        occupancy_svg(d).and_then(|b| download_text(&name, "image/svg+xml", &b)),
+    );
 }
 
 /// Downloads the report (SPEC 14) of `text`, one self-contained HTML file, made in an engine

@@ -461,22 +461,21 @@ pub fn open_tool(code: u32) {
             let compare = m.compare_on.get_untracked();
             super::files::export_report(m.app, m.service, page_scenario(), compare);
         }
-        // Made by an engine worker from the scenario, whole (every job and event).
-        Tool::ExportResult(kind) if kind.made_by_a_worker().is_some() => {
-            if let Some(file) = kind.made_by_a_worker() {
-                super::files::export_run_file(m.app, m.service, page_scenario(), file);
+        Tool::ExportResult(kind) => match kind.made_by_a_worker() {
+            // Made by an engine worker from the scenario, whole (every job and event).
+            Some(file) => super::files::export_run_file(m.app, m.service, page_scenario(), file),
+            // The occupancy SVG, drawn from the last run (none: nothing to draw); the
+            // scenario gives its name.
+            None => {
+                if let Some(d) = page_digest() {
+                    let stem = with_page_scenario(super::files::file_stem);
+                    super::files::export_occupancy_svg(m.app, &stem, &d);
+                }
             }
-        }
+        },
         Tool::Export(format) => {
             let service = super::config::ConfigService(m.service);
             super::config::export_config(m.app, service, page_scenario(), format);
-        }
-        // Written from the last run (none: nothing to write); the scenario gives its name.
-        Tool::ExportResult(kind) => {
-            if let Some(d) = page_digest() {
-                let stem = with_page_scenario(super::files::file_stem);
-                super::files::export_result_file(m.app, kind, &stem, d);
-            }
         }
         _ => {}
     };
